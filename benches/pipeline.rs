@@ -1,0 +1,54 @@
+//! Parse, compile, evaluate and live-edit benchmarks on generated rigs.
+//! Run with `cargo bench`; figures are recorded in BENCHMARKS.md.
+
+use divan::Bencher;
+use skelpad::compile::{Compiler, compile};
+use skelpad::generate;
+use skelpad::model::{AnimId, SkinId};
+use skelpad::runtime::{Pose, evaluate_into};
+
+fn main() {
+    divan::main();
+}
+
+/// Full parse + compile of a generated script (10 animations).
+#[divan::bench(args = [10, 100, 1000, 5000], sample_count = 20)]
+fn parse_and_compile(bencher: Bencher, bones: usize) {
+    let text = generate::script(bones, 10);
+    bencher.bench(|| compile(divan::black_box(&text)));
+}
+
+/// One pose of every bone at a time inside the animation.
+#[divan::bench(args = [10, 100, 1000, 5000])]
+fn evaluate_pose(bencher: Bencher, bones: usize) {
+    let text = generate::script(bones, 10);
+    let comp = compile(&text);
+    let arm = comp.armature;
+    let anim = arm.animation(AnimId(0)).cloned();
+    let mut pose = Pose::default();
+    bencher.bench_local(|| {
+        evaluate_into(&mut pose, &arm, anim.as_ref(), SkinId(0), divan::black_box(0.37));
+        divan::black_box(&pose);
+    });
+}
+
+/// Live editing: one character typed inside one animation section of the
+/// 1000-bone script, then re-parse, recompile (incrementally) and evaluate.
+#[divan::bench(sample_count = 200)]
+fn edit_one_char_in_animation(bencher: Bencher) {
+    let base = generate::script(1000, 10);
+    // A numeric literal inside the fifth animation.
+    let anim_at = base.match_indices("anim \"").nth(4).map(|(i, _)| i).unwrap_or(0);
+    let edit_at = anim_at + base[anim_at..].find("\t\tr 0").unwrap_or(0) + 4;
+    let variants = [base.clone(), format!("{}1{}", &base[..edit_at], &base[edit_at..])];
+    let mut compiler = Compiler::new();
+    compiler.update(&variants[0]);
+    let mut pose = Pose::default();
+    let mut flip = 0usize;
+    bencher.bench_local(|| {
+        flip ^= 1;
+        let comp = compiler.update(&variants[flip]);
+        evaluate_into(&mut pose, &comp.armature, comp.armature.animations.get(4).map(|a| &**a), SkinId(0), 0.5);
+        divan::black_box(&pose);
+    });
+}

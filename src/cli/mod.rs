@@ -1,0 +1,271 @@
+//! The `skelpad` command line.
+
+pub mod report;
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+use crate::compile::{Compilation, compile};
+use crate::model::{AnimId, Armature, SkinId};
+use crate::runtime::{Pose, evaluate};
+
+/// Exit code: success, no errors.
+pub const EXIT_OK: i32 = 0;
+/// Exit code: the scripts have errors.
+pub const EXIT_ERRORS: i32 = 1;
+/// Exit code: bad usage or a file that cannot be read.
+pub const EXIT_USAGE: i32 = 2;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "skelpad",
+    version,
+    about = "A text editor for 2D skeletal animation (Skel2D scripts, *.skel2d)",
+    long_about = "skelpad compiles tab-indented Skel2D scripts (bones, slots, shapes, paths, skins, draw order, \
+                  animations) into an armature, checks them and evaluates poses.\n\n\
+                  Exit codes: 0 success, 1 the script has errors, 2 usage or I/O error."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Check scripts and print their diagnostics.
+    Check {
+        /// Scripts to check.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = Format::Human)]
+        format: Format,
+        /// Print the time spent parsing, compiling and evaluating one pose.
+        #[arg(long)]
+        timings: bool,
+    },
+    /// Evaluate poses: the setup pose and poses of each animation.
+    Pose {
+        /// The script.
+        file: PathBuf,
+        /// Print JSON (the conformance format).
+        #[arg(long)]
+        json: bool,
+        /// Only this animation.
+        #[arg(long, value_name = "NAME")]
+        anim: Option<String>,
+        /// Skin whose attachments are reported.
+        #[arg(long, value_name = "NAME")]
+        skin: Option<String>,
+        /// Times in seconds, comma separated (default: 0, every tenth of the duration, and the end).
+        #[arg(long, value_name = "T1,T2,...", value_delimiter = ',')]
+        times: Option<Vec<f64>>,
+    },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum Format {
+    Human,
+    Json,
+}
+
+/// Runs the CLI with the process arguments; returns the exit code.
+pub fn main() -> i32 {
+    run(std::env::args_os())
+}
+
+/// Runs the CLI with the given arguments (the first is the program name).
+pub fn run<I, T>(args: I) -> i32
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    let cli = match Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        Err(e) => {
+            let code = if e.use_stderr() { EXIT_USAGE } else { EXIT_OK };
+            let _ = e.print();
+            return code;
+        }
+    };
+    match cli.command {
+        None => {
+            use clap::CommandFactory;
+            let _ = Cli::command().print_help();
+            EXIT_OK
+        }
+        Some(Command::Check { files, format, timings }) => check(&files, format, timings),
+        Some(Command::Pose { file, json, anim, skin, times }) => pose(&file, json, anim.as_deref(), skin.as_deref(), times),
+    }
+}
+
+/// Reads a script, with a clear message when it cannot be read.
+pub fn read_script(path: &Path) -> Result<String, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read `{}`: {}", path.display(), io_reason(&e)))?;
+    String::from_utf8(bytes).map_err(|e| {
+        let at = e.utf8_error().valid_up_to();
+        format!("`{}` is not UTF-8 text (invalid byte at offset {at})", path.display())
+    })
+}
+
+fn io_reason(e: &std::io::Error) -> String {
+    match e.kind() {
+        std::io::ErrorKind::NotFound => "no such file".into(),
+        std::io::ErrorKind::PermissionDenied => "permission denied".into(),
+        _ if e.raw_os_error() == Some(21) => "it is a directory".into(),
+        _ => e.to_string(),
+    }
+}
+
+fn check(files: &[PathBuf], format: Format, timings: bool) -> i32 {
+    let mut code = EXIT_OK;
+    let mut json_out = Vec::new();
+    for path in files {
+        let text = match read_script(path) {
+            Ok(t) => t,
+            Err(msg) => {
+                eprintln!("error: {msg}");
+                code = EXIT_USAGE;
+                continue;
+            }
+        };
+        let t0 = Instant::now();
+        let trees = crate::syntax::parse_document(&text);
+        let t_parse = t0.elapsed();
+        drop(trees);
+        let t1 = Instant::now();
+        let comp = compile(&text);
+        let t_compile = t1.elapsed();
+        let t2 = Instant::now();
+        let anim = (!comp.armature.animations.is_empty()).then_some(AnimId(0));
+        let pose = evaluate(&comp.armature, anim, SkinId(0), 0.0);
+        let t_pose = t2.elapsed();
+        std::hint::black_box(&pose);
+        if comp.has_errors() && code == EXIT_OK {
+            code = EXIT_ERRORS;
+        }
+        match format {
+            Format::Human => report::print_human(path, &text, &comp.diagnostics),
+            Format::Json => json_out.push(report::json_file(path, &text, &comp)),
+        }
+        if timings {
+            let sk = &comp.armature.skeleton;
+            eprintln!(
+                "{}: {} bones, {} slots, {} animations — parse {:.3} ms, parse + compile {:.3} ms, one pose {:.1} µs",
+                path.display(),
+                sk.bones.len(),
+                sk.slots.len(),
+                comp.armature.animations.len(),
+                t_parse.as_secs_f64() * 1e3,
+                t_compile.as_secs_f64() * 1e3,
+                t_pose.as_secs_f64() * 1e6,
+            );
+        }
+    }
+    if format == Format::Json {
+        let out = serde_json::json!({ "files": json_out });
+        println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+    }
+    code
+}
+
+fn default_times(duration: f64) -> Vec<f64> {
+    if duration <= 0.0 {
+        return vec![0.0];
+    }
+    (0..=10).map(|k| if k == 10 { duration } else { f64::from(k) * duration / 10.0 }).collect()
+}
+
+fn pose(path: &Path, json: bool, anim: Option<&str>, skin: Option<&str>, times: Option<Vec<f64>>) -> i32 {
+    let text = match read_script(path) {
+        Ok(t) => t,
+        Err(msg) => {
+            eprintln!("error: {msg}");
+            return EXIT_USAGE;
+        }
+    };
+    let comp: Compilation = compile(&text);
+    let arm = &comp.armature;
+    let sk = &*arm.skeleton;
+    let skin_id = match skin {
+        None => SkinId(0),
+        Some(name) => match sk.skin_by_name(name) {
+            Some(s) => s,
+            None => {
+                let names: Vec<&str> = sk.skins.iter().map(|s| s.name.as_str()).collect();
+                eprintln!("error: no skin named `{name}` (skins: {})", names.join(", "));
+                return EXIT_USAGE;
+            }
+        },
+    };
+    let anims: Vec<AnimId> = match anim {
+        None => (0..arm.animations.len()).map(AnimId::from_index).collect(),
+        Some(name) => match arm.animation_by_name(name) {
+            Some(a) => vec![a],
+            None => {
+                let names: Vec<String> = arm.animations.iter().map(|a| format!("\"{}\"", a.name)).collect();
+                eprintln!("error: no animation named \"{name}\" (animations: {})", if names.is_empty() { "none".into() } else { names.join(", ") });
+                return EXIT_USAGE;
+            }
+        },
+    };
+    if comp.has_errors() {
+        let n = comp.diagnostics.iter().filter(|d| d.is_error()).count();
+        eprintln!("warning: {} has {n} error(s); posing what compiled (run `skelpad check` to see them)", path.display());
+    }
+    let setup = evaluate(arm, None, skin_id, 0.0);
+    let mut animations = Vec::new();
+    for id in anims {
+        let Some(a) = arm.animation(id) else { continue };
+        let ts = times.clone().unwrap_or_else(|| default_times(a.duration_secs));
+        let poses: Vec<serde_json::Value> = ts
+            .iter()
+            .map(|&t| {
+                let p = evaluate(arm, Some(id), skin_id, t);
+                let mut v = pose_json(arm, &p);
+                v["time"] = serde_json::json!(t);
+                v
+            })
+            .collect();
+        animations.push(serde_json::json!({ "name": a.name, "duration": a.duration_secs, "fps": a.fps, "poses": poses }));
+    }
+    let draw_order: Vec<&str> = sk.draw_order.iter().map(|s| sk.slot(*s).name.as_str()).collect();
+    let out = serde_json::json!({ "draw_order": draw_order, "setup": pose_json(arm, &setup), "animations": animations });
+    let mut stdout = std::io::stdout().lock();
+    let written = if json {
+        serde_json::to_writer_pretty(&mut stdout, &out).map_err(|e| e.to_string()).and_then(|_| writeln!(stdout).map_err(|e| e.to_string()))
+    } else {
+        report::print_pose_table(&mut stdout, &out).map_err(|e| e.to_string())
+    };
+    match written {
+        Ok(()) => EXIT_OK,
+        Err(e) => {
+            eprintln!("error: cannot write the output: {e}");
+            EXIT_USAGE
+        }
+    }
+}
+
+/// A pose in the conformance format.
+pub fn pose_json(arm: &Armature, pose: &Pose) -> serde_json::Value {
+    let sk = &*arm.skeleton;
+    let bones: Vec<serde_json::Value> = sk
+        .bones
+        .iter()
+        .zip(&pose.bones)
+        .map(|(b, p)| serde_json::json!({ "name": b.name, "world": p.world.to_array() }))
+        .collect();
+    let slots: Vec<serde_json::Value> = sk
+        .slots
+        .iter()
+        .zip(&pose.slots)
+        .map(|(s, p)| {
+            let att = p.attachment.map(|a| sk.attachment_full_name(a));
+            serde_json::json!({ "name": s.name, "color": p.color.to_array(), "attachment": att })
+        })
+        .collect();
+    serde_json::json!({ "bones": bones, "slots": slots })
+}

@@ -1,0 +1,319 @@
+//! Animation sections → [`Animation`] (LANGUAGE.md §5).
+
+use std::collections::HashMap;
+
+use super::names::resolve_or_explain;
+use super::rig::RigOutput;
+use super::{LocalDiag, Ordinal};
+use crate::model::*;
+use crate::syntax::tree::*;
+use crate::syntax::{Diagnostic, Span};
+
+/// Stops a timeline whose loops would push more keys than this (the
+/// original would hang).
+const MAX_KEYS: usize = 100_000;
+/// Stops a timeline after running this many commands (loops included).
+const MAX_STEPS: usize = 2_000_000;
+
+#[derive(Debug)]
+pub struct AnimOutput {
+    pub animation: std::sync::Arc<Animation>,
+    pub diagnostics: Vec<LocalDiag>,
+}
+
+#[derive(Clone, Debug)]
+struct RawKey {
+    frame: f64,
+    value: KeyValue,
+    easing: Easing,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+enum Target {
+    Bone(u32),
+    Slot(u32),
+}
+
+/// Compiles every section of one animation name, in document order.
+pub fn compile_anim(rig: &RigOutput, sections: &[(Ordinal, &AnimSection)]) -> AnimOutput {
+    let mut diags: Vec<LocalDiag> = Vec::new();
+    let name = sections.first().map_or(String::new(), |s| s.1.name.node.clone());
+    // Later headers override what they set.
+    let mut fps = None;
+    let mut opts = Opts::default();
+    for (_, s) in sections {
+        fps = s.fps.or(fps);
+        opts.frame = s.opts.frame.or(opts.frame);
+        opts.step = s.opts.step.or(opts.step);
+        opts.easing = s.opts.easing.or(opts.easing);
+    }
+    let fps = fps.filter(|f| *f > 0.0 && f.is_finite()).unwrap_or(20.0);
+
+    // Per target, per property: the keys of the last timeline written.
+    let mut order: Vec<(Target, TimelineProp)> = Vec::new();
+    let mut tracks: HashMap<(Target, TimelineProp), Vec<RawKey>> = HashMap::new();
+    for (ord, sec) in sections {
+        let ord = *ord;
+        for item in &sec.items {
+            let (idx, what) = if item.is_slot { (&rig.slot_names, "slot") } else { (&rig.bone_names, "bone") };
+            let id = match resolve_or_explain(idx, what, &item.target, "its timelines are ignored") {
+                Ok(id) => id,
+                Err(d) => {
+                    diags.push((ord, d));
+                    continue;
+                }
+            };
+            let target = if item.is_slot { Target::Slot(id) } else { Target::Bone(id) };
+            for tl in &item.timelines {
+                let start = Opts {
+                    frame: item.opts.frame.or(opts.frame),
+                    step: item.opts.step.or(opts.step),
+                    easing: item.opts.easing.or(opts.easing),
+                };
+                let keys = run_timeline(tl, start, &mut diags, ord);
+                let key = (target, tl.prop.node);
+                if !tracks.contains_key(&key) {
+                    order.push(key);
+                }
+                tracks.insert(key, keys);
+            }
+        }
+    }
+
+    let mut anim = Animation::empty(&name, fps);
+    let time = |k: &RawKey| k.frame / fps;
+    let num = |v: &KeyValue| if let KeyValue::Number(n) = v { *n } else { 0.0 };
+    let color_tracks: Vec<(Target, TimelineProp)> = order.iter().filter(|k| k.1 == TimelineProp::Color && !tracks[*k].is_empty()).copied().collect();
+    for key in &order {
+        let keys = &tracks[key];
+        if keys.is_empty() {
+            continue;
+        }
+        let (target, prop) = *key;
+        match (target, prop) {
+            (Target::Bone(b), p) => {
+                let bone = BoneId(b);
+                let property = match p {
+                    TimelineProp::X => BoneProperty::X,
+                    TimelineProp::Y => BoneProperty::Y,
+                    TimelineProp::Rotation => BoneProperty::Rotation,
+                    TimelineProp::ScaleX => BoneProperty::ScaleX,
+                    TimelineProp::ScaleY => BoneProperty::ScaleY,
+                    TimelineProp::FlipX | TimelineProp::FlipY => {
+                        let axis = if p == TimelineProp::FlipX { Axis::X } else { Axis::Y };
+                        let keys = keys
+                            .iter()
+                            .map(|k| Key { time_secs: time(k), value: matches!(k.value, KeyValue::Bool(true)), curve: Curve::Stepped })
+                            .collect();
+                        anim.flips.push(FlipChannel { bone, axis, keys });
+                        continue;
+                    }
+                    _ => continue,
+                };
+                let keys = keys
+                    .iter()
+                    .map(|k| {
+                        let v = num(&k.value);
+                        let value = if property == BoneProperty::Rotation { normalize_angle(v.to_radians()) } else { v };
+                        Key { time_secs: time(k), value, curve: Curve::Eased(k.easing) }
+                    })
+                    .collect();
+                anim.bones.push(BoneChannel { bone, property, mode: ValueMode::RelativeToSetup, keys });
+            }
+            (Target::Slot(s), p) => {
+                let slot = SlotId(s);
+                let component = match p {
+                    TimelineProp::R => ColorComponent::R,
+                    TimelineProp::G => ColorComponent::G,
+                    TimelineProp::B => ColorComponent::B,
+                    TimelineProp::A => ColorComponent::A,
+                    TimelineProp::Attachment => {
+                        let keys = keys
+                            .iter()
+                            .map(|k| {
+                                let value = match &k.value {
+                                    KeyValue::Name(n) => rig.attachment_ids.get(&(s, n.clone())).copied(),
+                                    _ => None,
+                                };
+                                Key { time_secs: time(k), value, curve: Curve::Stepped }
+                            })
+                            .collect();
+                        anim.attachments.push(AttachmentChannel { slot, keys });
+                        continue;
+                    }
+                    TimelineProp::Color => {
+                        for (i, component) in [ColorComponent::R, ColorComponent::G, ColorComponent::B, ColorComponent::A].into_iter().enumerate() {
+                            let keys = keys
+                                .iter()
+                                .map(|k| {
+                                    let c = if let KeyValue::Color(c) = k.value { c.to_array()[i] } else { 0.0 };
+                                    Key { time_secs: time(k), value: c, curve: Curve::Eased(k.easing) }
+                                })
+                                .collect();
+                            anim.slot_colors.push(SlotColorChannel { slot, component, keys });
+                        }
+                        continue;
+                    }
+                    _ => continue,
+                };
+                // A `c` timeline replaces the slot's r g b a timelines.
+                if color_tracks.iter().any(|t| t.0 == target) {
+                    continue;
+                }
+                let keys = keys.iter().map(|k| Key { time_secs: time(k), value: num(&k.value), curve: Curve::Eased(k.easing) }).collect();
+                anim.slot_colors.push(SlotColorChannel { slot, component, keys });
+            }
+        }
+    }
+    anim.update_duration();
+    check_attachment_names(rig, sections, &mut diags);
+    AnimOutput { animation: std::sync::Arc::new(anim), diagnostics: diags }
+}
+
+/// Reports attachment names an `@` timeline switches to that the slot lacks.
+fn check_attachment_names(rig: &RigOutput, sections: &[(Ordinal, &AnimSection)], diags: &mut Vec<LocalDiag>) {
+    for (ord, sec) in sections {
+        for item in sec.items.iter().filter(|i| i.is_slot) {
+            let crate::compile::names::Resolved::Found(slot) = rig.slot_names.resolve(&item.target.node) else { continue };
+            for tl in item.timelines.iter().filter(|t| t.prop.node == TimelineProp::Attachment) {
+                for c in &tl.commands {
+                    if let TimelineCommand::Push(KeyValue::Name(n)) = &c.node {
+                        if !rig.attachment_ids.contains_key(&(slot, n.clone())) {
+                            let slot_name = &rig.skeleton.slots[slot as usize].name;
+                            let names: Vec<&str> = rig.skeleton.attachments.iter().filter(|a| a.slot.0 == slot).map(|a| a.name.as_str()).collect();
+                            let mut d = Diagnostic::warning(c.span, format!("slot `{slot_name}` has no attachment `{n}`; nothing is shown from this key"));
+                            match crate::compile::names::closest(n, names.iter().copied()) {
+                                Some(s) => d = d.hint(format!("did you mean `{s}`?")),
+                                None if !names.is_empty() => {
+                                    let list: Vec<String> = names.iter().map(|s| format!("`{s}`")).collect();
+                                    d = d.hint(format!("its attachments: {}", list.join(", ")));
+                                }
+                                None => {}
+                            }
+                            diags.push((*ord, d));
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+struct LoopState {
+    start: usize,
+    prev: Vec<usize>,
+    count: i64,
+    span: Span,
+}
+
+/// Runs a timeline's commands (LANGUAGE.md §5.1) and returns its keys.
+fn run_timeline(tl: &TimelineLine, start: Opts, diags: &mut Vec<LocalDiag>, ord: Ordinal) -> Vec<RawKey> {
+    let mut frame = start.frame.unwrap_or(0.0);
+    let mut step = start.step.unwrap_or(5.0);
+    let mut easing = start.easing.unwrap_or(Easing::Linear);
+    // Keys live in an arena: loops that discard their keys leave them there,
+    // and a later push at the same frame still edits the discarded key, as
+    // in the original.
+    let mut arena: Vec<RawKey> = Vec::new();
+    let mut timeline: Vec<usize> = Vec::new();
+    let mut stack: Vec<LoopState> = Vec::new();
+    let mut last_push = -1.0f64;
+    let mut last_value = KeyValue::Number(0.0);
+    let mut last_key: Option<usize> = None;
+    let cmds = &tl.commands;
+    let mut k = 0;
+    let mut steps = 0usize;
+    while k < cmds.len() {
+        steps += 1;
+        if steps > MAX_STEPS || arena.len() > MAX_KEYS {
+            diags.push((
+                ord,
+                Diagnostic::error(tl.span, format!("this timeline's loops push too many keys; it stops after {} keys", arena.len()))
+                    .hint("lower the loop counts `}[n]`"),
+            ));
+            break;
+        }
+        match &cmds[k].node {
+            TimelineCommand::SetFrame(v) => {
+                if *v > frame {
+                    frame = *v;
+                }
+            }
+            TimelineCommand::SetStep(v) => step = *v,
+            TimelineCommand::AdvanceSteps(n) => frame += step * f64::from(*n),
+            TimelineCommand::AdvanceFrames(v) => frame += v,
+            TimelineCommand::SetEasing(e) => {
+                easing = *e;
+                if let Some(lk) = last_key {
+                    arena[lk].easing = *e;
+                }
+            }
+            cmd @ (TimelineCommand::Push(_) | TimelineCommand::PushAdd(_) | TimelineCommand::PushMul(_)) => {
+                let prev = if let KeyValue::Number(n) = last_value { n } else { 0.0 };
+                let value = match cmd {
+                    TimelineCommand::Push(v) => v.clone(),
+                    TimelineCommand::PushAdd(v) => KeyValue::Number(prev + v),
+                    TimelineCommand::PushMul(v) => KeyValue::Number(prev * v),
+                    _ => unreachable!("matched above"),
+                };
+                let key = if frame == last_push && last_key.is_some() {
+                    let lk = last_key.unwrap_or(0);
+                    arena[lk].value = value.clone();
+                    arena[lk].easing = Easing::Linear;
+                    lk
+                } else {
+                    arena.push(RawKey { frame, value: value.clone(), easing: Easing::Linear });
+                    timeline.push(arena.len() - 1);
+                    arena.len() - 1
+                };
+                if easing != Easing::Linear {
+                    arena[key].easing = easing;
+                }
+                last_push = frame;
+                last_value = value;
+                last_key = Some(key);
+            }
+            TimelineCommand::BeginLoop => {
+                stack.push(LoopState { start: k + 1, prev: std::mem::take(&mut timeline), count: -1, span: cmds[k].span });
+            }
+            TimelineCommand::EndLoop(n) => {
+                let Some(top) = stack.last_mut() else {
+                    diags.push((ord, Diagnostic::warning(cmds[k].span, "`}` without a matching `{` is ignored")));
+                    k += 1;
+                    continue;
+                };
+                if top.count == -1 {
+                    if *n == 0.0 {
+                        if let Some(s) = stack.pop() {
+                            timeline = s.prev;
+                        }
+                        k += 1;
+                        continue;
+                    }
+                    top.count = n.min(1e12) as i64;
+                }
+                top.count -= 1;
+                if top.count <= 0 {
+                    if let Some(s) = stack.pop() {
+                        let mut prev = s.prev;
+                        prev.append(&mut timeline);
+                        timeline = prev;
+                    }
+                } else {
+                    k = top.start;
+                    continue;
+                }
+            }
+        }
+        k += 1;
+    }
+    if let Some(first) = stack.first() {
+        diags.push((
+            ord,
+            Diagnostic::error(first.span, "`{` is never closed; the keys pushed after it are dropped").hint("close the loop with `}` or `}[n]`"),
+        ));
+        let outer = stack.swap_remove(0).prev;
+        timeline = outer;
+    }
+    timeline.into_iter().map(|i| arena[i].clone()).collect()
+}

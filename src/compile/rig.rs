@@ -1,0 +1,469 @@
+//! Skeleton, skin and order sections → [`Skeleton`] (LANGUAGE.md §2–4).
+
+use std::collections::HashMap;
+
+use super::names::{NameIndex, resolve_or_explain};
+use super::{LocalDiag, Ordinal};
+use crate::model::*;
+use crate::syntax::tree::*;
+use crate::syntax::{Diagnostic, Span};
+
+/// The sections a rig is built from, in document order.
+pub enum RigSection<'a> {
+    Skeleton(&'a SkeletonSection),
+    Skin(&'a SkinSection),
+    Order(&'a OrderSection),
+}
+
+/// A compiled rig with what the animations need to resolve names.
+#[derive(Debug, Default)]
+pub struct RigOutput {
+    pub skeleton: std::sync::Arc<Skeleton>,
+    pub bone_names: NameIndex,
+    pub slot_names: NameIndex,
+    /// (slot, short name) → attachment.
+    pub attachment_ids: HashMap<(u32, String), AttachmentId>,
+    pub diagnostics: Vec<LocalDiag>,
+    /// Where each bone was first written (implicit parents: nowhere).
+    pub bone_sources: Vec<Option<(Ordinal, Span)>>,
+    /// Where each slot was first written.
+    pub slot_sources: Vec<(Ordinal, Span)>,
+}
+
+#[derive(Default)]
+struct WBone {
+    name: String,
+    length: f64,
+    rot_deg: f64,
+    x: f64,
+    y: f64,
+    sx: f64,
+    sy: f64,
+    color: Option<Color>,
+    flip_x: bool,
+    flip_y: bool,
+    inherit_rotation: bool,
+    inherit_scale: bool,
+    source: Option<(Ordinal, Span)>,
+}
+
+impl WBone {
+    fn new(name: String, source: Option<(Ordinal, Span)>) -> Self {
+        WBone { name, sx: 1.0, sy: 1.0, inherit_rotation: true, inherit_scale: true, source, ..WBone::default() }
+    }
+}
+
+/// An attachment while sections are merged: the type is kept as written so
+/// redefinitions compare the way the original does.
+#[derive(Clone, Default)]
+struct WAtt {
+    ty: String,
+    image: Option<String>,
+    width: Option<f64>,
+    height: Option<f64>,
+    x: Option<f64>,
+    y: Option<f64>,
+    rot: Option<f64>,
+    sx: Option<f64>,
+    sy: Option<f64>,
+    stroke_width: Option<f64>,
+    miter: Option<f64>,
+    fill: Option<Color>,
+    stroke: Option<Color>,
+    join: Option<LineJoin>,
+    cap: Option<LineCap>,
+    diameter: Option<f64>,
+    commands: Vec<(Ordinal, PathCommandLine)>,
+}
+
+fn type_string(spec: &AttachmentSpec) -> Option<String> {
+    spec.ty.as_ref().map(|t| match &t.node {
+        TypeName::Sprite => "sprite".to_string(),
+        TypeName::Rect => "rect".to_string(),
+        TypeName::Circle => "circle".to_string(),
+        TypeName::Ellipse => "ellipse".to_string(),
+        TypeName::Path => "path".to_string(),
+        TypeName::Unknown(s) => s.clone(),
+    })
+}
+
+impl WAtt {
+    fn apply(&mut self, props: &[AttachmentProp]) {
+        for p in props {
+            match p {
+                AttachmentProp::Image(s) => self.image = Some(s.clone()),
+                AttachmentProp::Width(v) => self.width = Some(*v),
+                AttachmentProp::Height(v) => self.height = Some(*v),
+                AttachmentProp::X(v) => self.x = Some(*v),
+                AttachmentProp::Y(v) => self.y = Some(*v),
+                AttachmentProp::Rotation(v) => self.rot = Some(*v),
+                AttachmentProp::ScaleX(v) => self.sx = Some(*v),
+                AttachmentProp::ScaleY(v) => self.sy = Some(*v),
+                AttachmentProp::StrokeWidth(v) => self.stroke_width = Some(*v),
+                AttachmentProp::MiterLimit(v) => self.miter = Some(*v),
+                AttachmentProp::Fill(c) => self.fill = Some(*c),
+                AttachmentProp::Stroke(c) => self.stroke = Some(*c),
+                AttachmentProp::Join(j) => self.join = Some(*j),
+                AttachmentProp::Cap(c) => self.cap = Some(*c),
+                AttachmentProp::Diameter(v) => self.diameter = Some(*v),
+            }
+        }
+    }
+}
+
+struct Ctx {
+    diags: Vec<LocalDiag>,
+}
+
+impl Ctx {
+    fn push(&mut self, ord: Ordinal, d: Diagnostic) {
+        self.diags.push((ord, d));
+    }
+
+    /// Resolves a reference, reporting unknown and ambiguous ones.
+    fn resolve(&mut self, idx: &NameIndex, what: &str, reference: &Spanned<String>, ord: Ordinal, fallback: &str) -> Option<u32> {
+        resolve_or_explain(idx, what, reference, fallback).map_err(|d| self.push(ord, d)).ok()
+    }
+}
+
+fn last_segment(s: &str) -> &str {
+    s.rsplit('.').next().unwrap_or(s)
+}
+
+fn parent_name(s: &str) -> Option<&str> {
+    s.rfind('.').map(|i| &s[..i])
+}
+
+/// Builds the rig from its sections (each with its ordinal for diagnostics).
+pub fn compile_rig(sections: &[(Ordinal, RigSection<'_>)]) -> RigOutput {
+    let mut cx = Ctx { diags: Vec::new() };
+    let mut bones: Vec<WBone> = Vec::new();
+    let mut bone_by_name: HashMap<String, usize> = HashMap::new();
+    let mut skeleton_color: Option<Color> = None;
+    // Slots: (full name, bone name, color, source).
+    let mut slots: Vec<(String, String, Color, (Ordinal, Span))> = Vec::new();
+    let mut slot_by_name: HashMap<String, usize> = HashMap::new();
+    // Attachments: (slot index, short name, data).
+    let mut atts: Vec<(usize, String, WAtt)> = Vec::new();
+    let mut att_by_name: HashMap<String, usize> = HashMap::new();
+
+    for (ord, sec) in sections {
+        let RigSection::Skeleton(sk) = sec else { continue };
+        let ord = *ord;
+        if let Some(c) = sk.color {
+            skeleton_color = Some(c);
+        }
+        for line in &sk.bones {
+            let bi = *bone_by_name.entry(line.path.node.clone()).or_insert_with(|| {
+                bones.push(WBone::new(line.path.node.clone(), Some((ord, line.path.span))));
+                bones.len() - 1
+            });
+            let b = &mut bones[bi];
+            for p in &line.props {
+                match *p {
+                    BoneProp::Length(v) => b.length = v,
+                    BoneProp::Rotation(v) => b.rot_deg = v,
+                    BoneProp::X(v) => b.x = v,
+                    BoneProp::Y(v) => b.y = v,
+                    BoneProp::ScaleX(v) => b.sx = v,
+                    BoneProp::ScaleY(v) => b.sy = v,
+                    BoneProp::Color(c) => b.color = Some(c),
+                    BoneProp::FlipX => b.flip_x = true,
+                    BoneProp::FlipY => b.flip_y = true,
+                    BoneProp::NoRotation => b.inherit_rotation = false,
+                    BoneProp::NoScale => b.inherit_scale = false,
+                }
+            }
+            let bone_name = bones[bi].name.clone();
+            for sl in &line.slots {
+                let short = sl.slot.as_ref().map_or_else(|| last_segment(&bone_name).to_string(), |s| s.node.clone());
+                let full = format!("{bone_name}.{short}");
+                let si = *slot_by_name.entry(full.clone()).or_insert_with(|| {
+                    slots.push((full.clone(), bone_name.clone(), Color::WHITE, (ord, sl.span)));
+                    slots.len() - 1
+                });
+                if let Some(c) = sl.colors.last() {
+                    slots[si].2 = *c;
+                }
+                if !sl.attachment_valid {
+                    continue;
+                }
+                let att_short = sl.attachment.as_ref().map_or_else(|| short.clone(), |a| a.node.clone());
+                let att_full = format!("{full}.{att_short}");
+                let line_type = type_string(&sl.spec);
+                let ai = match att_by_name.get(&att_full) {
+                    Some(&ai) => {
+                        if let Some(t) = &line_type {
+                            if *t != atts[ai].2.ty {
+                                atts[ai].2 = WAtt { ty: t.clone(), ..WAtt::default() };
+                            }
+                        }
+                        ai
+                    }
+                    None => {
+                        atts.push((si, att_short, WAtt { ty: line_type.clone().unwrap_or_else(|| "none".into()), ..WAtt::default() }));
+                        att_by_name.insert(att_full, atts.len() - 1);
+                        atts.len() - 1
+                    }
+                };
+                let w = &mut atts[ai].2;
+                w.apply(&sl.spec.props);
+                if w.ty == "path" {
+                    w.commands.extend(sl.commands.iter().map(|c| (ord, c.clone())));
+                } else if let Some(first) = sl.commands.first() {
+                    cx.push(
+                        ord,
+                        Diagnostic::error(first.span, "path commands under an attachment that is not a path are ignored")
+                            .hint(format!("this attachment is a {}", if w.ty.is_empty() { "none" } else { &w.ty })),
+                    );
+                }
+            }
+        }
+    }
+
+    // Parents that are never written are created after all written bones.
+    let written = bones.len();
+    for i in 0..written {
+        let name = bones[i].name.clone();
+        let mut cur = name.as_str();
+        let mut missing = Vec::new();
+        while let Some(p) = parent_name(cur) {
+            if !bone_by_name.contains_key(p) && !missing.contains(&p) {
+                missing.push(p);
+            }
+            cur = p;
+        }
+        // The original adds parents shallow to deep per bone name.
+        for p in missing.into_iter().rev() {
+            bone_by_name.insert(p.to_string(), bones.len());
+            bones.push(WBone::new(p.to_string(), None));
+        }
+    }
+    if let Some(c) = skeleton_color {
+        for b in &mut bones {
+            b.color.get_or_insert(c);
+        }
+    }
+
+    // Bones sorted by depth (stable), so parents come first.
+    let mut order: Vec<usize> = (0..bones.len()).collect();
+    order.sort_by_key(|&i| bones[i].name.matches('.').count());
+    let mut new_index = vec![0usize; bones.len()];
+    for (new, &old) in order.iter().enumerate() {
+        new_index[old] = new;
+    }
+    let bone_id = |name: &str| bone_by_name.get(name).map(|&i| BoneId::from_index(new_index[i]));
+    let model_bones: Vec<Bone> = order
+        .iter()
+        .map(|&i| {
+            let b = &bones[i];
+            Bone {
+                name: b.name.clone(),
+                parent: parent_name(&b.name).and_then(bone_id),
+                setup: BoneTransform {
+                    x: b.x,
+                    y: b.y,
+                    rotation_rad: normalize_angle(b.rot_deg.to_radians()),
+                    scale_x: b.sx,
+                    scale_y: b.sy,
+                    flip_x: b.flip_x,
+                    flip_y: b.flip_y,
+                },
+                length: b.length,
+                color: b.color.unwrap_or(Color::DEFAULT_BONE),
+                inherit_rotation: b.inherit_rotation,
+                inherit_scale: b.inherit_scale,
+            }
+        })
+        .collect();
+    let bone_sources: Vec<Option<(Ordinal, Span)>> = order.iter().map(|&i| bones[i].source).collect();
+    let bone_names = NameIndex::new(model_bones.iter().map(|b| b.name.as_str()));
+    let slot_names = NameIndex::new(slots.iter().map(|s| s.0.as_str()));
+
+    // Skins: resolve each item to a default attachment.
+    let mut skin_names: Vec<String> = Vec::new();
+    let mut skin_items: Vec<Vec<(usize, WAtt)>> = Vec::new();
+    for (ord, sec) in sections {
+        let RigSection::Skin(sk) = sec else { continue };
+        let ord = *ord;
+        let si = match skin_names.iter().position(|n| *n == sk.name.node) {
+            Some(i) => i,
+            None => {
+                skin_names.push(sk.name.node.clone());
+                skin_items.push(Vec::new());
+                skin_names.len() - 1
+            }
+        };
+        for item in &sk.items {
+            let Some(slot) = cx.resolve(&slot_names, "slot", &item.slot, ord, "the skin item is ignored") else { continue };
+            let slot = slot as usize;
+            let att_short = item.attachment.as_ref().map_or_else(|| last_segment(&item.slot.node).to_string(), |a| a.node.clone());
+            let full = format!("{}.{}", slots[slot].0, att_short);
+            let Some(&ai) = att_by_name.get(&full) else {
+                let span = item.attachment.as_ref().map_or(item.slot.span, |a| a.span);
+                let existing: Vec<String> = atts.iter().filter(|a| a.0 == slot).map(|a| format!("`{}`", a.1)).collect();
+                let mut d = Diagnostic::error(span, format!("slot `{}` has no attachment `{att_short}` in the skeleton", slots[slot].0))
+                    .hint("a skin can only replace attachments the skeleton defines; the item is ignored");
+                if !existing.is_empty() {
+                    d = d.hint(format!("its attachments: {}", existing.join(", ")));
+                }
+                cx.push(ord, d);
+                continue;
+            };
+            let mut w = WAtt { ty: type_string(&item.spec).unwrap_or_else(|| "none".into()), ..WAtt::default() };
+            w.apply(&item.spec.props);
+            if w.ty == "path" {
+                w.commands = item.commands.iter().map(|c| (ord, c.clone())).collect();
+            }
+            skin_items[si].push((ai, w));
+        }
+    }
+
+    // Attachments of the default skin, then every other skin.
+    let bone_of_slot: Vec<BoneId> = slots.iter().map(|s| bone_id(&s.1).unwrap_or(BoneId(0))).collect();
+    let finish = |w: &WAtt, slot: usize, cx: &mut Ctx| finish_attachment(w, bone_of_slot[slot], &bone_names, cx);
+    let default_atts: Vec<Attachment> = atts.iter().map(|(slot, _, w)| finish(w, *slot, &mut cx)).collect();
+    let mut skins = vec![Skin { name: "default".into(), attachments: default_atts.clone() }];
+    for (name, items) in skin_names.iter().zip(&skin_items) {
+        let mut list = default_atts.clone();
+        for (ai, w) in items {
+            list[*ai] = finish(w, atts[*ai].0, &mut cx);
+        }
+        skins.push(Skin { name: name.clone(), attachments: list });
+    }
+
+    // Draw order.
+    let mut listed: Vec<SlotId> = Vec::new();
+    for (ord, sec) in sections {
+        let RigSection::Order(o) = sec else { continue };
+        for e in &o.entries {
+            let Some(slot) = cx.resolve(&slot_names, "slot", e, *ord, "the entry is ignored") else { continue };
+            let id = SlotId(slot);
+            if listed.contains(&id) {
+                cx.push(*ord, Diagnostic::warning(e.span, format!("slot `{}` is already listed; this entry is ignored", slots[slot as usize].0)));
+                continue;
+            }
+            listed.push(id);
+        }
+    }
+    let mut draw_order = listed.clone();
+    draw_order.extend((0..slots.len()).map(SlotId::from_index).filter(|s| !listed.contains(s)));
+
+    let model_slots: Vec<Slot> = slots
+        .iter()
+        .enumerate()
+        .map(|(i, (name, _, color, _))| Slot {
+            name: name.clone(),
+            bone: bone_of_slot[i],
+            color: *color,
+            attachment: atts.iter().position(|a| a.0 == i).map(AttachmentId::from_index),
+        })
+        .collect();
+    let attachment_ids = atts.iter().enumerate().map(|(i, (s, n, _))| ((*s as u32, n.clone()), AttachmentId::from_index(i))).collect();
+    let attachments = atts.iter().map(|(s, n, _)| AttachmentSlotName { slot: SlotId::from_index(*s), name: n.clone() }).collect();
+    RigOutput {
+        skeleton: std::sync::Arc::new(Skeleton { bones: model_bones, slots: model_slots, attachments, skins, draw_order }),
+        bone_names,
+        slot_names,
+        attachment_ids,
+        diagnostics: cx.diags,
+        bone_sources,
+        slot_sources: slots.iter().map(|s| s.3).collect(),
+    }
+}
+
+fn finish_attachment(w: &WAtt, slot_bone: BoneId, bones: &NameIndex, cx: &mut Ctx) -> Attachment {
+    let transform = AttachmentTransform {
+        x: w.x.unwrap_or(0.0),
+        y: w.y.unwrap_or(0.0),
+        rotation_rad: normalize_angle(w.rot.unwrap_or(0.0).to_radians()),
+        scale_x: w.sx.unwrap_or(1.0),
+        scale_y: w.sy.unwrap_or(1.0),
+    };
+    let style = ShapeStyle {
+        stroke_width: w.stroke_width.unwrap_or(1.0),
+        miter_limit: w.miter.unwrap_or(10.0),
+        fill: w.fill.unwrap_or(Color::BLACK),
+        stroke: w.stroke.unwrap_or(Color::BLACK),
+        join: w.join.unwrap_or(LineJoin::Miter),
+        cap: w.cap.unwrap_or(LineCap::Butt),
+    };
+    let kind = match w.ty.as_str() {
+        "sprite" => AttachmentKind::Sprite { image: w.image.clone() },
+        "rect" => AttachmentKind::Rect {
+            width: w.width.unwrap_or(0.0),
+            height: w.height.unwrap_or(0.0),
+            corner_radius: w.diameter.unwrap_or(0.0) / 2.0,
+            style,
+        },
+        "ellipse" => AttachmentKind::Ellipse { radius_x: w.width.unwrap_or(0.0) / 2.0, radius_y: w.height.unwrap_or(0.0) / 2.0, style },
+        "circle" => AttachmentKind::Circle { radius: w.diameter.unwrap_or(0.0) / 2.0, style },
+        "path" => AttachmentKind::Path { path: build_path(&w.commands, slot_bone, bones, cx), style },
+        _ => AttachmentKind::None,
+    };
+    Attachment { transform, kind }
+}
+
+/// Resolves path commands into one bound subpath. A path that does not start
+/// with `M` starts at the slot bone's origin; a later `M` starts the path
+/// again (the original drops what came before); commands after `C` are
+/// ignored.
+fn build_path(cmds: &[(Ordinal, PathCommandLine)], slot_bone: BoneId, bones: &NameIndex, cx: &mut Ctx) -> BoundPath {
+    let origin = BoundPoint { bone: slot_bone, x: 0.0, y: 0.0 };
+    let mut path = BoundPath { start: origin, segments: Vec::new(), closed: false };
+    let mut default_bone = slot_bone;
+    let mut first = true;
+    for (ord, line) in cmds {
+        let ord = *ord;
+        if path.closed {
+            cx.push(ord, Diagnostic::warning(line.span, "commands after `C` are ignored").hint("`C` closes the path; it must be the last command"));
+            continue;
+        }
+        let pt = |p: &PointLit, default_bone: BoneId, cx: &mut Ctx| {
+            let bone = match &p.bone {
+                Some(r) => cx
+                    .resolve(bones, "bone", r, ord, "the point stays on the default bone")
+                    .map_or(default_bone, BoneId),
+                None => default_bone,
+            };
+            BoundPoint { bone, x: p.x, y: p.y }
+        };
+        match &line.command {
+            PathCommand::Switch(r) => {
+                if let Some(b) = cx.resolve(bones, "bone", r, ord, "the default bone does not change") {
+                    default_bone = BoneId(b);
+                }
+                continue;
+            }
+            PathCommand::Move(p) => {
+                if !first {
+                    cx.push(
+                        ord,
+                        Diagnostic::warning(line.span, "`M` after the first command starts the path again; everything before it is dropped")
+                            .hint("a path is one shape: use `M` only as its first command"),
+                    );
+                }
+                path.start = pt(p, default_bone, cx);
+                path.segments.clear();
+            }
+            PathCommand::Line(p) => {
+                let p = pt(p, default_bone, cx);
+                path.segments.push(PathSegment::LineTo(p));
+            }
+            PathCommand::Quad(c, p) => {
+                let c = pt(c, default_bone, cx);
+                let p = pt(p, default_bone, cx);
+                path.segments.push(PathSegment::QuadTo(c, p));
+            }
+            PathCommand::Cubic(a, b, p) => {
+                let a = pt(a, default_bone, cx);
+                let b = pt(b, default_bone, cx);
+                let p = pt(p, default_bone, cx);
+                path.segments.push(PathSegment::CubicTo(a, b, p));
+            }
+            PathCommand::Close => path.closed = true,
+        }
+        first = false;
+    }
+    path
+}

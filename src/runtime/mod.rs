@@ -1,0 +1,309 @@
+//! Armature + animation + skin + time → [`Pose`]. Pure: the time is an
+//! argument, never read from a clock.
+
+use crate::model::*;
+
+/// The evaluated state of every bone and slot at one time.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Pose {
+    /// Per bone (by `BoneId`).
+    pub bones: Vec<BonePose>,
+    /// Per slot (by `SlotId`).
+    pub slots: Vec<SlotPose>,
+    /// The skin whose attachments are shown.
+    pub skin: SkinId,
+    accum: Vec<Accum>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BonePose {
+    /// The local transform after animation.
+    pub local: BoneTransform,
+    /// `world_from_bone`: maps bone space to world space (LANGUAGE.md §6).
+    pub world: Affine,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SlotPose {
+    pub color: Color,
+    /// The attachment shown, if any.
+    pub attachment: Option<AttachmentId>,
+}
+
+/// Accumulated rotation and scale of a bone, with the rotation's sine and cosine.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct Accum {
+    rot: f64,
+    sin: f64,
+    cos: f64,
+    sx: f64,
+    sy: f64,
+}
+
+impl Pose {
+    /// The setup pose.
+    pub fn setup(skeleton: &Skeleton) -> Pose {
+        let mut pose = Pose::default();
+        pose.reset(skeleton, SkinId(0));
+        pose.update_world(skeleton);
+        pose
+    }
+
+    fn reset(&mut self, skeleton: &Skeleton, skin: SkinId) {
+        self.skin = skin;
+        self.bones.clear();
+        self.bones.extend(skeleton.bones.iter().map(|b| BonePose { local: b.setup, world: Affine::IDENTITY }));
+        self.slots.clear();
+        self.slots.extend(skeleton.slots.iter().map(|s| SlotPose { color: s.color, attachment: s.attachment }));
+    }
+
+    /// The attachment a slot shows, as the pose's skin defines it.
+    pub fn attachment<'a>(&self, skeleton: &'a Skeleton, slot: SlotId) -> Option<(AttachmentId, &'a Attachment)> {
+        let id = self.slots.get(slot.index())?.attachment?;
+        skeleton.attachment(self.skin, id).map(|a| (id, a))
+    }
+
+    /// Computes world matrices from the local transforms, parents first.
+    pub fn update_world(&mut self, skeleton: &Skeleton) {
+        self.accum.resize(self.bones.len(), Accum::default());
+        for (i, bone) in skeleton.bones.iter().enumerate() {
+            let local = self.bones[i].local;
+            let mut acc = Accum { rot: local.rotation_rad, sin: 0.0, cos: 1.0, sx: local.scale_x, sy: local.scale_y };
+            // Inverse of the parent's rotation and scale (LANGUAGE.md §6).
+            let (mut is, mut ic, mut isx, mut isy) = (0.0, 1.0, 1.0, 1.0);
+            let mut parent_world = Affine::IDENTITY;
+            if let Some(p) = bone.parent.filter(|p| p.index() < i) {
+                let pa = self.accum[p.index()];
+                parent_world = self.bones[p.index()].world;
+                is = -pa.sin;
+                ic = pa.cos;
+                // A zero scale has no inverse: what hangs below collapses.
+                isx = if pa.sx == 0.0 { 0.0 } else { 1.0 / pa.sx };
+                isy = if pa.sy == 0.0 { 0.0 } else { 1.0 / pa.sy };
+                if bone.inherit_rotation {
+                    acc.rot += pa.rot;
+                }
+                if bone.inherit_scale {
+                    acc.sx *= pa.sx;
+                    acc.sy *= pa.sy;
+                }
+            }
+            if acc.rot != 0.0 {
+                (acc.sin, acc.cos) = acc.rot.sin_cos();
+            }
+            let (ws, wc) = (acc.sin, acc.cos);
+            let fx = if local.flip_x { -1.0 } else { 1.0 };
+            let fy = if local.flip_y { -1.0 } else { 1.0 };
+            let Affine { a, b, c, d, e, f } = parent_world;
+            // P · T(x, y) · S(isx, isy) · R(irot) · F · R(acc.rot) · S(acc.sx, acc.sy), expanded.
+            let (ax, bx, cy, dy) = (a * isx, b * isx, c * isy, d * isy);
+            let (fxx, fxy, fyx, fyy) = (fx * acc.sx, fx * acc.sy, fy * acc.sx, fy * acc.sy);
+            let (cc, ss, cs, sc) = (ic * wc, is * ws, ic * ws, is * wc);
+            let world = Affine {
+                a: ax * (fxx * cc - fyx * ss) + cy * (fyx * cs + fxx * sc),
+                b: bx * (fxx * cc - fyx * ss) + dy * (fyx * cs + fxx * sc),
+                c: cy * (fyy * cc - fxy * ss) - ax * (fxy * cs + fyy * sc),
+                d: dy * (fyy * cc - fxy * ss) - bx * (fxy * cs + fyy * sc),
+                e: c * local.y + a * local.x + e,
+                f: d * local.y + b * local.x + f,
+            };
+            self.bones[i].world = world;
+            self.accum[i] = acc;
+        }
+    }
+}
+
+/// Where `t` falls in a channel: before the first key (`None`), or the index
+/// of the last key at or before `t`.
+fn locate<T>(keys: &[Key<T>], t: f64) -> Option<usize> {
+    let first = keys.first()?;
+    if t < first.time_secs || t.is_nan() {
+        return None;
+    }
+    Some(keys.partition_point(|k| k.time_secs <= t).saturating_sub(1))
+}
+
+/// The value of a numeric channel at `t` (`None` before its first key).
+pub fn sample(keys: &[Key<f64>], t: f64, angle: Option<AngleInterpolation>) -> Option<f64> {
+    let i = locate(keys, t)?;
+    let a = &keys[i];
+    let Some(b) = keys.get(i + 1) else { return Some(a.value) };
+    let span = b.time_secs - a.time_secs;
+    let p = if span > 0.0 { a.curve.progress((t - a.time_secs) / span) } else { 1.0 };
+    Some(match angle {
+        Some(AngleInterpolation::Shortest) => lerp_angle(a.value, b.value, p),
+        _ => lerp(a.value, b.value, p),
+    })
+}
+
+/// The value of a stepped channel at `t` (`None` before its first key).
+pub fn sample_stepped<T: Copy>(keys: &[Key<T>], t: f64) -> Option<T> {
+    locate(keys, t).map(|i| keys[i].value)
+}
+
+/// Evaluates a pose. `anim` None gives the setup pose; the time is used as
+/// given (no wrap-around, see [`wrap_time`]).
+pub fn evaluate(armature: &Armature, anim: Option<AnimId>, skin: SkinId, time_secs: f64) -> Pose {
+    let mut pose = Pose::default();
+    evaluate_into(&mut pose, armature, anim.and_then(|a| armature.animation(a)), skin, time_secs);
+    pose
+}
+
+/// Like [`evaluate`], reusing the pose's storage.
+pub fn evaluate_into(pose: &mut Pose, armature: &Armature, anim: Option<&Animation>, skin: SkinId, time_secs: f64) {
+    let skeleton = &*armature.skeleton;
+    pose.reset(skeleton, skin);
+    if let Some(anim) = anim {
+        apply(pose, skeleton, anim, time_secs);
+    }
+    pose.update_world(skeleton);
+}
+
+fn apply(pose: &mut Pose, skeleton: &Skeleton, anim: &Animation, t: f64) {
+    for ch in &anim.bones {
+        let Some(bone) = skeleton.bones.get(ch.bone.index()) else { continue };
+        let angle = (ch.property == BoneProperty::Rotation).then_some(anim.angle_interpolation);
+        let Some(v) = sample(&ch.keys, t, angle) else { continue };
+        let setup = &bone.setup;
+        let local = &mut pose.bones[ch.bone.index()].local;
+        let relative = ch.mode == ValueMode::RelativeToSetup;
+        match ch.property {
+            BoneProperty::X => local.x = if relative { setup.x + v } else { v },
+            BoneProperty::Y => local.y = if relative { setup.y + v } else { v },
+            BoneProperty::Rotation => local.rotation_rad = if relative { setup.rotation_rad + v } else { v },
+            BoneProperty::ScaleX => local.scale_x = if relative { setup.scale_x * v } else { v },
+            BoneProperty::ScaleY => local.scale_y = if relative { setup.scale_y * v } else { v },
+        }
+    }
+    for ch in &anim.flips {
+        let Some(v) = sample_stepped(&ch.keys, t) else { continue };
+        let Some(bp) = pose.bones.get_mut(ch.bone.index()) else { continue };
+        match ch.axis {
+            Axis::X => bp.local.flip_x = v,
+            Axis::Y => bp.local.flip_y = v,
+        }
+    }
+    for ch in &anim.slot_colors {
+        let Some(v) = sample(&ch.keys, t, None) else { continue };
+        let Some(sp) = pose.slots.get_mut(ch.slot.index()) else { continue };
+        match ch.component {
+            ColorComponent::R => sp.color.r = v,
+            ColorComponent::G => sp.color.g = v,
+            ColorComponent::B => sp.color.b = v,
+            ColorComponent::A => sp.color.a = v,
+        }
+    }
+    for ch in &anim.attachments {
+        let Some(v) = sample_stepped(&ch.keys, t) else { continue };
+        if let Some(sp) = pose.slots.get_mut(ch.slot.index()) {
+            sp.attachment = v;
+        }
+    }
+}
+
+/// Maps a playback time onto an animation's timeline: looping over
+/// [0, duration) or clamped to [0, duration].
+pub fn wrap_time(anim: &Animation, time_secs: f64, looping: bool) -> f64 {
+    let d = anim.duration_secs;
+    if d <= 0.0 || !time_secs.is_finite() {
+        return 0.0;
+    }
+    if looping { time_secs.rem_euclid(d) } else { time_secs.clamp(0.0, d) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::f64::consts::FRAC_PI_2;
+    use std::sync::Arc;
+
+    /// Asserts two matrices agree within `tol` (absolute, relative above 1).
+    fn assert_affine_close(got: Affine, want: [f64; 6], tol: f64) {
+        for (g, w) in got.to_array().iter().zip(want) {
+            assert!((g - w).abs() <= tol * w.abs().max(1.0), "got {got:?}, want {want:?}");
+        }
+    }
+
+    fn bone(name: &str, parent: Option<u32>, setup: BoneTransform) -> Bone {
+        Bone {
+            name: name.into(),
+            parent: parent.map(BoneId),
+            setup,
+            length: 10.0,
+            color: Color::DEFAULT_BONE,
+            inherit_rotation: true,
+            inherit_scale: true,
+        }
+    }
+
+    fn two_bones(child_inherits_rot: bool) -> Skeleton {
+        let root = bone("root", None, BoneTransform { x: 5.0, rotation_rad: FRAC_PI_2, scale_x: 2.0, ..Default::default() });
+        let mut child = bone("root.child", Some(0), BoneTransform { x: 10.0, ..Default::default() });
+        child.inherit_rotation = child_inherits_rot;
+        Skeleton { bones: vec![root, child], ..Default::default() }
+    }
+
+    #[test]
+    fn children_inherit_rotation_and_scale() {
+        let pose = Pose::setup(&two_bones(true));
+        assert_affine_close(pose.bones[0].world, [0.0, 2.0, -1.0, 0.0, 5.0, 0.0], 1e-12);
+        // The child's x offset is taken through the parent's full matrix.
+        assert_affine_close(pose.bones[1].world, [0.0, 2.0, -1.0, 0.0, 5.0, 20.0], 1e-12);
+    }
+
+    #[test]
+    fn no_rot_keeps_world_axes_but_follows_position() {
+        let pose = Pose::setup(&two_bones(false));
+        assert_affine_close(pose.bones[1].world, [2.0, 0.0, 0.0, 1.0, 5.0, 20.0], 1e-12);
+    }
+
+    #[test]
+    fn zero_scale_parent_never_yields_nan() {
+        let mut sk = two_bones(true);
+        sk.bones[0].setup.scale_x = 0.0;
+        let pose = Pose::setup(&sk);
+        assert!(pose.bones[1].world.is_finite());
+    }
+
+    #[test]
+    fn channels_hold_setup_before_first_key_and_last_value_after() {
+        let keys = vec![
+            Key { time_secs: 1.0, value: 10.0, curve: Curve::LINEAR },
+            Key { time_secs: 2.0, value: 20.0, curve: Curve::LINEAR },
+        ];
+        assert_eq!(sample(&keys, 0.5, None), None);
+        assert_eq!(sample(&keys, 1.5, None), Some(15.0));
+        assert_eq!(sample(&keys, 9.0, None), Some(20.0));
+        let rot = vec![
+            Key { time_secs: 0.0, value: 170f64.to_radians(), curve: Curve::LINEAR },
+            Key { time_secs: 1.0, value: -170f64.to_radians(), curve: Curve::LINEAR },
+        ];
+        let mid = sample(&rot, 0.5, Some(AngleInterpolation::Shortest)).unwrap();
+        assert!((mid.abs() - std::f64::consts::PI).abs() < 1e-9, "shorter way passes 180°");
+        let mid = sample(&rot, 0.5, Some(AngleInterpolation::Linear)).unwrap();
+        assert!(mid.abs() < 1e-9, "plain lerp passes 0°");
+    }
+
+    #[test]
+    fn absolute_and_relative_channels() {
+        let sk = two_bones(true);
+        let mut anim = Animation::empty("a", 20.0);
+        let k = |v| vec![Key { time_secs: 0.0, value: v, curve: Curve::Stepped }];
+        anim.bones.push(BoneChannel { bone: BoneId(0), property: BoneProperty::X, mode: ValueMode::RelativeToSetup, keys: k(1.0) });
+        anim.bones.push(BoneChannel { bone: BoneId(0), property: BoneProperty::ScaleX, mode: ValueMode::Absolute, keys: k(3.0) });
+        anim.update_duration();
+        let arm = Armature { skeleton: Arc::new(sk), animations: vec![Arc::new(anim)] };
+        let pose = evaluate(&arm, Some(AnimId(0)), SkinId(0), 0.0);
+        assert_eq!(pose.bones[0].local.x, 6.0);
+        assert_eq!(pose.bones[0].local.scale_x, 3.0);
+    }
+
+    #[test]
+    fn wrap_time_loops_and_clamps() {
+        let mut a = Animation::empty("a", 20.0);
+        a.duration_secs = 2.0;
+        assert!((wrap_time(&a, 5.0, true) - 1.0).abs() < 1e-12);
+        assert_eq!(wrap_time(&a, 5.0, false), 2.0);
+        assert_eq!(wrap_time(&a, -1.0, false), 0.0);
+    }
+}

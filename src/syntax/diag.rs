@@ -1,0 +1,146 @@
+//! Diagnostics: what every stage reports about the text.
+
+use std::fmt;
+
+/// A byte range. Inside a section tree it is relative to the section's first
+/// byte; in a [`crate::compile::Compilation`] it is relative to the document.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
+pub struct Span {
+    pub start: u32,
+    pub end: u32,
+}
+
+impl Span {
+    pub const fn new(start: u32, end: u32) -> Self {
+        Span { start, end }
+    }
+
+    pub fn shifted(self, by: u32) -> Span {
+        Span { start: self.start + by, end: self.end + by }
+    }
+
+    pub fn cover(self, other: Span) -> Span {
+        Span { start: self.start.min(other.start), end: self.end.max(other.end) }
+    }
+
+    pub fn range(self) -> std::ops::Range<usize> {
+        self.start as usize..self.end as usize
+    }
+
+    pub fn contains(self, offset: u32) -> bool {
+        self.start <= offset && offset <= self.end
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Severity {
+    Error,
+    Warning,
+}
+
+impl fmt::Display for Severity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        })
+    }
+}
+
+/// One message about the text, with where it applies and how to fix it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Diagnostic {
+    pub severity: Severity,
+    pub span: Span,
+    /// Says what is wrong and what was expected.
+    pub message: String,
+    /// Suggestions: "indent with tabs", "did you mean `arm.forearm`?", the
+    /// candidates of an ambiguous reference, the valid properties, …
+    pub hints: Vec<String>,
+}
+
+impl Diagnostic {
+    pub fn error(span: Span, message: impl Into<String>) -> Self {
+        Diagnostic { severity: Severity::Error, span, message: message.into(), hints: Vec::new() }
+    }
+
+    pub fn warning(span: Span, message: impl Into<String>) -> Self {
+        Diagnostic { severity: Severity::Warning, span, message: message.into(), hints: Vec::new() }
+    }
+
+    pub fn hint(mut self, hint: impl Into<String>) -> Self {
+        self.hints.push(hint.into());
+        self
+    }
+
+    pub fn shifted(mut self, by: u32) -> Self {
+        self.span = self.span.shifted(by);
+        self
+    }
+
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+}
+
+/// Maps byte offsets of a document to 1-based lines and columns (columns
+/// count characters, so a tab is one column).
+#[derive(Clone, Debug, Default)]
+pub struct LineIndex {
+    line_starts: Vec<u32>,
+}
+
+/// A 1-based line and column.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct LineCol {
+    pub line: u32,
+    pub column: u32,
+}
+
+impl LineIndex {
+    pub fn new(text: &str) -> Self {
+        let mut line_starts = vec![0u32];
+        line_starts.extend(text.bytes().enumerate().filter(|&(_, b)| b == b'\n').map(|(i, _)| i as u32 + 1));
+        LineIndex { line_starts }
+    }
+
+    /// 0-based line number of an offset.
+    pub fn line_of(&self, offset: u32) -> usize {
+        match self.line_starts.binary_search(&offset) {
+            Ok(i) => i,
+            Err(i) => i.saturating_sub(1),
+        }
+    }
+
+    pub fn line_start(&self, line: usize) -> u32 {
+        self.line_starts.get(line).copied().unwrap_or(u32::MAX)
+    }
+
+    pub fn line_count(&self) -> usize {
+        self.line_starts.len()
+    }
+
+    pub fn line_col(&self, text: &str, offset: u32) -> LineCol {
+        let line = self.line_of(offset);
+        let start = self.line_starts[line] as usize;
+        let end = (offset as usize).min(text.len());
+        let column = text.get(start..end).map_or(end.saturating_sub(start), |s| s.chars().count()) + 1;
+        LineCol { line: line as u32 + 1, column: column as u32 }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_columns_count_characters() {
+        let text = "ab\n\tcé d\n";
+        let idx = LineIndex::new(text);
+        assert_eq!(idx.line_col(text, 0), LineCol { line: 1, column: 1 });
+        assert_eq!(idx.line_col(text, 3), LineCol { line: 2, column: 1 });
+        // 'd' comes after a tab, 'c' and the two-byte 'é' and a space.
+        let d = text.find('d').unwrap() as u32;
+        assert_eq!(idx.line_col(text, d), LineCol { line: 2, column: 5 });
+    }
+}

@@ -1,0 +1,220 @@
+//! Physical lines → logical lines (LANGUAGE.md §1.1–1.3), tokens, and the
+//! split of a document into top-level sections.
+
+use std::borrow::Cow;
+
+/// Whitespace as the original tool's regular expressions understand it (`\s`
+/// of JavaScript).
+pub fn is_js_space(c: char) -> bool {
+    matches!(
+        c,
+        '\t' | '\n' | '\u{b}' | '\u{c}' | '\r' | ' ' | '\u{a0}' | '\u{1680}' | '\u{2000}'..='\u{200a}'
+            | '\u{2028}' | '\u{2029}' | '\u{202f}' | '\u{205f}' | '\u{3000}' | '\u{feff}'
+    )
+}
+
+/// One logical line: a physical line, or several joined by a trailing `\`.
+#[derive(Clone, Debug)]
+pub struct LogicalLine<'a> {
+    pub text: Cow<'a, str>,
+    /// Byte offset of the line's first character in the source.
+    pub start: u32,
+    /// Byte offset just past the last character of its last physical line
+    /// (before `\r\n`).
+    pub end: u32,
+    /// For joined lines: `(offset in text, offset in source)` of each piece.
+    pieces: Vec<(u32, u32)>,
+}
+
+impl LogicalLine<'_> {
+    /// Maps an offset in `text` to an offset in the source.
+    pub fn source_offset(&self, pos: usize) -> u32 {
+        let pos = pos as u32;
+        if self.pieces.is_empty() {
+            return self.start + pos;
+        }
+        let i = self.pieces.partition_point(|&(p, _)| p <= pos).saturating_sub(1);
+        let (p, s) = self.pieces[i];
+        s + (pos - p)
+    }
+
+    /// Number of leading tab characters.
+    pub fn depth(&self) -> usize {
+        self.text.bytes().take_while(|&b| b == b'\t').count()
+    }
+
+    /// Empty, only whitespace, or a comment line (first token exactly `#`).
+    pub fn is_blank(&self) -> bool {
+        let t = self.text.trim_start_matches(is_js_space);
+        t.is_empty() || (t.starts_with('#') && t[1..].chars().next().is_none_or(is_js_space))
+    }
+
+    /// Tokens (maximal runs of non-whitespace) up to a comment token `#`,
+    /// with their byte offsets in `text`.
+    pub fn tokens(&self) -> Vec<Token<'_>> {
+        tokenize(&self.text)
+    }
+}
+
+/// A token and its position in its logical line.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Token<'a> {
+    pub text: &'a str,
+    pub pos: usize,
+}
+
+impl Token<'_> {
+    pub fn end(&self) -> usize {
+        self.pos + self.text.len()
+    }
+}
+
+/// Splits a line into tokens, stopping at a token that is exactly `#`.
+pub fn tokenize(line: &str) -> Vec<Token<'_>> {
+    let mut out = Vec::new();
+    let mut start: Option<usize> = None;
+    for (i, c) in line.char_indices() {
+        if is_js_space(c) {
+            if let Some(s) = start.take() {
+                if &line[s..i] == "#" {
+                    return out;
+                }
+                out.push(Token { text: &line[s..i], pos: s });
+            }
+        } else if start.is_none() {
+            start = Some(i);
+        }
+    }
+    if let Some(s) = start {
+        if &line[s..] != "#" {
+            out.push(Token { text: &line[s..], pos: s });
+        }
+    }
+    out
+}
+
+/// Iterates over the logical lines of a text.
+pub struct LogicalLines<'a> {
+    src: &'a str,
+    pos: usize,
+    done: bool,
+}
+
+impl<'a> LogicalLines<'a> {
+    pub fn new(src: &'a str) -> Self {
+        LogicalLines { src, pos: 0, done: false }
+    }
+
+    /// Reads one physical line at `self.pos`: (text without `\r`, start, end without `\r`).
+    fn physical(&mut self) -> (&'a str, usize, usize, bool) {
+        let start = self.pos;
+        let rest = &self.src[start..];
+        let (mut end, has_next) = match rest.find('\n') {
+            Some(i) => (start + i, true),
+            None => (self.src.len(), false),
+        };
+        self.pos = end + 1;
+        if !has_next {
+            self.done = true;
+        }
+        if end > start && self.src.as_bytes()[end - 1] == b'\r' {
+            end -= 1;
+        }
+        (&self.src[start..end], start, end, has_next)
+    }
+}
+
+impl<'a> Iterator for LogicalLines<'a> {
+    type Item = LogicalLine<'a>;
+
+    fn next(&mut self) -> Option<LogicalLine<'a>> {
+        if self.done {
+            return None;
+        }
+        let (text, start, mut end, mut has_next) = self.physical();
+        if !(text.ends_with('\\') && has_next) {
+            return Some(LogicalLine { text: Cow::Borrowed(text), start: start as u32, end: end as u32, pieces: Vec::new() });
+        }
+        let mut joined = String::from(text);
+        let mut pieces = vec![(0u32, start as u32)];
+        while joined.ends_with('\\') && has_next {
+            joined.pop();
+            joined.push(' ');
+            let (next, nstart, nend, nnext) = self.physical();
+            pieces.push((joined.len() as u32, nstart as u32));
+            joined.push_str(next);
+            end = nend;
+            has_next = nnext;
+        }
+        Some(LogicalLine { text: Cow::Owned(joined), start: start as u32, end: end as u32, pieces })
+    }
+}
+
+/// Where a top-level section lies in a document.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SectionSlice {
+    /// Byte offset of the section's first line (its header, or for a
+    /// leading block of indented lines, the first of them).
+    pub start: u32,
+    /// Byte offset where the next section starts (or the end of the text).
+    pub end: u32,
+}
+
+/// Splits a document into sections: each starts at a non-blank logical line
+/// that does not begin with a tab (LANGUAGE.md §1.5). Blank and comment lines
+/// belong to the section before them. Indented lines before the first
+/// section form a section of their own (which starts no valid section).
+pub fn split_sections(text: &str) -> Vec<SectionSlice> {
+    let mut out: Vec<SectionSlice> = Vec::new();
+    let mut current: Option<u32> = None;
+    for line in LogicalLines::new(text) {
+        if line.is_blank() {
+            continue;
+        }
+        let starts_section = !line.text.starts_with('\t');
+        if starts_section || current.is_none() {
+            if let Some(s) = current {
+                out.push(SectionSlice { start: s, end: line.start });
+            }
+            current = Some(line.start);
+        }
+    }
+    if let Some(s) = current {
+        out.push(SectionSlice { start: s, end: text.len() as u32 });
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn continuation_joins_lines_and_maps_offsets() {
+        let src = "a \\\r\nb c\nd";
+        let lines: Vec<_> = LogicalLines::new(src).collect();
+        assert_eq!(lines.len(), 2);
+        assert_eq!(lines[0].text, "a  b c");
+        // 'b' is at index 3 in the joined text and at byte 5 in the source.
+        assert_eq!(lines[0].source_offset(3), 5);
+        assert_eq!(lines[1].text, "d");
+        assert_eq!(lines[1].start, 9);
+    }
+
+    #[test]
+    fn comment_token_ends_the_line_but_colors_do_not() {
+        let toks: Vec<_> = tokenize("\tbone #F00 # a comment").into_iter().map(|t| t.text).collect();
+        assert_eq!(toks, vec!["bone", "#F00"]);
+        assert!(LogicalLines::new("\t# note").next().unwrap().is_blank());
+        assert!(!LogicalLines::new("#note").next().unwrap().is_blank());
+    }
+
+    #[test]
+    fn sections_start_at_column_zero() {
+        let src = "# c\nskeleton\n\tbone\n\nanim \"a\"\n\tbone\n";
+        let s = split_sections(src);
+        assert_eq!(s.len(), 2);
+        assert_eq!(&src[s[0].start as usize..s[0].end as usize], "skeleton\n\tbone\n\n");
+        assert_eq!(&src[s[1].start as usize..s[1].end as usize], "anim \"a\"\n\tbone\n");
+    }
+}

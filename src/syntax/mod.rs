@@ -1,0 +1,23 @@
+//! Text → syntax trees and diagnostics. Parsing never fails: every input
+//! yields a tree (possibly with nothing in it) and a list of diagnostics.
+
+mod diag;
+pub mod lines;
+mod parse;
+pub mod token;
+pub mod tree;
+
+pub use diag::{Diagnostic, LineCol, LineIndex, Severity, Span};
+pub use lines::{SectionSlice, split_sections};
+pub use parse::parse_section;
+
+/// Parses a whole document: each section with its place in the text.
+pub fn parse_document(text: &str) -> Vec<(SectionSlice, tree::Section)> {
+    split_sections(text)
+        .into_iter()
+        .map(|s| {
+            let tree = parse_section(&text[s.start as usize..s.end as usize]);
+            (s, tree)
+        })
+        .collect()
+}

@@ -1,0 +1,859 @@
+//! The section parser. It never fails: every line is either understood or
+//! reported, and recovery follows LANGUAGE.md §1.6 so the compiled model is
+//! the one the original tool builds.
+
+use super::diag::{Diagnostic, Span};
+use super::lines::{LogicalLine, LogicalLines, Token, is_js_space};
+use super::token::{self, EasingOpt, OptionsTok};
+use super::tree::*;
+use crate::model::{LineCap, LineJoin};
+
+/// Parses one top-level section (text from [`super::split_sections`]).
+/// Spans in the result are relative to the start of `src`.
+pub fn parse_section(src: &str) -> Section {
+    let mut p = Parser { diags: Vec::new(), skip: None };
+    let mut lines = LogicalLines::new(src).filter(|l| !l.is_blank());
+    let Some(header) = lines.next() else {
+        return Section { kind: SectionKind::Ignored, header: Span::default(), diagnostics: Vec::new() };
+    };
+    let rest: Vec<LogicalLine<'_>> = lines.collect();
+    let header_span = Span::new(header.start, header.end);
+    let kind = p.section(&header, &rest);
+    Section { kind, header: header_span, diagnostics: p.diags }
+}
+
+const SECTION_HINT: &str = "a section starts at column 0 with `skeleton`, `skin \"NAME\"`, `order` or `anim \"NAME\"`";
+
+/// An invalid line whose nested lines are being skipped.
+struct Skip {
+    depth: usize,
+    diag: usize,
+    count: usize,
+}
+
+struct Parser {
+    diags: Vec<Diagnostic>,
+    skip: Option<Skip>,
+}
+
+fn span_of(line: &LogicalLine<'_>, pos: usize, len: usize) -> Span {
+    Span::new(line.source_offset(pos), line.source_offset(pos + len))
+}
+
+fn tok_span(line: &LogicalLine<'_>, tok: &Token<'_>) -> Span {
+    span_of(line, tok.pos, tok.text.len())
+}
+
+fn line_span(line: &LogicalLine<'_>) -> Span {
+    let first = line.text.len() - line.text.trim_start_matches('\t').len();
+    Span::new(line.source_offset(first), line.end.max(line.source_offset(first)))
+}
+
+/// True when the text continues with whitespace or ends at `pos`.
+fn boundary(text: &str, pos: usize) -> bool {
+    text[pos..].chars().next().is_none_or(is_js_space)
+}
+
+fn keyword_header(text: &str, kw: &str) -> bool {
+    text.strip_prefix(kw).is_some_and(|r| r.chars().next().is_none_or(is_js_space))
+}
+
+fn quoted(tok: &str) -> Option<&str> {
+    if tok.starts_with('"') && tok.ends_with('"') {
+        Some(if tok.len() >= 2 { &tok[1..tok.len() - 1] } else { "" })
+    } else {
+        None
+    }
+}
+
+fn plural(n: usize, word: &str) -> String {
+    if n == 1 { format!("1 {word}") } else { format!("{n} {word}s") }
+}
+
+const BONE_TOKENS: &str = "bone properties are lNUM (length), rNUM (rotation, degrees), xNUM yNUM (position), iNUM jNUM (scale), a COLOR, flip-x, flip-y, no-rot and no-scale";
+
+fn type_props_hint(ty: &TypeName) -> String {
+    let transform = "xNUM yNUM rNUM iNUM jNUM (transform)";
+    let style = "tNUM (stroke width), mNUM (miter limit), fCOLOR (fill), sCOLOR (stroke), miter-join|bevel-join|round-join, butt-cap|square-cap|round-cap";
+    match ty {
+        TypeName::Sprite => format!("sprite takes \"image-name\" and {transform}"),
+        TypeName::Rect => format!("rect takes wNUM hNUM (size), dNUM (corner diameter), {transform}, {style}"),
+        TypeName::Ellipse => format!("ellipse takes wNUM hNUM (size), {transform}, {style}"),
+        TypeName::Circle => format!("circle takes dNUM (diameter), {transform}, {style}"),
+        TypeName::Path => format!("path takes {transform}, {style}; its commands go on the lines below"),
+        TypeName::Unknown(_) => transform.to_string(),
+    }
+}
+
+fn type_name_str(ty: &TypeName) -> &str {
+    match ty {
+        TypeName::Sprite => "sprite",
+        TypeName::Rect => "rect",
+        TypeName::Circle => "circle",
+        TypeName::Ellipse => "ellipse",
+        TypeName::Path => "path",
+        TypeName::Unknown(s) => s,
+    }
+}
+
+impl Parser {
+    fn push(&mut self, d: Diagnostic) {
+        self.diags.push(d);
+    }
+
+    /// Reports an invalid line; lines nested deeper are ignored with it and
+    /// reported once, as a count on this diagnostic.
+    fn invalid_block(&mut self, line: &LogicalLine<'_>, d: Diagnostic) {
+        self.diags.push(d);
+        self.skip = Some(Skip { depth: line.depth(), diag: self.diags.len() - 1, count: 0 });
+    }
+
+    /// Returns true when `line` is nested under an invalid line.
+    fn skipped(&mut self, line: &LogicalLine<'_>) -> bool {
+        if let Some(skip) = &mut self.skip {
+            if line.depth() > skip.depth {
+                skip.count += 1;
+                return true;
+            }
+            self.finish_skip();
+        }
+        false
+    }
+
+    fn finish_skip(&mut self) {
+        if let Some(skip) = self.skip.take() {
+            if skip.count > 0 {
+                let hint = format!("the {} nested under it {} ignored too", plural(skip.count, "line"), if skip.count == 1 { "is" } else { "are" });
+                self.diags[skip.diag].hints.push(hint);
+            }
+        }
+    }
+
+    fn section(&mut self, header: &LogicalLine<'_>, rest: &[LogicalLine<'_>]) -> SectionKind {
+        let text: &str = &header.text;
+        let first = text.chars().next().unwrap_or(' ');
+        let ignored_lines = rest.len();
+        let orphan_hint = |n: usize| {
+            if n == 0 { None } else { Some(format!("the {} after it, up to the next section, {} ignored", plural(n, "indented line"), if n == 1 { "is" } else { "are" })) }
+        };
+        if first == '\t' {
+            let mut d = Diagnostic::error(line_span(header), "indented line outside any section").hint(SECTION_HINT);
+            if let Some(h) = orphan_hint(ignored_lines) {
+                d = d.hint(h);
+            }
+            self.push(d);
+            return SectionKind::Ignored;
+        }
+        if is_js_space(first) {
+            let mut d = Diagnostic::error(span_of(header, 0, text.len() - text.trim_start_matches(is_js_space).len()), "line starts with a space, which ends the section before it")
+                .hint("indent with tabs");
+            if let Some(h) = orphan_hint(ignored_lines) {
+                d = d.hint(h);
+            }
+            self.push(d);
+            return SectionKind::Ignored;
+        }
+        let toks = header.tokens();
+        let kind = if keyword_header(text, "skeleton") {
+            let mut sk = SkeletonSection::default();
+            for t in &toks[1..] {
+                match token::color(t.text) {
+                    Some(c) => sk.color = Some(c.to_color8()),
+                    None => self.push(
+                        Diagnostic::error(tok_span(header, t), format!("unexpected `{}` after `skeleton`", t.text))
+                            .hint("the skeleton header takes only a default bone COLOR, e.g. `skeleton #FC0`"),
+                    ),
+                }
+            }
+            self.skeleton(&mut sk, rest);
+            SectionKind::Skeleton(sk)
+        } else if keyword_header(text, "skin") {
+            let mut name: Option<Spanned<String>> = None;
+            for t in &toks[1..] {
+                match quoted(t.text) {
+                    Some(n) => name = Some(Spanned::new(n.to_string(), tok_span(header, t))),
+                    None => self.push(
+                        Diagnostic::error(tok_span(header, t), format!("unexpected `{}` in skin header", t.text))
+                            .hint("write the skin name in double quotes, without spaces: `skin \"red\"`"),
+                    ),
+                }
+            }
+            match name {
+                None => {
+                    let mut d = Diagnostic::error(line_span(header), "skin section without a name in double quotes")
+                        .hint("write `skin \"NAME\"`; names cannot contain spaces");
+                    if let Some(h) = orphan_hint(ignored_lines) {
+                        d = d.hint(h);
+                    }
+                    self.push(d);
+                    SectionKind::Ignored
+                }
+                Some(n) if n.node == "default" => {
+                    self.push(
+                        Diagnostic::warning(n.span, "skin \"default\" is the skeleton itself; this section is ignored")
+                            .hint("change the skeleton section, or give this skin another name"),
+                    );
+                    SectionKind::Ignored
+                }
+                Some(n) => {
+                    let mut sk = SkinSection { name: n, items: Vec::new() };
+                    self.skin(&mut sk, rest);
+                    SectionKind::Skin(sk)
+                }
+            }
+        } else if keyword_header(text, "order") {
+            for t in &toks[1..] {
+                self.push(Diagnostic::error(tok_span(header, t), format!("unexpected `{}` after `order`", t.text)).hint("list the slots on the lines below, one `@slot` per line"));
+            }
+            let mut o = OrderSection::default();
+            self.order(&mut o, rest);
+            SectionKind::Order(o)
+        } else if keyword_header(text, "anim") {
+            let mut a = AnimSection { name: Spanned::new(String::new(), span_of(header, 0, 4)), fps: None, opts: Opts::default(), items: Vec::new() };
+            for t in &toks[1..] {
+                if let Some(n) = quoted(t.text) {
+                    a.name = Spanned::new(n.to_string(), tok_span(header, t));
+                } else if let Some(f) = token::fps(t.text) {
+                    if f == 0.0 {
+                        self.push(Diagnostic::warning(tok_span(header, t), "0fps is not a frame rate; 20fps is used"));
+                    }
+                    a.fps = Some(f);
+                } else if let Some(o) = token::options(t.text, false) {
+                    self.apply_opts(&mut a.opts, &o, header, t);
+                } else {
+                    let mut d = Diagnostic::error(tok_span(header, t), format!("unexpected `{}` in animation header", t.text))
+                        .hint("the header takes a \"name\", a frame rate like `24fps` and defaults `frame:step:easing` like `0:5:li`");
+                    if t.text.starts_with('"') {
+                        d = d.hint("names are written in double quotes and cannot contain spaces");
+                    }
+                    self.push(d);
+                }
+            }
+            self.anim(&mut a, rest);
+            SectionKind::Anim(a)
+        } else {
+            let word = toks.first().map_or("", |t| t.text);
+            let mut d = Diagnostic::error(line_span(header), format!("`{word}` starts no section")).hint(SECTION_HINT);
+            if word.starts_with('#') {
+                d = d.hint("a comment needs a space after `#`");
+            } else if let Some(s) = crate::compile::names::closest(word, ["skeleton", "skin", "order", "anim"].iter().copied()) {
+                d = d.hint(format!("did you mean `{s}`?"));
+            }
+            if let Some(h) = orphan_hint(ignored_lines) {
+                d = d.hint(h);
+            }
+            self.push(d);
+            SectionKind::Ignored
+        };
+        self.finish_skip();
+        kind
+    }
+
+    fn apply_opts(&mut self, opts: &mut Opts, o: &OptionsTok, line: &LogicalLine<'_>, t: &Token<'_>) {
+        if let Some(f) = o.frame {
+            opts.frame = Some(f.value);
+        }
+        if let Some(s) = o.step {
+            opts.step = Some(s);
+        }
+        match &o.easing {
+            Some(EasingOpt::Known(e)) => opts.easing = Some(*e),
+            Some(EasingOpt::Unknown(name)) => self.unknown_easing(name, line, t, o.easing_pos),
+            None => {}
+        }
+    }
+
+    fn unknown_easing(&mut self, name: &str, line: &LogicalLine<'_>, t: &Token<'_>, pos: usize) {
+        let mut d = Diagnostic::error(span_of(line, t.pos + pos, name.len()), format!("unknown easing `{name}`"))
+            .hint("easings are li (linear), si (sine in), so (sine out) and sio (sine in-out)");
+        if let Some(s) = crate::compile::names::closest(name, ["li", "si", "so", "sio"].iter().copied()) {
+            d = d.hint(format!("did you mean `{s}`?"));
+        }
+        self.push(d);
+    }
+
+    // ---- skeleton ------------------------------------------------------
+
+    fn skeleton(&mut self, sk: &mut SkeletonSection, lines: &[LogicalLine<'_>]) {
+        // Index of the open bone line, and whether its last slot line takes
+        // path commands.
+        let mut bone: Option<usize> = None;
+        let mut slot_open = false;
+        for line in lines {
+            if self.skipped(line) {
+                continue;
+            }
+            let text: &str = &line.text;
+            let toks = line.tokens();
+            let b = text.as_bytes();
+            let plen = token::path_prefix_len(&text[1..]);
+            if b.len() > 1 && b[1] != b'\t' && plen > 0 && boundary(text, 1 + plen) {
+                slot_open = false;
+                bone = self.bone_line(sk, line, &toks);
+            } else if text.starts_with("\t\t@") && toks.first().is_some_and(|t| t.pos == 2 && token::slot_head(t.text).is_some()) {
+                slot_open = false;
+                let Some(bi) = bone else {
+                    self.invalid_block(line, Diagnostic::error(line_span(line), "slot line outside a bone").hint("slots go one tab deeper than the bone line they belong to"));
+                    continue;
+                };
+                slot_open = self.slot_line(&mut sk.bones[bi], line, &toks);
+            } else if is_command_line(text, 3) {
+                if !slot_open {
+                    self.invalid_block(
+                        line,
+                        Diagnostic::error(line_span(line), "path command outside a path attachment")
+                            .hint("path commands go one tab deeper than a slot line with `:path`"),
+                    );
+                    continue;
+                }
+                if let (Some(bi), Some(cmd)) = (bone, self.path_command(line, &toks)) {
+                    if let Some(slot) = sk.bones[bi].slots.last_mut() {
+                        slot.commands.push(cmd);
+                    }
+                }
+            } else if b.len() > 1 && b[0] == b'\t' && b[1] != b'\t' {
+                bone = None;
+                slot_open = false;
+                let mut d = Diagnostic::error(line_span(line), "expected a bone: a dotted name like `arm.hand`, then its properties");
+                if is_js_space(text[1..].chars().next().unwrap_or('x')) {
+                    d = d.hint("indent with tabs only");
+                } else if let Some(t) = toks.first() {
+                    d.message = format!("`{}` is not a bone name", t.text);
+                    d = d.hint("bone names are made of letters, digits, `_` and `-`, separated by dots, and do not start with a digit");
+                }
+                self.invalid_block(line, d);
+            } else if b.len() > 2 && b[0] == b'\t' && b[1] == b'\t' && b[2] != b'\t' {
+                slot_open = false;
+                let mut d = Diagnostic::error(line_span(line), "expected a slot line: `@`, `@slot`, `@slot[attachment]` or `@[attachment]`");
+                if is_js_space(text[2..].chars().next().unwrap_or('x')) {
+                    d = d.hint("indent with tabs only");
+                } else if is_command_line(&format!("\t{text}"), 3) {
+                    d = d.hint("path commands go one tab deeper, under a `:path` slot line");
+                }
+                self.invalid_block(line, d);
+            } else {
+                let mut d = Diagnostic::error(line_span(line), "unexpected line");
+                if line.depth() >= 3 {
+                    d = d.hint("only path commands (M, L, Q, B, C, `:`) go three tabs deep in a skeleton, and nothing deeper");
+                }
+                self.invalid_block(line, d);
+            }
+        }
+    }
+
+    fn bone_line(&mut self, sk: &mut SkeletonSection, line: &LogicalLine<'_>, toks: &[Token<'_>]) -> Option<usize> {
+        let head = toks[0];
+        if head.text.split('.').any(|s| s == "skeleton") {
+            self.invalid_block(
+                line,
+                Diagnostic::error(tok_span(line, &head), format!("`{}`: no part of a bone name may be `skeleton`", head.text))
+                    .hint("`skeleton` is reserved as the prefix that makes a reference unambiguous"),
+            );
+            return None;
+        }
+        let mut props = Vec::new();
+        for t in &toks[1..] {
+            let p = match t.text {
+                "flip-x" => Some(BoneProp::FlipX),
+                "flip-y" => Some(BoneProp::FlipY),
+                "no-rot" => Some(BoneProp::NoRotation),
+                "no-scale" => Some(BoneProp::NoScale),
+                s => {
+                    if let Some((c, v)) = token::letter_number(s, "lrxyij", true) {
+                        Some(match c {
+                            'l' => BoneProp::Length(v),
+                            'r' => BoneProp::Rotation(v),
+                            'x' => BoneProp::X(v),
+                            'y' => BoneProp::Y(v),
+                            'i' => BoneProp::ScaleX(v),
+                            _ => BoneProp::ScaleY(v),
+                        })
+                    } else {
+                        token::color(s).map(|c| BoneProp::Color(c.to_color8()))
+                    }
+                }
+            };
+            match p {
+                Some(p) => props.push(p),
+                None => self.push(bad_token(line, t, "bone property").hint(BONE_TOKENS)),
+            }
+        }
+        sk.bones.push(BoneLine { path: Spanned::new(head.text.to_string(), tok_span(line, &head)), props, slots: Vec::new() });
+        Some(sk.bones.len() - 1)
+    }
+
+    /// Parses a slot line into `bone`; returns whether path commands may follow.
+    fn slot_line(&mut self, bone: &mut BoneLine, line: &LogicalLine<'_>, toks: &[Token<'_>]) -> bool {
+        let head = toks[0];
+        let Some((slot, att)) = token::slot_head(head.text) else { return false };
+        let sp = |(s, off): (&str, usize)| Spanned::new(s.to_string(), span_of(line, head.pos + off, s.len()));
+        let slot = slot.map(sp);
+        let att = att.map(sp);
+        if let Some(s) = slot.as_ref().filter(|s| s.node == "skeleton") {
+            self.invalid_block(line, Diagnostic::error(s.span, "a slot cannot be named `skeleton`"));
+            return false;
+        }
+        let attachment_valid = att.as_ref().is_none_or(|a| a.node != "skeleton");
+        if let Some(a) = att.as_ref().filter(|a| a.node == "skeleton") {
+            self.invalid_block(line, Diagnostic::error(a.span, "an attachment cannot be named `skeleton`").hint("the slot is still created, without this attachment"));
+        }
+        let mut colors = Vec::new();
+        let mut spec = AttachmentSpec::default();
+        let mut i = 1;
+        while i < toks.len() {
+            let t = toks[i];
+            if t.text.starts_with(':') {
+                spec = self.attachment_spec(line, &toks[i..]);
+                break;
+            }
+            match token::color(t.text) {
+                Some(c) => colors.push(c.to_color8()),
+                None => {
+                    let mut d = bad_token(line, &t, "slot color");
+                    d.message = format!("unexpected `{}`: expected a slot COLOR or `:TYPE`", t.text);
+                    if t.text.starts_with('#') {
+                        d = d.hint("colors are #RGB or #RRGGBB, optionally followed by `,ALPHA`");
+                    } else {
+                        d = d.hint("attachment properties go after the type, e.g. `@ :rect w10 h10`");
+                    }
+                    self.push(d);
+                }
+            }
+            i += 1;
+        }
+        let takes_commands = attachment_valid;
+        bone.slots.push(SlotLine { span: line_span(line), slot, attachment: att, attachment_valid, colors, spec, commands: Vec::new() });
+        takes_commands
+    }
+
+    /// `:TYPE` and the attachment tokens after it. `toks[0]` starts with `:`.
+    fn attachment_spec(&mut self, line: &LogicalLine<'_>, toks: &[Token<'_>]) -> AttachmentSpec {
+        let t0 = toks[0];
+        let ty = TypeName::parse(&t0.text[1..]);
+        let ty_span = tok_span(line, &t0);
+        if let TypeName::Unknown(name) = &ty {
+            let mut d = Diagnostic::error(ty_span, format!("unknown attachment type `{name}`")).hint("types are sprite, rect, circle, ellipse and path");
+            if let Some(s) = crate::compile::names::closest(name, ["sprite", "rect", "circle", "ellipse", "path"].iter().copied()) {
+                d = d.hint(format!("did you mean `:{s}`?"));
+            }
+            self.push(d.hint("the attachment draws nothing"));
+        }
+        let mut props = Vec::new();
+        let is_sprite = ty == TypeName::Sprite;
+        let wh = matches!(ty, TypeName::Rect | TypeName::Ellipse);
+        let d_ok = matches!(ty, TypeName::Rect | TypeName::Circle);
+        let unknown = matches!(ty, TypeName::Unknown(_));
+        for t in &toks[1..] {
+            let s = t.text;
+            let mut prop = None;
+            let mut problem: Option<String> = None;
+            if s.starts_with('"') {
+                if is_sprite && s.ends_with('"') && s.len() >= 2 {
+                    prop = Some(AttachmentProp::Image(s[1..s.len() - 1].to_string()));
+                } else if is_sprite {
+                    problem = Some(format!("unterminated image name `{s}`: image names are written in double quotes and cannot contain spaces"));
+                } else {
+                    problem = Some(format!("`{s}`: only sprites take an image name"));
+                }
+            } else if let Some((c, v)) = token::letter_number(s, "wh", true) {
+                if wh {
+                    prop = Some(if c == 'w' { AttachmentProp::Width(v) } else { AttachmentProp::Height(v) });
+                } else {
+                    problem = Some(format!("`{s}`: {} has no {}", type_name_str(&ty), if c == 'w' { "width" } else { "height" }));
+                }
+            } else if let Some((c, v)) = token::letter_number(s, "xyrij", true) {
+                prop = Some(match c {
+                    'x' => AttachmentProp::X(v),
+                    'y' => AttachmentProp::Y(v),
+                    'r' => AttachmentProp::Rotation(v),
+                    'i' => AttachmentProp::ScaleX(v),
+                    _ => AttachmentProp::ScaleY(v),
+                });
+            } else if ty.is_shape() {
+                prop = match s {
+                    "miter-join" => Some(AttachmentProp::Join(LineJoin::Miter)),
+                    "bevel-join" => Some(AttachmentProp::Join(LineJoin::Bevel)),
+                    "round-join" => Some(AttachmentProp::Join(LineJoin::Round)),
+                    "butt-cap" | "square-cap" | "round-cap" => {
+                        if ty != TypeName::Path {
+                            self.push(Diagnostic::warning(tok_span(line, t), format!("`{s}` has no effect on a {}: caps only end open paths", type_name_str(&ty))));
+                        }
+                        Some(AttachmentProp::Cap(match s {
+                            "butt-cap" => LineCap::Butt,
+                            "square-cap" => LineCap::Square,
+                            _ => LineCap::Round,
+                        }))
+                    }
+                    _ => None,
+                };
+                if prop.is_none() {
+                    if let Some(rest) = s.strip_prefix('f').or_else(|| s.strip_prefix('s')).filter(|r| r.starts_with('#')) {
+                        match token::color(rest) {
+                            Some(c) => prop = Some(if s.starts_with('f') { AttachmentProp::Fill(c.to_color8()) } else { AttachmentProp::Stroke(c.to_color8()) }),
+                            None => problem = Some(format!("`{s}`: `{rest}` is not a color (#RGB or #RRGGBB, optionally `,ALPHA`)")),
+                        }
+                    } else if let Some((c, v)) = token::letter_number(s, "tm", false) {
+                        prop = Some(if c == 't' { AttachmentProp::StrokeWidth(v) } else { AttachmentProp::MiterLimit(v) });
+                    } else if let Some((_, v)) = token::letter_number(s, "d", false) {
+                        if d_ok {
+                            prop = Some(AttachmentProp::Diameter(v));
+                        } else {
+                            problem = Some(format!("`{s}`: {} has no diameter", type_name_str(&ty)));
+                        }
+                    } else if token::letter_number(s, "tmd", true).is_some() {
+                        problem = Some(format!("`{s}`: this value cannot be negative"));
+                    }
+                }
+            }
+            match prop {
+                Some(p) => props.push(p),
+                None if unknown => {}
+                None => {
+                    let msg = problem.unwrap_or_else(|| format!("`{s}` is not a property of {}", type_name_str(&ty)));
+                    self.push(Diagnostic::error(tok_span(line, t), msg).hint(type_props_hint(&ty)));
+                }
+            }
+        }
+        AttachmentSpec { ty: Some(Spanned::new(ty, ty_span)), props }
+    }
+
+    fn path_command(&mut self, line: &LogicalLine<'_>, toks: &[Token<'_>]) -> Option<PathCommandLine> {
+        let head = toks[0];
+        let span = line_span(line);
+        let (count, usage) = match head.text {
+            "M" => (1, "M x,y"),
+            "L" => (1, "L x,y"),
+            "Q" => (2, "Q cx,cy x,y"),
+            "B" => (3, "B c1x,c1y c2x,c2y x,y"),
+            "C" => (0, "C"),
+            ":" => {
+                let Some(t) = toks.get(1).filter(|t| token::is_path(t.text)) else {
+                    self.push(Diagnostic::error(span, "expected a bone reference after `:`").hint("write `: BONEREF` to bind the following points to that bone"));
+                    return None;
+                };
+                self.extra_tokens(line, &toks[2..], "`: BONEREF`");
+                return Some(PathCommandLine { command: PathCommand::Switch(Spanned::new(t.text.to_string(), tok_span(line, t))), span });
+            }
+            _ => return None,
+        };
+        let mut pts = Vec::new();
+        for i in 0..count {
+            let Some(t) = toks.get(1 + i) else {
+                self.push(Diagnostic::error(span, format!("`{}` needs {}", head.text, plural(count, "point"))).hint(format!("write `{usage}`; a point may name its bone: `x,y:bone`")));
+                return None;
+            };
+            match token::point(t.text) {
+                Some((x, y, r)) => pts.push(PointLit {
+                    x,
+                    y,
+                    bone: r.map(|(r, off)| Spanned::new(r.to_string(), span_of(line, t.pos + off, r.len()))),
+                    span: tok_span(line, t),
+                }),
+                None => {
+                    self.push(
+                        Diagnostic::error(tok_span(line, t), format!("`{}` is not a point", t.text))
+                            .hint(format!("points are `x,y` or `x,y:bone`, e.g. `{usage}`")),
+                    );
+                    return None;
+                }
+            }
+        }
+        self.extra_tokens(line, &toks[1 + count..], &format!("`{usage}`"));
+        let mut it = pts.into_iter();
+        let mut next = || it.next();
+        let command = match (head.text, next(), next(), next()) {
+            ("M", Some(p), ..) => PathCommand::Move(p),
+            ("L", Some(p), ..) => PathCommand::Line(p),
+            ("Q", Some(c), Some(p), _) => PathCommand::Quad(c, p),
+            ("B", Some(a), Some(b), Some(p)) => PathCommand::Cubic(a, b, p),
+            _ => PathCommand::Close,
+        };
+        Some(PathCommandLine { command, span })
+    }
+
+    fn extra_tokens(&mut self, line: &LogicalLine<'_>, toks: &[Token<'_>], what: &str) {
+        if let (Some(first), Some(last)) = (toks.first(), toks.last()) {
+            let sp = Span::new(line.source_offset(first.pos), line.source_offset(last.end()));
+            self.push(Diagnostic::error(sp, format!("unexpected text after {what}")).hint("one command per line; the extra text is ignored"));
+        }
+    }
+
+    // ---- skin ------------------------------------------------------------
+
+    fn skin(&mut self, sk: &mut SkinSection, lines: &[LogicalLine<'_>]) {
+        let mut path_open = false;
+        for line in lines {
+            if self.skipped(line) {
+                continue;
+            }
+            let text: &str = &line.text;
+            let toks = line.tokens();
+            let b = text.as_bytes();
+            if text.starts_with("\t@") && toks.first().is_some_and(|t| t.pos == 1 && token::skin_head(t.text).is_some()) {
+                let head = toks[0];
+                let Some((slot, att)) = token::skin_head(head.text) else { continue };
+                let slot = Spanned::new(slot.to_string(), span_of(line, head.pos + 1, slot.len()));
+                let att = att.map(|(a, off)| Spanned::new(a.to_string(), span_of(line, head.pos + off, a.len())));
+                let mut spec = AttachmentSpec::default();
+                for (i, t) in toks.iter().enumerate().skip(1) {
+                    if t.text.starts_with(':') {
+                        spec = self.attachment_spec(line, &toks[i..]);
+                        break;
+                    }
+                    self.push(
+                        Diagnostic::error(tok_span(line, t), format!("unexpected `{}`: expected `:TYPE`", t.text))
+                            .hint("a skin item is `@slot[attachment] :TYPE properties…`; without a type it hides the attachment"),
+                    );
+                }
+                path_open = spec.ty.as_ref().is_some_and(|t| t.node == TypeName::Path);
+                sk.items.push(SkinItem { span: line_span(line), slot, attachment: att, spec, commands: Vec::new() });
+            } else if is_command_line(text, 2) {
+                if !path_open {
+                    self.invalid_block(line, Diagnostic::error(line_span(line), "path command outside a `:path` skin item"));
+                    continue;
+                }
+                if let Some(cmd) = self.path_command(line, &toks) {
+                    if let Some(item) = sk.items.last_mut() {
+                        item.commands.push(cmd);
+                    }
+                }
+            } else if b.len() > 1 && b[0] == b'\t' && b[1] != b'\t' {
+                path_open = false;
+                let mut d = Diagnostic::error(line_span(line), "expected a skin item: `@slot`, `@slot[attachment]` or `@bone.slot[attachment]`");
+                if is_js_space(text[1..].chars().next().unwrap_or('x')) {
+                    d = d.hint("indent with tabs only");
+                }
+                self.invalid_block(line, d);
+            } else {
+                let mut d = Diagnostic::error(line_span(line), "unexpected line in skin");
+                if line.depth() >= 2 {
+                    d = d.hint("only path commands go two tabs deep in a skin");
+                }
+                self.invalid_block(line, d);
+            }
+        }
+    }
+
+    // ---- order -----------------------------------------------------------
+
+    fn order(&mut self, o: &mut OrderSection, lines: &[LogicalLine<'_>]) {
+        for line in lines {
+            if self.skipped(line) {
+                continue;
+            }
+            let text: &str = &line.text;
+            let plen = if text.starts_with("\t@") { token::path_prefix_len(&text[2..]) } else { 0 };
+            if plen > 0 && boundary(text, 2 + plen) {
+                let toks = line.tokens();
+                let name = &text[2..2 + plen];
+                let sp = span_of(line, 2, plen);
+                let followed_by_space = text[2 + plen..].starts_with(' ');
+                if toks.len() > 1 {
+                    let extra = Span::new(line.source_offset(toks[1].pos), line.source_offset(toks[toks.len() - 1].end()));
+                    if followed_by_space {
+                        self.push(Diagnostic::error(extra, "unexpected text after the slot reference; it is ignored").hint("write one `@slot` per line"));
+                    } else {
+                        self.push(
+                            Diagnostic::error(extra, "unexpected text after the slot reference; the entry is ignored")
+                                .hint("write one `@slot` per line; a comment after it needs `#`"),
+                        );
+                        continue;
+                    }
+                }
+                o.entries.push(Spanned::new(name.to_string(), sp));
+            } else {
+                let mut d = Diagnostic::error(line_span(line), "expected a draw order entry: `@slot`");
+                if text.as_bytes().get(1).is_some_and(|&c| c == b' ') {
+                    d = d.hint("indent with tabs only");
+                } else if line.depth() > 1 {
+                    d = d.hint("order entries are one tab deep and have nothing nested under them");
+                }
+                self.invalid_block(line, d);
+            }
+        }
+    }
+
+    // ---- anim ------------------------------------------------------------
+
+    fn anim(&mut self, a: &mut AnimSection, lines: &[LogicalLine<'_>]) {
+        let mut item_open = false;
+        for line in lines {
+            if self.skipped(line) {
+                continue;
+            }
+            let text: &str = &line.text;
+            let toks = line.tokens();
+            let b = text.as_bytes();
+            let after_at = if text.starts_with("\t@") { 2 } else { 1 };
+            let plen = if text.starts_with('\t') && b.get(1).is_some_and(|&c| c != b'\t') { token::path_prefix_len(&text[after_at..]) } else { 0 };
+            if plen > 0 && boundary(text, after_at + plen) {
+                let is_slot = after_at == 2;
+                let target = Spanned::new(text[after_at..after_at + plen].to_string(), span_of(line, after_at, plen));
+                let mut opts = Opts::default();
+                for t in &toks[1..] {
+                    match token::options(t.text, false) {
+                        Some(o) => self.apply_opts(&mut opts, &o, line, t),
+                        None => {
+                            let mut d = bad_token(line, t, "item option").hint("an item may set its own defaults `frame:step:easing`, e.g. `10:5:sio`");
+                            d.message = format!("unexpected `{}` after the animation item", t.text);
+                            self.push(d);
+                        }
+                    }
+                }
+                a.items.push(AnimItem { target, is_slot, opts, timelines: Vec::new() });
+                item_open = true;
+            } else if is_timeline_line(text) {
+                if !item_open {
+                    self.invalid_block(line, Diagnostic::error(line_span(line), "timeline outside an animation item").hint("timelines go one tab deeper than a bone or `@slot` item"));
+                    continue;
+                }
+                let Some(item) = a.items.last_mut() else { continue };
+                if let Some(tl) = timeline(&mut self.diags, line, &toks, item.is_slot) {
+                    item.timelines.push(tl);
+                }
+            } else if b.len() > 1 && b[0] == b'\t' && b[1] != b'\t' {
+                item_open = false;
+                let mut d = Diagnostic::error(line_span(line), "expected an animation item: a bone reference or `@slot`");
+                if is_js_space(text[1..].chars().next().unwrap_or('x')) {
+                    d = d.hint("indent with tabs only");
+                }
+                self.invalid_block(line, d);
+            } else if line.depth() == 2 && toks.len() == 1 && item_open {
+                self.push(Diagnostic::warning(line_span(line), format!("timeline `{}` has no commands; it is ignored", toks[0].text)));
+            } else {
+                let mut d = Diagnostic::error(line_span(line), "expected a timeline: a property followed by values, e.g. `x 0 -> 10`");
+                if b.get(2).is_some_and(|&c| c == b' ') {
+                    d = d.hint("indent with tabs only");
+                }
+                self.invalid_block(line, d);
+            }
+        }
+    }
+}
+
+fn bad_token(line: &LogicalLine<'_>, t: &Token<'_>, what: &str) -> Diagnostic {
+    Diagnostic::error(tok_span(line, t), format!("`{}` is not a valid {what}", t.text))
+}
+
+/// `^\t{tabs}(M|Q|:|B|L)\s+` or `^\t{tabs}C(\s+|$)`.
+fn is_command_line(text: &str, tabs: usize) -> bool {
+    let b = text.as_bytes();
+    if b.len() <= tabs || !b[..tabs].iter().all(|&c| c == b'\t') {
+        return false;
+    }
+    let rest = &text[tabs..];
+    let mut chars = rest.chars();
+    match chars.next() {
+        Some('M' | 'Q' | ':' | 'B' | 'L') => chars.next().is_some_and(is_js_space),
+        Some('C') => chars.next().is_none_or(is_js_space),
+        _ => false,
+    }
+}
+
+/// `^\t\t.\s`: two tabs, any character, whitespace.
+fn is_timeline_line(text: &str) -> bool {
+    let Some(rest) = text.strip_prefix("\t\t") else { return false };
+    let mut chars = rest.chars();
+    match chars.next() {
+        Some('\n' | '\r' | '\u{2028}' | '\u{2029}') | None => false,
+        Some(_) => chars.next().is_some_and(is_js_space),
+    }
+}
+
+fn timeline(diags: &mut Vec<Diagnostic>, line: &LogicalLine<'_>, toks: &[Token<'_>], is_slot: bool) -> Option<TimelineLine> {
+    let head = toks.first()?;
+    let prop = if is_slot { TimelineProp::for_slot(head.text) } else { TimelineProp::for_bone(head.text) };
+    let Some(prop) = prop else {
+        let mut d = Diagnostic::error(tok_span(line, head), format!("`{}` is not a {} property", head.text, if is_slot { "slot" } else { "bone" }));
+        d = d.hint(if is_slot {
+            "slot timelines are @ (attachment), c (color), r g b a (color components)"
+        } else {
+            "bone timelines are x y (position), r (rotation), i j (scale), s t (flip x/y)"
+        });
+        if !is_slot && TimelineProp::for_slot(head.text).is_some() {
+            d = d.hint("color and attachment timelines belong to a slot item: `@slot`");
+        }
+        diags.push(d);
+        return None;
+    };
+    let mut commands = Vec::new();
+    for t in &toks[1..] {
+        let s = t.text;
+        let sp = tok_span(line, t);
+        let mut push = |c: TimelineCommand| commands.push(Spanned::new(c, sp));
+        if s == "{" {
+            push(TimelineCommand::BeginLoop);
+            continue;
+        }
+        if let Some(n) = token::end_loop(s) {
+            push(TimelineCommand::EndLoop(n));
+            continue;
+        }
+        if let Some(n) = token::advance(s) {
+            if n > 0 {
+                push(TimelineCommand::AdvanceSteps(n));
+            }
+            continue;
+        }
+        let value = match prop {
+            TimelineProp::Color => token::color(s).map(|c| TimelineCommand::Push(KeyValue::Color(c.to_color_exact()))),
+            TimelineProp::Attachment => token::is_name(s).then(|| TimelineCommand::Push(KeyValue::Name(s.to_string()))),
+            TimelineProp::FlipX | TimelineProp::FlipY => token::boolean(s).map(|b| TimelineCommand::Push(KeyValue::Bool(b))),
+            _ => {
+                if let Some(v) = s.strip_prefix('+').and_then(token::number) {
+                    Some(TimelineCommand::PushAdd(v))
+                } else if let Some(v) = s.strip_prefix('*').and_then(token::number) {
+                    Some(TimelineCommand::PushMul(v))
+                } else {
+                    token::number(s).map(|v| TimelineCommand::Push(KeyValue::Number(v)))
+                }
+            }
+        };
+        if let Some(c) = value {
+            push(c);
+            continue;
+        }
+        if let Some(o) = token::options(s, true) {
+            if let Some(f) = o.frame {
+                push(if f.relative { TimelineCommand::AdvanceFrames(f.value) } else { TimelineCommand::SetFrame(f.value) });
+            }
+            if let Some(st) = o.step {
+                push(TimelineCommand::SetStep(st));
+            }
+            match &o.easing {
+                Some(EasingOpt::Known(e)) => push(TimelineCommand::SetEasing(*e)),
+                Some(EasingOpt::Unknown(name)) => {
+                    let mut d = Diagnostic::error(span_of(line, t.pos + o.easing_pos, name.len()), format!("unknown easing `{name}`"))
+                        .hint("easings are li (linear), si (sine in), so (sine out) and sio (sine in-out)");
+                    if let Some(c) = crate::compile::names::closest(name, ["li", "si", "so", "sio"].iter().copied()) {
+                        d = d.hint(format!("did you mean `{c}`?"));
+                    }
+                    diags.push(d);
+                }
+                None => {}
+            }
+            if o.advance > 0 {
+                commands.push(Spanned::new(TimelineCommand::AdvanceSteps(o.advance), sp));
+            }
+            continue;
+        }
+        let expected = match prop {
+            TimelineProp::Color => "a COLOR",
+            TimelineProp::Attachment => "an attachment name",
+            TimelineProp::FlipX | TimelineProp::FlipY => "`true` or `false`",
+            _ => "a number (or `+N`, `*N`)",
+        };
+        let mut d = Diagnostic::error(sp, format!("unexpected `{s}` in timeline: expected {expected}, an advance `->`, options `F:S:E>`, `{{` or `}}`"));
+        if s.contains(':') && !s.ends_with('>') {
+            d = d.hint("options inside a timeline end with `>` or `->`, e.g. `10:>` or `:si->`");
+        } else if s.starts_with('-') && s.ends_with('>') {
+            d = d.hint("an advance is hyphens followed by `>`, e.g. `->` or `--->`");
+        }
+        diags.push(d);
+    }
+    if commands.is_empty() {
+        diags.push(Diagnostic::warning(line_span(line), format!("timeline `{}` has no commands; it is ignored", head.text)));
+        return None;
+    }
+    Some(TimelineLine { prop: Spanned::new(prop, tok_span(line, head)), commands, span: line_span(line) })
+}

@@ -1,0 +1,299 @@
+//! The syntax tree of one top-level section. It holds what the text says
+//! (valid items only, with spans relative to the section start); what was
+//! malformed is in the section's diagnostics instead.
+
+use super::diag::{Diagnostic, Span};
+use crate::model::{Color, Easing, LineCap, LineJoin};
+
+/// A value and where it was written.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Spanned<T> {
+    pub node: T,
+    pub span: Span,
+}
+
+impl<T> Spanned<T> {
+    pub fn new(node: T, span: Span) -> Self {
+        Spanned { node, span }
+    }
+}
+
+/// One parsed top-level section.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Section {
+    pub kind: SectionKind,
+    /// The header line (the whole first line).
+    pub header: Span,
+    /// Problems found while parsing, relative to the section start.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum SectionKind {
+    Skeleton(SkeletonSection),
+    Skin(SkinSection),
+    Order(OrderSection),
+    Anim(AnimSection),
+    /// Starts no section (bad header, leading spaces, or indented lines at
+    /// the top): everything in it is ignored.
+    Ignored,
+}
+
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct SkeletonSection {
+    /// Default color of bones that have none.
+    pub color: Option<Color>,
+    pub bones: Vec<BoneLine>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct BoneLine {
+    /// Full dotted path.
+    pub path: Spanned<String>,
+    /// In the order written; later ones overwrite earlier ones.
+    pub props: Vec<BoneProp>,
+    pub slots: Vec<SlotLine>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum BoneProp {
+    Length(f64),
+    /// Degrees.
+    Rotation(f64),
+    X(f64),
+    Y(f64),
+    ScaleX(f64),
+    ScaleY(f64),
+    Color(Color),
+    FlipX,
+    FlipY,
+    NoRotation,
+    NoScale,
+}
+
+/// `@[SLOT][\[ATT\]] <slot-token>* [:TYPE <attachment-token>*]` under a bone.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SlotLine {
+    pub span: Span,
+    /// `None`: the bone's last segment.
+    pub slot: Option<Spanned<String>>,
+    /// `None`: the slot name.
+    pub attachment: Option<Spanned<String>>,
+    /// `false` when the attachment name is `skeleton` (the slot is still made).
+    pub attachment_valid: bool,
+    /// Slot colors in the order written (the last wins).
+    pub colors: Vec<Color>,
+    pub spec: AttachmentSpec,
+    /// Path command lines under this slot line.
+    pub commands: Vec<PathCommandLine>,
+}
+
+/// The attachment type written after `:`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TypeName {
+    Sprite,
+    Rect,
+    Circle,
+    Ellipse,
+    Path,
+    /// Not a type of the language (kept so redefinitions compare like the
+    /// original, which stored whatever followed `:`).
+    Unknown(String),
+}
+
+impl TypeName {
+    pub fn parse(s: &str) -> TypeName {
+        match s {
+            "sprite" => TypeName::Sprite,
+            "rect" => TypeName::Rect,
+            "circle" => TypeName::Circle,
+            "ellipse" => TypeName::Ellipse,
+            "path" => TypeName::Path,
+            other => TypeName::Unknown(other.to_string()),
+        }
+    }
+
+    pub fn is_shape(&self) -> bool {
+        matches!(self, TypeName::Rect | TypeName::Circle | TypeName::Ellipse | TypeName::Path)
+    }
+}
+
+/// `:TYPE` and the attachment tokens after it.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct AttachmentSpec {
+    pub ty: Option<Spanned<TypeName>>,
+    /// Valid for the type, in the order written.
+    pub props: Vec<AttachmentProp>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum AttachmentProp {
+    Image(String),
+    Width(f64),
+    Height(f64),
+    X(f64),
+    Y(f64),
+    /// Degrees.
+    Rotation(f64),
+    ScaleX(f64),
+    ScaleY(f64),
+    StrokeWidth(f64),
+    MiterLimit(f64),
+    Fill(Color),
+    Stroke(Color),
+    Join(LineJoin),
+    Cap(LineCap),
+    /// `d`: circle diameter or rect corner diameter.
+    Diameter(f64),
+}
+
+/// A path point and the bone reference written with it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PointLit {
+    pub x: f64,
+    pub y: f64,
+    pub bone: Option<Spanned<String>>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum PathCommand {
+    Move(PointLit),
+    Line(PointLit),
+    Quad(PointLit, PointLit),
+    Cubic(PointLit, PointLit, PointLit),
+    Close,
+    /// `: BONEREF` switches the default bone of the following points.
+    Switch(Spanned<String>),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct PathCommandLine {
+    pub command: PathCommand,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct SkinSection {
+    pub name: Spanned<String>,
+    pub items: Vec<SkinItem>,
+}
+
+/// `@SLOTREF[\[ATT\]] [:TYPE <attachment-token>*]` in a skin.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SkinItem {
+    pub span: Span,
+    pub slot: Spanned<String>,
+    /// `None`: the last segment of the slot reference.
+    pub attachment: Option<Spanned<String>>,
+    pub spec: AttachmentSpec,
+    pub commands: Vec<PathCommandLine>,
+}
+
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct OrderSection {
+    pub entries: Vec<Spanned<String>>,
+}
+
+/// Frame, step and easing defaults.
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
+pub struct Opts {
+    pub frame: Option<f64>,
+    pub step: Option<f64>,
+    pub easing: Option<Easing>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct AnimSection {
+    /// `""` when the header has no name.
+    pub name: Spanned<String>,
+    pub fps: Option<f64>,
+    pub opts: Opts,
+    pub items: Vec<AnimItem>,
+}
+
+/// `BONEREF [OPTS]` or `@SLOTREF [OPTS]`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AnimItem {
+    pub target: Spanned<String>,
+    pub is_slot: bool,
+    pub opts: Opts,
+    pub timelines: Vec<TimelineLine>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TimelineProp {
+    X,
+    Y,
+    Rotation,
+    ScaleX,
+    ScaleY,
+    FlipX,
+    FlipY,
+    Attachment,
+    Color,
+    R,
+    G,
+    B,
+    A,
+}
+
+impl TimelineProp {
+    pub fn for_bone(c: &str) -> Option<TimelineProp> {
+        Some(match c {
+            "x" => TimelineProp::X,
+            "y" => TimelineProp::Y,
+            "r" => TimelineProp::Rotation,
+            "i" => TimelineProp::ScaleX,
+            "j" => TimelineProp::ScaleY,
+            "s" => TimelineProp::FlipX,
+            "t" => TimelineProp::FlipY,
+            _ => return None,
+        })
+    }
+
+    pub fn for_slot(c: &str) -> Option<TimelineProp> {
+        Some(match c {
+            "@" => TimelineProp::Attachment,
+            "c" => TimelineProp::Color,
+            "r" => TimelineProp::R,
+            "g" => TimelineProp::G,
+            "b" => TimelineProp::B,
+            "a" => TimelineProp::A,
+            _ => return None,
+        })
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct TimelineLine {
+    pub prop: Spanned<TimelineProp>,
+    pub commands: Vec<Spanned<TimelineCommand>>,
+    pub span: Span,
+}
+
+/// A value pushed by a timeline.
+#[derive(Clone, Debug, PartialEq)]
+pub enum KeyValue {
+    Number(f64),
+    Bool(bool),
+    Name(String),
+    Color(Color),
+}
+
+/// One command of a timeline (LANGUAGE.md §5.1).
+#[derive(Clone, Debug, PartialEq)]
+pub enum TimelineCommand {
+    /// Sets the frame if later than the current one.
+    SetFrame(f64),
+    AdvanceFrames(f64),
+    SetStep(f64),
+    SetEasing(Easing),
+    AdvanceSteps(u32),
+    Push(KeyValue),
+    PushAdd(f64),
+    PushMul(f64),
+    BeginLoop,
+    /// Total iterations (0 discards the body's keys).
+    EndLoop(f64),
+}
