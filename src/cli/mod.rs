@@ -216,24 +216,7 @@ fn pose(path: &Path, json: bool, anim: Option<&str>, skin: Option<&str>, times: 
         let n = comp.diagnostics.iter().filter(|d| d.is_error()).count();
         eprintln!("warning: {} has {n} error(s); posing what compiled (run `skelpad check` to see them)", path.display());
     }
-    let setup = evaluate(arm, None, skin_id, 0.0);
-    let mut animations = Vec::new();
-    for id in anims {
-        let Some(a) = arm.animation(id) else { continue };
-        let ts = times.clone().unwrap_or_else(|| default_times(a.duration_secs));
-        let poses: Vec<serde_json::Value> = ts
-            .iter()
-            .map(|&t| {
-                let p = evaluate(arm, Some(id), skin_id, t);
-                let mut v = pose_json(arm, &p);
-                v["time"] = serde_json::json!(t);
-                v
-            })
-            .collect();
-        animations.push(serde_json::json!({ "name": a.name, "duration": a.duration_secs, "fps": a.fps, "poses": poses }));
-    }
-    let draw_order: Vec<&str> = sk.draw_order.iter().map(|s| sk.slot(*s).name.as_str()).collect();
-    let out = serde_json::json!({ "draw_order": draw_order, "setup": pose_json(arm, &setup), "animations": animations });
+    let out = pose_document(arm, &anims, skin_id, times.as_deref());
     let mut stdout = std::io::stdout().lock();
     let written = if json {
         serde_json::to_writer_pretty(&mut stdout, &out).map_err(|e| e.to_string()).and_then(|_| writeln!(stdout).map_err(|e| e.to_string()))
@@ -247,6 +230,31 @@ fn pose(path: &Path, json: bool, anim: Option<&str>, skin: Option<&str>, times: 
             EXIT_USAGE
         }
     }
+}
+
+/// The poses of `skelpad pose --json` (the conformance format): draw order,
+/// setup pose, and for each animation its poses at `times` (default: 0,
+/// every tenth of the duration, and the end).
+pub fn pose_document(arm: &Armature, anims: &[AnimId], skin: SkinId, times: Option<&[f64]>) -> serde_json::Value {
+    let sk = &*arm.skeleton;
+    let setup = evaluate(arm, None, skin, 0.0);
+    let mut animations = Vec::new();
+    for &id in anims {
+        let Some(a) = arm.animation(id) else { continue };
+        let ts = times.map_or_else(|| default_times(a.duration_secs), <[f64]>::to_vec);
+        let poses: Vec<serde_json::Value> = ts
+            .iter()
+            .map(|&t| {
+                let p = evaluate(arm, Some(id), skin, t);
+                let mut v = pose_json(arm, &p);
+                v["time"] = serde_json::json!(t);
+                v
+            })
+            .collect();
+        animations.push(serde_json::json!({ "name": a.name, "duration": a.duration_secs, "fps": a.fps, "poses": poses }));
+    }
+    let draw_order: Vec<&str> = sk.draw_order.iter().map(|s| sk.slot(*s).name.as_str()).collect();
+    serde_json::json!({ "draw_order": draw_order, "setup": pose_json(arm, &setup), "animations": animations })
 }
 
 /// A pose in the conformance format.
