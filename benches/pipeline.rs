@@ -52,3 +52,24 @@ fn edit_one_char_in_animation(bencher: Bencher) {
         divan::black_box(&pose);
     });
 }
+
+/// The pieces of an incremental update of the 1000-bone script that run
+/// whatever changed: splitting into sections and indexing lines.
+#[divan::bench]
+fn split_sections_1000(bencher: Bencher) {
+    let text = generate::script(1000, 10);
+    bencher.bench(|| skelpad::syntax::split_sections(divan::black_box(&text)));
+}
+
+#[divan::bench]
+fn line_index_1000(bencher: Bencher) {
+    let text = generate::script(1000, 10);
+    bencher.bench(|| skelpad::syntax::LineIndex::new(divan::black_box(&text)));
+}
+
+/// Parsing alone (no compile) of the 1000-bone script.
+#[divan::bench]
+fn parse_only_1000(bencher: Bencher) {
+    let text = generate::script(1000, 10);
+    bencher.bench(|| skelpad::syntax::parse_document(divan::black_box(&text)));
+}

@@ -73,3 +73,20 @@ pub fn script(bones: usize, anims: usize) -> String {
     }
     s
 }
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn generated_scripts_are_clean_and_have_the_asked_size() {
+        let comp = crate::compile::compile(&super::script(100, 10));
+        assert!(comp.diagnostics.is_empty(), "{:?}", comp.diagnostics.first());
+        let arm = &comp.armature;
+        assert_eq!(arm.skeleton.bones.len(), 100);
+        assert_eq!(arm.skeleton.slots.len(), 100);
+        assert_eq!(arm.animations.len(), 10);
+        // About 30% of the bones are animated in each animation.
+        let animated = arm.animations[0].bones.iter().map(|c| c.bone).collect::<std::collections::HashSet<_>>().len();
+        assert!((25..=35).contains(&animated), "{animated}");
+        assert!(arm.animations.iter().all(|a| a.duration_secs > 0.0));
+    }
+}

@@ -1,6 +1,6 @@
 //! Animation sections → [`Animation`] (LANGUAGE.md §5).
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use super::names::resolve_or_explain;
 use super::rig::RigOutput;
@@ -51,7 +51,7 @@ pub fn compile_anim(rig: &RigOutput, sections: &[(Ordinal, &AnimSection)]) -> An
 
     // Per target, per property: the keys of the last timeline written.
     let mut order: Vec<(Target, TimelineProp)> = Vec::new();
-    let mut tracks: HashMap<(Target, TimelineProp), Vec<RawKey>> = HashMap::new();
+    let mut tracks: HashMap<(Target, TimelineProp), Vec<RawKey>> = HashMap::default();
     for (ord, sec) in sections {
         let ord = *ord;
         for item in &sec.items {

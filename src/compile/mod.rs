@@ -10,7 +10,7 @@ mod anim;
 pub mod names;
 mod rig;
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::sync::Arc;
 
 use crate::model::Armature;
@@ -157,7 +157,7 @@ impl Compiler {
             }
         }
         let mut anim_outputs = Vec::with_capacity(groups.len());
-        let mut anims = HashMap::with_capacity(groups.len());
+        let mut anims = HashMap::with_capacity_and_hasher(groups.len(), Default::default());
         for (name, idx) in &groups {
             let key: Vec<Arc<Section>> = idx.iter().map(|&i| sections[i].tree.clone()).collect();
             let cached = self.anims.remove(name).filter(|c| c.rig_generation == rig_generation && same(&c.key, &key));

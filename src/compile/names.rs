@@ -1,7 +1,7 @@
 //! Name references (LANGUAGE.md §2.4): any dotted suffix of a full name,
 //! matched by whole segments, optionally prefixed by `skeleton.`.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 /// What a reference resolves to.
 #[derive(Clone, Debug, PartialEq, Eq)]

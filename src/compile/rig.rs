@@ -1,6 +1,6 @@
 //! Skeleton, skin and order sections → [`Skeleton`] (LANGUAGE.md §2–4).
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use super::names::{NameIndex, resolve_or_explain};
 use super::{LocalDiag, Ordinal};
@@ -138,14 +138,14 @@ fn parent_name(s: &str) -> Option<&str> {
 pub fn compile_rig(sections: &[(Ordinal, RigSection<'_>)]) -> RigOutput {
     let mut cx = Ctx { diags: Vec::new() };
     let mut bones: Vec<WBone> = Vec::new();
-    let mut bone_by_name: HashMap<String, usize> = HashMap::new();
+    let mut bone_by_name: HashMap<String, usize> = HashMap::default();
     let mut skeleton_color: Option<Color> = None;
     // Slots: (full name, bone name, color, source).
     let mut slots: Vec<(String, String, Color, (Ordinal, Span))> = Vec::new();
-    let mut slot_by_name: HashMap<String, usize> = HashMap::new();
+    let mut slot_by_name: HashMap<String, usize> = HashMap::default();
     // Attachments: (slot index, short name, data).
     let mut atts: Vec<(usize, String, WAtt)> = Vec::new();
-    let mut att_by_name: HashMap<String, usize> = HashMap::new();
+    let mut att_by_name: HashMap<String, usize> = HashMap::default();
 
     for (ord, sec) in sections {
         let RigSection::Skeleton(sk) = sec else { continue };
@@ -340,24 +340,29 @@ pub fn compile_rig(sections: &[(Ordinal, RigSection<'_>)]) -> RigOutput {
             let Some(slot) = cx.resolve(&slot_names, "slot", e, *ord, "the entry is ignored") else { continue };
             let id = SlotId(slot);
             if listed.contains(&id) {
+                // (A draw order lists few slots; a linear check is enough.)
                 cx.push(*ord, Diagnostic::warning(e.span, format!("slot `{}` is already listed; this entry is ignored", slots[slot as usize].0)));
                 continue;
             }
             listed.push(id);
         }
     }
-    let mut draw_order = listed.clone();
-    draw_order.extend((0..slots.len()).map(SlotId::from_index).filter(|s| !listed.contains(s)));
+    let mut is_listed = vec![false; slots.len()];
+    for s in &listed {
+        is_listed[s.index()] = true;
+    }
+    let mut draw_order = listed;
+    draw_order.extend((0..slots.len()).filter(|&i| !is_listed[i]).map(SlotId::from_index));
 
+    // A slot's setup attachment is the first one defined for it.
+    let mut first_attachment: Vec<Option<AttachmentId>> = vec![None; slots.len()];
+    for (i, (slot, _, _)) in atts.iter().enumerate().rev() {
+        first_attachment[*slot] = Some(AttachmentId::from_index(i));
+    }
     let model_slots: Vec<Slot> = slots
         .iter()
         .enumerate()
-        .map(|(i, (name, _, color, _))| Slot {
-            name: name.clone(),
-            bone: bone_of_slot[i],
-            color: *color,
-            attachment: atts.iter().position(|a| a.0 == i).map(AttachmentId::from_index),
-        })
+        .map(|(i, (name, _, color, _))| Slot { name: name.clone(), bone: bone_of_slot[i], color: *color, attachment: first_attachment[i] })
         .collect();
     let attachment_ids = atts.iter().enumerate().map(|(i, (s, n, _))| ((*s as u32, n.clone()), AttachmentId::from_index(i))).collect();
     let attachments = atts.iter().map(|(s, n, _)| AttachmentSlotName { slot: SlotId::from_index(*s), name: n.clone() }).collect();

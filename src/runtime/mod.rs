@@ -4,7 +4,7 @@
 use crate::model::*;
 
 /// The evaluated state of every bone and slot at one time.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default)]
 pub struct Pose {
     /// Per bone (by `BoneId`).
     pub bones: Vec<BonePose>,
@@ -13,6 +13,17 @@ pub struct Pose {
     /// The skin whose attachments are shown.
     pub skin: SkinId,
     accum: Vec<Accum>,
+    /// Per bone: the last local rotation seen and its sine and cosine, so
+    /// bones whose rotation does not change between frames skip the
+    /// trigonometry. A pure cache: results do not depend on it.
+    trig: Vec<(f64, f64, f64)>,
+}
+
+/// Poses are equal when their bones, slots and skin are (caches aside).
+impl PartialEq for Pose {
+    fn eq(&self, other: &Self) -> bool {
+        self.bones == other.bones && self.slots == other.slots && self.skin == other.skin
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -66,6 +77,7 @@ impl Pose {
     /// Computes world matrices from the local transforms, parents first.
     pub fn update_world(&mut self, skeleton: &Skeleton) {
         self.accum.resize(self.bones.len(), Accum::default());
+        self.trig.resize(self.bones.len(), (f64::NAN, 0.0, 1.0));
         for (i, bone) in skeleton.bones.iter().enumerate() {
             let local = self.bones[i].local;
             let mut acc = Accum { rot: local.rotation_rad, sin: 0.0, cos: 1.0, sx: local.scale_x, sy: local.scale_y };
@@ -88,8 +100,19 @@ impl Pose {
                     acc.sy *= pa.sy;
                 }
             }
-            if acc.rot != 0.0 {
-                (acc.sin, acc.cos) = acc.rot.sin_cos();
+            // sin/cos of the accumulated rotation by angle addition from the
+            // local rotation (cached) and the parent's accumulated rotation.
+            let cached = &mut self.trig[i];
+            if cached.0.to_bits() != local.rotation_rad.to_bits() {
+                let (s, c) = local.rotation_rad.sin_cos();
+                *cached = (local.rotation_rad, s, c);
+            }
+            (acc.sin, acc.cos) = (cached.1, cached.2);
+            if let Some(p) = bone.parent.filter(|p| p.index() < i && bone.inherit_rotation) {
+                let pa = self.accum[p.index()];
+                let (ls, lc) = (acc.sin, acc.cos);
+                acc.sin = ls * pa.cos + lc * pa.sin;
+                acc.cos = lc * pa.cos - ls * pa.sin;
             }
             let (ws, wc) = (acc.sin, acc.cos);
             let fx = if local.flip_x { -1.0 } else { 1.0 };

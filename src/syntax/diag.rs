@@ -99,8 +99,9 @@ pub struct LineCol {
 
 impl LineIndex {
     pub fn new(text: &str) -> Self {
-        let mut line_starts = vec![0u32];
-        line_starts.extend(text.bytes().enumerate().filter(|&(_, b)| b == b'\n').map(|(i, _)| i as u32 + 1));
+        let mut line_starts = Vec::with_capacity(text.len() / 32 + 1);
+        line_starts.push(0u32);
+        line_starts.extend(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i as u32 + 1));
         LineIndex { line_starts }
     }
 

@@ -164,20 +164,51 @@ pub struct SectionSlice {
 /// that does not begin with a tab (LANGUAGE.md §1.5). Blank and comment lines
 /// belong to the section before them. Indented lines before the first
 /// section form a section of their own (which starts no valid section).
+///
+/// This runs on every keystroke over the whole text, so it looks at bytes:
+/// a line starting with a tab is only examined for a trailing `\`.
 pub fn split_sections(text: &str) -> Vec<SectionSlice> {
+    let bytes = text.as_bytes();
     let mut out: Vec<SectionSlice> = Vec::new();
     let mut current: Option<u32> = None;
-    for line in LogicalLines::new(text) {
-        if line.is_blank() {
-            continue;
-        }
-        let starts_section = !line.text.starts_with('\t');
-        if starts_section || current.is_none() {
-            if let Some(s) = current {
-                out.push(SectionSlice { start: s, end: line.start });
+    let mut pos = 0usize;
+    let line_end = |from: usize| memchr::memchr(b'\n', &bytes[from..]).map_or(bytes.len(), |i| from + i);
+    while pos <= bytes.len() {
+        let start = pos;
+        // Find the end of the logical line (following `\` continuations).
+        let mut end = line_end(pos);
+        let mut joined = false;
+        loop {
+            let mut content_end = end;
+            if content_end > pos && bytes[content_end - 1] == b'\r' {
+                content_end -= 1;
             }
-            current = Some(line.start);
+            if content_end > pos && bytes[content_end - 1] == b'\\' && end < bytes.len() {
+                joined = true;
+                pos = end + 1;
+                end = line_end(pos);
+            } else {
+                break;
+            }
         }
+        let first = bytes.get(start).copied();
+        let needs_check = first != Some(b'\t') || current.is_none();
+        if needs_check && start < bytes.len() {
+            let blank = if joined {
+                LogicalLines::new(&text[start..]).next().is_none_or(|l| l.is_blank())
+            } else {
+                LogicalLines::new(&text[start..end]).next().is_none_or(|l| l.is_blank())
+            };
+            if !blank {
+                if first != Some(b'\t') || current.is_none() {
+                    if let Some(s) = current {
+                        out.push(SectionSlice { start: s, end: start as u32 });
+                    }
+                    current = Some(start as u32);
+                }
+            }
+        }
+        pos = end + 1;
     }
     if let Some(s) = current {
         out.push(SectionSlice { start: s, end: text.len() as u32 });

@@ -214,15 +214,16 @@ pub fn options(tok: &str, in_timeline: bool) -> Option<OptionsTok> {
         advance = (body.len() - trimmed.len()) as u32;
         body = trimmed;
     }
-    let parts: Vec<&str> = body.split(':').collect();
+    let mut split = body.splitn(4, ':');
+    let parts: [Option<&str>; 4] = [split.next(), split.next(), split.next(), split.next()];
     let mut out = OptionsTok { advance, ..OptionsTok::default() };
     let easing_of = |name: &str| match Easing::from_code(name) {
         Some(e) => EasingOpt::Known(e),
         None => EasingOpt::Unknown(name.to_string()),
     };
     let num = |s: &str, rel: bool| FrameOpt { value: to_f64(s), relative: rel };
-    match parts.as_slice() {
-        [f, s, e] => {
+    match parts {
+        [Some(f), Some(s), Some(e), None] => {
             // F?:S?:E?
             match classify(f, in_timeline)? {
                 Part::Empty => {}
@@ -243,7 +244,7 @@ pub fn options(tok: &str, in_timeline: bool) -> Option<OptionsTok> {
                 Part::Num(..) => return None,
             }
         }
-        [x, y] => match (classify(x, in_timeline)?, classify(y, false)?) {
+        [Some(x), Some(y), None, None] => match (classify(x, in_timeline)?, classify(y, false)?) {
             (Part::Num(f, rel), Part::Empty) => out.frame = Some(num(f, rel)),
             (Part::Num(f, rel), Part::Num(s, _)) => {
                 out.frame = Some(num(f, rel));
