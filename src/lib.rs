@@ -4,6 +4,7 @@
 //! [`compile`] (trees → [`model::Armature`], incrementally) → [`runtime`]
 //! (armature + time → [`runtime::Pose`]). See ARCHITECTURE.md.
 
+pub mod app;
 pub mod cli;
 pub mod compile;
 pub mod generate;

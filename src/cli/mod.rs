@@ -24,13 +24,17 @@ pub const EXIT_USAGE: i32 = 2;
     name = "skelpad",
     version,
     about = "A text editor for 2D skeletal animation (Skel2D scripts, *.skel2d)",
+    after_help = "Without a command, skelpad opens the editor (on FILE, or on a built-in example).",
     long_about = "skelpad compiles tab-indented Skel2D scripts (bones, slots, shapes, paths, skins, draw order, \
                   animations) into an armature, checks them and evaluates poses.\n\n\
                   Exit codes: 0 success, 1 the script has errors, 2 usage or I/O error."
 )]
+#[command(args_conflicts_with_subcommands = true)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
+    /// Script to open in the editor (without one, the editor opens a built-in example).
+    file: Option<PathBuf>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -92,14 +96,22 @@ where
         }
     };
     match cli.command {
-        None => {
-            use clap::CommandFactory;
-            let _ = Cli::command().print_help();
-            EXIT_OK
-        }
+        None => open_editor(cli.file),
         Some(Command::Check { files, format, timings }) => check(&files, format, timings),
         Some(Command::Pose { file, json, anim, skin, times }) => pose(&file, json, anim.as_deref(), skin.as_deref(), times),
     }
+}
+
+/// Opens the editor. A file that exists but cannot be read is reported
+/// here, before a window opens; a missing one becomes a new script there.
+fn open_editor(file: Option<PathBuf>) -> i32 {
+    if let Some(path) = file.as_deref().filter(|p| p.exists()) {
+        if let Err(msg) = read_script(path) {
+            eprintln!("error: {msg}");
+            return EXIT_USAGE;
+        }
+    }
+    crate::app::run(file)
 }
 
 /// Reads a script, with a clear message when it cannot be read.

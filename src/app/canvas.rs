@@ -1,0 +1,460 @@
+//! The canvas: a y-up view of the skeleton with its origin at the center,
+//! pan and zoom, grid and axes, picking bones and shapes, and the keyboard
+//! shortcuts that only apply while the canvas has focus.
+
+use eframe::egui::{self, Color32, EventFilter, Key, Modifiers, PointerButton, Pos2, Rect, Sense, Stroke, Vec2};
+use serde::{Deserialize, Serialize};
+
+use crate::model::{Affine, Armature, AttachmentKind, BoneId, SlotId};
+use crate::runtime::Pose;
+
+/// Zoom limits, in screen points per world unit.
+pub const ZOOM_RANGE: std::ops::RangeInclusive<f32> = 0.02..=64.0;
+
+/// How world space maps onto the canvas: the world origin sits `pan` points
+/// from the canvas center, one world unit is `zoom` points, y points up.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct View {
+    pub zoom: f32,
+    pub pan: [f32; 2],
+}
+
+impl Default for View {
+    fn default() -> Self {
+        View { zoom: 1.5, pan: [0.0, 0.0] }
+    }
+}
+
+impl View {
+    /// Where a world point lands on screen, for a canvas occupying `rect`.
+    pub fn screen_from_world(&self, rect: Rect, x: f64, y: f64) -> Pos2 {
+        let c = rect.center();
+        Pos2::new(c.x + self.pan[0] + x as f32 * self.zoom, c.y + self.pan[1] - y as f32 * self.zoom)
+    }
+
+    /// The world point under a screen position.
+    pub fn world_from_screen(&self, rect: Rect, p: Pos2) -> (f64, f64) {
+        let c = rect.center();
+        (f64::from((p.x - c.x - self.pan[0]) / self.zoom), f64::from(-(p.y - c.y - self.pan[1]) / self.zoom))
+    }
+
+    /// Zooms by `factor`, keeping the world point under `anchor` in place.
+    pub fn zoom_around(&mut self, rect: Rect, anchor: Pos2, factor: f32) {
+        let (wx, wy) = self.world_from_screen(rect, anchor);
+        self.zoom = (self.zoom * factor).clamp(*ZOOM_RANGE.start(), *ZOOM_RANGE.end());
+        let now = self.screen_from_world(rect, wx, wy);
+        self.pan[0] += anchor.x - now.x;
+        self.pan[1] += anchor.y - now.y;
+    }
+
+    /// Frames the world box `[min_x, min_y, max_x, max_y]` with a margin.
+    pub fn fit(&mut self, rect: Rect, bounds: [f64; 4]) {
+        let [x0, y0, x1, y1] = bounds;
+        let (w, h) = ((x1 - x0).max(1.0) as f32, (y1 - y0).max(1.0) as f32);
+        let margin = 0.85;
+        self.zoom = ((rect.width() / w).min(rect.height() / h) * margin).clamp(*ZOOM_RANGE.start(), *ZOOM_RANGE.end());
+        let (cx, cy) = (((x0 + x1) / 2.0) as f32, ((y0 + y1) / 2.0) as f32);
+        self.pan = [-cx * self.zoom, cy * self.zoom];
+    }
+}
+
+/// Something on the canvas that can be selected.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pick {
+    Bone(BoneId),
+    Slot(SlotId),
+}
+
+/// Everything the canvas draws in one frame.
+pub struct Scene<'a> {
+    pub armature: &'a Armature,
+    pub pose: &'a Pose,
+    /// The bone whose line holds the editor cursor.
+    pub cursor_bone: Option<BoneId>,
+    pub selected: Option<Pick>,
+    pub show_grid: bool,
+    pub show_bones: bool,
+    /// The canvas shows the last error-free version of the script.
+    pub stale: bool,
+}
+
+/// What the user asked for on the canvas this frame.
+#[derive(Debug, Default, PartialEq)]
+pub struct CanvasOutput {
+    /// A click: what was under it (`Some(None)`: empty space).
+    pub clicked: Option<Option<Pick>>,
+    pub toggle_play: bool,
+    pub step_frames: i64,
+    pub home: bool,
+    pub end: bool,
+}
+
+/// Canvas state that is not persisted: focus and the Space+drag gesture.
+pub struct Canvas {
+    pub(crate) space_held: bool,
+    /// Space was used to pan, so releasing it does not toggle playback.
+    pub(crate) space_panned: bool,
+    /// Fit the view on the next frame (set at start-up and by F / Ctrl+0).
+    pub fit_requested: bool,
+    /// The canvas's rectangle in the last frame.
+    pub rect: Rect,
+}
+
+impl Default for Canvas {
+    fn default() -> Self {
+        Canvas { space_held: false, space_panned: false, fit_requested: false, rect: Rect::NOTHING }
+    }
+}
+
+/// The id of the canvas widget (tests give it focus by clicking it).
+pub fn canvas_id() -> egui::Id {
+    egui::Id::unique("skelpad.canvas")
+}
+
+impl Canvas {
+    pub fn ui(&mut self, ui: &mut egui::Ui, view: &mut View, scene: &Scene<'_>) -> CanvasOutput {
+        let mut out = CanvasOutput::default();
+        let rect = ui.available_rect_before_wrap();
+        self.rect = rect;
+        let response = ui.interact(rect, canvas_id(), Sense::click_and_drag());
+        response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Canvas, true, "Canvas"));
+        if response.clicked() || response.drag_started() || response.secondary_clicked() {
+            response.request_focus();
+        }
+        let focused = response.has_focus();
+        if focused {
+            // Keep arrow keys for frame stepping instead of moving focus.
+            ui.memory_mut(|m| {
+                m.set_focus_lock_filter(canvas_id(), EventFilter { horizontal_arrows: true, vertical_arrows: true, tab: false, escape: false })
+            });
+        }
+
+        // Keyboard: single keys only while the canvas has focus, so they
+        // never fire while typing in the editor.
+        let ctrl_zero = (focused || response.hovered()) && ui.input_mut(|i| i.consume_key(Modifiers::COMMAND, Key::Num0));
+        if focused {
+            ui.input_mut(|i| {
+                if i.key_pressed(Key::Space) {
+                    self.space_held = true;
+                    self.space_panned = false;
+                }
+                if i.key_released(Key::Space) && self.space_held {
+                    self.space_held = false;
+                    if !self.space_panned {
+                        out.toggle_play = true;
+                    }
+                }
+                if i.consume_key(Modifiers::NONE, Key::ArrowLeft) {
+                    out.step_frames -= 1;
+                }
+                if i.consume_key(Modifiers::NONE, Key::ArrowRight) {
+                    out.step_frames += 1;
+                }
+                out.home = i.consume_key(Modifiers::NONE, Key::Home);
+                out.end = i.consume_key(Modifiers::NONE, Key::End);
+                if i.consume_key(Modifiers::NONE, Key::F) {
+                    self.fit_requested = true;
+                }
+            });
+        } else {
+            self.space_held = false;
+        }
+        if ctrl_zero {
+            self.fit_requested = true;
+        }
+
+        // Pan: middle or right drag, or Space + left drag.
+        let pan_drag = response.dragged_by(PointerButton::Middle)
+            || response.dragged_by(PointerButton::Secondary)
+            || (self.space_held && response.dragged_by(PointerButton::Primary));
+        if pan_drag {
+            let d = response.drag_delta();
+            view.pan[0] += d.x;
+            view.pan[1] += d.y;
+            if self.space_held {
+                self.space_panned = true;
+            }
+        }
+        // Zoom around the cursor: the wheel, or a pinch / Ctrl+wheel.
+        if let Some(hover) = response.hover_pos() {
+            let (scroll, pinch) = ui.input(|i| (i.smooth_scroll_delta.y, i.zoom_delta()));
+            let factor = (scroll * 0.002).exp() * pinch;
+            if (factor - 1.0).abs() > 1e-4 {
+                view.zoom_around(rect, hover, factor);
+            }
+        }
+        if self.fit_requested && rect.width() > 1.0 {
+            self.fit_requested = false;
+            if let Some(b) = scene_bounds(scene.armature, scene.pose) {
+                view.fit(rect, b);
+            } else {
+                *view = View::default();
+            }
+        }
+
+        if response.clicked() && !self.space_held {
+            if let Some(p) = response.interact_pointer_pos() {
+                let (wx, wy) = view.world_from_screen(rect, p);
+                let tolerance = f64::from(6.0 / view.zoom);
+                out.clicked = Some(hit_test(scene.armature, scene.pose, wx, wy, tolerance, scene.show_bones));
+            }
+        }
+
+        let painter = ui.painter_at(rect);
+        let visuals = ui.visuals();
+        painter.rect_filled(rect, 0.0, visuals.extreme_bg_color);
+        if scene.show_grid {
+            paint_grid(&painter, rect, view, visuals.dark_mode);
+        }
+        paint_pose(&painter, rect, view, scene);
+        paint_highlights(&painter, rect, view, scene, visuals.selection.stroke.color);
+        if scene.stale {
+            painter.text(
+                rect.left_top() + Vec2::new(8.0, 8.0),
+                egui::Align2::LEFT_TOP,
+                "The script has errors: showing its last error-free version",
+                egui::FontId::proportional(12.0),
+                visuals.warn_fg_color,
+            );
+        }
+        if focused {
+            painter.rect_stroke(rect.shrink(1.0), 0.0, Stroke::new(1.0, visuals.selection.stroke.color.gamma_multiply(0.5)), egui::StrokeKind::Inside);
+        }
+        out
+    }
+}
+
+/// Grid lines every power of ten that leaves at least 12 points between
+/// lines (every tenth line stronger), and the x (red) and y (green) axes.
+fn paint_grid(painter: &egui::Painter, rect: Rect, view: &View, dark: bool) {
+    let step = 10f64.powf((12.0 / f64::from(view.zoom)).log10().ceil());
+    let (x0, y1) = view.world_from_screen(rect, rect.left_top());
+    let (x1, y0) = view.world_from_screen(rect, rect.right_bottom());
+    let base = if dark { Color32::from_white_alpha(14) } else { Color32::from_black_alpha(16) };
+    let major = if dark { Color32::from_white_alpha(32) } else { Color32::from_black_alpha(36) };
+    let line_color = |k: i64| if k % 10 == 0 { major } else { base };
+    let mut k = (x0 / step).floor() as i64;
+    while (k as f64) * step <= x1 {
+        let x = view.screen_from_world(rect, k as f64 * step, 0.0).x;
+        painter.vline(x, rect.y_range(), Stroke::new(1.0, line_color(k)));
+        k += 1;
+    }
+    let mut k = (y0 / step).floor() as i64;
+    while (k as f64) * step <= y1 {
+        let y = view.screen_from_world(rect, 0.0, k as f64 * step).y;
+        painter.hline(rect.x_range(), y, Stroke::new(1.0, line_color(k)));
+        k += 1;
+    }
+    let o = view.screen_from_world(rect, 0.0, 0.0);
+    painter.hline(rect.x_range(), o.y, Stroke::new(1.0, Color32::from_rgba_unmultiplied(220, 60, 60, 140)));
+    painter.vline(o.x, rect.y_range(), Stroke::new(1.0, Color32::from_rgba_unmultiplied(60, 180, 60, 140)));
+}
+
+/// Draws the pose: shapes, sprites and the bone overlay.
+fn paint_pose(painter: &egui::Painter, rect: Rect, view: &View, scene: &Scene<'_>) {
+    let _ = (painter, rect, view, scene);
+}
+
+/// Outlines the bone under the editor cursor and the selected bone or shape.
+fn paint_highlights(painter: &egui::Painter, rect: Rect, view: &View, scene: &Scene<'_>, accent: Color32) {
+    let sk = &*scene.armature.skeleton;
+    let bone_outline = |b: BoneId, stroke: Stroke| {
+        let (Some(bone), Some(bp)) = (sk.bones.get(b.index()), scene.pose.bones.get(b.index())) else { return };
+        let w = bp.world;
+        let (ox, oy) = w.apply(0.0, 0.0);
+        let o = view.screen_from_world(rect, ox, oy);
+        if bone.length > 0.0 {
+            let (ex, ey) = w.apply(bone.length, 0.0);
+            let e = view.screen_from_world(rect, ex, ey);
+            let dir = (e - o).normalized();
+            let side = dir.rot90() * ((e - o).length() * 0.12).clamp(3.0, 12.0);
+            let mid = o + (e - o) * 0.2;
+            painter.add(egui::Shape::closed_line(vec![o, mid + side, e, mid - side], stroke));
+        }
+        painter.circle_stroke(o, 5.0, stroke);
+    };
+    if let Some(b) = scene.cursor_bone {
+        bone_outline(b, Stroke::new(3.0, accent.gamma_multiply(0.6)));
+    }
+    match scene.selected {
+        Some(Pick::Bone(b)) => bone_outline(b, Stroke::new(2.0, accent)),
+        Some(Pick::Slot(s)) => {
+            if let Some(outline) = slot_outline(sk, scene.pose, s) {
+                let pts: Vec<Pos2> = outline.iter().map(|&(x, y)| view.screen_from_world(rect, x, y)).collect();
+                painter.add(egui::Shape::closed_line(pts, Stroke::new(2.0, accent)));
+            }
+        }
+        None => {}
+    }
+}
+
+/// The matrix of a slot's attachment: its bone's world matrix times the
+/// attachment's own transform.
+fn attachment_matrix(pose: &Pose, bone: BoneId, kind_transform: Affine) -> Option<Affine> {
+    pose.bones.get(bone.index()).map(|b| b.world.then_inner(kind_transform))
+}
+
+/// An outline of what a slot shows, in world space: the box of a rect, a
+/// polygon around a circle or ellipse, a path's points. Used for picking and
+/// for the selection outline, not for drawing.
+fn slot_outline(sk: &crate::model::Skeleton, pose: &Pose, slot: SlotId) -> Option<Vec<(f64, f64)>> {
+    let s = sk.slots.get(slot.index())?;
+    let (_, att) = pose.attachment(sk, slot)?;
+    let m = attachment_matrix(pose, s.bone, att.transform.matrix())?;
+    let ellipse = |rx: f64, ry: f64| (0..24).map(|i| f64::from(i) * std::f64::consts::TAU / 24.0).map(|a| m.apply(rx * a.cos(), ry * a.sin())).collect::<Vec<_>>();
+    let pad = |st: &crate::model::ShapeStyle| st.stroke_width.max(0.0) / 2.0;
+    match &att.kind {
+        AttachmentKind::None | AttachmentKind::Sprite { .. } => None,
+        AttachmentKind::Rect { width, height, style, .. } => {
+            let (hw, hh) = (width / 2.0 + pad(style), height / 2.0 + pad(style));
+            Some(vec![m.apply(-hw, -hh), m.apply(hw, -hh), m.apply(hw, hh), m.apply(-hw, hh)])
+        }
+        AttachmentKind::Ellipse { radius_x, radius_y, style } => Some(ellipse(radius_x + pad(style), radius_y + pad(style))),
+        AttachmentKind::Circle { radius, style } => Some(ellipse(radius + pad(style), radius + pad(style))),
+        AttachmentKind::Path { path, .. } => {
+            // Points bound to another bone go through that bone's world
+            // matrix; the attachment transform applies in the slot bone's space.
+            let slot_world = pose.bones.get(s.bone.index())?.world;
+            let into_slot = slot_world.inverse();
+            let pts = path
+                .points()
+                .iter()
+                .filter_map(|p| {
+                    if p.bone == s.bone {
+                        return Some(m.apply(p.x, p.y));
+                    }
+                    let (wx, wy) = pose.bones.get(p.bone.index())?.world.apply(p.x, p.y);
+                    match into_slot {
+                        Some(inv) => {
+                            let (lx, ly) = inv.apply(wx, wy);
+                            Some(m.apply(lx, ly))
+                        }
+                        None => Some((wx, wy)),
+                    }
+                })
+                .collect();
+            Some(pts)
+        }
+    }
+}
+
+fn point_in_polygon(pts: &[(f64, f64)], x: f64, y: f64) -> bool {
+    let mut inside = false;
+    let n = pts.len();
+    for i in 0..n {
+        let (xi, yi) = pts[i];
+        let (xj, yj) = pts[(i + n - 1) % n];
+        if (yi > y) != (yj > y) && x < (xj - xi) * (y - yi) / (yj - yi) + xi {
+            inside = !inside;
+        }
+    }
+    inside
+}
+
+fn distance_to_segment(p: (f64, f64), a: (f64, f64), b: (f64, f64)) -> f64 {
+    let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+    let len2 = dx * dx + dy * dy;
+    let t = if len2 > 0.0 { (((p.0 - a.0) * dx + (p.1 - a.1) * dy) / len2).clamp(0.0, 1.0) } else { 0.0 };
+    let (cx, cy) = (a.0 + t * dx, a.1 + t * dy);
+    ((p.0 - cx).powi(2) + (p.1 - cy).powi(2)).sqrt()
+}
+
+/// What lies under the world point `(x, y)`: a bone (when the overlay is
+/// shown; within `tolerance` of its line), else the topmost shape.
+pub fn hit_test(arm: &Armature, pose: &Pose, x: f64, y: f64, tolerance: f64, bones_visible: bool) -> Option<Pick> {
+    let sk = &*arm.skeleton;
+    if bones_visible {
+        // Children are drawn over their parents: test the last bones first.
+        for (i, bone) in sk.bones.iter().enumerate().rev() {
+            let Some(bp) = pose.bones.get(i) else { continue };
+            let o = bp.world.apply(0.0, 0.0);
+            let e = bp.world.apply(bone.length, 0.0);
+            if distance_to_segment((x, y), o, e) <= tolerance {
+                return Some(Pick::Bone(BoneId::from_index(i)));
+            }
+        }
+    }
+    for &slot in sk.draw_order.iter().rev() {
+        let Some(outline) = slot_outline(sk, pose, slot) else { continue };
+        let closed = match pose.attachment(sk, slot).map(|(_, a)| &a.kind) {
+            Some(AttachmentKind::Path { path, .. }) => path.closed,
+            _ => true,
+        };
+        let hit = if closed && outline.len() >= 3 {
+            point_in_polygon(&outline, x, y)
+        } else {
+            outline.windows(2).any(|w| distance_to_segment((x, y), w[0], w[1]) <= tolerance)
+        };
+        if hit {
+            return Some(Pick::Slot(slot));
+        }
+    }
+    None
+}
+
+/// The world box around the pose's bones and shapes.
+pub fn scene_bounds(arm: &Armature, pose: &Pose) -> Option<[f64; 4]> {
+    let sk = &*arm.skeleton;
+    let mut b: Option<[f64; 4]> = None;
+    let mut add = |(x, y): (f64, f64)| {
+        if !(x.is_finite() && y.is_finite()) {
+            return;
+        }
+        let r = b.get_or_insert([x, y, x, y]);
+        *r = [r[0].min(x), r[1].min(y), r[2].max(x), r[3].max(y)];
+    };
+    for (bone, bp) in sk.bones.iter().zip(&pose.bones) {
+        add(bp.world.apply(0.0, 0.0));
+        add(bp.world.apply(bone.length, 0.0));
+    }
+    for &slot in &sk.draw_order {
+        for p in slot_outline(sk, pose, slot).unwrap_or_default() {
+            add(p);
+        }
+    }
+    b
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compile::compile;
+    use crate::model::SkinId;
+    use crate::runtime::evaluate;
+
+    #[test]
+    fn view_maps_world_y_up_around_the_center_and_zooms_about_the_cursor() {
+        let rect = Rect::from_min_size(Pos2::ZERO, Vec2::new(200.0, 100.0));
+        let mut v = View { zoom: 2.0, pan: [0.0, 0.0] };
+        assert_eq!(v.screen_from_world(rect, 0.0, 0.0), Pos2::new(100.0, 50.0));
+        assert_eq!(v.screen_from_world(rect, 10.0, 10.0), Pos2::new(120.0, 30.0));
+        let anchor = Pos2::new(150.0, 20.0);
+        let before = v.world_from_screen(rect, anchor);
+        v.zoom_around(rect, anchor, 3.0);
+        let after = v.world_from_screen(rect, anchor);
+        assert!((before.0 - after.0).abs() < 1e-4 && (before.1 - after.1).abs() < 1e-4);
+        assert_eq!(v.zoom, 6.0);
+        v.fit(rect, [-10.0, 0.0, 30.0, 20.0]);
+        let c = v.screen_from_world(rect, 10.0, 10.0);
+        assert!((c.x - 100.0).abs() < 1e-3 && (c.y - 50.0).abs() < 1e-3);
+    }
+
+    #[test]
+    fn clicks_pick_bones_then_shapes() {
+        let comp = compile("skeleton\n\tarm l40 r90\n\t\t@ :rect x20 w10 h40\n\tbody x100\n\t\t@ :circle d20\n");
+        let arm = comp.armature;
+        let pose = evaluate(&arm, None, SkinId(0), 0.0);
+        // On the arm's line (it points up).
+        assert_eq!(hit_test(&arm, &pose, 0.5, 20.0, 1.0, true), Some(Pick::Bone(BoneId(0))));
+        // Same place with the overlay hidden: the rect under it (40 wide
+        // across the bone, 10 along it, centered 20 up the bone).
+        assert_eq!(hit_test(&arm, &pose, 0.5, 20.0, 1.0, false), Some(Pick::Slot(SlotId(0))));
+        assert_eq!(hit_test(&arm, &pose, 18.0, 24.0, 1.0, false), Some(Pick::Slot(SlotId(0))));
+        assert_eq!(hit_test(&arm, &pose, 0.5, 30.0, 1.0, false), None);
+        assert_eq!(hit_test(&arm, &pose, 105.0, 5.0, 1.0, true), Some(Pick::Slot(SlotId(1))));
+        assert_eq!(hit_test(&arm, &pose, 50.0, -50.0, 1.0, true), None);
+        let b = scene_bounds(&arm, &pose).unwrap();
+        assert!(b[0] <= -20.0 && b[2] >= 110.0 && b[3] >= 40.0 && b[1] <= -10.0, "{b:?}");
+    }
+}

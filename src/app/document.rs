@@ -1,0 +1,225 @@
+//! The open script: its text, where it lives, whether it is saved, and what
+//! it compiles to.
+
+use std::path::{Path, PathBuf};
+
+use crate::compile::{Compilation, Compiler};
+use crate::model::Armature;
+
+use super::files::{self, LineEnding};
+
+/// The compiled form of the text, kept up to date by one incremental
+/// [`Compiler`] that lives as long as the document.
+pub struct Analysis {
+    compiler: Compiler,
+    compiled_text: String,
+    /// The compilation of the current text (diagnostics, source map, lines).
+    pub comp: Compilation,
+    /// Increases with every compilation; caches key on it.
+    pub generation: u64,
+    last_clean: Option<Armature>,
+    /// What the canvas shows: see [`Analysis::recompile`].
+    pub shown: Armature,
+    /// Whether [`Analysis::shown`] is the last error-free version rather than
+    /// the current one.
+    pub shown_is_stale: bool,
+}
+
+impl Analysis {
+    pub fn new(text: &str) -> Self {
+        let mut compiler = Compiler::new();
+        let comp = compiler.update(text);
+        let shown = comp.armature.clone();
+        let last_clean = (!comp.has_errors()).then(|| shown.clone());
+        Analysis { compiler, compiled_text: text.to_owned(), comp, generation: 1, last_clean, shown, shown_is_stale: false }
+    }
+
+    /// Recompiles if `text` is not the text compiled last; returns whether it did.
+    pub fn ensure(&mut self, text: &str) -> bool {
+        if self.compiled_text == text {
+            return false;
+        }
+        self.recompile(text);
+        true
+    }
+
+    /// Compiles `text` (incrementally) and picks what the canvas shows.
+    ///
+    /// Everything valid in a text with errors still compiles, so normally the
+    /// canvas shows the current armature. But a half-typed line can take
+    /// things away — a bone whose line is broken, a timeline cut in half —
+    /// and showing that would make the picture jump on every keystroke. So
+    /// while the text has errors and its armature has lost bones, slots,
+    /// animations or channels compared with the last error-free version, the
+    /// canvas keeps showing that version.
+    pub fn recompile(&mut self, text: &str) {
+        self.comp = self.compiler.update(text);
+        text.clone_into(&mut self.compiled_text);
+        self.generation += 1;
+        let current = &self.comp.armature;
+        if !self.comp.has_errors() {
+            self.last_clean = Some(current.clone());
+            self.shown = current.clone();
+            self.shown_is_stale = false;
+        } else {
+            match &self.last_clean {
+                Some(clean) if !covers(current, clean) => {
+                    self.shown = clean.clone();
+                    self.shown_is_stale = true;
+                }
+                _ => {
+                    self.shown = current.clone();
+                    self.shown_is_stale = false;
+                }
+            }
+        }
+    }
+
+    /// How many sections and compile units the last update rebuilt.
+    pub fn last_work(&self) -> (usize, usize) {
+        (self.compiler.last_parsed_sections, self.compiler.last_compiled_units)
+    }
+}
+
+/// Whether `new` has at least everything `old` has: as many bones and slots,
+/// and every animation of `old` with at least as many channels.
+fn covers(new: &Armature, old: &Armature) -> bool {
+    let (ns, os) = (&new.skeleton, &old.skeleton);
+    if ns.bones.len() < os.bones.len() || ns.slots.len() < os.slots.len() {
+        return false;
+    }
+    let channels = |a: &crate::model::Animation| a.bones.len() + a.flips.len() + a.slot_colors.len() + a.attachments.len();
+    old.animations.iter().all(|o| new.animations.iter().any(|n| n.name == o.name && channels(n) >= channels(o)))
+}
+
+/// The open script.
+pub struct Document {
+    /// The buffer, always with `\n` line breaks.
+    pub text: String,
+    /// Where it is saved; `None` for a new or example buffer.
+    pub path: Option<PathBuf>,
+    /// A name for a buffer without a path ("untitled", "walk_cycle example").
+    pub untitled_name: String,
+    pub line_ending: LineEnding,
+    /// The text as last loaded or saved: the buffer is dirty when it differs.
+    saved_text: String,
+    /// What the file on disk is believed to hold, to tell an external change
+    /// from the echo of our own save.
+    pub disk_text: Option<String>,
+    pub analysis: Analysis,
+}
+
+impl Document {
+    /// A buffer that is not a file yet.
+    pub fn untitled(name: &str, text: &str) -> Self {
+        Document {
+            text: text.to_owned(),
+            path: None,
+            untitled_name: name.to_owned(),
+            line_ending: LineEnding::Lf,
+            saved_text: text.to_owned(),
+            disk_text: None,
+            analysis: Analysis::new(text),
+        }
+    }
+
+    /// Opens a file.
+    pub fn open(path: &Path) -> Result<Self, String> {
+        let loaded = files::load(path)?;
+        let mut doc = Document::untitled("untitled", &loaded.text);
+        doc.path = Some(path.to_path_buf());
+        doc.line_ending = loaded.line_ending;
+        doc.disk_text = Some(loaded.text);
+        Ok(doc)
+    }
+
+    pub fn is_dirty(&self) -> bool {
+        self.text != self.saved_text
+    }
+
+    /// The file name, or the untitled name.
+    pub fn display_name(&self) -> String {
+        match &self.path {
+            Some(p) => p.file_name().map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().into_owned()),
+            None => self.untitled_name.clone(),
+        }
+    }
+
+    /// The window title: a dot marks unsaved changes.
+    pub fn title(&self) -> String {
+        let dirty = if self.is_dirty() { "● " } else { "" };
+        let folder = self.path.as_ref().and_then(|p| p.parent()).map(|d| format!(" ({})", d.display())).unwrap_or_default();
+        format!("{dirty}{}{folder} — skelpad", self.display_name())
+    }
+
+    /// Saves to `path` (atomically, in the file's line endings) and makes it
+    /// the document's path.
+    pub fn save_to(&mut self, path: &Path) -> Result<(), String> {
+        files::save(path, &self.text, self.line_ending)?;
+        self.path = Some(path.to_path_buf());
+        self.saved_text.clone_from(&self.text);
+        self.disk_text = Some(self.text.clone());
+        Ok(())
+    }
+
+    /// Replaces the buffer with the file's new contents (an external change).
+    pub fn reload(&mut self, loaded: files::Loaded) {
+        self.text.clone_from(&loaded.text);
+        self.saved_text.clone_from(&loaded.text);
+        self.line_ending = loaded.line_ending;
+        self.disk_text = Some(loaded.text);
+        self.analysis.ensure(&self.text);
+    }
+
+    /// Replaces the buffer with text that is not saved anywhere yet (a
+    /// recovered buffer): the document is dirty afterwards.
+    pub fn restore_unsaved(&mut self, text: &str) {
+        self.text = text.to_owned();
+        self.analysis.ensure(&self.text);
+    }
+
+    /// Keeps the compilation in step with the buffer; returns whether it
+    /// recompiled.
+    pub fn sync(&mut self) -> bool {
+        self.analysis.ensure(&self.text)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const RIG: &str = "skeleton\n\tarm l40\n\t\t@ :rect w10 h4\n\tleg l30\nanim \"a\"\n\tarm\n\t\tr 0 -> 90\n";
+
+    #[test]
+    fn a_broken_line_keeps_the_last_clean_version_on_the_canvas() {
+        let mut a = Analysis::new(RIG);
+        assert_eq!(a.shown.skeleton.bones.len(), 2);
+        // Break the `leg` line: the bone disappears from the current armature.
+        a.ensure(&RIG.replace("\tleg l30", "\t leg l30"));
+        assert!(a.comp.has_errors());
+        assert_eq!(a.comp.armature.skeleton.bones.len(), 1);
+        assert_eq!(a.shown.skeleton.bones.len(), 2);
+        assert!(a.shown_is_stale);
+        // An error that loses nothing shows the current armature.
+        a.ensure(&RIG.replace("l30", "l30 zz"));
+        assert!(a.comp.has_errors());
+        assert!(!a.shown_is_stale);
+        assert_eq!(a.shown.skeleton.bones.len(), 2);
+    }
+
+    #[test]
+    fn dirty_follows_the_saved_text() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.skel2d");
+        let mut doc = Document::untitled("untitled", RIG);
+        assert!(!doc.is_dirty());
+        doc.text.push('\n');
+        assert!(doc.is_dirty());
+        assert!(doc.title().starts_with('●'));
+        doc.save_to(&path).unwrap();
+        assert!(!doc.is_dirty());
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), doc.text);
+        assert!(doc.title().starts_with("a.skel2d"));
+    }
+}

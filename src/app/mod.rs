@@ -1,0 +1,829 @@
+//! The desktop editor: an eframe app that wires the panels together.
+//!
+//! - [`document`]: the open script and its compilation (one incremental
+//!   compiler per document).
+//! - [`editor`] + [`highlight`]: the text panel and the diagnostics list.
+//! - [`canvas`]: the view of the pose; [`timeline`]: playback.
+//! - [`files`]: atomic saves, recovery, watching, dialogs; [`settings`]: what
+//!   persists between runs.
+//!
+//! Each frame: file events and shortcuts → editor (an edit recompiles inside
+//! the text field's layout) → timeline → pose (runtime, at the playback
+//! time) → canvas. So a keystroke shows on the canvas in the same frame.
+
+pub mod canvas;
+pub mod document;
+pub mod editor;
+pub mod files;
+pub mod highlight;
+pub mod settings;
+pub mod timeline;
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use eframe::egui::{self, Key, KeyboardShortcut, Modifiers, ViewportCommand};
+
+use crate::model::{BoneId, Skeleton, SlotId};
+use crate::runtime::{Pose, evaluate_into};
+
+use canvas::{Canvas, Pick, Scene, View};
+use document::Document;
+use editor::Editor;
+use files::{FileDialogs, FileWatcher, PendingDialog, Recovery, RecoveryRecord};
+use settings::{Settings, Theme};
+use timeline::Playback;
+
+/// The script shown when the editor starts without a file.
+pub const EXAMPLE: &str = include_str!("../../examples/walk_cycle.skel2d");
+/// Name of the built-in example buffer.
+pub const EXAMPLE_NAME: &str = "walk_cycle.skel2d (example)";
+/// The app id: names the storage folder of settings and recovery files.
+pub const APP_ID: &str = "skelpad";
+
+/// How often an unsaved buffer is written to the recovery file.
+pub const RECOVERY_INTERVAL_SECS: f64 = 3.0;
+/// How long after a change event the file is read (editors write in steps).
+const DISK_SETTLE_SECS: f64 = 0.1;
+
+/// What the app uses from the outside world; tests pass their own.
+pub struct Services {
+    pub dialogs: Box<dyn FileDialogs>,
+    /// Where recovery files live (`None`: no recovery).
+    pub recovery_dir: Option<PathBuf>,
+    /// Watch the open file for external changes.
+    pub watch_files: bool,
+}
+
+impl Services {
+    /// Native dialogs, recovery in the app's data folder, watching on.
+    pub fn native() -> Self {
+        Services {
+            dialogs: Box::new(files::NativeDialogs),
+            recovery_dir: eframe::storage_dir(APP_ID).map(|d| d.join("recovery")),
+            watch_files: true,
+        }
+    }
+}
+
+/// A file command that may need the user's say first.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Action {
+    New,
+    /// Open this file, or ask which.
+    Open(Option<PathBuf>),
+    Save,
+    SaveAs,
+    Quit,
+}
+
+/// A question the app is waiting on (shown as a modal).
+enum Prompt {
+    /// The buffer has unsaved changes and `then` would discard them.
+    Unsaved { then: Action },
+    /// The file changed on disk while the buffer has unsaved changes.
+    ChangedOnDisk { loaded: files::Loaded },
+    /// Buffers left unsaved by an earlier run.
+    Recover { file: PathBuf, record: RecoveryRecord },
+}
+
+/// What a file dialog was opened for.
+enum DialogPurpose {
+    Open,
+    SaveAs { then: Option<Action> },
+}
+
+/// What the user selected, by name so it survives recompiles.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Selected {
+    Bone(String),
+    Slot(String),
+}
+
+/// The editor application.
+pub struct SkelpadApp {
+    pub doc: Document,
+    pub editor: Editor,
+    pub canvas: Canvas,
+    pub playback: Playback,
+    pub view: View,
+    pub settings: Settings,
+    pub pose: Pose,
+    pub selected: Option<Selected>,
+    /// The bone whose line holds the editor cursor.
+    pub cursor_bone: Option<BoneId>,
+    dialogs: Box<dyn FileDialogs>,
+    pending_dialog: Option<(DialogPurpose, PendingDialog)>,
+    prompt: Option<Prompt>,
+    recovery: Option<Recovery>,
+    last_recovery_check: f64,
+    watch_files: bool,
+    watcher: Option<FileWatcher>,
+    disk_check_at: Option<f64>,
+    /// The last message for the status bar: (text, is_error).
+    pub status: Option<(String, bool)>,
+    allow_close: bool,
+    /// Close the window at the end of this frame.
+    quit_requested: bool,
+    /// (Re)start the watcher on the next frame (the path changed).
+    want_watch: bool,
+    title: String,
+    now: f64,
+}
+
+impl SkelpadApp {
+    /// Creates the app from eframe's creation context: settings come from
+    /// its storage; `file` is opened (a missing file starts an empty buffer
+    /// that saves there); without a file the built-in example is shown.
+    pub fn new(cc: &eframe::CreationContext<'_>, file: Option<PathBuf>, services: Services) -> Self {
+        let settings = Settings::load(cc.storage);
+        let view = cc.storage.and_then(|s| eframe::get_value(s, "skelpad.view")).unwrap_or_default();
+        let mut status = None;
+        let doc = match &file {
+            None => Document::untitled(EXAMPLE_NAME, EXAMPLE),
+            Some(p) if !p.exists() => {
+                let mut d = Document::untitled("untitled", "");
+                d.path = Some(p.clone());
+                status = Some((format!("{} does not exist yet: saving creates it", p.display()), false));
+                d
+            }
+            Some(p) => match Document::open(p) {
+                Ok(d) => d,
+                Err(e) => {
+                    status = Some((e, true));
+                    Document::untitled("untitled", "")
+                }
+            },
+        };
+        let mut app = SkelpadApp {
+            doc,
+            editor: Editor::default(),
+            canvas: Canvas { fit_requested: true, ..Canvas::default() },
+            playback: Playback::default(),
+            view,
+            pose: Pose::default(),
+            selected: None,
+            cursor_bone: None,
+            dialogs: services.dialogs,
+            pending_dialog: None,
+            prompt: None,
+            recovery: services.recovery_dir.map(Recovery::new),
+            last_recovery_check: 0.0,
+            watch_files: services.watch_files,
+            watcher: None,
+            disk_check_at: None,
+            status,
+            allow_close: false,
+            quit_requested: false,
+            want_watch: false,
+            title: String::new(),
+            now: 0.0,
+            settings,
+        };
+        app.playback.looping = app.settings.view.looping;
+        app.playback.speed = app.settings.view.speed.clamp(*timeline::SPEED_RANGE.start(), *timeline::SPEED_RANGE.end());
+        cc.egui_ctx.set_theme(app.settings.theme.preference());
+        // Ctrl+0 fits the canvas; it must not reset the UI zoom.
+        cc.egui_ctx.options_mut(|o| o.zoom_with_keyboard = false);
+        if let Some(p) = app.doc.path.clone().filter(|p| p.exists()) {
+            app.settings.add_recent(&p);
+        }
+        app.watch(&cc.egui_ctx);
+        if let Some((file, record)) = app.recovery.as_ref().and_then(|r| r.orphans().into_iter().next()) {
+            app.prompt = Some(Prompt::Recover { file, record });
+        }
+        app
+    }
+
+    // --- Files -------------------------------------------------------------
+
+    /// Starts a file command, asking first when it would lose unsaved work.
+    pub fn request(&mut self, action: Action) {
+        let discards = matches!(action, Action::New | Action::Open(_) | Action::Quit);
+        if discards && self.doc.is_dirty() {
+            self.prompt = Some(Prompt::Unsaved { then: action });
+            return;
+        }
+        self.perform(action);
+    }
+
+    fn perform(&mut self, action: Action) {
+        match action {
+            Action::New => {
+                self.replace_document(Document::untitled("untitled", ""));
+                self.status = Some(("New script".into(), false));
+            }
+            Action::Open(Some(path)) => self.open_path(&path),
+            Action::Open(None) => {
+                if self.pending_dialog.is_none() {
+                    let dir = self.doc.path.as_ref().and_then(|p| p.parent()).map(Path::to_path_buf);
+                    self.pending_dialog = Some((DialogPurpose::Open, self.dialogs.pick_open(dir.as_deref())));
+                }
+            }
+            Action::Save => match self.doc.path.clone() {
+                Some(p) => {
+                    self.save_to(&p);
+                }
+                None => self.ask_save_as(None),
+            },
+            Action::SaveAs => self.ask_save_as(None),
+            Action::Quit => {
+                self.allow_close = true;
+                if let Some(r) = self.recovery.as_mut() {
+                    r.clear();
+                }
+                self.quit_requested = true;
+            }
+        }
+    }
+
+    fn ask_save_as(&mut self, then: Option<Action>) {
+        if self.pending_dialog.is_some() {
+            return;
+        }
+        let dir = self.doc.path.as_ref().and_then(|p| p.parent()).map(Path::to_path_buf);
+        let name = match &self.doc.path {
+            Some(p) => p.file_name().map_or_else(|| "script.skel2d".into(), |n| n.to_string_lossy().into_owned()),
+            None if self.doc.untitled_name == EXAMPLE_NAME => "walk_cycle.skel2d".into(),
+            None => "untitled.skel2d".into(),
+        };
+        let pending = self.dialogs.pick_save("Save script as", dir.as_deref(), &name, "skel2d");
+        self.pending_dialog = Some((DialogPurpose::SaveAs { then }, pending));
+    }
+
+    /// Saves the buffer to `path`; returns whether it worked.
+    fn save_to(&mut self, path: &Path) -> bool {
+        match self.doc.save_to(path) {
+            Ok(()) => {
+                self.status = Some((format!("Saved {}", path.display()), false));
+                self.settings.add_recent(path);
+                if let Some(r) = self.recovery.as_mut() {
+                    r.clear();
+                }
+                if self.watcher.as_ref().is_none_or(|w| !same_file(w.path(), path)) {
+                    self.watcher = None;
+                    self.want_watch = true;
+                }
+                true
+            }
+            Err(e) => {
+                self.status = Some((e, true));
+                false
+            }
+        }
+    }
+
+    fn open_path(&mut self, path: &Path) {
+        match Document::open(path) {
+            Ok(doc) => {
+                self.replace_document(doc);
+                self.settings.add_recent(path);
+                self.status = Some((format!("Opened {}", path.display()), false));
+            }
+            Err(e) => self.status = Some((e, true)),
+        }
+    }
+
+    fn replace_document(&mut self, doc: Document) {
+        self.doc = doc;
+        self.selected = None;
+        self.editor.select(0..0);
+        self.canvas.fit_requested = true;
+        self.playback.time_secs = 0.0;
+        self.watcher = None;
+        self.want_watch = true;
+        if let Some(r) = self.recovery.as_mut() {
+            r.clear();
+        }
+    }
+
+    fn watch(&mut self, ctx: &egui::Context) {
+        self.want_watch = false;
+        if !self.watch_files {
+            return;
+        }
+        let Some(path) = self.doc.path.clone() else { return };
+        let ctx = ctx.clone();
+        match FileWatcher::new(&path, move || ctx.request_repaint()) {
+            Ok(w) => self.watcher = Some(w),
+            Err(e) => self.status = Some((e, true)),
+        }
+    }
+
+    /// Looks at the file after the watcher saw it change.
+    fn check_disk(&mut self) {
+        let Some(path) = self.doc.path.clone() else { return };
+        match files::load(&path) {
+            Ok(loaded) => {
+                if self.doc.disk_text.as_deref() == Some(loaded.text.as_str()) {
+                    return; // Our own save, or a write that changed nothing.
+                }
+                if self.doc.is_dirty() {
+                    self.doc.disk_text = Some(loaded.text.clone());
+                    self.prompt = Some(Prompt::ChangedOnDisk { loaded });
+                } else {
+                    self.doc.reload(loaded);
+                    self.status = Some((format!("Reloaded {}: it changed on disk", path.display()), false));
+                }
+            }
+            // Deleted or being replaced: a recreate will bring another event.
+            Err(e) if path.exists() => self.status = Some((e, true)),
+            Err(_) => self.status = Some((format!("{} was moved or deleted on disk", path.display()), true)),
+        }
+    }
+
+    fn poll_files(&mut self, ctx: &egui::Context) {
+        if self.want_watch {
+            self.watch(ctx);
+        }
+        if let Some((_, pending)) = &self.pending_dialog {
+            if let Some(answer) = pending.poll() {
+                let Some((purpose, _)) = self.pending_dialog.take() else { return };
+                match (purpose, answer) {
+                    (DialogPurpose::Open, Some(p)) => self.open_path(&p),
+                    (DialogPurpose::SaveAs { then }, Some(p)) => {
+                        if self.save_to(&p) {
+                            if let Some(a) = then {
+                                self.perform(a);
+                            }
+                        }
+                    }
+                    (_, None) => {}
+                }
+            } else {
+                ctx.request_repaint_after(Duration::from_millis(50));
+            }
+        }
+        if self.watcher.as_ref().is_some_and(FileWatcher::changed) {
+            self.disk_check_at = Some(self.now + DISK_SETTLE_SECS);
+        }
+        if let Some(at) = self.disk_check_at {
+            if self.now >= at {
+                self.disk_check_at = None;
+                self.check_disk();
+            } else {
+                ctx.request_repaint_after(Duration::from_secs_f64(at - self.now));
+            }
+        }
+        // Recovery: an unsaved buffer reaches the disk within a few seconds.
+        if self.now - self.last_recovery_check >= RECOVERY_INTERVAL_SECS {
+            self.last_recovery_check = self.now;
+            let dirty = self.doc.is_dirty();
+            if let Some(r) = self.recovery.as_mut() {
+                if dirty {
+                    if let Err(e) = r.write(self.doc.path.as_deref(), &self.doc.text) {
+                        self.status = Some((format!("cannot write the recovery file: {e}"), true));
+                    }
+                } else {
+                    r.clear();
+                }
+            }
+        }
+        if self.doc.is_dirty() {
+            ctx.request_repaint_after(Duration::from_secs_f64(RECOVERY_INTERVAL_SECS));
+        }
+    }
+
+    fn shortcuts(&mut self, ctx: &egui::Context) {
+        let pressed = |m: Modifiers, k: Key| ctx.input_mut(|i| i.consume_shortcut(&KeyboardShortcut::new(m, k)));
+        if pressed(Modifiers::COMMAND | Modifiers::SHIFT, Key::S) {
+            self.request(Action::SaveAs);
+        } else if pressed(Modifiers::COMMAND, Key::S) {
+            self.request(Action::Save);
+        }
+        if pressed(Modifiers::COMMAND, Key::N) {
+            self.request(Action::New);
+        }
+        if pressed(Modifiers::COMMAND, Key::O) {
+            self.request(Action::Open(None));
+        }
+    }
+
+    // --- Frame ---------------------------------------------------------------
+
+    /// Runs one frame of the whole UI.
+    pub fn frame(&mut self, ui: &mut egui::Ui) {
+        let ctx = ui.ctx().clone();
+        self.now = ctx.input(|i| i.time);
+        if ctx.input(|i| i.viewport().close_requested()) && !self.allow_close && self.doc.is_dirty() {
+            ctx.send_viewport_cmd(ViewportCommand::CancelClose);
+            self.prompt = Some(Prompt::Unsaved { then: Action::Quit });
+        }
+        if self.prompt.is_none() {
+            self.shortcuts(&ctx);
+        }
+        self.poll_files(&ctx);
+
+        egui::Panel::top("menu").show(ui, |ui| self.menu_bar(ui));
+        egui::Panel::bottom("status").show(ui, |ui| self.status_bar(ui));
+        egui::Panel::left("editor").resizable(true).default_size(520.0).size_range(200.0..=1400.0).show(ui, |ui| {
+            egui::Panel::bottom("diagnostics").resizable(true).default_size(140.0).size_range(60.0..=600.0).show(ui, |ui| {
+                if let Some(span) = editor::diagnostics_ui(ui, &self.doc) {
+                    self.editor.select(span);
+                    ui.memory_mut(|m| m.request_focus(editor::editor_id()));
+                }
+            });
+            egui::CentralPanel::default().show(ui, |ui| {
+                let out = self.editor.ui(ui, &mut self.doc);
+                self.cursor_bone = out.cursor.and_then(|c| bone_at_cursor(&self.doc.text, c, &self.doc.analysis.shown.skeleton));
+            });
+        });
+        egui::CentralPanel::default().frame(egui::Frame::NONE).show(ui, |ui| {
+            let arm = self.doc.analysis.shown.clone();
+            egui::Panel::bottom("timeline").resizable(false).show(ui, |ui| {
+                ui.add_space(4.0);
+                timeline::ui(ui, &mut self.playback, &arm, self.cursor_bone);
+                ui.add_space(2.0);
+            });
+            let (anim_id, skin) = self.playback.resolve(&arm);
+            let anim = anim_id.and_then(|a| arm.animation(a));
+            self.playback.advance(self.now, anim);
+            evaluate_into(&mut self.pose, &arm, anim, skin, self.playback.sample_time(anim));
+            let selected = self.selected.as_ref().and_then(|s| resolve_selected(&arm.skeleton, s));
+            let scene = Scene {
+                armature: &arm,
+                pose: &self.pose,
+                cursor_bone: self.cursor_bone,
+                selected,
+                show_grid: self.settings.view.show_grid,
+                show_bones: self.settings.view.show_bones,
+                stale: self.doc.analysis.shown_is_stale,
+            };
+            let out = self.canvas.ui(ui, &mut self.view, &scene);
+            if out.toggle_play {
+                self.playback.toggle_play(anim);
+            }
+            if out.step_frames != 0 {
+                self.playback.step_frames(anim, out.step_frames);
+            }
+            if out.home {
+                self.playback.home();
+            }
+            if out.end {
+                self.playback.end(anim);
+            }
+            if let Some(pick) = out.clicked {
+                self.pick(pick);
+            }
+            if self.playback.playing && anim.is_some() {
+                ctx.request_repaint();
+            }
+        });
+        self.prompt_ui(&ctx);
+
+        self.settings.view.looping = self.playback.looping;
+        self.settings.view.speed = self.playback.speed;
+        let title = self.doc.title();
+        if title != self.title {
+            ctx.send_viewport_cmd(ViewportCommand::Title(title.clone()));
+            self.title = title;
+        }
+        if self.quit_requested {
+            self.quit_requested = false;
+            ctx.send_viewport_cmd(ViewportCommand::Close);
+        }
+    }
+
+    /// Selects what was clicked and puts the editor cursor on its line.
+    fn pick(&mut self, pick: Option<Pick>) {
+        let shown = &self.doc.analysis.shown.skeleton;
+        self.selected = match pick {
+            Some(Pick::Bone(b)) => shown.bones.get(b.index()).map(|b| Selected::Bone(b.name.clone())),
+            Some(Pick::Slot(s)) => shown.slots.get(s.index()).map(|s| Selected::Slot(s.name.clone())),
+            None => None,
+        };
+        // Source spans belong to the current compilation, which may differ
+        // from the armature shown: look the item up there by name.
+        let comp = &self.doc.analysis.comp;
+        let sk = &comp.armature.skeleton;
+        let span = match &self.selected {
+            Some(Selected::Bone(n)) => sk.bone_by_name(n).and_then(|b| comp.sources.bones.get(b.index()).copied().flatten()),
+            Some(Selected::Slot(n)) => sk.slot_by_name(n).and_then(|s| comp.sources.slots.get(s.index()).copied()),
+            None => None,
+        };
+        if let Some(span) = span {
+            let r = span.range();
+            self.editor.select(r.start..r.start);
+        }
+    }
+
+    fn menu_bar(&mut self, ui: &mut egui::Ui) {
+        egui::MenuBar::new().ui(ui, |ui| {
+            ui.menu_button("File", |ui| {
+                if ui.button("New            Ctrl+N").clicked() {
+                    self.request(Action::New);
+                }
+                if ui.button("Open…          Ctrl+O").clicked() {
+                    self.request(Action::Open(None));
+                }
+                ui.menu_button("Open Recent", |ui| {
+                    if self.settings.recent_files.is_empty() {
+                        ui.weak("No recent files");
+                    }
+                    for p in self.settings.recent_files.clone() {
+                        if ui.button(p.display().to_string()).clicked() {
+                            self.request(Action::Open(Some(p)));
+                        }
+                    }
+                });
+                if ui.button("Save           Ctrl+S").clicked() {
+                    self.request(Action::Save);
+                }
+                if ui.button("Save As…  Ctrl+Shift+S").clicked() {
+                    self.request(Action::SaveAs);
+                }
+                ui.separator();
+                if ui.button("Quit").clicked() {
+                    ui.ctx().send_viewport_cmd(ViewportCommand::Close);
+                }
+            });
+            ui.menu_button("Edit", |ui| {
+                if ui.button("Undo     Ctrl+Z").clicked() {
+                    self.undo_redo(ui.ctx(), true);
+                }
+                if ui.button("Redo     Ctrl+Shift+Z").clicked() {
+                    self.undo_redo(ui.ctx(), false);
+                }
+                ui.separator();
+                if ui.button("Find…    Ctrl+F").clicked() {
+                    self.editor.open_find();
+                }
+            });
+            ui.menu_button("View", |ui| {
+                ui.checkbox(&mut self.settings.view.show_grid, "Grid and axes");
+                ui.checkbox(&mut self.settings.view.show_bones, "Bone overlay");
+                ui.checkbox(&mut self.settings.view.onion_skin, "Onion skin");
+                if ui.button("Fit to view   F / Ctrl+0").clicked() {
+                    self.canvas.fit_requested = true;
+                }
+                ui.separator();
+                ui.menu_button("Theme", |ui| {
+                    for t in Theme::ALL {
+                        if ui.radio(self.settings.theme == t, t.label()).clicked() {
+                            self.settings.theme = t;
+                            ui.ctx().set_theme(t.preference());
+                        }
+                    }
+                });
+            });
+        });
+    }
+
+    /// Undo or redo through the text field's own history.
+    fn undo_redo(&mut self, ctx: &egui::Context, undo: bool) {
+        let id = editor::editor_id();
+        let Some(mut state) = egui::text_edit::TextEditState::load(ctx, id) else { return };
+        let range = state.cursor.char_range().unwrap_or_default();
+        let mut undoer = state.undoer();
+        let current = (range, self.doc.text.clone());
+        let target = if undo { undoer.undo(&current) } else { undoer.redo(&current) }.cloned();
+        if let Some((range, text)) = target {
+            self.doc.text = text;
+            state.cursor.set_char_range(Some(range));
+            state.set_undoer(undoer);
+            state.store(ctx, id);
+            self.doc.sync();
+        }
+    }
+
+    fn status_bar(&mut self, ui: &mut egui::Ui) {
+        ui.horizontal(|ui| {
+            if let Some((msg, is_error)) = &self.status {
+                if *is_error {
+                    ui.colored_label(ui.visuals().error_fg_color, msg);
+                } else {
+                    ui.label(msg);
+                }
+            }
+            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                let sk = &self.doc.analysis.comp.armature.skeleton;
+                ui.weak(format!(
+                    "{} bones · {} slots · {} animations",
+                    sk.bones.len(),
+                    sk.slots.len(),
+                    self.doc.analysis.comp.armature.animations.len()
+                ));
+                if let Some(c) = self.editor.cursor {
+                    let lc = self.doc.analysis.comp.lines.line_col(&self.doc.text, c as u32);
+                    ui.weak(format!("Ln {}, Col {}", lc.line, lc.column));
+                }
+            });
+        });
+    }
+
+    fn prompt_ui(&mut self, ctx: &egui::Context) {
+        let Some(prompt) = self.prompt.take() else { return };
+        let mut keep = true;
+        let mut then: Option<Action> = None;
+        egui::Modal::new(egui::Id::unique("skelpad.prompt")).show(ctx, |ui| {
+            ui.set_max_width(460.0);
+            match &prompt {
+                Prompt::Unsaved { then: action } => {
+                    ui.heading("Unsaved changes");
+                    ui.label(format!("{} has changes that are not saved. Save them first?", self.doc.display_name()));
+                    ui.horizontal(|ui| {
+                        if ui.button("Save").clicked() {
+                            keep = false;
+                            match self.doc.path.clone() {
+                                Some(p) => {
+                                    if self.save_to(&p) {
+                                        then = Some(action.clone());
+                                    }
+                                }
+                                None => self.ask_save_as(Some(action.clone())),
+                            }
+                        }
+                        if ui.button("Don't save").clicked() {
+                            keep = false;
+                            then = Some(action.clone());
+                        }
+                        if ui.button("Cancel").clicked() {
+                            keep = false;
+                        }
+                    });
+                }
+                Prompt::ChangedOnDisk { loaded } => {
+                    ui.heading("Changed on disk");
+                    ui.label(format!("{} was changed by another program, and it has unsaved changes here.", self.doc.display_name()));
+                    ui.horizontal(|ui| {
+                        if ui.button("Reload from disk").clicked() {
+                            self.doc.reload(loaded.clone());
+                            keep = false;
+                        }
+                        if ui.button("Keep my version").clicked() {
+                            keep = false;
+                        }
+                    });
+                }
+                Prompt::Recover { file, record } => {
+                    ui.heading("Recover unsaved changes?");
+                    let what = record.path.as_ref().map_or_else(|| "an untitled script".to_owned(), |p| p.display().to_string());
+                    ui.label(format!("skelpad did not close cleanly and kept unsaved changes to {what}."));
+                    ui.horizontal(|ui| {
+                        if ui.button("Restore").clicked() {
+                            keep = false;
+                            self.restore(record.clone());
+                            let _ = std::fs::remove_file(file);
+                        }
+                        if ui.button("Discard").clicked() {
+                            keep = false;
+                            let _ = std::fs::remove_file(file);
+                        }
+                    });
+                }
+            }
+        });
+        if keep && self.prompt.is_none() {
+            self.prompt = Some(prompt);
+        }
+        if let Some(a) = then {
+            self.perform(a);
+        }
+    }
+
+    fn restore(&mut self, record: RecoveryRecord) {
+        let doc = match &record.path {
+            Some(p) if p.exists() => Document::open(p).unwrap_or_else(|_| Document::untitled("recovered", "")),
+            Some(p) => {
+                let mut d = Document::untitled("recovered", "");
+                d.path = Some(p.clone());
+                d
+            }
+            None => Document::untitled("recovered", ""),
+        };
+        self.replace_document(doc);
+        self.doc.restore_unsaved(&record.text);
+        self.status = Some(("Restored unsaved changes: save them to keep them".into(), false));
+    }
+
+    /// Whether a question is waiting for the user.
+    pub fn has_prompt(&self) -> bool {
+        self.prompt.is_some()
+    }
+}
+
+impl eframe::App for SkelpadApp {
+    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        self.frame(ui);
+    }
+
+    fn save(&mut self, storage: &mut dyn eframe::Storage) {
+        self.settings.store(storage);
+        eframe::set_value(storage, "skelpad.view", &self.view);
+    }
+
+    fn on_exit(&mut self, _gl: Option<&eframe::glow::Context>) {
+        // A clean exit keeps no recovery file; an exit with unsaved changes
+        // (only possible after "Don't save") was cleared by the prompt.
+        if !self.doc.is_dirty() {
+            if let Some(r) = self.recovery.as_mut() {
+                r.clear();
+            }
+        }
+    }
+}
+
+fn same_file(a: &Path, b: &Path) -> bool {
+    let canon = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
+    canon(a) == canon(b)
+}
+
+fn resolve_selected(sk: &Skeleton, s: &Selected) -> Option<Pick> {
+    match s {
+        Selected::Bone(n) => sk.bone_by_name(n).map(Pick::Bone),
+        Selected::Slot(n) => sk.slot_by_name(n).map(Pick::Slot),
+    }
+}
+
+/// Resolves a reference the way the language does: a whole-segment dotted
+/// suffix of exactly one full name, or `skeleton.` + a full name.
+fn resolve_ref<'a>(names: impl Iterator<Item = &'a str>, r: &str) -> Option<usize> {
+    let full = r.strip_prefix("skeleton.");
+    let mut found = None;
+    for (i, n) in names.enumerate() {
+        let hit = full.is_some_and(|f| f == n) || n == r || (n.len() > r.len() && n.ends_with(r) && n.as_bytes()[n.len() - r.len() - 1] == b'.');
+        if hit {
+            if found.is_some() {
+                return None;
+            }
+            found = Some(i);
+        }
+    }
+    found
+}
+
+/// The bone the line at byte `cursor` is about: a bone line (or a slot line
+/// under it) in a skeleton section, or an item (and its timelines) in an
+/// animation, skin or order section.
+pub fn bone_at_cursor(text: &str, cursor: usize, sk: &Skeleton) -> Option<BoneId> {
+    let cursor = cursor.min(text.len());
+    let line_end = text[cursor..].find('\n').map_or(text.len(), |i| cursor + i);
+    let mut item: Option<&str> = None;
+    for line in text[..line_end].rsplit('\n') {
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        let depth = line.bytes().take_while(|b| *b == b'\t').count();
+        let first = crate::syntax::lines::tokenize(line).first().map(|t| t.text);
+        let Some(first) = first else { continue };
+        if depth == 0 {
+            if line.starts_with(' ') {
+                return None;
+            }
+            let item = item?;
+            return match first {
+                "skeleton" => sk.bone_by_name(item),
+                "anim" | "skin" | "order" => match item.strip_prefix('@') {
+                    Some(slot_ref) => {
+                        // `@slot[att]` in skins: drop the attachment part.
+                        let slot_ref = slot_ref.split('[').next().unwrap_or(slot_ref);
+                        resolve_ref(sk.slots.iter().map(|s| s.name.as_str()), slot_ref).map(|i| sk.slot(SlotId::from_index(i)).bone)
+                    }
+                    None => resolve_ref(sk.bones.iter().map(|b| b.name.as_str()), item).map(BoneId::from_index),
+                },
+                _ => None,
+            };
+        }
+        if depth == 1 && item.is_none() {
+            item = Some(first);
+        }
+    }
+    None
+}
+
+/// Opens the editor window; returns the process exit code.
+pub fn run(file: Option<PathBuf>) -> i32 {
+    let options = eframe::NativeOptions {
+        viewport: egui::ViewportBuilder::default()
+            .with_title("skelpad")
+            .with_app_id(APP_ID)
+            .with_inner_size([1280.0, 800.0])
+            .with_min_inner_size([640.0, 400.0]),
+        ..Default::default()
+    };
+    let result = eframe::run_native(APP_ID, options, Box::new(move |cc| Ok(Box::new(SkelpadApp::new(cc, file, Services::native())))));
+    match result {
+        Ok(()) => crate::cli::EXIT_OK,
+        Err(e) => {
+            eprintln!("error: cannot open the editor window: {e}");
+            crate::cli::EXIT_USAGE
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_cursor_line_names_a_bone() {
+        let text = "skeleton\n\tarm l10\n\t\t@ :rect w1 h1\n\tarm.hand l5\nanim \"a\"\n\thand\n\t\tr 0 -> 9\n\t@arm\n\t\tc #F00\n";
+        let sk = crate::compile::compile(text).armature.skeleton;
+        let at = |needle: &str| bone_at_cursor(text, text.find(needle).unwrap(), &sk).map(|b| sk.bone(b).name.clone());
+        assert_eq!(at("arm l10").as_deref(), Some("arm"));
+        assert_eq!(at("@ :rect").as_deref(), Some("arm"));
+        assert_eq!(at("arm.hand").as_deref(), Some("arm.hand"));
+        assert_eq!(at("r 0").as_deref(), Some("arm.hand"));
+        assert_eq!(at("c #F00").as_deref(), Some("arm"));
+        assert_eq!(at("skeleton"), None);
+        assert_eq!(at("anim"), None);
+    }
+}

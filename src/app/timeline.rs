@@ -1,0 +1,377 @@
+//! Playback state and the timeline panel: animation and skin selectors,
+//! transport buttons, loop and speed, and the scrub bar with frame numbers
+//! and keyframe ticks.
+//!
+//! The clock is whatever time the app is handed (egui's input time, which
+//! tests set); this module only turns time differences into a playhead.
+
+use eframe::egui::{self, Color32, Pos2, Rect, Sense, Stroke, Vec2};
+
+use crate::model::{AnimId, Animation, Armature, BoneId, SkinId};
+use crate::runtime::wrap_time;
+
+/// Speed range of the speed control.
+pub const SPEED_RANGE: std::ops::RangeInclusive<f64> = 0.1..=4.0;
+
+/// What plays. Animation and skin are remembered by name, so they survive
+/// edits that renumber them, and by position, so renaming the selected
+/// animation keeps it selected.
+#[derive(Clone, Debug)]
+pub struct Playback {
+    anim_name: Option<String>,
+    anim_index: usize,
+    skin_name: String,
+    skin_index: usize,
+    /// The playhead, in seconds from the start of the animation.
+    pub time_secs: f64,
+    pub playing: bool,
+    pub looping: bool,
+    pub speed: f64,
+    /// The clock reading of the previous frame while playing.
+    last_clock: Option<f64>,
+}
+
+impl Default for Playback {
+    fn default() -> Self {
+        Playback {
+            anim_name: None,
+            anim_index: 0,
+            skin_name: "default".into(),
+            skin_index: 0,
+            time_secs: 0.0,
+            playing: true,
+            looping: true,
+            speed: 1.0,
+            last_clock: None,
+        }
+    }
+}
+
+/// The longest step one frame may advance the playhead: after the app was
+/// stalled (a dialog, a suspended laptop) playback resumes instead of jumping.
+const MAX_STEP_SECS: f64 = 0.25;
+
+impl Playback {
+    /// Finds the selected animation and skin in `arm`, following renames.
+    pub fn resolve(&mut self, arm: &Armature) -> (Option<AnimId>, SkinId) {
+        let anims = &arm.animations;
+        let anim = if anims.is_empty() {
+            None
+        } else {
+            let by_name = self.anim_name.as_ref().and_then(|n| anims.iter().position(|a| &a.name == n));
+            let i = by_name.unwrap_or(self.anim_index.min(anims.len() - 1));
+            self.anim_index = i;
+            self.anim_name = Some(anims[i].name.clone());
+            Some(AnimId::from_index(i))
+        };
+        let skins = &arm.skeleton.skins;
+        let skin = match skins.iter().position(|s| s.name == self.skin_name) {
+            Some(i) => i,
+            None => self.skin_index.min(skins.len().saturating_sub(1)),
+        };
+        self.skin_index = skin;
+        if let Some(s) = skins.get(skin) {
+            self.skin_name.clone_from(&s.name);
+        }
+        (anim, SkinId(skin as u32))
+    }
+
+    pub fn select_anim(&mut self, arm: &Armature, id: AnimId) {
+        if let Some(a) = arm.animation(id) {
+            self.anim_index = id.index();
+            self.anim_name = Some(a.name.clone());
+            self.time_secs = 0.0;
+        }
+    }
+
+    pub fn select_skin(&mut self, arm: &Armature, id: SkinId) {
+        if let Some(s) = arm.skeleton.skins.get(id.index()) {
+            self.skin_index = id.index();
+            self.skin_name.clone_from(&s.name);
+        }
+    }
+
+    /// Advances the playhead to the clock reading `now_secs`.
+    pub fn advance(&mut self, now_secs: f64, anim: Option<&Animation>) {
+        let Some(anim) = anim.filter(|_| self.playing) else {
+            self.last_clock = None;
+            return;
+        };
+        let dt = self.last_clock.map_or(0.0, |last| (now_secs - last).clamp(0.0, MAX_STEP_SECS));
+        self.last_clock = Some(now_secs);
+        let d = anim.duration_secs;
+        if d <= 0.0 {
+            self.time_secs = 0.0;
+            return;
+        }
+        let t = self.time_secs + dt * self.speed;
+        if self.looping {
+            self.time_secs = t.rem_euclid(d);
+        } else if t >= d {
+            self.time_secs = d;
+            self.playing = false;
+            self.last_clock = None;
+        } else {
+            self.time_secs = t;
+        }
+    }
+
+    /// The time handed to the runtime.
+    pub fn sample_time(&self, anim: Option<&Animation>) -> f64 {
+        anim.map_or(0.0, |a| wrap_time(a, self.time_secs, self.looping))
+    }
+
+    pub fn toggle_play(&mut self, anim: Option<&Animation>) {
+        self.playing = !self.playing;
+        self.last_clock = None;
+        // Playing a finished one-shot animation starts it again.
+        if self.playing && !self.looping && anim.is_some_and(|a| self.time_secs >= a.duration_secs) {
+            self.time_secs = 0.0;
+        }
+    }
+
+    /// The frame the playhead is on.
+    pub fn frame(&self, anim: &Animation) -> i64 {
+        (self.sample_time(Some(anim)) * anim.fps + 1e-6).floor() as i64
+    }
+
+    /// Moves `n` frames (negative: back), wrapping when looping; pauses.
+    pub fn step_frames(&mut self, anim: Option<&Animation>, n: i64) {
+        let Some(anim) = anim else { return };
+        self.playing = false;
+        let frames = last_frame(anim);
+        let mut f = self.frame(anim) + n;
+        if self.looping && frames > 0 {
+            f = f.rem_euclid(frames);
+        } else {
+            f = f.clamp(0, frames);
+        }
+        self.time_secs = f as f64 / anim.fps;
+    }
+
+    pub fn home(&mut self) {
+        self.time_secs = 0.0;
+        self.last_clock = None;
+    }
+
+    pub fn end(&mut self, anim: Option<&Animation>) {
+        let Some(anim) = anim else { return };
+        self.playing = false;
+        // When looping the end is the same pose as the start: stop on the
+        // last distinct frame instead.
+        let last = last_frame(anim);
+        let f = if self.looping { (last - 1).max(0) } else { last };
+        self.time_secs = f as f64 / anim.fps;
+    }
+}
+
+/// The number of the last frame (the animation's duration in frames).
+pub fn last_frame(anim: &Animation) -> i64 {
+    (anim.duration_secs * anim.fps - 1e-6).ceil().max(0.0) as i64
+}
+
+/// What the timeline panel asked for this frame.
+#[derive(Default)]
+pub struct TimelineOutput {
+    pub changed_time: bool,
+}
+
+/// Draws the timeline panel.
+pub fn ui(ui: &mut egui::Ui, playback: &mut Playback, arm: &Armature, focus_bone: Option<BoneId>) -> TimelineOutput {
+    let mut out = TimelineOutput::default();
+    let (anim_id, skin_id) = playback.resolve(arm);
+    let anim = anim_id.and_then(|a| arm.animation(a));
+    ui.horizontal_wrapped(|ui| {
+        let anim_label = anim.map_or_else(|| "(no animation)".to_owned(), |a| anim_title(a));
+        egui::ComboBox::from_label("Animation").selected_text(anim_label).show_ui(ui, |ui| {
+            for (i, a) in arm.animations.iter().enumerate() {
+                let id = AnimId::from_index(i);
+                if ui.selectable_label(Some(id) == anim_id, anim_title(a)).clicked() {
+                    playback.select_anim(arm, id);
+                    out.changed_time = true;
+                }
+            }
+        });
+        let skins = &arm.skeleton.skins;
+        let skin_label = skins.get(skin_id.index()).map_or("default", |s| s.name.as_str()).to_owned();
+        egui::ComboBox::from_label("Skin").selected_text(skin_label).show_ui(ui, |ui| {
+            for (i, s) in skins.iter().enumerate() {
+                if ui.selectable_label(i == skin_id.index(), &s.name).clicked() {
+                    playback.select_skin(arm, SkinId(i as u32));
+                }
+            }
+        });
+        ui.separator();
+        ui.add_enabled_ui(anim.is_some(), |ui| {
+            if ui.button("⏮").on_hover_text("First frame (Home)").clicked() {
+                playback.home();
+                out.changed_time = true;
+            }
+            if ui.button("◀").on_hover_text("Previous frame (Left)").clicked() {
+                playback.step_frames(anim, -1);
+                out.changed_time = true;
+            }
+            let play_label = if playback.playing { "⏸ Pause" } else { "▶ Play" };
+            if ui.button(play_label).on_hover_text("Play or pause (Space on the canvas)").clicked() {
+                playback.toggle_play(anim);
+            }
+            if ui.button("▶|").on_hover_text("Next frame (Right)").clicked() {
+                playback.step_frames(anim, 1);
+                out.changed_time = true;
+            }
+            if ui.button("⏭").on_hover_text("Last frame (End)").clicked() {
+                playback.end(anim);
+                out.changed_time = true;
+            }
+        });
+        ui.checkbox(&mut playback.looping, "Loop");
+        ui.add(egui::Slider::new(&mut playback.speed, SPEED_RANGE).logarithmic(true).fixed_decimals(1).suffix("×").text("Speed"));
+        if let Some(a) = anim {
+            ui.monospace(format!(
+                "{:.3} s  frame {} / {}",
+                playback.sample_time(Some(a)),
+                playback.frame(a),
+                last_frame(a)
+            ));
+        }
+    });
+    if let Some(a) = anim {
+        let ticks = a.key_times(&arm.skeleton, focus_bone);
+        if scrub_bar(ui, playback, a, &ticks, focus_bone.map(|b| arm.skeleton.bone(b).name.as_str())) {
+            out.changed_time = true;
+        }
+    } else {
+        ui.weak("This script has no animation: write an `anim \"name\"` section to animate it.");
+    }
+    out
+}
+
+fn anim_title(a: &Animation) -> String {
+    if a.name.is_empty() { "(unnamed)".to_owned() } else { a.name.clone() }
+}
+
+/// The scrub bar: frame numbers, keyframe ticks, the playhead. Clicking or
+/// dragging moves the playhead (and pauses). Returns whether it moved.
+fn scrub_bar(ui: &mut egui::Ui, playback: &mut Playback, anim: &Animation, ticks: &[f64], bone: Option<&str>) -> bool {
+    let height = 38.0;
+    let (rect, response) = ui.allocate_exact_size(Vec2::new(ui.available_width(), height), Sense::click_and_drag());
+    let duration = anim.duration_secs.max(1e-9);
+    let frames = last_frame(anim).max(1);
+    let inner = rect.shrink2(Vec2::new(10.0, 0.0));
+    let x_of = |t: f64| inner.left() + (t / duration).clamp(0.0, 1.0) as f32 * inner.width();
+    response.widget_info(|| {
+        egui::WidgetInfo::slider(true, playback.time_secs, "Scrub bar")
+    });
+    let mut moved = false;
+    if let Some(pos) = response.interact_pointer_pos().filter(|_| response.is_pointer_button_down_on() || response.clicked()) {
+        let t = ((pos.x - inner.left()) / inner.width()).clamp(0.0, 1.0) as f64 * duration;
+        // Snap to frames: poses between frames are never shown while playing either.
+        let f = (t * anim.fps).round();
+        let t = (f / anim.fps).min(duration);
+        if (t - playback.time_secs).abs() > 1e-12 || playback.playing {
+            playback.time_secs = t;
+            playback.playing = false;
+            moved = true;
+        }
+    }
+    let visuals = ui.visuals();
+    let painter = ui.painter_at(rect);
+    painter.rect_filled(rect, 3.0, visuals.extreme_bg_color);
+    let text_color = visuals.weak_text_color();
+    // Label every n-th frame so labels stay at least ~40 points apart.
+    let px_per_frame = inner.width() / frames as f32;
+    let label_every = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000].into_iter().find(|n| *n as f32 * px_per_frame >= 40.0).unwrap_or(5000);
+    let tick_every = if px_per_frame >= 4.0 { 1 } else { label_every };
+    for f in (0..=frames).step_by(tick_every as usize) {
+        let x = x_of(f as f64 / anim.fps);
+        let major = f % label_every == 0;
+        let h = if major { 10.0 } else { 5.0 };
+        painter.line_segment([Pos2::new(x, rect.top()), Pos2::new(x, rect.top() + h)], Stroke::new(1.0, text_color));
+        if major {
+            painter.text(Pos2::new(x + 2.0, rect.top() + 9.0), egui::Align2::LEFT_TOP, f.to_string(), egui::FontId::proportional(10.0), text_color);
+        }
+    }
+    let key_color = if bone.is_some() { Color32::from_rgb(0x40, 0xA0, 0xFF) } else { Color32::from_rgb(0xE0, 0xA0, 0x20) };
+    for &t in ticks {
+        let c = Pos2::new(x_of(t), rect.bottom() - 7.0);
+        let r = 4.0;
+        painter.add(egui::Shape::convex_polygon(
+            vec![c + Vec2::new(0.0, -r), c + Vec2::new(r, 0.0), c + Vec2::new(0.0, r), c + Vec2::new(-r, 0.0)],
+            key_color,
+            Stroke::NONE,
+        ));
+    }
+    let x = x_of(playback.sample_time(Some(anim)));
+    painter.line_segment([Pos2::new(x, rect.top()), Pos2::new(x, rect.bottom())], Stroke::new(2.0, visuals.selection.stroke.color));
+    let hint = match bone {
+        Some(b) => format!("keys of {b}"),
+        None => "keys of all bones".to_owned(),
+    };
+    painter.text(Rect::from_min_max(rect.min, rect.max).right_top() + Vec2::new(-4.0, 2.0), egui::Align2::RIGHT_TOP, hint, egui::FontId::proportional(10.0), text_color);
+    moved
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compile::compile;
+
+    fn arm() -> Armature {
+        compile("skeleton\n\ta l10\nanim \"one\" 10fps\n\ta\n\t\tr 0 -> 90 -> 0\nanim \"two\"\n\ta\n\t\tx 0 --> 5\nskin \"blue\"\n").armature
+    }
+
+    #[test]
+    fn playing_advances_with_the_clock_and_loops() {
+        let arm = arm();
+        let mut p = Playback::default();
+        let (a, _) = p.resolve(&arm);
+        let anim = a.and_then(|a| arm.animation(a));
+        assert_eq!(anim.map(|a| a.duration_secs), Some(1.0));
+        p.advance(10.0, anim);
+        p.advance(10.2, anim);
+        assert!((p.time_secs - 0.2).abs() < 1e-9);
+        p.speed = 2.0;
+        for i in 1..=5 {
+            p.advance(10.2 + 0.1 * f64::from(i), anim);
+        }
+        // 0.2 + 5 × 0.1 × 2 = 1.2 → wraps to 0.2.
+        assert!((p.time_secs - 0.2).abs() < 1e-9, "{}", p.time_secs);
+        p.looping = false;
+        for i in 1..=10 {
+            p.advance(10.7 + 0.1 * f64::from(i), anim);
+        }
+        assert_eq!(p.time_secs, 1.0);
+        assert!(!p.playing);
+    }
+
+    #[test]
+    fn selection_follows_names_and_survives_renames() {
+        let arm = arm();
+        let mut p = Playback::default();
+        p.select_anim(&arm, AnimId(1));
+        p.select_skin(&arm, SkinId(1));
+        // "two" moves to the front: still selected.
+        let swapped = compile("skeleton\n\ta l10\nanim \"two\"\n\ta\n\t\tx 0 --> 5\nanim \"one\" 10fps\n\ta\n\t\tr 0 -> 90\nskin \"blue\"\n").armature;
+        assert_eq!(p.resolve(&swapped), (Some(AnimId(0)), SkinId(1)));
+        // Renamed in place: the position is kept.
+        let renamed = compile("skeleton\n\ta l10\nanim \"twox\"\n\ta\n\t\tx 0 --> 5\nanim \"one\" 10fps\nskin \"blue\"\n").armature;
+        assert_eq!(p.resolve(&renamed).0, Some(AnimId(0)));
+    }
+
+    #[test]
+    fn frame_steps_wrap_when_looping() {
+        let arm = arm();
+        let anim = arm.animation(AnimId(0));
+        let mut p = Playback::default();
+        p.step_frames(anim, -1);
+        assert!(!p.playing);
+        assert_eq!(p.frame(anim.unwrap()), 9);
+        p.step_frames(anim, 2);
+        assert_eq!(p.frame(anim.unwrap()), 1);
+        p.end(anim);
+        assert_eq!(p.frame(anim.unwrap()), 9);
+        p.looping = false;
+        p.end(anim);
+        assert_eq!(p.frame(anim.unwrap()), 10);
+    }
+}
