@@ -111,6 +111,11 @@ impl Editor {
         if ui.input_mut(|i| i.consume_key(Modifiers::COMMAND, Key::F)) {
             self.open_find();
         }
+        let label = ui.horizontal(|ui| {
+            let label = ui.strong("Script");
+            ui.weak(doc.display_name());
+            label
+        });
         if self.find.open {
             self.find_bar(ui, &doc.text);
         }
@@ -198,6 +203,8 @@ impl Editor {
         });
         let (gutter, output) = scroll.inner;
         let response = &output.response;
+        // Named for screen readers (and tests) by the "Script" heading.
+        let _ = response.response.clone().labelled_by(label.inner.id);
         if response.changed() {
             out.changed = true;
         }
@@ -277,14 +284,14 @@ impl Editor {
                 r.request_focus();
             }
             let count = if self.find.query.is_empty() { 0 } else { text.matches(self.find.query.as_str()).count() };
-            if ui.button("▲").on_hover_text("Previous match (Shift+Enter)").clicked() {
+            if ui.button("Prev").on_hover_text("Previous match (Shift+Enter)").clicked() {
                 jump = Some(false);
             }
-            if ui.button("▼").on_hover_text("Next match (Enter)").clicked() {
+            if ui.button("Next").on_hover_text("Next match (Enter)").clicked() {
                 jump = Some(true);
             }
             ui.weak(format!("{count} match{}", if count == 1 { "" } else { "es" }));
-            if ui.button("✕").on_hover_text("Close (Escape)").clicked() || ui.input(|i| i.key_pressed(Key::Escape)) {
+            if ui.button("Close").on_hover_text("Close (Escape)").clicked() || ui.input(|i| i.key_pressed(Key::Escape)) {
                 self.find.open = false;
             }
         });

@@ -424,7 +424,13 @@ impl SkelpadApp {
                 }
             });
             egui::CentralPanel::default().show(ui, |ui| {
+                let generation = self.doc.analysis.generation;
                 let out = self.editor.ui(ui, &mut self.doc);
+                if out.changed || generation != self.doc.analysis.generation {
+                    // Panels drawn before the editor (the diagnostics list)
+                    // catch up in the next frame, right away.
+                    ui.ctx().request_repaint();
+                }
                 self.cursor_bone = out.cursor.and_then(|c| bone_at_cursor(&self.doc.text, c, &self.doc.analysis.shown.skeleton));
             });
         });
@@ -694,6 +700,11 @@ impl SkelpadApp {
         self.replace_document(doc);
         self.doc.restore_unsaved(&record.text);
         self.status = Some(("Restored unsaved changes: save them to keep them".into(), false));
+    }
+
+    /// The clock reading of the current frame (egui's input time).
+    pub fn now(&self) -> f64 {
+        self.now
     }
 
     /// Whether a question is waiting for the user.

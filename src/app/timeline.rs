@@ -203,23 +203,23 @@ pub fn ui(ui: &mut egui::Ui, playback: &mut Playback, arm: &Armature, focus_bone
         });
         ui.separator();
         ui.add_enabled_ui(anim.is_some(), |ui| {
-            if ui.button("⏮").on_hover_text("First frame (Home)").clicked() {
+            if ui.button("|<").on_hover_text("First frame (Home)").clicked() {
                 playback.home();
                 out.changed_time = true;
             }
-            if ui.button("◀").on_hover_text("Previous frame (Left)").clicked() {
+            if ui.button("<").on_hover_text("Previous frame (Left)").clicked() {
                 playback.step_frames(anim, -1);
                 out.changed_time = true;
             }
-            let play_label = if playback.playing { "⏸ Pause" } else { "▶ Play" };
+            let play_label = if playback.playing { "Pause" } else { "Play" };
             if ui.button(play_label).on_hover_text("Play or pause (Space on the canvas)").clicked() {
                 playback.toggle_play(anim);
             }
-            if ui.button("▶|").on_hover_text("Next frame (Right)").clicked() {
+            if ui.button(">").on_hover_text("Next frame (Right)").clicked() {
                 playback.step_frames(anim, 1);
                 out.changed_time = true;
             }
-            if ui.button("⏭").on_hover_text("Last frame (End)").clicked() {
+            if ui.button(">|").on_hover_text("Last frame (End)").clicked() {
                 playback.end(anim);
                 out.changed_time = true;
             }

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Takes the README screenshot: runs the editor under a virtual X server
+# (Xvfb), waits for its first frames, and saves the screen as a PNG.
+#
+#   scripts/screenshot.sh [OUT.png] [SCRIPT.skel2d]
+#
+# Installs what it needs with apt-get (Debian/Ubuntu, as root or via sudo).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out="${1:-assets/screenshot.png}"
+script="${2:-}"
+
+packages=(xvfb xauth libxcursor1 libxi6 libxkbcommon-x11-0 libegl1 libegl-mesa0 libgl1-mesa-dri xdotool imagemagick)
+missing=()
+for p in "${packages[@]}"; do
+    dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    sudo_cmd=""
+    [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
+    export DEBIAN_FRONTEND=noninteractive
+    $sudo_cmd apt-get update -qq
+    $sudo_cmd apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+cargo build --release --quiet
+bin="${CARGO_TARGET_DIR:-target}/release/skelpad"
+
+display=":${SCREENSHOT_DISPLAY:-97}"
+Xvfb "$display" -screen 0 1400x860x24 -nolisten tcp >/dev/null 2>&1 &
+xvfb=$!
+# A fresh settings folder, so the screenshot does not depend on earlier runs.
+home="$(mktemp -d)"
+cleanup() {
+    [ -n "${app:-}" ] && kill "$app" 2>/dev/null || true
+    kill "$xvfb" 2>/dev/null || true
+    rm -rf "$home"
+}
+trap cleanup EXIT
+sleep 1
+
+args=()
+[ -n "$script" ] && args+=("$script")
+DISPLAY="$display" XDG_DATA_HOME="$home" XDG_CONFIG_HOME="$home" WAYLAND_DISPLAY= \
+    LIBGL_ALWAYS_SOFTWARE=1 "$bin" "${args[@]}" &
+app=$!
+
+# Wait for the window, focus it (there is no window manager), let it play.
+wid=""
+for _ in $(seq 1 100); do
+    wid="$(DISPLAY="$display" xdotool search --name "skelpad" 2>/dev/null | head -n1 || true)"
+    [ -n "$wid" ] && break
+    sleep 0.1
+done
+if [ -z "$wid" ]; then
+    echo "error: the editor window did not appear" >&2
+    exit 1
+fi
+DISPLAY="$display" xdotool windowsize "$wid" 1400 860 windowmove "$wid" 0 0 windowfocus --sync "$wid" || true
+sleep "${SCREENSHOT_WAIT:-3}"
+mkdir -p "$(dirname "$out")"
+DISPLAY="$display" import -window root -crop 1400x860+0+0 "$out"
+echo "wrote $out"

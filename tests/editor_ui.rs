@@ -1,0 +1,443 @@
+//! The editor driven through its real UI with egui_kittest: no display, no
+//! GPU. Time is mocked by setting the input's clock.
+
+use std::collections::VecDeque;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use eframe::egui::{Event, Key, Modifiers, PointerButton, Pos2, ViewportEvent, ViewportId};
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use skelpad::app::files::{FileDialogs, PendingDialog};
+use skelpad::app::{Services, SkelpadApp};
+use skelpad::model::{AnimId, SkinId};
+use skelpad::runtime::evaluate;
+
+/// File dialogs that answer from a queue, and remember what was asked.
+#[derive(Clone, Default)]
+struct ScriptedDialogs {
+    answers: Arc<Mutex<VecDeque<Option<PathBuf>>>>,
+    asked: Arc<Mutex<Vec<String>>>,
+}
+
+impl ScriptedDialogs {
+    fn answer(&self, path: Option<&Path>) {
+        self.answers.lock().unwrap().push_back(path.map(Path::to_path_buf));
+    }
+
+    fn next(&self, what: &str) -> PendingDialog {
+        self.asked.lock().unwrap().push(what.to_owned());
+        PendingDialog::ready(self.answers.lock().unwrap().pop_front().flatten())
+    }
+}
+
+impl FileDialogs for ScriptedDialogs {
+    fn pick_open(&self, _start_dir: Option<&Path>) -> PendingDialog {
+        self.next("open")
+    }
+
+    fn pick_save(&self, purpose: &str, _start_dir: Option<&Path>, _suggested: &str, _extension: &str) -> PendingDialog {
+        self.next(purpose)
+    }
+}
+
+struct Setup {
+    file: Option<PathBuf>,
+    dialogs: ScriptedDialogs,
+    recovery_dir: Option<PathBuf>,
+    watch: bool,
+}
+
+impl Setup {
+    fn new(file: Option<&Path>) -> Self {
+        Setup { file: file.map(Path::to_path_buf), dialogs: ScriptedDialogs::default(), recovery_dir: None, watch: false }
+    }
+
+    fn build(&self) -> Harness<'static, SkelpadApp> {
+        let services =
+            Services { dialogs: Box::new(self.dialogs.clone()), recovery_dir: self.recovery_dir.clone(), watch_files: self.watch };
+        let file = self.file.clone();
+        let mut h = Harness::builder().with_size([1280.0, 800.0]).build_eframe(move |cc| SkelpadApp::new(cc, file, services));
+        h.run_steps(2);
+        h
+    }
+}
+
+const RIG: &str = "skeleton\n\tarm l40\n\t\t@ :rect x20 w40 h10\nanim \"wave\" 10fps\n\tarm\n\t\tr 0 -> 90 -> 0\n";
+
+fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+/// Puts the editor cursor at byte `at` and gives the editor focus.
+fn focus_editor_at(h: &mut Harness<'_, SkelpadApp>, at: usize) {
+    h.get_by_label("Script").click();
+    h.run_steps(1);
+    h.state_mut().editor.select(at..at);
+    h.run_steps(2);
+}
+
+fn click_at(h: &mut Harness<'_, SkelpadApp>, pos: Pos2) {
+    h.event(Event::PointerMoved(pos));
+    h.event(Event::PointerButton { pos, button: PointerButton::Primary, pressed: true, modifiers: Modifiers::NONE });
+    h.event(Event::PointerButton { pos, button: PointerButton::Primary, pressed: false, modifiers: Modifiers::NONE });
+    h.run_steps(2);
+}
+
+fn bone_names(h: &Harness<'_, SkelpadApp>) -> Vec<String> {
+    h.state().doc.analysis.comp.armature.skeleton.bones.iter().map(|b| b.name.clone()).collect()
+}
+
+#[test]
+fn the_example_opens_and_every_widget_has_a_name() {
+    let mut h = Setup::new(None).build();
+    assert!(h.state().doc.text.starts_with("# walk_cycle.skel2d"));
+    assert!(!h.state().doc.analysis.comp.has_errors());
+    assert!(h.state().playback.playing);
+    h.check_accessibility();
+    h.get_by_label("Animation");
+    h.get_by_label("Scrub bar");
+    h.get_by_label("Problems");
+    h.run_steps(1);
+}
+
+#[test]
+fn typing_recompiles_the_model_and_the_diagnostics_in_the_same_frame() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(dir.path(), "rig.skel2d", RIG);
+    let mut h = Setup::new(Some(&path)).build();
+    assert_eq!(bone_names(&h), ["arm"]);
+    let end_of_rect = RIG.find("h10").unwrap() + 3;
+    focus_editor_at(&mut h, end_of_rect);
+    // Enter keeps the two tabs of the slot line; Shift+Tab outdents one.
+    h.key_press(Key::Enter);
+    h.key_press_modifiers(Modifiers::SHIFT, Key::Tab);
+    h.get_by_label("Script").type_text("arm.hand l20");
+    h.run_steps(1);
+    assert!(h.state().doc.text.contains("h10\n\tarm.hand l20\n"), "{:?}", h.state().doc.text);
+    assert_eq!(bone_names(&h), ["arm", "arm.hand"]);
+    assert!(h.state().doc.analysis.comp.diagnostics.is_empty());
+    // The canvas poses the new bone in the same frame.
+    assert_eq!(h.state().pose.bones.len(), 2);
+
+    // A bad token: an error appears in the list.
+    h.get_by_label("Script").type_text(" zz");
+    // The list sits above the editor in the frame: it shows the new
+    // diagnostics in the repaint the edit requests.
+    h.run_steps(2);
+    let diags = &h.state().doc.analysis.comp.diagnostics;
+    assert_eq!(diags.len(), 1, "{diags:?}");
+    assert!(diags[0].is_error());
+    let message = diags[0].message.clone();
+    h.get_by_label_contains(&message);
+    // The buffer is dirty, and the title says so.
+    assert!(h.state().doc.is_dirty());
+    assert!(h.state().doc.title().starts_with('●'));
+}
+
+#[test]
+fn tab_inserts_a_tab_character_and_keeps_focus() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(dir.path(), "rig.skel2d", "skeleton\n");
+    let mut h = Setup::new(Some(&path)).build();
+    focus_editor_at(&mut h, "skeleton\n".len());
+    h.key_press(Key::Tab);
+    h.run_steps(1);
+    h.get_by_label("Script").type_text("leg l5");
+    h.run_steps(1);
+    assert_eq!(h.state().doc.text, "skeleton\n\tleg l5");
+    assert!(h.get_by_label("Script").is_focused());
+    assert_eq!(bone_names(&h), ["leg"]);
+    // Undo takes the edit back.
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run_steps(1);
+    assert_ne!(h.state().doc.text, "skeleton\n\tleg l5");
+}
+
+#[test]
+fn clicking_a_diagnostic_moves_the_cursor_to_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = "skeleton\n\tarm l40\n\tleg l10 q7\n";
+    let path = write(dir.path(), "bad.skel2d", text);
+    let mut h = Setup::new(Some(&path)).build();
+    let diag = h.state().doc.analysis.comp.diagnostics.first().cloned().expect("an error");
+    assert_eq!(&text[diag.span.range()], "q7");
+    assert_ne!(h.state().editor.cursor, Some(diag.span.start as usize));
+    h.get_by_label_contains(&format!("3:10  error: {}", diag.message)).click();
+    h.run_steps(2);
+    assert_eq!(h.state().editor.cursor, Some(diag.span.start as usize));
+    // The cursor is on the `leg` line: that bone is highlighted.
+    let leg = h.state().doc.analysis.shown.skeleton.bone_by_name("leg");
+    assert_eq!(h.state().cursor_bone, leg);
+}
+
+#[test]
+fn scrubbing_changes_the_pose() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(dir.path(), "rig.skel2d", RIG);
+    let mut h = Setup::new(Some(&path)).build();
+    let rect = h.get_by_label("Scrub bar").rect();
+    // Halfway along the bar: frame 5 of 10, where the arm is at 90°.
+    click_at(&mut h, Pos2::new(rect.center().x, rect.center().y));
+    let app = h.state();
+    assert!(!app.playback.playing, "scrubbing pauses");
+    assert!((app.playback.time_secs - 0.5).abs() < 0.051, "{}", app.playback.time_secs);
+    let arm = &app.doc.analysis.shown;
+    let expected = evaluate(arm, Some(AnimId(0)), SkinId(0), app.playback.time_secs);
+    assert_eq!(app.pose, expected);
+    let setup = evaluate(arm, Some(AnimId(0)), SkinId(0), 0.0);
+    assert_ne!(app.pose.bones[0].world, setup.bones[0].world);
+}
+
+#[test]
+fn playing_advances_with_the_mocked_clock_and_loops() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(dir.path(), "rig.skel2d", RIG);
+    let mut h = Setup::new(Some(&path)).build();
+    assert!(h.state().playback.playing);
+    let t0 = 100.0;
+    let mut times = Vec::new();
+    for i in 0..=12 {
+        h.input_mut().time = Some(t0 + 0.2 * f64::from(i));
+        h.step();
+        times.push(h.state().playback.time_secs);
+    }
+    // 12 × 0.2 s = 2.4 s of a 1 s animation: it wrapped to 0.4 s.
+    assert!((times[12] - 0.4).abs() < 1e-6, "{times:?}");
+    assert!(times.windows(2).any(|w| w[1] < w[0]), "looped: {times:?}");
+    let app = h.state();
+    let expected = evaluate(&app.doc.analysis.shown, Some(AnimId(0)), SkinId(0), app.playback.time_secs);
+    assert_eq!(app.pose, expected);
+    let setup = evaluate(&app.doc.analysis.shown, Some(AnimId(0)), SkinId(0), 0.0);
+    assert_ne!(app.pose.bones[0].world, setup.bones[0].world);
+
+    // Space on the focused canvas pauses; typing a space in the editor does not.
+    let canvas = h.get_by_label("Canvas").rect();
+    click_at(&mut h, canvas.center());
+    h.key_press(Key::Space);
+    h.run_steps(1);
+    assert!(!h.state().playback.playing);
+    h.key_press(Key::ArrowRight);
+    h.run_steps(1);
+    assert_eq!(h.state().playback.time_secs, 0.5);
+    h.key_press(Key::Space);
+    h.run_steps(1);
+    assert!(h.state().playback.playing);
+    focus_editor_at(&mut h, 0);
+    h.key_press(Key::Space);
+    h.get_by_label("Script").type_text(" ");
+    h.run_steps(1);
+    assert!(h.state().playback.playing);
+    assert!(h.state().doc.text.starts_with(' '));
+}
+
+#[test]
+fn save_as_open_and_the_unsaved_changes_prompt_round_trip() {
+    let dir = tempfile::tempdir().unwrap();
+    let setup = Setup::new(None);
+    let mut h = setup.build();
+    // Edit the example and save it: Ctrl+S asks where (it has no file yet).
+    focus_editor_at(&mut h, 0);
+    h.get_by_label("Script").type_text("# mine\n");
+    h.run_steps(1);
+    assert!(h.state().doc.is_dirty());
+    let saved = dir.path().join("walk.skel2d");
+    setup.dialogs.answer(Some(&saved));
+    h.key_press_modifiers(Modifiers::COMMAND, Key::S);
+    h.run_steps(2);
+    assert!(!h.state().doc.is_dirty());
+    assert_eq!(std::fs::read_to_string(&saved).unwrap(), h.state().doc.text);
+    assert!(h.state().doc.text.starts_with("# mine\n"));
+    assert_eq!(h.state().settings.recent_files.first(), Some(&std::fs::canonicalize(&saved).unwrap()));
+
+    // Another edit, then Open: the prompt appears; Cancel keeps everything.
+    h.get_by_label("Script").type_text("# more\n");
+    h.run_steps(1);
+    let other = write(dir.path(), "other.skel2d", RIG);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::O);
+    h.run_steps(2);
+    assert!(h.state().has_prompt());
+    h.get_by_label("Unsaved changes");
+    h.get_by_label("Cancel").click();
+    h.run_steps(2);
+    assert!(!h.state().has_prompt());
+    assert!(h.state().doc.text.contains("# more"));
+    assert_eq!(setup.dialogs.asked.lock().unwrap().as_slice(), ["Save script as"]);
+
+    // Open again and choose "Don't save": the dialog opens the other file.
+    setup.dialogs.answer(Some(&other));
+    h.key_press_modifiers(Modifiers::COMMAND, Key::O);
+    h.run_steps(2);
+    h.get_by_label("Don't save").click();
+    h.run_steps(3);
+    assert_eq!(h.state().doc.text, RIG);
+    assert_eq!(h.state().doc.path.as_deref(), Some(other.as_path()));
+    assert!(!std::fs::read_to_string(&saved).unwrap().contains("# more"), "discarded, not saved");
+
+    // Edit, then New with "Save": the file is saved before the new buffer.
+    focus_editor_at(&mut h, RIG.len());
+    h.get_by_label("Script").type_text("\tleg");
+    h.run_steps(1);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::N);
+    h.run_steps(2);
+    h.get_by_label("Save").click();
+    h.run_steps(2);
+    assert_eq!(std::fs::read_to_string(&other).unwrap(), format!("{RIG}\tleg"));
+    assert_eq!(h.state().doc.text, "");
+    assert!(h.state().doc.path.is_none());
+}
+
+#[test]
+fn closing_the_window_with_unsaved_changes_asks_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(dir.path(), "rig.skel2d", RIG);
+    let mut h = Setup::new(Some(&path)).build();
+    focus_editor_at(&mut h, 0);
+    h.get_by_label("Script").type_text("# x\n");
+    h.run_steps(1);
+    h.input_mut().viewports.entry(ViewportId::ROOT).or_default().events.push(ViewportEvent::Close);
+    h.run_steps(2);
+    assert!(h.state().has_prompt());
+    h.get_by_label("Cancel").click();
+    h.run_steps(2);
+    assert!(!h.state().has_prompt());
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), RIG, "nothing saved or lost");
+    assert!(h.state().doc.text.starts_with("# x\n"));
+}
+
+#[test]
+fn crlf_files_are_saved_with_crlf() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(dir.path(), "win.skel2d", &RIG.replace('\n', "\r\n"));
+    let mut h = Setup::new(Some(&path)).build();
+    assert_eq!(h.state().doc.text, RIG);
+    focus_editor_at(&mut h, RIG.len());
+    h.get_by_label("Script").type_text("\t\tx 0 -> 5\n");
+    h.run_steps(1);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::S);
+    h.run_steps(2);
+    let on_disk = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(on_disk, format!("{RIG}\t\tx 0 -> 5\n").replace('\n', "\r\n"));
+}
+
+/// Steps the app until `done` holds, for at most a few seconds of real time
+/// (file events arrive from the watcher's thread).
+fn step_until(h: &mut Harness<'_, SkelpadApp>, done: impl FnMut(&SkelpadApp) -> bool) -> bool {
+    step_within(h, Duration::from_secs(10), done)
+}
+
+fn step_within(h: &mut Harness<'_, SkelpadApp>, limit: Duration, mut done: impl FnMut(&SkelpadApp) -> bool) -> bool {
+    let start = Instant::now();
+    let mut clock = h.state().now();
+    while start.elapsed() < limit {
+        clock += 0.05;
+        h.input_mut().time = Some(clock);
+        h.step();
+        if done(h.state()) {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    false
+}
+
+#[test]
+fn external_changes_reload_a_clean_buffer_and_ask_for_a_dirty_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(dir.path(), "rig.skel2d", RIG);
+    let mut setup = Setup::new(Some(&path));
+    setup.watch = true;
+    let mut h = setup.build();
+
+    // Plain overwrite.
+    let v2 = RIG.replace("l40", "l50");
+    std::fs::write(&path, &v2).unwrap();
+    assert!(step_until(&mut h, |app| app.doc.text == v2), "not reloaded");
+    assert!(!h.state().doc.is_dirty());
+
+    // Save by rename (write a temporary file, rename it over the original).
+    let v3 = RIG.replace("l40", "l60");
+    let tmp = write(dir.path(), ".rig.skel2d.tmp", &v3);
+    std::fs::rename(&tmp, &path).unwrap();
+    assert!(step_until(&mut h, |app| app.doc.text == v3), "not reloaded after a rename");
+
+    // Delete and recreate.
+    let v4 = RIG.replace("l40", "l70");
+    std::fs::remove_file(&path).unwrap();
+    std::thread::sleep(Duration::from_millis(100));
+    std::fs::write(&path, &v4).unwrap();
+    assert!(step_until(&mut h, |app| app.doc.text == v4), "not reloaded after delete + recreate");
+
+    // Our own save is not mistaken for an external change.
+    focus_editor_at(&mut h, 0);
+    h.get_by_label("Script").type_text("# mine\n");
+    h.run_steps(1);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::S);
+    assert!(!step_within(&mut h, Duration::from_millis(1500), |app| app.has_prompt()), "own save prompted");
+
+    // With unsaved changes, an external change asks.
+    h.get_by_label("Script").type_text("# unsaved\n");
+    h.run_steps(1);
+    std::fs::write(&path, RIG).unwrap();
+    assert!(step_until(&mut h, |app| app.has_prompt()), "no prompt");
+    h.run_steps(1);
+    h.get_by_label("Changed on disk");
+    assert!(h.state().doc.text.contains("# unsaved"));
+    h.get_by_label("Reload from disk").click();
+    h.run_steps(2);
+    assert_eq!(h.state().doc.text, RIG);
+}
+
+#[test]
+fn unsaved_work_is_offered_back_after_a_crash() {
+    let dir = tempfile::tempdir().unwrap();
+    let recovery = dir.path().join("recovery");
+    let path = write(dir.path(), "rig.skel2d", RIG);
+    let mut setup = Setup::new(Some(&path));
+    setup.recovery_dir = Some(recovery.clone());
+    {
+        let mut h = setup.build();
+        focus_editor_at(&mut h, 0);
+        h.get_by_label("Script").type_text("# precious\n");
+        // A few seconds pass: the buffer reaches the recovery file.
+        for t in [10.0, 12.0, 14.0] {
+            h.input_mut().time = Some(t);
+            h.step();
+        }
+        let files: Vec<_> = std::fs::read_dir(&recovery).unwrap().collect();
+        assert_eq!(files.len(), 1);
+        // The harness is dropped without closing: like a crash.
+    }
+    let mut h = setup.build();
+    assert!(h.state().has_prompt());
+    h.get_by_label("Recover unsaved changes?");
+    h.get_by_label("Restore").click();
+    h.run_steps(2);
+    assert_eq!(h.state().doc.text, format!("# precious\n{RIG}"));
+    assert_eq!(h.state().doc.path.as_deref(), Some(path.as_path()));
+    assert!(h.state().doc.is_dirty());
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), RIG);
+}
+
+#[test]
+fn clicking_a_bone_selects_it_and_moves_the_cursor_to_its_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = "skeleton\n\tbody l0\n\t\t@ :circle d30\n\tarm x100 l80\n";
+    let path = write(dir.path(), "rig.skel2d", text);
+    let mut h = Setup::new(Some(&path)).build();
+    let app = h.state();
+    let rect = app.canvas.rect;
+    // Halfway along the arm, in screen space.
+    let p = app.view.screen_from_world(rect, 140.0, 0.0);
+    click_at(&mut h, p);
+    assert_eq!(h.state().selected, Some(skelpad::app::Selected::Bone("arm".into())));
+    assert_eq!(h.state().editor.cursor, Some(text.find("arm").unwrap()));
+    // The circle at the origin.
+    let p = h.state().view.screen_from_world(rect, 3.0, 3.0);
+    click_at(&mut h, p);
+    assert_eq!(h.state().selected, Some(skelpad::app::Selected::Slot("body.body".into())));
+    assert_eq!(h.state().editor.cursor, Some(text.find("@").unwrap()));
+}
