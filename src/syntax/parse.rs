@@ -443,6 +443,7 @@ impl Parser {
         let wh = matches!(ty, TypeName::Rect | TypeName::Ellipse);
         let d_ok = matches!(ty, TypeName::Rect | TypeName::Circle);
         let unknown = matches!(ty, TypeName::Unknown(_));
+        let mut listed_props = false;
         for t in &toks[1..] {
             let s = t.text;
             let mut prop = None;
@@ -510,7 +511,13 @@ impl Parser {
                 None if unknown => {}
                 None => {
                     let msg = problem.unwrap_or_else(|| format!("`{s}` is not a property of {}", type_name_str(&ty)));
-                    self.push(Diagnostic::error(tok_span(line, t), msg).hint(type_props_hint(&ty)));
+                    let mut d = Diagnostic::error(tok_span(line, t), msg);
+                    // The list of valid properties is long: give it once per line.
+                    if !listed_props {
+                        d = d.hint(type_props_hint(&ty));
+                        listed_props = true;
+                    }
+                    self.push(d);
                 }
             }
         }
