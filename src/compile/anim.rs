@@ -226,9 +226,15 @@ fn run_timeline(tl: &TimelineLine, start: Opts, diags: &mut Vec<LocalDiag>, ord:
     while k < cmds.len() {
         steps += 1;
         if steps > MAX_STEPS || arena.len() > MAX_KEYS {
+            // Keep what was pushed so far, as if the open loops ended here.
+            while let Some(s) = stack.pop() {
+                let mut prev = s.prev;
+                prev.append(&mut timeline);
+                timeline = prev;
+            }
             diags.push((
                 ord,
-                Diagnostic::error(tl.span, format!("this timeline's loops push too many keys; it stops after {} keys", arena.len()))
+                Diagnostic::error(tl.span, format!("this timeline's loops would push too many keys; only the first {} are kept", timeline.len()))
                     .hint("lower the loop counts `}[n]`"),
             ));
             break;

@@ -214,7 +214,7 @@ pub fn compile_rig(sections: &[(Ordinal, RigSection<'_>)]) -> RigOutput {
                     cx.push(
                         ord,
                         Diagnostic::error(first.span, "path commands under an attachment that is not a path are ignored")
-                            .hint(format!("this attachment is a {}", if w.ty.is_empty() { "none" } else { &w.ty })),
+                            .hint(if w.ty == "none" { "this attachment has no type".to_string() } else { format!("this attachment is a {}", w.ty) }),
                     );
                 }
             }
