@@ -108,6 +108,15 @@ impl Parser {
         self.skip = Some(Skip { depth: line.depth(), diag: self.diags.len() - 1, count: 0 });
     }
 
+    /// Reports an invalid depth-1 line (and the lines nested under it).
+    fn invalid_item(&mut self, line: &LogicalLine<'_>, message: &str) {
+        let mut d = Diagnostic::error(line_span(line), message);
+        if line.text[1..].starts_with(is_js_space) {
+            d = d.hint("indent with tabs only");
+        }
+        self.invalid_block(line, d);
+    }
+
     /// Returns true when `line` is nested under an invalid line.
     fn skipped(&mut self, line: &LogicalLine<'_>) -> bool {
         if let Some(skip) = &mut self.skip {
@@ -654,11 +663,7 @@ impl Parser {
                 }
             } else if b.len() > 1 && b[0] == b'\t' && b[1] != b'\t' {
                 path_open = false;
-                let mut d = Diagnostic::error(line_span(line), "expected a skin item: `@slot`, `@slot[attachment]` or `@bone.slot[attachment]`");
-                if is_js_space(text[1..].chars().next().unwrap_or('x')) {
-                    d = d.hint("indent with tabs only");
-                }
-                self.invalid_block(line, d);
+                self.invalid_item(line, "expected a skin item: `@slot`, `@slot[attachment]` or `@bone.slot[attachment]`");
             } else {
                 let mut d = Diagnostic::error(line_span(line), "unexpected line in skin");
                 if line.depth() >= 2 {
@@ -757,11 +762,7 @@ impl Parser {
                 }
             } else if b.len() > 1 && b[0] == b'\t' && b[1] != b'\t' {
                 item_open = false;
-                let mut d = Diagnostic::error(line_span(line), "expected an animation item: a bone reference or `@slot`");
-                if is_js_space(text[1..].chars().next().unwrap_or('x')) {
-                    d = d.hint("indent with tabs only");
-                }
-                self.invalid_block(line, d);
+                self.invalid_item(line, "expected an animation item: a bone reference or `@slot`");
             } else if line.depth() == 2 && toks.len() == 1 && item_open {
                 self.push(Diagnostic::warning(line_span(line), format!("timeline `{}` has no commands; it is ignored", toks[0].text)));
             } else {
