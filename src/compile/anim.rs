@@ -177,8 +177,8 @@ fn check_attachment_names(rig: &RigOutput, sections: &[(Ordinal, &AnimSection)],
             let crate::compile::names::Resolved::Found(slot) = rig.slot_names.resolve(&item.target.node) else { continue };
             for tl in item.timelines.iter().filter(|t| t.prop.node == TimelineProp::Attachment) {
                 for c in &tl.commands {
-                    if let TimelineCommand::Push(KeyValue::Name(n)) = &c.node {
-                        if !rig.attachment_ids.contains_key(&(slot, n.clone())) {
+                    if let TimelineCommand::Push(KeyValue::Name(n)) = &c.node
+                        && !rig.attachment_ids.contains_key(&(slot, n.clone())) {
                             let slot_name = &rig.skeleton.slots[slot as usize].name;
                             let names: Vec<&str> = rig.skeleton.attachments.iter().filter(|a| a.slot.0 == slot).map(|a| a.name.as_str()).collect();
                             let mut d = Diagnostic::warning(c.span, format!("slot `{slot_name}` has no attachment `{n}`; nothing is shown from this key"));
@@ -192,7 +192,6 @@ fn check_attachment_names(rig: &RigOutput, sections: &[(Ordinal, &AnimSection)],
                             }
                             diags.push((*ord, d));
                         }
-                    }
                 }
             }
         }

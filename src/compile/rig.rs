@@ -193,11 +193,10 @@ pub fn compile_rig(sections: &[(Ordinal, RigSection<'_>)]) -> RigOutput {
                 let line_type = type_string(&sl.spec);
                 let ai = match att_by_name.get(&att_full) {
                     Some(&ai) => {
-                        if let Some(t) = &line_type {
-                            if *t != atts[ai].2.ty {
+                        if let Some(t) = &line_type
+                            && *t != atts[ai].2.ty {
                                 atts[ai].2 = WAtt { ty: t.clone(), ..WAtt::default() };
                             }
-                        }
                         ai
                     }
                     None => {

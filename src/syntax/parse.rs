@@ -130,8 +130,8 @@ impl Parser {
     }
 
     fn finish_skip(&mut self) {
-        if let Some(skip) = self.skip.take() {
-            if skip.count > 0 {
+        if let Some(skip) = self.skip.take()
+            && skip.count > 0 {
                 let hint = if skip.count == 1 {
                     "the line nested under it is ignored too".to_string()
                 } else {
@@ -139,7 +139,6 @@ impl Parser {
                 };
                 self.diags[skip.diag].hints.push(hint);
             }
-        }
     }
 
     fn section(&mut self, header: &LogicalLine<'_>, rest: &[LogicalLine<'_>]) -> SectionKind {
@@ -330,11 +329,10 @@ impl Parser {
                     );
                     continue;
                 }
-                if let (Some(bi), Some(cmd)) = (bone, self.path_command(line, &toks)) {
-                    if let Some(slot) = sk.bones[bi].slots.last_mut() {
+                if let (Some(bi), Some(cmd)) = (bone, self.path_command(line, &toks))
+                    && let Some(slot) = sk.bones[bi].slots.last_mut() {
                         slot.commands.push(cmd);
                     }
-                }
             } else if b.len() > 1 && b[0] == b'\t' && b[1] != b'\t' {
                 bone = None;
                 slot_open = false;
@@ -656,11 +654,10 @@ impl Parser {
                     self.invalid_block(line, Diagnostic::error(line_span(line), "path command outside a `:path` skin item"));
                     continue;
                 }
-                if let Some(cmd) = self.path_command(line, &toks) {
-                    if let Some(item) = sk.items.last_mut() {
+                if let Some(cmd) = self.path_command(line, &toks)
+                    && let Some(item) = sk.items.last_mut() {
                         item.commands.push(cmd);
                     }
-                }
             } else if b.len() > 1 && b[0] == b'\t' && b[1] != b'\t' {
                 path_open = false;
                 self.invalid_item(line, "expected a skin item: `@slot`, `@slot[attachment]` or `@bone.slot[attachment]`");
@@ -682,7 +679,7 @@ impl Parser {
                 continue;
             }
             let text: &str = &line.text;
-            let plen = if text.starts_with("\t@") { token::path_prefix_len(&text[2..]) } else { 0 };
+            let plen = text.strip_prefix("\t@").map_or(0, token::path_prefix_len);
             if plen > 0 && boundary(text, 2 + plen) {
                 let toks = line.tokens();
                 let name = &text[2..2 + plen];

@@ -292,9 +292,12 @@ pub fn end_loop(tok: &str) -> Option<f64> {
     whole(|i| preceded(char('}'), delimited(char('['), digit1, char(']'))).parse(i), tok).map(to_f64)
 }
 
+/// A name inside a token and its byte offset in the token.
+pub type NameAt<'a> = (&'a str, usize);
+
 /// A path point `NUM,NUM` or `NUM,NUM:BONEREF`: x, y and the reference with
 /// its byte offset in the token.
-pub fn point(tok: &str) -> Option<(f64, f64, Option<(&str, usize)>)> {
+pub fn point(tok: &str) -> Option<(f64, f64, Option<NameAt<'_>>)> {
     let (x, y, r) = whole(
         |i| (number_lit, preceded(char(','), number_lit), opt(preceded(char(':'), path_lit))).parse(i),
         tok,
@@ -311,7 +314,7 @@ fn bracket_name(i: &str) -> Res<'_, &str> {
 
 /// The head token of a slot line: `@[SLOT][\[ATT\]]`. Returns the optional
 /// slot and attachment names with their byte offsets in the token.
-pub fn slot_head(tok: &str) -> Option<(Option<(&str, usize)>, Option<(&str, usize)>)> {
+pub fn slot_head(tok: &str) -> Option<(Option<NameAt<'_>>, Option<NameAt<'_>>)> {
     let (slot, att) = whole(|i| preceded(char('@'), pair(opt(name_lit), opt(bracket_name))).parse(i), tok)?;
     let slot = slot.map(|s| (s, 1));
     let att = att.map(|a| (a, tok.len() - a.len() - 1));
@@ -319,7 +322,7 @@ pub fn slot_head(tok: &str) -> Option<(Option<(&str, usize)>, Option<(&str, usiz
 }
 
 /// The head token of a skin item: `@SLOTREF[\[ATT\]]`.
-pub fn skin_head(tok: &str) -> Option<(&str, Option<(&str, usize)>)> {
+pub fn skin_head(tok: &str) -> Option<(&str, Option<NameAt<'_>>)> {
     let (slot, att) = whole(|i| preceded(char('@'), pair(path_lit, opt(bracket_name))).parse(i), tok)?;
     let att = att.map(|a| (a, tok.len() - a.len() - 1));
     Some((slot, att))
