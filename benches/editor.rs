@@ -1,1 +1,175 @@
-fn main(){}
+//! Per-frame CPU cost of the editor: the app's update (every panel, the
+//! edit, the incremental recompile, highlighting, the pose, the canvas) plus
+//! egui's tessellation of the frame — what eframe runs before handing
+//! triangles to the GPU. Driven through a real `egui::Context`, with no
+//! window and no GPU. Run with `cargo bench --bench editor`.
+
+use std::path::PathBuf;
+
+use divan::Bencher;
+use eframe::egui::{self, Event, Key, Modifiers, RawInput, Rect, Vec2};
+use skelpad::app::files::{FileDialogs, PendingDialog};
+use skelpad::app::{Services, SkelpadApp, editor::editor_id};
+use skelpad::generate;
+
+fn main() {
+    divan::main();
+}
+
+struct NoDialogs;
+
+impl FileDialogs for NoDialogs {
+    fn pick_open(&self, _: Option<&std::path::Path>) -> PendingDialog {
+        PendingDialog::ready(None)
+    }
+    fn pick_save(&self, _: &str, _: Option<&std::path::Path>, _: &str, _: &str) -> PendingDialog {
+        PendingDialog::ready(None)
+    }
+}
+
+/// The app on a 1600×1000 screen, with egui's context, a clock and the
+/// folder holding the script.
+struct Session {
+    ctx: egui::Context,
+    app: SkelpadApp,
+    clock: f64,
+    _dir: tempfile::TempDir,
+}
+
+impl Session {
+    fn new(text: &str) -> Session {
+        let dir = tempfile::tempdir().expect("a temporary folder");
+        let path: PathBuf = dir.path().join("rig.skel2d");
+        std::fs::write(&path, text).expect("writable temporary folder");
+        let ctx = egui::Context::default();
+        let cc = eframe::CreationContext::_new_kittest(ctx.clone());
+        let services = Services { dialogs: Box::new(NoDialogs), recovery_dir: None, watch_files: false };
+        let app = SkelpadApp::new(&cc, Some(path), services);
+        let mut s = Session { ctx, app, clock: 0.0, _dir: dir };
+        for _ in 0..3 {
+            s.frame(Vec::new());
+        }
+        s
+    }
+
+    /// One frame: update + tessellation. Returns the number of triangles.
+    fn frame(&mut self, events: Vec<Event>) -> usize {
+        self.clock += 1.0 / 60.0;
+        let input = RawInput {
+            screen_rect: Some(Rect::from_min_size(egui::Pos2::ZERO, Vec2::new(1600.0, 1000.0))),
+            time: Some(self.clock),
+            events,
+            ..Default::default()
+        };
+        let app = &mut self.app;
+        let mut output = self.ctx.run_ui(input, |ui| app.frame(ui));
+        // No GPU here to take the font texture updates.
+        output.textures_delta.clear();
+        let primitives = self.ctx.tessellate(output.shapes, output.pixels_per_point);
+        primitives
+            .iter()
+            .map(|p| match &p.primitive {
+                egui::epaint::Primitive::Mesh(m) => m.indices.len() / 3,
+                egui::epaint::Primitive::Callback(_) => 0,
+            })
+            .sum()
+    }
+
+    /// Focuses the editor with the cursor at byte `at`.
+    fn focus_editor_at(&mut self, at: usize) {
+        self.ctx.memory_mut(|m| m.request_focus(editor_id()));
+        self.app.editor.select(at..at);
+        for _ in 0..3 {
+            self.frame(Vec::new());
+        }
+    }
+}
+
+fn key(key: Key) -> Event {
+    Event::Key { key, physical_key: None, pressed: true, repeat: false, modifiers: Modifiers::NONE }
+}
+
+/// The generated 1000-bone script, playing its first animation, with one
+/// character typed (and deleted, alternately) inside the fifth animation.
+#[divan::bench(sample_count = 200)]
+fn type_in_animation_1000_bones(bencher: Bencher) {
+    let text = generate::script(1000, 10);
+    let anim_at = text.match_indices("anim \"").nth(4).map_or(0, |(i, _)| i);
+    let at = anim_at + text[anim_at..].find("\t\tr 0").unwrap_or(0) + 4;
+    let mut s = Session::new(&text);
+    assert!(s.app.playback.playing);
+    s.focus_editor_at(at);
+    let mut typed = false;
+    bencher.bench_local(|| {
+        typed = !typed;
+        let ev = if typed { Event::Text("1".into()) } else { key(Key::Backspace) };
+        divan::black_box(s.frame(vec![ev]));
+    });
+    assert_eq!(s.app.doc.text.len(), text.len() + usize::from(typed));
+}
+
+/// The same script playing with nothing typed: the steady cost of a frame.
+#[divan::bench(sample_count = 200)]
+fn playing_frame_1000_bones(bencher: Bencher) {
+    let mut s = Session::new(&generate::script(1000, 10));
+    bencher.bench_local(|| divan::black_box(s.frame(Vec::new())));
+}
+
+/// Start-up inside the process: create the app on the built-in example and
+/// run its first frame (window and GL context creation not included).
+#[divan::bench(sample_count = 20)]
+fn first_frame_of_the_example(bencher: Bencher) {
+    bencher.bench_local(|| {
+        let ctx = egui::Context::default();
+        let cc = eframe::CreationContext::_new_kittest(ctx.clone());
+        let services = Services { dialogs: Box::new(NoDialogs), recovery_dir: None, watch_files: false };
+        let mut app = SkelpadApp::new(&cc, None, services);
+        let input = RawInput {
+            screen_rect: Some(Rect::from_min_size(egui::Pos2::ZERO, Vec2::new(1280.0, 800.0))),
+            ..Default::default()
+        };
+        let mut output = ctx.run_ui(input, |ui| app.frame(ui));
+        output.textures_delta.clear();
+        divan::black_box(ctx.tessellate(output.shapes, output.pixels_per_point));
+    });
+}
+
+/// Building the highlighted layout job of the 1000-bone script (what an
+/// edit costs the highlighter).
+#[divan::bench(sample_count = 50)]
+fn highlight_job_1000_bones(bencher: Bencher) {
+    let text = generate::script(1000, 10);
+    let diags = skelpad::compile::compile(&text).diagnostics;
+    bencher.bench(|| skelpad::app::highlight::layout_job(&text, &diags, "", true, egui::FontId::monospace(13.0)));
+}
+
+/// egui laying out that job when one line changed (its galley cache holds
+/// the other paragraphs), and when nothing changed.
+#[divan::bench(args = [true, false], sample_count = 50)]
+fn galley_1000_bones(bencher: Bencher, edited: bool) {
+    let text = generate::script(1000, 10);
+    let ctx = egui::Context::default();
+    let font = egui::FontId::monospace(13.0);
+    let jobs = [
+        skelpad::app::highlight::layout_job(&text, &[], "", true, font.clone()),
+        skelpad::app::highlight::layout_job(&text.replacen("\t\tr 0", "\t\tr 01", 1), &[], "", true, font),
+    ];
+    let mut flip = 0;
+    let mut time = 0.0;
+    bencher.bench_local(|| {
+        if edited {
+            flip ^= 1;
+        }
+        time += 0.1;
+        let mut job = Some(jobs[flip].clone());
+        let input = RawInput { time: Some(time), ..Default::default() };
+        let mut out = None;
+        let mut output = ctx.run_ui(input, |ui| {
+            if let Some(job) = job.take() {
+                out = Some(ui.fonts_mut(|f| f.layout_job(job)));
+            }
+        });
+        output.textures_delta.clear();
+        divan::black_box(out);
+    });
+}

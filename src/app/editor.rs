@@ -180,12 +180,13 @@ impl Editor {
                 let (gutter, _) = ui.allocate_exact_size(Vec2::new(gutter_w, row_height * line_count as f32), egui::Sense::hover());
                 let Document { text, analysis, .. } = doc;
                 let highlighter = &mut self.highlighter;
+                let ppp = ui.ctx().pixels_per_point();
                 let mut layouter = |ui: &egui::Ui, buf: &dyn egui::TextBuffer, _wrap: f32| {
                     // Compile here, inside the text field's frame, so the
                     // underlines match the text being laid out.
                     analysis.ensure(buf.as_str());
-                    let job = highlighter.job(analysis.generation, buf.as_str(), &analysis.comp.diagnostics, &find_query, dark, font.clone());
-                    ui.fonts_mut(|f| f.layout_job(job))
+                    let (generation, diagnostics) = (analysis.generation, &analysis.comp.diagnostics);
+                    ui.fonts_mut(|f| highlighter.galley(f, ppp, generation, buf.as_str(), diagnostics, &find_query, dark, &font))
                 };
                 let output = egui::TextEdit::multiline(text)
                     .id(id)

@@ -5,8 +5,13 @@
 
 use std::ops::Range;
 
+use std::hash::{Hash, Hasher};
+use std::sync::Arc;
+
+use eframe::egui::epaint::text::FontsView;
 use eframe::egui::text::LayoutJob;
-use eframe::egui::{Color32, FontId, Stroke, TextFormat};
+use eframe::egui::{Color32, FontId, Galley, Stroke, TextFormat};
+use rustc_hash::{FxHashMap, FxHasher};
 
 use crate::syntax::lines::{is_js_space, tokenize};
 use crate::syntax::{Diagnostic, Severity, token};
@@ -269,7 +274,7 @@ impl Palette {
 }
 
 /// How one byte is drawn; adjacent bytes with the same look form one section.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 struct Look {
     kind: TokenKind,
     /// 0 none, 1/2 a tab of even/odd depth, 3 a space inside indentation.
@@ -279,9 +284,8 @@ struct Look {
     find: bool,
 }
 
-/// Builds the layout job of the whole text.
-pub fn layout_job(text: &str, diagnostics: &[Diagnostic], find: &str, dark: bool, font: FontId) -> LayoutJob {
-    let palette = Palette::new(dark);
+/// How every byte of `text` is drawn.
+fn looks(text: &str, diagnostics: &[Diagnostic], find: &str) -> Vec<Look> {
     let plain = Look { kind: TokenKind::Plain, indent: 0, underline: 0, find: false };
     let mut looks = vec![plain; text.len()];
     let mut section = SectionState::default();
@@ -338,56 +342,145 @@ pub fn layout_job(text: &str, diagnostics: &[Diagnostic], find: &str, dark: bool
             }
         }
     }
+    looks
+}
 
+fn text_format(look: Look, palette: &Palette, font: &FontId) -> TextFormat {
+    let mut f = TextFormat::simple(font.clone(), palette.of(look.kind));
+    f.background = match (look.find, look.indent) {
+        (true, _) => palette.find,
+        (false, 1) => palette.tab[0],
+        (false, 2) => palette.tab[1],
+        (false, 3) => palette.stray_space,
+        _ => Color32::TRANSPARENT,
+    };
+    f.underline = match look.underline {
+        2 => Stroke::new(1.5, palette.error),
+        1 => Stroke::new(1.5, palette.warning),
+        _ => Stroke::NONE,
+    };
+    f
+}
+
+/// The job of `text` whose bytes look like `looks` (same length).
+fn job_of(text: &str, looks: &[Look], palette: &Palette, font: &FontId) -> LayoutJob {
     let mut job = LayoutJob { text: text.to_owned(), ..Default::default() };
     job.wrap.max_width = f32::INFINITY;
-    let format = |look: Look| {
-        let mut f = TextFormat::simple(font.clone(), palette.of(look.kind));
-        f.background = match (look.find, look.indent) {
-            (true, _) => palette.find,
-            (false, 1) => palette.tab[0],
-            (false, 2) => palette.tab[1],
-            (false, 3) => palette.stray_space,
-            _ => Color32::TRANSPARENT,
-        };
-        f.underline = match look.underline {
-            2 => Stroke::new(1.5, palette.error),
-            1 => Stroke::new(1.5, palette.warning),
-            _ => Stroke::NONE,
-        };
-        f
-    };
     let mut start = 0usize;
     for i in 1..=text.len() {
         // Sections may only split at character boundaries.
         if i == text.len() || (looks[i] != looks[start] && text.is_char_boundary(i)) {
-            job.sections.push(eframe::egui::text::LayoutSection { leading_space: 0.0, byte_range: eframe::egui::text::ByteIndex(start)..eframe::egui::text::ByteIndex(i), format: format(looks[start]) });
+            job.sections.push(eframe::egui::text::LayoutSection {
+                leading_space: 0.0,
+                byte_range: eframe::egui::text::ByteIndex(start)..eframe::egui::text::ByteIndex(i),
+                format: text_format(looks[start], palette, font),
+            });
             start = i;
         }
+    }
+    if text.is_empty() {
+        job.sections.push(eframe::egui::text::LayoutSection {
+            leading_space: 0.0,
+            byte_range: eframe::egui::text::ByteIndex(0)..eframe::egui::text::ByteIndex(0),
+            format: TextFormat::simple(font.clone(), palette.plain),
+        });
     }
     job
 }
 
-/// Memoizes [`layout_job`] on its inputs. The text is keyed by the
-/// compilation generation that produced `diagnostics` (a new text always
-/// means a new compilation), so a frame without edits costs a comparison.
+/// Builds the layout job of the whole text.
+pub fn layout_job(text: &str, diagnostics: &[Diagnostic], find: &str, dark: bool, font: FontId) -> LayoutJob {
+    job_of(text, &looks(text, diagnostics, find), &Palette::new(dark), &font)
+}
+
+/// Lays out the highlighted text, memoized twice over: a frame without an
+/// edit returns the last galley as it is, and an edit lays out only the
+/// lines whose text or look changed and joins the rest from a per-line
+/// cache. (Handing egui the whole job each frame would cost milliseconds on
+/// a large script just to hash it.)
 #[derive(Default)]
 pub struct Highlighter {
-    key: Option<(u64, bool, String, u32)>,
-    job: Option<LayoutJob>,
-    /// How many times the job was rebuilt (for tests and benchmarks).
+    key: Option<(u64, bool, String, u32, u32)>,
+    galley: Option<Arc<Galley>>,
+    /// Galleys of single lines, keyed on their text and looks.
+    lines: FxHashMap<u64, Arc<Galley>>,
+    /// A tiny galley egui lays out each frame: when egui hands back a
+    /// different one, its fonts were rebuilt and every cached galley points
+    /// into an old glyph atlas.
+    sentinel: Option<Arc<Galley>>,
+    /// How many times the text was highlighted again (edits, theme, find).
     pub builds: u64,
+    /// How many single lines were laid out (cache misses).
+    pub lines_laid_out: u64,
 }
 
 impl Highlighter {
-    pub fn job(&mut self, generation: u64, text: &str, diagnostics: &[Diagnostic], find: &str, dark: bool, font: FontId) -> LayoutJob {
-        let key = (generation, dark, find.to_owned(), font.size.to_bits());
-        if self.key.as_ref() != Some(&key) || self.job.is_none() {
-            self.job = Some(layout_job(text, diagnostics, find, dark, font));
-            self.key = Some(key);
-            self.builds += 1;
+    /// The galley of `text`, compiled as generation `generation` with
+    /// these diagnostics.
+    #[allow(clippy::too_many_arguments)]
+    pub fn galley(
+        &mut self,
+        fonts: &mut FontsView<'_>,
+        pixels_per_point: f32,
+        generation: u64,
+        text: &str,
+        diagnostics: &[Diagnostic],
+        find: &str,
+        dark: bool,
+        font: &FontId,
+    ) -> Arc<Galley> {
+        let sentinel = fonts.layout_job(LayoutJob::simple_singleline("0".into(), font.clone(), Color32::WHITE));
+        if !self.sentinel.as_ref().is_some_and(|s| Arc::ptr_eq(s, &sentinel)) {
+            self.lines.clear();
+            self.galley = None;
         }
-        self.job.clone().unwrap_or_default()
+        self.sentinel = Some(sentinel);
+        let key = (generation, dark, find.to_owned(), font.size.to_bits(), pixels_per_point.to_bits());
+        if let (Some(g), true) = (&self.galley, self.key.as_ref() == Some(&key)) {
+            return g.clone();
+        }
+        self.builds += 1;
+        let palette = Palette::new(dark);
+        let looks = looks(text, diagnostics, find);
+        let galley = if text.is_empty() {
+            fonts.layout_job(job_of(text, &looks, &palette, font))
+        } else {
+            let mut lines = FxHashMap::default();
+            let mut parts = Vec::new();
+            let mut start = 0;
+            // Split exactly as egui splits paragraphs: a final newline stays
+            // with the last line (and gives it an empty row below).
+            while start < text.len() {
+                let mut end = text[start..].find('\n').map_or(text.len(), |i| start + i);
+                if end + 1 == text.len() && text.ends_with('\n') {
+                    end += 1;
+                }
+                let (line, line_looks) = (&text[start..end], &looks[start..end]);
+                let mut h = FxHasher::default();
+                line.hash(&mut h);
+                line_looks.hash(&mut h);
+                let k = h.finish();
+                let g = match self.lines.get(&k).or_else(|| lines.get(&k)) {
+                    Some(g) => g.clone(),
+                    None => {
+                        self.lines_laid_out += 1;
+                        fonts.layout_job(job_of(line, line_looks, &palette, font))
+                    }
+                };
+                lines.insert(k, g.clone());
+                parts.push(g);
+                start = end + 1;
+            }
+            self.lines = lines;
+            // The joined galley keeps the whole text; one section suffices
+            // since the rows are already laid out.
+            let mut job = LayoutJob::single_section(text.to_owned(), TextFormat::simple(font.clone(), palette.plain));
+            job.wrap.max_width = f32::INFINITY;
+            Arc::new(Galley::concat(Arc::new(job), &parts, pixels_per_point))
+        };
+        self.key = Some(key);
+        self.galley = Some(galley.clone());
+        galley
     }
 }
 
@@ -450,14 +543,28 @@ mod tests {
     }
 
     #[test]
-    fn memo_rebuilds_only_when_inputs_change() {
-        let mut h = Highlighter::default();
+    fn galleys_are_reused_and_edits_lay_out_only_the_changed_line() {
+        let ctx = eframe::egui::Context::default();
         let font = FontId::monospace(12.0);
-        h.job(1, "skeleton\n", &[], "", true, font.clone());
-        h.job(1, "skeleton\n", &[], "", true, font.clone());
-        assert_eq!(h.builds, 1);
-        h.job(2, "skeleton \n", &[], "", true, font.clone());
-        h.job(2, "skeleton \n", &[], "", false, font);
-        assert_eq!(h.builds, 3);
+        let mut h = Highlighter::default();
+        let text = "skeleton\n\tarm l10\n\tleg l20\n";
+        let edited = "skeleton\n\tarm l10\n\tleg l25\n";
+        let mut galleys = Vec::new();
+        for (generation, t) in [(1, text), (1, text), (2, edited)] {
+            let mut out = ctx.run_ui(Default::default(), |ui| {
+                galleys.push(ui.fonts_mut(|f| h.galley(f, 1.0, generation, t, &[], "", true, &font)));
+            });
+            out.textures_delta.clear();
+        }
+        assert!(Arc::ptr_eq(&galleys[0], &galleys[1]));
+        assert_eq!(h.builds, 2);
+        // Three lines (the last with its newline), then only the edited one.
+        assert_eq!(h.lines_laid_out, 4);
+        assert_eq!(galleys[2].text(), edited);
+        assert_eq!(galleys[2].rows.len(), 4);
+        // Same rows as egui's own layout of the whole job.
+        let whole = ctx.fonts_mut(|f| f.layout_job(layout_job(edited, &[], "", true, font.clone())));
+        assert_eq!(whole.rows.len(), galleys[2].rows.len());
+        assert!((whole.size().y - galleys[2].size().y).abs() < 0.5);
     }
 }

@@ -129,6 +129,9 @@ pub struct SkelpadApp {
     want_watch: bool,
     title: String,
     now: f64,
+    /// Set by `SKELPAD_STARTUP_PROBE`: when the process started; the first
+    /// frame prints how long it took and closes the window.
+    startup_probe: Option<std::time::Instant>,
 }
 
 impl SkelpadApp {
@@ -178,6 +181,7 @@ impl SkelpadApp {
             want_watch: false,
             title: String::new(),
             now: 0.0,
+            startup_probe: None,
             settings,
         };
         app.playback.looping = app.settings.view.looping;
@@ -716,6 +720,10 @@ impl SkelpadApp {
 impl eframe::App for SkelpadApp {
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
         self.frame(ui);
+        if let Some(started) = self.startup_probe.take() {
+            eprintln!("skelpad: first frame built {:.0} ms after start", started.elapsed().as_secs_f64() * 1e3);
+            ui.ctx().send_viewport_cmd(ViewportCommand::Close);
+        }
     }
 
     fn save(&mut self, storage: &mut dyn eframe::Storage) {
@@ -801,7 +809,13 @@ pub fn bone_at_cursor(text: &str, cursor: usize, sk: &Skeleton) -> Option<BoneId
 }
 
 /// Opens the editor window; returns the process exit code.
+///
+/// With the environment variable `SKELPAD_STARTUP_PROBE` set, the first
+/// frame prints how long start-up took and closes the window (this is how
+/// the start-up time is measured).
 pub fn run(file: Option<PathBuf>) -> i32 {
+    let started = std::time::Instant::now();
+    let probe = std::env::var_os("SKELPAD_STARTUP_PROBE").is_some();
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
             .with_title("skelpad")
@@ -810,7 +824,11 @@ pub fn run(file: Option<PathBuf>) -> i32 {
             .with_min_inner_size([640.0, 400.0]),
         ..Default::default()
     };
-    let result = eframe::run_native(APP_ID, options, Box::new(move |cc| Ok(Box::new(SkelpadApp::new(cc, file, Services::native())))));
+    let result = eframe::run_native(APP_ID, options, Box::new(move |cc| {
+        let mut app = SkelpadApp::new(cc, file, Services::native());
+        app.startup_probe = probe.then_some(started);
+        Ok(Box::new(app))
+    }));
     match result {
         Ok(()) => crate::cli::EXIT_OK,
         Err(e) => {
