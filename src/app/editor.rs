@@ -25,13 +25,18 @@ pub fn byte_of_char(text: &str, char_index: usize) -> usize {
     text.char_indices().nth(char_index).map_or(text.len(), |(b, _)| b)
 }
 
-/// Character index of the byte offset `byte` (rounded down to a character).
-pub fn char_of_byte(text: &str, byte: usize) -> usize {
+/// `byte` clamped to the text and moved back to a character boundary.
+pub fn floor_boundary(text: &str, byte: usize) -> usize {
     let mut b = byte.min(text.len());
     while !text.is_char_boundary(b) {
         b -= 1;
     }
-    text[..b].chars().count()
+    b
+}
+
+/// Character index of the byte offset `byte` (rounded down to a character).
+pub fn char_of_byte(text: &str, byte: usize) -> usize {
+    text[..floor_boundary(text, byte)].chars().count()
 }
 
 fn line_start(text: &str, byte: usize) -> usize {
@@ -159,7 +164,8 @@ impl Editor {
                 }
             }
         }
-        if let Some(r) = self.pending_select.as_ref() {
+        if let Some(r) = self.pending_select.as_mut() {
+            *r = floor_boundary(&doc.text, r.start)..floor_boundary(&doc.text, r.end.max(r.start));
             let mut state = TextEditState::load(&ctx, id).unwrap_or_default();
             let (ca, cb) = (char_of_byte(&doc.text, r.start), char_of_byte(&doc.text, r.end));
             state.cursor.set_char_range(Some(CCursorRange::two(CCursor::new(ca), CCursor::new(cb))));
@@ -221,7 +227,8 @@ impl Editor {
         } else if let Some(c) = cursor_char {
             self.cursor = Some(byte_of_char(&doc.text, c));
         }
-        self.cursor = self.cursor.map(|c| c.min(doc.text.len()));
+        // The text may have changed under a remembered cursor (a reload).
+        self.cursor = self.cursor.map(|c| floor_boundary(&doc.text, c));
         out.cursor = self.cursor;
 
         // Line numbers, for the visible rows only.
@@ -407,5 +414,7 @@ mod tests {
         assert_eq!(char_of_byte(t, 2), 1);
         assert_eq!(char_of_byte(t, 1), 0);
         assert_eq!(byte_of_char(t, 10), t.len());
+        assert_eq!(floor_boundary(t, 1), 0);
+        assert_eq!(floor_boundary(t, 99), t.len());
     }
 }

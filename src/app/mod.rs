@@ -775,7 +775,7 @@ fn resolve_ref<'a>(names: impl Iterator<Item = &'a str>, r: &str) -> Option<usiz
 /// under it) in a skeleton section, or an item (and its timelines) in an
 /// animation, skin or order section.
 pub fn bone_at_cursor(text: &str, cursor: usize, sk: &Skeleton) -> Option<BoneId> {
-    let cursor = cursor.min(text.len());
+    let cursor = editor::floor_boundary(text, cursor);
     let line_end = text[cursor..].find('\n').map_or(text.len(), |i| cursor + i);
     let mut item: Option<&str> = None;
     for line in text[..line_end].rsplit('\n') {
