@@ -14,6 +14,7 @@
 pub mod canvas;
 pub mod document;
 pub mod editor;
+pub mod export;
 pub mod files;
 pub mod highlight;
 pub mod settings;

@@ -181,7 +181,7 @@ pub fn ui(ui: &mut egui::Ui, playback: &mut Playback, arm: &Armature, focus_bone
     let mut out = TimelineOutput::default();
     let (anim_id, skin_id) = playback.resolve(arm);
     let anim = anim_id.and_then(|a| arm.animation(a));
-    ui.horizontal_wrapped(|ui| {
+    ui.horizontal(|ui| {
         let anim_label = anim.map_or_else(|| "(no animation)".to_owned(), |a| anim_title(a));
         egui::ComboBox::from_label("Animation").selected_text(anim_label).show_ui(ui, |ui| {
             for (i, a) in arm.animations.iter().enumerate() {
@@ -224,8 +224,6 @@ pub fn ui(ui: &mut egui::Ui, playback: &mut Playback, arm: &Armature, focus_bone
                 out.changed_time = true;
             }
         });
-        ui.checkbox(&mut playback.looping, "Loop");
-        ui.add(egui::Slider::new(&mut playback.speed, SPEED_RANGE).logarithmic(true).fixed_decimals(1).suffix("×").text("Speed"));
         if let Some(a) = anim {
             ui.monospace(format!(
                 "{:.3} s  frame {} / {}",
@@ -234,6 +232,10 @@ pub fn ui(ui: &mut egui::Ui, playback: &mut Playback, arm: &Armature, focus_bone
                 last_frame(a)
             ));
         }
+    });
+    ui.horizontal(|ui| {
+        ui.checkbox(&mut playback.looping, "Loop");
+        ui.add(egui::Slider::new(&mut playback.speed, SPEED_RANGE).logarithmic(true).fixed_decimals(1).suffix("×").text("Speed"));
     });
     if let Some(a) = anim {
         let ticks = a.key_times(&arm.skeleton, focus_bone);
