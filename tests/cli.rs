@@ -333,12 +333,42 @@ fn help_texts() {
     }
 }
 
+/// Runs skelpad where no window can open (no X11 or Wayland display).
+fn skelpad_without_display(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_skelpad"))
+        .args(args)
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .env("XDG_RUNTIME_DIR", std::env::temp_dir())
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("run skelpad")
+}
+
 #[test]
-fn no_command_prints_help_and_exits_0() {
-    let o = skelpad(&[]);
+fn help_says_that_no_command_opens_the_editor() {
+    let o = skelpad(&["--help"]);
     assert_eq!(code(&o), 0, "stderr: {}", stderr(&o));
     let out = stdout(&o);
-    assert!(out.contains("Usage:") && out.contains("check") && out.contains("pose"), "{out}");
+    assert!(out.contains("Usage:") && out.contains("check") && out.contains("pose") && out.contains("[FILE]"), "{out}");
+    assert!(out.contains("opens the editor"), "{out}");
+}
+
+#[test]
+fn without_a_display_the_editor_fails_with_a_clear_message() {
+    let o = skelpad_without_display(&[]);
+    assert_eq!(code(&o), 2);
+    assert!(stderr(&o).contains("cannot open the editor window"), "{}", stderr(&o));
+}
+
+#[test]
+fn an_unreadable_file_is_reported_before_any_window_opens() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.skel2d");
+    std::fs::write(&bad, [0xff, 0xfe, 0x00]).unwrap();
+    let o = skelpad_without_display(&[s(&bad)]);
+    assert_eq!(code(&o), 2);
+    assert!(stderr(&o).contains("is not UTF-8"), "{}", stderr(&o));
 }
 
 #[test]
