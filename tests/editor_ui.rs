@@ -441,3 +441,55 @@ fn clicking_a_bone_selects_it_and_moves_the_cursor_to_its_line() {
     assert_eq!(h.state().selected, Some(skelpad::app::Selected::Slot("body.body".into())));
     assert_eq!(h.state().editor.cursor, Some(text.find("@").unwrap()));
 }
+
+/// eframe storage in memory.
+#[derive(Default)]
+struct MemoryStorage(std::collections::HashMap<String, String>);
+
+impl eframe::Storage for MemoryStorage {
+    fn get_string(&self, key: &str) -> Option<String> {
+        self.0.get(key).cloned()
+    }
+    fn set_string(&mut self, key: &str, value: String) {
+        self.0.insert(key.to_owned(), value);
+    }
+    fn remove_string(&mut self, key: &str) {
+        self.0.remove(key);
+    }
+    fn flush(&mut self) {}
+}
+
+#[test]
+fn theme_recent_files_view_settings_and_zoom_persist_between_runs() {
+    use eframe::App as _;
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(dir.path(), "rig.skel2d", RIG);
+    let mut h = Setup::new(Some(&path)).build();
+    // Choose through the menus as a user would.
+    h.get_by_label("View").click();
+    h.run_steps(3);
+    h.get_by_label("Grid and axes").click();
+    h.run_steps(1);
+    h.get_by_label("Loop").click();
+    h.run_steps(1);
+    let mut storage = MemoryStorage::default();
+    {
+        let app = h.state_mut();
+        app.settings.theme = skelpad::app::settings::Theme::Light;
+        app.view.zoom = 7.5;
+        app.save(&mut storage);
+    }
+    let before = h.state().settings.clone();
+    assert!(!before.view.show_grid);
+    assert!(!before.view.looping);
+
+    let ctx = eframe::egui::Context::default();
+    let mut cc = eframe::CreationContext::_new_kittest(ctx);
+    cc.storage = Some(&storage);
+    let services = Services { dialogs: Box::new(ScriptedDialogs::default()), recovery_dir: None, watch_files: false };
+    let app = SkelpadApp::new(&cc, None, services);
+    assert_eq!(app.settings, before);
+    assert_eq!(app.view.zoom, 7.5);
+    assert!(!app.playback.looping);
+    assert_eq!(app.settings.recent_files.first(), Some(&std::fs::canonicalize(&path).unwrap()));
+}
