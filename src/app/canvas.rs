@@ -193,13 +193,12 @@ impl Canvas {
             }
         }
 
-        if response.clicked() && !self.space_held {
-            if let Some(p) = response.interact_pointer_pos() {
+        if response.clicked() && !self.space_held
+            && let Some(p) = response.interact_pointer_pos() {
                 let (wx, wy) = view.world_from_screen(rect, p);
                 let tolerance = f64::from(6.0 / view.zoom);
                 out.clicked = Some(hit_test(scene.armature, scene.pose, wx, wy, tolerance, scene.show_bones));
             }
-        }
 
         let painter = ui.painter_at(rect);
         let visuals = ui.visuals();

@@ -127,9 +127,9 @@ impl Editor {
 
         // Keys the plain text field does not handle the way a script needs.
         let focused = ctx.memory(|m| m.has_focus(id));
-        if focused {
-            if let Some(mut state) = TextEditState::load(&ctx, id) {
-                if let Some(range) = state.cursor.char_range() {
+        if focused
+            && let Some(mut state) = TextEditState::load(&ctx, id)
+                && let Some(range) = state.cursor.char_range() {
                     let [a, b] = range.sorted_cursors();
                     let sel = byte_of_char(&doc.text, a.index.0)..byte_of_char(&doc.text, b.index.0);
                     let multi_line = doc.text[sel.clone()].contains('\n');
@@ -162,8 +162,6 @@ impl Editor {
                         out.changed = true;
                     }
                 }
-            }
-        }
         if let Some(r) = self.pending_select.as_mut() {
             *r = floor_boundary(&doc.text, r.start)..floor_boundary(&doc.text, r.end.max(r.start));
             let mut state = TextEditState::load(&ctx, id).unwrap_or_default();
@@ -303,11 +301,10 @@ impl Editor {
                 self.find.open = false;
             }
         });
-        if let Some(forward) = jump {
-            if let Some(r) = find_next(text, &self.find.query, self.cursor.unwrap_or(0), forward) {
+        if let Some(forward) = jump
+            && let Some(r) = find_next(text, &self.find.query, self.cursor.unwrap_or(0), forward) {
                 self.select(r);
             }
-        }
     }
 }
 

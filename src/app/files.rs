@@ -158,7 +158,7 @@ impl Recovery {
                 (!process_alive(record.pid)).then_some((p, record))
             })
             .collect();
-        out.sort_by(|a, b| b.1.saved_at_unix_secs.cmp(&a.1.saved_at_unix_secs));
+        out.sort_by_key(|r| std::cmp::Reverse(r.1.saved_at_unix_secs));
         out
     }
 }

@@ -347,11 +347,10 @@ impl SkelpadApp {
                 match (purpose, answer) {
                     (DialogPurpose::Open, Some(p)) => self.open_path(&p),
                     (DialogPurpose::SaveAs { then }, Some(p)) => {
-                        if self.save_to(&p) {
-                            if let Some(a) = then {
+                        if self.save_to(&p)
+                            && let Some(a) = then {
                                 self.perform(a);
                             }
-                        }
                     }
                     (_, None) => {}
                 }
@@ -735,11 +734,10 @@ impl eframe::App for SkelpadApp {
     fn on_exit(&mut self, _gl: Option<&eframe::glow::Context>) {
         // A clean exit keeps no recovery file; an exit with unsaved changes
         // (only possible after "Don't save") was cleared by the prompt.
-        if !self.doc.is_dirty() {
-            if let Some(r) = self.recovery.as_mut() {
+        if !self.doc.is_dirty()
+            && let Some(r) = self.recovery.as_mut() {
                 r.clear();
             }
-        }
     }
 }
 

@@ -182,7 +182,7 @@ pub fn ui(ui: &mut egui::Ui, playback: &mut Playback, arm: &Armature, focus_bone
     let (anim_id, skin_id) = playback.resolve(arm);
     let anim = anim_id.and_then(|a| arm.animation(a));
     ui.horizontal(|ui| {
-        let anim_label = anim.map_or_else(|| "(no animation)".to_owned(), |a| anim_title(a));
+        let anim_label = anim.map_or_else(|| "(no animation)".to_owned(), anim_title);
         egui::ComboBox::from_label("Animation").selected_text(anim_label).show_ui(ui, |ui| {
             for (i, a) in arm.animations.iter().enumerate() {
                 let id = AnimId::from_index(i);

@@ -105,12 +105,11 @@ where
 /// Opens the editor. A file that exists but cannot be read is reported
 /// here, before a window opens; a missing one becomes a new script there.
 fn open_editor(file: Option<PathBuf>) -> i32 {
-    if let Some(path) = file.as_deref().filter(|p| p.exists()) {
-        if let Err(msg) = read_script(path) {
+    if let Some(path) = file.as_deref().filter(|p| p.exists())
+        && let Err(msg) = read_script(path) {
             eprintln!("error: {msg}");
             return EXIT_USAGE;
         }
-    }
     crate::app::run(file)
 }
 
