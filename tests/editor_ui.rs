@@ -487,8 +487,10 @@ fn theme_recent_files_view_settings_and_zoom_persist_between_runs() {
     let mut cc = eframe::CreationContext::_new_kittest(ctx);
     cc.storage = Some(&storage);
     let services = Services { dialogs: Box::new(ScriptedDialogs::default()), recovery_dir: None, watch_files: false };
-    let app = SkelpadApp::new(&cc, None, services);
+    let app = SkelpadApp::new(&cc, Some(path.clone()), services);
     assert_eq!(app.settings, before);
+    // The same file as last time: its view is kept, not fitted again.
+    assert!(!app.canvas.fit_requested);
     assert_eq!(app.view.zoom, 7.5);
     assert!(!app.playback.looping);
     assert_eq!(app.settings.recent_files.first(), Some(&std::fs::canonicalize(&path).unwrap()));

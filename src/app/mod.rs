@@ -141,7 +141,12 @@ impl SkelpadApp {
     /// that saves there); without a file the built-in example is shown.
     pub fn new(cc: &eframe::CreationContext<'_>, file: Option<PathBuf>, services: Services) -> Self {
         let settings = Settings::load(cc.storage);
-        let view = cc.storage.and_then(|s| eframe::get_value(s, "skelpad.view")).unwrap_or_default();
+        let saved_view: Option<View> = cc.storage.and_then(|s| eframe::get_value(s, "skelpad.view"));
+        // Reopening the file of the last run keeps its zoom and pan; any
+        // other start frames the new skeleton.
+        let reopened = file.as_ref().and_then(|f| std::fs::canonicalize(f).ok()).is_some_and(|f| settings.recent_files.first() == Some(&f));
+        let fit_on_start = !(reopened && saved_view.is_some());
+        let view = saved_view.unwrap_or_default();
         let mut status = None;
         let doc = match &file {
             None => Document::untitled(EXAMPLE_NAME, EXAMPLE),
@@ -162,7 +167,7 @@ impl SkelpadApp {
         let mut app = SkelpadApp {
             doc,
             editor: Editor::default(),
-            canvas: Canvas { fit_requested: true, ..Canvas::default() },
+            canvas: Canvas { fit_requested: fit_on_start, ..Canvas::default() },
             playback: Playback::default(),
             view,
             pose: Pose::default(),
