@@ -8,5 +8,6 @@ pub mod cli;
 pub mod compile;
 pub mod generate;
 pub mod model;
+pub mod render;
 pub mod runtime;
 pub mod syntax;

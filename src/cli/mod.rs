@@ -1,5 +1,6 @@
 //! The `skelpad` command line.
 
+pub mod render;
 pub mod report;
 
 use std::io::Write;
@@ -25,7 +26,7 @@ pub const EXIT_USAGE: i32 = 2;
     version,
     about = "A text editor for 2D skeletal animation (Skel2D scripts, *.skel2d)",
     long_about = "skelpad compiles tab-indented Skel2D scripts (bones, slots, shapes, paths, skins, draw order, \
-                  animations) into an armature, checks them and evaluates poses.\n\n\
+                  animations) into an armature, checks them, evaluates poses and renders them.\n\n\
                   Exit codes: 0 success, 1 the script has errors, 2 usage or I/O error."
 )]
 struct Cli {
@@ -64,6 +65,8 @@ enum Command {
         #[arg(long, value_name = "T1,T2,...", value_delimiter = ',')]
         times: Option<Vec<f64>>,
     },
+    /// Render a pose or an animation to PNG, a PNG sequence, a sprite sheet or a GIF.
+    Render(render::RenderArgs),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -99,6 +102,7 @@ where
         }
         Some(Command::Check { files, format, timings }) => check(&files, format, timings),
         Some(Command::Pose { file, json, anim, skin, times }) => pose(&file, json, anim.as_deref(), skin.as_deref(), times),
+        Some(Command::Render(args)) => render::run(args),
     }
 }
 
