@@ -189,7 +189,12 @@ pub(crate) fn path(out: &mut Outline, path: &BoundPath, slot_bone: BoneId, pose:
                 m
             }
         };
-        m.apply(x, y)
+        // Snap to a 2⁻¹⁶-unit grid: a rig that moved rigidly gives the same
+        // points up to rounding noise, and the snapped points then hash the
+        // same, so the tessellation is reused. The grid is far below a pixel
+        // at any useful zoom.
+        let (x, y) = m.apply(x, y);
+        (snap(x), snap(y))
     };
     let s = map(path.start.bone, path.start.x, path.start.y);
     out.start(s.0, s.1);
@@ -213,6 +218,11 @@ pub(crate) fn path(out: &mut Outline, path: &BoundPath, slot_bone: BoneId, pose:
         }
     }
     out.closed = path.closed;
+}
+
+fn snap(v: f64) -> f64 {
+    const GRID: f64 = 65536.0;
+    (v * GRID).round() / GRID
 }
 
 /// The outline of a shape attachment in attachment space; `false` for kinds
