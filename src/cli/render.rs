@@ -1,10 +1,10 @@
 //! `skelpad render`: a pose or an animation to PNG, PNG sequence, sprite
 //! sheet or GIF.
 
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
-use clap::Args;
+use clap::{Args, Parser};
 
 use super::{EXIT_OK, EXIT_USAGE, read_script, report};
 use crate::compile::compile;
@@ -94,38 +94,55 @@ fn parse_background(s: &str) -> Result<Background, String> {
     Ok(Background::Color([c.r, c.g, c.b, c.a].map(|v| v as f32)))
 }
 
-/// Prints `frame i/n` on stderr: one updating line on a terminal, a line
-/// every tenth otherwise (logs stay short).
-fn progress_printer(what: &'static str) -> impl FnMut(usize, usize) {
-    let tty = std::io::stderr().is_terminal();
+/// Prints `frame i/n`: one updating line on a terminal, a line every tenth
+/// otherwise (logs stay short).
+fn progress_printer<'w>(err: &'w mut dyn Write, tty: bool) -> impl FnMut(usize, usize) + 'w {
     let mut last_tenth = 0;
     move |done, total| {
         if tty {
-            eprint!("\r{what} frame {done}/{total}");
+            let _ = write!(err, "\rrendering frame {done}/{total}");
             if done == total {
-                eprintln!();
+                let _ = writeln!(err);
             }
         } else {
             let tenth = done * 10 / total.max(1);
             if tenth > last_tenth || done == total {
                 last_tenth = tenth;
-                eprintln!("{what} frame {done}/{total}");
+                let _ = writeln!(err, "rendering frame {done}/{total}");
             }
         }
     }
 }
 
+/// `skelpad render` alone, for parsing its arguments without the rest of
+/// the command line (tests, tools).
+#[derive(Parser, Debug)]
+#[command(name = "skelpad render")]
+pub struct RenderCommand {
+    #[command(flatten)]
+    pub args: RenderArgs,
+}
+
+/// Runs `skelpad render` with messages (warnings, progress, errors) on stderr.
 pub fn run(args: RenderArgs) -> i32 {
-    match render(&args) {
+    let stderr = std::io::stderr();
+    let tty = stderr.is_terminal();
+    execute(&args, &mut stderr.lock(), tty)
+}
+
+/// Runs `skelpad render` writing its messages to `err` (`tty`: progress as
+/// one updating line); returns the exit code.
+pub fn execute(args: &RenderArgs, err: &mut dyn Write, tty: bool) -> i32 {
+    match render(args, err, tty) {
         Ok(()) => EXIT_OK,
         Err(msg) => {
-            eprintln!("error: {msg}");
+            let _ = writeln!(err, "error: {msg}");
             EXIT_USAGE
         }
     }
 }
 
-fn render(args: &RenderArgs) -> Result<(), String> {
+fn render(args: &RenderArgs, err: &mut dyn Write, tty: bool) -> Result<(), String> {
     if let Some(t) = args.time.filter(|t| !t.is_finite()) {
         return Err(format!("--time must be a number of seconds, not {t}"));
     }
@@ -171,7 +188,7 @@ fn render(args: &RenderArgs) -> Result<(), String> {
     };
     if comp.has_errors() {
         let n = comp.diagnostics.iter().filter(|d| d.is_error()).count();
-        eprintln!("warning: {} has {n} error(s); rendering what compiled (run `skelpad check` to see them)", args.file.display());
+        let _ = writeln!(err, "warning: {} has {n} error(s); rendering what compiled (run `skelpad check` to see them)", args.file.display());
     }
     let animation = anim.and_then(|a| arm.animation(a));
     let fps = animation.map_or(20.0, |a| a.fps);
@@ -196,12 +213,13 @@ fn render(args: &RenderArgs) -> Result<(), String> {
     let out = &args.output;
     let written = if animated {
         let times = animation.map_or_else(|| vec![0.0], frame_times);
+        let mut progress = progress_printer(err, tty);
         if args.frames {
-            export::write_sequence(&mut renderer, &times, out, &mut progress_printer("rendering"))
+            export::write_sequence(&mut renderer, &times, out, &mut progress)
         } else if args.sheet {
-            export::write_sheet(&mut renderer, &times, fps, out, &mut progress_printer("rendering"))
+            export::write_sheet(&mut renderer, &times, fps, out, &mut progress)
         } else {
-            export::write_gif(&mut renderer, &times, fps, out, &mut progress_printer("rendering"))
+            export::write_gif(&mut renderer, &times, fps, out, &mut progress)
         }
     } else {
         let t = match (args.time, args.frame, animation) {
@@ -221,14 +239,14 @@ fn render(args: &RenderArgs) -> Result<(), String> {
         })
         .collect();
     if !diags.is_empty() {
-        eprint!("{}", report::render_plain(&args.file, &text, &diags));
+        let _ = write!(err, "{}", report::render_plain(&args.file, &text, &diags));
     }
     let files = written?;
-    match files.as_slice() {
-        [one] => eprintln!("wrote {}", one.display()),
-        [first, .., last] if args.frames => eprintln!("wrote {} frames: {} … {}", files.len(), first.display(), last.display()),
-        many => eprintln!("wrote {}", many.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")),
-    }
+    let _ = match files.as_slice() {
+        [one] => writeln!(err, "wrote {}", one.display()),
+        [first, .., last] if args.frames => writeln!(err, "wrote {} frames: {} … {}", files.len(), first.display(), last.display()),
+        many => writeln!(err, "wrote {}", many.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")),
+    };
     Ok(())
 }
 

@@ -146,12 +146,20 @@ impl AtomicFiles {
         Ok(())
     }
 
-    /// Moves every file into place.
+    /// Moves every file into place. A target that is a folder fails the
+    /// whole export before anything moves; should a rename still fail, the
+    /// files this export already moved are removed, so no partial set stays.
     pub fn commit(mut self) -> Result<Vec<PathBuf>, String> {
+        if let Some((_, path)) = self.pending.iter().find(|(_, p)| p.is_dir()) {
+            return Err(format!("cannot write `{}`: it is a folder", path.display()));
+        }
         let mut done = Vec::new();
         for (tmp, path) in std::mem::take(&mut self.pending) {
             if let Err(e) = std::fs::rename(&tmp, &path) {
                 let _ = std::fs::remove_file(&tmp);
+                for placed in &done {
+                    let _ = std::fs::remove_file(placed);
+                }
                 return Err(format!("cannot write `{}`: {e}", path.display()));
             }
             done.push(path);
