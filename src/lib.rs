@@ -2,7 +2,8 @@
 //!
 //! The pipeline runs one way: [`syntax`] (text → trees + diagnostics) →
 //! [`compile`] (trees → [`model::Armature`], incrementally) → [`runtime`]
-//! (armature + time → [`runtime::Pose`]). See ARCHITECTURE.md.
+//! (armature + time → [`runtime::Pose`]) → [`render`] (pose → draw list →
+//! epaint meshes or pixels). See ARCHITECTURE.md.
 
 pub mod cli;
 pub mod compile;

@@ -43,6 +43,10 @@ fn color(c: Rgba) -> Option<tiny_skia::Color> {
 /// Draws `list` onto an existing pixmap (source-over).
 pub fn draw(pixmap: &mut Pixmap, list: &DrawList, view: &View) {
     let mut builder = PathBuilder::new();
+    // Triangles are clipped to the picture (with a margin wider than the
+    // anti-aliased edge): the rasterizer's fixed-point coordinates cannot
+    // take a vertex a billion pixels away.
+    let clip = [-2.0, -2.0, pixmap.width() as f32 + 2.0, pixmap.height() as f32 + 2.0];
     // Tinted copies of sprite images, made once per render.
     let mut tinted: HashMap<(u64, [u8; 3]), Pixmap> = HashMap::new();
     for item in &list.items {
@@ -62,10 +66,7 @@ pub fn draw(pixmap: &mut Pixmap, list: &DrawList, view: &View) {
             if cross < 0.0 {
                 std::mem::swap(&mut b, &mut c);
             }
-            builder.move_to(a[0], a[1]);
-            builder.line_to(b[0], b[1]);
-            builder.line_to(c[0], c[1]);
-            builder.close();
+            push_triangle(&mut builder, [a, b, c], &clip);
         }
         let Some(path) = std::mem::take(&mut builder).finish() else { continue };
         match &item.texture {
@@ -91,6 +92,49 @@ pub fn draw(pixmap: &mut Pixmap, list: &DrawList, view: &View) {
         }
         builder = path.clear();
     }
+}
+
+/// Adds one triangle to the path, clipped to `clip` (`[x0, y0, x1, y1]`)
+/// when it reaches outside it (Sutherland–Hodgman; a convex polygon stays
+/// convex and keeps its winding).
+fn push_triangle(builder: &mut PathBuilder, tri: [[f32; 2]; 3], clip: &[f32; 4]) {
+    let (lo_x, hi_x) = (tri[0][0].min(tri[1][0]).min(tri[2][0]), tri[0][0].max(tri[1][0]).max(tri[2][0]));
+    let (lo_y, hi_y) = (tri[0][1].min(tri[1][1]).min(tri[2][1]), tri[0][1].max(tri[1][1]).max(tri[2][1]));
+    if hi_x < clip[0] || lo_x > clip[2] || hi_y < clip[1] || lo_y > clip[3] {
+        return;
+    }
+    let polygon: Vec<[f32; 2]> = if lo_x >= clip[0] && hi_x <= clip[2] && lo_y >= clip[1] && hi_y <= clip[3] {
+        tri.to_vec()
+    } else {
+        let mut poly: Vec<[f64; 2]> = tri.iter().map(|p| [f64::from(p[0]), f64::from(p[1])]).collect();
+        // (axis, bound, keep the side below the bound?)
+        for (axis, bound, below) in [(0, clip[0], false), (0, clip[2], true), (1, clip[1], false), (1, clip[3], true)] {
+            let bound = f64::from(bound);
+            let inside = |p: &[f64; 2]| if below { p[axis] <= bound } else { p[axis] >= bound };
+            let mut out = Vec::with_capacity(poly.len() + 2);
+            for i in 0..poly.len() {
+                let (p, q) = (poly[i], poly[(i + 1) % poly.len()]);
+                if inside(&p) {
+                    out.push(p);
+                }
+                if inside(&p) != inside(&q) {
+                    let t = (bound - p[axis]) / (q[axis] - p[axis]);
+                    out.push([p[0] + (q[0] - p[0]) * t, p[1] + (q[1] - p[1]) * t]);
+                }
+            }
+            poly = out;
+            if poly.len() < 3 {
+                return;
+            }
+        }
+        poly.iter().map(|p| [p[0] as f32, p[1] as f32]).collect()
+    };
+    let Some((first, rest)) = polygon.split_first() else { return };
+    builder.move_to(first[0], first[1]);
+    for p in rest {
+        builder.line_to(p[0], p[1]);
+    }
+    builder.close();
 }
 
 /// The map from image pixels to picture pixels, solved from the first
@@ -148,7 +192,7 @@ pub struct AttachmentImage {
 /// has them. The picture is just large enough for what is drawn, plus
 /// `padding_px` transparent pixels on every side. `Ok(None)` when the
 /// attachment draws nothing (type none, empty shape); an error when a
-/// sprite cannot be loaded or the picture would be too large.
+/// sprite cannot be loaded or the picture would exceed 4096 pixels a side.
 pub fn render_attachment(
     skeleton: &crate::model::Skeleton,
     pose: &crate::runtime::Pose,
@@ -174,7 +218,7 @@ pub fn render_attachment(
     let y0 = (-b.max[1] * pixels_per_unit).floor() - pad;
     let y1 = (-b.min[1] * pixels_per_unit).ceil() + pad;
     let (w, h) = (x1 - x0, y1 - y0);
-    const MAX_SIDE: f64 = 16384.0;
+    const MAX_SIDE: f64 = 4096.0;
     if !(w <= MAX_SIDE && h <= MAX_SIDE) {
         return Err(format!("attachment would be {w}×{h} pixels at this scale (at most {MAX_SIDE} per side)"));
     }

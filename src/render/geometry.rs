@@ -81,6 +81,11 @@ impl Outline {
         self.points.extend([[c1.0 as f32, c1.1 as f32], [c2.0 as f32, c2.1 as f32], [p.0 as f32, p.1 as f32]]);
     }
 
+    /// The largest coordinate magnitude.
+    pub fn extent(&self) -> f64 {
+        self.points.iter().fold(0.0f32, |m, p| m.max(p[0].abs()).max(p[1].abs())).into()
+    }
+
     /// All coordinates are finite numbers (the tessellator needs them to be).
     pub fn is_finite(&self) -> bool {
         self.points.iter().all(|p| p[0].is_finite() && p[1].is_finite())

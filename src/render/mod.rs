@@ -108,8 +108,8 @@ pub struct RenderWarning {
 /// Triangles to draw, back to front, in world units (y up).
 ///
 /// Invariants: every item's `indices` range is a multiple of three long and
-/// refers only to vertices inside its own `vertices` range; items are in
-/// drawing order.
+/// refers only to vertices inside its own `vertices` range; every vertex of
+/// an item is finite; items are in drawing order.
 #[derive(Clone, Debug, Default)]
 pub struct DrawList {
     pub vertices: Vec<Vertex>,
@@ -222,6 +222,13 @@ impl DrawList {
     }
 
     fn push_item(&mut self, head: ItemHead, vbase: u32, ibase: u32, texture: Option<Arc<SpriteImage>>) {
+        // Coordinates beyond f32 (a bone placed at 1e300) cannot be drawn:
+        // drop the item rather than hand infinities to a back end.
+        if !self.vertices[vbase as usize..].iter().all(|v| v.pos[0].is_finite() && v.pos[1].is_finite()) {
+            self.vertices.truncate(vbase as usize);
+            self.indices.truncate(ibase as usize);
+            return;
+        }
         self.items.push(DrawItem {
             part: head.part,
             slot: head.slot,
@@ -347,10 +354,14 @@ impl RenderCache {
     }
 }
 
-/// Rounds a positive tolerance down to a power of two, so that zooming
-/// reuses tessellations over a range of scales (never coarser than asked).
-fn quantize_tolerance(t: f64) -> f32 {
-    let t = (t as f32).clamp(1e-6, 1e6);
+/// The tolerance to tessellate `outline` with: `t` rounded down to a power
+/// of two, so that zooming reuses tessellations over a range of scales
+/// (never coarser than asked), but never finer than a millionth of the
+/// outline's size: a huge shape seen up close would otherwise be cut into
+/// millions of segments, of which the picture shows a few.
+fn tolerance_for(outline: &Outline, t: f64) -> f32 {
+    let t = t.max(outline.extent() * 1e-6);
+    let t = (t as f32).clamp(1e-6, 1e30);
     f32::from_bits(t.to_bits() & 0xFF80_0000)
 }
 
@@ -454,7 +465,7 @@ fn add_attachment(
             let tol = options.tolerance();
             let fill = rgba(style.fill.tint(tint));
             if cache.outline.closed && fill[3] > 0.0 && dist.max_scale > 0.0 && m.determinant() != 0.0 {
-                let op = Op::fill(quantize_tolerance(tol / dist.max_scale), simple);
+                let op = Op::fill(tolerance_for(&cache.outline, tol / dist.max_scale), simple);
                 let mesh = cache.tess.get(&cache.outline, op);
                 list.push_mesh(mesh, m, ItemHead { part: Part::Fill, slot: Some(slot), bone, color: fill });
             }
@@ -467,7 +478,7 @@ fn add_attachment(
                     Some(s) => {
                         let s = quantize_scale(s);
                         stroke.width = (width / s) as f32;
-                        let mesh = cache.tess.get(&cache.outline, Op::stroke(&stroke, quantize_tolerance(tol / s)));
+                        let mesh = cache.tess.get(&cache.outline, Op::stroke(&stroke, tolerance_for(&cache.outline, tol / s)));
                         list.push_mesh(mesh, m, head);
                     }
                     None => {
@@ -475,7 +486,7 @@ fn add_attachment(
                         // round in the world, so stroke the mapped outline.
                         let linear = Affine { e: 0.0, f: 0.0, ..*m };
                         cache.outline.transformed_into(&linear, &mut cache.world_outline);
-                        let mesh = cache.tess.get(&cache.world_outline, Op::stroke(&stroke, quantize_tolerance(tol)));
+                        let mesh = cache.tess.get(&cache.world_outline, Op::stroke(&stroke, tolerance_for(&cache.world_outline, tol)));
                         list.push_mesh(mesh, &Affine::translate(m.e, m.f), head);
                     }
                 }

@@ -296,3 +296,89 @@ fn one_attachment_alone_in_its_own_space() {
     let r = cpu::render_attachment(&none.skeleton, &setup(&none), SlotId(0), none.skeleton.slots[0].attachment.expect("att"), 1.0, 0, &mut cache);
     assert!(matches!(r, Ok(None)));
 }
+
+mod props {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn num() -> impl Strategy<Value = String> {
+        const VALUES: [&str; 12] = ["0", "0.001", "0.5", "1", "3", "7.5", "20", "45", "100", "100000", "1000000000000", "1e"];
+        (prop::sample::select(VALUES.to_vec()), any::<bool>()).prop_map(|(v, neg)| {
+            // "1e" stands for a number too long for f64 (it parses as infinity).
+            let v = if v == "1e" { "1".repeat(320) } else { v.to_string() };
+            if neg { format!("-{v}") } else { v }
+        })
+    }
+
+    fn attachment() -> impl Strategy<Value = String> {
+        let style = (num(), num(), 0usize..3, 0usize..3).prop_map(|(t, m, j, c)| {
+            let joins = ["miter-join", "bevel-join", "round-join"];
+            let caps = ["butt-cap", "square-cap", "round-cap"];
+            format!("t{} m{} {} {}", t.trim_start_matches('-'), m.trim_start_matches('-'), joins[j], caps[c])
+        });
+        let transform = (num(), num(), num(), num(), num()).prop_map(|(x, y, r, i, j)| format!("x{x} y{y} r{r} i{i} j{j}"));
+        let point = || (num(), num(), any::<bool>()).prop_map(|(x, y, other)| format!("{x},{y}{}", if other { ":b" } else { "" }));
+        let path = (prop::collection::vec((0usize..3, point(), point(), point()), 0..6), any::<bool>()).prop_map(|(cmds, close)| {
+            let mut s = String::new();
+            for (k, p1, p2, p3) in cmds {
+                match k {
+                    0 => s.push_str(&format!("\n\t\t\tL {p1}")),
+                    1 => s.push_str(&format!("\n\t\t\tQ {p1} {p2}")),
+                    _ => s.push_str(&format!("\n\t\t\tB {p1} {p2} {p3}")),
+                }
+            }
+            if close {
+                s.push_str("\n\t\t\tC");
+            }
+            s
+        });
+        (0usize..4, num(), num(), num(), style, transform, path).prop_map(|(kind, a, b, d, style, tr, path)| match kind {
+            0 => format!(":rect w{a} h{b} d{} {style} {tr}", d.trim_start_matches('-')),
+            1 => format!(":circle d{} {style} {tr}", a.trim_start_matches('-')),
+            2 => format!(":ellipse w{a} h{b} {style} {tr}"),
+            _ => format!(":path {style} {tr}{path}"),
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+        /// Whatever the numbers (zero, negative, huge, beyond f32), drawing
+        /// never panics and the draw list keeps its invariants.
+        #[test]
+        fn any_shape_draws_without_panicking(
+            atts in prop::collection::vec(attachment(), 1..4),
+            bone in (num(), num(), num(), num(), num()),
+            ppu in prop_oneof![Just(0.01), Just(1.0), Just(37.0), Just(5000.0)],
+        ) {
+            let (x, y, r, i, j) = bone;
+            let mut text = format!("skeleton\n\ta x{x} y{y} r{r} i{i} j{j} l20\n");
+            for (k, a) in atts.iter().enumerate() {
+                text.push_str(&format!("\t\t@s{k} {a}\n"));
+            }
+            text.push_str("\ta.b x5 r30 i2\n");
+            let arm = compile(&text).armature;
+            let pose = setup(&arm);
+            let mut cache = RenderCache::new(".");
+            let list = build_draw_list(&arm, &pose, &DrawOptions { pixels_per_unit: ppu, bones: true }, &mut cache);
+            for item in &list.items {
+                prop_assert_eq!(item.indices.len() % 3, 0);
+                for &ix in &list.indices[item.indices.start as usize..item.indices.end as usize] {
+                    prop_assert!(item.vertices.contains(&ix));
+                }
+                for v in &list.vertices[item.vertices.start as usize..item.vertices.end as usize] {
+                    prop_assert!(v.pos[0].is_finite() && v.pos[1].is_finite());
+                }
+            }
+            let view = View::centered(24, 24, ppu);
+            prop_assert!(cpu::render(&list, &view, 24, 24, None).is_ok());
+            let _ = super::super::egui::to_epaint(&list, &view, &mut |_| epaint::TextureId::default());
+            for slot in 0..arm.skeleton.slots.len() {
+                let slot = SlotId::from_index(slot);
+                if let Some(att) = pose.slots[slot.index()].attachment {
+                    let _ = cpu::render_attachment(&arm.skeleton, &pose, slot, att, ppu.min(2.0), 1, &mut cache);
+                }
+            }
+        }
+    }
+}
