@@ -28,40 +28,54 @@ fn setup() -> (Armature, Pose, View) {
     (arm, pose, view)
 }
 
-/// Build + tessellate one frame with nothing cached.
+/// Build + tessellate one frame with nothing cached (the canvas's options:
+/// no outline loops).
 #[divan::bench(sample_count = 50)]
 fn draw_list_cold_1000(bencher: Bencher) {
     let (arm, pose, view) = setup();
-    let options = DrawOptions { pixels_per_unit: view.pixels_per_unit, bones: false };
+    let options = DrawOptions { pixels_per_unit: view.pixels_per_unit, bones: false, ..DrawOptions::default() };
+    bencher
+        .with_inputs(|| RenderCache::new("."))
+        .bench_local_refs(|cache| render::build_draw_list(&arm, &pose, &options, cache));
+}
+
+/// The same, with outline loops for the CPU back end.
+#[divan::bench(sample_count = 50)]
+fn draw_list_cold_with_contours_1000(bencher: Bencher) {
+    let (arm, pose, view) = setup();
+    let options = DrawOptions { pixels_per_unit: view.pixels_per_unit, bones: false, contours: true };
     bencher
         .with_inputs(|| RenderCache::new("."))
         .bench_local_refs(|cache| render::build_draw_list(&arm, &pose, &options, cache));
 }
 
 /// Playback: each iteration is a new frame of the animation (bones moved;
-/// attachments unchanged), evaluated and built with a warm cache. Shapes on
-/// bones whose transform is not a similarity (non-uniform scale inherited
-/// from animated `i`/`j`) have their strokes stroked again.
+/// attachments unchanged), evaluated and built with a warm cache into a
+/// reused list, as the editor's canvas does. Shapes on bones whose
+/// transform is not a similarity (non-uniform scale inherited from animated
+/// `i`/`j`) have their strokes stroked again.
 #[divan::bench(sample_count = 200)]
 fn draw_list_next_frame_1000(bencher: Bencher) {
     let (arm, mut pose, view) = setup();
-    let options = DrawOptions { pixels_per_unit: view.pixels_per_unit, bones: false };
+    let options = DrawOptions { pixels_per_unit: view.pixels_per_unit, bones: false, ..DrawOptions::default() };
     let anim = arm.animation(AnimId(0)).cloned();
     let mut cache = RenderCache::new(".");
+    let mut list = render::DrawList::default();
     let mut t = 0.0;
     // Warm up over one loop of the animation.
     for _ in 0..100 {
         t += 0.0137;
         let a = anim.as_ref().expect("animation");
         evaluate_into(&mut pose, &arm, Some(a), SkinId(0), wrap_time(a, t, true));
-        render::build_draw_list(&arm, &pose, &options, &mut cache);
+        render::build_draw_list_into(&mut list, &arm, &pose, &options, &mut cache);
     }
     bencher.bench_local(|| {
         // A step that never lands on an earlier time: every frame is new.
         t += 0.0137;
         let a = anim.as_ref().expect("animation");
         evaluate_into(&mut pose, &arm, Some(a), SkinId(0), wrap_time(a, t, true));
-        render::build_draw_list(&arm, &pose, &options, &mut cache)
+        render::build_draw_list_into(&mut list, &arm, &pose, &options, &mut cache);
+        list.items.len()
     });
 }
 
@@ -69,31 +83,37 @@ fn draw_list_next_frame_1000(bencher: Bencher) {
 #[divan::bench(sample_count = 200)]
 fn draw_list_same_frame_1000(bencher: Bencher) {
     let (arm, pose, view) = setup();
-    let options = DrawOptions { pixels_per_unit: view.pixels_per_unit, bones: false };
+    let options = DrawOptions { pixels_per_unit: view.pixels_per_unit, bones: false, ..DrawOptions::default() };
     let mut cache = RenderCache::new(".");
-    render::build_draw_list(&arm, &pose, &options, &mut cache);
-    bencher.bench_local(|| render::build_draw_list(&arm, &pose, &options, &mut cache));
+    let mut list = render::DrawList::default();
+    render::build_draw_list_into(&mut list, &arm, &pose, &options, &mut cache);
+    bencher.bench_local(|| {
+        render::build_draw_list_into(&mut list, &arm, &pose, &options, &mut cache);
+        list.items.len()
+    });
 }
 
-/// Rasterizing the frame's draw list into a 512×512 picture.
+/// Rasterizing the frame's draw list (with outline loops, as exports build
+/// it) into a 512×512 picture.
 #[divan::bench(sample_count = 50)]
 fn rasterize_512_1000(bencher: Bencher) {
     let (arm, pose, view) = setup();
-    let options = DrawOptions { pixels_per_unit: view.pixels_per_unit, bones: false };
+    let options = DrawOptions { pixels_per_unit: view.pixels_per_unit, bones: false, contours: true };
     let list = render::build_draw_list(&arm, &pose, &options, &mut RenderCache::new("."));
     bencher.bench_local(|| render::cpu::render(&list, &view, SIZE, SIZE, None));
 }
 
-/// A whole 512×512 PNG frame: build the draw list (warm cache), rasterize,
-/// encode the PNG.
+/// A whole 512×512 PNG frame as `skelpad render` makes it: build the draw
+/// list with outline loops (warm cache), rasterize, encode the PNG.
 #[divan::bench(sample_count = 50)]
 fn png_frame_512_1000(bencher: Bencher) {
     let (arm, pose, view) = setup();
-    let options = DrawOptions { pixels_per_unit: view.pixels_per_unit, bones: false };
+    let options = DrawOptions { pixels_per_unit: view.pixels_per_unit, bones: false, contours: true };
     let mut cache = RenderCache::new(".");
-    render::build_draw_list(&arm, &pose, &options, &mut cache);
+    let mut list = render::DrawList::default();
+    render::build_draw_list_into(&mut list, &arm, &pose, &options, &mut cache);
     bencher.bench_local(|| {
-        let list = render::build_draw_list(&arm, &pose, &options, &mut cache);
+        render::build_draw_list_into(&mut list, &arm, &pose, &options, &mut cache);
         let img = render::cpu::render_rgba(&list, &view, SIZE, SIZE, None).expect("renders");
         export::encode_png(&img).expect("encodes")
     });
@@ -103,7 +123,7 @@ fn png_frame_512_1000(bencher: Bencher) {
 #[divan::bench(sample_count = 100)]
 fn to_epaint_1000(bencher: Bencher) {
     let (arm, pose, view) = setup();
-    let options = DrawOptions { pixels_per_unit: view.pixels_per_unit, bones: true };
+    let options = DrawOptions { pixels_per_unit: view.pixels_per_unit, bones: true, ..DrawOptions::default() };
     let list = render::build_draw_list(&arm, &pose, &options, &mut RenderCache::new("."));
     bencher.bench_local(|| render::egui::to_epaint(&list, &view, &mut |_| epaint::TextureId::default()));
 }

@@ -136,7 +136,8 @@ fn agreement(script: &str, anim: Option<&str>, frame: usize, w: u32, h: u32, zoo
             View::fit(b, w, h, 4.0)
         }
     };
-    let list = render::build_draw_list(arm, &pose, &DrawOptions { pixels_per_unit: view.pixels_per_unit, bones }, &mut cache);
+    // With contours: the CPU fills outline loops, the meshes ignore them.
+    let list = render::build_draw_list(arm, &pose, &DrawOptions { pixels_per_unit: view.pixels_per_unit, bones, contours: true }, &mut cache);
     assert!(!list.items.is_empty(), "{script} draws something");
 
     let cpu = render::cpu::render(&list, &view, w, h, None).expect("cpu render");

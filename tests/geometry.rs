@@ -201,7 +201,7 @@ fn check_pose(tag: &str, text: &str, expected: &Value, anim: Option<&str>, time:
         let Some(world) = world else { continue };
         let m = world * att.transform.matrix();
         let mut coverage = |view: &View| {
-            let opts = DrawOptions { pixels_per_unit: view.pixels_per_unit, bones: false };
+            let opts = DrawOptions { pixels_per_unit: view.pixels_per_unit, bones: false, ..DrawOptions::default() };
             let mut list = render::build_draw_list(arm, &pose, &opts, &mut cache);
             list.items.retain(|i| i.slot == Some(slot) && i.part == Part::Fill);
             for i in &mut list.items {
@@ -250,7 +250,7 @@ fn rect_turned_90_degrees_covers_a_10_by_20_box() {
     let comp = compile("skeleton\n\tb x15 y-10 r90\n\t\t@ :rect w20 h10 t0 f#000\n");
     let pose = evaluate(&comp.armature, None, SkinId(0), 0.0);
     let mut cache = RenderCache::new(".");
-    let list = render::build_draw_list(&comp.armature, &pose, &DrawOptions { pixels_per_unit: 2.0, bones: false }, &mut cache);
+    let list = render::build_draw_list(&comp.armature, &pose, &DrawOptions { pixels_per_unit: 2.0, bones: false, ..DrawOptions::default() }, &mut cache);
     // 2 px per unit, world origin at the center of 100×100.
     let img = render::cpu::render_rgba(&list, &View::centered(100, 100, 2.0), 100, 100, None).expect("render");
     // The box: x in [10, 20], y in [-20, 0] → pixels x 70..90, rows 50..90.
@@ -292,7 +292,7 @@ fn closed_paths_fill_by_the_nonzero_winding_rule() {
         let m = pose.bones[0].world;
         let mut cache = RenderCache::new(".");
         let mut coverage = |view: &View| {
-            let opts = DrawOptions { pixels_per_unit: view.pixels_per_unit, bones: false };
+            let opts = DrawOptions { pixels_per_unit: view.pixels_per_unit, bones: false, ..DrawOptions::default() };
             let list = render::build_draw_list(arm, &pose, &opts, &mut cache);
             let pm = render::cpu::render(&list, view, SIZE, SIZE, None).expect("render");
             pm.data().chunks_exact(4).map(|p| f32::from(p[3]) / 255.0).collect::<Vec<f32>>()

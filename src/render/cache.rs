@@ -56,6 +56,8 @@ struct Entry {
     outline: Outline,
     op: Op,
     mesh: Mesh,
+    /// The mesh's outline loops, made the first time someone asks.
+    contours: Option<Vec<u32>>,
     last_used: u64,
 }
 
@@ -70,13 +72,16 @@ pub struct CacheStats {
     pub entries: usize,
 }
 
-/// Entries unused for this many builds are dropped when the cache grows.
-const KEEP_BUILDS: u64 = 120;
+/// Entries unused for this many builds are dropped when the cache sweeps
+/// (enough for an editor frame with onion-skin ghosts, which builds several
+/// lists per frame).
+const KEEP_BUILDS: u64 = 16;
 
 #[derive(Default)]
 pub(crate) struct TessCache {
     map: HashMap<u64, Vec<Entry>>,
     len: usize,
+    sweep_at: usize,
     epoch: u64,
     used_this_build: usize,
     hits: u64,
@@ -91,11 +96,12 @@ impl TessCache {
         self.used_this_build = 0;
     }
 
-    /// Ends a build: drops entries nobody used for a while once the cache
-    /// holds much more than one build needs (an animation that scales a
-    /// stroked shape makes a new entry per frame).
+    /// Ends a build. Once the cache has grown to twice its size after the
+    /// last sweep, entries unused in the last few builds are dropped: an
+    /// animation that scales a stroked shape makes a new entry per frame,
+    /// and sweeping only on doubling keeps the cost per build constant.
     pub fn end_build(&mut self) {
-        if self.len > 4 * self.used_this_build + 1024 {
+        if self.len > self.sweep_at {
             let horizon = self.epoch.saturating_sub(KEEP_BUILDS);
             let mut len = 0;
             self.map.retain(|_, v| {
@@ -104,6 +110,7 @@ impl TessCache {
                 !v.is_empty()
             });
             self.len = len;
+            self.sweep_at = 2 * len + 1024;
         }
     }
 
@@ -116,8 +123,9 @@ impl TessCache {
         self.misses = 0;
     }
 
-    /// The triangles of `op` applied to `outline`, tessellated now or found.
-    pub fn get(&mut self, outline: &Outline, op: Op) -> &Mesh {
+    /// The triangles of `op` applied to `outline`, tessellated now or
+    /// found, and with `contours` their outline loops.
+    pub fn get(&mut self, outline: &Outline, op: Op, contours: bool) -> (&Mesh, Option<&[u32]>) {
         let mut h = FxHasher::default();
         outline.hash(&mut h);
         op.hash(&mut h);
@@ -125,21 +133,29 @@ impl TessCache {
         let epoch = self.epoch;
         let bucket = self.map.entry(key).or_default();
         self.used_this_build += 1;
-        if let Some(i) = bucket.iter().position(|e| e.op == op && e.outline == *outline) {
-            self.hits += 1;
-            bucket[i].last_used = epoch;
-            return &bucket[i].mesh;
-        }
-        self.misses += 1;
-        let mesh = match op {
-            Op::Fill { tolerance, simple } => self.tess.fill(outline, f32::from_bits(tolerance), simple),
-            Op::Stroke { width, join, cap, miter_limit, tolerance } => {
-                self.tess.stroke(outline, &stroke_of(width, join, cap, miter_limit), f32::from_bits(tolerance))
+        let i = match bucket.iter().position(|e| e.op == op && e.outline == *outline) {
+            Some(i) => {
+                self.hits += 1;
+                i
+            }
+            None => {
+                self.misses += 1;
+                let mesh = match op {
+                    Op::Fill { tolerance, simple } => self.tess.fill(outline, f32::from_bits(tolerance), simple),
+                    Op::Stroke { width, join, cap, miter_limit, tolerance } => {
+                        self.tess.stroke(outline, &stroke_of(width, join, cap, miter_limit), f32::from_bits(tolerance))
+                    }
+                };
+                bucket.push(Entry { outline: outline.clone(), op, mesh, contours: None, last_used: epoch });
+                self.len += 1;
+                bucket.len() - 1
             }
         };
-        bucket.push(Entry { outline: outline.clone(), op, mesh, last_used: epoch });
-        self.len += 1;
-        let last = bucket.len() - 1;
-        &bucket[last].mesh
+        let entry = &mut bucket[i];
+        entry.last_used = epoch;
+        if contours && entry.contours.is_none() {
+            entry.contours = Some(self.tess.contours(&entry.mesh));
+        }
+        (&entry.mesh, if contours { entry.contours.as_deref() } else { None })
     }
 }

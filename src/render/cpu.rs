@@ -1,8 +1,10 @@
 //! The headless back end: a draw list rasterized with tiny-skia.
 //!
-//! Each draw item is filled as ONE path made of all its triangles, every
-//! triangle wound the same way, with the nonzero rule: the union of the
-//! triangles is then exactly the item's shape and its anti-aliased edge is
+//! Each draw item is filled as ONE path with the nonzero rule: its contour
+//! loops (the boundary of its triangles, see [`DrawItem::contours`]) when
+//! the list has them, else its triangles all wound the same way (clipped to
+//! the picture for an item reaching very far outside it). Either way the union of the
+//! triangles is exactly the item's shape and its anti-aliased edge is
 //! computed once, so there are no seams where triangles meet and no double
 //! blending where stroke triangles overlap.
 
@@ -10,7 +12,7 @@ use std::collections::HashMap;
 
 use tiny_skia::{FillRule, FilterQuality, Paint, PathBuilder, Pattern, Pixmap, Shader, SpreadMode, Transform};
 
-use super::{DrawItem, DrawList, Rgba, SpriteImage, View};
+use super::{CONTOUR_END, DrawItem, DrawList, Rgba, SpriteImage, View};
 
 /// Rasterizes `list` seen through `view` into a new `width × height`
 /// picture (premultiplied RGBA), on `background` (transparent if `None`).
@@ -40,33 +42,106 @@ fn color(c: Rgba) -> Option<tiny_skia::Color> {
     tiny_skia::Color::from_rgba(r, g, b, a)
 }
 
-/// Draws `list` onto an existing pixmap (source-over).
+/// Draws `list` onto an existing pixmap (source-over). A large picture is
+/// cut into two horizontal bands drawn on two threads. A band is a picture
+/// of its own rows; the only difference from drawing in one piece is the
+/// anti-aliasing of edges that cross the cut, which tiny-skia starts afresh
+/// there (a few levels out of 255 on a few pixels). The number of bands
+/// depends on the picture only, never on the machine, so the same input
+/// gives the same pixels everywhere.
 pub fn draw(pixmap: &mut Pixmap, list: &DrawList, view: &View) {
+    let (w, h) = (pixmap.width() as usize, pixmap.height() as usize);
+    let bands = if list.items.len() >= 32 && h >= 128 { 2 } else { 1 };
+    if bands <= 1 {
+        draw_band(pixmap.as_mut(), list, view);
+        return;
+    }
+    let rows = h.div_ceil(bands);
+    let stride = w * 4;
+    let band = |k: usize, chunk: &mut [u8]| {
+        let shifted = View { origin_px: [view.origin_px[0], view.origin_px[1] - (k * rows) as f64], ..*view };
+        if let Some(part) = tiny_skia::PixmapMut::from_bytes(chunk, w as u32, (chunk.len() / stride) as u32) {
+            draw_band(part, list, &shifted);
+        }
+    };
+    let band = &band;
+    std::thread::scope(|scope| {
+        let mut chunks = pixmap.data_mut().chunks_mut(rows * stride).enumerate();
+        let first = chunks.next();
+        for (k, chunk) in chunks {
+            scope.spawn(move || band(k, chunk));
+        }
+        if let Some((k, chunk)) = first {
+            band(k, chunk);
+        }
+    });
+}
+
+fn draw_band(mut pixmap: tiny_skia::PixmapMut<'_>, list: &DrawList, view: &View) {
     let mut builder = PathBuilder::new();
-    // Triangles are clipped to the picture (with a margin wider than the
-    // anti-aliased edge): the rasterizer's fixed-point coordinates cannot
-    // take a vertex a billion pixels away.
-    let clip = [-2.0, -2.0, pixmap.width() as f32 + 2.0, pixmap.height() as f32 + 2.0];
+    // The rasterizer's fixed-point coordinates cannot take a vertex a
+    // billion pixels away: an item reaching beyond `safe` has its triangles
+    // clipped to `clip`, the picture plus a margin wider than the
+    // anti-aliased edge. Everything else is left to tiny-skia's own
+    // clipping, so a band of a picture draws exactly as the whole would.
+    const SAFE_PX: f32 = 16384.0;
+    let (w, h) = (pixmap.width() as f32, pixmap.height() as f32);
+    let clip = [-2.0, -2.0, w + 2.0, h + 2.0];
+    let safe = [-SAFE_PX, -SAFE_PX, w + SAFE_PX, h + SAFE_PX];
     // Tinted copies of sprite images, made once per render.
     let mut tinted: HashMap<(u64, [u8; 3]), Pixmap> = HashMap::new();
+    let mut pixels = Vec::new();
     for item in &list.items {
         if item.color[3] <= 0.0 {
             continue;
         }
-        let px = |p: [f32; 2]| {
-            let q = view.to_px(f64::from(p[0]), f64::from(p[1]));
+        // Pixel positions of the item's vertices.
+        let range = item.vertices.start as usize..item.vertices.end as usize;
+        pixels.clear();
+        pixels.extend(list.vertices.get(range).unwrap_or(&[]).iter().map(|v| {
+            let q = view.to_px(f64::from(v.pos[0]), f64::from(v.pos[1]));
             [q[0] as f32, q[1] as f32]
-        };
-        for [a, b, c] in list.triangles(item) {
-            let (a, mut b, mut c) = (px(a.pos), px(b.pos), px(c.pos));
-            let cross = (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0]);
-            if !(cross.abs() > 1e-9) {
-                continue;
+        }));
+        let at = |i: u32| pixels.get(i.wrapping_sub(item.vertices.start) as usize).copied();
+        let is_safe = pixels.iter().all(|p| p[0] >= safe[0] && p[0] <= safe[2] && p[1] >= safe[1] && p[1] <= safe[3]);
+        let loops = list.contours.get(item.contours.start as usize..item.contours.end as usize).unwrap_or(&[]);
+        if is_safe && !loops.is_empty() {
+            // The item's outline loops: same coverage, far fewer edges.
+            let mut open = false;
+            for &i in loops {
+                match (i, at(i)) {
+                    (CONTOUR_END, _) => {
+                        if open {
+                            builder.close();
+                        }
+                        open = false;
+                    }
+                    (_, Some(p)) if !open => {
+                        builder.move_to(p[0], p[1]);
+                        open = true;
+                    }
+                    (_, Some(p)) => builder.line_to(p[0], p[1]),
+                    (_, None) => {}
+                }
             }
-            if cross < 0.0 {
-                std::mem::swap(&mut b, &mut c);
+        } else {
+            for t in list.indices.get(item.indices.start as usize..item.indices.end as usize).unwrap_or(&[]).chunks_exact(3) {
+                let (Some(a), Some(b), Some(c)) = (at(t[0]), at(t[1]), at(t[2])) else { continue };
+                let cross = (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0]);
+                if !(cross.abs() > 1e-9) {
+                    continue;
+                }
+                // Every triangle wound the same way, so that they add up.
+                let tri = if cross < 0.0 { [a, c, b] } else { [a, b, c] };
+                if is_safe {
+                    builder.move_to(tri[0][0], tri[0][1]);
+                    builder.line_to(tri[1][0], tri[1][1]);
+                    builder.line_to(tri[2][0], tri[2][1]);
+                    builder.close();
+                } else {
+                    push_triangle(&mut builder, tri, &clip);
+                }
             }
-            push_triangle(&mut builder, [a, b, c], &clip);
         }
         let Some(path) = std::mem::take(&mut builder).finish() else { continue };
         match &item.texture {
@@ -205,7 +280,7 @@ pub fn render_attachment(
     if !(pixels_per_unit.is_finite() && pixels_per_unit > 0.0) {
         return Err(format!("scale must be a positive number of pixels per unit, not {pixels_per_unit}"));
     }
-    let options = super::DrawOptions { pixels_per_unit, bones: false };
+    let options = super::DrawOptions { pixels_per_unit, bones: false, contours: true };
     let list = super::build_attachment(skeleton, pose, slot, attachment, &options, cache);
     if let Some(w) = list.warnings.first() {
         return Err(w.message.clone());
@@ -225,4 +300,56 @@ pub fn render_attachment(
     let view = View { origin_px: [-x0, -y0], pixels_per_unit };
     let image = render_rgba(&list, &view, w as u32, h as u32, None)?;
     Ok(Some(AttachmentImage { image, pivot: view.origin_px }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::render::{DrawOptions, RenderCache, build_draw_list};
+
+    /// The largest premultiplied channel difference and how many pixels differ at all.
+    fn difference(a: &Pixmap, b: &Pixmap) -> (u8, usize) {
+        let mut worst = 0;
+        let mut count = 0;
+        for (p, q) in a.data().chunks_exact(4).zip(b.data().chunks_exact(4)) {
+            let d = p.iter().zip(q).map(|(x, y)| x.abs_diff(*y)).max().unwrap_or(0);
+            worst = worst.max(d);
+            count += usize::from(d > 0);
+        }
+        (worst, count)
+    }
+
+    fn generated_list(contours: bool) -> (DrawList, View) {
+        let arm = crate::compile::compile(&crate::generate::script(200, 1)).armature;
+        let pose = crate::runtime::evaluate(&arm, None, crate::model::SkinId(0), 0.0);
+        let view = View::centered(256, 256, 1.5);
+        let options = DrawOptions { pixels_per_unit: 1.5, bones: true, contours };
+        (build_draw_list(&arm, &pose, &options, &mut RenderCache::new(".")), view)
+    }
+
+    #[test]
+    fn contours_and_triangles_fill_the_same_pixels() {
+        let (with, view) = generated_list(true);
+        let (without, _) = generated_list(false);
+        // Only the overlay's quads have loops without the option.
+        assert!(with.contours.len() > 2 * without.contours.len());
+        let a = render(&with, &view, 256, 256, None).expect("render");
+        let b = render(&without, &view, 256, 256, None).expect("render");
+        let (worst, count) = difference(&a, &b);
+        // Same coverage; only rounding of the anti-aliased edge may differ.
+        assert!(worst <= 8 && count < 256 * 256 / 50, "worst {worst}, {count} pixels differ");
+    }
+
+    #[test]
+    fn bands_drawn_apart_match_one_piece() {
+        let (list, view) = generated_list(true);
+        let banded = render(&list, &view, 256, 256, None).expect("render");
+        let mut whole = Pixmap::new(256, 256).expect("pixmap");
+        draw_band(whole.as_mut(), &list, &view);
+        // Edges cut at the border between the bands start their
+        // anti-aliasing afresh there: a few pixels on such edges may round
+        // differently, slightly.
+        let (worst, count) = difference(&banded, &whole);
+        assert!(worst <= 16 && count <= 64, "worst {worst}, {count} pixels differ");
+    }
 }

@@ -4,7 +4,7 @@
 //!
 //! ```ignore
 //! let view = View { origin_px: [center.x as f64 + pan.x, center.y as f64 + pan.y], pixels_per_unit: zoom };
-//! let options = DrawOptions { pixels_per_unit: zoom * ctx.pixels_per_point() as f64, bones: true };
+//! let options = DrawOptions { pixels_per_unit: zoom * ctx.pixels_per_point() as f64, bones: true, ..DrawOptions::default() };
 //! let list = render::build_draw_list(&armature, &pose, &options, &mut cache);
 //! for mesh in render::egui::to_epaint(&list, &view, &mut |img| textures.id_for(img)) {
 //!     painter.add(egui::Shape::mesh(mesh));

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use image::RgbaImage;
 
-use super::{Bounds, DrawOptions, ORIGIN_MARK_PX, RenderCache, RenderWarning, Rgba, View, animation_bounds, build_draw_list, cpu};
+use super::{Bounds, DrawList, DrawOptions, ORIGIN_MARK_PX, RenderCache, RenderWarning, Rgba, View, animation_bounds, build_draw_list_into, cpu};
 use crate::model::{AnimId, Armature, SkinId};
 use crate::runtime::{Pose, evaluate_into};
 
@@ -47,6 +47,7 @@ pub struct FrameRenderer<'a> {
     options: DrawOptions,
     cache: &'a mut RenderCache,
     pose: Pose,
+    list: DrawList,
     warnings: Vec<RenderWarning>,
 }
 
@@ -66,12 +67,12 @@ impl<'a> FrameRenderer<'a> {
             Framing::Zoom(z) => return Err(format!("zoom must be a positive number, not {z}")),
             Framing::Fit => {
                 let fit = |b: Option<Bounds>, margin: f64| b.map_or(View::centered(w, h, 1.0), |b| View::fit(b, w, h, margin));
-                let shapes = DrawOptions { pixels_per_unit: 1.0, bones: false };
+                let shapes = DrawOptions { pixels_per_unit: 1.0, bones: false, ..DrawOptions::default() };
                 let rough = fit(animation_bounds(armature, settings.anim, settings.skin, &shapes, cache), fit_margin(w, h));
                 if settings.bones {
                     // Origin marks have a size in pixels: measure again at
                     // the scale found, with the overlay.
-                    let with_bones = DrawOptions { pixels_per_unit: rough.pixels_per_unit, bones: true };
+                    let with_bones = DrawOptions { pixels_per_unit: rough.pixels_per_unit, bones: true, ..DrawOptions::default() };
                     let b = animation_bounds(armature, settings.anim, settings.skin, &with_bones, cache);
                     fit(b, fit_margin(w, h) + ORIGIN_MARK_PX)
                 } else {
@@ -79,8 +80,8 @@ impl<'a> FrameRenderer<'a> {
                 }
             }
         };
-        let options = DrawOptions { pixels_per_unit: view.pixels_per_unit, bones: settings.bones };
-        Ok(FrameRenderer { armature, settings, view, options, cache, pose: Pose::default(), warnings: Vec::new() })
+        let options = DrawOptions { pixels_per_unit: view.pixels_per_unit, bones: settings.bones, contours: true };
+        Ok(FrameRenderer { armature, settings, view, options, cache, pose: Pose::default(), list: DrawList::default(), warnings: Vec::new() })
     }
 
     pub fn view(&self) -> View {
@@ -100,13 +101,13 @@ impl<'a> FrameRenderer<'a> {
     pub fn frame(&mut self, time_secs: f64) -> Result<RgbaImage, String> {
         let anim = self.settings.anim.and_then(|a| self.armature.animation(a));
         evaluate_into(&mut self.pose, self.armature, anim, self.settings.skin, time_secs);
-        let mut list = build_draw_list(self.armature, &self.pose, &self.options, self.cache);
-        for w in list.warnings.drain(..) {
+        build_draw_list_into(&mut self.list, self.armature, &self.pose, &self.options, self.cache);
+        for w in self.list.warnings.drain(..) {
             if !self.warnings.contains(&w) {
                 self.warnings.push(w);
             }
         }
-        cpu::render_rgba(&list, &self.view, self.settings.width, self.settings.height, self.settings.background)
+        cpu::render_rgba(&self.list, &self.view, self.settings.width, self.settings.height, self.settings.background)
     }
 }
 

@@ -17,7 +17,7 @@
 //! let pose = skelpad::runtime::evaluate(&comp.armature, None, Default::default(), 0.0);
 //! let mut cache = RenderCache::new("path/to/script/folder");
 //! let view = View::centered(256, 256, 2.0);
-//! let options = DrawOptions { pixels_per_unit: view.pixels_per_unit, bones: true };
+//! let options = DrawOptions { pixels_per_unit: view.pixels_per_unit, bones: true, ..DrawOptions::default() };
 //! let list = render::build_draw_list(&comp.armature, &pose, &options, &mut cache);
 //! let image = render::cpu::render_rgba(&list, &view, 256, 256, None);
 //! ```
@@ -42,6 +42,8 @@ use crate::runtime::{Pose, evaluate_into, wrap_time};
 use cache::{Op, TessCache};
 use geometry::Outline;
 use tessellate::{Mesh, Stroke};
+
+pub use tessellate::CONTOUR_END;
 
 /// Straight (not premultiplied) sRGB color with alpha, each in 0..1.
 pub type Rgba = [f32; 4];
@@ -91,6 +93,11 @@ pub struct DrawItem {
     /// Its triangles: three entries per triangle in [`DrawList::indices`],
     /// each an index into [`DrawList::vertices`].
     pub indices: Range<u32>,
+    /// Its outline in [`DrawList::contours`]: closed loops of vertex
+    /// indices, each ended by [`CONTOUR_END`], that cover the same points
+    /// as the triangles under the nonzero rule (what a path rasterizer
+    /// fills; GPU back ends ignore it).
+    pub contours: Range<u32>,
     pub color: Rgba,
     pub texture: Option<Arc<SpriteImage>>,
     /// Part of an onion-skin ghost frame.
@@ -107,13 +114,16 @@ pub struct RenderWarning {
 
 /// Triangles to draw, back to front, in world units (y up).
 ///
-/// Invariants: every item's `indices` range is a multiple of three long and
-/// refers only to vertices inside its own `vertices` range; every vertex of
-/// an item is finite; items are in drawing order.
+/// Invariants: every item's `indices` range is a multiple of three long;
+/// its indices and contours refer only to vertices inside its own
+/// `vertices` range; every vertex of an item is finite; items are in
+/// drawing order.
 #[derive(Clone, Debug, Default)]
 pub struct DrawList {
     pub vertices: Vec<Vertex>,
     pub indices: Vec<u32>,
+    /// Outline loops of the items (see [`DrawItem::contours`]).
+    pub contours: Vec<u32>,
     pub items: Vec<DrawItem>,
     /// What could not be drawn, once per slot.
     pub warnings: Vec<RenderWarning>,
@@ -149,6 +159,15 @@ impl Bounds {
 }
 
 impl DrawList {
+    /// Empties the list, keeping its storage.
+    pub fn clear(&mut self) {
+        self.vertices.clear();
+        self.indices.clear();
+        self.contours.clear();
+        self.items.clear();
+        self.warnings.clear();
+    }
+
     /// The triangles of one item, as vertex triples.
     pub fn triangles<'a>(&'a self, item: &DrawItem) -> impl Iterator<Item = [Vertex; 3]> + 'a {
         let idx = self.indices.get(item.indices.start as usize..item.indices.end as usize).unwrap_or(&[]);
@@ -193,12 +212,15 @@ impl DrawList {
     fn append_mapped(&mut self, other: &DrawList, mut map: impl FnMut(DrawItem) -> DrawItem) {
         let vbase = self.vertices.len() as u32;
         let ibase = self.indices.len() as u32;
+        let cbase = self.contours.len() as u32;
         self.vertices.extend_from_slice(&other.vertices);
         self.indices.extend(other.indices.iter().map(|i| i + vbase));
+        self.contours.extend(other.contours.iter().map(|&i| if i == CONTOUR_END { i } else { i + vbase }));
         for item in &other.items {
             let mut item = item.clone();
             item.vertices = item.vertices.start + vbase..item.vertices.end + vbase;
             item.indices = item.indices.start + ibase..item.indices.end + ibase;
+            item.contours = item.contours.start + cbase..item.contours.end + cbase;
             self.items.push(map(item));
         }
         for w in &other.warnings {
@@ -209,24 +231,36 @@ impl DrawList {
     }
 
     /// Adds the triangles of `mesh` mapped by `m`.
-    fn push_mesh(&mut self, mesh: &Mesh, m: &Affine, head: ItemHead) {
+    fn push_mesh(&mut self, (mesh, contours): (&Mesh, Option<&[u32]>), m: &Affine, head: ItemHead) {
         if mesh.indices.is_empty() {
             return;
         }
-        let vbase = self.vertices.len() as u32;
-        let ibase = self.indices.len() as u32;
+        let (vbase, ibase, cbase) = self.lengths();
         let [a, b, c, d, e, f] = m.to_array().map(|v| v as f32);
         self.vertices.extend(mesh.positions.iter().map(|p| Vertex { pos: [a * p[0] + c * p[1] + e, b * p[0] + d * p[1] + f], uv: [0.0, 0.0] }));
         self.indices.extend(mesh.indices.iter().map(|i| i + vbase));
-        self.push_item(head, vbase, ibase, None);
+        self.contours.extend(contours.unwrap_or(&[]).iter().map(|&i| if i == CONTOUR_END { i } else { i + vbase }));
+        self.push_item(head, (vbase, ibase, cbase), None);
     }
 
-    fn push_item(&mut self, head: ItemHead, vbase: u32, ibase: u32, texture: Option<Arc<SpriteImage>>) {
+    /// Where the next item starts: (vertices, indices, contours).
+    fn lengths(&self) -> (u32, u32, u32) {
+        (self.vertices.len() as u32, self.indices.len() as u32, self.contours.len() as u32)
+    }
+
+    /// Adds a quad (vertices `vbase..vbase + 4`, in order around it).
+    fn push_quad_indices(&mut self, vbase: u32) {
+        self.indices.extend([0, 1, 2, 0, 2, 3].map(|i| i + vbase));
+        self.contours.extend([vbase, vbase + 1, vbase + 2, vbase + 3, CONTOUR_END]);
+    }
+
+    fn push_item(&mut self, head: ItemHead, (vbase, ibase, cbase): (u32, u32, u32), texture: Option<Arc<SpriteImage>>) {
         // Coordinates beyond f32 (a bone placed at 1e300) cannot be drawn:
         // drop the item rather than hand infinities to a back end.
         if !self.vertices[vbase as usize..].iter().all(|v| v.pos[0].is_finite() && v.pos[1].is_finite()) {
             self.vertices.truncate(vbase as usize);
             self.indices.truncate(ibase as usize);
+            self.contours.truncate(cbase as usize);
             return;
         }
         self.items.push(DrawItem {
@@ -235,6 +269,7 @@ impl DrawList {
             bone: head.bone,
             vertices: vbase..self.vertices.len() as u32,
             indices: ibase..self.indices.len() as u32,
+            contours: cbase..self.contours.len() as u32,
             color: head.color,
             texture,
             ghost: false,
@@ -303,11 +338,16 @@ pub struct DrawOptions {
     pub pixels_per_unit: f64,
     /// Draw the bone overlay (diamonds and origin marks).
     pub bones: bool,
+    /// Also give each item its outline loops ([`DrawItem::contours`]),
+    /// which the tiny-skia back end fills several times faster than
+    /// triangles. The epaint back end does not use them: leave this off
+    /// for the canvas.
+    pub contours: bool,
 }
 
 impl Default for DrawOptions {
     fn default() -> Self {
-        DrawOptions { pixels_per_unit: 1.0, bones: false }
+        DrawOptions { pixels_per_unit: 1.0, bones: false, contours: false }
     }
 }
 
@@ -329,6 +369,8 @@ pub struct RenderCache {
     outline: Outline,
     world_outline: Outline,
     rel: Vec<(BoneId, Affine)>,
+    /// Vertex, index and item counts of the last list built, to size the next.
+    last_sizes: (usize, usize, usize),
 }
 
 impl RenderCache {
@@ -340,6 +382,7 @@ impl RenderCache {
             outline: Outline::default(),
             world_outline: Outline::default(),
             rel: Vec::new(),
+            last_sizes: (0, 0, 0),
         }
     }
 
@@ -357,10 +400,11 @@ impl RenderCache {
 /// The tolerance to tessellate `outline` with: `t` rounded down to a power
 /// of two, so that zooming reuses tessellations over a range of scales
 /// (never coarser than asked), but never finer than a millionth of the
-/// outline's size: a huge shape seen up close would otherwise be cut into
-/// millions of segments, of which the picture shows a few.
-fn tolerance_for(outline: &Outline, t: f64) -> f32 {
-    let t = t.max(outline.extent() * 1e-6);
+/// size of the outline or its pen: a huge shape seen up close would
+/// otherwise be cut into millions of segments, of which the picture shows
+/// a few.
+fn tolerance_for(outline: &Outline, stroke_width: f64, t: f64) -> f32 {
+    let t = t.max(outline.extent().max(stroke_width) * 1e-6);
     let t = (t as f32).clamp(1e-6, 1e30);
     f32::from_bits(t.to_bits() & 0xFF80_0000)
 }
@@ -392,8 +436,24 @@ fn rgba(c: Color) -> Rgba {
 /// is keyed on those points' positions in the slot bone's space, so it is
 /// tessellated again only when those bones moved relative to the slot's.
 pub fn build_draw_list(armature: &Armature, pose: &Pose, options: &DrawOptions, cache: &mut RenderCache) -> DrawList {
+    let (v, i, n) = cache.last_sizes;
+    let mut list = DrawList {
+        vertices: Vec::with_capacity(v),
+        indices: Vec::with_capacity(i),
+        contours: Vec::with_capacity(i / 3),
+        items: Vec::with_capacity(n),
+        warnings: Vec::new(),
+    };
+    build_draw_list_into(&mut list, armature, pose, options, cache);
+    list
+}
+
+/// [`build_draw_list`] into an existing list, reusing its storage: what a
+/// canvas that redraws every frame should call (no large allocations per
+/// frame).
+pub fn build_draw_list_into(list: &mut DrawList, armature: &Armature, pose: &Pose, options: &DrawOptions, cache: &mut RenderCache) {
+    list.clear();
     let sk = &*armature.skeleton;
-    let mut list = DrawList::default();
     cache.tess.begin_build();
     for &slot_id in &sk.draw_order {
         let Some((att_id, att)) = pose.attachment(sk, slot_id) else { continue };
@@ -401,13 +461,13 @@ pub fn build_draw_list(armature: &Armature, pose: &Pose, options: &DrawOptions, 
         let Some(bone_pose) = pose.bones.get(slot.bone.index()) else { continue };
         let tint = pose.slots.get(slot_id.index()).map_or(Color::WHITE, |s| s.color);
         let m = bone_pose.world * att.transform.matrix();
-        add_attachment(&mut list, cache, pose, slot_id, slot.bone, att_id, &att.kind, &m, tint, options);
+        add_attachment(list, cache, pose, slot_id, slot.bone, att_id, &att.kind, &m, tint, options);
     }
     if options.bones {
-        add_overlay(&mut list, sk, pose, options);
+        add_overlay(list, sk, pose, options);
     }
     cache.tess.end_build();
-    list
+    cache.last_sizes = (list.vertices.len(), list.indices.len(), list.items.len());
 }
 
 /// Draws one attachment alone, in its own attachment space (the attachment
@@ -465,8 +525,8 @@ fn add_attachment(
             let tol = options.tolerance();
             let fill = rgba(style.fill.tint(tint));
             if cache.outline.closed && fill[3] > 0.0 && dist.max_scale > 0.0 && m.determinant() != 0.0 {
-                let op = Op::fill(tolerance_for(&cache.outline, tol / dist.max_scale), simple);
-                let mesh = cache.tess.get(&cache.outline, op);
+                let op = Op::fill(tolerance_for(&cache.outline, 0.0, tol / dist.max_scale), simple);
+                let mesh = cache.tess.get(&cache.outline, op, options.contours);
                 list.push_mesh(mesh, m, ItemHead { part: Part::Fill, slot: Some(slot), bone, color: fill });
             }
             let stroke_color = rgba(style.stroke.tint(tint));
@@ -478,7 +538,8 @@ fn add_attachment(
                     Some(s) => {
                         let s = quantize_scale(s);
                         stroke.width = (width / s) as f32;
-                        let mesh = cache.tess.get(&cache.outline, Op::stroke(&stroke, tolerance_for(&cache.outline, tol / s)));
+                        let op = Op::stroke(&stroke, tolerance_for(&cache.outline, f64::from(stroke.width), tol / s));
+                        let mesh = cache.tess.get(&cache.outline, op, options.contours);
                         list.push_mesh(mesh, m, head);
                     }
                     None => {
@@ -486,7 +547,8 @@ fn add_attachment(
                         // round in the world, so stroke the mapped outline.
                         let linear = Affine { e: 0.0, f: 0.0, ..*m };
                         cache.outline.transformed_into(&linear, &mut cache.world_outline);
-                        let mesh = cache.tess.get(&cache.world_outline, Op::stroke(&stroke, tolerance_for(&cache.world_outline, tol)));
+                        let op = Op::stroke(&stroke, tolerance_for(&cache.world_outline, width, tol));
+                        let mesh = cache.tess.get(&cache.world_outline, op, options.contours);
                         list.push_mesh(mesh, &Affine::translate(m.e, m.f), head);
                     }
                 }
@@ -502,14 +564,13 @@ fn add_sprite(list: &mut DrawList, img: Arc<SpriteImage>, m: &Affine, head: Item
         return;
     }
     let (hw, hh) = (f64::from(img.width()) / 2.0, f64::from(img.height()) / 2.0);
-    let vbase = list.vertices.len() as u32;
-    let ibase = list.indices.len() as u32;
+    let bases = list.lengths();
     for (x, y, u, v) in [(-hw, hh, 0.0, 0.0), (hw, hh, 1.0, 0.0), (hw, -hh, 1.0, 1.0), (-hw, -hh, 0.0, 1.0)] {
         let (wx, wy) = m.apply(x, y);
         list.vertices.push(Vertex { pos: [wx as f32, wy as f32], uv: [u, v] });
     }
-    list.indices.extend([0, 1, 2, 0, 2, 3].map(|i| i + vbase));
-    list.push_item(head, vbase, ibase, Some(img));
+    list.push_quad_indices(bases.0);
+    list.push_item(head, bases, Some(img));
 }
 
 /// The bone overlay: a diamond through bone-space points (−5, 0), (0, 5),
@@ -525,31 +586,29 @@ fn add_overlay(list: &mut DrawList, sk: &Skeleton, pose: &Pose, options: &DrawOp
         if color[3] <= 0.0 {
             continue;
         }
-        let vbase = list.vertices.len() as u32;
-        let ibase = list.indices.len() as u32;
+        let bases = list.lengths();
         for (x, y) in [(-5.0, 0.0), (0.0, 5.0), (bone.length, 0.0), (0.0, -5.0)] {
             let (wx, wy) = bp.world.apply(x, y);
             list.vertices.push(Vertex { pos: [wx as f32, wy as f32], uv: [0.0, 0.0] });
         }
-        list.indices.extend([0, 1, 2, 0, 2, 3].map(|k| k + vbase));
-        list.push_item(ItemHead { part: Part::BoneDiamond, slot: None, bone: BoneId::from_index(i), color }, vbase, ibase, None);
+        list.push_quad_indices(bases.0);
+        list.push_item(ItemHead { part: Part::BoneDiamond, slot: None, bone: BoneId::from_index(i), color }, bases, None);
     }
     let ppu = if options.pixels_per_unit.is_finite() && options.pixels_per_unit > 0.0 { options.pixels_per_unit } else { 1.0 };
     let (arm, half) = (ORIGIN_MARK_PX / ppu, 0.5 / ppu);
     for (i, bp) in pose.bones.iter().enumerate() {
         let (x, y) = bp.world.apply(0.0, 0.0);
-        let vbase = list.vertices.len() as u32;
-        let ibase = list.indices.len() as u32;
+        let bases = list.lengths();
         // Two bars, screen-aligned (views never rotate): horizontal, vertical.
         for (hx, hy) in [(arm, half), (half, arm)] {
             let base = list.vertices.len() as u32;
             for (sx, sy) in [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)] {
                 list.vertices.push(Vertex { pos: [(x + sx * hx) as f32, (y + sy * hy) as f32], uv: [0.0, 0.0] });
             }
-            list.indices.extend([0, 1, 2, 0, 2, 3].map(|k| k + base));
+            list.push_quad_indices(base);
         }
         let head = ItemHead { part: Part::BoneOrigin, slot: None, bone: BoneId::from_index(i), color: [0.0, 0.0, 0.0, 1.0] };
-        list.push_item(head, vbase, ibase, None);
+        list.push_item(head, bases, None);
     }
 }
 
@@ -572,10 +631,12 @@ pub fn animation_bounds(armature: &Armature, anim: Option<AnimId>, skin: SkinId,
     let animation = anim.and_then(|a| armature.animation(a));
     let times = animation.map_or_else(|| vec![0.0], frame_times);
     let mut pose = Pose::default();
+    let mut list = DrawList::default();
     let mut acc: Option<Bounds> = None;
     for t in times {
         evaluate_into(&mut pose, armature, animation, skin, t);
-        if let Some(b) = build_draw_list(armature, &pose, options, cache).bounds() {
+        build_draw_list_into(&mut list, armature, &pose, options, cache);
+        if let Some(b) = list.bounds() {
             acc = Some(acc.map_or(b, |a| a.union(b)));
         }
     }

@@ -48,6 +48,7 @@ pub(crate) struct Tessellator {
     fill: FillTessellator,
     stroke: StrokeTessellator,
     buffers: VertexBuffers<[f32; 2], u32>,
+    edges: Vec<u64>,
 }
 
 impl Tessellator {
@@ -84,6 +85,89 @@ impl Tessellator {
 
     fn take(&mut self) -> Mesh {
         Mesh { positions: self.buffers.vertices.clone(), indices: self.buffers.indices.clone() }
+    }
+
+    /// The outline loops of a mesh (see [`boundary_loops`]).
+    pub fn contours(&mut self, mesh: &Mesh) -> Vec<u32> {
+        let mut out = Vec::new();
+        boundary_loops(&mesh.positions, &mesh.indices, &mut self.edges, &mut out);
+        out
+    }
+}
+
+/// Ends a loop in a contour list.
+pub const CONTOUR_END: u32 = u32::MAX;
+
+/// The closed loops around a set of triangles, with the same nonzero
+/// winding numbers: every triangle is wound the same way, an edge and its
+/// reverse (shared by two neighbouring triangles) cancel, and what remains
+/// is chained from vertex to vertex into loops, each ended by
+/// [`CONTOUR_END`]. For a fill only its outline remains, so a scanline
+/// rasterizer walks a few edges instead of three per triangle. The edges
+/// left after cancelling enter and leave each vertex equally often (closed
+/// triangles minus closed two-edge loops), so every walk closes. An affine
+/// map flips either all loops or none, so they stay valid in any space.
+pub(crate) fn boundary_loops(positions: &[[f32; 2]], indices: &[u32], edges: &mut Vec<u64>, out: &mut Vec<u32>) {
+    // Each edge packed for a fast integer sort: the undirected pair
+    // (low, high) in the upper bits, its direction in bit 0.
+    edges.clear();
+    let mut push = |a: u32, b: u32| {
+        let (lo, hi) = (a.min(b), a.max(b));
+        edges.push(u64::from(lo) << 33 | u64::from(hi) << 1 | u64::from(a > b));
+    };
+    for t in indices.chunks_exact(3) {
+        let [a, b, c] = [t[0], t[1], t[2]].map(|i| positions.get(i as usize).copied().unwrap_or([f32::NAN; 2]));
+        let cross = (f64::from(b[0]) - f64::from(a[0])) * (f64::from(c[1]) - f64::from(a[1]))
+            - (f64::from(b[1]) - f64::from(a[1])) * (f64::from(c[0]) - f64::from(a[0]));
+        if !(cross.abs() > 0.0) || t.iter().any(|&i| i >= 1 << 31) {
+            continue;
+        }
+        let (i1, i2) = if cross < 0.0 { (t[2], t[1]) } else { (t[1], t[2]) };
+        push(t[0], i1);
+        push(i1, i2);
+        push(i2, t[0]);
+    }
+    edges.sort_unstable();
+    // What is left of each pair after forward and backward copies cancel,
+    // re-packed as (from, to) so that a sort groups edges by their start.
+    let mut kept = 0;
+    let mut i = 0;
+    while i < edges.len() {
+        let pair = edges[i] >> 1;
+        let mut net = 0i64;
+        while i < edges.len() && edges[i] >> 1 == pair {
+            net += if edges[i] & 1 == 0 { 1 } else { -1 };
+            i += 1;
+        }
+        let (lo, hi) = (pair >> 32, pair & 0xFFFF_FFFF);
+        let directed = if net > 0 { lo << 32 | hi } else { hi << 32 | lo };
+        for _ in 0..net.unsigned_abs() {
+            edges[kept] = directed;
+            kept += 1;
+        }
+    }
+    edges.truncate(kept);
+    edges.sort_unstable();
+    let from = |e: u64| (e >> 32) as u32;
+    let to = |e: u64| (e & 0xFFFF_FFFF) as u32;
+    let mut used = vec![false; edges.len()];
+    for start in 0..edges.len() {
+        if used[start] {
+            continue;
+        }
+        used[start] = true;
+        let first = from(edges[start]);
+        out.push(first);
+        let mut at = to(edges[start]);
+        while at != first {
+            out.push(at);
+            // An unused edge leaving `at` (edges are sorted by their start).
+            let lo = edges.partition_point(|&e| from(e) < at);
+            let Some(k) = (lo..edges.len()).take_while(|&k| from(edges[k]) == at).find(|&k| !used[k]) else { break };
+            used[k] = true;
+            at = to(edges[k]);
+        }
+        out.push(CONTOUR_END);
     }
 }
 
@@ -137,6 +221,24 @@ mod tests {
         let r = big_r * (72.0 * deg).cos() / (36.0 * deg).cos();
         let nonzero = 10.0 * 0.5 * big_r * r * (36.0 * deg).sin();
         assert!((star_area - nonzero).abs() < 0.5, "{star_area} vs {nonzero}");
+    }
+
+    fn loops(positions: &[[f32; 2]], indices: &[u32]) -> Vec<Vec<u32>> {
+        let mut out = Vec::new();
+        boundary_loops(positions, indices, &mut Vec::new(), &mut out);
+        out.split(|&i| i == CONTOUR_END).filter(|l| !l.is_empty()).map(<[u32]>::to_vec).collect()
+    }
+
+    #[test]
+    fn shared_edges_cancel_and_the_outline_remains() {
+        let square = [[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]];
+        // Two triangles, one of them wound the other way: the diagonal cancels.
+        assert_eq!(loops(&square, &[0, 1, 2, 0, 3, 2]), vec![vec![0, 1, 2, 3]]);
+        // The same triangle twice (an overlap) keeps both: winding 2 there.
+        let l = loops(&square, &[0, 1, 2, 0, 1, 2]);
+        assert_eq!(l.iter().map(Vec::len).sum::<usize>(), 6);
+        // A degenerate triangle adds nothing.
+        assert!(loops(&[[0.0, 0.0], [1.0, 1.0], [2.0, 2.0]], &[0, 1, 2]).is_empty());
     }
 
     #[test]

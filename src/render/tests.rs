@@ -176,7 +176,7 @@ fn zooming_in_flattens_curves_finer() {
     let mut cache = RenderCache::new(".");
     let pose = setup(&arm);
     let count = |ppu: f64, cache: &mut RenderCache| {
-        let l = build_draw_list(&arm, &pose, &DrawOptions { pixels_per_unit: ppu, bones: false }, cache);
+        let l = build_draw_list(&arm, &pose, &DrawOptions { pixels_per_unit: ppu, bones: false, ..DrawOptions::default() }, cache);
         l.vertices.len()
     };
     let (near, far) = (count(20.0, &mut cache), count(0.5, &mut cache));
@@ -189,7 +189,7 @@ fn bone_overlay_draws_diamonds_for_long_bones_and_marks_at_every_origin() {
     let mut cache = RenderCache::new(".");
     let off = build_draw_list(&arm, &setup(&arm), &DrawOptions::default(), &mut cache);
     assert!(off.items.is_empty());
-    let list = build_draw_list(&arm, &setup(&arm), &DrawOptions { pixels_per_unit: 2.0, bones: true }, &mut cache);
+    let list = build_draw_list(&arm, &setup(&arm), &DrawOptions { pixels_per_unit: 2.0, bones: true, ..DrawOptions::default() }, &mut cache);
     let diamonds: Vec<&DrawItem> = list.items.iter().filter(|i| i.part == Part::BoneDiamond).collect();
     assert_eq!(diamonds.len(), 1);
     assert_eq!(diamonds[0].color, [0.0, 0.0, 1.0, (153.0f64 / 255.0) as f32 * 0.7], "bone color at 70 % of its alpha");
@@ -227,7 +227,7 @@ fn onion_skin_puts_tinted_faded_ghosts_behind_the_frame() {
     let arm = armature("skeleton\n\ta l20\n\t\t@ :rect w10 h10 t0 f#00F\nanim \"m\" 10fps\n\ta\n\t\tx 0 -> 50\n");
     let mut cache = RenderCache::new(".");
     let onion = OnionSkin { before: 2, after: 1, opacity: 0.5, before_tint: [1.0, 0.0, 0.0, 1.0], ..OnionSkin::default() };
-    let opts = DrawOptions { pixels_per_unit: 1.0, bones: true };
+    let opts = DrawOptions { pixels_per_unit: 1.0, bones: true, ..DrawOptions::default() };
     let list = build_with_onion_skin(&arm, AnimId(0), SkinId(0), 0.25, &onion, &opts, &mut cache);
     let fills: Vec<&DrawItem> = list.items.iter().filter(|i| i.part == Part::Fill).collect();
     assert_eq!(fills.len(), 4, "two before, one after, the frame");
@@ -360,11 +360,14 @@ mod props {
             let arm = compile(&text).armature;
             let pose = setup(&arm);
             let mut cache = RenderCache::new(".");
-            let list = build_draw_list(&arm, &pose, &DrawOptions { pixels_per_unit: ppu, bones: true }, &mut cache);
+            let list = build_draw_list(&arm, &pose, &DrawOptions { pixels_per_unit: ppu, bones: true, ..DrawOptions::default() }, &mut cache);
             for item in &list.items {
                 prop_assert_eq!(item.indices.len() % 3, 0);
                 for &ix in &list.indices[item.indices.start as usize..item.indices.end as usize] {
                     prop_assert!(item.vertices.contains(&ix));
+                }
+                for &ix in &list.contours[item.contours.start as usize..item.contours.end as usize] {
+                    prop_assert!(ix == CONTOUR_END || item.vertices.contains(&ix));
                 }
                 for v in &list.vertices[item.vertices.start as usize..item.vertices.end as usize] {
                     prop_assert!(v.pos[0].is_finite() && v.pos[1].is_finite());
