@@ -1,20 +1,26 @@
 //! The editor back end: a draw list as `epaint` meshes.
 //!
-//! Use in an egui canvas:
+//! Use in an egui canvas (keep `cache` and `list` alive across frames):
 //!
 //! ```ignore
+//! // World origin at the canvas center plus the pan; `zoom` points per unit.
 //! let view = View { origin_px: [center.x as f64 + pan.x, center.y as f64 + pan.y], pixels_per_unit: zoom };
 //! let options = DrawOptions { pixels_per_unit: zoom * ctx.pixels_per_point() as f64, bones: true, ..DrawOptions::default() };
-//! let list = render::build_draw_list(&armature, &pose, &options, &mut cache);
+//! render::build_draw_list_into(&mut list, &armature, &pose, &options, &mut cache);
+//! // or, with ghosts: list = render::build_with_onion_skin(&armature, anim, skin, t, &OnionSkin::default(), &options, &mut cache);
 //! for mesh in render::egui::to_epaint(&list, &view, &mut |img| textures.id_for(img)) {
 //!     painter.add(egui::Shape::mesh(mesh));
 //! }
+//! // list.warnings: sprites that could not be loaded (slot + message).
 //! ```
 //!
-//! `View` is in points here (egui's logical pixels). Meshes carry no
+//! `View` is in points here (egui's logical pixels); `DrawOptions` wants
+//! device pixels per unit (it sets the curve tolerance). Meshes carry no
 //! anti-aliasing of their own: enable multisampling in the native options
 //! (`multisampling: 4`) for smooth edges. Sprite textures are the caller's
-//! to upload (see [`color_image`]); key them on [`SpriteImage::id`].
+//! to upload (see [`color_image`]); key them on [`SpriteImage::id`], which
+//! changes when an image is reloaded. Items know their slot and bone
+//! ([`super::DrawItem`]), for picking.
 
 use epaint::{Color32, ColorImage, Mesh, Pos2, TextureId, WHITE_UV};
 

@@ -152,4 +152,19 @@ mod tests {
         assert_ne!(store.get("a.png").expect("loads").id, a.id, "a reload decodes again");
         let _ = std::fs::remove_dir_all(&dir);
     }
+
+    #[test]
+    fn fixture_jpeg_decodes_and_a_text_file_named_png_is_refused() {
+        let mut store = ImageStore::new(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden/assets"));
+        let jpg = store.get("gradient.jpg").expect("JPEG decodes");
+        assert_eq!((jpg.width(), jpg.height()), (24, 16));
+        // Opaque, and the dark bar at x 10..14 survives compression.
+        let px = |x: usize, y: usize| &jpg.rgba_premultiplied()[(y * 24 + x) * 4..(y * 24 + x) * 4 + 4];
+        assert_eq!(px(0, 0)[3], 255);
+        assert!(px(12, 8)[0] < 60 && px(20, 8)[0] > 150, "{:?} {:?}", px(12, 8), px(20, 8));
+        let png = store.get("quadrants.png").expect("PNG decodes");
+        assert_eq!(&png.rgba_premultiplied()[..4], &[0, 0, 0, 0], "transparent corner");
+        let err = store.get("not-an-image.png").unwrap_err();
+        assert!(err.contains("not-an-image.png") && err.contains("is not a PNG or JPEG image"), "{err}");
+    }
 }
