@@ -128,7 +128,7 @@ fn draw_band(mut pixmap: tiny_skia::PixmapMut<'_>, list: &DrawList, view: &View)
             for t in list.indices.get(item.indices.start as usize..item.indices.end as usize).unwrap_or(&[]).chunks_exact(3) {
                 let (Some(a), Some(b), Some(c)) = (at(t[0]), at(t[1]), at(t[2])) else { continue };
                 let cross = (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0]);
-                if !(cross.abs() > 1e-9) {
+                if cross.is_nan() || cross.abs() <= 1e-9 {
                     continue;
                 }
                 // Every triangle wound the same way, so that they add up.

@@ -199,8 +199,8 @@ impl DrawList {
             if matches!(item.part, Part::BoneDiamond | Part::BoneOrigin) {
                 return DrawItem { indices: 0..0, ..item };
             }
-            for c in 0..3 {
-                item.color[c] = item.color[c] * (1.0 - k) + tint[c] * k;
+            for (c, t) in item.color.iter_mut().zip(tint).take(3) {
+                *c = *c * (1.0 - k) + t * k;
             }
             item.color[3] *= opacity.clamp(0.0, 1.0);
             item.ghost = true;

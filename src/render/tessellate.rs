@@ -72,7 +72,7 @@ impl Tessellator {
 
     pub fn stroke(&mut self, outline: &Outline, stroke: &Stroke, tolerance: f32) -> Mesh {
         self.buffers.clear();
-        if !outline.is_finite() || outline.points.is_empty() || !(stroke.width > 0.0) || !stroke.width.is_finite() {
+        if !outline.is_finite() || outline.points.is_empty() || !stroke.width.is_finite() || stroke.width <= 0.0 {
             return Mesh::default();
         }
         let options = stroke.options(tolerance);
@@ -119,7 +119,7 @@ pub(crate) fn boundary_loops(positions: &[[f32; 2]], indices: &[u32], edges: &mu
         let [a, b, c] = [t[0], t[1], t[2]].map(|i| positions.get(i as usize).copied().unwrap_or([f32::NAN; 2]));
         let cross = (f64::from(b[0]) - f64::from(a[0])) * (f64::from(c[1]) - f64::from(a[1]))
             - (f64::from(b[1]) - f64::from(a[1])) * (f64::from(c[0]) - f64::from(a[0]));
-        if !(cross.abs() > 0.0) || t.iter().any(|&i| i >= 1 << 31) {
+        if cross.is_nan() || cross == 0.0 || t.iter().any(|&i| i >= 1 << 31) {
             continue;
         }
         let (i1, i2) = if cross < 0.0 { (t[2], t[1]) } else { (t[1], t[2]) };
@@ -243,9 +243,7 @@ mod tests {
 
     #[test]
     fn stroke_of_an_open_line_is_its_width_times_its_length() {
-        let mut o = Outline::default();
-        o.points = vec![[0.0, 0.0], [10.0, 0.0]];
-        o.verbs = vec![geometry::Verb::Line];
+        let o = Outline { points: vec![[0.0, 0.0], [10.0, 0.0]], verbs: vec![geometry::Verb::Line], closed: false };
         let mut t = Tessellator::default();
         let s = Stroke { width: 2.0, join: LineJoin::Miter, cap: LineCap::Butt, miter_limit: 10.0 };
         assert!((area(&t.stroke(&o, &s, 0.01)) - 20.0).abs() < 1e-3);
