@@ -228,7 +228,7 @@ fn bad_arguments_and_missing_animations_exit_with_2_and_say_why() {
     let out = dir.join("x.png");
     let cases: Vec<(Vec<&str>, &str)> = vec![
         (vec![s(&script), "--anim", "jump", "-o", s(&out)], "no animation named \"jump\" (animations: \"slide\")"),
-        (vec![s(&script), "--skin", "red", "-o", s(&out)], "no skin named \"red\""),
+        (vec![s(&script), "--skin", "red", "-o", s(&out)], "no skin named `red`"),
         (vec![s(&still), "--gif", "-o", s(&out)], "--gif needs an animation"),
         (vec![s(&script), "--size", "0x10", "-o", s(&out)], "each side from 1 to 16384"),
         (vec![s(&script), "--size", "big", "-o", s(&out)], "WIDTHxHEIGHT"),

@@ -115,6 +115,22 @@ pub fn read_script(path: &Path) -> Result<String, String> {
     })
 }
 
+/// The skin named `name`, or a message listing the skins there are.
+pub fn find_skin(sk: &crate::model::Skeleton, name: &str) -> Result<SkinId, String> {
+    sk.skin_by_name(name).ok_or_else(|| {
+        let names: Vec<&str> = sk.skins.iter().map(|s| s.name.as_str()).collect();
+        format!("no skin named `{name}` (skins: {})", names.join(", "))
+    })
+}
+
+/// The animation named `name`, or a message listing the animations there are.
+pub fn find_animation(arm: &Armature, name: &str) -> Result<AnimId, String> {
+    arm.animation_by_name(name).ok_or_else(|| {
+        let names: Vec<String> = arm.animations.iter().map(|a| format!("\"{}\"", a.name)).collect();
+        format!("no animation named \"{name}\" (animations: {})", if names.is_empty() { "none".into() } else { names.join(", ") })
+    })
+}
+
 fn io_reason(e: &std::io::Error) -> String {
     match e.kind() {
         std::io::ErrorKind::NotFound => "no such file".into(),
@@ -194,24 +210,19 @@ fn pose(path: &Path, json: bool, anim: Option<&str>, skin: Option<&str>, times: 
     let comp: Compilation = compile(&text);
     let arm = &comp.armature;
     let sk = &*arm.skeleton;
-    let skin_id = match skin {
-        None => SkinId(0),
-        Some(name) => match sk.skin_by_name(name) {
-            Some(s) => s,
-            None => {
-                let names: Vec<&str> = sk.skins.iter().map(|s| s.name.as_str()).collect();
-                eprintln!("error: no skin named `{name}` (skins: {})", names.join(", "));
-                return EXIT_USAGE;
-            }
-        },
+    let skin_id = match skin.map_or(Ok(SkinId(0)), |name| find_skin(sk, name)) {
+        Ok(s) => s,
+        Err(msg) => {
+            eprintln!("error: {msg}");
+            return EXIT_USAGE;
+        }
     };
     let anims: Vec<AnimId> = match anim {
         None => (0..arm.animations.len()).map(AnimId::from_index).collect(),
-        Some(name) => match arm.animation_by_name(name) {
-            Some(a) => vec![a],
-            None => {
-                let names: Vec<String> = arm.animations.iter().map(|a| format!("\"{}\"", a.name)).collect();
-                eprintln!("error: no animation named \"{name}\" (animations: {})", if names.is_empty() { "none".into() } else { names.join(", ") });
+        Some(name) => match find_animation(arm, name) {
+            Ok(a) => vec![a],
+            Err(msg) => {
+                eprintln!("error: {msg}");
                 return EXIT_USAGE;
             }
         },

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use clap::{Args, Parser};
 
-use super::{EXIT_OK, EXIT_USAGE, read_script, report};
+use super::{EXIT_OK, EXIT_USAGE, find_animation, find_skin, read_script, report};
 use crate::compile::compile;
 use crate::model::{AnimId, SkinId};
 use crate::render::export::{self, FrameRenderer, Framing, Settings};
@@ -153,20 +153,10 @@ fn render(args: &RenderArgs, err: &mut dyn Write, tty: bool) -> Result<(), Strin
     let comp = compile(&text);
     let arm = &comp.armature;
     let sk = &*arm.skeleton;
-    let skin = match &args.skin {
-        None => SkinId(0),
-        Some(name) => sk.skin_by_name(name).ok_or_else(|| {
-            let names: Vec<String> = sk.skins.iter().map(|s| format!("\"{}\"", s.name)).collect();
-            format!("no skin named \"{name}\" (skins: {})", names.join(", "))
-        })?,
-    };
+    let skin = args.skin.as_deref().map_or(Ok(SkinId(0)), |name| find_skin(sk, name))?;
     let animated = args.frames || args.sheet || args.gif;
     let anim: Option<AnimId> = match &args.anim {
-        Some(name) => Some(arm.animation_by_name(name).ok_or_else(|| {
-            let names: Vec<String> = arm.animations.iter().map(|a| format!("\"{}\"", a.name)).collect();
-            let list = if names.is_empty() { "the script has none".to_string() } else { format!("animations: {}", names.join(", ")) };
-            format!("no animation named \"{name}\" ({list})")
-        })?),
+        Some(name) => Some(find_animation(arm, name)?),
         None if animated || args.time.is_some() || args.frame.is_some() => {
             if arm.animations.is_empty() {
                 let flag = if args.frames {
