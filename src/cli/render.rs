@@ -181,7 +181,7 @@ fn render(args: &RenderArgs, err: &mut dyn Write, tty: bool) -> Result<(), Strin
         let _ = writeln!(err, "warning: {} has {n} error(s); rendering what compiled (run `skelpad check` to see them)", args.file.display());
     }
     let animation = anim.and_then(|a| arm.animation(a));
-    let fps = animation.map_or(20.0, |a| a.fps);
+    let fps = animation.map_or(20.0, crate::render::fps_of);
     let background = match args.background {
         Some(Background::Transparent) => None,
         Some(Background::Color(c)) => Some(c),

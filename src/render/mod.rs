@@ -352,11 +352,25 @@ impl Default for DrawOptions {
 }
 
 impl DrawOptions {
+    /// The scale, 1 when it is not a positive number.
+    fn ppu(&self) -> f64 {
+        if self.pixels_per_unit.is_finite() && self.pixels_per_unit > 0.0 { self.pixels_per_unit } else { 1.0 }
+    }
+
     /// Curve tolerance in world units.
     fn tolerance(&self) -> f64 {
-        let ppu = if self.pixels_per_unit.is_finite() && self.pixels_per_unit > 0.0 { self.pixels_per_unit } else { 1.0 };
-        TOLERANCE_PX / ppu
+        TOLERANCE_PX / self.ppu()
     }
+}
+
+/// An animation's frame rate, 20 (the language's default) when it is not a
+/// positive number.
+pub fn fps_of(anim: &crate::model::Animation) -> f64 {
+    sane_fps(anim.fps)
+}
+
+pub(crate) fn sane_fps(fps: f64) -> f64 {
+    if fps.is_finite() && fps > 0.0 { fps } else { 20.0 }
 }
 
 /// What a renderer keeps between frames: tessellations (keyed on their
@@ -594,7 +608,7 @@ fn add_overlay(list: &mut DrawList, sk: &Skeleton, pose: &Pose, options: &DrawOp
         list.push_quad_indices(bases.0);
         list.push_item(ItemHead { part: Part::BoneDiamond, slot: None, bone: BoneId::from_index(i), color }, bases, None);
     }
-    let ppu = if options.pixels_per_unit.is_finite() && options.pixels_per_unit > 0.0 { options.pixels_per_unit } else { 1.0 };
+    let ppu = options.ppu();
     let (arm, half) = (ORIGIN_MARK_PX / ppu, 0.5 / ppu);
     for (i, bp) in pose.bones.iter().enumerate() {
         let (x, y) = bp.world.apply(0.0, 0.0);
@@ -616,7 +630,7 @@ fn add_overlay(list: &mut DrawList, sk: &Skeleton, pose: &Pose, options: &DrawOp
 /// every whole frame in [0, duration) (a looping animation's last instant
 /// is its first), or just 0 for an animation without keys.
 pub fn frame_times(anim: &crate::model::Animation) -> Vec<f64> {
-    let fps = if anim.fps.is_finite() && anim.fps > 0.0 { anim.fps } else { 20.0 };
+    let fps = fps_of(anim);
     let frames = (anim.duration_secs * fps - 1e-9).ceil().max(1.0);
     // Cap absurd lengths (a typo like 100000 fps): a million frames is
     // already more than anyone renders.
@@ -692,8 +706,7 @@ pub fn build_with_onion_skin(
     let mut pose = Pose::default();
     let mut list = DrawList::default();
     if let Some(a) = animation {
-        let fps = if a.fps.is_finite() && a.fps > 0.0 { a.fps } else { 20.0 };
-        let step = onion.step_secs.filter(|s| s.is_finite() && *s > 0.0).unwrap_or(1.0 / fps);
+        let step = onion.step_secs.filter(|s| s.is_finite() && *s > 0.0).unwrap_or(1.0 / fps_of(a));
         let ghost_options = DrawOptions { bones: false, ..*options };
         let ghosts = |n: u32, sign: f64, tint: Rgba| (1..=n).rev().map(move |k| (time_secs + sign * f64::from(k) * step, k, n, tint));
         let order = ghosts(onion.before, -1.0, onion.before_tint).chain(ghosts(onion.after, 1.0, onion.after_tint));
