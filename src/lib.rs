@@ -2,12 +2,14 @@
 //!
 //! The pipeline runs one way: [`syntax`] (text → trees + diagnostics) →
 //! [`compile`] (trees → [`model::Armature`], incrementally) → [`runtime`]
-//! (armature + time → [`runtime::Pose`]). See ARCHITECTURE.md.
+//! (armature + time → [`runtime::Pose`]) → [`render`] (pose → draw list →
+//! epaint meshes or pixels). See ARCHITECTURE.md.
 
 pub mod app;
 pub mod cli;
 pub mod compile;
 pub mod generate;
 pub mod model;
+pub mod render;
 pub mod runtime;
 pub mod syntax;

@@ -1,5 +1,6 @@
 //! The `skelpad` command line.
 
+pub mod render;
 pub mod report;
 
 use std::io::Write;
@@ -26,7 +27,7 @@ pub const EXIT_USAGE: i32 = 2;
     about = "A text editor for 2D skeletal animation (Skel2D scripts, *.skel2d)",
     after_help = "Without a command, skelpad opens the editor (on FILE, or on a built-in example).",
     long_about = "skelpad compiles tab-indented Skel2D scripts (bones, slots, shapes, paths, skins, draw order, \
-                  animations) into an armature, checks them and evaluates poses.\n\n\
+                  animations) into an armature, checks them, evaluates poses and renders them.\n\n\
                   Exit codes: 0 success, 1 the script has errors, 2 usage or I/O error."
 )]
 #[command(args_conflicts_with_subcommands = true)]
@@ -68,6 +69,8 @@ enum Command {
         #[arg(long, value_name = "T1,T2,...", value_delimiter = ',')]
         times: Option<Vec<f64>>,
     },
+    /// Render a pose or an animation to PNG, a PNG sequence, a sprite sheet or a GIF.
+    Render(render::RenderArgs),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -99,6 +102,7 @@ where
         None => open_editor(cli.file),
         Some(Command::Check { files, format, timings }) => check(&files, format, timings),
         Some(Command::Pose { file, json, anim, skin, times }) => pose(&file, json, anim.as_deref(), skin.as_deref(), times),
+        Some(Command::Render(args)) => render::run(args),
     }
 }
 
@@ -119,6 +123,22 @@ pub fn read_script(path: &Path) -> Result<String, String> {
     String::from_utf8(bytes).map_err(|e| {
         let at = e.utf8_error().valid_up_to();
         format!("`{}` is not UTF-8 text (invalid byte at offset {at})", path.display())
+    })
+}
+
+/// The skin named `name`, or a message listing the skins there are.
+pub fn find_skin(sk: &crate::model::Skeleton, name: &str) -> Result<SkinId, String> {
+    sk.skin_by_name(name).ok_or_else(|| {
+        let names: Vec<&str> = sk.skins.iter().map(|s| s.name.as_str()).collect();
+        format!("no skin named `{name}` (skins: {})", names.join(", "))
+    })
+}
+
+/// The animation named `name`, or a message listing the animations there are.
+pub fn find_animation(arm: &Armature, name: &str) -> Result<AnimId, String> {
+    arm.animation_by_name(name).ok_or_else(|| {
+        let names: Vec<String> = arm.animations.iter().map(|a| format!("\"{}\"", a.name)).collect();
+        format!("no animation named \"{name}\" (animations: {})", if names.is_empty() { "none".into() } else { names.join(", ") })
     })
 }
 
@@ -201,24 +221,19 @@ fn pose(path: &Path, json: bool, anim: Option<&str>, skin: Option<&str>, times: 
     let comp: Compilation = compile(&text);
     let arm = &comp.armature;
     let sk = &*arm.skeleton;
-    let skin_id = match skin {
-        None => SkinId(0),
-        Some(name) => match sk.skin_by_name(name) {
-            Some(s) => s,
-            None => {
-                let names: Vec<&str> = sk.skins.iter().map(|s| s.name.as_str()).collect();
-                eprintln!("error: no skin named `{name}` (skins: {})", names.join(", "));
-                return EXIT_USAGE;
-            }
-        },
+    let skin_id = match skin.map_or(Ok(SkinId(0)), |name| find_skin(sk, name)) {
+        Ok(s) => s,
+        Err(msg) => {
+            eprintln!("error: {msg}");
+            return EXIT_USAGE;
+        }
     };
     let anims: Vec<AnimId> = match anim {
         None => (0..arm.animations.len()).map(AnimId::from_index).collect(),
-        Some(name) => match arm.animation_by_name(name) {
-            Some(a) => vec![a],
-            None => {
-                let names: Vec<String> = arm.animations.iter().map(|a| format!("\"{}\"", a.name)).collect();
-                eprintln!("error: no animation named \"{name}\" (animations: {})", if names.is_empty() { "none".into() } else { names.join(", ") });
+        Some(name) => match find_animation(arm, name) {
+            Ok(a) => vec![a],
+            Err(msg) => {
+                eprintln!("error: {msg}");
                 return EXIT_USAGE;
             }
         },

@@ -1,0 +1,256 @@
+//! `skelpad render`: a pose or an animation to PNG, PNG sequence, sprite
+//! sheet or GIF.
+
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+
+use clap::{Args, Parser};
+
+use super::{EXIT_OK, EXIT_USAGE, find_animation, find_skin, read_script, report};
+use crate::compile::compile;
+use crate::model::{AnimId, SkinId};
+use crate::render::export::{self, FrameRenderer, Framing, Settings};
+use crate::render::{RenderCache, Rgba, frame_times};
+use crate::runtime::wrap_time;
+use crate::syntax::Diagnostic;
+
+#[derive(Args, Debug)]
+#[command(after_help = "\
+Without --anim, a single picture shows the setup pose; --time, --frame, --frames, --sheet and --gif \
+use the first animation unless --anim names one. Times wrap around the animation (it loops).
+
+--frames writes OUT_0000.png, OUT_0001.png, … (one per frame at the animation's fps); --sheet writes \
+OUT as a grid of frames and OUT with extension .json listing each frame's rectangle; --gif writes a \
+GIF that loops forever at the animation's speed. Files appear only when complete.
+
+Exit codes: 0 success, 2 bad arguments, unknown animation or skin, unreadable script or unwritable output.")]
+pub struct RenderArgs {
+    /// The script.
+    file: PathBuf,
+    /// Animation to render.
+    #[arg(long, value_name = "NAME")]
+    anim: Option<String>,
+    /// Skin whose attachments are shown.
+    #[arg(long, value_name = "NAME")]
+    skin: Option<String>,
+    /// Time in seconds.
+    #[arg(long, value_name = "SECS", conflicts_with = "frame", allow_negative_numbers = true)]
+    time: Option<f64>,
+    /// Frame number at the animation's fps.
+    #[arg(long, value_name = "N")]
+    frame: Option<u64>,
+    /// Picture size in pixels (for --sheet: the size of each frame).
+    #[arg(long, value_name = "WxH", default_value = "512x512", value_parser = parse_size)]
+    size: (u32, u32),
+    /// Scale and center so the whole animation fits (the default).
+    #[arg(long, conflicts_with = "zoom")]
+    fit: bool,
+    /// Skeleton origin at the center, y up, Z pixels per unit (the editor's view at zoom Z).
+    #[arg(long, value_name = "Z")]
+    zoom: Option<f64>,
+    /// Background: a color (#RGB, #RRGGBB, optionally ,ALPHA) or `transparent`
+    /// [default: transparent; white for --gif].
+    #[arg(long, value_name = "COLOR|transparent", value_parser = parse_background)]
+    background: Option<Background>,
+    /// Draw the bone overlay.
+    #[arg(long)]
+    bones: bool,
+    /// Output file.
+    #[arg(short = 'o', long = "output", value_name = "OUT")]
+    output: PathBuf,
+    /// Write every frame of the animation as a numbered PNG.
+    #[arg(long, conflicts_with_all = ["time", "frame", "sheet", "gif"])]
+    frames: bool,
+    /// Write every frame of the animation into one sprite sheet PNG plus JSON.
+    #[arg(long, conflicts_with_all = ["time", "frame", "gif"])]
+    sheet: bool,
+    /// Write the animation as a looping GIF.
+    #[arg(long, conflicts_with_all = ["time", "frame"])]
+    gif: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Background {
+    Transparent,
+    Color(Rgba),
+}
+
+fn parse_size(s: &str) -> Result<(u32, u32), String> {
+    let (w, h) = s.split_once(['x', 'X']).ok_or_else(|| format!("expected WIDTHxHEIGHT such as 512x512, got `{s}`"))?;
+    let side = |v: &str| v.trim().parse::<u32>().ok().filter(|n| (1..=16384).contains(n));
+    match (side(w), side(h)) {
+        (Some(w), Some(h)) => Ok((w, h)),
+        _ => Err(format!("expected WIDTHxHEIGHT with each side from 1 to 16384, got `{s}`")),
+    }
+}
+
+fn parse_background(s: &str) -> Result<Background, String> {
+    if s.eq_ignore_ascii_case("transparent") || s.eq_ignore_ascii_case("none") {
+        return Ok(Background::Transparent);
+    }
+    let c = crate::syntax::token::color(s)
+        .ok_or_else(|| format!("expected `transparent` or a color like #FFF, #1E1E2E or #000,0.5; got `{s}`"))?
+        .to_color8();
+    Ok(Background::Color([c.r, c.g, c.b, c.a].map(|v| v as f32)))
+}
+
+/// Prints `frame i/n`: one updating line on a terminal, a line every tenth
+/// otherwise (logs stay short).
+fn progress_printer<'w>(err: &'w mut dyn Write, tty: bool) -> impl FnMut(usize, usize) + 'w {
+    let mut last_tenth = 0;
+    move |done, total| {
+        if tty {
+            let _ = write!(err, "\rrendering frame {done}/{total}");
+            if done == total {
+                let _ = writeln!(err);
+            }
+        } else {
+            let tenth = done * 10 / total.max(1);
+            if tenth > last_tenth || done == total {
+                last_tenth = tenth;
+                let _ = writeln!(err, "rendering frame {done}/{total}");
+            }
+        }
+    }
+}
+
+/// `skelpad render` alone, for parsing its arguments without the rest of
+/// the command line (tests, tools).
+#[derive(Parser, Debug)]
+#[command(name = "skelpad render")]
+pub struct RenderCommand {
+    #[command(flatten)]
+    pub args: RenderArgs,
+}
+
+/// Runs `skelpad render` with messages (warnings, progress, errors) on stderr.
+pub fn run(args: RenderArgs) -> i32 {
+    let stderr = std::io::stderr();
+    let tty = stderr.is_terminal();
+    execute(&args, &mut stderr.lock(), tty)
+}
+
+/// Runs `skelpad render` writing its messages to `err` (`tty`: progress as
+/// one updating line); returns the exit code.
+pub fn execute(args: &RenderArgs, err: &mut dyn Write, tty: bool) -> i32 {
+    match render(args, err, tty) {
+        Ok(()) => EXIT_OK,
+        Err(msg) => {
+            let _ = writeln!(err, "error: {msg}");
+            EXIT_USAGE
+        }
+    }
+}
+
+fn render(args: &RenderArgs, err: &mut dyn Write, tty: bool) -> Result<(), String> {
+    if let Some(t) = args.time.filter(|t| !t.is_finite()) {
+        return Err(format!("--time must be a number of seconds, not {t}"));
+    }
+    if let Some(z) = args.zoom.filter(|z| !(z.is_finite() && *z > 0.0)) {
+        return Err(format!("--zoom must be a positive number of pixels per unit, not {z}"));
+    }
+    let text = read_script(&args.file)?;
+    let comp = compile(&text);
+    let arm = &comp.armature;
+    let sk = &*arm.skeleton;
+    let skin = args.skin.as_deref().map_or(Ok(SkinId(0)), |name| find_skin(sk, name))?;
+    let animated = args.frames || args.sheet || args.gif;
+    let anim: Option<AnimId> = match &args.anim {
+        Some(name) => Some(find_animation(arm, name)?),
+        None if animated || args.time.is_some() || args.frame.is_some() => {
+            if arm.animations.is_empty() {
+                let flag = if args.frames {
+                    "--frames"
+                } else if args.sheet {
+                    "--sheet"
+                } else if args.gif {
+                    "--gif"
+                } else if args.time.is_some() {
+                    "--time"
+                } else {
+                    "--frame"
+                };
+                return Err(format!("{flag} needs an animation, and {} has none", args.file.display()));
+            }
+            Some(AnimId(0))
+        }
+        None => None,
+    };
+    if comp.has_errors() {
+        let n = comp.diagnostics.iter().filter(|d| d.is_error()).count();
+        let _ = writeln!(err, "warning: {} has {n} error(s); rendering what compiled (run `skelpad check` to see them)", args.file.display());
+    }
+    let animation = anim.and_then(|a| arm.animation(a));
+    let fps = animation.map_or(20.0, crate::render::fps_of);
+    let background = match args.background {
+        Some(Background::Transparent) => None,
+        Some(Background::Color(c)) => Some(c),
+        None if args.gif => Some([1.0; 4]),
+        None => None,
+    };
+    let settings = Settings {
+        anim,
+        skin,
+        width: args.size.0,
+        height: args.size.1,
+        framing: args.zoom.map_or(Framing::Fit, Framing::Zoom),
+        background,
+        bones: args.bones,
+    };
+    let dir = args.file.parent().map_or_else(|| PathBuf::from("."), Path::to_path_buf);
+    let mut cache = RenderCache::new(if dir.as_os_str().is_empty() { PathBuf::from(".") } else { dir });
+    let mut renderer = FrameRenderer::new(arm, settings, &mut cache)?;
+    let out = &args.output;
+    let written = if animated {
+        let times = animation.map_or_else(|| vec![0.0], frame_times);
+        let mut progress = progress_printer(err, tty);
+        if args.frames {
+            export::write_sequence(&mut renderer, &times, out, &mut progress)
+        } else if args.sheet {
+            export::write_sheet(&mut renderer, &times, fps, out, &mut progress)
+        } else {
+            export::write_gif(&mut renderer, &times, fps, out, &mut progress)
+        }
+    } else {
+        let t = match (args.time, args.frame, animation) {
+            (Some(t), _, Some(a)) => wrap_time(a, t, true),
+            (None, Some(n), Some(a)) => wrap_time(a, n as f64 / fps, true),
+            _ => 0.0,
+        };
+        export::write_png(&mut renderer, t, out)
+    };
+    // Things that could not be drawn, at the slot that shows them.
+    let diags: Vec<Diagnostic> = renderer
+        .warnings()
+        .iter()
+        .map(|w| {
+            let span = comp.sources.slots.get(w.slot.index()).copied().unwrap_or_default();
+            Diagnostic::warning(span, w.message.clone())
+        })
+        .collect();
+    if !diags.is_empty() {
+        let _ = write!(err, "{}", report::render_plain(&args.file, &text, &diags));
+    }
+    let files = written?;
+    let _ = match files.as_slice() {
+        [one] => writeln!(err, "wrote {}", one.display()),
+        [first, .., last] if args.frames => writeln!(err, "wrote {} frames: {} … {}", files.len(), first.display(), last.display()),
+        many => writeln!(err, "wrote {}", many.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")),
+    };
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_and_backgrounds_parse_or_explain() {
+        assert_eq!(parse_size("320x200"), Ok((320, 200)));
+        assert!(parse_size("320").unwrap_err().contains("WIDTHxHEIGHT"));
+        assert!(parse_size("0x10").is_err());
+        assert_eq!(parse_background("transparent"), Ok(Background::Transparent));
+        assert_eq!(parse_background("#F00"), Ok(Background::Color([1.0, 0.0, 0.0, 1.0])));
+        assert!(parse_background("red").unwrap_err().contains("color"));
+    }
+}

@@ -1,0 +1,353 @@
+//! Pictures to files: one PNG, a numbered PNG sequence, a sprite sheet with
+//! its JSON, a looping GIF. Every file is written atomically (a temporary
+//! file in the same folder, renamed when complete), and a failed export
+//! leaves none of its files behind.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use image::RgbaImage;
+
+use super::{Bounds, DrawList, DrawOptions, ORIGIN_MARK_PX, RenderCache, RenderWarning, Rgba, View, animation_bounds, build_draw_list_into, cpu};
+use crate::model::{AnimId, Armature, SkinId};
+use crate::runtime::{Pose, evaluate_into};
+
+/// How the skeleton is placed in the picture.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Framing {
+    /// Scale and center so that everything the animation draws at any of
+    /// its frames fits (the setup pose without an animation).
+    Fit,
+    /// The skeleton origin at the center, y up, `Z` pixels per unit: the
+    /// editor's canvas at zoom `Z`.
+    Zoom(f64),
+}
+
+/// What to render.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Settings {
+    /// `None`: the setup pose.
+    pub anim: Option<AnimId>,
+    pub skin: SkinId,
+    pub width: u32,
+    pub height: u32,
+    pub framing: Framing,
+    /// `None`: transparent.
+    pub background: Option<Rgba>,
+    /// Draw the bone overlay.
+    pub bones: bool,
+}
+
+/// Renders frames of one armature with fixed settings; the view is decided
+/// once (for `Fit`, from the bounds of the whole animation).
+pub struct FrameRenderer<'a> {
+    armature: &'a Armature,
+    settings: Settings,
+    view: View,
+    options: DrawOptions,
+    cache: &'a mut RenderCache,
+    pose: Pose,
+    list: DrawList,
+    warnings: Vec<RenderWarning>,
+}
+
+/// Margin kept around fitted content, in pixels.
+fn fit_margin(width: u32, height: u32) -> f64 {
+    (f64::from(width.min(height)) * 0.04).max(2.0)
+}
+
+impl<'a> FrameRenderer<'a> {
+    pub fn new(armature: &'a Armature, settings: Settings, cache: &'a mut RenderCache) -> Result<FrameRenderer<'a>, String> {
+        let (w, h) = (settings.width, settings.height);
+        if w == 0 || h == 0 || w > 16384 || h > 16384 {
+            return Err(format!("picture size {w}×{h} is out of range (1 to 16384 pixels per side)"));
+        }
+        let view = match settings.framing {
+            Framing::Zoom(z) if z.is_finite() && z > 0.0 => View::centered(w, h, z),
+            Framing::Zoom(z) => return Err(format!("zoom must be a positive number, not {z}")),
+            Framing::Fit => {
+                let fit = |b: Option<Bounds>, margin: f64| b.map_or(View::centered(w, h, 1.0), |b| View::fit(b, w, h, margin));
+                let shapes = DrawOptions { pixels_per_unit: 1.0, bones: false, ..DrawOptions::default() };
+                let rough = fit(animation_bounds(armature, settings.anim, settings.skin, &shapes, cache), fit_margin(w, h));
+                if settings.bones {
+                    // Origin marks have a size in pixels: measure again at
+                    // the scale found, with the overlay.
+                    let with_bones = DrawOptions { pixels_per_unit: rough.pixels_per_unit, bones: true, ..DrawOptions::default() };
+                    let b = animation_bounds(armature, settings.anim, settings.skin, &with_bones, cache);
+                    fit(b, fit_margin(w, h) + ORIGIN_MARK_PX)
+                } else {
+                    rough
+                }
+            }
+        };
+        let options = DrawOptions { pixels_per_unit: view.pixels_per_unit, bones: settings.bones, contours: true };
+        Ok(FrameRenderer { armature, settings, view, options, cache, pose: Pose::default(), list: DrawList::default(), warnings: Vec::new() })
+    }
+
+    pub fn view(&self) -> View {
+        self.view
+    }
+
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// Everything that could not be drawn so far, once each.
+    pub fn warnings(&self) -> &[RenderWarning] {
+        &self.warnings
+    }
+
+    /// The picture at `time_secs` (used as given; wrap it for loops).
+    pub fn frame(&mut self, time_secs: f64) -> Result<RgbaImage, String> {
+        let anim = self.settings.anim.and_then(|a| self.armature.animation(a));
+        evaluate_into(&mut self.pose, self.armature, anim, self.settings.skin, time_secs);
+        build_draw_list_into(&mut self.list, self.armature, &self.pose, &self.options, self.cache);
+        for w in self.list.warnings.drain(..) {
+            if !self.warnings.contains(&w) {
+                self.warnings.push(w);
+            }
+        }
+        cpu::render_rgba(&self.list, &self.view, self.settings.width, self.settings.height, self.settings.background)
+    }
+}
+
+/// Files of one export, written to temporary names first; `commit` renames
+/// them all into place. Dropped without `commit` (an error on the way), it
+/// removes what it wrote.
+#[derive(Debug, Default)]
+pub struct AtomicFiles {
+    pending: Vec<(PathBuf, PathBuf)>,
+}
+
+impl AtomicFiles {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Writes `bytes` to a temporary file next to `path`.
+    pub fn write(&mut self, path: &Path, bytes: &[u8]) -> Result<(), String> {
+        let name = path.file_name().ok_or_else(|| format!("`{}` is not a file name", path.display()))?;
+        let dir = match path.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        if !dir.is_dir() {
+            return Err(format!("cannot write `{}`: folder `{}` does not exist", path.display(), dir.display()));
+        }
+        let tmp = dir.join(format!(".{}.{}.tmp", name.to_string_lossy(), std::process::id()));
+        let written = std::fs::File::create(&tmp).and_then(|mut f| {
+            f.write_all(bytes)?;
+            f.sync_all()
+        });
+        if let Err(e) = written {
+            let _ = std::fs::remove_file(&tmp);
+            return Err(format!("cannot write `{}`: {e}", path.display()));
+        }
+        self.pending.push((tmp, path.to_path_buf()));
+        Ok(())
+    }
+
+    /// Moves every file into place. A target that is a folder fails the
+    /// whole export before anything moves; should a rename still fail, the
+    /// files this export already moved are removed, so no partial set stays.
+    pub fn commit(mut self) -> Result<Vec<PathBuf>, String> {
+        if let Some((_, path)) = self.pending.iter().find(|(_, p)| p.is_dir()) {
+            return Err(format!("cannot write `{}`: it is a folder", path.display()));
+        }
+        let mut done = Vec::new();
+        for (tmp, path) in std::mem::take(&mut self.pending) {
+            if let Err(e) = std::fs::rename(&tmp, &path) {
+                let _ = std::fs::remove_file(&tmp);
+                for placed in &done {
+                    let _ = std::fs::remove_file(placed);
+                }
+                return Err(format!("cannot write `{}`: {e}", path.display()));
+            }
+            done.push(path);
+        }
+        Ok(done)
+    }
+}
+
+impl Drop for AtomicFiles {
+    fn drop(&mut self) {
+        for (tmp, _) in &self.pending {
+            let _ = std::fs::remove_file(tmp);
+        }
+    }
+}
+
+/// PNG bytes of an image (fast compression: these are previews and frames).
+pub fn encode_png(img: &RgbaImage) -> Result<Vec<u8>, String> {
+    use image::ImageEncoder;
+    use image::codecs::png::{CompressionType, FilterType, PngEncoder};
+    let mut out = Vec::new();
+    PngEncoder::new_with_quality(&mut out, CompressionType::Fast, FilterType::Adaptive)
+        .write_image(img.as_raw(), img.width(), img.height(), image::ExtendedColorType::Rgba8)
+        .map_err(|e| format!("cannot encode PNG: {e}"))?;
+    Ok(out)
+}
+
+/// The file of frame `index` of a sequence written to `out`:
+/// `walk.png` → `walk_0007.png` (at least four digits, more if needed).
+pub fn sequence_path(out: &Path, index: usize, count: usize) -> PathBuf {
+    let digits = count.saturating_sub(1).to_string().len().max(4);
+    let stem = out.file_stem().map_or_else(|| "frame".into(), |s| s.to_string_lossy().into_owned());
+    let ext = out.extension().map_or_else(|| "png".into(), |e| e.to_string_lossy().into_owned());
+    out.with_file_name(format!("{stem}_{index:0digits$}.{ext}"))
+}
+
+/// Reports progress: `(frames done, frames in all)`.
+pub type Progress<'p> = &'p mut dyn FnMut(usize, usize);
+
+/// One PNG of the frame at `time_secs`.
+pub fn write_png(renderer: &mut FrameRenderer, time_secs: f64, out: &Path) -> Result<Vec<PathBuf>, String> {
+    let img = renderer.frame(time_secs)?;
+    let mut files = AtomicFiles::new();
+    files.write(out, &encode_png(&img)?)?;
+    files.commit()
+}
+
+/// A numbered PNG per time (see [`sequence_path`]).
+pub fn write_sequence(renderer: &mut FrameRenderer, times: &[f64], out: &Path, progress: Progress) -> Result<Vec<PathBuf>, String> {
+    let mut files = AtomicFiles::new();
+    for (i, &t) in times.iter().enumerate() {
+        let img = renderer.frame(t)?;
+        files.write(&sequence_path(out, i, times.len()), &encode_png(&img)?)?;
+        progress(i + 1, times.len());
+    }
+    files.commit()
+}
+
+/// Columns and rows of a sprite sheet of `n` frames: as square as possible.
+pub fn sheet_grid(n: usize) -> (u32, u32) {
+    let n = n.max(1);
+    let cols = (n as f64).sqrt().ceil() as usize;
+    let rows = n.div_ceil(cols);
+    (cols as u32, rows as u32)
+}
+
+/// A sprite sheet: the frames in a grid, left to right then top to bottom,
+/// in one PNG at `out`, and a JSON file next to it (`out` with extension
+/// `.json`) giving each frame's rectangle and time.
+pub fn write_sheet(renderer: &mut FrameRenderer, times: &[f64], fps: f64, out: &Path, progress: Progress) -> Result<Vec<PathBuf>, String> {
+    let (fw, fh) = (renderer.settings.width, renderer.settings.height);
+    let (cols, rows) = sheet_grid(times.len());
+    let (sw, sh) = (u64::from(cols) * u64::from(fw), u64::from(rows) * u64::from(fh));
+    if sw > 32768 || sh > 32768 {
+        return Err(format!(
+            "the sheet would be {sw}×{sh} pixels ({} frames of {fw}×{fh}); use a smaller --size or --frames",
+            times.len()
+        ));
+    }
+    let mut sheet = RgbaImage::new(sw as u32, sh as u32);
+    let mut frames = Vec::new();
+    for (i, &t) in times.iter().enumerate() {
+        let img = renderer.frame(t)?;
+        let (x, y) = ((i as u32 % cols) * fw, (i as u32 / cols) * fh);
+        image::imageops::replace(&mut sheet, &img, i64::from(x), i64::from(y));
+        frames.push(serde_json::json!({ "index": i, "time": t, "x": x, "y": y, "w": fw, "h": fh }));
+        progress(i + 1, times.len());
+    }
+    let json_path = out.with_extension("json");
+    let anim_name = renderer.settings.anim.and_then(|a| renderer.armature.animation(a)).map(|a| a.name.clone());
+    let doc = serde_json::json!({
+        "image": out.file_name().map(|n| n.to_string_lossy().into_owned()),
+        "animation": anim_name,
+        "fps": fps,
+        "frame_width": fw,
+        "frame_height": fh,
+        "columns": cols,
+        "rows": rows,
+        "frames": frames,
+    });
+    let json = serde_json::to_vec_pretty(&doc).map_err(|e| format!("cannot encode JSON: {e}"))?;
+    let mut files = AtomicFiles::new();
+    files.write(out, &encode_png(&sheet)?)?;
+    files.write(&json_path, &json)?;
+    files.commit()
+}
+
+/// Frame delays in hundredths of a second (GIF's unit) for `n` frames at
+/// `fps`, rounded so that the total stays on the animation's clock.
+pub fn gif_delays(n: usize, fps: f64) -> Vec<u16> {
+    let fps = super::sane_fps(fps);
+    let at = |k: usize| (k as f64 * 100.0 / fps).round();
+    (0..n).map(|k| (at(k + 1) - at(k)).clamp(1.0, f64::from(u16::MAX)) as u16).collect()
+}
+
+/// A GIF that loops forever at the animation's speed.
+pub fn write_gif(renderer: &mut FrameRenderer, times: &[f64], fps: f64, out: &Path, progress: Progress) -> Result<Vec<PathBuf>, String> {
+    let (w, h) = (renderer.settings.width, renderer.settings.height);
+    let (gw, gh) = (u16::try_from(w).map_err(|_| "GIF pictures are at most 65535 pixels wide")?, u16::try_from(h).map_err(|_| "GIF pictures are at most 65535 pixels high")?);
+    let mut bytes = Vec::new();
+    {
+        let mut enc = gif::Encoder::new(&mut bytes, gw, gh, &[]).map_err(|e| format!("cannot encode GIF: {e}"))?;
+        enc.set_repeat(gif::Repeat::Infinite).map_err(|e| format!("cannot encode GIF: {e}"))?;
+        let delays = gif_delays(times.len(), fps);
+        for (i, &t) in times.iter().enumerate() {
+            let mut img = renderer.frame(t)?;
+            // GIF transparency is all or nothing.
+            for px in img.pixels_mut() {
+                if px[3] < 128 {
+                    *px = image::Rgba([0, 0, 0, 0]);
+                }
+            }
+            let mut frame = gif::Frame::from_rgba_speed(gw, gh, img.as_mut(), 10);
+            frame.delay = delays[i];
+            // Each frame replaces the last (matters with a transparent background).
+            frame.dispose = gif::DisposalMethod::Background;
+            enc.write_frame(&frame).map_err(|e| format!("cannot encode GIF: {e}"))?;
+            progress(i + 1, times.len());
+        }
+    }
+    let mut files = AtomicFiles::new();
+    files.write(out, &bytes)?;
+    files.commit()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sequence_names_are_numbered_with_enough_digits() {
+        assert_eq!(sequence_path(Path::new("out/walk.png"), 7, 20), PathBuf::from("out/walk_0007.png"));
+        assert_eq!(sequence_path(Path::new("walk.png"), 12345, 20000), PathBuf::from("walk_12345.png"));
+    }
+
+    #[test]
+    fn gif_delays_keep_the_animation_clock() {
+        let d = gif_delays(30, 30.0);
+        assert_eq!(d.iter().map(|&x| u32::from(x)).sum::<u32>(), 100, "30 frames at 30 fps last one second");
+        assert!(d.iter().all(|&x| x == 3 || x == 4));
+        assert_eq!(gif_delays(4, 20.0), vec![5, 5, 5, 5]);
+    }
+
+    #[test]
+    fn sheet_grid_is_nearly_square() {
+        assert_eq!(sheet_grid(1), (1, 1));
+        assert_eq!(sheet_grid(20), (5, 4));
+        assert_eq!(sheet_grid(16), (4, 4));
+    }
+
+    #[test]
+    fn failed_export_leaves_no_files() {
+        let dir = std::env::temp_dir().join(format!("skelpad-atomic-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        {
+            let mut files = AtomicFiles::new();
+            files.write(&dir.join("a.png"), b"one").expect("write");
+            assert!(files.write(&dir.join("missing/b.png"), b"two").is_err());
+            // Dropped without commit: the export failed.
+        }
+        assert_eq!(std::fs::read_dir(&dir).expect("dir").count(), 0, "no partial or temporary file is left");
+        let mut files = AtomicFiles::new();
+        files.write(&dir.join("a.png"), b"one").expect("write");
+        assert!(!dir.join("a.png").exists(), "nothing appears before commit");
+        files.commit().expect("commit");
+        assert_eq!(std::fs::read(dir.join("a.png")).expect("file"), b"one");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
