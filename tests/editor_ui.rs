@@ -495,3 +495,59 @@ fn theme_recent_files_view_settings_and_zoom_persist_between_runs() {
     assert!(!app.playback.looping);
     assert_eq!(app.settings.recent_files.first(), Some(&std::fs::canonicalize(&path).unwrap()));
 }
+
+#[test]
+fn exports_run_in_the_background_and_write_their_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(dir.path(), "rig.skel2d", RIG);
+    let setup = Setup::new(Some(&path));
+    let mut h = setup.build();
+    let out = dir.path().join("out").join("wave.gif");
+    std::fs::create_dir_all(out.parent().unwrap()).unwrap();
+    setup.dialogs.answer(Some(&out));
+    h.get_by_label("Export").click();
+    h.run_steps(3);
+    h.get_by_label("Animated GIF…").click();
+    h.run_steps(3);
+    h.get_by_label("Export GIF");
+    h.get_by_label("Choose file…").click();
+    h.run_steps(1);
+    assert_eq!(setup.dialogs.asked.lock().unwrap().as_slice(), ["Export GIF"]);
+    // The UI keeps running frames while the worker writes the file.
+    assert!(step_until(&mut h, |app| app.export_job.is_none() && app.status.as_ref().is_some_and(|s| s.0.starts_with("Exported GIF to wave.gif"))), "{:?}", h.state().status);
+    assert_eq!(setup.dialogs.asked.lock().unwrap().as_slice(), ["Export GIF"]);
+    let bytes = std::fs::read(&out).unwrap();
+    assert!(bytes.starts_with(b"GIF89a"), "not a GIF");
+
+    // A PNG sequence: one numbered file per frame (10 frames of the 1 s, 10 fps animation).
+    let seq = dir.path().join("seq").join("frame.png");
+    std::fs::create_dir_all(seq.parent().unwrap()).unwrap();
+    setup.dialogs.answer(Some(&seq));
+    h.get_by_label("Export").click();
+    h.run_steps(3);
+    h.get_by_label("PNG sequence…").click();
+    h.run_steps(3);
+    h.get_by_label("Choose file…").click();
+    assert!(step_until(&mut h, |app| app.export_job.is_none() && app.status.as_ref().is_some_and(|s| s.0.starts_with("Exported PNG to frame.png"))), "{:?}", h.state().status);
+    let pngs: Vec<_> = std::fs::read_dir(seq.parent().unwrap()).unwrap().filter_map(Result::ok).map(|e| e.path()).collect();
+    assert!(pngs.len() >= 10, "{pngs:?}");
+    assert!(pngs.iter().all(|p| std::fs::read(p).unwrap().starts_with(b"\x89PNG")));
+}
+
+#[test]
+fn the_canvas_draws_the_shapes_through_the_render_pipeline() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(dir.path(), "rig.skel2d", RIG);
+    let mut h = Setup::new(Some(&path)).build();
+    // The frame's shapes include the meshes of the rect and the bone overlay.
+    let meshes = |h: &Harness<'_, SkelpadApp>| {
+        h.output().shapes.iter().filter(|s| matches!(s.shape, eframe::egui::Shape::Mesh(_))).count()
+    };
+    assert!(meshes(&h) >= 1, "nothing drawn");
+    assert!(h.state().drawing.warnings().is_empty());
+    // A missing sprite is reported on the canvas, not a crash.
+    focus_editor_at(&mut h, RIG.find("anim").unwrap());
+    h.get_by_label("Script").type_text("\t\t@pic :sprite \"missing.png\"\n");
+    h.run_steps(2);
+    assert!(h.state().drawing.warnings().iter().any(|w| w.message.contains("missing.png")), "{:?}", h.state().drawing.warnings());
+}

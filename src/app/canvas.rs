@@ -5,7 +5,11 @@
 use eframe::egui::{self, Color32, EventFilter, Key, Modifiers, PointerButton, Pos2, Rect, Sense, Stroke, Vec2};
 use serde::{Deserialize, Serialize};
 
-use crate::model::{Affine, Armature, AttachmentKind, BoneId, SlotId};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use crate::model::{Affine, AnimId, Armature, AttachmentKind, BoneId, SkinId, SlotId};
+use crate::render::{self, DrawList, DrawOptions, OnionSkin, RenderCache};
 use crate::runtime::Pose;
 
 /// Zoom limits, in screen points per world unit.
@@ -69,7 +73,13 @@ pub enum Pick {
 /// Everything the canvas draws in one frame.
 pub struct Scene<'a> {
     pub armature: &'a Armature,
+    /// The pose at `time_secs` of `anim`, in `skin`.
     pub pose: &'a Pose,
+    pub anim: Option<AnimId>,
+    pub skin: SkinId,
+    pub time_secs: f64,
+    pub looping: bool,
+    pub onion_skin: bool,
     /// The bone whose line holds the editor cursor.
     pub cursor_bone: Option<BoneId>,
     pub selected: Option<Pick>,
@@ -88,6 +98,35 @@ pub struct CanvasOutput {
     pub step_frames: i64,
     pub home: bool,
     pub end: bool,
+}
+
+/// What drawing the pose keeps between frames: the render pipeline's
+/// tessellation cache and sprite images (looked up next to the script), the
+/// draw list's storage, and the sprites uploaded as egui textures.
+pub struct Drawing {
+    cache: RenderCache,
+    image_dir: PathBuf,
+    list: DrawList,
+    textures: HashMap<u64, egui::TextureHandle>,
+}
+
+impl Drawing {
+    /// Sprites are looked up in `image_dir` (the script's folder).
+    pub fn new(image_dir: &Path) -> Self {
+        Drawing { cache: RenderCache::new(image_dir), image_dir: image_dir.to_path_buf(), list: DrawList::default(), textures: HashMap::new() }
+    }
+
+    /// Follows the script to another folder (Open, Save As).
+    pub fn set_image_dir(&mut self, image_dir: &Path) {
+        if self.image_dir != image_dir {
+            *self = Drawing::new(image_dir);
+        }
+    }
+
+    /// What the last frame could not draw (missing sprites, …).
+    pub fn warnings(&self) -> &[render::RenderWarning] {
+        &self.list.warnings
+    }
 }
 
 /// Canvas state that is not persisted: focus and the Space+drag gesture.
@@ -113,7 +152,7 @@ pub fn canvas_id() -> egui::Id {
 }
 
 impl Canvas {
-    pub fn ui(&mut self, ui: &mut egui::Ui, view: &mut View, scene: &Scene<'_>) -> CanvasOutput {
+    pub fn ui(&mut self, ui: &mut egui::Ui, view: &mut View, scene: &Scene<'_>, drawing: &mut Drawing) -> CanvasOutput {
         let mut out = CanvasOutput::default();
         let rect = ui.available_rect_before_wrap();
         self.rect = rect;
@@ -186,10 +225,11 @@ impl Canvas {
         }
         if self.fit_requested && rect.width() > 1.0 {
             self.fit_requested = false;
-            if let Some(b) = scene_bounds(scene.armature, scene.pose) {
-                view.fit(rect, b);
-            } else {
-                *view = View::default();
+            // The bounds of the whole animation, so playing it stays in view.
+            let options = DrawOptions { pixels_per_unit: f64::from(view.zoom), bones: scene.show_bones, contours: false };
+            match render::animation_bounds(scene.armature, scene.anim, scene.skin, &options, &mut drawing.cache) {
+                Some(b) => view.fit(rect, [b.min[0], b.min[1], b.max[0], b.max[1]]),
+                None => *view = View::default(),
             }
         }
 
@@ -206,13 +246,18 @@ impl Canvas {
         if scene.show_grid {
             paint_grid(&painter, rect, view, visuals.dark_mode);
         }
-        paint_pose(&painter, rect, view, scene);
+        paint_pose(&painter, rect, view, scene, drawing);
         paint_highlights(&painter, rect, view, scene, visuals.selection.stroke.color);
+        let mut notes: Vec<String> = Vec::new();
         if scene.stale {
+            notes.push("The script has errors: showing its last error-free version".into());
+        }
+        notes.extend(drawing.warnings().iter().take(3).map(|w| w.message.clone()));
+        for (i, note) in notes.iter().enumerate() {
             painter.text(
-                rect.left_top() + Vec2::new(8.0, 8.0),
+                rect.left_top() + Vec2::new(8.0, 8.0 + 16.0 * i as f32),
                 egui::Align2::LEFT_TOP,
-                "The script has errors: showing its last error-free version",
+                note,
                 egui::FontId::proportional(12.0),
                 visuals.warn_fg_color,
             );
@@ -250,9 +295,35 @@ fn paint_grid(painter: &egui::Painter, rect: Rect, view: &View, dark: bool) {
     painter.vline(o.x, rect.y_range(), Stroke::new(1.0, Color32::from_rgba_unmultiplied(60, 180, 60, 140)));
 }
 
-/// Draws the pose: shapes, sprites and the bone overlay.
-fn paint_pose(painter: &egui::Painter, rect: Rect, view: &View, scene: &Scene<'_>) {
-    let _ = (painter, rect, view, scene);
+/// Draws the pose — shapes, sprites, the bone overlay and onion-skin ghosts
+/// — through the render pipeline's draw list and its epaint back end.
+fn paint_pose(painter: &egui::Painter, rect: Rect, view: &View, scene: &Scene<'_>, drawing: &mut Drawing) {
+    let ppp = painter.ctx().pixels_per_point();
+    // Curves are flattened for the device pixels they cover.
+    let options = DrawOptions { pixels_per_unit: f64::from(view.zoom * ppp), bones: scene.show_bones, contours: false };
+    match scene.anim.filter(|_| scene.onion_skin) {
+        Some(anim) => {
+            let onion = OnionSkin { looping: scene.looping, ..OnionSkin::default() };
+            drawing.list = render::build_with_onion_skin(scene.armature, anim, scene.skin, scene.time_secs, &onion, &options, &mut drawing.cache);
+        }
+        None => render::build_draw_list_into(&mut drawing.list, scene.armature, scene.pose, &options, &mut drawing.cache),
+    }
+    let c = rect.center();
+    let to_screen = render::View {
+        origin_px: [f64::from(c.x + view.pan[0]), f64::from(c.y + view.pan[1])],
+        pixels_per_unit: f64::from(view.zoom),
+    };
+    let ctx = painter.ctx().clone();
+    let Drawing { list, textures, .. } = drawing;
+    let mut texture_of = |img: &render::SpriteImage| {
+        textures
+            .entry(img.id)
+            .or_insert_with(|| ctx.load_texture(format!("sprite {}", img.name), render::egui::color_image(img), egui::TextureOptions::LINEAR))
+            .id()
+    };
+    for mesh in render::egui::to_epaint(list, &to_screen, &mut texture_of) {
+        painter.add(egui::Shape::mesh(mesh));
+    }
 }
 
 /// Outlines the bone under the editor cursor and the selected bone or shape.
@@ -392,29 +463,6 @@ pub fn hit_test(arm: &Armature, pose: &Pose, x: f64, y: f64, tolerance: f64, bon
     None
 }
 
-/// The world box around the pose's bones and shapes.
-pub fn scene_bounds(arm: &Armature, pose: &Pose) -> Option<[f64; 4]> {
-    let sk = &*arm.skeleton;
-    let mut b: Option<[f64; 4]> = None;
-    let mut add = |(x, y): (f64, f64)| {
-        if !(x.is_finite() && y.is_finite()) {
-            return;
-        }
-        let r = b.get_or_insert([x, y, x, y]);
-        *r = [r[0].min(x), r[1].min(y), r[2].max(x), r[3].max(y)];
-    };
-    for (bone, bp) in sk.bones.iter().zip(&pose.bones) {
-        add(bp.world.apply(0.0, 0.0));
-        add(bp.world.apply(bone.length, 0.0));
-    }
-    for &slot in &sk.draw_order {
-        for p in slot_outline(sk, pose, slot).unwrap_or_default() {
-            add(p);
-        }
-    }
-    b
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -453,7 +501,5 @@ mod tests {
         assert_eq!(hit_test(&arm, &pose, 0.5, 30.0, 1.0, false), None);
         assert_eq!(hit_test(&arm, &pose, 105.0, 5.0, 1.0, true), Some(Pick::Slot(SlotId(1))));
         assert_eq!(hit_test(&arm, &pose, 50.0, -50.0, 1.0, true), None);
-        let b = scene_bounds(&arm, &pose).unwrap();
-        assert!(b[0] <= -20.0 && b[2] >= 110.0 && b[3] >= 40.0 && b[1] <= -10.0, "{b:?}");
     }
 }

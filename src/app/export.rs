@@ -2,10 +2,172 @@
 //! picks, and the worker thread that does the work while the UI keeps
 //! running and shows its progress.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
+
+use eframe::egui;
+
+use crate::model::{AnimId, Armature, SkinId};
+use crate::render::{self, RenderCache};
+
+/// What the editor exports. The `.skf` export (issue 5) plugs in here: one
+/// more variant, its menu label and extension, and its arm in
+/// [`ExportRequest::run`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ExportKind {
+    /// The frame under the playhead, as one PNG.
+    Png,
+    /// Every frame of the animation, as numbered PNGs.
+    Sequence,
+    /// Every frame in one PNG grid, with a JSON of frame rectangles.
+    SpriteSheet,
+    /// The animation as a looping GIF.
+    Gif,
+}
+
+impl ExportKind {
+    pub const ALL: [ExportKind; 4] = [ExportKind::Png, ExportKind::Sequence, ExportKind::SpriteSheet, ExportKind::Gif];
+
+    pub fn menu_label(self) -> &'static str {
+        match self {
+            ExportKind::Png => "PNG of this frame…",
+            ExportKind::Sequence => "PNG sequence…",
+            ExportKind::SpriteSheet => "Sprite sheet…",
+            ExportKind::Gif => "Animated GIF…",
+        }
+    }
+
+    pub fn title(self) -> &'static str {
+        match self {
+            ExportKind::Png => "Export PNG",
+            ExportKind::Sequence => "Export PNG sequence",
+            ExportKind::SpriteSheet => "Export sprite sheet",
+            ExportKind::Gif => "Export GIF",
+        }
+    }
+
+    pub fn extension(self) -> &'static str {
+        match self {
+            ExportKind::Png | ExportKind::Sequence | ExportKind::SpriteSheet => "png",
+            ExportKind::Gif => "gif",
+        }
+    }
+
+    /// Whether it needs an animation (all but the single frame).
+    pub fn needs_animation(self) -> bool {
+        !matches!(self, ExportKind::Png)
+    }
+}
+
+/// The choices of the export dialog; kept between exports.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ExportOptions {
+    pub width: u32,
+    pub height: u32,
+    /// Fit the whole animation (else: the canvas's zoom, origin centered).
+    pub fit: bool,
+    pub transparent: bool,
+    pub background: egui::Color32,
+    pub bones: bool,
+}
+
+impl Default for ExportOptions {
+    fn default() -> Self {
+        ExportOptions { width: 512, height: 512, fit: true, transparent: true, background: egui::Color32::WHITE, bones: false }
+    }
+}
+
+impl ExportOptions {
+    /// The options as controls; returns whether the user confirmed.
+    pub fn ui(&mut self, ui: &mut egui::Ui, kind: ExportKind) -> Option<bool> {
+        let mut answer = None;
+        ui.heading(kind.title());
+        ui.horizontal(|ui| {
+            let l = ui.label("Width");
+            ui.add(egui::DragValue::new(&mut self.width).range(1..=8192).suffix(" px")).labelled_by(l.id);
+            let l = ui.label("Height");
+            ui.add(egui::DragValue::new(&mut self.height).range(1..=8192).suffix(" px")).labelled_by(l.id);
+        });
+        ui.radio_value(&mut self.fit, true, "Fit the whole animation");
+        ui.radio_value(&mut self.fit, false, "The canvas's zoom, origin centered");
+        ui.horizontal(|ui| {
+            ui.checkbox(&mut self.transparent, "Transparent background");
+            if !self.transparent {
+                ui.color_edit_button_srgba(&mut self.background).on_hover_text("Background color");
+            }
+        });
+        ui.checkbox(&mut self.bones, "Draw the bones");
+        ui.add_space(6.0);
+        ui.horizontal(|ui| {
+            if ui.button("Choose file…").clicked() {
+                answer = Some(true);
+            }
+            if ui.button("Cancel").clicked() {
+                answer = Some(false);
+            }
+        });
+        answer
+    }
+}
+
+/// Everything an export needs, owned, so it can run on another thread.
+pub struct ExportRequest {
+    pub kind: ExportKind,
+    pub armature: Armature,
+    pub anim: Option<AnimId>,
+    pub skin: SkinId,
+    /// The playhead (for a single frame).
+    pub time_secs: f64,
+    /// The canvas zoom (for the zoom framing).
+    pub zoom: f64,
+    pub options: ExportOptions,
+    /// Where sprites are found: the script's folder.
+    pub image_dir: PathBuf,
+    pub out: PathBuf,
+}
+
+impl ExportRequest {
+    /// Renders and writes the files, reporting progress per frame.
+    pub fn run(self, progress: &Progress) -> ExportResult {
+        let o = &self.options;
+        let background = (!o.transparent).then(|| {
+            let c = egui::Rgba::from(o.background);
+            [c.r(), c.g(), c.b(), c.a()]
+        });
+        let settings = render::export::Settings {
+            anim: self.anim,
+            skin: self.skin,
+            width: o.width,
+            height: o.height,
+            framing: if o.fit { render::export::Framing::Fit } else { render::export::Framing::Zoom(self.zoom) },
+            background,
+            bones: o.bones,
+        };
+        let anim = self.anim.and_then(|a| self.armature.animation(a));
+        if self.kind.needs_animation() && anim.is_none() {
+            return Err("there is no animation to export: write an `anim` section first".into());
+        }
+        let times = anim.map(render::frame_times).unwrap_or_default();
+        let fps = anim.map_or(20.0, |a| a.fps);
+        let mut cache = RenderCache::new(&self.image_dir);
+        let mut renderer = render::export::FrameRenderer::new(&self.armature, settings, &mut cache)?;
+        let mut report = |done: usize, total: usize| progress.set(done, total);
+        let out: &Path = &self.out;
+        match self.kind {
+            ExportKind::Png => {
+                progress.set(0, 1);
+                let files = render::export::write_png(&mut renderer, self.time_secs, out)?;
+                progress.set(1, 1);
+                Ok(files)
+            }
+            ExportKind::Sequence => render::export::write_sequence(&mut renderer, &times, out, &mut report),
+            ExportKind::SpriteSheet => render::export::write_sheet(&mut renderer, &times, fps, out, &mut report),
+            ExportKind::Gif => render::export::write_gif(&mut renderer, &times, fps, out, &mut report),
+        }
+    }
+}
 
 /// What the result of an export is: the files written, or why nothing was.
 pub type ExportResult = Result<Vec<PathBuf>, String>;
@@ -15,7 +177,6 @@ pub type ExportResult = Result<Vec<PathBuf>, String>;
 pub struct Progress {
     done: AtomicUsize,
     total: AtomicUsize,
-    cancelled: AtomicBool,
 }
 
 impl Progress {
@@ -28,16 +189,6 @@ impl Progress {
     /// `(done, total)`; total 0 means not known yet.
     pub fn get(&self) -> (usize, usize) {
         (self.done.load(Ordering::Relaxed), self.total.load(Ordering::Relaxed))
-    }
-
-    /// Asks the worker to stop; workers check [`Progress::is_cancelled`]
-    /// between steps.
-    pub fn cancel(&self) {
-        self.cancelled.store(true, Ordering::Relaxed);
-    }
-
-    pub fn is_cancelled(&self) -> bool {
-        self.cancelled.load(Ordering::Relaxed)
     }
 }
 

@@ -28,9 +28,10 @@ use eframe::egui::{self, Key, KeyboardShortcut, Modifiers, ViewportCommand};
 use crate::model::{BoneId, Skeleton, SlotId};
 use crate::runtime::{Pose, evaluate_into};
 
-use canvas::{Canvas, Pick, Scene, View};
+use canvas::{Canvas, Drawing, Pick, Scene, View};
 use document::Document;
 use editor::Editor;
+use export::{ExportJob, ExportKind, ExportOptions, ExportRequest};
 use files::{FileDialogs, FileWatcher, PendingDialog, Recovery, RecoveryRecord};
 use settings::{Settings, Theme};
 use timeline::Playback;
@@ -92,6 +93,7 @@ enum Prompt {
 enum DialogPurpose {
     Open,
     SaveAs { then: Option<Action> },
+    Export(ExportKind),
 }
 
 /// What the user selected, by name so it survives recompiles.
@@ -110,10 +112,17 @@ pub struct SkelpadApp {
     pub view: View,
     pub settings: Settings,
     pub pose: Pose,
+    /// The render pipeline's state for the canvas.
+    pub drawing: Drawing,
     pub selected: Option<Selected>,
     /// The bone whose line holds the editor cursor.
     pub cursor_bone: Option<BoneId>,
     dialogs: Box<dyn FileDialogs>,
+    /// The export whose options are being chosen.
+    export_dialog: Option<ExportKind>,
+    pub export_options: ExportOptions,
+    /// The export running in the background.
+    pub export_job: Option<ExportJob>,
     pending_dialog: Option<(DialogPurpose, PendingDialog)>,
     prompt: Option<Prompt>,
     recovery: Option<Recovery>,
@@ -171,9 +180,13 @@ impl SkelpadApp {
             playback: Playback::default(),
             view,
             pose: Pose::default(),
+            drawing: Drawing::new(Path::new(".")),
             selected: None,
             cursor_bone: None,
             dialogs: services.dialogs,
+            export_dialog: None,
+            export_options: ExportOptions::default(),
+            export_job: None,
             pending_dialog: None,
             prompt: None,
             recovery: services.recovery_dir.map(Recovery::new),
@@ -357,6 +370,7 @@ impl SkelpadApp {
                                 self.perform(a);
                             }
                     }
+                    (DialogPurpose::Export(kind), Some(p)) => self.start_export(kind, p, ctx),
                     (_, None) => {}
                 }
             } else {
@@ -422,6 +436,8 @@ impl SkelpadApp {
             self.shortcuts(&ctx);
         }
         self.poll_files(&ctx);
+        self.poll_export();
+        self.drawing.set_image_dir(&self.script_dir());
 
         egui::Panel::top("menu").show(ui, |ui| self.menu_bar(ui));
         egui::Panel::bottom("status").show(ui, |ui| self.status_bar(ui));
@@ -458,13 +474,18 @@ impl SkelpadApp {
             let scene = Scene {
                 armature: &arm,
                 pose: &self.pose,
+                anim: anim_id,
+                skin,
+                time_secs: self.playback.sample_time(anim),
+                looping: self.playback.looping,
+                onion_skin: self.settings.view.onion_skin,
                 cursor_bone: self.cursor_bone,
                 selected,
                 show_grid: self.settings.view.show_grid,
                 show_bones: self.settings.view.show_bones,
                 stale: self.doc.analysis.shown_is_stale,
             };
-            let out = self.canvas.ui(ui, &mut self.view, &scene);
+            let out = self.canvas.ui(ui, &mut self.view, &scene, &mut self.drawing);
             if out.toggle_play {
                 self.playback.toggle_play(anim);
             }
@@ -485,6 +506,7 @@ impl SkelpadApp {
             }
         });
         self.prompt_ui(&ctx);
+        self.export_dialog_ui(&ctx);
 
         self.settings.view.looping = self.playback.looping;
         self.settings.view.speed = self.playback.speed;
@@ -564,6 +586,16 @@ impl SkelpadApp {
                     self.editor.open_find();
                 }
             });
+            ui.menu_button("Export", |ui| {
+                let has_anim = !self.doc.analysis.shown.animations.is_empty();
+                let idle = self.export_job.is_none() && self.pending_dialog.is_none();
+                for kind in ExportKind::ALL {
+                    let enabled = idle && (has_anim || !kind.needs_animation());
+                    if ui.add_enabled(enabled, egui::Button::new(kind.menu_label())).clicked() {
+                        self.export_dialog = Some(kind);
+                    }
+                }
+            });
             ui.menu_button("View", |ui| {
                 ui.checkbox(&mut self.settings.view.show_grid, "Grid and axes");
                 ui.checkbox(&mut self.settings.view.show_bones, "Bone overlay");
@@ -603,6 +635,14 @@ impl SkelpadApp {
 
     fn status_bar(&mut self, ui: &mut egui::Ui) {
         ui.horizontal(|ui| {
+            if let Some(job) = &self.export_job {
+                let (done, total) = job.progress.get();
+                let bar = egui::ProgressBar::new(job.fraction().unwrap_or(0.0))
+                    .desired_width(220.0)
+                    .text(format!("Exporting {}: {done}/{total}", job.label));
+                ui.add(bar);
+                ui.ctx().request_repaint_after(Duration::from_millis(100));
+            }
             if let Some((msg, is_error)) = &self.status {
                 if *is_error {
                     ui.colored_label(ui.visuals().error_fg_color, msg);
@@ -694,6 +734,70 @@ impl SkelpadApp {
         if let Some(a) = then {
             self.perform(a);
         }
+    }
+
+    /// The export options dialog; "Choose file…" asks where to write.
+    fn export_dialog_ui(&mut self, ctx: &egui::Context) {
+        let Some(kind) = self.export_dialog else { return };
+        let mut answer = None;
+        egui::Modal::new(egui::Id::unique("skelpad.export")).show(ctx, |ui| {
+            ui.set_max_width(420.0);
+            answer = self.export_options.ui(ui, kind);
+        });
+        match answer {
+            Some(true) => {
+                self.export_dialog = None;
+                let stem = self.doc.path.as_ref().and_then(|p| p.file_stem()).map_or_else(|| "skeleton".into(), |s| s.to_string_lossy().into_owned());
+                let anim = self.playback.resolve(&self.doc.analysis.shown).0.and_then(|a| self.doc.analysis.shown.animation(a));
+                let name = match (kind, anim) {
+                    (ExportKind::Png, _) | (_, None) => format!("{stem}.{}", kind.extension()),
+                    (_, Some(a)) => format!("{stem}-{}.{}", a.name, kind.extension()),
+                };
+                let dir = self.doc.path.as_ref().and_then(|p| p.parent()).map(Path::to_path_buf);
+                let pending = self.dialogs.pick_save(kind.title(), dir.as_deref(), &name, kind.extension());
+                self.pending_dialog = Some((DialogPurpose::Export(kind), pending));
+            }
+            Some(false) => self.export_dialog = None,
+            None => {}
+        }
+    }
+
+    /// Starts an export of what the canvas shows to `out`, on a worker thread.
+    fn start_export(&mut self, kind: ExportKind, out: PathBuf, ctx: &egui::Context) {
+        let armature = self.doc.analysis.shown.clone();
+        let (anim, skin) = self.playback.resolve(&armature);
+        let time_secs = self.playback.sample_time(anim.and_then(|a| armature.animation(a)));
+        let label = format!("{} to {}", kind.extension().to_uppercase(), out.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned()));
+        let request = ExportRequest {
+            kind,
+            armature,
+            anim,
+            skin,
+            time_secs,
+            zoom: f64::from(self.view.zoom),
+            options: self.export_options.clone(),
+            image_dir: self.script_dir(),
+            out,
+        };
+        let ctx = ctx.clone();
+        self.export_job = Some(ExportJob::spawn(label, move |p| request.run(p), move || ctx.request_repaint()));
+    }
+
+    fn poll_export(&mut self) {
+        let Some(result) = self.export_job.as_ref().and_then(ExportJob::poll) else { return };
+        let label = self.export_job.take().map(|j| j.label).unwrap_or_default();
+        self.status = Some(match result {
+            Ok(files) => {
+                let where_ = files.first().and_then(|f| f.parent()).map_or_else(String::new, |d| format!(" in {}", d.display()));
+                (format!("Exported {label}: {} file{}{where_}", files.len(), if files.len() == 1 { "" } else { "s" }), false)
+            }
+            Err(e) => (format!("Export failed: {e}"), true),
+        });
+    }
+
+    /// The folder sprites are looked up in: the script's, or the current one.
+    fn script_dir(&self) -> PathBuf {
+        self.doc.path.as_ref().and_then(|p| p.parent()).filter(|d| !d.as_os_str().is_empty()).map_or_else(|| PathBuf::from("."), Path::to_path_buf)
     }
 
     fn restore(&mut self, record: RecoveryRecord) {
@@ -826,6 +930,8 @@ pub fn run(file: Option<PathBuf>) -> i32 {
             .with_app_id(APP_ID)
             .with_inner_size([1280.0, 800.0])
             .with_min_inner_size([640.0, 400.0]),
+        // The render pipeline's meshes have no anti-aliasing of their own.
+        multisampling: 4,
         ..Default::default()
     };
     let result = eframe::run_native(APP_ID, options, Box::new(move |cc| {
