@@ -56,7 +56,8 @@ if [ -z "$wid" ]; then
     echo "error: the editor window did not appear" >&2
     exit 1
 fi
-DISPLAY="$display" xdotool windowsize "$wid" 1400 860 windowmove "$wid" 0 0 windowfocus --sync "$wid" || true
+# Without a window manager, focusing may be refused; the picture does not need it.
+DISPLAY="$display" xdotool windowsize "$wid" 1400 860 windowmove "$wid" 0 0 windowfocus --sync "$wid" 2>/dev/null || true
 sleep "${SCREENSHOT_WAIT:-3}"
 mkdir -p "$(dirname "$out")"
 DISPLAY="$display" import -window root -crop 1400x860+0+0 "$out"
