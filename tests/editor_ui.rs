@@ -545,6 +545,31 @@ fn the_canvas_draws_the_shapes_through_the_render_pipeline() {
     };
     assert!(meshes(&h) >= 1, "nothing drawn");
     assert!(h.state().drawing.warnings().is_empty());
+    let vertices = |h: &Harness<'_, SkelpadApp>| {
+        h.output()
+            .shapes
+            .iter()
+            .map(|s| match &s.shape {
+                eframe::egui::Shape::Mesh(m) => m.vertices.len(),
+                _ => 0,
+            })
+            .sum::<usize>()
+    };
+    // Pause mid-animation so ghosts differ from the frame.
+    h.state_mut().playback.playing = false;
+    h.state_mut().playback.time_secs = 0.3;
+    h.run_steps(2);
+    let plain = vertices(&h);
+    // Onion skin adds ghost frames; hiding the bones removes the overlay.
+    h.get_by_label("Onion skin").click();
+    h.run_steps(2);
+    assert!(h.state().settings.view.onion_skin);
+    assert!(vertices(&h) > plain, "onion skin drew no ghosts");
+    h.get_by_label("Onion skin").click();
+    h.get_by_label("Bones").click();
+    h.run_steps(2);
+    assert!(!h.state().settings.view.show_bones);
+    assert!(vertices(&h) < plain, "the bone overlay is still drawn");
     // A missing sprite is reported on the canvas, not a crash.
     focus_editor_at(&mut h, RIG.find("anim").unwrap());
     h.get_by_label("Script").type_text("\t\t@pic :sprite \"missing.png\"\n");

@@ -463,7 +463,10 @@ impl SkelpadApp {
             let arm = self.doc.analysis.shown.clone();
             egui::Panel::bottom("timeline").resizable(false).show(ui, |ui| {
                 ui.add_space(4.0);
-                timeline::ui(ui, &mut self.playback, &arm, self.cursor_bone);
+                let out = timeline::ui(ui, &mut self.playback, &mut self.settings.view, &arm, self.cursor_bone);
+                if out.fit {
+                    self.canvas.fit_requested = true;
+                }
                 ui.add_space(2.0);
             });
             let (anim_id, skin) = self.playback.resolve(&arm);

@@ -5,7 +5,7 @@
 //! The clock is whatever time the app is handed (egui's input time, which
 //! tests set); this module only turns time differences into a playhead.
 
-use eframe::egui::{self, Color32, Pos2, Rect, Sense, Stroke, Vec2};
+use eframe::egui::{self, Color32, Pos2, Sense, Stroke, Vec2};
 
 use crate::model::{AnimId, Animation, Armature, BoneId, SkinId};
 use crate::runtime::wrap_time;
@@ -173,11 +173,12 @@ pub fn last_frame(anim: &Animation) -> i64 {
 /// What the timeline panel asked for this frame.
 #[derive(Default)]
 pub struct TimelineOutput {
-    pub changed_time: bool,
+    /// The "Fit" button was pressed.
+    pub fit: bool,
 }
 
 /// Draws the timeline panel.
-pub fn ui(ui: &mut egui::Ui, playback: &mut Playback, arm: &Armature, focus_bone: Option<BoneId>) -> TimelineOutput {
+pub fn ui(ui: &mut egui::Ui, playback: &mut Playback, view: &mut super::settings::ViewSettings, arm: &Armature, focus_bone: Option<BoneId>) -> TimelineOutput {
     let mut out = TimelineOutput::default();
     let (anim_id, skin_id) = playback.resolve(arm);
     let anim = anim_id.and_then(|a| arm.animation(a));
@@ -188,7 +189,6 @@ pub fn ui(ui: &mut egui::Ui, playback: &mut Playback, arm: &Armature, focus_bone
                 let id = AnimId::from_index(i);
                 if ui.selectable_label(Some(id) == anim_id, anim_title(a)).clicked() {
                     playback.select_anim(arm, id);
-                    out.changed_time = true;
                 }
             }
         });
@@ -205,11 +205,9 @@ pub fn ui(ui: &mut egui::Ui, playback: &mut Playback, arm: &Armature, focus_bone
         ui.add_enabled_ui(anim.is_some(), |ui| {
             if ui.button("|<").on_hover_text("First frame (Home)").clicked() {
                 playback.home();
-                out.changed_time = true;
             }
             if ui.button("<").on_hover_text("Previous frame (Left)").clicked() {
                 playback.step_frames(anim, -1);
-                out.changed_time = true;
             }
             let play_label = if playback.playing { "Pause" } else { "Play" };
             if ui.button(play_label).on_hover_text("Play or pause (Space on the canvas)").clicked() {
@@ -217,11 +215,9 @@ pub fn ui(ui: &mut egui::Ui, playback: &mut Playback, arm: &Armature, focus_bone
             }
             if ui.button(">").on_hover_text("Next frame (Right)").clicked() {
                 playback.step_frames(anim, 1);
-                out.changed_time = true;
             }
             if ui.button(">|").on_hover_text("Last frame (End)").clicked() {
                 playback.end(anim);
-                out.changed_time = true;
             }
         });
         if let Some(a) = anim {
@@ -236,12 +232,18 @@ pub fn ui(ui: &mut egui::Ui, playback: &mut Playback, arm: &Armature, focus_bone
     ui.horizontal(|ui| {
         ui.checkbox(&mut playback.looping, "Loop");
         ui.add(egui::Slider::new(&mut playback.speed, SPEED_RANGE).logarithmic(true).fixed_decimals(1).suffix("×").text("Speed"));
+        ui.separator();
+        // The canvas's view toggles, at hand (also in the View menu).
+        ui.checkbox(&mut view.show_bones, "Bones");
+        ui.checkbox(&mut view.onion_skin, "Onion skin").on_hover_text("Ghosts of the frames before (red) and after (green)");
+        ui.checkbox(&mut view.show_grid, "Grid");
+        if ui.button("Fit").on_hover_text("Fit the animation in view (F or Ctrl+0 on the canvas)").clicked() {
+            out.fit = true;
+        }
     });
     if let Some(a) = anim {
         let ticks = a.key_times(&arm.skeleton, focus_bone);
-        if scrub_bar(ui, playback, a, &ticks, focus_bone.map(|b| arm.skeleton.bone(b).name.as_str())) {
-            out.changed_time = true;
-        }
+        scrub_bar(ui, playback, a, &ticks, focus_bone.map(|b| arm.skeleton.bone(b).name.as_str()));
     } else {
         ui.weak("This script has no animation: write an `anim \"name\"` section to animate it.");
     }
@@ -253,8 +255,8 @@ fn anim_title(a: &Animation) -> String {
 }
 
 /// The scrub bar: frame numbers, keyframe ticks, the playhead. Clicking or
-/// dragging moves the playhead (and pauses). Returns whether it moved.
-fn scrub_bar(ui: &mut egui::Ui, playback: &mut Playback, anim: &Animation, ticks: &[f64], bone: Option<&str>) -> bool {
+/// dragging moves the playhead (and pauses).
+fn scrub_bar(ui: &mut egui::Ui, playback: &mut Playback, anim: &Animation, ticks: &[f64], bone: Option<&str>) {
     let height = 38.0;
     let (rect, response) = ui.allocate_exact_size(Vec2::new(ui.available_width(), height), Sense::click_and_drag());
     let duration = anim.duration_secs.max(1e-9);
@@ -264,17 +266,13 @@ fn scrub_bar(ui: &mut egui::Ui, playback: &mut Playback, anim: &Animation, ticks
     response.widget_info(|| {
         egui::WidgetInfo::slider(true, playback.time_secs, "Scrub bar")
     });
-    let mut moved = false;
     if let Some(pos) = response.interact_pointer_pos().filter(|_| response.is_pointer_button_down_on() || response.clicked()) {
         let t = ((pos.x - inner.left()) / inner.width()).clamp(0.0, 1.0) as f64 * duration;
         // Snap to frames: poses between frames are never shown while playing either.
         let f = (t * anim.fps).round();
         let t = (f / anim.fps).min(duration);
-        if (t - playback.time_secs).abs() > 1e-12 || playback.playing {
-            playback.time_secs = t;
-            playback.playing = false;
-            moved = true;
-        }
+        playback.time_secs = t;
+        playback.playing = false;
     }
     let visuals = ui.visuals();
     let painter = ui.painter_at(rect);
@@ -309,8 +307,7 @@ fn scrub_bar(ui: &mut egui::Ui, playback: &mut Playback, anim: &Animation, ticks
         Some(b) => format!("keys of {b}"),
         None => "keys of all bones".to_owned(),
     };
-    painter.text(Rect::from_min_max(rect.min, rect.max).right_top() + Vec2::new(-4.0, 2.0), egui::Align2::RIGHT_TOP, hint, egui::FontId::proportional(10.0), text_color);
-    moved
+    painter.text(rect.right_top() + Vec2::new(-4.0, 2.0), egui::Align2::RIGHT_TOP, hint, egui::FontId::proportional(10.0), text_color);
 }
 
 #[cfg(test)]
