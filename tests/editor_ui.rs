@@ -576,3 +576,76 @@ fn the_canvas_draws_the_shapes_through_the_render_pipeline() {
     h.run_steps(2);
     assert!(h.state().drawing.warnings().iter().any(|w| w.message.contains("missing.png")), "{:?}", h.state().drawing.warnings());
 }
+
+#[test]
+fn playback_and_view_survive_edits_and_a_broken_line_keeps_the_picture() {
+    let text = "skeleton\n\tarm l40\n\t\t@ :rect x20 w40 h10\n\tleg x50 l30\nanim \"one\"\n\tarm\n\t\tr 0 -> 90\nanim \"two\" 10fps\n\tleg\n\t\tr 0 --> 45\nskin \"blue\"\n\t@arm :rect x20 w40 h10 f#00F\n";
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(dir.path(), "rig.skel2d", text);
+    let mut h = Setup::new(Some(&path)).build();
+    // Choose animation "two" and skin "blue" in the timeline.
+    h.get_by_label("Animation").click();
+    h.run_steps(3);
+    h.get_by_label("two").click();
+    h.run_steps(2);
+    h.get_by_label("Skin").click();
+    h.run_steps(3);
+    h.get_by_label("blue").click();
+    h.run_steps(2);
+    {
+        let app = h.state_mut();
+        app.playback.playing = false;
+        app.playback.time_secs = 0.3;
+        app.playback.speed = 2.0;
+        app.view.zoom = 3.25;
+        app.view.pan = [12.0, -7.0];
+    }
+    h.run_steps(1);
+    let app = h.state();
+    let before = (app.playback.clone().resolve(&app.doc.analysis.shown), app.playback.time_secs, app.view);
+    assert_eq!(before.0.0, Some(AnimId(1)));
+    assert_eq!(before.0.1, SkinId(1));
+
+    // Edit the first animation, then break the `leg` line.
+    focus_editor_at(&mut h, text.find("90").unwrap() + 2);
+    h.get_by_label("Script").type_text("0");
+    h.run_steps(1);
+    assert!(h.state().doc.text.contains("r 0 -> 900"));
+    let leg_line = text.find("\tleg x50").unwrap();
+    focus_editor_at(&mut h, leg_line + 1);
+    h.get_by_label("Script").type_text(" ");
+    h.run_steps(2);
+    let app = h.state();
+    assert!(app.doc.analysis.comp.has_errors());
+    assert_eq!(app.doc.analysis.comp.armature.skeleton.bones.len(), 1, "the broken line lost `leg`");
+    // The canvas still shows both bones (the last error-free version).
+    assert!(app.doc.analysis.shown_is_stale);
+    assert_eq!(app.pose.bones.len(), 2);
+    // Selection, playhead, play state, speed, zoom and pan are untouched.
+    let mut playback = app.playback.clone();
+    assert_eq!(playback.resolve(&app.doc.analysis.shown), before.0);
+    assert_eq!(app.playback.time_secs, before.1);
+    assert!(!app.playback.playing);
+    assert_eq!(app.playback.speed, 2.0);
+    assert_eq!(app.view, before.2);
+}
+
+#[test]
+fn find_moves_the_cursor_to_the_next_match() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(dir.path(), "rig.skel2d", RIG);
+    let mut h = Setup::new(Some(&path)).build();
+    focus_editor_at(&mut h, 0);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::F);
+    h.run_steps(2);
+    h.get_by_label("Find").type_text("arm");
+    h.run_steps(1);
+    h.get_by_label("Next").click();
+    h.run_steps(2);
+    let first = RIG.find("arm").unwrap();
+    assert_eq!(h.state().editor.cursor, Some(first));
+    h.get_by_label("Next").click();
+    h.run_steps(2);
+    assert_eq!(h.state().editor.cursor, Some(RIG[first + 1..].find("arm").unwrap() + first + 1));
+    h.get_by_label_contains("2 matches");
+}
