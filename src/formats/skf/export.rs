@@ -368,13 +368,16 @@ impl Ctx<'_> {
                         None => (Trs::default(), Affine::IDENTITY),
                     };
                     let parent = t.trs[slot_bone];
-                    let trs = sim::child_world(&parent, &local);
-                    if !t.sheared[j] && matrix_local.b.abs() + matrix_local.c.abs() > 0.0 {
+                    let mut trs = sim::child_world(&parent, &local);
+                    if matrix_local.b.abs() + matrix_local.c.abs() > 0.0 {
                         let want = pose.bones[self.sk.slot(*slot).bone.index()].world * matrix_local;
                         let got = trs.matrix();
                         let tol = 1e-6 * (want.a.abs() + want.b.abs() + want.c.abs() + want.d.abs()).max(1e-9);
                         if (0..4).any(|k| (want.to_array()[k] - got.to_array()[k]).abs() > tol) {
+                            // A skewed picture: keep its x axis (direction and
+                            // length) and its area exact, drop the skew.
                             t.sheared[j] = true;
+                            trs = nearest_branch(Trs::from_matrix(want).0, trs.rot);
                         }
                     }
                     trs
@@ -389,23 +392,24 @@ impl Ctx<'_> {
                     let a = self.owner_att(*att).map(|a| a.transform.matrix()).unwrap_or_default();
                     let b = pose.bones[bone.index()].world;
                     let m = s * a * s.inverse().unwrap_or(Affine::IDENTITY) * b;
-                    let (mut trs, shear) = Trs::from_matrix(m);
+                    let (trs, shear) = Trs::from_matrix(m);
                     if shear.abs() > 1e-6 {
                         t.sheared[j] = true;
                     }
-                    // Stay on the branch (rot, s) or (rot + π, −s) nearest the last frame.
-                    let prev = t.trs[j];
-                    let alt = Trs { rot: trs.rot + std::f64::consts::PI, sx: -trs.sx, sy: -trs.sy, ..trs };
-                    if sim::wrap_angle(alt.rot - prev.rot).abs() < sim::wrap_angle(trs.rot - prev.rot).abs() {
-                        trs = alt;
-                    }
-                    trs
+                    nearest_branch(trs, t.trs[j].rot)
                 }
                 Kind::Offset { of, dx, dy } => sim::child_world(&t.trs[*of], &Trs { x: *dx, y: *dy, ..Trs::default() }),
             };
             t.trs[j] = trs;
         }
     }
+}
+
+/// Of the two ways to write the same matrix, (rot, s) and (rot + π, −s), the
+/// one whose rotation is nearest `rot`, so values stay continuous.
+fn nearest_branch(trs: Trs, rot: f64) -> Trs {
+    let alt = Trs { rot: trs.rot + std::f64::consts::PI, sx: -trs.sx, sy: -trs.sy, ..trs };
+    if sim::wrap_angle(alt.rot - rot).abs() < sim::wrap_angle(trs.rot - rot).abs() { alt } else { trs }
 }
 
 // ---------------------------------------------------------------------------
@@ -704,14 +708,7 @@ fn build_mesh(ctx: &mut Ctx, j: usize, slot: SlotId, att: AttachmentId, setup_po
         let init = vec2(v.0 + delta.0, v.1 + delta.1);
         vertices.push(SkfVertex { id: vi as u32, pos: init, uv: Vec2::default(), init_pos: init });
         uv_points.push(att_from_world.apply(setup_world.0, setup_world.1));
-        // SkelForm blends binds one after another (pos += (bone(v) − pos)·w),
-        // so weights w_k = β_k / Σ_{i≤k} β_i give the planned β; the first
-        // bind of every vertex has weight 1 and comes first (binds are
-        // created in order of first use and vertices list their largest part
-        // first).
-        let mut sum = 0.0;
         for &(b, w, px, py) in &blend.parts {
-            sum += w;
             let frame = frame_of[&b];
             let (dx, dy) = (px - v.0, py - v.1);
             let bone = if dx.abs() < 1e-9 && dy.abs() < 1e-9 {
@@ -728,24 +725,22 @@ fn build_mesh(ctx: &mut Ctx, j: usize, slot: SlotId, att: AttachmentId, setup_po
                     }
                 }
             };
-            let weight = w / sum;
             match binds.iter_mut().find(|(id, _)| *id == bone as i32) {
-                Some((_, verts)) => verts.push((vi as u32, weight)),
-                None => binds.push((bone as i32, vec![(vi as u32, weight)])),
+                Some((_, verts)) => verts.push((vi as u32, w)),
+                None => binds.push((bone as i32, vec![(vi as u32, w)])),
             }
         }
     }
-    if !check_bind_order(&binds, &geo) {
-        // Reorder so each vertex's weight-1 bind comes before its others:
-        // a stable sort by the first vertex that uses the bind fully.
-        binds.sort_by_key(|(_, verts)| verts.iter().filter(|(_, w)| (*w - 1.0).abs() < 1e-12).map(|(v, _)| *v).min().unwrap_or(u32::MAX));
-    }
-    let ordered = check_bind_order(&binds, &geo);
-    if !ordered {
-        ctx.warnings.push(Warning {
-            subject: format!("attachment `{}`", ctx.att_name(att)),
-            message: "some of its mesh points blend bones in an order SkelForm cannot follow exactly".into(),
-        });
+    // SkelForm blends a vertex's binds one after another in array order
+    // (pos += (bone(v) − pos)·w), so the planned weights β become
+    // w_k = β_k / Σ_{i≤k} β_i in that order: the first is 1, which also
+    // discards the mesh bone's own placement.
+    let mut sum = vec![0.0; geo.vertices.len()];
+    for (_, verts) in &mut binds {
+        for (v, w) in verts.iter_mut() {
+            sum[*v as usize] += *w;
+            *w /= sum[*v as usize];
+        }
     }
     Some(MeshData {
         att,
@@ -759,20 +754,6 @@ fn build_mesh(ctx: &mut Ctx, j: usize, slot: SlotId, att: AttachmentId, setup_po
         picture,
         bends: true,
     })
-}
-
-/// Whether, for each vertex, the bind holding its largest weight comes first.
-fn check_bind_order(binds: &[(i32, Vec<(u32, f64)>)], geo: &MeshGeometry) -> bool {
-    let mut seen = vec![false; geo.vertices.len()];
-    for (_, verts) in binds {
-        for &(v, w) in verts {
-            if !seen[v as usize] && (w - 1.0).abs() > 1e-12 {
-                return false;
-            }
-            seen[v as usize] = true;
-        }
-    }
-    true
 }
 
 /// The path with every point moved into the attachment's own space at setup,
@@ -825,9 +806,9 @@ fn write_styles(ctx: &mut Ctx, out: &mut SkfArmature, jobs: &mut Vec<PictureJob>
                 ctx.warnings.push(Warning {
                     subject: format!("skin `{name}`"),
                     message: format!(
-                        "attachment `{tex_name}` is {} here but {} in skin `{}`; SkelForm styles cannot change that, so this style hides it",
-                        if owner.mesh { "not bent by several bones" } else { "bent by several bones" },
-                        if owner.mesh { "is" } else { "is not" },
+                        "attachment `{tex_name}` is {} here but {} in skin `{}`; a SkelForm style cannot turn a mesh into a picture or back, so this style hides it",
+                        if owner.mesh { "a plain picture" } else { "a path bent by several bones" },
+                        if owner.mesh { "a path bent by several bones" } else { "a plain picture" },
                         sk.skins.get(owner.skin.index()).map_or("default", |s| s.name.as_str())
                     ),
                 });

@@ -91,8 +91,15 @@ pub fn outline(path: &BoundPath, frames: &dyn Fn(BoneId) -> Affine, tolerance: f
         let degree = ctrl.len() - 1;
         // Control polygon deviation bounds the curve's deviation from a chord.
         let pts: Vec<(f64, f64)> = ctrl.iter().map(|p| frames(p.bone).apply(p.x, p.y)).collect();
+        let mixed = ctrl.iter().any(|p| p.bone != ctrl[0].bone);
         let steps = if degree == 1 {
+            // A straight line stays straight under any blend of two frames.
             1
+        } else if mixed {
+            // Control points on different bones: the curve bends as they
+            // move, by up to about half its control polygon.
+            let len: f64 = pts.windows(2).map(|w| (w[1].0 - w[0].0).hypot(w[1].1 - w[0].1)).sum();
+            ((len / tolerance.max(1e-9)).sqrt().ceil() as usize).clamp(1, 64)
         } else {
             let (a, b) = (pts[0], pts[degree]);
             let dev = pts[1..degree]
@@ -138,19 +145,13 @@ pub fn build(path: &BoundPath, frames: &dyn Fn(BoneId) -> Affine, tolerance: f64
     let mut triangles: Vec<[u32; 3]> = Vec::new();
     let closed = path.closed && n >= 3;
     let ccw = signed_area(&pts) >= 0.0;
-    if closed {
-        for t in ear_clip(&pts).ok_or("its outline crosses itself, so it cannot be cut into triangles")? {
-            triangles.push(t);
-        }
-    }
-    // Band: for a closed path one ring outside; for an open one a ring on
-    // each side of the line.
-    let sides: &[f64] = if closed { &[1.0] } else { &[1.0, -1.0] };
-    for &side in sides {
+    let normals: Vec<(f64, f64)> = (0..n).map(|i| vertex_normal(&pts, i, closed, ccw)).collect();
+    // A ring of vertices `side · half_width` out from the outline (inward
+    // for a negative side), with quads joining it to the outline.
+    let ring = |offsets: &[(f64, f64)], vertices: &mut Vec<(Blend, (f64, f64))>, band_offsets: &mut Vec<(f64, f64)>, triangles: &mut Vec<[u32; 3]>| -> u32 {
         let base = vertices.len() as u32;
         for i in 0..n {
-            let (nx, ny) = vertex_normal(&pts, i, closed, ccw);
-            let off = (nx * half_width * side, ny * half_width * side);
+            let off = offsets[i];
             vertices.push((samples[i].clone(), (pts[i].0 + off.0, pts[i].1 + off.1)));
             band_offsets.push(off);
         }
@@ -161,6 +162,44 @@ pub fn build(path: &BoundPath, frames: &dyn Fn(BoneId) -> Affine, tolerance: f64
             triangles.push([a, b, d]);
             triangles.push([a, d, c]);
         }
+        base
+    };
+    let scaled = |side: f64, w: f64, unit: bool| -> Vec<(f64, f64)> {
+        normals
+            .iter()
+            .map(|&(x, y)| {
+                let len = if unit { x.hypot(y).max(1e-12) } else { 1.0 };
+                (x / len * w * side, y / len * w * side)
+            })
+            .collect()
+    };
+    if closed {
+        // The outline is kept between two bands whose vertices follow the
+        // same blends as it does, so its neighbourhood bends exactly; the
+        // fill inside the inner band may then be cut into long triangles
+        // without dragging the outline. The inner band is as wide as fits
+        // (down to a few pixels); a shape too thin for any is cut along its
+        // outline itself.
+        let widths = [half_width, half_width / 2.0, 4.0 * tolerance, 2.0 * tolerance];
+        let inner = widths.iter().find_map(|&w| {
+            let offs = scaled(-1.0, w, true);
+            let ring_pts: Vec<(f64, f64)> = (0..n).map(|i| (pts[i].0 + offs[i].0, pts[i].1 + offs[i].1)).collect();
+            let ok = signed_area(&ring_pts) * signed_area(&pts) > 0.0 && signed_area(&ring_pts).abs() < signed_area(&pts).abs();
+            ok.then(|| ear_clip(&ring_pts)).flatten().map(|t| (offs, t))
+        });
+        match inner {
+            Some((offs, tris)) => {
+                let base = ring(&offs, &mut vertices, &mut band_offsets, &mut triangles);
+                triangles.extend(tris.iter().map(|t| [t[0] + base, t[1] + base, t[2] + base]));
+            }
+            None => {
+                triangles.extend(ear_clip(&pts).ok_or("its outline crosses itself, so it cannot be cut into triangles")?);
+            }
+        }
+        ring(&scaled(1.0, half_width, false), &mut vertices, &mut band_offsets, &mut triangles);
+    } else {
+        ring(&scaled(1.0, half_width, false), &mut vertices, &mut band_offsets, &mut triangles);
+        ring(&scaled(-1.0, half_width, false), &mut vertices, &mut band_offsets, &mut triangles);
     }
     Ok(MeshGeometry { vertices, band_offsets, triangles })
 }
@@ -238,38 +277,37 @@ fn ear_clip(p: &[(f64, f64)]) -> Option<Vec<[u32; 3]>> {
         idx.reverse();
     }
     let cross = |a: (f64, f64), b: (f64, f64), c: (f64, f64)| (b.0 - a.0) * (c.1 - a.1) - (b.1 - a.1) * (c.0 - a.0);
-    let inside = |q: (f64, f64), a, b, c| cross(a, b, q) >= 0.0 && cross(b, c, q) >= 0.0 && cross(c, a, q) >= 0.0;
+    // Points on an edge count as inside (with some slack for rounding): a
+    // diagonal through a vertex would leave that vertex out of every triangle.
+    let inside = |q: (f64, f64), a, b, c| cross(a, b, q) >= -1e-9 && cross(b, c, q) >= -1e-9 && cross(c, a, q) >= -1e-9;
     let mut out = Vec::with_capacity(p.len());
-    let mut guard = 0;
     while idx.len() > 3 {
         let m = idx.len();
         let mut clipped = false;
         for k in 0..m {
             let (ia, ib, ic) = (idx[(k + m - 1) % m], idx[k], idx[(k + 1) % m]);
             let (a, b, c) = (p[ia], p[ib], p[ic]);
-            let turn = cross(a, b, c);
-            if turn <= 1e-12 {
-                // Reflex or flat corner: a flat one can go when nothing is in it.
-                if turn < -1e-12 {
-                    continue;
-                }
+            // Only convex corners are ears: a point in the middle of a
+            // straight run must stay a corner of some triangle, or the
+            // triangle across it would drag it along with far points.
+            if cross(a, b, c) <= 1e-12 {
+                continue;
             }
             let blocked = idx.iter().any(|&j| j != ia && j != ib && j != ic && inside(p[j], a, b, c) && p[j] != a && p[j] != b && p[j] != c);
             if blocked {
                 continue;
             }
-            if turn.abs() > 1e-12 {
-                out.push([ia as u32, ib as u32, ic as u32]);
-            }
+            out.push([ia as u32, ib as u32, ic as u32]);
             idx.remove(k);
             clipped = true;
             break;
         }
         if !clipped {
-            guard += 1;
-            if guard > 1 {
-                return None;
+            // Only flat corners left: nothing with area remains.
+            if idx.windows(3).all(|w| cross(p[w[0]], p[w[1]], p[w[2]]).abs() <= 1e-12) {
+                return Some(out);
             }
+            return None;
         }
     }
     if idx.len() == 3 {
