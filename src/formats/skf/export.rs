@@ -31,7 +31,7 @@ use std::collections::HashMap;
 
 use super::fit::Fitter;
 use super::mesh::{self, MeshGeometry};
-use super::sim::{self, Element, PlannedKey, Trs};
+use super::sim::{self, Element, Handle, PlannedKey, Trs};
 use super::*;
 use crate::model::*;
 use crate::runtime::{Pose, evaluate_into};
@@ -122,26 +122,27 @@ pub struct Raster {
 
 /// Where pictures come from: the renderer of `skelpad render`.
 pub trait Pictures {
-    /// Rasterizes one shape attachment alone (rect, circle, ellipse or a path
-    /// whose points are all on the slot's bone), without its own transform,
-    /// at `pixels_per_unit`.
-    fn shape(&self, attachment: &Attachment, pixels_per_unit: f64) -> Result<Raster, String>;
-    /// The pixels of a sprite image as its name appears in the script.
-    fn sprite(&self, image: &str) -> Result<Raster, String>;
+    /// Rasterizes attachment `attachment` of `slot` as skin `skin` defines
+    /// it, alone, in its own attachment space (its transform, bone and slot
+    /// color left out), with path points on other bones placed as in the
+    /// setup pose, at `pixels_per_unit`. `Ok(None)` when it draws nothing.
+    fn attachment(&mut self, skin: SkinId, slot: SlotId, attachment: AttachmentId, pixels_per_unit: f64) -> Result<Option<Raster>, String>;
+    /// The pixels of a sprite image, as named in the script, at their own
+    /// size (one pixel per unit), with the pivot at the image's center.
+    fn sprite(&mut self, image: &str) -> Result<Raster, String>;
     /// The setup pose with `skin`, fitted into a `size`×`size` picture.
-    fn thumbnail(&self, armature: &Armature, skin: SkinId, size: u32) -> Result<Raster, String>;
+    fn thumbnail(&mut self, armature: &Armature, skin: SkinId, size: u32) -> Result<Raster, String>;
 }
 
 /// A picture to make for a style entry.
 #[derive(Clone, Debug, PartialEq)]
 pub enum PictureJob {
-    /// A shape rasterized at the export scale, centered on its origin.
-    Shape(Attachment),
-    /// A sprite image at its own pixel size, centered on its origin.
+    /// A shape attachment as `skin` defines it, rasterized at the export
+    /// scale. Centered on its origin, unless it is the picture of the mesh
+    /// visual `mesh` (whose UVs follow its pivot).
+    Attachment { skin: SkinId, slot: SlotId, attachment: AttachmentId, mesh: Option<usize> },
+    /// A sprite image copied at its own pixel size, centered on its origin.
     Sprite(String),
-    /// A path frozen at the setup pose (all points on the slot's bone) for
-    /// the mesh visual `visual`; not centered, its UVs follow its pivot.
-    Mesh { attachment: Attachment, visual: usize },
 }
 
 /// What a style's texture shows.
@@ -542,7 +543,7 @@ fn plan_bones(ctx: &mut Ctx) {
 fn vec2(x: f64, y: f64) -> Vec2 {
     // Values are stored as runtimes read them (f32), so what the exporter
     // checks is what a runtime sees.
-    Vec2::new(x as f32 as f64, y as f32 as f64)
+    Vec2::new(x as f32, y as f32)
 }
 
 fn f32r(v: f64) -> f64 {
@@ -557,7 +558,7 @@ fn write_bones(ctx: &Ctx, setup: &Targets, out: &mut SkfArmature) {
         };
         let pos = vec2(local.x, local.y);
         let scale = vec2(local.sx, local.sy);
-        let rot = f32r(local.rot);
+        let rot = local.rot as f32;
         out.bones.push(SkfBone {
             id: j as u32,
             name: b.name.clone(),
@@ -574,7 +575,7 @@ fn write_bones(ctx: &Ctx, setup: &Targets, out: &mut SkfArmature) {
 }
 
 fn color_tint(c: Color) -> Tint {
-    Tint { r: f32r(c.r), g: f32r(c.g), b: f32r(c.b), a: f32r(c.a) }
+    Tint { r: c.r as f32, g: c.g as f32, b: c.b as f32, a: c.a as f32 }
 }
 
 /// The z-index of each slot: its place in the draw order.
@@ -590,8 +591,9 @@ struct MeshData {
     binds: Vec<SkfBind>,
     /// Vertices at setup in the attachment's space (for UVs).
     uv_points: Vec<(f64, f64)>,
-    /// The path frozen at setup; `None` keeps the visual a plain picture.
-    picture: Attachment,
+    /// The skin whose version of the path the mesh is made of.
+    skin: SkinId,
+    slot: SlotId,
     bends: bool,
 }
 
@@ -622,7 +624,7 @@ fn write_visuals(ctx: &Ctx, mut meshes: HashMap<usize, MeshData>, out: &mut SkfA
                 vis.binds = m.binds;
                 mesh_uvs.push(MeshUv { visual: v, points: m.uv_points });
             }
-            jobs.push(PictureJob::Mesh { attachment: m.picture, visual: v });
+            jobs.push(PictureJob::Attachment { skin: m.skin, slot: m.slot, attachment: m.att, mesh: m.bends.then_some(v) });
             mesh_jobs.insert(m.att, jobs.len() - 1);
         }
         out.visuals.push(vis);
@@ -673,7 +675,7 @@ fn build_mesh(ctx: &mut Ctx, j: usize, slot: SlotId, att: AttachmentId, setup_po
             slot_world * a_m * slot_world.inverse().unwrap_or_default() * bw
         }
     };
-    let picture = frozen(a, slot_bone, &frame_matrix, slot_world * a_m);
+    let skin = ctx.owners[att.index()].as_ref().map_or(SkinId(0), |o| o.skin);
     let k = 1.0 / ctx.texel;
     let half = style.stroke_width / 2.0 * if style.join == LineJoin::Miter { style.miter_limit.min(4.0) } else { 1.0 } + 2.0 / k;
     let geo: MeshGeometry = match mesh::build(path, &frame_matrix, 0.25 / k, half) {
@@ -683,7 +685,7 @@ fn build_mesh(ctx: &mut Ctx, j: usize, slot: SlotId, att: AttachmentId, setup_po
                 subject: format!("attachment `{}`", ctx.att_name(att)),
                 message: format!("cannot be made a mesh ({reason}); it is drawn as a picture that does not bend"),
             });
-            return Some(MeshData { att, vertices: vec![], indices: vec![], binds: vec![], uv_points: vec![], picture, bends: false });
+            return Some(MeshData { att, vertices: vec![], indices: vec![], binds: vec![], uv_points: vec![], skin, slot, bends: false });
         }
     };
     // Vertices: bind each to the frames of its blend, through offset bones
@@ -748,37 +750,13 @@ fn build_mesh(ctx: &mut Ctx, j: usize, slot: SlotId, att: AttachmentId, setup_po
         indices: geo.triangles.iter().flatten().copied().collect(),
         binds: binds
             .into_iter()
-            .map(|(id, verts)| SkfBind { id, bone_id: id, is_path: false, verts: verts.into_iter().map(|(id, weight)| SkfBindVert { id, weight: f32r(weight) }).collect() })
+            .map(|(id, verts)| SkfBind { id, bone_id: id, is_path: false, verts: verts.into_iter().map(|(id, weight)| SkfBindVert { id, weight: weight as f32 }).collect() })
             .collect(),
         uv_points,
-        picture,
+        skin,
+        slot,
         bends: true,
     })
-}
-
-/// The path with every point moved into the attachment's own space at setup,
-/// all on the slot's bone: what the mesh's picture shows.
-fn frozen(a: &Attachment, slot_bone: BoneId, frame_matrix: &dyn Fn(BoneId) -> Affine, att_world: Affine) -> Attachment {
-    let inv = att_world.inverse().unwrap_or_default();
-    let AttachmentKind::Path { path, style } = &a.kind else { return a.clone() };
-    let map = |p: BoundPoint| {
-        let (wx, wy) = frame_matrix(p.bone).apply(p.x, p.y);
-        let (x, y) = inv.apply(wx, wy);
-        BoundPoint { bone: slot_bone, x, y }
-    };
-    let segments = path
-        .segments
-        .iter()
-        .map(|s| match *s {
-            PathSegment::LineTo(p) => PathSegment::LineTo(map(p)),
-            PathSegment::QuadTo(c, p) => PathSegment::QuadTo(map(c), map(p)),
-            PathSegment::CubicTo(c1, c2, p) => PathSegment::CubicTo(map(c1), map(c2), map(p)),
-        })
-        .collect();
-    Attachment {
-        transform: AttachmentTransform::default(),
-        kind: AttachmentKind::Path { path: BoundPath { start: map(path.start), segments, closed: path.closed }, style: *style },
-    }
 }
 
 fn write_styles(ctx: &mut Ctx, out: &mut SkfArmature, jobs: &mut Vec<PictureJob>, mesh_jobs: HashMap<AttachmentId, usize>) -> Vec<Vec<(String, TextureSource)>> {
@@ -839,24 +817,13 @@ fn write_styles(ctx: &mut Ctx, out: &mut SkfArmature, jobs: &mut Vec<PictureJob>
                 match list.iter().find(|(v, _)| v.kind == version.kind) {
                     Some(&(_, job)) => TextureSource::Job(job),
                     None => {
-                        let job = if owner.mesh {
-                            // Same frozen mapping as the owner's mesh, with this skin's style.
-                            let base = list.first().map(|&(_, j)| jobs[j].clone());
-                            match (base, &version.kind) {
-                                (Some(PictureJob::Mesh { attachment, visual }), AttachmentKind::Path { style, .. }) => {
-                                    let mut frozen_att = attachment.clone();
-                                    if let AttachmentKind::Path { style: s, .. } = &mut frozen_att.kind {
-                                        *s = *style;
-                                    }
-                                    PictureJob::Mesh { attachment: frozen_att, visual }
-                                }
-                                _ => PictureJob::Shape(version.clone()),
-                            }
-                        } else {
-                            match &version.kind {
-                                AttachmentKind::Sprite { image: Some(img) } => PictureJob::Sprite(img.clone()),
-                                _ => PictureJob::Shape(Attachment { transform: AttachmentTransform::default(), kind: version.kind.clone() }),
-                            }
+                        let mesh = match list.first().map(|&(_, j)| &jobs[j]) {
+                            Some(PictureJob::Attachment { mesh, .. }) if owner.mesh => *mesh,
+                            _ => None,
+                        };
+                        let job = match &version.kind {
+                            AttachmentKind::Sprite { image: Some(img) } => PictureJob::Sprite(img.clone()),
+                            _ => PictureJob::Attachment { skin, slot: sk.attachments[a].slot, attachment: id, mesh },
                         };
                         jobs.push(job);
                         list.push((version.clone(), jobs.len() - 1));
@@ -917,7 +884,7 @@ fn encode(truth: &[f64], init: f64, anchors: &[Anchor], tol: f64, angle: bool, f
     let near_init = |v: f64| if angle { sim::wrap_angle(v - init).abs() <= tol } else { (v - init).abs() <= tol };
     let mut keys: Vec<PlannedKey> = Vec::new();
     let (l1, l2) = sim::LINEAR;
-    let key = |frame: u32, h: (Vec2, Vec2)| PlannedKey { frame, value: truth[frame as usize], h1: h.0, h2: h.1 };
+    let key = |frame: u32, h: (Handle, Handle)| PlannedKey { frame, value: truth[frame as usize], h1: h.0, h2: h.1 };
     // Frames before the first key take `init`.
     let first = anchors.first().map_or(last + 1, |a| a.frame);
     if let Some(n0) = (0..first.min(last + 1)).find(|&n| !near_init(truth[n as usize])) {
@@ -937,7 +904,7 @@ fn encode(truth: &[f64], init: f64, anchors: &[Anchor], tol: f64, angle: bool, f
                 let f = fitter.fit(e, span);
                 Some((f.h1, f.h2))
             }
-            Curve::Bezier { x1, y1, x2, y2 } => Some((Vec2::new(x1, y1), Vec2::new(x2, y2))),
+            Curve::Bezier { x1, y1, x2, y2 } => Some((Handle::new(x1, y1), Handle::new(x2, y2))),
         };
         let (va, vb) = (truth[a.frame as usize], truth[b.frame as usize]);
         let fits = handles.filter(|&(h1, h2)| {
@@ -1065,7 +1032,7 @@ fn export_animation(ctx: &mut Ctx, anim: &Animation, index: usize, out: &SkfArma
     for j in 0..nb {
         let parent = ctx.bones[j].parent;
         let init_b = &out.bones[j];
-        let init = Trs { x: init_b.pos.x, y: init_b.pos.y, rot: init_b.rot, sx: init_b.scale.x, sy: init_b.scale.y };
+        let init = Trs { x: init_b.pos.x as f64, y: init_b.pos.y as f64, rot: init_b.rot as f64, sx: init_b.scale.x as f64, sy: init_b.scale.y as f64 };
         let real_bone = match ctx.bones[j].kind {
             Kind::Real(b) => Some(b),
             _ => None,
@@ -1185,7 +1152,7 @@ fn export_animation(ctx: &mut Ctx, anim: &Animation, index: usize, out: &SkfArma
     if planned.iter().all(|(_, _, k, _)| k.frame < last) || planned.is_empty() {
         let (bone, elem) = (0u32, Element::PositionX);
         let existing: Vec<PlannedKey> = planned.iter().filter(|(b, e, _, _)| *b == bone && *e == elem.name()).map(|p| p.2).collect();
-        let value = existing.last().map_or(out.bones[0].pos.x, |k| k.value);
+        let value = existing.last().map_or(out.bones[0].pos.x as f64, |k| k.value);
         let (h1, h2) = sim::LINEAR;
         planned.push((bone, elem.name(), PlannedKey { frame: last, value, h1, h2 }, String::new()));
     }
@@ -1203,11 +1170,11 @@ fn export_animation(ctx: &mut Ctx, anim: &Animation, index: usize, out: &SkfArma
             frame: k.frame,
             bone_id: *bone,
             element: (*e).to_string(),
-            value: f32r(k.value),
+            value: k.value as f32,
             value_str: s.clone(),
             next_kf: -1,
-            start_handle: vec2(k.h1.x, k.h1.y),
-            end_handle: vec2(k.h2.x, k.h2.y),
+            start_handle: k.h1.to_file(),
+            end_handle: k.h2.to_file(),
         })
         .collect();
     let mut last_of: HashMap<(u32, &str), usize> = HashMap::new();

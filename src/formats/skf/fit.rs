@@ -6,7 +6,7 @@
 //! exactly). Fits are cached per easing and span, since a rig reuses a few
 //! spans many times.
 
-use super::Vec2;
+use super::sim::Handle;
 use super::sim::bezier_progress;
 use crate::model::Easing;
 use rustc_hash::FxHashMap;
@@ -14,8 +14,8 @@ use rustc_hash::FxHashMap;
 /// Handles into a key and the largest progress error at the inner frames.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Fit {
-    pub h1: Vec2,
-    pub h2: Vec2,
+    pub h1: Handle,
+    pub h2: Handle,
     /// Largest |progress − easing| over the inner frames of the span.
     pub max_error: f64,
 }
@@ -52,7 +52,7 @@ impl Fitter {
 }
 
 fn errors(p: &[f64; 4], easing: Easing, frames: u32) -> (f64, f64) {
-    let (h1, h2) = (Vec2::new(p[0], p[1]), Vec2::new(p[2], p[3]));
+    let (h1, h2) = (Handle::new(p[0], p[1]), Handle::new(p[2], p[3]));
     let mut max: f64 = 0.0;
     let mut sq = 0.0;
     for k in 1..frames {
@@ -76,7 +76,7 @@ fn fit_uncached(easing: Easing, frames: u32) -> Fit {
     p[0] = p[0].clamp(0.0, 1.0);
     p[2] = p[2].clamp(0.0, 1.0);
     let max_error = errors(&p, easing, frames).0;
-    Fit { h1: Vec2::new(p[0], p[1]), h2: Vec2::new(p[2], p[3]), max_error }
+    Fit { h1: Handle::new(p[0], p[1]), h2: Handle::new(p[2], p[3]), max_error }
 }
 
 /// A plain Nelder–Mead simplex search in four dimensions.

@@ -25,17 +25,18 @@ use serde::{Deserialize, Serialize};
 /// old-format migrations when the string contains "0.2" … "0.5".
 pub const VERSION: &str = "0.7.0";
 
-/// A 2D vector of floats.
+/// A 2D vector of floats. Every number in the file is an `f32`, as in
+/// SkelForm's programs, so what the exporter checks is what a runtime reads.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Vec2 {
     #[serde(default)]
-    pub x: f64,
+    pub x: f32,
     #[serde(default)]
-    pub y: f64,
+    pub y: f32,
 }
 
 impl Vec2 {
-    pub const fn new(x: f64, y: f64) -> Self {
+    pub const fn new(x: f32, y: f32) -> Self {
         Vec2 { x, y }
     }
     pub const ONE: Vec2 = Vec2 { x: 1.0, y: 1.0 };
@@ -54,10 +55,10 @@ pub struct IVec2 {
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Tint {
-    pub r: f64,
-    pub g: f64,
-    pub b: f64,
-    pub a: f64,
+    pub r: f32,
+    pub g: f32,
+    pub b: f32,
+    pub a: f32,
 }
 
 impl Default for Tint {
@@ -125,7 +126,7 @@ pub struct SkfBone {
     pub id: u32,
     pub name: String,
     pub pos: Vec2,
-    pub rot: f64,
+    pub rot: f32,
     pub scale: Vec2,
     pub parent_id: i32,
     /// The texture of the bone's visual, "" without one (document field; the
@@ -139,7 +140,7 @@ pub struct SkfBone {
     pub visuals_id: i32,
     pub physics_id: i32,
     pub init_pos: Vec2,
-    pub init_rot: f64,
+    pub init_rot: f32,
     pub init_scale: Vec2,
     pub init_hidden: bool,
 }
@@ -183,7 +184,7 @@ pub struct SkfVisual {
     /// Offset of the texture's center from the bone, in texture sizes.
     pub pivot_pos: Vec2,
     pub pivot_scale: Vec2,
-    pub pivot_rot: f64,
+    pub pivot_rot: f32,
     pub init_tex: String,
     pub init_tint: Tint,
     pub init_zindex: i32,
@@ -241,7 +242,7 @@ impl Default for SkfBind {
 #[serde(default)]
 pub struct SkfBindVert {
     pub id: u32,
-    pub weight: f64,
+    pub weight: f32,
 }
 
 impl Default for SkfBindVert {
@@ -268,7 +269,7 @@ pub struct SkfKeyframe {
     pub frame: u32,
     pub bone_id: u32,
     pub element: String,
-    pub value: f64,
+    pub value: f32,
     pub value_str: String,
     /// Index of the next keyframe of the same bone and element, -1 to hold.
     pub next_kf: i32,
@@ -357,17 +358,17 @@ impl Default for SkfInverseKinematics {
 pub struct SkfPhysics {
     pub global_pos: Vec2,
     pub global_scale: Vec2,
-    pub global_rot: f64,
-    pub pos_damping: f64,
-    pub scale_damping: f64,
-    pub rot_damping: f64,
-    pub pos_ratio: f64,
-    pub scale_ratio: f64,
-    pub global_orbit: f64,
-    pub global_orbit_diff: f64,
-    pub global_orbit_vel: f64,
-    pub sway: f64,
-    pub rot_bounce: f64,
+    pub global_rot: f32,
+    pub pos_damping: f32,
+    pub scale_damping: f32,
+    pub rot_damping: f32,
+    pub pos_ratio: f32,
+    pub scale_ratio: f32,
+    pub global_orbit: f32,
+    pub global_orbit_diff: f32,
+    pub global_orbit_vel: f32,
+    pub sway: f32,
+    pub rot_bounce: f32,
 }
 
 /// The animatable elements skelpad writes, as `armature.json` names them.

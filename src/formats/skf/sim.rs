@@ -14,9 +14,26 @@
 //! These are facts read from SkelForm's runtime documentation and the
 //! `rusty_skelform` crate; the code is this project's own.
 
-use super::Vec2;
 use crate::model::Affine;
 use std::f64::consts::{PI, TAU};
+
+/// A bezier handle: x in time, y in progress, both 0..1 (y may overshoot).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Handle {
+    pub x: f64,
+    pub y: f64,
+}
+
+impl Handle {
+    pub const fn new(x: f64, y: f64) -> Self {
+        Handle { x, y }
+    }
+
+    /// As written into the file.
+    pub fn to_file(self) -> super::Vec2 {
+        super::Vec2::new(self.x as f32, self.y as f32)
+    }
+}
 
 /// A transform in SkelForm's model: `T(x, y) · R(rot) · S(sx, sy)`.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -147,11 +164,11 @@ pub fn wrap_angle(a: f64) -> f64 {
 }
 
 /// Handles of a straight line.
-pub const LINEAR: (Vec2, Vec2) = (Vec2 { x: 1.0 / 3.0, y: 1.0 / 3.0 }, Vec2 { x: 2.0 / 3.0, y: 2.0 / 3.0 });
+pub const LINEAR: (Handle, Handle) = (Handle { x: 1.0 / 3.0, y: 1.0 / 3.0 }, Handle { x: 2.0 / 3.0, y: 2.0 / 3.0 });
 /// Handles of a step (hold the previous value).
-pub const STEP: (Vec2, Vec2) = (Vec2 { x: 1.0 / 3.0, y: 999.0 }, Vec2 { x: 2.0 / 3.0, y: 999.0 });
+pub const STEP: (Handle, Handle) = (Handle { x: 1.0 / 3.0, y: 999.0 }, Handle { x: 2.0 / 3.0, y: 999.0 });
 
-pub fn is_step(h1: Vec2, h2: Vec2) -> bool {
+pub fn is_step(h1: Handle, h2: Handle) -> bool {
     h1.y == 999.0 && h2.y == 999.0
 }
 
@@ -167,7 +184,7 @@ fn bezier_slope(t: f64, p1: f64, p2: f64) -> f64 {
 
 /// Progress (0 at the start, 1 at the end) of a timing bezier at `x` in 0..1,
 /// solved the way SkelForm's runtimes solve it.
-pub fn bezier_progress(x: f64, h1: Vec2, h2: Vec2) -> f64 {
+pub fn bezier_progress(x: f64, h1: Handle, h2: Handle) -> f64 {
     let mut t = x;
     for _ in 0..5 {
         let dx = bezier_slope(t, h1.x, h2.x);
@@ -181,7 +198,7 @@ pub fn bezier_progress(x: f64, h1: Vec2, h2: Vec2) -> f64 {
 
 /// The value between two keyframes `current` frames after the first of a
 /// span of `max` frames, with the second keyframe's handles.
-pub fn interpolate(current: u32, max: u32, start: f64, end: f64, h1: Vec2, h2: Vec2) -> f64 {
+pub fn interpolate(current: u32, max: u32, start: f64, end: f64, h1: Handle, h2: Handle) -> f64 {
     if is_step(h1, h2) {
         return start;
     }
@@ -197,8 +214,8 @@ pub struct PlannedKey {
     pub frame: u32,
     pub value: f64,
     /// The curve into this key.
-    pub h1: Vec2,
-    pub h2: Vec2,
+    pub h1: Handle,
+    pub h2: Handle,
 }
 
 /// The value an element takes at `frame` in a runtime: `init` before the

@@ -7,7 +7,7 @@ use std::path::Path;
 use super::export::{ExportError, ExportOptions, MeshUv, PictureJob, Pictures, Plan, Raster, TextureSource, Warning, plan_with_progress};
 use super::*;
 use crate::formats::{atlas, atomic};
-use crate::model::{Armature, AttachmentKind, SkinId};
+use crate::model::{Armature, SkinId};
 
 /// Largest atlas page side, in pixels.
 pub const MAX_ATLAS_SIDE: u32 = 4096;
@@ -59,7 +59,7 @@ pub fn center(r: &Raster) -> Raster {
 }
 
 /// Runs a whole export in memory.
-pub fn build(arm: &Armature, opts: &ExportOptions, pictures: &dyn Pictures, progress: &mut dyn FnMut(Stage, usize, usize)) -> Result<Export, ExportError> {
+pub fn build(arm: &Armature, opts: &ExportOptions, pictures: &mut dyn Pictures, progress: &mut dyn FnMut(Stage, usize, usize)) -> Result<Export, ExportError> {
     let plan = plan_with_progress(arm, opts, &mut |done, total| progress(Stage::Animations, done, total))?;
     finish(arm, opts, plan, pictures, progress)
 }
@@ -75,7 +75,7 @@ fn check_raster(r: &Raster, what: &str) -> Result<(), ExportError> {
 }
 
 /// Makes the pictures of a plan and packs them.
-pub fn finish(arm: &Armature, opts: &ExportOptions, plan: Plan, pictures: &dyn Pictures, progress: &mut dyn FnMut(Stage, usize, usize)) -> Result<Export, ExportError> {
+pub fn finish(arm: &Armature, opts: &ExportOptions, plan: Plan, pictures: &mut dyn Pictures, progress: &mut dyn FnMut(Stage, usize, usize)) -> Result<Export, ExportError> {
     let Plan { mut armature, jobs, style_textures, mesh_uvs, mut warnings, skins } = plan;
     let k = opts.pixels_per_unit;
     // A readable name per job for messages.
@@ -90,22 +90,32 @@ pub fn finish(arm: &Armature, opts: &ExportOptions, plan: Plan, pictures: &dyn P
         }
     }
     let mut rasters: Vec<Raster> = Vec::with_capacity(jobs.len() + 1);
+    // The shared transparent texture for hidden attachments (and for
+    // attachments that turn out to draw nothing).
+    let blank = || Raster { width: 1, height: 1, rgba: vec![0; 4], pivot: (0.5, 0.5) };
     for (i, job) in jobs.iter().enumerate() {
         progress(Stage::Pictures, i, jobs.len());
         let name = &job_names[i];
-        let made = match job {
-            PictureJob::Shape(a) => pictures.shape(a, k).map(|r| (r, true)),
-            PictureJob::Sprite(img) => pictures.sprite(img).map(|r| (r, true)),
-            PictureJob::Mesh { attachment, .. } => pictures.shape(attachment, k).map(|r| (r, false)),
+        let fail = |reason: String| ExportError::Picture { texture: name.clone(), reason };
+        let raster = match job {
+            PictureJob::Attachment { skin, slot, attachment, mesh } => match pictures.attachment(*skin, *slot, *attachment, k).map_err(fail)? {
+                None => blank(),
+                Some(r) => {
+                    check_raster(&r, name)?;
+                    if mesh.is_some() { r } else { center(&r) }
+                }
+            },
+            PictureJob::Sprite(img) => {
+                let r = pictures.sprite(img).map_err(fail)?;
+                check_raster(&r, name)?;
+                center(&r)
+            }
         };
-        let (raster, centered) = made.map_err(|reason| ExportError::Picture { texture: name.clone(), reason })?;
-        check_raster(&raster, name)?;
-        rasters.push(if centered { center(&raster) } else { raster });
+        rasters.push(raster);
     }
     progress(Stage::Pictures, jobs.len(), jobs.len());
-    // The shared transparent texture for hidden attachments.
     let empty = rasters.len();
-    rasters.push(Raster { width: 1, height: 1, rgba: vec![0; 4], pivot: (0.5, 0.5) });
+    rasters.push(blank());
     let sizes: Vec<(u32, u32)> = rasters.iter().map(|r| (r.width, r.height)).collect();
     let layout = atlas::layout(&sizes, PADDING, MAX_ATLAS_SIDE).map_err(|e| ExportError::AtlasTooLarge {
         texture: job_names.get(e.index).cloned().unwrap_or_default(),
@@ -135,7 +145,6 @@ pub fn finish(arm: &Armature, opts: &ExportOptions, plan: Plan, pictures: &dyn P
         .map_err(|reason| ExportError::Picture { texture: "thumbnail.png".into(), reason })?;
     check_raster(&thumbnail, "thumbnail.png")?;
     let pages = layout.pages.iter().zip(page_pixels).map(|(&(w, h), px)| (w, h, px)).collect();
-    let _ = AttachmentKind::None;
     Ok(Export { armature, pages, thumbnail, warnings })
 }
 
@@ -143,20 +152,20 @@ pub fn finish(arm: &Armature, opts: &ExportOptions, plan: Plan, pictures: &dyn P
 /// picture of the same mesh has another size (its UVs would not match).
 fn set_uvs(armature: &mut SkfArmature, jobs: &[PictureJob], rasters: &[Raster], mesh_uvs: &[MeshUv], styles: &[Vec<(String, TextureSource)>], k: f64, warnings: &mut Vec<Warning>) {
     for m in mesh_uvs {
-        let Some(job) = jobs.iter().position(|j| matches!(j, PictureJob::Mesh { visual, .. } if *visual == m.visual)) else { continue };
+        let Some(job) = jobs.iter().position(|j| matches!(j, PictureJob::Attachment { mesh: Some(v), .. } if *v == m.visual)) else { continue };
         let r = &rasters[job];
         let vis = &mut armature.visuals[m.visual];
         for (v, &(x, y)) in vis.vertices.iter_mut().zip(&m.points) {
             let px = r.pivot.0 + x * k;
             let py = r.pivot.1 - y * k;
-            v.uv = Vec2::new((px / r.width as f64) as f32 as f64, (py / r.height as f64) as f32 as f64);
+            v.uv = Vec2::new((px / r.width as f64) as f32, (py / r.height as f64) as f32);
         }
         let tex_name = vis.init_tex.clone();
         for entries in styles {
             for (name, src) in entries {
                 if let TextureSource::Job(j) = src
                     && *j != job
-                    && matches!(jobs[*j], PictureJob::Mesh { visual, .. } if visual == m.visual)
+                    && matches!(jobs[*j], PictureJob::Attachment { mesh: Some(v), .. } if v == m.visual)
                     && (rasters[*j].width != r.width || rasters[*j].height != r.height || rasters[*j].pivot != r.pivot)
                 {
                     warnings.push(Warning {
@@ -210,8 +219,8 @@ fn editor_json(a: &SkfArmature) -> String {
     let mut world: Vec<(f64, f64)> = Vec::with_capacity(a.bones.len());
     for b in &a.bones {
         let p = match usize::try_from(b.parent_id).ok().and_then(|p| world.get(p)) {
-            Some(&(px, py)) => (px + b.pos.x, py + b.pos.y),
-            None => (b.pos.x, b.pos.y),
+            Some(&(px, py)) => (px + b.pos.x as f64, py + b.pos.y as f64),
+            None => (b.pos.x as f64, b.pos.y as f64),
         };
         world.push(p);
         lo = (lo.0.min(p.0), lo.1.min(p.1));
@@ -259,7 +268,7 @@ pub fn to_zip(e: &Export) -> Result<Vec<u8>, ExportError> {
 pub fn export_file(
     arm: &Armature,
     opts: &ExportOptions,
-    pictures: &dyn Pictures,
+    pictures: &mut dyn Pictures,
     path: &Path,
     progress: &mut dyn FnMut(Stage, usize, usize),
 ) -> Result<Vec<Warning>, ExportError> {
