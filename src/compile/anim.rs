@@ -177,8 +177,8 @@ fn check_attachment_names(rig: &RigOutput, sections: &[(Ordinal, &AnimSection)],
             let crate::compile::names::Resolved::Found(slot) = rig.slot_names.resolve(&item.target.node) else { continue };
             for tl in item.timelines.iter().filter(|t| t.prop.node == TimelineProp::Attachment) {
                 for c in &tl.commands {
-                    if let TimelineCommand::Push(KeyValue::Name(n)) = &c.node {
-                        if !rig.attachment_ids.contains_key(&(slot, n.clone())) {
+                    if let TimelineCommand::Push(KeyValue::Name(n)) = &c.node
+                        && !rig.attachment_ids.contains_key(&(slot, n.clone())) {
                             let slot_name = &rig.skeleton.slots[slot as usize].name;
                             let names: Vec<&str> = rig.skeleton.attachments.iter().filter(|a| a.slot.0 == slot).map(|a| a.name.as_str()).collect();
                             let mut d = Diagnostic::warning(c.span, format!("slot `{slot_name}` has no attachment `{n}`; nothing is shown from this key"));
@@ -192,7 +192,6 @@ fn check_attachment_names(rig: &RigOutput, sections: &[(Ordinal, &AnimSection)],
                             }
                             diags.push((*ord, d));
                         }
-                    }
                 }
             }
         }
@@ -226,9 +225,15 @@ fn run_timeline(tl: &TimelineLine, start: Opts, diags: &mut Vec<LocalDiag>, ord:
     while k < cmds.len() {
         steps += 1;
         if steps > MAX_STEPS || arena.len() > MAX_KEYS {
+            // Keep what was pushed so far, as if the open loops ended here.
+            while let Some(s) = stack.pop() {
+                let mut prev = s.prev;
+                prev.append(&mut timeline);
+                timeline = prev;
+            }
             diags.push((
                 ord,
-                Diagnostic::error(tl.span, format!("this timeline's loops push too many keys; it stops after {} keys", arena.len()))
+                Diagnostic::error(tl.span, format!("this timeline's loops would push too many keys; only the first {} are kept", timeline.len()))
                     .hint("lower the loop counts `}[n]`"),
             ));
             break;

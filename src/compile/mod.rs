@@ -50,6 +50,14 @@ impl Compilation {
 }
 
 /// Compiles a document from scratch.
+///
+/// ```
+/// let comp = skelpad::compile::compile("skeleton\n\tarm l20\n\tarm.hand x20\n");
+/// assert!(comp.diagnostics.is_empty());
+/// let sk = &comp.armature.skeleton;
+/// assert_eq!(sk.bones.len(), 2);
+/// assert_eq!(sk.bones[1].name, "arm.hand");
+/// ```
 pub fn compile(text: &str) -> Compilation {
     Compiler::default().update(text)
 }
@@ -73,6 +81,15 @@ struct AnimCache {
 
 /// An incremental compiler: call [`Compiler::update`] with each new version
 /// of the text.
+///
+/// ```
+/// let mut c = skelpad::compile::Compiler::new();
+/// c.update("skeleton\n\tb\nanim \"a\"\n\tb\n\t\tx 0 -> 10\n");
+/// // An edit inside the animation re-parses only that section.
+/// let comp = c.update("skeleton\n\tb\nanim \"a\"\n\tb\n\t\tx 0 -> 20\n");
+/// assert_eq!(c.last_parsed_sections, 1);
+/// assert_eq!(comp.armature.animations[0].bones[0].keys[1].value, 20.0);
+/// ```
 #[derive(Default)]
 pub struct Compiler {
     sections: Vec<CachedSection>,

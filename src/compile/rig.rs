@@ -193,11 +193,10 @@ pub fn compile_rig(sections: &[(Ordinal, RigSection<'_>)]) -> RigOutput {
                 let line_type = type_string(&sl.spec);
                 let ai = match att_by_name.get(&att_full) {
                     Some(&ai) => {
-                        if let Some(t) = &line_type {
-                            if *t != atts[ai].2.ty {
+                        if let Some(t) = &line_type
+                            && *t != atts[ai].2.ty {
                                 atts[ai].2 = WAtt { ty: t.clone(), ..WAtt::default() };
                             }
-                        }
                         ai
                     }
                     None => {
@@ -214,7 +213,7 @@ pub fn compile_rig(sections: &[(Ordinal, RigSection<'_>)]) -> RigOutput {
                     cx.push(
                         ord,
                         Diagnostic::error(first.span, "path commands under an attachment that is not a path are ignored")
-                            .hint(format!("this attachment is a {}", if w.ty.is_empty() { "none" } else { &w.ty })),
+                            .hint(if w.ty == "none" { "this attachment has no type".to_string() } else { format!("this attachment is a {}", w.ty) }),
                     );
                 }
             }

@@ -85,11 +85,10 @@ pub fn tokenize(line: &str) -> Vec<Token<'_>> {
             start = Some(i);
         }
     }
-    if let Some(s) = start {
-        if &line[s..] != "#" {
+    if let Some(s) = start
+        && &line[s..] != "#" {
             out.push(Token { text: &line[s..], pos: s });
         }
-    }
     out
 }
 
@@ -199,14 +198,13 @@ pub fn split_sections(text: &str) -> Vec<SectionSlice> {
             } else {
                 LogicalLines::new(&text[start..end]).next().is_none_or(|l| l.is_blank())
             };
-            if !blank {
-                if first != Some(b'\t') || current.is_none() {
+            if !blank
+                && (first != Some(b'\t') || current.is_none()) {
                     if let Some(s) = current {
                         out.push(SectionSlice { start: s, end: start as u32 });
                     }
                     current = Some(start as u32);
                 }
-            }
         }
         pos = end + 1;
     }

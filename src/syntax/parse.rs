@@ -108,6 +108,15 @@ impl Parser {
         self.skip = Some(Skip { depth: line.depth(), diag: self.diags.len() - 1, count: 0 });
     }
 
+    /// Reports an invalid depth-1 line (and the lines nested under it).
+    fn invalid_item(&mut self, line: &LogicalLine<'_>, message: &str) {
+        let mut d = Diagnostic::error(line_span(line), message);
+        if line.text[1..].starts_with(is_js_space) {
+            d = d.hint("indent with tabs only");
+        }
+        self.invalid_block(line, d);
+    }
+
     /// Returns true when `line` is nested under an invalid line.
     fn skipped(&mut self, line: &LogicalLine<'_>) -> bool {
         if let Some(skip) = &mut self.skip {
@@ -121,12 +130,15 @@ impl Parser {
     }
 
     fn finish_skip(&mut self) {
-        if let Some(skip) = self.skip.take() {
-            if skip.count > 0 {
-                let hint = format!("the {} nested under it {} ignored too", plural(skip.count, "line"), if skip.count == 1 { "is" } else { "are" });
+        if let Some(skip) = self.skip.take()
+            && skip.count > 0 {
+                let hint = if skip.count == 1 {
+                    "the line nested under it is ignored too".to_string()
+                } else {
+                    format!("the {} lines nested under it are ignored too", skip.count)
+                };
                 self.diags[skip.diag].hints.push(hint);
             }
-        }
     }
 
     fn section(&mut self, header: &LogicalLine<'_>, rest: &[LogicalLine<'_>]) -> SectionKind {
@@ -134,7 +146,11 @@ impl Parser {
         let first = text.chars().next().unwrap_or(' ');
         let ignored_lines = rest.len();
         let orphan_hint = |n: usize| {
-            if n == 0 { None } else { Some(format!("the {} after it, up to the next section, {} ignored", plural(n, "indented line"), if n == 1 { "is" } else { "are" })) }
+            match n {
+                0 => None,
+                1 => Some("the indented line after it is ignored".to_string()),
+                _ => Some(format!("the {n} indented lines after it, up to the next section, are ignored")),
+            }
         };
         if first == '\t' {
             let mut d = Diagnostic::error(line_span(header), "indented line outside any section").hint(SECTION_HINT);
@@ -169,13 +185,20 @@ impl Parser {
             SectionKind::Skeleton(sk)
         } else if keyword_header(text, "skin") {
             let mut name: Option<Spanned<String>> = None;
+            let mut strays = Vec::new();
             for t in &toks[1..] {
                 match quoted(t.text) {
                     Some(n) => name = Some(Spanned::new(n.to_string(), tok_span(header, t))),
-                    None => self.push(
-                        Diagnostic::error(tok_span(header, t), format!("unexpected `{}` in skin header", t.text))
+                    None => strays.push(*t),
+                }
+            }
+            // Without any name, the header error below says it all.
+            if name.is_some() {
+                for t in strays {
+                    self.push(
+                        Diagnostic::error(tok_span(header, &t), format!("unexpected `{}` in skin header", t.text))
                             .hint("write the skin name in double quotes, without spaces: `skin \"red\"`"),
-                    ),
+                    );
                 }
             }
             match name {
@@ -306,11 +329,10 @@ impl Parser {
                     );
                     continue;
                 }
-                if let (Some(bi), Some(cmd)) = (bone, self.path_command(line, &toks)) {
-                    if let Some(slot) = sk.bones[bi].slots.last_mut() {
+                if let (Some(bi), Some(cmd)) = (bone, self.path_command(line, &toks))
+                    && let Some(slot) = sk.bones[bi].slots.last_mut() {
                         slot.commands.push(cmd);
                     }
-                }
             } else if b.len() > 1 && b[0] == b'\t' && b[1] != b'\t' {
                 bone = None;
                 slot_open = false;
@@ -332,8 +354,14 @@ impl Parser {
                 }
                 self.invalid_block(line, d);
             } else {
+                let first = toks.first().map_or("", |t| t.text);
                 let mut d = Diagnostic::error(line_span(line), "unexpected line");
-                if line.depth() >= 3 {
+                if line.depth() == 3 && text[3..].starts_with(is_js_space) {
+                    d = d.hint("indent with tabs only");
+                } else if line.depth() == 3 && matches!(first, "M" | "L" | "Q" | "B" | ":") {
+                    d.message = format!("`{first}` needs {}", if first == ":" { "a bone reference" } else { "points" });
+                    d = d.hint("write `M x,y`, `L x,y`, `Q cx,cy x,y`, `B c1x,c1y c2x,c2y x,y`, `C` or `: bone`, with a space after the command letter");
+                } else if line.depth() >= 3 {
                     d = d.hint("only path commands (M, L, Q, B, C, `:`) go three tabs deep in a skeleton, and nothing deeper");
                 }
                 self.invalid_block(line, d);
@@ -390,7 +418,7 @@ impl Parser {
         let slot = slot.map(sp);
         let att = att.map(sp);
         if let Some(s) = slot.as_ref().filter(|s| s.node == "skeleton") {
-            self.invalid_block(line, Diagnostic::error(s.span, "a slot cannot be named `skeleton`"));
+            self.invalid_block(line, Diagnostic::error(s.span, "a slot cannot be named `skeleton`").hint("the line is ignored"));
             return false;
         }
         let attachment_valid = att.as_ref().is_none_or(|a| a.node != "skeleton");
@@ -432,7 +460,12 @@ impl Parser {
         let ty = TypeName::parse(&t0.text[1..]);
         let ty_span = tok_span(line, &t0);
         if let TypeName::Unknown(name) = &ty {
-            let mut d = Diagnostic::error(ty_span, format!("unknown attachment type `{name}`")).hint("types are sprite, rect, circle, ellipse and path");
+            let mut d = if name.is_empty() {
+                Diagnostic::error(ty_span, "missing attachment type after `:`")
+            } else {
+                Diagnostic::error(ty_span, format!("unknown attachment type `{name}`"))
+            }
+            .hint("types are sprite, rect, circle, ellipse and path");
             if let Some(s) = crate::compile::names::closest(name, ["sprite", "rect", "circle", "ellipse", "path"].iter().copied()) {
                 d = d.hint(format!("did you mean `:{s}`?"));
             }
@@ -443,6 +476,7 @@ impl Parser {
         let wh = matches!(ty, TypeName::Rect | TypeName::Ellipse);
         let d_ok = matches!(ty, TypeName::Rect | TypeName::Circle);
         let unknown = matches!(ty, TypeName::Unknown(_));
+        let mut listed_props = false;
         for t in &toks[1..] {
             let s = t.text;
             let mut prop = None;
@@ -507,10 +541,18 @@ impl Parser {
             }
             match prop {
                 Some(p) => props.push(p),
-                None if unknown => {}
+                None if unknown => {
+                    self.push(Diagnostic::warning(tok_span(line, t), format!("`{s}` is ignored: the attachment type is unknown")));
+                }
                 None => {
                     let msg = problem.unwrap_or_else(|| format!("`{s}` is not a property of {}", type_name_str(&ty)));
-                    self.push(Diagnostic::error(tok_span(line, t), msg).hint(type_props_hint(&ty)));
+                    let mut d = Diagnostic::error(tok_span(line, t), msg);
+                    // The list of valid properties is long: give it once per line.
+                    if !listed_props {
+                        d = d.hint(type_props_hint(&ty));
+                        listed_props = true;
+                    }
+                    self.push(d);
                 }
             }
         }
@@ -612,18 +654,13 @@ impl Parser {
                     self.invalid_block(line, Diagnostic::error(line_span(line), "path command outside a `:path` skin item"));
                     continue;
                 }
-                if let Some(cmd) = self.path_command(line, &toks) {
-                    if let Some(item) = sk.items.last_mut() {
+                if let Some(cmd) = self.path_command(line, &toks)
+                    && let Some(item) = sk.items.last_mut() {
                         item.commands.push(cmd);
                     }
-                }
             } else if b.len() > 1 && b[0] == b'\t' && b[1] != b'\t' {
                 path_open = false;
-                let mut d = Diagnostic::error(line_span(line), "expected a skin item: `@slot`, `@slot[attachment]` or `@bone.slot[attachment]`");
-                if is_js_space(text[1..].chars().next().unwrap_or('x')) {
-                    d = d.hint("indent with tabs only");
-                }
-                self.invalid_block(line, d);
+                self.invalid_item(line, "expected a skin item: `@slot`, `@slot[attachment]` or `@bone.slot[attachment]`");
             } else {
                 let mut d = Diagnostic::error(line_span(line), "unexpected line in skin");
                 if line.depth() >= 2 {
@@ -642,12 +679,21 @@ impl Parser {
                 continue;
             }
             let text: &str = &line.text;
-            let plen = if text.starts_with("\t@") { token::path_prefix_len(&text[2..]) } else { 0 };
+            let plen = text.strip_prefix("\t@").map_or(0, token::path_prefix_len);
             if plen > 0 && boundary(text, 2 + plen) {
                 let toks = line.tokens();
                 let name = &text[2..2 + plen];
                 let sp = span_of(line, 2, plen);
                 let followed_by_space = text[2 + plen..].starts_with(' ');
+                let rest = &text[2 + plen..];
+                let trailing_tab = toks.len() == 1 && !followed_by_space && !rest.is_empty() && rest.trim_matches(is_js_space).is_empty();
+                if trailing_tab {
+                    self.push(
+                        Diagnostic::error(span_of(line, 2 + plen, text.len() - 2 - plen), "whitespace after the slot reference; the entry is ignored")
+                            .hint("remove the trailing tab (the original tool drops such an entry; a `# comment` after it is fine)"),
+                    );
+                    continue;
+                }
                 if toks.len() > 1 {
                     let extra = Span::new(line.source_offset(toks[1].pos), line.source_offset(toks[toks.len() - 1].end()));
                     if followed_by_space {
@@ -713,11 +759,7 @@ impl Parser {
                 }
             } else if b.len() > 1 && b[0] == b'\t' && b[1] != b'\t' {
                 item_open = false;
-                let mut d = Diagnostic::error(line_span(line), "expected an animation item: a bone reference or `@slot`");
-                if is_js_space(text[1..].chars().next().unwrap_or('x')) {
-                    d = d.hint("indent with tabs only");
-                }
-                self.invalid_block(line, d);
+                self.invalid_item(line, "expected an animation item: a bone reference or `@slot`");
             } else if line.depth() == 2 && toks.len() == 1 && item_open {
                 self.push(Diagnostic::warning(line_span(line), format!("timeline `{}` has no commands; it is ignored", toks[0].text)));
             } else {
@@ -762,6 +804,16 @@ fn is_timeline_line(text: &str) -> bool {
 
 fn timeline(diags: &mut Vec<Diagnostic>, line: &LogicalLine<'_>, toks: &[Token<'_>], is_slot: bool) -> Option<TimelineLine> {
     let head = toks.first()?;
+    if head.pos != 2 {
+        // The original reads `\t\t` + any character + whitespace as a
+        // timeline whatever follows, so this line still counts; say so.
+        let indent = span_of(line, 2, head.pos - 2);
+        let mut d = Diagnostic::warning(indent, "timeline indented deeper than two tabs; it is still read as a timeline");
+        if line.text[2..head.pos].contains(|c: char| c != '\t') {
+            d = d.hint("indent with tabs only");
+        }
+        diags.push(d);
+    }
     let prop = if is_slot { TimelineProp::for_slot(head.text) } else { TimelineProp::for_bone(head.text) };
     let Some(prop) = prop else {
         let mut d = Diagnostic::error(tok_span(line, head), format!("`{}` is not a {} property", head.text, if is_slot { "slot" } else { "bone" }));

@@ -25,18 +25,24 @@ fn to_f64(s: &str) -> f64 {
     s.parse::<f64>().unwrap_or(0.0)
 }
 
+/// A recognized literal whose value fits in an f64 (a literal with hundreds
+/// of digits would be infinite and poison every matrix).
+fn finite(v: f64) -> Option<f64> {
+    v.is_finite().then_some(v)
+}
+
 fn whole<'a, O>(mut p: impl Parser<&'a str, Output = O, Error = nom::error::Error<&'a str>>, tok: &'a str) -> Option<O> {
     all_consuming(|i| p.parse(i)).parse(tok).ok().map(|(_, o)| o)
 }
 
 /// `NUM`: `-?[0-9]+(\.[0-9]+)?`.
 pub fn number(tok: &str) -> Option<f64> {
-    whole(number_lit, tok).map(to_f64)
+    whole(number_lit, tok).map(to_f64).and_then(finite)
 }
 
 /// `[0-9]+(\.[0-9]+)?`.
 pub fn unsigned(tok: &str) -> Option<f64> {
-    whole(unsigned_lit, tok).map(to_f64)
+    whole(unsigned_lit, tok).map(to_f64).and_then(finite)
 }
 
 fn name_start(c: char) -> bool {
@@ -115,7 +121,11 @@ fn color_lit(i: &str) -> Res<'_, ColorLit> {
         6 => [nib(b[0]) * 16 + nib(b[1]), nib(b[2]) * 16 + nib(b[3]), nib(b[4]) * 16 + nib(b[5])],
         _ => return Err(nom::Err::Error(nom::error::Error::new(i, nom::error::ErrorKind::Verify))),
     };
-    Ok((rest, ColorLit { rgb, alpha: alpha.map(to_f64) }))
+    let alpha = alpha.map(to_f64);
+    if alpha.is_some_and(|a| !a.is_finite()) {
+        return Err(nom::Err::Error(nom::error::Error::new(i, nom::error::ErrorKind::Verify)));
+    }
+    Ok((rest, ColorLit { rgb, alpha }))
 }
 
 /// `COLOR`: `#RGB` or `#RRGGBB`, optionally `,ALPHA`.
@@ -282,15 +292,18 @@ pub fn end_loop(tok: &str) -> Option<f64> {
     whole(|i| preceded(char('}'), delimited(char('['), digit1, char(']'))).parse(i), tok).map(to_f64)
 }
 
+/// A name inside a token and its byte offset in the token.
+pub type NameAt<'a> = (&'a str, usize);
+
 /// A path point `NUM,NUM` or `NUM,NUM:BONEREF`: x, y and the reference with
 /// its byte offset in the token.
-pub fn point(tok: &str) -> Option<(f64, f64, Option<(&str, usize)>)> {
+pub fn point(tok: &str) -> Option<(f64, f64, Option<NameAt<'_>>)> {
     let (x, y, r) = whole(
         |i| (number_lit, preceded(char(','), number_lit), opt(preceded(char(':'), path_lit))).parse(i),
         tok,
     )?;
     let reference = r.map(|r| (r, tok.len() - r.len()));
-    Some((to_f64(x), to_f64(y), reference))
+    Some((finite(to_f64(x))?, finite(to_f64(y))?, reference))
 }
 
 /// A name in brackets right after the start of `s`: `[NAME]`. Returns the
@@ -301,7 +314,7 @@ fn bracket_name(i: &str) -> Res<'_, &str> {
 
 /// The head token of a slot line: `@[SLOT][\[ATT\]]`. Returns the optional
 /// slot and attachment names with their byte offsets in the token.
-pub fn slot_head(tok: &str) -> Option<(Option<(&str, usize)>, Option<(&str, usize)>)> {
+pub fn slot_head(tok: &str) -> Option<(Option<NameAt<'_>>, Option<NameAt<'_>>)> {
     let (slot, att) = whole(|i| preceded(char('@'), pair(opt(name_lit), opt(bracket_name))).parse(i), tok)?;
     let slot = slot.map(|s| (s, 1));
     let att = att.map(|a| (a, tok.len() - a.len() - 1));
@@ -309,7 +322,7 @@ pub fn slot_head(tok: &str) -> Option<(Option<(&str, usize)>, Option<(&str, usiz
 }
 
 /// The head token of a skin item: `@SLOTREF[\[ATT\]]`.
-pub fn skin_head(tok: &str) -> Option<(&str, Option<(&str, usize)>)> {
+pub fn skin_head(tok: &str) -> Option<(&str, Option<NameAt<'_>>)> {
     let (slot, att) = whole(|i| preceded(char('@'), pair(path_lit, opt(bracket_name))).parse(i), tok)?;
     let att = att.map(|a| (a, tok.len() - a.len() - 1));
     Some((slot, att))
