@@ -1,5 +1,6 @@
 //! The `skelpad` command line.
 
+pub mod export;
 pub mod report;
 
 use std::io::Write;
