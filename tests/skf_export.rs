@@ -210,7 +210,7 @@ fn verts(v: &rs::Visuals) -> Vec<(f64, f64)> {
 fn compare(w: &mut Worst, label: &str, sk: &Skeleton, a: &rs::Armature, setup_arm: &rs::Armature, pose: &Pose, names: &[String], k: f64, tex_at: &dyn Fn(u32) -> String) {
     w.frames += 1;
     for bone in &a.constructed_bones {
-        let Some((want, real)) = expected(sk, &pose, &names, &bone.name) else { continue };
+        let Some((want, real)) = expected(sk, pose, names, &bone.name) else { continue };
         let got = skf_matrix(bone);
         let (pe, re) = errors(want, got, real);
         w.bones_checked += 1;
@@ -262,7 +262,7 @@ fn compare(w: &mut Worst, label: &str, sk: &Skeleton, a: &rs::Armature, setup_ar
                 let slot_bone = sk.slot(slot).bone;
                 let m = att.transform.matrix();
                 let q0 = path_samples(path, &|p| path_point(&setup_pose, setup_pose.bones[slot_bone.index()].world, m, p));
-                let qf = path_samples(path, &|p| path_point(&pose, pose.bones[slot_bone.index()].world, m, p));
+                let qf = path_samples(path, &|p| path_point(pose, pose.bones[slot_bone.index()].world, m, p));
                 let setup_v = verts(&setup_arm.visuals[bone.visuals_id as usize]);
                 let now_v = verts(vis);
                 for (p0, pf) in q0.iter().zip(&qf) {

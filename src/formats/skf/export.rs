@@ -883,7 +883,6 @@ fn encode(truth: &[f64], init: f64, anchors: &[Anchor], tol: f64, angle: bool, f
     let last = truth.len() as u32 - 1;
     let near_init = |v: f64| if angle { sim::wrap_angle(v - init).abs() <= tol } else { (v - init).abs() <= tol };
     let mut keys: Vec<PlannedKey> = Vec::new();
-    let (l1, l2) = sim::LINEAR;
     let key = |frame: u32, h: (Handle, Handle)| PlannedKey { frame, value: truth[frame as usize], h1: h.0, h2: h.1 };
     // Frames before the first key take `init`.
     let first = anchors.first().map_or(last + 1, |a| a.frame);
@@ -916,12 +915,11 @@ fn encode(truth: &[f64], init: f64, anchors: &[Anchor], tol: f64, angle: bool, f
         }
     }
     // After the last key its value holds.
-    if let Some(lk) = keys.last().copied() {
-        if ((lk.frame + 1)..=last).any(|n| (truth[n as usize] - lk.value).abs() > tol) {
-            bake(truth, &mut keys, lk.frame, last, tol);
-        }
+    if let Some(lk) = keys.last().copied()
+        && ((lk.frame + 1)..=last).any(|n| (truth[n as usize] - lk.value).abs() > tol)
+    {
+        bake(truth, &mut keys, lk.frame, last, tol);
     }
-    let _ = (l1, l2);
     keys
 }
 
@@ -1132,8 +1130,8 @@ fn export_animation(ctx: &mut Ctx, anim: &Animation, index: usize, out: &SkfArma
         }
         let name_at = |a: Option<AttachmentId>| a.filter(|a| group.contains(a)).map(|a| ctx.att_name(a)).unwrap_or_default();
         let mut prev = out.visuals[out.bones[j].visuals_id as usize].init_tex.clone();
-        for n in 0..nf {
-            let now = name_at(shown[slot.index()][n]);
+        for (n, &a) in shown[slot.index()].iter().enumerate() {
+            let now = name_at(a);
             if now != prev {
                 let (h1, h2) = sim::STEP;
                 planned.push((j as u32, element::TEXTURE, PlannedKey { frame: n as u32, value: 0.0, h1, h2 }, now.clone()));
@@ -1163,7 +1161,7 @@ fn export_animation(ctx: &mut Ctx, anim: &Animation, index: usize, out: &SkfArma
             .position(|x| *x == e)
             .unwrap_or(99)
     };
-    planned.sort_by(|a, b| (a.2.frame, a.0, order(a.1)).cmp(&(b.2.frame, b.0, order(b.1))));
+    planned.sort_by_key(|a| (a.2.frame, a.0, order(a.1)));
     let mut keyframes: Vec<SkfKeyframe> = planned
         .iter()
         .map(|(bone, e, k, s)| SkfKeyframe {
@@ -1178,8 +1176,8 @@ fn export_animation(ctx: &mut Ctx, anim: &Animation, index: usize, out: &SkfArma
         })
         .collect();
     let mut last_of: HashMap<(u32, &str), usize> = HashMap::new();
-    for i in 0..planned.len() {
-        let key = (planned[i].0, planned[i].1);
+    for (i, p) in planned.iter().enumerate() {
+        let key = (p.0, p.1);
         if let Some(&prev) = last_of.get(&key) {
             keyframes[prev].next_kf = i as i32;
         }
