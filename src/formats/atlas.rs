@@ -2,8 +2,9 @@
 //!
 //! Every picture gets `padding` transparent pixels on each side inside its
 //! slot, so filtering at a texture's edge never reads a neighbour. Pages are
-//! square powers of two: the smallest side that holds everything, up to
-//! `max_side`; past that, more pages of `max_side`.
+//! powers of two: the smallest square side that holds everything (up to
+//! `max_side`; past that, more pages of `max_side`), cut down in height to
+//! the power of two that holds what was placed.
 
 use etagere::{AtlasAllocator, size2};
 
@@ -45,7 +46,14 @@ pub fn layout(sizes: &[(u32, u32)], padding: u32, max_side: u32) -> Result<Layou
     side = side.next_power_of_two().min(max_side);
     loop {
         if let Some(places) = try_pages(&padded, &order, side, padding, side < max_side) {
-            let pages = (0..=places.iter().map(|p| p.page).max().unwrap_or(0)).map(|_| (side, side)).collect();
+            // Each page is as tall as the power of two that holds its
+            // lowest picture (shelves fill from the top).
+            let count = places.iter().map(|p| p.page).max().unwrap_or(0) + 1;
+            let mut bottom = vec![1u32; count];
+            for (p, &(_, h)) in places.iter().zip(&padded) {
+                bottom[p.page] = bottom[p.page].max(p.y - padding + h);
+            }
+            let pages = bottom.iter().map(|&b| (side, b.next_power_of_two().min(side))).collect();
             return Ok(Layout { pages, places });
         }
         side = (side * 2).min(max_side);
@@ -132,7 +140,8 @@ mod tests {
         let sizes = vec![(60, 60); 10];
         let l = layout(&sizes, 1, 128).unwrap();
         assert!(l.pages.len() > 1);
-        assert!(l.pages.iter().all(|&(w, h)| w == 128 && h == 128));
+        assert!(l.pages.iter().all(|&(w, h)| w == 128 && h <= 128 && h.is_power_of_two()));
+        assert_eq!(l.pages[0].1, 128, "a full page keeps its height");
         assert_eq!(layout(&[(10, 10), (200, 5)], 1, 128), Err(TooLarge { index: 1 }));
     }
 

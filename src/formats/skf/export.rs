@@ -799,7 +799,7 @@ fn write_styles(ctx: &mut Ctx, out: &mut SkfArmature, jobs: &mut Vec<PictureJob>
                     ctx.warnings.push(Warning {
                         subject: format!("skin `{name}`"),
                         message: format!(
-                            "attachment `{tex_name}` is placed differently than in skin `{}`; a SkelForm style only swaps pictures, so it is drawn at that skin's place",
+                            "attachment `{tex_name}` is placed differently than in skin `{}`; a SkelForm style only swaps pictures, so it is drawn where that skin places it",
                             sk.skins.get(owner.skin.index()).map_or("default", |s| s.name.as_str())
                         ),
                     });

@@ -58,6 +58,28 @@ pub fn center(r: &Raster) -> Raster {
     Raster { width: nw, height: nh, rgba, pivot: (nw as f64 / 2.0, nh as f64 / 2.0) }
 }
 
+/// Widens a picture with transparent margins until it holds every point
+/// (pixel coordinates of the picture as it is), plus one pixel.
+pub fn cover(r: &Raster, points: impl Iterator<Item = (f64, f64)>) -> Raster {
+    let (mut x0, mut y0, mut x1, mut y1) = (0.0f64, 0.0f64, r.width as f64, r.height as f64);
+    for (x, y) in points {
+        x0 = x0.min(x - 1.0);
+        y0 = y0.min(y - 1.0);
+        x1 = x1.max(x + 1.0);
+        y1 = y1.max(y + 1.0);
+    }
+    let (l, t) = ((-x0).ceil().max(0.0) as u32, (-y0).ceil().max(0.0) as u32);
+    let (rt, b) = ((x1 - r.width as f64).ceil().max(0.0) as u32, (y1 - r.height as f64).ceil().max(0.0) as u32);
+    let (nw, nh) = (l + r.width + rt, t + r.height + b);
+    let mut rgba = vec![0u8; nw as usize * nh as usize * 4];
+    for y in 0..r.height as usize {
+        let src = &r.rgba[y * r.width as usize * 4..(y + 1) * r.width as usize * 4];
+        let dst = ((y + t as usize) * nw as usize + l as usize) * 4;
+        rgba[dst..dst + src.len()].copy_from_slice(src);
+    }
+    Raster { width: nw, height: nh, rgba, pivot: (r.pivot.0 + l as f64, r.pivot.1 + t as f64) }
+}
+
 /// Runs a whole export in memory.
 pub fn build(arm: &Armature, opts: &ExportOptions, pictures: &mut dyn Pictures, progress: &mut dyn FnMut(Stage, usize, usize)) -> Result<Export, ExportError> {
     let plan = plan_with_progress(arm, opts, &mut |done, total| progress(Stage::Animations, done, total))?;
@@ -102,7 +124,13 @@ pub fn finish(arm: &Armature, opts: &ExportOptions, plan: Plan, pictures: &mut d
                 None => blank(),
                 Some(r) => {
                     check_raster(&r, name)?;
-                    if mesh.is_some() { r } else { center(&r) }
+                    match mesh.and_then(|v| mesh_uvs.iter().find(|m| m.visual == v)) {
+                        // The mesh's outer band reaches past the drawn
+                        // pixels: widen the picture so every vertex maps
+                        // inside it.
+                        Some(m) => cover(&r, m.points.iter().map(|&(x, y)| (r.pivot.0 + x * k, r.pivot.1 - y * k))),
+                        None => center(&r),
+                    }
                 }
             },
             PictureJob::Sprite(img) => {
@@ -283,6 +311,21 @@ pub fn export_file(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn covering_widens_a_picture_around_points_outside_it() {
+        let r = Raster { width: 2, height: 2, rgba: vec![7; 16], pivot: (1.0, 1.0) };
+        let c = cover(&r, [(-2.5, 0.5), (1.0, 3.2)].into_iter());
+        // One pixel beyond the farthest points: 4 columns on the left, one
+        // row above, 3 rows below.
+        assert_eq!((c.width, c.height), (6, 6));
+        assert_eq!(c.pivot, (5.0, 2.0));
+        let at = (6 + 4) * 4;
+        assert_eq!(&c.rgba[at..at + 4], &[7, 7, 7, 7]);
+        assert_eq!(c.rgba.iter().filter(|&&b| b == 7).count(), 16);
+        // No points, no change.
+        assert_eq!(cover(&r, std::iter::empty()), r);
+    }
 
     #[test]
     fn centering_puts_the_pivot_in_the_middle() {
