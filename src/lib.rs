@@ -7,6 +7,7 @@
 
 pub mod cli;
 pub mod compile;
+pub mod formats;
 pub mod generate;
 pub mod model;
 pub mod render;
