@@ -73,3 +73,32 @@ fn parse_only_1000(bencher: Bencher) {
     let text = generate::script(1000, 10);
     bencher.bench(|| skelpad::syntax::parse_document(divan::black_box(&text)));
 }
+
+/// SkelForm export of the generated 1000-bone rig (one shape per bone, 10
+/// animations): bones, helper bones, styles and every keyframe, fitted or
+/// baked and checked against skelpad's runtime frame by frame. Pictures are
+/// not included yet (they come from the renderer).
+#[divan::bench(sample_count = 10)]
+fn skf_export_plan_1000_bones(bencher: Bencher) {
+    use skelpad::formats::skf::export::{ExportOptions, plan};
+    let arm = compile(&generate::script(1000, 10)).armature;
+    let opts = ExportOptions::default();
+    bencher.bench(|| plan(divan::black_box(&arm), &opts));
+}
+
+/// The whole SkelForm export of the generated 1000-bone rig (one shape per
+/// bone, 10 animations): planning, every shape rasterized by the renderer,
+/// atlas packing, PNG encoding and the zip, in memory.
+#[divan::bench(sample_count = 10)]
+fn skf_export_1000_bones(bencher: Bencher) {
+    use skelpad::formats::skf::export::ExportOptions;
+    use skelpad::formats::skf::pictures::RenderedPictures;
+    use skelpad::formats::skf::write::{build, to_zip};
+    let arm = compile(&generate::script(1000, 10)).armature;
+    let opts = ExportOptions::default();
+    bencher.bench(|| {
+        let mut pictures = RenderedPictures::new(&arm, std::path::Path::new("."));
+        let export = build(divan::black_box(&arm), &opts, &mut pictures, &mut |_, _, _| {}).expect("export");
+        to_zip(&export).expect("zip")
+    });
+}

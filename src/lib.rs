@@ -8,6 +8,7 @@
 pub mod app;
 pub mod cli;
 pub mod compile;
+pub mod formats;
 pub mod generate;
 pub mod model;
 pub mod render;

@@ -649,3 +649,42 @@ fn find_moves_the_cursor_to_the_next_match() {
     assert_eq!(h.state().editor.cursor, Some(RIG[first + 1..].find("arm").unwrap() + first + 1));
     h.get_by_label_contains("2 matches");
 }
+
+#[test]
+fn the_export_menu_writes_a_skelform_file_and_refuses_a_script_with_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(dir.path(), "rig.skel2d", RIG);
+    let setup = Setup::new(Some(&path));
+    let mut h = setup.build();
+    let out = dir.path().join("rig.skf");
+    setup.dialogs.answer(Some(&out));
+    h.get_by_label("Export").click();
+    h.run_steps(3);
+    h.get_by_label("SkelForm (.skf)…").click();
+    h.run_steps(3);
+    h.get_by_label("Export SkelForm");
+    h.get_by_label("Choose file…").click();
+    assert!(
+        step_until(&mut h, |app| app.export_job.is_none() && app.status.as_ref().is_some_and(|s| s.0.starts_with("Exported SKF to rig.skf"))),
+        "{:?}",
+        h.state().status
+    );
+    let skf = skelpad::formats::skf::read::read_skf(&std::fs::read(&out).unwrap()).expect("a valid .skf");
+    assert!(skf.armature.bones.iter().any(|b| b.name == "arm"));
+    assert!(skf.files.iter().any(|f| f == "armature.json"));
+
+    // With an error in the script, nothing is written and the status says why.
+    focus_editor_at(&mut h, RIG.find("l40").unwrap() + 3);
+    h.get_by_label("Script").type_text(" q");
+    h.run_steps(2);
+    let out2 = dir.path().join("broken.skf");
+    setup.dialogs.answer(Some(&out2));
+    h.get_by_label("Export").click();
+    h.run_steps(3);
+    h.get_by_label("SkelForm (.skf)…").click();
+    h.run_steps(3);
+    h.get_by_label("Choose file…").click();
+    assert!(step_until(&mut h, |app| app.status.as_ref().is_some_and(|s| s.1)), "{:?}", h.state().status);
+    assert!(h.state().status.as_ref().unwrap().0.contains("has errors"));
+    assert!(!out2.exists());
+}

@@ -12,9 +12,9 @@ use eframe::egui;
 use crate::model::{AnimId, Armature, SkinId};
 use crate::render::{self, RenderCache};
 
-/// What the editor exports. The `.skf` export (issue 5) plugs in here: one
-/// more variant, its menu label and extension, and its arm in
-/// [`ExportRequest::run`].
+/// What the editor exports. A new format plugs in here: one more variant,
+/// its menu label, title and extension, its options in
+/// [`ExportOptions::ui`], and its arm in [`ExportRequest::run`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ExportKind {
     /// The frame under the playhead, as one PNG.
@@ -25,10 +25,12 @@ pub enum ExportKind {
     SpriteSheet,
     /// The animation as a looping GIF.
     Gif,
+    /// The rig, its pictures and animations for SkelForm's runtimes.
+    Skf,
 }
 
 impl ExportKind {
-    pub const ALL: [ExportKind; 4] = [ExportKind::Png, ExportKind::Sequence, ExportKind::SpriteSheet, ExportKind::Gif];
+    pub const ALL: [ExportKind; 5] = [ExportKind::Png, ExportKind::Sequence, ExportKind::SpriteSheet, ExportKind::Gif, ExportKind::Skf];
 
     pub fn menu_label(self) -> &'static str {
         match self {
@@ -36,6 +38,7 @@ impl ExportKind {
             ExportKind::Sequence => "PNG sequence…",
             ExportKind::SpriteSheet => "Sprite sheet…",
             ExportKind::Gif => "Animated GIF…",
+            ExportKind::Skf => "SkelForm (.skf)…",
         }
     }
 
@@ -45,6 +48,7 @@ impl ExportKind {
             ExportKind::Sequence => "Export PNG sequence",
             ExportKind::SpriteSheet => "Export sprite sheet",
             ExportKind::Gif => "Export GIF",
+            ExportKind::Skf => "Export SkelForm",
         }
     }
 
@@ -52,12 +56,13 @@ impl ExportKind {
         match self {
             ExportKind::Png | ExportKind::Sequence | ExportKind::SpriteSheet => "png",
             ExportKind::Gif => "gif",
+            ExportKind::Skf => "skf",
         }
     }
 
-    /// Whether it needs an animation (all but the single frame).
+    /// Whether it needs an animation.
     pub fn needs_animation(self) -> bool {
-        !matches!(self, ExportKind::Png)
+        !matches!(self, ExportKind::Png | ExportKind::Skf)
     }
 }
 
@@ -71,11 +76,13 @@ pub struct ExportOptions {
     pub transparent: bool,
     pub background: egui::Color32,
     pub bones: bool,
+    /// `.skf`: texture pixels per world unit of the rasterized shapes.
+    pub skf_scale: f64,
 }
 
 impl Default for ExportOptions {
     fn default() -> Self {
-        ExportOptions { width: 512, height: 512, fit: true, transparent: true, background: egui::Color32::WHITE, bones: false }
+        ExportOptions { width: 512, height: 512, fit: true, transparent: true, background: egui::Color32::WHITE, bones: false, skf_scale: 1.0 }
     }
 }
 
@@ -84,21 +91,29 @@ impl ExportOptions {
     pub fn ui(&mut self, ui: &mut egui::Ui, kind: ExportKind) -> Option<bool> {
         let mut answer = None;
         ui.heading(kind.title());
-        ui.horizontal(|ui| {
-            let l = ui.label("Width");
-            ui.add(egui::DragValue::new(&mut self.width).range(1..=8192).suffix(" px")).labelled_by(l.id);
-            let l = ui.label("Height");
-            ui.add(egui::DragValue::new(&mut self.height).range(1..=8192).suffix(" px")).labelled_by(l.id);
-        });
-        ui.radio_value(&mut self.fit, true, "Fit the whole animation");
-        ui.radio_value(&mut self.fit, false, "The canvas's zoom, origin centered");
-        ui.horizontal(|ui| {
-            ui.checkbox(&mut self.transparent, "Transparent background");
-            if !self.transparent {
-                ui.color_edit_button_srgba(&mut self.background).on_hover_text("Background color");
-            }
-        });
-        ui.checkbox(&mut self.bones, "Draw the bones");
+        if kind == ExportKind::Skf {
+            ui.horizontal(|ui| {
+                let l = ui.label("Texture scale");
+                ui.add(egui::DragValue::new(&mut self.skf_scale).range(0.25..=16.0).speed(0.05).suffix(" px per unit")).labelled_by(l.id);
+            });
+            ui.weak("Every skin is written as a style; anything SkelForm cannot play exactly is listed as a warning.");
+        } else {
+            ui.horizontal(|ui| {
+                let l = ui.label("Width");
+                ui.add(egui::DragValue::new(&mut self.width).range(1..=8192).suffix(" px")).labelled_by(l.id);
+                let l = ui.label("Height");
+                ui.add(egui::DragValue::new(&mut self.height).range(1..=8192).suffix(" px")).labelled_by(l.id);
+            });
+            ui.radio_value(&mut self.fit, true, "Fit the whole animation");
+            ui.radio_value(&mut self.fit, false, "The canvas's zoom, origin centered");
+            ui.horizontal(|ui| {
+                ui.checkbox(&mut self.transparent, "Transparent background");
+                if !self.transparent {
+                    ui.color_edit_button_srgba(&mut self.background).on_hover_text("Background color");
+                }
+            });
+            ui.checkbox(&mut self.bones, "Draw the bones");
+        }
         ui.add_space(6.0);
         ui.horizontal(|ui| {
             if ui.button("Choose file…").clicked() {
@@ -126,11 +141,16 @@ pub struct ExportRequest {
     /// Where sprites are found: the script's folder.
     pub image_dir: PathBuf,
     pub out: PathBuf,
+    /// The script has errors (the armature is what compiled).
+    pub script_has_errors: bool,
 }
 
 impl ExportRequest {
     /// Renders and writes the files, reporting progress per frame.
     pub fn run(self, progress: &Progress) -> ExportResult {
+        if self.kind == ExportKind::Skf {
+            return self.run_skf(progress);
+        }
         let o = &self.options;
         let background = (!o.transparent).then(|| {
             let c = egui::Rgba::from(o.background);
@@ -155,28 +175,62 @@ impl ExportRequest {
         let mut renderer = render::export::FrameRenderer::new(&self.armature, settings, &mut cache)?;
         let mut report = |done: usize, total: usize| progress.set(done, total);
         let out: &Path = &self.out;
-        match self.kind {
+        let files = match self.kind {
             ExportKind::Png => {
                 progress.set(0, 1);
                 let files = render::export::write_png(&mut renderer, self.time_secs, out)?;
                 progress.set(1, 1);
-                Ok(files)
+                files
             }
-            ExportKind::Sequence => render::export::write_sequence(&mut renderer, &times, out, &mut report),
-            ExportKind::SpriteSheet => render::export::write_sheet(&mut renderer, &times, fps, out, &mut report),
-            ExportKind::Gif => render::export::write_gif(&mut renderer, &times, fps, out, &mut report),
+            ExportKind::Sequence => render::export::write_sequence(&mut renderer, &times, out, &mut report)?,
+            ExportKind::SpriteSheet => render::export::write_sheet(&mut renderer, &times, fps, out, &mut report)?,
+            ExportKind::Gif => render::export::write_gif(&mut renderer, &times, fps, out, &mut report)?,
+            ExportKind::Skf => unreachable!("handled by run_skf"),
+        };
+        let warnings = renderer.warnings().iter().map(|w| w.message.clone()).collect();
+        Ok(ExportDone { files, warnings })
+    }
+
+    /// The `.skf` export (the same as `skelpad export`).
+    fn run_skf(self, progress: &Progress) -> ExportResult {
+        use crate::formats::skf::{export::ExportOptions as SkfOptions, pictures::RenderedPictures, write};
+        if self.script_has_errors {
+            // As `skelpad export`: a SkelForm file of a half-valid script
+            // would silently lack whatever the errors dropped.
+            return Err("the script has errors: fix them before exporting to SkelForm".into());
         }
+        let opts = SkfOptions { skins: Vec::new(), pixels_per_unit: self.options.skf_scale };
+        let mut pictures = RenderedPictures::new(&self.armature, &self.image_dir);
+        let mut report = |stage: write::Stage, done: usize, total: usize| {
+            progress.set_stage(match stage {
+                write::Stage::Animations => "animations",
+                write::Stage::Pictures => "pictures",
+                write::Stage::Writing => "writing",
+            });
+            progress.set(done, total);
+        };
+        let warnings = write::export_file(&self.armature, &opts, &mut pictures, &self.out, &mut report).map_err(|e| e.to_string())?;
+        Ok(ExportDone { files: vec![self.out], warnings: warnings.iter().map(ToString::to_string).collect() })
     }
 }
 
-/// What the result of an export is: the files written, or why nothing was.
-pub type ExportResult = Result<Vec<PathBuf>, String>;
+/// What an export wrote, and what it could not carry over exactly.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ExportDone {
+    pub files: Vec<PathBuf>,
+    pub warnings: Vec<String>,
+}
+
+/// The result of an export: what was written, or why nothing was.
+pub type ExportResult = Result<ExportDone, String>;
 
 /// Progress shared between a worker and the UI.
 #[derive(Default)]
 pub struct Progress {
     done: AtomicUsize,
     total: AtomicUsize,
+    /// What the worker is doing ("pictures"), for exports with stages.
+    stage: std::sync::Mutex<&'static str>,
 }
 
 impl Progress {
@@ -184,6 +238,17 @@ impl Progress {
     pub fn set(&self, done: usize, total: usize) {
         self.total.store(total, Ordering::Relaxed);
         self.done.store(done, Ordering::Relaxed);
+    }
+
+    pub fn set_stage(&self, stage: &'static str) {
+        if let Ok(mut s) = self.stage.lock() {
+            *s = stage;
+        }
+    }
+
+    /// The current stage ("" when the export has none).
+    pub fn stage(&self) -> &'static str {
+        self.stage.lock().map_or("", |s| *s)
     }
 
     /// `(done, total)`; total 0 means not known yet.
@@ -258,7 +323,7 @@ mod tests {
                     step_rx.recv().map_err(|e| e.to_string())?;
                 }
                 p.set(3, 3);
-                Ok(vec![PathBuf::from("out.png")])
+                Ok(ExportDone { files: vec![PathBuf::from("out.png")], warnings: Vec::new() })
             },
             || {},
         );
@@ -274,7 +339,7 @@ mod tests {
             }
             std::thread::yield_now();
         };
-        assert_eq!(result, Ok(vec![PathBuf::from("out.png")]));
+        assert_eq!(result.map(|d| d.files), Ok(vec![PathBuf::from("out.png")]));
         assert_eq!(job.fraction(), Some(1.0));
     }
 

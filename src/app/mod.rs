@@ -132,6 +132,8 @@ pub struct SkelpadApp {
     disk_check_at: Option<f64>,
     /// The last message for the status bar: (text, is_error).
     pub status: Option<(String, bool)>,
+    /// Lines shown when hovering the status message (export warnings).
+    pub status_details: Vec<String>,
     allow_close: bool,
     /// Close the window at the end of this frame.
     quit_requested: bool,
@@ -195,6 +197,7 @@ impl SkelpadApp {
             watcher: None,
             disk_check_at: None,
             status,
+            status_details: Vec::new(),
             allow_close: false,
             quit_requested: false,
             want_watch: false,
@@ -234,7 +237,7 @@ impl SkelpadApp {
         match action {
             Action::New => {
                 self.replace_document(Document::untitled("untitled", ""));
-                self.status = Some(("New script".into(), false));
+                self.say("New script", false);
             }
             Action::Open(Some(path)) => self.open_path(&path),
             Action::Open(None) => {
@@ -278,7 +281,7 @@ impl SkelpadApp {
     fn save_to(&mut self, path: &Path) -> bool {
         match self.doc.save_to(path) {
             Ok(()) => {
-                self.status = Some((format!("Saved {}", path.display()), false));
+                self.say(format!("Saved {}", path.display()), false);
                 self.settings.add_recent(path);
                 if let Some(r) = self.recovery.as_mut() {
                     r.clear();
@@ -290,7 +293,7 @@ impl SkelpadApp {
                 true
             }
             Err(e) => {
-                self.status = Some((e, true));
+                self.say(e, true);
                 false
             }
         }
@@ -301,9 +304,9 @@ impl SkelpadApp {
             Ok(doc) => {
                 self.replace_document(doc);
                 self.settings.add_recent(path);
-                self.status = Some((format!("Opened {}", path.display()), false));
+                self.say(format!("Opened {}", path.display()), false);
             }
-            Err(e) => self.status = Some((e, true)),
+            Err(e) => self.say(e, true),
         }
     }
 
@@ -329,7 +332,7 @@ impl SkelpadApp {
         let ctx = ctx.clone();
         match FileWatcher::new(&path, move || ctx.request_repaint()) {
             Ok(w) => self.watcher = Some(w),
-            Err(e) => self.status = Some((e, true)),
+            Err(e) => self.say(e, true),
         }
     }
 
@@ -346,12 +349,12 @@ impl SkelpadApp {
                     self.prompt = Some(Prompt::ChangedOnDisk { loaded });
                 } else {
                     self.doc.reload(loaded);
-                    self.status = Some((format!("Reloaded {}: it changed on disk", path.display()), false));
+                    self.say(format!("Reloaded {}: it changed on disk", path.display()), false);
                 }
             }
             // Deleted or being replaced: a recreate will bring another event.
-            Err(e) if path.exists() => self.status = Some((e, true)),
-            Err(_) => self.status = Some((format!("{} was moved or deleted on disk", path.display()), true)),
+            Err(e) if path.exists() => self.say(e, true),
+            Err(_) => self.say(format!("{} was moved or deleted on disk", path.display()), true),
         }
     }
 
@@ -395,7 +398,7 @@ impl SkelpadApp {
             if let Some(r) = self.recovery.as_mut() {
                 if dirty {
                     if let Err(e) = r.write(self.doc.path.as_deref(), &self.doc.text) {
-                        self.status = Some((format!("cannot write the recovery file: {e}"), true));
+                        self.say(format!("cannot write the recovery file: {e}"), true);
                     }
                 } else {
                     r.clear();
@@ -640,17 +643,17 @@ impl SkelpadApp {
         ui.horizontal(|ui| {
             if let Some(job) = &self.export_job {
                 let (done, total) = job.progress.get();
+                let stage = job.progress.stage();
                 let bar = egui::ProgressBar::new(job.fraction().unwrap_or(0.0))
-                    .desired_width(220.0)
-                    .text(format!("Exporting {}: {done}/{total}", job.label));
+                    .desired_width(260.0)
+                    .text(format!("Exporting {}: {stage} {done}/{total}", job.label));
                 ui.add(bar);
                 ui.ctx().request_repaint_after(Duration::from_millis(100));
             }
             if let Some((msg, is_error)) = &self.status {
-                if *is_error {
-                    ui.colored_label(ui.visuals().error_fg_color, msg);
-                } else {
-                    ui.label(msg);
+                let r = if *is_error { ui.colored_label(ui.visuals().error_fg_color, msg) } else { ui.label(msg) };
+                if !self.status_details.is_empty() {
+                    r.on_hover_text(self.status_details.join("\n"));
                 }
             }
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
@@ -781,6 +784,7 @@ impl SkelpadApp {
             options: self.export_options.clone(),
             image_dir: self.script_dir(),
             out,
+            script_has_errors: self.doc.analysis.comp.has_errors(),
         };
         let ctx = ctx.clone();
         self.export_job = Some(ExportJob::spawn(label, move |p| request.run(p), move || ctx.request_repaint()));
@@ -789,13 +793,19 @@ impl SkelpadApp {
     fn poll_export(&mut self) {
         let Some(result) = self.export_job.as_ref().and_then(ExportJob::poll) else { return };
         let label = self.export_job.take().map(|j| j.label).unwrap_or_default();
-        self.status = Some(match result {
-            Ok(files) => {
+        match result {
+            Ok(done) => {
+                let files = &done.files;
                 let where_ = files.first().and_then(|f| f.parent()).map_or_else(String::new, |d| format!(" in {}", d.display()));
-                (format!("Exported {label}: {} file{}{where_}", files.len(), if files.len() == 1 { "" } else { "s" }), false)
+                let warned = match done.warnings.len() {
+                    0 => String::new(),
+                    n => format!(" ({n} warning{}: hover to read)", if n == 1 { "" } else { "s" }),
+                };
+                self.say(format!("Exported {label}: {} file{}{where_}{warned}", files.len(), if files.len() == 1 { "" } else { "s" }), false);
+                self.status_details = done.warnings;
             }
-            Err(e) => (format!("Export failed: {e}"), true),
-        });
+            Err(e) => self.say(format!("Export failed: {e}"), true),
+        }
     }
 
     /// The folder sprites are looked up in: the script's, or the current one.
@@ -815,7 +825,13 @@ impl SkelpadApp {
         };
         self.replace_document(doc);
         self.doc.restore_unsaved(&record.text);
-        self.status = Some(("Restored unsaved changes: save them to keep them".into(), false));
+        self.say("Restored unsaved changes: save them to keep them", false);
+    }
+
+    /// Puts a message in the status bar.
+    fn say(&mut self, message: impl Into<String>, is_error: bool) {
+        self.status = Some((message.into(), is_error));
+        self.status_details.clear();
     }
 
     /// The clock reading of the current frame (egui's input time).

@@ -1,6 +1,7 @@
 //! The `skelpad` command line.
 
 pub mod render;
+pub mod export;
 pub mod report;
 
 use std::io::Write;
@@ -71,6 +72,9 @@ enum Command {
     },
     /// Render a pose or an animation to PNG, a PNG sequence, a sprite sheet or a GIF.
     Render(render::RenderArgs),
+    /// Export to SkelForm (`.skf`): bones, pictures in atlases, styles and
+    /// animations that SkelForm's runtimes play as skelpad does.
+    Export(export::ExportArgs),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -103,6 +107,11 @@ where
         Some(Command::Check { files, format, timings }) => check(&files, format, timings),
         Some(Command::Pose { file, json, anim, skin, times }) => pose(&file, json, anim.as_deref(), skin.as_deref(), times),
         Some(Command::Render(args)) => render::run(args),
+        Some(Command::Export(args)) => export::run(
+            &args,
+            &mut |arm, dir| Box::new(crate::formats::skf::pictures::RenderedPictures::new(arm, dir)),
+            &mut std::io::stderr(),
+        ),
     }
 }
 
@@ -142,7 +151,7 @@ pub fn find_animation(arm: &Armature, name: &str) -> Result<AnimId, String> {
     })
 }
 
-fn io_reason(e: &std::io::Error) -> String {
+pub(crate) fn io_reason(e: &std::io::Error) -> String {
     match e.kind() {
         std::io::ErrorKind::NotFound => "no such file".into(),
         std::io::ErrorKind::PermissionDenied => "permission denied".into(),

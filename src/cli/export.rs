@@ -1,0 +1,159 @@
+//! `skelpad export FILE -o OUT.skf [--skin NAME ...] [--scale K]`.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use clap::Args;
+
+use super::{EXIT_ERRORS, EXIT_OK, EXIT_USAGE, read_script, report};
+use crate::compile::compile;
+use crate::formats::skf::export::{ExportOptions, Pictures};
+use crate::formats::skf::write::{Stage, export_file};
+use crate::model::Armature;
+
+/// Arguments of `skelpad export`.
+#[derive(Args, Debug, Clone, PartialEq)]
+pub struct ExportArgs {
+    /// The script.
+    pub file: PathBuf,
+    /// The `.skf` file to write (replaced atomically).
+    #[arg(short = 'o', long = "output", value_name = "OUT.skf")]
+    pub output: PathBuf,
+    /// Skins to write as SkelForm styles, in order (default: every skin,
+    /// the default skin first).
+    #[arg(long = "skin", value_name = "NAME", num_args = 1..)]
+    pub skins: Vec<String>,
+    /// Texture pixels per unit: higher gives crisper atlases.
+    #[arg(long, value_name = "K", default_value_t = 1.0)]
+    pub scale: f64,
+}
+
+/// Bones from which progress is reported while exporting.
+const PROGRESS_FROM_BONES: usize = 200;
+
+/// Runs an export with pictures from `make_pictures` (given the armature
+/// and the script's folder, where sprite images are looked up). Diagnostics,
+/// warnings and progress go to `err`. Exit codes: 0 written, 1 the script has
+/// errors (nothing written), 2 the export failed (nothing written).
+pub fn run(args: &ExportArgs, make_pictures: &mut dyn FnMut(&Armature, &Path) -> Box<dyn Pictures>, err: &mut dyn Write) -> i32 {
+    let text = match read_script(&args.file) {
+        Ok(t) => t,
+        Err(msg) => {
+            let _ = writeln!(err, "error: {msg}");
+            return EXIT_USAGE;
+        }
+    };
+    let comp = compile(&text);
+    if comp.has_errors() {
+        let _ = write!(err, "{}", report::render_plain(&args.file, &text, &comp.diagnostics));
+        let _ = writeln!(err, "error: `{}` has errors; nothing was exported", args.file.display());
+        return EXIT_ERRORS;
+    }
+    let arm = &comp.armature;
+    let dir = args.file.parent().map(Path::to_path_buf).unwrap_or_default();
+    let mut pictures = make_pictures(arm, &dir);
+    let opts = ExportOptions { skins: args.skins.clone(), pixels_per_unit: args.scale };
+    let loud = arm.skeleton.bones.len() >= PROGRESS_FROM_BONES;
+    let mut last_report = (Stage::Writing, usize::MAX);
+    let mut progress = |stage: Stage, done: usize, total: usize| {
+        if !loud || total == 0 {
+            return;
+        }
+        // About ten lines per stage.
+        let step = (done * 10 / total).min(10);
+        if (stage, step) != last_report {
+            last_report = (stage, step);
+            let what = match stage {
+                Stage::Animations => "animations",
+                Stage::Pictures => "pictures",
+                Stage::Writing => "writing",
+            };
+            let _ = writeln!(err, "exporting: {what} {done}/{total}");
+        }
+    };
+    match export_file(arm, &opts, pictures.as_mut(), &args.output, &mut progress) {
+        Ok(warnings) => {
+            for w in &warnings {
+                let _ = writeln!(err, "warning: {w}");
+            }
+            let _ = writeln!(err, "wrote `{}` ({} warning(s))", args.output.display(), warnings.len());
+            EXIT_OK
+        }
+        Err(e) => {
+            let _ = writeln!(err, "error: cannot export `{}`: {e}", args.output.display());
+            EXIT_USAGE
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::formats::skf::export::Raster;
+    use crate::model::{AttachmentId, SkinId, SlotId};
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Wrap {
+        #[command(flatten)]
+        args: ExportArgs,
+    }
+
+    /// Pictures that cannot be made: every export fails at the pictures.
+    struct NoImages;
+    impl Pictures for NoImages {
+        fn attachment(&mut self, _: SkinId, _: SlotId, _: AttachmentId, _: f64) -> Result<Option<Raster>, String> {
+            Err("image `face.png` not found".into())
+        }
+        fn sprite(&mut self, image: &str) -> Result<Raster, String> {
+            Err(format!("image `{image}` not found"))
+        }
+        fn thumbnail(&mut self, _: &Armature, _: SkinId, _: u32) -> Result<Raster, String> {
+            Err("no picture".into())
+        }
+    }
+
+    fn run_with(argv: &[&str]) -> (i32, String) {
+        let w = Wrap::try_parse_from(std::iter::once("export").chain(argv.iter().copied())).unwrap();
+        let mut out = Vec::new();
+        let code = run(&w.args, &mut |_, _| Box::new(NoImages), &mut out);
+        (code, String::from_utf8(out).unwrap())
+    }
+
+    #[test]
+    fn arguments_parse_with_several_skins() {
+        let w = Wrap::try_parse_from(["export", "a.skel2d", "-o", "a.skf", "--skin", "red", "blue", "--scale", "2"]).unwrap();
+        assert_eq!(w.args.skins, ["red", "blue"]);
+        assert_eq!(w.args.scale, 2.0);
+        assert!(Wrap::try_parse_from(["export", "a.skel2d"]).is_err(), "-o is required");
+    }
+
+    #[test]
+    fn script_errors_exit_1_and_export_errors_exit_2_without_a_file() {
+        let dir = std::env::temp_dir().join(format!("skelpad-cli-export-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let bad = dir.join("bad.skel2d");
+        std::fs::write(&bad, "skeleton\n\tarm l10\n\t\t@ :blob\n").unwrap();
+        let out = dir.join("bad.skf");
+        let (code, msg) = run_with(&[bad.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+        assert_eq!(code, EXIT_ERRORS, "{msg}");
+        assert!(msg.contains("bad.skel2d:3:") && msg.contains("nothing was exported"), "{msg}");
+        assert!(!out.exists());
+
+        let good = dir.join("good.skel2d");
+        std::fs::write(&good, "skeleton\n\tarm l10\n\t\t@ :rect w4 h2\n").unwrap();
+        let out = dir.join("good.skf");
+        let (code, msg) = run_with(&[good.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+        assert_eq!(code, EXIT_USAGE);
+        assert!(msg.contains("cannot make the picture of `arm.arm.arm`: image `face.png` not found"), "{msg}");
+        assert!(!out.exists());
+
+        let (code, msg) = run_with(&[good.to_str().unwrap(), "-o", out.to_str().unwrap(), "--skin", "nope"]);
+        assert_eq!(code, EXIT_USAGE);
+        assert!(msg.contains("there is no skin `nope`"), "{msg}");
+        let (code, msg) = run_with(&[dir.join("missing.skel2d").to_str().unwrap(), "-o", out.to_str().unwrap()]);
+        assert_eq!(code, EXIT_USAGE);
+        assert!(msg.contains("no such file"), "{msg}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
