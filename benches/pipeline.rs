@@ -76,8 +76,8 @@ fn parse_only_1000(bencher: Bencher) {
 
 /// SkelForm export of the generated 1000-bone rig (one shape per bone, 10
 /// animations): bones, helper bones, styles and every keyframe, fitted or
-/// baked and checked against skelpad's runtime frame by frame. Pictures are
-/// not included yet (they come from the renderer).
+/// baked and checked against skelpad's runtime frame by frame; no pictures
+/// (the next benchmark includes them).
 #[divan::bench(sample_count = 10)]
 fn skf_export_plan_1000_bones(bencher: Bencher) {
     use skelpad::formats::skf::export::{ExportOptions, plan};
