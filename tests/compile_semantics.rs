@@ -603,3 +603,11 @@ fn timeline_indented_with_extra_whitespace_is_read_and_reported() {
         );
     }
 }
+
+/// The original reads a lone `"` as the quoted name `"` (its substring
+/// call swaps the bounds); skelpad names the animation the same way.
+#[test]
+fn a_lone_quote_names_an_animation_like_the_original() {
+    let c = compile(&format!("{ONE_BONE}anim \" 4fps\n\thip\n\t\tx 0 -> 1\n"));
+    assert!(c.armature.animation_by_name("\"").is_some(), "{:?}", c.armature.animations.iter().map(|a| &a.name).collect::<Vec<_>>());
+}

@@ -58,9 +58,11 @@ fn keyword_header(text: &str, kw: &str) -> bool {
     text.strip_prefix(kw).is_some_and(|r| r.chars().next().is_none_or(is_js_space))
 }
 
+/// The text between the quotes of a `"…"` token. A lone `"` counts as a
+/// quoted `"` (the original's substring call swaps its bounds there).
 fn quoted(tok: &str) -> Option<&str> {
     if tok.starts_with('"') && tok.ends_with('"') {
-        Some(if tok.len() >= 2 { &tok[1..tok.len() - 1] } else { "" })
+        Some(if tok.len() >= 2 { &tok[1..tok.len() - 1] } else { tok })
     } else {
         None
     }
@@ -482,8 +484,8 @@ impl Parser {
             let mut prop = None;
             let mut problem: Option<String> = None;
             if s.starts_with('"') {
-                if is_sprite && s.ends_with('"') && s.len() >= 2 {
-                    prop = Some(AttachmentProp::Image(s[1..s.len() - 1].to_string()));
+                if let Some(name) = quoted(s).filter(|_| is_sprite) {
+                    prop = Some(AttachmentProp::Image(name.to_string()));
                 } else if is_sprite {
                     problem = Some(format!("unterminated image name `{s}`: image names are written in double quotes and cannot contain spaces"));
                 } else {
