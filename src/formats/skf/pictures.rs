@@ -47,7 +47,7 @@ impl Pictures for RenderedPictures {
             .chunks_exact(4)
             .flat_map(|p| {
                 let a = u16::from(p[3]);
-                let un = |c: u8| if a == 0 { 0 } else { ((u16::from(c) * 255 + a / 2) / a).min(255) as u8 };
+                let un = |c: u8| (u16::from(c) * 255 + a / 2).checked_div(a).map_or(0, |v| v.min(255) as u8);
                 [un(p[0]), un(p[1]), un(p[2]), p[3]]
             })
             .collect();
