@@ -124,10 +124,7 @@ fn first_frame_of_the_example(bencher: Bencher) {
         let cc = eframe::CreationContext::_new_kittest(ctx.clone());
         let services = Services { dialogs: Box::new(NoDialogs), recovery_dir: None, watch_files: false };
         let mut app = SkelpadApp::new(&cc, None, services);
-        let input = RawInput {
-            screen_rect: Some(Rect::from_min_size(egui::Pos2::ZERO, Vec2::new(1280.0, 800.0))),
-            ..Default::default()
-        };
+        let input = RawInput { screen_rect: Some(Rect::from_min_size(egui::Pos2::ZERO, Vec2::new(1280.0, 800.0))), ..Default::default() };
         let mut output = ctx.run_ui(input, |ui| app.frame(ui));
         output.textures_delta.clear();
         divan::black_box(ctx.tessellate(output.shapes, output.pixels_per_point));

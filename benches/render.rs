@@ -34,9 +34,7 @@ fn setup() -> (Armature, Pose, View) {
 fn draw_list_cold_1000(bencher: Bencher) {
     let (arm, pose, view) = setup();
     let options = DrawOptions { pixels_per_unit: view.pixels_per_unit, bones: false, ..DrawOptions::default() };
-    bencher
-        .with_inputs(|| RenderCache::new("."))
-        .bench_local_refs(|cache| render::build_draw_list(&arm, &pose, &options, cache));
+    bencher.with_inputs(|| RenderCache::new(".")).bench_local_refs(|cache| render::build_draw_list(&arm, &pose, &options, cache));
 }
 
 /// The same, with outline loops for the CPU back end.
@@ -44,9 +42,7 @@ fn draw_list_cold_1000(bencher: Bencher) {
 fn draw_list_cold_with_contours_1000(bencher: Bencher) {
     let (arm, pose, view) = setup();
     let options = DrawOptions { pixels_per_unit: view.pixels_per_unit, bones: false, contours: true };
-    bencher
-        .with_inputs(|| RenderCache::new("."))
-        .bench_local_refs(|cache| render::build_draw_list(&arm, &pose, &options, cache));
+    bencher.with_inputs(|| RenderCache::new(".")).bench_local_refs(|cache| render::build_draw_list(&arm, &pose, &options, cache));
 }
 
 /// Playback: each iteration is a new frame of the animation (bones moved;

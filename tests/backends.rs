@@ -137,16 +137,17 @@ fn agreement(script: &str, anim: Option<&str>, frame: usize, w: u32, h: u32, zoo
         }
     };
     // With contours: the CPU fills outline loops, the meshes ignore them.
-    let list = render::build_draw_list(arm, &pose, &DrawOptions { pixels_per_unit: view.pixels_per_unit, bones, contours: true }, &mut cache);
+    let list =
+        render::build_draw_list(arm, &pose, &DrawOptions { pixels_per_unit: view.pixels_per_unit, bones, contours: true }, &mut cache);
     assert!(!list.items.is_empty(), "{script} draws something");
 
     let cpu = render::cpu::render(&list, &view, w, h, None).expect("cpu render");
     let mut textures = HashMap::new();
     let meshes = render::egui::to_epaint(&list, &view, &mut |img| {
         let id = TextureId::User(img.id);
-        textures.entry(id).or_insert_with(|| {
-            list.items.iter().find_map(|i| i.texture.clone().filter(|t| t.id == img.id)).expect("texture of the list")
-        });
+        textures
+            .entry(id)
+            .or_insert_with(|| list.items.iter().find_map(|i| i.texture.clone().filter(|t| t.id == img.id)).expect("texture of the list"));
         id
     });
     let mesh_pixels = raster_meshes(&meshes, w as usize, h as usize, &textures);

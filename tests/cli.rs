@@ -19,9 +19,7 @@ impl TempDir {
     fn new() -> TempDir {
         static COUNTER: AtomicUsize = AtomicUsize::new(0);
         let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.subsec_nanos());
+        let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.subsec_nanos());
         let dir = std::env::temp_dir().join(format!("skelpad-cli-test-{}-{n}-{nanos}", std::process::id()));
         std::fs::create_dir_all(&dir).expect("create temp dir");
         TempDir(dir)
@@ -41,12 +39,7 @@ impl Drop for TempDir {
 }
 
 fn skelpad(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_skelpad"))
-        .args(args)
-        .env("RUST_BACKTRACE", "1")
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("run skelpad")
+    Command::new(env!("CARGO_BIN_EXE_skelpad")).args(args).env("RUST_BACKTRACE", "1").env("NO_COLOR", "1").output().expect("run skelpad")
 }
 
 fn s(p: &Path) -> &str {
@@ -182,10 +175,7 @@ fn check_json_columns_count_characters() {
     let v: Value = serde_json::from_str(&stdout(&o)).expect("valid JSON");
     let d = v["files"][0]["diagnostics"].as_array().expect("diagnostics");
     let last = d.last().expect("at least one diagnostic");
-    assert_eq!(
-        (last["start"]["line"].as_u64(), last["start"]["column"].as_u64()),
-        (Some(2), Some(8))
-    );
+    assert_eq!((last["start"]["line"].as_u64(), last["start"]["column"].as_u64()), (Some(2), Some(8)));
 }
 
 #[test]
@@ -195,10 +185,7 @@ fn check_timings() {
     let o = skelpad(&["check", "--timings", s(&f)]);
     assert_eq!(code(&o), 0);
     let err = stderr(&o);
-    let line = err
-        .lines()
-        .find(|l| l.contains("parse"))
-        .unwrap_or_else(|| panic!("no timings line: {err}"));
+    let line = err.lines().find(|l| l.contains("parse")).unwrap_or_else(|| panic!("no timings line: {err}"));
     for word in ["parse", "compile", "pose", "2 bones", "2 slots", "2 animations"] {
         assert!(line.contains(word), "{word:?} missing from {line:?}");
     }
@@ -244,12 +231,7 @@ fn pose_times_and_anim_selection() {
     let anims = v["animations"].as_array().expect("animations");
     assert_eq!(anims.len(), 1);
     assert_eq!(anims[0]["name"], "wave");
-    let times: Vec<f64> = anims[0]["poses"]
-        .as_array()
-        .expect("poses")
-        .iter()
-        .map(|p| p["time"].as_f64().expect("time"))
-        .collect();
+    let times: Vec<f64> = anims[0]["poses"].as_array().expect("poses").iter().map(|p| p["time"].as_f64().expect("time")).collect();
     assert_eq!(times, [0.0, 0.5]);
 }
 

@@ -117,7 +117,8 @@ fn frames_writes_a_numbered_sequence_with_progress() {
     let (code, msg) = render(&[s(&script), "--frames", "--size", "32x32", "-o", s(&dir.join("seq.png"))]);
     assert_eq!(code, 0, "{msg}");
     // Keys at frames 0 and 5 at 10 fps: one loop is 0.5 s, five frames.
-    let mut names: Vec<String> = std::fs::read_dir(&*dir).expect("dir").filter_map(|e| e.ok()).map(|e| e.file_name().to_string_lossy().into_owned()).collect();
+    let mut names: Vec<String> =
+        std::fs::read_dir(&*dir).expect("dir").filter_map(|e| e.ok()).map(|e| e.file_name().to_string_lossy().into_owned()).collect();
     names.sort();
     assert_eq!(names, vec!["m.skel2d", "seq_0000.png", "seq_0001.png", "seq_0002.png", "seq_0003.png", "seq_0004.png"]);
     assert!(msg.contains("rendering frame 5/5"), "{msg}");
@@ -133,7 +134,8 @@ fn sheet_is_a_grid_with_a_json_of_frame_rectangles() {
     assert_eq!(code, 0, "{msg}");
     // Five frames: 3 columns, 2 rows.
     assert_eq!(load(&out).dimensions(), (120, 60));
-    let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(dir.join("sheet.json")).expect("json")).expect("valid JSON");
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("sheet.json")).expect("json")).expect("valid JSON");
     assert_eq!(json["animation"], "slide");
     assert_eq!(json["fps"], 10.0);
     let frames = json["frames"].as_array().expect("frames");
@@ -185,11 +187,8 @@ fn time_and_frame_pick_the_same_picture_and_times_wrap() {
 #[test]
 fn bones_skin_and_background_change_the_picture() {
     let dir = workdir("options");
-    let script = write(
-        &dir,
-        "s.skel2d",
-        "skeleton\n\tarm l40\n\t\t@ :rect w10 h10 t0 f#F00\nskin \"green\"\n\t@arm :rect w10 h10 t0 f#0F0\n",
-    );
+    let script =
+        write(&dir, "s.skel2d", "skeleton\n\tarm l40\n\t\t@ :rect w10 h10 t0 f#F00\nskin \"green\"\n\t@arm :rect w10 h10 t0 f#0F0\n");
     let shot = |args: &[&str], name: &str| {
         let out = dir.join(name);
         let mut all = vec![s(&script), "--zoom", "1", "--size", "100x20"];
@@ -273,6 +272,11 @@ fn a_failed_export_leaves_no_partial_file_and_keeps_the_old_one() {
     let (code, _) = render(&[s(&script), "--anim", "nope", "-o", s(&keep)]);
     assert_eq!(code, 2);
     assert_eq!(std::fs::read(&keep).expect("read"), b"old");
-    let leftovers: Vec<String> = std::fs::read_dir(&*dir).expect("dir").filter_map(|e| e.ok()).map(|e| e.file_name().to_string_lossy().into_owned()).filter(|n| n.ends_with(".tmp")).collect();
+    let leftovers: Vec<String> = std::fs::read_dir(&*dir)
+        .expect("dir")
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".tmp"))
+        .collect();
     assert!(leftovers.is_empty(), "{leftovers:?}");
 }

@@ -39,7 +39,12 @@ fn compare_pose(tag: &str, exp: &Value, act: &Value, fails: &mut Vec<String>, ch
         match find(&act["bones"], name) {
             None => fails.push(format!("{tag}: bone {name} missing")),
             Some(got) => {
-                let ok = b["world"].as_array().into_iter().flatten().zip(got["world"].as_array().into_iter().flatten()).all(|(e, a)| close(e, a, 1e-6));
+                let ok = b["world"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .zip(got["world"].as_array().into_iter().flatten())
+                    .all(|(e, a)| close(e, a, 1e-6));
                 if !ok {
                     fails.push(format!("{tag}: bone {name} world {} != {}", got["world"], b["world"]));
                 }
@@ -60,7 +65,12 @@ fn compare_pose(tag: &str, exp: &Value, act: &Value, fails: &mut Vec<String>, ch
                 if got["attachment"] != s["attachment"] {
                     fails.push(format!("{tag}: slot {name} attachment {} != {}", got["attachment"], s["attachment"]));
                 }
-                let ok = s["color"].as_array().into_iter().flatten().zip(got["color"].as_array().into_iter().flatten()).all(|(e, a)| close(e, a, 1.0 / 255.0 + 1e-9));
+                let ok = s["color"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .zip(got["color"].as_array().into_iter().flatten())
+                    .all(|(e, a)| close(e, a, 1.0 / 255.0 + 1e-9));
                 if !ok {
                     fails.push(format!("{tag}: slot {name} color {} != {}", got["color"], s["color"]));
                 }

@@ -514,7 +514,12 @@ fn exports_run_in_the_background_and_write_their_files() {
     h.run_steps(1);
     assert_eq!(setup.dialogs.asked.lock().unwrap().as_slice(), ["Export GIF"]);
     // The UI keeps running frames while the worker writes the file.
-    assert!(step_until(&mut h, |app| app.export_job.is_none() && app.status.as_ref().is_some_and(|s| s.0.starts_with("Exported GIF to wave.gif"))), "{:?}", h.state().status);
+    assert!(
+        step_until(&mut h, |app| app.export_job.is_none()
+            && app.status.as_ref().is_some_and(|s| s.0.starts_with("Exported GIF to wave.gif"))),
+        "{:?}",
+        h.state().status
+    );
     assert_eq!(setup.dialogs.asked.lock().unwrap().as_slice(), ["Export GIF"]);
     let bytes = std::fs::read(&out).unwrap();
     assert!(bytes.starts_with(b"GIF89a"), "not a GIF");
@@ -528,7 +533,12 @@ fn exports_run_in_the_background_and_write_their_files() {
     h.get_by_label("PNG sequence…").click();
     h.run_steps(3);
     h.get_by_label("Choose file…").click();
-    assert!(step_until(&mut h, |app| app.export_job.is_none() && app.status.as_ref().is_some_and(|s| s.0.starts_with("Exported PNG to frame.png"))), "{:?}", h.state().status);
+    assert!(
+        step_until(&mut h, |app| app.export_job.is_none()
+            && app.status.as_ref().is_some_and(|s| s.0.starts_with("Exported PNG to frame.png"))),
+        "{:?}",
+        h.state().status
+    );
     let pngs: Vec<_> = std::fs::read_dir(seq.parent().unwrap()).unwrap().filter_map(Result::ok).map(|e| e.path()).collect();
     assert!(pngs.len() >= 10, "{pngs:?}");
     assert!(pngs.iter().all(|p| std::fs::read(p).unwrap().starts_with(b"\x89PNG")));
@@ -540,9 +550,7 @@ fn the_canvas_draws_the_shapes_through_the_render_pipeline() {
     let path = write(dir.path(), "rig.skel2d", RIG);
     let mut h = Setup::new(Some(&path)).build();
     // The frame's shapes include the meshes of the rect and the bone overlay.
-    let meshes = |h: &Harness<'_, SkelpadApp>| {
-        h.output().shapes.iter().filter(|s| matches!(s.shape, eframe::egui::Shape::Mesh(_))).count()
-    };
+    let meshes = |h: &Harness<'_, SkelpadApp>| h.output().shapes.iter().filter(|s| matches!(s.shape, eframe::egui::Shape::Mesh(_))).count();
     assert!(meshes(&h) >= 1, "nothing drawn");
     assert!(h.state().drawing.warnings().is_empty());
     let vertices = |h: &Harness<'_, SkelpadApp>| {
@@ -665,7 +673,8 @@ fn the_export_menu_writes_a_skelform_file_and_refuses_a_script_with_errors() {
     h.get_by_label("Export SkelForm");
     h.get_by_label("Choose file…").click();
     assert!(
-        step_until(&mut h, |app| app.export_job.is_none() && app.status.as_ref().is_some_and(|s| s.0.starts_with("Exported SKF to rig.skf"))),
+        step_until(&mut h, |app| app.export_job.is_none()
+            && app.status.as_ref().is_some_and(|s| s.0.starts_with("Exported SKF to rig.skf"))),
         "{:?}",
         h.state().status
     );

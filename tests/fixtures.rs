@@ -83,12 +83,9 @@ fn every_expected_file_has_a_fixture() {
 #[test]
 fn clean_fixtures_have_no_diagnostics() {
     // These fixtures exist to show that something is accepted silently.
-    for name in [
-        "clean_script",
-        "order_entry_tab_comment_accepted",
-        "reference_skeleton_prefix_disambiguates",
-        "continuation_swallowed_by_comment",
-    ] {
+    for name in
+        ["clean_script", "order_entry_tab_comment_accepted", "reference_skeleton_prefix_disambiguates", "continuation_swallowed_by_comment"]
+    {
         let text = std::fs::read_to_string(fixture_dir().join(format!("{name}.skel2d"))).expect("fixture exists");
         let comp = compile(&text);
         assert!(comp.diagnostics.is_empty(), "fixture {name}: {:#?}", comp.diagnostics);

@@ -28,8 +28,16 @@ const SIZE: u32 = 64;
 /// An analytic shape in its attachment space.
 enum Shape {
     /// Half sizes and corner radii (already clamped).
-    RoundedRect { hw: f64, hh: f64, rx: f64, ry: f64 },
-    Ellipse { rx: f64, ry: f64 },
+    RoundedRect {
+        hw: f64,
+        hh: f64,
+        rx: f64,
+        ry: f64,
+    },
+    Ellipse {
+        rx: f64,
+        ry: f64,
+    },
     /// Nonzero winding of a closed polygon.
     Polygon(Vec<(f64, f64)>),
 }
@@ -250,7 +258,12 @@ fn rect_turned_90_degrees_covers_a_10_by_20_box() {
     let comp = compile("skeleton\n\tb x15 y-10 r90\n\t\t@ :rect w20 h10 t0 f#000\n");
     let pose = evaluate(&comp.armature, None, SkinId(0), 0.0);
     let mut cache = RenderCache::new(".");
-    let list = render::build_draw_list(&comp.armature, &pose, &DrawOptions { pixels_per_unit: 2.0, bones: false, ..DrawOptions::default() }, &mut cache);
+    let list = render::build_draw_list(
+        &comp.armature,
+        &pose,
+        &DrawOptions { pixels_per_unit: 2.0, bones: false, ..DrawOptions::default() },
+        &mut cache,
+    );
     // 2 px per unit, world origin at the center of 100×100.
     let img = render::cpu::render_rgba(&list, &View::centered(100, 100, 2.0), 100, 100, None).expect("render");
     // The box: x in [10, 20], y in [-20, 0] → pixels x 70..90, rows 50..90.
@@ -273,10 +286,16 @@ fn rect_turned_90_degrees_covers_a_10_by_20_box() {
 #[test]
 fn closed_paths_fill_by_the_nonzero_winding_rule() {
     let polygons: [(&str, Vec<(f64, f64)>); 3] = [
-        ("concave", vec![(20.0, 20.0), (-20.0, 20.0), (-20.0, -20.0), (20.0, -20.0), (20.0, -10.0), (-10.0, -10.0), (-10.0, 10.0), (20.0, 10.0)]),
+        (
+            "concave",
+            vec![(20.0, 20.0), (-20.0, 20.0), (-20.0, -20.0), (20.0, -20.0), (20.0, -10.0), (-10.0, -10.0), (-10.0, 10.0), (20.0, 10.0)],
+        ),
         ("star", vec![(0.0, 28.0), (16.5, -22.7), (-26.6, 8.7), (26.6, 8.7), (-16.5, -22.7)]),
         // A loop drawn twice round the same square: winding 2 inside, still filled.
-        ("double", vec![(-10.0, -10.0), (10.0, -10.0), (10.0, 10.0), (-10.0, 10.0), (-10.0, -10.0), (10.0, -10.0), (10.0, 10.0), (-10.0, 10.0)]),
+        (
+            "double",
+            vec![(-10.0, -10.0), (10.0, -10.0), (10.0, 10.0), (-10.0, 10.0), (-10.0, -10.0), (10.0, -10.0), (10.0, 10.0), (-10.0, 10.0)],
+        ),
     ];
     let mut tally = Tally::default();
     for (name, pts) in polygons {

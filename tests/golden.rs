@@ -68,7 +68,15 @@ fn render(case: &Case) -> image::RgbaImage {
     let anim = case.anim.map(|n| arm.animation_by_name(n).expect("animation exists"));
     let skin = case.skin.map_or(Default::default(), |n| arm.skeleton.skin_by_name(n).expect("skin exists"));
     let time = anim.and_then(|a| arm.animation(a)).map_or(0.0, |a| frame_times(a)[case.frame]);
-    let settings = Settings { anim, skin, width: case.size.0, height: case.size.1, framing: case.framing, background: case.background, bones: case.bones };
+    let settings = Settings {
+        anim,
+        skin,
+        width: case.size.0,
+        height: case.size.1,
+        framing: case.framing,
+        background: case.background,
+        bones: case.bones,
+    };
     let mut cache = RenderCache::new(path.parent().expect("folder"));
     let mut r = FrameRenderer::new(arm, settings, &mut cache).expect("renderer");
     r.frame(time).expect("frame renders")
@@ -126,7 +134,13 @@ fn renders_match_golden_images() {
         if share > MAX_DIFFERING {
             let _ = got.save(path.with_extension("new.png"));
             let _ = diff.save(path.with_extension("diff.png"));
-            failures.push(format!("{}: {:.2} % of pixels differ (allowed {:.2} %); see {}", case.name, share * 100.0, MAX_DIFFERING * 100.0, path.with_extension("diff.png").display()));
+            failures.push(format!(
+                "{}: {:.2} % of pixels differ (allowed {:.2} %); see {}",
+                case.name,
+                share * 100.0,
+                MAX_DIFFERING * 100.0,
+                path.with_extension("diff.png").display()
+            ));
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));

@@ -22,11 +22,7 @@ use skelpad::runtime::evaluate;
 
 fn cases(default: u32) -> ProptestConfig {
     let n = std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(default);
-    ProptestConfig {
-        cases: n,
-        max_shrink_iters: 2_000,
-        ..ProptestConfig::default()
-    }
+    ProptestConfig { cases: n, max_shrink_iters: 2_000, ..ProptestConfig::default() }
 }
 
 // ---- shared checks ---------------------------------------------------------
@@ -35,15 +31,8 @@ fn cases(default: u32) -> ProptestConfig {
 fn check_spans(text: &str, c: &Compilation) -> Result<(), TestCaseError> {
     for d in &c.diagnostics {
         let (s, e) = (d.span.start as usize, d.span.end as usize);
-        prop_assert!(
-            s <= e && e <= text.len(),
-            "span {s}..{e} outside a text of {} bytes: {d:?}",
-            text.len()
-        );
-        prop_assert!(
-            text.is_char_boundary(s) && text.is_char_boundary(e),
-            "span {s}..{e} splits a character: {d:?}"
-        );
+        prop_assert!(s <= e && e <= text.len(), "span {s}..{e} outside a text of {} bytes: {d:?}", text.len());
+        prop_assert!(text.is_char_boundary(s) && text.is_char_boundary(e), "span {s}..{e} splits a character: {d:?}");
         prop_assert!(!d.message.is_empty());
     }
     Ok(())
@@ -71,20 +60,10 @@ fn for_each_pose(
 fn check_finite(arm: &Armature) -> Result<(), TestCaseError> {
     for_each_pose(arm, |anim, pose| {
         for (b, bp) in arm.skeleton.bones.iter().zip(&pose.bones) {
-            prop_assert!(
-                bp.world.is_finite(),
-                "bone `{}` has a non-finite matrix in `{anim}`: {:?}",
-                b.name,
-                bp.world
-            );
+            prop_assert!(bp.world.is_finite(), "bone `{}` has a non-finite matrix in `{anim}`: {:?}", b.name, bp.world);
         }
         for (s, sp) in arm.skeleton.slots.iter().zip(&pose.slots) {
-            prop_assert!(
-                sp.color.to_array().iter().all(|c| c.is_finite()),
-                "slot `{}` color in `{anim}`: {:?}",
-                s.name,
-                sp.color
-            );
+            prop_assert!(sp.color.to_array().iter().all(|c| c.is_finite()), "slot `{}` color in `{anim}`: {:?}", s.name, sp.color);
         }
         Ok(())
     })
@@ -341,11 +320,7 @@ fn edit() -> impl Strategy<Value = Edit> {
 /// The nth char boundary of `s`, wrapping (the end of the text included).
 fn char_pos(s: &str, n: usize) -> usize {
     let count = s.chars().count() + 1;
-    s.char_indices()
-        .map(|(i, _)| i)
-        .chain(std::iter::once(s.len()))
-        .nth(n % count)
-        .unwrap_or(s.len())
+    s.char_indices().map(|(i, _)| i).chain(std::iter::once(s.len())).nth(n % count).unwrap_or(s.len())
 }
 
 /// Byte offset of the nth occurrence of `c`, wrapping.
@@ -400,10 +375,7 @@ fn apply(text: &str, e: &Edit) -> String {
                 lines.swap(a, b);
             }
             // A last line without `\n` may now sit in the middle.
-            lines
-                .iter()
-                .map(|l| if l.ends_with('\n') { l.to_string() } else { format!("{l}\n") })
-                .collect()
+            lines.iter().map(|l| if l.ends_with('\n') { l.to_string() } else { format!("{l}\n") }).collect()
         }
         Edit::TabToSpace(n) => match nth_of(text, '\t', n) {
             Some(i) => format!("{} {}", &text[..i], &text[i + 1..]),
@@ -428,12 +400,8 @@ fn apply(text: &str, e: &Edit) -> String {
             out.concat()
         }
         Edit::DuplicateSection(n) => {
-            let starts: Vec<usize> = lines
-                .iter()
-                .enumerate()
-                .filter(|(_, l)| !l.starts_with('\t') && !l.trim().is_empty())
-                .map(|(i, _)| i)
-                .collect();
+            let starts: Vec<usize> =
+                lines.iter().enumerate().filter(|(_, l)| !l.starts_with('\t') && !l.trim().is_empty()).map(|(i, _)| i).collect();
             if starts.is_empty() {
                 return text.to_string();
             }
@@ -531,11 +499,7 @@ fn reference_sections(text: &str) -> Vec<(u32, u32)> {
 }
 
 fn continuation_heavy_text() -> impl Strategy<Value = String> {
-    let piece = select(
-        &[
-            "\\", "\\\n", "\\\r\n", "\n", "\r\n", "\r", "\t", " ", "#", "# ", "a", "skeleton", "\u{a0}", "é",
-        ][..],
-    );
+    let piece = select(&["\\", "\\\n", "\\\r\n", "\n", "\r\n", "\r", "\t", " ", "#", "# ", "a", "skeleton", "\u{a0}", "é"][..]);
     prop::collection::vec(piece, 0..40).prop_map(|v| v.concat())
 }
 
@@ -590,12 +554,7 @@ fn observe(c: &Compilation) -> (Vec<skelpad::syntax::Diagnostic>, String, Vec<se
         poses.push(skelpad::cli::pose_document(arm, &anims, skin, Some(&[0.0, 0.05, 0.3, 1.0])));
         poses.push(skelpad::cli::pose_json(arm, &evaluate(arm, None, skin, 0.0)));
     }
-    (
-        c.diagnostics.clone(),
-        format!("{arm:?}"),
-        poses,
-        format!("{:?} {:?}", c.sources, c.lines),
-    )
+    (c.diagnostics.clone(), format!("{arm:?}"), poses, format!("{:?} {:?}", c.sources, c.lines))
 }
 
 #[derive(Clone, Debug)]
@@ -794,8 +753,5 @@ fn overflowing_number_literals_keep_matrices_finite() {
     let text = format!("skeleton\n\thip x{big}\n\thip.arm r{big} i{big}\nanim \"a\"\n\thip\n\t\ty 0 -> {big}\n");
     let c = compile(&text);
     let finite = check_finite(&c.armature);
-    assert!(
-        finite.is_ok() || c.has_errors(),
-        "non-finite pose without any diagnostic: {finite:?}"
-    );
+    assert!(finite.is_ok() || c.has_errors(), "non-finite pose without any diagnostic: {finite:?}");
 }

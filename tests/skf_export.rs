@@ -210,7 +210,17 @@ fn verts(v: &rs::Visuals) -> Vec<(f64, f64)> {
 
 /// Compares one constructed SkelForm armature with skelpad's pose.
 #[allow(clippy::too_many_arguments)]
-fn compare(w: &mut Worst, label: &str, sk: &Skeleton, a: &rs::Armature, setup_arm: &rs::Armature, pose: &Pose, names: &[String], k: f64, tex_at: &dyn Fn(u32) -> String) {
+fn compare(
+    w: &mut Worst,
+    label: &str,
+    sk: &Skeleton,
+    a: &rs::Armature,
+    setup_arm: &rs::Armature,
+    pose: &Pose,
+    names: &[String],
+    k: f64,
+    tex_at: &dyn Fn(u32) -> String,
+) {
     w.frames += 1;
     for bone in &a.constructed_bones {
         let Some((want, real)) = expected(sk, pose, names, &bone.name) else { continue };
@@ -243,11 +253,17 @@ fn compare(w: &mut Worst, label: &str, sk: &Skeleton, a: &rs::Armature, setup_ar
                 w.tint = w.tint.max((*x as f64 - y).abs());
             }
             // Texture keyframes follow the shown attachment.
-            let shown = pose.slots[slot.index()].attachment.filter(|&s| sk.attachment(SkinId(0), s).is_some_and(|x| !matches!(x.kind, AttachmentKind::None)));
+            let shown = pose.slots[slot.index()]
+                .attachment
+                .filter(|&s| sk.attachment(SkinId(0), s).is_some_and(|x| !matches!(x.kind, AttachmentKind::None)));
             let want_tex = match bone.name.split_once('[') {
                 Some((_, att)) => {
                     let att = sk.find_attachment(slot, att.trim_end_matches(']'));
-                    if shown.is_some() && shown == att { att.map(|a| sk.attachment_full_name(a)).unwrap_or_default() } else { String::new() }
+                    if shown.is_some() && shown == att {
+                        att.map(|a| sk.attachment_full_name(a)).unwrap_or_default()
+                    } else {
+                        String::new()
+                    }
                 }
                 None => shown
                     .filter(|s| !names.contains(&format!("@{slot_name}[{}]", sk.attachments[s.index()].name)))
@@ -269,7 +285,8 @@ fn compare(w: &mut Worst, label: &str, sk: &Skeleton, a: &rs::Armature, setup_ar
                 let setup_v = verts(&setup_arm.visuals[bone.visuals_id as usize]);
                 let now_v = verts(vis);
                 for (p0, pf) in q0.iter().zip(&qf) {
-                    let mapped = through_mesh(*p0, &setup_v, &now_v, &vis.indices).unwrap_or_else(|| panic!("{label}: outline point {p0:?} outside the mesh of `{}`", bone.name));
+                    let mapped = through_mesh(*p0, &setup_v, &now_v, &vis.indices)
+                        .unwrap_or_else(|| panic!("{label}: outline point {p0:?} outside the mesh of `{}`", bone.name));
                     let err = (mapped.0 - pf.0).hypot(mapped.1 - pf.1);
                     w.mesh = w.mesh.max(err * k);
                 }
@@ -299,7 +316,9 @@ fn with_sprites(name: &str, arm: &Armature, dir: &Path) -> PathBuf {
     for (i, n) in names.iter().enumerate() {
         let path = tmp.join(n);
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        let img = image::RgbaImage::from_fn(6 + i as u32, 4, |x, y| image::Rgba([(40 * x) as u8, (60 * y) as u8, 200, if (x + y) % 2 == 0 { 255 } else { 128 }]));
+        let img = image::RgbaImage::from_fn(6 + i as u32, 4, |x, y| {
+            image::Rgba([(40 * x) as u8, (60 * y) as u8, 200, if (x + y) % 2 == 0 { 255 } else { 128 }])
+        });
         img.save(&path).unwrap();
     }
     tmp
@@ -325,7 +344,9 @@ fn prove(name: &str, text: &str, dir: &Path, opts: &ExportOptions) -> Worst {
     // The setup mesh, for mapping outline points.
     let mut setup_arm = theirs.clone();
     rs::construct(&mut setup_arm);
-    compare(&mut w, &format!("{name}/setup"), sk, &setup_arm, &setup_arm, &Pose::setup(sk), &names, k, &|bone| texture_at(&ours, None, bone, 0));
+    compare(&mut w, &format!("{name}/setup"), sk, &setup_arm, &setup_arm, &Pose::setup(sk), &names, k, &|bone| {
+        texture_at(&ours, None, bone, 0)
+    });
     for (ai, anim) in theirs.animations.iter().enumerate() {
         let id = arm.animation_by_name(&anim.name).unwrap_or_else(|| panic!("{name}: animation `{}` not in the script", anim.name));
         assert_eq!(anim.keyframes.iter().map(|k| k.frame).max(), anim.keyframes.last().map(|k| k.frame), "{name}: keyframes sorted");

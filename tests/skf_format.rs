@@ -7,8 +7,8 @@ use serde_json::Value;
 use skelpad::compile::compile;
 use skelpad::formats::skf::export::{ExportOptions, plan};
 use skelpad::formats::skf::pictures::RenderedPictures;
-use skelpad::formats::skf::write::{build, to_zip};
 use skelpad::formats::skf::read::{parse_armature, read_skf, validate};
+use skelpad::formats::skf::write::{build, to_zip};
 
 #[derive(Clone, Copy, Debug)]
 enum Ty {
@@ -238,7 +238,8 @@ fn skelforms_own_files_read_cleanly() {
         assert!(a.bones.iter().all(|b| !b.hidden && b.scale.x != 0.0));
         assert!(a.visuals.iter().all(|v| v.tint.a == 1.0));
         assert_eq!(a.visuals.iter().any(|v| !v.binds.is_empty()), meshes);
-        let elements: std::collections::BTreeSet<&str> = a.animations.iter().flat_map(|x| x.keyframes.iter().map(|k| k.element.as_str())).collect();
+        let elements: std::collections::BTreeSet<&str> =
+            a.animations.iter().flat_map(|x| x.keyframes.iter().map(|k| k.element.as_str())).collect();
         assert!(elements.iter().all(|e| ["PositionX", "PositionY", "Rotation", "ScaleX", "ScaleY"].contains(e)), "{elements:?}");
         // The editor's extra `editor.json` has one entry per bone.
         assert!(skf.editor_json.is_some());
@@ -250,7 +251,12 @@ fn skelforms_own_files_read_cleanly() {
 /// pictures, a thumbnail, and every texture a visual names in every style.
 #[test]
 fn whole_exports_have_every_field_and_consistent_pictures() {
-    for (file, k) in [("examples/skins.skel2d", 1.0), ("examples/tentacle.skel2d", 2.0), ("tests/skf_rigs/bend.skel2d", 3.0), ("tests/skf_rigs/looks.skel2d", 1.5)] {
+    for (file, k) in [
+        ("examples/skins.skel2d", 1.0),
+        ("examples/tentacle.skel2d", 2.0),
+        ("tests/skf_rigs/bend.skel2d", 3.0),
+        ("tests/skf_rigs/looks.skel2d", 1.5),
+    ] {
         let text = std::fs::read_to_string(manifest().join(file)).unwrap();
         let arm = compile(&text).armature;
         let mut pictures = RenderedPictures::new(&arm, &manifest());
@@ -280,7 +286,8 @@ fn whole_exports_have_every_field_and_consistent_pictures() {
         // every non-empty rectangle is drawn.
         for (i, (w, h, px)) in export.pages.iter().enumerate() {
             for t in a.styles.iter().flat_map(|s| &s.textures).filter(|t| t.atlas_idx as usize == i && t.size.x > 1) {
-                let drawn = (t.offset.y..t.offset.y + t.size.y).any(|y| (t.offset.x..t.offset.x + t.size.x).any(|x| px[((y * w + x) * 4 + 3) as usize] > 0));
+                let drawn = (t.offset.y..t.offset.y + t.size.y)
+                    .any(|y| (t.offset.x..t.offset.x + t.size.x).any(|x| px[((y * w + x) * 4 + 3) as usize] > 0));
                 assert!(drawn, "{file}: texture {} is empty in atlas {i} ({w}×{h})", t.name);
             }
         }

@@ -113,7 +113,12 @@ pub struct Drawing {
 impl Drawing {
     /// Sprites are looked up in `image_dir` (the script's folder).
     pub fn new(image_dir: &Path) -> Self {
-        Drawing { cache: RenderCache::new(image_dir), image_dir: image_dir.to_path_buf(), list: DrawList::default(), textures: HashMap::new() }
+        Drawing {
+            cache: RenderCache::new(image_dir),
+            image_dir: image_dir.to_path_buf(),
+            list: DrawList::default(),
+            textures: HashMap::new(),
+        }
     }
 
     /// Follows the script to another folder (Open, Save As).
@@ -165,7 +170,10 @@ impl Canvas {
         if focused {
             // Keep arrow keys for frame stepping instead of moving focus.
             ui.memory_mut(|m| {
-                m.set_focus_lock_filter(canvas_id(), EventFilter { horizontal_arrows: true, vertical_arrows: true, tab: false, escape: false })
+                m.set_focus_lock_filter(
+                    canvas_id(),
+                    EventFilter { horizontal_arrows: true, vertical_arrows: true, tab: false, escape: false },
+                )
             });
         }
 
@@ -233,12 +241,14 @@ impl Canvas {
             }
         }
 
-        if response.clicked() && !self.space_held
-            && let Some(p) = response.interact_pointer_pos() {
-                let (wx, wy) = view.world_from_screen(rect, p);
-                let tolerance = f64::from(6.0 / view.zoom);
-                out.clicked = Some(hit_test(scene.armature, scene.pose, wx, wy, tolerance, scene.show_bones));
-            }
+        if response.clicked()
+            && !self.space_held
+            && let Some(p) = response.interact_pointer_pos()
+        {
+            let (wx, wy) = view.world_from_screen(rect, p);
+            let tolerance = f64::from(6.0 / view.zoom);
+            out.clicked = Some(hit_test(scene.armature, scene.pose, wx, wy, tolerance, scene.show_bones));
+        }
 
         let painter = ui.painter_at(rect);
         let visuals = ui.visuals();
@@ -263,7 +273,12 @@ impl Canvas {
             );
         }
         if focused {
-            painter.rect_stroke(rect.shrink(1.0), 0.0, Stroke::new(1.0, visuals.selection.stroke.color.gamma_multiply(0.5)), egui::StrokeKind::Inside);
+            painter.rect_stroke(
+                rect.shrink(1.0),
+                0.0,
+                Stroke::new(1.0, visuals.selection.stroke.color.gamma_multiply(0.5)),
+                egui::StrokeKind::Inside,
+            );
         }
         out
     }
@@ -304,21 +319,22 @@ fn paint_pose(painter: &egui::Painter, rect: Rect, view: &View, scene: &Scene<'_
     match scene.anim.filter(|_| scene.onion_skin) {
         Some(anim) => {
             let onion = OnionSkin { looping: scene.looping, ..OnionSkin::default() };
-            drawing.list = render::build_with_onion_skin(scene.armature, anim, scene.skin, scene.time_secs, &onion, &options, &mut drawing.cache);
+            drawing.list =
+                render::build_with_onion_skin(scene.armature, anim, scene.skin, scene.time_secs, &onion, &options, &mut drawing.cache);
         }
         None => render::build_draw_list_into(&mut drawing.list, scene.armature, scene.pose, &options, &mut drawing.cache),
     }
     let c = rect.center();
-    let to_screen = render::View {
-        origin_px: [f64::from(c.x + view.pan[0]), f64::from(c.y + view.pan[1])],
-        pixels_per_unit: f64::from(view.zoom),
-    };
+    let to_screen =
+        render::View { origin_px: [f64::from(c.x + view.pan[0]), f64::from(c.y + view.pan[1])], pixels_per_unit: f64::from(view.zoom) };
     let ctx = painter.ctx().clone();
     let Drawing { list, textures, .. } = drawing;
     let mut texture_of = |img: &render::SpriteImage| {
         textures
             .entry(img.id)
-            .or_insert_with(|| ctx.load_texture(format!("sprite {}", img.name), render::egui::color_image(img), egui::TextureOptions::LINEAR))
+            .or_insert_with(|| {
+                ctx.load_texture(format!("sprite {}", img.name), render::egui::color_image(img), egui::TextureOptions::LINEAR)
+            })
             .id()
     };
     for mesh in render::egui::to_epaint(list, &to_screen, &mut texture_of) {
@@ -372,7 +388,9 @@ fn slot_outline(sk: &crate::model::Skeleton, pose: &Pose, slot: SlotId) -> Optio
     let s = sk.slots.get(slot.index())?;
     let (_, att) = pose.attachment(sk, slot)?;
     let m = attachment_matrix(pose, s.bone, att.transform.matrix())?;
-    let ellipse = |rx: f64, ry: f64| (0..24).map(|i| f64::from(i) * std::f64::consts::TAU / 24.0).map(|a| m.apply(rx * a.cos(), ry * a.sin())).collect::<Vec<_>>();
+    let ellipse = |rx: f64, ry: f64| {
+        (0..24).map(|i| f64::from(i) * std::f64::consts::TAU / 24.0).map(|a| m.apply(rx * a.cos(), ry * a.sin())).collect::<Vec<_>>()
+    };
     let pad = |st: &crate::model::ShapeStyle| st.stroke_width.max(0.0) / 2.0;
     match &att.kind {
         AttachmentKind::None | AttachmentKind::Sprite { .. } => None,

@@ -129,39 +129,40 @@ impl Editor {
         let focused = ctx.memory(|m| m.has_focus(id));
         if focused
             && let Some(mut state) = TextEditState::load(&ctx, id)
-                && let Some(range) = state.cursor.char_range() {
-                    let [a, b] = range.sorted_cursors();
-                    let sel = byte_of_char(&doc.text, a.index.0)..byte_of_char(&doc.text, b.index.0);
-                    let multi_line = doc.text[sel.clone()].contains('\n');
-                    let mut new_sel: Option<Range<usize>> = None;
-                    if ui.input_mut(|i| i.consume_key(Modifiers::SHIFT, Key::Tab)) {
-                        let before = doc.text.len();
-                        let lines = shift_lines(&mut doc.text, sel.clone(), false);
-                        new_sel = Some(if multi_line {
-                            lines
-                        } else {
-                            // A single cursor stays where it was on its line.
-                            let at = sel.start.saturating_sub(before - doc.text.len()).max(lines.start);
-                            at..at
-                        });
-                    } else if multi_line && ui.input_mut(|i| i.consume_key(Modifiers::NONE, Key::Tab)) {
-                        new_sel = Some(shift_lines(&mut doc.text, sel.clone(), true));
-                    } else if ui.input_mut(|i| i.consume_key(Modifiers::NONE, Key::Enter)) {
-                        // Enter keeps the indentation of the current line.
-                        let ls = line_start(&doc.text, sel.start);
-                        let indent: String = doc.text[ls..sel.start].chars().take_while(|c| *c == '\t' || *c == ' ').collect();
-                        let insert = format!("\n{indent}");
-                        doc.text.replace_range(sel.clone(), &insert);
-                        let at = sel.start + insert.len();
-                        new_sel = Some(at..at);
-                    }
-                    if let Some(r) = new_sel {
-                        let (ca, cb) = (char_of_byte(&doc.text, r.start), char_of_byte(&doc.text, r.end));
-                        state.cursor.set_char_range(Some(CCursorRange::two(CCursor::new(ca), CCursor::new(cb))));
-                        state.store(&ctx, id);
-                        out.changed = true;
-                    }
-                }
+            && let Some(range) = state.cursor.char_range()
+        {
+            let [a, b] = range.sorted_cursors();
+            let sel = byte_of_char(&doc.text, a.index.0)..byte_of_char(&doc.text, b.index.0);
+            let multi_line = doc.text[sel.clone()].contains('\n');
+            let mut new_sel: Option<Range<usize>> = None;
+            if ui.input_mut(|i| i.consume_key(Modifiers::SHIFT, Key::Tab)) {
+                let before = doc.text.len();
+                let lines = shift_lines(&mut doc.text, sel.clone(), false);
+                new_sel = Some(if multi_line {
+                    lines
+                } else {
+                    // A single cursor stays where it was on its line.
+                    let at = sel.start.saturating_sub(before - doc.text.len()).max(lines.start);
+                    at..at
+                });
+            } else if multi_line && ui.input_mut(|i| i.consume_key(Modifiers::NONE, Key::Tab)) {
+                new_sel = Some(shift_lines(&mut doc.text, sel.clone(), true));
+            } else if ui.input_mut(|i| i.consume_key(Modifiers::NONE, Key::Enter)) {
+                // Enter keeps the indentation of the current line.
+                let ls = line_start(&doc.text, sel.start);
+                let indent: String = doc.text[ls..sel.start].chars().take_while(|c| *c == '\t' || *c == ' ').collect();
+                let insert = format!("\n{indent}");
+                doc.text.replace_range(sel.clone(), &insert);
+                let at = sel.start + insert.len();
+                new_sel = Some(at..at);
+            }
+            if let Some(r) = new_sel {
+                let (ca, cb) = (char_of_byte(&doc.text, r.start), char_of_byte(&doc.text, r.end));
+                state.cursor.set_char_range(Some(CCursorRange::two(CCursor::new(ca), CCursor::new(cb))));
+                state.store(&ctx, id);
+                out.changed = true;
+            }
+        }
         if let Some(r) = self.pending_select.as_mut() {
             *r = floor_boundary(&doc.text, r.start)..floor_boundary(&doc.text, r.end.max(r.start));
             let mut state = TextEditState::load(&ctx, id).unwrap_or_default();
@@ -263,13 +264,18 @@ impl Editor {
                     })
                     .collect();
                 if !under.is_empty() {
-                    egui::Tooltip::always_open(ctx.clone(), ui.layer_id(), egui::Id::unique("skelpad.diag-tooltip"), egui::PopupAnchor::Pointer)
-                        .show(|ui| {
-                            ui.set_max_width(420.0);
-                            for d in under {
-                                diagnostic_text(ui, d, true);
-                            }
-                        });
+                    egui::Tooltip::always_open(
+                        ctx.clone(),
+                        ui.layer_id(),
+                        egui::Id::unique("skelpad.diag-tooltip"),
+                        egui::PopupAnchor::Pointer,
+                    )
+                    .show(|ui| {
+                        ui.set_max_width(420.0);
+                        for d in under {
+                            diagnostic_text(ui, d, true);
+                        }
+                    });
                 }
             }
         }
@@ -302,9 +308,10 @@ impl Editor {
             }
         });
         if let Some(forward) = jump
-            && let Some(r) = find_next(text, &self.find.query, self.cursor.unwrap_or(0), forward) {
-                self.select(r);
-            }
+            && let Some(r) = find_next(text, &self.find.query, self.cursor.unwrap_or(0), forward)
+        {
+            self.select(r);
+        }
     }
 }
 
@@ -353,21 +360,26 @@ pub fn diagnostics_ui(ui: &mut egui::Ui, doc: &Document) -> Option<Range<usize>>
         return None;
     }
     let row_h = ui.spacing().interact_size.y;
-    egui::ScrollArea::vertical().id_salt("diagnostics.scroll").auto_shrink([false, false]).show_rows(ui, row_h, comp.diagnostics.len(), |ui, rows| {
-        for d in &comp.diagnostics[rows] {
-            let lc = comp.lines.line_col(&doc.text, d.span.start);
-            let color = match d.severity {
-                Severity::Error => ui.visuals().error_fg_color,
-                Severity::Warning => ui.visuals().warn_fg_color,
-            };
-            let label = format!("{}:{}  {}: {}", lc.line, lc.column, d.severity, d.message);
-            let r = ui.add(egui::Button::selectable(false, egui::RichText::new(label).color(color)).truncate());
-            let r = if d.hints.is_empty() { r } else { r.on_hover_text(d.hints.join("\n")) };
-            if r.clicked() {
-                clicked = Some(d.span.range());
+    egui::ScrollArea::vertical().id_salt("diagnostics.scroll").auto_shrink([false, false]).show_rows(
+        ui,
+        row_h,
+        comp.diagnostics.len(),
+        |ui, rows| {
+            for d in &comp.diagnostics[rows] {
+                let lc = comp.lines.line_col(&doc.text, d.span.start);
+                let color = match d.severity {
+                    Severity::Error => ui.visuals().error_fg_color,
+                    Severity::Warning => ui.visuals().warn_fg_color,
+                };
+                let label = format!("{}:{}  {}: {}", lc.line, lc.column, d.severity, d.message);
+                let r = ui.add(egui::Button::selectable(false, egui::RichText::new(label).color(color)).truncate());
+                let r = if d.hints.is_empty() { r } else { r.on_hover_text(d.hints.join("\n")) };
+                if r.clicked() {
+                    clicked = Some(d.span.range());
+                }
             }
-        }
-    });
+        },
+    );
     clicked
 }
 

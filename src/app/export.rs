@@ -82,7 +82,15 @@ pub struct ExportOptions {
 
 impl Default for ExportOptions {
     fn default() -> Self {
-        ExportOptions { width: 512, height: 512, fit: true, transparent: true, background: egui::Color32::WHITE, bones: false, skf_scale: 1.0 }
+        ExportOptions {
+            width: 512,
+            height: 512,
+            fit: true,
+            transparent: true,
+            background: egui::Color32::WHITE,
+            bones: false,
+            skf_scale: 1.0,
+        }
     }
 }
 

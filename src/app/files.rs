@@ -206,9 +206,7 @@ impl FileWatcher {
             }
         })
         .map_err(|e| format!("cannot watch `{}`: {e}", path.display()))?;
-        watcher
-            .watch(&dir, notify::RecursiveMode::NonRecursive)
-            .map_err(|e| format!("cannot watch `{}`: {e}", dir.display()))?;
+        watcher.watch(&dir, notify::RecursiveMode::NonRecursive).map_err(|e| format!("cannot watch `{}`: {e}", dir.display()))?;
         Ok(FileWatcher { _watcher: watcher, events, path })
     }
 
@@ -271,7 +269,8 @@ impl FileDialogs for NativeDialogs {
     fn pick_open(&self, start_dir: Option<&Path>) -> PendingDialog {
         let start_dir = start_dir.map(Path::to_path_buf);
         spawn_dialog(move || {
-            let mut d = rfd::FileDialog::new().set_title("Open script").add_filter("Skel2D script", &["skel2d"]).add_filter("All files", &["*"]);
+            let mut d =
+                rfd::FileDialog::new().set_title("Open script").add_filter("Skel2D script", &["skel2d"]).add_filter("All files", &["*"]);
             if let Some(dir) = start_dir {
                 d = d.set_directory(dir);
             }

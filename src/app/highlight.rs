@@ -503,7 +503,8 @@ mod tests {
 
     #[test]
     fn tokens_are_classified_by_section_and_depth() {
-        let k = kinds("skeleton #FC0\n\tarm l40 r10 flip-x # note\n\t\t@ :rect w10 f#F00\nanim \"a\" 24fps 0:5:li\n\tarm\n\t\tr 0 --> 90 {\n");
+        let k =
+            kinds("skeleton #FC0\n\tarm l40 r10 flip-x # note\n\t\t@ :rect w10 f#F00\nanim \"a\" 24fps 0:5:li\n\tarm\n\t\tr 0 --> 90 {\n");
         let find = |t: &str| k.iter().find(|(s, _)| s == t).map(|(_, k)| *k);
         assert_eq!(find("skeleton"), Some(TokenKind::Keyword));
         assert_eq!(find("#FC0"), Some(TokenKind::Color));
@@ -531,7 +532,9 @@ mod tests {
         assert_eq!(job.sections.first().map(|s| s.byte_range.start.0), Some(0));
         assert_eq!(job.sections.last().map(|s| s.byte_range.end.0), Some(text.len()));
         assert!(job.sections.windows(2).all(|w| w[0].byte_range.end == w[1].byte_range.start));
-        let at = |b: usize| job.sections.iter().find(|s| (s.byte_range.start.0..s.byte_range.end.0).contains(&b)).map(|s| s.format.clone()).unwrap();
+        let at = |b: usize| {
+            job.sections.iter().find(|s| (s.byte_range.start.0..s.byte_range.end.0).contains(&b)).map(|s| s.format.clone()).unwrap()
+        };
         let palette = Palette::new(true);
         // The space after the tab is flagged.
         assert_eq!(at(10).background, palette.stray_space);

@@ -369,9 +369,10 @@ impl SkelpadApp {
                     (DialogPurpose::Open, Some(p)) => self.open_path(&p),
                     (DialogPurpose::SaveAs { then }, Some(p)) => {
                         if self.save_to(&p)
-                            && let Some(a) = then {
-                                self.perform(a);
-                            }
+                            && let Some(a) = then
+                        {
+                            self.perform(a);
+                        }
                     }
                     (DialogPurpose::Export(kind), Some(p)) => self.start_export(kind, p, ctx),
                     (_, None) => {}
@@ -753,7 +754,12 @@ impl SkelpadApp {
         match answer {
             Some(true) => {
                 self.export_dialog = None;
-                let stem = self.doc.path.as_ref().and_then(|p| p.file_stem()).map_or_else(|| "skeleton".into(), |s| s.to_string_lossy().into_owned());
+                let stem = self
+                    .doc
+                    .path
+                    .as_ref()
+                    .and_then(|p| p.file_stem())
+                    .map_or_else(|| "skeleton".into(), |s| s.to_string_lossy().into_owned());
                 let anim = self.playback.resolve(&self.doc.analysis.shown).0.and_then(|a| self.doc.analysis.shown.animation(a));
                 let name = match (kind, anim) {
                     (ExportKind::Png, _) | (_, None) => format!("{stem}.{}", kind.extension()),
@@ -773,7 +779,11 @@ impl SkelpadApp {
         let armature = self.doc.analysis.shown.clone();
         let (anim, skin) = self.playback.resolve(&armature);
         let time_secs = self.playback.sample_time(anim.and_then(|a| armature.animation(a)));
-        let label = format!("{} to {}", kind.extension().to_uppercase(), out.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned()));
+        let label = format!(
+            "{} to {}",
+            kind.extension().to_uppercase(),
+            out.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned())
+        );
         let request = ExportRequest {
             kind,
             armature,
@@ -801,7 +811,10 @@ impl SkelpadApp {
                     0 => String::new(),
                     n => format!(" ({n} warning{}: hover to read)", if n == 1 { "" } else { "s" }),
                 };
-                self.say(format!("Exported {label}: {} file{}{where_}{warned}", files.len(), if files.len() == 1 { "" } else { "s" }), false);
+                self.say(
+                    format!("Exported {label}: {} file{}{where_}{warned}", files.len(), if files.len() == 1 { "" } else { "s" }),
+                    false,
+                );
                 self.status_details = done.warnings;
             }
             Err(e) => self.say(format!("Export failed: {e}"), true),
@@ -810,7 +823,12 @@ impl SkelpadApp {
 
     /// The folder sprites are looked up in: the script's, or the current one.
     fn script_dir(&self) -> PathBuf {
-        self.doc.path.as_ref().and_then(|p| p.parent()).filter(|d| !d.as_os_str().is_empty()).map_or_else(|| PathBuf::from("."), Path::to_path_buf)
+        self.doc
+            .path
+            .as_ref()
+            .and_then(|p| p.parent())
+            .filter(|d| !d.as_os_str().is_empty())
+            .map_or_else(|| PathBuf::from("."), Path::to_path_buf)
     }
 
     fn restore(&mut self, record: RecoveryRecord) {
@@ -863,9 +881,10 @@ impl eframe::App for SkelpadApp {
         // A clean exit keeps no recovery file; an exit with unsaved changes
         // (only possible after "Don't save") was cleared by the prompt.
         if !self.doc.is_dirty()
-            && let Some(r) = self.recovery.as_mut() {
-                r.clear();
-            }
+            && let Some(r) = self.recovery.as_mut()
+        {
+            r.clear();
+        }
     }
 }
 
@@ -887,7 +906,8 @@ fn resolve_ref<'a>(names: impl Iterator<Item = &'a str>, r: &str) -> Option<usiz
     let full = r.strip_prefix("skeleton.");
     let mut found = None;
     for (i, n) in names.enumerate() {
-        let hit = full.is_some_and(|f| f == n) || n == r || (n.len() > r.len() && n.ends_with(r) && n.as_bytes()[n.len() - r.len() - 1] == b'.');
+        let hit =
+            full.is_some_and(|f| f == n) || n == r || (n.len() > r.len() && n.ends_with(r) && n.as_bytes()[n.len() - r.len() - 1] == b'.');
         if hit {
             if found.is_some() {
                 return None;
@@ -953,11 +973,15 @@ pub fn run(file: Option<PathBuf>) -> i32 {
         multisampling: 4,
         ..Default::default()
     };
-    let result = eframe::run_native(APP_ID, options, Box::new(move |cc| {
-        let mut app = SkelpadApp::new(cc, file, Services::native());
-        app.startup_probe = probe.then_some(started);
-        Ok(Box::new(app))
-    }));
+    let result = eframe::run_native(
+        APP_ID,
+        options,
+        Box::new(move |cc| {
+            let mut app = SkelpadApp::new(cc, file, Services::native());
+            app.startup_probe = probe.then_some(started);
+            Ok(Box::new(app))
+        }),
+    );
     match result {
         Ok(()) => crate::cli::EXIT_OK,
         Err(e) => {

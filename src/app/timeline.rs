@@ -178,7 +178,13 @@ pub struct TimelineOutput {
 }
 
 /// Draws the timeline panel.
-pub fn ui(ui: &mut egui::Ui, playback: &mut Playback, view: &mut super::settings::ViewSettings, arm: &Armature, focus_bone: Option<BoneId>) -> TimelineOutput {
+pub fn ui(
+    ui: &mut egui::Ui,
+    playback: &mut Playback,
+    view: &mut super::settings::ViewSettings,
+    arm: &Armature,
+    focus_bone: Option<BoneId>,
+) -> TimelineOutput {
     let mut out = TimelineOutput::default();
     let (anim_id, skin_id) = playback.resolve(arm);
     let anim = anim_id.and_then(|a| arm.animation(a));
@@ -221,12 +227,7 @@ pub fn ui(ui: &mut egui::Ui, playback: &mut Playback, view: &mut super::settings
             }
         });
         if let Some(a) = anim {
-            ui.monospace(format!(
-                "{:.3} s  frame {} / {}",
-                playback.sample_time(Some(a)),
-                playback.frame(a),
-                last_frame(a)
-            ));
+            ui.monospace(format!("{:.3} s  frame {} / {}", playback.sample_time(Some(a)), playback.frame(a), last_frame(a)));
         }
     });
     ui.horizontal(|ui| {
@@ -263,9 +264,7 @@ fn scrub_bar(ui: &mut egui::Ui, playback: &mut Playback, anim: &Animation, ticks
     let frames = last_frame(anim).max(1);
     let inner = rect.shrink2(Vec2::new(10.0, 0.0));
     let x_of = |t: f64| inner.left() + (t / duration).clamp(0.0, 1.0) as f32 * inner.width();
-    response.widget_info(|| {
-        egui::WidgetInfo::slider(true, playback.time_secs, "Scrub bar")
-    });
+    response.widget_info(|| egui::WidgetInfo::slider(true, playback.time_secs, "Scrub bar"));
     if let Some(pos) = response.interact_pointer_pos().filter(|_| response.is_pointer_button_down_on() || response.clicked()) {
         let t = ((pos.x - inner.left()) / inner.width()).clamp(0.0, 1.0) as f64 * duration;
         // Snap to frames: poses between frames are never shown while playing either.
@@ -288,7 +287,13 @@ fn scrub_bar(ui: &mut egui::Ui, playback: &mut Playback, anim: &Animation, ticks
         let h = if major { 10.0 } else { 5.0 };
         painter.line_segment([Pos2::new(x, rect.top()), Pos2::new(x, rect.top() + h)], Stroke::new(1.0, text_color));
         if major {
-            painter.text(Pos2::new(x + 2.0, rect.top() + 9.0), egui::Align2::LEFT_TOP, f.to_string(), egui::FontId::proportional(10.0), text_color);
+            painter.text(
+                Pos2::new(x + 2.0, rect.top() + 9.0),
+                egui::Align2::LEFT_TOP,
+                f.to_string(),
+                egui::FontId::proportional(10.0),
+                text_color,
+            );
         }
     }
     let key_color = if bone.is_some() { Color32::from_rgb(0x40, 0xA0, 0xFF) } else { Color32::from_rgb(0xE0, 0xA0, 0x20) };
@@ -316,7 +321,8 @@ mod tests {
     use crate::compile::compile;
 
     fn arm() -> Armature {
-        compile("skeleton\n\ta l10\nanim \"one\" 10fps\n\ta\n\t\tr 0 -> 90 -> 0\nanim \"two\"\n\ta\n\t\tx 0 --> 5\nskin \"blue\"\n").armature
+        compile("skeleton\n\ta l10\nanim \"one\" 10fps\n\ta\n\t\tr 0 -> 90 -> 0\nanim \"two\"\n\ta\n\t\tx 0 --> 5\nskin \"blue\"\n")
+            .armature
     }
 
     #[test]
@@ -350,7 +356,9 @@ mod tests {
         p.select_anim(&arm, AnimId(1));
         p.select_skin(&arm, SkinId(1));
         // "two" moves to the front: still selected.
-        let swapped = compile("skeleton\n\ta l10\nanim \"two\"\n\ta\n\t\tx 0 --> 5\nanim \"one\" 10fps\n\ta\n\t\tr 0 -> 90\nskin \"blue\"\n").armature;
+        let swapped =
+            compile("skeleton\n\ta l10\nanim \"two\"\n\ta\n\t\tx 0 --> 5\nanim \"one\" 10fps\n\ta\n\t\tr 0 -> 90\nskin \"blue\"\n")
+                .armature;
         assert_eq!(p.resolve(&swapped), (Some(AnimId(0)), SkinId(1)));
         // Renamed in place: the position is kept.
         let renamed = compile("skeleton\n\ta l10\nanim \"twox\"\n\ta\n\t\tx 0 --> 5\nanim \"one\" 10fps\nskin \"blue\"\n").armature;

@@ -1,7 +1,7 @@
 //! The `skelpad` command line.
 
-pub mod render;
 pub mod export;
+pub mod render;
 pub mod report;
 
 use std::io::Write;
@@ -119,10 +119,11 @@ where
 /// here, before a window opens; a missing one becomes a new script there.
 fn open_editor(file: Option<PathBuf>) -> i32 {
     if let Some(path) = file.as_deref().filter(|p| p.exists())
-        && let Err(msg) = read_script(path) {
-            eprintln!("error: {msg}");
-            return EXIT_USAGE;
-        }
+        && let Err(msg) = read_script(path)
+    {
+        eprintln!("error: {msg}");
+        return EXIT_USAGE;
+    }
     crate::app::run(file)
 }
 
@@ -295,12 +296,8 @@ pub fn pose_document(arm: &Armature, anims: &[AnimId], skin: SkinId, times: Opti
 /// A pose in the conformance format.
 pub fn pose_json(arm: &Armature, pose: &Pose) -> serde_json::Value {
     let sk = &*arm.skeleton;
-    let bones: Vec<serde_json::Value> = sk
-        .bones
-        .iter()
-        .zip(&pose.bones)
-        .map(|(b, p)| serde_json::json!({ "name": b.name, "world": p.world.to_array() }))
-        .collect();
+    let bones: Vec<serde_json::Value> =
+        sk.bones.iter().zip(&pose.bones).map(|(b, p)| serde_json::json!({ "name": b.name, "world": p.world.to_array() })).collect();
     let slots: Vec<serde_json::Value> = sk
         .slots
         .iter()

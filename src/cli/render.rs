@@ -178,7 +178,8 @@ fn render(args: &RenderArgs, err: &mut dyn Write, tty: bool) -> Result<(), Strin
     };
     if comp.has_errors() {
         let n = comp.diagnostics.iter().filter(|d| d.is_error()).count();
-        let _ = writeln!(err, "warning: {} has {n} error(s); rendering what compiled (run `skelpad check` to see them)", args.file.display());
+        let _ =
+            writeln!(err, "warning: {} has {n} error(s); rendering what compiled (run `skelpad check` to see them)", args.file.display());
     }
     let animation = anim.and_then(|a| arm.animation(a));
     let fps = animation.map_or(20.0, crate::render::fps_of);

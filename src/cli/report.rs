@@ -83,12 +83,20 @@ pub fn json_file(path: &Path, text: &str, comp: &Compilation) -> serde_json::Val
 pub fn print_pose_table(out: &mut impl Write, doc: &serde_json::Value) -> std::io::Result<()> {
     let fmt_pose = |out: &mut dyn Write, pose: &serde_json::Value| -> std::io::Result<()> {
         for b in pose["bones"].as_array().into_iter().flatten() {
-            let w: Vec<String> = b["world"].as_array().into_iter().flatten().map(|v| format!("{:9.3}", v.as_f64().unwrap_or(f64::NAN))).collect();
+            let w: Vec<String> =
+                b["world"].as_array().into_iter().flatten().map(|v| format!("{:9.3}", v.as_f64().unwrap_or(f64::NAN))).collect();
             writeln!(out, "    bone {:<32} [{}]", b["name"].as_str().unwrap_or(""), w.join(" "))?;
         }
         for s in pose["slots"].as_array().into_iter().flatten() {
-            let c: Vec<String> = s["color"].as_array().into_iter().flatten().map(|v| format!("{:.3}", v.as_f64().unwrap_or(f64::NAN))).collect();
-            writeln!(out, "    slot {:<32} color [{}] shows {}", s["name"].as_str().unwrap_or(""), c.join(" "), s["attachment"].as_str().unwrap_or("nothing"))?;
+            let c: Vec<String> =
+                s["color"].as_array().into_iter().flatten().map(|v| format!("{:.3}", v.as_f64().unwrap_or(f64::NAN))).collect();
+            writeln!(
+                out,
+                "    slot {:<32} color [{}] shows {}",
+                s["name"].as_str().unwrap_or(""),
+                c.join(" "),
+                s["attachment"].as_str().unwrap_or("nothing")
+            )?;
         }
         Ok(())
     };
@@ -97,7 +105,13 @@ pub fn print_pose_table(out: &mut impl Write, doc: &serde_json::Value) -> std::i
     writeln!(out, "setup pose:")?;
     fmt_pose(out, &doc["setup"])?;
     for a in doc["animations"].as_array().into_iter().flatten() {
-        writeln!(out, "animation \"{}\": {} fps, {:.4} s", a["name"].as_str().unwrap_or(""), a["fps"], a["duration"].as_f64().unwrap_or(0.0))?;
+        writeln!(
+            out,
+            "animation \"{}\": {} fps, {:.4} s",
+            a["name"].as_str().unwrap_or(""),
+            a["fps"],
+            a["duration"].as_f64().unwrap_or(0.0)
+        )?;
         for p in a["poses"].as_array().into_iter().flatten() {
             writeln!(out, "  t = {:.4} s", p["time"].as_f64().unwrap_or(0.0))?;
             fmt_pose(out, p)?;

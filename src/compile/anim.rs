@@ -83,7 +83,8 @@ pub fn compile_anim(rig: &RigOutput, sections: &[(Ordinal, &AnimSection)]) -> An
     let mut anim = Animation::empty(&name, fps);
     let time = |k: &RawKey| k.frame / fps;
     let num = |v: &KeyValue| if let KeyValue::Number(n) = v { *n } else { 0.0 };
-    let color_tracks: Vec<(Target, TimelineProp)> = order.iter().filter(|k| k.1 == TimelineProp::Color && !tracks[*k].is_empty()).copied().collect();
+    let color_tracks: Vec<(Target, TimelineProp)> =
+        order.iter().filter(|k| k.1 == TimelineProp::Color && !tracks[*k].is_empty()).copied().collect();
     for key in &order {
         let keys = &tracks[key];
         if keys.is_empty() {
@@ -142,7 +143,9 @@ pub fn compile_anim(rig: &RigOutput, sections: &[(Ordinal, &AnimSection)]) -> An
                         continue;
                     }
                     TimelineProp::Color => {
-                        for (i, component) in [ColorComponent::R, ColorComponent::G, ColorComponent::B, ColorComponent::A].into_iter().enumerate() {
+                        for (i, component) in
+                            [ColorComponent::R, ColorComponent::G, ColorComponent::B, ColorComponent::A].into_iter().enumerate()
+                        {
                             let keys = keys
                                 .iter()
                                 .map(|k| {
@@ -178,20 +181,25 @@ fn check_attachment_names(rig: &RigOutput, sections: &[(Ordinal, &AnimSection)],
             for tl in item.timelines.iter().filter(|t| t.prop.node == TimelineProp::Attachment) {
                 for c in &tl.commands {
                     if let TimelineCommand::Push(KeyValue::Name(n)) = &c.node
-                        && !rig.attachment_ids.contains_key(&(slot, n.clone())) {
-                            let slot_name = &rig.skeleton.slots[slot as usize].name;
-                            let names: Vec<&str> = rig.skeleton.attachments.iter().filter(|a| a.slot.0 == slot).map(|a| a.name.as_str()).collect();
-                            let mut d = Diagnostic::warning(c.span, format!("slot `{slot_name}` has no attachment `{n}`; nothing is shown from this key"));
-                            match crate::compile::names::closest(n, names.iter().copied()) {
-                                Some(s) => d = d.hint(format!("did you mean `{s}`?")),
-                                None if !names.is_empty() => {
-                                    let list: Vec<String> = names.iter().map(|s| format!("`{s}`")).collect();
-                                    d = d.hint(format!("its attachments: {}", list.join(", ")));
-                                }
-                                None => {}
+                        && !rig.attachment_ids.contains_key(&(slot, n.clone()))
+                    {
+                        let slot_name = &rig.skeleton.slots[slot as usize].name;
+                        let names: Vec<&str> =
+                            rig.skeleton.attachments.iter().filter(|a| a.slot.0 == slot).map(|a| a.name.as_str()).collect();
+                        let mut d = Diagnostic::warning(
+                            c.span,
+                            format!("slot `{slot_name}` has no attachment `{n}`; nothing is shown from this key"),
+                        );
+                        match crate::compile::names::closest(n, names.iter().copied()) {
+                            Some(s) => d = d.hint(format!("did you mean `{s}`?")),
+                            None if !names.is_empty() => {
+                                let list: Vec<String> = names.iter().map(|s| format!("`{s}`")).collect();
+                                d = d.hint(format!("its attachments: {}", list.join(", ")));
                             }
-                            diags.push((*ord, d));
+                            None => {}
                         }
+                        diags.push((*ord, d));
+                    }
                 }
             }
         }
@@ -233,8 +241,11 @@ fn run_timeline(tl: &TimelineLine, start: Opts, diags: &mut Vec<LocalDiag>, ord:
             }
             diags.push((
                 ord,
-                Diagnostic::error(tl.span, format!("this timeline's loops would push too many keys; only the first {} are kept", timeline.len()))
-                    .hint("lower the loop counts `}[n]`"),
+                Diagnostic::error(
+                    tl.span,
+                    format!("this timeline's loops would push too many keys; only the first {} are kept", timeline.len()),
+                )
+                .hint("lower the loop counts `}[n]`"),
             ));
             break;
         }
@@ -315,7 +326,8 @@ fn run_timeline(tl: &TimelineLine, start: Opts, diags: &mut Vec<LocalDiag>, ord:
     if let Some(first) = stack.first() {
         diags.push((
             ord,
-            Diagnostic::error(first.span, "`{` is never closed; the keys pushed after it are dropped").hint("close the loop with `}` or `}[n]`"),
+            Diagnostic::error(first.span, "`{` is never closed; the keys pushed after it are dropped")
+                .hint("close the loop with `}` or `}[n]`"),
         ));
         let outer = stack.swap_remove(0).prev;
         timeline = outer;

@@ -211,12 +211,10 @@ impl Compiler {
         let sources = SourceMap {
             bones: rig_out.bone_sources.iter().map(|s| s.map(|(o, sp)| sp.shifted(start_of(rig_idx[o])))).collect(),
             slots: rig_out.slot_sources.iter().map(|(o, sp)| sp.shifted(start_of(rig_idx[*o]))).collect(),
-            animations: groups
-                .iter()
-                .map(|(_, idx)| sections[idx[0]].tree.header.shifted(start_of(idx[0])))
-                .collect(),
+            animations: groups.iter().map(|(_, idx)| sections[idx[0]].tree.header.shifted(start_of(idx[0]))).collect(),
         };
-        let armature = Armature { skeleton: rig_out.skeleton.clone(), animations: anim_outputs.iter().map(|o| o.animation.clone()).collect() };
+        let armature =
+            Armature { skeleton: rig_out.skeleton.clone(), animations: anim_outputs.iter().map(|o| o.animation.clone()).collect() };
         self.sections = sections;
         Compilation { armature, diagnostics, sources, lines: LineIndex::new(text) }
     }

@@ -104,7 +104,12 @@ impl NameIndex {
 /// Resolves a reference, or explains why it does not resolve: the
 /// candidates of an ambiguous one, the closest names for an unknown one, and
 /// `fallback` (what happens instead).
-pub fn resolve_or_explain(idx: &NameIndex, what: &str, reference: &crate::syntax::tree::Spanned<String>, fallback: &str) -> Result<u32, crate::syntax::Diagnostic> {
+pub fn resolve_or_explain(
+    idx: &NameIndex,
+    what: &str,
+    reference: &crate::syntax::tree::Spanned<String>,
+    fallback: &str,
+) -> Result<u32, crate::syntax::Diagnostic> {
     use crate::syntax::Diagnostic;
     let mut d = match idx.resolve(&reference.node) {
         Resolved::Found(id) => return Ok(id),
@@ -137,11 +142,7 @@ fn limit(word: &str) -> usize {
 
 /// The candidate closest to `word` within a small edit distance.
 pub fn closest<'a>(word: &str, candidates: impl Iterator<Item = &'a str>) -> Option<&'a str> {
-    candidates
-        .map(|c| (strsim::damerau_levenshtein(word, c), c))
-        .filter(|&(d, _)| d <= limit(word))
-        .min_by_key(|&(d, _)| d)
-        .map(|(_, c)| c)
+    candidates.map(|c| (strsim::damerau_levenshtein(word, c), c)).filter(|&(d, _)| d <= limit(word)).min_by_key(|&(d, _)| d).map(|(_, c)| c)
 }
 
 #[cfg(test)]

@@ -194,9 +194,10 @@ pub fn compile_rig(sections: &[(Ordinal, RigSection<'_>)]) -> RigOutput {
                 let ai = match att_by_name.get(&att_full) {
                     Some(&ai) => {
                         if let Some(t) = &line_type
-                            && *t != atts[ai].2.ty {
-                                atts[ai].2 = WAtt { ty: t.clone(), ..WAtt::default() };
-                            }
+                            && *t != atts[ai].2.ty
+                        {
+                            atts[ai].2 = WAtt { ty: t.clone(), ..WAtt::default() };
+                        }
                         ai
                     }
                     None => {
@@ -212,8 +213,13 @@ pub fn compile_rig(sections: &[(Ordinal, RigSection<'_>)]) -> RigOutput {
                 } else if let Some(first) = sl.commands.first() {
                     cx.push(
                         ord,
-                        Diagnostic::error(first.span, "path commands under an attachment that is not a path are ignored")
-                            .hint(if w.ty == "none" { "this attachment has no type".to_string() } else { format!("this attachment is a {}", w.ty) }),
+                        Diagnostic::error(first.span, "path commands under an attachment that is not a path are ignored").hint(
+                            if w.ty == "none" {
+                                "this attachment has no type".to_string()
+                            } else {
+                                format!("this attachment is a {}", w.ty)
+                            },
+                        ),
                     );
                 }
             }
@@ -340,7 +346,10 @@ pub fn compile_rig(sections: &[(Ordinal, RigSection<'_>)]) -> RigOutput {
             let id = SlotId(slot);
             if listed.contains(&id) {
                 // (A draw order lists few slots; a linear check is enough.)
-                cx.push(*ord, Diagnostic::warning(e.span, format!("slot `{}` is already listed; this entry is ignored", slots[slot as usize].0)));
+                cx.push(
+                    *ord,
+                    Diagnostic::warning(e.span, format!("slot `{}` is already listed; this entry is ignored", slots[slot as usize].0)),
+                );
                 continue;
             }
             listed.push(id);
@@ -420,14 +429,15 @@ fn build_path(cmds: &[(Ordinal, PathCommandLine)], slot_bone: BoneId, bones: &Na
     for (ord, line) in cmds {
         let ord = *ord;
         if path.closed {
-            cx.push(ord, Diagnostic::warning(line.span, "commands after `C` are ignored").hint("`C` closes the path; it must be the last command"));
+            cx.push(
+                ord,
+                Diagnostic::warning(line.span, "commands after `C` are ignored").hint("`C` closes the path; it must be the last command"),
+            );
             continue;
         }
         let pt = |p: &PointLit, default_bone: BoneId, cx: &mut Ctx| {
             let bone = match &p.bone {
-                Some(r) => cx
-                    .resolve(bones, "bone", r, ord, "the point stays on the default bone")
-                    .map_or(default_bone, BoneId),
+                Some(r) => cx.resolve(bones, "bone", r, ord, "the point stays on the default bone").map_or(default_bone, BoneId),
                 None => default_bone,
             };
             BoundPoint { bone, x: p.x, y: p.y }
@@ -443,8 +453,11 @@ fn build_path(cmds: &[(Ordinal, PathCommandLine)], slot_bone: BoneId, bones: &Na
                 if !first {
                     cx.push(
                         ord,
-                        Diagnostic::warning(line.span, "`M` after the first command starts the path again; everything before it is dropped")
-                            .hint("a path is one shape: use `M` only as its first command"),
+                        Diagnostic::warning(
+                            line.span,
+                            "`M` after the first command starts the path again; everything before it is dropped",
+                        )
+                        .hint("a path is one shape: use `M` only as its first command"),
                     );
                 }
                 path.start = pt(p, default_bone, cx);

@@ -113,11 +113,7 @@ mod tests {
     fn overlap(a: (Place, (u32, u32)), b: (Place, (u32, u32)), pad: u32) -> bool {
         let (pa, (wa, ha)) = a;
         let (pb, (wb, hb)) = b;
-        pa.page == pb.page
-            && pa.x < pb.x + wb + pad
-            && pb.x < pa.x + wa + pad
-            && pa.y < pb.y + hb + pad
-            && pb.y < pa.y + ha + pad
+        pa.page == pb.page && pa.x < pb.x + wb + pad && pb.x < pa.x + wa + pad && pa.y < pb.y + hb + pad && pb.y < pa.y + ha + pad
     }
 
     #[test]

@@ -13,11 +13,8 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), String> {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => PathBuf::from("."),
     };
-    let file_name = path
-        .file_name()
-        .ok_or_else(|| format!("cannot write `{}`: not a file name", path.display()))?
-        .to_string_lossy()
-        .into_owned();
+    let file_name =
+        path.file_name().ok_or_else(|| format!("cannot write `{}`: not a file name", path.display()))?.to_string_lossy().into_owned();
     // A name no other process uses at the same moment: our pid plus a counter.
     static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
     let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);

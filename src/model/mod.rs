@@ -123,10 +123,7 @@ impl Skeleton {
 
     /// The attachment of `slot` with short name `name`, if any.
     pub fn find_attachment(&self, slot: SlotId, name: &str) -> Option<AttachmentId> {
-        self.attachments
-            .iter()
-            .position(|a| a.slot == slot && a.name == name)
-            .map(AttachmentId::from_index)
+        self.attachments.iter().position(|a| a.slot == slot && a.name == name).map(AttachmentId::from_index)
     }
 
     /// The contents of an attachment as the given skin shows it.
@@ -238,12 +235,29 @@ pub enum AttachmentKind {
     /// Draws nothing (also what a skin uses to hide an attachment).
     None,
     /// An image drawn centered on the attachment origin at its pixel size.
-    Sprite { image: Option<String> },
+    Sprite {
+        image: Option<String>,
+    },
     /// Centered on the origin; corner radius is clamped to half of each side when drawn.
-    Rect { width: f64, height: f64, corner_radius: f64, style: ShapeStyle },
-    Ellipse { radius_x: f64, radius_y: f64, style: ShapeStyle },
-    Circle { radius: f64, style: ShapeStyle },
-    Path { path: BoundPath, style: ShapeStyle },
+    Rect {
+        width: f64,
+        height: f64,
+        corner_radius: f64,
+        style: ShapeStyle,
+    },
+    Ellipse {
+        radius_x: f64,
+        radius_y: f64,
+        style: ShapeStyle,
+    },
+    Circle {
+        radius: f64,
+        style: ShapeStyle,
+    },
+    Path {
+        path: BoundPath,
+        style: ShapeStyle,
+    },
 }
 
 impl AttachmentKind {

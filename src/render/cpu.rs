@@ -154,11 +154,8 @@ fn draw_band(mut pixmap: tiny_skia::PixmapMut<'_>, list: &DrawList, view: &View)
             Some(img) => {
                 if let Some(transform) = texture_transform(list, item, img, view) {
                     let rgb = [0, 1, 2].map(|i| (item.color[i].clamp(0.0, 1.0) * 255.0).round() as u8);
-                    let source = if rgb == [255; 3] {
-                        img.pixmap()
-                    } else {
-                        tinted.entry((img.id, rgb)).or_insert_with(|| tint(img.pixmap(), rgb))
-                    };
+                    let source =
+                        if rgb == [255; 3] { img.pixmap() } else { tinted.entry((img.id, rgb)).or_insert_with(|| tint(img.pixmap(), rgb)) };
                     let shader = Pattern::new(source.as_ref(), SpreadMode::Pad, FilterQuality::Bilinear, item.color[3], transform);
                     let paint = Paint { shader, anti_alias: true, ..Paint::default() };
                     pixmap.fill_path(&path, &paint, FillRule::Winding, Transform::identity(), None);

@@ -8,7 +8,9 @@ use std::path::{Path, PathBuf};
 
 use image::RgbaImage;
 
-use super::{Bounds, DrawList, DrawOptions, ORIGIN_MARK_PX, RenderCache, RenderWarning, Rgba, View, animation_bounds, build_draw_list_into, cpu};
+use super::{
+    Bounds, DrawList, DrawOptions, ORIGIN_MARK_PX, RenderCache, RenderWarning, Rgba, View, animation_bounds, build_draw_list_into, cpu,
+};
 use crate::model::{AnimId, Armature, SkinId};
 use crate::runtime::{Pose, evaluate_into};
 
@@ -81,7 +83,16 @@ impl<'a> FrameRenderer<'a> {
             }
         };
         let options = DrawOptions { pixels_per_unit: view.pixels_per_unit, bones: settings.bones, contours: true };
-        Ok(FrameRenderer { armature, settings, view, options, cache, pose: Pose::default(), list: DrawList::default(), warnings: Vec::new() })
+        Ok(FrameRenderer {
+            armature,
+            settings,
+            view,
+            options,
+            cache,
+            pose: Pose::default(),
+            list: DrawList::default(),
+            warnings: Vec::new(),
+        })
     }
 
     pub fn view(&self) -> View {
@@ -235,10 +246,7 @@ pub fn write_sheet(renderer: &mut FrameRenderer, times: &[f64], fps: f64, out: &
     let (cols, rows) = sheet_grid(times.len());
     let (sw, sh) = (u64::from(cols) * u64::from(fw), u64::from(rows) * u64::from(fh));
     if sw > 32768 || sh > 32768 {
-        return Err(format!(
-            "the sheet would be {sw}×{sh} pixels ({} frames of {fw}×{fh}); use a smaller --size or --frames",
-            times.len()
-        ));
+        return Err(format!("the sheet would be {sw}×{sh} pixels ({} frames of {fw}×{fh}); use a smaller --size or --frames", times.len()));
     }
     let mut sheet = RgbaImage::new(sw as u32, sh as u32);
     let mut frames = Vec::new();
@@ -279,7 +287,10 @@ pub fn gif_delays(n: usize, fps: f64) -> Vec<u16> {
 /// A GIF that loops forever at the animation's speed.
 pub fn write_gif(renderer: &mut FrameRenderer, times: &[f64], fps: f64, out: &Path, progress: Progress) -> Result<Vec<PathBuf>, String> {
     let (w, h) = (renderer.settings.width, renderer.settings.height);
-    let (gw, gh) = (u16::try_from(w).map_err(|_| "GIF pictures are at most 65535 pixels wide")?, u16::try_from(h).map_err(|_| "GIF pictures are at most 65535 pixels high")?);
+    let (gw, gh) = (
+        u16::try_from(w).map_err(|_| "GIF pictures are at most 65535 pixels wide")?,
+        u16::try_from(h).map_err(|_| "GIF pictures are at most 65535 pixels high")?,
+    );
     let mut bytes = Vec::new();
     {
         let mut enc = gif::Encoder::new(&mut bytes, gw, gh, &[]).map_err(|e| format!("cannot encode GIF: {e}"))?;

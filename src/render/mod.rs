@@ -237,7 +237,8 @@ impl DrawList {
         }
         let (vbase, ibase, cbase) = self.lengths();
         let [a, b, c, d, e, f] = m.to_array().map(|v| v as f32);
-        self.vertices.extend(mesh.positions.iter().map(|p| Vertex { pos: [a * p[0] + c * p[1] + e, b * p[0] + d * p[1] + f], uv: [0.0, 0.0] }));
+        self.vertices
+            .extend(mesh.positions.iter().map(|p| Vertex { pos: [a * p[0] + c * p[1] + e, b * p[0] + d * p[1] + f], uv: [0.0, 0.0] }));
         self.indices.extend(mesh.indices.iter().map(|i| i + vbase));
         self.contours.extend(contours.unwrap_or(&[]).iter().map(|&i| if i == CONTOUR_END { i } else { i + vbase }));
         self.push_item(head, (vbase, ibase, cbase), None);
@@ -641,7 +642,13 @@ pub fn frame_times(anim: &crate::model::Animation) -> Vec<f64> {
 /// The box around everything an animation draws at each of its frames (or
 /// the setup pose when `anim` is `None`), so a framing that fits it does not
 /// jitter from frame to frame.
-pub fn animation_bounds(armature: &Armature, anim: Option<AnimId>, skin: SkinId, options: &DrawOptions, cache: &mut RenderCache) -> Option<Bounds> {
+pub fn animation_bounds(
+    armature: &Armature,
+    anim: Option<AnimId>,
+    skin: SkinId,
+    options: &DrawOptions,
+    cache: &mut RenderCache,
+) -> Option<Bounds> {
     let animation = anim.and_then(|a| armature.animation(a));
     let times = animation.map_or_else(|| vec![0.0], frame_times);
     let mut pose = Pose::default();

@@ -1,8 +1,7 @@
 //! Outlines → triangles, with lyon.
 
 use lyon_tessellation::{
-    BuffersBuilder, FillOptions, FillRule, FillTessellator, FillVertex, StrokeOptions, StrokeTessellator, StrokeVertex,
-    VertexBuffers,
+    BuffersBuilder, FillOptions, FillRule, FillTessellator, FillVertex, StrokeOptions, StrokeTessellator, StrokeVertex, VertexBuffers,
 };
 
 use super::geometry::Outline;

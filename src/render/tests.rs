@@ -36,9 +36,7 @@ fn close(a: f64, b: f64, tol: f64) -> bool {
 
 #[test]
 fn fill_comes_before_stroke_and_slots_follow_draw_order() {
-    let arm = armature(
-        "skeleton\n\ta\n\t\t@ :rect w10 h10 t2 f#F00 s#00F\n\tb\n\t\t@ :circle d10 t0 f#0F0\norder\n\t@b\n",
-    );
+    let arm = armature("skeleton\n\ta\n\t\t@ :rect w10 h10 t2 f#F00 s#00F\n\tb\n\t\t@ :circle d10 t0 f#0F0\norder\n\t@b\n");
     let mut cache = RenderCache::new(".");
     let list = build_draw_list(&arm, &setup(&arm), &DrawOptions::default(), &mut cache);
     let parts: Vec<(Part, &str)> = list.items.iter().map(|i| (i.part, arm.skeleton.slot(i.slot.expect("slot")).name.as_str())).collect();
@@ -189,7 +187,8 @@ fn bone_overlay_draws_diamonds_for_long_bones_and_marks_at_every_origin() {
     let mut cache = RenderCache::new(".");
     let off = build_draw_list(&arm, &setup(&arm), &DrawOptions::default(), &mut cache);
     assert!(off.items.is_empty());
-    let list = build_draw_list(&arm, &setup(&arm), &DrawOptions { pixels_per_unit: 2.0, bones: true, ..DrawOptions::default() }, &mut cache);
+    let list =
+        build_draw_list(&arm, &setup(&arm), &DrawOptions { pixels_per_unit: 2.0, bones: true, ..DrawOptions::default() }, &mut cache);
     let diamonds: Vec<&DrawItem> = list.items.iter().filter(|i| i.part == Part::BoneDiamond).collect();
     assert_eq!(diamonds.len(), 1);
     assert_eq!(diamonds[0].color, [0.0, 0.0, 1.0, (153.0f64 / 255.0) as f32 * 0.7], "bone color at 70 % of its alpha");
@@ -293,7 +292,15 @@ fn one_attachment_alone_in_its_own_space() {
     assert_eq!(out.image.get_pixel(45, 1 + 4).0, [0, 0, 255, 255]);
     assert_eq!(out.image.get_pixel(0, 0).0[3], 0, "transparent margin");
     let none = armature("skeleton\n\ta\n\t\t@\n");
-    let r = cpu::render_attachment(&none.skeleton, &setup(&none), SlotId(0), none.skeleton.slots[0].attachment.expect("att"), 1.0, 0, &mut cache);
+    let r = cpu::render_attachment(
+        &none.skeleton,
+        &setup(&none),
+        SlotId(0),
+        none.skeleton.slots[0].attachment.expect("att"),
+        1.0,
+        0,
+        &mut cache,
+    );
     assert!(matches!(r, Ok(None)));
 }
 

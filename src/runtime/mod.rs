@@ -290,10 +290,8 @@ mod tests {
 
     #[test]
     fn channels_hold_setup_before_first_key_and_last_value_after() {
-        let keys = vec![
-            Key { time_secs: 1.0, value: 10.0, curve: Curve::LINEAR },
-            Key { time_secs: 2.0, value: 20.0, curve: Curve::LINEAR },
-        ];
+        let keys =
+            vec![Key { time_secs: 1.0, value: 10.0, curve: Curve::LINEAR }, Key { time_secs: 2.0, value: 20.0, curve: Curve::LINEAR }];
         assert_eq!(sample(&keys, 0.5, None), None);
         assert_eq!(sample(&keys, 1.5, None), Some(15.0));
         assert_eq!(sample(&keys, 9.0, None), Some(20.0));

@@ -8,8 +8,8 @@ use std::borrow::Cow;
 pub fn is_js_space(c: char) -> bool {
     matches!(
         c,
-        '\t' | '\n' | '\u{b}' | '\u{c}' | '\r' | ' ' | '\u{a0}' | '\u{1680}' | '\u{2000}'..='\u{200a}'
-            | '\u{2028}' | '\u{2029}' | '\u{202f}' | '\u{205f}' | '\u{3000}' | '\u{feff}'
+        '\t' | '\n' | '\u{b}' | '\u{c}' | '\r' | ' ' | '\u{a0}' | '\u{1680}' | '\u{2000}'
+            ..='\u{200a}' | '\u{2028}' | '\u{2029}' | '\u{202f}' | '\u{205f}' | '\u{3000}' | '\u{feff}'
     )
 }
 
@@ -86,9 +86,10 @@ pub fn tokenize(line: &str) -> Vec<Token<'_>> {
         }
     }
     if let Some(s) = start
-        && &line[s..] != "#" {
-            out.push(Token { text: &line[s..], pos: s });
-        }
+        && &line[s..] != "#"
+    {
+        out.push(Token { text: &line[s..], pos: s });
+    }
     out
 }
 
@@ -198,13 +199,12 @@ pub fn split_sections(text: &str) -> Vec<SectionSlice> {
             } else {
                 LogicalLines::new(&text[start..end]).next().is_none_or(|l| l.is_blank())
             };
-            if !blank
-                && (first != Some(b'\t') || current.is_none()) {
-                    if let Some(s) = current {
-                        out.push(SectionSlice { start: s, end: start as u32 });
-                    }
-                    current = Some(start as u32);
+            if !blank && (first != Some(b'\t') || current.is_none()) {
+                if let Some(s) = current {
+                    out.push(SectionSlice { start: s, end: start as u32 });
                 }
+                current = Some(start as u32);
+            }
         }
         pos = end + 1;
     }

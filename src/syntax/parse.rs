@@ -61,11 +61,7 @@ fn keyword_header(text: &str, kw: &str) -> bool {
 /// The text between the quotes of a `"…"` token. A lone `"` counts as a
 /// quoted `"` (the original's substring call swaps its bounds there).
 fn quoted(tok: &str) -> Option<&str> {
-    if tok.starts_with('"') && tok.ends_with('"') {
-        Some(if tok.len() >= 2 { &tok[1..tok.len() - 1] } else { tok })
-    } else {
-        None
-    }
+    if tok.starts_with('"') && tok.ends_with('"') { Some(if tok.len() >= 2 { &tok[1..tok.len() - 1] } else { tok }) } else { None }
 }
 
 fn plural(n: usize, word: &str) -> String {
@@ -133,26 +129,25 @@ impl Parser {
 
     fn finish_skip(&mut self) {
         if let Some(skip) = self.skip.take()
-            && skip.count > 0 {
-                let hint = if skip.count == 1 {
-                    "the line nested under it is ignored too".to_string()
-                } else {
-                    format!("the {} lines nested under it are ignored too", skip.count)
-                };
-                self.diags[skip.diag].hints.push(hint);
-            }
+            && skip.count > 0
+        {
+            let hint = if skip.count == 1 {
+                "the line nested under it is ignored too".to_string()
+            } else {
+                format!("the {} lines nested under it are ignored too", skip.count)
+            };
+            self.diags[skip.diag].hints.push(hint);
+        }
     }
 
     fn section(&mut self, header: &LogicalLine<'_>, rest: &[LogicalLine<'_>]) -> SectionKind {
         let text: &str = &header.text;
         let first = text.chars().next().unwrap_or(' ');
         let ignored_lines = rest.len();
-        let orphan_hint = |n: usize| {
-            match n {
-                0 => None,
-                1 => Some("the indented line after it is ignored".to_string()),
-                _ => Some(format!("the {n} indented lines after it, up to the next section, are ignored")),
-            }
+        let orphan_hint = |n: usize| match n {
+            0 => None,
+            1 => Some("the indented line after it is ignored".to_string()),
+            _ => Some(format!("the {n} indented lines after it, up to the next section, are ignored")),
         };
         if first == '\t' {
             let mut d = Diagnostic::error(line_span(header), "indented line outside any section").hint(SECTION_HINT);
@@ -163,8 +158,11 @@ impl Parser {
             return SectionKind::Ignored;
         }
         if is_js_space(first) {
-            let mut d = Diagnostic::error(span_of(header, 0, text.len() - text.trim_start_matches(is_js_space).len()), "line starts with a space, which ends the section before it")
-                .hint("indent with tabs");
+            let mut d = Diagnostic::error(
+                span_of(header, 0, text.len() - text.trim_start_matches(is_js_space).len()),
+                "line starts with a space, which ends the section before it",
+            )
+            .hint("indent with tabs");
             if let Some(h) = orphan_hint(ignored_lines) {
                 d = d.hint(h);
             }
@@ -228,13 +226,21 @@ impl Parser {
             }
         } else if keyword_header(text, "order") {
             for t in &toks[1..] {
-                self.push(Diagnostic::error(tok_span(header, t), format!("unexpected `{}` after `order`", t.text)).hint("list the slots on the lines below, one `@slot` per line"));
+                self.push(
+                    Diagnostic::error(tok_span(header, t), format!("unexpected `{}` after `order`", t.text))
+                        .hint("list the slots on the lines below, one `@slot` per line"),
+                );
             }
             let mut o = OrderSection::default();
             self.order(&mut o, rest);
             SectionKind::Order(o)
         } else if keyword_header(text, "anim") {
-            let mut a = AnimSection { name: Spanned::new(String::new(), span_of(header, 0, 4)), fps: None, opts: Opts::default(), items: Vec::new() };
+            let mut a = AnimSection {
+                name: Spanned::new(String::new(), span_of(header, 0, 4)),
+                fps: None,
+                opts: Opts::default(),
+                items: Vec::new(),
+            };
             for t in &toks[1..] {
                 if let Some(n) = quoted(t.text) {
                     a.name = Spanned::new(n.to_string(), tok_span(header, t));
@@ -318,7 +324,11 @@ impl Parser {
             } else if text.starts_with("\t\t@") && toks.first().is_some_and(|t| t.pos == 2 && token::slot_head(t.text).is_some()) {
                 slot_open = false;
                 let Some(bi) = bone else {
-                    self.invalid_block(line, Diagnostic::error(line_span(line), "slot line outside a bone").hint("slots go one tab deeper than the bone line they belong to"));
+                    self.invalid_block(
+                        line,
+                        Diagnostic::error(line_span(line), "slot line outside a bone")
+                            .hint("slots go one tab deeper than the bone line they belong to"),
+                    );
                     continue;
                 };
                 slot_open = self.slot_line(&mut sk.bones[bi], line, &toks);
@@ -332,9 +342,10 @@ impl Parser {
                     continue;
                 }
                 if let (Some(bi), Some(cmd)) = (bone, self.path_command(line, &toks))
-                    && let Some(slot) = sk.bones[bi].slots.last_mut() {
-                        slot.commands.push(cmd);
-                    }
+                    && let Some(slot) = sk.bones[bi].slots.last_mut()
+                {
+                    slot.commands.push(cmd);
+                }
             } else if b.len() > 1 && b[0] == b'\t' && b[1] != b'\t' {
                 bone = None;
                 slot_open = false;
@@ -348,7 +359,8 @@ impl Parser {
                 self.invalid_block(line, d);
             } else if b.len() > 2 && b[0] == b'\t' && b[1] == b'\t' && b[2] != b'\t' {
                 slot_open = false;
-                let mut d = Diagnostic::error(line_span(line), "expected a slot line: `@`, `@slot`, `@slot[attachment]` or `@[attachment]`");
+                let mut d =
+                    Diagnostic::error(line_span(line), "expected a slot line: `@`, `@slot`, `@slot[attachment]` or `@[attachment]`");
                 if is_js_space(text[2..].chars().next().unwrap_or('x')) {
                     d = d.hint("indent with tabs only");
                 } else if is_command_line(&format!("\t{text}"), 3) {
@@ -425,7 +437,11 @@ impl Parser {
         }
         let attachment_valid = att.as_ref().is_none_or(|a| a.node != "skeleton");
         if let Some(a) = att.as_ref().filter(|a| a.node == "skeleton") {
-            self.invalid_block(line, Diagnostic::error(a.span, "an attachment cannot be named `skeleton`").hint("the slot is still created, without this attachment"));
+            self.invalid_block(
+                line,
+                Diagnostic::error(a.span, "an attachment cannot be named `skeleton`")
+                    .hint("the slot is still created, without this attachment"),
+            );
         }
         let mut colors = Vec::new();
         let mut spec = AttachmentSpec::default();
@@ -487,7 +503,8 @@ impl Parser {
                 if let Some(name) = quoted(s).filter(|_| is_sprite) {
                     prop = Some(AttachmentProp::Image(name.to_string()));
                 } else if is_sprite {
-                    problem = Some(format!("unterminated image name `{s}`: image names are written in double quotes and cannot contain spaces"));
+                    problem =
+                        Some(format!("unterminated image name `{s}`: image names are written in double quotes and cannot contain spaces"));
                 } else {
                     problem = Some(format!("`{s}`: only sprites take an image name"));
                 }
@@ -512,7 +529,10 @@ impl Parser {
                     "round-join" => Some(AttachmentProp::Join(LineJoin::Round)),
                     "butt-cap" | "square-cap" | "round-cap" => {
                         if ty != TypeName::Path {
-                            self.push(Diagnostic::warning(tok_span(line, t), format!("`{s}` has no effect on a {}: caps only end open paths", type_name_str(&ty))));
+                            self.push(Diagnostic::warning(
+                                tok_span(line, t),
+                                format!("`{s}` has no effect on a {}: caps only end open paths", type_name_str(&ty)),
+                            ));
                         }
                         Some(AttachmentProp::Cap(match s {
                             "butt-cap" => LineCap::Butt,
@@ -525,7 +545,13 @@ impl Parser {
                 if prop.is_none() {
                     if let Some(rest) = s.strip_prefix('f').or_else(|| s.strip_prefix('s')).filter(|r| r.starts_with('#')) {
                         match token::color(rest) {
-                            Some(c) => prop = Some(if s.starts_with('f') { AttachmentProp::Fill(c.to_color8()) } else { AttachmentProp::Stroke(c.to_color8()) }),
+                            Some(c) => {
+                                prop = Some(if s.starts_with('f') {
+                                    AttachmentProp::Fill(c.to_color8())
+                                } else {
+                                    AttachmentProp::Stroke(c.to_color8())
+                                })
+                            }
                             None => problem = Some(format!("`{s}`: `{rest}` is not a color (#RGB or #RRGGBB, optionally `,ALPHA`)")),
                         }
                     } else if let Some((c, v)) = token::letter_number(s, "tm", false) {
@@ -572,7 +598,10 @@ impl Parser {
             "C" => (0, "C"),
             ":" => {
                 let Some(t) = toks.get(1).filter(|t| token::is_path(t.text)) else {
-                    self.push(Diagnostic::error(span, "expected a bone reference after `:`").hint("write `: BONEREF` to bind the following points to that bone"));
+                    self.push(
+                        Diagnostic::error(span, "expected a bone reference after `:`")
+                            .hint("write `: BONEREF` to bind the following points to that bone"),
+                    );
                     return None;
                 };
                 self.extra_tokens(line, &toks[2..], "`: BONEREF`");
@@ -583,7 +612,10 @@ impl Parser {
         let mut pts = Vec::new();
         for i in 0..count {
             let Some(t) = toks.get(1 + i) else {
-                self.push(Diagnostic::error(span, format!("`{}` needs {}", head.text, plural(count, "point"))).hint(format!("write `{usage}`; a point may name its bone: `x,y:bone`")));
+                self.push(
+                    Diagnostic::error(span, format!("`{}` needs {}", head.text, plural(count, "point")))
+                        .hint(format!("write `{usage}`; a point may name its bone: `x,y:bone`")),
+                );
                 return None;
             };
             match token::point(t.text) {
@@ -618,7 +650,9 @@ impl Parser {
     fn extra_tokens(&mut self, line: &LogicalLine<'_>, toks: &[Token<'_>], what: &str) {
         if let (Some(first), Some(last)) = (toks.first(), toks.last()) {
             let sp = Span::new(line.source_offset(first.pos), line.source_offset(last.end()));
-            self.push(Diagnostic::error(sp, format!("unexpected text after {what}")).hint("one command per line; the extra text is ignored"));
+            self.push(
+                Diagnostic::error(sp, format!("unexpected text after {what}")).hint("one command per line; the extra text is ignored"),
+            );
         }
     }
 
@@ -657,9 +691,10 @@ impl Parser {
                     continue;
                 }
                 if let Some(cmd) = self.path_command(line, &toks)
-                    && let Some(item) = sk.items.last_mut() {
-                        item.commands.push(cmd);
-                    }
+                    && let Some(item) = sk.items.last_mut()
+                {
+                    item.commands.push(cmd);
+                }
             } else if b.len() > 1 && b[0] == b'\t' && b[1] != b'\t' {
                 path_open = false;
                 self.invalid_item(line, "expected a skin item: `@slot`, `@slot[attachment]` or `@bone.slot[attachment]`");
@@ -691,15 +726,21 @@ impl Parser {
                 let trailing_tab = toks.len() == 1 && !followed_by_space && !rest.is_empty() && rest.trim_matches(is_js_space).is_empty();
                 if trailing_tab {
                     self.push(
-                        Diagnostic::error(span_of(line, 2 + plen, text.len() - 2 - plen), "whitespace after the slot reference; the entry is ignored")
-                            .hint("remove the trailing tab (the original tool drops such an entry; a `# comment` after it is fine)"),
+                        Diagnostic::error(
+                            span_of(line, 2 + plen, text.len() - 2 - plen),
+                            "whitespace after the slot reference; the entry is ignored",
+                        )
+                        .hint("remove the trailing tab (the original tool drops such an entry; a `# comment` after it is fine)"),
                     );
                     continue;
                 }
                 if toks.len() > 1 {
                     let extra = Span::new(line.source_offset(toks[1].pos), line.source_offset(toks[toks.len() - 1].end()));
                     if followed_by_space {
-                        self.push(Diagnostic::error(extra, "unexpected text after the slot reference; it is ignored").hint("write one `@slot` per line"));
+                        self.push(
+                            Diagnostic::error(extra, "unexpected text after the slot reference; it is ignored")
+                                .hint("write one `@slot` per line"),
+                        );
                     } else {
                         self.push(
                             Diagnostic::error(extra, "unexpected text after the slot reference; the entry is ignored")
@@ -733,7 +774,8 @@ impl Parser {
             let toks = line.tokens();
             let b = text.as_bytes();
             let after_at = if text.starts_with("\t@") { 2 } else { 1 };
-            let plen = if text.starts_with('\t') && b.get(1).is_some_and(|&c| c != b'\t') { token::path_prefix_len(&text[after_at..]) } else { 0 };
+            let plen =
+                if text.starts_with('\t') && b.get(1).is_some_and(|&c| c != b'\t') { token::path_prefix_len(&text[after_at..]) } else { 0 };
             if plen > 0 && boundary(text, after_at + plen) {
                 let is_slot = after_at == 2;
                 let target = Spanned::new(text[after_at..after_at + plen].to_string(), span_of(line, after_at, plen));
@@ -742,7 +784,8 @@ impl Parser {
                     match token::options(t.text, false) {
                         Some(o) => self.apply_opts(&mut opts, &o, line, t),
                         None => {
-                            let mut d = bad_token(line, t, "item option").hint("an item may set its own defaults `frame:step:easing`, e.g. `10:5:sio`");
+                            let mut d = bad_token(line, t, "item option")
+                                .hint("an item may set its own defaults `frame:step:easing`, e.g. `10:5:sio`");
                             d.message = format!("unexpected `{}` after the animation item", t.text);
                             self.push(d);
                         }
@@ -752,7 +795,11 @@ impl Parser {
                 item_open = true;
             } else if is_timeline_line(text) {
                 if !item_open {
-                    self.invalid_block(line, Diagnostic::error(line_span(line), "timeline outside an animation item").hint("timelines go one tab deeper than a bone or `@slot` item"));
+                    self.invalid_block(
+                        line,
+                        Diagnostic::error(line_span(line), "timeline outside an animation item")
+                            .hint("timelines go one tab deeper than a bone or `@slot` item"),
+                    );
                     continue;
                 }
                 let Some(item) = a.items.last_mut() else { continue };
@@ -818,7 +865,8 @@ fn timeline(diags: &mut Vec<Diagnostic>, line: &LogicalLine<'_>, toks: &[Token<'
     }
     let prop = if is_slot { TimelineProp::for_slot(head.text) } else { TimelineProp::for_bone(head.text) };
     let Some(prop) = prop else {
-        let mut d = Diagnostic::error(tok_span(line, head), format!("`{}` is not a {} property", head.text, if is_slot { "slot" } else { "bone" }));
+        let mut d =
+            Diagnostic::error(tok_span(line, head), format!("`{}` is not a {} property", head.text, if is_slot { "slot" } else { "bone" }));
         d = d.hint(if is_slot {
             "slot timelines are @ (attachment), c (color), r g b a (color components)"
         } else {
@@ -897,7 +945,10 @@ fn timeline(diags: &mut Vec<Diagnostic>, line: &LogicalLine<'_>, toks: &[Token<'
             TimelineProp::FlipX | TimelineProp::FlipY => "`true` or `false`",
             _ => "a number (or `+N`, `*N`)",
         };
-        let mut d = Diagnostic::error(sp, format!("unexpected `{s}` in timeline: expected {expected}, an advance `->`, options `F:S:E>`, `{{` or `}}`"));
+        let mut d = Diagnostic::error(
+            sp,
+            format!("unexpected `{s}` in timeline: expected {expected}, an advance `->`, options `F:S:E>`, `{{` or `}}`"),
+        );
         if s.contains(':') && !s.ends_with('>') {
             d = d.hint("options inside a timeline end with `>` or `->`, e.g. `10:>` or `:si->`");
         } else if s.starts_with('-') && s.ends_with('>') {

@@ -89,12 +89,7 @@ impl ColorLit {
     pub fn to_color8(self) -> Color {
         let alpha = self.alpha.unwrap_or(1.0);
         let a8 = (255.0 * alpha).min(255.0).trunc().max(0.0);
-        Color::new(
-            f64::from(self.rgb[0]) / 255.0,
-            f64::from(self.rgb[1]) / 255.0,
-            f64::from(self.rgb[2]) / 255.0,
-            a8 / 255.0,
-        )
+        Color::new(f64::from(self.rgb[0]) / 255.0, f64::from(self.rgb[1]) / 255.0, f64::from(self.rgb[2]) / 255.0, a8 / 255.0)
     }
 
     /// Used as written (timeline colors).
@@ -298,10 +293,7 @@ pub type NameAt<'a> = (&'a str, usize);
 /// A path point `NUM,NUM` or `NUM,NUM:BONEREF`: x, y and the reference with
 /// its byte offset in the token.
 pub fn point(tok: &str) -> Option<(f64, f64, Option<NameAt<'_>>)> {
-    let (x, y, r) = whole(
-        |i| (number_lit, preceded(char(','), number_lit), opt(preceded(char(':'), path_lit))).parse(i),
-        tok,
-    )?;
+    let (x, y, r) = whole(|i| (number_lit, preceded(char(','), number_lit), opt(preceded(char(':'), path_lit))).parse(i), tok)?;
     let reference = r.map(|r| (r, tok.len() - r.len()));
     Some((finite(to_f64(x))?, finite(to_f64(y))?, reference))
 }

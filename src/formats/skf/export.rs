@@ -182,15 +182,29 @@ pub struct Plan {
 enum Kind {
     Real(BoneId),
     /// The helper of a slot's plain pictures.
-    Plain { slot: SlotId, atts: Vec<AttachmentId> },
+    Plain {
+        slot: SlotId,
+        atts: Vec<AttachmentId>,
+    },
     /// The helper owning a mesh.
-    Mesh { slot: SlotId, att: AttachmentId },
+    Mesh {
+        slot: SlotId,
+        att: AttachmentId,
+    },
     /// A frame that moves a mesh point bound to `bone` the way skelpad moves
     /// it: slot · A · slot⁻¹ · bone (only when the attachment transform A is
     /// not the identity).
-    Conjugate { slot: SlotId, att: AttachmentId, bone: BoneId },
+    Conjugate {
+        slot: SlotId,
+        att: AttachmentId,
+        bone: BoneId,
+    },
     /// A static child of `of` offset by (dx, dy).
-    Offset { of: usize, dx: f64, dy: f64 },
+    Offset {
+        of: usize,
+        dx: f64,
+        dy: f64,
+    },
 }
 
 #[derive(Clone, Debug)]
@@ -481,7 +495,9 @@ pub fn plan_with_progress(arm: &Armature, opts: &ExportOptions, progress: &mut d
     for (j, b) in ctx.bones.iter().enumerate() {
         if setup_t.sheared[j] {
             let subject = match &b.kind {
-                Kind::Plain { slot, .. } | Kind::Mesh { slot, .. } | Kind::Conjugate { slot, .. } => format!("slot `{}`", sk.slot(*slot).name),
+                Kind::Plain { slot, .. } | Kind::Mesh { slot, .. } | Kind::Conjugate { slot, .. } => {
+                    format!("slot `{}`", sk.slot(*slot).name)
+                }
                 _ => format!("bone `{}`", b.name),
             };
             ctx.warnings.push(Warning {
@@ -598,7 +614,13 @@ struct MeshData {
 }
 
 /// Writes the visuals; returns the picture job of each mesh attachment.
-fn write_visuals(ctx: &Ctx, mut meshes: HashMap<usize, MeshData>, out: &mut SkfArmature, jobs: &mut Vec<PictureJob>, mesh_uvs: &mut Vec<MeshUv>) -> HashMap<AttachmentId, usize> {
+fn write_visuals(
+    ctx: &Ctx,
+    mut meshes: HashMap<usize, MeshData>,
+    out: &mut SkfArmature,
+    jobs: &mut Vec<PictureJob>,
+    mesh_uvs: &mut Vec<MeshUv>,
+) -> HashMap<AttachmentId, usize> {
     let sk = ctx.sk;
     let mut mesh_jobs = HashMap::new();
     for j in 0..ctx.bones.len() {
@@ -615,7 +637,8 @@ fn write_visuals(ctx: &Ctx, mut meshes: HashMap<usize, MeshData>, out: &mut SkfA
         };
         let tint = color_tint(sk.slot(slot).color);
         let z = zindex_of(sk, slot);
-        let mut vis = SkfVisual { tex: tex.clone(), zindex: z, tint, init_tex: tex.clone(), init_tint: tint, init_zindex: z, ..SkfVisual::default() };
+        let mut vis =
+            SkfVisual { tex: tex.clone(), zindex: z, tint, init_tex: tex.clone(), init_tint: tint, init_zindex: z, ..SkfVisual::default() };
         let v = out.visuals.len();
         if let Some(m) = meshes.remove(&j) {
             if m.bends {
@@ -750,7 +773,12 @@ fn build_mesh(ctx: &mut Ctx, j: usize, slot: SlotId, att: AttachmentId, setup_po
         indices: geo.triangles.iter().flatten().copied().collect(),
         binds: binds
             .into_iter()
-            .map(|(id, verts)| SkfBind { id, bone_id: id, is_path: false, verts: verts.into_iter().map(|(id, weight)| SkfBindVert { id, weight: weight as f32 }).collect() })
+            .map(|(id, verts)| SkfBind {
+                id,
+                bone_id: id,
+                is_path: false,
+                verts: verts.into_iter().map(|(id, weight)| SkfBindVert { id, weight: weight as f32 }).collect(),
+            })
             .collect(),
         uv_points,
         skin,
@@ -759,7 +787,12 @@ fn build_mesh(ctx: &mut Ctx, j: usize, slot: SlotId, att: AttachmentId, setup_po
     })
 }
 
-fn write_styles(ctx: &mut Ctx, out: &mut SkfArmature, jobs: &mut Vec<PictureJob>, mesh_jobs: HashMap<AttachmentId, usize>) -> Vec<Vec<(String, TextureSource)>> {
+fn write_styles(
+    ctx: &mut Ctx,
+    out: &mut SkfArmature,
+    jobs: &mut Vec<PictureJob>,
+    mesh_jobs: HashMap<AttachmentId, usize>,
+) -> Vec<Vec<(String, TextureSource)>> {
     let sk = ctx.sk;
     let mut styles = Vec::new();
     // Jobs already made per attachment, to share identical pictures.
@@ -804,10 +837,12 @@ fn write_styles(ctx: &mut Ctx, out: &mut SkfArmature, jobs: &mut Vec<PictureJob>
                         ),
                     });
                 }
-                if owner.mesh && owner_version.is_some_and(|ov| match (&ov.kind, &version.kind) {
-                    (AttachmentKind::Path { path: p1, .. }, AttachmentKind::Path { path: p2, .. }) => p1 != p2,
-                    _ => false,
-                }) {
+                if owner.mesh
+                    && owner_version.is_some_and(|ov| match (&ov.kind, &version.kind) {
+                        (AttachmentKind::Path { path: p1, .. }, AttachmentKind::Path { path: p2, .. }) => p1 != p2,
+                        _ => false,
+                    })
+                {
                     ctx.warnings.push(Warning {
                         subject: format!("skin `{name}`"),
                         message: format!("attachment `{tex_name}` has a different outline than the mesh made from its first skin; the picture is stretched onto that mesh"),
@@ -957,7 +992,13 @@ struct Encoded {
     keys: Vec<PlannedKey>,
 }
 
-fn export_animation(ctx: &mut Ctx, anim: &Animation, index: usize, out: &SkfArmature, fitter: &mut Fitter) -> Result<Option<SkfAnimation>, ExportError> {
+fn export_animation(
+    ctx: &mut Ctx,
+    anim: &Animation,
+    index: usize,
+    out: &SkfArmature,
+    fitter: &mut Fitter,
+) -> Result<Option<SkfAnimation>, ExportError> {
     let sk = ctx.sk;
     let fps_r = anim.fps.round().max(1.0);
     if (anim.fps - fps_r).abs() > 1e-9 {
@@ -1008,7 +1049,10 @@ fn export_animation(ctx: &mut Ctx, anim: &Animation, index: usize, out: &SkfArma
         if *sheared && let Kind::Plain { slot, .. } | Kind::Mesh { slot, .. } | Kind::Conjugate { slot, .. } = &ctx.bones[j].kind {
             ctx.warnings.push(Warning {
                 subject: format!("animation `{}`", anim.name),
-                message: format!("slot `{}` shows a rotated attachment on an unevenly scaled bone; SkelForm draws it unskewed", sk.slot(*slot).name),
+                message: format!(
+                    "slot `{}` shows a rotated attachment on an unevenly scaled bone; SkelForm draws it unskewed",
+                    sk.slot(*slot).name
+                ),
             });
         }
     }
@@ -1030,7 +1074,13 @@ fn export_animation(ctx: &mut Ctx, anim: &Animation, index: usize, out: &SkfArma
     for j in 0..nb {
         let parent = ctx.bones[j].parent;
         let init_b = &out.bones[j];
-        let init = Trs { x: init_b.pos.x as f64, y: init_b.pos.y as f64, rot: init_b.rot as f64, sx: init_b.scale.x as f64, sy: init_b.scale.y as f64 };
+        let init = Trs {
+            x: init_b.pos.x as f64,
+            y: init_b.pos.y as f64,
+            rot: init_b.rot as f64,
+            sx: init_b.scale.x as f64,
+            sy: init_b.scale.y as f64,
+        };
         let real_bone = match ctx.bones[j].kind {
             Kind::Real(b) => Some(b),
             _ => None,
@@ -1058,10 +1108,8 @@ fn export_animation(ctx: &mut Ctx, anim: &Animation, index: usize, out: &SkfArma
                 if angle {
                     unwrap_angles(&mut truth, init.rot);
                 }
-                let anchors = real_bone
-                    .and_then(|b| bone_channels.get(&(b, e)))
-                    .map(|ch| anchors_of(&ch.keys, fps_r, last))
-                    .unwrap_or_default();
+                let anchors =
+                    real_bone.and_then(|b| bone_channels.get(&(b, e))).map(|ch| anchors_of(&ch.keys, fps_r, last)).unwrap_or_default();
                 let tol = match e {
                     Element::PositionX | Element::PositionY => TOL_POS / max_pscale,
                     Element::Rotation => TOL_ROT,

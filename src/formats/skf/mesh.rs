@@ -148,7 +148,11 @@ pub fn build(path: &BoundPath, frames: &dyn Fn(BoneId) -> Affine, tolerance: f64
     let normals: Vec<(f64, f64)> = (0..n).map(|i| vertex_normal(&pts, i, closed, ccw)).collect();
     // A ring of vertices `side · half_width` out from the outline (inward
     // for a negative side), with quads joining it to the outline.
-    let ring = |offsets: &[(f64, f64)], vertices: &mut Vec<(Blend, (f64, f64))>, band_offsets: &mut Vec<(f64, f64)>, triangles: &mut Vec<[u32; 3]>| -> u32 {
+    let ring = |offsets: &[(f64, f64)],
+                vertices: &mut Vec<(Blend, (f64, f64))>,
+                band_offsets: &mut Vec<(f64, f64)>,
+                triangles: &mut Vec<[u32; 3]>|
+     -> u32 {
         let base = vertices.len() as u32;
         for i in 0..n {
             let off = offsets[i];
@@ -223,8 +227,20 @@ fn vertex_normal(p: &[(f64, f64)], i: usize, closed: bool, ccw: bool) -> (f64, f
         let s = if ccw { 1.0 } else { -1.0 };
         Some((s * dy / len, -s * dx / len))
     };
-    let prev = if i > 0 { Some(i - 1) } else if closed { Some(n - 1) } else { None };
-    let next = if i + 1 < n { Some(i + 1) } else if closed { Some(0) } else { None };
+    let prev = if i > 0 {
+        Some(i - 1)
+    } else if closed {
+        Some(n - 1)
+    } else {
+        None
+    };
+    let next = if i + 1 < n {
+        Some(i + 1)
+    } else if closed {
+        Some(0)
+    } else {
+        None
+    };
     let n1 = prev.and_then(|j| edge_normal(p[j], p[i]));
     let n2 = next.and_then(|j| edge_normal(p[i], p[j]));
     match (n1, n2) {
@@ -293,7 +309,8 @@ fn ear_clip(p: &[(f64, f64)]) -> Option<Vec<[u32; 3]>> {
             if cross(a, b, c) <= 1e-12 {
                 continue;
             }
-            let blocked = idx.iter().any(|&j| j != ia && j != ib && j != ic && inside(p[j], a, b, c) && p[j] != a && p[j] != b && p[j] != c);
+            let blocked =
+                idx.iter().any(|&j| j != ia && j != ib && j != ic && inside(p[j], a, b, c) && p[j] != a && p[j] != b && p[j] != c);
             if blocked {
                 continue;
             }
@@ -347,7 +364,8 @@ mod tests {
     #[test]
     fn curve_samples_group_weights_by_bone() {
         // A quadratic from bone 0 to bone 1 whose control point is on bone 1.
-        let path = BoundPath { start: pt(0, 0.0, 0.0), segments: vec![PathSegment::QuadTo(pt(1, 5.0, 5.0), pt(1, 10.0, 0.0))], closed: false };
+        let path =
+            BoundPath { start: pt(0, 0.0, 0.0), segments: vec![PathSegment::QuadTo(pt(1, 5.0, 5.0), pt(1, 10.0, 0.0))], closed: false };
         let frames = |_b: BoneId| Affine::IDENTITY;
         let samples = outline(&path, &frames, 0.01);
         assert!(samples.len() > 3);

@@ -36,7 +36,12 @@ impl Pictures for RenderedPictures {
     fn attachment(&mut self, skin: SkinId, slot: SlotId, attachment: AttachmentId, pixels_per_unit: f64) -> Result<Option<Raster>, String> {
         let pose = self.setup_with(skin);
         let image = render::cpu::render_attachment(&self.skeleton, &pose, slot, attachment, pixels_per_unit, 0, &mut self.cache)?;
-        Ok(image.map(|a| Raster { width: a.image.width(), height: a.image.height(), rgba: a.image.into_raw(), pivot: (a.pivot[0], a.pivot[1]) }))
+        Ok(image.map(|a| Raster {
+            width: a.image.width(),
+            height: a.image.height(),
+            rgba: a.image.into_raw(),
+            pivot: (a.pivot[0], a.pivot[1]),
+        }))
     }
 
     fn sprite(&mut self, image: &str) -> Result<Raster, String> {
@@ -62,7 +67,12 @@ impl Pictures for RenderedPictures {
             Some(b) => View::fit(b, size, size, f64::from(size) / 16.0),
             None => View::centered(size, size, 1.0),
         };
-        let list = render::build_draw_list(armature, &pose, &DrawOptions { pixels_per_unit: view.pixels_per_unit, bones: false, contours: true }, &mut self.cache);
+        let list = render::build_draw_list(
+            armature,
+            &pose,
+            &DrawOptions { pixels_per_unit: view.pixels_per_unit, bones: false, contours: true },
+            &mut self.cache,
+        );
         let image = render::cpu::render_rgba(&list, &view, size, size, None)?;
         Ok(Raster { width: size, height: size, rgba: image.into_raw(), pivot: (0.0, 0.0) })
     }

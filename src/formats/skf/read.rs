@@ -71,15 +71,17 @@ pub fn read_skf(bytes: &[u8]) -> Result<SkfFile, ReadError> {
         let at = format!("atlases[{i}] ({})", atlas.filename);
         match read_entry(&mut zip, &atlas.filename)? {
             None => problems.push(format!("{at}: no such file in the zip")),
-            Some(png_bytes) => match image::ImageReader::with_format(std::io::Cursor::new(png_bytes), image::ImageFormat::Png).into_dimensions() {
-                Err(e) => problems.push(format!("{at}: not a PNG: {e}")),
-                Ok((w, h)) => {
-                    if (w, h) != (atlas.size.x, atlas.size.y) {
-                        problems.push(format!("{at}: the image is {w}×{h}, the file says {}×{}", atlas.size.x, atlas.size.y));
+            Some(png_bytes) => {
+                match image::ImageReader::with_format(std::io::Cursor::new(png_bytes), image::ImageFormat::Png).into_dimensions() {
+                    Err(e) => problems.push(format!("{at}: not a PNG: {e}")),
+                    Ok((w, h)) => {
+                        if (w, h) != (atlas.size.x, atlas.size.y) {
+                            problems.push(format!("{at}: the image is {w}×{h}, the file says {}×{}", atlas.size.x, atlas.size.y));
+                        }
+                        atlas_sizes.push((w, h));
                     }
-                    atlas_sizes.push((w, h));
                 }
-            },
+            }
         }
     }
     for (s, style) in armature.styles.iter().enumerate() {
@@ -171,7 +173,11 @@ pub fn validate(a: &SkfArmature) -> Vec<String> {
                 p.push(format!("{kat}: bone_id {} is not a bone", kf.bone_id));
             }
             if k > 0 && kf.frame < anim.keyframes[k - 1].frame {
-                p.push(format!("{kat}: frame {} comes after frame {} (keyframes must be sorted by frame)", kf.frame, anim.keyframes[k - 1].frame));
+                p.push(format!(
+                    "{kat}: frame {} comes after frame {} (keyframes must be sorted by frame)",
+                    kf.frame,
+                    anim.keyframes[k - 1].frame
+                ));
             }
             if kf.next_kf != -1 {
                 match usize::try_from(kf.next_kf).ok().and_then(|n| anim.keyframes.get(n).map(|x| (n, x))) {

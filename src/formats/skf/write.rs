@@ -81,7 +81,12 @@ pub fn cover(r: &Raster, points: impl Iterator<Item = (f64, f64)>) -> Raster {
 }
 
 /// Runs a whole export in memory.
-pub fn build(arm: &Armature, opts: &ExportOptions, pictures: &mut dyn Pictures, progress: &mut dyn FnMut(Stage, usize, usize)) -> Result<Export, ExportError> {
+pub fn build(
+    arm: &Armature,
+    opts: &ExportOptions,
+    pictures: &mut dyn Pictures,
+    progress: &mut dyn FnMut(Stage, usize, usize),
+) -> Result<Export, ExportError> {
     let plan = plan_with_progress(arm, opts, &mut |done, total| progress(Stage::Animations, done, total))?;
     finish(arm, opts, plan, pictures, progress)
 }
@@ -97,7 +102,13 @@ fn check_raster(r: &Raster, what: &str) -> Result<(), ExportError> {
 }
 
 /// Makes the pictures of a plan and packs them.
-pub fn finish(arm: &Armature, opts: &ExportOptions, plan: Plan, pictures: &mut dyn Pictures, progress: &mut dyn FnMut(Stage, usize, usize)) -> Result<Export, ExportError> {
+pub fn finish(
+    arm: &Armature,
+    opts: &ExportOptions,
+    plan: Plan,
+    pictures: &mut dyn Pictures,
+    progress: &mut dyn FnMut(Stage, usize, usize),
+) -> Result<Export, ExportError> {
     let Plan { mut armature, jobs, style_textures, mesh_uvs, mut warnings, skins } = plan;
     let k = opts.pixels_per_unit;
     // A readable name per job for messages.
@@ -120,19 +131,21 @@ pub fn finish(arm: &Armature, opts: &ExportOptions, plan: Plan, pictures: &mut d
         let name = &job_names[i];
         let fail = |reason: String| ExportError::Picture { texture: name.clone(), reason };
         let raster = match job {
-            PictureJob::Attachment { skin, slot, attachment, mesh } => match pictures.attachment(*skin, *slot, *attachment, k).map_err(fail)? {
-                None => blank(),
-                Some(r) => {
-                    check_raster(&r, name)?;
-                    match mesh.and_then(|v| mesh_uvs.iter().find(|m| m.visual == v)) {
-                        // The mesh's outer band reaches past the drawn
-                        // pixels: widen the picture so every vertex maps
-                        // inside it.
-                        Some(m) => cover(&r, m.points.iter().map(|&(x, y)| (r.pivot.0 + x * k, r.pivot.1 - y * k))),
-                        None => center(&r),
+            PictureJob::Attachment { skin, slot, attachment, mesh } => {
+                match pictures.attachment(*skin, *slot, *attachment, k).map_err(fail)? {
+                    None => blank(),
+                    Some(r) => {
+                        check_raster(&r, name)?;
+                        match mesh.and_then(|v| mesh_uvs.iter().find(|m| m.visual == v)) {
+                            // The mesh's outer band reaches past the drawn
+                            // pixels: widen the picture so every vertex maps
+                            // inside it.
+                            Some(m) => cover(&r, m.points.iter().map(|&(x, y)| (r.pivot.0 + x * k, r.pivot.1 - y * k))),
+                            None => center(&r),
+                        }
                     }
                 }
-            },
+            }
             PictureJob::Sprite(img) => {
                 let r = pictures.sprite(img).map_err(fail)?;
                 check_raster(&r, name)?;
@@ -153,7 +166,12 @@ pub fn finish(arm: &Armature, opts: &ExportOptions, plan: Plan, pictures: &mut d
     })?;
     let pics: Vec<(u32, u32, &[u8])> = rasters.iter().map(|r| (r.width, r.height, r.rgba.as_slice())).collect();
     let page_pixels = atlas::compose(&layout, &pics);
-    armature.atlases = layout.pages.iter().enumerate().map(|(i, &(w, h))| SkfAtlas { filename: format!("atlas{i}.png"), size: IVec2 { x: w, y: h } }).collect();
+    armature.atlases = layout
+        .pages
+        .iter()
+        .enumerate()
+        .map(|(i, &(w, h))| SkfAtlas { filename: format!("atlas{i}.png"), size: IVec2 { x: w, y: h } })
+        .collect();
     for (style, entries) in armature.styles.iter_mut().zip(&style_textures) {
         style.textures = entries
             .iter()
@@ -163,7 +181,12 @@ pub fn finish(arm: &Armature, opts: &ExportOptions, plan: Plan, pictures: &mut d
                     TextureSource::Empty => empty,
                 };
                 let p = layout.places[j];
-                SkfTexture { name: name.clone(), offset: IVec2 { x: p.x, y: p.y }, size: IVec2 { x: rasters[j].width, y: rasters[j].height }, atlas_idx: p.page as u32 }
+                SkfTexture {
+                    name: name.clone(),
+                    offset: IVec2 { x: p.x, y: p.y },
+                    size: IVec2 { x: rasters[j].width, y: rasters[j].height },
+                    atlas_idx: p.page as u32,
+                }
             })
             .collect();
     }
@@ -178,9 +201,19 @@ pub fn finish(arm: &Armature, opts: &ExportOptions, plan: Plan, pictures: &mut d
 
 /// Mesh UVs from the picture each mesh visual shows; warns when a style's
 /// picture of the same mesh has another size (its UVs would not match).
-fn set_uvs(armature: &mut SkfArmature, jobs: &[PictureJob], rasters: &[Raster], mesh_uvs: &[MeshUv], styles: &[Vec<(String, TextureSource)>], k: f64, warnings: &mut Vec<Warning>) {
+fn set_uvs(
+    armature: &mut SkfArmature,
+    jobs: &[PictureJob],
+    rasters: &[Raster],
+    mesh_uvs: &[MeshUv],
+    styles: &[Vec<(String, TextureSource)>],
+    k: f64,
+    warnings: &mut Vec<Warning>,
+) {
     for m in mesh_uvs {
-        let Some(job) = jobs.iter().position(|j| matches!(j, PictureJob::Attachment { mesh: Some(v), .. } if *v == m.visual)) else { continue };
+        let Some(job) = jobs.iter().position(|j| matches!(j, PictureJob::Attachment { mesh: Some(v), .. } if *v == m.visual)) else {
+            continue;
+        };
         let r = &rasters[job];
         let vis = &mut armature.visuals[m.visual];
         for (v, &(x, y)) in vis.vertices.iter_mut().zip(&m.points) {
