@@ -30,6 +30,11 @@ pub enum ExportKind {
 }
 
 impl ExportKind {
+    /// Frame-by-frame exports stop when cancelled and write nothing.
+    pub fn can_cancel(self) -> bool {
+        matches!(self, ExportKind::Sequence | ExportKind::SpriteSheet | ExportKind::Gif)
+    }
+
     pub const ALL: [ExportKind; 5] = [ExportKind::Png, ExportKind::Sequence, ExportKind::SpriteSheet, ExportKind::Gif, ExportKind::Skf];
 
     pub fn menu_label(self) -> &'static str {
@@ -181,7 +186,10 @@ impl ExportRequest {
         let fps = anim.map_or(20.0, |a| a.fps);
         let mut cache = RenderCache::new(&self.image_dir);
         let mut renderer = render::export::FrameRenderer::new(&self.armature, settings, &mut cache)?;
-        let mut report = |done: usize, total: usize| progress.set(done, total);
+        let mut report = |done: usize, total: usize| {
+            progress.set(done, total);
+            !progress.is_cancelled()
+        };
         let out: &Path = &self.out;
         let files = match self.kind {
             ExportKind::Png => {
@@ -239,6 +247,8 @@ pub struct Progress {
     total: AtomicUsize,
     /// What the worker is doing ("pictures"), for exports with stages.
     stage: std::sync::Mutex<&'static str>,
+    /// Set from the UI; frame exports stop at the next frame and write nothing.
+    cancelled: std::sync::atomic::AtomicBool,
 }
 
 impl Progress {
@@ -259,6 +269,16 @@ impl Progress {
         self.stage.lock().map_or("", |s| *s)
     }
 
+    /// Asks the export to stop (PNG sequences, sprite sheets and GIFs stop at
+    /// the next frame; a single frame and `.skf` exports finish).
+    pub fn cancel(&self) {
+        self.cancelled.store(true, Ordering::Relaxed);
+    }
+
+    pub fn is_cancelled(&self) -> bool {
+        self.cancelled.load(Ordering::Relaxed)
+    }
+
     /// `(done, total)`; total 0 means not known yet.
     pub fn get(&self) -> (usize, usize) {
         (self.done.load(Ordering::Relaxed), self.total.load(Ordering::Relaxed))
@@ -270,6 +290,8 @@ pub struct ExportJob {
     /// What is being exported, for the status bar ("GIF to walk.gif").
     pub label: String,
     pub progress: Arc<Progress>,
+    /// Whether the export stops when asked (frame-by-frame exports do).
+    pub cancellable: bool,
     result: Receiver<ExportResult>,
 }
 
@@ -293,9 +315,9 @@ impl ExportJob {
         if let Err(e) = spawned {
             let (tx, rx) = channel();
             let _ = tx.send(Err(format!("cannot start the export: {e}")));
-            return ExportJob { label, progress, result: rx };
+            return ExportJob { label, progress, cancellable: false, result: rx };
         }
-        ExportJob { label, progress, result }
+        ExportJob { label, progress, cancellable: false, result }
     }
 
     /// The result once the worker is done.
@@ -318,6 +340,32 @@ impl ExportJob {
 mod tests {
     use super::*;
     use std::sync::mpsc::sync_channel;
+
+    #[test]
+    fn a_cancelled_gif_export_writes_nothing() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let comp = crate::compile::compile("skeleton\n\tb\n\t\t@ :rect w10 h10\nanim \"a\"\n\tb\n\t\tx 0 -> 10 -> 0\n");
+        let out = dir.path().join("a.gif");
+        let request = ExportRequest {
+            kind: ExportKind::Gif,
+            armature: comp.armature,
+            anim: Some(AnimId(0)),
+            skin: SkinId(0),
+            time_secs: 0.0,
+            zoom: 1.0,
+            options: ExportOptions::default(),
+            image_dir: dir.path().to_path_buf(),
+            out: out.clone(),
+            script_has_errors: false,
+        };
+        assert!(ExportKind::Gif.can_cancel() && !ExportKind::Skf.can_cancel());
+        let progress = Progress::default();
+        progress.cancel();
+        let result = request.run(&progress);
+        assert_eq!(result.err().as_deref(), Some(crate::render::export::CANCELLED));
+        assert!(!out.exists());
+        assert_eq!(std::fs::read_dir(dir.path()).expect("dir").count(), 0, "no temporary file is left");
+    }
 
     #[test]
     fn a_job_reports_progress_while_it_runs_and_then_its_result() {

@@ -649,6 +649,9 @@ impl SkelpadApp {
                     .desired_width(260.0)
                     .text(format!("Exporting {}: {stage} {done}/{total}", job.label));
                 ui.add(bar);
+                if job.cancellable && !job.progress.is_cancelled() && ui.small_button("Cancel export").clicked() {
+                    job.progress.cancel();
+                }
                 ui.ctx().request_repaint_after(Duration::from_millis(100));
             }
             if let Some((msg, is_error)) = &self.status {
@@ -797,7 +800,9 @@ impl SkelpadApp {
             script_has_errors: self.doc.analysis.comp.has_errors(),
         };
         let ctx = ctx.clone();
-        self.export_job = Some(ExportJob::spawn(label, move |p| request.run(p), move || ctx.request_repaint()));
+        let mut job = ExportJob::spawn(label, move |p| request.run(p), move || ctx.request_repaint());
+        job.cancellable = kind.can_cancel();
+        self.export_job = Some(job);
     }
 
     fn poll_export(&mut self) {
@@ -817,6 +822,7 @@ impl SkelpadApp {
                 );
                 self.status_details = done.warnings;
             }
+            Err(e) if e == crate::render::export::CANCELLED => self.say(format!("Export of {label} cancelled; nothing was written"), false),
             Err(e) => self.say(format!("Export failed: {e}"), true),
         }
     }

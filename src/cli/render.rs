@@ -96,7 +96,7 @@ fn parse_background(s: &str) -> Result<Background, String> {
 
 /// Prints `frame i/n`: one updating line on a terminal, a line every tenth
 /// otherwise (logs stay short).
-fn progress_printer<'w>(err: &'w mut dyn Write, tty: bool) -> impl FnMut(usize, usize) + 'w {
+fn progress_printer<'w>(err: &'w mut dyn Write, tty: bool) -> impl FnMut(usize, usize) -> bool + 'w {
     let mut last_tenth = 0;
     move |done, total| {
         if tty {
@@ -111,6 +111,7 @@ fn progress_printer<'w>(err: &'w mut dyn Write, tty: bool) -> impl FnMut(usize, 
                 let _ = writeln!(err, "rendering frame {done}/{total}");
             }
         }
+        true
     }
 }
 

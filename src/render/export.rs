@@ -208,8 +208,17 @@ pub fn sequence_path(out: &Path, index: usize, count: usize) -> PathBuf {
     out.with_file_name(format!("{stem}_{index:0digits$}.{ext}"))
 }
 
-/// Reports progress: `(frames done, frames in all)`.
-pub type Progress<'p> = &'p mut dyn FnMut(usize, usize);
+/// Reports progress: `(frames done, frames in all)`. Returning `false`
+/// cancels the export: nothing is written and the writer returns
+/// [`CANCELLED`] as its error.
+pub type Progress<'p> = &'p mut dyn FnMut(usize, usize) -> bool;
+
+/// The error of an export its progress callback cancelled.
+pub const CANCELLED: &str = "cancelled";
+
+fn report(progress: &mut dyn FnMut(usize, usize) -> bool, done: usize, total: usize) -> Result<(), String> {
+    if progress(done, total) { Ok(()) } else { Err(CANCELLED.to_string()) }
+}
 
 /// One PNG of the frame at `time_secs`.
 pub fn write_png(renderer: &mut FrameRenderer, time_secs: f64, out: &Path) -> Result<Vec<PathBuf>, String> {
@@ -225,7 +234,7 @@ pub fn write_sequence(renderer: &mut FrameRenderer, times: &[f64], out: &Path, p
     for (i, &t) in times.iter().enumerate() {
         let img = renderer.frame(t)?;
         files.write(&sequence_path(out, i, times.len()), &encode_png(&img)?)?;
-        progress(i + 1, times.len());
+        report(progress, i + 1, times.len())?;
     }
     files.commit()
 }
@@ -255,7 +264,7 @@ pub fn write_sheet(renderer: &mut FrameRenderer, times: &[f64], fps: f64, out: &
         let (x, y) = ((i as u32 % cols) * fw, (i as u32 / cols) * fh);
         image::imageops::replace(&mut sheet, &img, i64::from(x), i64::from(y));
         frames.push(serde_json::json!({ "index": i, "time": t, "x": x, "y": y, "w": fw, "h": fh }));
-        progress(i + 1, times.len());
+        report(progress, i + 1, times.len())?;
     }
     let json_path = out.with_extension("json");
     let anim_name = renderer.settings.anim.and_then(|a| renderer.armature.animation(a)).map(|a| a.name.clone());
@@ -309,7 +318,7 @@ pub fn write_gif(renderer: &mut FrameRenderer, times: &[f64], fps: f64, out: &Pa
             // Each frame replaces the last (matters with a transparent background).
             frame.dispose = gif::DisposalMethod::Background;
             enc.write_frame(&frame).map_err(|e| format!("cannot encode GIF: {e}"))?;
-            progress(i + 1, times.len());
+            report(progress, i + 1, times.len())?;
         }
     }
     let mut files = AtomicFiles::new();
@@ -340,6 +349,39 @@ mod tests {
         assert_eq!(sheet_grid(1), (1, 1));
         assert_eq!(sheet_grid(20), (5, 4));
         assert_eq!(sheet_grid(16), (4, 4));
+    }
+
+    #[test]
+    fn a_cancelled_export_stops_and_writes_nothing() {
+        let comp = crate::compile::compile("skeleton\n\tb\n\t\t@ :rect w10 h10\nanim \"a\"\n\tb\n\t\tx 0 -> 10 -> 0\n");
+        let arm = comp.armature;
+        let dir = std::env::temp_dir().join(format!("skelpad-cancel-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let settings = Settings {
+            anim: Some(AnimId(0)),
+            skin: SkinId(0),
+            width: 32,
+            height: 32,
+            framing: Framing::Fit,
+            background: None,
+            bones: false,
+        };
+        let mut cache = RenderCache::new(&dir);
+        let mut renderer = FrameRenderer::new(&arm, settings, &mut cache).expect("renderer");
+        let times: Vec<f64> = (0..10).map(|i| f64::from(i) * 0.05).collect();
+        let mut seen = 0;
+        let mut stop_after_three = |done: usize, _total: usize| {
+            seen = done;
+            done < 3
+        };
+        let gif = write_gif(&mut renderer, &times, 20.0, &dir.join("a.gif"), &mut stop_after_three);
+        assert_eq!(gif, Err(CANCELLED.to_string()));
+        assert_eq!(seen, 3, "no frame is rendered after the cancel");
+        let seq = write_sequence(&mut renderer, &times, &dir.join("f.png"), &mut |done, _| done < 5);
+        assert_eq!(seq, Err(CANCELLED.to_string()));
+        assert_eq!(std::fs::read_dir(&dir).expect("dir").count(), 0, "a cancelled export leaves no file");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]
