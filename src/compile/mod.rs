@@ -15,7 +15,7 @@ use std::sync::Arc;
 
 use crate::model::Armature;
 use crate::syntax::tree::{Section, SectionKind};
-use crate::syntax::{Diagnostic, LineIndex, Span, parse_section, split_sections};
+use crate::syntax::{Diagnostic, LineIndex, Span, TokenRole, comment_roles, parse_section, split_sections};
 
 /// Position of a section inside the list a compile unit was built from.
 pub type Ordinal = usize;
@@ -41,11 +41,27 @@ pub struct Compilation {
     pub diagnostics: Vec<Diagnostic>,
     pub sources: SourceMap,
     pub lines: LineIndex,
+    /// Each section's tree with the document offset it starts at (its
+    /// spans, token roles included, are relative to that offset).
+    pub sections: Vec<(u32, Arc<Section>)>,
+    /// Roles of the comments before the first section (which belong to no
+    /// section), in document offsets.
+    pub leading_roles: Vec<TokenRole>,
 }
 
 impl Compilation {
     pub fn has_errors(&self) -> bool {
         self.diagnostics.iter().any(Diagnostic::is_error)
+    }
+
+    /// The role of every token of the document, in document offsets and in
+    /// order (see [`crate::syntax::Role`]).
+    pub fn roles(&self) -> impl Iterator<Item = TokenRole> + '_ {
+        let sections = self
+            .sections
+            .iter()
+            .flat_map(|(start, s)| s.roles.iter().map(move |r| TokenRole { span: r.span.shifted(*start), role: r.role }));
+        self.leading_roles.iter().copied().chain(sections)
     }
 }
 
@@ -215,7 +231,10 @@ impl Compiler {
         };
         let armature =
             Armature { skeleton: rig_out.skeleton.clone(), animations: anim_outputs.iter().map(|o| o.animation.clone()).collect() };
+        let trees = sections.iter().zip(&slices).map(|(s, sl)| (sl.start, s.tree.clone())).collect();
         self.sections = sections;
-        Compilation { armature, diagnostics, sources, lines: LineIndex::new(text) }
+        let leading_end = slices.first().map_or(text.len(), |s| s.start as usize);
+        let leading_roles = comment_roles(&text[..leading_end]);
+        Compilation { armature, diagnostics, sources, lines: LineIndex::new(text), sections: trees, leading_roles }
     }
 }

@@ -88,9 +88,9 @@ fn type_string(spec: &AttachmentSpec) -> Option<String> {
 }
 
 impl WAtt {
-    fn apply(&mut self, props: &[AttachmentProp]) {
+    fn apply(&mut self, props: &[Spanned<AttachmentProp>]) {
         for p in props {
-            match p {
+            match &p.node {
                 AttachmentProp::Image(s) => self.image = Some(s.clone()),
                 AttachmentProp::Width(v) => self.width = Some(*v),
                 AttachmentProp::Height(v) => self.height = Some(*v),
@@ -160,7 +160,7 @@ pub fn compile_rig(sections: &[(Ordinal, RigSection<'_>)]) -> RigOutput {
             });
             let b = &mut bones[bi];
             for p in &line.props {
-                match *p {
+                match p.node {
                     BoneProp::Length(v) => b.length = v,
                     BoneProp::Rotation(v) => b.rot_deg = v,
                     BoneProp::X(v) => b.x = v,
