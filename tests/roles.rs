@@ -108,6 +108,17 @@ fn every_token_of_every_script_has_its_role_from_the_parser() {
         }
         if comp.diagnostics.is_empty() {
             assert!(roles.iter().all(|r| r.role != Role::Invalid), "{name}: clean script with invalid tokens");
+            // Every name the parser read is in the source map, resolved.
+            for r in roles.iter().filter(|r| matches!(r.role, Role::BonePath | Role::BoneRef | Role::SlotRef | Role::AttachmentRef)) {
+                let at = r.span.start + u32::from(text.as_bytes()[r.span.start as usize] == b'@');
+                let reference = comp.sources.reference_at(at);
+                assert!(
+                    reference.is_some_and(|x| x.target.is_some()),
+                    "{name}: `{}` at {} not resolved",
+                    &text[r.span.range()],
+                    r.span.start
+                );
+            }
         }
         // Bone definitions name exactly the bones that were written.
         let sk = &comp.armature.skeleton;

@@ -41,7 +41,7 @@ pub enum Role {
     AttachmentRef,
     /// `F:S:E` defaults and in-timeline options (`10:>`, `:si->`).
     Option,
-    /// `{`, `}`, `}3`.
+    /// `{`, `}`, `}[3]`.
     Loop,
     /// `->`, `-->`.
     Advance,
