@@ -19,6 +19,7 @@ pub mod files;
 pub mod highlight;
 pub mod settings;
 pub mod timeline;
+pub mod write_back;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
