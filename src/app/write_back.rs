@@ -144,7 +144,9 @@ fn single_bone_line<'a>(text: &str, comp: &'a Compilation, bone: BoneId) -> Resu
     let name = bone_name(comp, bone);
     let lines: Vec<_> = comp.sources.bone_lines(bone).collect();
     match lines.as_slice() {
-        [] => Err(format!("`{name}` has no line of its own (it is the parent of bones written below it): write `\t{name}` in the skeleton to move it")),
+        [] => Err(format!(
+            "`{name}` has no line of its own (it is the parent of bones written below it): write `\t{name}` in the skeleton to move it"
+        )),
         [one] => Ok(one),
         many => {
             let at: Vec<String> = many.iter().map(|d| line_of(text, d.line.start).to_string()).collect();
@@ -211,11 +213,7 @@ fn key_edit(
             )),
             KeyOrigin::Plain => {
                 let rounded: f64 = n.parse().unwrap_or(v);
-                if k.value.is_some_and(|x| same(x, rounded)) {
-                    Ok(None)
-                } else {
-                    Ok(Some(Edit { range: k.span.range(), text: n }))
-                }
+                if k.value.is_some_and(|x| same(x, rounded)) { Ok(None) } else { Ok(Some(Edit { range: k.span.range(), text: n })) }
             }
         };
     }
