@@ -184,3 +184,18 @@ fn shapes_mode_moves_the_shape_on_its_slot_line() {
     // Alt snaps to whole units.
     assert_eq!(text, RIG.replace("@ :rect x20", &format!("@ :rect x{}", 20.0 + (50.0 / zoom).round())));
 }
+
+#[test]
+fn the_setup_pose_of_an_animated_script_edits_the_skeleton() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = "skeleton\n\tarm l40\nanim \"wave\" 10fps\n\tarm\n\t\tr 0 -> 45 -> 0\n";
+    let mut h = open(&write(dir.path(), "anim.skel2d", text));
+    h.state_mut().playback.setup_pose = true;
+    h.run_steps(2);
+    let zoom = f64::from(h.state().view.zoom);
+    drag(&mut h, (0.0, 0.0), (0.0, -30.0 / zoom), Modifiers::NONE);
+    let now = h.state().doc.text.clone();
+    let y = now.split("\tarm l40 y").nth(1).and_then(|r| r.split('\n').next()).unwrap();
+    assert_eq!(now, text.replace("\tarm l40\n", &format!("\tarm l40 y{y}\n")));
+    assert!((y.parse::<f64>().unwrap() + 30.0 / zoom).abs() < 0.01);
+}
