@@ -591,10 +591,11 @@ impl SkelpadApp {
                 }
                 // (The text before the drag is the last undo point, so an
                 // undo from here restores it: the drag is one step.)
-                if ended && let Some(edit) = self.drag.take() {
-                    if edit.changed {
-                        self.say(format!("Done {}", edit.describe().split(';').next().unwrap_or_default()), false);
-                    }
+                if ended
+                    && let Some(edit) = self.drag.take()
+                    && edit.changed
+                {
+                    self.say(format!("Done {}", edit.describe().split(';').next().unwrap_or_default()), false);
                 }
             }
         }
