@@ -429,6 +429,9 @@ impl SkelpadApp {
         if pressed(Modifiers::COMMAND, Key::O) {
             self.request(Action::Open(None));
         }
+        if pressed(Modifiers::NONE, Key::F12) {
+            self.go_to_definition();
+        }
     }
 
     // --- Frame ---------------------------------------------------------------
@@ -601,6 +604,18 @@ impl SkelpadApp {
         }
     }
 
+    /// Puts the editor cursor on the definition of the name under it (the
+    /// bone line, slot line, attachment, skin or animation it resolved to).
+    pub fn go_to_definition(&mut self) {
+        let Some(cursor) = self.editor.cursor else { return };
+        let src = &self.doc.analysis.comp.sources;
+        let Some(r) = src.reference_at(cursor as u32) else { return };
+        match r.target.and_then(|t| src.definition(t)) {
+            Some(def) => self.editor.select(def.start as usize..def.end as usize),
+            None => self.say("This name does not resolve to anything (see Problems)", true),
+        }
+    }
+
     /// Selects what was clicked and puts the editor cursor on its line.
     fn pick(&mut self, pick: Option<Pick>) {
         let shown = &self.doc.analysis.shown.skeleton;
@@ -664,6 +679,9 @@ impl SkelpadApp {
                 ui.separator();
                 if ui.button("Find…    Ctrl+F").clicked() {
                     self.editor.open_find();
+                }
+                if ui.button("Go to definition   F12").clicked() {
+                    self.go_to_definition();
                 }
             });
             ui.menu_button("Export", |ui| {
@@ -1098,5 +1116,19 @@ mod tests {
             }
         }
         assert!(key_ticks(&crate::compile::compile(EXAMPLE), "no such animation", None).is_none());
+    }
+
+    #[test]
+    fn go_to_definition_follows_the_source_map() {
+        let ctx = egui::Context::default();
+        let cc = eframe::CreationContext::_new_kittest(ctx);
+        let services = Services { dialogs: Box::new(files::NativeDialogs), recovery_dir: None, watch_files: false };
+        let mut app = SkelpadApp::new(&cc, None, services);
+        let text = "skeleton\n\tarm l10\n\tarm.hand l5\nanim \"a\"\n\thand\n\t\tr 0 -> 9\n";
+        app.doc = Document::untitled("t", text);
+        app.editor.cursor = Some(text.find("\thand").unwrap() + 2);
+        app.go_to_definition();
+        let def = text.find("arm.hand").unwrap();
+        assert_eq!(app.editor.pending_selection(), Some(def..def + "arm.hand".len()));
     }
 }
