@@ -393,7 +393,7 @@ fn slot_outline(sk: &crate::model::Skeleton, pose: &Pose, slot: SlotId) -> Optio
     };
     let pad = |st: &crate::model::ShapeStyle| st.stroke_width.max(0.0) / 2.0;
     match &att.kind {
-        AttachmentKind::None | AttachmentKind::Sprite { .. } => None,
+        AttachmentKind::None | AttachmentKind::Sprite { .. } | AttachmentKind::Mesh(_) => None,
         AttachmentKind::Rect { width, height, style, .. } => {
             let (hw, hh) = (width / 2.0 + pad(style), height / 2.0 + pad(style));
             Some(vec![m.apply(-hw, -hh), m.apply(hw, -hh), m.apply(hw, hh), m.apply(-hw, hh)])

@@ -375,7 +375,14 @@ pub fn compile_rig(sections: &[(Ordinal, RigSection<'_>)]) -> RigOutput {
     let attachment_ids = atts.iter().enumerate().map(|(i, (s, n, _))| ((*s as u32, n.clone()), AttachmentId::from_index(i))).collect();
     let attachments = atts.iter().map(|(s, n, _)| AttachmentSlotName { slot: SlotId::from_index(*s), name: n.clone() }).collect();
     RigOutput {
-        skeleton: std::sync::Arc::new(Skeleton { bones: model_bones, slots: model_slots, attachments, skins, draw_order }),
+        skeleton: std::sync::Arc::new(Skeleton {
+            bones: model_bones,
+            slots: model_slots,
+            attachments,
+            skins,
+            draw_order,
+            ..Default::default()
+        }),
         bone_names,
         slot_names,
         attachment_ids,

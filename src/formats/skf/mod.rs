@@ -14,6 +14,7 @@
 
 pub mod export;
 pub mod fit;
+pub mod import;
 pub mod mesh;
 pub mod pictures;
 pub mod read;
