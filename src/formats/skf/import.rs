@@ -55,17 +55,29 @@ pub struct Imported {
 }
 
 impl Imported {
-    /// The pixels of a sprite, cut from its atlas (straight RGBA8).
-    pub fn sprite_rgba(&self, sprite: &SpriteSource) -> Result<(u32, u32, Vec<u8>), String> {
-        let png = self.file.atlas_png.get(sprite.atlas).ok_or_else(|| format!("{}: no atlas {}", sprite.name, sprite.atlas))?;
-        let img = decode_png(png).map_err(|e| format!("atlas {}: {e}", sprite.atlas))?;
-        let (w, h) = sprite.size;
-        let (x, y) = sprite.offset;
-        if u64::from(x) + u64::from(w) > u64::from(img.width()) || u64::from(y) + u64::from(h) > u64::from(img.height()) {
-            return Err(format!("{}: reaches past its atlas", sprite.name));
-        }
-        let cut = image::imageops::crop_imm(&img, x, y, w, h).to_image();
-        Ok((w, h, cut.into_raw()))
+    /// The pixels of every sprite, cut from the atlases (straight RGBA8),
+    /// each atlas decoded once; a sprite whose atlas cannot be decoded gets
+    /// the reason instead.
+    pub fn sprite_pixels(&self) -> Vec<(&SpriteSource, Result<(u32, u32, Vec<u8>), String>)> {
+        let atlases: Vec<Result<image::RgbaImage, String>> = self.file.atlas_png.iter().map(|png| decode_png(png)).collect();
+        self.sprites
+            .iter()
+            .map(|sprite| {
+                let cut = match atlases.get(sprite.atlas) {
+                    None => Err(format!("{}: no atlas {}", sprite.name, sprite.atlas)),
+                    Some(Err(e)) => Err(format!("atlas {}: {e}", sprite.atlas)),
+                    Some(Ok(img)) => {
+                        let ((x, y), (w, h)) = (sprite.offset, sprite.size);
+                        if u64::from(x) + u64::from(w) > u64::from(img.width()) || u64::from(y) + u64::from(h) > u64::from(img.height()) {
+                            Err(format!("{}: reaches past its atlas", sprite.name))
+                        } else {
+                            Ok((w, h, image::imageops::crop_imm(img, x, y, w, h).to_image().into_raw()))
+                        }
+                    }
+                };
+                (sprite, cut)
+            })
+            .collect()
     }
 }
 
