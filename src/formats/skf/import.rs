@@ -108,6 +108,40 @@ pub fn import_path(path: &std::path::Path) -> Result<Imported, String> {
     import_skf(&bytes).map_err(|e| e.problems.iter().map(|p| format!("{}: {p}", path.display())).collect::<Vec<_>>().join("\n"))
 }
 
+/// A `.skf` written again from a read one: `armature.json` as it was (every
+/// field, including those skelpad does not model), the atlases, and the
+/// editor's extras (`editor.json`, `thumbnail.png`, `readme.md`) when
+/// present. Everything is checked by the reader first, so a file that
+/// SkelForm's runtimes would trip on is refused rather than copied.
+pub fn repack(bytes: &[u8]) -> Result<Vec<u8>, ReadError> {
+    use std::io::Write;
+    let file = read_skf(bytes)?;
+    let err = |e: &dyn std::fmt::Display| ReadError { problems: vec![format!("writing the zip: {e}")] };
+    let mut out = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let opts = zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Deflated);
+    out.start_file("armature.json", opts).map_err(|e| err(&e))?;
+    out.write_all(file.json.as_bytes()).map_err(|e| err(&e))?;
+    let mut written: Vec<&str> = vec!["armature.json"];
+    for (atlas, png) in file.armature.atlases.iter().zip(&file.atlas_png) {
+        if written.contains(&atlas.filename.as_str()) {
+            continue;
+        }
+        out.start_file(atlas.filename.as_str(), opts).map_err(|e| err(&e))?;
+        out.write_all(png).map_err(|e| err(&e))?;
+        written.push(&atlas.filename);
+    }
+    for extra in ["editor.json", "thumbnail.png", "readme.md"] {
+        if written.contains(&extra) {
+            continue;
+        }
+        if let Some(b) = read::read_named_entry(bytes, extra)? {
+            out.start_file(extra, opts).map_err(|e| err(&e))?;
+            out.write_all(&b).map_err(|e| err(&e))?;
+        }
+    }
+    Ok(out.finish().map_err(|e| err(&e))?.into_inner())
+}
+
 /// Makes a name safe as one path component.
 pub fn safe_component(name: &str) -> String {
     let mut out: String = name

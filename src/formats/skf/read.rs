@@ -94,6 +94,10 @@ pub fn read_skf(bytes: &[u8]) -> Result<SkfFile, ReadError> {
     let mut atlas_png = Vec::new();
     for (i, atlas) in armature.atlases.iter().enumerate() {
         let at = format!("atlases[{i}] ({})", atlas.filename);
+        if let Err(why) = check_entry_name(&atlas.filename) {
+            problems.push(format!("{at}: {why}"));
+            continue;
+        }
         match read_entry(&mut zip, &atlas.filename)? {
             None => problems.push(format!("{at}: no such file in the zip")),
             Some(png_bytes) => {
@@ -148,6 +152,27 @@ pub fn read_skf(bytes: &[u8]) -> Result<SkfFile, ReadError> {
     } else {
         Err(ReadError { problems })
     }
+}
+
+/// An entry name a reader may follow: relative, inside the zip, no `..`.
+pub fn check_entry_name(name: &str) -> Result<(), String> {
+    if name.is_empty() {
+        return Err("the file name is empty".into());
+    }
+    if name.starts_with('/') || name.starts_with('\\') || name.contains(':') {
+        return Err(format!("the file name {name:?} is an absolute path"));
+    }
+    if name.split(['/', '\\']).any(|part| part == "..") {
+        return Err(format!("the file name {name:?} leads outside the zip (`..`)"));
+    }
+    Ok(())
+}
+
+/// Reads any entry of a `.skf` by name, with the size limits of the reader
+/// (`None` when it is not there).
+pub fn read_named_entry(bytes: &[u8], name: &str) -> Result<Option<Vec<u8>>, ReadError> {
+    let mut zip = zip::ZipArchive::new(std::io::Cursor::new(bytes)).map_err(|e| fail(format!("not a zip: {e}")))?;
+    read_entry(&mut zip, name)
 }
 
 /// Checks the references and orderings runtimes rely on.
