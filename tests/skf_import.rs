@@ -191,3 +191,204 @@ fn samples_physics_plays_like_rusty_skelform_in_order() {
         }
     }
 }
+
+/// `skelpad pose FILE.skf --json` lists the file's bones in its order under
+/// their names, at the frame `trunc(t · fps)`, where `rusty_skelform` puts them.
+#[test]
+fn cli_pose_of_a_sample_lists_file_bones_at_truncated_frames() {
+    let Some(dir) = samples() else { return };
+    let path = dir.join("_skellington.skf");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_skelpad"))
+        .args(["pose", path.to_str().unwrap(), "--json", "--anim", "Jump", "--times", "0.2599,0.25"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let (imp, theirs) = load(&dir, "_skellington.skf");
+    let driven = physics_driven(&imp);
+    let anim = theirs.animations.iter().find(|a| a.name == "Jump").unwrap();
+    let poses = doc["animations"][0]["poses"].as_array().unwrap();
+    // 0.2599 s × 60 fps = 15.59: frame 15, like 0.25 s.
+    assert_eq!(poses[0]["bones"], poses[1]["bones"]);
+    let mut a = theirs.clone();
+    rs::animate(&mut a.bones, &mut a.inverse_kinematics, &mut a.visuals, &vec![anim], &vec![15], &vec![0]);
+    rs::construct(&mut a);
+    let bones = poses[0]["bones"].as_array().unwrap();
+    assert_eq!(bones.len(), a.bones.len());
+    let mut worst = 0.0f64;
+    for (b, (ours, t)) in bones.iter().zip(&a.constructed_bones).enumerate() {
+        assert_eq!(ours["name"], a.bones[b].name, "bone {b}");
+        if driven[b] {
+            continue; // depends on the frames before (see the physics test)
+        }
+        let w = ours["world"].as_array().unwrap();
+        let (x, y) = (w[4].as_f64().unwrap(), w[5].as_f64().unwrap());
+        worst = worst.max((x - f64::from(t.pos.x)).hypot(y - f64::from(t.pos.y)));
+    }
+    assert!(worst <= 0.01, "{worst}");
+    // Names repeat in real files, and each keeps its place.
+    assert!(bones.iter().filter(|b| b["name"] == "Left").count() >= 2);
+}
+
+/// `skelpad export FILE.skf -o OUT.skf` writes a file that poses exactly
+/// like the original.
+#[test]
+fn cli_export_of_a_sample_round_trips() {
+    let Some(dir) = samples() else { return };
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("again.skf");
+    let src = dir.join("_skellina.skf");
+    let st = std::process::Command::new(env!("CARGO_BIN_EXE_skelpad"))
+        .args(["export", src.to_str().unwrap(), "-o", out.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(st.status.success(), "{}", String::from_utf8_lossy(&st.stderr));
+    let a = import_skf(&std::fs::read(&src).unwrap()).unwrap();
+    let b = import_skf(&std::fs::read(&out).unwrap()).unwrap();
+    assert_eq!(a.file.armature, b.file.armature);
+    assert_eq!(a.file.atlas_png, b.file.atlas_png);
+    for (i, anim) in a.armature.animations.iter().enumerate() {
+        let t = anim.duration_secs / 2.0;
+        let pa = evaluate(&a.armature, Some(AnimId(i as u32)), SkinId(0), t);
+        let pb = evaluate(&b.armature, Some(AnimId(i as u32)), SkinId(0), t);
+        assert_eq!(pa.skf, pb.skf);
+    }
+}
+
+/// `skelpad render FILE.skf` draws the sample's pictures.
+#[test]
+fn cli_render_of_a_sample_draws_its_textures() {
+    let Some(dir) = samples() else { return };
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("s.png");
+    let src = dir.join("_skellington.skf");
+    let st = std::process::Command::new(env!("CARGO_BIN_EXE_skelpad"))
+        .args(["render", src.to_str().unwrap(), "-o", out.to_str().unwrap(), "--size", "128x128", "--background", "#FFF"])
+        .output()
+        .unwrap();
+    assert!(st.status.success(), "{}", String::from_utf8_lossy(&st.stderr));
+    assert!(!String::from_utf8_lossy(&st.stderr).contains("warning"), "{}", String::from_utf8_lossy(&st.stderr));
+    let img = image::open(&out).unwrap().to_rgba8();
+    // The suit's purple covers a good part of the picture.
+    let purple = img.pixels().filter(|p| p[2] > 80 && p[0] < 120 && p[1] < 80).count();
+    assert!(purple > 300, "{purple} purple pixels");
+}
+
+// ---- untrusted input -------------------------------------------------------
+
+fn zip_of(entries: &[(&str, &[u8])]) -> Vec<u8> {
+    use std::io::Write;
+    let mut z = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let opts = zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Deflated);
+    for (name, bytes) in entries {
+        z.start_file(*name, opts).unwrap();
+        z.write_all(bytes).unwrap();
+    }
+    z.finish().unwrap().into_inner()
+}
+
+fn png(w: u32, h: u32) -> Vec<u8> {
+    let mut out = Vec::new();
+    image::RgbaImage::new(w, h).write_to(&mut std::io::Cursor::new(&mut out), image::ImageFormat::Png).unwrap();
+    out
+}
+
+const BASE: &str = r#"{"version":"0.7.0","bones":[{"id":0,"name":"root","parent_id":-1,"pos":{"x":0,"y":0}}],
+"animations":[{"name":"a","fps":10,"keyframes":[{"frame":3,"bone_id":0,"element":"PositionX","value":2}]}],
+"atlases":[{"filename":"atlas0.png","size":{"x":4,"y":4}}]}"#;
+
+fn import_err(bytes: &[u8]) -> String {
+    match import_skf(bytes) {
+        Ok(_) => panic!("accepted"),
+        Err(e) => e.to_string(),
+    }
+}
+
+#[test]
+fn bad_files_get_clear_errors() {
+    let atlas = png(4, 4);
+    assert!(import_skf(&zip_of(&[("armature.json", BASE.as_bytes()), ("atlas0.png", &atlas)])).is_ok());
+    // Corrupt zip: a good file cut short, and bytes flipped in the middle.
+    let good = zip_of(&[("armature.json", BASE.as_bytes()), ("atlas0.png", &atlas)]);
+    assert!(import_err(&good[..good.len() / 2]).contains("not a zip"));
+    let mut flipped = good.clone();
+    for b in &mut flipped[40..80] {
+        *b ^= 0x5A;
+    }
+    let _ = import_skf(&flipped); // an error or a file, never a panic
+    // Malformed JSON, with its place.
+    let e = import_err(&zip_of(&[("armature.json", b"{\"bones\": [}"), ("atlas0.png", &atlas)]));
+    assert!(e.starts_with("armature.json:1:"), "{e}");
+    // Ids out of range and parent cycles.
+    let cyc = BASE.replace(r#""parent_id":-1"#, r#""parent_id":0"#);
+    assert!(import_err(&zip_of(&[("armature.json", cyc.as_bytes()), ("atlas0.png", &atlas)])).contains("is not an earlier bone"));
+    let oob = BASE.replace(r#""bone_id":0"#, r#""bone_id":7"#);
+    assert!(import_err(&zip_of(&[("armature.json", oob.as_bytes()), ("atlas0.png", &atlas)])).contains("bone_id 7 is not a bone"));
+    let ik = BASE.replace(r#""atlases""#, r#""inverse_kinematics":[{"target_id":9,"bone_ids":[0,5]}],"atlases""#);
+    let e = import_err(&zip_of(&[("armature.json", ik.as_bytes()), ("atlas0.png", &atlas)]));
+    assert!(e.contains("target_id 9 is not a bone") && e.contains("bone_ids holds 5"), "{e}");
+    // Huge numbers (1e39 is an infinite f32) and far frames.
+    let huge = BASE.replace(r#""value":2"#, r#""value":1e39"#);
+    assert!(import_err(&zip_of(&[("armature.json", huge.as_bytes()), ("atlas0.png", &atlas)])).contains("not a finite number"));
+    let far = BASE.replace(r#""frame":3"#, r#""frame":4000000000"#);
+    assert!(import_err(&zip_of(&[("armature.json", far.as_bytes()), ("atlas0.png", &atlas)])).contains("past the last frame"));
+    // Entry names that leave the zip.
+    for bad in ["../evil.png", "/etc/passwd", "a/../../b.png"] {
+        let j = BASE.replace("atlas0.png", bad);
+        let e = import_err(&zip_of(&[("armature.json", j.as_bytes()), (bad, &atlas)]));
+        assert!(e.contains("absolute path") || e.contains("outside the zip"), "{bad}: {e}");
+    }
+    // A malformed atlas and one whose header claims a huge size.
+    assert!(import_err(&zip_of(&[("armature.json", BASE.as_bytes()), ("atlas0.png", b"\x89PNG nope")])).contains("not a PNG"));
+    let mut big = png(4, 4);
+    big[16..20].copy_from_slice(&100_000u32.to_be_bytes()); // IHDR width
+    let e = import_err(&zip_of(&[("armature.json", BASE.as_bytes()), ("atlas0.png", &big)]));
+    assert!(e.contains("atlases[0]"), "{e}");
+}
+
+/// A zip bomb: an entry that unpacks to far more than allowed is refused
+/// from its header, quickly, without unpacking it.
+#[test]
+fn zip_bombs_are_refused() {
+    let zeros = vec![0u8; 80 << 20];
+    let bomb = zip_of(&[("armature.json", &zeros)]);
+    assert!(bomb.len() < 1 << 20, "deflate packs zeros tightly: {}", bomb.len());
+    let start = std::time::Instant::now();
+    let e = import_err(&bomb);
+    assert!(e.contains("more than the") && e.contains("armature.json"), "{e}");
+    assert!(start.elapsed().as_secs() < 5);
+}
+
+mod props {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+        /// Any change to a valid armature.json either imports (and then
+        /// evaluates to finite poses at any time) or is refused with a message.
+        #[test]
+        fn mutated_files_import_or_explain(cut in 0usize..400, byte in any::<u8>(), t in -5.0f64..50.0) {
+            let mut json = BASE.as_bytes().to_vec();
+            let i = cut % json.len();
+            json[i] = byte;
+            let bytes = zip_of(&[("armature.json", &json), ("atlas0.png", &png(4, 4))]);
+            match import_skf(&bytes) {
+                Err(e) => prop_assert!(!e.to_string().is_empty()),
+                Ok(imp) => {
+                    for a in 0..imp.armature.animations.len() {
+                        let p = evaluate(&imp.armature, Some(AnimId(a as u32)), SkinId(0), t);
+                        prop_assert!(p.bones.iter().all(|b| b.world.is_finite()));
+                    }
+                }
+            }
+        }
+
+        /// Random bytes are never a panic.
+        #[test]
+        fn random_bytes_are_refused(bytes in proptest::collection::vec(any::<u8>(), 0..600)) {
+            let _ = import_skf(&bytes);
+        }
+    }
+}
