@@ -392,3 +392,58 @@ mod props {
         }
     }
 }
+
+/// `skelpad convert` writes a script that checks clean and, frame by frame,
+/// puts every bone where the SkelForm file does (IK and physics baked).
+#[test]
+fn converted_samples_check_clean_and_pose_like_the_file() {
+    let Some(dir) = samples() else { return };
+    let tmp = tempfile::tempdir().unwrap();
+    for name in SAMPLES {
+        let out = tmp.path().join(name.replace(".skf", ".skel2d"));
+        let st = std::process::Command::new(env!("CARGO_BIN_EXE_skelpad"))
+            .args(["convert", dir.join(name).to_str().unwrap(), "-o", out.to_str().unwrap()])
+            .output()
+            .unwrap();
+        let msg = String::from_utf8_lossy(&st.stderr).to_string();
+        assert!(st.status.success(), "{msg}");
+        assert!(msg.contains("could not carry over exactly") && msg.contains("IK families"), "{msg}");
+        let text = std::fs::read_to_string(&out).unwrap();
+        let comp = skelpad::compile::compile(&text);
+        assert!(comp.diagnostics.is_empty(), "{name}: {:?}", comp.diagnostics.first());
+        let (imp, _) = load(&dir, name);
+        let arm = &imp.armature;
+        let sk = &comp.armature.skeleton;
+        assert_eq!(sk.bones.len(), arm.skeleton.bones.len());
+        let paths = skelpad::formats::skf::convert::bone_paths(&arm.skeleton);
+        let index: Vec<usize> = paths.iter().map(|p| sk.bone_by_name(p).unwrap_or_else(|| panic!("{p}")).index()).collect();
+        // Sprites were written beside the script, inside its folder.
+        let sprites = tmp.path().join(name.replace(".skf", "_sprites"));
+        assert!(std::fs::read_dir(&sprites).unwrap().count() > 0);
+        let mut worst = 0.0f64;
+        let mut at = String::new();
+        for (ai, anim) in arm.animations.iter().enumerate() {
+            let id =
+                comp.armature.animations.iter().position(|a| a.name == skelpad::formats::skf::convert::script_name(&anim.name)).unwrap();
+            let last = (anim.duration_secs * anim.fps).round() as u32;
+            let mut ours = Pose::default();
+            for f in 0..=last {
+                let t = f64::from(f) / anim.fps;
+                evaluate_into(&mut ours, arm, Some(anim), SkinId(0), t);
+                let script = evaluate(&comp.armature, Some(AnimId(id as u32)), SkinId(0), t);
+                for b in 0..sk.bones.len() {
+                    let w = script.bones[index[b]].world;
+                    let o = ours.skf[b];
+                    let d = (w.e - f64::from(o.x)).hypot(w.f - f64::from(o.y));
+                    if d > worst {
+                        worst = d;
+                        at = format!("{} frame {f} bone {}", anim.name, paths[b]);
+                    }
+                }
+            }
+            let _ = ai;
+        }
+        eprintln!("{name}: converted script within {worst:.2e} units of the file at every frame (worst at {at})");
+        assert!(worst <= 0.01, "{name}: {worst} at {at}");
+    }
+}

@@ -1,5 +1,6 @@
 //! The `skelpad` command line.
 
+pub mod convert;
 pub mod export;
 pub mod render;
 pub mod report;
@@ -76,6 +77,8 @@ enum Command {
     /// Export to SkelForm (`.skf`): bones, pictures in atlases, styles and
     /// animations that SkelForm's runtimes play as skelpad does.
     Export(export::ExportArgs),
+    /// Convert another tool's file (SkelForm `.skf`) into an editable script.
+    Convert(convert::ConvertArgs),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -108,6 +111,7 @@ where
         Some(Command::Check { files, format, timings }) => check(&files, format, timings),
         Some(Command::Pose { file, json, anim, skin, times }) => pose(&file, json, anim.as_deref(), skin.as_deref(), times),
         Some(Command::Render(args)) => render::run(args),
+        Some(Command::Convert(args)) => convert::run(&args, &mut std::io::stderr()),
         Some(Command::Export(args)) => export::run(
             &args,
             &mut |arm, dir| Box::new(crate::formats::skf::pictures::RenderedPictures::new(arm, dir)),

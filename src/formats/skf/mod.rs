@@ -12,6 +12,7 @@
 //! `ik_family_id` (editor and runtime); binds carry `id` (document) and
 //! `bone_id` (editor and runtime).
 
+pub mod convert;
 pub mod export;
 pub mod fit;
 pub mod import;
