@@ -447,3 +447,56 @@ fn converted_samples_check_clean_and_pose_like_the_file() {
         assert!(worst <= 0.01, "{name}: {worst} at {at}");
     }
 }
+
+/// skelpad's own exports, opened again, pose like their scripts: every
+/// example, every frame of every animation, every bone of the script (by
+/// name) within 0.01 units. Examples with mirrored (`flip`) bones are
+/// reported: the exporter writes them for `rusty_skelform`'s rule, the
+/// importer plays SkelForm's editor's (docs/skf.md).
+#[test]
+fn own_exports_import_back_like_their_scripts() {
+    use skelpad::formats::skf::export::ExportOptions;
+    use skelpad::formats::skf::pictures::RenderedPictures;
+    use skelpad::formats::skf::write::{build, to_zip};
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let mut checked = 0;
+    let mut entries: Vec<_> = std::fs::read_dir(root.join("examples")).unwrap().map(|e| e.unwrap().path()).collect();
+    entries.sort();
+    for path in entries.into_iter().filter(|p| p.extension().is_some_and(|e| e == "skel2d")) {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let comp = skelpad::compile::compile(&text);
+        let arm = &comp.armature;
+        let mut pictures = RenderedPictures::new(arm, &root.join("examples"));
+        let export = build(arm, &ExportOptions::default(), &mut pictures, &mut |_, _, _| {}).unwrap();
+        let imp = import_skf(&to_zip(&export).unwrap()).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let back = &imp.armature;
+        let mirrored = arm.skeleton.bones.iter().any(|b| b.setup.flip_x || b.setup.flip_y || b.setup.scale_x < 0.0 || b.setup.scale_y < 0.0)
+            || arm.animations.iter().any(|a| !a.flips.is_empty());
+        let mut worst = 0.0f64;
+        let mut at = String::new();
+        for (ai, anim) in arm.animations.iter().enumerate() {
+            let bi = back.animation_by_name(&anim.name).unwrap_or_else(|| panic!("{}: animation {}", path.display(), anim.name));
+            let frames = (anim.duration_secs * anim.fps).round() as u32;
+            for f in 0..=frames {
+                let t = f64::from(f) / anim.fps;
+                let ours = evaluate(arm, Some(AnimId(ai as u32)), SkinId(0), t);
+                let theirs = evaluate(back, Some(bi), SkinId(0), t);
+                for (b, bone) in arm.skeleton.bones.iter().enumerate() {
+                    let Some(j) = back.skeleton.bone_by_name(&bone.name) else { panic!("{}: bone {} not exported", path.display(), bone.name) };
+                    let (w, o) = (ours.bones[b].world, theirs.skf[j.index()]);
+                    let d = (w.e - f64::from(o.x)).hypot(w.f - f64::from(o.y));
+                    if d > worst {
+                        worst = d;
+                        at = format!("{} frame {f} bone {}", anim.name, bone.name);
+                    }
+                }
+            }
+        }
+        eprintln!("{}: imported export within {worst:.2e} units of the script{}", path.display(), if mirrored { " (mirrored bones)" } else { "" });
+        if !mirrored {
+            assert!(worst <= 0.01, "{}: {worst} at {at}", path.display());
+        }
+        checked += 1;
+    }
+    assert!(checked >= 5);
+}
