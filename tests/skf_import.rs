@@ -470,8 +470,9 @@ fn own_exports_import_back_like_their_scripts() {
         let export = build(arm, &ExportOptions::default(), &mut pictures, &mut |_, _, _| {}).unwrap();
         let imp = import_skf(&to_zip(&export).unwrap()).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         let back = &imp.armature;
-        let mirrored = arm.skeleton.bones.iter().any(|b| b.setup.flip_x || b.setup.flip_y || b.setup.scale_x < 0.0 || b.setup.scale_y < 0.0)
-            || arm.animations.iter().any(|a| !a.flips.is_empty());
+        let mirrored =
+            arm.skeleton.bones.iter().any(|b| b.setup.flip_x || b.setup.flip_y || b.setup.scale_x < 0.0 || b.setup.scale_y < 0.0)
+                || arm.animations.iter().any(|a| !a.flips.is_empty());
         let mut worst = 0.0f64;
         let mut at = String::new();
         for (ai, anim) in arm.animations.iter().enumerate() {
@@ -482,7 +483,9 @@ fn own_exports_import_back_like_their_scripts() {
                 let ours = evaluate(arm, Some(AnimId(ai as u32)), SkinId(0), t);
                 let theirs = evaluate(back, Some(bi), SkinId(0), t);
                 for (b, bone) in arm.skeleton.bones.iter().enumerate() {
-                    let Some(j) = back.skeleton.bone_by_name(&bone.name) else { panic!("{}: bone {} not exported", path.display(), bone.name) };
+                    let Some(j) = back.skeleton.bone_by_name(&bone.name) else {
+                        panic!("{}: bone {} not exported", path.display(), bone.name)
+                    };
                     let (w, o) = (ours.bones[b].world, theirs.skf[j.index()]);
                     let d = (w.e - f64::from(o.x)).hypot(w.f - f64::from(o.y));
                     if d > worst {
@@ -492,7 +495,11 @@ fn own_exports_import_back_like_their_scripts() {
                 }
             }
         }
-        eprintln!("{}: imported export within {worst:.2e} units of the script{}", path.display(), if mirrored { " (mirrored bones)" } else { "" });
+        eprintln!(
+            "{}: imported export within {worst:.2e} units of the script{}",
+            path.display(),
+            if mirrored { " (mirrored bones)" } else { "" }
+        );
         if !mirrored {
             assert!(worst <= 0.01, "{}: {worst} at {at}", path.display());
         }

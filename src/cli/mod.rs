@@ -124,7 +124,8 @@ where
 /// here, before a window opens; a missing one becomes a new script there.
 fn open_editor(file: Option<PathBuf>) -> i32 {
     if let Some(path) = file.as_deref().filter(|p| p.exists())
-        && let Err(msg) = read_script(path)
+        && let Err(msg) =
+            if is_skf(path) { crate::formats::skf::import::import_path(path).map(|_| String::new()) } else { read_script(path) }
     {
         eprintln!("error: {msg}");
         return EXIT_USAGE;

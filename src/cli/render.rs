@@ -155,7 +155,7 @@ fn render(args: &RenderArgs, err: &mut dyn Write, tty: bool) -> Result<(), Strin
     let skf = super::is_skf(&args.file);
     let (text, comp) = if skf {
         let imported = crate::formats::skf::import::import_path(&args.file)?;
-        load_sprites(&imported, &mut cache);
+        imported.load_sprites(&mut cache.images);
         let mut comp = compile("");
         comp.armature = imported.armature;
         (String::new(), comp)
@@ -255,17 +255,6 @@ fn render(args: &RenderArgs, err: &mut dyn Write, tty: bool) -> Result<(), Strin
         many => writeln!(err, "wrote {}", many.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")),
     };
     Ok(())
-}
-
-/// Cuts every sprite of an imported `.skf` from its atlas into the image store.
-pub fn load_sprites(imported: &crate::formats::skf::import::Imported, cache: &mut RenderCache) {
-    for (sprite, pixels) in imported.sprite_pixels() {
-        if let Ok((w, h, rgba)) = pixels
-            && let Some(img) = crate::render::SpriteImage::from_rgba(&sprite.name, Path::new(&sprite.name), w, h, &rgba)
-        {
-            cache.images.insert(&sprite.name, img);
-        }
-    }
 }
 
 #[cfg(test)]

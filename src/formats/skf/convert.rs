@@ -214,7 +214,7 @@ pub fn convert(imp: &Imported, sprite_dir: &str) -> Converted {
     let mut meshes = 0;
     let slot_name = |slot: &Slot| script_name(slot.name.rsplit('.').next().unwrap_or("visual"));
     let att_names: Vec<String> = sk.attachments.iter().map(|a| script_name(&a.name)).collect();
-    for (i, b) in sk.bones.iter().enumerate() {
+    for i in 0..sk.bones.len() {
         let [x, y, r, sx, sy] = setup[i];
         let (r, sx, sy) = (num_dp(wrap_deg(r.to_degrees()), 5), num_dp(sx, 6), num_dp(sy, 6));
         let _ = writeln!(s, "\t{} x{} y{} r{r} i{sx} j{sy}", paths[i], num(x), num(y));

@@ -81,6 +81,20 @@ impl Imported {
     }
 }
 
+impl Imported {
+    /// Puts every sprite, cut from the atlases, into an image store under
+    /// the names the attachments use.
+    pub fn load_sprites(&self, store: &mut crate::render::ImageStore) {
+        for (sprite, pixels) in self.sprite_pixels() {
+            if let Ok((w, h, rgba)) = pixels
+                && let Some(img) = crate::render::SpriteImage::from_rgba(&sprite.name, std::path::Path::new(&sprite.name), w, h, &rgba)
+            {
+                store.insert(&sprite.name, img);
+            }
+        }
+    }
+}
+
 /// Decodes a PNG with limits on its size and memory.
 pub fn decode_png(png: &[u8]) -> Result<image::RgbaImage, String> {
     let mut reader = image::ImageReader::with_format(std::io::Cursor::new(png), image::ImageFormat::Png);
