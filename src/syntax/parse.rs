@@ -793,30 +793,51 @@ impl Parser {
                 }
                 a.items.push(AnimItem { target, is_slot, opts, timelines: Vec::new() });
                 item_open = true;
-            } else if is_timeline_line(text) {
-                if !item_open {
-                    self.invalid_block(
-                        line,
-                        Diagnostic::error(line_span(line), "timeline outside an animation item")
-                            .hint("timelines go one tab deeper than a bone or `@slot` item"),
-                    );
-                    continue;
+            } else if b.len() > 1 && b[0] == b'\t' && b[1] != b'\t' {
+                // Only a depth-1 line opens or closes an item; this one closes
+                // it, so every deeper line up to the next item is ignored.
+                item_open = false;
+                self.invalid_item(line, "expected an animation item: a bone reference or `@slot`");
+            } else if !item_open {
+                // Before the first item of the section: the original ignores
+                // every deeper line up to the next depth-1 line.
+                let mut d = Diagnostic::error(
+                    line_span(line),
+                    if is_timeline_line(text) { "timeline outside an animation item" } else { "line outside an animation item" },
+                )
+                .hint("timelines go one tab deeper than a bone or `@slot` item");
+                if b.get(2).is_some_and(|&c| c == b' ') {
+                    d = d.hint("indent with tabs only");
                 }
+                self.push(d);
+                self.skip = Some(Skip { depth: 1, diag: self.diags.len() - 1, count: 0 });
+            } else if is_timeline_line(text) {
                 let Some(item) = a.items.last_mut() else { continue };
                 if let Some(tl) = timeline(&mut self.diags, line, &toks, item.is_slot) {
                     item.timelines.push(tl);
                 }
-            } else if b.len() > 1 && b[0] == b'\t' && b[1] != b'\t' {
-                item_open = false;
-                self.invalid_item(line, "expected an animation item: a bone reference or `@slot`");
-            } else if line.depth() == 2 && toks.len() == 1 && item_open {
-                self.push(Diagnostic::warning(line_span(line), format!("timeline `{}` has no commands; it is ignored", toks[0].text)));
+            } else if line.depth() == 2 && toks.first().is_some_and(|h| h.pos == 2) {
+                // `\t\tPROP` not followed by whitespace, or a property longer
+                // than one letter: the original reads neither as a timeline.
+                let is_slot = a.items.last().is_some_and(|i| i.is_slot);
+                let head = &toks[0];
+                let known = if is_slot { TimelineProp::for_slot(head.text) } else { TimelineProp::for_bone(head.text) };
+                if toks.len() == 1 && known.is_some() {
+                    self.push(Diagnostic::warning(line_span(line), format!("timeline `{}` has no commands; it is ignored", head.text)));
+                } else {
+                    self.push(prop_error(line, head, is_slot));
+                }
             } else {
+                // Inside an item only depth-1 lines open or close items, so
+                // an invalid deeper line is skipped alone: the lines after it,
+                // however deep, are still read as timelines of the open item.
                 let mut d = Diagnostic::error(line_span(line), "expected a timeline: a property followed by values, e.g. `x 0 -> 10`");
                 if b.get(2).is_some_and(|&c| c == b' ') {
                     d = d.hint("indent with tabs only");
+                } else if line.depth() > 2 {
+                    d = d.hint("timelines are two tabs deep");
                 }
-                self.invalid_block(line, d);
+                self.push(d);
             }
         }
     }
@@ -851,6 +872,24 @@ fn is_timeline_line(text: &str) -> bool {
     }
 }
 
+/// A timeline whose property is not one of the letters of its item's kind.
+fn prop_error(line: &LogicalLine<'_>, head: &Token<'_>, is_slot: bool) -> Diagnostic {
+    let mut d =
+        Diagnostic::error(tok_span(line, head), format!("`{}` is not a {} property", head.text, if is_slot { "slot" } else { "bone" }));
+    d = d.hint(if is_slot {
+        "slot timelines are @ (attachment), c (color), r g b a (color components)"
+    } else {
+        "bone timelines are x y (position), r (rotation), i j (scale), s t (flip x/y)"
+    });
+    if !is_slot && TimelineProp::for_slot(head.text).is_some() {
+        d = d.hint("color and attachment timelines belong to a slot item: `@slot`");
+    }
+    if head.text.chars().count() > 1 && head.text.chars().all(|c| if is_slot { "@crgba" } else { "xyrijst" }.contains(c)) {
+        d = d.hint("a timeline has one property: write one line per letter");
+    }
+    d
+}
+
 fn timeline(diags: &mut Vec<Diagnostic>, line: &LogicalLine<'_>, toks: &[Token<'_>], is_slot: bool) -> Option<TimelineLine> {
     let head = toks.first()?;
     if head.pos != 2 {
@@ -865,17 +904,7 @@ fn timeline(diags: &mut Vec<Diagnostic>, line: &LogicalLine<'_>, toks: &[Token<'
     }
     let prop = if is_slot { TimelineProp::for_slot(head.text) } else { TimelineProp::for_bone(head.text) };
     let Some(prop) = prop else {
-        let mut d =
-            Diagnostic::error(tok_span(line, head), format!("`{}` is not a {} property", head.text, if is_slot { "slot" } else { "bone" }));
-        d = d.hint(if is_slot {
-            "slot timelines are @ (attachment), c (color), r g b a (color components)"
-        } else {
-            "bone timelines are x y (position), r (rotation), i j (scale), s t (flip x/y)"
-        });
-        if !is_slot && TimelineProp::for_slot(head.text).is_some() {
-            d = d.hint("color and attachment timelines belong to a slot item: `@slot`");
-        }
-        diags.push(d);
+        diags.push(prop_error(line, head, is_slot));
         return None;
     };
     let mut commands = Vec::new();
