@@ -278,6 +278,35 @@ function gen(seed) {
 		if (r.chance(0.05)) lines.push("");
 		if (r.chance(0.03)) lines.push("# comment");
 	}
+	// A mutation pass on about a third of the other scripts: small edits
+	// anywhere (indentation, whitespace kinds, split and joined lines,
+	// comments, swapped or repeated lines, odd numbers) that reach parts of
+	// the recovery rules the section writers above do not aim at.
+	if (!clean && r.chance(0.5)) {
+		const n = r.int(1, 4);
+		const spaces = ["\u00a0", "\u3000", "\u2009", "\ufeff", "\v", "\f", "\r", " \t", "\t"];
+		for (let m = 0; m < n && lines.length > 0; m++) {
+			const i = r.int(0, lines.length - 1);
+			const l = lines[i];
+			const sp = l.indexOf(" ");
+			switch (r.int(0, 13)) {
+				case 0: lines[i] = "\t" + l; break;
+				case 1: lines[i] = l.replace(/^\t/, ""); break;
+				case 2: lines[i] = l.replace(/^\t/, "    "); break;
+				case 3: if (sp >= 0) lines[i] = l.slice(0, sp) + r.pick(spaces) + l.slice(sp + 1); break;
+				case 4: lines[i] = l + r.pick(spaces) + r.pick(["", "#", "# c", "x"]); break;
+				case 5: lines[i] = l + "\\"; break;
+				case 6: if (sp >= 0) lines[i] = l.slice(0, sp) + " # " + l.slice(sp + 1); break;
+				case 7: lines.splice(i, 0, l); break;
+				case 8: if (i + 1 < lines.length) lines.splice(i, 2, lines[i + 1], l); break;
+				case 9: lines[i] = l.replace(/\b(\d+)(\.\d+)?\b/, r.pick(["01", "1.", "0.0", "00", "-0", "1e2", "1.2.3"])); break;
+				case 10: lines[i] = l.replace(/ /, "  "); break;
+				case 11: lines.splice(i, 0, r.pick(["\t\t\t# deep comment", "\t", "\t\t", " ", "#", "\t\t\\"])); break;
+				case 12: lines[i] = l.replace(/->/, r.pick(["- >", "=>", "->->", "-->>", ">>"])); break;
+				default: lines[i] = l.replace(/[{}]/, r.pick(["{{", "}}", "} [2]", "}[-1]", "}[1.5]", "}[99]"])); break;
+			}
+		}
+	}
 	// whole-text variations
 	let text;
 	if (r.chance(0.05)) text = lines.join("\r\n");

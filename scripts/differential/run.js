@@ -31,6 +31,7 @@ function args() {
 }
 
 const WORLD = 1e-6;
+const EXTRA_TIMES = [0.013, 0.07, 0.25, 0.3333, 0.61, 1.05, 1.5, 2.25, 4.9, 20];
 const COLOR = 1 / 255 + 1e-9;
 const TIME = 1e-9;
 
@@ -109,6 +110,19 @@ function main() {
 		}
 		if (/has \d+ error/.test(run.stderr)) stats.withErrors++;
 		const mine = JSON.parse(run.stdout);
+		// Times between and after keys as well: `--times` poses every
+		// animation at the same list; these are compared too.
+		const extra = spawnSync(a.skelpad, ["pose", "--json", "--times", EXTRA_TIMES.join(","), file], { encoding: "utf8", maxBuffer: 1 << 28, timeout: 60000 });
+		if (extra.status !== 0 && extra.status !== 1) {
+			stats.crashed++;
+			count(kinds, `skelpad --times exit ${extra.status} ${extra.signal || ""}`.trim());
+			fs.writeFileSync(path.join(a.out, `${seed}.skel2d`), text);
+			continue;
+		}
+		for (const ea of JSON.parse(extra.stdout).animations) {
+			const m = mine.animations.find((x) => x.name === ea.name);
+			if (m) m.poses.push(...ea.poses);
+		}
 		const myAnims = new Map(mine.animations.map((x) => [x.name, x]));
 		let theirs;
 		try {

@@ -29,6 +29,9 @@ struct Skip {
     depth: usize,
     diag: usize,
     count: usize,
+    /// The skipped lines follow the invalid one rather than nest under it
+    /// (deeper lines before the first item of an `anim` section).
+    following: bool,
 }
 
 struct Parser {
@@ -103,7 +106,7 @@ impl Parser {
     /// reported once, as a count on this diagnostic.
     fn invalid_block(&mut self, line: &LogicalLine<'_>, d: Diagnostic) {
         self.diags.push(d);
-        self.skip = Some(Skip { depth: line.depth(), diag: self.diags.len() - 1, count: 0 });
+        self.skip = Some(Skip { depth: line.depth(), diag: self.diags.len() - 1, count: 0, following: false });
     }
 
     /// Reports an invalid depth-1 line (and the lines nested under it).
@@ -131,10 +134,11 @@ impl Parser {
         if let Some(skip) = self.skip.take()
             && skip.count > 0
         {
-            let hint = if skip.count == 1 {
-                "the line nested under it is ignored too".to_string()
-            } else {
-                format!("the {} lines nested under it are ignored too", skip.count)
+            let hint = match (skip.following, skip.count) {
+                (false, 1) => "the line nested under it is ignored too".to_string(),
+                (false, n) => format!("the {n} lines nested under it are ignored too"),
+                (true, 1) => "the line after it, up to the next item, is ignored too".to_string(),
+                (true, n) => format!("the {n} lines after it, up to the next item, are ignored too"),
             };
             self.diags[skip.diag].hints.push(hint);
         }
@@ -810,7 +814,7 @@ impl Parser {
                     d = d.hint("indent with tabs only");
                 }
                 self.push(d);
-                self.skip = Some(Skip { depth: 1, diag: self.diags.len() - 1, count: 0 });
+                self.skip = Some(Skip { depth: 1, diag: self.diags.len() - 1, count: 0, following: true });
             } else if is_timeline_line(text) {
                 let Some(item) = a.items.last_mut() else { continue };
                 if let Some(tl) = timeline(&mut self.diags, line, &toks, item.is_slot) {
