@@ -1255,7 +1255,7 @@ fn export_animation(
     if tinted {
         ctx.warnings.push(Warning {
             subject: format!("animation `{}`", anim.name),
-            message: "animates slot colors with TintR…TintA keyframes: rusty_skelform plays them, skelform-js ignores them (its pictures keep their setup tint)".into(),
+            message: "animates slot colors with TintR…TintA keyframes: SkelForm's editor and rusty_skelform play them, skelform-js ignores them (its pictures keep their setup tint)".into(),
         });
     }
     // The runtime takes an animation's length from its last keyframe: make
