@@ -375,15 +375,13 @@ impl Ctx<'_> {
                 (true, true) => Trs { x: w.e, y: w.f, rot: rot + std::f64::consts::PI, sx, sy },
             };
             // Under a collapsed scale skelpad's world is not F·R·S of the
-            // accumulated values (it projects): take the matrix itself.
+            // accumulated values (it projects onto a line): take the matrix
+            // itself, its x axis exact (a projection's skew is dropped; the
+            // bone is flat either way, and its children are placed exactly).
             let got = trs.matrix();
             let tol = 1e-9 * (w.a.abs() + w.b.abs() + w.c.abs() + w.d.abs()).max(1.0);
             if (0..4).any(|k| (w.to_array()[k] - got.to_array()[k]).abs() > tol) {
-                let (m, shear) = Trs::from_matrix(w);
-                if shear.abs() > 1e-6 {
-                    t.sheared[self.real[i]] = true;
-                }
-                trs = nearest_branch(m, trs.rot);
+                trs = nearest_branch(Trs::from_matrix(w).0, trs.rot);
             }
             t.trs[self.real[i]] = trs;
         }
