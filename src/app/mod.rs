@@ -315,6 +315,41 @@ impl SkelpadApp {
         }
     }
 
+    /// "Convert to script…": writes the shown SkelForm file's script beside
+    /// it (`NAME.skel2d`, or `NAME_2.skel2d`, … when taken) with its pictures
+    /// in `NAME_sprites/`, and opens the script.
+    fn convert_imported(&mut self) {
+        let Some(iv) = &self.doc.imported else { return };
+        let dir = iv.source.parent().map(Path::to_path_buf).unwrap_or_default();
+        let stem = iv.source.file_stem().map_or_else(|| "converted".to_string(), |s| s.to_string_lossy().to_string());
+        let mut target = dir.join(format!("{stem}.skel2d"));
+        let mut k = 2;
+        while target.exists() && k < 1000 {
+            target = dir.join(format!("{stem}_{k}.skel2d"));
+            k += 1;
+        }
+        let written = (|| -> Result<(), String> {
+            for (rel, w, h, rgba) in &iv.converted.sprites {
+                let path = dir.join(rel);
+                if let Some(parent) = path.parent() {
+                    std::fs::create_dir_all(parent).map_err(|e| format!("cannot create `{}`: {e}", parent.display()))?;
+                }
+                let img = image::RgbaImage::from_raw(*w, *h, rgba.clone()).ok_or_else(|| format!("{rel}: bad pixels"))?;
+                let mut png = Vec::new();
+                img.write_to(&mut std::io::Cursor::new(&mut png), image::ImageFormat::Png).map_err(|e| format!("{rel}: {e}"))?;
+                crate::formats::atomic::write_atomic(&path, &png)?;
+            }
+            crate::formats::atomic::write_atomic(&target, iv.converted.script.as_bytes())
+        })();
+        match written {
+            Ok(()) => {
+                self.open_path(&target);
+                self.say(format!("Converted to {}", target.display()), false);
+            }
+            Err(e) => self.say(format!("Cannot convert: {e}"), true),
+        }
+    }
+
     fn replace_document(&mut self, doc: Document) {
         self.doc = doc;
         self.selected = None;
@@ -450,6 +485,9 @@ impl SkelpadApp {
         self.poll_files(&ctx);
         self.poll_export();
         self.drawing.set_image_dir(&self.script_dir());
+        if let Some(iv) = &self.doc.imported {
+            self.drawing.use_imported_sprites(iv);
+        }
 
         egui::Panel::top("menu").show(ui, |ui| self.menu_bar(ui));
         egui::Panel::bottom("status").show(ui, |ui| self.status_bar(ui));
@@ -463,6 +501,9 @@ impl SkelpadApp {
             egui::CentralPanel::default().show(ui, |ui| {
                 let generation = self.doc.analysis.generation;
                 let out = self.editor.ui(ui, &mut self.doc);
+                if out.convert_requested {
+                    self.convert_imported();
+                }
                 if out.changed || generation != self.doc.analysis.generation {
                     // Panels drawn before the editor (the diagnostics list)
                     // catch up in the next frame, right away.
