@@ -28,8 +28,13 @@ if [ ${#missing[@]} -gt 0 ]; then
     $sudo_cmd apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
-cargo build --release --quiet
-bin="${CARGO_TARGET_DIR:-target}/release/skelpad"
+# SKELPAD_BIN: a skelpad binary to use instead of building the release one.
+if [ -n "${SKELPAD_BIN:-}" ]; then
+    bin="$SKELPAD_BIN"
+else
+    cargo build --release --quiet
+    bin="${CARGO_TARGET_DIR:-target}/release/skelpad"
+fi
 
 work="$(mktemp -d)"
 script="$work/rig.skel2d"
