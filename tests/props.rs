@@ -251,8 +251,8 @@ fn atom_text() -> impl Strategy<Value = String> {
     prop::collection::vec((line, end), 0..30).prop_map(|v| v.into_iter().map(|(l, e)| format!("{l}{e}")).collect())
 }
 
-fn shared_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/conformance")
+fn conformance_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/conformance")
 }
 
 /// The conformance scripts (or, where that folder is absent, the examples).
@@ -271,9 +271,9 @@ fn scripts() -> &'static [(String, String)] {
             v.sort();
             v
         };
-        let mut v = read(&shared_dir());
+        let mut v = read(&conformance_dir());
         if v.is_empty() {
-            eprintln!("note: {} has no scripts; mutating the examples instead", shared_dir().display());
+            eprintln!("note: {} has no scripts; mutating the examples instead", conformance_dir().display());
             v = read(&Path::new(env!("CARGO_MANIFEST_DIR")).join("examples"));
         }
         assert!(!v.is_empty(), "no scripts to mutate");

@@ -43,7 +43,7 @@ fn scripts_in(dir: &Path) -> Vec<(String, String, PathBuf)> {
 fn all_scripts() -> Vec<(String, String, PathBuf)> {
     let root = manifest();
     let mut v = scripts_in(&root.join("examples"));
-    v.extend(scripts_in(&root.join("../shared/conformance")));
+    v.extend(scripts_in(&root.join("tests/conformance")));
     v.extend(scripts_in(&root.join("tests/skf_rigs")));
     v.push(("generated-120".into(), generate::script(120, 3), root.clone()));
     v

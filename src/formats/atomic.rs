@@ -42,20 +42,20 @@ mod tests {
 
     #[test]
     fn replaces_the_target_and_leaves_no_temporary_file() {
-        let dir = std::env::temp_dir().join(format!("skelpad-atomic-{}", std::process::id()));
-        fs::create_dir_all(&dir).unwrap();
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
         let target = dir.join("out.bin");
         fs::write(&target, b"old").unwrap();
         write_atomic(&target, b"new contents").unwrap();
         assert_eq!(fs::read(&target).unwrap(), b"new contents");
-        let leftovers: Vec<_> = fs::read_dir(&dir).unwrap().filter_map(|e| e.ok()).filter(|e| e.file_name() != "out.bin").collect();
+        let leftovers: Vec<_> = fs::read_dir(dir).unwrap().filter_map(|e| e.ok()).filter(|e| e.file_name() != "out.bin").collect();
         assert!(leftovers.is_empty(), "{leftovers:?}");
-        fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
     fn a_missing_folder_is_an_error_naming_the_file() {
-        let target = std::env::temp_dir().join("skelpad-no-such-dir-xyz").join("out.skf");
+        let tmp = tempfile::tempdir().unwrap();
+        let target = tmp.path().join("no-such-dir").join("out.skf");
         let err = write_atomic(&target, b"x").unwrap_err();
         assert!(err.contains("out.skf"), "{err}");
         assert!(!target.exists());

@@ -355,9 +355,8 @@ mod tests {
     fn a_cancelled_export_stops_and_writes_nothing() {
         let comp = crate::compile::compile("skeleton\n\tb\n\t\t@ :rect w10 h10\nanim \"a\"\n\tb\n\t\tx 0 -> 10 -> 0\n");
         let arm = comp.armature;
-        let dir = std::env::temp_dir().join(format!("skelpad-cancel-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("temp dir");
+        let tmp = tempfile::tempdir().expect("temp dir");
+        let dir = tmp.path();
         let settings = Settings {
             anim: Some(AnimId(0)),
             skin: SkinId(0),
@@ -367,7 +366,7 @@ mod tests {
             background: None,
             bones: false,
         };
-        let mut cache = RenderCache::new(&dir);
+        let mut cache = RenderCache::new(dir);
         let mut renderer = FrameRenderer::new(&arm, settings, &mut cache).expect("renderer");
         let times: Vec<f64> = (0..10).map(|i| f64::from(i) * 0.05).collect();
         let mut seen = 0;
@@ -380,27 +379,24 @@ mod tests {
         assert_eq!(seen, 3, "no frame is rendered after the cancel");
         let seq = write_sequence(&mut renderer, &times, &dir.join("f.png"), &mut |done, _| done < 5);
         assert_eq!(seq, Err(CANCELLED.to_string()));
-        assert_eq!(std::fs::read_dir(&dir).expect("dir").count(), 0, "a cancelled export leaves no file");
-        let _ = std::fs::remove_dir_all(&dir);
+        assert_eq!(std::fs::read_dir(dir).expect("dir").count(), 0, "a cancelled export leaves no file");
     }
 
     #[test]
     fn failed_export_leaves_no_files() {
-        let dir = std::env::temp_dir().join(format!("skelpad-atomic-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("temp dir");
+        let tmp = tempfile::tempdir().expect("temp dir");
+        let dir = tmp.path();
         {
             let mut files = AtomicFiles::new();
             files.write(&dir.join("a.png"), b"one").expect("write");
             assert!(files.write(&dir.join("missing/b.png"), b"two").is_err());
             // Dropped without commit: the export failed.
         }
-        assert_eq!(std::fs::read_dir(&dir).expect("dir").count(), 0, "no partial or temporary file is left");
+        assert_eq!(std::fs::read_dir(dir).expect("dir").count(), 0, "no partial or temporary file is left");
         let mut files = AtomicFiles::new();
         files.write(&dir.join("a.png"), b"one").expect("write");
         assert!(!dir.join("a.png").exists(), "nothing appears before commit");
         files.commit().expect("commit");
         assert_eq!(std::fs::read(dir.join("a.png")).expect("file"), b"one");
-        let _ = std::fs::remove_dir_all(&dir);
     }
 }

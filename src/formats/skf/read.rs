@@ -47,15 +47,34 @@ pub fn parse_armature(json: &str) -> Result<SkfArmature, ReadError> {
     serde_json::from_str(json).map_err(|e| fail(format!("armature.json:{}:{}: {e}", e.line(), e.column())))
 }
 
+/// The most a single file inside a `.skf` may unpack to (SkelForm's atlases
+/// are at most 4096² RGBA PNGs, far below this): a small file that claims
+/// or inflates to more is refused instead of filling memory.
+pub const MAX_ENTRY_BYTES: u64 = 256 << 20;
+
 fn read_entry(zip: &mut zip::ZipArchive<std::io::Cursor<&[u8]>>, name: &str) -> Result<Option<Vec<u8>>, ReadError> {
-    let mut f = match zip.by_name(name) {
+    let f = match zip.by_name(name) {
         Ok(f) => f,
         Err(zip::result::ZipError::FileNotFound) => return Ok(None),
         Err(e) => return Err(fail(format!("{name}: {e}"))),
     };
     let mut out = Vec::new();
-    f.read_to_end(&mut out).map_err(|e| fail(format!("{name}: {e}")))?;
+    // One byte more than allowed tells a too-large entry from one at the limit.
+    f.take(MAX_ENTRY_BYTES + 1).read_to_end(&mut out).map_err(|e| fail(format!("{name}: {e}")))?;
+    if out.len() as u64 > MAX_ENTRY_BYTES {
+        return Err(fail(format!("{name}: unpacks to more than {} MiB", MAX_ENTRY_BYTES >> 20)));
+    }
     Ok(Some(out))
+}
+
+/// An ID or index from the file as a position (`None` when it cannot be one).
+fn position(v: impl TryInto<usize>) -> Option<usize> {
+    v.try_into().ok()
+}
+
+/// Whether `offset + size` stays within `limit`, without overflowing.
+fn fits(offset: u32, size: u32, limit: u32) -> bool {
+    offset.checked_add(size).is_some_and(|end| end <= limit)
 }
 
 /// Reads and checks a whole `.skf`.
@@ -86,8 +105,8 @@ pub fn read_skf(bytes: &[u8]) -> Result<SkfFile, ReadError> {
     }
     for (s, style) in armature.styles.iter().enumerate() {
         for (t, tex) in style.textures.iter().enumerate() {
-            let Some(&(w, h)) = atlas_sizes.get(tex.atlas_idx as usize) else { continue };
-            if tex.offset.x + tex.size.x > w || tex.offset.y + tex.size.y > h {
+            let Some(&(w, h)) = position(tex.atlas_idx).and_then(|a| atlas_sizes.get(a)) else { continue };
+            if !fits(tex.offset.x, tex.size.x, w) || !fits(tex.offset.y, tex.size.y, h) {
                 problems.push(format!("styles[{s}].textures[{t}] ({}): reaches past its {w}×{h} atlas", tex.name));
             }
         }
@@ -122,13 +141,13 @@ pub fn validate(a: &SkfArmature) -> Vec<String> {
         p.push("version: missing (SkelForm's editor needs it)".to_string());
     }
     let nb = a.bones.len();
-    let in_range = |v: i32, len: usize| v == -1 || (v >= 0 && (v as usize) < len);
+    let in_range = |v: i32, len: usize| v == -1 || position(v).is_some_and(|v| v < len);
     for (i, b) in a.bones.iter().enumerate() {
         let at = format!("bones[{i}] ({})", b.name);
-        if b.id as usize != i {
+        if position(b.id) != Some(i) {
             p.push(format!("{at}: id {} is not its position", b.id));
         }
-        if b.parent_id != -1 && !(b.parent_id >= 0 && (b.parent_id as usize) < i) {
+        if b.parent_id != -1 && !position(b.parent_id).is_some_and(|p| p < i) {
             p.push(format!("{at}: parent_id {} is not an earlier bone", b.parent_id));
         }
         if !in_range(b.visuals_id, a.visuals.len()) {
@@ -147,14 +166,14 @@ pub fn validate(a: &SkfArmature) -> Vec<String> {
         if vis.indices.len() % 3 != 0 {
             p.push(format!("{at}: {} indices is not a whole number of triangles", vis.indices.len()));
         }
-        if let Some(i) = vis.indices.iter().find(|&&i| i as usize >= nv) {
+        if let Some(i) = vis.indices.iter().find(|&&i| !position(i).is_some_and(|i| i < nv)) {
             p.push(format!("{at}: index {i} but only {nv} vertices"));
         }
         for (k, bind) in vis.binds.iter().enumerate() {
             if !in_range(bind.bone_id, nb) {
                 p.push(format!("{at}.binds[{k}]: bone_id {} is not a bone", bind.bone_id));
             }
-            if let Some(bv) = bind.verts.iter().find(|bv| bv.id as usize >= nv) {
+            if let Some(bv) = bind.verts.iter().find(|bv| !position(bv.id).is_some_and(|i| i < nv)) {
                 p.push(format!("{at}.binds[{k}]: vertex {} but only {nv} vertices", bv.id));
             }
         }
@@ -169,15 +188,13 @@ pub fn validate(a: &SkfArmature) -> Vec<String> {
         }
         for (k, kf) in anim.keyframes.iter().enumerate() {
             let kat = format!("{at}.keyframes[{k}]");
-            if kf.bone_id as usize >= nb {
+            if !position(kf.bone_id).is_some_and(|b| b < nb) {
                 p.push(format!("{kat}: bone_id {} is not a bone", kf.bone_id));
             }
-            if k > 0 && kf.frame < anim.keyframes[k - 1].frame {
-                p.push(format!(
-                    "{kat}: frame {} comes after frame {} (keyframes must be sorted by frame)",
-                    kf.frame,
-                    anim.keyframes[k - 1].frame
-                ));
+            if let Some(prev) = k.checked_sub(1).and_then(|k| anim.keyframes.get(k))
+                && kf.frame < prev.frame
+            {
+                p.push(format!("{kat}: frame {} comes after frame {} (keyframes must be sorted by frame)", kf.frame, prev.frame));
             }
             if kf.next_kf != -1 {
                 match usize::try_from(kf.next_kf).ok().and_then(|n| anim.keyframes.get(n).map(|x| (n, x))) {
@@ -193,7 +210,7 @@ pub fn validate(a: &SkfArmature) -> Vec<String> {
     }
     for (s, style) in a.styles.iter().enumerate() {
         for (t, tex) in style.textures.iter().enumerate() {
-            if tex.atlas_idx as usize >= a.atlases.len() {
+            if !position(tex.atlas_idx).is_some_and(|x| x < a.atlases.len()) {
                 p.push(format!("styles[{s}].textures[{t}] ({}): atlas_idx {} has no atlas", tex.name, tex.atlas_idx));
             }
         }
@@ -227,6 +244,19 @@ mod tests {
         assert!(has("keyframes[1]: bone_id 9 is not a bone"));
         assert!(has("keyframes[1]: frame 2 comes after frame 5"));
         assert!(has("keyframes[0]: next_kf 1 is not a later keyframe of the same bone and element"));
+    }
+
+    #[test]
+    fn sizes_and_ids_at_the_edge_of_their_types_are_problems_not_overflows() {
+        assert!(fits(0, u32::MAX, u32::MAX));
+        assert!(!fits(1, u32::MAX, u32::MAX), "the sum overflows: out of the atlas");
+        assert!(!fits(u32::MAX, u32::MAX, 64));
+        assert!(fits(60, 4, 64) && !fits(61, 4, 64));
+        let mut a = SkfArmature { version: VERSION.into(), ..Default::default() };
+        a.bones.push(SkfBone { id: u32::MAX, name: "b".into(), parent_id: i32::MIN, visuals_id: i32::MAX, ..Default::default() });
+        let p = validate(&a);
+        assert!(p.iter().any(|x| x.contains("id 4294967295 is not its position")), "{p:#?}");
+        assert!(p.iter().any(|x| x.contains("parent_id -2147483648 is not an earlier bone")), "{p:#?}");
     }
 
     #[test]
