@@ -1,6 +1,8 @@
 //! Parse, compile, evaluate and live-edit benchmarks on generated rigs.
 //! Run with `cargo bench`; figures are recorded in BENCHMARKS.md.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "test code")]
+
 use divan::Bencher;
 use skelpad::compile::{Compiler, compile};
 use skelpad::generate;

@@ -4,6 +4,8 @@
 //! (tolerances of conformance/README.md: 1e-6, relative above 1, for
 //! matrices; 1/255 for colors; "NaN" there must be a finite number here).
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "test code")]
+
 mod common;
 
 use std::path::{Path, PathBuf};

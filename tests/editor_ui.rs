@@ -1,6 +1,8 @@
 //! The editor driven through its real UI with egui_kittest: no display, no
 //! GPU. Time is mocked by setting the input's clock.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "test code")]
+
 use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};

@@ -15,9 +15,11 @@
 //! Closed paths (concave, self-intersecting) are checked the same way
 //! against the nonzero winding number of their polygon.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "test code")]
+
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use serde_json::Value;
 use skelpad::compile::compile;

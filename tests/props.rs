@@ -11,6 +11,8 @@
 //! Case counts keep this file to a few seconds in a debug build; set
 //! `PROPTEST_CASES=N` for a longer run (it overrides every count here).
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "test code")]
+
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 

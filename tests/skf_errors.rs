@@ -1,5 +1,7 @@
 //! Failed exports say why and leave no file behind.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "test code")]
+
 use std::path::PathBuf;
 
 use skelpad::compile::compile;

@@ -8,6 +8,8 @@
 //! that carry pictures, the tints, the texture keyframes, and the outlines of
 //! meshes. The worst errors per file are printed (`--nocapture`).
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "test code")]
+
 use std::path::{Path, PathBuf};
 
 use rusty_skelform as rs;

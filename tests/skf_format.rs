@@ -1,6 +1,8 @@
 //! The produced `armature.json` against the field list of SkelForm's file
 //! structure document, and the reader against SkelForm's own files.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "test code")]
+
 mod common;
 
 use std::path::PathBuf;

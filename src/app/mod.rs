@@ -11,6 +11,8 @@
 //! the text field's layout) → timeline → pose (runtime, at the playback
 //! time) → canvas. So a keystroke shows on the canvas in the same frame.
 
+#![allow(missing_docs, reason = "issue 9: public items here still need doc comments")]
+
 pub mod canvas;
 pub mod document;
 pub mod editor;

@@ -1,5 +1,7 @@
 //! Rendering diagnostics for people (rustc style) and for tools (JSON).
 
+#![allow(missing_docs, reason = "issue 9: public items here still need doc comments")]
+
 use std::io::{IsTerminal, Write};
 use std::path::Path;
 

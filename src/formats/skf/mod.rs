@@ -12,6 +12,8 @@
 //! `ik_family_id` (editor and runtime); binds carry `id` (document) and
 //! `bone_id` (editor and runtime).
 
+#![allow(missing_docs, reason = "issue 9: public items here still need doc comments")]
+
 pub mod export;
 pub mod fit;
 pub mod mesh;
