@@ -266,7 +266,7 @@ fn whole_exports_have_every_field_and_consistent_pictures() {
         let text = std::fs::read_to_string(manifest().join(file)).unwrap();
         let arm = compile(&text).armature;
         let mut pictures = RenderedPictures::new(&arm, &manifest());
-        let export = build(&arm, &ExportOptions { pixels_per_unit: k, ..Default::default() }, &mut pictures, &mut |_, _, _| {}).unwrap();
+        let export = build(&arm, &ExportOptions { pixels_per_unit: k, ..Default::default() }, &mut pictures, &mut |_, _, _| true).unwrap();
         let skf = read_skf(&to_zip(&export).unwrap()).unwrap_or_else(|e| panic!("{file}:\n{e}"));
         let problems = check_file(&skf.json);
         assert!(problems.is_empty(), "{file}:\n{}", problems.join("\n"));

@@ -5,7 +5,6 @@
 
 #![allow(missing_docs, reason = "issue 9: public items here still need doc comments")]
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
 
@@ -46,46 +45,18 @@ pub struct Loaded {
 
 /// Reads a script. Errors are sentences for the user.
 pub fn load(path: &Path) -> Result<Loaded, String> {
-    let raw = crate::cli::read_script(path)?;
+    let raw = crate::io::read_script(path).map_err(|e| e.to_string())?;
     let line_ending = LineEnding::detect(&raw);
     // Only `\r\n` pairs are folded, so a lone `\r` survives a round trip.
     let text = if line_ending == LineEnding::CrLf { raw.replace("\r\n", "\n") } else { raw };
     Ok(Loaded { text, line_ending })
 }
 
-/// Writes `bytes` to `path` atomically: a temporary file in the same folder,
-/// flushed to disk, then renamed over the target. A crash leaves either the
-/// old file or the new one, never a half-written one. A symbolic link is
-/// followed so the link itself survives; the old file's permissions are kept.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), String> {
-    let target = match std::fs::canonicalize(path) {
-        Ok(p) => p,
-        Err(_) => path.to_path_buf(),
-    };
-    let dir = match target.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let name = target.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "script".into());
-    let fail = |what: &str, e: std::io::Error| format!("cannot save `{}`: {what}: {e}", path.display());
-    let mut tmp = tempfile::Builder::new()
-        .prefix(&format!(".{name}."))
-        .suffix(".tmp")
-        .tempfile_in(&dir)
-        .map_err(|e| fail("cannot create a temporary file next to it", e))?;
-    tmp.write_all(bytes).map_err(|e| fail("write failed", e))?;
-    tmp.as_file().sync_all().map_err(|e| fail("flush failed", e))?;
-    if let Ok(meta) = std::fs::metadata(&target) {
-        // Best effort: a file system without permissions still gets the text.
-        let _ = std::fs::set_permissions(tmp.path(), meta.permissions());
-    }
-    tmp.persist(&target).map_err(|e| fail("rename failed", e.error))?;
-    Ok(())
-}
-
-/// Saves a buffer (with `\n` line breaks) in the given convention, atomically.
+/// Saves a buffer (with `\n` line breaks) in the given convention,
+/// atomically ([`crate::io::write_atomic`]: a crash leaves the old file or
+/// the new one; a symbolic link is written through; permissions are kept).
 pub fn save(path: &Path, text: &str, line_ending: LineEnding) -> Result<(), String> {
-    write_atomic(path, line_ending.apply(text).as_bytes())
+    crate::io::write_atomic(path, line_ending.apply(text).as_bytes()).map_err(|e| format!("cannot save `{}`: {}", path.display(), e.reason))
 }
 
 // ---------------------------------------------------------------------------
@@ -137,7 +108,7 @@ impl Recovery {
             pid: std::process::id(),
         };
         let json = serde_json::to_vec(&record).map_err(|e| e.to_string())?;
-        write_atomic(&self.file, &json)?;
+        crate::io::write_atomic(&self.file, &json).map_err(|e| e.to_string())?;
         self.last_written = Some(text.to_owned());
         Ok(())
     }

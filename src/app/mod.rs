@@ -33,7 +33,7 @@ use crate::runtime::{Pose, evaluate_into};
 use canvas::{Canvas, Drawing, Pick, Scene, View};
 use document::Document;
 use editor::Editor;
-use export::{ExportJob, ExportKind, ExportOptions, ExportRequest};
+use export::{ExportFailure, ExportJob, ExportKind, ExportOptions, ExportRequest};
 use files::{FileDialogs, FileWatcher, PendingDialog, Recovery, RecoveryRecord};
 use settings::{Settings, Theme};
 use timeline::Playback;
@@ -654,7 +654,6 @@ impl SkelpadApp {
                 if job.cancellable && !job.progress.is_cancelled() && ui.small_button("Cancel export").clicked() {
                     job.progress.cancel();
                 }
-                ui.ctx().request_repaint_after(Duration::from_millis(100));
             }
             if let Some((msg, is_error)) = &self.status {
                 let r = if *is_error { ui.colored_label(ui.visuals().error_fg_color, msg) } else { ui.label(msg) };
@@ -824,19 +823,14 @@ impl SkelpadApp {
                 );
                 self.status_details = done.warnings;
             }
-            Err(e) if e == crate::render::export::CANCELLED => self.say(format!("Export of {label} cancelled; nothing was written"), false),
+            Err(ExportFailure::Cancelled) => self.say(format!("Export of {label} cancelled; nothing was written"), false),
             Err(e) => self.say(format!("Export failed: {e}"), true),
         }
     }
 
     /// The folder sprites are looked up in: the script's, or the current one.
     fn script_dir(&self) -> PathBuf {
-        self.doc
-            .path
-            .as_ref()
-            .and_then(|p| p.parent())
-            .filter(|d| !d.as_os_str().is_empty())
-            .map_or_else(|| PathBuf::from("."), Path::to_path_buf)
+        crate::io::script_dir(self.doc.path.as_deref())
     }
 
     fn restore(&mut self, record: RecoveryRecord) {
@@ -963,12 +957,13 @@ pub fn bone_at_cursor(text: &str, cursor: usize, sk: &Skeleton) -> Option<BoneId
     None
 }
 
-/// Opens the editor window; returns the process exit code.
+/// Opens the editor window and returns when it closes; the error says why
+/// the window could not open (the CLI turns it into an exit code).
 ///
 /// With the environment variable `SKELPAD_STARTUP_PROBE` set, the first
 /// frame prints how long start-up took and closes the window (this is how
 /// the start-up time is measured).
-pub fn run(file: Option<PathBuf>) -> i32 {
+pub fn run(file: Option<PathBuf>) -> Result<(), String> {
     let started = std::time::Instant::now();
     let probe = std::env::var_os("SKELPAD_STARTUP_PROBE").is_some();
     let options = eframe::NativeOptions {
@@ -990,13 +985,7 @@ pub fn run(file: Option<PathBuf>) -> i32 {
             Ok(Box::new(app))
         }),
     );
-    match result {
-        Ok(()) => crate::cli::EXIT_OK,
-        Err(e) => {
-            eprintln!("error: cannot open the editor window: {e}");
-            crate::cli::EXIT_USAGE
-        }
-    }
+    result.map_err(|e| format!("cannot open the editor window: {e}"))
 }
 
 #[cfg(test)]

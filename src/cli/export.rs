@@ -50,14 +50,14 @@ pub fn run(args: &ExportArgs, make_pictures: &mut dyn FnMut(&Armature, &Path) ->
         return EXIT_ERRORS;
     }
     let arm = &comp.armature;
-    let dir = args.file.parent().map(Path::to_path_buf).unwrap_or_default();
+    let dir = crate::io::script_dir(Some(&args.file));
     let mut pictures = make_pictures(arm, &dir);
     let opts = ExportOptions { skins: args.skins.clone(), pixels_per_unit: args.scale };
     let loud = arm.skeleton.bones.len() >= PROGRESS_FROM_BONES;
     let mut last_report = (Stage::Writing, usize::MAX);
     let mut progress = |stage: Stage, done: usize, total: usize| {
         if !loud || total == 0 {
-            return;
+            return true;
         }
         // About ten lines per stage.
         let step = (done * 10 / total).min(10);
@@ -70,6 +70,7 @@ pub fn run(args: &ExportArgs, make_pictures: &mut dyn FnMut(&Armature, &Path) ->
             };
             let _ = writeln!(err, "exporting: {what} {done}/{total}");
         }
+        true
     };
     match export_file(arm, &opts, pictures.as_mut(), &args.output, &mut progress) {
         Ok(warnings) => {

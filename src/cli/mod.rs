@@ -124,16 +124,19 @@ fn open_editor(file: Option<PathBuf>) -> i32 {
         eprintln!("error: {msg}");
         return EXIT_USAGE;
     }
-    crate::app::run(file)
+    match crate::app::run(file) {
+        Ok(()) => EXIT_OK,
+        Err(msg) => {
+            eprintln!("error: {msg}");
+            EXIT_USAGE
+        }
+    }
 }
 
-/// Reads a script, with a clear message when it cannot be read.
+/// Reads a script, with a clear message when it cannot be read
+/// ([`crate::io::read_script`] in words).
 pub fn read_script(path: &Path) -> Result<String, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read `{}`: {}", path.display(), io_reason(&e)))?;
-    String::from_utf8(bytes).map_err(|e| {
-        let at = e.utf8_error().valid_up_to();
-        format!("`{}` is not UTF-8 text (invalid byte at offset {at})", path.display())
-    })
+    crate::io::read_script(path).map_err(|e| e.to_string())
 }
 
 /// The skin named `name`, or a message listing the skins there are.
@@ -150,15 +153,6 @@ pub fn find_animation(arm: &Armature, name: &str) -> Result<AnimId, String> {
         let names: Vec<String> = arm.animations.iter().map(|a| format!("\"{}\"", a.name)).collect();
         format!("no animation named \"{name}\" (animations: {})", if names.is_empty() { "none".into() } else { names.join(", ") })
     })
-}
-
-pub(crate) fn io_reason(e: &std::io::Error) -> String {
-    match e.kind() {
-        std::io::ErrorKind::NotFound => "no such file".into(),
-        std::io::ErrorKind::PermissionDenied => "permission denied".into(),
-        _ if e.raw_os_error() == Some(21) => "it is a directory".into(),
-        _ => e.to_string(),
-    }
 }
 
 fn check(files: &[PathBuf], format: Format, timings: bool) -> i32 {

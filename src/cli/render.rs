@@ -4,7 +4,7 @@
 #![allow(missing_docs, reason = "issue 9: public items here still need doc comments")]
 
 use std::io::{IsTerminal, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use clap::{Args, Parser};
 
@@ -201,8 +201,7 @@ fn render(args: &RenderArgs, err: &mut dyn Write, tty: bool) -> Result<(), Strin
         background,
         bones: args.bones,
     };
-    let dir = args.file.parent().map_or_else(|| PathBuf::from("."), Path::to_path_buf);
-    let mut cache = RenderCache::new(if dir.as_os_str().is_empty() { PathBuf::from(".") } else { dir });
+    let mut cache = RenderCache::new(crate::io::script_dir(Some(&args.file)));
     let mut renderer = FrameRenderer::new(arm, settings, &mut cache)?;
     let out = &args.output;
     let written = if animated {
@@ -221,7 +220,7 @@ fn render(args: &RenderArgs, err: &mut dyn Write, tty: bool) -> Result<(), Strin
             (None, Some(n), Some(a)) => wrap_time(a, n as f64 / fps, true),
             _ => 0.0,
         };
-        export::write_png(&mut renderer, t, out)
+        export::write_png(&mut renderer, t, out, &mut |_, _| true)
     };
     // Things that could not be drawn, at the slot that shows them.
     let diags: Vec<Diagnostic> = renderer
@@ -235,7 +234,7 @@ fn render(args: &RenderArgs, err: &mut dyn Write, tty: bool) -> Result<(), Strin
     if !diags.is_empty() {
         let _ = write!(err, "{}", report::render_plain(&args.file, &text, &diags));
     }
-    let files = written?;
+    let files = written.map_err(|e| e.to_string())?;
     let _ = match files.as_slice() {
         [one] => writeln!(err, "wrote {}", one.display()),
         [first, .., last] if args.frames => writeln!(err, "wrote {} frames: {} … {}", files.len(), first.display(), last.display()),
