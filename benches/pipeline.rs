@@ -100,7 +100,7 @@ fn skf_export_1000_bones(bencher: Bencher) {
     let opts = ExportOptions::default();
     bencher.bench(|| {
         let mut pictures = RenderedPictures::new(&arm, std::path::Path::new("."));
-        let export = build(divan::black_box(&arm), &opts, &mut pictures, &mut |_, _, _| {}).expect("export");
+        let export = build(divan::black_box(&arm), &opts, &mut pictures, &mut |_, _, _| true).expect("export");
         to_zip(&export).expect("zip")
     });
 }

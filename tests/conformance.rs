@@ -11,9 +11,9 @@ mod common;
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
-use skelpad::cli::pose_document;
 use skelpad::compile::compile;
 use skelpad::model::{AnimId, SkinId};
+use skelpad::runtime::report::pose_document;
 
 use common::conformance_dir;
 

@@ -328,7 +328,7 @@ fn crlf_files_are_saved_with_crlf() {
 /// Steps the app until `done` holds, for at most a few seconds of real time
 /// (file events arrive from the watcher's thread).
 fn step_until(h: &mut Harness<'_, SkelpadApp>, done: impl FnMut(&SkelpadApp) -> bool) -> bool {
-    step_within(h, Duration::from_secs(10), done)
+    step_within(h, Duration::from_secs(60), done)
 }
 
 fn step_within(h: &mut Harness<'_, SkelpadApp>, limit: Duration, mut done: impl FnMut(&SkelpadApp) -> bool) -> bool {

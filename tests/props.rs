@@ -553,8 +553,8 @@ fn observe(c: &Compilation) -> (Vec<skelpad::syntax::Diagnostic>, String, Vec<se
     let mut poses = Vec::new();
     for skin in 0..arm.skeleton.skins.len() {
         let skin = SkinId::from_index(skin);
-        poses.push(skelpad::cli::pose_document(arm, &anims, skin, Some(&[0.0, 0.05, 0.3, 1.0])));
-        poses.push(skelpad::cli::pose_json(arm, &evaluate(arm, None, skin, 0.0)));
+        poses.push(skelpad::runtime::report::pose_document(arm, &anims, skin, Some(&[0.0, 0.05, 0.3, 1.0])));
+        poses.push(skelpad::runtime::report::pose_json(arm, &evaluate(arm, None, skin, 0.0)));
     }
     (c.diagnostics.clone(), format!("{arm:?}"), poses, format!("{:?} {:?}", c.sources, c.lines))
 }

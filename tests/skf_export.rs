@@ -334,7 +334,7 @@ fn prove(name: &str, text: &str, dir: &Path, opts: &ExportOptions) -> Worst {
     let sk = &*arm.skeleton;
     let dir = with_sprites(name, arm, dir);
     let mut pictures = RenderedPictures::new(arm, &dir);
-    let export = build(arm, opts, &mut pictures, &mut |_, _, _| {}).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let export = build(arm, opts, &mut pictures, &mut |_, _, _| true).unwrap_or_else(|e| panic!("{name}: {e}"));
     let warnings = export.warnings.clone();
     let bytes = to_zip(&export).unwrap();
     let file = read_skf(&bytes).unwrap_or_else(|e| panic!("{name}: the reader rejects the export:\n{e}"));

@@ -5,6 +5,8 @@
 
 use rustc_hash::FxHashMap as HashMap;
 
+use crate::syntax::suggest;
+
 /// What a reference resolves to.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Resolved {
@@ -92,8 +94,8 @@ impl NameIndex {
         for name in &self.names {
             let parts: Vec<&str> = name.split('.').collect();
             let tail = parts[parts.len().saturating_sub(segs)..].join(".");
-            let d = strsim::damerau_levenshtein(reference, &tail);
-            if d <= limit(reference) {
+            let d = suggest::distance(reference, &tail);
+            if d <= suggest::max_distance(reference) {
                 scored.push((d, name));
             }
         }
@@ -138,14 +140,9 @@ pub fn resolve_or_explain(
     Err(d)
 }
 
-fn limit(word: &str) -> usize {
-    (word.chars().count() / 3).max(1)
-}
-
-/// The candidate closest to `word` within a small edit distance.
-pub fn closest<'a>(word: &str, candidates: impl Iterator<Item = &'a str>) -> Option<&'a str> {
-    candidates.map(|c| (strsim::damerau_levenshtein(word, c), c)).filter(|&(d, _)| d <= limit(word)).min_by_key(|&(d, _)| d).map(|(_, c)| c)
-}
+/// The candidate closest to `word` within a small edit distance (moved to
+/// the syntax stage, which needs it too; re-exported here).
+pub use crate::syntax::suggest::closest;
 
 #[cfg(test)]
 mod tests {

@@ -3,6 +3,8 @@
 
 #![allow(missing_docs, reason = "issue 9: public items here still need doc comments")]
 
+pub mod report;
+
 use crate::model::*;
 
 /// The evaluated state of every bone and slot at one time.

@@ -5,7 +5,7 @@
 use std::fmt;
 
 /// A byte range. Inside a section tree it is relative to the section's first
-/// byte; in a [`crate::compile::Compilation`] it is relative to the document.
+/// byte; in a compilation (`compile::Compilation`) it is relative to the document.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
 pub struct Span {
     pub start: u32,

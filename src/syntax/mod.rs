@@ -4,6 +4,7 @@
 mod diag;
 pub mod lines;
 mod parse;
+pub mod suggest;
 pub mod token;
 pub mod tree;
 
