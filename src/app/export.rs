@@ -2,8 +2,6 @@
 //! picks, and the worker thread that does the work while the UI keeps
 //! running and shows its progress.
 
-#![allow(missing_docs, reason = "issue 9: public items here still need doc comments")]
-
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -39,8 +37,10 @@ impl ExportKind {
         true
     }
 
+    /// Every kind, in menu order.
     pub const ALL: [ExportKind; 5] = [ExportKind::Png, ExportKind::Sequence, ExportKind::SpriteSheet, ExportKind::Gif, ExportKind::Skf];
 
+    /// The entry in the Export menu.
     pub fn menu_label(self) -> &'static str {
         match self {
             ExportKind::Png => "PNG of this frame…",
@@ -51,6 +51,7 @@ impl ExportKind {
         }
     }
 
+    /// The title of its dialogs ("Export GIF").
     pub fn title(self) -> &'static str {
         match self {
             ExportKind::Png => "Export PNG",
@@ -61,6 +62,7 @@ impl ExportKind {
         }
     }
 
+    /// The file extension it writes, without the dot.
     pub fn extension(self) -> &'static str {
         match self {
             ExportKind::Png | ExportKind::Sequence | ExportKind::SpriteSheet => "png",
@@ -78,12 +80,17 @@ impl ExportKind {
 /// The choices of the export dialog; kept between exports.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ExportOptions {
+    /// Picture width in pixels.
     pub width: u32,
+    /// Picture height in pixels.
     pub height: u32,
     /// Fit the whole animation (else: the canvas's zoom, origin centered).
     pub fit: bool,
+    /// A transparent background (else `background`).
     pub transparent: bool,
+    /// The background color when not transparent.
     pub background: egui::Color32,
+    /// Draw the bone overlay too.
     pub bones: bool,
     /// `.skf`: texture pixels per world unit of the rasterized shapes.
     pub skf_scale: f64,
@@ -146,17 +153,23 @@ impl ExportOptions {
 
 /// Everything an export needs, owned, so it can run on another thread.
 pub struct ExportRequest {
+    /// What to write.
     pub kind: ExportKind,
+    /// What the canvas shows (a copy).
     pub armature: Armature,
+    /// The animation (`None`: the setup pose).
     pub anim: Option<AnimId>,
+    /// The skin shown.
     pub skin: SkinId,
     /// The playhead (for a single frame).
     pub time_secs: f64,
     /// The canvas zoom (for the zoom framing).
     pub zoom: f64,
+    /// The dialog's choices.
     pub options: ExportOptions,
     /// Where sprites are found: the script's folder.
     pub image_dir: PathBuf,
+    /// The file to write (for sequences, the name the frames are numbered from).
     pub out: PathBuf,
     /// The script has errors (the armature is what compiled).
     pub script_has_errors: bool,
@@ -239,7 +252,9 @@ impl ExportRequest {
 /// What an export wrote, and what it could not carry over exactly.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ExportDone {
+    /// Every file written.
     pub files: Vec<PathBuf>,
+    /// What could not be drawn or carried over, in words.
     pub warnings: Vec<String>,
 }
 
@@ -333,6 +348,7 @@ impl Progress {
 pub struct ExportJob {
     /// What is being exported, for the status bar ("GIF to walk.gif").
     pub label: String,
+    /// Progress, shared with the worker.
     pub progress: Arc<Progress>,
     /// Whether the export stops when asked.
     pub cancellable: bool,

@@ -3,8 +3,6 @@
 //! external changes, and the file dialogs (behind a trait so tests can
 //! answer them).
 
-#![allow(missing_docs, reason = "issue 9: public items here still need doc comments")]
-
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
 
@@ -12,8 +10,10 @@ use std::sync::mpsc::{Receiver, TryRecvError, channel};
 /// the file's own convention back.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum LineEnding {
+    /// `\n` (Unix).
     #[default]
     Lf,
+    /// `\r\n` (Windows).
     CrLf,
 }
 
@@ -39,7 +39,9 @@ impl LineEnding {
 /// ending it was written with.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Loaded {
+    /// The text, with `\n` line breaks.
     pub text: String,
+    /// How the file's lines ended.
     pub line_ending: LineEnding,
 }
 
@@ -67,6 +69,7 @@ pub fn save(path: &Path, text: &str, line_ending: LineEnding) -> Result<(), Stri
 pub struct RecoveryRecord {
     /// The file the buffer belongs to (`None` for an untitled buffer).
     pub path: Option<PathBuf>,
+    /// The unsaved buffer.
     pub text: String,
     /// Seconds since the Unix epoch when the record was written.
     pub saved_at_unix_secs: u64,
@@ -91,6 +94,7 @@ impl Recovery {
         Recovery { dir, file, last_written: None }
     }
 
+    /// The file this process writes its record to.
     pub fn path(&self) -> &Path {
         &self.file
     }

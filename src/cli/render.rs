@@ -1,8 +1,6 @@
 //! `skelpad render`: a pose or an animation to PNG, PNG sequence, sprite
 //! sheet or GIF.
 
-#![allow(missing_docs, reason = "issue 9: public items here still need doc comments")]
-
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 
@@ -26,6 +24,7 @@ OUT as a grid of frames and OUT with extension .json listing each frame's rectan
 GIF that loops forever at the animation's speed. Files appear only when complete.
 
 Exit codes: 0 success, 2 bad arguments, unknown animation or skin, unreadable script or unwritable output.")]
+/// The arguments of `skelpad render`.
 pub struct RenderArgs {
     /// The script.
     file: PathBuf,
@@ -71,9 +70,12 @@ pub struct RenderArgs {
     gif: bool,
 }
 
+/// The background of rendered pictures (`--background`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Background {
+    /// No background: transparent pixels.
     Transparent,
+    /// One color, straight RGBA in 0..1.
     Color(Rgba),
 }
 
@@ -122,6 +124,7 @@ fn progress_printer<'w>(err: &'w mut dyn Write, tty: bool) -> impl FnMut(usize, 
 #[derive(Parser, Debug)]
 #[command(name = "skelpad render")]
 pub struct RenderCommand {
+    /// Its arguments.
     #[command(flatten)]
     pub args: RenderArgs,
 }

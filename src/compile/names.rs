@@ -1,8 +1,6 @@
 //! Name references (LANGUAGE.md §2.4): any dotted suffix of a full name,
 //! matched by whole segments, optionally prefixed by `skeleton.`.
 
-#![allow(missing_docs, reason = "issue 9: public items here still need doc comments")]
-
 use rustc_hash::FxHashMap as HashMap;
 
 use crate::syntax::suggest;
@@ -10,9 +8,11 @@ use crate::syntax::suggest;
 /// What a reference resolves to.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Resolved {
+    /// Exactly one item: its index.
     Found(u32),
     /// Every item the reference matches (at least two).
     Ambiguous(Vec<u32>),
+    /// No item has this name or suffix.
     Unknown,
 }
 
@@ -31,6 +31,7 @@ pub struct NameIndex {
 }
 
 impl NameIndex {
+    /// The index of `names` (full dotted names; an item's id is its position).
     pub fn new<'a>(names: impl IntoIterator<Item = &'a str>) -> Self {
         let mut idx = NameIndex::default();
         for (i, name) in names.into_iter().enumerate() {
@@ -73,6 +74,8 @@ impl NameIndex {
         self.names[id as usize] = name.to_string();
     }
 
+    /// What `reference` (any dotted suffix of a full name, or `skeleton.` + a full
+    /// name) names.
     pub fn resolve(&self, reference: &str) -> Resolved {
         match self.map.get(reference) {
             Some(Entry::One(id)) => Resolved::Found(*id),
@@ -81,6 +84,7 @@ impl NameIndex {
         }
     }
 
+    /// The full name of item `id` (empty for an id out of range).
     pub fn name(&self, id: u32) -> &str {
         self.names.get(id as usize).map_or("", |s| s.as_str())
     }

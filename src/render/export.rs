@@ -3,8 +3,6 @@
 //! file in the same folder, renamed when complete), and a failed export
 //! leaves none of its files behind.
 
-#![allow(missing_docs, reason = "issue 9: public items here still need doc comments")]
-
 use std::path::{Path, PathBuf};
 
 use image::RgbaImage;
@@ -32,9 +30,13 @@ pub enum Framing {
 pub struct Settings {
     /// `None`: the setup pose.
     pub anim: Option<AnimId>,
+    /// The skin shown.
     pub skin: SkinId,
+    /// Picture width in pixels (1 to 16384).
     pub width: u32,
+    /// Picture height in pixels (1 to 16384).
     pub height: u32,
+    /// How the skeleton is placed in the picture.
     pub framing: Framing,
     /// `None`: transparent.
     pub background: Option<Rgba>,
@@ -61,6 +63,8 @@ fn fit_margin(width: u32, height: u32) -> f64 {
 }
 
 impl<'a> FrameRenderer<'a> {
+    /// A renderer for `settings`, or why the settings cannot make a picture
+    /// (size out of range, zoom not a positive number).
     pub fn new(armature: &'a Armature, settings: Settings, cache: &'a mut RenderCache) -> Result<FrameRenderer<'a>, String> {
         let (w, h) = (settings.width, settings.height);
         if w == 0 || h == 0 || w > 16384 || h > 16384 {
@@ -97,10 +101,12 @@ impl<'a> FrameRenderer<'a> {
         })
     }
 
+    /// The view every frame is drawn with.
     pub fn view(&self) -> View {
         self.view
     }
 
+    /// The settings it was made with.
     pub fn settings(&self) -> &Settings {
         &self.settings
     }

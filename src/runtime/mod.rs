@@ -1,8 +1,6 @@
 //! Armature + animation + skin + time → [`Pose`]. Pure: the time is an
 //! argument, never read from a clock.
 
-#![allow(missing_docs, reason = "issue 9: public items here still need doc comments")]
-
 pub mod report;
 
 use crate::model::*;
@@ -30,6 +28,7 @@ impl PartialEq for Pose {
     }
 }
 
+/// One bone at one time: its local transform and where it is in the world.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct BonePose {
     /// The local transform after animation.
@@ -38,8 +37,10 @@ pub struct BonePose {
     pub world: Affine,
 }
 
+/// One slot at one time: its color and the attachment it shows.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SlotPose {
+    /// The slot color after animation (multiplies the attachment's colors).
     pub color: Color,
     /// The attachment shown, if any.
     pub attachment: Option<AttachmentId>,

@@ -34,6 +34,7 @@ pub struct MeshGeometry {
     /// Extra offset of a band vertex, in the space the blend's frames scale
     /// and rotate (solved so that it is right at setup); zero on the outline.
     pub band_offsets: Vec<(f64, f64)>,
+    /// Triangles as indices into `vertices`, counterclockwise.
     pub triangles: Vec<[u32; 3]>,
 }
 

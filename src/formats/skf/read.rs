@@ -15,6 +15,7 @@ use super::*;
 /// Everything wrong with a file, each with where it is.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ReadError {
+    /// One sentence per problem, each starting with where it is (`bones[3] (arm)`).
     pub problems: Vec<String>,
 }
 
@@ -33,6 +34,7 @@ fn fail(msg: String) -> ReadError {
 /// A read `.skf`.
 #[derive(Clone, Debug)]
 pub struct SkfFile {
+    /// The parsed `armature.json`.
     pub armature: SkfArmature,
     /// The text of `armature.json`, for checks on the raw JSON.
     pub json: String,

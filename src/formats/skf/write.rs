@@ -21,18 +21,24 @@ pub const THUMBNAIL_SIDE: u32 = 256;
 /// A finished export, before it is zipped.
 #[derive(Clone, Debug)]
 pub struct Export {
+    /// The document, textures and UVs placed.
     pub armature: SkfArmature,
     /// RGBA pages, in `armature.atlases` order.
     pub pages: Vec<(u32, u32, Vec<u8>)>,
+    /// The picture of the setup pose for `thumbnail.png`.
     pub thumbnail: Raster,
+    /// What could not be carried over exactly.
     pub warnings: Vec<Warning>,
 }
 
 /// Export stages, for progress reports.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Stage {
+    /// Keying the animations.
     Animations,
+    /// Drawing and packing the pictures.
     Pictures,
+    /// Zipping and writing the file.
     Writing,
 }
 
