@@ -7,6 +7,7 @@
 
 #![allow(missing_docs, reason = "issue 9: public items here still need doc comments")]
 
+use crate::syntax::Span;
 use eframe::egui::{self, Color32, Pos2, Sense, Stroke, Vec2};
 
 use crate::model::{AnimId, Animation, Armature, BoneId, SkinId};
@@ -29,6 +30,8 @@ pub struct Playback {
     pub playing: bool,
     pub looping: bool,
     pub speed: f64,
+    /// Show the setup pose (no animation): canvas drags edit the skeleton.
+    pub setup_pose: bool,
     /// The clock reading of the previous frame while playing.
     last_clock: Option<f64>,
 }
@@ -44,6 +47,7 @@ impl Default for Playback {
             playing: true,
             looping: true,
             speed: 1.0,
+            setup_pose: false,
             last_clock: None,
         }
     }
@@ -57,7 +61,7 @@ impl Playback {
     /// Finds the selected animation and skin in `arm`, following renames.
     pub fn resolve(&mut self, arm: &Armature) -> (Option<AnimId>, SkinId) {
         let anims = &arm.animations;
-        let anim = if anims.is_empty() {
+        let anim = if anims.is_empty() || self.setup_pose {
             None
         } else {
             let by_name = self.anim_name.as_ref().and_then(|n| anims.iter().position(|a| &a.name == n));
@@ -80,6 +84,7 @@ impl Playback {
 
     pub fn select_anim(&mut self, arm: &Armature, id: AnimId) {
         if let Some(a) = arm.animation(id) {
+            self.setup_pose = false;
             self.anim_index = id.index();
             self.anim_name = Some(a.name.clone());
             self.time_secs = 0.0;
@@ -177,7 +182,13 @@ pub fn last_frame(anim: &Animation) -> i64 {
 pub struct TimelineOutput {
     /// The "Fit" button was pressed.
     pub fit: bool,
+    /// A key tick was clicked: the text of the key that made it.
+    pub jump: Option<Span>,
 }
+
+/// A keyframe tick on the scrub bar: its time and the value token that made
+/// the key (from the source map).
+pub type Tick = (f64, Option<Span>);
 
 /// Draws the timeline panel.
 pub fn ui(
@@ -186,13 +197,19 @@ pub fn ui(
     view: &mut super::settings::ViewSettings,
     arm: &Armature,
     focus_bone: Option<BoneId>,
+    source_ticks: Option<Vec<Tick>>,
 ) -> TimelineOutput {
     let mut out = TimelineOutput::default();
     let (anim_id, skin_id) = playback.resolve(arm);
     let anim = anim_id.and_then(|a| arm.animation(a));
     ui.horizontal(|ui| {
-        let anim_label = anim.map_or_else(|| "(no animation)".to_owned(), anim_title);
+        let none = if arm.animations.is_empty() { "(no animation)" } else { "(setup pose)" };
+        let anim_label = anim.map_or_else(|| none.to_owned(), anim_title);
         egui::ComboBox::from_label("Animation").selected_text(anim_label).show_ui(ui, |ui| {
+            if !arm.animations.is_empty() && ui.selectable_label(playback.setup_pose, "(setup pose)").clicked() {
+                playback.setup_pose = true;
+                playback.playing = false;
+            }
             for (i, a) in arm.animations.iter().enumerate() {
                 let id = AnimId::from_index(i);
                 if ui.selectable_label(Some(id) == anim_id, anim_title(a)).clicked() {
@@ -240,15 +257,26 @@ pub fn ui(
         ui.checkbox(&mut view.show_bones, "Bones");
         ui.checkbox(&mut view.onion_skin, "Onion skin").on_hover_text("Ghosts of the frames before (red) and after (green)");
         ui.checkbox(&mut view.show_grid, "Grid");
+        ui.separator();
+        ui.label("Drag:");
+        ui.selectable_value(&mut view.drag_shapes, false, "Bones").on_hover_text("Dragging a shape moves its bone");
+        ui.selectable_value(&mut view.drag_shapes, true, "Shapes").on_hover_text("Dragging a shape moves the shape on its slot line");
+        ui.checkbox(&mut view.snap, "Snap").on_hover_text("Whole units, 5° and tenths of scale (or hold Alt while dragging)");
         if ui.button("Fit").on_hover_text("Fit the animation in view (F or Ctrl+0 on the canvas)").clicked() {
             out.fit = true;
         }
     });
     if let Some(a) = anim {
-        let ticks = a.key_times(&arm.skeleton, focus_bone);
-        scrub_bar(ui, playback, a, &ticks, focus_bone.map(|b| arm.skeleton.bone(b).name.as_str()));
+        // Without a source map for it (the canvas shows the last error-free
+        // version), the keys come from the model, without their text.
+        let ticks = source_ticks.unwrap_or_else(|| a.key_times(&arm.skeleton, focus_bone).into_iter().map(|t| (t, None)).collect());
+        out.jump = scrub_bar(ui, playback, a, &ticks, focus_bone.map(|b| arm.skeleton.bone(b).name.as_str()));
     } else {
-        ui.weak("This script has no animation: write an `anim \"name\"` section to animate it.");
+        if arm.animations.is_empty() {
+            ui.weak("This script has no animation: write an `anim \"name\"` section to animate it.");
+        } else {
+            ui.weak("The setup pose: dragging on the canvas edits the skeleton section. Pick an animation to play it.");
+        }
     }
     out
 }
@@ -258,8 +286,9 @@ fn anim_title(a: &Animation) -> String {
 }
 
 /// The scrub bar: frame numbers, keyframe ticks, the playhead. Clicking or
-/// dragging moves the playhead (and pauses).
-fn scrub_bar(ui: &mut egui::Ui, playback: &mut Playback, anim: &Animation, ticks: &[f64], bone: Option<&str>) {
+/// dragging moves the playhead (and pauses); clicking a key tick also
+/// returns where that key is written.
+fn scrub_bar(ui: &mut egui::Ui, playback: &mut Playback, anim: &Animation, ticks: &[Tick], bone: Option<&str>) -> Option<Span> {
     let height = 38.0;
     let (rect, response) = ui.allocate_exact_size(Vec2::new(ui.available_width(), height), Sense::click_and_drag());
     let duration = anim.duration_secs.max(1e-9);
@@ -299,7 +328,18 @@ fn scrub_bar(ui: &mut egui::Ui, playback: &mut Playback, anim: &Animation, ticks
         }
     }
     let key_color = if bone.is_some() { Color32::from_rgb(0x40, 0xA0, 0xFF) } else { Color32::from_rgb(0xE0, 0xA0, 0x20) };
-    for &t in ticks {
+    let mut jump = None;
+    if response.clicked()
+        && let Some(p) = response.interact_pointer_pos()
+        && p.y >= rect.bottom() - 14.0
+    {
+        jump = ticks
+            .iter()
+            .filter(|(t, _)| (x_of(*t) - p.x).abs() <= 5.0)
+            .min_by(|a, b| (x_of(a.0) - p.x).abs().total_cmp(&(x_of(b.0) - p.x).abs()))
+            .and_then(|t| t.1);
+    }
+    for &(t, _) in ticks {
         let c = Pos2::new(x_of(t), rect.bottom() - 7.0);
         let r = 4.0;
         painter.add(egui::Shape::convex_polygon(
@@ -315,6 +355,7 @@ fn scrub_bar(ui: &mut egui::Ui, playback: &mut Playback, anim: &Animation, ticks
         None => "keys of all bones".to_owned(),
     };
     painter.text(rect.right_top() + Vec2::new(-4.0, 2.0), egui::Align2::RIGHT_TOP, hint, egui::FontId::proportional(10.0), text_color);
+    jump
 }
 
 #[cfg(test)]

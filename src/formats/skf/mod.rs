@@ -14,13 +14,20 @@
 
 #![allow(missing_docs, reason = "issue 9: public items here still need doc comments")]
 
+pub mod convert;
 pub mod export;
 pub mod fit;
+pub mod import;
 pub mod mesh;
 pub mod pictures;
 pub mod read;
 pub mod sim;
 pub mod write;
+
+/// Whether a path names a SkelForm file (by its extension).
+pub fn is_skf(path: &std::path::Path) -> bool {
+    path.extension().is_some_and(|e| e.eq_ignore_ascii_case("skf"))
+}
 
 use serde::{Deserialize, Serialize};
 
