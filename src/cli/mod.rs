@@ -75,6 +75,8 @@ enum Command {
     /// Export to SkelForm (`.skf`): bones, pictures in atlases, styles and
     /// animations that SkelForm's runtimes play as skelpad does.
     Export(export::ExportArgs),
+    /// Run the language server over stdin/stdout (for any editor: see editors/README.md).
+    Lsp,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -107,6 +109,7 @@ where
         Some(Command::Check { files, format, timings }) => check(&files, format, timings),
         Some(Command::Pose { file, json, anim, skin, times }) => pose(&file, json, anim.as_deref(), skin.as_deref(), times),
         Some(Command::Render(args)) => render::run(args),
+        Some(Command::Lsp) => crate::lsp::run(),
         Some(Command::Export(args)) => export::run(
             &args,
             &mut |arm, dir| Box::new(crate::formats::skf::pictures::RenderedPictures::new(arm, dir)),
