@@ -481,6 +481,10 @@ pub fn symbols(text: &str, comp: &Compilation) -> Vec<Symbol> {
             SectionKind::Skin(s) => (format!("skin \"{}\"", s.name.node), SymbolKind::NAMESPACE),
             SectionKind::Order(_) => ("order".to_string(), SymbolKind::MODULE),
             SectionKind::Anim(a) => (format!("anim \"{}\"", a.name.node), SymbolKind::FUNCTION),
+            SectionKind::Expect(e) => match &e.anim {
+                Some(a) => (format!("expect \"{}\" {}", a.node, num(e.frame)), SymbolKind::EVENT),
+                None => ("expect (setup pose)".to_string(), SymbolKind::EVENT),
+            },
             SectionKind::Ignored => continue,
         };
         let trimmed_end = ext.start + text.get(ext.range()).map_or(0, |s| s.trim_end().len() as u32);
@@ -716,7 +720,7 @@ pub fn complete(text: &str, comp: &Compilation, offset: usize) -> Vec<Proposal> 
             SectionKind::Skin(_) if head_tokens == 1 => {
                 quoted(sk.skins.iter().skip(1).map(|s| s.name.as_str()).collect(), "skin", &mut out)
             }
-            SectionKind::Anim(_) if head_tokens == 1 => {
+            SectionKind::Anim(_) | SectionKind::Expect(_) if head_tokens == 1 => {
                 quoted(comp.armature.animations.iter().map(|a| a.name.as_str()).collect(), "animation", &mut out)
             }
             SectionKind::Anim(_) => {
@@ -846,6 +850,31 @@ pub fn complete(text: &str, comp: &Compilation, offset: usize) -> Vec<Proposal> 
                     for (t, d) in TIMELINE_TOKENS {
                         push(t, CompletionItemKind::OPERATOR, d, replace);
                     }
+                }
+            }
+        }
+        SectionKind::Expect(_) => {
+            if depth == 1 && first_token {
+                bone_refs(&mut out, replace);
+                slot_refs(&mut out, replace);
+            } else if depth == 1 {
+                let slot = before.trim_start().starts_with('@');
+                let list: &[(&str, &str)] = if slot {
+                    &[("r", "rNUM: red"), ("g", "gNUM: green"), ("b", "bNUM: blue"), ("a", "aNUM: alpha"), ("~", "~NUM: tolerance")]
+                } else {
+                    &[
+                        ("x", "xNUM: x"),
+                        ("y", "yNUM: y"),
+                        ("r", "rNUM: rotation (degrees)"),
+                        ("i", "iNUM: scale x"),
+                        ("j", "jNUM: scale y"),
+                        ("local", "check the local transform"),
+                        ("world", "check world values (the default)"),
+                        ("~", "~NUM: tolerance"),
+                    ]
+                };
+                for (p, d) in list {
+                    push(p, CompletionItemKind::PROPERTY, d, replace);
                 }
             }
         }
