@@ -683,6 +683,7 @@ pub fn complete(text: &str, comp: &Compilation, offset: usize) -> Vec<Proposal> 
             ("skin", "skin \"NAME\": other attachments"),
             ("order", "draw order"),
             ("anim", "anim \"NAME\" FPS OPTS"),
+            ("expect", "expect \"ANIM\" FRAME ~TOL: pose assertions"),
         ] {
             push(k, CompletionItemKind::KEYWORD, d, replace);
         }

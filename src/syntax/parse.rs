@@ -1180,11 +1180,8 @@ impl Parser {
                 continue;
             }
             let off = usize::from(is_slot);
-            if is_slot {
-                self.role_at(span_of(line, head.pos, 1), Role::SlotRef);
-            }
+            self.role(line, &head, if is_slot { Role::SlotRef } else { Role::BoneRef });
             let target_span = span_of(line, head.pos + off, name.len());
-            self.role_at(target_span, if is_slot { Role::SlotRef } else { Role::BoneRef });
             let mut el = ExpectLine {
                 span: line_span(line),
                 target: Spanned::new(name.to_string(), target_span),
