@@ -161,7 +161,7 @@ pub(crate) fn evaluate_section(armature: &Armature, rig: &RigOutput, e: &ExpectS
             } else {
                 actual - expected
             };
-            if !(diff.abs() <= tol) {
+            if diff.is_nan() || diff.abs() > tol {
                 failed += 1;
                 out.diagnostics.push(
                     Diagnostic::error(

@@ -54,6 +54,19 @@ impl Compilation {
         self.diagnostics.iter().any(Diagnostic::is_error)
     }
 
+    /// Errors outside `expect` sections: what can change the armature
+    /// (a failing pose assertion does not).
+    pub fn has_armature_errors(&self) -> bool {
+        let expect_starts: Vec<(u32, u32)> = self
+            .sections
+            .iter()
+            .enumerate()
+            .filter(|(_, (_, s))| matches!(s.kind, SectionKind::Expect(_)))
+            .map(|(i, (start, _))| (*start, self.sections.get(i + 1).map_or(u32::MAX, |n| n.0)))
+            .collect();
+        self.diagnostics.iter().any(|d| d.is_error() && !expect_starts.iter().any(|&(a, b)| a <= d.span.start && d.span.start < b))
+    }
+
     /// The role of every token of the document, in document offsets and in
     /// order (see [`crate::syntax::Role`]).
     pub fn roles(&self) -> impl Iterator<Item = TokenRole> + '_ {
