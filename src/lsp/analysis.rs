@@ -897,3 +897,52 @@ fn slot_type_at(sec_start: u32, kind: &SectionKind, line_start: usize, line_end:
     };
     ty.map(|t| t.node.clone())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compile::compile;
+
+    fn apply(text: &str, mut edits: Vec<(Span, String)>) -> String {
+        let mut out = text.to_string();
+        edits.sort_by_key(|e| std::cmp::Reverse(e.0.start));
+        for (s, t) in edits {
+            out.replace_range(s.range(), &t);
+        }
+        out
+    }
+
+    #[test]
+    fn renaming_a_bone_renames_its_segment_everywhere_and_slots_named_after_it() {
+        let text = "skeleton\n\tarm l10\n\t\t@ :rect w1 h1\n\tarm.hand x10\n\t\t@nail :circle d1\n\tleg\n\t\t@ :path\n\t\t\tM 0,0:arm\n\t\t\tL 1,1:hand\norder\n\t@arm\n\t@nail\nanim \"a\"\n\t@arm\n\t\ta 1\n\tarm.hand\n\t\tr 0 -> 5\n\tskeleton.arm\n\t\tx 1\n";
+        let comp = compile(text);
+        assert!(comp.diagnostics.is_empty(), "{:?}", comp.diagnostics);
+        let at = text.find("arm l10").unwrap() as u32;
+        let edits = rename_bone(text, &comp, at, "limb").unwrap();
+        let renamed = apply(text, edits);
+        assert_eq!(
+            renamed,
+            "skeleton\n\tlimb l10\n\t\t@ :rect w1 h1\n\tlimb.hand x10\n\t\t@nail :circle d1\n\tleg\n\t\t@ :path\n\t\t\tM 0,0:limb\n\t\t\tL 1,1:hand\norder\n\t@limb\n\t@nail\nanim \"a\"\n\t@limb\n\t\ta 1\n\tlimb.hand\n\t\tr 0 -> 5\n\tskeleton.limb\n\t\tx 1\n"
+        );
+        let after = compile(&renamed);
+        assert!(after.diagnostics.is_empty(), "{:?}", after.diagnostics);
+        let names: Vec<&str> = after.armature.skeleton.slots.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(names, ["limb.limb", "limb.hand.nail", "leg.leg"]);
+        // Not a bone, not a name, not a valid new name.
+        assert!(rename_bone(text, &comp, text.find("l10").unwrap() as u32 + 1, "x").is_err());
+        assert!(rename_bone(text, &comp, at, "a b").is_err());
+        assert!(rename_bone(text, &comp, text.find("\"a\"").unwrap() as u32, "b").is_err());
+    }
+
+    #[test]
+    fn formatting_only_touches_indentation_and_trailing_blanks() {
+        let text = "skeleton \r\n  \tarm l1\t\n\n        x\n";
+        let mut out = text.to_string();
+        let mut edits = format(text, 4);
+        edits.sort_by_key(|e| std::cmp::Reverse(e.0.start));
+        for (s, t) in edits {
+            out.replace_range(s.range(), &t);
+        }
+        assert_eq!(out, "skeleton\r\n\tarm l1\n\n\t\tx\n");
+    }
+}
