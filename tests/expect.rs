@@ -2,6 +2,8 @@
 //! broken copy fails with the expected and actual values on the right line
 //! (through `skelpad check` and `skelpad test`), and the language's errors.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "test code")]
+
 use std::path::Path;
 use std::process::Command;
 

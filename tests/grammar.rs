@@ -4,6 +4,8 @@
 //! for every section; and every example script's section headers use those
 //! keywords (checked with the parser's roles).
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "test code")]
+
 use std::path::Path;
 
 use skelpad::compile::compile;

@@ -2,6 +2,8 @@
 //! binary is spawned and every feature is checked with exact positions
 //! (0-based lines, UTF-16 characters), counted by hand from the fixture.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "test code")]
+
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};

@@ -18,7 +18,7 @@ fn collect(args: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
             let mut stack = vec![a.clone()];
             let mut found = Vec::new();
             while let Some(dir) = stack.pop() {
-                let rd = std::fs::read_dir(&dir).map_err(|e| format!("cannot read `{}`: {}", dir.display(), super::io_reason(&e)))?;
+                let rd = std::fs::read_dir(&dir).map_err(|e| format!("cannot read `{}`: {}", dir.display(), crate::io::reason(&e)))?;
                 for e in rd.flatten() {
                     budget = budget.checked_sub(1).ok_or("too many files (more than 100 000 visited)")?;
                     let p = e.path();

@@ -19,6 +19,7 @@ pub struct ExpectResult {
     pub line: Span,
     /// The animation (`None`: the setup pose).
     pub anim: Option<AnimId>,
+    /// The time the pose was evaluated at.
     pub time_secs: f64,
     /// The bone or slot (`None`: it did not resolve, an error says why).
     pub target: Option<Target>,
@@ -27,6 +28,7 @@ pub struct ExpectResult {
 }
 
 impl ExpectResult {
+    /// The line resolved and all its checks held.
     pub fn passed(&self) -> bool {
         self.target.is_some() && self.failed == 0
     }

@@ -461,11 +461,17 @@ pub fn prepare_rename(text: &str, comp: &Compilation, offset: u32) -> Result<Spa
 
 /// One symbol of the document outline.
 pub struct Symbol {
+    /// What the outline shows.
     pub name: String,
+    /// A second line (what the item is).
     pub detail: Option<String>,
+    /// Its LSP kind.
     pub kind: SymbolKind,
+    /// Everything it covers.
     pub range: Span,
+    /// Its name (where a click goes).
     pub selection: Span,
+    /// Nested symbols.
     pub children: Vec<Symbol>,
 }
 
@@ -561,9 +567,13 @@ pub fn format(text: &str, tab_size: u32) -> Vec<(Span, String)> {
 /// A completion proposal: the text replacing `replace` and what it is.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Proposal {
+    /// The text inserted (and shown).
     pub label: String,
+    /// Its LSP kind.
     pub kind: CompletionItemKind,
+    /// What it is.
     pub detail: String,
+    /// The text it replaces (the word typed so far).
     pub replace: Span,
 }
 

@@ -11,11 +11,13 @@ use crate::syntax::{LineIndex, Span};
 
 /// A document's text with its line starts.
 pub struct Text {
+    /// The text itself.
     pub text: String,
     lines: LineIndex,
 }
 
 impl Text {
+    /// A document with this text.
     pub fn new(text: String) -> Self {
         let lines = LineIndex::new(&text);
         Text { text, lines }
@@ -64,6 +66,7 @@ impl Text {
         Position { line: line as u32, character }
     }
 
+    /// The LSP range of a byte span (clamped).
     pub fn range(&self, span: Span) -> Range {
         Range { start: self.position(span.start as usize), end: self.position(span.end.max(span.start) as usize) }
     }
@@ -86,6 +89,7 @@ impl Text {
         self.lines = LineIndex::new(&self.text);
     }
 
+    /// The number of lines (one more than the number of `\n`).
     pub fn line_count(&self) -> usize {
         self.lines.line_count()
     }
