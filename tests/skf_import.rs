@@ -5,6 +5,8 @@
 //! played before; they are compared with `rusty_skelform` playing the
 //! frames in order on one armature.
 
+#![allow(clippy::needless_range_loop)]
+
 use std::path::PathBuf;
 
 use rusty_skelform as rs;

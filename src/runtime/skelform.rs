@@ -293,6 +293,8 @@ fn arc_ik(j: &mut [Joint], root: (f32, f32), target: (f32, f32)) {
     let valley = base_mag / max_length;
     for b in 1..n {
         let px = j[b].x * valley;
+        // SkelForm writes 3.14 here, not π.
+        #[allow(clippy::approx_constant)]
         let py = root.1 + (1.0 - peak) * (dist[b] * 3.14).sin() * base_mag;
         let (rx, ry) = rotate(px - root.0, py - root.1, base_angle);
         j[b].x = rx + root.0;

@@ -42,6 +42,9 @@ pub struct SpriteSource {
     pub size: (u32, u32),
 }
 
+/// Straight RGBA8 pixels: width, height, bytes.
+pub type Pixels = (u32, u32, Vec<u8>);
+
 /// An imported `.skf`.
 #[derive(Clone, Debug)]
 pub struct Imported {
@@ -58,7 +61,7 @@ impl Imported {
     /// The pixels of every sprite, cut from the atlases (straight RGBA8),
     /// each atlas decoded once; a sprite whose atlas cannot be decoded gets
     /// the reason instead.
-    pub fn sprite_pixels(&self) -> Vec<(&SpriteSource, Result<(u32, u32, Vec<u8>), String>)> {
+    pub fn sprite_pixels(&self) -> Vec<(&SpriteSource, Result<Pixels, String>)> {
         let atlases: Vec<Result<image::RgbaImage, String>> = self.file.atlas_png.iter().map(|png| decode_png(png)).collect();
         self.sprites
             .iter()
