@@ -2,6 +2,8 @@
 //! pan and zoom, grid and axes, picking bones and shapes, and the keyboard
 //! shortcuts that only apply while the canvas has focus.
 
+#![allow(missing_docs, reason = "issue 9: public items here still need doc comments")]
+
 use eframe::egui::{self, Color32, EventFilter, Key, Modifiers, PointerButton, Pos2, Rect, Sense, Stroke, Vec2};
 use serde::{Deserialize, Serialize};
 
@@ -89,9 +91,30 @@ pub struct Scene<'a> {
     pub stale: bool,
 }
 
+/// Where a left-button drag on something drawn is.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum DragPhase {
+    /// Pressed on this (the world point is where the button went down).
+    Start(Pick, Part),
+    Move,
+    /// Released (or the drag was lost).
+    End,
+}
+
+/// A left-button drag on the canvas, in world units.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Drag {
+    pub phase: DragPhase,
+    pub world: (f64, f64),
+    pub shift: bool,
+    pub alt: bool,
+}
+
 /// What the user asked for on the canvas this frame.
 #[derive(Debug, Default, PartialEq)]
 pub struct CanvasOutput {
+    /// A drag with the left button that started on a bone mark or a shape.
+    pub drag: Option<Drag>,
     /// A click: what was under it (`Some(None)`: empty space).
     pub clicked: Option<Option<Pick>>,
     pub toggle_play: bool,
@@ -154,11 +177,13 @@ pub struct Canvas {
     pub fit_requested: bool,
     /// The canvas's rectangle in the last frame.
     pub rect: Rect,
+    /// A left-button drag on something drawn is under way.
+    pub(crate) dragging: bool,
 }
 
 impl Default for Canvas {
     fn default() -> Self {
-        Canvas { space_held: false, space_panned: false, fit_requested: false, rect: Rect::NOTHING }
+        Canvas { space_held: false, space_panned: false, fit_requested: false, rect: Rect::NOTHING, dragging: false }
     }
 }
 
@@ -220,6 +245,32 @@ impl Canvas {
         }
         if ctrl_zero {
             self.fit_requested = true;
+        }
+
+        // Left drag on a bone mark or a shape: editing (the app writes it
+        // back into the script).
+        let (shift, alt) = ui.input(|i| (i.modifiers.shift, i.modifiers.alt));
+        if !self.space_held
+            && response.drag_started_by(PointerButton::Primary)
+            && let Some(p) = ui.input(|i| i.pointer.press_origin())
+        {
+            let world = view.world_from_screen(rect, p);
+            if let Some((pick, part)) = pick_at(&drawing.list, world.0, world.1, f64::from(6.0 / view.zoom)) {
+                self.dragging = true;
+                out.drag = Some(Drag { phase: DragPhase::Start(pick, part), world, shift, alt });
+            }
+        } else if self.dragging {
+            let pos = response.interact_pointer_pos().or_else(|| ui.input(|i| i.pointer.latest_pos()));
+            let stopped = response.drag_stopped() || !response.dragged_by(PointerButton::Primary);
+            if let Some(p) = pos {
+                let phase = if stopped { DragPhase::End } else { DragPhase::Move };
+                out.drag = Some(Drag { phase, world: view.world_from_screen(rect, p), shift, alt });
+            } else if stopped {
+                out.drag = Some(Drag { phase: DragPhase::End, world: (f64::NAN, f64::NAN), shift, alt });
+            }
+            if stopped {
+                self.dragging = false;
+            }
         }
 
         // Pan: middle or right drag, or Space + left drag.
