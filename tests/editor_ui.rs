@@ -702,3 +702,45 @@ fn the_export_menu_writes_a_skelform_file_and_refuses_a_script_with_errors() {
     assert!(h.state().status.as_ref().unwrap().0.contains("has errors"));
     assert!(!out2.exists());
 }
+
+/// `skelpad FILE.skf`: the canvas plays the SkelForm file itself (its IK and
+/// meshes), the text is its converted script, read-only under a banner, and
+/// "Convert to script…" writes the script and its pictures beside the file
+/// and opens it.
+#[test]
+fn a_skelform_file_opens_read_only_and_converts() {
+    let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/samples/skelform/_skellington.skf");
+    if !sample.is_file() {
+        assert!(std::env::var("SKELPAD_REQUIRE_SAMPLES").as_deref() != Ok("1"), "samples required");
+        eprintln!("skipped: samples not found");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("skellington.skf");
+    std::fs::copy(&sample, &path).unwrap();
+    let setup = Setup::new(Some(&path));
+    let mut h = setup.build();
+    {
+        let app = h.state();
+        assert!(app.doc.imported.is_some());
+        assert_eq!(app.doc.analysis.shown.skeleton.ik.len(), 5, "the canvas shows the file, IK included");
+        assert!(app.doc.text.starts_with("# Converted by skelpad"));
+        assert!(app.doc.path.is_none(), "saving must never write over the .skf");
+    }
+    h.get_by_label_contains("is a SkelForm file");
+    // Typing changes nothing: the text is read-only.
+    let before = h.state().doc.text.clone();
+    focus_editor_at(&mut h, 0);
+    h.event(Event::Text("zzz".into()));
+    h.run_steps(2);
+    assert_eq!(h.state().doc.text, before);
+    h.get_by_label("Convert to script…").click();
+    h.run_steps(3);
+    let script = dir.path().join("skellington.skel2d");
+    assert!(script.is_file(), "{:?}", h.state().status);
+    assert!(dir.path().join("skellington_sprites").is_dir());
+    let app = h.state();
+    assert_eq!(app.doc.path.as_deref(), Some(script.as_path()));
+    assert!(app.doc.imported.is_none());
+    assert!(!app.doc.analysis.comp.has_errors());
+}

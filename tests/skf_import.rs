@@ -501,3 +501,52 @@ fn own_exports_import_back_like_their_scripts() {
     }
     assert!(checked >= 5);
 }
+
+/// skelform-js (SkelForm's JavaScript runtime, vendored in
+/// `tests/skelform-js/`, run under node) follows SkelForm's editor where
+/// `rusty_skelform` does not (physics below IK chains): both samples play
+/// there like in skelpad, every bone, every frame (physics-driven bones with
+/// the frames played in order). Skipped without node (a failure with
+/// `SKELPAD_REQUIRE_NODE=1`).
+#[test]
+fn samples_play_like_skelform_js_including_physics_below_ik() {
+    let Some(dir) = samples() else { return };
+    if !std::process::Command::new("node").arg("--version").output().is_ok_and(|o| o.status.success()) {
+        assert!(std::env::var("SKELPAD_REQUIRE_NODE").as_deref() != Ok("1"), "SKELPAD_REQUIRE_NODE=1 but node does not run");
+        eprintln!("skipped: node not found (the skelform-js comparison needs it)");
+        return;
+    }
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/skelform-js/play_frames.js");
+    let tmp = tempfile::tempdir().unwrap();
+    for name in SAMPLES {
+        let (imp, _) = load(&dir, name);
+        let json_path = tmp.path().join("armature.json");
+        std::fs::write(&json_path, &imp.file.json).unwrap();
+        let out = std::process::Command::new("node").arg(&script).arg(&json_path).output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let js: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let driven = physics_driven(&imp);
+        let arm = &imp.armature;
+        let (mut fresh_worst, mut phys_worst) = (0.0f64, 0.0f64);
+        for (ai, anim) in arm.animations.iter().enumerate() {
+            let mut pose = Pose::default();
+            let frames = js["fresh"][ai].as_array().unwrap();
+            for f in 0..frames.len() {
+                evaluate_into(&mut pose, arm, Some(anim), SkinId(0), f as f64 / anim.fps);
+                for b in 0..driven.len() {
+                    let which = if driven[b] { "inorder" } else { "fresh" };
+                    let j = &js[which][ai][f][b];
+                    let (x, y) = (j[0].as_f64().unwrap(), j[1].as_f64().unwrap());
+                    let d = (f64::from(pose.skf[b].x) - x).hypot(f64::from(pose.skf[b].y) - y);
+                    if driven[b] {
+                        phys_worst = phys_worst.max(d);
+                    } else {
+                        fresh_worst = fresh_worst.max(d);
+                    }
+                }
+            }
+        }
+        eprintln!("{name}: skelform-js within {fresh_worst:.2e} units (physics-driven bones, in order: {phys_worst:.2e})");
+        assert!(fresh_worst <= 0.01 && phys_worst <= 0.01, "{name}: {fresh_worst} / {phys_worst}");
+    }
+}

@@ -642,3 +642,79 @@ pub fn mesh_vertices(pose: &Pose, slot_bone: BoneId, mesh: &Mesh) -> Vec<(f64, f
     }
     out.into_iter().map(|(x, y)| (f64::from(x), f64::from(y))).collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bone(name: &str, parent: Option<u32>, x: f64) -> Bone {
+        Bone {
+            name: name.into(),
+            parent: parent.map(BoneId),
+            setup: BoneTransform { x, ..Default::default() },
+            length: 0.0,
+            color: Color::DEFAULT_BONE,
+            inherit_rotation: true,
+            inherit_scale: true,
+        }
+    }
+
+    /// A two-segment arm (root, elbow, tip) and a target at (10, 10).
+    fn arm(constraint: IkConstraint) -> Armature {
+        let mut target = bone("target", None, 10.0);
+        target.setup.y = 10.0;
+        let sk = Skeleton {
+            bones: vec![bone("root", None, 0.0), bone("elbow", Some(0), 10.0), bone("tip", Some(1), 10.0), target],
+            composition: Composition::SkelForm,
+            ik: vec![IkFamily {
+                bones: vec![BoneId(0), BoneId(1), BoneId(2)],
+                target: BoneId(3),
+                mode: IkMode::Fabrik,
+                constraint,
+                mimic_target: false,
+            }],
+            ..Default::default()
+        };
+        Armature { skeleton: std::sync::Arc::new(sk), animations: Vec::new() }
+    }
+
+    #[test]
+    fn fabrik_puts_the_tip_on_a_reachable_target() {
+        for c in [IkConstraint::None, IkConstraint::Clockwise, IkConstraint::CounterClockwise] {
+            let p = crate::runtime::evaluate(&arm(c), None, SkinId(0), 0.0);
+            let tip = p.skf[2];
+            assert!((tip.x - 10.0).hypot(tip.y - 10.0) < 0.05, "{c:?}: tip at {tip:?}");
+            // Segment lengths are kept.
+            let (r, e) = (p.skf[0], p.skf[1]);
+            assert!(((e.x - r.x).hypot(e.y - r.y) - 10.0).abs() < 1e-3);
+        }
+    }
+
+    #[test]
+    fn bend_constraints_choose_the_side_of_the_elbow() {
+        // Which side of the root→target line the elbow lands on (cross product sign).
+        let side = |c| {
+            let p = crate::runtime::evaluate(&arm(c), None, SkinId(0), 0.0);
+            let e = p.skf[1];
+            (10.0 * e.y - 10.0 * e.x).signum()
+        };
+        assert_ne!(side(IkConstraint::Clockwise), side(IkConstraint::CounterClockwise));
+    }
+
+    #[test]
+    fn frames_are_sampled_like_the_editor() {
+        let k = |f: f64, v: f64, curve: Curve| Key { time_secs: f / 10.0, value: v, curve };
+        let lin = Curve::Bezier { x1: 1.0 / 3.0, y1: 1.0 / 3.0, x2: 2.0 / 3.0, y2: 2.0 / 3.0 };
+        let keys = vec![k(2.0, 10.0, lin), k(6.0, 20.0, Curve::Stepped), k(8.0, 30.0, lin)];
+        // Before the first key its value holds; linear in between; a step holds.
+        assert_eq!(sample_frame(&keys, 0, 10.0), Some(10.0));
+        assert!((sample_frame(&keys, 4, 10.0).unwrap() - 15.0).abs() < 1e-4);
+        assert_eq!(sample_frame(&keys, 7, 10.0), Some(20.0));
+        assert_eq!(sample_frame(&keys, 8, 10.0), Some(30.0));
+        assert_eq!(sample_frame(&keys, 99, 10.0), Some(30.0));
+        let a = Animation::empty("a", 60.0);
+        assert_eq!(frame_at(&a, 0.5), 30);
+        assert_eq!(frame_at(&a, 0.0166), 0);
+        assert_eq!(frame_at(&a, 1.0 / 60.0), 1);
+    }
+}
