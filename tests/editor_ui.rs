@@ -697,3 +697,203 @@ fn the_export_menu_writes_a_skelform_file_and_refuses_a_script_with_errors() {
     assert!(h.state().status.as_ref().unwrap().0.contains("has errors"));
     assert!(!out2.exists());
 }
+
+// --- Typing: every keystroke kept, in order ---------------------------------
+
+fn key_event(key: Key, modifiers: Modifiers, pressed: bool) -> Event {
+    Event::Key { key, physical_key: None, pressed, repeat: false, modifiers }
+}
+
+/// A key press and its release, as a keyboard sends them.
+fn press(h: &mut Harness<'_, SkelpadApp>, key: Key, modifiers: Modifiers) {
+    h.event(key_event(key, modifiers, true));
+    h.event(key_event(key, modifiers, false));
+}
+
+/// Opens an empty script (a path that does not exist yet) with the cursor in it.
+fn empty_script(dir: &Path) -> (Harness<'static, SkelpadApp>, PathBuf) {
+    let path = dir.join("typed.skel2d");
+    let mut h = Setup::new(Some(&path)).build();
+    focus_editor_at(&mut h, 0);
+    (h, path)
+}
+
+#[test]
+fn a_burst_of_keys_in_one_frame_is_applied_in_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut h, _) = empty_script(dir.path());
+    h.event(Event::Text("skeleton".into()));
+    press(&mut h, Key::Enter, Modifiers::NONE);
+    h.event(Event::Text("\tarm x10".into()));
+    press(&mut h, Key::Enter, Modifiers::NONE);
+    press(&mut h, Key::Enter, Modifiers::NONE);
+    h.event(Event::Text("leg".into()));
+    h.run_steps(1);
+    // All of it, in this one frame: Enter keeps the line's indentation.
+    assert_eq!(h.state().doc.text, "skeleton\n\tarm x10\n\t\n\tleg");
+    assert_eq!(bone_names(&h), ["arm", "leg"]);
+    // The Problems list was drawn from the same compilation in that frame.
+    h.get_by_label_contains("No problems");
+
+    // The cases measured through a real X server: the last character before
+    // Enter, then a tab and a slot line.
+    press(&mut h, Key::Enter, Modifiers::SHIFT);
+    h.event(Event::Text("big x6".into()));
+    h.event(Event::Text("0".into()));
+    press(&mut h, Key::Enter, Modifiers::NONE);
+    press(&mut h, Key::Tab, Modifiers::NONE);
+    press(&mut h, Key::Tab, Modifiers::NONE);
+    press(&mut h, Key::Tab, Modifiers::SHIFT);
+    h.event(Event::Text("@ :rect w4 h4".into()));
+    press(&mut h, Key::Backspace, Modifiers::NONE);
+    h.event(Event::Text("5".into()));
+    h.run_steps(1);
+    assert_eq!(h.state().doc.text, "skeleton\n\tarm x10\n\t\n\tleg\n\tbig x60\n\t\t@ :rect w4 h5");
+    assert_eq!(bone_names(&h), ["arm", "leg", "big"]);
+    assert!(h.state().doc.analysis.comp.diagnostics.is_empty(), "{:?}", h.state().doc.analysis.comp.diagnostics);
+}
+
+#[test]
+fn keys_the_text_field_handles_keep_their_place_in_a_burst() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut h, _) = empty_script(dir.path());
+    // An arrow key in the middle: what follows it waits for the next frame
+    // where needed, and still lands in order.
+    h.event(Event::Text("\tab".into()));
+    press(&mut h, Key::ArrowLeft, Modifiers::NONE);
+    h.event(Event::Text("x".into()));
+    press(&mut h, Key::Enter, Modifiers::NONE);
+    h.event(Event::Text("c".into()));
+    press(&mut h, Key::End, Modifiers::NONE);
+    press(&mut h, Key::Enter, Modifiers::NONE);
+    h.event(Event::Paste("d\r\ne".into()));
+    h.run_steps(4);
+    assert_eq!(h.state().doc.text, "\tax\n\tcb\n\td\ne");
+}
+
+#[test]
+fn a_save_in_a_burst_saves_what_was_typed_before_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut h, path) = empty_script(dir.path());
+    h.event(Event::Text("skeleton".into()));
+    press(&mut h, Key::Enter, Modifiers::NONE);
+    h.event(Event::Text("\tarm".into()));
+    press(&mut h, Key::S, Modifiers::COMMAND);
+    h.event(Event::Text(" l5".into()));
+    h.run_steps(3);
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), "skeleton\n\tarm");
+    assert_eq!(h.state().doc.text, "skeleton\n\tarm l5");
+    assert!(h.state().doc.is_dirty());
+}
+
+#[test]
+fn a_burst_is_undone_and_redone_as_one_step() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut h, _) = empty_script(dir.path());
+    h.event(Event::Text("skeleton".into()));
+    press(&mut h, Key::Enter, Modifiers::NONE);
+    h.event(Event::Text("\tarm".into()));
+    h.run_steps(1);
+    // The text field's undo keeps a state once it has been still for a second.
+    for _ in 0..30 {
+        let t = h.state().now() + 0.1;
+        h.input_mut().time = Some(t);
+        h.step();
+    }
+    press(&mut h, Key::Enter, Modifiers::NONE);
+    h.event(Event::Text("leg".into()));
+    h.run_steps(1);
+    assert_eq!(h.state().doc.text, "skeleton\n\tarm\n\tleg");
+    press(&mut h, Key::Z, Modifiers::COMMAND);
+    h.run_steps(1);
+    assert_eq!(h.state().doc.text, "skeleton\n\tarm");
+    press(&mut h, Key::Z, Modifiers::COMMAND);
+    h.run_steps(1);
+    assert_eq!(h.state().doc.text, "");
+    press(&mut h, Key::Z, Modifiers::COMMAND | Modifiers::SHIFT);
+    h.run_steps(1);
+    assert_eq!(h.state().doc.text, "skeleton\n\tarm");
+    // Typing after an undo in the same frame lands after the undone text.
+    press(&mut h, Key::Z, Modifiers::COMMAND);
+    h.event(Event::Text("x".into()));
+    h.run_steps(2);
+    assert_eq!(h.state().doc.text, "x");
+}
+
+mod typing_props {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[derive(Clone, Debug)]
+    enum Op {
+        Text(String),
+        Enter,
+        Tab,
+        ShiftTab,
+        Backspace,
+        Delete,
+        Left,
+        Right,
+    }
+
+    fn op() -> impl Strategy<Value = Op> {
+        prop_oneof![
+            4 => "[a-z0-9 @:.\\t]{1,4}".prop_map(Op::Text),
+            3 => Just(Op::Enter),
+            2 => Just(Op::Tab),
+            2 => Just(Op::ShiftTab),
+            2 => Just(Op::Backspace),
+            1 => Just(Op::Delete),
+            1 => Just(Op::Left),
+            1 => Just(Op::Right),
+        ]
+    }
+
+    fn send(h: &mut Harness<'_, SkelpadApp>, op: &Op) {
+        match op {
+            Op::Text(t) => h.event(Event::Text(t.clone())),
+            Op::Enter => press(h, Key::Enter, Modifiers::NONE),
+            Op::Tab => press(h, Key::Tab, Modifiers::NONE),
+            Op::ShiftTab => press(h, Key::Tab, Modifiers::SHIFT),
+            Op::Backspace => press(h, Key::Backspace, Modifiers::NONE),
+            Op::Delete => press(h, Key::Delete, Modifiers::NONE),
+            Op::Left => press(h, Key::ArrowLeft, Modifiers::NONE),
+            Op::Right => press(h, Key::ArrowRight, Modifiers::NONE),
+        }
+    }
+
+    const START: &str = "skeleton\n\tarm l10\n\t\t@ :rect w2 h2";
+
+    /// Types `ops` into a fresh editor, a new frame after each op whose
+    /// `breaks` entry is true; returns the buffer.
+    fn typed(ops: &[Op], breaks: &[bool]) -> String {
+        let dir = tempfile::tempdir().unwrap();
+        let path = write(dir.path(), "p.skel2d", START);
+        let mut h = Setup::new(Some(&path)).build();
+        focus_editor_at(&mut h, START.len());
+        for (op, brk) in ops.iter().zip(breaks) {
+            send(&mut h, op);
+            if *brk {
+                h.step();
+            }
+        }
+        // Enough frames for every held-back event.
+        h.run_steps(ops.len() + 2);
+        h.state().doc.text.clone()
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 16, ..ProptestConfig::default() })]
+        #[test]
+        fn any_split_into_frames_types_the_same_text(
+            ops in proptest::collection::vec(op(), 1..24),
+            breaks in proptest::collection::vec(any::<bool>(), 24),
+        ) {
+            let one_per_frame = typed(&ops, &vec![true; ops.len()]);
+            let burst = typed(&ops, &breaks);
+            let all_at_once = typed(&ops, &vec![false; ops.len()]);
+            prop_assert_eq!(&burst, &one_per_frame);
+            prop_assert_eq!(&all_at_once, &one_per_frame);
+        }
+    }
+}

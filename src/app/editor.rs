@@ -11,6 +11,7 @@ use crate::syntax::{Diagnostic, Severity};
 
 use super::document::Document;
 use super::highlight::Highlighter;
+use super::typing;
 
 /// The id of the script's text field.
 pub fn editor_id() -> egui::Id {
@@ -39,7 +40,8 @@ pub fn char_of_byte(text: &str, byte: usize) -> usize {
     text[..floor_boundary(text, byte)].chars().count()
 }
 
-fn line_start(text: &str, byte: usize) -> usize {
+/// Byte offset of the start of the line holding `byte`.
+pub fn line_start(text: &str, byte: usize) -> usize {
     text[..byte].rfind('\n').map_or(0, |i| i + 1)
 }
 
@@ -96,12 +98,57 @@ pub struct Editor {
     pending_select: Option<Range<usize>>,
     /// The last cursor position (byte offset).
     pub cursor: Option<usize>,
+    /// Keyboard events held back for the next frame, to keep their order
+    /// (see [`super::typing`]).
+    deferred: Vec<egui::Event>,
+    /// The text was edited by [`Editor::take_input`] this frame.
+    edited: bool,
 }
 
 impl Editor {
     /// Puts the cursor at `range` (bytes) and scrolls to it on the next frame.
     pub fn select(&mut self, range: Range<usize>) {
         self.pending_select = Some(range);
+    }
+
+    /// Applies this frame's typing to the script in the order it arrived,
+    /// before anything else reads the input (see [`super::typing`]); the
+    /// compilation catches up at once, so every panel shows the edit in this
+    /// frame. Call first thing in the frame.
+    pub fn take_input(&mut self, ctx: &egui::Context, doc: &mut Document) {
+        let id = editor_id();
+        let mut events = ctx.input_mut(|i| std::mem::take(&mut i.events));
+        if !self.deferred.is_empty() {
+            events.splice(0..0, self.deferred.drain(..));
+        }
+        let state = TextEditState::load(ctx, id);
+        let focused = ctx.memory(|m| m.has_focus(id));
+        let (Some(mut state), true) = (state, focused) else {
+            ctx.input_mut(|i| i.events = events);
+            return;
+        };
+        let mut sel = match state.cursor.char_range() {
+            Some(r) => byte_of_char(&doc.text, r.secondary.index.0)..byte_of_char(&doc.text, r.primary.index.0),
+            // The text field puts a new cursor at the end.
+            None => doc.text.len()..doc.text.len(),
+        };
+        let old_sel = sel.clone();
+        let split = typing::apply_in_order(&mut doc.text, &mut sel, events);
+        if split.changed || sel != old_sel {
+            let (a, b) = (char_of_byte(&doc.text, sel.start), char_of_byte(&doc.text, sel.end));
+            state.cursor.set_char_range(Some(CCursorRange::two(CCursor::new(a), CCursor::new(b))));
+            state.store(ctx, id);
+            self.cursor = Some(sel.end);
+        }
+        if split.changed {
+            self.edited = true;
+            doc.sync();
+        }
+        if !split.later.is_empty() {
+            ctx.request_repaint();
+        }
+        self.deferred = split.later;
+        ctx.input_mut(|i| i.events = split.now);
     }
 
     pub fn open_find(&mut self) {
@@ -125,43 +172,8 @@ impl Editor {
             self.find_bar(ui, &doc.text);
         }
 
-        // Keys the plain text field does not handle the way a script needs.
-        let focused = ctx.memory(|m| m.has_focus(id));
-        if focused
-            && let Some(mut state) = TextEditState::load(&ctx, id)
-            && let Some(range) = state.cursor.char_range()
-        {
-            let [a, b] = range.sorted_cursors();
-            let sel = byte_of_char(&doc.text, a.index.0)..byte_of_char(&doc.text, b.index.0);
-            let multi_line = doc.text[sel.clone()].contains('\n');
-            let mut new_sel: Option<Range<usize>> = None;
-            if ui.input_mut(|i| i.consume_key(Modifiers::SHIFT, Key::Tab)) {
-                let before = doc.text.len();
-                let lines = shift_lines(&mut doc.text, sel.clone(), false);
-                new_sel = Some(if multi_line {
-                    lines
-                } else {
-                    // A single cursor stays where it was on its line.
-                    let at = sel.start.saturating_sub(before - doc.text.len()).max(lines.start);
-                    at..at
-                });
-            } else if multi_line && ui.input_mut(|i| i.consume_key(Modifiers::NONE, Key::Tab)) {
-                new_sel = Some(shift_lines(&mut doc.text, sel.clone(), true));
-            } else if ui.input_mut(|i| i.consume_key(Modifiers::NONE, Key::Enter)) {
-                // Enter keeps the indentation of the current line.
-                let ls = line_start(&doc.text, sel.start);
-                let indent: String = doc.text[ls..sel.start].chars().take_while(|c| *c == '\t' || *c == ' ').collect();
-                let insert = format!("\n{indent}");
-                doc.text.replace_range(sel.clone(), &insert);
-                let at = sel.start + insert.len();
-                new_sel = Some(at..at);
-            }
-            if let Some(r) = new_sel {
-                let (ca, cb) = (char_of_byte(&doc.text, r.start), char_of_byte(&doc.text, r.end));
-                state.cursor.set_char_range(Some(CCursorRange::two(CCursor::new(ca), CCursor::new(cb))));
-                state.store(&ctx, id);
-                out.changed = true;
-            }
+        if std::mem::take(&mut self.edited) {
+            out.changed = true;
         }
         if let Some(r) = self.pending_select.as_mut() {
             *r = floor_boundary(&doc.text, r.start)..floor_boundary(&doc.text, r.end.max(r.start));

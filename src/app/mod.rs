@@ -19,6 +19,7 @@ pub mod files;
 pub mod highlight;
 pub mod settings;
 pub mod timeline;
+pub mod typing;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -437,6 +438,9 @@ impl SkelpadApp {
             self.prompt = Some(Prompt::Unsaved { then: Action::Quit });
         }
         if self.prompt.is_none() {
+            // The frame's typing first, in order, so that a shortcut (Ctrl+S)
+            // sees every character typed before it.
+            self.editor.take_input(&ctx, &mut self.doc);
             self.shortcuts(&ctx);
         }
         self.poll_files(&ctx);
