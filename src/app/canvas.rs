@@ -235,7 +235,18 @@ impl Canvas {
             self.fit_requested = false;
             // The bounds of the whole animation, so playing it stays in view.
             let options = DrawOptions { pixels_per_unit: f64::from(view.zoom), bones: scene.show_bones, contours: false };
-            match render::animation_bounds(scene.armature, scene.anim, scene.skin, &options, &mut drawing.cache) {
+            // Sampled: a bounded number of poses, whatever the animation's
+            // length and the rig's size (`FIT_BONE_POSES`).
+            let sk = &scene.armature.skeleton;
+            let samples = FIT_BONE_POSES / (sk.bones.len() + sk.slots.len()).max(1);
+            match render::animation_bounds_sampled(
+                scene.armature,
+                scene.anim,
+                scene.skin,
+                &options,
+                &mut drawing.cache,
+                samples.clamp(2, 600),
+            ) {
                 Some(b) => view.fit(rect, [b.min[0], b.min[1], b.max[0], b.max[1]]),
                 None => *view = View::default(),
             }
@@ -309,6 +320,10 @@ fn paint_grid(painter: &egui::Painter, rect: Rect, view: &View, dark: bool) {
     painter.hline(rect.x_range(), o.y, Stroke::new(1.0, Color32::from_rgba_unmultiplied(220, 60, 60, 140)));
     painter.vline(o.x, rect.y_range(), Stroke::new(1.0, Color32::from_rgba_unmultiplied(60, 180, 60, 140)));
 }
+
+/// Fitting the view poses at most about this many bones and slots (spread
+/// over sampled frames: 600 frames of a small rig, a few of a huge one).
+pub const FIT_BONE_POSES: usize = 200_000;
 
 /// Draws the pose — shapes, sprites, the bone overlay and onion-skin ghosts
 /// — through the render pipeline's draw list and its epaint back end.

@@ -29,6 +29,43 @@ pub struct Playback {
     pub speed: f64,
     /// The clock reading of the previous frame while playing.
     last_clock: Option<f64>,
+    /// The scrub bar's key ticks, kept while the animation and bone stay.
+    ticks: TickCache,
+}
+
+/// Key times of one animation (held, so its address is not reused) for one
+/// bone or all, thinned to at most [`MAX_TICKS`].
+#[derive(Clone, Debug, Default)]
+struct TickCache {
+    key: Option<(std::sync::Arc<Animation>, Option<BoneId>)>,
+    times: Vec<f64>,
+}
+
+/// The most key ticks the scrub bar draws: more than it has pixels.
+pub const MAX_TICKS: usize = 4000;
+
+impl TickCache {
+    fn get(&mut self, arm: &Armature, anim: AnimId, bone: Option<BoneId>) -> &[f64] {
+        let Some(a) = arm.animations.get(anim.index()) else { return &[] };
+        let hit = self.key.as_ref().is_some_and(|(k, b)| std::sync::Arc::ptr_eq(k, a) && *b == bone);
+        if !hit {
+            self.times = thin_ticks(a.key_times(&arm.skeleton, bone), a.duration_secs);
+            self.key = Some((a.clone(), bone));
+        }
+        &self.times
+    }
+}
+
+/// Sorted key times with at most one per 1/[`MAX_TICKS`] of the duration.
+pub fn thin_ticks(times: Vec<f64>, duration: f64) -> Vec<f64> {
+    let cell = duration.max(1e-9) / MAX_TICKS as f64;
+    let mut out: Vec<f64> = Vec::with_capacity(times.len().min(MAX_TICKS + 1));
+    for t in times {
+        if out.last().is_none_or(|last| t - last >= cell) {
+            out.push(t);
+        }
+    }
+    out
 }
 
 impl Default for Playback {
@@ -43,6 +80,7 @@ impl Default for Playback {
             looping: true,
             speed: 1.0,
             last_clock: None,
+            ticks: TickCache::default(),
         }
     }
 }
@@ -242,9 +280,10 @@ pub fn ui(
             out.fit = true;
         }
     });
-    if let Some(a) = anim {
-        let ticks = a.key_times(&arm.skeleton, focus_bone);
-        scrub_bar(ui, playback, a, &ticks, focus_bone.map(|b| arm.skeleton.bone(b).name.as_str()));
+    if let (Some(a), Some(id)) = (anim, anim_id) {
+        let mut ticks = std::mem::take(&mut playback.ticks);
+        scrub_bar(ui, playback, a, ticks.get(arm, id, focus_bone), focus_bone.map(|b| arm.skeleton.bone(b).name.as_str()));
+        playback.ticks = ticks;
     } else {
         ui.weak("This script has no animation: write an `anim \"name\"` section to animate it.");
     }
@@ -253,6 +292,23 @@ pub fn ui(
 
 fn anim_title(a: &Animation) -> String {
     if a.name.is_empty() { "(unnamed)".to_owned() } else { a.name.clone() }
+}
+
+/// Frames between labels (a 1-2-5 series, labels ≥ 40 points apart) and
+/// between ticks (every frame if they are ≥ 4 points apart, else the labels).
+pub fn tick_spacing(frames: i64, width: f32) -> (i64, i64) {
+    let px_per_frame = f64::from(width.max(1.0)) / frames.max(1) as f64;
+    let mut label_every = i64::MAX;
+    'find: for decade in 0..19 {
+        for m in [1, 2, 5] {
+            let n = m * 10i64.pow(decade);
+            if n as f64 * px_per_frame >= 40.0 {
+                label_every = n;
+                break 'find;
+            }
+        }
+    }
+    (label_every, if px_per_frame >= 4.0 { 1 } else { label_every })
 }
 
 /// The scrub bar: frame numbers, keyframe ticks, the playhead. Clicking or
@@ -277,10 +333,10 @@ fn scrub_bar(ui: &mut egui::Ui, playback: &mut Playback, anim: &Animation, ticks
     let painter = ui.painter_at(rect);
     painter.rect_filled(rect, 3.0, visuals.extreme_bg_color);
     let text_color = visuals.weak_text_color();
-    // Label every n-th frame so labels stay at least ~40 points apart.
-    let px_per_frame = inner.width() / frames as f32;
-    let label_every = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000].into_iter().find(|n| *n as f32 * px_per_frame >= 40.0).unwrap_or(5000);
-    let tick_every = if px_per_frame >= 4.0 { 1 } else { label_every };
+    // Label every n-th frame so labels stay at least ~40 points apart, and
+    // draw ticks at least 4 points apart: at most a few hundred of each,
+    // however long the animation.
+    let (label_every, tick_every) = tick_spacing(frames, inner.width());
     for f in (0..=frames).step_by(tick_every as usize) {
         let x = x_of(f as f64 / anim.fps);
         let major = f % label_every == 0;
@@ -380,5 +436,33 @@ mod tests {
         p.looping = false;
         p.end(anim);
         assert_eq!(p.frame(anim.unwrap()), 10);
+    }
+
+    #[test]
+    fn ticks_and_labels_stay_few_however_long_the_animation() {
+        for frames in [1, 7, 100, 10_000, 1_000_000, 50_000_000_000_000, i64::MAX / 2] {
+            for width in [50.0f32, 600.0, 3000.0] {
+                let (label, tick) = tick_spacing(frames, width);
+                let labels = frames / label + 1;
+                let ticks = frames / tick + 1;
+                assert!(labels as f32 <= width / 40.0 + 2.0, "{frames} frames, {width} px: {labels} labels");
+                assert!(ticks as f32 <= width / 4.0 + 2.0, "{frames} frames, {width} px: {ticks} ticks");
+                assert!(label % tick == 0, "labels fall on ticks");
+            }
+        }
+        // A short animation on a wide bar: every frame ticked, labels 1-2-5.
+        assert_eq!(tick_spacing(10, 600.0), (1, 1));
+        assert_eq!(tick_spacing(100, 600.0), (10, 1));
+        assert_eq!(tick_spacing(1000, 600.0), (100, 100));
+    }
+
+    #[test]
+    fn key_ticks_are_thinned_to_a_bounded_count() {
+        let times: Vec<f64> = (0..1_000_000).map(|k| f64::from(k) * 0.001).collect();
+        let thin = thin_ticks(times, 1000.0);
+        assert!(thin.len() <= MAX_TICKS + 1, "{}", thin.len());
+        assert_eq!(thin.first(), Some(&0.0));
+        assert!(thin.last().unwrap() > &999.0);
+        assert_eq!(thin_ticks(vec![0.0, 0.5, 1.0], 1.0), vec![0.0, 0.5, 1.0]);
     }
 }
