@@ -72,6 +72,24 @@ pub fn shift_lines(text: &mut String, sel: Range<usize>, indent: bool) -> Range<
     first..end
 }
 
+/// Inserts `line` as a line of its own at byte `at`: before the cursor's
+/// line when `at` is at its start, in place of it when it is blank, else
+/// after it. Returns the byte offset just after the inserted text.
+pub fn insert_line(text: &mut String, at: usize, line: &str) -> usize {
+    let start = line_start(text, at);
+    let end = text[at..].find('\n').map_or(text.len(), |i| at + i);
+    if text[start..end].trim().is_empty() {
+        text.replace_range(start..end, line);
+        start + line.len()
+    } else if at == start {
+        text.insert_str(start, &format!("{line}\n"));
+        start + line.len()
+    } else {
+        text.insert_str(end, &format!("\n{line}"));
+        end + 1 + line.len()
+    }
+}
+
 /// The find bar.
 #[derive(Default)]
 pub struct Find {
@@ -103,6 +121,8 @@ pub struct Editor {
     deferred: Vec<egui::Event>,
     /// The text was edited by [`Editor::take_input`] this frame.
     edited: bool,
+    /// Text to insert at the cursor at the start of the next frame.
+    pending_insert: Option<String>,
 }
 
 impl Editor {
@@ -117,6 +137,18 @@ impl Editor {
     /// frame. Call first thing in the frame.
     pub fn take_input(&mut self, ctx: &egui::Context, doc: &mut Document) {
         let id = editor_id();
+        if let Some(insert) = self.pending_insert.take() {
+            let at = floor_boundary(&doc.text, self.cursor.unwrap_or(doc.text.len()));
+            let end = insert_line(&mut doc.text, at, &insert);
+            let mut state = TextEditState::load(ctx, id).unwrap_or_default();
+            let c = char_of_byte(&doc.text, end);
+            state.cursor.set_char_range(Some(CCursorRange::one(CCursor::new(c))));
+            state.store(ctx, id);
+            self.cursor = Some(end);
+            self.edited = true;
+            doc.sync();
+            ctx.memory_mut(|m| m.request_focus(id));
+        }
         let mut events = ctx.input_mut(|i| std::mem::take(&mut i.events));
         if !self.deferred.is_empty() {
             events.splice(0..0, self.deferred.drain(..));
@@ -149,6 +181,13 @@ impl Editor {
         }
         self.deferred = split.later;
         ctx.input_mut(|i| i.events = split.now);
+    }
+
+    /// Inserts the line `text` at the cursor (see [`insert_line`]; at the
+    /// end without a cursor) at the start of the next frame, and gives the
+    /// editor focus.
+    pub fn insert_at_cursor(&mut self, text: &str) {
+        self.pending_insert = Some(text.to_owned());
     }
 
     pub fn open_find(&mut self) {
@@ -417,6 +456,22 @@ mod tests {
         let r = shift_lines(&mut t, end..end, false);
         assert_eq!(t, "\ta\n\tb\nc\nd");
         assert_eq!(&t[r], "d");
+    }
+
+    #[test]
+    fn inserted_lines_go_before_into_or_after_the_cursor_line() {
+        let mut t = String::from("a\n\t\nbc");
+        assert_eq!(insert_line(&mut t, 0, "X"), 1);
+        assert_eq!(t, "X\na\n\t\nbc");
+        // A blank line is replaced.
+        assert_eq!(insert_line(&mut t, 5, "Y"), 5);
+        assert_eq!(t, "X\na\nY\nbc");
+        // In the middle of a line: after it.
+        assert_eq!(insert_line(&mut t, 7, "Z"), 10);
+        assert_eq!(t, "X\na\nY\nbc\nZ");
+        let mut e = String::new();
+        assert_eq!(insert_line(&mut e, 0, "skeleton"), 8);
+        assert_eq!(e, "skeleton");
     }
 
     #[test]
