@@ -225,7 +225,7 @@ impl Editor {
         let font = FontId::monospace(13.0);
         let row_height = ui.fonts_mut(|f| f.row_height(&font));
         let dark = ui.visuals().dark_mode;
-        let line_count = doc.text.bytes().filter(|b| *b == b'\n').count() + 1;
+        let line_count = memchr::memchr_iter(b'\n', doc.text.as_bytes()).count() + 1;
         let digits = line_count.to_string().len().max(3);
         let char_w = ui.fonts_mut(|f| f.glyph_width(&font, '0'));
         let gutter_w = digits as f32 * char_w + 12.0;
@@ -285,12 +285,15 @@ impl Editor {
         let painter = ui.painter_at(scroll.inner_rect);
         let weak = ui.visuals().weak_text_color();
         let strong = ui.visuals().strong_text_color();
-        let cursor_line = self.cursor.map(|c| doc.text[..c].bytes().filter(|b| *b == b'\n').count());
+        let cursor_line = self.cursor.map(|c| memchr::memchr_iter(b'\n', &doc.text.as_bytes()[..c]).count());
         let clip = scroll.inner_rect;
-        for (i, row) in output.galley.rows.iter().enumerate() {
+        // Rows are sorted by height: skip straight to the first visible one.
+        let rows = &output.galley.rows;
+        let first = rows.partition_point(|row| output.galley_pos.y + row.pos.y + row_height < clip.top());
+        for (i, row) in rows.iter().enumerate().skip(first) {
             let y = output.galley_pos.y + row.pos.y;
-            if y + row_height < clip.top() || y > clip.bottom() {
-                continue;
+            if y > clip.bottom() {
+                break;
             }
             let color = if Some(i) == cursor_line { strong } else { weak };
             painter.text(Pos2::new(gutter.right() - 8.0, y), egui::Align2::RIGHT_TOP, (i + 1).to_string(), font.clone(), color);
