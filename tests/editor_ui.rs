@@ -923,14 +923,12 @@ fn timed_frame(ctx: &eframe::egui::Context, app: &mut SkelpadApp, clock: f64) ->
 }
 
 #[test]
-fn the_worst_script_keeps_each_frame_under_50_ms() {
+fn the_worst_script_opens_plays_and_fits() {
     let dir = tempfile::tempdir().unwrap();
     let text = skelpad::generate::worst_script();
     let path = write(dir.path(), "worst.skel2d", &text);
-    let services = || Services { dialogs: Box::new(ScriptedDialogs::default()), recovery_dir: None, watch_files: false };
-
-    // In the harness: it opens, plays the longest animation with onion skin
-    // on, fits it and shows it, one frame after the other.
+    // It opens, plays the longest animation with onion skin on, fits it and
+    // shows it, one frame after the other.
     let mut h = Setup::new(Some(&path)).build();
     assert!(h.state().doc.analysis.comp.diagnostics.is_empty());
     assert_eq!(h.state().doc.analysis.comp.armature.skeleton.bones.len(), 5000);
@@ -954,9 +952,19 @@ fn the_worst_script_keeps_each_frame_under_50_ms() {
     assert_eq!(app.playback.resolve(&arm).0, Some(long));
     assert!(app.playback.playing && app.playback.time_secs > 0.0, "it plays");
     assert!(!app.canvas.fit_requested);
-    drop(h);
+}
 
-    // Timed as eframe runs it.
+/// Timed as eframe runs a frame. Timings of an unoptimized build say
+/// nothing: run it with `cargo test --release --test editor_ui worst`.
+#[test]
+#[cfg_attr(debug_assertions, ignore = "a timing: run it in a release build")]
+fn the_worst_script_keeps_each_frame_under_50_ms() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = skelpad::generate::worst_script();
+    let path = write(dir.path(), "worst.skel2d", &text);
+    let services = || Services { dialogs: Box::new(ScriptedDialogs::default()), recovery_dir: None, watch_files: false };
+    let arm = skelpad::compile::compile(&text).armature;
+    let long = arm.animation_by_name("longest").unwrap();
     let ctx = eframe::egui::Context::default();
     let cc = eframe::CreationContext::_new_kittest(ctx.clone());
     let mut app = SkelpadApp::new(&cc, Some(path.clone()), services());
@@ -979,10 +987,9 @@ fn the_worst_script_keeps_each_frame_under_50_ms() {
     let fit = times[0];
     times.sort();
     let (median, slowest) = (times[times.len() / 2], *times.last().unwrap());
-    eprintln!("worst script: first frame {first:?}, fit frame {fit:?}, median {median:?}, slowest {slowest:?}");
-    // 50 ms in an optimized build; an unoptimized one is ~30 times slower.
-    let limit = Duration::from_millis(if cfg!(debug_assertions) { 1500 } else { 50 });
-    assert!(slowest < limit, "a frame took {slowest:?} (median {median:?})");
+    eprintln!("worst script: first frame (lays out the text) {first:?}, fit frame {fit:?}, median {median:?}, slowest {slowest:?}");
+    // Every frame after the first, the fit included.
+    assert!(slowest < Duration::from_millis(50), "a frame took {slowest:?} (median {median:?})");
 }
 
 // --- Examples and help ------------------------------------------------------
