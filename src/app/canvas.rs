@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use crate::model::{Affine, AnimId, Armature, AttachmentKind, BoneId, SkinId, SlotId};
-use crate::render::{self, DrawList, DrawOptions, OnionSkin, RenderCache};
+use crate::render::{self, DrawList, DrawOptions, OnionSkin, Part, RenderCache};
 use crate::runtime::Pose;
 
 /// Zoom limits, in screen points per world unit.
@@ -89,9 +89,30 @@ pub struct Scene<'a> {
     pub stale: bool,
 }
 
+/// Where a left-button drag on something drawn is.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum DragPhase {
+    /// Pressed on this (the world point is where the button went down).
+    Start(Pick, Part),
+    Move,
+    /// Released (or the drag was lost).
+    End,
+}
+
+/// A left-button drag on the canvas, in world units.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Drag {
+    pub phase: DragPhase,
+    pub world: (f64, f64),
+    pub shift: bool,
+    pub alt: bool,
+}
+
 /// What the user asked for on the canvas this frame.
 #[derive(Debug, Default, PartialEq)]
 pub struct CanvasOutput {
+    /// A drag with the left button that started on a bone mark or a shape.
+    pub drag: Option<Drag>,
     /// A click: what was under it (`Some(None)`: empty space).
     pub clicked: Option<Option<Pick>>,
     pub toggle_play: bool,
@@ -105,6 +126,8 @@ pub struct CanvasOutput {
 /// draw list's storage, and the sprites uploaded as egui textures.
 pub struct Drawing {
     cache: RenderCache,
+    /// The SkelForm file whose pictures were put into the cache.
+    imported_sprites: Option<PathBuf>,
     image_dir: PathBuf,
     list: DrawList,
     textures: HashMap<u64, egui::TextureHandle>,
@@ -115,6 +138,7 @@ impl Drawing {
     pub fn new(image_dir: &Path) -> Self {
         Drawing {
             cache: RenderCache::new(image_dir),
+            imported_sprites: None,
             image_dir: image_dir.to_path_buf(),
             list: DrawList::default(),
             textures: HashMap::new(),
@@ -125,6 +149,14 @@ impl Drawing {
     pub fn set_image_dir(&mut self, image_dir: &Path) {
         if self.image_dir != image_dir {
             *self = Drawing::new(image_dir);
+        }
+    }
+
+    /// Puts the pictures of a SkelForm file shown in the editor into the cache (once).
+    pub fn use_imported_sprites(&mut self, view: &super::document::ImportedView) {
+        if self.imported_sprites.as_ref() != Some(&view.source) {
+            view.imported.load_sprites(&mut self.cache.images);
+            self.imported_sprites = Some(view.source.clone());
         }
     }
 
@@ -143,11 +175,13 @@ pub struct Canvas {
     pub fit_requested: bool,
     /// The canvas's rectangle in the last frame.
     pub rect: Rect,
+    /// A left-button drag on something drawn is under way.
+    pub(crate) dragging: bool,
 }
 
 impl Default for Canvas {
     fn default() -> Self {
-        Canvas { space_held: false, space_panned: false, fit_requested: false, rect: Rect::NOTHING }
+        Canvas { space_held: false, space_panned: false, fit_requested: false, rect: Rect::NOTHING, dragging: false }
     }
 }
 
@@ -211,6 +245,32 @@ impl Canvas {
             self.fit_requested = true;
         }
 
+        // Left drag on a bone mark or a shape: editing (the app writes it
+        // back into the script).
+        let (shift, alt) = ui.input(|i| (i.modifiers.shift, i.modifiers.alt));
+        if !self.space_held
+            && response.drag_started_by(PointerButton::Primary)
+            && let Some(p) = ui.input(|i| i.pointer.press_origin())
+        {
+            let world = view.world_from_screen(rect, p);
+            if let Some((pick, part)) = pick_at(&drawing.list, world.0, world.1, f64::from(6.0 / view.zoom)) {
+                self.dragging = true;
+                out.drag = Some(Drag { phase: DragPhase::Start(pick, part), world, shift, alt });
+            }
+        } else if self.dragging {
+            let pos = response.interact_pointer_pos().or_else(|| ui.input(|i| i.pointer.latest_pos()));
+            let stopped = response.drag_stopped() || !response.dragged_by(PointerButton::Primary);
+            if let Some(p) = pos {
+                let phase = if stopped { DragPhase::End } else { DragPhase::Move };
+                out.drag = Some(Drag { phase, world: view.world_from_screen(rect, p), shift, alt });
+            } else if stopped {
+                out.drag = Some(Drag { phase: DragPhase::End, world: (f64::NAN, f64::NAN), shift, alt });
+            }
+            if stopped {
+                self.dragging = false;
+            }
+        }
+
         // Pan: middle or right drag, or Space + left drag.
         let pan_drag = response.dragged_by(PointerButton::Middle)
             || response.dragged_by(PointerButton::Secondary)
@@ -258,7 +318,7 @@ impl Canvas {
         {
             let (wx, wy) = view.world_from_screen(rect, p);
             let tolerance = f64::from(6.0 / view.zoom);
-            out.clicked = Some(hit_test(scene.armature, scene.pose, wx, wy, tolerance, scene.show_bones));
+            out.clicked = Some(pick_at(&drawing.list, wx, wy, tolerance).map(|(pick, _)| pick));
         }
 
         let painter = ui.painter_at(rect);
@@ -370,6 +430,34 @@ fn paint_pose(painter: &egui::Painter, rect: Rect, view: &View, scene: &Scene<'_
     for mesh in render::egui::to_epaint(list, &to_screen, &mut texture_of) {
         painter.add(egui::Shape::mesh(mesh));
     }
+    if scene.show_bones {
+        paint_ik(painter, rect, view, scene);
+    }
+}
+
+/// IK families: the chain through its bones' origins, a dashed line from
+/// its tip to the target, and a ring on the target.
+fn paint_ik(painter: &egui::Painter, rect: Rect, view: &View, scene: &Scene<'_>) {
+    let color = Color32::from_rgb(188, 188, 0);
+    let at = |b: BoneId| {
+        scene.pose.bones.get(b.index()).map(|bp| {
+            let (x, y) = bp.world.apply(0.0, 0.0);
+            view.screen_from_world(rect, x, y)
+        })
+    };
+    for fam in &scene.armature.skeleton.ik {
+        let pts: Vec<egui::Pos2> = fam.bones.iter().filter_map(|b| at(*b)).collect();
+        if pts.len() >= 2 {
+            painter.add(egui::Shape::line(pts.clone(), Stroke::new(2.0, color)));
+        }
+        for p in &pts {
+            painter.circle_filled(*p, 3.0, color);
+        }
+        if let (Some(tip), Some(target)) = (pts.last(), at(fam.target)) {
+            painter.add(egui::Shape::dashed_line(&[*tip, target], Stroke::new(1.0, color), 4.0, 4.0));
+            painter.circle_stroke(target, 7.0, Stroke::new(2.0, color));
+        }
+    }
 }
 
 /// Outlines the bone under the editor cursor and the selected bone or shape.
@@ -423,7 +511,7 @@ fn slot_outline(sk: &crate::model::Skeleton, pose: &Pose, slot: SlotId) -> Optio
     };
     let pad = |st: &crate::model::ShapeStyle| st.stroke_width.max(0.0) / 2.0;
     match &att.kind {
-        AttachmentKind::None | AttachmentKind::Sprite { .. } => None,
+        AttachmentKind::None | AttachmentKind::Sprite { .. } | AttachmentKind::Mesh(_) => None,
         AttachmentKind::Rect { width, height, style, .. } => {
             let (hw, hh) = (width / 2.0 + pad(style), height / 2.0 + pad(style));
             Some(vec![m.apply(-hw, -hh), m.apply(hw, -hh), m.apply(hw, hh), m.apply(-hw, hh)])
@@ -457,19 +545,6 @@ fn slot_outline(sk: &crate::model::Skeleton, pose: &Pose, slot: SlotId) -> Optio
     }
 }
 
-fn point_in_polygon(pts: &[(f64, f64)], x: f64, y: f64) -> bool {
-    let mut inside = false;
-    let n = pts.len();
-    for i in 0..n {
-        let (xi, yi) = pts[i];
-        let (xj, yj) = pts[(i + n - 1) % n];
-        if (yi > y) != (yj > y) && x < (xj - xi) * (y - yi) / (yj - yi) + xi {
-            inside = !inside;
-        }
-    }
-    inside
-}
-
 fn distance_to_segment(p: (f64, f64), a: (f64, f64), b: (f64, f64)) -> f64 {
     let (dx, dy) = (b.0 - a.0, b.1 - a.1);
     let len2 = dx * dx + dy * dy;
@@ -478,34 +553,41 @@ fn distance_to_segment(p: (f64, f64), a: (f64, f64), b: (f64, f64)) -> f64 {
     ((p.0 - cx).powi(2) + (p.1 - cy).powi(2)).sqrt()
 }
 
-/// What lies under the world point `(x, y)`: a bone (when the overlay is
-/// shown; within `tolerance` of its line), else the topmost shape.
-pub fn hit_test(arm: &Armature, pose: &Pose, x: f64, y: f64, tolerance: f64, bones_visible: bool) -> Option<Pick> {
-    let sk = &*arm.skeleton;
-    if bones_visible {
-        // Children are drawn over their parents: test the last bones first.
-        for (i, bone) in sk.bones.iter().enumerate().rev() {
-            let Some(bp) = pose.bones.get(i) else { continue };
-            let o = bp.world.apply(0.0, 0.0);
-            let e = bp.world.apply(bone.length, 0.0);
-            if distance_to_segment((x, y), o, e) <= tolerance {
-                return Some(Pick::Bone(BoneId::from_index(i)));
-            }
-        }
+/// Distance from `p` to a triangle (0 inside it).
+fn distance_to_triangle(p: (f64, f64), t: [(f64, f64); 3]) -> f64 {
+    let cross = |a: (f64, f64), b: (f64, f64)| (b.0 - a.0) * (p.1 - a.1) - (b.1 - a.1) * (p.0 - a.0);
+    let (d0, d1, d2) = (cross(t[0], t[1]), cross(t[1], t[2]), cross(t[2], t[0]));
+    let neg = d0 < 0.0 || d1 < 0.0 || d2 < 0.0;
+    let pos = d0 > 0.0 || d1 > 0.0 || d2 > 0.0;
+    if !(neg && pos) {
+        return 0.0;
     }
-    for &slot in sk.draw_order.iter().rev() {
-        let Some(outline) = slot_outline(sk, pose, slot) else { continue };
-        let closed = match pose.attachment(sk, slot).map(|(_, a)| &a.kind) {
-            Some(AttachmentKind::Path { path, .. }) => path.closed,
-            _ => true,
+    distance_to_segment(p, t[0], t[1]).min(distance_to_segment(p, t[1], t[2])).min(distance_to_segment(p, t[2], t[0]))
+}
+
+/// What is drawn at the world point `(x, y)`, from the draw list the canvas
+/// painted: the topmost item (onion-skin ghosts aside) whose triangles
+/// cover the point, with the part hit. The bone overlay (drawn last) and
+/// strokes also count within `tolerance`; fills and sprites count exactly
+/// where they are drawn.
+pub fn pick_at(list: &DrawList, x: f64, y: f64, tolerance: f64) -> Option<(Pick, Part)> {
+    let v = |i: u32| list.vertices.get(i as usize).map(|v| (f64::from(v.pos[0]), f64::from(v.pos[1])));
+    for item in list.items.iter().rev().filter(|i| !i.ghost) {
+        let tol = match item.part {
+            Part::BoneOrigin | Part::BoneDiamond | Part::Stroke => tolerance,
+            Part::Fill | Part::Sprite => 0.0,
         };
-        let hit = if closed && outline.len() >= 3 {
-            point_in_polygon(&outline, x, y)
-        } else {
-            outline.windows(2).any(|w| distance_to_segment((x, y), w[0], w[1]) <= tolerance)
-        };
+        let Some(tris) = list.indices.get(item.indices.start as usize..item.indices.end as usize) else { continue };
+        let hit = tris.chunks_exact(3).any(|t| match (v(t[0]), v(t[1]), v(t[2])) {
+            (Some(a), Some(b), Some(c)) => distance_to_triangle((x, y), [a, b, c]) <= tol,
+            _ => false,
+        });
         if hit {
-            return Some(Pick::Slot(slot));
+            let pick = match (item.part, item.slot) {
+                (Part::BoneOrigin | Part::BoneDiamond, _) | (_, None) => Pick::Bone(item.bone),
+                (_, Some(s)) => Pick::Slot(s),
+            };
+            return Some((pick, item.part));
         }
     }
     None
@@ -536,18 +618,28 @@ mod tests {
     }
 
     #[test]
-    fn clicks_pick_bones_then_shapes() {
-        let comp = compile("skeleton\n\tarm l40 r90\n\t\t@ :rect x20 w10 h40\n\tbody x100\n\t\t@ :circle d20\n");
+    fn clicks_pick_what_is_drawn_there() {
+        let comp = compile("skeleton\n\tarm l40 r90\n\t\t@ :rect x20 w10 h40\n\tbody x100\n\t\t@ :circle d20\n\tfoot x-100 l4\n");
         let arm = comp.armature;
         let pose = evaluate(&arm, None, SkinId(0), 0.0);
-        // On the arm's line (it points up).
-        assert_eq!(hit_test(&arm, &pose, 0.5, 20.0, 1.0, true), Some(Pick::Bone(BoneId(0))));
+        let list = |bones: bool| {
+            let mut cache = RenderCache::new(Path::new("."));
+            render::build_draw_list(&arm, &pose, &DrawOptions { pixels_per_unit: 1.0, bones, contours: false }, &mut cache)
+        };
+        let (with, without) = (list(true), list(false));
+        // On the arm's diamond (it points up).
+        assert_eq!(pick_at(&with, 0.5, 20.0, 1.0), Some((Pick::Bone(BoneId(0)), Part::BoneDiamond)));
         // Same place with the overlay hidden: the rect under it (40 wide
         // across the bone, 10 along it, centered 20 up the bone).
-        assert_eq!(hit_test(&arm, &pose, 0.5, 20.0, 1.0, false), Some(Pick::Slot(SlotId(0))));
-        assert_eq!(hit_test(&arm, &pose, 18.0, 24.0, 1.0, false), Some(Pick::Slot(SlotId(0))));
-        assert_eq!(hit_test(&arm, &pose, 0.5, 30.0, 1.0, false), None);
-        assert_eq!(hit_test(&arm, &pose, 105.0, 5.0, 1.0, true), Some(Pick::Slot(SlotId(1))));
-        assert_eq!(hit_test(&arm, &pose, 50.0, -50.0, 1.0, true), None);
+        assert_eq!(pick_at(&without, 0.5, 20.0, 1.0).map(|p| p.0), Some(Pick::Slot(SlotId(0))));
+        assert_eq!(pick_at(&without, 18.0, 24.0, 1.0).map(|p| p.0), Some(Pick::Slot(SlotId(0))));
+        assert_eq!(pick_at(&without, 0.5, 30.0, 1.0), None);
+        // The circle exactly where it is drawn: inside its edge, not outside.
+        assert_eq!(pick_at(&with, 105.0, 5.0, 1.0).map(|p| p.0), Some(Pick::Slot(SlotId(1))));
+        assert_eq!(pick_at(&without, 100.0 + 9.0, 0.0, 1.0).map(|p| p.0), Some(Pick::Slot(SlotId(1))));
+        assert_eq!(pick_at(&without, 100.0 + 12.5, 0.0, 1.0), None);
+        // A short bone has only its origin mark.
+        assert_eq!(pick_at(&with, -100.0, 0.0, 1.0), Some((Pick::Bone(BoneId(2)), Part::BoneOrigin)));
+        assert_eq!(pick_at(&with, 50.0, -50.0, 1.0), None);
     }
 }

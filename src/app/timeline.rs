@@ -5,6 +5,7 @@
 //! The clock is whatever time the app is handed (egui's input time, which
 //! tests set); this module only turns time differences into a playhead.
 
+use crate::syntax::Span;
 use eframe::egui::{self, Color32, Pos2, Sense, Stroke, Vec2};
 
 use crate::model::{AnimId, Animation, Armature, BoneId, SkinId};
@@ -27,41 +28,23 @@ pub struct Playback {
     pub playing: bool,
     pub looping: bool,
     pub speed: f64,
+    /// Show the setup pose (no animation): canvas drags edit the skeleton.
+    pub setup_pose: bool,
     /// The clock reading of the previous frame while playing.
     last_clock: Option<f64>,
-    /// The scrub bar's key ticks, kept while the animation and bone stay.
-    ticks: TickCache,
-}
-
-/// Key times of one animation (held, so its address is not reused) for one
-/// bone or all, thinned to at most [`MAX_TICKS`].
-#[derive(Clone, Debug, Default)]
-struct TickCache {
-    key: Option<(std::sync::Arc<Animation>, Option<BoneId>)>,
-    times: Vec<f64>,
 }
 
 /// The most key ticks the scrub bar draws: more than it has pixels.
 pub const MAX_TICKS: usize = 4000;
 
-impl TickCache {
-    fn get(&mut self, arm: &Armature, anim: AnimId, bone: Option<BoneId>) -> &[f64] {
-        let Some(a) = arm.animations.get(anim.index()) else { return &[] };
-        let hit = self.key.as_ref().is_some_and(|(k, b)| std::sync::Arc::ptr_eq(k, a) && *b == bone);
-        if !hit {
-            self.times = thin_ticks(a.key_times(&arm.skeleton, bone), a.duration_secs);
-            self.key = Some((a.clone(), bone));
-        }
-        &self.times
-    }
-}
-
-/// Sorted key times with at most one per 1/[`MAX_TICKS`] of the duration.
-pub fn thin_ticks(times: Vec<f64>, duration: f64) -> Vec<f64> {
+/// Key ticks sorted by time with at most one per 1/[`MAX_TICKS`] of the
+/// duration (the first of each).
+pub fn thin_ticks(mut ticks: Vec<Tick>, duration: f64) -> Vec<Tick> {
     let cell = duration.max(1e-9) / MAX_TICKS as f64;
-    let mut out: Vec<f64> = Vec::with_capacity(times.len().min(MAX_TICKS + 1));
-    for t in times {
-        if out.last().is_none_or(|last| t - last >= cell) {
+    ticks.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let mut out: Vec<Tick> = Vec::with_capacity(ticks.len().min(MAX_TICKS + 1));
+    for t in ticks {
+        if out.last().is_none_or(|last| t.0 - last.0 >= cell) {
             out.push(t);
         }
     }
@@ -79,8 +62,8 @@ impl Default for Playback {
             playing: true,
             looping: true,
             speed: 1.0,
+            setup_pose: false,
             last_clock: None,
-            ticks: TickCache::default(),
         }
     }
 }
@@ -93,7 +76,7 @@ impl Playback {
     /// Finds the selected animation and skin in `arm`, following renames.
     pub fn resolve(&mut self, arm: &Armature) -> (Option<AnimId>, SkinId) {
         let anims = &arm.animations;
-        let anim = if anims.is_empty() {
+        let anim = if anims.is_empty() || self.setup_pose {
             None
         } else {
             let by_name = self.anim_name.as_ref().and_then(|n| anims.iter().position(|a| &a.name == n));
@@ -116,6 +99,7 @@ impl Playback {
 
     pub fn select_anim(&mut self, arm: &Armature, id: AnimId) {
         if let Some(a) = arm.animation(id) {
+            self.setup_pose = false;
             self.anim_index = id.index();
             self.anim_name = Some(a.name.clone());
             self.time_secs = 0.0;
@@ -213,7 +197,13 @@ pub fn last_frame(anim: &Animation) -> i64 {
 pub struct TimelineOutput {
     /// The "Fit" button was pressed.
     pub fit: bool,
+    /// A key tick was clicked: the text of the key that made it.
+    pub jump: Option<Span>,
 }
+
+/// A keyframe tick on the scrub bar: its time and the value token that made
+/// the key (from the source map).
+pub type Tick = (f64, Option<Span>);
 
 /// Draws the timeline panel.
 pub fn ui(
@@ -222,13 +212,19 @@ pub fn ui(
     view: &mut super::settings::ViewSettings,
     arm: &Armature,
     focus_bone: Option<BoneId>,
+    source_ticks: Option<Vec<Tick>>,
 ) -> TimelineOutput {
     let mut out = TimelineOutput::default();
     let (anim_id, skin_id) = playback.resolve(arm);
     let anim = anim_id.and_then(|a| arm.animation(a));
     ui.horizontal(|ui| {
-        let anim_label = anim.map_or_else(|| "(no animation)".to_owned(), anim_title);
+        let none = if arm.animations.is_empty() { "(no animation)" } else { "(setup pose)" };
+        let anim_label = anim.map_or_else(|| none.to_owned(), anim_title);
         egui::ComboBox::from_label("Animation").selected_text(anim_label).show_ui(ui, |ui| {
+            if !arm.animations.is_empty() && ui.selectable_label(playback.setup_pose, "(setup pose)").clicked() {
+                playback.setup_pose = true;
+                playback.playing = false;
+            }
             for (i, a) in arm.animations.iter().enumerate() {
                 let id = AnimId::from_index(i);
                 if ui.selectable_label(Some(id) == anim_id, anim_title(a)).clicked() {
@@ -276,16 +272,28 @@ pub fn ui(
         ui.checkbox(&mut view.show_bones, "Bones");
         ui.checkbox(&mut view.onion_skin, "Onion skin").on_hover_text("Ghosts of the frames before (red) and after (green)");
         ui.checkbox(&mut view.show_grid, "Grid");
+        ui.separator();
+        // Distinct names: "Bones" is the overlay toggle above.
+        ui.selectable_value(&mut view.drag_shapes, false, "Drag bones").on_hover_text("Dragging a shape moves its bone");
+        ui.selectable_value(&mut view.drag_shapes, true, "Drag shapes").on_hover_text("Dragging a shape moves the shape on its slot line");
+        ui.checkbox(&mut view.snap, "Snap").on_hover_text("Whole units, 5° and tenths of scale (or hold Alt while dragging)");
         if ui.button("Fit").on_hover_text("Fit the animation in view (F or Ctrl+0 on the canvas)").clicked() {
             out.fit = true;
         }
     });
-    if let (Some(a), Some(id)) = (anim, anim_id) {
-        let mut ticks = std::mem::take(&mut playback.ticks);
-        scrub_bar(ui, playback, a, ticks.get(arm, id, focus_bone), focus_bone.map(|b| arm.skeleton.bone(b).name.as_str()));
-        playback.ticks = ticks;
+    if let Some(a) = anim {
+        // Without a source map for it (the canvas shows the last error-free
+        // version), the keys come from the model, without their text.
+        let ticks = source_ticks.unwrap_or_else(|| a.key_times(&arm.skeleton, focus_bone).into_iter().map(|t| (t, None)).collect());
+        // At most `MAX_TICKS` diamonds, however many keys.
+        let ticks = thin_ticks(ticks, a.duration_secs);
+        out.jump = scrub_bar(ui, playback, a, &ticks, focus_bone.map(|b| arm.skeleton.bone(b).name.as_str()));
     } else {
-        ui.weak("This script has no animation: write an `anim \"name\"` section to animate it.");
+        if arm.animations.is_empty() {
+            ui.weak("This script has no animation: write an `anim \"name\"` section to animate it.");
+        } else {
+            ui.weak("The setup pose: dragging on the canvas edits the skeleton section. Pick an animation to play it.");
+        }
     }
     out
 }
@@ -312,8 +320,9 @@ pub fn tick_spacing(frames: i64, width: f32) -> (i64, i64) {
 }
 
 /// The scrub bar: frame numbers, keyframe ticks, the playhead. Clicking or
-/// dragging moves the playhead (and pauses).
-fn scrub_bar(ui: &mut egui::Ui, playback: &mut Playback, anim: &Animation, ticks: &[f64], bone: Option<&str>) {
+/// dragging moves the playhead (and pauses); clicking a key tick also
+/// returns where that key is written.
+fn scrub_bar(ui: &mut egui::Ui, playback: &mut Playback, anim: &Animation, ticks: &[Tick], bone: Option<&str>) -> Option<Span> {
     let height = 38.0;
     let (rect, response) = ui.allocate_exact_size(Vec2::new(ui.available_width(), height), Sense::click_and_drag());
     let duration = anim.duration_secs.max(1e-9);
@@ -353,7 +362,18 @@ fn scrub_bar(ui: &mut egui::Ui, playback: &mut Playback, anim: &Animation, ticks
         }
     }
     let key_color = if bone.is_some() { Color32::from_rgb(0x40, 0xA0, 0xFF) } else { Color32::from_rgb(0xE0, 0xA0, 0x20) };
-    for &t in ticks {
+    let mut jump = None;
+    if response.clicked()
+        && let Some(p) = response.interact_pointer_pos()
+        && p.y >= rect.bottom() - 14.0
+    {
+        jump = ticks
+            .iter()
+            .filter(|(t, _)| (x_of(*t) - p.x).abs() <= 5.0)
+            .min_by(|a, b| (x_of(a.0) - p.x).abs().total_cmp(&(x_of(b.0) - p.x).abs()))
+            .and_then(|t| t.1);
+    }
+    for &(t, _) in ticks {
         let c = Pos2::new(x_of(t), rect.bottom() - 7.0);
         let r = 4.0;
         painter.add(egui::Shape::convex_polygon(
@@ -369,6 +389,7 @@ fn scrub_bar(ui: &mut egui::Ui, playback: &mut Playback, anim: &Animation, ticks
         None => "keys of all bones".to_owned(),
     };
     painter.text(rect.right_top() + Vec2::new(-4.0, 2.0), egui::Align2::RIGHT_TOP, hint, egui::FontId::proportional(10.0), text_color);
+    jump
 }
 
 #[cfg(test)]
@@ -458,11 +479,11 @@ mod tests {
 
     #[test]
     fn key_ticks_are_thinned_to_a_bounded_count() {
-        let times: Vec<f64> = (0..1_000_000).map(|k| f64::from(k) * 0.001).collect();
+        let times: Vec<Tick> = (0..1_000_000).rev().map(|k| (f64::from(k) * 0.001, None)).collect();
         let thin = thin_ticks(times, 1000.0);
         assert!(thin.len() <= MAX_TICKS + 1, "{}", thin.len());
-        assert_eq!(thin.first(), Some(&0.0));
-        assert!(thin.last().unwrap() > &999.0);
-        assert_eq!(thin_ticks(vec![0.0, 0.5, 1.0], 1.0), vec![0.0, 0.5, 1.0]);
+        assert_eq!(thin.first(), Some(&(0.0, None)));
+        assert!(thin.last().unwrap().0 > 999.0);
+        assert_eq!(thin_ticks(vec![(1.0, None), (0.0, None), (0.5, None)], 1.0), vec![(0.0, None), (0.5, None), (1.0, None)]);
     }
 }
