@@ -81,8 +81,13 @@ if [ -z "$wid" ]; then
     exit 1
 fi
 x() { DISPLAY="$display" xdotool "$@"; }
-x windowsize "$wid" 1400 860 windowmove "$wid" 0 0
-x windowfocus --sync "$wid"
+# The window may not be mapped yet: focusing it fails until it is.
+sleep 1
+for _ in $(seq 1 50); do
+    x windowsize "$wid" 1400 860 windowmove "$wid" 0 0 2>/dev/null || true
+    x windowfocus --sync "$wid" 2>/dev/null && break
+    sleep 0.2
+done
 sleep 2
 # Into the text (the editor panel is on the left), select everything.
 x mousemove --window "$wid" 250 120 click 1
@@ -94,7 +99,20 @@ sleep 0.3
 # the tabs a line adds, and Shift+Tab takes away what the next line drops.
 # Every burst has Enter right after a line's last character and the next
 # line's first key right after Enter.
-type() { x type --delay 12 "$1"; }
+# `xdotool type` sends a line feed for "\n", which is not the Enter key:
+# every character goes as its key instead, in one burst, Return for "\n".
+keysym() {
+    case "$1" in
+        $'\n') echo Return ;; $'\t') echo Tab ;; ' ') echo space ;; '#') echo numbersign ;;
+        '@') echo at ;; '"') echo quotedbl ;; '>') echo greater ;; '-') echo minus ;;
+        ':') echo colon ;; '.') echo period ;; ',') echo comma ;; *) echo "$1" ;;
+    esac
+}
+type() {
+    local keys=() i
+    for ((i = 0; i < ${#1}; i++)); do keys+=("$(keysym "${1:i:1}")"); done
+    x key --delay 12 "${keys[@]}"
+}
 outdent() { for _ in $(seq 1 "$1"); do x key --delay 12 shift+Tab; done; }
 type $'skeleton #FC0\n\tbody l30 r90\n\t@ :rect w20 h40 f#48C\n'
 outdent 1

@@ -368,7 +368,7 @@ fn run_timeline(tl: &TimelineLine, start: Opts, diags: &mut Vec<LocalDiag>, ord:
                     TimelineCommand::PushMul(v) => KeyValue::Number(prev * v),
                     _ => unreachable!("matched above"),
                 };
-                if !(frame <= MAX_KEY_FRAME) {
+                if frame.is_nan() || frame > MAX_KEY_FRAME {
                     // Beyond the longest animation allowed: the key is dropped
                     // (the keys before it stay), reported once per timeline.
                     if !too_late {
