@@ -3,6 +3,8 @@
 //! here with independent, plain-string tests), and the highlighter colours
 //! each token by that role and nothing else.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "test code")]
+
 use std::path::{Path, PathBuf};
 
 use eframe::egui::FontId;
@@ -13,7 +15,7 @@ use skelpad::syntax::{Role, token};
 fn scripts() -> Vec<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut v = Vec::new();
-    for dir in [root.join("examples"), root.join("tests/conformance_extra"), root.join("../shared/conformance")] {
+    for dir in [root.join("examples"), root.join("tests/conformance_extra"), root.join("tests/conformance")] {
         let Ok(rd) = std::fs::read_dir(&dir) else { continue };
         v.extend(rd.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|x| x == "skel2d")));
     }
@@ -46,12 +48,14 @@ fn is_number(s: &str) -> bool {
 fn plausible(role: Role, s: &str) -> bool {
     let letter_number = |letters: &str| s.len() > 1 && letters.contains(&s[..1]) && is_number(&s[1..]);
     match role {
-        Role::SectionKeyword => ["skeleton", "skin", "order", "anim"].contains(&s),
+        Role::SectionKeyword => ["skeleton", "skin", "order", "anim", "expect"].contains(&s),
         Role::BonePath | Role::BoneRef => s.split('.').all(|seg| !seg.is_empty() && !seg.contains(['@', ':', '#', ','])),
-        Role::BoneProperty => letter_number("lrxyij") || ["flip-x", "flip-y", "no-rot", "no-scale"].contains(&s),
+        // `local`/`world` of expectation lines.
+        Role::BoneProperty => letter_number("lrxyij") || ["flip-x", "flip-y", "no-rot", "no-scale", "local", "world"].contains(&s),
         Role::SlotHead | Role::SlotRef => s.starts_with('@'),
         Role::AttachmentType => ["sprite", "rect", "circle", "ellipse", "path"].contains(&s.trim_start_matches(':')),
-        Role::Property => s.len() == 1 || letter_number("whxyrijtmd") || s.ends_with("-join") || s.ends_with("-cap"),
+        // (`gNUM bNUM aNUM`: a slot's expected color.)
+        Role::Property => s.len() == 1 || letter_number("whxyrijtmdgba") || s.ends_with("-join") || s.ends_with("-cap"),
         Role::Number => {
             let s = s.trim_start_matches(['+', '*']).trim_end_matches("fps");
             s.split(',').all(is_number)
@@ -60,7 +64,8 @@ fn plausible(role: Role, s: &str) -> bool {
         Role::String => s.len() >= 2 && s.starts_with('"') && s.ends_with('"'),
         Role::Boolean => s == "true" || s == "false",
         Role::AttachmentRef => !s.is_empty(),
-        Role::Option => s.contains(':'),
+        // (`~NUM`: an expectation's tolerance.)
+        Role::Option => s.contains(':') || s.starts_with('~'),
         Role::Loop => s == "{" || s.starts_with('}'),
         Role::Advance => s.ends_with('>') && s.trim_end_matches('>').chars().all(|c| c == '-'),
         Role::PathCommand => ["M", "L", "Q", "B", "C", ":"].contains(&s),
@@ -129,7 +134,9 @@ fn every_token_of_every_script_has_its_role_from_the_parser() {
         let headers = text
             .lines()
             .filter(|l| {
-                ["skeleton", "skin", "order", "anim"].iter().any(|k| l.strip_prefix(k).is_some_and(|r| r.is_empty() || r.starts_with(' ')))
+                ["skeleton", "skin", "order", "anim", "expect"]
+                    .iter()
+                    .any(|k| l.strip_prefix(k).is_some_and(|r| r.is_empty() || r.starts_with(' ')))
             })
             .count();
         assert_eq!(keywords, headers, "{name}: section keywords");

@@ -26,11 +26,12 @@ pub struct Analysis {
 }
 
 impl Analysis {
+    /// Compiles `text` for the first time.
     pub fn new(text: &str) -> Self {
         let mut compiler = Compiler::new();
         let comp = compiler.update(text);
         let shown = comp.armature.clone();
-        let last_clean = (!comp.has_errors()).then(|| shown.clone());
+        let last_clean = (!comp.has_armature_errors()).then(|| shown.clone());
         Analysis { compiler, compiled_text: text.to_owned(), comp, generation: 1, last_clean, shown, shown_is_stale: false }
     }
 
@@ -57,7 +58,8 @@ impl Analysis {
         text.clone_into(&mut self.compiled_text);
         self.generation += 1;
         let current = &self.comp.armature;
-        if !self.comp.has_errors() {
+        // (Failing pose assertions do not make the armature doubtful.)
+        if !self.comp.has_armature_errors() {
             self.last_clean = Some(current.clone());
             self.shown = current.clone();
             self.shown_is_stale = false;
@@ -100,12 +102,14 @@ pub struct Document {
     pub path: Option<PathBuf>,
     /// A name for a buffer without a path ("untitled", "walk_cycle example").
     pub untitled_name: String,
+    /// The line ending the file is saved with (its own, or `\n` for new files).
     pub line_ending: LineEnding,
     /// The text as last loaded or saved: the buffer is dirty when it differs.
     saved_text: String,
     /// What the file on disk is believed to hold, to tell an external change
     /// from the echo of our own save.
     pub disk_text: Option<String>,
+    /// The compilation of the buffer, kept up to date as it is edited.
     pub analysis: Analysis,
     /// A SkelForm file shown read-only: the canvas plays the file itself, the
     /// text is its converted script.
@@ -156,7 +160,7 @@ impl Document {
 
     /// Opens a file.
     pub fn open(path: &Path) -> Result<Self, String> {
-        if crate::cli::is_skf(path) {
+        if crate::formats::skf::is_skf(path) {
             return Self::open_skf(path);
         }
         let loaded = files::load(path)?;
@@ -167,6 +171,7 @@ impl Document {
         Ok(doc)
     }
 
+    /// Whether the buffer differs from what was last loaded or saved.
     pub fn is_dirty(&self) -> bool {
         self.text != self.saved_text
     }

@@ -7,6 +7,7 @@
 //! re-parses one section and recompiles one animation.
 
 mod anim;
+pub mod expect;
 pub mod names;
 mod rig;
 pub mod source;
@@ -32,10 +33,13 @@ pub type LocalDiag = (Ordinal, Diagnostic);
 /// The result of compiling a document.
 #[derive(Clone, Debug)]
 pub struct Compilation {
+    /// Everything valid in the document, compiled.
     pub armature: Armature,
     /// Every problem found, sorted by position; spans are document offsets.
     pub diagnostics: Vec<Diagnostic>,
+    /// Where each bone, slot and attachment is defined in the document.
     pub sources: SourceMap,
+    /// Line starts of the document, to turn offsets into lines and columns.
     pub lines: LineIndex,
     /// Each section's tree with the document offset it starts at (its
     /// spans, token roles included, are relative to that offset).
@@ -43,11 +47,28 @@ pub struct Compilation {
     /// Roles of the comments before the first section (which belong to no
     /// section), in document offsets.
     pub leading_roles: Vec<TokenRole>,
+    /// Every pose assertion (`expect` line) and whether it held, in
+    /// document order; failures are also errors in `diagnostics`.
+    pub expectations: Vec<expect::ExpectResult>,
 }
 
 impl Compilation {
+    /// Whether any diagnostic is an error (warnings do not count).
     pub fn has_errors(&self) -> bool {
         self.diagnostics.iter().any(Diagnostic::is_error)
+    }
+
+    /// Errors outside `expect` sections: what can change the armature
+    /// (a failing pose assertion does not).
+    pub fn has_armature_errors(&self) -> bool {
+        let expect_starts: Vec<(u32, u32)> = self
+            .sections
+            .iter()
+            .enumerate()
+            .filter(|(_, (_, s))| matches!(s.kind, SectionKind::Expect(_)))
+            .map(|(i, (start, _))| (*start, self.sections.get(i + 1).map_or(u32::MAX, |n| n.0)))
+            .collect();
+        self.diagnostics.iter().any(|d| d.is_error() && !expect_starts.iter().any(|&(a, b)| a <= d.span.start && d.span.start < b))
     }
 
     /// The role of every token of the document, in document offsets and in
@@ -131,10 +152,13 @@ fn same(a: &[Arc<Section>], b: &[Arc<Section>]) -> bool {
 }
 
 impl Compiler {
+    /// A compiler that has seen no text yet.
     pub fn new() -> Self {
         Self::default()
     }
 
+    /// Compiles `text`, reusing every section tree, rig and animation whose
+    /// input did not change since the last call; the result equals `compile(text)`.
     pub fn update(&mut self, text: &str) -> Compilation {
         self.last_parsed_sections = 0;
         self.last_compiled_units = 0;
@@ -266,10 +290,25 @@ impl Compiler {
         sources.references.sort_by_key(|r| r.span.start);
         let armature =
             Armature { skeleton: rig_out.skeleton.clone(), animations: anim_outputs.iter().map(|o| o.animation.clone()).collect() };
+        // Pose assertions: evaluated on every update (one pose per section).
+        let mut expectations = Vec::new();
+        for (i, s) in sections.iter().enumerate() {
+            if let SectionKind::Expect(e) = &s.tree.kind {
+                let at = start_of(i);
+                let out = expect::evaluate_section(&armature, &rig_out, e);
+                diagnostics.extend(out.diagnostics.into_iter().map(|d| d.shifted(at)));
+                sources.references.extend(out.references.into_iter().map(|r| Reference { span: r.span.shifted(at), ..r }));
+                expectations.extend(out.results.into_iter().map(|r| expect::ExpectResult { line: r.line.shifted(at), ..r }));
+            }
+        }
+        if !expectations.is_empty() {
+            diagnostics.sort_by(|a, b| a.span.start.cmp(&b.span.start).then(a.severity.cmp(&b.severity)));
+            sources.references.sort_by_key(|r| r.span.start);
+        }
         let trees = sections.iter().zip(&slices).map(|(s, sl)| (sl.start, s.tree.clone())).collect();
         self.sections = sections;
         let leading_end = slices.first().map_or(text.len(), |s| s.start as usize);
         let leading_roles = comment_roles(&text[..leading_end]);
-        Compilation { armature, diagnostics, sources, lines: LineIndex::new(text), sections: trees, leading_roles }
+        Compilation { armature, diagnostics, sources, lines: LineIndex::new(text), sections: trees, leading_roles, expectations }
     }
 }
