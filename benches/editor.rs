@@ -117,6 +117,19 @@ fn playing_frame_1000_bones(bencher: Bencher) {
     bencher.bench_local(|| divan::black_box(s.frame(Vec::new())));
 }
 
+/// The worst script (`generate::worst_script`: 5000 bones, an animation of
+/// a million frames) playing that animation with onion skin asked for.
+#[divan::bench(sample_count = 50)]
+fn playing_frame_worst_script(bencher: Bencher) {
+    let mut s = Session::new(&generate::worst_script());
+    let arm = s.app.doc.analysis.shown.clone();
+    let long = arm.animation_by_name("longest").expect("the long animation");
+    s.app.playback.select_anim(&arm, long);
+    s.app.settings.view.onion_skin = true;
+    s.frame(Vec::new());
+    bencher.bench_local(|| divan::black_box(s.frame(Vec::new())));
+}
+
 /// Start-up inside the process: create the app on the built-in example and
 /// run its first frame (window and GL context creation not included).
 #[divan::bench(sample_count = 20)]

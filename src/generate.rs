@@ -85,6 +85,22 @@ pub fn script(bones: usize, anims: usize) -> String {
     s
 }
 
+/// The worst script the compiler accepts without an error that we could
+/// think of for the editor: 5000 bones with a shape each, two generated
+/// animations, and an animation as long as the language allows (a key on
+/// frame `MAX_KEY_FRAME`, at 1 fps: eleven days) that moves every bone.
+pub fn worst_script() -> String {
+    let bones = 5000;
+    let mut s = script(bones, 2);
+    let last = crate::model::MAX_KEY_FRAME as u64;
+    let _ = writeln!(s, "\nanim \"longest\" 1fps");
+    for i in (0..bones).step_by(8) {
+        let _ = writeln!(s, "\tb{i}");
+        let _ = writeln!(s, "\t\tr 0 -> 30 {last}:> -30");
+    }
+    s
+}
+
 /// How bones hang together in a [`styled`] script.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Hierarchy {
@@ -315,6 +331,16 @@ mod tests {
         let animated = arm.animations[0].bones.iter().map(|c| c.bone).collect::<std::collections::HashSet<_>>().len();
         assert!((25..=35).contains(&animated), "{animated}");
         assert!(arm.animations.iter().all(|a| a.duration_secs > 0.0));
+    }
+
+    #[test]
+    fn the_worst_script_compiles_cleanly_to_the_longest_animation() {
+        let comp = crate::compile::compile(&super::worst_script());
+        assert!(comp.diagnostics.is_empty(), "{:?}", comp.diagnostics.first());
+        let arm = &comp.armature;
+        assert_eq!(arm.skeleton.bones.len(), 5000);
+        let a = &arm.animations[arm.animation_by_name("longest").expect("the long one").index()];
+        assert_eq!(a.duration_secs * a.fps, crate::model::MAX_KEY_FRAME);
     }
 
     #[test]

@@ -282,3 +282,24 @@ fn a_failed_export_leaves_no_partial_file_and_keeps_the_old_one() {
         .collect();
     assert!(leftovers.is_empty(), "{leftovers:?}");
 }
+
+#[test]
+fn animations_longer_than_max_frames_are_refused_unless_raised() {
+    let dir = workdir("max-frames");
+    // 20 001 frames at 20 fps (the last key is at frame 20 001).
+    let script = write(&dir, "long.skel2d", "skeleton\n\ta l10\n\t\t@ :rect w4 h4\nanim \"long\"\n\ta\n\t\tx 0 20001:> 5\n");
+    let out = dir.join("long.png");
+    for flag in ["--frames", "--sheet", "--gif"] {
+        let (code, msg) = render(&[s(&script), flag, "--size", "8x8", "-o", s(&out)]);
+        assert_eq!(code, 2, "{flag}: {msg}");
+        assert!(msg.contains("has 20001 frames") && msg.contains("at most 10000") && msg.contains("--max-frames 20001"), "{flag}: {msg}");
+    }
+    assert!(std::fs::read_dir(&*dir).unwrap().count() == 1, "nothing written");
+    // A lower limit refuses a short animation too; a higher one lets it through.
+    let short = write(&dir, "m.skel2d", MOVER);
+    let (code, msg) = render(&[s(&short), "--frames", "--max-frames", "2", "--size", "8x8", "-o", s(&dir.join("m.png"))]);
+    assert_eq!(code, 2, "{msg}");
+    assert!(msg.contains("writes at most 2"), "{msg}");
+    let (code, msg) = render(&[s(&short), "--gif", "--max-frames", "50", "--size", "8x8", "-o", s(&dir.join("m.gif"))]);
+    assert_eq!(code, 0, "{msg}");
+}

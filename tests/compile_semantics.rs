@@ -544,3 +544,29 @@ fn a_lone_quote_names_an_animation_like_the_original() {
     let c = compile(&format!("{ONE_BONE}anim \" 4fps\n\thip\n\t\tx 0 -> 1\n"));
     assert!(c.armature.animation_by_name("\"").is_some(), "{:?}", c.armature.animations.iter().map(|a| &a.name).collect::<Vec<_>>());
 }
+
+#[test]
+fn keys_after_the_last_allowed_frame_are_an_error_at_their_place_and_the_rest_stays() {
+    let text = "skeleton\n\ta l10\nanim \"long\" 10fps\n\ta\n\t\tx 0 -> 5 1000000000000000:> 1 -> 2\n\t\ty 0 1000000:> 3\n";
+    let c = compiled(text);
+    let errors: Vec<&skelpad::syntax::Diagnostic> = c.diagnostics.iter().filter(|d| d.is_error()).collect();
+    assert_eq!(errors.len(), 1, "{:?}", c.diagnostics);
+    // Reported once, at the first key pushed beyond the limit: the `1`.
+    let at = text.find(":> 1").unwrap() + 3;
+    assert_eq!(errors[0].span.range(), at..at + 1, "{:?}", errors[0]);
+    assert!(errors[0].message.contains("frame 1000000000000000") && errors[0].message.contains("1000000"), "{}", errors[0].message);
+    let (_, a) = anim(&c, "long");
+    // The valid keys stay: x at frames 0 and 5; y up to the last allowed frame.
+    let x = a.bones.iter().find(|ch| ch.property == BoneProperty::X).expect("x channel");
+    assert_keys(&x.keys, &[(0.0, 0.0), (0.5, 5.0)]);
+    assert!((a.duration_secs - 100_000.0).abs() < 1e-6, "{}", a.duration_secs);
+}
+
+#[test]
+fn a_loop_that_runs_past_the_last_frame_keeps_its_early_keys() {
+    let text = "skeleton\n\ta l10\nanim \"l\"\n\ta\n\t\tr 0 { +499995:> 1 }[5]\n";
+    let c = compiled(text);
+    assert_eq!(c.diagnostics.iter().filter(|d| d.is_error()).count(), 1, "{:?}", c.diagnostics);
+    let (_, a) = anim(&c, "l");
+    assert_eq!(a.bones[0].keys.len(), 3, "frames 0, 499995 and 999990");
+}

@@ -299,7 +299,18 @@ impl Canvas {
             self.fit_requested = false;
             // The bounds of the whole animation, so playing it stays in view.
             let options = DrawOptions { pixels_per_unit: f64::from(view.zoom), bones: scene.show_bones, contours: false };
-            match render::animation_bounds(scene.armature, scene.anim, scene.skin, &options, &mut drawing.cache) {
+            // Sampled: a bounded number of poses, whatever the animation's
+            // length and the rig's size (`FIT_BONE_POSES`).
+            let sk = &scene.armature.skeleton;
+            let samples = FIT_BONE_POSES / (sk.bones.len() + sk.slots.len()).max(1);
+            match render::animation_bounds_sampled(
+                scene.armature,
+                scene.anim,
+                scene.skin,
+                &options,
+                &mut drawing.cache,
+                samples.clamp(2, 600),
+            ) {
                 Some(b) => view.fit(rect, [b.min[0], b.min[1], b.max[0], b.max[1]]),
                 None => *view = View::default(),
             }
@@ -325,6 +336,9 @@ impl Canvas {
         let mut notes: Vec<String> = Vec::new();
         if scene.stale {
             notes.push("The script has errors: showing its last error-free version".into());
+        }
+        if scene.onion_skin && scene.anim.is_some() && onion_ghosts(scene.armature) == 0 {
+            notes.push("Onion skin is off: this rig is too large to draw ghosts every frame".into());
         }
         notes.extend(drawing.warnings().iter().take(3).map(|w| w.message.clone()));
         for (i, note) in notes.iter().enumerate() {
@@ -374,15 +388,31 @@ fn paint_grid(painter: &egui::Painter, rect: Rect, view: &View, dark: bool) {
     painter.vline(o.x, rect.y_range(), Stroke::new(1.0, Color32::from_rgba_unmultiplied(60, 180, 60, 140)));
 }
 
+/// Fitting the view poses at most about this many bones and slots (spread
+/// over sampled frames: 600 frames of a small rig, a few of a huge one).
+pub const FIT_BONE_POSES: usize = 60_000;
+
+/// At most this many bones and slots are drawn as onion-skin ghosts per
+/// frame, whatever the rig.
+pub const ONION_GHOST_ITEMS: usize = 8_000;
+
+/// Ghosts on each side of the frame (two, fewer for large rigs, none past
+/// [`ONION_GHOST_ITEMS`]).
+pub fn onion_ghosts(arm: &crate::model::Armature) -> u32 {
+    let items = (arm.skeleton.bones.len() + arm.skeleton.slots.len()).max(1);
+    (ONION_GHOST_ITEMS / (2 * items)).min(OnionSkin::default().before as usize) as u32
+}
+
 /// Draws the pose — shapes, sprites, the bone overlay and onion-skin ghosts
 /// — through the render pipeline's draw list and its epaint back end.
 fn paint_pose(painter: &egui::Painter, rect: Rect, view: &View, scene: &Scene<'_>, drawing: &mut Drawing) {
     let ppp = painter.ctx().pixels_per_point();
     // Curves are flattened for the device pixels they cover.
     let options = DrawOptions { pixels_per_unit: f64::from(view.zoom * ppp), bones: scene.show_bones, contours: false };
-    match scene.anim.filter(|_| scene.onion_skin) {
+    let ghosts = onion_ghosts(scene.armature);
+    match scene.anim.filter(|_| scene.onion_skin && ghosts > 0) {
         Some(anim) => {
-            let onion = OnionSkin { looping: scene.looping, ..OnionSkin::default() };
+            let onion = OnionSkin { looping: scene.looping, before: ghosts, after: ghosts, ..OnionSkin::default() };
             drawing.list =
                 render::build_with_onion_skin(scene.armature, anim, scene.skin, scene.time_secs, &onion, &options, &mut drawing.cache);
         }

@@ -13,6 +13,7 @@ use crate::syntax::{Diagnostic, Severity};
 
 use super::document::Document;
 use super::highlight::Highlighter;
+use super::typing;
 
 /// The id of the script's text field.
 pub fn editor_id() -> egui::Id {
@@ -41,7 +42,8 @@ pub fn char_of_byte(text: &str, byte: usize) -> usize {
     text[..floor_boundary(text, byte)].chars().count()
 }
 
-fn line_start(text: &str, byte: usize) -> usize {
+/// Byte offset of the start of the line holding `byte`.
+pub fn line_start(text: &str, byte: usize) -> usize {
     text[..byte].rfind('\n').map_or(0, |i| i + 1)
 }
 
@@ -72,6 +74,24 @@ pub fn shift_lines(text: &mut String, sel: Range<usize>, indent: bool) -> Range<
     first..end
 }
 
+/// Inserts `line` as a line of its own at byte `at`: before the cursor's
+/// line when `at` is at its start, in place of it when it is blank, else
+/// after it. Returns the byte offset just after the inserted text.
+pub fn insert_line(text: &mut String, at: usize, line: &str) -> usize {
+    let start = line_start(text, at);
+    let end = text[at..].find('\n').map_or(text.len(), |i| at + i);
+    if text[start..end].trim().is_empty() {
+        text.replace_range(start..end, line);
+        start + line.len()
+    } else if at == start {
+        text.insert_str(start, &format!("{line}\n"));
+        start + line.len()
+    } else {
+        text.insert_str(end, &format!("\n{line}"));
+        end + 1 + line.len()
+    }
+}
+
 /// The find bar.
 #[derive(Default)]
 pub struct Find {
@@ -100,6 +120,13 @@ pub struct Editor {
     pending_select: Option<Range<usize>>,
     /// The last cursor position (byte offset).
     pub cursor: Option<usize>,
+    /// Keyboard events held back for the next frame, to keep their order
+    /// (see [`super::typing`]).
+    deferred: Vec<egui::Event>,
+    /// The text was edited by [`Editor::take_input`] this frame.
+    edited: bool,
+    /// Text to insert at the cursor at the start of the next frame.
+    pending_insert: Option<String>,
 }
 
 impl Editor {
@@ -111,6 +138,65 @@ impl Editor {
     /// The selection [`Editor::select`] will apply on the next frame.
     pub fn pending_selection(&self) -> Option<Range<usize>> {
         self.pending_select.clone()
+    }
+
+    /// Applies this frame's typing to the script in the order it arrived,
+    /// before anything else reads the input (see [`super::typing`]); the
+    /// compilation catches up at once, so every panel shows the edit in this
+    /// frame. Call first thing in the frame.
+    pub fn take_input(&mut self, ctx: &egui::Context, doc: &mut Document) {
+        let id = editor_id();
+        if let Some(insert) = self.pending_insert.take() {
+            let at = floor_boundary(&doc.text, self.cursor.unwrap_or(doc.text.len()));
+            let end = insert_line(&mut doc.text, at, &insert);
+            let mut state = TextEditState::load(ctx, id).unwrap_or_default();
+            let c = char_of_byte(&doc.text, end);
+            state.cursor.set_char_range(Some(CCursorRange::one(CCursor::new(c))));
+            state.store(ctx, id);
+            self.cursor = Some(end);
+            self.edited = true;
+            doc.sync();
+            ctx.memory_mut(|m| m.request_focus(id));
+        }
+        let mut events = ctx.input_mut(|i| std::mem::take(&mut i.events));
+        if !self.deferred.is_empty() {
+            events.splice(0..0, self.deferred.drain(..));
+        }
+        let state = TextEditState::load(ctx, id);
+        let focused = ctx.memory(|m| m.has_focus(id));
+        let (Some(mut state), true) = (state, focused) else {
+            ctx.input_mut(|i| i.events = events);
+            return;
+        };
+        let mut sel = match state.cursor.char_range() {
+            Some(r) => byte_of_char(&doc.text, r.secondary.index.0)..byte_of_char(&doc.text, r.primary.index.0),
+            // The text field puts a new cursor at the end.
+            None => doc.text.len()..doc.text.len(),
+        };
+        let old_sel = sel.clone();
+        let split = typing::apply_in_order(&mut doc.text, &mut sel, events);
+        if split.changed || sel != old_sel {
+            let (a, b) = (char_of_byte(&doc.text, sel.start), char_of_byte(&doc.text, sel.end));
+            state.cursor.set_char_range(Some(CCursorRange::two(CCursor::new(a), CCursor::new(b))));
+            state.store(ctx, id);
+            self.cursor = Some(sel.end);
+        }
+        if split.changed {
+            self.edited = true;
+            doc.sync();
+        }
+        if !split.later.is_empty() {
+            ctx.request_repaint();
+        }
+        self.deferred = split.later;
+        ctx.input_mut(|i| i.events = split.now);
+    }
+
+    /// Inserts the line `text` at the cursor (see [`insert_line`]; at the
+    /// end without a cursor) at the start of the next frame, and gives the
+    /// editor focus.
+    pub fn insert_at_cursor(&mut self, text: &str) {
+        self.pending_insert = Some(text.to_owned());
     }
 
     pub fn open_find(&mut self) {
@@ -151,43 +237,8 @@ impl Editor {
             self.find_bar(ui, &doc.text);
         }
 
-        // Keys the plain text field does not handle the way a script needs.
-        let focused = ctx.memory(|m| m.has_focus(id));
-        if focused
-            && let Some(mut state) = TextEditState::load(&ctx, id)
-            && let Some(range) = state.cursor.char_range()
-        {
-            let [a, b] = range.sorted_cursors();
-            let sel = byte_of_char(&doc.text, a.index.0)..byte_of_char(&doc.text, b.index.0);
-            let multi_line = doc.text[sel.clone()].contains('\n');
-            let mut new_sel: Option<Range<usize>> = None;
-            if ui.input_mut(|i| i.consume_key(Modifiers::SHIFT, Key::Tab)) {
-                let before = doc.text.len();
-                let lines = shift_lines(&mut doc.text, sel.clone(), false);
-                new_sel = Some(if multi_line {
-                    lines
-                } else {
-                    // A single cursor stays where it was on its line.
-                    let at = sel.start.saturating_sub(before - doc.text.len()).max(lines.start);
-                    at..at
-                });
-            } else if multi_line && ui.input_mut(|i| i.consume_key(Modifiers::NONE, Key::Tab)) {
-                new_sel = Some(shift_lines(&mut doc.text, sel.clone(), true));
-            } else if ui.input_mut(|i| i.consume_key(Modifiers::NONE, Key::Enter)) {
-                // Enter keeps the indentation of the current line.
-                let ls = line_start(&doc.text, sel.start);
-                let indent: String = doc.text[ls..sel.start].chars().take_while(|c| *c == '\t' || *c == ' ').collect();
-                let insert = format!("\n{indent}");
-                doc.text.replace_range(sel.clone(), &insert);
-                let at = sel.start + insert.len();
-                new_sel = Some(at..at);
-            }
-            if let Some(r) = new_sel {
-                let (ca, cb) = (char_of_byte(&doc.text, r.start), char_of_byte(&doc.text, r.end));
-                state.cursor.set_char_range(Some(CCursorRange::two(CCursor::new(ca), CCursor::new(cb))));
-                state.store(&ctx, id);
-                out.changed = true;
-            }
+        if std::mem::take(&mut self.edited) {
+            out.changed = true;
         }
         if let Some(r) = self.pending_select.as_mut() {
             *r = floor_boundary(&doc.text, r.start)..floor_boundary(&doc.text, r.end.max(r.start));
@@ -200,7 +251,7 @@ impl Editor {
         let font = FontId::monospace(13.0);
         let row_height = ui.fonts_mut(|f| f.row_height(&font));
         let dark = ui.visuals().dark_mode;
-        let line_count = doc.text.bytes().filter(|b| *b == b'\n').count() + 1;
+        let line_count = memchr::memchr_iter(b'\n', doc.text.as_bytes()).count() + 1;
         let digits = line_count.to_string().len().max(3);
         let char_w = ui.fonts_mut(|f| f.glyph_width(&font, '0'));
         let gutter_w = digits as f32 * char_w + 12.0;
@@ -261,12 +312,15 @@ impl Editor {
         let painter = ui.painter_at(scroll.inner_rect);
         let weak = ui.visuals().weak_text_color();
         let strong = ui.visuals().strong_text_color();
-        let cursor_line = self.cursor.map(|c| doc.text[..c].bytes().filter(|b| *b == b'\n').count());
+        let cursor_line = self.cursor.map(|c| memchr::memchr_iter(b'\n', &doc.text.as_bytes()[..c]).count());
         let clip = scroll.inner_rect;
-        for (i, row) in output.galley.rows.iter().enumerate() {
+        // Rows are sorted by height: skip straight to the first visible one.
+        let rows = &output.galley.rows;
+        let first = rows.partition_point(|row| output.galley_pos.y + row.pos.y + row_height < clip.top());
+        for (i, row) in rows.iter().enumerate().skip(first) {
             let y = output.galley_pos.y + row.pos.y;
-            if y + row_height < clip.top() || y > clip.bottom() {
-                continue;
+            if y > clip.bottom() {
+                break;
             }
             let color = if Some(i) == cursor_line { strong } else { weak };
             painter.text(Pos2::new(gutter.right() - 8.0, y), egui::Align2::RIGHT_TOP, (i + 1).to_string(), font.clone(), color);
@@ -432,6 +486,22 @@ mod tests {
         let r = shift_lines(&mut t, end..end, false);
         assert_eq!(t, "\ta\n\tb\nc\nd");
         assert_eq!(&t[r], "d");
+    }
+
+    #[test]
+    fn inserted_lines_go_before_into_or_after_the_cursor_line() {
+        let mut t = String::from("a\n\t\nbc");
+        assert_eq!(insert_line(&mut t, 0, "X"), 1);
+        assert_eq!(t, "X\na\n\t\nbc");
+        // A blank line is replaced.
+        assert_eq!(insert_line(&mut t, 5, "Y"), 5);
+        assert_eq!(t, "X\na\nY\nbc");
+        // In the middle of a line: after it.
+        assert_eq!(insert_line(&mut t, 7, "Z"), 10);
+        assert_eq!(t, "X\na\nY\nbc\nZ");
+        let mut e = String::new();
+        assert_eq!(insert_line(&mut e, 0, "skeleton"), 8);
+        assert_eq!(e, "skeleton");
     }
 
     #[test]

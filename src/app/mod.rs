@@ -19,9 +19,11 @@ pub mod drag;
 pub mod editor;
 pub mod export;
 pub mod files;
+pub mod help;
 pub mod highlight;
 pub mod settings;
 pub mod timeline;
+pub mod typing;
 pub mod write_back;
 
 use std::path::{Path, PathBuf};
@@ -81,6 +83,8 @@ pub enum Action {
     Save,
     SaveAs,
     Quit,
+    /// An untitled copy of the example script `help::EXAMPLES[i]`.
+    OpenExample(usize),
 }
 
 /// A question the app is waiting on (shown as a modal).
@@ -119,6 +123,8 @@ pub struct SkelpadApp {
     /// The render pipeline's state for the canvas.
     pub drawing: Drawing,
     pub selected: Option<Selected>,
+    /// The help windows (shortcuts, language reference).
+    pub help: help::Help,
     /// The bone whose line holds the editor cursor.
     pub cursor_bone: Option<BoneId>,
     /// A canvas drag that is editing the script.
@@ -190,6 +196,7 @@ impl SkelpadApp {
             pose: Pose::default(),
             drawing: Drawing::new(Path::new(".")),
             selected: None,
+            help: help::Help::default(),
             cursor_bone: None,
             drag: None,
             dialogs: services.dialogs,
@@ -232,7 +239,7 @@ impl SkelpadApp {
 
     /// Starts a file command, asking first when it would lose unsaved work.
     pub fn request(&mut self, action: Action) {
-        let discards = matches!(action, Action::New | Action::Open(_) | Action::Quit);
+        let discards = matches!(action, Action::New | Action::Open(_) | Action::Quit | Action::OpenExample(_));
         if discards && self.doc.is_dirty() {
             self.prompt = Some(Prompt::Unsaved { then: action });
             return;
@@ -247,6 +254,12 @@ impl SkelpadApp {
                 self.say("New script", false);
             }
             Action::Open(Some(path)) => self.open_path(&path),
+            Action::OpenExample(i) => {
+                if let Some(e) = help::EXAMPLES.get(i) {
+                    self.replace_document(Document::untitled(&help::example_title(e.file), e.text));
+                    self.say(format!("A copy of the example {}: save it to keep your changes", e.file), false);
+                }
+            }
             Action::Open(None) => {
                 if self.pending_dialog.is_none() {
                     let dir = self.doc.path.as_ref().and_then(|p| p.parent()).map(Path::to_path_buf);
@@ -277,8 +290,7 @@ impl SkelpadApp {
         let dir = self.doc.path.as_ref().and_then(|p| p.parent()).map(Path::to_path_buf);
         let name = match &self.doc.path {
             Some(p) => p.file_name().map_or_else(|| "script.skel2d".into(), |n| n.to_string_lossy().into_owned()),
-            None if self.doc.untitled_name == EXAMPLE_NAME => "walk_cycle.skel2d".into(),
-            None => "untitled.skel2d".into(),
+            None => help::example_file(&self.doc.untitled_name).unwrap_or("untitled.skel2d").to_owned(),
         };
         let pending = self.dialogs.pick_save("Save script as", dir.as_deref(), &name, "skel2d");
         self.pending_dialog = Some((DialogPurpose::SaveAs { then }, pending));
@@ -470,6 +482,9 @@ impl SkelpadApp {
             self.prompt = Some(Prompt::Unsaved { then: Action::Quit });
         }
         if self.prompt.is_none() {
+            // The frame's typing first, in order, so that a shortcut (Ctrl+S)
+            // sees every character typed before it.
+            self.editor.take_input(&ctx, &mut self.doc);
             self.shortcuts(&ctx);
         }
         self.poll_files(&ctx);
@@ -482,12 +497,18 @@ impl SkelpadApp {
         egui::Panel::top("menu").show(ui, |ui| self.menu_bar(ui));
         egui::Panel::bottom("status").show(ui, |ui| self.status_bar(ui));
         egui::Panel::left("editor").resizable(true).default_size(520.0).size_range(200.0..=1400.0).show(ui, |ui| {
-            egui::Panel::bottom("diagnostics").resizable(true).default_size(140.0).size_range(60.0..=600.0).show(ui, |ui| {
-                if let Some(span) = editor::diagnostics_ui(ui, &self.doc) {
-                    self.editor.select(span);
-                    ui.memory_mut(|m| m.request_focus(editor::editor_id()));
-                }
-            });
+            // The Problems panel takes its place first and is filled after the
+            // editor, so it lists the diagnostics of this frame's edit.
+            let problems = egui::Panel::bottom("diagnostics")
+                .resizable(true)
+                .default_size(140.0)
+                .size_range(60.0..=600.0)
+                .show(ui, |ui| {
+                    let rect = ui.available_rect_before_wrap();
+                    ui.allocate_rect(rect, egui::Sense::hover());
+                    rect
+                })
+                .inner;
             egui::CentralPanel::default().show(ui, |ui| {
                 let generation = self.doc.analysis.generation;
                 let out = self.editor.ui(ui, &mut self.doc);
@@ -501,6 +522,11 @@ impl SkelpadApp {
                 }
                 self.cursor_bone = out.cursor.and_then(|c| bone_at_cursor(&self.doc, c));
             });
+            let mut list = ui.new_child(egui::UiBuilder::new().id_salt("diagnostics.list").max_rect(problems));
+            if let Some(span) = editor::diagnostics_ui(&mut list, &self.doc) {
+                self.editor.select(span);
+                list.memory_mut(|m| m.request_focus(editor::editor_id()));
+            }
         });
         egui::CentralPanel::default().frame(egui::Frame::NONE).show(ui, |ui| {
             let arm = self.doc.analysis.shown.clone();
@@ -571,6 +597,11 @@ impl SkelpadApp {
                 ctx.request_repaint();
             }
         });
+        if let Some(line) = self.help.ui(&ctx) {
+            // Applied at the start of the next frame, like typing.
+            self.editor.insert_at_cursor(line);
+            ctx.request_repaint();
+        }
         self.prompt_ui(&ctx);
         self.export_dialog_ui(&ctx);
 
@@ -685,6 +716,13 @@ impl SkelpadApp {
                 if ui.button("Open…          Ctrl+O").clicked() {
                     self.request(Action::Open(None));
                 }
+                ui.menu_button("Examples", |ui| {
+                    for (i, e) in help::EXAMPLES.iter().enumerate() {
+                        if ui.button(e.file).on_hover_text("Open an untitled copy").clicked() {
+                            self.request(Action::OpenExample(i));
+                        }
+                    }
+                });
                 ui.menu_button("Open Recent", |ui| {
                     if self.settings.recent_files.is_empty() {
                         ui.weak("No recent files");
@@ -747,6 +785,14 @@ impl SkelpadApp {
                         }
                     }
                 });
+            });
+            ui.menu_button("Help", |ui| {
+                if ui.button("Keyboard shortcuts").clicked() {
+                    self.help.open = Some(help::HelpPage::Shortcuts);
+                }
+                if ui.button("Language reference").clicked() {
+                    self.help.open = Some(help::HelpPage::Reference);
+                }
             });
         });
     }

@@ -36,6 +36,23 @@ pub struct Playback {
     last_clock: Option<f64>,
 }
 
+/// The most key ticks the scrub bar draws: more than it has pixels.
+pub const MAX_TICKS: usize = 4000;
+
+/// Key ticks sorted by time with at most one per 1/[`MAX_TICKS`] of the
+/// duration (the first of each).
+pub fn thin_ticks(mut ticks: Vec<Tick>, duration: f64) -> Vec<Tick> {
+    let cell = duration.max(1e-9) / MAX_TICKS as f64;
+    ticks.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let mut out: Vec<Tick> = Vec::with_capacity(ticks.len().min(MAX_TICKS + 1));
+    for t in ticks {
+        if out.last().is_none_or(|last| t.0 - last.0 >= cell) {
+            out.push(t);
+        }
+    }
+    out
+}
+
 impl Default for Playback {
     fn default() -> Self {
         Playback {
@@ -270,6 +287,8 @@ pub fn ui(
         // Without a source map for it (the canvas shows the last error-free
         // version), the keys come from the model, without their text.
         let ticks = source_ticks.unwrap_or_else(|| a.key_times(&arm.skeleton, focus_bone).into_iter().map(|t| (t, None)).collect());
+        // At most `MAX_TICKS` diamonds, however many keys.
+        let ticks = thin_ticks(ticks, a.duration_secs);
         out.jump = scrub_bar(ui, playback, a, &ticks, focus_bone.map(|b| arm.skeleton.bone(b).name.as_str()));
     } else {
         if arm.animations.is_empty() {
@@ -283,6 +302,23 @@ pub fn ui(
 
 fn anim_title(a: &Animation) -> String {
     if a.name.is_empty() { "(unnamed)".to_owned() } else { a.name.clone() }
+}
+
+/// Frames between labels (a 1-2-5 series, labels ≥ 40 points apart) and
+/// between ticks (every frame if they are ≥ 4 points apart, else the labels).
+pub fn tick_spacing(frames: i64, width: f32) -> (i64, i64) {
+    let px_per_frame = f64::from(width.max(1.0)) / frames.max(1) as f64;
+    let mut label_every = i64::MAX;
+    'find: for decade in 0..19 {
+        for m in [1, 2, 5] {
+            let n = m * 10i64.pow(decade);
+            if n as f64 * px_per_frame >= 40.0 {
+                label_every = n;
+                break 'find;
+            }
+        }
+    }
+    (label_every, if px_per_frame >= 4.0 { 1 } else { label_every })
 }
 
 /// The scrub bar: frame numbers, keyframe ticks, the playhead. Clicking or
@@ -308,10 +344,10 @@ fn scrub_bar(ui: &mut egui::Ui, playback: &mut Playback, anim: &Animation, ticks
     let painter = ui.painter_at(rect);
     painter.rect_filled(rect, 3.0, visuals.extreme_bg_color);
     let text_color = visuals.weak_text_color();
-    // Label every n-th frame so labels stay at least ~40 points apart.
-    let px_per_frame = inner.width() / frames as f32;
-    let label_every = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000].into_iter().find(|n| *n as f32 * px_per_frame >= 40.0).unwrap_or(5000);
-    let tick_every = if px_per_frame >= 4.0 { 1 } else { label_every };
+    // Label every n-th frame so labels stay at least ~40 points apart, and
+    // draw ticks at least 4 points apart: at most a few hundred of each,
+    // however long the animation.
+    let (label_every, tick_every) = tick_spacing(frames, inner.width());
     for f in (0..=frames).step_by(tick_every as usize) {
         let x = x_of(f as f64 / anim.fps);
         let major = f % label_every == 0;
@@ -423,5 +459,33 @@ mod tests {
         p.looping = false;
         p.end(anim);
         assert_eq!(p.frame(anim.unwrap()), 10);
+    }
+
+    #[test]
+    fn ticks_and_labels_stay_few_however_long_the_animation() {
+        for frames in [1, 7, 100, 10_000, 1_000_000, 50_000_000_000_000, i64::MAX / 2] {
+            for width in [50.0f32, 600.0, 3000.0] {
+                let (label, tick) = tick_spacing(frames, width);
+                let labels = frames / label + 1;
+                let ticks = frames / tick + 1;
+                assert!(labels as f32 <= width / 40.0 + 2.0, "{frames} frames, {width} px: {labels} labels");
+                assert!(ticks as f32 <= width / 4.0 + 2.0, "{frames} frames, {width} px: {ticks} ticks");
+                assert!(label % tick == 0, "labels fall on ticks");
+            }
+        }
+        // A short animation on a wide bar: every frame ticked, labels 1-2-5.
+        assert_eq!(tick_spacing(10, 600.0), (1, 1));
+        assert_eq!(tick_spacing(100, 600.0), (10, 1));
+        assert_eq!(tick_spacing(1000, 600.0), (100, 100));
+    }
+
+    #[test]
+    fn key_ticks_are_thinned_to_a_bounded_count() {
+        let times: Vec<Tick> = (0..1_000_000).rev().map(|k| (f64::from(k) * 0.001, None)).collect();
+        let thin = thin_ticks(times, 1000.0);
+        assert!(thin.len() <= MAX_TICKS + 1, "{}", thin.len());
+        assert_eq!(thin.first(), Some(&(0.0, None)));
+        assert!(thin.last().unwrap().0 > 999.0);
+        assert_eq!(thin_ticks(vec![(1.0, None), (0.0, None), (0.5, None)], 1.0), vec![(0.0, None), (0.5, None), (1.0, None)]);
     }
 }

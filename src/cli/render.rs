@@ -10,7 +10,7 @@ use super::{EXIT_OK, EXIT_USAGE, find_animation, find_skin, read_script, report}
 use crate::compile::compile;
 use crate::model::{AnimId, SkinId};
 use crate::render::export::{self, FrameRenderer, Framing, Settings};
-use crate::render::{RenderCache, Rgba, frame_times};
+use crate::render::{RenderCache, Rgba, frame_count, frame_times};
 use crate::runtime::wrap_time;
 use crate::syntax::Diagnostic;
 
@@ -68,7 +68,14 @@ pub struct RenderArgs {
     /// Write the animation as a looping GIF.
     #[arg(long, conflicts_with_all = ["time", "frame"])]
     gif: bool,
+    /// The most frames --frames, --sheet or --gif will write; a longer
+    /// animation is refused.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_FRAMES)]
+    max_frames: u64,
 }
+
+/// How many frames `render --frames/--sheet/--gif` writes without `--max-frames`.
+pub const DEFAULT_MAX_FRAMES: u64 = 10_000;
 
 /// The background of rendered pictures (`--background`).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -199,7 +206,23 @@ fn render(args: &RenderArgs, err: &mut dyn Write, tty: bool) -> Result<(), Strin
             writeln!(err, "warning: {} has {n} error(s); rendering what compiled (run `skelpad check` to see them)", args.file.display());
     }
     let animation = anim.and_then(|a| arm.animation(a));
-    let fps = animation.map_or(20.0, crate::render::fps_of);
+    let fps = animation.map_or(crate::model::DEFAULT_FPS, |a| a.fps);
+    if let Some(a) = animation.filter(|_| animated) {
+        let frames = frame_count(a);
+        if frames > args.max_frames {
+            let flag = if args.frames {
+                "--frames"
+            } else if args.sheet {
+                "--sheet"
+            } else {
+                "--gif"
+            };
+            return Err(format!(
+                "animation `{}` has {frames} frames ({:.1} s at {fps} fps); {flag} writes at most {} (pass --max-frames {frames} to write them all)",
+                a.name, a.duration_secs, args.max_frames
+            ));
+        }
+    }
     let background = match args.background {
         Some(Background::Transparent) => None,
         Some(Background::Color(c)) => Some(c),

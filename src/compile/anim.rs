@@ -15,6 +15,7 @@ use crate::syntax::{Diagnostic, Span};
 const MAX_KEYS: usize = 100_000;
 /// Stops a timeline after running this many commands (loops included).
 const MAX_STEPS: usize = 2_000_000;
+pub use crate::model::MAX_KEY_FRAME;
 
 #[derive(Debug)]
 pub struct AnimOutput {
@@ -73,7 +74,8 @@ pub fn compile_anim(rig: &RigOutput, sections: &[(Ordinal, &AnimSection)]) -> An
         opts.step = s.opts.step.or(opts.step);
         opts.easing = s.opts.easing.or(opts.easing);
     }
-    let fps = fps.filter(|f| *f > 0.0 && f.is_finite()).unwrap_or(20.0);
+    // `Animation::empty` cleans the frame rate (the one place that does).
+    let fps = fps.unwrap_or(crate::model::DEFAULT_FPS);
 
     // Per target, per property: the keys of the last timeline written.
     let mut order: Vec<(Target, TimelineProp)> = Vec::new();
@@ -151,6 +153,7 @@ pub fn compile_anim(rig: &RigOutput, sections: &[(Ordinal, &AnimSection)]) -> An
     }
 
     let mut anim = Animation::empty(&name, fps);
+    let fps = anim.fps;
     let time = |k: &RawKey| k.frame / fps;
     let num = |v: &KeyValue| if let KeyValue::Number(n) = v { *n } else { 0.0 };
     let color_tracks: Vec<(Target, TimelineProp)> =
@@ -283,6 +286,11 @@ fn check_attachment_names(
     }
 }
 
+/// A frame number for a message: whole numbers without a fraction.
+fn fmt_frame(f: f64) -> String {
+    if f.fract() == 0.0 && f.abs() < 1e15 { format!("{}", f as i64) } else { format!("{f}") }
+}
+
 struct LoopState {
     start: usize,
     prev: Vec<usize>,
@@ -310,6 +318,7 @@ fn run_timeline(tl: &TimelineLine, start: Opts, diags: &mut Vec<LocalDiag>, ord:
     let cmds = &tl.commands;
     let mut k = 0;
     let mut steps = 0usize;
+    let mut too_late = false;
     while k < cmds.len() {
         steps += 1;
         if steps > MAX_STEPS || arena.len() > MAX_KEYS {
@@ -359,6 +368,27 @@ fn run_timeline(tl: &TimelineLine, start: Opts, diags: &mut Vec<LocalDiag>, ord:
                     TimelineCommand::PushMul(v) => KeyValue::Number(prev * v),
                     _ => unreachable!("matched above"),
                 };
+                if frame.is_nan() || frame > MAX_KEY_FRAME {
+                    // Beyond the longest animation allowed: the key is dropped
+                    // (the keys before it stay), reported once per timeline.
+                    if !too_late {
+                        too_late = true;
+                        diags.push((
+                            ord,
+                            Diagnostic::error(
+                                cmds[k].span,
+                                format!(
+                                    "this key falls on frame {}, after the last frame an animation may use ({}); it is dropped, as is any other key of this timeline past that frame",
+                                    fmt_frame(frame),
+                                    fmt_frame(MAX_KEY_FRAME)
+                                ),
+                            )
+                            .hint("animations are limited to 1 000 000 frames (see LANGUAGE-EXT.md); check the frame numbers and loop counts"),
+                        ));
+                    }
+                    k += 1;
+                    continue;
+                }
                 let origin = if !stack.is_empty() {
                     KeyOrigin::Loop
                 } else if matches!(cmd, TimelineCommand::Push(_)) {

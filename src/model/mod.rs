@@ -598,9 +598,24 @@ pub struct AttachmentChannel {
     pub keys: Vec<Key<Option<AttachmentId>>>,
 }
 
+/// The frame rate of an animation that does not give one (or gives one that
+/// is not a positive number).
+pub const DEFAULT_FPS: f64 = 20.0;
+
+/// The latest frame a key may fall on (LANGUAGE-EXT.md): longer animations
+/// are an error, so nothing that compiles asks for more frames than this.
+pub const MAX_KEY_FRAME: f64 = 1_000_000.0;
+
+/// `fps` if it is a positive number, else [`DEFAULT_FPS`].
+pub fn clean_fps(fps: f64) -> f64 {
+    if fps.is_finite() && fps > 0.0 { fps } else { DEFAULT_FPS }
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct Animation {
     pub name: String,
+    /// Frames per second: always a positive number ([`Animation::empty`]
+    /// cleans it, so readers never check it again).
     pub fps: f64,
     /// The latest key time; playback loops over [0, duration).
     pub duration_secs: f64,
@@ -612,10 +627,12 @@ pub struct Animation {
 }
 
 impl Animation {
+    /// An animation without channels; a frame rate that is zero, negative or
+    /// not a number becomes [`DEFAULT_FPS`].
     pub fn empty(name: &str, fps: f64) -> Self {
         Animation {
             name: name.to_string(),
-            fps,
+            fps: clean_fps(fps),
             duration_secs: 0.0,
             angle_interpolation: AngleInterpolation::Shortest,
             bones: Vec::new(),

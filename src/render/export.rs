@@ -266,9 +266,9 @@ pub fn write_sheet(
 }
 
 /// Frame delays in hundredths of a second (GIF's unit) for `n` frames at
-/// `fps`, rounded so that the total stays on the animation's clock.
+/// `fps` (an animation's, so a positive number), rounded so that the total
+/// stays on the animation's clock.
 pub fn gif_delays(n: usize, fps: f64) -> Vec<u16> {
-    let fps = super::sane_fps(fps);
     let at = |k: usize| (k as f64 * 100.0 / fps).round();
     (0..n).map(|k| (at(k + 1) - at(k)).clamp(1.0, f64::from(u16::MAX)) as u16).collect()
 }

@@ -366,16 +366,6 @@ impl DrawOptions {
     }
 }
 
-/// An animation's frame rate, 20 (the language's default) when it is not a
-/// positive number.
-pub fn fps_of(anim: &crate::model::Animation) -> f64 {
-    sane_fps(anim.fps)
-}
-
-pub(crate) fn sane_fps(fps: f64) -> f64 {
-    if fps.is_finite() && fps > 0.0 { fps } else { 20.0 }
-}
-
 /// What a renderer keeps between frames: tessellations (keyed on their
 /// outline and style, so they cannot go stale) and decoded sprite images.
 /// One per document; keep it alive across frames.
@@ -665,21 +655,49 @@ fn add_overlay(list: &mut DrawList, sk: &Skeleton, pose: &Pose, options: &DrawOp
     }
 }
 
+/// The number of frames of an animation at its frame rate: every whole
+/// frame in [0, duration), at least one.
+pub fn frame_count(anim: &crate::model::Animation) -> u64 {
+    // The language keeps keys within `MAX_KEY_FRAME` frames; the cap only
+    // guards animations from elsewhere.
+    (anim.duration_secs * anim.fps - 1e-9).ceil().clamp(1.0, crate::model::MAX_KEY_FRAME) as u64
+}
+
 /// Times of the frames of an animation at its frame rate: `k / fps` for
 /// every whole frame in [0, duration) (a looping animation's last instant
 /// is its first), or just 0 for an animation without keys.
 pub fn frame_times(anim: &crate::model::Animation) -> Vec<f64> {
-    let fps = fps_of(anim);
-    let frames = (anim.duration_secs * fps - 1e-9).ceil().max(1.0);
-    // Cap absurd lengths (a typo like 100000 fps): a million frames is
-    // already more than anyone renders.
-    let frames = frames.min(1e6) as u64;
-    (0..frames).map(|k| k as f64 / fps).collect()
+    (0..frame_count(anim)).map(|k| k as f64 / anim.fps).collect()
 }
+
+/// At most about `max` times of an animation that stand for all its frames:
+/// every frame when there are no more than `max`, else its key times (where
+/// poses turn) thinned to half the budget plus evenly spaced frames.
+pub fn sample_times(anim: &crate::model::Animation, skeleton: &crate::model::Skeleton, max: usize) -> Vec<f64> {
+    let max = max.max(2);
+    let frames = frame_count(anim);
+    if frames <= max as u64 {
+        return frame_times(anim);
+    }
+    let keys = anim.key_times(skeleton, None);
+    let half = max / 2;
+    let mut t: Vec<f64> = if keys.len() <= half { keys } else { (0..half).map(|i| keys[i * keys.len() / half]).collect() };
+    let even = (max - t.len()) as u64;
+    t.extend((0..even).map(|i| (i * frames / even) as f64 / anim.fps));
+    t.sort_by(f64::total_cmp);
+    t.dedup();
+    t
+}
+
+/// How many poses [`animation_bounds`] looks at, at most: as many frames as
+/// `skelpad render` writes without `--max-frames`, so what it renders is
+/// framed exactly.
+pub const BOUNDS_SAMPLES: usize = 10_000;
 
 /// The box around everything an animation draws at each of its frames (or
 /// the setup pose when `anim` is `None`), so a framing that fits it does not
-/// jitter from frame to frame.
+/// jitter from frame to frame. Longer animations are sampled (see
+/// [`animation_bounds_sampled`] with [`BOUNDS_SAMPLES`]).
 pub fn animation_bounds(
     armature: &Armature,
     anim: Option<AnimId>,
@@ -687,8 +705,20 @@ pub fn animation_bounds(
     options: &DrawOptions,
     cache: &mut RenderCache,
 ) -> Option<Bounds> {
+    animation_bounds_sampled(armature, anim, skin, options, cache, BOUNDS_SAMPLES)
+}
+
+/// [`animation_bounds`] over at most about `max_samples` poses ([`sample_times`]).
+pub fn animation_bounds_sampled(
+    armature: &Armature,
+    anim: Option<AnimId>,
+    skin: SkinId,
+    options: &DrawOptions,
+    cache: &mut RenderCache,
+    max_samples: usize,
+) -> Option<Bounds> {
     let animation = anim.and_then(|a| armature.animation(a));
-    let times = animation.map_or_else(|| vec![0.0], frame_times);
+    let times = animation.map_or_else(|| vec![0.0], |a| sample_times(a, &armature.skeleton, max_samples));
     let mut pose = Pose::default();
     let mut list = DrawList::default();
     let mut acc: Option<Bounds> = None;
@@ -751,7 +781,7 @@ pub fn build_with_onion_skin(
     let mut pose = Pose::default();
     let mut list = DrawList::default();
     if let Some(a) = animation {
-        let step = onion.step_secs.filter(|s| s.is_finite() && *s > 0.0).unwrap_or(1.0 / fps_of(a));
+        let step = onion.step_secs.filter(|s| s.is_finite() && *s > 0.0).unwrap_or(1.0 / a.fps);
         let ghost_options = DrawOptions { bones: false, ..*options };
         let ghosts = |n: u32, sign: f64, tint: Rgba| (1..=n).rev().map(move |k| (time_secs + sign * f64::from(k) * step, k, n, tint));
         let order = ghosts(onion.before, -1.0, onion.before_tint).chain(ghosts(onion.after, 1.0, onion.after_tint));

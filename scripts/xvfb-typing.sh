@@ -1,0 +1,145 @@
+#!/usr/bin/env bash
+# Types a 12-line script into the real editor window through a virtual X
+# server (Xvfb) with real key events (xdotool → XTEST, 12 ms between keys,
+# Enter right after the last character of each line), saves it with Ctrl+S
+# and checks that the file holds exactly the script. Not run in CI.
+#
+#   scripts/xvfb-typing.sh [SCREENSHOT.png]
+#
+# Uses SKELPAD_BIN if set, else builds the release binary. Needs xvfb,
+# xdotool and imagemagick (installed with apt-get when missing, as
+# scripts/screenshot.sh does). Exit status 0 when the saved bytes match.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+shot="${1:-}"
+
+packages=(xvfb xauth libxcursor1 libxi6 libxkbcommon-x11-0 libegl1 libegl-mesa0 libgl1-mesa-dri xdotool imagemagick)
+missing=()
+for p in "${packages[@]}"; do
+    dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    sudo_cmd=""
+    [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
+    export DEBIAN_FRONTEND=noninteractive
+    $sudo_cmd apt-get update -qq
+    $sudo_cmd apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+bin="${SKELPAD_BIN:-}"
+if [ -z "$bin" ]; then
+    cargo build --release --quiet
+    bin="${CARGO_TARGET_DIR:-target}/release/skelpad"
+fi
+
+display=":${TYPING_DISPLAY:-96}"
+Xvfb "$display" -screen 0 1400x860x24 -nolisten tcp >/dev/null 2>&1 &
+xvfb=$!
+work="$(mktemp -d)"
+cleanup() {
+    [ -n "${app:-}" ] && kill "$app" 2>/dev/null || true
+    kill "$xvfb" 2>/dev/null || true
+    rm -rf "$work"
+}
+trap cleanup EXIT
+sleep 1
+
+# The file to type over: the editor opens it, Ctrl+A selects it all, and
+# typing replaces it (the save dialog is not scriptable here).
+file="$work/typed.skel2d"
+printf 'placeholder\n\twill be replaced\n' >"$file"
+
+# What the file must hold afterwards: 12 lines, tabs for indentation.
+expected="$work/expected.skel2d"
+printf '%s\n' \
+    'skeleton #FC0' \
+    $'\tbody l30 r90' \
+    $'\t\t@ :rect w20 h40 f#48C' \
+    $'\tbody.head l12 x32' \
+    $'\t\t@ :circle d18 f#FDB' \
+    $'\tbody.arm l25 x25 r-120' \
+    $'\t\t@ :rect x12 w25 h6 f#48C' \
+    'anim "wave" 24fps 0:6:sio' \
+    $'\tbody.arm' \
+    $'\t\tr 0 -> 40 -> 0 -> 40 -> 0' \
+    $'\tbody.head' \
+    $'\t\tr 0 --> 10 --> 0' >"$expected"
+
+mkdir -p "$work/home"
+DISPLAY="$display" XDG_DATA_HOME="$work/home" XDG_CONFIG_HOME="$work/home" WAYLAND_DISPLAY= \
+    LIBGL_ALWAYS_SOFTWARE=1 "$bin" "$file" &
+app=$!
+
+wid=""
+for _ in $(seq 1 100); do
+    wid="$(DISPLAY="$display" xdotool search --name "skelpad" 2>/dev/null | head -n1 || true)"
+    [ -n "$wid" ] && break
+    sleep 0.1
+done
+if [ -z "$wid" ]; then
+    echo "error: the editor window did not appear" >&2
+    exit 1
+fi
+x() { DISPLAY="$display" xdotool "$@"; }
+# The window may not be mapped yet: focusing it fails until it is.
+sleep 1
+for _ in $(seq 1 50); do
+    x windowsize "$wid" 1400 860 windowmove "$wid" 0 0 2>/dev/null || true
+    x windowfocus --sync "$wid" 2>/dev/null && break
+    sleep 0.2
+done
+sleep 2
+# Into the text (the editor panel is on the left), select everything.
+x mousemove --window "$wid" 250 120 click 1
+sleep 0.3
+x key --delay 12 ctrl+a
+sleep 0.3
+
+# Enter keeps the indentation of the line it ends, so each burst types only
+# the tabs a line adds, and Shift+Tab takes away what the next line drops.
+# Every burst has Enter right after a line's last character and the next
+# line's first key right after Enter.
+# `xdotool type` sends a line feed for "\n", which is not the Enter key:
+# every character goes as its key instead, in one burst, Return for "\n".
+keysym() {
+    case "$1" in
+        $'\n') echo Return ;; $'\t') echo Tab ;; ' ') echo space ;; '#') echo numbersign ;;
+        '@') echo at ;; '"') echo quotedbl ;; '>') echo greater ;; '-') echo minus ;;
+        ':') echo colon ;; '.') echo period ;; ',') echo comma ;; *) echo "$1" ;;
+    esac
+}
+type() {
+    local keys=() i
+    for ((i = 0; i < ${#1}; i++)); do keys+=("$(keysym "${1:i:1}")"); done
+    x key --delay 12 "${keys[@]}"
+}
+outdent() { for _ in $(seq 1 "$1"); do x key --delay 12 shift+Tab; done; }
+type $'skeleton #FC0\n\tbody l30 r90\n\t@ :rect w20 h40 f#48C\n'
+outdent 1
+type $'body.head l12 x32\n\t@ :circle d18 f#FDB\n'
+outdent 1
+type $'body.arm l25 x25 r-120\n\t@ :rect x12 w25 h6 f#48C\n'
+outdent 2
+type $'anim "wave" 24fps 0:6:sio\n\tbody.arm\n\tr 0 -> 40 -> 0 -> 40 -> 0\n'
+outdent 1
+type $'body.head\n\tr 0 --> 10 --> 0\n'
+outdent 2
+sleep 0.5
+x key --delay 12 ctrl+s
+sleep 1.5
+
+if [ -n "$shot" ]; then
+    mkdir -p "$(dirname "$shot")"
+    x mousemove 900 500
+    sleep 0.5
+    DISPLAY="$display" import -window root -crop 1400x860+0+0 "$shot"
+    echo "screenshot: $shot"
+fi
+
+if cmp -s "$file" "$expected"; then
+    echo "typing test: PASS — the saved file holds exactly the $(wc -l <"$expected") typed lines ($(wc -c <"$expected") bytes)"
+else
+    echo "typing test: FAIL — the saved file differs from what was typed:" >&2
+    diff <(cat -A "$expected") <(cat -A "$file") >&2 || true
+    exit 1
+fi
