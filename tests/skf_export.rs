@@ -305,7 +305,7 @@ fn with_sprites(name: &str, arm: &Armature, dir: &Path) -> PathBuf {
         .iter()
         .flat_map(|s| s.attachments.iter())
         .filter_map(|a| match &a.kind {
-            AttachmentKind::Sprite { image: Some(img) } => Some(img.as_str()),
+            AttachmentKind::Sprite { image: Some(img), .. } => Some(img.as_str()),
             _ => None,
         })
         .collect();

@@ -55,7 +55,7 @@ enum Command {
     },
     /// Evaluate poses: the setup pose and poses of each animation.
     Pose {
-        /// The script.
+        /// The script, or a Spriter file (.scml/.scon).
         file: PathBuf,
         /// Print JSON (the conformance format).
         #[arg(long)]
@@ -69,6 +69,13 @@ enum Command {
         /// Times in seconds, comma separated (default: 0, every tenth of the duration, and the end).
         #[arg(long, value_name = "T1,T2,...", value_delimiter = ',')]
         times: Option<Vec<f64>>,
+        /// Spriter files: the entity (default: the first).
+        #[arg(long, value_name = "NAME")]
+        entity: Option<String>,
+        /// Add to each pose the list of drawn attachments in draw order
+        /// (slot, attachment, image, world frame, alpha).
+        #[arg(long)]
+        draw: bool,
     },
     /// Render a pose or an animation to PNG, a PNG sequence, a sprite sheet or a GIF.
     Render(render::RenderArgs),
@@ -105,7 +112,9 @@ where
     match cli.command {
         None => open_editor(cli.file),
         Some(Command::Check { files, format, timings }) => check(&files, format, timings),
-        Some(Command::Pose { file, json, anim, skin, times }) => pose(&file, json, anim.as_deref(), skin.as_deref(), times),
+        Some(Command::Pose { file, json, anim, skin, times, entity, draw }) => {
+            pose(&file, &PoseOptions { json, anim: anim.as_deref(), skin: skin.as_deref(), times, entity: entity.as_deref(), draw })
+        }
         Some(Command::Render(args)) => render::run(args),
         Some(Command::Export(args)) => export::run(
             &args,
@@ -220,16 +229,63 @@ fn default_times(duration: f64) -> Vec<f64> {
     (0..=10).map(|k| if k == 10 { duration } else { f64::from(k) * duration / 10.0 }).collect()
 }
 
-fn pose(path: &Path, json: bool, anim: Option<&str>, skin: Option<&str>, times: Option<Vec<f64>>) -> i32 {
-    let text = match read_script(path) {
-        Ok(t) => t,
+/// What `skelpad pose` was asked for.
+struct PoseOptions<'a> {
+    json: bool,
+    anim: Option<&'a str>,
+    skin: Option<&'a str>,
+    times: Option<Vec<f64>>,
+    entity: Option<&'a str>,
+    draw: bool,
+}
+
+/// An input file read into an armature: a script (compiled) or an imported
+/// file, with its messages.
+pub struct Loaded {
+    pub armature: Armature,
+    /// Warnings (imports) to print before the output.
+    pub warnings: Vec<String>,
+    /// Scripts: errors were found (`skelpad check` shows them).
+    pub error_count: usize,
+    /// Extra members for `pose --json` (an import's entity, looping).
+    pub info: serde_json::Map<String, serde_json::Value>,
+}
+
+/// Reads FILE as the CLI's commands take it: a Spriter file (`.scml`,
+/// `.scon`; `entity` picks one) or a script.
+pub fn load_input(path: &Path, entity: Option<&str>) -> Result<Loaded, String> {
+    if crate::formats::spriter::syntax_of(path).is_some() {
+        let file = crate::formats::spriter::load(path)?;
+        let ent = file.entity(entity)?;
+        let mut info = serde_json::Map::new();
+        info.insert("entity".into(), ent.name.clone().into());
+        let entities: Vec<&str> = file.entities.iter().map(|e| e.name.as_str()).collect();
+        info.insert("entities".into(), serde_json::json!(entities));
+        let warnings = file.warnings.iter().map(|w| format!("{}: {w}", path.display())).collect();
+        return Ok(Loaded { armature: ent.armature.clone(), warnings, error_count: 0, info });
+    }
+    if entity.is_some() {
+        return Err("--entity is for Spriter files (.scml, .scon)".into());
+    }
+    let text = read_script(path)?;
+    let comp: Compilation = compile(&text);
+    let error_count = comp.diagnostics.iter().filter(|d| d.is_error()).count();
+    Ok(Loaded { armature: comp.armature, warnings: Vec::new(), error_count, info: serde_json::Map::new() })
+}
+
+fn pose(path: &Path, o: &PoseOptions) -> i32 {
+    let loaded = match load_input(path, o.entity) {
+        Ok(l) => l,
         Err(msg) => {
             eprintln!("error: {msg}");
             return EXIT_USAGE;
         }
     };
-    let comp: Compilation = compile(&text);
-    let arm = &comp.armature;
+    for w in &loaded.warnings {
+        eprintln!("warning: {w}");
+    }
+    let (json, anim, skin, times) = (o.json, o.anim, o.skin, o.times.clone());
+    let arm = &loaded.armature;
     let sk = &*arm.skeleton;
     let skin_id = match skin.map_or(Ok(SkinId(0)), |name| find_skin(sk, name)) {
         Ok(s) => s,
@@ -248,11 +304,14 @@ fn pose(path: &Path, json: bool, anim: Option<&str>, skin: Option<&str>, times: 
             }
         },
     };
-    if comp.has_errors() {
-        let n = comp.diagnostics.iter().filter(|d| d.is_error()).count();
+    if loaded.error_count > 0 {
+        let n = loaded.error_count;
         eprintln!("warning: {} has {n} error(s); posing what compiled (run `skelpad check` to see them)", path.display());
     }
-    let out = pose_document(arm, &anims, skin_id, times.as_deref());
+    let mut out = pose_document_with(arm, &anims, skin_id, times.as_deref(), o.draw);
+    if let serde_json::Value::Object(m) = &mut out {
+        m.extend(loaded.info.clone());
+    }
     let mut stdout = std::io::stdout().lock();
     let written = if json {
         serde_json::to_writer_pretty(&mut stdout, &out).map_err(|e| e.to_string()).and_then(|_| writeln!(stdout).map_err(|e| e.to_string()))
@@ -272,6 +331,12 @@ fn pose(path: &Path, json: bool, anim: Option<&str>, skin: Option<&str>, times: 
 /// setup pose, and for each animation its poses at `times` (default: 0,
 /// every tenth of the duration, and the end).
 pub fn pose_document(arm: &Armature, anims: &[AnimId], skin: SkinId, times: Option<&[f64]>) -> serde_json::Value {
+    pose_document_with(arm, anims, skin, times, false)
+}
+
+/// [`pose_document`], with a `draw` list in each pose when `draw` is set
+/// (see [`draw_json`]).
+pub fn pose_document_with(arm: &Armature, anims: &[AnimId], skin: SkinId, times: Option<&[f64]>, draw: bool) -> serde_json::Value {
     let sk = &*arm.skeleton;
     let setup = evaluate(arm, None, skin, 0.0);
     let mut animations = Vec::new();
@@ -284,13 +349,56 @@ pub fn pose_document(arm: &Armature, anims: &[AnimId], skin: SkinId, times: Opti
                 let p = evaluate(arm, Some(id), skin, t);
                 let mut v = pose_json(arm, &p);
                 v["time"] = serde_json::json!(t);
+                if draw {
+                    v["draw"] = draw_json(arm, &p);
+                }
                 v
             })
             .collect();
-        animations.push(serde_json::json!({ "name": a.name, "duration": a.duration_secs, "fps": a.fps, "poses": poses }));
+        let mut entry = serde_json::json!({ "name": a.name, "duration": a.duration_secs, "fps": a.fps, "poses": poses });
+        if let Some(l) = a.looping {
+            entry["looping"] = l.into();
+        }
+        animations.push(entry);
     }
     let draw_order: Vec<&str> = sk.draw_order.iter().map(|s| sk.slot(*s).name.as_str()).collect();
-    serde_json::json!({ "draw_order": draw_order, "setup": pose_json(arm, &setup), "animations": animations })
+    let mut setup_json = pose_json(arm, &setup);
+    if draw {
+        setup_json["draw"] = draw_json(arm, &setup);
+    }
+    serde_json::json!({ "draw_order": draw_order, "setup": setup_json, "animations": animations })
+}
+
+/// Everything a pose draws, in draw order: per shown attachment its `slot`,
+/// `attachment` (full name), `kind`, `image` (pictures: the path as written,
+/// relative to the input file), `world` — `[a,b,c,d,e,f]` mapping the
+/// attachment's frame to the world (for pictures the pivot frame: origin at
+/// the pivot, x and y in image pixels, y up) — and `alpha` (the slot's,
+/// with Spriter's inherited alpha).
+pub fn draw_json(arm: &Armature, pose: &Pose) -> serde_json::Value {
+    let sk = &*arm.skeleton;
+    let mut out = Vec::new();
+    for &slot in &pose.draw_order {
+        let Some((id, att)) = pose.attachment(sk, slot) else { continue };
+        if matches!(att.kind, crate::model::AttachmentKind::None) {
+            continue;
+        }
+        let Some(bone) = sk.slots.get(slot.index()).and_then(|s| pose.bones.get(s.bone.index())) else { continue };
+        let world = bone.world * att.transform.matrix();
+        let mut item = serde_json::json!({
+            "slot": sk.slot(slot).name,
+            "attachment": sk.attachment_full_name(id),
+            "kind": att.kind.type_name(),
+            "world": world.to_array(),
+            "alpha": pose.slots.get(slot.index()).map_or(1.0, |s| s.color.a),
+        });
+        if let crate::model::AttachmentKind::Sprite { image: Some(img), pivot } = &att.kind {
+            item["image"] = img.clone().into();
+            item["pivot"] = serde_json::json!(pivot);
+        }
+        out.push(item);
+    }
+    serde_json::Value::Array(out)
 }
 
 /// A pose in the conformance format.

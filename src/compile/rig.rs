@@ -375,7 +375,14 @@ pub fn compile_rig(sections: &[(Ordinal, RigSection<'_>)]) -> RigOutput {
     let attachment_ids = atts.iter().enumerate().map(|(i, (s, n, _))| ((*s as u32, n.clone()), AttachmentId::from_index(i))).collect();
     let attachments = atts.iter().map(|(s, n, _)| AttachmentSlotName { slot: SlotId::from_index(*s), name: n.clone() }).collect();
     RigOutput {
-        skeleton: std::sync::Arc::new(Skeleton { bones: model_bones, slots: model_slots, attachments, skins, draw_order }),
+        skeleton: std::sync::Arc::new(Skeleton {
+            bones: model_bones,
+            slots: model_slots,
+            attachments,
+            skins,
+            draw_order,
+            composition: Default::default(),
+        }),
         bone_names,
         slot_names,
         attachment_ids,
@@ -402,7 +409,7 @@ fn finish_attachment(w: &WAtt, slot_bone: BoneId, bones: &NameIndex, cx: &mut Ct
         cap: w.cap.unwrap_or(LineCap::Butt),
     };
     let kind = match w.ty.as_str() {
-        "sprite" => AttachmentKind::Sprite { image: w.image.clone() },
+        "sprite" => AttachmentKind::Sprite { image: w.image.clone(), pivot: [0.5, 0.5] },
         "rect" => AttachmentKind::Rect {
             width: w.width.unwrap_or(0.0),
             height: w.height.unwrap_or(0.0),

@@ -241,7 +241,7 @@ struct Ctx<'a> {
 fn draws(a: &Attachment) -> bool {
     match &a.kind {
         AttachmentKind::None => false,
-        AttachmentKind::Sprite { image } => image.is_some(),
+        AttachmentKind::Sprite { image, .. } => image.is_some(),
         _ => true,
     }
 }
@@ -857,7 +857,7 @@ fn write_styles(
                             _ => None,
                         };
                         let job = match &version.kind {
-                            AttachmentKind::Sprite { image: Some(img) } => PictureJob::Sprite(img.clone()),
+                            AttachmentKind::Sprite { image: Some(img), .. } => PictureJob::Sprite(img.clone()),
                             _ => PictureJob::Attachment { skin, slot: sk.attachments[a].slot, attachment: id, mesh },
                         };
                         jobs.push(job);
@@ -939,6 +939,7 @@ fn encode(truth: &[f64], init: f64, anchors: &[Anchor], tol: f64, angle: bool, f
                 Some((f.h1, f.h2))
             }
             Curve::Bezier { x1, y1, x2, y2 } => Some((Handle::new(x1, y1), Handle::new(x2, y2))),
+            Curve::Spriter(c) => c.as_bezier().map(|(x1, y1, x2, y2)| (Handle::new(x1, y1), Handle::new(x2, y2))),
         };
         let (va, vb) = (truth[a.frame as usize], truth[b.frame as usize]);
         let fits = handles.filter(|&(h1, h2)| {
