@@ -19,8 +19,9 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use super::Warning;
-use super::read::{Anim, Doc, Entity, KeyCurve, TKey};
+use super::read::{Anim, Doc, Entity, FileRef, KeyCurve, TKey};
 use crate::model::*;
+use crate::model::{SpriterCurve, SpriterCurveKind};
 
 /// Frames per second given to imported animations (Spriter has none; used
 /// by exports that work in frames).
@@ -70,6 +71,9 @@ struct Obj {
     setup: Option<BoneTransform>,
     length: f64,
 }
+
+/// The attachment a sprite key shows in a slot (made on first use).
+type AttachmentFor<'a> = dyn FnMut(SlotId, &TKey, &mut Vec<Warning>) -> Option<AttachmentId> + 'a;
 
 /// (folder, file, key pivot bits) → attachment, per slot.
 type AttKey = (i64, i64, Option<[u64; 2]>);
@@ -256,7 +260,7 @@ fn build_entity(doc: &Doc, ent: &Entity, warnings: &mut Vec<Warning>) -> EntityM
         }
     }
     let mut att_names: Vec<AttachmentSlotName> = Vec::new();
-    let mut att_defs: Vec<((i64, i64), Option<[f64; 2]>)> = Vec::new();
+    let mut att_defs: Vec<(FileRef, Option<[f64; 2]>)> = Vec::new();
     let mut att_index: HashMap<(SlotId, AttKey), AttachmentId> = HashMap::new();
     let mut missing_warned = std::collections::HashSet::new();
     let mut attachment_for = |slot: SlotId, k: &TKey, warnings: &mut Vec<Warning>| -> Option<AttachmentId> {
@@ -409,7 +413,7 @@ fn build_anim(
     objs: &[Obj],
     obj_of: &dyn Fn(&Anim, i64) -> Option<usize>,
     slots: &[Slot],
-    attachment_for: &mut dyn FnMut(SlotId, &TKey, &mut Vec<Warning>) -> Option<AttachmentId>,
+    attachment_for: &mut AttachmentFor,
     warnings: &mut Vec<Warning>,
 ) -> (Animation, AnimExtras) {
     let len = a.length_ms;
@@ -437,7 +441,6 @@ fn build_anim(
     }
     // Refs: range checks, and whether the key a ref names is the one a time search finds.
     let mut hidden_at: Vec<Vec<usize>> = vec![Vec::new(); a.mainline.len()];
-    let mut mismatch = 0;
     for (mi, mk) in a.mainline.iter().enumerate() {
         for (ri, r) in mk.bone_refs.iter().chain(&mk.object_refs).enumerate() {
             let Some((keys, pos)) = usize::try_from(r.timeline).ok().and_then(|t| sorted.get(t)) else {
@@ -450,24 +453,8 @@ fn build_anim(
                 hidden_at[mi].push(ri);
                 continue;
             };
-            let found = keys.partition_point(|k| k.time <= mk.time).saturating_sub(1);
-            if found != p && keys[found].time != keys[p].time || keys[p].time > mk.time {
-                mismatch += 1;
-                if mismatch == 1 {
-                    warn(
-                        warnings,
-                        &r.loc,
-                        format!(
-                            "names key {} (at {} ms) of timeline {} at mainline time {} ms, not the latest key by time; skelpad plays keys by time",
-                            r.key, keys[p].time, r.timeline, mk.time
-                        ),
-                    );
-                }
-            }
+            let _ = (keys, p);
         }
-    }
-    if mismatch > 1 {
-        warn(warnings, &a.loc, format!("{mismatch} refs of \"{}\" name keys a time search does not find (see the first)", a.name));
     }
     // Time warp (mainline curves) and draw order.
     let n_main = a.mainline.len();
@@ -519,66 +506,38 @@ fn build_anim(
         }
     }
     // Channels.
-    for ti in 0..a.timelines.len() {
+    for (ti, (keys, pos)) in sorted.iter().enumerate() {
         let Some(o) = obj_of(a, ti as i64) else { continue };
-        let keys = &sorted[ti].0;
         let n = keys.len();
         if n == 0 {
             continue;
         }
-        // (time ms, key, curve from here): proxy, keys, wrap.
-        let mut ext: Vec<(f64, &TKey, Curve, i32)> = Vec::new();
-        if keys[0].time > 0.0 {
-            let last = keys[n - 1];
-            if a.looping {
-                ext.push((last.time - len, last, model_curve(last.curve), last.spin));
-            } else {
-                ext.push((last.time - len, keys[0], Curve::Stepped, 0));
-            }
-        }
-        for k in keys {
-            ext.push((k.time, k, model_curve(k.curve), k.spin));
-        }
-        if a.looping && n > 1 {
-            ext.push((keys[0].time + len, keys[0], Curve::Stepped, 0));
-        } else if let Some(l) = ext.last_mut() {
-            l.2 = Curve::Stepped;
-        }
+        let spans = spans_of(a, ti, pos, keys, &hidden_at);
+        let chans = if spans.iter().all(|sp| sp.by_time) { by_time(a, keys) } else { by_span(a, &spans, keys, warnings) };
         let bone = objs[o].bone;
-        let mut push = |property: BoneProperty, f: &dyn Fn(&TKey) -> f64| {
-            let ks = ext.iter().map(|&(tm, k, c, _)| Key { time_secs: secs(tm), value: f(k), curve: c }).collect();
+        for (property, ks) in [
+            (BoneProperty::X, chans.x),
+            (BoneProperty::Y, chans.y),
+            (BoneProperty::ScaleX, chans.sx),
+            (BoneProperty::ScaleY, chans.sy),
+            (BoneProperty::Rotation, chans.rot),
+        ] {
             anim.bones.push(BoneChannel { bone, property, mode: ValueMode::Absolute, keys: ks });
-        };
-        push(BoneProperty::X, &|k| k.x);
-        push(BoneProperty::Y, &|k| k.y);
-        push(BoneProperty::ScaleX, &|k| k.scale_x);
-        push(BoneProperty::ScaleY, &|k| k.scale_y);
-        // Rotation: unwrapped by each key's spin; spin 0 holds.
-        let mut rot = Vec::with_capacity(ext.len());
-        let mut v = ext[0].1.angle;
-        for (i, &(tm, k, c, spin)) in ext.iter().enumerate() {
-            if i > 0 {
-                let (pa, pspin) = (ext[i - 1].1.angle, ext[i - 1].3);
-                v += adjust_angle(pa, k.angle, pspin) - pa;
-            }
-            let curve = if spin == 0 { Curve::Stepped } else { c };
-            rot.push(Key { time_secs: secs(tm), value: v.to_radians(), curve });
         }
-        anim.bones.push(BoneChannel { bone, property: BoneProperty::Rotation, mode: ValueMode::Absolute, keys: rot });
-        let alpha: Vec<Key<f64>> = ext.iter().map(|&(tm, k, c, _)| Key { time_secs: secs(tm), value: k.alpha, curve: c }).collect();
-        let has_alpha = alpha.iter().any(|k| k.value != 1.0);
+        let has_alpha = chans.alpha.iter().any(|k| k.value != 1.0);
         match objs[o].slot {
             Some(slot) => {
                 if has_alpha {
-                    anim.slot_colors.push(SlotColorChannel { slot, component: ColorComponent::A, keys: alpha });
+                    anim.slot_colors.push(SlotColorChannel { slot, component: ColorComponent::A, keys: chans.alpha });
                 }
-                let atts = ext
+                let atts = chans
+                    .att
                     .iter()
-                    .map(|&(tm, k, _, _)| Key { time_secs: secs(tm), value: attachment_for(slot, k, warnings), curve: Curve::Stepped })
+                    .map(|&(tm, k)| Key { time_secs: secs(tm), value: attachment_for(slot, k, warnings), curve: Curve::Stepped })
                     .collect();
                 anim.attachments.push(AttachmentChannel { slot, keys: atts });
             }
-            None if has_alpha => anim.bone_alpha.push(BoneAlphaChannel { bone, keys: alpha }),
+            None if has_alpha => anim.bone_alpha.push(BoneAlphaChannel { bone, keys: chans.alpha }),
             None => {}
         }
     }
@@ -593,4 +552,264 @@ fn build_anim(
     ex.tags = a.tags.iter().map(|(t, v)| (secs(*t), v.clone())).collect();
     ex.variable_keys = a.vars.iter().map(|v| v.1.len()).sum();
     (anim, ex)
+}
+
+/// The channels of one timeline.
+struct Chans<'a> {
+    x: Vec<Key<f64>>,
+    y: Vec<Key<f64>>,
+    sx: Vec<Key<f64>>,
+    sy: Vec<Key<f64>>,
+    /// Radians, unwrapped (interpolated plainly).
+    rot: Vec<Key<f64>>,
+    alpha: Vec<Key<f64>>,
+    /// Times (ms) and the key whose image shows from then on.
+    att: Vec<(f64, &'a TKey)>,
+}
+
+impl<'a> Chans<'a> {
+    fn new() -> Self {
+        Chans { x: Vec::new(), y: Vec::new(), sx: Vec::new(), sy: Vec::new(), rot: Vec::new(), alpha: Vec::new(), att: Vec::new() }
+    }
+}
+
+/// One mainline span in which a timeline is shown: [ts, te) in ms (te is
+/// infinite after the last key of a non-looping animation), the key its ref
+/// names (sorted position) and whether a time search over the keys gives
+/// what SpriterPlusPlus's ref gives.
+struct Span {
+    ts: f64,
+    te: f64,
+    key: usize,
+    by_time: bool,
+}
+
+/// The next key SpriterPlusPlus interpolates towards from sorted key `p`
+/// and its time: the following key; after the last, the first one a length
+/// later (looping) or the key itself (holds).
+fn next_of<'a>(a: &Anim, keys: &[&'a TKey], p: usize) -> (&'a TKey, f64) {
+    match keys.get(p + 1) {
+        Some(k) => (k, k.time),
+        None if a.looping && keys.len() > 1 => (keys[0], keys[0].time + a.length_ms),
+        None => (keys[p], keys[p].time),
+    }
+}
+
+fn spans_of(a: &Anim, ti: usize, pos: &[usize], keys: &[&TKey], hidden_at: &[Vec<usize>]) -> Vec<Span> {
+    let mut out = Vec::new();
+    for (mi, mk) in a.mainline.iter().enumerate() {
+        let te = match a.mainline.get(mi + 1) {
+            Some(next) => next.time,
+            None if a.looping => a.mainline[0].time + a.length_ms,
+            None => f64::INFINITY,
+        };
+        let Some(r) = mk
+            .bone_refs
+            .iter()
+            .chain(&mk.object_refs)
+            .enumerate()
+            .find(|(ri, r)| r.timeline == ti as i64 && !hidden_at[mi].contains(ri))
+            .map(|(_, r)| r)
+        else {
+            continue;
+        };
+        let Some(&p) = usize::try_from(r.key).ok().and_then(|k| pos.get(k)) else { continue };
+        let k = keys[p];
+        let (next, next_time) = next_of(a, keys, p);
+        // The last key with time <= ts must be k (or a key at the same time
+        // with the same next), and no key may start inside the span.
+        let found = keys.partition_point(|x| x.time <= mk.time).saturating_sub(1);
+        let holds = std::ptr::eq(next, k);
+        let by_time = k.time <= mk.time
+            && found == p
+            && if holds {
+                p + 1 == keys.len()
+            } else if te.is_finite() {
+                next_time >= te
+            } else {
+                // After the last mainline key of a non-looping animation the
+                // time stays at the key's: only the value there counts.
+                true
+            };
+        out.push(Span { ts: mk.time, te, key: p, by_time });
+    }
+    out
+}
+
+/// The channels of a timeline whose refs all agree with a time search: its
+/// keys, plus SpriterPlusPlus's proxy key before a late first key and the
+/// looping span from the last key back to the first.
+fn by_time<'a>(a: &Anim, keys: &[&'a TKey]) -> Chans<'a> {
+    let len = a.length_ms;
+    let n = keys.len();
+    let mut ext: Vec<(f64, &TKey, Curve, i32)> = Vec::new();
+    if keys[0].time > 0.0 {
+        let last = keys[n - 1];
+        if a.looping {
+            ext.push((last.time - len, last, model_curve(last.curve), last.spin));
+        } else {
+            ext.push((last.time - len, keys[0], Curve::Stepped, 0));
+        }
+    }
+    for k in keys {
+        ext.push((k.time, k, model_curve(k.curve), k.spin));
+    }
+    if a.looping && n > 1 {
+        ext.push((keys[0].time + len, keys[0], Curve::Stepped, 0));
+    } else if let Some(l) = ext.last_mut() {
+        l.2 = Curve::Stepped;
+    }
+    let mut c = Chans::new();
+    let key = |tm: f64, value: f64, curve: Curve| Key { time_secs: tm / 1000.0, value, curve };
+    let mut v = ext[0].1.angle;
+    for (i, &(tm, k, curve, spin)) in ext.iter().enumerate() {
+        c.x.push(key(tm, k.x, curve));
+        c.y.push(key(tm, k.y, curve));
+        c.sx.push(key(tm, k.scale_x, curve));
+        c.sy.push(key(tm, k.scale_y, curve));
+        c.alpha.push(key(tm, k.alpha, curve));
+        c.att.push((tm, k));
+        // Rotation: unwrapped by each key's spin; spin 0 holds.
+        if i > 0 {
+            let (pa, pspin) = (ext[i - 1].1.angle, ext[i - 1].3);
+            v += adjust_angle(pa, k.angle, pspin) - pa;
+        }
+        c.rot.push(key(tm, v.to_radians(), if spin == 0 { Curve::Stepped } else { curve }));
+    }
+    c
+}
+
+/// Progress as SpriterPlusPlus computes it for any ratio (instant: 1 only
+/// past the end).
+fn spp_progress(curve: KeyCurve, r: f64) -> f64 {
+    match curve {
+        KeyCurve::Instant => {
+            if r > 1.0 {
+                1.0
+            } else {
+                0.0
+            }
+        }
+        KeyCurve::Linear => r,
+        KeyCurve::Other(c) => c.progress(r),
+    }
+}
+
+/// Splits a 1-D Bézier (control values `p`) to the parameter range [r0, r1].
+fn bezier_window(p: &[f64], r0: f64, r1: f64) -> Vec<f64> {
+    // Left part [0, r1], then the right part of that from r0 / r1.
+    let split = |p: &[f64], t: f64| -> (Vec<f64>, Vec<f64>) {
+        let mut cur = p.to_vec();
+        let (mut left, mut right) = (vec![cur[0]], vec![cur[cur.len() - 1]]);
+        while cur.len() > 1 {
+            cur = cur.windows(2).map(|w| w[0] + (w[1] - w[0]) * t).collect();
+            left.push(cur[0]);
+            right.push(cur[cur.len() - 1]);
+        }
+        right.reverse();
+        (left, right)
+    };
+    let (left, _) = split(p, r1);
+    let t = if r1 != 0.0 { r0 / r1 } else { 0.0 };
+    split(&left, t).1
+}
+
+/// The same progress over a part [r0, r1] of a curve, rescaled to 0..1,
+/// when it is a curve of the same kind (polynomials; linear).
+fn window_curve(curve: KeyCurve, r0: f64, r1: f64) -> Option<Curve> {
+    let KeyCurve::Other(c) = curve else { return (curve == KeyCurve::Linear).then_some(Curve::LINEAR) };
+    let p: Vec<f64> = match c.kind {
+        SpriterCurveKind::Quadratic => vec![0.0, c.c[0], 1.0],
+        SpriterCurveKind::Cubic => vec![0.0, c.c[0], c.c[1], 1.0],
+        SpriterCurveKind::Quartic => vec![0.0, c.c[0], c.c[1], c.c[2], 1.0],
+        SpriterCurveKind::Quintic => vec![0.0, c.c[0], c.c[1], c.c[2], c.c[3], 1.0],
+        SpriterCurveKind::Bezier => return None,
+    };
+    let w = bezier_window(&p, r0, r1);
+    let (b0, bd) = (w[0], w[w.len() - 1]);
+    if (bd - b0).abs() < 1e-9 {
+        return None;
+    }
+    let mut cs = [0.0; 4];
+    for (i, v) in w[1..w.len() - 1].iter().enumerate() {
+        cs[i] = (v - b0) / (bd - b0);
+    }
+    Some(Curve::Spriter(SpriterCurve { kind: c.kind, c: cs }))
+}
+
+/// Most keys one span is baked into.
+const MAX_BAKED_KEYS: usize = 2000;
+
+/// The channels of a timeline some of whose refs name a key a time search
+/// would not find (keys past the animation's end, refs to older keys):
+/// each mainline span gets its own keys reproducing SpriterPlusPlus's
+/// interpolation from the ref's key exactly (a part of a polynomial curve
+/// is again one), or baked per millisecond where it is not (part of a
+/// bezier curve).
+fn by_span<'a>(a: &Anim, spans: &[Span], keys: &[&'a TKey], warnings: &mut Vec<Warning>) -> Chans<'a> {
+    let mut c = Chans::new();
+    let mut baked = 0usize;
+    for sp in spans {
+        let k = keys[sp.key];
+        let (next, next_time) = next_of(a, keys, sp.key);
+        let dur = next_time - k.time;
+        let holds = std::ptr::eq(next, k) || dur == 0.0;
+        let frozen = !sp.te.is_finite();
+        c.att.push((sp.ts, k));
+        let ratio = |t: f64| (t - k.time) / dur;
+        // (value at k, value at next) for each channel; rotation adjusted by spin.
+        let pairs: [(f64, f64, bool); 6] = [
+            (k.x, next.x, false),
+            (k.y, next.y, false),
+            (k.scale_x, next.scale_x, false),
+            (k.scale_y, next.scale_y, false),
+            (k.angle, adjust_angle(k.angle, next.angle, k.spin), true),
+            (k.alpha, next.alpha, false),
+        ];
+        for (ch, &(va, vb, is_rot)) in pairs.iter().enumerate() {
+            let conv = |v: f64| if is_rot { v.to_radians() } else { v };
+            let out = match ch {
+                0 => &mut c.x,
+                1 => &mut c.y,
+                2 => &mut c.sx,
+                3 => &mut c.sy,
+                4 => &mut c.rot,
+                _ => &mut c.alpha,
+            };
+            let key = |t: f64, v: f64, curve: Curve| Key { time_secs: t / 1000.0, value: conv(v), curve };
+            let f = |t: f64| va + (vb - va) * spp_progress(k.curve, ratio(t));
+            if holds || (is_rot && k.spin == 0) {
+                out.push(key(sp.ts, va, Curve::Stepped));
+                continue;
+            }
+            if frozen {
+                out.push(key(sp.ts, f(sp.ts), Curve::Stepped));
+                continue;
+            }
+            let (r0, r1) = (ratio(sp.ts), ratio(sp.te));
+            let exact = match k.curve {
+                KeyCurve::Instant if r1 <= 1.0 || r0 > 1.0 => Some(Curve::Stepped),
+                _ if r0 == 0.0 && r1 == 1.0 => Some(model_curve(k.curve)),
+                KeyCurve::Instant => None,
+                _ => window_curve(k.curve, r0, r1),
+            };
+            match exact {
+                Some(curve) => out.push(key(sp.ts, f(sp.ts), curve)),
+                None => {
+                    let steps = ((sp.te - sp.ts).ceil() as usize).clamp(1, MAX_BAKED_KEYS);
+                    for i in 0..steps {
+                        let t = sp.ts + (sp.te - sp.ts) * i as f64 / steps as f64;
+                        out.push(key(t, f(t), Curve::LINEAR));
+                    }
+                    baked += 1;
+                }
+            }
+            // The span's end value (the next span's keys follow at the same time).
+            out.push(key(sp.te, f(sp.te), Curve::Stepped));
+        }
+    }
+    if baked > 0 {
+        warn(warnings, &a.loc, format!("{baked} channel span(s) of \"{}\" are baked per millisecond (part of a bezier curve)", a.name));
+    }
+    c
 }

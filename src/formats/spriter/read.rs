@@ -49,11 +49,14 @@ pub struct Entity {
     pub var_defs: Vec<(String, String, String)>,
 }
 
+/// (folder id, file id).
+pub type FileRef = (i64, i64);
+
 #[derive(Clone, Debug, Default)]
 pub struct CharacterMap {
     pub name: String,
     /// (folder, file) → target (folder, file), or hidden.
-    pub maps: Vec<((i64, i64), Option<(i64, i64)>)>,
+    pub maps: Vec<(FileRef, Option<FileRef>)>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]
