@@ -328,7 +328,11 @@ fn with_sprites(name: &str, arm: &Armature, dir: &Path) -> PathBuf {
 /// file back, and plays it in `rusty_skelform`.
 fn prove(name: &str, text: &str, dir: &Path, opts: &ExportOptions) -> Worst {
     let comp = compile(text);
-    let arm = &comp.armature;
+    prove_armature(name, &comp.armature, dir, opts)
+}
+
+/// [`prove`] for an armature from anywhere (imports).
+fn prove_armature(name: &str, arm: &Armature, dir: &Path, opts: &ExportOptions) -> Worst {
     let sk = &*arm.skeleton;
     let dir = with_sprites(name, arm, dir);
     let mut pictures = RenderedPictures::new(arm, &dir);
@@ -391,6 +395,38 @@ fn rusty_skelform_plays_every_export_like_skelpad() {
         checked += w.bones_checked;
     }
     assert!(checked > 10_000, "{checked}");
+}
+
+/// Spriter files (skelpad's own test rig and, when they are there, the
+/// samples in ../shared): their pivots move into the attachments, their
+/// own parent rule, mainline curves and hidden objects are baked where
+/// SkelForm's keys cannot say them.
+#[test]
+fn rusty_skelform_plays_spriter_exports_like_skelpad() {
+    let mut files = vec![manifest().join("tests/fixtures/spriter/rig.scml")];
+    let samples = manifest().join("../shared/samples/spriter");
+    if samples.is_dir() {
+        for sub in std::fs::read_dir(&samples).unwrap() {
+            for f in std::fs::read_dir(sub.unwrap().path()).unwrap() {
+                let p = f.unwrap().path();
+                if skelpad::formats::spriter::syntax_of(&p).is_some() {
+                    files.push(p);
+                }
+            }
+        }
+    } else {
+        eprintln!("skipped the samples: samples not found ({})", samples.display());
+    }
+    files.sort();
+    for f in files {
+        let file = skelpad::formats::spriter::load(&f).unwrap();
+        let dir = f.parent().unwrap();
+        for e in &file.entities {
+            let (arm, _) = skelpad::formats::spriter::center_pictures(&e.armature, dir);
+            let name = format!("{}:{}", f.file_name().unwrap().to_string_lossy(), e.name);
+            prove_armature(&name, &arm, dir, &ExportOptions::default());
+        }
+    }
 }
 
 #[test]

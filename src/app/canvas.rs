@@ -463,7 +463,7 @@ pub fn hit_test(arm: &Armature, pose: &Pose, x: f64, y: f64, tolerance: f64, bon
             }
         }
     }
-    for &slot in sk.draw_order.iter().rev() {
+    for &slot in pose.draw_order.iter().rev() {
         let Some(outline) = slot_outline(sk, pose, slot) else { continue };
         let closed = match pose.attachment(sk, slot).map(|(_, a)| &a.kind) {
             Some(AttachmentKind::Path { path, .. }) => path.closed,

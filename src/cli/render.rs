@@ -25,8 +25,11 @@ GIF that loops forever at the animation's speed. Files appear only when complete
 
 Exit codes: 0 success, 2 bad arguments, unknown animation or skin, unreadable script or unwritable output.")]
 pub struct RenderArgs {
-    /// The script.
+    /// The script, or a Spriter file (.scml/.scon).
     file: PathBuf,
+    /// Spriter files: the entity (default: the first).
+    #[arg(long, value_name = "NAME")]
+    entity: Option<String>,
     /// Animation to render.
     #[arg(long, value_name = "NAME")]
     anim: Option<String>,
@@ -150,9 +153,22 @@ fn render(args: &RenderArgs, err: &mut dyn Write, tty: bool) -> Result<(), Strin
     if let Some(z) = args.zoom.filter(|z| !(z.is_finite() && *z > 0.0)) {
         return Err(format!("--zoom must be a positive number of pixels per unit, not {z}"));
     }
-    let text = read_script(&args.file)?;
-    let comp = compile(&text);
-    let arm = &comp.armature;
+    // A script keeps its text and compilation for messages at slot lines.
+    let (arm, script) = if crate::formats::spriter::syntax_of(&args.file).is_some() {
+        let loaded = super::load_input(&args.file, args.entity.as_deref())?;
+        for w in &loaded.warnings {
+            let _ = writeln!(err, "warning: {w}");
+        }
+        (loaded.armature, None)
+    } else {
+        if args.entity.is_some() {
+            return Err("--entity is for Spriter files (.scml, .scon)".into());
+        }
+        let text = read_script(&args.file)?;
+        let comp = compile(&text);
+        (comp.armature.clone(), Some((text, comp)))
+    };
+    let arm = &arm;
     let sk = &*arm.skeleton;
     let skin = args.skin.as_deref().map_or(Ok(SkinId(0)), |name| find_skin(sk, name))?;
     let animated = args.frames || args.sheet || args.gif;
@@ -177,7 +193,9 @@ fn render(args: &RenderArgs, err: &mut dyn Write, tty: bool) -> Result<(), Strin
         }
         None => None,
     };
-    if comp.has_errors() {
+    if let Some((_, comp)) = &script
+        && comp.has_errors()
+    {
         let n = comp.diagnostics.iter().filter(|d| d.is_error()).count();
         let _ =
             writeln!(err, "warning: {} has {n} error(s); rendering what compiled (run `skelpad check` to see them)", args.file.display());
@@ -215,23 +233,33 @@ fn render(args: &RenderArgs, err: &mut dyn Write, tty: bool) -> Result<(), Strin
         }
     } else {
         let t = match (args.time, args.frame, animation) {
-            (Some(t), _, Some(a)) => wrap_time(a, t, true),
-            (None, Some(n), Some(a)) => wrap_time(a, n as f64 / fps, true),
+            (Some(t), _, Some(a)) => wrap_time(a, t, a.looping.unwrap_or(true)),
+            (None, Some(n), Some(a)) => wrap_time(a, n as f64 / fps, a.looping.unwrap_or(true)),
             _ => 0.0,
         };
         export::write_png(&mut renderer, t, out)
     };
     // Things that could not be drawn, at the slot that shows them.
-    let diags: Vec<Diagnostic> = renderer
-        .warnings()
-        .iter()
-        .map(|w| {
-            let span = comp.sources.slots.get(w.slot.index()).copied().unwrap_or_default();
-            Diagnostic::warning(span, w.message.clone())
-        })
-        .collect();
-    if !diags.is_empty() {
-        let _ = write!(err, "{}", report::render_plain(&args.file, &text, &diags));
+    match &script {
+        Some((text, comp)) => {
+            let diags: Vec<Diagnostic> = renderer
+                .warnings()
+                .iter()
+                .map(|w| {
+                    let span = comp.sources.slots.get(w.slot.index()).copied().unwrap_or_default();
+                    Diagnostic::warning(span, w.message.clone())
+                })
+                .collect();
+            if !diags.is_empty() {
+                let _ = write!(err, "{}", report::render_plain(&args.file, text, &diags));
+            }
+        }
+        None => {
+            for w in renderer.warnings() {
+                let slot = arm.skeleton.slots.get(w.slot.index()).map_or("?", |s| s.name.as_str());
+                let _ = writeln!(err, "warning: {}: slot {slot}: {}", args.file.display(), w.message);
+            }
+        }
     }
     let files = written?;
     let _ = match files.as_slice() {

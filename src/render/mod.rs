@@ -470,7 +470,7 @@ pub fn build_draw_list_into(list: &mut DrawList, armature: &Armature, pose: &Pos
     list.clear();
     let sk = &*armature.skeleton;
     cache.tess.begin_build();
-    for &slot_id in &sk.draw_order {
+    for &slot_id in &pose.draw_order {
         let Some((att_id, att)) = pose.attachment(sk, slot_id) else { continue };
         let Some(slot) = sk.slots.get(slot_id.index()) else { continue };
         let Some(bone_pose) = pose.bones.get(slot.bone.index()) else { continue };

@@ -356,6 +356,12 @@ impl Ctx<'_> {
             // F·R(θ)·S(s): a mirror on one axis turns the rotation around
             // and moves the sign into the scale; on both it is a half turn.
             let trs = match (fx < 0.0, fy < 0.0) {
+                // Spriter's world has no shear but its own accumulation (and
+                // parents that change): split the matrix, staying near the
+                // previous frame's rotation.
+                _ if self.sk.composition == crate::model::Composition::Spriter => {
+                    nearest_branch(Trs::from_matrix(w).0, t.trs[self.real[i]].rot)
+                }
                 (false, false) => Trs { x: w.e, y: w.f, rot, sx, sy },
                 (true, false) => Trs { x: w.e, y: w.f, rot: -rot, sx: -sx, sy },
                 (false, true) => Trs { x: w.e, y: w.f, rot: -rot, sx, sy: -sy },

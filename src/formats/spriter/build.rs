@@ -530,12 +530,13 @@ fn build_anim(
                 if has_alpha {
                     anim.slot_colors.push(SlotColorChannel { slot, component: ColorComponent::A, keys: chans.alpha });
                 }
-                let atts = chans
+                let atts: Vec<Key<Option<AttachmentId>>> = chans
                     .att
                     .iter()
                     .map(|&(tm, k)| Key { time_secs: secs(tm), value: attachment_for(slot, k, warnings), curve: Curve::Stepped })
                     .collect();
-                anim.attachments.push(AttachmentChannel { slot, keys: atts });
+                let keys = hide_where_absent(atts, &anim.draw_order, slot, a.looping.then_some(secs(len)));
+                anim.attachments.push(AttachmentChannel { slot, keys });
             }
             None if has_alpha => anim.bone_alpha.push(BoneAlphaChannel { bone, keys: chans.alpha }),
             None => {}
@@ -812,4 +813,35 @@ fn by_span<'a>(a: &Anim, spans: &[Span], keys: &[&'a TKey], warnings: &mut Vec<W
         warn(warnings, &a.loc, format!("{baked} channel span(s) of \"{}\" are baked per millisecond (part of a bezier curve)", a.name));
     }
     c
+}
+
+/// The attachment keys with the slot hidden (`None`) over every mainline
+/// span that does not show it, so that every reader of the model (exports,
+/// conversion) hides it there too, not only the draw order.
+fn hide_where_absent(
+    keys: Vec<Key<Option<AttachmentId>>>,
+    order: &[Key<Arc<[SlotId]>>],
+    slot: SlotId,
+    end: Option<f64>,
+) -> Vec<Key<Option<AttachmentId>>> {
+    let at = |t: f64| crate::runtime::sample_stepped(&keys, t).flatten();
+    let mut out: Vec<Key<Option<AttachmentId>>> = Vec::new();
+    let step = |time_secs: f64, value| Key { time_secs, value, curve: Curve::Stepped };
+    for (i, m) in order.iter().enumerate() {
+        let te = order.get(i + 1).map(|n| n.time_secs).or(end).unwrap_or(f64::INFINITY);
+        if m.value.contains(&slot) {
+            out.push(step(m.time_secs, at(m.time_secs)));
+            out.extend(keys.iter().filter(|k| k.time_secs > m.time_secs && k.time_secs < te).copied());
+        } else {
+            out.push(step(m.time_secs, None));
+        }
+    }
+    if order.is_empty() {
+        return keys;
+    }
+    // Before the first mainline key and after the animation's end the keys hold as they were.
+    let first = order[0].time_secs;
+    let mut before: Vec<_> = keys.iter().filter(|k| k.time_secs < first).copied().collect();
+    before.extend(out);
+    before
 }

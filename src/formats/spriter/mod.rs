@@ -94,3 +94,36 @@ pub fn load(path: &Path) -> Result<SpriterFile, String> {
     let text = crate::cli::read_script(path)?;
     read_str(&text, syntax).map_err(|e| format!("{}: {e}", path.display()))
 }
+
+/// The same armature with every picture centered on its attachment origin
+/// (pivot `[0.5, 0.5]`) and the pivot moved into the attachment transform,
+/// for writers whose pictures are centered (SkelForm). Image sizes are read
+/// from the files' headers in `dir`; a picture whose size cannot be read
+/// keeps its pivot and is named in the returned messages.
+pub fn center_pictures(arm: &crate::model::Armature, dir: &Path) -> (crate::model::Armature, Vec<String>) {
+    use crate::model::{AttachmentKind, AttachmentTransform};
+    let mut sk = (*arm.skeleton).clone();
+    let mut sizes: std::collections::HashMap<String, Option<(u32, u32)>> = std::collections::HashMap::new();
+    let mut problems = Vec::new();
+    for skin in &mut sk.skins {
+        for att in &mut skin.attachments {
+            let AttachmentKind::Sprite { image: Some(img), pivot } = &mut att.kind else { continue };
+            if *pivot == [0.5, 0.5] {
+                continue;
+            }
+            let size = *sizes.entry(img.clone()).or_insert_with(|| image::image_dimensions(dir.join(&*img)).ok());
+            let Some((w, h)) = size else {
+                problems.push(format!("cannot read the size of `{img}`; its pivot is lost"));
+                continue;
+            };
+            let (dx, dy) = ((0.5 - pivot[0]) * f64::from(w), (0.5 - pivot[1]) * f64::from(h));
+            let m = att.transform.matrix() * crate::model::Affine::translate(dx, dy);
+            let t = att.transform;
+            att.transform = AttachmentTransform { x: m.e, y: m.f, ..t };
+            *pivot = [0.5, 0.5];
+        }
+    }
+    problems.sort();
+    problems.dedup();
+    (crate::model::Armature { skeleton: std::sync::Arc::new(sk), animations: arm.animations.clone() }, problems)
+}
