@@ -262,3 +262,81 @@ fn mutated_samples_never_panic() {
         })
         .unwrap();
 }
+
+/// `skelpad convert`: the script made from a Spriter file draws the same
+/// pictures at the same places at every frame (the script's pictures are
+/// centered, so Spriter's pivot frame is moved to the picture's center),
+/// and it checks clean.
+#[test]
+fn converted_scripts_pose_like_the_spriter_file() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = vec![root.join("tests/fixtures/spriter/rig.scml")];
+    let samples = root.join("../shared/samples/spriter");
+    if samples.is_dir() {
+        for sub in std::fs::read_dir(&samples).unwrap() {
+            for f in std::fs::read_dir(sub.unwrap().path()).unwrap() {
+                let p = f.unwrap().path();
+                if spriter::syntax_of(&p).is_some() {
+                    files.push(p);
+                }
+            }
+        }
+    } else {
+        eprintln!("skipped the samples: samples not found");
+    }
+    files.sort();
+    for path in files {
+        let file = spriter::load(&path).unwrap();
+        let dir = path.parent().unwrap().to_path_buf();
+        // Sizes as the file says (the test rig ships no pictures).
+        let doc_sizes: std::collections::HashMap<String, (u32, u32)> =
+            file.doc.files.values().filter_map(|f| Some((f.name.clone(), (f.width? as u32, f.height? as u32)))).collect();
+        let sizes = |img: &str| doc_sizes.get(img).copied().or_else(|| image::image_dimensions(dir.join(img)).ok());
+        for ent in &file.entities {
+            let conv = spriter::script::to_script(ent, &[], &sizes);
+            let comp = skelpad::compile::compile(&conv.script);
+            assert!(!comp.has_errors(), "{}: {:?}\n{}", path.display(), comp.diagnostics, conv.script);
+            let (sarm, carm) = (&ent.armature, &comp.armature);
+            let mut worst = (0.0f64, 0.0f64, 0usize);
+            for (ai, anim) in sarm.animations.iter().enumerate() {
+                let cid = carm.animations.iter().position(|a| a.name == anim.name.replace(' ', "_")).expect("animation converted");
+                assert!((carm.animations[cid].duration_secs - anim.duration_secs).abs() < 1e-9, "{}: duration", anim.name);
+                let frames = (anim.duration_secs * 60.0).floor() as usize;
+                for k in 0..=frames {
+                    let t = k as f64 / 60.0;
+                    let sp = evaluate(sarm, Some(skelpad::model::AnimId::from_index(ai)), SkinId(0), t);
+                    let cp = evaluate(carm, Some(skelpad::model::AnimId::from_index(cid)), SkinId(0), t);
+                    let want = draw_json(sarm, &sp);
+                    let got = draw_json(carm, &cp);
+                    let (want, got) = (want.as_array().unwrap(), got.as_array().unwrap());
+                    assert_eq!(want.len(), got.len(), "{} {} at {t}: {want:?} vs {got:?}", path.display(), anim.name);
+                    for w in want {
+                        let g = got
+                            .iter()
+                            .find(|g| g["slot"] == w["slot"])
+                            .unwrap_or_else(|| panic!("{} at {t}: {} not drawn", anim.name, w["slot"]));
+                        assert_eq!(g["image"], w["image"]);
+                        let wv: Vec<f64> = w["world"].as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect();
+                        let gv: Vec<f64> = g["world"].as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect();
+                        let (px, py) = (w["pivot"][0].as_f64().unwrap(), w["pivot"][1].as_f64().unwrap());
+                        let (iw, ih) = sizes(w["image"].as_str().unwrap()).unwrap();
+                        let (dx, dy) = ((0.5 - px) * f64::from(iw), (0.5 - py) * f64::from(ih));
+                        let center = [wv[0] * dx + wv[2] * dy + wv[4], wv[1] * dx + wv[3] * dy + wv[5]];
+                        let pos = (gv[4] - center[0]).hypot(gv[5] - center[1]);
+                        let lin = (0..4).map(|i| (gv[i] - wv[i]).abs()).fold(0.0, f64::max);
+                        assert!(
+                            pos <= 0.01 && lin <= 1e-3,
+                            "{} {} at {t}: {} center {center:?} vs {gv:?}",
+                            path.display(),
+                            anim.name,
+                            w["slot"]
+                        );
+                        assert!((g["alpha"].as_f64().unwrap() - w["alpha"].as_f64().unwrap()).abs() <= 1e-3);
+                        worst = (worst.0.max(pos), worst.1.max(lin), worst.2 + 1);
+                    }
+                }
+            }
+            eprintln!("{} {}: worst {:.1e} px, 2x2 {:.1e} over {} pictures", path.display(), ent.name, worst.0, worst.1, worst.2);
+        }
+    }
+}

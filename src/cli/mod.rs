@@ -1,5 +1,6 @@
 //! The `skelpad` command line.
 
+pub mod convert;
 pub mod export;
 pub mod render;
 pub mod report;
@@ -82,6 +83,9 @@ enum Command {
     /// Export to SkelForm (`.skf`): bones, pictures in atlases, styles and
     /// animations that SkelForm's runtimes play as skelpad does.
     Export(export::ExportArgs),
+    /// Convert another tool's file (Spriter .scml/.scon) to a script,
+    /// printing what the language cannot express.
+    Convert(convert::ConvertArgs),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -116,6 +120,7 @@ where
             pose(&file, &PoseOptions { json, anim: anim.as_deref(), skin: skin.as_deref(), times, entity: entity.as_deref(), draw })
         }
         Some(Command::Render(args)) => render::run(args),
+        Some(Command::Convert(args)) => convert::run(&args, &mut std::io::stderr()),
         Some(Command::Export(args)) => export::run(
             &args,
             &mut |arm, dir| Box::new(crate::formats::skf::pictures::RenderedPictures::new(arm, dir)),

@@ -9,6 +9,7 @@
 
 pub mod build;
 pub mod read;
+pub mod script;
 pub mod tree;
 
 use std::fmt;
