@@ -23,6 +23,8 @@ pub struct Analysis {
     /// Whether [`Analysis::shown`] is the last error-free version rather than
     /// the current one.
     pub shown_is_stale: bool,
+    /// An imported file: the text is not compiled, `shown` is set from outside.
+    frozen: bool,
 }
 
 impl Analysis {
@@ -31,12 +33,26 @@ impl Analysis {
         let comp = compiler.update(text);
         let shown = comp.armature.clone();
         let last_clean = (!comp.has_errors()).then(|| shown.clone());
-        Analysis { compiler, compiled_text: text.to_owned(), comp, generation: 1, last_clean, shown, shown_is_stale: false }
+        Analysis { compiler, compiled_text: text.to_owned(), comp, generation: 1, last_clean, shown, shown_is_stale: false, frozen: false }
+    }
+
+    /// An analysis that shows `armature` and never compiles (imported files).
+    pub fn frozen(armature: Armature) -> Self {
+        let mut a = Analysis::new("");
+        a.shown = armature;
+        a.frozen = true;
+        a
+    }
+
+    /// Shows another armature (an imported file's other entity).
+    pub fn show(&mut self, armature: Armature) {
+        self.shown = armature;
+        self.generation += 1;
     }
 
     /// Recompiles if `text` is not the text compiled last; returns whether it did.
     pub fn ensure(&mut self, text: &str) -> bool {
-        if self.compiled_text == text {
+        if self.frozen || self.compiled_text == text {
             return false;
         }
         self.recompile(text);
@@ -107,6 +123,20 @@ pub struct Document {
     /// from the echo of our own save.
     pub disk_text: Option<String>,
     pub analysis: Analysis,
+    /// A Spriter file opened read-only: its entities and which is shown.
+    pub import: Option<Import>,
+}
+
+/// An imported (read-only) file.
+pub struct Import {
+    pub file: crate::formats::spriter::SpriterFile,
+    pub entity: usize,
+}
+
+impl Import {
+    pub fn entity(&self) -> Option<&crate::formats::spriter::EntityModel> {
+        self.file.entities.get(self.entity)
+    }
 }
 
 impl Document {
@@ -120,12 +150,24 @@ impl Document {
             saved_text: text.to_owned(),
             disk_text: None,
             analysis: Analysis::new(text),
+            import: None,
         }
     }
 
     /// Opens a file.
     pub fn open(path: &Path) -> Result<Self, String> {
         let loaded = files::load(path)?;
+        if let Some(syntax) = crate::formats::spriter::syntax_of(path) {
+            let file = crate::formats::spriter::read_str(&loaded.text, syntax).map_err(|e| format!("{}: {e}", path.display()))?;
+            let arm = file.entities.first().map(|e| e.armature.clone()).unwrap_or_default();
+            let mut doc = Document::untitled("untitled", &loaded.text);
+            doc.analysis = Analysis::frozen(arm);
+            doc.import = Some(Import { file, entity: 0 });
+            doc.path = Some(path.to_path_buf());
+            doc.line_ending = loaded.line_ending;
+            doc.disk_text = Some(loaded.text);
+            return Ok(doc);
+        }
         let mut doc = Document::untitled("untitled", &loaded.text);
         doc.path = Some(path.to_path_buf());
         doc.line_ending = loaded.line_ending;
@@ -163,7 +205,25 @@ impl Document {
     }
 
     /// Replaces the buffer with the file's new contents (an external change).
+    /// Shows entity `i` of an imported file.
+    pub fn set_entity(&mut self, i: usize) {
+        if let Some(imp) = &mut self.import
+            && let Some(e) = imp.file.entities.get(i)
+        {
+            imp.entity = i;
+            self.analysis.show(e.armature.clone());
+        }
+    }
+
     pub fn reload(&mut self, loaded: files::Loaded) {
+        if let (Some(imp), Some(path)) = (&self.import, &self.path)
+            && let Some(syntax) = crate::formats::spriter::syntax_of(path)
+            && let Ok(file) = crate::formats::spriter::read_str(&loaded.text, syntax)
+        {
+            let entity = imp.entity.min(file.entities.len().saturating_sub(1));
+            self.import = Some(Import { file, entity });
+            self.set_entity(entity);
+        }
         self.text.clone_from(&loaded.text);
         self.saved_text.clone_from(&loaded.text);
         self.line_ending = loaded.line_ending;

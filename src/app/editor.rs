@@ -126,7 +126,8 @@ impl Editor {
         }
 
         // Keys the plain text field does not handle the way a script needs.
-        let focused = ctx.memory(|m| m.has_focus(id));
+        let read_only = doc.import.is_some();
+        let focused = ctx.memory(|m| m.has_focus(id)) && !read_only;
         if focused
             && let Some(mut state) = TextEditState::load(&ctx, id)
             && let Some(range) = state.cursor.char_range()
@@ -193,16 +194,24 @@ impl Editor {
                     let (generation, diagnostics) = (analysis.generation, &analysis.comp.diagnostics);
                     ui.fonts_mut(|f| highlighter.galley(f, ppp, generation, buf.as_str(), diagnostics, &find_query, dark, &font))
                 };
-                let output = egui::TextEdit::multiline(text)
+                // An imported file is shown, not edited.
+                let mut shown: &str;
+                let buf: &mut dyn egui::TextBuffer = if read_only {
+                    shown = text.as_str();
+                    &mut shown
+                } else {
+                    text
+                };
+                let edit = egui::TextEdit::multiline(buf)
                     .id(id)
                     .code_editor()
                     .font(font.clone())
                     .desired_width(f32::INFINITY)
                     .desired_rows(30)
                     .return_key(None)
-                    .frame(egui::Frame::NONE)
-                    .layouter(&mut layouter)
-                    .show(ui);
+                    .frame(egui::Frame::NONE);
+                // An imported file is not the language: no highlighting.
+                let output = if read_only { edit.show(ui) } else { edit.layouter(&mut layouter).show(ui) };
                 (gutter, output)
             })
             .inner

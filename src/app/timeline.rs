@@ -29,6 +29,8 @@ pub struct Playback {
     pub speed: f64,
     /// The clock reading of the previous frame while playing.
     last_clock: Option<f64>,
+    /// Imported files: the animation whose own looping set `looping`.
+    pub looping_set_for: Option<String>,
 }
 
 impl Default for Playback {
@@ -43,6 +45,7 @@ impl Default for Playback {
             looping: true,
             speed: 1.0,
             last_clock: None,
+            looping_set_for: None,
         }
     }
 }

@@ -133,7 +133,11 @@ where
 /// here, before a window opens; a missing one becomes a new script there.
 fn open_editor(file: Option<PathBuf>) -> i32 {
     if let Some(path) = file.as_deref().filter(|p| p.exists())
-        && let Err(msg) = read_script(path)
+        && let Err(msg) = read_script(path).and_then(|text| match crate::formats::spriter::syntax_of(path) {
+            // A Spriter file that cannot be read at all is reported here too.
+            Some(syntax) => crate::formats::spriter::read_str(&text, syntax).map(|_| ()).map_err(|e| format!("{}: {e}", path.display())),
+            None => Ok(()),
+        })
     {
         eprintln!("error: {msg}");
         return EXIT_USAGE;
