@@ -136,8 +136,8 @@ fn first_frame_of_the_example(bencher: Bencher) {
 #[divan::bench(sample_count = 50)]
 fn highlight_job_1000_bones(bencher: Bencher) {
     let text = generate::script(1000, 10);
-    let diags = skelpad::compile::compile(&text).diagnostics;
-    bencher.bench(|| skelpad::app::highlight::layout_job(&text, &diags, "", true, egui::FontId::monospace(13.0)));
+    let comp = skelpad::compile::compile(&text);
+    bencher.bench(|| skelpad::app::highlight::layout_job(&text, &comp, "", true, egui::FontId::monospace(13.0)));
 }
 
 /// egui laying out that job when one line changed (its galley cache holds
@@ -147,9 +147,11 @@ fn galley_1000_bones(bencher: Bencher, edited: bool) {
     let text = generate::script(1000, 10);
     let ctx = egui::Context::default();
     let font = egui::FontId::monospace(13.0);
+    let edited_text = text.replacen("\t\tr 0", "\t\tr 01", 1);
+    let (comp, edited_comp) = (skelpad::compile::compile(&text), skelpad::compile::compile(&edited_text));
     let jobs = [
-        skelpad::app::highlight::layout_job(&text, &[], "", true, font.clone()),
-        skelpad::app::highlight::layout_job(&text.replacen("\t\tr 0", "\t\tr 01", 1), &[], "", true, font),
+        skelpad::app::highlight::layout_job(&text, &comp, "", true, font.clone()),
+        skelpad::app::highlight::layout_job(&edited_text, &edited_comp, "", true, font),
     ];
     let mut flip = 0;
     let mut time = 0.0;

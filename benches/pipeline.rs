@@ -18,12 +18,29 @@ fn parse_and_compile(bencher: Bencher, bones: usize) {
     bencher.bench(|| compile(divan::black_box(&text)));
 }
 
-/// One pose of every bone at a time inside the animation.
+/// One pose of every bone, at a new time on every call (the playhead walks
+/// through the animation at 1/60 s, as playback does).
 #[divan::bench(args = [10, 100, 1000, 5000])]
 fn evaluate_pose(bencher: Bencher, bones: usize) {
     let text = generate::script(bones, 10);
     let comp = compile(&text);
     let arm = comp.armature;
+    let anim = arm.animation(AnimId(0)).cloned();
+    let duration = anim.as_ref().map_or(1.0, |a| a.duration_secs.max(1e-3));
+    let mut pose = Pose::default();
+    let mut t = 0.0f64;
+    bencher.bench_local(|| {
+        t = (t + 1.0 / 60.0) % duration;
+        evaluate_into(&mut pose, &arm, anim.as_ref(), SkinId(0), divan::black_box(t));
+        divan::black_box(&pose);
+    });
+}
+
+/// The same pose asked again and again at one time: the floor that the
+/// sine/cosine cache reaches when nothing moves (a paused playhead).
+#[divan::bench(args = [1000])]
+fn evaluate_pose_same_time(bencher: Bencher, bones: usize) {
+    let arm = compile(&generate::script(bones, 10)).armature;
     let anim = arm.animation(AnimId(0)).cloned();
     let mut pose = Pose::default();
     bencher.bench_local(|| {

@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use crate::model::{Affine, AnimId, Armature, AttachmentKind, BoneId, SkinId, SlotId};
-use crate::render::{self, DrawList, DrawOptions, OnionSkin, RenderCache};
+use crate::render::{self, DrawList, DrawOptions, OnionSkin, Part, RenderCache};
 use crate::runtime::Pose;
 
 /// Zoom limits, in screen points per world unit.
@@ -247,7 +247,7 @@ impl Canvas {
         {
             let (wx, wy) = view.world_from_screen(rect, p);
             let tolerance = f64::from(6.0 / view.zoom);
-            out.clicked = Some(hit_test(scene.armature, scene.pose, wx, wy, tolerance, scene.show_bones));
+            out.clicked = Some(pick_at(&drawing.list, wx, wy, tolerance).map(|(pick, _)| pick));
         }
 
         let painter = ui.painter_at(rect);
@@ -427,19 +427,6 @@ fn slot_outline(sk: &crate::model::Skeleton, pose: &Pose, slot: SlotId) -> Optio
     }
 }
 
-fn point_in_polygon(pts: &[(f64, f64)], x: f64, y: f64) -> bool {
-    let mut inside = false;
-    let n = pts.len();
-    for i in 0..n {
-        let (xi, yi) = pts[i];
-        let (xj, yj) = pts[(i + n - 1) % n];
-        if (yi > y) != (yj > y) && x < (xj - xi) * (y - yi) / (yj - yi) + xi {
-            inside = !inside;
-        }
-    }
-    inside
-}
-
 fn distance_to_segment(p: (f64, f64), a: (f64, f64), b: (f64, f64)) -> f64 {
     let (dx, dy) = (b.0 - a.0, b.1 - a.1);
     let len2 = dx * dx + dy * dy;
@@ -448,34 +435,41 @@ fn distance_to_segment(p: (f64, f64), a: (f64, f64), b: (f64, f64)) -> f64 {
     ((p.0 - cx).powi(2) + (p.1 - cy).powi(2)).sqrt()
 }
 
-/// What lies under the world point `(x, y)`: a bone (when the overlay is
-/// shown; within `tolerance` of its line), else the topmost shape.
-pub fn hit_test(arm: &Armature, pose: &Pose, x: f64, y: f64, tolerance: f64, bones_visible: bool) -> Option<Pick> {
-    let sk = &*arm.skeleton;
-    if bones_visible {
-        // Children are drawn over their parents: test the last bones first.
-        for (i, bone) in sk.bones.iter().enumerate().rev() {
-            let Some(bp) = pose.bones.get(i) else { continue };
-            let o = bp.world.apply(0.0, 0.0);
-            let e = bp.world.apply(bone.length, 0.0);
-            if distance_to_segment((x, y), o, e) <= tolerance {
-                return Some(Pick::Bone(BoneId::from_index(i)));
-            }
-        }
+/// Distance from `p` to a triangle (0 inside it).
+fn distance_to_triangle(p: (f64, f64), t: [(f64, f64); 3]) -> f64 {
+    let cross = |a: (f64, f64), b: (f64, f64)| (b.0 - a.0) * (p.1 - a.1) - (b.1 - a.1) * (p.0 - a.0);
+    let (d0, d1, d2) = (cross(t[0], t[1]), cross(t[1], t[2]), cross(t[2], t[0]));
+    let neg = d0 < 0.0 || d1 < 0.0 || d2 < 0.0;
+    let pos = d0 > 0.0 || d1 > 0.0 || d2 > 0.0;
+    if !(neg && pos) {
+        return 0.0;
     }
-    for &slot in pose.draw_order.iter().rev() {
-        let Some(outline) = slot_outline(sk, pose, slot) else { continue };
-        let closed = match pose.attachment(sk, slot).map(|(_, a)| &a.kind) {
-            Some(AttachmentKind::Path { path, .. }) => path.closed,
-            _ => true,
+    distance_to_segment(p, t[0], t[1]).min(distance_to_segment(p, t[1], t[2])).min(distance_to_segment(p, t[2], t[0]))
+}
+
+/// What is drawn at the world point `(x, y)`, from the draw list the canvas
+/// painted: the topmost item (onion-skin ghosts aside) whose triangles
+/// cover the point, with the part hit. The bone overlay (drawn last) and
+/// strokes also count within `tolerance`; fills and sprites count exactly
+/// where they are drawn.
+pub fn pick_at(list: &DrawList, x: f64, y: f64, tolerance: f64) -> Option<(Pick, Part)> {
+    let v = |i: u32| list.vertices.get(i as usize).map(|v| (f64::from(v.pos[0]), f64::from(v.pos[1])));
+    for item in list.items.iter().rev().filter(|i| !i.ghost) {
+        let tol = match item.part {
+            Part::BoneOrigin | Part::BoneDiamond | Part::Stroke => tolerance,
+            Part::Fill | Part::Sprite => 0.0,
         };
-        let hit = if closed && outline.len() >= 3 {
-            point_in_polygon(&outline, x, y)
-        } else {
-            outline.windows(2).any(|w| distance_to_segment((x, y), w[0], w[1]) <= tolerance)
-        };
+        let Some(tris) = list.indices.get(item.indices.start as usize..item.indices.end as usize) else { continue };
+        let hit = tris.chunks_exact(3).any(|t| match (v(t[0]), v(t[1]), v(t[2])) {
+            (Some(a), Some(b), Some(c)) => distance_to_triangle((x, y), [a, b, c]) <= tol,
+            _ => false,
+        });
         if hit {
-            return Some(Pick::Slot(slot));
+            let pick = match (item.part, item.slot) {
+                (Part::BoneOrigin | Part::BoneDiamond, _) | (_, None) => Pick::Bone(item.bone),
+                (_, Some(s)) => Pick::Slot(s),
+            };
+            return Some((pick, item.part));
         }
     }
     None
@@ -506,18 +500,28 @@ mod tests {
     }
 
     #[test]
-    fn clicks_pick_bones_then_shapes() {
-        let comp = compile("skeleton\n\tarm l40 r90\n\t\t@ :rect x20 w10 h40\n\tbody x100\n\t\t@ :circle d20\n");
+    fn clicks_pick_what_is_drawn_there() {
+        let comp = compile("skeleton\n\tarm l40 r90\n\t\t@ :rect x20 w10 h40\n\tbody x100\n\t\t@ :circle d20\n\tfoot x-100 l4\n");
         let arm = comp.armature;
         let pose = evaluate(&arm, None, SkinId(0), 0.0);
-        // On the arm's line (it points up).
-        assert_eq!(hit_test(&arm, &pose, 0.5, 20.0, 1.0, true), Some(Pick::Bone(BoneId(0))));
+        let list = |bones: bool| {
+            let mut cache = RenderCache::new(Path::new("."));
+            render::build_draw_list(&arm, &pose, &DrawOptions { pixels_per_unit: 1.0, bones, contours: false }, &mut cache)
+        };
+        let (with, without) = (list(true), list(false));
+        // On the arm's diamond (it points up).
+        assert_eq!(pick_at(&with, 0.5, 20.0, 1.0), Some((Pick::Bone(BoneId(0)), Part::BoneDiamond)));
         // Same place with the overlay hidden: the rect under it (40 wide
         // across the bone, 10 along it, centered 20 up the bone).
-        assert_eq!(hit_test(&arm, &pose, 0.5, 20.0, 1.0, false), Some(Pick::Slot(SlotId(0))));
-        assert_eq!(hit_test(&arm, &pose, 18.0, 24.0, 1.0, false), Some(Pick::Slot(SlotId(0))));
-        assert_eq!(hit_test(&arm, &pose, 0.5, 30.0, 1.0, false), None);
-        assert_eq!(hit_test(&arm, &pose, 105.0, 5.0, 1.0, true), Some(Pick::Slot(SlotId(1))));
-        assert_eq!(hit_test(&arm, &pose, 50.0, -50.0, 1.0, true), None);
+        assert_eq!(pick_at(&without, 0.5, 20.0, 1.0).map(|p| p.0), Some(Pick::Slot(SlotId(0))));
+        assert_eq!(pick_at(&without, 18.0, 24.0, 1.0).map(|p| p.0), Some(Pick::Slot(SlotId(0))));
+        assert_eq!(pick_at(&without, 0.5, 30.0, 1.0), None);
+        // The circle exactly where it is drawn: inside its edge, not outside.
+        assert_eq!(pick_at(&with, 105.0, 5.0, 1.0).map(|p| p.0), Some(Pick::Slot(SlotId(1))));
+        assert_eq!(pick_at(&without, 100.0 + 9.0, 0.0, 1.0).map(|p| p.0), Some(Pick::Slot(SlotId(1))));
+        assert_eq!(pick_at(&without, 100.0 + 12.5, 0.0, 1.0), None);
+        // A short bone has only its origin mark.
+        assert_eq!(pick_at(&with, -100.0, 0.0, 1.0), Some((Pick::Bone(BoneId(2)), Part::BoneOrigin)));
+        assert_eq!(pick_at(&with, 50.0, -50.0, 1.0), None);
     }
 }

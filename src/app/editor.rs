@@ -191,8 +191,8 @@ impl Editor {
                     // Compile here, inside the text field's frame, so the
                     // underlines match the text being laid out.
                     analysis.ensure(buf.as_str());
-                    let (generation, diagnostics) = (analysis.generation, &analysis.comp.diagnostics);
-                    ui.fonts_mut(|f| highlighter.galley(f, ppp, generation, buf.as_str(), diagnostics, &find_query, dark, &font))
+                    let (generation, comp) = (analysis.generation, &analysis.comp);
+                    ui.fonts_mut(|f| highlighter.galley(f, ppp, generation, buf.as_str(), comp, &find_query, dark, &font))
                 };
                 // An imported file is shown, not edited.
                 let mut shown: &str;

@@ -1,9 +1,8 @@
-//! Syntax highlighting from the parser's own tokenizer and token
-//! recognizers, with diagnostics underlined, indentation made visible and
-//! find matches marked. The layout job is memoized: it is rebuilt only when
-//! the text, the diagnostics, the theme or the find query change.
-
-use std::ops::Range;
+//! Syntax highlighting: a mapping from the parser's token roles
+//! ([`crate::syntax::Role`], read from the compilation of the text) to
+//! colours, with diagnostics underlined, indentation made visible and find
+//! matches marked. The layout job is memoized: it is rebuilt only when the
+//! text, the diagnostics, the theme or the find query change.
 
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
@@ -13,180 +12,8 @@ use eframe::egui::text::LayoutJob;
 use eframe::egui::{Color32, FontId, Galley, Stroke, TextFormat};
 use rustc_hash::{FxHashMap, FxHasher};
 
-use crate::syntax::lines::{is_js_space, tokenize};
-use crate::syntax::{Diagnostic, Severity, token};
-
-/// What a piece of text is, for colouring.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum TokenKind {
-    Plain,
-    /// `skeleton`, `skin`, `order`, `anim`, path commands, `true`/`false`.
-    Keyword,
-    /// Bone paths and references.
-    Name,
-    /// `@slot` heads and references.
-    Slot,
-    /// `:rect`, `:path`, …
-    Type,
-    /// Letter + number properties (`l40`, `w10`) and timeline properties.
-    Property,
-    Number,
-    Color,
-    String,
-    /// Arrows, options, loops.
-    Operator,
-    /// Flags and styles (`flip-x`, `round-join`).
-    Flag,
-    Comment,
-}
-
-/// The kind of section a line belongs to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Section {
-    None,
-    Skeleton,
-    Skin,
-    Order,
-    Anim,
-}
-
-const FLAGS: [&str; 10] =
-    ["flip-x", "flip-y", "no-rot", "no-scale", "miter-join", "bevel-join", "round-join", "butt-cap", "square-cap", "round-cap"];
-
-fn is_string(tok: &str) -> bool {
-    tok.len() >= 2 && tok.starts_with('"') && tok.ends_with('"')
-}
-
-fn is_color_token(tok: &str) -> bool {
-    token::color(tok).is_some() || ((tok.starts_with('f') || tok.starts_with('s')) && token::color(&tok[1..]).is_some())
-}
-
-fn is_numeric(tok: &str) -> bool {
-    let body = tok.strip_prefix(['+', '*']).unwrap_or(tok);
-    token::number(body).is_some()
-}
-
-fn is_operator(tok: &str) -> bool {
-    tok == "{"
-        || token::end_loop(tok).is_some()
-        || token::advance(tok).is_some()
-        || token::options(tok, true).is_some()
-        || token::options(tok, false).is_some()
-}
-
-/// Classifies one physical line (without its line break). Returns the
-/// coloured ranges and, if the line has a comment, where it starts.
-pub fn classify_line(line: &str, section: &mut SectionState) -> (Vec<(Range<usize>, TokenKind)>, Option<usize>) {
-    let line = line.strip_suffix('\r').unwrap_or(line);
-    let depth = line.bytes().take_while(|&b| b == b'\t').count();
-    let tokens = tokenize(line);
-    let rest = tokens.last().map_or(0, |t| t.end());
-    // `tokenize` stops at a token that is exactly `#`: what follows the last
-    // token, if anything, is the comment.
-    let comment = line[rest..].find(|c: char| !is_js_space(c)).map(|i| rest + i).filter(|&i| line[i..].starts_with('#'));
-    let mut out = Vec::with_capacity(tokens.len());
-    let Some(first) = tokens.first() else { return (out, comment) };
-    if first.pos == 0 {
-        section.0 = match first.text {
-            "skeleton" => Section::Skeleton,
-            "skin" => Section::Skin,
-            "order" => Section::Order,
-            "anim" => Section::Anim,
-            _ => Section::None,
-        };
-    } else if !line.starts_with('\t') {
-        // A line starting with a space ends the section (LANGUAGE.md §1.6).
-        section.0 = Section::None;
-    }
-    for (i, tok) in tokens.iter().enumerate() {
-        let t = tok.text;
-        let kind = match (depth, section.0) {
-            (0, _) if i == 0 => {
-                if section.0 == Section::None {
-                    TokenKind::Plain
-                } else {
-                    TokenKind::Keyword
-                }
-            }
-            (0, _) => {
-                if is_string(t) {
-                    TokenKind::String
-                } else if is_color_token(t) {
-                    TokenKind::Color
-                } else if token::fps(t).is_some() {
-                    TokenKind::Number
-                } else if is_operator(t) {
-                    TokenKind::Operator
-                } else {
-                    TokenKind::Plain
-                }
-            }
-            (_, Section::None) => TokenKind::Plain,
-            (1, Section::Skeleton) if i == 0 => TokenKind::Name,
-            (2, Section::Skeleton) | (1, Section::Skin) | (1, Section::Order) if i == 0 && t.starts_with('@') => TokenKind::Slot,
-            (1, Section::Anim) if i == 0 => {
-                if t.starts_with('@') {
-                    TokenKind::Slot
-                } else {
-                    TokenKind::Name
-                }
-            }
-            (2, Section::Anim) if i == 0 => TokenKind::Property,
-            (2, Section::Anim) | (1, Section::Anim) => {
-                if is_numeric(t) {
-                    TokenKind::Number
-                } else if is_color_token(t) {
-                    TokenKind::Color
-                } else if is_operator(t) {
-                    TokenKind::Operator
-                } else if token::boolean(t).is_some() {
-                    TokenKind::Keyword
-                } else {
-                    TokenKind::Plain
-                }
-            }
-            // Path commands under a path attachment.
-            (3, Section::Skeleton) | (2, Section::Skin) => {
-                if matches!(t, "M" | "L" | "Q" | "B" | "C") {
-                    TokenKind::Keyword
-                } else if t == ":" {
-                    TokenKind::Operator
-                } else if token::point(t).is_some() {
-                    TokenKind::Number
-                } else {
-                    TokenKind::Name
-                }
-            }
-            _ => {
-                if t.starts_with(':') && t.len() > 1 {
-                    TokenKind::Type
-                } else if is_string(t) {
-                    TokenKind::String
-                } else if is_color_token(t) {
-                    TokenKind::Color
-                } else if FLAGS.contains(&t) {
-                    TokenKind::Flag
-                } else if t.len() > 1 && t.as_bytes()[0].is_ascii_alphabetic() && token::number(&t[1..]).is_some() {
-                    TokenKind::Property
-                } else {
-                    TokenKind::Plain
-                }
-            }
-        };
-        out.push((tok.pos..tok.end(), kind));
-    }
-    (out, comment)
-}
-
-/// The section the highlighter is in while it walks down the lines.
-#[derive(Clone, Copy, Debug)]
-pub struct SectionState(Section);
-
-impl Default for SectionState {
-    fn default() -> Self {
-        SectionState(Section::None)
-    }
-}
+use crate::compile::Compilation;
+use crate::syntax::{Diagnostic, Role, Severity, TokenRole};
 
 /// Colours for one theme.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -201,7 +28,6 @@ pub struct Palette {
     pub color: Color32,
     pub string: Color32,
     pub operator: Color32,
-    pub flag: Color32,
     pub comment: Color32,
     pub tab: [Color32; 2],
     pub stray_space: Color32,
@@ -224,7 +50,6 @@ impl Palette {
                 color: Color32::from_rgb(0xF4, 0x8F, 0xB1),
                 string: Color32::from_rgb(0xCE, 0x91, 0x78),
                 operator: Color32::from_rgb(0xD7, 0xBA, 0x7D),
-                flag: Color32::from_rgb(0x56, 0x9C, 0xD6),
                 comment: Color32::from_rgb(0x6A, 0x99, 0x55),
                 tab: [Color32::from_rgba_unmultiplied(255, 255, 255, 10), Color32::from_rgba_unmultiplied(255, 255, 255, 20)],
                 stray_space: Color32::from_rgba_unmultiplied(255, 120, 0, 90),
@@ -244,7 +69,6 @@ impl Palette {
                 color: Color32::from_rgb(0xC0, 0x20, 0x70),
                 string: Color32::from_rgb(0xA3, 0x15, 0x15),
                 operator: Color32::from_rgb(0x80, 0x50, 0x00),
-                flag: Color32::from_rgb(0x00, 0x00, 0xFF),
                 comment: Color32::from_rgb(0x00, 0x80, 0x00),
                 tab: [Color32::from_rgba_unmultiplied(0, 0, 0, 8), Color32::from_rgba_unmultiplied(0, 0, 0, 18)],
                 stray_space: Color32::from_rgba_unmultiplied(255, 120, 0, 110),
@@ -255,20 +79,21 @@ impl Palette {
         }
     }
 
-    fn of(&self, kind: TokenKind) -> Color32 {
-        match kind {
-            TokenKind::Plain => self.plain,
-            TokenKind::Keyword => self.keyword,
-            TokenKind::Name => self.name,
-            TokenKind::Slot => self.slot,
-            TokenKind::Type => self.kind,
-            TokenKind::Property => self.property,
-            TokenKind::Number => self.number,
-            TokenKind::Color => self.color,
-            TokenKind::String => self.string,
-            TokenKind::Operator => self.operator,
-            TokenKind::Flag => self.flag,
-            TokenKind::Comment => self.comment,
+    /// The colour of a token role (`None`: text no token covers).
+    pub fn of(&self, role: Option<Role>) -> Color32 {
+        let Some(role) = role else { return self.plain };
+        match role {
+            Role::SectionKeyword | Role::Boolean | Role::PathCommand => self.keyword,
+            Role::BonePath | Role::BoneRef | Role::AttachmentRef => self.name,
+            Role::SlotHead | Role::SlotRef => self.slot,
+            Role::AttachmentType => self.kind,
+            Role::BoneProperty | Role::Property => self.property,
+            Role::Number => self.number,
+            Role::Color => self.color,
+            Role::String => self.string,
+            Role::Option | Role::Loop | Role::Advance => self.operator,
+            Role::Comment => self.comment,
+            Role::Invalid => self.plain,
         }
     }
 }
@@ -276,7 +101,7 @@ impl Palette {
 /// How one byte is drawn; adjacent bytes with the same look form one section.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 struct Look {
-    kind: TokenKind,
+    role: Option<Role>,
     /// 0 none, 1/2 a tab of even/odd depth, 3 a space inside indentation.
     indent: u8,
     /// 0 none, 1 warning, 2 error.
@@ -284,25 +109,20 @@ struct Look {
     find: bool,
 }
 
-/// How every byte of `text` is drawn.
-fn looks(text: &str, diagnostics: &[Diagnostic], find: &str) -> Vec<Look> {
-    let plain = Look { kind: TokenKind::Plain, indent: 0, underline: 0, find: false };
+/// How every byte of `text` is drawn, from the token roles of its
+/// compilation (in document offsets).
+fn looks(text: &str, roles: impl Iterator<Item = TokenRole>, diagnostics: &[Diagnostic], find: &str) -> Vec<Look> {
+    let plain = Look { role: None, indent: 0, underline: 0, find: false };
     let mut looks = vec![plain; text.len()];
-    let mut section = SectionState::default();
+    for r in roles {
+        let end = (r.span.end as usize).min(text.len());
+        let start = (r.span.start as usize).min(end);
+        for l in &mut looks[start..end] {
+            l.role = Some(r.role);
+        }
+    }
     let mut line_start = 0usize;
     for line in text.split('\n') {
-        let (ranges, comment) = classify_line(line, &mut section);
-        for (r, kind) in ranges {
-            for l in &mut looks[line_start + r.start..line_start + r.end] {
-                l.kind = kind;
-            }
-        }
-        if let Some(c) = comment {
-            let end = line.strip_suffix('\r').map_or(line.len(), str::len);
-            for l in &mut looks[line_start + c..line_start + end] {
-                l.kind = TokenKind::Comment;
-            }
-        }
         // Indentation: tabs shaded by depth, spaces inside it flagged.
         let indent_len = line.bytes().take_while(|b| *b == b'\t' || *b == b' ').count();
         let has_text = line.len() > indent_len;
@@ -346,7 +166,7 @@ fn looks(text: &str, diagnostics: &[Diagnostic], find: &str) -> Vec<Look> {
 }
 
 fn text_format(look: Look, palette: &Palette, font: &FontId) -> TextFormat {
-    let mut f = TextFormat::simple(font.clone(), palette.of(look.kind));
+    let mut f = TextFormat::simple(font.clone(), palette.of(look.role));
     f.background = match (look.find, look.indent) {
         (true, _) => palette.find,
         (false, 1) => palette.tab[0],
@@ -388,9 +208,9 @@ fn job_of(text: &str, looks: &[Look], palette: &Palette, font: &FontId) -> Layou
     job
 }
 
-/// Builds the layout job of the whole text.
-pub fn layout_job(text: &str, diagnostics: &[Diagnostic], find: &str, dark: bool, font: FontId) -> LayoutJob {
-    job_of(text, &looks(text, diagnostics, find), &Palette::new(dark), &font)
+/// Builds the layout job of the whole text, `comp` being its compilation.
+pub fn layout_job(text: &str, comp: &Compilation, find: &str, dark: bool, font: FontId) -> LayoutJob {
+    job_of(text, &looks(text, comp.roles(), &comp.diagnostics, find), &Palette::new(dark), &font)
 }
 
 /// Lays out the highlighted text, memoized twice over: a frame without an
@@ -415,8 +235,8 @@ pub struct Highlighter {
 }
 
 impl Highlighter {
-    /// The galley of `text`, compiled as generation `generation` with
-    /// these diagnostics.
+    /// The galley of `text`, whose compilation is `comp` (generation
+    /// `generation`): its token roles and diagnostics.
     #[allow(clippy::too_many_arguments)]
     pub fn galley(
         &mut self,
@@ -424,7 +244,7 @@ impl Highlighter {
         pixels_per_point: f32,
         generation: u64,
         text: &str,
-        diagnostics: &[Diagnostic],
+        comp: &Compilation,
         find: &str,
         dark: bool,
         font: &FontId,
@@ -441,7 +261,7 @@ impl Highlighter {
         }
         self.builds += 1;
         let palette = Palette::new(dark);
-        let looks = looks(text, diagnostics, find);
+        let looks = looks(text, comp.roles(), &comp.diagnostics, find);
         let galley = if text.is_empty() {
             fonts.layout_job(job_of(text, &looks, &palette, font))
         } else {
@@ -488,39 +308,54 @@ impl Highlighter {
 mod tests {
     use super::*;
 
-    fn kinds(text: &str) -> Vec<(String, TokenKind)> {
-        let mut state = SectionState::default();
-        let mut out = Vec::new();
-        for line in text.lines() {
-            let (ranges, comment) = classify_line(line, &mut state);
-            out.extend(ranges.into_iter().map(|(r, k)| (line[r].to_owned(), k)));
-            if let Some(c) = comment {
-                out.push((line[c..].to_owned(), TokenKind::Comment));
-            }
-        }
-        out
+    /// The colour the job gives byte `b`.
+    fn color_at(job: &LayoutJob, b: usize) -> Color32 {
+        job.sections.iter().find(|s| (s.byte_range.start.0..s.byte_range.end.0).contains(&b)).map(|s| s.format.color).unwrap()
     }
 
     #[test]
-    fn tokens_are_classified_by_section_and_depth() {
-        let k =
-            kinds("skeleton #FC0\n\tarm l40 r10 flip-x # note\n\t\t@ :rect w10 f#F00\nanim \"a\" 24fps 0:5:li\n\tarm\n\t\tr 0 --> 90 {\n");
-        let find = |t: &str| k.iter().find(|(s, _)| s == t).map(|(_, k)| *k);
-        assert_eq!(find("skeleton"), Some(TokenKind::Keyword));
-        assert_eq!(find("#FC0"), Some(TokenKind::Color));
-        assert_eq!(find("l40"), Some(TokenKind::Property));
-        assert_eq!(find("flip-x"), Some(TokenKind::Flag));
-        assert_eq!(find("# note"), Some(TokenKind::Comment));
-        assert_eq!(find("@"), Some(TokenKind::Slot));
-        assert_eq!(find(":rect"), Some(TokenKind::Type));
-        assert_eq!(find("f#F00"), Some(TokenKind::Color));
-        assert_eq!(find("\"a\""), Some(TokenKind::String));
-        assert_eq!(find("24fps"), Some(TokenKind::Number));
-        assert_eq!(find("0:5:li"), Some(TokenKind::Operator));
-        assert_eq!(find("-->"), Some(TokenKind::Operator));
-        assert_eq!(find("90"), Some(TokenKind::Number));
-        assert_eq!(find("r"), Some(TokenKind::Property));
-        assert_eq!(find("{"), Some(TokenKind::Operator));
+    fn tokens_are_coloured_by_their_parser_role() {
+        let text = "skeleton #FC0\n\tarm l40 r10 flip-x # note\n\t\t@ :rect w10 f#F00\nanim \"a\" 24fps 0:5:li\n\tarm\n\t\tr 0 --> 90 {\n";
+        let comp = crate::compile::compile(text);
+        let job = layout_job(text, &comp, "", true, FontId::monospace(12.0));
+        let p = Palette::new(true);
+        let expect = [
+            ("skeleton", p.keyword),
+            ("#FC0", p.color),
+            ("arm", p.name),
+            ("l40", p.property),
+            ("flip-x", p.property),
+            ("# note", p.comment),
+            ("@", p.slot),
+            (":rect", p.kind),
+            ("f#F00", p.color),
+            ("\"a\"", p.string),
+            ("24fps", p.number),
+            ("0:5:li", p.operator),
+            ("-->", p.operator),
+            ("90", p.number),
+            ("{", p.operator),
+        ];
+        for (tok, color) in expect {
+            let at = text.find(tok).unwrap();
+            for b in at..at + tok.len() {
+                assert_eq!(color_at(&job, b), color, "{tok}");
+            }
+        }
+        // The timeline's property letter.
+        assert_eq!(color_at(&job, text.find("r 0").unwrap()), p.property);
+    }
+
+    #[test]
+    fn a_continued_line_highlights_as_the_parser_reads_it() {
+        let text = "skeleton\n\tarm l40 \\\nr10\n\tleg l20\n";
+        let comp = crate::compile::compile(text);
+        assert_eq!(comp.armature.skeleton.bones.len(), 2);
+        let job = layout_job(text, &comp, "", true, FontId::monospace(12.0));
+        let p = Palette::new(true);
+        assert_eq!(color_at(&job, text.find("r10").unwrap()), p.property);
+        assert_eq!(color_at(&job, text.find("leg").unwrap()), p.name);
+        assert_eq!(color_at(&job, text.find("l20").unwrap()), p.property);
     }
 
     #[test]
@@ -528,7 +363,7 @@ mod tests {
         let text = "skeleton\n\t arm lx\n\tleg é\n";
         let comp = crate::compile::compile(text);
         assert!(comp.has_errors());
-        let job = layout_job(text, &comp.diagnostics, "leg", true, FontId::monospace(12.0));
+        let job = layout_job(text, &comp, "leg", true, FontId::monospace(12.0));
         assert_eq!(job.sections.first().map(|s| s.byte_range.start.0), Some(0));
         assert_eq!(job.sections.last().map(|s| s.byte_range.end.0), Some(text.len()));
         assert!(job.sections.windows(2).all(|w| w[0].byte_range.end == w[1].byte_range.start));
@@ -554,8 +389,9 @@ mod tests {
         let edited = "skeleton\n\tarm l10\n\tleg l25\n";
         let mut galleys = Vec::new();
         for (generation, t) in [(1, text), (1, text), (2, edited)] {
+            let comp = crate::compile::compile(t);
             let mut out = ctx.run_ui(Default::default(), |ui| {
-                galleys.push(ui.fonts_mut(|f| h.galley(f, 1.0, generation, t, &[], "", true, &font)));
+                galleys.push(ui.fonts_mut(|f| h.galley(f, 1.0, generation, t, &comp, "", true, &font)));
             });
             out.textures_delta.clear();
         }
@@ -566,7 +402,7 @@ mod tests {
         assert_eq!(galleys[2].text(), edited);
         assert_eq!(galleys[2].rows.len(), 4);
         // Same rows as egui's own layout of the whole job.
-        let whole = ctx.fonts_mut(|f| f.layout_job(layout_job(edited, &[], "", true, font.clone())));
+        let whole = ctx.fonts_mut(|f| f.layout_job(layout_job(edited, &crate::compile::compile(edited), "", true, font.clone())));
         assert_eq!(whole.rows.len(), galleys[2].rows.len());
         assert!((whole.size().y - galleys[2].size().y).abs() < 0.5);
     }

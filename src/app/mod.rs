@@ -26,7 +26,7 @@ use std::time::Duration;
 
 use eframe::egui::{self, Key, KeyboardShortcut, Modifiers, ViewportCommand};
 
-use crate::model::{BoneId, Skeleton, SlotId};
+use crate::model::{BoneId, Skeleton};
 use crate::runtime::{Pose, evaluate_into};
 
 use canvas::{Canvas, Drawing, Pick, Scene, View};
@@ -466,16 +466,22 @@ impl SkelpadApp {
                     // catch up in the next frame, right away.
                     ui.ctx().request_repaint();
                 }
-                self.cursor_bone = out.cursor.and_then(|c| bone_at_cursor(&self.doc.text, c, &self.doc.analysis.shown.skeleton));
+                self.cursor_bone = out.cursor.and_then(|c| bone_at_cursor(&self.doc, c));
             });
         });
         egui::CentralPanel::default().frame(egui::Frame::NONE).show(ui, |ui| {
             let arm = self.doc.analysis.shown.clone();
             egui::Panel::bottom("timeline").resizable(false).show(ui, |ui| {
                 ui.add_space(4.0);
-                let out = timeline::ui(ui, &mut self.playback, &mut self.settings.view, &arm, self.cursor_bone);
+                let anim_name = self.playback.resolve(&arm).0.and_then(|a| arm.animation(a)).map(|a| a.name.clone());
+                let focus = self.cursor_bone.and_then(|b| arm.skeleton.bones.get(b.index())).map(|b| b.name.clone());
+                let ticks = anim_name.and_then(|a| key_ticks(&self.doc.analysis.comp, &a, focus.as_deref()));
+                let out = timeline::ui(ui, &mut self.playback, &mut self.settings.view, &arm, self.cursor_bone, ticks);
                 if out.fit {
                     self.canvas.fit_requested = true;
+                }
+                if let Some(span) = out.jump {
+                    self.editor.select(span.range());
                 }
                 ui.add_space(2.0);
             });
@@ -921,59 +927,45 @@ fn resolve_selected(sk: &Skeleton, s: &Selected) -> Option<Pick> {
     }
 }
 
-/// Resolves a reference the way the language does: a whole-segment dotted
-/// suffix of exactly one full name, or `skeleton.` + a full name.
-fn resolve_ref<'a>(names: impl Iterator<Item = &'a str>, r: &str) -> Option<usize> {
-    let full = r.strip_prefix("skeleton.");
-    let mut found = None;
-    for (i, n) in names.enumerate() {
-        let hit =
-            full.is_some_and(|f| f == n) || n == r || (n.len() > r.len() && n.ends_with(r) && n.as_bytes()[n.len() - r.len() - 1] == b'.');
-        if hit {
-            if found.is_some() {
-                return None;
-            }
-            found = Some(i);
-        }
-    }
-    found
+/// The keyframe ticks of an animation (of one bone and its slots, or of
+/// everything), from the source map: each key's time and its text. `None`
+/// when the compilation has no such animation or bone.
+pub fn key_ticks(comp: &crate::compile::Compilation, anim: &str, bone: Option<&str>) -> Option<Vec<timeline::Tick>> {
+    use crate::compile::Target;
+    let arm = &comp.armature;
+    let anim = crate::model::AnimId::from_index(arm.animations.iter().position(|a| a.name == anim)?);
+    let sk = &arm.skeleton;
+    let bone = match bone {
+        Some(b) => Some(sk.bone_by_name(b)?),
+        None => None,
+    };
+    let wanted = |t: Option<Target>| match (t, bone) {
+        (Some(_), None) => true,
+        (Some(Target::Bone(b)), Some(x)) => b == x,
+        (Some(Target::Slot(s)), Some(x)) => sk.slots.get(s.index()).is_some_and(|s| s.bone == x),
+        _ => false,
+    };
+    let src = &comp.sources;
+    let mut ticks: Vec<timeline::Tick> = src
+        .timelines
+        .iter()
+        .filter(|t| t.anim == anim && t.effective && wanted(t.target))
+        .flat_map(|t| src.keys_of(t).iter().map(|k| (k.time_secs, Some(k.span))))
+        .collect();
+    ticks.sort_by(|a, b| a.0.total_cmp(&b.0));
+    ticks.dedup_by(|a, b| a.0 == b.0);
+    Some(ticks)
 }
 
-/// The bone the line at byte `cursor` is about: a bone line (or a slot line
-/// under it) in a skeleton section, or an item (and its timelines) in an
-/// animation, skin or order section.
-pub fn bone_at_cursor(text: &str, cursor: usize, sk: &Skeleton) -> Option<BoneId> {
-    let cursor = editor::floor_boundary(text, cursor);
-    let line_end = text[cursor..].find('\n').map_or(text.len(), |i| cursor + i);
-    let mut item: Option<&str> = None;
-    for line in text[..line_end].rsplit('\n') {
-        let line = line.strip_suffix('\r').unwrap_or(line);
-        let depth = line.bytes().take_while(|b| *b == b'\t').count();
-        let first = crate::syntax::lines::tokenize(line).first().map(|t| t.text);
-        let Some(first) = first else { continue };
-        if depth == 0 {
-            if line.starts_with(' ') {
-                return None;
-            }
-            let item = item?;
-            return match first {
-                "skeleton" => sk.bone_by_name(item),
-                "anim" | "skin" | "order" => match item.strip_prefix('@') {
-                    Some(slot_ref) => {
-                        // `@slot[att]` in skins: drop the attachment part.
-                        let slot_ref = slot_ref.split('[').next().unwrap_or(slot_ref);
-                        resolve_ref(sk.slots.iter().map(|s| s.name.as_str()), slot_ref).map(|i| sk.slot(SlotId::from_index(i)).bone)
-                    }
-                    None => resolve_ref(sk.bones.iter().map(|b| b.name.as_str()), item).map(BoneId::from_index),
-                },
-                _ => None,
-            };
-        }
-        if depth == 1 && item.is_none() {
-            item = Some(first);
-        }
-    }
-    None
+/// The bone the line at byte `cursor` is about (see
+/// [`crate::compile::SourceMap::bone_at`]), as a bone of the armature the
+/// canvas shows (which is the last error-free one while the text is broken).
+pub fn bone_at_cursor(doc: &Document, cursor: usize) -> Option<BoneId> {
+    let comp = &doc.analysis.comp;
+    let sk = &comp.armature.skeleton;
+    let b = comp.sources.bone_at(&doc.text, cursor, |s| sk.slots.get(s.index()).map(|s| s.bone))?;
+    let shown = &doc.analysis.shown.skeleton;
+    if std::sync::Arc::ptr_eq(shown, sk) { Some(b) } else { shown.bone_by_name(&sk.bones.get(b.index())?.name) }
 }
 
 /// Opens the editor window; returns the process exit code.
@@ -1018,15 +1010,41 @@ mod tests {
 
     #[test]
     fn the_cursor_line_names_a_bone() {
-        let text = "skeleton\n\tarm l10\n\t\t@ :rect w1 h1\n\tarm.hand l5\nanim \"a\"\n\thand\n\t\tr 0 -> 9\n\t@arm\n\t\tc #F00\n";
-        let sk = crate::compile::compile(text).armature.skeleton;
-        let at = |needle: &str| bone_at_cursor(text, text.find(needle).unwrap(), &sk).map(|b| sk.bone(b).name.clone());
+        let text = "skeleton\n\tarm l10\n\t\t@ :rect w1 h1\n\t\t\t# note\n\tarm.hand l5\nanim \"a\"\n\thand\n\t\tr 0 -> 9\n\t@arm\n\t\tc #F00\nskin \"s\"\n\t@arm :circle d4\norder\n\t@arm\n";
+        let doc = Document::untitled("t", text);
+        let sk = &doc.analysis.comp.armature.skeleton;
+        let at = |needle: &str| bone_at_cursor(&doc, text.find(needle).unwrap()).map(|b| sk.bone(b).name.clone());
         assert_eq!(at("arm l10").as_deref(), Some("arm"));
         assert_eq!(at("@ :rect").as_deref(), Some("arm"));
         assert_eq!(at("arm.hand").as_deref(), Some("arm.hand"));
         assert_eq!(at("r 0").as_deref(), Some("arm.hand"));
         assert_eq!(at("c #F00").as_deref(), Some("arm"));
+        assert_eq!(at(":circle").as_deref(), Some("arm"));
+        assert_eq!(at("order\n\t@arm").map(|_| ()), None);
+        assert_eq!(bone_at_cursor(&doc, text.rfind("@arm").unwrap()).map(|b| sk.bone(b).name.clone()).as_deref(), Some("arm"));
+        // Anywhere on the line, indentation included.
+        assert_eq!(bone_at_cursor(&doc, text.find("\tarm.hand").unwrap()).map(|b| sk.bone(b).name.clone()).as_deref(), Some("arm.hand"));
         assert_eq!(at("skeleton"), None);
         assert_eq!(at("anim"), None);
+    }
+
+    #[test]
+    fn key_ticks_from_the_source_map_match_the_model() {
+        for text in [EXAMPLE, include_str!("../../examples/tentacle.skel2d"), include_str!("../../examples/bouncing_ball.skel2d")] {
+            let comp = crate::compile::compile(text);
+            let sk = &comp.armature.skeleton;
+            for a in &comp.armature.animations {
+                let ticks: Vec<f64> = key_ticks(&comp, &a.name, None).unwrap().into_iter().map(|t| t.0).collect();
+                assert_eq!(ticks, a.key_times(sk, None), "{}", a.name);
+                for (i, b) in sk.bones.iter().enumerate() {
+                    let ticks = key_ticks(&comp, &a.name, Some(&b.name)).unwrap();
+                    let times: Vec<f64> = ticks.iter().map(|t| t.0).collect();
+                    assert_eq!(times, a.key_times(sk, Some(BoneId::from_index(i))), "{} {}", a.name, b.name);
+                    // Each tick knows the token that made its key.
+                    assert!(ticks.iter().all(|t| t.1.is_some_and(|s| !text[s.range()].trim().is_empty())));
+                }
+            }
+        }
+        assert!(key_ticks(&crate::compile::compile(EXAMPLE), "no such animation", None).is_none());
     }
 }

@@ -5,6 +5,7 @@
 //! The clock is whatever time the app is handed (egui's input time, which
 //! tests set); this module only turns time differences into a playhead.
 
+use crate::syntax::Span;
 use eframe::egui::{self, Color32, Pos2, Sense, Stroke, Vec2};
 
 use crate::model::{AnimId, Animation, Armature, BoneId, SkinId};
@@ -178,7 +179,13 @@ pub fn last_frame(anim: &Animation) -> i64 {
 pub struct TimelineOutput {
     /// The "Fit" button was pressed.
     pub fit: bool,
+    /// A key tick was clicked: the text of the key that made it.
+    pub jump: Option<Span>,
 }
+
+/// A keyframe tick on the scrub bar: its time and the value token that made
+/// the key (from the source map).
+pub type Tick = (f64, Option<Span>);
 
 /// Draws the timeline panel.
 pub fn ui(
@@ -187,6 +194,7 @@ pub fn ui(
     view: &mut super::settings::ViewSettings,
     arm: &Armature,
     focus_bone: Option<BoneId>,
+    source_ticks: Option<Vec<Tick>>,
 ) -> TimelineOutput {
     let mut out = TimelineOutput::default();
     let (anim_id, skin_id) = playback.resolve(arm);
@@ -246,8 +254,10 @@ pub fn ui(
         }
     });
     if let Some(a) = anim {
-        let ticks = a.key_times(&arm.skeleton, focus_bone);
-        scrub_bar(ui, playback, a, &ticks, focus_bone.map(|b| arm.skeleton.bone(b).name.as_str()));
+        // Without a source map for it (the canvas shows the last error-free
+        // version), the keys come from the model, without their text.
+        let ticks = source_ticks.unwrap_or_else(|| a.key_times(&arm.skeleton, focus_bone).into_iter().map(|t| (t, None)).collect());
+        out.jump = scrub_bar(ui, playback, a, &ticks, focus_bone.map(|b| arm.skeleton.bone(b).name.as_str()));
     } else {
         ui.weak("This script has no animation: write an `anim \"name\"` section to animate it.");
     }
@@ -259,8 +269,9 @@ fn anim_title(a: &Animation) -> String {
 }
 
 /// The scrub bar: frame numbers, keyframe ticks, the playhead. Clicking or
-/// dragging moves the playhead (and pauses).
-fn scrub_bar(ui: &mut egui::Ui, playback: &mut Playback, anim: &Animation, ticks: &[f64], bone: Option<&str>) {
+/// dragging moves the playhead (and pauses); clicking a key tick also
+/// returns where that key is written.
+fn scrub_bar(ui: &mut egui::Ui, playback: &mut Playback, anim: &Animation, ticks: &[Tick], bone: Option<&str>) -> Option<Span> {
     let height = 38.0;
     let (rect, response) = ui.allocate_exact_size(Vec2::new(ui.available_width(), height), Sense::click_and_drag());
     let duration = anim.duration_secs.max(1e-9);
@@ -300,7 +311,18 @@ fn scrub_bar(ui: &mut egui::Ui, playback: &mut Playback, anim: &Animation, ticks
         }
     }
     let key_color = if bone.is_some() { Color32::from_rgb(0x40, 0xA0, 0xFF) } else { Color32::from_rgb(0xE0, 0xA0, 0x20) };
-    for &t in ticks {
+    let mut jump = None;
+    if response.clicked()
+        && let Some(p) = response.interact_pointer_pos()
+        && p.y >= rect.bottom() - 14.0
+    {
+        jump = ticks
+            .iter()
+            .filter(|(t, _)| (x_of(*t) - p.x).abs() <= 5.0)
+            .min_by(|a, b| (x_of(a.0) - p.x).abs().total_cmp(&(x_of(b.0) - p.x).abs()))
+            .and_then(|t| t.1);
+    }
+    for &(t, _) in ticks {
         let c = Pos2::new(x_of(t), rect.bottom() - 7.0);
         let r = 4.0;
         painter.add(egui::Shape::convex_polygon(
@@ -316,6 +338,7 @@ fn scrub_bar(ui: &mut egui::Ui, playback: &mut Playback, anim: &Animation, ticks
         None => "keys of all bones".to_owned(),
     };
     painter.text(rect.right_top() + Vec2::new(-4.0, 2.0), egui::Align2::RIGHT_TOP, hint, egui::FontId::proportional(10.0), text_color);
+    jump
 }
 
 #[cfg(test)]

@@ -4,6 +4,7 @@ use rustc_hash::FxHashMap as HashMap;
 
 use super::names::resolve_or_explain;
 use super::rig::RigOutput;
+use super::source::{ItemSource, KeyOrigin, KeySource, Reference, Target as SrcTarget, TimelineSource};
 use super::{LocalDiag, Ordinal};
 use crate::model::*;
 use crate::syntax::tree::*;
@@ -19,6 +20,19 @@ const MAX_STEPS: usize = 2_000_000;
 pub struct AnimOutput {
     pub animation: std::sync::Arc<Animation>,
     pub diagnostics: Vec<LocalDiag>,
+    /// The source map's part for this animation, in section-relative spans;
+    /// its `AnimId`s are 0 until the compiler numbers the animation.
+    pub sources: AnimSources,
+}
+
+/// An animation's part of the source map; each entry with the ordinal of
+/// its section among the animation's sections.
+#[derive(Debug, Default)]
+pub struct AnimSources {
+    pub items: Vec<(Ordinal, ItemSource)>,
+    pub timelines: Vec<(Ordinal, TimelineSource)>,
+    pub keys: Vec<(Ordinal, KeySource)>,
+    pub references: Vec<(Ordinal, Reference)>,
 }
 
 #[derive(Clone, Debug)]
@@ -26,6 +40,18 @@ struct RawKey {
     frame: f64,
     value: KeyValue,
     easing: Easing,
+    /// The value token, how the value was written, and the absolute frame
+    /// option that placed the key (with the frame before it).
+    span: Span,
+    origin: KeyOrigin,
+    placed_by: Option<(Span, f64)>,
+}
+
+/// What running a timeline gives.
+struct TimelineRun {
+    keys: Vec<RawKey>,
+    end_frame: f64,
+    open_loop: bool,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
@@ -52,11 +78,22 @@ pub fn compile_anim(rig: &RigOutput, sections: &[(Ordinal, &AnimSection)]) -> An
     // Per target, per property: the keys of the last timeline written.
     let mut order: Vec<(Target, TimelineProp)> = Vec::new();
     let mut tracks: HashMap<(Target, TimelineProp), Vec<RawKey>> = HashMap::default();
+    let mut src = AnimSources::default();
+    // The timeline line (in `src.timelines`) that makes each channel.
+    let mut effective: HashMap<(Target, TimelineProp), usize> = HashMap::default();
+    let this_anim = AnimId(0);
     for (ord, sec) in sections {
         let ord = *ord;
+        src.references.push((ord, Reference { span: sec.name.span, target: Some(SrcTarget::Animation(this_anim)), definition: true }));
         for item in &sec.items {
+            let region = item.timelines.iter().fold(item.target.span, |r, t| r.cover(t.span));
             let (idx, what) = if item.is_slot { (&rig.slot_names, "slot") } else { (&rig.bone_names, "bone") };
-            let id = match resolve_or_explain(idx, what, &item.target, "its timelines are ignored") {
+            let resolved = resolve_or_explain(idx, what, &item.target, "its timelines are ignored");
+            let src_target =
+                resolved.as_ref().ok().map(|&id| if item.is_slot { SrcTarget::Slot(SlotId(id)) } else { SrcTarget::Bone(BoneId(id)) });
+            src.references.push((ord, Reference { span: item.target.span, target: src_target, definition: false }));
+            src.items.push((ord, ItemSource { anim: this_anim, region, target: src_target }));
+            let id = match resolved {
                 Ok(id) => id,
                 Err(d) => {
                     diags.push((ord, d));
@@ -70,14 +107,47 @@ pub fn compile_anim(rig: &RigOutput, sections: &[(Ordinal, &AnimSection)]) -> An
                     step: item.opts.step.or(opts.step),
                     easing: item.opts.easing.or(opts.easing),
                 };
-                let keys = run_timeline(tl, start, &mut diags, ord);
+                let run = run_timeline(tl, start, &mut diags, ord);
+                let first = src.keys.len() as u32;
+                src.keys.extend(run.keys.iter().map(|k| {
+                    (
+                        ord,
+                        KeySource {
+                            frame: k.frame,
+                            time_secs: k.frame / fps,
+                            value: if let KeyValue::Number(v) = k.value { Some(v) } else { None },
+                            span: k.span,
+                            origin: k.origin,
+                            placed_by: k.placed_by,
+                        },
+                    )
+                }));
+                let end = tl.commands.last().map_or(tl.prop.span.end, |c| c.span.end);
+                src.timelines.push((
+                    ord,
+                    TimelineSource {
+                        anim: this_anim,
+                        target: src_target,
+                        prop: tl.prop.node,
+                        line: tl.span,
+                        effective: false,
+                        keys: first..src.keys.len() as u32,
+                        end,
+                        end_frame: run.end_frame,
+                        open_loop: run.open_loop,
+                    },
+                ));
                 let key = (target, tl.prop.node);
                 if !tracks.contains_key(&key) {
                     order.push(key);
                 }
-                tracks.insert(key, keys);
+                tracks.insert(key, run.keys);
+                effective.insert(key, src.timelines.len() - 1);
             }
         }
+    }
+    for &i in effective.values() {
+        src.timelines[i].1.effective = true;
     }
 
     let mut anim = Animation::empty(&name, fps);
@@ -169,20 +239,27 @@ pub fn compile_anim(rig: &RigOutput, sections: &[(Ordinal, &AnimSection)]) -> An
         }
     }
     anim.update_duration();
-    check_attachment_names(rig, sections, &mut diags);
-    AnimOutput { animation: std::sync::Arc::new(anim), diagnostics: diags }
+    check_attachment_names(rig, sections, &mut diags, &mut src.references);
+    AnimOutput { animation: std::sync::Arc::new(anim), diagnostics: diags, sources: src }
 }
 
 /// Reports attachment names an `@` timeline switches to that the slot lacks.
-fn check_attachment_names(rig: &RigOutput, sections: &[(Ordinal, &AnimSection)], diags: &mut Vec<LocalDiag>) {
+/// Also records each such name and the attachment it names.
+fn check_attachment_names(
+    rig: &RigOutput,
+    sections: &[(Ordinal, &AnimSection)],
+    diags: &mut Vec<LocalDiag>,
+    refs: &mut Vec<(Ordinal, Reference)>,
+) {
     for (ord, sec) in sections {
         for item in sec.items.iter().filter(|i| i.is_slot) {
             let crate::compile::names::Resolved::Found(slot) = rig.slot_names.resolve(&item.target.node) else { continue };
             for tl in item.timelines.iter().filter(|t| t.prop.node == TimelineProp::Attachment) {
                 for c in &tl.commands {
-                    if let TimelineCommand::Push(KeyValue::Name(n)) = &c.node
-                        && !rig.attachment_ids.contains_key(&(slot, n.clone()))
-                    {
+                    let TimelineCommand::Push(KeyValue::Name(n)) = &c.node else { continue };
+                    let found = rig.attachment_ids.get(&(slot, n.clone())).copied();
+                    refs.push((*ord, Reference { span: c.span, target: found.map(SrcTarget::Attachment), definition: false }));
+                    if found.is_none() {
                         let slot_name = &rig.skeleton.slots[slot as usize].name;
                         let names: Vec<&str> =
                             rig.skeleton.attachments.iter().filter(|a| a.slot.0 == slot).map(|a| a.name.as_str()).collect();
@@ -214,7 +291,7 @@ struct LoopState {
 }
 
 /// Runs a timeline's commands (LANGUAGE.md §5.1) and returns its keys.
-fn run_timeline(tl: &TimelineLine, start: Opts, diags: &mut Vec<LocalDiag>, ord: Ordinal) -> Vec<RawKey> {
+fn run_timeline(tl: &TimelineLine, start: Opts, diags: &mut Vec<LocalDiag>, ord: Ordinal) -> TimelineRun {
     let mut frame = start.frame.unwrap_or(0.0);
     let mut step = start.step.unwrap_or(5.0);
     let mut easing = start.easing.unwrap_or(Easing::Linear);
@@ -227,6 +304,9 @@ fn run_timeline(tl: &TimelineLine, start: Opts, diags: &mut Vec<LocalDiag>, ord:
     let mut last_push = -1.0f64;
     let mut last_value = KeyValue::Number(0.0);
     let mut last_key: Option<usize> = None;
+    // The absolute frame option that set the current frame, if the last
+    // move was one.
+    let mut placed_by: Option<(Span, f64)> = None;
     let cmds = &tl.commands;
     let mut k = 0;
     let mut steps = 0usize;
@@ -252,12 +332,19 @@ fn run_timeline(tl: &TimelineLine, start: Opts, diags: &mut Vec<LocalDiag>, ord:
         match &cmds[k].node {
             TimelineCommand::SetFrame(v) => {
                 if *v > frame {
+                    placed_by = Some((cmds[k].span, frame));
                     frame = *v;
                 }
             }
             TimelineCommand::SetStep(v) => step = *v,
-            TimelineCommand::AdvanceSteps(n) => frame += step * f64::from(*n),
-            TimelineCommand::AdvanceFrames(v) => frame += v,
+            TimelineCommand::AdvanceSteps(n) => {
+                frame += step * f64::from(*n);
+                placed_by = None;
+            }
+            TimelineCommand::AdvanceFrames(v) => {
+                frame += v;
+                placed_by = None;
+            }
             TimelineCommand::SetEasing(e) => {
                 easing = *e;
                 if let Some(lk) = last_key {
@@ -272,13 +359,23 @@ fn run_timeline(tl: &TimelineLine, start: Opts, diags: &mut Vec<LocalDiag>, ord:
                     TimelineCommand::PushMul(v) => KeyValue::Number(prev * v),
                     _ => unreachable!("matched above"),
                 };
+                let origin = if !stack.is_empty() {
+                    KeyOrigin::Loop
+                } else if matches!(cmd, TimelineCommand::Push(_)) {
+                    KeyOrigin::Plain
+                } else {
+                    KeyOrigin::Relative
+                };
+                let span = cmds[k].span;
                 let key = if frame == last_push && last_key.is_some() {
                     let lk = last_key.unwrap_or(0);
                     arena[lk].value = value.clone();
                     arena[lk].easing = Easing::Linear;
+                    arena[lk].span = span;
+                    arena[lk].origin = origin;
                     lk
                 } else {
-                    arena.push(RawKey { frame, value: value.clone(), easing: Easing::Linear });
+                    arena.push(RawKey { frame, value: value.clone(), easing: Easing::Linear, span, origin, placed_by });
                     timeline.push(arena.len() - 1);
                     arena.len() - 1
                 };
@@ -323,6 +420,7 @@ fn run_timeline(tl: &TimelineLine, start: Opts, diags: &mut Vec<LocalDiag>, ord:
         }
         k += 1;
     }
+    let open_loop = !stack.is_empty();
     if let Some(first) = stack.first() {
         diags.push((
             ord,
@@ -332,5 +430,5 @@ fn run_timeline(tl: &TimelineLine, start: Opts, diags: &mut Vec<LocalDiag>, ord:
         let outer = stack.swap_remove(0).prev;
         timeline = outer;
     }
-    timeline.into_iter().map(|i| arena[i].clone()).collect()
+    TimelineRun { keys: timeline.into_iter().map(|i| arena[i].clone()).collect(), end_frame: frame, open_loop }
 }

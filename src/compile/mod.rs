@@ -9,29 +9,25 @@
 mod anim;
 pub mod names;
 mod rig;
+pub mod source;
+
+use source::Shift;
+pub use source::{
+    BoneDef, ItemSource, KeyOrigin, KeySource, OrderEntry, PropKey, PropSource, Reference, SkinEntry, SlotDef, SourceMap, Target,
+    TimelineSource,
+};
 
 use rustc_hash::FxHashMap as HashMap;
 use std::sync::Arc;
 
-use crate::model::Armature;
+use crate::model::{AnimId, Armature};
 use crate::syntax::tree::{Section, SectionKind};
-use crate::syntax::{Diagnostic, LineIndex, Span, parse_section, split_sections};
+use crate::syntax::{Diagnostic, LineIndex, TokenRole, comment_roles, parse_section, split_sections};
 
 /// Position of a section inside the list a compile unit was built from.
 pub type Ordinal = usize;
 /// A diagnostic whose span is relative to the start of section `Ordinal`.
 pub type LocalDiag = (Ordinal, Diagnostic);
-
-/// Where model items were written, in document offsets.
-#[derive(Clone, Debug, Default)]
-pub struct SourceMap {
-    /// Per bone (by `BoneId`); `None` for parents that were never written.
-    pub bones: Vec<Option<Span>>,
-    /// Per slot (by `SlotId`): its first slot line.
-    pub slots: Vec<Span>,
-    /// Per animation (by `AnimId`): the header of its first section.
-    pub animations: Vec<Span>,
-}
 
 /// The result of compiling a document.
 #[derive(Clone, Debug)]
@@ -41,11 +37,27 @@ pub struct Compilation {
     pub diagnostics: Vec<Diagnostic>,
     pub sources: SourceMap,
     pub lines: LineIndex,
+    /// Each section's tree with the document offset it starts at (its
+    /// spans, token roles included, are relative to that offset).
+    pub sections: Vec<(u32, Arc<Section>)>,
+    /// Roles of the comments before the first section (which belong to no
+    /// section), in document offsets.
+    pub leading_roles: Vec<TokenRole>,
 }
 
 impl Compilation {
     pub fn has_errors(&self) -> bool {
         self.diagnostics.iter().any(Diagnostic::is_error)
+    }
+
+    /// The role of every token of the document, in document offsets and in
+    /// order (see [`crate::syntax::Role`]).
+    pub fn roles(&self) -> impl Iterator<Item = TokenRole> + '_ {
+        let sections = self
+            .sections
+            .iter()
+            .flat_map(|(start, s)| s.roles.iter().map(move |r| TokenRole { span: r.span.shifted(*start), role: r.role }));
+        self.leading_roles.iter().copied().chain(sections)
     }
 }
 
@@ -100,6 +112,18 @@ pub struct Compiler {
     pub last_parsed_sections: usize,
     /// How many compile units (rig, animations) the last update rebuilt.
     pub last_compiled_units: usize,
+}
+
+/// Section-relative source entries in document offsets.
+fn placed<T: Clone + Shift>(items: &[(Ordinal, T)], start: impl Fn(Ordinal) -> u32) -> Vec<T> {
+    items
+        .iter()
+        .map(|(o, t)| {
+            let mut t = t.clone();
+            t.shift(start(*o));
+            t
+        })
+        .collect()
 }
 
 fn same(a: &[Arc<Section>], b: &[Arc<Section>]) -> bool {
@@ -208,14 +232,44 @@ impl Compiler {
         diagnostics.sort_by(|a, b| a.span.start.cmp(&b.span.start).then(a.severity.cmp(&b.severity)));
         diagnostics.dedup();
 
-        let sources = SourceMap {
-            bones: rig_out.bone_sources.iter().map(|s| s.map(|(o, sp)| sp.shifted(start_of(rig_idx[o])))).collect(),
-            slots: rig_out.slot_sources.iter().map(|(o, sp)| sp.shifted(start_of(rig_idx[*o]))).collect(),
+        let rig_start = |o: Ordinal| start_of(rig_idx[o]);
+        let rs = &rig_out.sources;
+        let mut sources = SourceMap {
+            bones: rig_out.bone_sources.iter().map(|s| s.map(|(o, sp)| sp.shifted(rig_start(o)))).collect(),
+            slots: rig_out.slot_sources.iter().map(|(o, sp)| sp.shifted(rig_start(*o))).collect(),
             animations: groups.iter().map(|(_, idx)| sections[idx[0]].tree.header.shifted(start_of(idx[0]))).collect(),
+            bone_defs: placed(&rs.bone_defs, rig_start),
+            slot_defs: placed(&rs.slot_defs, rig_start),
+            skin_entries: placed(&rs.skin_entries, rig_start),
+            order_entries: placed(&rs.order_entries, rig_start),
+            props: placed(&rs.props, rig_start),
+            references: placed(&rs.references, rig_start),
+            ..SourceMap::default()
         };
+        for (a, ((_, idx), out)) in groups.iter().zip(&anim_outputs).enumerate() {
+            let anim = AnimId::from_index(a);
+            let start = |o: Ordinal| start_of(idx[o]);
+            let src = &out.sources;
+            let key_base = sources.keys.len() as u32;
+            sources.keys.extend(placed(&src.keys, start));
+            sources.items.extend(placed(&src.items, start).into_iter().map(|i| ItemSource { anim, ..i }));
+            sources.timelines.extend(placed(&src.timelines, start).into_iter().map(|t| TimelineSource {
+                anim,
+                keys: t.keys.start + key_base..t.keys.end + key_base,
+                ..t
+            }));
+            sources.references.extend(placed(&src.references, start).into_iter().map(|r| match r.target {
+                Some(Target::Animation(_)) => Reference { target: Some(Target::Animation(anim)), ..r },
+                _ => r,
+            }));
+        }
+        sources.references.sort_by_key(|r| r.span.start);
         let armature =
             Armature { skeleton: rig_out.skeleton.clone(), animations: anim_outputs.iter().map(|o| o.animation.clone()).collect() };
+        let trees = sections.iter().zip(&slices).map(|(s, sl)| (sl.start, s.tree.clone())).collect();
         self.sections = sections;
-        Compilation { armature, diagnostics, sources, lines: LineIndex::new(text) }
+        let leading_end = slices.first().map_or(text.len(), |s| s.start as usize);
+        let leading_roles = comment_roles(&text[..leading_end]);
+        Compilation { armature, diagnostics, sources, lines: LineIndex::new(text), sections: trees, leading_roles }
     }
 }

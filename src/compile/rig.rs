@@ -3,6 +3,7 @@
 use rustc_hash::FxHashMap as HashMap;
 
 use super::names::{NameIndex, resolve_or_explain};
+use super::source::{BoneDef, OrderEntry, PropKey, PropSource, Reference, SkinEntry, SlotDef, Target};
 use super::{LocalDiag, Ordinal};
 use crate::model::*;
 use crate::syntax::tree::*;
@@ -28,6 +29,57 @@ pub struct RigOutput {
     pub bone_sources: Vec<Option<(Ordinal, Span)>>,
     /// Where each slot was first written.
     pub slot_sources: Vec<(Ordinal, Span)>,
+    /// The source map's rig part, in section-relative spans.
+    pub sources: RigSources,
+}
+
+/// The rig's part of the source map; each entry with the ordinal of its section.
+#[derive(Debug, Default)]
+pub struct RigSources {
+    pub bone_defs: Vec<(Ordinal, BoneDef)>,
+    pub slot_defs: Vec<(Ordinal, SlotDef)>,
+    pub skin_entries: Vec<(Ordinal, SkinEntry)>,
+    pub order_entries: Vec<(Ordinal, OrderEntry)>,
+    pub props: Vec<(Ordinal, PropSource)>,
+    pub references: Vec<(Ordinal, Reference)>,
+}
+
+fn bone_prop_key(p: &BoneProp) -> (PropKey, f64) {
+    match *p {
+        BoneProp::Length(v) => (PropKey::Length, v),
+        BoneProp::Rotation(v) => (PropKey::Rotation, v),
+        BoneProp::X(v) => (PropKey::X, v),
+        BoneProp::Y(v) => (PropKey::Y, v),
+        BoneProp::ScaleX(v) => (PropKey::ScaleX, v),
+        BoneProp::ScaleY(v) => (PropKey::ScaleY, v),
+        _ => (PropKey::Other, 0.0),
+    }
+}
+
+fn attachment_prop_key(p: &AttachmentProp) -> (PropKey, f64) {
+    match *p {
+        AttachmentProp::Rotation(v) => (PropKey::Rotation, v),
+        AttachmentProp::X(v) => (PropKey::X, v),
+        AttachmentProp::Y(v) => (PropKey::Y, v),
+        AttachmentProp::ScaleX(v) => (PropKey::ScaleX, v),
+        AttachmentProp::ScaleY(v) => (PropKey::ScaleY, v),
+        _ => (PropKey::Other, 0.0),
+    }
+}
+
+/// Records property tokens; returns their range in `props`.
+fn record_props<T>(
+    props: &mut Vec<(Ordinal, PropSource)>,
+    ord: Ordinal,
+    list: &[Spanned<T>],
+    key: impl Fn(&T) -> (PropKey, f64),
+) -> std::ops::Range<u32> {
+    let start = props.len() as u32;
+    for p in list {
+        let (key, value) = key(&p.node);
+        props.push((ord, PropSource { key, span: p.span, value }));
+    }
+    start..props.len() as u32
 }
 
 #[derive(Default)]
@@ -88,9 +140,9 @@ fn type_string(spec: &AttachmentSpec) -> Option<String> {
 }
 
 impl WAtt {
-    fn apply(&mut self, props: &[AttachmentProp]) {
+    fn apply(&mut self, props: &[Spanned<AttachmentProp>]) {
         for p in props {
-            match p {
+            match &p.node {
                 AttachmentProp::Image(s) => self.image = Some(s.clone()),
                 AttachmentProp::Width(v) => self.width = Some(*v),
                 AttachmentProp::Height(v) => self.height = Some(*v),
@@ -113,6 +165,7 @@ impl WAtt {
 
 struct Ctx {
     diags: Vec<LocalDiag>,
+    refs: Vec<(Ordinal, Reference)>,
 }
 
 impl Ctx {
@@ -123,6 +176,11 @@ impl Ctx {
     /// Resolves a reference, reporting unknown and ambiguous ones.
     fn resolve(&mut self, idx: &NameIndex, what: &str, reference: &Spanned<String>, ord: Ordinal, fallback: &str) -> Option<u32> {
         resolve_or_explain(idx, what, reference, fallback).map_err(|d| self.push(ord, d)).ok()
+    }
+
+    /// Records a name and what it resolved to.
+    fn reference(&mut self, ord: Ordinal, span: Span, target: Option<Target>, definition: bool) {
+        self.refs.push((ord, Reference { span, target, definition }));
     }
 }
 
@@ -136,7 +194,8 @@ fn parent_name(s: &str) -> Option<&str> {
 
 /// Builds the rig from its sections (each with its ordinal for diagnostics).
 pub fn compile_rig(sections: &[(Ordinal, RigSection<'_>)]) -> RigOutput {
-    let mut cx = Ctx { diags: Vec::new() };
+    let mut cx = Ctx { diags: Vec::new(), refs: Vec::new() };
+    let mut src = RigSources::default();
     let mut bones: Vec<WBone> = Vec::new();
     let mut bone_by_name: HashMap<String, usize> = HashMap::default();
     let mut skeleton_color: Option<Color> = None;
@@ -158,9 +217,15 @@ pub fn compile_rig(sections: &[(Ordinal, RigSection<'_>)]) -> RigOutput {
                 bones.push(WBone::new(line.path.node.clone(), Some((ord, line.path.span))));
                 bones.len() - 1
             });
+            let props = record_props(&mut src.props, ord, &line.props, bone_prop_key);
+            let end = line.props.last().map_or(line.path.span.end, |p| p.span.end.max(line.path.span.end));
+            // (Bone ids are positions before sorting until the end.)
+            let old = BoneId::from_index(bi);
+            src.bone_defs.push((ord, BoneDef { bone: old, line: line.span, path: line.path.span, props, end }));
+            cx.reference(ord, line.path.span, Some(Target::Bone(old)), true);
             let b = &mut bones[bi];
             for p in &line.props {
-                match *p {
+                match p.node {
                     BoneProp::Length(v) => b.length = v,
                     BoneProp::Rotation(v) => b.rot_deg = v,
                     BoneProp::X(v) => b.x = v,
@@ -185,7 +250,14 @@ pub fn compile_rig(sections: &[(Ordinal, RigSection<'_>)]) -> RigOutput {
                 if let Some(c) = sl.colors.last() {
                     slots[si].2 = *c;
                 }
+                let head = sl.slot.as_ref().map_or(Span::new(sl.span.start, sl.span.start + 1), |s| s.span);
+                cx.reference(ord, head, Some(Target::Slot(SlotId::from_index(si))), true);
+                let region = sl.commands.iter().fold(sl.span, |r, c| r.cover(c.span));
+                let props = record_props(&mut src.props, ord, &sl.spec.props, attachment_prop_key);
+                let end = sl.spec.props.last().map(|p| p.span.end).or(sl.spec.ty.as_ref().map(|t| t.span.end)).unwrap_or(head.end);
+                let slot_def = SlotDef { slot: SlotId::from_index(si), attachment: None, line: sl.span, region, props, end };
                 if !sl.attachment_valid {
+                    src.slot_defs.push((ord, slot_def));
                     continue;
                 }
                 let att_short = sl.attachment.as_ref().map_or_else(|| short.clone(), |a| a.node.clone());
@@ -206,6 +278,10 @@ pub fn compile_rig(sections: &[(Ordinal, RigSection<'_>)]) -> RigOutput {
                         atts.len() - 1
                     }
                 };
+                src.slot_defs.push((ord, SlotDef { attachment: Some(AttachmentId::from_index(ai)), ..slot_def }));
+                if let Some(a) = &sl.attachment {
+                    cx.reference(ord, a.span, Some(Target::Attachment(AttachmentId::from_index(ai))), true);
+                }
                 let w = &mut atts[ai].2;
                 w.apply(&sl.spec.props);
                 if w.ty == "path" {
@@ -282,6 +358,15 @@ pub fn compile_rig(sections: &[(Ordinal, RigSection<'_>)]) -> RigOutput {
         })
         .collect();
     let bone_sources: Vec<Option<(Ordinal, Span)>> = order.iter().map(|&i| bones[i].source).collect();
+    let renumber = |b: BoneId| BoneId::from_index(new_index[b.index()]);
+    for (_, d) in &mut src.bone_defs {
+        d.bone = renumber(d.bone);
+    }
+    for (_, r) in &mut cx.refs {
+        if let Some(Target::Bone(b)) = &mut r.target {
+            *b = renumber(*b);
+        }
+    }
     let bone_names = NameIndex::new(model_bones.iter().map(|b| b.name.as_str()));
     let slot_names = NameIndex::new(slots.iter().map(|s| s.0.as_str()));
 
@@ -299,12 +384,27 @@ pub fn compile_rig(sections: &[(Ordinal, RigSection<'_>)]) -> RigOutput {
                 skin_names.len() - 1
             }
         };
+        let skin = SkinId::from_index(si + 1);
+        cx.reference(ord, sk.name.span, Some(Target::Skin(skin)), true);
         for item in &sk.items {
-            let Some(slot) = cx.resolve(&slot_names, "slot", &item.slot, ord, "the skin item is ignored") else { continue };
+            let region = item.commands.iter().fold(item.span, |r, c| r.cover(c.span));
+            let resolved = cx.resolve(&slot_names, "slot", &item.slot, ord, "the skin item is ignored");
+            cx.reference(ord, item.slot.span, resolved.map(|s| Target::Slot(SlotId(s))), false);
+            let mut entry = SkinEntry { skin, region, slot: resolved.map(SlotId), attachment: None };
+            let Some(slot) = resolved else {
+                src.skin_entries.push((ord, entry));
+                continue;
+            };
             let slot = slot as usize;
             let att_short = item.attachment.as_ref().map_or_else(|| last_segment(&item.slot.node).to_string(), |a| a.node.clone());
             let full = format!("{}.{}", slots[slot].0, att_short);
-            let Some(&ai) = att_by_name.get(&full) else {
+            let found = att_by_name.get(&full).copied();
+            entry.attachment = found.map(AttachmentId::from_index);
+            src.skin_entries.push((ord, entry));
+            if let Some(a) = &item.attachment {
+                cx.reference(ord, a.span, found.map(|ai| Target::Attachment(AttachmentId::from_index(ai))), false);
+            }
+            let Some(ai) = found else {
                 let span = item.attachment.as_ref().map_or(item.slot.span, |a| a.span);
                 let existing: Vec<String> = atts.iter().filter(|a| a.0 == slot).map(|a| format!("`{}`", a.1)).collect();
                 let mut d = Diagnostic::error(span, format!("slot `{}` has no attachment `{att_short}` in the skeleton", slots[slot].0))
@@ -342,7 +442,10 @@ pub fn compile_rig(sections: &[(Ordinal, RigSection<'_>)]) -> RigOutput {
     for (ord, sec) in sections {
         let RigSection::Order(o) = sec else { continue };
         for e in &o.entries {
-            let Some(slot) = cx.resolve(&slot_names, "slot", e, *ord, "the entry is ignored") else { continue };
+            let resolved = cx.resolve(&slot_names, "slot", e, *ord, "the entry is ignored");
+            cx.reference(*ord, e.span, resolved.map(|s| Target::Slot(SlotId(s))), false);
+            src.order_entries.push((*ord, OrderEntry { span: e.span, slot: resolved.map(SlotId) }));
+            let Some(slot) = resolved else { continue };
             let id = SlotId(slot);
             if listed.contains(&id) {
                 // (A draw order lists few slots; a linear check is enough.)
@@ -374,7 +477,9 @@ pub fn compile_rig(sections: &[(Ordinal, RigSection<'_>)]) -> RigOutput {
         .collect();
     let attachment_ids = atts.iter().enumerate().map(|(i, (s, n, _))| ((*s as u32, n.clone()), AttachmentId::from_index(i))).collect();
     let attachments = atts.iter().map(|(s, n, _)| AttachmentSlotName { slot: SlotId::from_index(*s), name: n.clone() }).collect();
+    src.references = cx.refs;
     RigOutput {
+        sources: src,
         skeleton: std::sync::Arc::new(Skeleton {
             bones: model_bones,
             slots: model_slots,
@@ -386,7 +491,7 @@ pub fn compile_rig(sections: &[(Ordinal, RigSection<'_>)]) -> RigOutput {
         bone_names,
         slot_names,
         attachment_ids,
-        diagnostics: cx.diags,
+        diagnostics: std::mem::take(&mut cx.diags),
         bone_sources,
         slot_sources: slots.iter().map(|s| s.3).collect(),
     }
@@ -444,14 +549,20 @@ fn build_path(cmds: &[(Ordinal, PathCommandLine)], slot_bone: BoneId, bones: &Na
         }
         let pt = |p: &PointLit, default_bone: BoneId, cx: &mut Ctx| {
             let bone = match &p.bone {
-                Some(r) => cx.resolve(bones, "bone", r, ord, "the point stays on the default bone").map_or(default_bone, BoneId),
+                Some(r) => {
+                    let found = cx.resolve(bones, "bone", r, ord, "the point stays on the default bone");
+                    cx.reference(ord, r.span, found.map(|b| Target::Bone(BoneId(b))), false);
+                    found.map_or(default_bone, BoneId)
+                }
                 None => default_bone,
             };
             BoundPoint { bone, x: p.x, y: p.y }
         };
         match &line.command {
             PathCommand::Switch(r) => {
-                if let Some(b) = cx.resolve(bones, "bone", r, ord, "the default bone does not change") {
+                let found = cx.resolve(bones, "bone", r, ord, "the default bone does not change");
+                cx.reference(ord, r.span, found.map(|b| Target::Bone(BoneId(b))), false);
+                if let Some(b) = found {
                     default_bone = BoneId(b);
                 }
                 continue;

@@ -71,26 +71,60 @@ impl Token<'_> {
 
 /// Splits a line into tokens, stopping at a token that is exactly `#`.
 pub fn tokenize(line: &str) -> Vec<Token<'_>> {
-    let mut out = Vec::new();
-    let mut start: Option<usize> = None;
-    for (i, c) in line.char_indices() {
-        if is_js_space(c) {
-            if let Some(s) = start.take() {
-                if &line[s..i] == "#" {
-                    return out;
+    Tokens::new(line).collect()
+}
+
+/// The tokens of a line without allocating: maximal runs of
+/// non-whitespace, up to a token that is exactly `#` (see [`Tokens::comment`]).
+pub struct Tokens<'a> {
+    line: &'a str,
+    pos: usize,
+    /// Where the comment starts, once the iterator has reached it.
+    comment: Option<usize>,
+}
+
+impl<'a> Tokens<'a> {
+    pub fn new(line: &'a str) -> Self {
+        Tokens { line, pos: 0, comment: None }
+    }
+
+    /// Byte offset of the comment (`#` token) in the line, if any.
+    pub fn comment(mut self) -> Option<usize> {
+        for _ in self.by_ref() {}
+        self.comment
+    }
+}
+
+impl<'a> Iterator for Tokens<'a> {
+    type Item = Token<'a>;
+
+    fn next(&mut self) -> Option<Token<'a>> {
+        let line = self.line;
+        let mut start: Option<usize> = None;
+        for (i, c) in line[self.pos..].char_indices() {
+            let i = i + self.pos;
+            if is_js_space(c) {
+                if let Some(s) = start {
+                    self.pos = i;
+                    if &line[s..i] == "#" {
+                        self.comment = Some(s);
+                        self.pos = line.len();
+                        return None;
+                    }
+                    return Some(Token { text: &line[s..i], pos: s });
                 }
-                out.push(Token { text: &line[s..i], pos: s });
+            } else if start.is_none() {
+                start = Some(i);
             }
-        } else if start.is_none() {
-            start = Some(i);
         }
+        self.pos = line.len();
+        let s = start?;
+        if &line[s..] == "#" {
+            self.comment = Some(s);
+            return None;
+        }
+        Some(Token { text: &line[s..], pos: s })
     }
-    if let Some(s) = start
-        && &line[s..] != "#"
-    {
-        out.push(Token { text: &line[s..], pos: s });
-    }
-    out
 }
 
 /// Iterates over the logical lines of a text.

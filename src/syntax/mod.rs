@@ -4,12 +4,14 @@
 mod diag;
 pub mod lines;
 mod parse;
+pub mod role;
 pub mod token;
 pub mod tree;
 
 pub use diag::{Diagnostic, LineCol, LineIndex, Severity, Span};
 pub use lines::{SectionSlice, split_sections};
-pub use parse::parse_section;
+pub use parse::{comment_roles, parse_section};
+pub use role::{Role, TokenRole};
 
 /// Parses a whole document: each section with its place in the text.
 pub fn parse_document(text: &str) -> Vec<(SectionSlice, tree::Section)> {

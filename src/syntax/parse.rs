@@ -3,7 +3,8 @@
 //! the one the original tool builds.
 
 use super::diag::{Diagnostic, Span};
-use super::lines::{LogicalLine, LogicalLines, Token, is_js_space};
+use super::lines::{LogicalLine, LogicalLines, Token, Tokens, is_js_space};
+use super::role::{Role, TokenRole};
 use super::token::{self, EasingOpt, OptionsTok};
 use super::tree::*;
 use crate::model::{LineCap, LineJoin};
@@ -11,15 +12,38 @@ use crate::model::{LineCap, LineJoin};
 /// Parses one top-level section (text from [`super::split_sections`]).
 /// Spans in the result are relative to the start of `src`.
 pub fn parse_section(src: &str) -> Section {
-    let mut p = Parser { diags: Vec::new(), skip: None };
-    let mut lines = LogicalLines::new(src).filter(|l| !l.is_blank());
-    let Some(header) = lines.next() else {
-        return Section { kind: SectionKind::Ignored, header: Span::default(), diagnostics: Vec::new() };
+    let mut p = Parser { diags: Vec::new(), skip: None, roles: Vec::new() };
+    let mut lines: Vec<LogicalLine<'_>> = Vec::new();
+    for line in LogicalLines::new(src) {
+        push_comment(&mut p.roles, &line);
+        if !line.is_blank() {
+            lines.push(line);
+        }
+    }
+    let Some((header, rest)) = lines.split_first() else {
+        p.roles.sort_by_key(|r| r.span.start);
+        return Section { kind: SectionKind::Ignored, header: Span::default(), diagnostics: Vec::new(), roles: p.roles };
     };
-    let rest: Vec<LogicalLine<'_>> = lines.collect();
     let header_span = Span::new(header.start, header.end);
-    let kind = p.section(&header, &rest);
-    Section { kind, header: header_span, diagnostics: p.diags }
+    let kind = p.section(header, rest);
+    p.finish_roles(&lines);
+    Section { kind, header: header_span, diagnostics: p.diags, roles: p.roles }
+}
+
+fn push_comment(roles: &mut Vec<TokenRole>, line: &LogicalLine<'_>) {
+    if let Some(c) = Tokens::new(&line.text).comment() {
+        roles.push(TokenRole { span: Span::new(line.source_offset(c), line.end.max(line.source_offset(c))), role: Role::Comment });
+    }
+}
+
+/// The comments of text outside any section (blank and comment lines before
+/// the first one), which belong to no section tree.
+pub fn comment_roles(src: &str) -> Vec<TokenRole> {
+    let mut roles = Vec::new();
+    for line in LogicalLines::new(src) {
+        push_comment(&mut roles, &line);
+    }
+    roles
 }
 
 const SECTION_HINT: &str = "a section starts at column 0 with `skeleton`, `skin \"NAME\"`, `order` or `anim \"NAME\"`";
@@ -34,6 +58,9 @@ struct Skip {
 struct Parser {
     diags: Vec<Diagnostic>,
     skip: Option<Skip>,
+    /// A role for each token read, in no particular order until
+    /// [`Parser::finish_roles`] sorts them.
+    roles: Vec<TokenRole>,
 }
 
 fn span_of(line: &LogicalLine<'_>, pos: usize, len: usize) -> Span {
@@ -97,6 +124,35 @@ fn type_name_str(ty: &TypeName) -> &str {
 impl Parser {
     fn push(&mut self, d: Diagnostic) {
         self.diags.push(d);
+    }
+
+    /// Records the role of a whole token.
+    fn role(&mut self, line: &LogicalLine<'_>, t: &Token<'_>, role: Role) {
+        self.roles.push(TokenRole { span: tok_span(line, t), role });
+    }
+
+    /// Records the role of a span.
+    fn role_at(&mut self, span: Span, role: Role) {
+        self.roles.push(TokenRole { span, role });
+    }
+
+    /// Sorts the roles and gives every token no recognizer claimed (lines
+    /// ignored with an invalid one, rejected tokens) the role `Invalid`.
+    fn finish_roles(&mut self, lines: &[LogicalLine<'_>]) {
+        self.roles.sort_by_key(|r| r.span.start);
+        let claimed = self.roles.len();
+        for line in lines {
+            for t in Tokens::new(&line.text) {
+                let start = line.source_offset(t.pos);
+                let i = self.roles[..claimed].partition_point(|r| r.span.start < start);
+                if i >= claimed || self.roles[i].span.start != start {
+                    self.roles.push(TokenRole { span: tok_span(line, &t), role: Role::Invalid });
+                }
+            }
+        }
+        if self.roles.len() > claimed {
+            self.roles.sort_by_key(|r| r.span.start);
+        }
     }
 
     /// Reports an invalid line; lines nested deeper are ignored with it and
@@ -171,10 +227,14 @@ impl Parser {
         }
         let toks = header.tokens();
         let kind = if keyword_header(text, "skeleton") {
+            self.role(header, &toks[0], Role::SectionKeyword);
             let mut sk = SkeletonSection::default();
             for t in &toks[1..] {
                 match token::color(t.text) {
-                    Some(c) => sk.color = Some(c.to_color8()),
+                    Some(c) => {
+                        self.role(header, t, Role::Color);
+                        sk.color = Some(c.to_color8());
+                    }
                     None => self.push(
                         Diagnostic::error(tok_span(header, t), format!("unexpected `{}` after `skeleton`", t.text))
                             .hint("the skeleton header takes only a default bone COLOR, e.g. `skeleton #FC0`"),
@@ -184,11 +244,15 @@ impl Parser {
             self.skeleton(&mut sk, rest);
             SectionKind::Skeleton(sk)
         } else if keyword_header(text, "skin") {
+            self.role(header, &toks[0], Role::SectionKeyword);
             let mut name: Option<Spanned<String>> = None;
             let mut strays = Vec::new();
             for t in &toks[1..] {
                 match quoted(t.text) {
-                    Some(n) => name = Some(Spanned::new(n.to_string(), tok_span(header, t))),
+                    Some(n) => {
+                        self.role(header, t, Role::String);
+                        name = Some(Spanned::new(n.to_string(), tok_span(header, t)));
+                    }
                     None => strays.push(*t),
                 }
             }
@@ -225,6 +289,7 @@ impl Parser {
                 }
             }
         } else if keyword_header(text, "order") {
+            self.role(header, &toks[0], Role::SectionKeyword);
             for t in &toks[1..] {
                 self.push(
                     Diagnostic::error(tok_span(header, t), format!("unexpected `{}` after `order`", t.text))
@@ -235,6 +300,7 @@ impl Parser {
             self.order(&mut o, rest);
             SectionKind::Order(o)
         } else if keyword_header(text, "anim") {
+            self.role(header, &toks[0], Role::SectionKeyword);
             let mut a = AnimSection {
                 name: Spanned::new(String::new(), span_of(header, 0, 4)),
                 fps: None,
@@ -243,13 +309,16 @@ impl Parser {
             };
             for t in &toks[1..] {
                 if let Some(n) = quoted(t.text) {
+                    self.role(header, t, Role::String);
                     a.name = Spanned::new(n.to_string(), tok_span(header, t));
                 } else if let Some(f) = token::fps(t.text) {
+                    self.role(header, t, Role::Number);
                     if f == 0.0 {
                         self.push(Diagnostic::warning(tok_span(header, t), "0fps is not a frame rate; 20fps is used"));
                     }
                     a.fps = Some(f);
                 } else if let Some(o) = token::options(t.text, false) {
+                    self.role(header, t, Role::Option);
                     self.apply_opts(&mut a.opts, &o, header, t);
                 } else {
                     let mut d = Diagnostic::error(tok_span(header, t), format!("unexpected `{}` in animation header", t.text))
@@ -416,11 +485,16 @@ impl Parser {
                 }
             };
             match p {
-                Some(p) => props.push(p),
+                Some(p) => {
+                    self.role(line, t, if matches!(p, BoneProp::Color(_)) { Role::Color } else { Role::BoneProperty });
+                    props.push(Spanned::new(p, tok_span(line, t)));
+                }
                 None => self.push(bad_token(line, t, "bone property").hint(BONE_TOKENS)),
             }
         }
-        sk.bones.push(BoneLine { path: Spanned::new(head.text.to_string(), tok_span(line, &head)), props, slots: Vec::new() });
+        self.role(line, &head, Role::BonePath);
+        let span = line_span(line);
+        sk.bones.push(BoneLine { path: Spanned::new(head.text.to_string(), tok_span(line, &head)), props, slots: Vec::new(), span });
         Some(sk.bones.len() - 1)
     }
 
@@ -443,6 +517,7 @@ impl Parser {
                     .hint("the slot is still created, without this attachment"),
             );
         }
+        self.role(line, &head, Role::SlotHead);
         let mut colors = Vec::new();
         let mut spec = AttachmentSpec::default();
         let mut i = 1;
@@ -453,7 +528,10 @@ impl Parser {
                 break;
             }
             match token::color(t.text) {
-                Some(c) => colors.push(c.to_color8()),
+                Some(c) => {
+                    self.role(line, &t, Role::Color);
+                    colors.push(c.to_color8());
+                }
                 None => {
                     let mut d = bad_token(line, &t, "slot color");
                     d.message = format!("unexpected `{}`: expected a slot COLOR or `:TYPE`", t.text);
@@ -488,6 +566,8 @@ impl Parser {
                 d = d.hint(format!("did you mean `:{s}`?"));
             }
             self.push(d.hint("the attachment draws nothing"));
+        } else {
+            self.role(line, &t0, Role::AttachmentType);
         }
         let mut props = Vec::new();
         let is_sprite = ty == TypeName::Sprite;
@@ -568,7 +648,15 @@ impl Parser {
                 }
             }
             match prop {
-                Some(p) => props.push(p),
+                Some(p) => {
+                    let role = match p {
+                        AttachmentProp::Image(_) => Role::String,
+                        AttachmentProp::Fill(_) | AttachmentProp::Stroke(_) => Role::Color,
+                        _ => Role::Property,
+                    };
+                    self.role(line, t, role);
+                    props.push(Spanned::new(p, tok_span(line, t)));
+                }
                 None if unknown => {
                     self.push(Diagnostic::warning(tok_span(line, t), format!("`{s}` is ignored: the attachment type is unknown")));
                 }
@@ -589,6 +677,9 @@ impl Parser {
 
     fn path_command(&mut self, line: &LogicalLine<'_>, toks: &[Token<'_>]) -> Option<PathCommandLine> {
         let head = toks[0];
+        if matches!(head.text, "M" | "L" | "Q" | "B" | "C" | ":") {
+            self.role(line, &head, Role::PathCommand);
+        }
         let span = line_span(line);
         let (count, usage) = match head.text {
             "M" => (1, "M x,y"),
@@ -604,6 +695,7 @@ impl Parser {
                     );
                     return None;
                 };
+                self.role(line, t, Role::BoneRef);
                 self.extra_tokens(line, &toks[2..], "`: BONEREF`");
                 return Some(PathCommandLine { command: PathCommand::Switch(Spanned::new(t.text.to_string(), tok_span(line, t))), span });
             }
@@ -619,12 +711,19 @@ impl Parser {
                 return None;
             };
             match token::point(t.text) {
-                Some((x, y, r)) => pts.push(PointLit {
-                    x,
-                    y,
-                    bone: r.map(|(r, off)| Spanned::new(r.to_string(), span_of(line, t.pos + off, r.len()))),
-                    span: tok_span(line, t),
-                }),
+                Some((x, y, r)) => {
+                    let num_len = r.map_or(t.text.len(), |(_, off)| off - 1);
+                    self.role_at(span_of(line, t.pos, num_len), Role::Number);
+                    if let Some((r, off)) = r {
+                        self.role_at(span_of(line, t.pos + off, r.len()), Role::BoneRef);
+                    }
+                    pts.push(PointLit {
+                        x,
+                        y,
+                        bone: r.map(|(r, off)| Spanned::new(r.to_string(), span_of(line, t.pos + off, r.len()))),
+                        span: tok_span(line, t),
+                    })
+                }
                 None => {
                     self.push(
                         Diagnostic::error(tok_span(line, t), format!("`{}` is not a point", t.text))
@@ -670,6 +769,7 @@ impl Parser {
             if text.starts_with("\t@") && toks.first().is_some_and(|t| t.pos == 1 && token::skin_head(t.text).is_some()) {
                 let head = toks[0];
                 let Some((slot, att)) = token::skin_head(head.text) else { continue };
+                self.role(line, &head, Role::SlotRef);
                 let slot = Spanned::new(slot.to_string(), span_of(line, head.pos + 1, slot.len()));
                 let att = att.map(|(a, off)| Spanned::new(a.to_string(), span_of(line, head.pos + off, a.len())));
                 let mut spec = AttachmentSpec::default();
@@ -749,6 +849,7 @@ impl Parser {
                         continue;
                     }
                 }
+                self.role_at(span_of(line, 1, plen + 1), Role::SlotRef);
                 o.entries.push(Spanned::new(name.to_string(), sp));
             } else {
                 let mut d = Diagnostic::error(line_span(line), "expected a draw order entry: `@slot`");
@@ -779,10 +880,14 @@ impl Parser {
             if plen > 0 && boundary(text, after_at + plen) {
                 let is_slot = after_at == 2;
                 let target = Spanned::new(text[after_at..after_at + plen].to_string(), span_of(line, after_at, plen));
+                self.role_at(span_of(line, 1, after_at - 1 + plen), if is_slot { Role::SlotRef } else { Role::BoneRef });
                 let mut opts = Opts::default();
                 for t in &toks[1..] {
                     match token::options(t.text, false) {
-                        Some(o) => self.apply_opts(&mut opts, &o, line, t),
+                        Some(o) => {
+                            self.role(line, t, Role::Option);
+                            self.apply_opts(&mut opts, &o, line, t);
+                        }
                         None => {
                             let mut d = bad_token(line, t, "item option")
                                 .hint("an item may set its own defaults `frame:step:easing`, e.g. `10:5:sio`");
@@ -803,7 +908,7 @@ impl Parser {
                     continue;
                 }
                 let Some(item) = a.items.last_mut() else { continue };
-                if let Some(tl) = timeline(&mut self.diags, line, &toks, item.is_slot) {
+                if let Some(tl) = timeline(&mut self.diags, &mut self.roles, line, &toks, item.is_slot) {
                     item.timelines.push(tl);
                 }
             } else if b.len() > 1 && b[0] == b'\t' && b[1] != b'\t' {
@@ -851,7 +956,13 @@ fn is_timeline_line(text: &str) -> bool {
     }
 }
 
-fn timeline(diags: &mut Vec<Diagnostic>, line: &LogicalLine<'_>, toks: &[Token<'_>], is_slot: bool) -> Option<TimelineLine> {
+fn timeline(
+    diags: &mut Vec<Diagnostic>,
+    roles: &mut Vec<TokenRole>,
+    line: &LogicalLine<'_>,
+    toks: &[Token<'_>],
+    is_slot: bool,
+) -> Option<TimelineLine> {
     let head = toks.first()?;
     if head.pos != 2 {
         // The original reads `\t\t` + any character + whitespace as a
@@ -878,20 +989,25 @@ fn timeline(diags: &mut Vec<Diagnostic>, line: &LogicalLine<'_>, toks: &[Token<'
         diags.push(d);
         return None;
     };
+    roles.push(TokenRole { span: tok_span(line, head), role: Role::Property });
     let mut commands = Vec::new();
     for t in &toks[1..] {
         let s = t.text;
         let sp = tok_span(line, t);
+        let mut role = |role: Role| roles.push(TokenRole { span: sp, role });
         let mut push = |c: TimelineCommand| commands.push(Spanned::new(c, sp));
         if s == "{" {
+            role(Role::Loop);
             push(TimelineCommand::BeginLoop);
             continue;
         }
         if let Some(n) = token::end_loop(s) {
+            role(Role::Loop);
             push(TimelineCommand::EndLoop(n));
             continue;
         }
         if let Some(n) = token::advance(s) {
+            role(Role::Advance);
             if n > 0 {
                 push(TimelineCommand::AdvanceSteps(n));
             }
@@ -912,10 +1028,17 @@ fn timeline(diags: &mut Vec<Diagnostic>, line: &LogicalLine<'_>, toks: &[Token<'
             }
         };
         if let Some(c) = value {
+            role(match prop {
+                TimelineProp::Color => Role::Color,
+                TimelineProp::Attachment => Role::AttachmentRef,
+                TimelineProp::FlipX | TimelineProp::FlipY => Role::Boolean,
+                _ => Role::Number,
+            });
             push(c);
             continue;
         }
         if let Some(o) = token::options(s, true) {
+            role(Role::Option);
             if let Some(f) = o.frame {
                 push(if f.relative { TimelineCommand::AdvanceFrames(f.value) } else { TimelineCommand::SetFrame(f.value) });
             }

@@ -3,6 +3,7 @@
 //! malformed is in the section's diagnostics instead.
 
 use super::diag::{Diagnostic, Span};
+use super::role::TokenRole;
 use crate::model::{Color, Easing, LineCap, LineJoin};
 
 /// A value and where it was written.
@@ -26,6 +27,9 @@ pub struct Section {
     pub header: Span,
     /// Problems found while parsing, relative to the section start.
     pub diagnostics: Vec<Diagnostic>,
+    /// The role of every token of the section (comments included), sorted
+    /// by position, relative to the section start.
+    pub roles: Vec<TokenRole>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -51,8 +55,10 @@ pub struct BoneLine {
     /// Full dotted path.
     pub path: Spanned<String>,
     /// In the order written; later ones overwrite earlier ones.
-    pub props: Vec<BoneProp>,
+    pub props: Vec<Spanned<BoneProp>>,
     pub slots: Vec<SlotLine>,
+    /// The whole line (without its indentation).
+    pub span: Span,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -123,7 +129,7 @@ impl TypeName {
 pub struct AttachmentSpec {
     pub ty: Option<Spanned<TypeName>>,
     /// Valid for the type, in the order written.
-    pub props: Vec<AttachmentProp>,
+    pub props: Vec<Spanned<AttachmentProp>>,
 }
 
 #[derive(Clone, Debug, PartialEq)]

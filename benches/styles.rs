@@ -1,0 +1,101 @@
+//! The language pipeline on generated scripts of every style in
+//! `skelpad::generate::STYLES` (deep chains, wide fans, long names, comments,
+//! several slots, skins, nested loops, relative values, CRLF), at 1000 and
+//! 5000 bones. Poses are asked at a new time on every iteration, as a player
+//! does. Run with `cargo bench --bench styles`; figures in BENCHMARKS.md.
+
+use divan::Bencher;
+use divan::counter::BytesCount;
+use skelpad::compile::{Compiler, compile};
+use skelpad::generate;
+use skelpad::model::SkinId;
+use skelpad::runtime::{Pose, evaluate_into};
+
+fn main() {
+    divan::main();
+}
+
+/// The names of `generate::STYLES` (divan needs them as a constant; `text`
+/// fails on a name the generator does not know).
+const NAMES: [&str; 6] = ["plain", "deep-long", "wide-fans", "commented-crlf", "slots-skins", "everything"];
+
+fn text(style: &str, bones: usize) -> String {
+    let style = generate::style(style).unwrap_or_else(|| panic!("unknown style {style}"));
+    generate::styled(&style, bones, 10)
+}
+
+/// Parsing alone: throughput in bytes per second.
+#[divan::bench(args = NAMES, consts = [1000, 5000], sample_count = 20)]
+fn parse<const BONES: usize>(bencher: Bencher, style: &str) {
+    let text = text(style, BONES);
+    bencher.counter(BytesCount::of_str(&text)).bench(|| skelpad::syntax::parse_document(divan::black_box(&text)));
+}
+
+/// Parse + compile from scratch.
+#[divan::bench(args = NAMES, consts = [1000, 5000], sample_count = 20)]
+fn parse_and_compile<const BONES: usize>(bencher: Bencher, style: &str) {
+    let text = text(style, BONES);
+    bencher.counter(BytesCount::of_str(&text)).bench(|| compile(divan::black_box(&text)));
+}
+
+/// One pose of every bone, each iteration at a new time: the playhead walks
+/// through the animation by an irrational step, so no two calls share a time.
+#[divan::bench(args = NAMES, consts = [1000, 5000])]
+fn pose_at_new_time<const BONES: usize>(bencher: Bencher, style: &str) {
+    let arm = compile(&text(style, BONES)).armature;
+    let anim = arm.animations.first().cloned();
+    let duration = anim.as_ref().map_or(1.0, |a| a.duration_secs.max(1e-3));
+    let mut pose = Pose::default();
+    let mut t = 0.0f64;
+    bencher.bench_local(|| {
+        t = (t + std::f64::consts::FRAC_1_SQRT_2 / 7.0) % duration;
+        evaluate_into(&mut pose, &arm, anim.as_deref(), SkinId(0), divan::black_box(t));
+        divan::black_box(&pose);
+    });
+}
+
+/// Two versions of `text` that differ by one digit inserted after the first
+/// match of `needle` at or after `from` that a digit follows.
+fn one_char_variants(text: &str, from: usize, needle: &str) -> [String; 2] {
+    let at = text[from..]
+        .match_indices(needle)
+        .map(|(i, _)| from + i + needle.len())
+        .find(|&at| text[at..].starts_with(|c: char| c.is_ascii_digit()))
+        .unwrap_or_else(|| panic!("{needle:?} + digit not found"));
+    [text.to_string(), format!("{}1{}", &text[..at], &text[at..])]
+}
+
+fn bench_edit(bencher: Bencher, variants: [String; 2], anim: usize) {
+    let mut compiler = Compiler::new();
+    compiler.update(&variants[0]);
+    let mut pose = Pose::default();
+    let mut flip = 0usize;
+    let mut t = 0.0f64;
+    bencher.bench_local(|| {
+        flip ^= 1;
+        t = (t + 0.0173) % 2.0;
+        let comp = compiler.update(&variants[flip]);
+        evaluate_into(&mut pose, &comp.armature, comp.armature.animations.get(anim).map(|a| &**a), SkinId(0), t);
+        divan::black_box(&pose);
+    });
+}
+
+/// One character typed inside one animation (a key value in the fifth
+/// animation), then update + pose.
+#[divan::bench(args = NAMES, consts = [1000], sample_count = 100)]
+fn edit_in_animation<const BONES: usize>(bencher: Bencher, style: &str) {
+    let text = text(style, BONES);
+    let anim_at = text.match_indices("anim \"").nth(4).map_or(0, |(i, _)| i);
+    bench_edit(bencher, one_char_variants(&text, anim_at, " -> "), 4);
+}
+
+/// One character typed in the skeleton section (a bone's length, half-way
+/// down the rig), then update + pose.
+#[divan::bench(args = NAMES, consts = [1000], sample_count = 50)]
+fn edit_in_skeleton<const BONES: usize>(bencher: Bencher, style: &str) {
+    let text = text(style, BONES);
+    // Half-way down the skeleton section, which ends where the first other
+    // section starts.
+    let end = ["\nskin ", "\norder", "\nanim "].iter().filter_map(|s| text.find(s)).min().unwrap_or(text.len());
+    bench_edit(bencher, one_char_variants(&text, end / 2, " l"), 4);
+}
