@@ -140,7 +140,7 @@ mod tests {
             assert_eq!(a.attr("length"), Some("10"));
             assert_eq!(a.child("mainline").unwrap().children("key").count(), 1);
         }
-        assert_eq!(x.child("entity").unwrap().loc, Loc::Line(1, 16));
+        assert_eq!(x.child("entity").unwrap().loc, Loc::Line(1, 15));
         assert_eq!(j.child("entity").unwrap().child("animation").unwrap().loc, Loc::Path("entity[0].animation[0]".into()));
     }
 
