@@ -208,9 +208,9 @@ pub fn to_script(ent: &EntityModel, file_extras: &[String], sizes: &dyn Fn(&str)
             let frame = t * fps;
             let pose = evaluate(arm, Some(id), SkinId(0), t);
             let mut world = Vec::with_capacity(nb);
-            for i in 0..nb {
-                let w = split(&pose.bones[i].world, prev_world[i].map(|p| p.0));
-                prev_world[i] = Some(w);
+            for (prev, bp) in prev_world.iter_mut().zip(&pose.bones) {
+                let w = split(&bp.world, prev.map(|p| p.0));
+                *prev = Some(w);
                 world.push(w);
             }
             for (i, bone) in sk.bones.iter().enumerate() {
