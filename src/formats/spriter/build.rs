@@ -740,6 +740,9 @@ fn window_curve(curve: KeyCurve, r0: f64, r1: f64) -> Option<Curve> {
 
 /// Most keys one span is baked into.
 const MAX_BAKED_KEYS: usize = 2000;
+/// Keys a timeline's baked spans may add in all (beyond, a span is one
+/// straight key: bounded work for any file).
+const MAX_BAKED_PER_TIMELINE: usize = 200_000;
 
 /// The channels of a timeline some of whose refs name a key a time search
 /// would not find (keys past the animation's end, refs to older keys):
@@ -750,6 +753,7 @@ const MAX_BAKED_KEYS: usize = 2000;
 fn by_span<'a>(a: &Anim, spans: &[Span], keys: &[&'a TKey], warnings: &mut Vec<Warning>) -> Chans<'a> {
     let mut c = Chans::new();
     let mut baked = 0usize;
+    let mut baked_keys = 0usize;
     for sp in spans {
         let k = keys[sp.key];
         let (next, next_time) = next_of(a, keys, sp.key);
@@ -797,7 +801,10 @@ fn by_span<'a>(a: &Anim, spans: &[Span], keys: &[&'a TKey], warnings: &mut Vec<W
             match exact {
                 Some(curve) => out.push(key(sp.ts, f(sp.ts), curve)),
                 None => {
-                    let steps = ((sp.te - sp.ts).ceil() as usize).clamp(1, MAX_BAKED_KEYS);
+                    // Per millisecond, within a budget per timeline.
+                    let left = MAX_BAKED_PER_TIMELINE.saturating_sub(baked_keys);
+                    let steps = ((sp.te - sp.ts).ceil() as usize).clamp(1, MAX_BAKED_KEYS.min(left.max(1)));
+                    baked_keys += steps;
                     for i in 0..steps {
                         let t = sp.ts + (sp.te - sp.ts) * i as f64 / steps as f64;
                         out.push(key(t, f(t), Curve::LINEAR));

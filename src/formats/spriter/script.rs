@@ -73,35 +73,32 @@ fn split(m: &Affine, prev: Option<f64>) -> (f64, f64, f64) {
 
 /// Drops samples that lie within `tol` of the line through the kept
 /// neighbours; spans are kept under `max_span` in value (angles < 180°).
+/// Greedy, in one pass: from each kept sample the slopes that keep every
+/// sample in between within `tol` form an interval that only narrows.
 fn compress(samples: &[(f64, f64)], tol: f64, max_span: f64) -> Vec<(f64, f64)> {
     let mut out: Vec<(f64, f64)> = Vec::new();
     let Some(&first) = samples.first() else { return out };
     out.push(first);
     let mut anchor = 0;
-    let mut i = 1;
-    while i < samples.len() {
-        // Extend from the anchor as far as every sample in between fits.
-        let mut best = i;
-        let mut j = i;
-        while j < samples.len() {
-            let (t0, v0) = samples[anchor];
-            let (t1, v1) = samples[j];
-            if (v1 - v0).abs() >= max_span {
+    while anchor + 1 < samples.len() {
+        let (t0, v0) = samples[anchor];
+        let (mut lo, mut hi) = (f64::NEG_INFINITY, f64::INFINITY);
+        let mut best = anchor + 1;
+        for (j, &(t, v)) in samples.iter().enumerate().skip(anchor + 1) {
+            let dt = t - t0;
+            if dt <= 0.0 || (v - v0).abs() >= max_span {
                 break;
             }
-            let fits = samples[anchor + 1..j].iter().all(|&(t, v)| {
-                let p = if t1 > t0 { v0 + (v1 - v0) * (t - t0) / (t1 - t0) } else { v1 };
-                (p - v).abs() <= tol
-            });
-            if !fits {
+            let slope = (v - v0) / dt;
+            if slope < lo || slope > hi {
                 break;
             }
             best = j;
-            j += 1;
+            lo = lo.max((v - tol - v0) / dt);
+            hi = hi.min((v + tol - v0) / dt);
         }
         out.push(samples[best]);
         anchor = best;
-        i = best + 1;
     }
     out
 }
