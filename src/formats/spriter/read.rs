@@ -346,7 +346,7 @@ fn read_anim(ctx: &mut Ctx, a: &Elem) -> Anim {
         ctx.warn(&a.loc, format!("animation \"{}\" has length {length}; using {fixed} ms", clip(&name)));
         length = fixed;
     } else if length > MAX_LENGTH_MS {
-        ctx.warn(&a.loc, format!("animation \"{}\" is {length} ms long; clamped to {MAX_LENGTH_MS} ms", clip(&name)));
+        ctx.warn(&a.loc, format!("animation \"{}\" is {length:e} ms long; clamped to {MAX_LENGTH_MS:e} ms", clip(&name)));
         length = MAX_LENGTH_MS;
     }
     let mut anim = Anim {
