@@ -706,7 +706,7 @@ fn a_spriter_file_opens_read_only() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/spriter/rig.scml");
     let text = std::fs::read_to_string(&path).unwrap();
     let mut h = Setup::new(Some(&path)).build();
-    assert!(h.state().doc.import.is_some());
+    assert!(h.state().doc.spriter.is_some());
     let arm = h.state().doc.analysis.shown.clone();
     assert_eq!(arm.skeleton.skins.iter().map(|s| s.name.as_str()).collect::<Vec<_>>(), ["default", "swap"]);
     h.get_by_label("Entity");

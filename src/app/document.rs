@@ -123,17 +123,31 @@ pub struct Document {
     /// from the echo of our own save.
     pub disk_text: Option<String>,
     pub analysis: Analysis,
+    /// A SkelForm file shown read-only: the canvas plays the file itself, the
+    /// text is its converted script.
+    pub imported: Option<Box<ImportedView>>,
     /// A Spriter file opened read-only: its entities and which is shown.
-    pub import: Option<Import>,
+    pub spriter: Option<SpriterView>,
 }
 
-/// An imported (read-only) file.
-pub struct Import {
+/// A `.skf` opened in the editor.
+pub struct ImportedView {
+    /// The file it came from.
+    pub source: PathBuf,
+    pub imported: crate::formats::skf::import::Imported,
+    /// The converted script (the buffer) and its pictures.
+    pub converted: crate::formats::skf::convert::Converted,
+    /// The pictures' folder named in the script.
+    pub sprite_dir: String,
+}
+
+/// A Spriter file opened in the editor (read-only).
+pub struct SpriterView {
     pub file: crate::formats::spriter::SpriterFile,
     pub entity: usize,
 }
 
-impl Import {
+impl SpriterView {
     pub fn entity(&self) -> Option<&crate::formats::spriter::EntityModel> {
         self.file.entities.get(self.entity)
     }
@@ -150,19 +164,39 @@ impl Document {
             saved_text: text.to_owned(),
             disk_text: None,
             analysis: Analysis::new(text),
-            import: None,
+            imported: None,
+            spriter: None,
         }
+    }
+
+    /// Opens a SkelForm file read-only: the canvas shows the file as
+    /// SkelForm plays it (IK, meshes, physics); the text is the script
+    /// `skelpad convert` would write.
+    pub fn open_skf(path: &Path) -> Result<Self, String> {
+        use crate::formats::skf::{convert, import};
+        let imported = import::import_path(path)?;
+        let stem = path.file_stem().map_or_else(|| "converted".to_string(), |s| s.to_string_lossy().to_string());
+        let sprite_dir = format!("{}_sprites", convert::script_name(&stem));
+        let converted = convert::convert(&imported, &sprite_dir);
+        let name = path.file_name().map_or_else(|| "file.skf".to_string(), |n| n.to_string_lossy().to_string());
+        let mut doc = Document::untitled(&name, &converted.script);
+        doc.analysis.shown = imported.armature.clone();
+        doc.imported = Some(Box::new(ImportedView { source: path.to_path_buf(), imported, converted, sprite_dir }));
+        Ok(doc)
     }
 
     /// Opens a file.
     pub fn open(path: &Path) -> Result<Self, String> {
+        if crate::cli::is_skf(path) {
+            return Self::open_skf(path);
+        }
         let loaded = files::load(path)?;
         if let Some(syntax) = crate::formats::spriter::syntax_of(path) {
             let file = crate::formats::spriter::read_str(&loaded.text, syntax).map_err(|e| format!("{}: {e}", path.display()))?;
             let arm = file.entities.first().map(|e| e.armature.clone()).unwrap_or_default();
             let mut doc = Document::untitled("untitled", &loaded.text);
             doc.analysis = Analysis::frozen(arm);
-            doc.import = Some(Import { file, entity: 0 });
+            doc.spriter = Some(SpriterView { file, entity: 0 });
             doc.path = Some(path.to_path_buf());
             doc.line_ending = loaded.line_ending;
             doc.disk_text = Some(loaded.text);
@@ -207,7 +241,7 @@ impl Document {
     /// Replaces the buffer with the file's new contents (an external change).
     /// Shows entity `i` of an imported file.
     pub fn set_entity(&mut self, i: usize) {
-        if let Some(imp) = &mut self.import
+        if let Some(imp) = &mut self.spriter
             && let Some(e) = imp.file.entities.get(i)
         {
             imp.entity = i;
@@ -216,12 +250,12 @@ impl Document {
     }
 
     pub fn reload(&mut self, loaded: files::Loaded) {
-        if let (Some(imp), Some(path)) = (&self.import, &self.path)
+        if let (Some(imp), Some(path)) = (&self.spriter, &self.path)
             && let Some(syntax) = crate::formats::spriter::syntax_of(path)
             && let Ok(file) = crate::formats::spriter::read_str(&loaded.text, syntax)
         {
             let entity = imp.entity.min(file.entities.len().saturating_sub(1));
-            self.import = Some(Import { file, entity });
+            self.spriter = Some(SpriterView { file, entity });
             self.set_entity(entity);
         }
         self.text.clone_from(&loaded.text);

@@ -85,6 +85,8 @@ pub struct EditorOutput {
     pub cursor: Option<usize>,
     /// The text was edited this frame.
     pub changed: bool,
+    /// "Convert to script…" was clicked (a SkelForm file is shown).
+    pub convert_requested: bool,
 }
 
 /// Editor state that lives between frames (not persisted).
@@ -121,12 +123,30 @@ impl Editor {
             ui.weak(doc.display_name());
             label
         });
+        if let Some(iv) = &doc.imported {
+            egui::Frame::group(ui.style()).show(ui, |ui| {
+                ui.label(format!(
+                    "{} is a SkelForm file: the canvas plays it as SkelForm does (IK, meshes, physics). \
+                     The text below is the script it converts to (read-only; IK and physics baked into keys).",
+                    iv.source.display()
+                ));
+                if !iv.converted.not_carried.is_empty() {
+                    let list: Vec<String> = iv.converted.not_carried.iter().map(|(w, n)| format!("{n} × {w}")).collect();
+                    ui.weak(format!("Not carried into the script: {}", list.join("; ")));
+                }
+                if ui.button("Convert to script…").clicked() {
+                    out.convert_requested = true;
+                }
+            });
+        }
+        // Imported files are shown, not edited (.skf: its converted script).
+        let (skf, spriter) = (doc.imported.is_some(), doc.spriter.is_some());
+        let read_only = skf || spriter;
         if self.find.open {
             self.find_bar(ui, &doc.text);
         }
 
         // Keys the plain text field does not handle the way a script needs.
-        let read_only = doc.import.is_some();
         let focused = ctx.memory(|m| m.has_focus(id)) && !read_only;
         if focused
             && let Some(mut state) = TextEditState::load(&ctx, id)
@@ -209,9 +229,10 @@ impl Editor {
                     .desired_width(f32::INFINITY)
                     .desired_rows(30)
                     .return_key(None)
+                    .interactive(!skf)
                     .frame(egui::Frame::NONE);
-                // An imported file is not the language: no highlighting.
-                let output = if read_only { edit.show(ui) } else { edit.layouter(&mut layouter).show(ui) };
+                // A Spriter file is not the language: no highlighting.
+                let output = if spriter { edit.show(ui) } else { edit.layouter(&mut layouter).show(ui) };
                 (gutter, output)
             })
             .inner

@@ -1,7 +1,7 @@
-//! `skelpad convert FILE -o OUT.skel2d`: another tool's file → a script,
-//! by the input's extension. Spriter (`.scml`, `.scon`): see
-//! [`crate::formats::spriter::script`]. What the language cannot express
-//! is printed; the script written always checks clean.
+//! `skelpad convert FILE -o OUT.skel2d`: another tool's file → an editable
+//! script. One subcommand for every format, chosen by the input's extension:
+//! SkelForm `.skf` ([`crate::formats::skf::convert`]), Spriter `.scml`/`.scon`
+//! ([`crate::formats::spriter::script`]).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -14,9 +14,11 @@ use crate::formats::spriter;
 /// Arguments of `skelpad convert`.
 #[derive(Args, Debug, Clone, PartialEq)]
 pub struct ConvertArgs {
-    /// The file to convert: a Spriter file (.scml/.scon).
+    /// The file to convert (SkelForm `.skf`, Spriter `.scml`/`.scon`).
     pub file: PathBuf,
-    /// The script to write (replaced atomically).
+    /// The script to write; pictures of a `.skf` go into the folder
+    /// `OUT_sprites` beside it (a Spriter file's pictures are named where
+    /// they are: write the script beside the Spriter file).
     #[arg(short = 'o', long = "output", value_name = "OUT.skel2d")]
     pub output: PathBuf,
     /// Spriter files: the entity (default: the first).
@@ -24,13 +26,73 @@ pub struct ConvertArgs {
     pub entity: Option<String>,
 }
 
-/// Runs a conversion; messages go to `err`. Exit codes: 0 written, 1 the
-/// script made has errors (a bug; nothing written), 2 bad input or output.
+/// Runs `skelpad convert`, messages on `err`.
 pub fn run(args: &ConvertArgs, err: &mut dyn Write) -> i32 {
-    if spriter::syntax_of(&args.file).is_none() {
-        let _ = writeln!(err, "error: `{}`: convert reads Spriter files (.scml, .scon)", args.file.display());
+    if spriter::syntax_of(&args.file).is_some() {
+        return run_spriter(args, err);
+    }
+    if args.entity.is_some() {
+        let _ = writeln!(err, "error: --entity is for Spriter files (.scml, .scon)");
         return EXIT_USAGE;
     }
+    match convert(args, err) {
+        Ok(()) => EXIT_OK,
+        Err(msg) => {
+            let _ = writeln!(err, "error: {msg}");
+            EXIT_USAGE
+        }
+    }
+}
+
+fn convert(args: &ConvertArgs, err: &mut dyn Write) -> Result<(), String> {
+    if !super::is_skf(&args.file) {
+        return Err(format!("`{}`: convert reads SkelForm (.skf) and Spriter (.scml, .scon) files", args.file.display()));
+    }
+    let imported = crate::formats::skf::import::import_path(&args.file)?;
+    let stem = args.output.file_stem().map(|s| s.to_string_lossy().to_string()).unwrap_or_else(|| "converted".into());
+    let sprite_dir = format!("{}_sprites", crate::formats::skf::convert::script_name(&stem));
+    let converted = crate::formats::skf::convert::convert(&imported, &sprite_dir);
+    let dir = match args.output.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    for (rel, w, h, rgba) in &converted.sprites {
+        // Every path was built from sanitized single components under `sprite_dir`.
+        let path = dir.join(rel);
+        debug_assert!(Path::new(rel).components().all(|c| matches!(c, std::path::Component::Normal(_))));
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).map_err(|e| format!("cannot create `{}`: {e}", parent.display()))?;
+        }
+        let img = image::RgbaImage::from_raw(*w, *h, rgba.clone()).ok_or_else(|| format!("{rel}: bad pixel buffer"))?;
+        let mut png = Vec::new();
+        img.write_to(&mut std::io::Cursor::new(&mut png), image::ImageFormat::Png).map_err(|e| format!("{rel}: {e}"))?;
+        crate::formats::atomic::write_atomic(&path, &png)?;
+    }
+    crate::formats::atomic::write_atomic(&args.output, converted.script.as_bytes())?;
+    let comp = crate::compile::compile(&converted.script);
+    let errors = comp.diagnostics.iter().filter(|d| d.is_error()).count();
+    let _ = writeln!(
+        err,
+        "wrote `{}` and {} picture(s) in `{}`",
+        args.output.display(),
+        converted.sprites.len(),
+        dir.join(&sprite_dir).display()
+    );
+    if errors > 0 {
+        let _ = writeln!(err, "warning: the script has {errors} error(s); run `skelpad check` on it");
+    }
+    if !converted.not_carried.is_empty() {
+        let _ = writeln!(err, "could not carry over exactly:");
+        for (what, n) in &converted.not_carried {
+            let _ = writeln!(err, "  {n:>5} × {what}");
+        }
+    }
+    Ok(())
+}
+
+/// A Spriter file → a script. Exit codes: 0 written, 1 the script made
+/// has errors (a bug; nothing written), 2 bad input or output.
+fn run_spriter(args: &ConvertArgs, err: &mut dyn Write) -> i32 {
     let file = match spriter::load(&args.file) {
         Ok(f) => f,
         Err(msg) => {

@@ -56,7 +56,9 @@ enum Command {
     },
     /// Evaluate poses: the setup pose and poses of each animation.
     Pose {
-        /// The script, or a Spriter file (.scml/.scon).
+        /// The script, a Spriter file (.scml/.scon), or a SkelForm `.skf`
+        /// (its bones in the file's order under their own names; a time
+        /// shows the frame `trunc(t·fps)`).
         file: PathBuf,
         /// Print JSON (the conformance format).
         #[arg(long)]
@@ -83,8 +85,8 @@ enum Command {
     /// Export to SkelForm (`.skf`): bones, pictures in atlases, styles and
     /// animations that SkelForm's runtimes play as skelpad does.
     Export(export::ExportArgs),
-    /// Convert another tool's file (Spriter .scml/.scon) to a script,
-    /// printing what the language cannot express.
+    /// Convert another tool's file (SkelForm `.skf`, Spriter `.scml`/`.scon`)
+    /// into an editable script, printing what the language cannot express.
     Convert(convert::ConvertArgs),
 }
 
@@ -133,11 +135,17 @@ where
 /// here, before a window opens; a missing one becomes a new script there.
 fn open_editor(file: Option<PathBuf>) -> i32 {
     if let Some(path) = file.as_deref().filter(|p| p.exists())
-        && let Err(msg) = read_script(path).and_then(|text| match crate::formats::spriter::syntax_of(path) {
-            // A Spriter file that cannot be read at all is reported here too.
-            Some(syntax) => crate::formats::spriter::read_str(&text, syntax).map(|_| ()).map_err(|e| format!("{}: {e}", path.display())),
-            None => Ok(()),
-        })
+        && let Err(msg) = if is_skf(path) {
+            crate::formats::skf::import::import_path(path).map(|_| ())
+        } else {
+            read_script(path).and_then(|text| match crate::formats::spriter::syntax_of(path) {
+                // A Spriter file that cannot be read at all is reported here too.
+                Some(syntax) => {
+                    crate::formats::spriter::read_str(&text, syntax).map(|_| ()).map_err(|e| format!("{}: {e}", path.display()))
+                }
+                None => Ok(()),
+            })
+        }
     {
         eprintln!("error: {msg}");
         return EXIT_USAGE;
@@ -260,9 +268,21 @@ pub struct Loaded {
     pub info: serde_json::Map<String, serde_json::Value>,
 }
 
+/// Whether a path names a SkelForm file (by its extension).
+pub fn is_skf(path: &Path) -> bool {
+    path.extension().is_some_and(|e| e.eq_ignore_ascii_case("skf"))
+}
+
 /// Reads FILE as the CLI's commands take it: a Spriter file (`.scml`,
-/// `.scon`; `entity` picks one) or a script.
+/// `.scon`; `entity` picks one), a SkelForm `.skf` or a script.
 pub fn load_input(path: &Path, entity: Option<&str>) -> Result<Loaded, String> {
+    if entity.is_some() && crate::formats::spriter::syntax_of(path).is_none() {
+        return Err("--entity is for Spriter files (.scml, .scon)".into());
+    }
+    if is_skf(path) {
+        let imported = crate::formats::skf::import::import_path(path)?;
+        return Ok(Loaded { armature: imported.armature, warnings: Vec::new(), error_count: 0, info: serde_json::Map::new() });
+    }
     if crate::formats::spriter::syntax_of(path).is_some() {
         let file = crate::formats::spriter::load(path)?;
         let ent = file.entity(entity)?;
@@ -272,9 +292,6 @@ pub fn load_input(path: &Path, entity: Option<&str>) -> Result<Loaded, String> {
         info.insert("entities".into(), serde_json::json!(entities));
         let warnings = file.warnings.iter().map(|w| format!("{}: {w}", path.display())).collect();
         return Ok(Loaded { armature: ent.armature.clone(), warnings, error_count: 0, info });
-    }
-    if entity.is_some() {
-        return Err("--entity is for Spriter files (.scml, .scon)".into());
     }
     let text = read_script(path)?;
     let comp: Compilation = compile(&text);

@@ -153,17 +153,23 @@ fn render(args: &RenderArgs, err: &mut dyn Write, tty: bool) -> Result<(), Strin
     if let Some(z) = args.zoom.filter(|z| !(z.is_finite() && *z > 0.0)) {
         return Err(format!("--zoom must be a positive number of pixels per unit, not {z}"));
     }
+    let dir = args.file.parent().map_or_else(|| PathBuf::from("."), Path::to_path_buf);
+    let mut cache = RenderCache::new(if dir.as_os_str().is_empty() { PathBuf::from(".") } else { dir });
+    if args.entity.is_some() && crate::formats::spriter::syntax_of(&args.file).is_none() {
+        return Err("--entity is for Spriter files (.scml, .scon)".into());
+    }
     // A script keeps its text and compilation for messages at slot lines.
-    let (arm, script) = if crate::formats::spriter::syntax_of(&args.file).is_some() {
+    let (arm, script) = if super::is_skf(&args.file) {
+        let imported = crate::formats::skf::import::import_path(&args.file)?;
+        imported.load_sprites(&mut cache.images);
+        (imported.armature, None)
+    } else if crate::formats::spriter::syntax_of(&args.file).is_some() {
         let loaded = super::load_input(&args.file, args.entity.as_deref())?;
         for w in &loaded.warnings {
             let _ = writeln!(err, "warning: {w}");
         }
         (loaded.armature, None)
     } else {
-        if args.entity.is_some() {
-            return Err("--entity is for Spriter files (.scml, .scon)".into());
-        }
         let text = read_script(&args.file)?;
         let comp = compile(&text);
         (comp.armature.clone(), Some((text, comp)))
@@ -217,8 +223,6 @@ fn render(args: &RenderArgs, err: &mut dyn Write, tty: bool) -> Result<(), Strin
         background,
         bones: args.bones,
     };
-    let dir = args.file.parent().map_or_else(|| PathBuf::from("."), Path::to_path_buf);
-    let mut cache = RenderCache::new(if dir.as_os_str().is_empty() { PathBuf::from(".") } else { dir });
     let mut renderer = FrameRenderer::new(arm, settings, &mut cache)?;
     let out = &args.output;
     let written = if animated {

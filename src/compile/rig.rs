@@ -486,7 +486,7 @@ pub fn compile_rig(sections: &[(Ordinal, RigSection<'_>)]) -> RigOutput {
             attachments,
             skins,
             draw_order,
-            composition: Default::default(),
+            ..Default::default()
         }),
         bone_names,
         slot_names,

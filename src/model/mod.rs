@@ -6,12 +6,18 @@
 //! lookups at run time. Bones are stored parents first, so one pass in index
 //! order can accumulate transforms.
 
+mod ik;
 mod math;
+mod mesh;
+mod physics;
 pub mod spriter;
 
 use std::sync::Arc;
 
+pub use ik::{IkConstraint, IkFamily, IkMode};
 pub use math::{Affine, Color, lerp, lerp_angle, normalize_angle};
+pub use mesh::{Mesh, MeshBind, MeshVertex};
+pub use physics::{BonePhysics, PhysicsReads, PhysicsState};
 pub use spriter::{BoneAlphaChannel, ParentChannel, SpriterCurve, SpriterCurveKind};
 
 macro_rules! id_type {
@@ -94,18 +100,32 @@ pub struct Skeleton {
     pub skins: Vec<Skin>,
     /// Slots back to front.
     pub draw_order: Vec<SlotId>,
-    /// How a bone's world transform follows its parent's.
+    /// How children follow their parents.
     pub composition: Composition,
+    /// Inverse kinematics, applied after the local transforms (imports).
+    pub ik: Vec<IkFamily>,
+    /// Bone physics (imports); a pose then depends on the frames before it.
+    pub physics: Vec<BonePhysics>,
+    /// Which bones a physics step reads (SkelForm's programs differ).
+    pub physics_reads: PhysicsReads,
 }
 
-/// How the runtime composes a bone's local transform with its parent's.
+/// How a child's world transform follows its parent's.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Composition {
-    /// Matrix composition (the language, LANGUAGE.md §6).
+    /// The language's full affine inheritance (LANGUAGE.md §6).
     #[default]
     Affine,
-    /// Spriter's rule: scale multiplies component-wise, the angle turns the
-    /// other way under a mirrored parent, alpha multiplies down the tree.
+    /// SkelForm's editor (`inheritance` in its `src/renderer.rs`): world =
+    /// position, rotation and per-axis scale, no shear; a child's rotation
+    /// adds the parent's, its scale multiplies the parent's, its position is
+    /// scaled by the parent's scale, turned by the parent's rotation and
+    /// added to the parent's position. Evaluated by `runtime::skelform`.
+    SkelForm,
+    /// Spriter's rule (SpriterPlusPlus objectref/transformprocessor.cpp):
+    /// as SkelForm's, except that the angle turns the other way under a
+    /// mirrored parent and alpha multiplies down the tree; parents may
+    /// change during an animation (`Animation::parents`).
     Spriter,
 }
 
@@ -277,6 +297,8 @@ pub enum AttachmentKind {
         path: BoundPath,
         style: ShapeStyle,
     },
+    /// A textured triangle mesh whose vertices may follow other bones.
+    Mesh(Box<Mesh>),
 }
 
 impl AttachmentKind {
@@ -288,6 +310,7 @@ impl AttachmentKind {
             AttachmentKind::Ellipse { .. } => "ellipse",
             AttachmentKind::Circle { .. } => "circle",
             AttachmentKind::Path { .. } => "path",
+            AttachmentKind::Mesh(_) => "mesh",
         }
     }
 
@@ -297,7 +320,7 @@ impl AttachmentKind {
             | AttachmentKind::Ellipse { style, .. }
             | AttachmentKind::Circle { style, .. }
             | AttachmentKind::Path { style, .. } => Some(style),
-            AttachmentKind::None | AttachmentKind::Sprite { .. } => None,
+            AttachmentKind::None | AttachmentKind::Sprite { .. } | AttachmentKind::Mesh(_) => None,
         }
     }
 }

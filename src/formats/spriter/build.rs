@@ -368,7 +368,8 @@ fn build_entity(doc: &Doc, ent: &Entity, warnings: &mut Vec<Warning>) -> EntityM
         skins.push(Skin { name, attachments });
     }
     let draw_order = slots.iter().enumerate().map(|(i, _)| SlotId::from_index(i)).collect();
-    let skeleton = Skeleton { bones, slots, attachments: att_names, skins, draw_order, composition: Composition::Spriter };
+    let skeleton =
+        Skeleton { bones, slots, attachments: att_names, skins, draw_order, composition: Composition::Spriter, ..Default::default() };
     EntityModel {
         name: ent.name.clone(),
         armature: Armature { skeleton: Arc::new(skeleton), animations },

@@ -1,4 +1,4 @@
-//! Imported files (Spriter `.scml`/`.scon`) in the editor: the banner over
+//! Spriter files (`.scml`/`.scon`) in the editor: the banner over
 //! the read-only text (entity selector, what is read but not played,
 //! warnings) and looping as the file says.
 
@@ -10,7 +10,7 @@ use crate::model::Animation;
 
 /// The banner above an imported file's text. `anim`: the animation shown.
 pub fn banner(ui: &mut egui::Ui, doc: &mut Document, anim: Option<usize>) {
-    let Some(imp) = &doc.import else { return };
+    let Some(imp) = &doc.spriter else { return };
     let mut pick = None;
     egui::Frame::group(ui.style()).fill(ui.visuals().faint_bg_color).show(ui, |ui| {
         ui.horizontal_wrapped(|ui| {
