@@ -259,9 +259,9 @@ pub fn ui(
         ui.checkbox(&mut view.onion_skin, "Onion skin").on_hover_text("Ghosts of the frames before (red) and after (green)");
         ui.checkbox(&mut view.show_grid, "Grid");
         ui.separator();
-        ui.label("Drag:");
-        ui.selectable_value(&mut view.drag_shapes, false, "Bones").on_hover_text("Dragging a shape moves its bone");
-        ui.selectable_value(&mut view.drag_shapes, true, "Shapes").on_hover_text("Dragging a shape moves the shape on its slot line");
+        // Distinct names: "Bones" is the overlay toggle above.
+        ui.selectable_value(&mut view.drag_shapes, false, "Drag bones").on_hover_text("Dragging a shape moves its bone");
+        ui.selectable_value(&mut view.drag_shapes, true, "Drag shapes").on_hover_text("Dragging a shape moves the shape on its slot line");
         ui.checkbox(&mut view.snap, "Snap").on_hover_text("Whole units, 5° and tenths of scale (or hold Alt while dragging)");
         if ui.button("Fit").on_hover_text("Fit the animation in view (F or Ctrl+0 on the canvas)").clicked() {
             out.fit = true;
