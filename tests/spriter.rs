@@ -282,6 +282,7 @@ fn converted_scripts_pose_like_the_spriter_file() {
             }
         }
     } else {
+        assert!(std::env::var("SKELPAD_REQUIRE_SAMPLES").as_deref() != Ok("1"), "samples not found");
         eprintln!("skipped the samples: samples not found");
     }
     files.sort();
