@@ -1,6 +1,7 @@
 //! Spriter files: poses worked out by hand from Spriter's rules
 //! (../shared/formats/SPRITER-NOTES.md), bad input, the CLI, and a property
 //! test that no input makes the reader or the runtime panic.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "test code")]
 
 use std::path::Path;
 use std::process::Command;

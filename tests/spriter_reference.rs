@@ -12,6 +12,7 @@
 //! The samples are third-party files read from `../shared`; without them
 //! the test says "skipped: samples not found" (and fails with
 //! `SKELPAD_REQUIRE_SAMPLES=1`).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "test code")]
 
 use std::path::{Path, PathBuf};
 

@@ -42,7 +42,7 @@ fn repack(args: &ExportArgs, err: &mut dyn Write) -> i32 {
     let bytes = match std::fs::read(path) {
         Ok(b) => b,
         Err(e) => {
-            let _ = writeln!(err, "error: cannot read `{}`: {}", path.display(), super::io_reason(&e));
+            let _ = writeln!(err, "error: cannot read `{}`: {}", path.display(), crate::io::reason(&e));
             return EXIT_USAGE;
         }
     };
@@ -58,7 +58,7 @@ fn repack(args: &ExportArgs, err: &mut dyn Write) -> i32 {
     if !args.skins.is_empty() || args.scale != 1.0 {
         let _ = writeln!(err, "warning: --skin and --scale apply to scripts; a .skf is written as it is");
     }
-    match crate::formats::atomic::write_atomic(&args.output, &out) {
+    match crate::io::write_atomic(&args.output, &out) {
         Ok(()) => {
             let _ = writeln!(err, "wrote `{}`", args.output.display());
             EXIT_OK
@@ -82,7 +82,7 @@ pub fn run(args: &ExportArgs, make_pictures: &mut dyn FnMut(&Armature, &Path) ->
     if super::is_skf(&args.file) {
         return repack(args, err);
     }
-    let dir = args.file.parent().map(Path::to_path_buf).unwrap_or_default();
+    let dir = crate::io::script_dir(Some(&args.file));
     let arm = if crate::formats::spriter::syntax_of(&args.file).is_some() {
         match super::load_input(&args.file, args.entity.as_deref()) {
             Ok(loaded) => {
@@ -151,7 +151,7 @@ pub fn run(args: &ExportArgs, make_pictures: &mut dyn FnMut(&Armature, &Path) ->
     let mut last_report = (Stage::Writing, usize::MAX);
     let mut progress = |stage: Stage, done: usize, total: usize| {
         if !loud || total == 0 {
-            return;
+            return true;
         }
         // About ten lines per stage.
         let step = (done * 10 / total).min(10);
@@ -164,6 +164,7 @@ pub fn run(args: &ExportArgs, make_pictures: &mut dyn FnMut(&Armature, &Path) ->
             };
             let _ = writeln!(err, "exporting: {what} {done}/{total}");
         }
+        true
     };
     match export_file(arm, &opts, pictures.as_mut(), &args.output, &mut progress) {
         Ok(warnings) => {

@@ -13,7 +13,9 @@ use clap::{Parser, Subcommand, ValueEnum};
 
 use crate::compile::{Compilation, compile};
 use crate::model::{AnimId, Armature, SkinId};
-use crate::runtime::{Pose, evaluate};
+use crate::runtime::evaluate;
+/// The pose JSON format lives beside the runtime; these paths keep working.
+pub use crate::runtime::report::{draw_json, pose_document, pose_document_with, pose_json};
 
 /// Exit code: success, no errors.
 pub const EXIT_OK: i32 = 0;
@@ -136,30 +138,33 @@ where
 fn open_editor(file: Option<PathBuf>) -> i32 {
     if let Some(path) = file.as_deref().filter(|p| p.exists())
         && let Err(msg) = if is_skf(path) {
-            crate::formats::skf::import::import_path(path).map(|_| ())
+            crate::formats::skf::import::import_path(path).map(|_| String::new())
         } else {
             read_script(path).and_then(|text| match crate::formats::spriter::syntax_of(path) {
                 // A Spriter file that cannot be read at all is reported here too.
                 Some(syntax) => {
-                    crate::formats::spriter::read_str(&text, syntax).map(|_| ()).map_err(|e| format!("{}: {e}", path.display()))
+                    crate::formats::spriter::read_str(&text, syntax).map(|_| text).map_err(|e| format!("{}: {e}", path.display()))
                 }
-                None => Ok(()),
+                None => Ok(text),
             })
         }
     {
         eprintln!("error: {msg}");
         return EXIT_USAGE;
     }
-    crate::app::run(file)
+    match crate::app::run(file) {
+        Ok(()) => EXIT_OK,
+        Err(msg) => {
+            eprintln!("error: {msg}");
+            EXIT_USAGE
+        }
+    }
 }
 
-/// Reads a script, with a clear message when it cannot be read.
+/// Reads a script, with a clear message when it cannot be read
+/// ([`crate::io::read_script`] in words).
 pub fn read_script(path: &Path) -> Result<String, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read `{}`: {}", path.display(), io_reason(&e)))?;
-    String::from_utf8(bytes).map_err(|e| {
-        let at = e.utf8_error().valid_up_to();
-        format!("`{}` is not UTF-8 text (invalid byte at offset {at})", path.display())
-    })
+    crate::io::read_script(path).map_err(|e| e.to_string())
 }
 
 /// The skin named `name`, or a message listing the skins there are.
@@ -176,15 +181,6 @@ pub fn find_animation(arm: &Armature, name: &str) -> Result<AnimId, String> {
         let names: Vec<String> = arm.animations.iter().map(|a| format!("\"{}\"", a.name)).collect();
         format!("no animation named \"{name}\" (animations: {})", if names.is_empty() { "none".into() } else { names.join(", ") })
     })
-}
-
-pub(crate) fn io_reason(e: &std::io::Error) -> String {
-    match e.kind() {
-        std::io::ErrorKind::NotFound => "no such file".into(),
-        std::io::ErrorKind::PermissionDenied => "permission denied".into(),
-        _ if e.raw_os_error() == Some(21) => "it is a directory".into(),
-        _ => e.to_string(),
-    }
 }
 
 fn check(files: &[PathBuf], format: Format, timings: bool) -> i32 {
@@ -239,12 +235,7 @@ fn check(files: &[PathBuf], format: Format, timings: bool) -> i32 {
     code
 }
 
-fn default_times(duration: f64) -> Vec<f64> {
-    if duration <= 0.0 {
-        return vec![0.0];
-    }
-    (0..=10).map(|k| if k == 10 { duration } else { f64::from(k) * duration / 10.0 }).collect()
-}
+pub use crate::formats::skf::is_skf;
 
 /// What `skelpad pose` was asked for.
 struct PoseOptions<'a> {
@@ -259,6 +250,7 @@ struct PoseOptions<'a> {
 /// An input file read into an armature: a script (compiled) or an imported
 /// file, with its messages.
 pub struct Loaded {
+    /// What the file holds (a script: what compiled).
     pub armature: Armature,
     /// Warnings (imports) to print before the output.
     pub warnings: Vec<String>,
@@ -266,11 +258,6 @@ pub struct Loaded {
     pub error_count: usize,
     /// Extra members for `pose --json` (an import's entity, looping).
     pub info: serde_json::Map<String, serde_json::Value>,
-}
-
-/// Whether a path names a SkelForm file (by its extension).
-pub fn is_skf(path: &Path) -> bool {
-    path.extension().is_some_and(|e| e.eq_ignore_ascii_case("skf"))
 }
 
 /// Reads FILE as the CLI's commands take it: a Spriter file (`.scml`,
@@ -351,95 +338,4 @@ fn pose(path: &Path, o: &PoseOptions) -> i32 {
             EXIT_USAGE
         }
     }
-}
-
-/// The poses of `skelpad pose --json` (the conformance format): draw order,
-/// setup pose, and for each animation its poses at `times` (default: 0,
-/// every tenth of the duration, and the end).
-pub fn pose_document(arm: &Armature, anims: &[AnimId], skin: SkinId, times: Option<&[f64]>) -> serde_json::Value {
-    pose_document_with(arm, anims, skin, times, false)
-}
-
-/// [`pose_document`], with a `draw` list in each pose when `draw` is set
-/// (see [`draw_json`]).
-pub fn pose_document_with(arm: &Armature, anims: &[AnimId], skin: SkinId, times: Option<&[f64]>, draw: bool) -> serde_json::Value {
-    let sk = &*arm.skeleton;
-    let setup = evaluate(arm, None, skin, 0.0);
-    let mut animations = Vec::new();
-    for &id in anims {
-        let Some(a) = arm.animation(id) else { continue };
-        let ts = times.map_or_else(|| default_times(a.duration_secs), <[f64]>::to_vec);
-        let poses: Vec<serde_json::Value> = ts
-            .iter()
-            .map(|&t| {
-                let p = evaluate(arm, Some(id), skin, t);
-                let mut v = pose_json(arm, &p);
-                v["time"] = serde_json::json!(t);
-                if draw {
-                    v["draw"] = draw_json(arm, &p);
-                }
-                v
-            })
-            .collect();
-        let mut entry = serde_json::json!({ "name": a.name, "duration": a.duration_secs, "fps": a.fps, "poses": poses });
-        if let Some(l) = a.looping {
-            entry["looping"] = l.into();
-        }
-        animations.push(entry);
-    }
-    let draw_order: Vec<&str> = sk.draw_order.iter().map(|s| sk.slot(*s).name.as_str()).collect();
-    let mut setup_json = pose_json(arm, &setup);
-    if draw {
-        setup_json["draw"] = draw_json(arm, &setup);
-    }
-    serde_json::json!({ "draw_order": draw_order, "setup": setup_json, "animations": animations })
-}
-
-/// Everything a pose draws, in draw order: per shown attachment its `slot`,
-/// `attachment` (full name), `kind`, `image` (pictures: the path as written,
-/// relative to the input file), `world` — `[a,b,c,d,e,f]` mapping the
-/// attachment's frame to the world (for pictures the pivot frame: origin at
-/// the pivot, x and y in image pixels, y up) — and `alpha` (the slot's,
-/// with Spriter's inherited alpha).
-pub fn draw_json(arm: &Armature, pose: &Pose) -> serde_json::Value {
-    let sk = &*arm.skeleton;
-    let mut out = Vec::new();
-    for &slot in &pose.draw_order {
-        let Some((id, att)) = pose.attachment(sk, slot) else { continue };
-        if matches!(att.kind, crate::model::AttachmentKind::None) {
-            continue;
-        }
-        let Some(bone) = sk.slots.get(slot.index()).and_then(|s| pose.bones.get(s.bone.index())) else { continue };
-        let world = bone.world * att.transform.matrix();
-        let mut item = serde_json::json!({
-            "slot": sk.slot(slot).name,
-            "attachment": sk.attachment_full_name(id),
-            "kind": att.kind.type_name(),
-            "world": world.to_array(),
-            "alpha": pose.slots.get(slot.index()).map_or(1.0, |s| s.color.a),
-        });
-        if let crate::model::AttachmentKind::Sprite { image: Some(img), pivot } = &att.kind {
-            item["image"] = img.clone().into();
-            item["pivot"] = serde_json::json!(pivot);
-        }
-        out.push(item);
-    }
-    serde_json::Value::Array(out)
-}
-
-/// A pose in the conformance format.
-pub fn pose_json(arm: &Armature, pose: &Pose) -> serde_json::Value {
-    let sk = &*arm.skeleton;
-    let bones: Vec<serde_json::Value> =
-        sk.bones.iter().zip(&pose.bones).map(|(b, p)| serde_json::json!({ "name": b.name, "world": p.world.to_array() })).collect();
-    let slots: Vec<serde_json::Value> = sk
-        .slots
-        .iter()
-        .zip(&pose.slots)
-        .map(|(s, p)| {
-            let att = p.attachment.map(|a| sk.attachment_full_name(a));
-            serde_json::json!({ "name": s.name, "color": p.color.to_array(), "attachment": att })
-        })
-        .collect();
-    serde_json::json!({ "bones": bones, "slots": slots })
 }

@@ -2,7 +2,7 @@
 //! sheet or GIF.
 
 use std::io::{IsTerminal, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use clap::{Args, Parser};
 
@@ -24,6 +24,7 @@ OUT as a grid of frames and OUT with extension .json listing each frame's rectan
 GIF that loops forever at the animation's speed. Files appear only when complete.
 
 Exit codes: 0 success, 2 bad arguments, unknown animation or skin, unreadable script or unwritable output.")]
+/// The arguments of `skelpad render`.
 pub struct RenderArgs {
     /// The script, or a Spriter file (.scml/.scon).
     file: PathBuf,
@@ -72,9 +73,12 @@ pub struct RenderArgs {
     gif: bool,
 }
 
+/// The background of rendered pictures (`--background`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Background {
+    /// No background: transparent pixels.
     Transparent,
+    /// One color, straight RGBA in 0..1.
     Color(Rgba),
 }
 
@@ -123,6 +127,7 @@ fn progress_printer<'w>(err: &'w mut dyn Write, tty: bool) -> impl FnMut(usize, 
 #[derive(Parser, Debug)]
 #[command(name = "skelpad render")]
 pub struct RenderCommand {
+    /// Its arguments.
     #[command(flatten)]
     pub args: RenderArgs,
 }
@@ -153,8 +158,7 @@ fn render(args: &RenderArgs, err: &mut dyn Write, tty: bool) -> Result<(), Strin
     if let Some(z) = args.zoom.filter(|z| !(z.is_finite() && *z > 0.0)) {
         return Err(format!("--zoom must be a positive number of pixels per unit, not {z}"));
     }
-    let dir = args.file.parent().map_or_else(|| PathBuf::from("."), Path::to_path_buf);
-    let mut cache = RenderCache::new(if dir.as_os_str().is_empty() { PathBuf::from(".") } else { dir });
+    let mut cache = RenderCache::new(crate::io::script_dir(Some(&args.file)));
     if args.entity.is_some() && crate::formats::spriter::syntax_of(&args.file).is_none() {
         return Err("--entity is for Spriter files (.scml, .scon)".into());
     }
@@ -241,7 +245,7 @@ fn render(args: &RenderArgs, err: &mut dyn Write, tty: bool) -> Result<(), Strin
             (None, Some(n), Some(a)) => wrap_time(a, n as f64 / fps, a.looping.unwrap_or(true)),
             _ => 0.0,
         };
-        export::write_png(&mut renderer, t, out)
+        export::write_png(&mut renderer, t, out, &mut |_, _| true)
     };
     // Things that could not be drawn, at the slot that shows them.
     match &script {
@@ -265,7 +269,7 @@ fn render(args: &RenderArgs, err: &mut dyn Write, tty: bool) -> Result<(), Strin
             }
         }
     }
-    let files = written?;
+    let files = written.map_err(|e| e.to_string())?;
     let _ = match files.as_slice() {
         [one] => writeln!(err, "wrote {}", one.display()),
         [first, .., last] if args.frames => writeln!(err, "wrote {} frames: {} … {}", files.len(), first.display(), last.display()),

@@ -14,6 +14,7 @@
 //!   before a late first key become keys too;
 //! - mainline keys become the draw-order channel (object_ref order; absent
 //!   sprites are hidden) and the time warp (mainline curves).
+#![allow(missing_docs, reason = "issue 12: some public fields of the Spriter reader still need doc comments")]
 
 use std::collections::HashMap;
 use std::sync::Arc;

@@ -2,6 +2,7 @@
 //! numbers, missing attributes, keys out of order. What is wrong becomes a
 //! located [`Warning`] and a default, as SpriterPlusPlus's loader defaults
 //! (spriterdocumentloader.cpp).
+#![allow(missing_docs, reason = "issue 12: some public fields of the Spriter reader still need doc comments")]
 
 use std::collections::HashMap;
 

@@ -14,6 +14,7 @@
 //! straight line between their neighbours are dropped, so linear stretches
 //! become single keys and curves the language lacks (Spriter's polynomial
 //! and bezier curves, mainline curves) become per-frame keys.
+#![allow(missing_docs, reason = "issue 12: some public fields of the Spriter reader still need doc comments")]
 
 use std::fmt::Write as _;
 

@@ -7,6 +7,7 @@
 //! text); an array of objects becomes one child per object, named after the
 //! member; an object becomes one child (`"mainline": {"key": [...]}`,
 //! a timeline key's `"object": {...}`).
+#![allow(missing_docs, reason = "issue 12: some public fields of the Spriter reader still need doc comments")]
 
 use std::fmt;
 
