@@ -28,8 +28,13 @@ if [ ${#missing[@]} -gt 0 ]; then
     $sudo_cmd apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
-cargo build --release --quiet
-bin="${CARGO_TARGET_DIR:-target}/release/skelpad"
+# SKELPAD_BIN: a skelpad binary to use instead of building the release one.
+if [ -n "${SKELPAD_BIN:-}" ]; then
+    bin="$SKELPAD_BIN"
+else
+    cargo build --release --quiet
+    bin="${CARGO_TARGET_DIR:-target}/release/skelpad"
+fi
 
 work="$(mktemp -d)"
 script="$work/rig.skel2d"
@@ -95,8 +100,15 @@ done
 sleep 0.2
 xdotool mouseup 1
 sleep 0.5
-xdotool key ctrl+s
-sleep 1
+# Save: focus the window again (there is no window manager) and hold Ctrl.
+xdotool windowfocus --sync "$wid" 2>/dev/null || true
+sleep 0.3
+xdotool keydown ctrl
+sleep 0.1
+xdotool key s
+sleep 0.1
+xdotool keyup ctrl
+sleep 1.5
 import -window root -crop 1400x860+0+0 "$out/after.png"
 cp "$script" "$out/after.skel2d"
 cp "$work/before.skel2d" "$out/before.skel2d"

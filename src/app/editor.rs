@@ -108,6 +108,11 @@ impl Editor {
         self.pending_select = Some(range);
     }
 
+    /// The selection [`Editor::select`] will apply on the next frame.
+    pub fn pending_selection(&self) -> Option<Range<usize>> {
+        self.pending_select.clone()
+    }
+
     pub fn open_find(&mut self) {
         self.find.open = true;
         self.find.focus_query = true;

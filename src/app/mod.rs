@@ -455,6 +455,9 @@ impl SkelpadApp {
         if pressed(Modifiers::COMMAND, Key::O) {
             self.request(Action::Open(None));
         }
+        if pressed(Modifiers::NONE, Key::F12) {
+            self.go_to_definition();
+        }
     }
 
     // --- Frame ---------------------------------------------------------------
@@ -542,6 +545,12 @@ impl SkelpadApp {
                 show_grid: self.settings.view.show_grid,
                 show_bones: self.settings.view.show_bones,
                 stale: self.doc.analysis.shown_is_stale,
+                failing_bones: failing_bones(
+                    &self.doc.analysis.comp,
+                    anim_id,
+                    self.playback.sample_time(anim),
+                    self.doc.analysis.shown_is_stale,
+                ),
             };
             let out = self.canvas.ui(ui, &mut self.view, &scene, &mut self.drawing);
             if out.toggle_play {
@@ -641,6 +650,18 @@ impl SkelpadApp {
         }
     }
 
+    /// Puts the editor cursor on the definition of the name under it (the
+    /// bone line, slot line, attachment, skin or animation it resolved to).
+    pub fn go_to_definition(&mut self) {
+        let Some(cursor) = self.editor.cursor else { return };
+        let src = &self.doc.analysis.comp.sources;
+        let Some(r) = src.reference_at(cursor as u32) else { return };
+        match r.target.and_then(|t| src.definition(t)) {
+            Some(def) => self.editor.select(def.start as usize..def.end as usize),
+            None => self.say("This name does not resolve to anything (see Problems)", true),
+        }
+    }
+
     /// Selects what was clicked and puts the editor cursor on its line.
     fn pick(&mut self, pick: Option<Pick>) {
         let shown = &self.doc.analysis.shown.skeleton;
@@ -704,6 +725,9 @@ impl SkelpadApp {
                 ui.separator();
                 if ui.button("Find…    Ctrl+F").clicked() {
                     self.editor.open_find();
+                }
+                if ui.button("Go to definition   F12").clicked() {
+                    self.go_to_definition();
                 }
             });
             ui.menu_button("Export", |ui| {
@@ -1133,5 +1157,58 @@ mod tests {
             }
         }
         assert!(key_ticks(&crate::compile::compile(EXAMPLE), "no such animation", None).is_none());
+    }
+
+    #[test]
+    fn go_to_definition_follows_the_source_map() {
+        let ctx = egui::Context::default();
+        let cc = eframe::CreationContext::_new_kittest(ctx);
+        let services = Services { dialogs: Box::new(files::NativeDialogs), recovery_dir: None, watch_files: false };
+        let mut app = SkelpadApp::new(&cc, None, services);
+        let text = "skeleton\n\tarm l10\n\tarm.hand l5\nanim \"a\"\n\thand\n\t\tr 0 -> 9\n";
+        app.doc = Document::untitled("t", text);
+        app.editor.cursor = Some(text.find("\thand").unwrap() + 2);
+        app.go_to_definition();
+        let def = text.find("arm.hand").unwrap();
+        assert_eq!(app.editor.pending_selection(), Some(def..def + "arm.hand".len()));
+    }
+}
+
+/// The bones of the pose assertions that fail at `time_secs` of `anim`
+/// (within half a frame); none while the canvas shows an older version.
+fn failing_bones(
+    comp: &crate::compile::Compilation,
+    anim: Option<crate::model::AnimId>,
+    time_secs: f64,
+    stale: bool,
+) -> Vec<crate::model::BoneId> {
+    if stale {
+        return Vec::new();
+    }
+    let half_frame = anim.and_then(|a| comp.armature.animation(a)).map_or(1e-9, |a| 0.5 / a.fps.max(1e-9));
+    comp.expectations
+        .iter()
+        .filter(|e| !e.passed() && e.anim == anim && (e.time_secs - time_secs).abs() <= half_frame)
+        .filter_map(|e| e.bone(&comp.armature))
+        .collect()
+}
+
+#[cfg(test)]
+mod failing_bone_tests {
+    use super::failing_bones;
+    use crate::model::AnimId;
+
+    #[test]
+    fn a_failing_assertion_highlights_its_bone_at_its_time_only() {
+        // `arm` turns 90° by frame 5 (0.5 s at 10 fps); the assertion says 80.
+        let text = "skeleton\n\tarm l10\n\tleg l10\nanim \"a\" 10fps\n\tarm\n\t\tr 0 -> 90\nexpect \"a\" 5\n\tarm r80\n\tleg r0\n";
+        let comp = crate::compile::compile(text);
+        let arm = comp.armature.skeleton.bone_by_name("arm").unwrap();
+        assert!(comp.has_errors() && !comp.has_armature_errors());
+        assert_eq!(failing_bones(&comp, Some(AnimId(0)), 0.5, false), [arm]);
+        assert_eq!(failing_bones(&comp, Some(AnimId(0)), 0.53, false), [arm]);
+        assert!(failing_bones(&comp, Some(AnimId(0)), 0.2, false).is_empty());
+        assert!(failing_bones(&comp, None, 0.5, false).is_empty());
+        assert!(failing_bones(&comp, Some(AnimId(0)), 0.5, true).is_empty());
     }
 }

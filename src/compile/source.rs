@@ -19,10 +19,15 @@ use crate::syntax::tree::TimelineProp;
 /// What a name in the text stands for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Target {
+    /// A bone.
     Bone(BoneId),
+    /// A slot.
     Slot(SlotId),
+    /// An attachment (of the default skin's list).
     Attachment(AttachmentId),
+    /// A skin (never the default one: it has no name in the text).
     Skin(SkinId),
+    /// An animation.
     Animation(AnimId),
 }
 
@@ -30,7 +35,9 @@ pub enum Target {
 /// ambiguous, a diagnostic says which).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Reference {
+    /// The name as written (for `@slot`, without the `@`).
     pub span: Span,
+    /// What it names; `None` when unknown or ambiguous.
     pub target: Option<Target>,
     /// The name defines the item (a bone line's path, a slot line's head,
     /// a skin's or an animation's name) rather than referring to it.
@@ -40,11 +47,17 @@ pub struct Reference {
 /// Which value a `letter+number` property sets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum PropKey {
+    /// `l`: a bone's length.
     Length,
+    /// `r`: rotation, degrees.
     Rotation,
+    /// `x`.
     X,
+    /// `y`.
     Y,
+    /// `i`: scale along x.
     ScaleX,
+    /// `j`: scale along y.
     ScaleY,
     /// Anything else (colors, flags, sizes, styles).
     Other,
@@ -53,18 +66,22 @@ pub enum PropKey {
 /// A property token on a bone or slot line.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PropSource {
+    /// Which value it sets.
     pub key: PropKey,
     /// The whole token (`x12.5`); its number starts one byte in.
     pub span: Span,
+    /// The number written (0 for tokens without one).
     pub value: f64,
 }
 
 /// One bone line (a bone written on several lines has several).
 #[derive(Clone, Debug, PartialEq)]
 pub struct BoneDef {
+    /// The bone the line writes.
     pub bone: BoneId,
     /// The line, without its indentation.
     pub line: Span,
+    /// The bone's path on it.
     pub path: Span,
     /// Its property tokens, in [`SourceMap::props`].
     pub props: Range<u32>,
@@ -75,31 +92,39 @@ pub struct BoneDef {
 /// One slot line (with the path commands under it).
 #[derive(Clone, Debug, PartialEq)]
 pub struct SlotDef {
+    /// The slot the line writes.
     pub slot: SlotId,
     /// The attachment it defines or changes (`None`: none, e.g. `@[skeleton]`).
     pub attachment: Option<AttachmentId>,
+    /// The line, without its indentation.
     pub line: Span,
     /// The line and its path commands.
     pub region: Span,
     /// Its attachment property tokens, in [`SourceMap::props`].
     pub props: Range<u32>,
+    /// Just past the line's last valid token: where a new token goes.
     pub end: u32,
 }
 
 /// One item of a skin section.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SkinEntry {
+    /// The skin of the section it is in.
     pub skin: SkinId,
     /// The line and its path commands.
     pub region: Span,
+    /// The slot it names (`None`: unresolved).
     pub slot: Option<SlotId>,
+    /// The attachment it replaces (`None`: not one the skeleton defines).
     pub attachment: Option<AttachmentId>,
 }
 
 /// One line of an order section.
 #[derive(Clone, Debug, PartialEq)]
 pub struct OrderEntry {
+    /// The slot reference.
     pub span: Span,
+    /// The slot it names (`None`: unresolved).
     pub slot: Option<SlotId>,
 }
 
@@ -117,12 +142,15 @@ pub enum KeyOrigin {
 /// A key a timeline made.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct KeySource {
+    /// Its frame.
     pub frame: f64,
+    /// Its time (frame / fps).
     pub time_secs: f64,
     /// Its value when it is a number (degrees for rotations, as written).
     pub value: Option<f64>,
     /// The value token that made it.
     pub span: Span,
+    /// How its value was written.
     pub origin: KeyOrigin,
     /// The absolute frame option (`F:>`) that moved the timeline to this
     /// key's frame, with the frame before it, when that is how it got there.
@@ -132,10 +160,13 @@ pub struct KeySource {
 /// One timeline line of an animation.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TimelineSource {
+    /// The animation it belongs to.
     pub anim: AnimId,
     /// The item's bone or slot (`None`: the item did not resolve).
     pub target: Option<Target>,
+    /// The property it animates.
     pub prop: TimelineProp,
+    /// The line, without its indentation.
     pub line: Span,
     /// This line makes the animation's channel (a later line for the same
     /// target and property replaces it).
@@ -146,14 +177,18 @@ pub struct TimelineSource {
     pub end: u32,
     /// The frame the timeline ends on, and whether a loop is still open there.
     pub end_frame: f64,
+    /// A loop `{` is still open at its end.
     pub open_loop: bool,
 }
 
 /// One bone or `@slot` item of an animation, with its timelines.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ItemSource {
+    /// The animation it belongs to.
     pub anim: AnimId,
+    /// The item line and its timelines.
     pub region: Span,
+    /// Its bone or slot (`None`: unresolved).
     pub target: Option<Target>,
 }
 
@@ -167,11 +202,17 @@ pub struct SourceMap {
     pub slots: Vec<Span>,
     /// Per animation (by `AnimId`): the header of its first section.
     pub animations: Vec<Span>,
+    /// Every bone line, in document order.
     pub bone_defs: Vec<BoneDef>,
+    /// Every slot line, in document order.
     pub slot_defs: Vec<SlotDef>,
+    /// Every skin item.
     pub skin_entries: Vec<SkinEntry>,
+    /// Every order entry.
     pub order_entries: Vec<OrderEntry>,
+    /// Every animation item.
     pub items: Vec<ItemSource>,
+    /// Every timeline line.
     pub timelines: Vec<TimelineSource>,
     /// Property tokens of bone and slot lines (ranges in `BoneDef`, `SlotDef`).
     pub props: Vec<PropSource>,

@@ -57,6 +57,7 @@ pub enum Role {
 }
 
 impl Role {
+    /// Every role.
     pub const ALL: [Role; 19] = [
         Role::SectionKeyword,
         Role::BonePath,
@@ -84,6 +85,8 @@ impl Role {
 /// of the tree; document offsets once a compilation shifts it).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TokenRole {
+    /// Where the token (or the part of it) is.
     pub span: Span,
+    /// What it is.
     pub role: Role,
 }
