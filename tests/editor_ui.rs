@@ -1105,3 +1105,30 @@ fn the_language_reference_is_searchable_and_inserts_its_example_at_the_cursor() 
     let ends_at = at + "\t\tx 0 :sio-> 50 :sio-> 0".len();
     assert_eq!(h.state().editor.cursor, Some(ends_at));
 }
+
+/// A Spriter file opens read-only: its first entity on the canvas (with
+/// sprites posed by Spriter's rules), the entity selector, looping as the
+/// file says; typing changes nothing.
+#[test]
+fn a_spriter_file_opens_read_only() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/spriter/rig.scml");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut h = Setup::new(Some(&path)).build();
+    assert!(h.state().doc.spriter.is_some());
+    let arm = h.state().doc.analysis.shown.clone();
+    assert_eq!(arm.skeleton.skins.iter().map(|s| s.name.as_str()).collect::<Vec<_>>(), ["default", "swap"]);
+    h.get_by_label("Entity");
+    h.get_by_label_contains("Spriter file, read-only");
+    assert_eq!(h.state().pose.bones.len(), arm.skeleton.bones.len());
+    // Typing into the text does nothing.
+    focus_editor_at(&mut h, 10);
+    h.get_by_label("Script").type_text("xyz");
+    h.run_steps(2);
+    assert_eq!(h.state().doc.text, text);
+    assert!(!h.state().doc.is_dirty());
+    // The second animation does not loop in the file.
+    let once = arm.animation_by_name("once").unwrap();
+    h.state_mut().playback.select_anim(&arm, once);
+    h.run_steps(2);
+    assert!(!h.state().playback.looping);
+}

@@ -380,7 +380,7 @@ fn with_sprites(name: &str, arm: &Armature, dir: &Path) -> PathBuf {
         .iter()
         .flat_map(|s| s.attachments.iter())
         .filter_map(|a| match &a.kind {
-            AttachmentKind::Sprite { image: Some(img) } => Some(img.as_str()),
+            AttachmentKind::Sprite { image: Some(img), .. } => Some(img.as_str()),
             _ => None,
         })
         .collect();
@@ -417,8 +417,11 @@ struct Exported {
 /// written as 999 handles (never a `handle_preset`), and every animated
 /// element keyed at frame 0.
 fn export_script(name: &str, text: &str, dir: &Path, opts: &ExportOptions) -> Exported {
-    let comp = compile(text);
-    let arm = comp.armature;
+    export_armature(name, compile(text).armature, dir, opts)
+}
+
+/// [`export_script`] for an armature from anywhere (imports).
+fn export_armature(name: &str, arm: Armature, dir: &Path, opts: &ExportOptions) -> Exported {
     let sk = &*arm.skeleton;
     let dir = with_sprites(name, &arm, dir);
     let mut pictures = RenderedPictures::new(&arm, &dir);
@@ -490,7 +493,11 @@ fn assert_worst(name: &str, w: &Worst) {
 /// fresh copy, then each animation twice through on one copy (as a game
 /// plays it; the second loop is compared).
 fn prove_rusty(name: &str, text: &str, dir: &Path, opts: &ExportOptions) -> (Worst, usize) {
-    let e = export_script(name, text, dir, opts);
+    prove_rusty_exported(name, export_script(name, text, dir, opts), opts)
+}
+
+/// [`prove_rusty`] for an export made already.
+fn prove_rusty_exported(name: &str, e: Exported, opts: &ExportOptions) -> (Worst, usize) {
     let (arm, sk) = (&e.arm, &*e.arm.skeleton);
     let theirs: rs::Armature = serde_json::from_str(&e.json).unwrap_or_else(|err| panic!("{name}: rusty_skelform cannot load it: {err}"));
     let k = opts.pixels_per_unit;
@@ -592,6 +599,40 @@ fn rusty_skelform_plays_every_export_like_skelpad() {
     assert!(checked > 10_000, "{checked}");
     assert!(steps > 0, "stepped keys were written and checked");
     assert!(shown > 0 && hidden > 0, "switched attachments were checked both ways: {shown} shown, {hidden} hidden");
+}
+
+/// Spriter files (skelpad's own test rig and, when they are there, the
+/// samples in ../shared): their pivots move into the attachments, their
+/// own parent rule, mainline curves and hidden objects are baked where
+/// SkelForm's keys cannot say them.
+#[test]
+fn rusty_skelform_plays_spriter_exports_like_skelpad() {
+    let mut files = vec![manifest().join("tests/fixtures/spriter/rig.scml")];
+    let samples = manifest().join("../shared/samples/spriter");
+    if samples.is_dir() {
+        for sub in std::fs::read_dir(&samples).unwrap() {
+            for f in std::fs::read_dir(sub.unwrap().path()).unwrap() {
+                let p = f.unwrap().path();
+                if skelpad::formats::spriter::syntax_of(&p).is_some() {
+                    files.push(p);
+                }
+            }
+        }
+    } else {
+        assert!(std::env::var("SKELPAD_REQUIRE_SAMPLES").as_deref() != Ok("1"), "samples not found");
+        eprintln!("skipped the samples: samples not found ({})", samples.display());
+    }
+    files.sort();
+    let opts = ExportOptions::default();
+    for f in files {
+        let file = skelpad::formats::spriter::load(&f).unwrap();
+        let dir = f.parent().unwrap();
+        for e in &file.entities {
+            let (arm, _) = skelpad::formats::spriter::center_pictures(&e.armature, dir);
+            let name = format!("{}:{}", f.file_name().unwrap().to_string_lossy(), e.name);
+            prove_rusty_exported(&name, export_armature(&name, arm, dir, &opts), &opts);
+        }
+    }
 }
 
 #[test]

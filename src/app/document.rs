@@ -23,6 +23,8 @@ pub struct Analysis {
     /// Whether [`Analysis::shown`] is the last error-free version rather than
     /// the current one.
     pub shown_is_stale: bool,
+    /// An imported file: the text is not compiled, `shown` is set from outside.
+    frozen: bool,
 }
 
 impl Analysis {
@@ -32,12 +34,26 @@ impl Analysis {
         let comp = compiler.update(text);
         let shown = comp.armature.clone();
         let last_clean = (!comp.has_armature_errors()).then(|| shown.clone());
-        Analysis { compiler, compiled_text: text.to_owned(), comp, generation: 1, last_clean, shown, shown_is_stale: false }
+        Analysis { compiler, compiled_text: text.to_owned(), comp, generation: 1, last_clean, shown, shown_is_stale: false, frozen: false }
+    }
+
+    /// An analysis that shows `armature` and never compiles (imported files).
+    pub fn frozen(armature: Armature) -> Self {
+        let mut a = Analysis::new("");
+        a.shown = armature;
+        a.frozen = true;
+        a
+    }
+
+    /// Shows another armature (an imported file's other entity).
+    pub fn show(&mut self, armature: Armature) {
+        self.shown = armature;
+        self.generation += 1;
     }
 
     /// Recompiles if `text` is not the text compiled last; returns whether it did.
     pub fn ensure(&mut self, text: &str) -> bool {
-        if self.compiled_text == text {
+        if self.frozen || self.compiled_text == text {
             return false;
         }
         self.recompile(text);
@@ -114,6 +130,8 @@ pub struct Document {
     /// A SkelForm file shown read-only: the canvas plays the file itself, the
     /// text is its converted script.
     pub imported: Option<Box<ImportedView>>,
+    /// A Spriter file opened read-only: its entities and which is shown.
+    pub spriter: Option<SpriterView>,
 }
 
 /// A `.skf` opened in the editor.
@@ -125,6 +143,18 @@ pub struct ImportedView {
     pub converted: crate::formats::skf::convert::Converted,
     /// The pictures' folder named in the script.
     pub sprite_dir: String,
+}
+
+/// A Spriter file opened in the editor (read-only).
+pub struct SpriterView {
+    pub file: crate::formats::spriter::SpriterFile,
+    pub entity: usize,
+}
+
+impl SpriterView {
+    pub fn entity(&self) -> Option<&crate::formats::spriter::EntityModel> {
+        self.file.entities.get(self.entity)
+    }
 }
 
 impl Document {
@@ -139,6 +169,7 @@ impl Document {
             disk_text: None,
             analysis: Analysis::new(text),
             imported: None,
+            spriter: None,
         }
     }
 
@@ -164,6 +195,17 @@ impl Document {
             return Self::open_skf(path);
         }
         let loaded = files::load(path)?;
+        if let Some(syntax) = crate::formats::spriter::syntax_of(path) {
+            let file = crate::formats::spriter::read_str(&loaded.text, syntax).map_err(|e| format!("{}: {e}", path.display()))?;
+            let arm = file.entities.first().map(|e| e.armature.clone()).unwrap_or_default();
+            let mut doc = Document::untitled("untitled", &loaded.text);
+            doc.analysis = Analysis::frozen(arm);
+            doc.spriter = Some(SpriterView { file, entity: 0 });
+            doc.path = Some(path.to_path_buf());
+            doc.line_ending = loaded.line_ending;
+            doc.disk_text = Some(loaded.text);
+            return Ok(doc);
+        }
         let mut doc = Document::untitled("untitled", &loaded.text);
         doc.path = Some(path.to_path_buf());
         doc.line_ending = loaded.line_ending;
@@ -202,7 +244,25 @@ impl Document {
     }
 
     /// Replaces the buffer with the file's new contents (an external change).
+    /// Shows entity `i` of an imported file.
+    pub fn set_entity(&mut self, i: usize) {
+        if let Some(imp) = &mut self.spriter
+            && let Some(e) = imp.file.entities.get(i)
+        {
+            imp.entity = i;
+            self.analysis.show(e.armature.clone());
+        }
+    }
+
     pub fn reload(&mut self, loaded: files::Loaded) {
+        if let (Some(imp), Some(path)) = (&self.spriter, &self.path)
+            && let Some(syntax) = crate::formats::spriter::syntax_of(path)
+            && let Ok(file) = crate::formats::spriter::read_str(&loaded.text, syntax)
+        {
+            let entity = imp.entity.min(file.entities.len().saturating_sub(1));
+            self.spriter = Some(SpriterView { file, entity });
+            self.set_entity(entity);
+        }
         self.text.clone_from(&loaded.text);
         self.saved_text.clone_from(&loaded.text);
         self.line_ending = loaded.line_ending;

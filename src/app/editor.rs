@@ -145,6 +145,12 @@ impl Editor {
     /// compilation catches up at once, so every panel shows the edit in this
     /// frame. Call first thing in the frame.
     pub fn take_input(&mut self, ctx: &egui::Context, doc: &mut Document) {
+        // An imported file (SkelForm, Spriter) is shown, not edited: its
+        // typing is left to the read-only text field, which ignores it.
+        if doc.imported.is_some() || doc.spriter.is_some() {
+            self.pending_insert = None;
+            return;
+        }
         let id = editor_id();
         if let Some(insert) = self.pending_insert.take() {
             let at = floor_boundary(&doc.text, self.cursor.unwrap_or(doc.text.len()));
@@ -232,7 +238,9 @@ impl Editor {
                 }
             });
         }
-        let read_only = doc.imported.is_some();
+        // Imported files are shown, not edited (.skf: its converted script).
+        let (skf, spriter) = (doc.imported.is_some(), doc.spriter.is_some());
+        let read_only = skf || spriter;
         if self.find.open {
             self.find_bar(ui, &doc.text);
         }
@@ -270,17 +278,25 @@ impl Editor {
                     let (generation, comp) = (analysis.generation, &analysis.comp);
                     ui.fonts_mut(|f| highlighter.galley(f, ppp, generation, buf.as_str(), comp, &find_query, dark, &font))
                 };
-                let output = egui::TextEdit::multiline(text)
+                // An imported file is shown, not edited.
+                let mut shown: &str;
+                let buf: &mut dyn egui::TextBuffer = if read_only {
+                    shown = text.as_str();
+                    &mut shown
+                } else {
+                    text
+                };
+                let edit = egui::TextEdit::multiline(buf)
                     .id(id)
                     .code_editor()
                     .font(font.clone())
                     .desired_width(f32::INFINITY)
                     .desired_rows(30)
                     .return_key(None)
-                    .interactive(!read_only)
-                    .frame(egui::Frame::NONE)
-                    .layouter(&mut layouter)
-                    .show(ui);
+                    .interactive(!skf)
+                    .frame(egui::Frame::NONE);
+                // A Spriter file is not the language: no highlighting.
+                let output = if spriter { edit.show(ui) } else { edit.layouter(&mut layouter).show(ui) };
                 (gutter, output)
             })
             .inner

@@ -22,6 +22,7 @@ pub mod files;
 pub mod help;
 pub mod highlight;
 pub mod settings;
+pub mod spriter;
 pub mod timeline;
 pub mod typing;
 pub mod write_back;
@@ -510,6 +511,11 @@ impl SkelpadApp {
                 })
                 .inner;
             egui::CentralPanel::default().show(ui, |ui| {
+                if self.doc.spriter.is_some() {
+                    let shown = self.doc.analysis.shown.clone();
+                    let anim = self.playback.resolve(&shown).0.map(|a| a.index());
+                    spriter::banner(ui, &mut self.doc, anim);
+                }
                 let generation = self.doc.analysis.generation;
                 let out = self.editor.ui(ui, &mut self.doc);
                 if out.convert_requested {
@@ -546,6 +552,9 @@ impl SkelpadApp {
             });
             let (anim_id, skin) = self.playback.resolve(&arm);
             let anim = anim_id.and_then(|a| arm.animation(a));
+            if self.doc.spriter.is_some() {
+                spriter::follow_file_looping(&mut self.playback, anim);
+            }
             self.playback.advance(self.now, anim);
             evaluate_into(&mut self.pose, &arm, anim, skin, self.playback.sample_time(anim));
             let selected = self.selected.as_ref().and_then(|s| resolve_selected(&arm.skeleton, s));
@@ -834,15 +843,21 @@ impl SkelpadApp {
                 }
             }
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                let sk = &self.doc.analysis.comp.armature.skeleton;
-                ui.weak(format!(
-                    "{} bones · {} slots · {} animations",
-                    sk.bones.len(),
-                    sk.slots.len(),
-                    self.doc.analysis.comp.armature.animations.len()
-                ));
+                // An imported file is not compiled: count what the canvas shows.
+                let a = &self.doc.analysis;
+                let arm = if self.doc.spriter.is_some() { &a.shown } else { &a.comp.armature };
+                let sk = &arm.skeleton;
+                ui.weak(format!("{} bones · {} slots · {} animations", sk.bones.len(), sk.slots.len(), arm.animations.len()));
                 if let Some(c) = self.editor.cursor {
-                    let lc = self.doc.analysis.comp.lines.line_col(&self.doc.text, c as u32);
+                    let mut lc = self.doc.analysis.comp.lines.line_col(&self.doc.text, c as u32);
+                    if self.doc.spriter.is_some()
+                        && let Some(before) = self.doc.text.get(..c)
+                    {
+                        // Not compiled: count lines here.
+                        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+                        lc.line = before.matches('\n').count() as u32 + 1;
+                        lc.column = before[line_start..].chars().count() as u32 + 1;
+                    }
                     ui.weak(format!("Ln {}, Col {}", lc.line, lc.column));
                 }
             });

@@ -34,6 +34,8 @@ pub struct Playback {
     pub setup_pose: bool,
     /// The clock reading of the previous frame while playing.
     last_clock: Option<f64>,
+    /// Imported files: the animation whose own looping set `looping`.
+    pub looping_set_for: Option<String>,
 }
 
 /// The most key ticks the scrub bar draws: more than it has pixels.
@@ -66,6 +68,7 @@ impl Default for Playback {
             speed: 1.0,
             setup_pose: false,
             last_clock: None,
+            looping_set_for: None,
         }
     }
 }

@@ -14,8 +14,11 @@ use crate::model::Armature;
 /// Arguments of `skelpad export`.
 #[derive(Args, Debug, Clone, PartialEq)]
 pub struct ExportArgs {
-    /// The script.
+    /// The script, or a Spriter file (.scml/.scon).
     pub file: PathBuf,
+    /// Spriter files: the entity (default: the first).
+    #[arg(long, value_name = "NAME")]
+    pub entity: Option<String>,
     /// The `.skf` file to write (replaced atomically).
     #[arg(short = 'o', long = "output", value_name = "OUT.skf")]
     pub output: PathBuf,
@@ -79,27 +82,69 @@ pub fn run(args: &ExportArgs, make_pictures: &mut dyn FnMut(&Armature, &Path) ->
     if super::is_skf(&args.file) {
         return repack(args, err);
     }
-    let text = match read_script(&args.file) {
-        Ok(t) => t,
-        Err(msg) => {
-            let _ = writeln!(err, "error: {msg}");
+    let dir = crate::io::script_dir(Some(&args.file));
+    let arm = if crate::formats::spriter::syntax_of(&args.file).is_some() {
+        match super::load_input(&args.file, args.entity.as_deref()) {
+            Ok(loaded) => {
+                for w in &loaded.warnings {
+                    let _ = writeln!(err, "warning: {w}");
+                }
+                // SkelForm pictures are centered: Spriter's pivots move into the attachments.
+                let (arm, problems) = crate::formats::spriter::center_pictures(&loaded.armature, &dir);
+                for p in problems {
+                    let _ = writeln!(err, "warning: {}: {p}", args.file.display());
+                }
+                for a in &arm.animations {
+                    if a.draw_order.windows(2).any(|w| {
+                        w[0].value.iter().filter(|s| w[1].value.contains(s)).ne(w[1].value.iter().filter(|s| w[0].value.contains(s)))
+                    }) {
+                        let _ = writeln!(
+                            err,
+                            "warning: animation `{}` changes the draw order; SkelForm files keep one order (the skeleton's), shown and hidden pictures are kept",
+                            a.name
+                        );
+                    }
+                }
+                arm
+            }
+            Err(msg) => {
+                let _ = writeln!(err, "error: {msg}");
+                return EXIT_USAGE;
+            }
+        }
+    } else {
+        if args.entity.is_some() {
+            let _ = writeln!(err, "error: --entity is for Spriter files (.scml, .scon)");
             return EXIT_USAGE;
         }
-    };
-    let comp = compile(&text);
-    if comp.has_errors() {
-        if !args.allow_errors {
-            let _ = write!(err, "{}", report::render_plain(&args.file, &text, &comp.diagnostics));
-            let _ =
-                writeln!(err, "error: `{}` has errors; nothing was exported (--allow-errors exports what compiled)", args.file.display());
-            return EXIT_ERRORS;
+        let text = match read_script(&args.file) {
+            Ok(t) => t,
+            Err(msg) => {
+                let _ = writeln!(err, "error: {msg}");
+                return EXIT_USAGE;
+            }
+        };
+        let comp = compile(&text);
+        if comp.has_errors() {
+            if !args.allow_errors {
+                let _ = write!(err, "{}", report::render_plain(&args.file, &text, &comp.diagnostics));
+                let _ = writeln!(
+                    err,
+                    "error: `{}` has errors; nothing was exported (--allow-errors exports what compiled)",
+                    args.file.display()
+                );
+                return EXIT_ERRORS;
+            }
+            let n = comp.diagnostics.iter().filter(|d| d.is_error()).count();
+            let _ = writeln!(
+                err,
+                "warning: {} has {n} error(s); exporting what compiled (run `skelpad check` to see them)",
+                args.file.display()
+            );
         }
-        let n = comp.diagnostics.iter().filter(|d| d.is_error()).count();
-        let _ =
-            writeln!(err, "warning: {} has {n} error(s); exporting what compiled (run `skelpad check` to see them)", args.file.display());
-    }
-    let arm = &comp.armature;
-    let dir = crate::io::script_dir(Some(&args.file));
+        comp.armature
+    };
+    let arm = &arm;
     let mut pictures = make_pictures(arm, &dir);
     let opts = ExportOptions { skins: args.skins.clone(), pixels_per_unit: args.scale };
     let loud = arm.skeleton.bones.len() >= PROGRESS_FROM_BONES;

@@ -16,7 +16,7 @@ use crate::compile::{Compilation, compile};
 use crate::model::{AnimId, Armature, SkinId};
 use crate::runtime::evaluate;
 /// The pose JSON format lives beside the runtime; these paths keep working.
-pub use crate::runtime::report::{pose_document, pose_json};
+pub use crate::runtime::report::{draw_json, pose_document, pose_document_with, pose_json};
 
 /// Exit code: success, no errors.
 pub const EXIT_OK: i32 = 0;
@@ -59,8 +59,9 @@ enum Command {
     },
     /// Evaluate poses: the setup pose and poses of each animation.
     Pose {
-        /// The script, or a SkelForm `.skf` (its bones in the file's order
-        /// under their own names; a time shows the frame `trunc(t·fps)`).
+        /// The script, a Spriter file (.scml/.scon), or a SkelForm `.skf`
+        /// (its bones in the file's order under their own names; a time
+        /// shows the frame `trunc(t·fps)`).
         file: PathBuf,
         /// Print JSON (the conformance format).
         #[arg(long)]
@@ -74,6 +75,13 @@ enum Command {
         /// Times in seconds, comma separated (default: 0, every tenth of the duration, and the end).
         #[arg(long, value_name = "T1,T2,...", value_delimiter = ',')]
         times: Option<Vec<f64>>,
+        /// Spriter files: the entity (default: the first).
+        #[arg(long, value_name = "NAME")]
+        entity: Option<String>,
+        /// Add to each pose the list of drawn attachments in draw order
+        /// (slot, attachment, image, world frame, alpha).
+        #[arg(long)]
+        draw: bool,
     },
     /// Render a pose or an animation to PNG, a PNG sequence, a sprite sheet or a GIF.
     Render(render::RenderArgs),
@@ -91,7 +99,8 @@ enum Command {
     },
     /// Run the language server over stdin/stdout (for any editor: see editors/README.md).
     Lsp,
-    /// Convert another tool's file (SkelForm `.skf`) into an editable script.
+    /// Convert another tool's file (SkelForm `.skf`, Spriter `.scml`/`.scon`)
+    /// into an editable script, printing what the language cannot express.
     Convert(convert::ConvertArgs),
 }
 
@@ -123,7 +132,9 @@ where
     match cli.command {
         None => open_editor(cli.file),
         Some(Command::Check { files, format, timings }) => check(&files, format, timings),
-        Some(Command::Pose { file, json, anim, skin, times }) => pose(&file, json, anim.as_deref(), skin.as_deref(), times),
+        Some(Command::Pose { file, json, anim, skin, times, entity, draw }) => {
+            pose(&file, &PoseOptions { json, anim: anim.as_deref(), skin: skin.as_deref(), times, entity: entity.as_deref(), draw })
+        }
         Some(Command::Render(args)) => render::run(args),
         Some(Command::Lsp) => crate::lsp::run(),
         Some(Command::Test { paths, format }) => test::run(&paths, format),
@@ -140,8 +151,17 @@ where
 /// here, before a window opens; a missing one becomes a new script there.
 fn open_editor(file: Option<PathBuf>) -> i32 {
     if let Some(path) = file.as_deref().filter(|p| p.exists())
-        && let Err(msg) =
-            if is_skf(path) { crate::formats::skf::import::import_path(path).map(|_| String::new()) } else { read_script(path) }
+        && let Err(msg) = if is_skf(path) {
+            crate::formats::skf::import::import_path(path).map(|_| String::new())
+        } else {
+            read_script(path).and_then(|text| match crate::formats::spriter::syntax_of(path) {
+                // A Spriter file that cannot be read at all is reported here too.
+                Some(syntax) => {
+                    crate::formats::spriter::read_str(&text, syntax).map(|_| text).map_err(|e| format!("{}: {e}", path.display()))
+                }
+                None => Ok(text),
+            })
+        }
     {
         eprintln!("error: {msg}");
         return EXIT_USAGE;
@@ -231,28 +251,68 @@ fn check(files: &[PathBuf], format: Format, timings: bool) -> i32 {
 
 pub use crate::formats::skf::is_skf;
 
-fn pose(path: &Path, json: bool, anim: Option<&str>, skin: Option<&str>, times: Option<Vec<f64>>) -> i32 {
-    let (armature, errors) = if is_skf(path) {
-        match crate::formats::skf::import::import_path(path) {
-            Ok(imported) => (imported.armature, 0),
-            Err(msg) => {
-                eprintln!("error: {msg}");
-                return EXIT_USAGE;
-            }
+/// What `skelpad pose` was asked for.
+struct PoseOptions<'a> {
+    json: bool,
+    anim: Option<&'a str>,
+    skin: Option<&'a str>,
+    times: Option<Vec<f64>>,
+    entity: Option<&'a str>,
+    draw: bool,
+}
+
+/// An input file read into an armature: a script (compiled) or an imported
+/// file, with its messages.
+pub struct Loaded {
+    /// What the file holds (a script: what compiled).
+    pub armature: Armature,
+    /// Warnings (imports) to print before the output.
+    pub warnings: Vec<String>,
+    /// Scripts: errors were found (`skelpad check` shows them).
+    pub error_count: usize,
+    /// Extra members for `pose --json` (an import's entity, looping).
+    pub info: serde_json::Map<String, serde_json::Value>,
+}
+
+/// Reads FILE as the CLI's commands take it: a Spriter file (`.scml`,
+/// `.scon`; `entity` picks one), a SkelForm `.skf` or a script.
+pub fn load_input(path: &Path, entity: Option<&str>) -> Result<Loaded, String> {
+    if entity.is_some() && crate::formats::spriter::syntax_of(path).is_none() {
+        return Err("--entity is for Spriter files (.scml, .scon)".into());
+    }
+    if is_skf(path) {
+        let imported = crate::formats::skf::import::import_path(path)?;
+        return Ok(Loaded { armature: imported.armature, warnings: Vec::new(), error_count: 0, info: serde_json::Map::new() });
+    }
+    if crate::formats::spriter::syntax_of(path).is_some() {
+        let file = crate::formats::spriter::load(path)?;
+        let ent = file.entity(entity)?;
+        let mut info = serde_json::Map::new();
+        info.insert("entity".into(), ent.name.clone().into());
+        let entities: Vec<&str> = file.entities.iter().map(|e| e.name.as_str()).collect();
+        info.insert("entities".into(), serde_json::json!(entities));
+        let warnings = file.warnings.iter().map(|w| format!("{}: {w}", path.display())).collect();
+        return Ok(Loaded { armature: ent.armature.clone(), warnings, error_count: 0, info });
+    }
+    let text = read_script(path)?;
+    let comp: Compilation = compile(&text);
+    let error_count = comp.diagnostics.iter().filter(|d| d.is_error()).count();
+    Ok(Loaded { armature: comp.armature, warnings: Vec::new(), error_count, info: serde_json::Map::new() })
+}
+
+fn pose(path: &Path, o: &PoseOptions) -> i32 {
+    let loaded = match load_input(path, o.entity) {
+        Ok(l) => l,
+        Err(msg) => {
+            eprintln!("error: {msg}");
+            return EXIT_USAGE;
         }
-    } else {
-        let text = match read_script(path) {
-            Ok(t) => t,
-            Err(msg) => {
-                eprintln!("error: {msg}");
-                return EXIT_USAGE;
-            }
-        };
-        let comp: Compilation = compile(&text);
-        let n = comp.diagnostics.iter().filter(|d| d.is_error()).count();
-        (comp.armature, n)
     };
-    let arm = &armature;
+    for w in &loaded.warnings {
+        eprintln!("warning: {w}");
+    }
+    let (json, anim, skin, times) = (o.json, o.anim, o.skin, o.times.clone());
+    let arm = &loaded.armature;
     let sk = &*arm.skeleton;
     let skin_id = match skin.map_or(Ok(SkinId(0)), |name| find_skin(sk, name)) {
         Ok(s) => s,
@@ -271,10 +331,14 @@ fn pose(path: &Path, json: bool, anim: Option<&str>, skin: Option<&str>, times: 
             }
         },
     };
-    if errors > 0 {
-        eprintln!("warning: {} has {errors} error(s); posing what compiled (run `skelpad check` to see them)", path.display());
+    if loaded.error_count > 0 {
+        let n = loaded.error_count;
+        eprintln!("warning: {} has {n} error(s); posing what compiled (run `skelpad check` to see them)", path.display());
     }
-    let out = pose_document(arm, &anims, skin_id, times.as_deref());
+    let mut out = pose_document_with(arm, &anims, skin_id, times.as_deref(), o.draw);
+    if let serde_json::Value::Object(m) = &mut out {
+        m.extend(loaded.info.clone());
+    }
     let mut stdout = std::io::stdout().lock();
     let written = if json {
         serde_json::to_writer_pretty(&mut stdout, &out).map_err(|e| e.to_string()).and_then(|_| writeln!(stdout).map_err(|e| e.to_string()))

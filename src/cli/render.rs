@@ -26,8 +26,11 @@ GIF that loops forever at the animation's speed. Files appear only when complete
 Exit codes: 0 success, 2 bad arguments, unknown animation or skin, unreadable script or unwritable output.")]
 /// The arguments of `skelpad render`.
 pub struct RenderArgs {
-    /// The script.
+    /// The script, or a Spriter file (.scml/.scon).
     file: PathBuf,
+    /// Spriter files: the entity (default: the first).
+    #[arg(long, value_name = "NAME")]
+    entity: Option<String>,
     /// Animation to render.
     #[arg(long, value_name = "NAME")]
     anim: Option<String>,
@@ -163,19 +166,26 @@ fn render(args: &RenderArgs, err: &mut dyn Write, tty: bool) -> Result<(), Strin
         return Err(format!("--zoom must be a positive number of pixels per unit, not {z}"));
     }
     let mut cache = RenderCache::new(crate::io::script_dir(Some(&args.file)));
-    let skf = super::is_skf(&args.file);
-    let (text, comp) = if skf {
+    if args.entity.is_some() && crate::formats::spriter::syntax_of(&args.file).is_none() {
+        return Err("--entity is for Spriter files (.scml, .scon)".into());
+    }
+    // A script keeps its text and compilation for messages at slot lines.
+    let (arm, script) = if super::is_skf(&args.file) {
         let imported = crate::formats::skf::import::import_path(&args.file)?;
         imported.load_sprites(&mut cache.images);
-        let mut comp = compile("");
-        comp.armature = imported.armature;
-        (String::new(), comp)
+        (imported.armature, None)
+    } else if crate::formats::spriter::syntax_of(&args.file).is_some() {
+        let loaded = super::load_input(&args.file, args.entity.as_deref())?;
+        for w in &loaded.warnings {
+            let _ = writeln!(err, "warning: {w}");
+        }
+        (loaded.armature, None)
     } else {
         let text = read_script(&args.file)?;
         let comp = compile(&text);
-        (text, comp)
+        (comp.armature.clone(), Some((text, comp)))
     };
-    let arm = &comp.armature;
+    let arm = &arm;
     let sk = &*arm.skeleton;
     let skin = args.skin.as_deref().map_or(Ok(SkinId(0)), |name| find_skin(sk, name))?;
     let animated = args.frames || args.sheet || args.gif;
@@ -200,7 +210,9 @@ fn render(args: &RenderArgs, err: &mut dyn Write, tty: bool) -> Result<(), Strin
         }
         None => None,
     };
-    if comp.has_errors() {
+    if let Some((_, comp)) = &script
+        && comp.has_errors()
+    {
         let n = comp.diagnostics.iter().filter(|d| d.is_error()).count();
         let _ =
             writeln!(err, "warning: {} has {n} error(s); rendering what compiled (run `skelpad check` to see them)", args.file.display());
@@ -252,28 +264,33 @@ fn render(args: &RenderArgs, err: &mut dyn Write, tty: bool) -> Result<(), Strin
         }
     } else {
         let t = match (args.time, args.frame, animation) {
-            (Some(t), _, Some(a)) => wrap_time(a, t, true),
-            (None, Some(n), Some(a)) => wrap_time(a, n as f64 / fps, true),
+            (Some(t), _, Some(a)) => wrap_time(a, t, a.looping.unwrap_or(true)),
+            (None, Some(n), Some(a)) => wrap_time(a, n as f64 / fps, a.looping.unwrap_or(true)),
             _ => 0.0,
         };
         export::write_png(&mut renderer, t, out, &mut |_, _| true)
     };
     // Things that could not be drawn, at the slot that shows them.
-    let diags: Vec<Diagnostic> = renderer
-        .warnings()
-        .iter()
-        .map(|w| {
-            let span = comp.sources.slots.get(w.slot.index()).copied().unwrap_or_default();
-            Diagnostic::warning(span, w.message.clone())
-        })
-        .collect();
-    if skf {
-        for w in renderer.warnings() {
-            let slot = sk.slots.get(w.slot.index()).map_or("?", |s| s.name.as_str());
-            let _ = writeln!(err, "warning: {}: {slot}: {}", args.file.display(), w.message);
+    match &script {
+        Some((text, comp)) => {
+            let diags: Vec<Diagnostic> = renderer
+                .warnings()
+                .iter()
+                .map(|w| {
+                    let span = comp.sources.slots.get(w.slot.index()).copied().unwrap_or_default();
+                    Diagnostic::warning(span, w.message.clone())
+                })
+                .collect();
+            if !diags.is_empty() {
+                let _ = write!(err, "{}", report::render_plain(&args.file, text, &diags));
+            }
         }
-    } else if !diags.is_empty() {
-        let _ = write!(err, "{}", report::render_plain(&args.file, &text, &diags));
+        None => {
+            for w in renderer.warnings() {
+                let slot = arm.skeleton.slots.get(w.slot.index()).map_or("?", |s| s.name.as_str());
+                let _ = writeln!(err, "warning: {}: slot {slot}: {}", args.file.display(), w.message);
+            }
+        }
     }
     let files = written.map_err(|e| e.to_string())?;
     let _ = match files.as_slice() {

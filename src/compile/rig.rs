@@ -514,7 +514,7 @@ fn finish_attachment(w: &WAtt, slot_bone: BoneId, bones: &NameIndex, cx: &mut Ct
         cap: w.cap.unwrap_or(LineCap::Butt),
     };
     let kind = match w.ty.as_str() {
-        "sprite" => AttachmentKind::Sprite { image: w.image.clone() },
+        "sprite" => AttachmentKind::Sprite { image: w.image.clone(), pivot: [0.5, 0.5] },
         "rect" => AttachmentKind::Rect {
             width: w.width.unwrap_or(0.0),
             height: w.height.unwrap_or(0.0),

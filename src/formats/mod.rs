@@ -3,6 +3,8 @@
 //! - [`skf`]: SkelForm's `.skf` (a zip of `armature.json` and atlas PNGs):
 //!   data types, the exporter and a validating reader.
 //! - [`atlas`]: rectangle packing of textures into atlas pages.
+//! - [`spriter`]: Spriter's `.scml`/`.scon` read into the model.
 
 pub mod atlas;
 pub mod skf;
+pub mod spriter;

@@ -12,6 +12,7 @@ mod ik;
 mod math;
 mod mesh;
 mod physics;
+pub mod spriter;
 
 use std::sync::Arc;
 
@@ -19,6 +20,7 @@ pub use ik::{IkConstraint, IkFamily, IkMode};
 pub use math::{Affine, Color, lerp, lerp_angle, normalize_angle};
 pub use mesh::{Mesh, MeshBind, MeshVertex};
 pub use physics::{BonePhysics, PhysicsReads, PhysicsState};
+pub use spriter::{BoneAlphaChannel, ParentChannel, SpriterCurve, SpriterCurveKind};
 
 macro_rules! id_type {
     ($(#[$doc:meta])* $name:ident) => {
@@ -122,6 +124,11 @@ pub enum Composition {
     /// scaled by the parent's scale, turned by the parent's rotation and
     /// added to the parent's position. Evaluated by `runtime::skelform`.
     SkelForm,
+    /// Spriter's rule (SpriterPlusPlus objectref/transformprocessor.cpp):
+    /// as SkelForm's, except that the angle turns the other way under a
+    /// mirrored parent and alpha multiplies down the tree; parents may
+    /// change during an animation (`Animation::parents`).
+    Spriter,
 }
 
 impl Skeleton {
@@ -264,9 +271,13 @@ impl Attachment {
 pub enum AttachmentKind {
     /// Draws nothing (also what a skin uses to hide an attachment).
     None,
-    /// An image drawn centered on the attachment origin at its pixel size.
+    /// An image at its pixel size with its pivot on the attachment origin.
     Sprite {
         image: Option<String>,
+        /// The point of the image at the attachment origin, in fractions of
+        /// its width and height from its bottom-left corner: `[0.5, 0.5]`
+        /// (centered) in the language, Spriter's pivot for its files.
+        pivot: [f64; 2],
     },
     /// Centered on the origin; corner radius is clamped to half of each side when drawn.
     Rect {
@@ -459,6 +470,8 @@ pub enum Curve {
     /// A cubic bezier timing curve from (0,0) to (1,1) with these two control
     /// points (x in time, y in progress), as SkelForm and Spriter write them.
     Bezier { x1: f64, y1: f64, x2: f64, y2: f64 },
+    /// Spriter's polynomial and bezier curves, as SpriterPlusPlus computes them.
+    Spriter(SpriterCurve),
 }
 
 impl Curve {
@@ -470,6 +483,7 @@ impl Curve {
             Curve::Eased(e) => e.apply(t),
             Curve::Stepped => 0.0,
             Curve::Bezier { x1, y1, x2, y2 } => bezier_progress(x1, y1, x2, y2, t),
+            Curve::Spriter(c) => c.progress(t),
         }
     }
 }
@@ -624,6 +638,19 @@ pub struct Animation {
     pub flips: Vec<FlipChannel>,
     pub slot_colors: Vec<SlotColorChannel>,
     pub attachments: Vec<AttachmentChannel>,
+    /// Animated draw order (Spriter's mainline keys), stepped: the slots
+    /// listed are drawn back to front and the others are hidden. Empty: the
+    /// skeleton's draw order.
+    pub draw_order: Vec<Key<Arc<[SlotId]>>>,
+    /// Maps the playback time to the time the channels are sampled at
+    /// (Spriter's mainline curves). Empty: the identity.
+    pub time_warp: Vec<Key<f64>>,
+    /// Bone alpha (Spriter), applied under [`Composition::Spriter`].
+    pub bone_alpha: Vec<BoneAlphaChannel>,
+    /// Parents that change (Spriter), applied under [`Composition::Spriter`].
+    pub parents: Vec<ParentChannel>,
+    /// Whether the file says the animation loops (`None`: the player decides).
+    pub looping: Option<bool>,
 }
 
 impl Animation {
@@ -639,6 +666,11 @@ impl Animation {
             flips: Vec::new(),
             slot_colors: Vec::new(),
             attachments: Vec::new(),
+            draw_order: Vec::new(),
+            time_warp: Vec::new(),
+            bone_alpha: Vec::new(),
+            parents: Vec::new(),
+            looping: None,
         }
     }
 
@@ -682,6 +714,12 @@ impl Animation {
         }
         for c in self.attachments.iter().filter(|c| slot_ok(c.slot)) {
             out.extend(c.keys.iter().map(|k| k.time_secs));
+        }
+        for c in self.bone_alpha.iter().filter(|c| bone_ok(c.bone)) {
+            out.extend(c.keys.iter().map(|k| k.time_secs));
+        }
+        if bone.is_none() {
+            out.extend(self.draw_order.iter().map(|k| k.time_secs));
         }
         out.sort_by(f64::total_cmp);
         out.dedup();

@@ -462,7 +462,7 @@ pub fn build_draw_list_into(list: &mut DrawList, armature: &Armature, pose: &Pos
     list.clear();
     let sk = &*armature.skeleton;
     cache.tess.begin_build();
-    for &slot_id in &sk.draw_order {
+    for &slot_id in &pose.draw_order {
         let Some((att_id, att)) = pose.attachment(sk, slot_id) else { continue };
         let Some(slot) = sk.slots.get(slot_id.index()) else { continue };
         let Some(bone_pose) = pose.bones.get(slot.bone.index()) else { continue };
@@ -512,13 +512,13 @@ fn add_attachment(
 ) {
     match kind {
         AttachmentKind::None => {}
-        AttachmentKind::Sprite { image } => {
+        AttachmentKind::Sprite { image, pivot } => {
             let Some(name) = image else {
                 list.warn(slot, att_id, "sprite attachment names no image file; nothing drawn".into());
                 return;
             };
             match cache.images.get(name) {
-                Ok(img) => add_sprite(list, img, m, ItemHead { part: Part::Sprite, slot: Some(slot), bone, color: rgba(tint) }),
+                Ok(img) => add_sprite(list, img, *pivot, m, ItemHead { part: Part::Sprite, slot: Some(slot), bone, color: rgba(tint) }),
                 Err(msg) => list.warn(slot, att_id, msg),
             }
         }
@@ -600,15 +600,17 @@ fn add_attachment(
     }
 }
 
-/// A sprite: the image centered on the attachment origin, one unit per
-/// pixel, its top row toward attachment +y.
-fn add_sprite(list: &mut DrawList, img: Arc<SpriteImage>, m: &Affine, head: ItemHead) {
+/// A sprite: the image with its pivot (fractions from the bottom-left) on
+/// the attachment origin, one unit per pixel, its top row toward attachment +y.
+fn add_sprite(list: &mut DrawList, img: Arc<SpriteImage>, pivot: [f64; 2], m: &Affine, head: ItemHead) {
     if head.color[3] <= 0.0 {
         return;
     }
-    let (hw, hh) = (f64::from(img.width()) / 2.0, f64::from(img.height()) / 2.0);
+    let (w, h) = (f64::from(img.width()), f64::from(img.height()));
+    let (x0, y0) = (-pivot[0] * w, -pivot[1] * h);
+    let (x1, y1) = (x0 + w, y0 + h);
     let bases = list.lengths();
-    for (x, y, u, v) in [(-hw, hh, 0.0, 0.0), (hw, hh, 1.0, 0.0), (hw, -hh, 1.0, 1.0), (-hw, -hh, 0.0, 1.0)] {
+    for (x, y, u, v) in [(x0, y1, 0.0, 0.0), (x1, y1, 1.0, 0.0), (x1, y0, 1.0, 1.0), (x0, y0, 0.0, 1.0)] {
         let (wx, wy) = m.apply(x, y);
         list.vertices.push(Vertex { pos: [wx as f32, wy as f32], uv: [u, v] });
     }

@@ -16,7 +16,15 @@ pub struct Pose {
     pub slots: Vec<SlotPose>,
     /// The skin whose attachments are shown.
     pub skin: SkinId,
+    /// Slots back to front (the skeleton's, or the animation's draw order at
+    /// this time); slots not listed are hidden.
+    pub draw_order: Vec<SlotId>,
     accum: Vec<Accum>,
+    /// Per bone: alpha (only under `Composition::Spriter`).
+    alpha: Vec<f64>,
+    /// Per bone: the parent when an animation changes it (only under
+    /// `Composition::Spriter`; empty: the skeleton's).
+    parent: Vec<Option<BoneId>>,
     /// Per bone: the last local rotation seen and its sine and cosine, so
     /// bones whose rotation does not change between frames skip the
     /// trigonometry. A pure cache: results do not depend on it.
@@ -31,7 +39,7 @@ pub struct Pose {
 /// Poses are equal when their bones, slots and skin are (caches aside).
 impl PartialEq for Pose {
     fn eq(&self, other: &Self) -> bool {
-        self.bones == other.bones && self.slots == other.slots && self.skin == other.skin
+        self.bones == other.bones && self.slots == other.slots && self.skin == other.skin && self.draw_order == other.draw_order
     }
 }
 
@@ -84,6 +92,10 @@ impl Pose {
         self.bones.extend(skeleton.bones.iter().map(|b| BonePose { local: b.setup, world: Affine::IDENTITY }));
         self.slots.clear();
         self.slots.extend(skeleton.slots.iter().map(|s| SlotPose { color: s.color, attachment: s.attachment }));
+        self.draw_order.clear();
+        self.draw_order.extend_from_slice(&skeleton.draw_order);
+        self.alpha.clear();
+        self.parent.clear();
     }
 
     /// The attachment a slot shows, as the pose's skin defines it.
@@ -94,6 +106,10 @@ impl Pose {
 
     /// Computes world matrices from the local transforms, parents first.
     pub fn update_world(&mut self, skeleton: &Skeleton) {
+        if skeleton.composition == Composition::Spriter {
+            self.update_world_spriter(skeleton);
+            return;
+        }
         self.accum.resize(self.bones.len(), Accum::default());
         self.trig.resize(self.bones.len(), (f64::NAN, 0.0, 1.0));
         for (i, bone) in skeleton.bones.iter().enumerate() {
@@ -154,6 +170,59 @@ impl Pose {
     }
 }
 
+impl Pose {
+    /// Spriter's parent rule (SpriterPlusPlus objectref/transformprocessor.cpp):
+    /// scale multiplies component-wise, the angle is negated under a
+    /// mirrored parent, the position is scaled by the parent's scale in the
+    /// child's axes then rotated.
+    fn update_world_spriter(&mut self, skeleton: &Skeleton) {
+        self.accum.resize(self.bones.len(), Accum::default());
+        let animated = self.parent.len() == skeleton.bones.len();
+        for (i, bone) in skeleton.bones.iter().enumerate() {
+            let local = self.bones[i].local;
+            let (mut x, mut y, mut rot, mut sx, mut sy) = (local.x, local.y, local.rotation_rad, local.scale_x, local.scale_y);
+            let parent = if animated { self.parent[i] } else { bone.parent };
+            if let Some(p) = parent.filter(|p| p.index() < i) {
+                let pa = self.accum[p.index()];
+                let pw = self.bones[p.index()].world;
+                sx *= pa.sx;
+                sy *= pa.sy;
+                if pa.sx * pa.sy < 0.0 {
+                    rot = -rot;
+                }
+                rot += pa.rot;
+                let (lx, ly) = (local.x * pa.sx, local.y * pa.sy);
+                x = pw.e + pa.cos * lx - pa.sin * ly;
+                y = pw.f + pa.sin * lx + pa.cos * ly;
+            }
+            let (sin, cos) = rot.sin_cos();
+            self.accum[i] = Accum { rot, sin, cos, sx, sy };
+            self.bones[i].world = Affine { a: sx * cos, b: sx * sin, c: -sy * sin, d: sy * cos, e: x, f: y };
+        }
+    }
+
+    /// Multiplies each slot's alpha by the alpha of its bone and the bone's
+    /// ancestors (Spriter), from the bone alphas the animation set.
+    fn apply_bone_alpha(&mut self, skeleton: &Skeleton) {
+        if self.alpha.is_empty() {
+            return;
+        }
+        self.alpha.resize(skeleton.bones.len(), 1.0);
+        let animated = self.parent.len() == skeleton.bones.len();
+        for (i, bone) in skeleton.bones.iter().enumerate() {
+            let parent = if animated { self.parent[i] } else { bone.parent };
+            if let Some(p) = parent.filter(|p| p.index() < i) {
+                self.alpha[i] *= self.alpha[p.index()];
+            }
+        }
+        for (slot, sp) in skeleton.slots.iter().zip(&mut self.slots) {
+            if let Some(a) = self.alpha.get(slot.bone.index()) {
+                sp.color.a *= a;
+            }
+        }
+    }
+}
+
 /// Where `t` falls in a channel: before the first key (`None`), or the index
 /// of the last key at or before `t`.
 fn locate<T>(keys: &[Key<T>], t: f64) -> Option<usize> {
@@ -202,9 +271,35 @@ pub fn evaluate_into(pose: &mut Pose, armature: &Armature, anim: Option<&Animati
         apply(pose, skeleton, anim, time_secs);
     }
     pose.update_world(skeleton);
+    if skeleton.composition == Composition::Spriter {
+        pose.apply_bone_alpha(skeleton);
+    }
 }
 
 fn apply(pose: &mut Pose, skeleton: &Skeleton, anim: &Animation, t: f64) {
+    if let Some(order) = locate(&anim.draw_order, t).map(|i| &anim.draw_order[i].value) {
+        pose.draw_order.clear();
+        pose.draw_order.extend(order.iter().copied().filter(|s| s.index() < skeleton.slots.len()));
+    }
+    // Channels are sampled at the warped time (Spriter's mainline curves).
+    let t = sample(&anim.time_warp, t, None).unwrap_or(t);
+    if skeleton.composition == Composition::Spriter && !anim.parents.is_empty() {
+        pose.parent.clear();
+        pose.parent.extend(skeleton.bones.iter().map(|b| b.parent));
+        for ch in &anim.parents {
+            if let (Some(v), Some(p)) = (sample_stepped(&ch.keys, t), pose.parent.get_mut(ch.bone.index())) {
+                *p = v;
+            }
+        }
+    }
+    if skeleton.composition == Composition::Spriter && !anim.bone_alpha.is_empty() {
+        pose.alpha.resize(skeleton.bones.len(), 1.0);
+        for ch in &anim.bone_alpha {
+            if let (Some(v), Some(a)) = (sample(&ch.keys, t, None), pose.alpha.get_mut(ch.bone.index())) {
+                *a = v;
+            }
+        }
+    }
     for ch in &anim.bones {
         let Some(bone) = skeleton.bones.get(ch.bone.index()) else { continue };
         let angle = (ch.property == BoneProperty::Rotation).then_some(anim.angle_interpolation);

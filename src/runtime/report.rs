@@ -19,6 +19,12 @@ pub fn default_times(duration: f64) -> Vec<f64> {
 /// setup pose, and for each animation its poses at `times` (default: 0,
 /// every tenth of the duration, and the end).
 pub fn pose_document(arm: &Armature, anims: &[AnimId], skin: SkinId, times: Option<&[f64]>) -> serde_json::Value {
+    pose_document_with(arm, anims, skin, times, false)
+}
+
+/// [`pose_document`], with a `draw` list in each pose when `draw` is set
+/// (see [`draw_json`]), and `looping` for animations whose file says.
+pub fn pose_document_with(arm: &Armature, anims: &[AnimId], skin: SkinId, times: Option<&[f64]>, draw: bool) -> serde_json::Value {
     let sk = &*arm.skeleton;
     let setup = evaluate(arm, None, skin, 0.0);
     let mut animations = Vec::new();
@@ -31,13 +37,56 @@ pub fn pose_document(arm: &Armature, anims: &[AnimId], skin: SkinId, times: Opti
                 let p = evaluate(arm, Some(id), skin, t);
                 let mut v = pose_json(arm, &p);
                 v["time"] = serde_json::json!(t);
+                if draw {
+                    v["draw"] = draw_json(arm, &p);
+                }
                 v
             })
             .collect();
-        animations.push(serde_json::json!({ "name": a.name, "duration": a.duration_secs, "fps": a.fps, "poses": poses }));
+        let mut entry = serde_json::json!({ "name": a.name, "duration": a.duration_secs, "fps": a.fps, "poses": poses });
+        if let Some(l) = a.looping {
+            entry["looping"] = l.into();
+        }
+        animations.push(entry);
     }
     let draw_order: Vec<&str> = sk.draw_order.iter().map(|s| sk.slot(*s).name.as_str()).collect();
-    serde_json::json!({ "draw_order": draw_order, "setup": pose_json(arm, &setup), "animations": animations })
+    let mut setup_json = pose_json(arm, &setup);
+    if draw {
+        setup_json["draw"] = draw_json(arm, &setup);
+    }
+    serde_json::json!({ "draw_order": draw_order, "setup": setup_json, "animations": animations })
+}
+
+/// Everything a pose draws, in draw order: per shown attachment its `slot`,
+/// `attachment` (full name), `kind`, `image` (pictures: the path as written,
+/// relative to the input file), `pivot`, `world` — `[a,b,c,d,e,f]` mapping
+/// the attachment's frame to the world (for pictures the pivot frame:
+/// origin at the pivot, x and y in image pixels, y up) — and `alpha` (the
+/// slot's, with Spriter's inherited alpha).
+pub fn draw_json(arm: &Armature, pose: &Pose) -> serde_json::Value {
+    let sk = &*arm.skeleton;
+    let mut out = Vec::new();
+    for &slot in &pose.draw_order {
+        let Some((id, att)) = pose.attachment(sk, slot) else { continue };
+        if matches!(att.kind, crate::model::AttachmentKind::None) {
+            continue;
+        }
+        let Some(bone) = sk.slots.get(slot.index()).and_then(|s| pose.bones.get(s.bone.index())) else { continue };
+        let world = bone.world * att.transform.matrix();
+        let mut item = serde_json::json!({
+            "slot": sk.slot(slot).name,
+            "attachment": sk.attachment_full_name(id),
+            "kind": att.kind.type_name(),
+            "world": world.to_array(),
+            "alpha": pose.slots.get(slot.index()).map_or(1.0, |s| s.color.a),
+        });
+        if let crate::model::AttachmentKind::Sprite { image: Some(img), pivot } = &att.kind {
+            item["image"] = img.clone().into();
+            item["pivot"] = serde_json::json!(pivot);
+        }
+        out.push(item);
+    }
+    serde_json::Value::Array(out)
 }
 
 /// A pose in the conformance format.

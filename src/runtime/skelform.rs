@@ -147,6 +147,11 @@ fn handles(curve: Curve) -> ((f32, f32), (f32, f32)) {
         Curve::Eased(Easing::SineIn) => ((0.5, 0.0), (1.0, 1.0)),
         Curve::Eased(Easing::SineOut) => ((1.0 / 3.0, 1.0), (2.0 / 3.0, 1.0)),
         Curve::Eased(Easing::SineInOut) => ((0.5, 0.0), (0.5, 1.0)),
+        // Spriter's curves never reach SkelForm skeletons; the nearest
+        // cubic-bezier when there is one, else linear.
+        Curve::Spriter(c) => c
+            .as_bezier()
+            .map_or(((1.0 / 3.0, 1.0 / 3.0), (2.0 / 3.0, 2.0 / 3.0)), |(x1, y1, x2, y2)| ((x1 as f32, y1 as f32), (x2 as f32, y2 as f32))),
     }
 }
 

@@ -223,7 +223,7 @@ pub fn convert(imp: &Imported, sprite_dir: &str) -> Converted {
         let tr =
             format!(" x{} y{} r{} i{} j{}", num(t.x), num(t.y), num(wrap_deg(t.rotation_rad.to_degrees())), num(t.scale_x), num(t.scale_y));
         match &a.kind {
-            AttachmentKind::Sprite { image: Some(img) } => sprite_files.get(img).map(|f| format!(":sprite \"{f}\"{tr}")),
+            AttachmentKind::Sprite { image: Some(img), .. } => sprite_files.get(img).map(|f| format!(":sprite \"{f}\"{tr}")),
             AttachmentKind::Mesh(_) => {
                 *mesh_count += 1;
                 None

@@ -260,7 +260,7 @@ struct Ctx<'a> {
 fn draws(a: &Attachment) -> bool {
     match &a.kind {
         AttachmentKind::None => false,
-        AttachmentKind::Sprite { image } => image.is_some(),
+        AttachmentKind::Sprite { image, .. } => image.is_some(),
         _ => true,
     }
 }
@@ -377,6 +377,12 @@ impl Ctx<'_> {
             // F·R(θ)·S(s): a mirror on one axis turns the rotation around
             // and moves the sign into the scale; on both it is a half turn.
             let mut trs = match (fx < 0.0, fy < 0.0) {
+                // Spriter's world has no shear but its own accumulation (and
+                // parents that change): split the matrix, staying near the
+                // previous frame's rotation.
+                _ if self.sk.composition == crate::model::Composition::Spriter => {
+                    nearest_branch(Trs::from_matrix(w).0, t.trs[self.real[i]].rot)
+                }
                 (false, false) => Trs { x: w.e, y: w.f, rot, sx, sy },
                 (true, false) => Trs { x: w.e, y: w.f, rot: -rot, sx: -sx, sy },
                 (false, true) => Trs { x: w.e, y: w.f, rot: -rot, sx, sy: -sy },
@@ -906,7 +912,7 @@ fn write_styles(
                             _ => None,
                         };
                         let job = match &version.kind {
-                            AttachmentKind::Sprite { image: Some(img) } => PictureJob::Sprite(img.clone()),
+                            AttachmentKind::Sprite { image: Some(img), .. } => PictureJob::Sprite(img.clone()),
                             _ => PictureJob::Attachment { skin, slot: sk.attachments[a].slot, attachment: id, mesh },
                         };
                         jobs.push(job);
@@ -988,6 +994,7 @@ fn encode(truth: &[f64], init: f64, anchors: &[Anchor], tol: f64, angle: bool, f
                 Some((f.h1, f.h2))
             }
             Curve::Bezier { x1, y1, x2, y2 } => Some((Handle::new(x1, y1), Handle::new(x2, y2))),
+            Curve::Spriter(c) => c.as_bezier().map(|(x1, y1, x2, y2)| (Handle::new(x1, y1), Handle::new(x2, y2))),
         };
         let (va, vb) = (truth[a.frame as usize], truth[b.frame as usize]);
         let fits = handles.filter(|&(h1, h2)| {

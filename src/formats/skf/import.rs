@@ -413,7 +413,7 @@ pub fn import(file: SkfFile) -> Imported {
                         scale_x: f64::from(vis.pivot_scale.x),
                         scale_y: f64::from(vis.pivot_scale.y),
                     },
-                    kind: AttachmentKind::Sprite { image },
+                    kind: AttachmentKind::Sprite { image, pivot: [0.5, 0.5] },
                 });
             } else {
                 atts.push(Attachment {
