@@ -1,22 +1,28 @@
-//! Proof that SkelForm's own runtime plays skelpad's exports as skelpad does.
+//! Proof that SkelForm's runtimes play skelpad's exports as skelpad does.
 //!
 //! Every script (the examples, the conformance scripts, the rigs in
-//! `tests/skf_rigs/` and a generated rig) is exported; `rusty_skelform`
-//! loads the armature and, for every frame of every animation, runs
-//! `animate` + `construct`. Each bone's world position and rotation is
-//! compared with skelpad's runtime at `frame / fps`; so are the helper bones
-//! that carry pictures, the tints, the texture keyframes, and the outlines of
-//! meshes. The worst errors per file are printed (`--nocapture`).
+//! `tests/skf_rigs/` and a generated rig) is exported and played in both of
+//! SkelForm's runtimes: `rusty_skelform` (a dev-dependency) and skelform-js
+//! (vendored in `tests/skelform-js/`, run with node; skipped with a message
+//! where node is missing, a failure with `SKELPAD_REQUIRE_NODE=1`). For
+//! every frame of every animation, on a fresh copy and played on as a game
+//! plays it, each bone's world transform is compared with skelpad's runtime
+//! at `frame / fps`; so are the helper bones that carry pictures (shown with
+//! the right mirroring, or hidden with scale 0), the tints (rusty_skelform
+//! only: skelform-js ignores them), and the outlines of meshes. The worst
+//! errors per file are printed (`--nocapture`).
 
+use std::collections::HashMap;
+use std::io::Read;
 use std::path::{Path, PathBuf};
+use std::process::Command;
 
 use rusty_skelform as rs;
 use skelpad::compile::compile;
+use skelpad::formats::skf::SkfArmature;
 use skelpad::formats::skf::export::ExportOptions;
 use skelpad::formats::skf::pictures::RenderedPictures;
-use skelpad::formats::skf::read::read_skf;
 use skelpad::formats::skf::write::{build, to_zip};
-use skelpad::formats::skf::{SkfArmature, element};
 use skelpad::generate;
 use skelpad::model::*;
 use skelpad::runtime::{Pose, evaluate};
@@ -59,6 +65,12 @@ struct Worst {
     mesh: f64,
     frames: usize,
     bones_checked: usize,
+    shown_checks: usize,
+    hidden_checks: usize,
+    /// Outline points mapped through meshes.
+    mesh_points: usize,
+    /// Bones rotating under a parent that faces left (must stay 0).
+    disputed: usize,
 }
 
 fn axis_angle(x: f64, y: f64) -> Option<f64> {
@@ -68,11 +80,6 @@ fn axis_angle(x: f64, y: f64) -> Option<f64> {
 fn wrap(a: f64) -> f64 {
     let r = a.rem_euclid(std::f64::consts::TAU);
     if r > std::f64::consts::PI { r - std::f64::consts::TAU } else { r }
-}
-
-/// World matrix of a constructed SkelForm bone.
-fn skf_matrix(b: &rs::Bone) -> Affine {
-    Affine::trs(b.pos.x as f64, b.pos.y as f64, b.rot as f64, b.scale.x as f64, b.scale.y as f64)
 }
 
 /// (position error, rotation error) between two world matrices; rotation
@@ -90,56 +97,40 @@ fn errors(want: Affine, got: Affine, both: bool) -> (f64, f64) {
     (pos, rot)
 }
 
-/// What skelpad says a SkelForm bone's world must be, by the bone's name.
-fn expected(sk: &Skeleton, pose: &Pose, names: &[String], name: &str) -> Option<(Affine, bool)> {
+/// What a SkelForm bone must show, from skelpad's pose.
+enum Expect {
+    /// A skelpad bone. Its exported frame is its world with the y axis turned
+    /// around when it mirrors (the mirror lives in the pictures), so that no
+    /// parent ever faces left.
+    Real(Affine),
+    /// A helper carrying attachment `att` of `slot`: its world while shown.
+    Helper { slot: SlotId, att: AttachmentId, world: Affine, shown: bool },
+}
+
+/// The exported frame of a skelpad bone: its world, unmirrored by turning
+/// the y axis around.
+fn unmirrored(m: Affine) -> Affine {
+    if m.determinant() < 0.0 { Affine { c: -m.c, d: -m.d, ..m } } else { m }
+}
+
+/// What skelpad says a SkelForm bone must be, by the bone's name or, for a
+/// helper, by the attachment its visual names.
+fn expected(sk: &Skeleton, pose: &Pose, by_tex: &HashMap<String, AttachmentId>, name: &str, tex: Option<&str>) -> Option<Expect> {
     if let Some(b) = sk.bone_by_name(name) {
-        return Some((pose.bones[b.index()].world, true));
+        return Some(Expect::Real(unmirrored(pose.bones[b.index()].world)));
     }
-    let rest = name.strip_prefix('@')?;
-    if rest.contains('~') || rest.contains('>') {
+    // Mesh frames and offsets are checked through the mesh outlines.
+    if !name.starts_with('@') || name.contains('~') || name.contains('>') {
         return None;
     }
-    let (slot_name, att) = match rest.split_once('[') {
-        Some((s, a)) => (s, Some(a.trim_end_matches(']'))),
-        None => (rest, None),
-    };
-    let slot = sk.slot_by_name(slot_name)?;
-    let bone_world = pose.bones[sk.slot(slot).bone.index()].world;
-    let att_id = match att {
-        Some(a) => sk.find_attachment(slot, a)?,
-        None => {
-            // The slot's picture helper shows what the slot shows, unless it
-            // is a mesh (its own helper) or draws nothing.
-            let shown = pose.slots[slot.index()].attachment?;
-            let short = &sk.attachments[shown.index()].name;
-            if names.iter().any(|n| *n == format!("@{slot_name}[{short}]")) {
-                return None;
-            }
-            shown
-        }
-    };
-    let a = sk.attachment(SkinId(0), att_id)?;
+    let att = *by_tex.get(tex?)?;
+    let slot = sk.attachments[att.index()].slot;
+    let a = sk.attachment(SkinId(0), att)?;
     if matches!(a.kind, AttachmentKind::None) {
         return None;
     }
-    Some((bone_world * a.transform.matrix(), false))
-}
-
-/// Texture a helper shows at a frame according to the planned `Texture` keys
-/// (`None`: the setup pose).
-fn texture_at(a: &SkfArmature, anim: Option<usize>, bone: u32, frame: u32) -> String {
-    let vis = &a.visuals[a.bones[bone as usize].visuals_id as usize];
-    let mut tex = vis.init_tex.clone();
-    let Some(anim) = anim else { return tex };
-    for kf in &a.animations[anim].keyframes {
-        if kf.frame > frame {
-            break;
-        }
-        if kf.bone_id == bone && kf.element == element::TEXTURE {
-            tex = kf.value_str.clone();
-        }
-    }
-    tex
+    let world = pose.bones[sk.slot(slot).bone.index()].world * a.transform.matrix();
+    Some(Expect::Helper { slot, att, world, shown: pose.slots[slot.index()].attachment == Some(att) })
 }
 
 /// A point of a path in world space the way skelpad places it: through its
@@ -204,93 +195,175 @@ fn through_mesh(q: (f64, f64), setup: &[(f64, f64)], now: &[(f64, f64)], indices
     Some((l[0] * now[a].0 + l[1] * now[b].0 + l[2] * now[c].0, l[0] * now[a].1 + l[1] * now[b].1 + l[2] * now[c].1))
 }
 
-fn verts(v: &rs::Visuals) -> Vec<(f64, f64)> {
-    v.vertices.iter().map(|v| (v.pos.x as f64, v.pos.y as f64)).collect()
+/// A world bone: position, rotation, scale.
+type WorldBone = ((f64, f64), f64, (f64, f64));
+
+/// A constructed armature as any runtime gives it: world bones and the
+/// vertices of meshes.
+struct Built {
+    /// Per bone, in file order.
+    bones: Vec<WorldBone>,
+    /// Vertices per visual (empty for plain textures).
+    vertices: Vec<Vec<(f64, f64)>>,
+    /// Tint per visual, where the runtime plays tints.
+    tints: Option<Vec<[f64; 4]>>,
 }
 
-/// Compares one constructed SkelForm armature with skelpad's pose.
+impl Built {
+    fn from_rs(a: &rs::Armature) -> Built {
+        Built {
+            bones: a
+                .constructed_bones
+                .iter()
+                .map(|b| ((b.pos.x as f64, b.pos.y as f64), b.rot as f64, (b.scale.x as f64, b.scale.y as f64)))
+                .collect(),
+            vertices: a.visuals.iter().map(|v| v.vertices.iter().map(|v| (v.pos.x as f64, v.pos.y as f64)).collect()).collect(),
+            tints: Some(a.visuals.iter().map(|v| [v.tint.r as f64, v.tint.g as f64, v.tint.b as f64, v.tint.a as f64]).collect()),
+        }
+    }
+
+    /// One frame printed by `tests/skelform-js/play.js`.
+    fn from_js(frame: &serde_json::Value, visuals: usize) -> Built {
+        let num = |v: &serde_json::Value| v.as_f64().unwrap_or(f64::NAN);
+        let bones = frame["b"]
+            .as_array()
+            .expect("bones")
+            .iter()
+            .map(|b| ((num(&b[0]), num(&b[1])), num(&b[2]), (num(&b[3]), num(&b[4]))))
+            .collect();
+        let mut vertices = vec![Vec::new(); visuals];
+        for (k, vs) in frame["v"].as_object().expect("vertices") {
+            vertices[k.parse::<usize>().unwrap()] = vs.as_array().unwrap().iter().map(|p| (num(&p[0]), num(&p[1]))).collect();
+        }
+        Built { bones, vertices, tints: None }
+    }
+
+    fn matrix(&self, i: usize) -> Affine {
+        let ((x, y), rot, (sx, sy)) = self.bones[i];
+        Affine::trs(x, y, rot, sx, sy)
+    }
+}
+
+/// Compares one constructed armature with skelpad's pose.
 #[allow(clippy::too_many_arguments)]
 fn compare(
     w: &mut Worst,
     label: &str,
     sk: &Skeleton,
-    a: &rs::Armature,
-    setup_arm: &rs::Armature,
+    file: &SkfArmature,
+    by_tex: &HashMap<String, AttachmentId>,
+    got: &Built,
+    setup: &Built,
     pose: &Pose,
-    names: &[String],
     k: f64,
-    tex_at: &dyn Fn(u32) -> String,
 ) {
     w.frames += 1;
-    for bone in &a.constructed_bones {
-        let Some((want, real)) = expected(sk, pose, names, &bone.name) else { continue };
-        let got = skf_matrix(bone);
-        let (pe, re) = errors(want, got, real);
+    for (i, bone) in file.bones.iter().enumerate() {
+        let vis = (bone.visuals_id >= 0).then(|| &file.visuals[bone.visuals_id as usize]);
+        let Some(exp) = expected(sk, pose, by_tex, &bone.name, vis.map(|v| v.tex.as_str())) else { continue };
+        let m = got.matrix(i);
         w.bones_checked += 1;
-        w.pos = w.pos.max(pe);
-        w.rot = w.rot.max(re);
-        if real {
-            // The whole linear part (scale and mirroring too).
-            let lin = [want.a - got.a, want.b - got.b, want.c - got.c, want.d - got.d];
-            let size = want.a.abs().max(want.b.abs()).max(want.c.abs()).max(want.d.abs()).max(1.0);
-            w.linear = w.linear.max(lin.iter().fold(0.0f64, |m, x| m.max(x.abs())) / size);
-        }
-        assert!(
-            pe <= MAX_POS && re <= MAX_ROT,
-            "{label}: bone `{}` off by {pe:.2e} units, {re:.2e} rad\nwant {want:?}\ngot {got:?}",
-            bone.name
-        );
-        if bone.visuals_id < 0 {
-            continue;
-        }
-        let vis = &a.visuals[bone.visuals_id as usize];
-        // Tint = slot color.
-        let slot_name = bone.name.trim_start_matches('@').split('[').next().unwrap_or_default();
-        if let Some(slot) = sk.slot_by_name(slot_name) {
-            let c = pose.slots[slot.index()].color;
-            let t = [vis.tint.r, vis.tint.g, vis.tint.b, vis.tint.a];
-            for (x, y) in t.iter().zip(c.to_array()) {
-                w.tint = w.tint.max((*x as f64 - y).abs());
+        match exp {
+            Expect::Real(want) => {
+                let (pe, re) = errors(want, m, true);
+                w.pos = w.pos.max(pe);
+                w.rot = w.rot.max(re);
+                // The whole linear part (scale and the turned y axis too).
+                let lin = [want.a - m.a, want.b - m.b, want.c - m.c, want.d - m.d];
+                let size = want.a.abs().max(want.b.abs()).max(want.c.abs()).max(want.d.abs()).max(1.0);
+                w.linear = w.linear.max(lin.iter().fold(0.0f64, |acc, x| acc.max(x.abs())) / size);
+                assert!(
+                    pe <= MAX_POS && re <= MAX_ROT,
+                    "{label}: bone `{}` off by {pe:.2e} units, {re:.2e} rad\nwant {want:?}\ngot {m:?}",
+                    bone.name
+                );
             }
-            // Texture keyframes follow the shown attachment.
-            let shown = pose.slots[slot.index()]
-                .attachment
-                .filter(|&s| sk.attachment(SkinId(0), s).is_some_and(|x| !matches!(x.kind, AttachmentKind::None)));
-            let want_tex = match bone.name.split_once('[') {
-                Some((_, att)) => {
-                    let att = sk.find_attachment(slot, att.trim_end_matches(']'));
-                    if shown.is_some() && shown == att {
-                        att.map(|a| sk.attachment_full_name(a)).unwrap_or_default()
+            Expect::Helper { slot, att, world, shown } => {
+                let (_, _, (sx, sy)) = got.bones[i];
+                let mesh = vis.is_some_and(|v| !v.vertices.is_empty());
+                if !shown {
+                    // Hidden: scale 0 (a mesh's vertices collapse to a point).
+                    w.hidden_checks += 1;
+                    if mesh {
+                        let v = &got.vertices[bone.visuals_id as usize];
+                        let spread = v.iter().map(|p| (p.0 - v[0].0).hypot(p.1 - v[0].1)).fold(0.0, f64::max);
+                        assert!(spread <= 1e-3, "{label}: the hidden mesh `{}` spans {spread} units", bone.name);
                     } else {
-                        String::new()
+                        assert!(sx.abs() + sy.abs() <= 1e-6, "{label}: the hidden picture `{}` has scale {sx}, {sy}", bone.name);
+                    }
+                    continue;
+                }
+                w.shown_checks += 1;
+                let (pe, re) = errors(world, m, false);
+                if !mesh {
+                    w.pos = w.pos.max(pe);
+                    w.rot = w.rot.max(re);
+                    assert!(
+                        pe <= MAX_POS && re <= MAX_ROT,
+                        "{label}: picture `{}` off by {pe:.2e} units, {re:.2e} rad\nwant {world:?}\ngot {m:?}",
+                        bone.name
+                    );
+                    // Shown, and mirrored as in skelpad.
+                    // (An axis skelpad collapses may be collapsed here too.)
+                    let (wx, wy) = (world.a.hypot(world.b), world.c.hypot(world.d));
+                    assert!(
+                        (wx <= 1e-6 || sx.abs() > 1e-9) && (wy <= 1e-6 || sy.abs() > 1e-9),
+                        "{label}: the shown picture `{}` has scale {sx}, {sy}",
+                        bone.name
+                    );
+                    assert_eq!(
+                        world.determinant() < 0.0,
+                        m.determinant() < 0.0,
+                        "{label}: picture `{}` mirrored the wrong way\nwant {world:?}\ngot {m:?}",
+                        bone.name
+                    );
+                }
+                let vi = bone.visuals_id as usize;
+                if let (Some(tints), Some(_)) = (&got.tints, vis) {
+                    let c = pose.slots[slot.index()].color;
+                    for (x, y) in tints[vi].iter().zip(c.to_array()) {
+                        w.tint = w.tint.max((x - y).abs());
                     }
                 }
-                None => shown
-                    .filter(|s| !names.contains(&format!("@{slot_name}[{}]", sk.attachments[s.index()].name)))
-                    .map(|s| sk.attachment_full_name(s))
-                    .unwrap_or_default(),
-            };
-            assert_eq!(tex_at(bone.id), want_tex, "{label}: texture of `{}`", bone.name);
-            // Mesh outlines follow skelpad's bent path.
-            if !vis.vertices.is_empty() {
-                let (_, att_name) = bone.name.split_once('[').unwrap();
-                let att_id = sk.find_attachment(slot, att_name.trim_end_matches(']')).unwrap();
-                let att = sk.attachment(SkinId(0), att_id).unwrap();
-                let AttachmentKind::Path { path, .. } = &att.kind else { panic!("mesh of a non-path") };
-                let setup_pose = Pose::setup(sk);
-                let slot_bone = sk.slot(slot).bone;
-                let m = att.transform.matrix();
-                let q0 = path_samples(path, &|p| path_point(&setup_pose, setup_pose.bones[slot_bone.index()].world, m, p));
-                let qf = path_samples(path, &|p| path_point(pose, pose.bones[slot_bone.index()].world, m, p));
-                let setup_v = verts(&setup_arm.visuals[bone.visuals_id as usize]);
-                let now_v = verts(vis);
-                for (p0, pf) in q0.iter().zip(&qf) {
-                    let mapped = through_mesh(*p0, &setup_v, &now_v, &vis.indices)
-                        .unwrap_or_else(|| panic!("{label}: outline point {p0:?} outside the mesh of `{}`", bone.name));
-                    let err = (mapped.0 - pf.0).hypot(mapped.1 - pf.1);
-                    w.mesh = w.mesh.max(err * k);
+                // Mesh outlines follow skelpad's bent path.
+                if mesh && setup.vertices[vi].len() == got.vertices[vi].len() {
+                    let a = sk.attachment(SkinId(0), att).unwrap();
+                    let AttachmentKind::Path { path, .. } = &a.kind else { panic!("mesh of a non-path") };
+                    let setup_pose = Pose::setup(sk);
+                    if setup_pose.slots[slot.index()].attachment != Some(att) {
+                        continue; // no setup mesh to map through
+                    }
+                    let slot_bone = sk.slot(slot).bone;
+                    let am = a.transform.matrix();
+                    let q0 = path_samples(path, &|p| path_point(&setup_pose, setup_pose.bones[slot_bone.index()].world, am, p));
+                    let qf = path_samples(path, &|p| path_point(pose, pose.bones[slot_bone.index()].world, am, p));
+                    let indices = &vis.unwrap().indices;
+                    for (p0, pf) in q0.iter().zip(&qf) {
+                        let mapped = through_mesh(*p0, &setup.vertices[vi], &got.vertices[vi], indices)
+                            .unwrap_or_else(|| panic!("{label}: outline point {p0:?} outside the mesh of `{}`", bone.name));
+                        let err = (mapped.0 - pf.0).hypot(mapped.1 - pf.1);
+                        w.mesh = w.mesh.max(err * k);
+                        w.mesh_points += 1;
+                    }
                 }
             }
+        }
+    }
+}
+
+/// Counts (into `w.disputed`) the bones of an animated, constructed
+/// rusty_skelform armature whose parent faces left while their own local
+/// rotation is not a multiple of π: there SkelForm's runtimes disagree.
+fn count_disputed(w: &mut Worst, local: &[rs::Bone], built: &[rs::Bone]) {
+    for b in local {
+        if b.parent_id < 0 {
+            continue;
+        }
+        let p = &built[b.parent_id as usize];
+        let facing_left = (p.scale.x < 0.0) != (p.scale.y < 0.0);
+        let r = (b.rot as f64).rem_euclid(std::f64::consts::PI);
+        if facing_left && r.min(std::f64::consts::PI - r) > 1e-6 {
+            w.disputed += 1;
         }
     }
 }
@@ -324,78 +397,264 @@ fn with_sprites(name: &str, arm: &Armature, dir: &Path) -> PathBuf {
     tmp
 }
 
-/// Exports a script to `.skf` bytes (pictures from the renderer), reads the
-/// file back, and plays it in `rusty_skelform`.
-fn prove(name: &str, text: &str, dir: &Path, opts: &ExportOptions) -> Worst {
+/// A script exported to `.skf`, and the `armature.json` read back from the zip.
+struct Exported {
+    arm: Armature,
+    file: SkfArmature,
+    json: String,
+    warnings: Vec<String>,
+    /// Attachments by the texture name their helpers' visuals carry.
+    by_tex: HashMap<String, AttachmentId>,
+    /// Stepped keyframes (both handles' y = 999) in the file.
+    steps: usize,
+}
+
+/// Exports a script to `.skf` bytes (pictures from the renderer), reads
+/// `armature.json` back from the zip, and checks what every runtime relies
+/// on: keyframes sorted, animations long enough, no texture keys, steps
+/// written as 999 handles (never a `handle_preset`), and every animated
+/// element keyed at frame 0.
+fn export_script(name: &str, text: &str, dir: &Path, opts: &ExportOptions) -> Exported {
     let comp = compile(text);
-    let arm = &comp.armature;
+    let arm = comp.armature;
     let sk = &*arm.skeleton;
-    let dir = with_sprites(name, arm, dir);
-    let mut pictures = RenderedPictures::new(arm, &dir);
-    let export = build(arm, opts, &mut pictures, &mut |_, _, _| {}).unwrap_or_else(|e| panic!("{name}: {e}"));
-    let warnings = export.warnings.clone();
+    let dir = with_sprites(name, &arm, dir);
+    let mut pictures = RenderedPictures::new(&arm, &dir);
+    let export = build(&arm, opts, &mut pictures, &mut |_, _, _| {}).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let warnings = export.warnings.iter().map(|w| w.to_string()).collect();
     let bytes = to_zip(&export).unwrap();
-    let file = read_skf(&bytes).unwrap_or_else(|e| panic!("{name}: the reader rejects the export:\n{e}"));
-    let ours = file.armature;
-    let theirs: rs::Armature = serde_json::from_str(&file.json).unwrap_or_else(|e| panic!("{name}: rusty_skelform cannot load it: {e}"));
-    let names: Vec<String> = theirs.bones.iter().map(|b| b.name.clone()).collect();
-    let k = opts.pixels_per_unit;
-    let mut w = Worst::default();
-    // The setup mesh, for mapping outline points.
-    let mut setup_arm = theirs.clone();
-    rs::construct(&mut setup_arm);
-    compare(&mut w, &format!("{name}/setup"), sk, &setup_arm, &setup_arm, &Pose::setup(sk), &names, k, &|bone| {
-        texture_at(&ours, None, bone, 0)
-    });
-    for (ai, anim) in theirs.animations.iter().enumerate() {
+    let mut zip = zip::ZipArchive::new(std::io::Cursor::new(bytes)).unwrap_or_else(|e| panic!("{name}: not a zip: {e}"));
+    let mut json = String::new();
+    zip.by_name("armature.json").unwrap_or_else(|e| panic!("{name}: no armature.json: {e}")).read_to_string(&mut json).unwrap();
+    let file: SkfArmature = serde_json::from_str(&json).unwrap_or_else(|e| panic!("{name}: armature.json: {e}"));
+    assert!(!json.contains("handle_preset") && !json.contains("Snap"), "{name}: a handle preset was written");
+    let mut steps = 0;
+    for anim in &file.animations {
         let id = arm.animation_by_name(&anim.name).unwrap_or_else(|| panic!("{name}: animation `{}` not in the script", anim.name));
-        assert_eq!(anim.keyframes.iter().map(|k| k.frame).max(), anim.keyframes.last().map(|k| k.frame), "{name}: keyframes sorted");
-        let last = anim.keyframes.last().expect("an end keyframe").frame;
+        let frames: Vec<u32> = anim.keyframes.iter().map(|k| k.frame).collect();
+        assert!(frames.windows(2).all(|w| w[0] <= w[1]), "{name}/{}: keyframes sorted", anim.name);
+        let last = *frames.last().expect("an end keyframe");
         let skel_anim = arm.animation(id).unwrap();
         assert!(last as f64 >= skel_anim.duration_secs * anim.fps as f64 - 1e-6, "{name}/{}: the animation is cut short", anim.name);
-        for frame in 0..=last {
-            let mut a = theirs.clone();
-            rs::animate(&mut a.bones, &mut a.inverse_kinematics, &mut a.visuals, &vec![anim], &vec![frame], &vec![0]);
-            rs::construct(&mut a);
-            let pose = evaluate(arm, Some(id), SkinId(0), frame as f64 / anim.fps as f64);
-            let label = format!("{name}/{} frame {frame}", anim.name);
-            compare(&mut w, &label, sk, &a, &setup_arm, &pose, &names, k, &|bone| texture_at(&ours, Some(ai), bone, frame));
+        let mut first: HashMap<(u32, &str), u32> = HashMap::new();
+        for kf in &anim.keyframes {
+            assert!(
+                !["Texture", "Tex"].contains(&kf.element.as_str()),
+                "{name}/{}: a texture key (no runtime plays them alike)",
+                anim.name
+            );
+            let (a, b) = (kf.start_handle.y == 999.0, kf.end_handle.y == 999.0);
+            assert_eq!(a, b, "{name}/{}: half a step", anim.name);
+            steps += a as usize;
+            first.entry((kf.bone_id, kf.element.as_str())).or_insert(kf.frame);
+        }
+        for ((bone, e), f) in first {
+            // The end keyframe added for the animation's length may stand alone.
+            assert!(f == 0 || f == last, "{name}/{}: `{e}` of bone {bone} is first keyed at frame {f}, not 0", anim.name);
         }
     }
-    assert!(w.tint <= 1e-3, "{name}: tint off by {}", w.tint);
-    assert!(w.linear <= 1e-4, "{name}: scale/mirroring off by {}", w.linear);
-    assert!(w.mesh <= 1.0, "{name}: a mesh outline is {} pixels off", w.mesh);
+    let by_tex = (0..sk.attachments.len()).map(AttachmentId::from_index).map(|a| (sk.attachment_full_name(a), a)).collect();
+    Exported { arm, file, json, warnings, by_tex, steps }
+}
+
+fn report(runtime: &str, name: &str, w: &Worst, e: &Exported) {
     eprintln!(
-        "{name:>28}: worst {:.2e} units, {:.2e} rad, linear {:.1e}, tint {:.1e}, mesh {:.2} px ({} frames, {} bone checks, {} warnings)",
+        "{runtime:>14} {name:>24}: worst {:.2e} units, {:.2e} rad, linear {:.1e}, tint {:.1e}, mesh {:.2} px over {} points ({} frames, {} bone checks, {}/{} shown/hidden, {} warnings)",
         w.pos,
         w.rot,
         w.linear,
         w.tint,
         w.mesh,
+        w.mesh_points,
         w.frames,
         w.bones_checked,
-        warnings.len()
+        w.shown_checks,
+        w.hidden_checks,
+        e.warnings.len()
     );
-    for warning in &warnings {
+    for warning in &e.warnings {
         eprintln!("{:>30}{warning}", "");
     }
+}
+
+fn assert_worst(name: &str, w: &Worst) {
+    assert!(w.tint <= 1e-3, "{name}: tint off by {}", w.tint);
+    assert!(w.linear <= 1e-4, "{name}: scale/mirroring off by {}", w.linear);
+    assert!(w.mesh <= 1.0, "{name}: a mesh outline is {} pixels off", w.mesh);
+    assert_eq!(w.disputed, 0, "{name}: a bone rotates under a parent facing left, where SkelForm's runtimes disagree");
+}
+
+/// Plays an export in `rusty_skelform`: every frame of every animation on a
+/// fresh copy, then each animation twice through on one copy (as a game
+/// plays it; the second loop is compared).
+fn prove_rusty(name: &str, text: &str, dir: &Path, opts: &ExportOptions) -> (Worst, usize) {
+    let e = export_script(name, text, dir, opts);
+    let (arm, sk) = (&e.arm, &*e.arm.skeleton);
+    let theirs: rs::Armature = serde_json::from_str(&e.json).unwrap_or_else(|err| panic!("{name}: rusty_skelform cannot load it: {err}"));
+    let k = opts.pixels_per_unit;
+    let mut w = Worst::default();
+    let mut setup_arm = theirs.clone();
+    rs::construct(&mut setup_arm);
+    let setup = Built::from_rs(&setup_arm);
+    compare(&mut w, &format!("{name}/setup"), sk, &e.file, &e.by_tex, &setup, &setup, &Pose::setup(sk), k);
+    for anim in &theirs.animations {
+        let id = arm.animation_by_name(&anim.name).unwrap();
+        let last = anim.keyframes.last().unwrap().frame;
+        let pose_at = |frame: u32| evaluate(arm, Some(id), SkinId(0), frame as f64 / anim.fps as f64);
+        for frame in 0..=last {
+            let mut a = theirs.clone();
+            rs::animate(&mut a.bones, &mut a.inverse_kinematics, &mut a.visuals, &vec![anim], &vec![frame], &vec![0]);
+            rs::construct(&mut a);
+            count_disputed(&mut w, &a.bones, &a.constructed_bones);
+            let label = format!("{name}/{} frame {frame}", anim.name);
+            compare(&mut w, &label, sk, &e.file, &e.by_tex, &Built::from_rs(&a), &setup, &pose_at(frame), k);
+        }
+        let mut a = theirs.clone();
+        for lap in 0..2 {
+            for frame in 0..=last {
+                rs::animate(&mut a.bones, &mut a.inverse_kinematics, &mut a.visuals, &vec![anim], &vec![frame], &vec![0]);
+                rs::construct(&mut a);
+                if lap == 1 {
+                    let label = format!("{name}/{} played on, frame {frame}", anim.name);
+                    compare(&mut w, &label, sk, &e.file, &e.by_tex, &Built::from_rs(&a), &setup, &pose_at(frame), k);
+                }
+            }
+        }
+    }
+    assert_worst(name, &w);
+    report("rusty_skelform", name, &w, &e);
+    (w, e.steps)
+}
+
+/// `node` when it runs; otherwise `None` after saying why the skelform-js
+/// half is skipped (a failure when `SKELPAD_REQUIRE_NODE=1`).
+fn node() -> Option<&'static str> {
+    let ok = Command::new("node").arg("--version").output().is_ok_and(|o| o.status.success());
+    if ok {
+        return Some("node");
+    }
+    assert!(
+        std::env::var("SKELPAD_REQUIRE_NODE").as_deref() != Ok("1"),
+        "SKELPAD_REQUIRE_NODE=1 but `node` does not run: skelform-js cannot be checked"
+    );
+    eprintln!(
+        "SKIPPED the skelform-js half: `node` was not found (install Node.js, e.g. Debian's `nodejs`; SKELPAD_REQUIRE_NODE=1 turns this skip into a failure)"
+    );
+    None
+}
+
+/// Plays an export in skelform-js under node (`tests/skelform-js/play.js`):
+/// every frame on a fresh copy, and each animation played on.
+fn prove_js(node: &str, name: &str, text: &str, dir: &Path, opts: &ExportOptions) -> Worst {
+    let e = export_script(name, text, dir, opts);
+    let (arm, sk) = (&e.arm, &*e.arm.skeleton);
+    let tmp = tempfile::tempdir().unwrap();
+    let json_path = tmp.path().join("armature.json");
+    std::fs::write(&json_path, &e.json).unwrap();
+    let out = Command::new(node).arg(manifest().join("tests/skelform-js/play.js")).arg(&json_path).output().expect("run node");
+    assert!(out.status.success(), "{name}: skelform-js failed:\n{}", String::from_utf8_lossy(&out.stderr));
+    let played: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|err| panic!("{name}: node printed no JSON: {err}"));
+    let nv = e.file.visuals.len();
+    let k = opts.pixels_per_unit;
+    let mut w = Worst::default();
+    let setup = Built::from_js(&played["setup"], nv);
+    compare(&mut w, &format!("{name}/setup (js)"), sk, &e.file, &e.by_tex, &setup, &setup, &Pose::setup(sk), k);
+    for (ai, anim) in e.file.animations.iter().enumerate() {
+        let id = arm.animation_by_name(&anim.name).unwrap();
+        for (how, key) in [("", "anims"), (" played on", "played")] {
+            let frames = played[key][ai].as_array().expect("frames");
+            assert_eq!(frames.len() as u32, anim.keyframes.last().unwrap().frame + 1, "{name}/{}: frames played", anim.name);
+            for (frame, f) in frames.iter().enumerate() {
+                let pose = evaluate(arm, Some(id), SkinId(0), frame as f64 / anim.fps as f64);
+                let label = format!("{name}/{}{how} frame {frame} (js)", anim.name);
+                compare(&mut w, &label, sk, &e.file, &e.by_tex, &Built::from_js(f, nv), &setup, &pose, k);
+            }
+        }
+    }
+    assert_worst(name, &w);
+    report("skelform-js", name, &w, &e);
     w
 }
 
 #[test]
 fn rusty_skelform_plays_every_export_like_skelpad() {
     let opts = ExportOptions::default();
-    let mut checked = 0;
+    let (mut checked, mut steps, mut shown, mut hidden) = (0, 0, 0, 0);
     for (name, text, dir) in all_scripts() {
-        let w = prove(&name, &text, &dir, &opts);
+        let (w, s) = prove_rusty(&name, &text, &dir, &opts);
         checked += w.bones_checked;
+        steps += s;
+        shown += w.shown_checks;
+        hidden += w.hidden_checks;
     }
     assert!(checked > 10_000, "{checked}");
+    assert!(steps > 0, "stepped keys were written and checked");
+    assert!(shown > 0 && hidden > 0, "switched attachments were checked both ways: {shown} shown, {hidden} hidden");
+}
+
+#[test]
+fn skelform_js_plays_every_export_like_skelpad() {
+    let Some(node) = node() else { return };
+    let opts = ExportOptions::default();
+    let (mut checked, mut hidden) = (0, 0);
+    for (name, text, dir) in all_scripts() {
+        let w = prove_js(node, &name, &text, &dir, &opts);
+        checked += w.bones_checked;
+        hidden += w.hidden_checks;
+    }
+    assert!(checked > 10_000, "{checked}");
+    assert!(hidden > 0, "hidden pictures were checked");
 }
 
 #[test]
 fn meshes_bend_with_their_bones_at_a_higher_scale_too() {
     let text = std::fs::read_to_string(manifest().join("tests/skf_rigs/bend.skel2d")).unwrap();
-    let w = prove("bend.skel2d @4x", &text, &manifest(), &ExportOptions { pixels_per_unit: 4.0, ..Default::default() });
-    assert!(w.mesh > 0.0, "the outline was compared");
+    let opts = ExportOptions { pixels_per_unit: 4.0, ..Default::default() };
+    let (w, _) = prove_rusty("bend.skel2d @4x", &text, &manifest(), &opts);
+    assert!(w.mesh_points > 1000, "the outline was compared");
+    if let Some(node) = node() {
+        let w = prove_js(node, "bend.skel2d @4x", &text, &manifest(), &opts);
+        assert!(w.mesh_points > 1000, "the outline was compared");
+    }
+}
+
+/// A naive export of a `flip-x` parent (its mirror kept in the bone) is
+/// where the runtimes part: the rig the flip test stands on really has
+/// rotating children under mirrored skelpad bones.
+#[test]
+fn the_flip_rigs_have_rotating_children_under_mirrored_bones() {
+    let text = std::fs::read_to_string(manifest().join("tests/skf_rigs/flip_chains.skel2d")).unwrap();
+    let comp = compile(&text);
+    let arm = &comp.armature;
+    let sk = &*arm.skeleton;
+    let mut under_mirror = 0;
+    for anim in 0..arm.animations.len() {
+        let a = arm.animation(AnimId(anim as u32)).unwrap();
+        for f in 0..=(a.duration_secs * a.fps).round() as u32 {
+            let pose = evaluate(arm, Some(AnimId(anim as u32)), SkinId(0), f as f64 / a.fps);
+            for (i, b) in sk.bones.iter().enumerate() {
+                if let Some(p) = b.parent
+                    && pose.bones[p.index()].world.determinant() < 0.0
+                    && pose.bones[i].local.rotation_rad.abs() > 1e-3
+                {
+                    under_mirror += 1;
+                }
+            }
+        }
+    }
+    assert!(under_mirror > 100, "{under_mirror}");
+}
+
+/// The flip chains play in both runtimes with their mesh bent under a mirror
+/// and their switched attachment shown and hidden.
+#[test]
+fn flip_chains_play_alike_in_both_runtimes() {
+    let text = std::fs::read_to_string(manifest().join("tests/skf_rigs/flip_chains.skel2d")).unwrap();
+    let opts = ExportOptions::default();
+    let (w, _) = prove_rusty("flip_chains.skel2d", &text, &manifest(), &opts);
+    assert!(w.mesh_points > 100 && w.hidden_checks > 10 && w.shown_checks > 100, "{w:?}");
+    if let Some(node) = node() {
+        let w = prove_js(node, "flip_chains.skel2d", &text, &manifest(), &opts);
+        assert!(w.mesh_points > 100 && w.hidden_checks > 10 && w.shown_checks > 100, "{w:?}");
+    }
 }

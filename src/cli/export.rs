@@ -1,4 +1,4 @@
-//! `skelpad export FILE -o OUT.skf [--skin NAME ...] [--scale K]`.
+//! `skelpad export FILE -o OUT.skf [--skin NAME ...] [--scale K] [--allow-errors]`.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -26,6 +26,10 @@ pub struct ExportArgs {
     /// Texture pixels per unit: higher gives crisper atlases.
     #[arg(long, value_name = "K", default_value_t = 1.0)]
     pub scale: f64,
+    /// Export what compiled from a script with errors (as `render` does)
+    /// instead of refusing it.
+    #[arg(long)]
+    pub allow_errors: bool,
 }
 
 /// Bones from which progress is reported while exporting.
@@ -34,7 +38,8 @@ const PROGRESS_FROM_BONES: usize = 200;
 /// Runs an export with pictures from `make_pictures` (given the armature
 /// and the script's folder, where sprite images are looked up). Diagnostics,
 /// warnings and progress go to `err`. Exit codes: 0 written, 1 the script has
-/// errors (nothing written), 2 the export failed (nothing written).
+/// errors and `--allow-errors` was not given (nothing written), 2 the export
+/// failed (nothing written).
 pub fn run(args: &ExportArgs, make_pictures: &mut dyn FnMut(&Armature, &Path) -> Box<dyn Pictures>, err: &mut dyn Write) -> i32 {
     let text = match read_script(&args.file) {
         Ok(t) => t,
@@ -45,9 +50,15 @@ pub fn run(args: &ExportArgs, make_pictures: &mut dyn FnMut(&Armature, &Path) ->
     };
     let comp = compile(&text);
     if comp.has_errors() {
-        let _ = write!(err, "{}", report::render_plain(&args.file, &text, &comp.diagnostics));
-        let _ = writeln!(err, "error: `{}` has errors; nothing was exported", args.file.display());
-        return EXIT_ERRORS;
+        if !args.allow_errors {
+            let _ = write!(err, "{}", report::render_plain(&args.file, &text, &comp.diagnostics));
+            let _ =
+                writeln!(err, "error: `{}` has errors; nothing was exported (--allow-errors exports what compiled)", args.file.display());
+            return EXIT_ERRORS;
+        }
+        let n = comp.diagnostics.iter().filter(|d| d.is_error()).count();
+        let _ =
+            writeln!(err, "warning: {} has {n} error(s); exporting what compiled (run `skelpad check` to see them)", args.file.display());
     }
     let arm = &comp.armature;
     let dir = args.file.parent().map(Path::to_path_buf).unwrap_or_default();

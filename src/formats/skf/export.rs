@@ -1,15 +1,25 @@
 //! Armature → SkelForm armature: bones, helper bones for pictures, meshes,
-//! styles and keyframes.
+//! styles and keyframes. What SkelForm's runtimes disagree on, and how the
+//! files avoid it, is in `docs/skf.md`.
 //!
 //! **Bones.** Every skelpad bone is a SkelForm bone with its full dotted
-//! name, in the same order (parents first). Each slot that shows pictures
-//! gets a helper bone `@SLOT` under its bone whose local transform is the
-//! shown attachment's transform times the texel size (1/scale for shapes, 1
-//! for sprites); its visual swaps textures by name. A path with points on
-//! other bones gets its own helper `@SLOT[ATT]` with a mesh whose vertices are
-//! bound to the bones (and to small static offset bones `@SLOT[ATT]~N` where
-//! a vertex blends several bones). Helpers come after all real bones, so
-//! parents always precede children.
+//! name, in the same order (parents first). A bone that mirrors is written
+//! as its unmirrored frame (y axis turned around, x axis kept), so no parent
+//! ever faces left and the runtimes' rules for children under a mirrored
+//! parent never come into play; the pictures' helpers carry the mirror.
+//! Each picture of a slot gets a helper bone under the slot's bone — `@SLOT`
+//! when the slot has one picture, `@SLOT[ATT]` each when it has several —
+//! whose local transform is the attachment's transform times the texel size
+//! (1/scale for shapes, 1 for sprites); its visual names the attachment,
+//! which styles map to pictures. A path with points on other bones gets its
+//! own helper `@SLOT[ATT]` with a mesh whose vertices are bound to frames
+//! `@SLOT[ATT]>BONE` that follow the bones (and to small static offset
+//! bones `@SLOT[ATT]~N` where a vertex blends several bones). Helpers come
+//! after all real bones, so parents always precede children.
+//!
+//! **Switches.** A helper whose attachment is not shown has scale 0 (a
+//! mesh's frames also move onto the slot's bone, collapsing the mesh), keyed
+//! with steps: bone transforms are the only keys every runtime plays.
 //!
 //! **Keys.** For each animation, skelpad's pose is evaluated at every frame
 //! (`frame / fps`) and turned into the world transform each exported bone
@@ -21,6 +31,9 @@
 //! - anything else (flips, `no-rot`, `no-scale`, keys between frames, curves
 //!   a bezier cannot follow) is baked: a key per frame, merged where a
 //!   straight line between kept keys still lands on every frame.
+//!
+//! Every keyed element gets a key at frame 0 (runtimes playing on without a
+//! reset keep the previous frame's value until the first key).
 //!
 //! After a bone's keys are chosen its world transform is simulated under its
 //! parent's *simulated* transform; if errors have built up past the
@@ -181,10 +194,11 @@ pub struct Plan {
 #[derive(Clone, Debug)]
 enum Kind {
     Real(BoneId),
-    /// The helper of a slot's plain pictures.
+    /// The helper of one plain picture of a slot: scale 0 while the slot
+    /// shows something else.
     Plain {
         slot: SlotId,
-        atts: Vec<AttachmentId>,
+        att: AttachmentId,
     },
     /// The helper owning a mesh.
     Mesh {
@@ -192,8 +206,7 @@ enum Kind {
         att: AttachmentId,
     },
     /// A frame that moves a mesh point bound to `bone` the way skelpad moves
-    /// it: slot · A · slot⁻¹ · bone (only when the attachment transform A is
-    /// not the identity).
+    /// it: slot · A · slot⁻¹ · bone (A: the attachment transform).
     Conjugate {
         slot: SlotId,
         att: AttachmentId,
@@ -231,8 +244,6 @@ struct Ctx<'a> {
     bones: Vec<PlannedBone>,
     /// Export index of each real bone.
     real: Vec<usize>,
-    /// Export index of a slot's plain helper.
-    plain: Vec<Option<usize>>,
     /// Export index of a mesh attachment's helper.
     mesh_helper: HashMap<AttachmentId, usize>,
     warnings: Vec<Warning>,
@@ -302,34 +313,36 @@ fn resolve_skins(sk: &Skeleton, names: &[String]) -> Result<Vec<SkinId>, ExportE
 struct Targets {
     /// Current SkelForm-model world of every exported bone.
     trs: Vec<Trs>,
-    /// The attachment whose transform each plain helper holds.
-    held: Vec<Option<AttachmentId>>,
     /// Sheared targets seen (export index), reported once.
     sheared: Vec<bool>,
+    /// Place every helper as if its attachment were shown (for building
+    /// meshes).
+    show_all: bool,
 }
 
 impl Ctx<'_> {
-    /// The attachment a plain helper shows at setup or, failing that, its first.
-    fn initial_held(&self, slot: SlotId, atts: &[AttachmentId]) -> Option<AttachmentId> {
-        let setup = self.sk.slot(slot).attachment.filter(|a| atts.contains(a));
-        setup.or_else(|| atts.first().copied())
+    fn new_targets(&self) -> Targets {
+        Targets { trs: vec![Trs::default(); self.bones.len()], sheared: vec![false; self.bones.len()], show_all: false }
     }
 
-    fn new_targets(&self) -> Targets {
-        let held = self
-            .bones
-            .iter()
-            .map(|b| match &b.kind {
-                Kind::Plain { slot, atts } => self.initial_held(*slot, atts),
-                _ => None,
-            })
-            .collect();
-        Targets { trs: vec![Trs::default(); self.bones.len()], held, sheared: vec![false; self.bones.len()] }
+    /// The attachment a helper shows (or, for mesh frames, moves), if any.
+    fn helper_attachment(&self, j: usize) -> Option<(SlotId, AttachmentId)> {
+        match self.bones[j].kind {
+            Kind::Plain { slot, att } | Kind::Mesh { slot, att } | Kind::Conjugate { slot, att, .. } => Some((slot, att)),
+            Kind::Real(_) | Kind::Offset { .. } => None,
+        }
     }
 
     /// Fills `t.trs` from a skelpad pose. Real bones get the decomposition
     /// that follows skelpad's own accumulation (F · R(acc) · S(acc)), so
-    /// rotations and scale signs stay continuous across frames.
+    /// rotations and scale signs stay continuous across frames; helpers get
+    /// their world under the real bones' skelpad worlds. Then a mirrored real
+    /// bone is turned into its unmirrored frame (y axis turned around, x axis
+    /// kept): children's rotations are read differently under a mirrored
+    /// parent by SkelForm's runtimes, so no parent may face left. The mirror
+    /// stays in the helpers, which carry the pictures and meshes. A helper
+    /// whose attachment is not shown gets scale 0 (a mesh's frames also move
+    /// onto the slot's bone, so the whole mesh collapses to a point).
     fn targets(&self, pose: &Pose, t: &mut Targets) {
         // Accumulated rotation, scale and flip signs per real bone.
         let nb = self.sk.bones.len();
@@ -355,26 +368,32 @@ impl Ctx<'_> {
             let w = pose.bones[i].world;
             // F·R(θ)·S(s): a mirror on one axis turns the rotation around
             // and moves the sign into the scale; on both it is a half turn.
-            let trs = match (fx < 0.0, fy < 0.0) {
+            let mut trs = match (fx < 0.0, fy < 0.0) {
                 (false, false) => Trs { x: w.e, y: w.f, rot, sx, sy },
                 (true, false) => Trs { x: w.e, y: w.f, rot: -rot, sx: -sx, sy },
                 (false, true) => Trs { x: w.e, y: w.f, rot: -rot, sx, sy: -sy },
                 (true, true) => Trs { x: w.e, y: w.f, rot: rot + std::f64::consts::PI, sx, sy },
             };
+            // Under a collapsed scale skelpad's world is not F·R·S of the
+            // accumulated values (it projects onto a line): take the matrix
+            // itself, its x axis exact (a projection's skew is dropped; the
+            // bone is flat either way, and its children are placed exactly).
+            let got = trs.matrix();
+            let tol = 1e-9 * (w.a.abs() + w.b.abs() + w.c.abs() + w.d.abs()).max(1.0);
+            if (0..4).any(|k| (w.to_array()[k] - got.to_array()[k]).abs() > tol) {
+                trs = nearest_branch(Trs::from_matrix(w).0, trs.rot);
+            }
             t.trs[self.real[i]] = trs;
         }
         for j in 0..self.bones.len() {
-            let trs = match &self.bones[j].kind {
+            let mut trs = match &self.bones[j].kind {
                 Kind::Real(_) => continue,
-                Kind::Plain { slot, atts } => {
+                Kind::Plain { slot, att } => {
                     let slot_bone = self.real[self.sk.slot(*slot).bone.index()];
-                    if let Some(a) = pose.slots[slot.index()].attachment.filter(|a| atts.contains(a)) {
-                        t.held[j] = Some(a);
-                    }
-                    let (local, matrix_local) = match t.held[j].and_then(|a| self.owner_att(a)) {
-                        Some(att) => {
-                            let k = self.texel_of(att);
-                            let tr = att.transform;
+                    let (local, matrix_local) = match self.owner_att(*att) {
+                        Some(a) => {
+                            let k = self.texel_of(a);
+                            let tr = a.transform;
                             (
                                 Trs { x: tr.x, y: tr.y, rot: tr.rotation_rad, sx: tr.scale_x * k, sy: tr.scale_y * k },
                                 tr.matrix() * Affine::scale(k, k),
@@ -383,8 +402,9 @@ impl Ctx<'_> {
                         None => (Trs::default(), Affine::IDENTITY),
                     };
                     let parent = t.trs[slot_bone];
-                    let mut trs = sim::child_world(&parent, &local);
-                    if matrix_local.b.abs() + matrix_local.c.abs() > 0.0 {
+                    let mut trs = sim::compose(&parent, &local);
+                    let shown = pose.slots[slot.index()].attachment == Some(*att);
+                    if shown && matrix_local.b.abs() + matrix_local.c.abs() > 0.0 {
                         let want = pose.bones[self.sk.slot(*slot).bone.index()].world * matrix_local;
                         let got = trs.matrix();
                         let tol = 1e-6 * (want.a.abs() + want.b.abs() + want.c.abs() + want.d.abs()).max(1e-9);
@@ -400,7 +420,7 @@ impl Ctx<'_> {
                 Kind::Mesh { slot, att } => {
                     let parent = t.trs[self.real[self.sk.slot(*slot).bone.index()]];
                     let tr = self.owner_att(*att).map(|a| a.transform).unwrap_or_default();
-                    sim::child_world(&parent, &Trs { x: tr.x, y: tr.y, rot: tr.rotation_rad, sx: tr.scale_x, sy: tr.scale_y })
+                    sim::compose(&parent, &Trs { x: tr.x, y: tr.y, rot: tr.rotation_rad, sx: tr.scale_x, sy: tr.scale_y })
                 }
                 Kind::Conjugate { slot, att, bone } => {
                     let s = pose.bones[self.sk.slot(*slot).bone.index()].world;
@@ -413,9 +433,26 @@ impl Ctx<'_> {
                     }
                     nearest_branch(trs, t.trs[j].rot)
                 }
-                Kind::Offset { of, dx, dy } => sim::child_world(&t.trs[*of], &Trs { x: *dx, y: *dy, ..Trs::default() }),
+                Kind::Offset { of, dx, dy } => sim::compose(&t.trs[*of], &Trs { x: *dx, y: *dy, ..Trs::default() }),
             };
+            if let Some((slot, att)) = self.helper_attachment(j)
+                && !t.show_all
+                && pose.slots[slot.index()].attachment != Some(att)
+            {
+                trs.sx = 0.0;
+                trs.sy = 0.0;
+                if !matches!(self.bones[j].kind, Kind::Plain { .. }) {
+                    let w = pose.bones[self.sk.slot(slot).bone.index()].world;
+                    (trs.x, trs.y) = (w.e, w.f);
+                }
+            }
             t.trs[j] = trs;
+        }
+        for &j in &self.real {
+            let trs = &mut t.trs[j];
+            if sim::facing_left(trs.sx, trs.sy) {
+                trs.sy = -trs.sy;
+            }
         }
     }
 }
@@ -451,7 +488,6 @@ pub fn plan_with_progress(arm: &Armature, opts: &ExportOptions, progress: &mut d
         texel: 1.0 / k,
         bones: Vec::new(),
         real: Vec::new(),
-        plain: vec![None; sk.slots.len()],
         mesh_helper: HashMap::new(),
         warnings: Vec::new(),
     };
@@ -540,9 +576,12 @@ fn plan_bones(ctx: &mut Ctx) {
             .filter(|a| sk.attachments[a.index()].slot == slot_id)
             .filter(|a| ctx.owners[a.index()].as_ref().is_some_and(|o| !o.mesh))
             .collect();
-        if !atts.is_empty() {
-            let idx = ctx.push(format!("@{}", slot.name), Some(bone), Kind::Plain { slot: slot_id, atts });
-            ctx.plain[si] = Some(idx);
+        // One helper per picture: `@SLOT` when the slot has one, else
+        // `@SLOT[ATTACHMENT]` each.
+        for &att in &atts {
+            let name =
+                if atts.len() == 1 { format!("@{}", slot.name) } else { format!("@{}[{}]", slot.name, sk.attachments[att.index()].name) };
+            ctx.push(name, Some(bone), Kind::Plain { slot: slot_id, att });
         }
         for a in 0..sk.attachments.len() {
             let att = AttachmentId::from_index(a);
@@ -624,15 +663,9 @@ fn write_visuals(
     let sk = ctx.sk;
     let mut mesh_jobs = HashMap::new();
     for j in 0..ctx.bones.len() {
+        // A helper always names its own picture; it is hidden with scale 0.
         let (slot, tex) = match &ctx.bones[j].kind {
-            Kind::Plain { slot, atts } => {
-                let shown = sk.slot(*slot).attachment.filter(|a| atts.contains(a));
-                (*slot, shown.map(|a| ctx.att_name(a)).unwrap_or_default())
-            }
-            Kind::Mesh { slot, att } => {
-                let shown = sk.slot(*slot).attachment == Some(*att);
-                (*slot, if shown { ctx.att_name(*att) } else { String::new() })
-            }
+            Kind::Plain { slot, att } | Kind::Mesh { slot, att } => (*slot, ctx.att_name(*att)),
             _ => continue,
         };
         let tint = color_tint(sk.slot(slot).color);
@@ -675,15 +708,14 @@ fn build_mesh(ctx: &mut Ctx, j: usize, slot: SlotId, att: AttachmentId, setup_po
         if b == slot_bone {
             continue;
         }
-        let idx = if identity {
-            ctx.real[b.index()]
-        } else {
-            let name = format!("{}>{}", ctx.bones[j].name, sk.bone(b).name);
-            ctx.push(name, Some(ctx.real[b.index()]), Kind::Conjugate { slot, att, bone: b })
-        };
+        // Always a frame of its own, never the real bone: a real bone's
+        // exported frame drops its mirror (see `Ctx::targets`), and the
+        // frame collapses while the mesh is not shown.
+        let name = format!("{}>{}", ctx.bones[j].name, sk.bone(b).name);
+        let idx = ctx.push(name, Some(ctx.real[b.index()]), Kind::Conjugate { slot, att, bone: b });
         frame_of.insert(b, idx);
     }
-    let mut setup = ctx.new_targets();
+    let mut setup = Targets { show_all: true, ..ctx.new_targets() };
     ctx.targets(setup_pose, &mut setup);
     // Setup matrices of the frames, in skelpad's terms.
     let slot_world = setup_pose.bones[slot_bone.index()].world;
@@ -955,6 +987,20 @@ fn encode(truth: &[f64], init: f64, anchors: &[Anchor], tol: f64, angle: bool, f
     {
         bake(truth, &mut keys, lk.frame, last, tol);
     }
+    // A keyed element starts with a key at frame 0. Runtimes take `init`
+    // before the first key only on a freshly reset armature: played on
+    // (looping, or after another animation), skelform-js and, for some
+    // keys, rusty_skelform keep the value of the frame before.
+    if let Some(first) = keys.first().map(|k| k.frame)
+        && first > 0
+    {
+        let (h1, h2) = sim::STEP;
+        let mut head = vec![PlannedKey { frame: 0, value: init, h1, h2 }];
+        if first > 1 {
+            head.push(PlannedKey { frame: first - 1, value: init, h1, h2 });
+        }
+        keys.splice(0..0, head);
+    }
     keys
 }
 
@@ -1085,6 +1131,21 @@ fn export_animation(
             Kind::Real(b) => Some(b),
             _ => None,
         };
+        // A helper whose attachment comes and goes: its scale (and a mesh
+        // frame's position) steps at every change.
+        let vis_anchors: Vec<Anchor> = match ctx.helper_attachment(j) {
+            Some((slot, att)) => {
+                let vis: Vec<bool> = shown[slot.index()].iter().map(|a| *a == Some(att)).collect();
+                let changes: Vec<u32> = (1..nf).filter(|&n| vis[n] != vis[n - 1]).map(|n| n as u32).collect();
+                if changes.is_empty() {
+                    Vec::new()
+                } else {
+                    std::iter::once(0).chain(changes).map(|frame| Anchor { frame, curve: Curve::Stepped }).collect()
+                }
+            }
+            None => Vec::new(),
+        };
+        let moves_when_hidden = !matches!(ctx.bones[j].kind, Kind::Plain { .. });
         let mut chosen: Vec<(Element, Encoded)> = Vec::new();
         for pass in 0..2 {
             chosen.clear();
@@ -1108,8 +1169,16 @@ fn export_animation(
                 if angle {
                     unwrap_angles(&mut truth, init.rot);
                 }
-                let anchors =
-                    real_bone.and_then(|b| bone_channels.get(&(b, e))).map(|ch| anchors_of(&ch.keys, fps_r, last)).unwrap_or_default();
+                let steps = match e {
+                    Element::ScaleX | Element::ScaleY => true,
+                    Element::PositionX | Element::PositionY => moves_when_hidden,
+                    Element::Rotation => false,
+                };
+                let anchors = if steps && !vis_anchors.is_empty() {
+                    vis_anchors.clone()
+                } else {
+                    real_bone.and_then(|b| bone_channels.get(&(b, e))).map(|ch| anchors_of(&ch.keys, fps_r, last)).unwrap_or_default()
+                };
                 let tol = match e {
                     Element::PositionX | Element::PositionY => TOL_POS / max_pscale,
                     Element::Rotation => TOL_ROT,
@@ -1153,11 +1222,14 @@ fn export_animation(
             }
         }
     }
-    // Visual keys: tints and texture swaps.
+    // Visual keys: tints. Attachment switches are the helpers' scale keys
+    // above: no `Texture` keys are written (rusty_skelform resets the
+    // texture unless "Texture" is keyed and only sets it on "Tex" keys;
+    // skelform-js ignores both), so a helper always shows its own picture.
+    let mut tinted = false;
     for j in 0..nb {
-        let (slot, group): (SlotId, Vec<AttachmentId>) = match &ctx.bones[j].kind {
-            Kind::Plain { slot, atts } => (*slot, atts.clone()),
-            Kind::Mesh { slot, att } => (*slot, vec![*att]),
+        let slot = match &ctx.bones[j].kind {
+            Kind::Plain { slot, .. } | Kind::Mesh { slot, .. } => *slot,
             _ => continue,
         };
         let setup = sk.slot(slot).color;
@@ -1173,24 +1245,15 @@ fn export_animation(
                 .map(|ch| anchors_of(&ch.keys, fps_r, last))
                 .unwrap_or_default();
             for k in encode(&truth, f32r(setup.to_array()[c]), &anchors, TOL_TINT, false, fitter) {
+                tinted = true;
                 planned.push((j as u32, name, k, String::new()));
             }
         }
-        let name_at = |a: Option<AttachmentId>| a.filter(|a| group.contains(a)).map(|a| ctx.att_name(a)).unwrap_or_default();
-        let mut prev = out.visuals[out.bones[j].visuals_id as usize].init_tex.clone();
-        for (n, &a) in shown[slot.index()].iter().enumerate() {
-            let now = name_at(a);
-            if now != prev {
-                let (h1, h2) = sim::STEP;
-                planned.push((j as u32, element::TEXTURE, PlannedKey { frame: n as u32, value: 0.0, h1, h2 }, now.clone()));
-                prev = now;
-            }
-        }
     }
-    if anim.attachments.iter().any(|ch| ch.keys.len() > 1 || ch.keys.first().is_some_and(|k| k.value != sk.slot(ch.slot).attachment)) {
+    if tinted {
         ctx.warnings.push(Warning {
             subject: format!("animation `{}`", anim.name),
-            message: "switches attachments with `Texture` keyframes, which SkelForm's editor plays; the `rusty_skelform` 0.8 runtime matches `Tex` instead and does not swap them".into(),
+            message: "animates slot colors with TintR…TintA keyframes: SkelForm's editor and rusty_skelform play them, skelform-js ignores them (its pictures keep their setup tint)".into(),
         });
     }
     // The runtime takes an animation's length from its last keyframe: make
@@ -1275,7 +1338,12 @@ mod tests {
         truth.extend([6.0, 7.0]);
         let anchors = [Anchor { frame: 6, curve: Curve::LINEAR }, Anchor { frame: 7, curve: Curve::LINEAR }];
         let keys = run(&truth, 5.0, &anchors, false);
-        assert_eq!(keys.first().map(|k| k.frame), Some(6), "init covers frames 0..5");
+        // Init covers frames 0..5, held by step keys at 0 and 5 so a runtime
+        // that plays on (without resetting to init) shows it too.
+        let head: Vec<(u32, f64)> = keys.iter().take(3).map(|k| (k.frame, k.value)).collect();
+        assert_eq!(head, [(0, 5.0), (5, 5.0), (6, 6.0)]);
+        assert!(sim::is_step(keys[1].h1, keys[1].h2));
+        assert_eq!(replay(&keys, 5.0, 8), truth);
         // The same truth with another init needs keys from frame 0.
         let keys = run(&truth, 1.0, &anchors, false);
         assert_eq!(keys.first().map(|k| k.frame), Some(0));

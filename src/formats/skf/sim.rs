@@ -3,10 +3,18 @@
 //!
 //! - A bone's world transform is position, rotation and a per-axis scale
 //!   (no shear): `T(pos) · R(rot) · S(scale)`.
-//! - A child's world: `rot = ±local.rot + parent.rot` (minus when the parent
-//!   faces left, i.e. exactly one of its scales is negative),
-//!   `scale = local.scale ⊙ parent.scale`,
+//! - A child's world ([`child_world`], the rule of SkelForm's editor,
+//!   skelform-js and the format's documentation):
+//!   `rot = local.rot + parent.rot`, `scale = local.scale ⊙ parent.scale`,
 //!   `pos = parent.pos + R(parent.rot)·(local.pos ⊙ parent.scale)`.
+//!   `rusty_skelform` 0.8 alone negates `local.rot` when the parent faces
+//!   left (exactly one of its scales negative). The exporter never writes a
+//!   file where that matters: a bone that faces left only ever has children
+//!   whose local rotation is 0 (see `docs/skf.md`), so both rules give the
+//!   same world and the simulation follows the editor.
+//! - [`compose`] is the plain matrix product written as position, rotation
+//!   and scale (what skelpad's own runtime does): the exporter uses it for
+//!   the world a bone *must* have, [`child_world`] for what runtimes show.
 //! - A keyframe's value is reached through the cubic timing bezier stored on
 //!   that keyframe, solved with five Newton steps from `x = t`; both handles'
 //!   y = 999 holds the previous value.
@@ -120,21 +128,21 @@ impl Element {
     }
 }
 
-/// Whether a scale mirrors (exactly one axis negative); SkelForm then turns
-/// the children's rotations the other way.
+/// Whether a scale mirrors (exactly one axis negative): "facing left" in
+/// SkelForm's runtimes.
 pub fn facing_left(sx: f64, sy: f64) -> bool {
     (sx < 0.0) != (sy < 0.0)
 }
 
-/// A child's world transform from its parent's world and its local values.
+/// A child's world transform from its parent's world and its local values,
+/// as SkelForm's editor and skelform-js compute it.
 pub fn child_world(parent: &Trs, local: &Trs) -> Trs {
-    let dir = if facing_left(parent.sx, parent.sy) { -1.0 } else { 1.0 };
     let (px, py) = (local.x * parent.sx, local.y * parent.sy);
     let (s, c) = parent.rot.sin_cos();
     Trs {
         x: parent.x + px * c - py * s,
         y: parent.y + px * s + py * c,
-        rot: dir * local.rot + parent.rot,
+        rot: local.rot + parent.rot,
         sx: local.sx * parent.sx,
         sy: local.sy * parent.sy,
     }
@@ -143,7 +151,6 @@ pub fn child_world(parent: &Trs, local: &Trs) -> Trs {
 /// The local values that put a child at `world` under `parent` (the inverse
 /// of [`child_world`]). A collapsed parent axis takes a zero.
 pub fn local_for(parent: &Trs, world: &Trs) -> Trs {
-    let dir = if facing_left(parent.sx, parent.sy) { -1.0 } else { 1.0 };
     let div = |a: f64, b: f64| if b == 0.0 { 0.0 } else { a / b };
     let (dx, dy) = (world.x - parent.x, world.y - parent.y);
     let (s, c) = parent.rot.sin_cos();
@@ -151,10 +158,18 @@ pub fn local_for(parent: &Trs, world: &Trs) -> Trs {
     Trs {
         x: div(ux, parent.sx),
         y: div(uy, parent.sy),
-        rot: dir * (world.rot - parent.rot),
+        rot: world.rot - parent.rot,
         sx: div(world.sx, parent.sx),
         sy: div(world.sy, parent.sy),
     }
+}
+
+/// `parent.matrix() · local.matrix()` as position, rotation and scale, for a
+/// parent whose scale is uniform in size or mirrors (what skelpad computes):
+/// a mirror turns the child's rotation around.
+pub fn compose(parent: &Trs, local: &Trs) -> Trs {
+    let dir = if facing_left(parent.sx, parent.sy) { -1.0 } else { 1.0 };
+    Trs { rot: dir * local.rot + parent.rot, ..child_world(parent, local) }
 }
 
 /// Wraps an angle difference into (-π, π].
@@ -258,23 +273,27 @@ mod tests {
     }
 
     #[test]
-    fn child_world_matches_matrix_product_without_mirroring() {
-        // Uniform parent scale: SkelForm's model equals the plain product.
+    fn compose_is_the_matrix_product_and_child_world_the_editors_rule() {
+        // Uniform parent scale: both equal the plain product.
         let p = Trs { x: 3.0, y: -2.0, rot: 0.7, sx: 2.0, sy: 2.0 };
         let l = Trs { x: 10.0, y: -4.0, rot: 0.3, sx: 1.2, sy: 0.8 };
         let want = p.matrix() * l.matrix();
-        let got = child_world(&p, &l).matrix();
-        for (g, w) in got.to_array().iter().zip(want.to_array()) {
-            assert!((g - w).abs() < 1e-9);
+        for got in [compose(&p, &l).matrix(), child_world(&p, &l).matrix()] {
+            for (g, w) in got.to_array().iter().zip(want.to_array()) {
+                assert!((g - w).abs() < 1e-9);
+            }
         }
-        // A mirrored parent: the child's rotation turns the other way, which
-        // is what the plain product does for a mirror.
+        // A mirrored parent: the product turns the child's rotation around;
+        // SkelForm's editor adds it, so the two differ unless it is 0.
         let p = Trs { x: 0.0, y: 0.0, rot: 0.4, sx: -1.0, sy: 1.0 };
         let want = p.matrix() * l.matrix();
-        let got = child_world(&p, &l).matrix();
+        let got = compose(&p, &l).matrix();
         for (g, w) in got.to_array().iter().zip(want.to_array()) {
             assert!((g - w).abs() < 1e-9, "{got:?} {want:?}");
         }
+        assert!((child_world(&p, &l).rot - (0.4 + 0.3)).abs() < 1e-12);
+        let flat = Trs { rot: 0.0, ..l };
+        assert_eq!(compose(&p, &flat), child_world(&p, &flat), "rotation 0: the rules agree");
     }
 
     #[test]

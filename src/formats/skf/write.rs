@@ -35,7 +35,7 @@ pub enum Stage {
 }
 
 /// Makes a picture centered on its origin by adding transparent margins, so
-/// every texture a helper bone may show (other attachments, other styles)
+/// every texture a helper bone may show (its attachment in other styles)
 /// is placed by the bone alone. A pivot off the half-pixel grid is rounded
 /// (at most a quarter pixel off).
 pub fn center(r: &Raster) -> Raster {
@@ -254,13 +254,20 @@ const README: &str = "# Exported by skelpad
 This `.skf` follows SkelForm's file structure (version 0.7.0). Notes for
 runtime authors:
 
-- Bones keep the full dotted names of the skelpad script. Bones named
-  `@SLOT` are helpers that carry a slot's pictures (their local transform is
-  the attachment's transform times the texel size); `@SLOT[ATT]` carry a
-  mesh, and `@SLOT[ATT]>BONE` / `@SLOT[ATT]~N` are frames its vertices are
-  bound to.
-- Texture swaps are `Texture` keyframes (value in `value_str`, \"\" shows
-  nothing); the `rusty_skelform` 0.8 runtime only reacts to `Tex`.
+- Bones keep the full dotted names of the skelpad script. A bone that is
+  mirrored in skelpad is written unmirrored (its y axis turned around), so
+  no parent ever faces left: runtimes disagree on how children turn under a
+  mirrored parent. The mirror is carried by the pictures' helpers.
+- Bones named `@SLOT` (or `@SLOT[ATT]` when the slot has several pictures)
+  are helpers that each carry one picture (their local transform is the
+  attachment's transform times the texel size). `@SLOT[ATT]` also carry
+  meshes, and `@SLOT[ATT]>BONE` / `@SLOT[ATT]~N` are frames its vertices
+  are bound to.
+- Attachment switches are stepped `ScaleX`/`ScaleY` keys on the helpers:
+  scale 0 hides a picture (a mesh's frames also move onto one point). No
+  `Texture` keys are written, so every runtime plays the switches alike.
+- Every keyed element has a key at frame 0, so an animation played on
+  (looping, after another one) shows the same frames as one reset first.
 - Tints are 0..1. Keys are sparse where SkelForm's curves reproduce skelpad
   and per frame where they cannot.
 ";
