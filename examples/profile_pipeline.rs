@@ -27,6 +27,7 @@ fn main() {
     let bones: usize = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(1000);
     let iters: usize = args.get(4).and_then(|s| s.parse().ok()).unwrap_or(10);
     let text = generate::styled(&style, bones, 10);
+    eprintln!("{} bytes", text.len());
     match stage {
         "parse" => {
             for _ in 0..iters {

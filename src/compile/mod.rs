@@ -3,7 +3,7 @@
 //! The document is split into top-level sections. Each section's tree is
 //! cached on its text; the rig (skeleton, skin and order sections) is rebuilt
 //! only when one of those trees changes, and each animation only when its own
-//! sections or the rig change. Editing inside one animation therefore
+//! sections or the rig's names change (animations read nothing else of it). Editing inside one animation therefore
 //! re-parses one section and recompiles one animation.
 
 mod anim;
@@ -82,6 +82,7 @@ struct CachedSection {
 struct RigCache {
     key: Vec<Arc<Section>>,
     output: Arc<rig::RigOutput>,
+    /// Changes when the rig's names change (what animations depend on).
     generation: u64,
 }
 
@@ -181,7 +182,13 @@ impl Compiler {
                 })
                 .collect();
             let output = Arc::new(rig::compile_rig(&input));
-            self.rig = Some(RigCache { key: rig_key, output, generation: self.generation });
+            // Animations only read the rig's names: when those did not
+            // change (an edited length, position or shape), they stay valid.
+            let generation = match &self.rig {
+                Some(old) if old.output.same_names(&output) => old.generation,
+                _ => self.generation,
+            };
+            self.rig = Some(RigCache { key: rig_key, output, generation });
         }
         let Some(rig) = self.rig.as_ref() else { unreachable!("the rig was just built") };
         let rig_out = rig.output.clone();

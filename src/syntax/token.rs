@@ -5,7 +5,7 @@ use nom::branch::alt;
 use nom::bytes::complete::{tag, take_while, take_while_m_n, take_while1};
 use nom::character::complete::{char, digit1};
 use nom::combinator::{all_consuming, opt, recognize};
-use nom::multi::many0;
+use nom::multi::many0_count;
 use nom::sequence::{delimited, pair, preceded};
 use nom::{IResult, Parser};
 
@@ -58,7 +58,7 @@ fn name_lit(i: &str) -> Res<'_, &str> {
 }
 
 fn path_lit(i: &str) -> Res<'_, &str> {
-    recognize((name_lit, many0(preceded(char('.'), name_lit)))).parse(i)
+    recognize((name_lit, many0_count(preceded(char('.'), name_lit)))).parse(i)
 }
 
 /// `NAME`: `[A-Za-z_-][A-Za-z0-9_-]*`.
