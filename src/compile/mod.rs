@@ -117,14 +117,16 @@ pub struct Compiler {
 
 /// Section-relative source entries in document offsets.
 fn placed<T: Clone + Shift>(items: &[(Ordinal, T)], start: impl Fn(Ordinal) -> u32) -> Vec<T> {
-    items
-        .iter()
-        .map(|(o, t)| {
-            let mut t = t.clone();
-            t.shift(start(*o));
-            t
-        })
-        .collect()
+    placed_iter(items, start).collect()
+}
+
+/// [`placed`] without collecting.
+fn placed_iter<'a, T: Clone + Shift, F: Fn(Ordinal) -> u32 + 'a>(items: &'a [(Ordinal, T)], start: F) -> impl Iterator<Item = T> + 'a {
+    items.iter().map(move |(o, t)| {
+        let mut t = t.clone();
+        t.shift(start(*o));
+        t
+    })
 }
 
 fn same(a: &[Arc<Section>], b: &[Arc<Section>]) -> bool {
@@ -253,19 +255,25 @@ impl Compiler {
             references: placed(&rs.references, rig_start),
             ..SourceMap::default()
         };
+        // Room for every animation's entries up front: growing these long
+        // vectors one animation at a time copies them again and again.
+        sources.keys.reserve(anim_outputs.iter().map(|o| o.sources.keys.len()).sum());
+        sources.items.reserve(anim_outputs.iter().map(|o| o.sources.items.len()).sum());
+        sources.timelines.reserve(anim_outputs.iter().map(|o| o.sources.timelines.len()).sum());
+        sources.references.reserve(anim_outputs.iter().map(|o| o.sources.references.len()).sum());
         for (a, ((_, idx), out)) in groups.iter().zip(&anim_outputs).enumerate() {
             let anim = AnimId::from_index(a);
             let start = |o: Ordinal| start_of(idx[o]);
             let src = &out.sources;
             let key_base = sources.keys.len() as u32;
-            sources.keys.extend(placed(&src.keys, start));
-            sources.items.extend(placed(&src.items, start).into_iter().map(|i| ItemSource { anim, ..i }));
-            sources.timelines.extend(placed(&src.timelines, start).into_iter().map(|t| TimelineSource {
+            sources.keys.extend(placed_iter(&src.keys, start));
+            sources.items.extend(placed_iter(&src.items, start).map(|i| ItemSource { anim, ..i }));
+            sources.timelines.extend(placed_iter(&src.timelines, start).map(|t| TimelineSource {
                 anim,
                 keys: t.keys.start + key_base..t.keys.end + key_base,
                 ..t
             }));
-            sources.references.extend(placed(&src.references, start).into_iter().map(|r| match r.target {
+            sources.references.extend(placed_iter(&src.references, start).map(|r| match r.target {
                 Some(Target::Animation(_)) => Reference { target: Some(Target::Animation(anim)), ..r },
                 _ => r,
             }));
