@@ -89,9 +89,30 @@ pub struct Scene<'a> {
     pub stale: bool,
 }
 
+/// Where a left-button drag on something drawn is.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum DragPhase {
+    /// Pressed on this (the world point is where the button went down).
+    Start(Pick, Part),
+    Move,
+    /// Released (or the drag was lost).
+    End,
+}
+
+/// A left-button drag on the canvas, in world units.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Drag {
+    pub phase: DragPhase,
+    pub world: (f64, f64),
+    pub shift: bool,
+    pub alt: bool,
+}
+
 /// What the user asked for on the canvas this frame.
 #[derive(Debug, Default, PartialEq)]
 pub struct CanvasOutput {
+    /// A drag with the left button that started on a bone mark or a shape.
+    pub drag: Option<Drag>,
     /// A click: what was under it (`Some(None)`: empty space).
     pub clicked: Option<Option<Pick>>,
     pub toggle_play: bool,
@@ -105,6 +126,8 @@ pub struct CanvasOutput {
 /// draw list's storage, and the sprites uploaded as egui textures.
 pub struct Drawing {
     cache: RenderCache,
+    /// The SkelForm file whose pictures were put into the cache.
+    imported_sprites: Option<PathBuf>,
     image_dir: PathBuf,
     list: DrawList,
     textures: HashMap<u64, egui::TextureHandle>,
@@ -115,6 +138,7 @@ impl Drawing {
     pub fn new(image_dir: &Path) -> Self {
         Drawing {
             cache: RenderCache::new(image_dir),
+            imported_sprites: None,
             image_dir: image_dir.to_path_buf(),
             list: DrawList::default(),
             textures: HashMap::new(),
@@ -125,6 +149,14 @@ impl Drawing {
     pub fn set_image_dir(&mut self, image_dir: &Path) {
         if self.image_dir != image_dir {
             *self = Drawing::new(image_dir);
+        }
+    }
+
+    /// Puts the pictures of a SkelForm file shown in the editor into the cache (once).
+    pub fn use_imported_sprites(&mut self, view: &super::document::ImportedView) {
+        if self.imported_sprites.as_ref() != Some(&view.source) {
+            view.imported.load_sprites(&mut self.cache.images);
+            self.imported_sprites = Some(view.source.clone());
         }
     }
 
@@ -143,11 +175,13 @@ pub struct Canvas {
     pub fit_requested: bool,
     /// The canvas's rectangle in the last frame.
     pub rect: Rect,
+    /// A left-button drag on something drawn is under way.
+    pub(crate) dragging: bool,
 }
 
 impl Default for Canvas {
     fn default() -> Self {
-        Canvas { space_held: false, space_panned: false, fit_requested: false, rect: Rect::NOTHING }
+        Canvas { space_held: false, space_panned: false, fit_requested: false, rect: Rect::NOTHING, dragging: false }
     }
 }
 
@@ -209,6 +243,32 @@ impl Canvas {
         }
         if ctrl_zero {
             self.fit_requested = true;
+        }
+
+        // Left drag on a bone mark or a shape: editing (the app writes it
+        // back into the script).
+        let (shift, alt) = ui.input(|i| (i.modifiers.shift, i.modifiers.alt));
+        if !self.space_held
+            && response.drag_started_by(PointerButton::Primary)
+            && let Some(p) = ui.input(|i| i.pointer.press_origin())
+        {
+            let world = view.world_from_screen(rect, p);
+            if let Some((pick, part)) = pick_at(&drawing.list, world.0, world.1, f64::from(6.0 / view.zoom)) {
+                self.dragging = true;
+                out.drag = Some(Drag { phase: DragPhase::Start(pick, part), world, shift, alt });
+            }
+        } else if self.dragging {
+            let pos = response.interact_pointer_pos().or_else(|| ui.input(|i| i.pointer.latest_pos()));
+            let stopped = response.drag_stopped() || !response.dragged_by(PointerButton::Primary);
+            if let Some(p) = pos {
+                let phase = if stopped { DragPhase::End } else { DragPhase::Move };
+                out.drag = Some(Drag { phase, world: view.world_from_screen(rect, p), shift, alt });
+            } else if stopped {
+                out.drag = Some(Drag { phase: DragPhase::End, world: (f64::NAN, f64::NAN), shift, alt });
+            }
+            if stopped {
+                self.dragging = false;
+            }
         }
 
         // Pan: middle or right drag, or Space + left drag.
@@ -340,6 +400,34 @@ fn paint_pose(painter: &egui::Painter, rect: Rect, view: &View, scene: &Scene<'_
     for mesh in render::egui::to_epaint(list, &to_screen, &mut texture_of) {
         painter.add(egui::Shape::mesh(mesh));
     }
+    if scene.show_bones {
+        paint_ik(painter, rect, view, scene);
+    }
+}
+
+/// IK families: the chain through its bones' origins, a dashed line from
+/// its tip to the target, and a ring on the target.
+fn paint_ik(painter: &egui::Painter, rect: Rect, view: &View, scene: &Scene<'_>) {
+    let color = Color32::from_rgb(188, 188, 0);
+    let at = |b: BoneId| {
+        scene.pose.bones.get(b.index()).map(|bp| {
+            let (x, y) = bp.world.apply(0.0, 0.0);
+            view.screen_from_world(rect, x, y)
+        })
+    };
+    for fam in &scene.armature.skeleton.ik {
+        let pts: Vec<egui::Pos2> = fam.bones.iter().filter_map(|b| at(*b)).collect();
+        if pts.len() >= 2 {
+            painter.add(egui::Shape::line(pts.clone(), Stroke::new(2.0, color)));
+        }
+        for p in &pts {
+            painter.circle_filled(*p, 3.0, color);
+        }
+        if let (Some(tip), Some(target)) = (pts.last(), at(fam.target)) {
+            painter.add(egui::Shape::dashed_line(&[*tip, target], Stroke::new(1.0, color), 4.0, 4.0));
+            painter.circle_stroke(target, 7.0, Stroke::new(2.0, color));
+        }
+    }
 }
 
 /// Outlines the bone under the editor cursor and the selected bone or shape.
@@ -393,7 +481,7 @@ fn slot_outline(sk: &crate::model::Skeleton, pose: &Pose, slot: SlotId) -> Optio
     };
     let pad = |st: &crate::model::ShapeStyle| st.stroke_width.max(0.0) / 2.0;
     match &att.kind {
-        AttachmentKind::None | AttachmentKind::Sprite { .. } => None,
+        AttachmentKind::None | AttachmentKind::Sprite { .. } | AttachmentKind::Mesh(_) => None,
         AttachmentKind::Rect { width, height, style, .. } => {
             let (hw, hh) = (width / 2.0 + pad(style), height / 2.0 + pad(style));
             Some(vec![m.apply(-hw, -hh), m.apply(hw, -hh), m.apply(hw, hh), m.apply(-hw, hh)])

@@ -107,6 +107,20 @@ pub struct Document {
     /// from the echo of our own save.
     pub disk_text: Option<String>,
     pub analysis: Analysis,
+    /// A SkelForm file shown read-only: the canvas plays the file itself, the
+    /// text is its converted script.
+    pub imported: Option<Box<ImportedView>>,
+}
+
+/// A `.skf` opened in the editor.
+pub struct ImportedView {
+    /// The file it came from.
+    pub source: PathBuf,
+    pub imported: crate::formats::skf::import::Imported,
+    /// The converted script (the buffer) and its pictures.
+    pub converted: crate::formats::skf::convert::Converted,
+    /// The pictures' folder named in the script.
+    pub sprite_dir: String,
 }
 
 impl Document {
@@ -120,11 +134,31 @@ impl Document {
             saved_text: text.to_owned(),
             disk_text: None,
             analysis: Analysis::new(text),
+            imported: None,
         }
+    }
+
+    /// Opens a SkelForm file read-only: the canvas shows the file as
+    /// SkelForm plays it (IK, meshes, physics); the text is the script
+    /// `skelpad convert` would write.
+    pub fn open_skf(path: &Path) -> Result<Self, String> {
+        use crate::formats::skf::{convert, import};
+        let imported = import::import_path(path)?;
+        let stem = path.file_stem().map_or_else(|| "converted".to_string(), |s| s.to_string_lossy().to_string());
+        let sprite_dir = format!("{}_sprites", convert::script_name(&stem));
+        let converted = convert::convert(&imported, &sprite_dir);
+        let name = path.file_name().map_or_else(|| "file.skf".to_string(), |n| n.to_string_lossy().to_string());
+        let mut doc = Document::untitled(&name, &converted.script);
+        doc.analysis.shown = imported.armature.clone();
+        doc.imported = Some(Box::new(ImportedView { source: path.to_path_buf(), imported, converted, sprite_dir }));
+        Ok(doc)
     }
 
     /// Opens a file.
     pub fn open(path: &Path) -> Result<Self, String> {
+        if crate::cli::is_skf(path) {
+            return Self::open_skf(path);
+        }
         let loaded = files::load(path)?;
         let mut doc = Document::untitled("untitled", &loaded.text);
         doc.path = Some(path.to_path_buf());

@@ -85,6 +85,8 @@ pub struct EditorOutput {
     pub cursor: Option<usize>,
     /// The text was edited this frame.
     pub changed: bool,
+    /// "Convert to script…" was clicked (a SkelForm file is shown).
+    pub convert_requested: bool,
 }
 
 /// Editor state that lives between frames (not persisted).
@@ -121,6 +123,23 @@ impl Editor {
             ui.weak(doc.display_name());
             label
         });
+        if let Some(iv) = &doc.imported {
+            egui::Frame::group(ui.style()).show(ui, |ui| {
+                ui.label(format!(
+                    "{} is a SkelForm file: the canvas plays it as SkelForm does (IK, meshes, physics). \
+                     The text below is the script it converts to (read-only; IK and physics baked into keys).",
+                    iv.source.display()
+                ));
+                if !iv.converted.not_carried.is_empty() {
+                    let list: Vec<String> = iv.converted.not_carried.iter().map(|(w, n)| format!("{n} × {w}")).collect();
+                    ui.weak(format!("Not carried into the script: {}", list.join("; ")));
+                }
+                if ui.button("Convert to script…").clicked() {
+                    out.convert_requested = true;
+                }
+            });
+        }
+        let read_only = doc.imported.is_some();
         if self.find.open {
             self.find_bar(ui, &doc.text);
         }
@@ -200,6 +219,7 @@ impl Editor {
                     .desired_width(f32::INFINITY)
                     .desired_rows(30)
                     .return_key(None)
+                    .interactive(!read_only)
                     .frame(egui::Frame::NONE)
                     .layouter(&mut layouter)
                     .show(ui);

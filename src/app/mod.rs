@@ -13,12 +13,14 @@
 
 pub mod canvas;
 pub mod document;
+pub mod drag;
 pub mod editor;
 pub mod export;
 pub mod files;
 pub mod highlight;
 pub mod settings;
 pub mod timeline;
+pub mod write_back;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -117,6 +119,8 @@ pub struct SkelpadApp {
     pub selected: Option<Selected>,
     /// The bone whose line holds the editor cursor.
     pub cursor_bone: Option<BoneId>,
+    /// A canvas drag that is editing the script.
+    pub drag: Option<drag::DragEdit>,
     dialogs: Box<dyn FileDialogs>,
     /// The export whose options are being chosen.
     export_dialog: Option<ExportKind>,
@@ -185,6 +189,7 @@ impl SkelpadApp {
             drawing: Drawing::new(Path::new(".")),
             selected: None,
             cursor_bone: None,
+            drag: None,
             dialogs: services.dialogs,
             export_dialog: None,
             export_options: ExportOptions::default(),
@@ -307,6 +312,41 @@ impl SkelpadApp {
                 self.say(format!("Opened {}", path.display()), false);
             }
             Err(e) => self.say(e, true),
+        }
+    }
+
+    /// "Convert to script…": writes the shown SkelForm file's script beside
+    /// it (`NAME.skel2d`, or `NAME_2.skel2d`, … when taken) with its pictures
+    /// in `NAME_sprites/`, and opens the script.
+    fn convert_imported(&mut self) {
+        let Some(iv) = &self.doc.imported else { return };
+        let dir = iv.source.parent().map(Path::to_path_buf).unwrap_or_default();
+        let stem = iv.source.file_stem().map_or_else(|| "converted".to_string(), |s| s.to_string_lossy().to_string());
+        let mut target = dir.join(format!("{stem}.skel2d"));
+        let mut k = 2;
+        while target.exists() && k < 1000 {
+            target = dir.join(format!("{stem}_{k}.skel2d"));
+            k += 1;
+        }
+        let written = (|| -> Result<(), String> {
+            for (rel, w, h, rgba) in &iv.converted.sprites {
+                let path = dir.join(rel);
+                if let Some(parent) = path.parent() {
+                    std::fs::create_dir_all(parent).map_err(|e| format!("cannot create `{}`: {e}", parent.display()))?;
+                }
+                let img = image::RgbaImage::from_raw(*w, *h, rgba.clone()).ok_or_else(|| format!("{rel}: bad pixels"))?;
+                let mut png = Vec::new();
+                img.write_to(&mut std::io::Cursor::new(&mut png), image::ImageFormat::Png).map_err(|e| format!("{rel}: {e}"))?;
+                crate::formats::atomic::write_atomic(&path, &png)?;
+            }
+            crate::formats::atomic::write_atomic(&target, iv.converted.script.as_bytes())
+        })();
+        match written {
+            Ok(()) => {
+                self.open_path(&target);
+                self.say(format!("Converted to {}", target.display()), false);
+            }
+            Err(e) => self.say(format!("Cannot convert: {e}"), true),
         }
     }
 
@@ -442,6 +482,9 @@ impl SkelpadApp {
         self.poll_files(&ctx);
         self.poll_export();
         self.drawing.set_image_dir(&self.script_dir());
+        if let Some(iv) = &self.doc.imported {
+            self.drawing.use_imported_sprites(iv);
+        }
 
         egui::Panel::top("menu").show(ui, |ui| self.menu_bar(ui));
         egui::Panel::bottom("status").show(ui, |ui| self.status_bar(ui));
@@ -455,6 +498,9 @@ impl SkelpadApp {
             egui::CentralPanel::default().show(ui, |ui| {
                 let generation = self.doc.analysis.generation;
                 let out = self.editor.ui(ui, &mut self.doc);
+                if out.convert_requested {
+                    self.convert_imported();
+                }
                 if out.changed || generation != self.doc.analysis.generation {
                     // Panels drawn before the editor (the diagnostics list)
                     // catch up in the next frame, right away.
@@ -514,6 +560,14 @@ impl SkelpadApp {
             if let Some(pick) = out.clicked {
                 self.pick(pick);
             }
+            if let Some(d) = out.drag {
+                let time_secs = self.playback.sample_time(anim);
+                let place = match (anim_id, anim) {
+                    (Some(a), Some(an)) => write_back::Place::Anim { anim: a, time_secs, fps: an.fps },
+                    _ => write_back::Place::Setup,
+                };
+                self.on_drag(&ctx, d, place);
+            }
             if self.playback.playing && anim.is_some() {
                 ctx.request_repaint();
             }
@@ -531,6 +585,60 @@ impl SkelpadApp {
         if self.quit_requested {
             self.quit_requested = false;
             ctx.send_viewport_cmd(ViewportCommand::Close);
+        }
+    }
+
+    /// A canvas drag: starts, updates or ends an edit of the script. The
+    /// preview follows (each update recompiles), playback pauses, and the
+    /// whole drag is one step of the editor's undo history.
+    fn on_drag(&mut self, ctx: &egui::Context, d: canvas::Drag, place: write_back::Place) {
+        match d.phase {
+            canvas::DragPhase::Start(pick, part) => {
+                self.drag = None;
+                if self.doc.analysis.shown_is_stale
+                    || !std::sync::Arc::ptr_eq(&self.doc.analysis.shown.skeleton, &self.doc.analysis.comp.armature.skeleton)
+                {
+                    self.say("The script has errors that hide part of it: fix them before dragging", true);
+                    return;
+                }
+                self.playback.playing = false;
+                let shapes = self.settings.view.drag_shapes;
+                match drag::DragEdit::begin(&self.doc, &self.pose, pick, part, d.shift, d.world, place, shapes) {
+                    Ok(edit) => {
+                        self.say(edit.describe(), false);
+                        drag::mark_undo_point(ctx, edit.before());
+                        self.drag = Some(edit);
+                    }
+                    Err(why) => self.say(format!("Not changed: {why}"), true),
+                }
+            }
+            canvas::DragPhase::Move | canvas::DragPhase::End => {
+                let snap = d.alt || self.settings.view.snap;
+                let ended = d.phase == canvas::DragPhase::End;
+                if let Some(edit) = self.drag.as_mut()
+                    && d.world.0.is_finite()
+                {
+                    match edit.update(d.world, snap) {
+                        Ok(text) => {
+                            if text != self.doc.text {
+                                self.doc.text = text;
+                                self.doc.sync();
+                                edit.changed = true;
+                                ctx.request_repaint();
+                            }
+                        }
+                        Err(why) => self.say(format!("Not changed: {why}"), true),
+                    }
+                }
+                // (The text before the drag is the last undo point, so an
+                // undo from here restores it: the drag is one step.)
+                if ended
+                    && let Some(edit) = self.drag.take()
+                    && edit.changed
+                {
+                    self.say(format!("Done {}", edit.describe().split(';').next().unwrap_or_default()), false);
+                }
+            }
         }
     }
 

@@ -45,11 +45,16 @@ pub struct ViewSettings {
     pub looping: bool,
     /// Playback speed factor, 0.1–4.
     pub speed: f64,
+    /// Canvas drags snap to whole units, 5° and tenths of scale.
+    pub snap: bool,
+    /// Canvas drags on a shape edit the shape's own transform (its slot
+    /// line) instead of moving its bone.
+    pub drag_shapes: bool,
 }
 
 impl Default for ViewSettings {
     fn default() -> Self {
-        ViewSettings { show_grid: true, show_bones: true, onion_skin: false, looping: true, speed: 1.0 }
+        ViewSettings { show_grid: true, show_bones: true, onion_skin: false, looping: true, speed: 1.0, snap: false, drag_shapes: false }
     }
 }
 

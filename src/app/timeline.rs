@@ -28,6 +28,8 @@ pub struct Playback {
     pub playing: bool,
     pub looping: bool,
     pub speed: f64,
+    /// Show the setup pose (no animation): canvas drags edit the skeleton.
+    pub setup_pose: bool,
     /// The clock reading of the previous frame while playing.
     last_clock: Option<f64>,
 }
@@ -43,6 +45,7 @@ impl Default for Playback {
             playing: true,
             looping: true,
             speed: 1.0,
+            setup_pose: false,
             last_clock: None,
         }
     }
@@ -56,7 +59,7 @@ impl Playback {
     /// Finds the selected animation and skin in `arm`, following renames.
     pub fn resolve(&mut self, arm: &Armature) -> (Option<AnimId>, SkinId) {
         let anims = &arm.animations;
-        let anim = if anims.is_empty() {
+        let anim = if anims.is_empty() || self.setup_pose {
             None
         } else {
             let by_name = self.anim_name.as_ref().and_then(|n| anims.iter().position(|a| &a.name == n));
@@ -79,6 +82,7 @@ impl Playback {
 
     pub fn select_anim(&mut self, arm: &Armature, id: AnimId) {
         if let Some(a) = arm.animation(id) {
+            self.setup_pose = false;
             self.anim_index = id.index();
             self.anim_name = Some(a.name.clone());
             self.time_secs = 0.0;
@@ -197,8 +201,13 @@ pub fn ui(
     let (anim_id, skin_id) = playback.resolve(arm);
     let anim = anim_id.and_then(|a| arm.animation(a));
     ui.horizontal(|ui| {
-        let anim_label = anim.map_or_else(|| "(no animation)".to_owned(), anim_title);
+        let none = if arm.animations.is_empty() { "(no animation)" } else { "(setup pose)" };
+        let anim_label = anim.map_or_else(|| none.to_owned(), anim_title);
         egui::ComboBox::from_label("Animation").selected_text(anim_label).show_ui(ui, |ui| {
+            if !arm.animations.is_empty() && ui.selectable_label(playback.setup_pose, "(setup pose)").clicked() {
+                playback.setup_pose = true;
+                playback.playing = false;
+            }
             for (i, a) in arm.animations.iter().enumerate() {
                 let id = AnimId::from_index(i);
                 if ui.selectable_label(Some(id) == anim_id, anim_title(a)).clicked() {
@@ -246,6 +255,11 @@ pub fn ui(
         ui.checkbox(&mut view.show_bones, "Bones");
         ui.checkbox(&mut view.onion_skin, "Onion skin").on_hover_text("Ghosts of the frames before (red) and after (green)");
         ui.checkbox(&mut view.show_grid, "Grid");
+        ui.separator();
+        // Distinct names: "Bones" is the overlay toggle above.
+        ui.selectable_value(&mut view.drag_shapes, false, "Drag bones").on_hover_text("Dragging a shape moves its bone");
+        ui.selectable_value(&mut view.drag_shapes, true, "Drag shapes").on_hover_text("Dragging a shape moves the shape on its slot line");
+        ui.checkbox(&mut view.snap, "Snap").on_hover_text("Whole units, 5° and tenths of scale (or hold Alt while dragging)");
         if ui.button("Fit").on_hover_text("Fit the animation in view (F or Ctrl+0 on the canvas)").clicked() {
             out.fit = true;
         }
@@ -256,7 +270,11 @@ pub fn ui(
         let ticks = source_ticks.unwrap_or_else(|| a.key_times(&arm.skeleton, focus_bone).into_iter().map(|t| (t, None)).collect());
         out.jump = scrub_bar(ui, playback, a, &ticks, focus_bone.map(|b| arm.skeleton.bone(b).name.as_str()));
     } else {
-        ui.weak("This script has no animation: write an `anim \"name\"` section to animate it.");
+        if arm.animations.is_empty() {
+            ui.weak("This script has no animation: write an `anim \"name\"` section to animate it.");
+        } else {
+            ui.weak("The setup pose: dragging on the canvas edits the skeleton section. Pick an animation to play it.");
+        }
     }
     out
 }

@@ -32,6 +32,41 @@ pub struct ExportArgs {
     pub allow_errors: bool,
 }
 
+/// `skelpad export FILE.skf -o OUT.skf`: the file checked and written again
+/// (see [`crate::formats::skf::import::repack`]).
+fn repack(args: &ExportArgs, err: &mut dyn Write) -> i32 {
+    let path = &args.file;
+    let bytes = match std::fs::read(path) {
+        Ok(b) => b,
+        Err(e) => {
+            let _ = writeln!(err, "error: cannot read `{}`: {}", path.display(), super::io_reason(&e));
+            return EXIT_USAGE;
+        }
+    };
+    let out = match crate::formats::skf::import::repack(&bytes) {
+        Ok(out) => out,
+        Err(e) => {
+            for p in &e.problems {
+                let _ = writeln!(err, "error: {}: {p}", path.display());
+            }
+            return EXIT_USAGE;
+        }
+    };
+    if !args.skins.is_empty() || args.scale != 1.0 {
+        let _ = writeln!(err, "warning: --skin and --scale apply to scripts; a .skf is written as it is");
+    }
+    match crate::formats::atomic::write_atomic(&args.output, &out) {
+        Ok(()) => {
+            let _ = writeln!(err, "wrote `{}`", args.output.display());
+            EXIT_OK
+        }
+        Err(e) => {
+            let _ = writeln!(err, "error: {e}");
+            EXIT_USAGE
+        }
+    }
+}
+
 /// Bones from which progress is reported while exporting.
 const PROGRESS_FROM_BONES: usize = 200;
 
@@ -41,6 +76,9 @@ const PROGRESS_FROM_BONES: usize = 200;
 /// errors and `--allow-errors` was not given (nothing written), 2 the export
 /// failed (nothing written).
 pub fn run(args: &ExportArgs, make_pictures: &mut dyn FnMut(&Armature, &Path) -> Box<dyn Pictures>, err: &mut dyn Write) -> i32 {
+    if super::is_skf(&args.file) {
+        return repack(args, err);
+    }
     let text = match read_script(&args.file) {
         Ok(t) => t,
         Err(msg) => {

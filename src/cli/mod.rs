@@ -1,5 +1,6 @@
 //! The `skelpad` command line.
 
+pub mod convert;
 pub mod export;
 pub mod render;
 pub mod report;
@@ -55,7 +56,8 @@ enum Command {
     },
     /// Evaluate poses: the setup pose and poses of each animation.
     Pose {
-        /// The script.
+        /// The script, or a SkelForm `.skf` (its bones in the file's order
+        /// under their own names; a time shows the frame `trunc(t·fps)`).
         file: PathBuf,
         /// Print JSON (the conformance format).
         #[arg(long)]
@@ -75,6 +77,8 @@ enum Command {
     /// Export to SkelForm (`.skf`): bones, pictures in atlases, styles and
     /// animations that SkelForm's runtimes play as skelpad does.
     Export(export::ExportArgs),
+    /// Convert another tool's file (SkelForm `.skf`) into an editable script.
+    Convert(convert::ConvertArgs),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -107,6 +111,7 @@ where
         Some(Command::Check { files, format, timings }) => check(&files, format, timings),
         Some(Command::Pose { file, json, anim, skin, times }) => pose(&file, json, anim.as_deref(), skin.as_deref(), times),
         Some(Command::Render(args)) => render::run(args),
+        Some(Command::Convert(args)) => convert::run(&args, &mut std::io::stderr()),
         Some(Command::Export(args)) => export::run(
             &args,
             &mut |arm, dir| Box::new(crate::formats::skf::pictures::RenderedPictures::new(arm, dir)),
@@ -119,7 +124,8 @@ where
 /// here, before a window opens; a missing one becomes a new script there.
 fn open_editor(file: Option<PathBuf>) -> i32 {
     if let Some(path) = file.as_deref().filter(|p| p.exists())
-        && let Err(msg) = read_script(path)
+        && let Err(msg) =
+            if is_skf(path) { crate::formats::skf::import::import_path(path).map(|_| String::new()) } else { read_script(path) }
     {
         eprintln!("error: {msg}");
         return EXIT_USAGE;
@@ -220,16 +226,33 @@ fn default_times(duration: f64) -> Vec<f64> {
     (0..=10).map(|k| if k == 10 { duration } else { f64::from(k) * duration / 10.0 }).collect()
 }
 
+/// Whether a path names a SkelForm file (by its extension).
+pub fn is_skf(path: &Path) -> bool {
+    path.extension().is_some_and(|e| e.eq_ignore_ascii_case("skf"))
+}
+
 fn pose(path: &Path, json: bool, anim: Option<&str>, skin: Option<&str>, times: Option<Vec<f64>>) -> i32 {
-    let text = match read_script(path) {
-        Ok(t) => t,
-        Err(msg) => {
-            eprintln!("error: {msg}");
-            return EXIT_USAGE;
+    let (armature, errors) = if is_skf(path) {
+        match crate::formats::skf::import::import_path(path) {
+            Ok(imported) => (imported.armature, 0),
+            Err(msg) => {
+                eprintln!("error: {msg}");
+                return EXIT_USAGE;
+            }
         }
+    } else {
+        let text = match read_script(path) {
+            Ok(t) => t,
+            Err(msg) => {
+                eprintln!("error: {msg}");
+                return EXIT_USAGE;
+            }
+        };
+        let comp: Compilation = compile(&text);
+        let n = comp.diagnostics.iter().filter(|d| d.is_error()).count();
+        (comp.armature, n)
     };
-    let comp: Compilation = compile(&text);
-    let arm = &comp.armature;
+    let arm = &armature;
     let sk = &*arm.skeleton;
     let skin_id = match skin.map_or(Ok(SkinId(0)), |name| find_skin(sk, name)) {
         Ok(s) => s,
@@ -248,9 +271,8 @@ fn pose(path: &Path, json: bool, anim: Option<&str>, skin: Option<&str>, times: 
             }
         },
     };
-    if comp.has_errors() {
-        let n = comp.diagnostics.iter().filter(|d| d.is_error()).count();
-        eprintln!("warning: {} has {n} error(s); posing what compiled (run `skelpad check` to see them)", path.display());
+    if errors > 0 {
+        eprintln!("warning: {} has {errors} error(s); posing what compiled (run `skelpad check` to see them)", path.display());
     }
     let out = pose_document(arm, &anims, skin_id, times.as_deref());
     let mut stdout = std::io::stdout().lock();

@@ -150,8 +150,20 @@ fn render(args: &RenderArgs, err: &mut dyn Write, tty: bool) -> Result<(), Strin
     if let Some(z) = args.zoom.filter(|z| !(z.is_finite() && *z > 0.0)) {
         return Err(format!("--zoom must be a positive number of pixels per unit, not {z}"));
     }
-    let text = read_script(&args.file)?;
-    let comp = compile(&text);
+    let dir = args.file.parent().map_or_else(|| PathBuf::from("."), Path::to_path_buf);
+    let mut cache = RenderCache::new(if dir.as_os_str().is_empty() { PathBuf::from(".") } else { dir });
+    let skf = super::is_skf(&args.file);
+    let (text, comp) = if skf {
+        let imported = crate::formats::skf::import::import_path(&args.file)?;
+        imported.load_sprites(&mut cache.images);
+        let mut comp = compile("");
+        comp.armature = imported.armature;
+        (String::new(), comp)
+    } else {
+        let text = read_script(&args.file)?;
+        let comp = compile(&text);
+        (text, comp)
+    };
     let arm = &comp.armature;
     let sk = &*arm.skeleton;
     let skin = args.skin.as_deref().map_or(Ok(SkinId(0)), |name| find_skin(sk, name))?;
@@ -199,8 +211,6 @@ fn render(args: &RenderArgs, err: &mut dyn Write, tty: bool) -> Result<(), Strin
         background,
         bones: args.bones,
     };
-    let dir = args.file.parent().map_or_else(|| PathBuf::from("."), Path::to_path_buf);
-    let mut cache = RenderCache::new(if dir.as_os_str().is_empty() { PathBuf::from(".") } else { dir });
     let mut renderer = FrameRenderer::new(arm, settings, &mut cache)?;
     let out = &args.output;
     let written = if animated {
@@ -230,7 +240,12 @@ fn render(args: &RenderArgs, err: &mut dyn Write, tty: bool) -> Result<(), Strin
             Diagnostic::warning(span, w.message.clone())
         })
         .collect();
-    if !diags.is_empty() {
+    if skf {
+        for w in renderer.warnings() {
+            let slot = sk.slots.get(w.slot.index()).map_or("?", |s| s.name.as_str());
+            let _ = writeln!(err, "warning: {}: {slot}: {}", args.file.display(), w.message);
+        }
+    } else if !diags.is_empty() {
         let _ = write!(err, "{}", report::render_plain(&args.file, &text, &diags));
     }
     let files = written?;

@@ -511,7 +511,14 @@ pub fn compile_rig(sections: &[(Ordinal, RigSection<'_>)]) -> RigOutput {
     src.references = cx.refs;
     RigOutput {
         sources: src,
-        skeleton: std::sync::Arc::new(Skeleton { bones: model_bones, slots: model_slots, attachments, skins, draw_order }),
+        skeleton: std::sync::Arc::new(Skeleton {
+            bones: model_bones,
+            slots: model_slots,
+            attachments,
+            skins,
+            draw_order,
+            ..Default::default()
+        }),
         bone_names,
         slot_names,
         attachment_ids,

@@ -6,11 +6,17 @@
 //! lookups at run time. Bones are stored parents first, so one pass in index
 //! order can accumulate transforms.
 
+mod ik;
 mod math;
+mod mesh;
+mod physics;
 
 use std::sync::Arc;
 
+pub use ik::{IkConstraint, IkFamily, IkMode};
 pub use math::{Affine, Color, lerp, lerp_angle, normalize_angle};
+pub use mesh::{Mesh, MeshBind, MeshVertex};
+pub use physics::{BonePhysics, PhysicsReads, PhysicsState};
 
 macro_rules! id_type {
     ($(#[$doc:meta])* $name:ident) => {
@@ -92,6 +98,28 @@ pub struct Skeleton {
     pub skins: Vec<Skin>,
     /// Slots back to front.
     pub draw_order: Vec<SlotId>,
+    /// How children follow their parents.
+    pub composition: Composition,
+    /// Inverse kinematics, applied after the local transforms (imports).
+    pub ik: Vec<IkFamily>,
+    /// Bone physics (imports); a pose then depends on the frames before it.
+    pub physics: Vec<BonePhysics>,
+    /// Which bones a physics step reads (SkelForm's programs differ).
+    pub physics_reads: PhysicsReads,
+}
+
+/// How a child's world transform follows its parent's.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Composition {
+    /// The language's full affine inheritance (LANGUAGE.md §6).
+    #[default]
+    Affine,
+    /// SkelForm's editor (`inheritance` in its `src/renderer.rs`): world =
+    /// position, rotation and per-axis scale, no shear; a child's rotation
+    /// adds the parent's, its scale multiplies the parent's, its position is
+    /// scaled by the parent's scale, turned by the parent's rotation and
+    /// added to the parent's position. Evaluated by `runtime::skelform`.
+    SkelForm,
 }
 
 impl Skeleton {
@@ -258,6 +286,8 @@ pub enum AttachmentKind {
         path: BoundPath,
         style: ShapeStyle,
     },
+    /// A textured triangle mesh whose vertices may follow other bones.
+    Mesh(Box<Mesh>),
 }
 
 impl AttachmentKind {
@@ -269,6 +299,7 @@ impl AttachmentKind {
             AttachmentKind::Ellipse { .. } => "ellipse",
             AttachmentKind::Circle { .. } => "circle",
             AttachmentKind::Path { .. } => "path",
+            AttachmentKind::Mesh(_) => "mesh",
         }
     }
 
@@ -278,7 +309,7 @@ impl AttachmentKind {
             | AttachmentKind::Ellipse { style, .. }
             | AttachmentKind::Circle { style, .. }
             | AttachmentKind::Path { style, .. } => Some(style),
-            AttachmentKind::None | AttachmentKind::Sprite { .. } => None,
+            AttachmentKind::None | AttachmentKind::Sprite { .. } | AttachmentKind::Mesh(_) => None,
         }
     }
 }

@@ -238,7 +238,7 @@ pub(crate) fn outline(out: &mut Outline, kind: &AttachmentKind, slot_bone: BoneI
         AttachmentKind::Ellipse { radius_x, radius_y, .. } => ellipse(out, *radius_x, *radius_y),
         AttachmentKind::Circle { radius, .. } => ellipse(out, *radius, *radius),
         AttachmentKind::Path { path: p, .. } => path(out, p, slot_bone, pose, rel),
-        AttachmentKind::None | AttachmentKind::Sprite { .. } => {
+        AttachmentKind::None | AttachmentKind::Sprite { .. } | AttachmentKind::Mesh(_) => {
             out.clear();
             return false;
         }

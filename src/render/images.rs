@@ -86,6 +86,12 @@ impl ImageStore {
         self.loaded.clear();
     }
 
+    /// Makes `name` show these pixels instead of a file's (pictures that
+    /// come from elsewhere, e.g. cut from a SkelForm atlas).
+    pub fn insert(&mut self, name: &str, image: SpriteImage) {
+        self.loaded.insert(name.to_string(), Ok(Arc::new(image)));
+    }
+
     /// The image named `name` in a script, decoded on first use.
     pub fn get(&mut self, name: &str) -> Result<Arc<SpriteImage>, String> {
         if let Some(r) = self.loaded.get(name) {

@@ -530,6 +530,42 @@ fn add_attachment(
                 Err(msg) => list.warn(slot, att_id, msg),
             }
         }
+        AttachmentKind::Mesh(mesh) => {
+            let Some(name) = &mesh.image else {
+                list.warn(slot, att_id, "mesh attachment names no image; nothing drawn".into());
+                return;
+            };
+            let img = match cache.images.get(name) {
+                Ok(img) => img,
+                Err(msg) => return list.warn(slot, att_id, msg),
+            };
+            // SkelForm meshes follow their binds; others the slot's bone.
+            let pts: Vec<(f64, f64)> = if pose.skf.is_empty() {
+                mesh.vertices.iter().map(|v| m.apply(v.x, v.y)).collect()
+            } else {
+                crate::runtime::skelform::mesh_vertices(pose, bone, mesh)
+            };
+            let head = ItemHead { part: Part::Sprite, slot: Some(slot), bone, color: rgba(tint) };
+            if head.color[3] <= 0.0 {
+                return;
+            }
+            // One item per triangle: each maps its texture affinely.
+            for tri in mesh.indices.chunks_exact(3) {
+                if tri.iter().any(|&i| i as usize >= pts.len() || i as usize >= mesh.vertices.len()) {
+                    continue;
+                }
+                let bases = list.lengths();
+                for &i in tri {
+                    let (x, y) = pts[i as usize];
+                    let v = &mesh.vertices[i as usize];
+                    list.vertices.push(Vertex { pos: [x as f32, y as f32], uv: [v.u as f32, v.v as f32] });
+                }
+                let b = bases.0;
+                list.indices.extend([b, b + 1, b + 2]);
+                list.contours.extend([b, b + 1, b + 2, CONTOUR_END]);
+                list.push_item(head, bases, Some(img.clone()));
+            }
+        }
         _ => {
             let Some(style) = kind.style() else { return };
             if !geometry::outline(&mut cache.outline, kind, bone, pose, &mut cache.rel) || !cache.outline.is_finite() {

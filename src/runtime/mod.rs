@@ -3,6 +3,8 @@
 
 use crate::model::*;
 
+pub mod skelform;
+
 /// The evaluated state of every bone and slot at one time.
 #[derive(Clone, Debug, Default)]
 pub struct Pose {
@@ -17,6 +19,11 @@ pub struct Pose {
     /// bones whose rotation does not change between frames skip the
     /// trigonometry. A pure cache: results do not depend on it.
     trig: Vec<(f64, f64, f64)>,
+    /// Skeletons with [`Composition::SkelForm`]: each bone's world position,
+    /// rotation and per-axis scale as SkelForm computes them (empty otherwise).
+    pub skf: Vec<skelform::SkfXform>,
+    /// Where the physics simulation stands (skeletons with physics).
+    pub(crate) physics: Option<skelform::PhysicsCache>,
 }
 
 /// Poses are equal when their bones, slots and skin are (caches aside).
@@ -59,6 +66,12 @@ impl Pose {
     pub fn setup(skeleton: &Skeleton) -> Pose {
         let mut pose = Pose::default();
         pose.reset(skeleton, SkinId(0));
+        if skeleton.composition == Composition::SkelForm {
+            let armature = Armature { skeleton: std::sync::Arc::new(skeleton.clone()), animations: Vec::new() };
+            skelform::evaluate_into(&mut pose, &armature, None, 0.0);
+            pose.physics = None;
+            return pose;
+        }
         pose.update_world(skeleton);
         pose
     }
@@ -181,6 +194,10 @@ pub fn evaluate(armature: &Armature, anim: Option<AnimId>, skin: SkinId, time_se
 pub fn evaluate_into(pose: &mut Pose, armature: &Armature, anim: Option<&Animation>, skin: SkinId, time_secs: f64) {
     let skeleton = &*armature.skeleton;
     pose.reset(skeleton, skin);
+    if skeleton.composition == Composition::SkelForm {
+        skelform::evaluate_into(pose, armature, anim, time_secs);
+        return;
+    }
     if let Some(anim) = anim {
         apply(pose, skeleton, anim, time_secs);
     }

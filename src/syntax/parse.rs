@@ -66,6 +66,9 @@ struct Skip {
     depth: usize,
     diag: usize,
     count: usize,
+    /// The skipped lines follow the invalid one rather than nest under it
+    /// (deeper lines before the first item of an `anim` section).
+    following: bool,
 }
 
 struct Parser {
@@ -183,7 +186,7 @@ impl Parser {
     /// reported once, as a count on this diagnostic.
     fn invalid_block(&mut self, line: &LogicalLine<'_>, d: Diagnostic) {
         self.diags.push(d);
-        self.skip = Some(Skip { depth: line.depth(), diag: self.diags.len() - 1, count: 0 });
+        self.skip = Some(Skip { depth: line.depth(), diag: self.diags.len() - 1, count: 0, following: false });
     }
 
     /// Reports an invalid depth-1 line (and the lines nested under it).
@@ -211,10 +214,11 @@ impl Parser {
         if let Some(skip) = self.skip.take()
             && skip.count > 0
         {
-            let hint = if skip.count == 1 {
-                "the line nested under it is ignored too".to_string()
-            } else {
-                format!("the {} lines nested under it are ignored too", skip.count)
+            let hint = match (skip.following, skip.count) {
+                (false, 1) => "the line nested under it is ignored too".to_string(),
+                (false, n) => format!("the {n} lines nested under it are ignored too"),
+                (true, 1) => "the line after it, up to the next item, is ignored too".to_string(),
+                (true, n) => format!("the {n} lines after it, up to the next item, are ignored too"),
             };
             self.diags[skip.diag].hints.push(hint);
         }
@@ -917,30 +921,51 @@ impl Parser {
                 }
                 a.items.push(AnimItem { target, is_slot, opts, timelines: Vec::new() });
                 item_open = true;
-            } else if is_timeline_line(text) {
-                if !item_open {
-                    self.invalid_block(
-                        line,
-                        Diagnostic::error(line_span(line), "timeline outside an animation item")
-                            .hint("timelines go one tab deeper than a bone or `@slot` item"),
-                    );
-                    continue;
+            } else if b.len() > 1 && b[0] == b'\t' && b[1] != b'\t' {
+                // Only a depth-1 line opens or closes an item; this one closes
+                // it, so every deeper line up to the next item is ignored.
+                item_open = false;
+                self.invalid_item(line, "expected an animation item: a bone reference or `@slot`");
+            } else if !item_open {
+                // Before the first item of the section: the original ignores
+                // every deeper line up to the next depth-1 line.
+                let mut d = Diagnostic::error(
+                    line_span(line),
+                    if is_timeline_line(text) { "timeline outside an animation item" } else { "line outside an animation item" },
+                )
+                .hint("timelines go one tab deeper than a bone or `@slot` item");
+                if b.get(2).is_some_and(|&c| c == b' ') {
+                    d = d.hint("indent with tabs only");
                 }
+                self.push(d);
+                self.skip = Some(Skip { depth: 1, diag: self.diags.len() - 1, count: 0, following: true });
+            } else if is_timeline_line(text) {
                 let Some(item) = a.items.last_mut() else { continue };
                 if let Some(tl) = timeline(&mut self.diags, &mut self.roles, line, &toks, item.is_slot) {
                     item.timelines.push(tl);
                 }
-            } else if b.len() > 1 && b[0] == b'\t' && b[1] != b'\t' {
-                item_open = false;
-                self.invalid_item(line, "expected an animation item: a bone reference or `@slot`");
-            } else if line.depth() == 2 && toks.len() == 1 && item_open {
-                self.push(Diagnostic::warning(line_span(line), format!("timeline `{}` has no commands; it is ignored", toks[0].text)));
+            } else if line.depth() == 2 && toks.first().is_some_and(|h| h.pos == 2) {
+                // `\t\tPROP` not followed by whitespace, or a property longer
+                // than one letter: the original reads neither as a timeline.
+                let is_slot = a.items.last().is_some_and(|i| i.is_slot);
+                let head = &toks[0];
+                let known = if is_slot { TimelineProp::for_slot(head.text) } else { TimelineProp::for_bone(head.text) };
+                if toks.len() == 1 && known.is_some() {
+                    self.push(Diagnostic::warning(line_span(line), format!("timeline `{}` has no commands; it is ignored", head.text)));
+                } else {
+                    self.push(prop_error(line, head, is_slot));
+                }
             } else {
+                // Inside an item only depth-1 lines open or close items, so
+                // an invalid deeper line is skipped alone: the lines after it,
+                // however deep, are still read as timelines of the open item.
                 let mut d = Diagnostic::error(line_span(line), "expected a timeline: a property followed by values, e.g. `x 0 -> 10`");
                 if b.get(2).is_some_and(|&c| c == b' ') {
                     d = d.hint("indent with tabs only");
+                } else if line.depth() > 2 {
+                    d = d.hint("timelines are two tabs deep");
                 }
-                self.invalid_block(line, d);
+                self.push(d);
             }
         }
     }
@@ -975,6 +1000,24 @@ fn is_timeline_line(text: &str) -> bool {
     }
 }
 
+/// A timeline whose property is not one of the letters of its item's kind.
+fn prop_error(line: &LogicalLine<'_>, head: &Token<'_>, is_slot: bool) -> Diagnostic {
+    let mut d =
+        Diagnostic::error(tok_span(line, head), format!("`{}` is not a {} property", head.text, if is_slot { "slot" } else { "bone" }));
+    d = d.hint(if is_slot {
+        "slot timelines are @ (attachment), c (color), r g b a (color components)"
+    } else {
+        "bone timelines are x y (position), r (rotation), i j (scale), s t (flip x/y)"
+    });
+    if !is_slot && TimelineProp::for_slot(head.text).is_some() {
+        d = d.hint("color and attachment timelines belong to a slot item: `@slot`");
+    }
+    if head.text.chars().count() > 1 && head.text.chars().all(|c| if is_slot { "@crgba" } else { "xyrijst" }.contains(c)) {
+        d = d.hint("a timeline has one property: write one line per letter");
+    }
+    d
+}
+
 fn timeline(
     diags: &mut Vec<Diagnostic>,
     roles: &mut Vec<TokenRole>,
@@ -995,17 +1038,7 @@ fn timeline(
     }
     let prop = if is_slot { TimelineProp::for_slot(head.text) } else { TimelineProp::for_bone(head.text) };
     let Some(prop) = prop else {
-        let mut d =
-            Diagnostic::error(tok_span(line, head), format!("`{}` is not a {} property", head.text, if is_slot { "slot" } else { "bone" }));
-        d = d.hint(if is_slot {
-            "slot timelines are @ (attachment), c (color), r g b a (color components)"
-        } else {
-            "bone timelines are x y (position), r (rotation), i j (scale), s t (flip x/y)"
-        });
-        if !is_slot && TimelineProp::for_slot(head.text).is_some() {
-            d = d.hint("color and attachment timelines belong to a slot item: `@slot`");
-        }
-        diags.push(d);
+        diags.push(prop_error(line, head, is_slot));
         return None;
     };
     roles.push(TokenRole { span: tok_span(line, head), role: Role::Property });

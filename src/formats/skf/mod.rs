@@ -12,8 +12,10 @@
 //! `ik_family_id` (editor and runtime); binds carry `id` (document) and
 //! `bone_id` (editor and runtime).
 
+pub mod convert;
 pub mod export;
 pub mod fit;
+pub mod import;
 pub mod mesh;
 pub mod pictures;
 pub mod read;

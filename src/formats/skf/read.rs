@@ -38,6 +38,8 @@ pub struct SkfFile {
     pub files: Vec<String>,
     /// Decoded size of each atlas, in `armature.atlases` order.
     pub atlas_sizes: Vec<(u32, u32)>,
+    /// The PNG bytes of each atlas, in `armature.atlases` order.
+    pub atlas_png: Vec<Vec<u8>>,
     /// `editor.json`, when present.
     pub editor_json: Option<String>,
 }
@@ -47,38 +49,69 @@ pub fn parse_armature(json: &str) -> Result<SkfArmature, ReadError> {
     serde_json::from_str(json).map_err(|e| fail(format!("armature.json:{}:{}: {e}", e.line(), e.column())))
 }
 
+/// The most bytes one entry of the zip may unpack to (`armature.json`, an
+/// atlas). A larger declared size is refused before anything is unpacked,
+/// and unpacking stops at the limit whatever the header claims.
+pub const MAX_ENTRY_BYTES: u64 = 64 << 20;
+/// The most entries a `.skf` may hold.
+pub const MAX_ENTRIES: usize = 4096;
+/// The largest atlas side, in pixels.
+pub const MAX_ATLAS_SIDE: u32 = 16384;
+/// The last frame an animation may have (an hour at 60 fps).
+pub const MAX_FRAME: u32 = 216_000;
+/// The largest magnitude of any number in the file.
+pub const MAX_MAGNITUDE: f32 = 1e7;
+
 fn read_entry(zip: &mut zip::ZipArchive<std::io::Cursor<&[u8]>>, name: &str) -> Result<Option<Vec<u8>>, ReadError> {
-    let mut f = match zip.by_name(name) {
+    let f = match zip.by_name(name) {
         Ok(f) => f,
         Err(zip::result::ZipError::FileNotFound) => return Ok(None),
         Err(e) => return Err(fail(format!("{name}: {e}"))),
     };
+    if f.size() > MAX_ENTRY_BYTES {
+        return Err(fail(format!("{name}: unpacks to {} bytes, more than the {MAX_ENTRY_BYTES} allowed", f.size())));
+    }
     let mut out = Vec::new();
-    f.read_to_end(&mut out).map_err(|e| fail(format!("{name}: {e}")))?;
+    f.take(MAX_ENTRY_BYTES + 1).read_to_end(&mut out).map_err(|e| fail(format!("{name}: {e}")))?;
+    if out.len() as u64 > MAX_ENTRY_BYTES {
+        return Err(fail(format!("{name}: unpacks to more than the {MAX_ENTRY_BYTES} bytes allowed")));
+    }
     Ok(Some(out))
 }
 
 /// Reads and checks a whole `.skf`.
 pub fn read_skf(bytes: &[u8]) -> Result<SkfFile, ReadError> {
     let mut zip = zip::ZipArchive::new(std::io::Cursor::new(bytes)).map_err(|e| fail(format!("not a zip: {e}")))?;
+    if zip.len() > MAX_ENTRIES {
+        return Err(fail(format!("the zip holds {} entries, more than the {MAX_ENTRIES} allowed", zip.len())));
+    }
     let files: Vec<String> = (0..zip.len()).filter_map(|i| zip.name_for_index(i).and_then(|n| n.ok()).map(|n| n.to_string())).collect();
     let json_bytes = read_entry(&mut zip, "armature.json")?.ok_or_else(|| fail("the zip has no armature.json".into()))?;
     let json = String::from_utf8(json_bytes).map_err(|e| fail(format!("armature.json is not UTF-8: {e}")))?;
     let armature = parse_armature(&json)?;
     let mut problems = validate(&armature);
     let mut atlas_sizes = Vec::new();
+    let mut atlas_png = Vec::new();
     for (i, atlas) in armature.atlases.iter().enumerate() {
         let at = format!("atlases[{i}] ({})", atlas.filename);
+        if let Err(why) = check_entry_name(&atlas.filename) {
+            problems.push(format!("{at}: {why}"));
+            continue;
+        }
         match read_entry(&mut zip, &atlas.filename)? {
             None => problems.push(format!("{at}: no such file in the zip")),
             Some(png_bytes) => {
-                match image::ImageReader::with_format(std::io::Cursor::new(png_bytes), image::ImageFormat::Png).into_dimensions() {
+                match image::ImageReader::with_format(std::io::Cursor::new(&png_bytes), image::ImageFormat::Png).into_dimensions() {
                     Err(e) => problems.push(format!("{at}: not a PNG: {e}")),
+                    Ok((w, h)) if w > MAX_ATLAS_SIDE || h > MAX_ATLAS_SIDE => {
+                        problems.push(format!("{at}: the image is {w}×{h}, larger than {MAX_ATLAS_SIDE} pixels a side"))
+                    }
                     Ok((w, h)) => {
                         if (w, h) != (atlas.size.x, atlas.size.y) {
                             problems.push(format!("{at}: the image is {w}×{h}, the file says {}×{}", atlas.size.x, atlas.size.y));
                         }
                         atlas_sizes.push((w, h));
+                        atlas_png.push(png_bytes);
                     }
                 }
             }
@@ -87,7 +120,9 @@ pub fn read_skf(bytes: &[u8]) -> Result<SkfFile, ReadError> {
     for (s, style) in armature.styles.iter().enumerate() {
         for (t, tex) in style.textures.iter().enumerate() {
             let Some(&(w, h)) = atlas_sizes.get(tex.atlas_idx as usize) else { continue };
-            if tex.offset.x + tex.size.x > w || tex.offset.y + tex.size.y > h {
+            if u64::from(tex.offset.x) + u64::from(tex.size.x) > u64::from(w)
+                || u64::from(tex.offset.y) + u64::from(tex.size.y) > u64::from(h)
+            {
                 problems.push(format!("styles[{s}].textures[{t}] ({}): reaches past its {w}×{h} atlas", tex.name));
             }
         }
@@ -112,7 +147,32 @@ pub fn read_skf(bytes: &[u8]) -> Result<SkfFile, ReadError> {
             Some(text)
         }
     };
-    if problems.is_empty() { Ok(SkfFile { armature, json, files, atlas_sizes, editor_json }) } else { Err(ReadError { problems }) }
+    if problems.is_empty() {
+        Ok(SkfFile { armature, json, files, atlas_sizes, atlas_png, editor_json })
+    } else {
+        Err(ReadError { problems })
+    }
+}
+
+/// An entry name a reader may follow: relative, inside the zip, no `..`.
+pub fn check_entry_name(name: &str) -> Result<(), String> {
+    if name.is_empty() {
+        return Err("the file name is empty".into());
+    }
+    if name.starts_with('/') || name.starts_with('\\') || name.contains(':') {
+        return Err(format!("the file name {name:?} is an absolute path"));
+    }
+    if name.split(['/', '\\']).any(|part| part == "..") {
+        return Err(format!("the file name {name:?} leads outside the zip (`..`)"));
+    }
+    Ok(())
+}
+
+/// Reads any entry of a `.skf` by name, with the size limits of the reader
+/// (`None` when it is not there).
+pub fn read_named_entry(bytes: &[u8], name: &str) -> Result<Option<Vec<u8>>, ReadError> {
+    let mut zip = zip::ZipArchive::new(std::io::Cursor::new(bytes)).map_err(|e| fail(format!("not a zip: {e}")))?;
+    read_entry(&mut zip, name)
 }
 
 /// Checks the references and orderings runtimes rely on.
@@ -191,6 +251,27 @@ pub fn validate(a: &SkfArmature) -> Vec<String> {
             }
         }
     }
+    for (f, fam) in a.inverse_kinematics.iter().enumerate() {
+        let at = format!("inverse_kinematics[{f}]");
+        if fam.target_id != -1 && !(fam.target_id >= 0 && (fam.target_id as usize) < nb) {
+            p.push(format!("{at}: target_id {} is not a bone", fam.target_id));
+        }
+        if let Some(b) = fam.bone_ids.iter().find(|&&b| b as usize >= nb) {
+            p.push(format!("{at}: bone_ids holds {b}, which is not a bone"));
+        }
+        if crate::model::IkConstraint::from_skf_name(&fam.constraint).is_none() {
+            p.push(format!("{at}: constraint {:?} is not None, Clockwise or CounterClockwise", fam.constraint));
+        }
+        if fam.mode != "FABRIK" && fam.mode != "Arc" {
+            p.push(format!("{at}: mode {:?} is not FABRIK or Arc", fam.mode));
+        }
+    }
+    for (ai, anim) in a.animations.iter().enumerate() {
+        if let Some(kf) = anim.keyframes.iter().find(|k| k.frame > MAX_FRAME) {
+            p.push(format!("animations[{ai}] ({}): frame {} is past the last frame allowed ({MAX_FRAME})", anim.name, kf.frame));
+        }
+    }
+    check_numbers(a, &mut p);
     for (s, style) in a.styles.iter().enumerate() {
         for (t, tex) in style.textures.iter().enumerate() {
             if tex.atlas_idx as usize >= a.atlases.len() {
@@ -199,6 +280,95 @@ pub fn validate(a: &SkfArmature) -> Vec<String> {
         }
     }
     p
+}
+
+/// Every number must be finite and within [`MAX_MAGNITUDE`] (JSON cannot
+/// say NaN, but 1e39 reads as an infinite `f32`).
+fn check_numbers(a: &SkfArmature, p: &mut Vec<String>) {
+    let mut bad = |at: String, what: &str, v: f32| {
+        if !v.is_finite() || v.abs() > MAX_MAGNITUDE {
+            p.push(format!("{at}: {what} {v} is not a finite number within ±{MAX_MAGNITUDE}"));
+        }
+    };
+    for (i, b) in a.bones.iter().enumerate() {
+        let at = || format!("bones[{i}] ({})", b.name);
+        for (what, v) in [
+            ("pos.x", b.pos.x),
+            ("pos.y", b.pos.y),
+            ("rot", b.rot),
+            ("scale.x", b.scale.x),
+            ("scale.y", b.scale.y),
+            ("init_pos.x", b.init_pos.x),
+            ("init_pos.y", b.init_pos.y),
+            ("init_rot", b.init_rot),
+            ("init_scale.x", b.init_scale.x),
+            ("init_scale.y", b.init_scale.y),
+        ] {
+            bad(at(), what, v);
+        }
+    }
+    for (ai, anim) in a.animations.iter().enumerate() {
+        for (k, kf) in anim.keyframes.iter().enumerate() {
+            let at = || format!("animations[{ai}] ({}).keyframes[{k}]", anim.name);
+            for (what, v) in [
+                ("value", kf.value),
+                ("start_handle.x", kf.start_handle.x),
+                ("end_handle.x", kf.end_handle.x),
+                ("start_handle.y", kf.start_handle.y),
+                ("end_handle.y", kf.end_handle.y),
+            ] {
+                bad(at(), what, v);
+            }
+        }
+    }
+    for (v, vis) in a.visuals.iter().enumerate() {
+        let at = || format!("visuals[{v}]");
+        for (what, x) in [
+            ("pivot_pos.x", vis.pivot_pos.x),
+            ("pivot_pos.y", vis.pivot_pos.y),
+            ("pivot_rot", vis.pivot_rot),
+            ("pivot_scale.x", vis.pivot_scale.x),
+            ("pivot_scale.y", vis.pivot_scale.y),
+            ("tint.r", vis.tint.r),
+            ("tint.g", vis.tint.g),
+            ("tint.b", vis.tint.b),
+            ("tint.a", vis.tint.a),
+        ] {
+            bad(at(), what, x);
+        }
+        for (i, vert) in vis.vertices.iter().enumerate() {
+            for (what, x) in [("pos.x", vert.pos.x), ("pos.y", vert.pos.y), ("uv.x", vert.uv.x), ("uv.y", vert.uv.y)] {
+                bad(format!("{}.vertices[{i}]", at()), what, x);
+            }
+        }
+        for (k, bind) in vis.binds.iter().enumerate() {
+            for (i, bv) in bind.verts.iter().enumerate() {
+                bad(format!("{}.binds[{k}].verts[{i}]", at()), "weight", bv.weight);
+            }
+        }
+    }
+    for (i, ph) in a.physics.iter().enumerate() {
+        let at = || format!("physics[{i}]");
+        for (what, v) in [
+            ("global_pos.x", ph.global_pos.x),
+            ("global_pos.y", ph.global_pos.y),
+            ("global_scale.x", ph.global_scale.x),
+            ("global_scale.y", ph.global_scale.y),
+            ("global_rot", ph.global_rot),
+            ("pos_damping", ph.pos_damping),
+            ("scale_damping", ph.scale_damping),
+            ("rot_damping", ph.rot_damping),
+            ("pos_ratio", ph.pos_ratio),
+            ("scale_ratio", ph.scale_ratio),
+            ("global_orbit", ph.global_orbit),
+            ("global_orbit_diff", ph.global_orbit_diff),
+            ("global_orbit_vel", ph.global_orbit_vel),
+            ("sway", ph.sway),
+            ("rot_bounce", ph.rot_bounce),
+        ] {
+            bad(at(), what, v);
+        }
+    }
 }
 
 #[cfg(test)]

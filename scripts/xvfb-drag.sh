@@ -1,0 +1,123 @@
+#!/usr/bin/env bash
+# Drag on the canvas, the text follows — checked through a real X server.
+#
+#   scripts/xvfb-drag.sh [OUT_DIR]
+#
+# Runs the release build under Xvfb on a small rig, finds the origin mark of
+# the bone `arm` on screen (its diamond is drawn in a colour nothing else
+# uses and runs from 5 units behind the origin to 10 ahead), drags it
+# 100 px to the right with xdotool (mousedown, moves, mouseup), saves with
+# Ctrl+S and checks that only that bone's line, and on it only its `x`
+# token, changed. Leaves before/after screenshots in OUT_DIR. Not run in CI
+# (needs Xvfb, xdotool and ImageMagick; installs them with apt-get).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out="${1:-target/xvfb-drag}"
+mkdir -p "$out"
+
+packages=(xvfb xauth libxcursor1 libxi6 libxkbcommon-x11-0 libegl1 libegl-mesa0 libgl1-mesa-dri xdotool imagemagick)
+missing=()
+for p in "${packages[@]}"; do
+    dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    sudo_cmd=""
+    [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
+    export DEBIAN_FRONTEND=noninteractive
+    $sudo_cmd apt-get update -qq
+    $sudo_cmd apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+cargo build --release --quiet
+bin="${CARGO_TARGET_DIR:-target}/release/skelpad"
+
+work="$(mktemp -d)"
+script="$work/rig.skel2d"
+# `arm` is magenta and 10 long: its diamond is the only magenta on screen.
+printf '%s\n' \
+    'skeleton # drag test' \
+    '	body l0' \
+    '		@ :circle d30 f#8AC' \
+    '	arm x30 y20 l10 #F0F # the arm' \
+    '		@ :rect x40 w60 h8 f#C86' \
+    '	leg x-60 l40' \
+    > "$script"
+cp "$script" "$work/before.skel2d"
+
+display=":${XVFB_DISPLAY:-96}"
+Xvfb "$display" -screen 0 1400x860x24 -nolisten tcp >/dev/null 2>&1 &
+xvfb=$!
+cleanup() {
+    [ -n "${app:-}" ] && kill "$app" 2>/dev/null || true
+    kill "$xvfb" 2>/dev/null || true
+    rm -rf "$work"
+}
+trap cleanup EXIT
+sleep 1
+
+DISPLAY="$display" XDG_DATA_HOME="$work" XDG_CONFIG_HOME="$work" WAYLAND_DISPLAY= \
+    LIBGL_ALWAYS_SOFTWARE=1 "$bin" "$script" &
+app=$!
+
+wid=""
+for _ in $(seq 1 100); do
+    wid="$(DISPLAY="$display" xdotool search --name "skelpad" 2>/dev/null | head -n1 || true)"
+    [ -n "$wid" ] && break
+    sleep 0.1
+done
+[ -n "$wid" ] || { echo "error: the editor window did not appear" >&2; exit 1; }
+DISPLAY="$display" xdotool windowsize "$wid" 1400 860 windowmove "$wid" 0 0 windowfocus --sync "$wid" 2>/dev/null || true
+sleep "${XVFB_WAIT:-3}"
+DISPLAY="$display" import -window root -crop 1400x860+0+0 "$out/before.png"
+
+# The bounding box of the magenta pixels (the diamond at 70 % over the
+# background): from 5 units behind the origin of `arm` to 10 ahead.
+bbox="$(convert "$out/before.png" -fuzz 30% -fill black +opaque '#FF00FF' -format '%@' info:)"
+read -r w h x y < <(echo "$bbox" | sed 's/[x+]/ /g')
+if [ "${w:-0}" -le 3 ] || [ "${w:-0}" -gt 400 ]; then
+    echo "error: cannot find the diamond of \`arm\` (magenta box: $bbox)" >&2
+    exit 1
+fi
+cx=$((x + w / 3))
+cy=$((y + h / 2))
+echo "origin mark of arm at ($cx, $cy) on screen (box $bbox)"
+
+# Drag it 100 px to the right, in steps, as a hand would.
+export DISPLAY="$display"
+xdotool mousemove "$cx" "$cy"
+sleep 0.2
+xdotool mousedown 1
+sleep 0.1
+for dx in 5 10 20 30 40 50 60 70 80 90 100; do
+    xdotool mousemove "$((cx + dx))" "$cy"
+    sleep 0.05
+done
+sleep 0.2
+xdotool mouseup 1
+sleep 0.5
+xdotool key ctrl+s
+sleep 1
+import -window root -crop 1400x860+0+0 "$out/after.png"
+cp "$script" "$out/after.skel2d"
+cp "$work/before.skel2d" "$out/before.skel2d"
+
+# Only the `arm` line, and on it only the `x` token, may differ.
+python3 - "$work/before.skel2d" "$script" <<'EOF'
+import sys
+before = open(sys.argv[1], newline='').read().split('\n')
+after = open(sys.argv[2], newline='').read().split('\n')
+assert len(before) == len(after), "line count changed"
+changed = [i for i, (a, b) in enumerate(zip(before, after)) if a != b]
+assert changed == [3], f"changed lines: {[i + 1 for i in changed]}"
+a, b = before[3], after[3]
+ta, tb = a.split(' '), b.split(' ')
+assert len(ta) == len(tb), f"token count changed: {a!r} -> {b!r}"
+diff = [(x, y) for x, y in zip(ta, tb) if x != y]
+assert len(diff) == 1 and diff[0][0] == 'x30' and diff[0][1].startswith('x'), f"tokens changed: {diff}"
+new = float(diff[0][1][1:])
+assert new > 30, f"x did not grow: {new}"
+decimals = diff[0][1].split('.')[1] if '.' in diff[0][1] else ''
+assert len(decimals) <= 2 and not decimals.endswith('0'), diff[0][1]
+print(f"ok: line 4 `{a.strip()}` -> `{b.strip()}` (x 30 -> {new}); every other byte unchanged")
+EOF
+echo "screenshots: $out/before.png $out/after.png"

@@ -1,0 +1,405 @@
+//! An imported `.skf` → an editable script (`skelpad convert`).
+//!
+//! The language composes bones as SkelForm's editor does (world rotation =
+//! sum of rotations, world scale = product of scales, a child's position
+//! taken through its parent's world matrix; LANGUAGE.md §6 without flips),
+//! so bones carry over exactly. IK and physics have no words in the
+//! language: they are baked. The setup pose is SkelForm's setup pose (IK
+//! applied), and every animation is played frame by frame in skelpad's
+//! SkelForm runtime (IK and physics included); each bone's local values
+//! that reproduce its world transform become keys, one per frame where
+//! needed, merged into linear segments wherever a straight line lands on
+//! every frame in between (within 1e-4 units, degrees or scale).
+//!
+//! Pictures: every sprite is cut from its atlas into a folder beside the
+//! script (`NAME_sprites/STYLE/TEXTURE.png`); slots, attachments, skins and
+//! draw order follow the imported armature. What the language cannot hold
+//! is listed with counts.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use super::import::Imported;
+use crate::model::*;
+use crate::runtime::{Pose, evaluate_into, skelform::SkfXform};
+
+/// A converted file: the script and the pictures it names.
+#[derive(Clone, Debug)]
+pub struct Converted {
+    pub script: String,
+    /// (path relative to the script's folder, straight RGBA8 width, height, pixels).
+    pub sprites: Vec<(String, u32, u32, Vec<u8>)>,
+    /// What could not be carried, with counts.
+    pub not_carried: BTreeMap<String, usize>,
+}
+
+/// A name the language accepts (`[A-Za-z_-][A-Za-z0-9_-]*`, not `skeleton`).
+pub fn script_name(name: &str) -> String {
+    let mut out: String = name.trim().chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' || c == '-' { c } else { '_' }).collect();
+    if out.is_empty() || out.starts_with(|c: char| c.is_ascii_digit()) {
+        out.insert(0, '_');
+    }
+    if out == "skeleton" {
+        out.push('_');
+    }
+    out
+}
+
+/// The script path (`PARENT.NAME`, unique) of every bone, in skeleton order.
+pub fn bone_paths(sk: &Skeleton) -> Vec<String> {
+    let mut paths: Vec<String> = Vec::with_capacity(sk.bones.len());
+    for b in &sk.bones {
+        let base = script_name(&b.name);
+        let prefix = b.parent.and_then(|p| paths.get(p.index())).map(|p| format!("{p}.")).unwrap_or_default();
+        let mut path = format!("{prefix}{base}");
+        let mut k = 2;
+        while paths.contains(&path) {
+            path = format!("{prefix}{base}_{k}");
+            k += 1;
+        }
+        paths.push(path);
+    }
+    paths
+}
+
+/// A file name without spaces or separators (sprite tokens cannot hold whitespace).
+fn file_name(name: &str) -> String {
+    let s: String = name.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' || c == '-' { c } else { '_' }).collect();
+    if s.is_empty() { "_".into() } else { s.chars().take(80).collect() }
+}
+
+/// A number as the language writes it: no exponent, at most 4 decimals.
+fn num(v: f64) -> String {
+    num_dp(v, 4)
+}
+
+/// A number with at most `dp` decimals.
+fn num_dp(v: f64, dp: usize) -> String {
+    let v = if v.is_finite() { v } else { 0.0 };
+    let mut s = format!("{v:.dp$}");
+    if s.contains('.') {
+        s = s.trim_end_matches('0').trim_end_matches('.').to_string();
+    }
+    if s == "-0" { "0".into() } else { s }
+}
+
+fn color(c: Color) -> String {
+    let b = |v: f64| (v.clamp(0.0, 1.0) * 255.0).round() as u8;
+    let mut s = format!("#{:02X}{:02X}{:02X}", b(c.r), b(c.g), b(c.b));
+    if c.a < 1.0 {
+        let _ = write!(s, ",{}", num(c.a.clamp(0.0, 1.0)));
+    }
+    s
+}
+
+/// Local values (SkelForm's: position, rotation, scale) that put `child` at
+/// its world transform under `parent`'s.
+fn local_of(parent: Option<&SkfXform>, child: &SkfXform) -> [f64; 5] {
+    let c = |v: f32| f64::from(v);
+    let Some(p) = parent else { return [c(child.x), c(child.y), c(child.rot), c(child.sx), c(child.sy)] };
+    let div = |a: f64, b: f64| if b == 0.0 { 0.0 } else { a / b };
+    let (dx, dy) = (c(child.x) - c(p.x), c(child.y) - c(p.y));
+    let (s, co) = c(p.rot).sin_cos();
+    let (ux, uy) = (dx * co + dy * s, -dx * s + dy * co);
+    [div(ux, c(p.sx)), div(uy, c(p.sy)), c(child.rot) - c(p.rot), div(c(child.sx), c(p.sx)), div(c(child.sy), c(p.sy))]
+}
+
+fn locals(sk: &Skeleton, pose: &Pose) -> Vec<[f64; 5]> {
+    (0..sk.bones.len()).map(|i| local_of(sk.bones[i].parent.and_then(|p| pose.skf.get(p.index())), &pose.skf[i])).collect()
+}
+
+fn wrap_deg(mut d: f64) -> f64 {
+    d %= 360.0;
+    if d > 180.0 {
+        d -= 360.0;
+    } else if d < -180.0 {
+        d += 360.0;
+    }
+    d
+}
+
+/// Keeps the keys a linear interpolation cannot skip (`values` per frame).
+fn simplify(values: &[f64], tol: f64, max_step: f64) -> Vec<usize> {
+    let n = values.len();
+    if n == 0 {
+        return Vec::new();
+    }
+    let mut keep = vec![0];
+    let mut start = 0;
+    while start < n - 1 {
+        // The longest run from `start` that a line covers.
+        let mut end = start + 1;
+        for cand in start + 2..n {
+            let (a, b) = (values[start], values[cand]);
+            if (b - a).abs() >= max_step {
+                break;
+            }
+            let ok = (start + 1..cand).all(|k| {
+                let t = (k - start) as f64 / (cand - start) as f64;
+                (a + (b - a) * t - values[k]).abs() <= tol
+            });
+            if !ok {
+                break;
+            }
+            end = cand;
+        }
+        keep.push(end);
+        start = end;
+    }
+    keep
+}
+
+/// Converts an imported file; sprite paths start with `sprite_dir` (a
+/// folder name beside the script).
+pub fn convert(imp: &Imported, sprite_dir: &str) -> Converted {
+    let arm = &imp.armature;
+    let sk = &*arm.skeleton;
+    let mut not_carried = imp.not_carried.clone();
+    let mut add = |what: &str, n: usize| {
+        if n > 0 {
+            *not_carried.entry(what.to_string()).or_default() += n;
+        }
+    };
+    add("IK families (baked into the setup pose and into per-frame keys)", sk.ik.len());
+    add(
+        "bones with physics (baked into per-frame keys, from frame 0 of each animation)",
+        sk.physics.iter().filter(|p| p.is_active()).count(),
+    );
+
+    let paths = bone_paths(sk);
+    let bone_ref = |b: BoneId| format!("skeleton.{}", paths[b.index()]);
+
+    // Sprites.
+    let mut sprite_files: BTreeMap<String, String> = BTreeMap::new();
+    let mut sprites = Vec::new();
+    let mut used_files: Vec<String> = Vec::new();
+    for (src, pixels) in imp.sprite_pixels() {
+        let Ok((w, h, rgba)) = pixels else {
+            add("sprites whose atlas could not be decoded", 1);
+            continue;
+        };
+        let mut file = format!("{sprite_dir}/{}/{}.png", file_name(&src.style), file_name(&src.texture));
+        let mut k = 2;
+        while used_files.contains(&file) {
+            file = format!("{sprite_dir}/{}/{}_{k}.png", file_name(&src.style), file_name(&src.texture));
+            k += 1;
+        }
+        used_files.push(file.clone());
+        sprite_files.insert(src.name.clone(), file.clone());
+        sprites.push((file, w, h, rgba));
+    }
+
+    // Setup pose: SkelForm's, IK applied.
+    let setup_pose = Pose::setup(sk);
+    let setup = locals(sk, &setup_pose);
+
+    let mut s = String::new();
+    let _ = writeln!(s, "# Converted by skelpad from a SkelForm file.");
+    let _ = writeln!(s, "# IK and physics are baked into the setup pose and per-frame keys.");
+    let _ = writeln!(s);
+    let _ = writeln!(s, "skeleton");
+    let att_token = |a: &Attachment, mesh_count: &mut usize| -> Option<String> {
+        let t = &a.transform;
+        let tr =
+            format!(" x{} y{} r{} i{} j{}", num(t.x), num(t.y), num(wrap_deg(t.rotation_rad.to_degrees())), num(t.scale_x), num(t.scale_y));
+        match &a.kind {
+            AttachmentKind::Sprite { image: Some(img) } => sprite_files.get(img).map(|f| format!(":sprite \"{f}\"{tr}")),
+            AttachmentKind::Mesh(_) => {
+                *mesh_count += 1;
+                None
+            }
+            _ => None,
+        }
+    };
+    let mut meshes = 0;
+    let slot_name = |slot: &Slot| script_name(slot.name.rsplit('.').next().unwrap_or("visual"));
+    let att_names: Vec<String> = sk.attachments.iter().map(|a| script_name(&a.name)).collect();
+    for i in 0..sk.bones.len() {
+        let [x, y, r, sx, sy] = setup[i];
+        let (r, sx, sy) = (num_dp(wrap_deg(r.to_degrees()), 5), num_dp(sx, 6), num_dp(sy, 6));
+        let _ = writeln!(s, "\t{} x{} y{} r{r} i{sx} j{sy}", paths[i], num(x), num(y));
+        for (si, slot) in sk.slots.iter().enumerate().filter(|(_, sl)| sl.bone.index() == i) {
+            let sid = SlotId::from_index(si);
+            // The shown attachment first (a slot's setup attachment is its first).
+            let mut order: Vec<AttachmentId> = slot.attachment.into_iter().collect();
+            order.extend(
+                (0..sk.attachments.len())
+                    .map(AttachmentId::from_index)
+                    .filter(|a| sk.attachments[a.index()].slot == sid && Some(*a) != slot.attachment),
+            );
+            let mut first = true;
+            if slot.attachment.is_none() && !order.is_empty() {
+                let _ = writeln!(s, "\t\t@{}[none-] {}", slot_name(slot), color(slot.color));
+                first = false;
+            }
+            for a in order {
+                let body = sk.attachment(SkinId(0), a).and_then(|att| att_token(att, &mut meshes)).unwrap_or_default();
+                let col = if first { format!(" {}", color(slot.color)) } else { String::new() };
+                first = false;
+                let _ = writeln!(s, "\t\t@{}[{}]{col} {body}", slot_name(slot), att_names[a.index()]);
+            }
+        }
+    }
+    add("meshes (their slots show nothing)", meshes);
+
+    for (k, skin) in sk.skins.iter().enumerate().skip(1) {
+        let mut body = String::new();
+        for (a, att) in skin.attachments.iter().enumerate() {
+            if sk.skins[0].attachments.get(a) == Some(att) {
+                continue;
+            }
+            let slot = &sk.slots[sk.attachments[a].slot.index()];
+            let mut ignore = 0;
+            let tok = att_token(att, &mut ignore).unwrap_or_default();
+            let _ = writeln!(body, "\t@skeleton.{}.{}[{}] {tok}", paths[slot.bone.index()], slot_name(slot), att_names[a]);
+        }
+        let name = script_name(&skin.name);
+        let _ = writeln!(s, "\nskin \"{name}\"");
+        if body.is_empty() {
+            let _ = writeln!(s, "\t# the same pictures as the default skin");
+        }
+        s.push_str(&body);
+        let _ = k;
+    }
+
+    if !sk.draw_order.is_empty() {
+        let _ = writeln!(s, "\norder");
+        for slot in &sk.draw_order {
+            let sl = &sk.slots[slot.index()];
+            let _ = writeln!(s, "\t@skeleton.{}.{}", paths[sl.bone.index()], slot_name(sl));
+        }
+    }
+
+    // Animations, baked frame by frame.
+    let mut anim_names: Vec<String> = Vec::new();
+    for anim in &arm.animations {
+        let mut name = script_name(&anim.name);
+        let mut k = 2;
+        while anim_names.contains(&name) {
+            name = format!("{}_{k}", script_name(&anim.name));
+            k += 1;
+        }
+        anim_names.push(name.clone());
+        let fps = anim.fps.round().max(1.0);
+        let last = (anim.duration_secs * anim.fps).round().max(0.0) as usize;
+        let mut pose = Pose::default();
+        let mut frames: Vec<Vec<[f64; 5]>> = Vec::with_capacity(last + 1);
+        let mut slot_frames: Vec<Vec<(Color, Option<AttachmentId>)>> = Vec::with_capacity(last + 1);
+        for f in 0..=last {
+            evaluate_into(&mut pose, arm, Some(anim), SkinId(0), f as f64 / anim.fps);
+            frames.push(locals(sk, &pose));
+            slot_frames.push(pose.slots.iter().map(|p| (p.color, p.attachment)).collect());
+        }
+        let _ = writeln!(s, "\nanim \"{name}\" {}fps 0:1:li", num(fps));
+        for i in 0..sk.bones.len() {
+            let mut lines = String::new();
+            for (prop, idx) in [("x", 0), ("y", 1), ("r", 2), ("i", 3), ("j", 4)] {
+                let base = setup[i][idx];
+                let rel: Vec<f64> = frames
+                    .iter()
+                    .map(|l| {
+                        let v = l[i][idx];
+                        match idx {
+                            0 | 1 => v - base,
+                            2 => (v - base).to_degrees(),
+                            _ if base == 0.0 => 1.0,
+                            _ => v / base,
+                        }
+                    })
+                    .collect();
+                let neutral = if idx >= 3 { 1.0 } else { 0.0 };
+                if rel.iter().all(|v| (v - neutral).abs() <= 1e-6) {
+                    continue;
+                }
+                if idx >= 3 && base == 0.0 {
+                    add("scale keys of bones whose setup scale is 0", 1);
+                    continue;
+                }
+                // Rotations are written unwrapped frame to frame and wrapped
+                // per key; a segment must turn less than 180° (the language
+                // takes the shorter way).
+                let mut vals = rel.clone();
+                if idx == 2 {
+                    for k in 1..vals.len() {
+                        let d = wrap_deg(vals[k] - vals[k - 1]);
+                        vals[k] = vals[k - 1] + d;
+                    }
+                }
+                // Tolerances and decimals per property: scales and angles
+                // act on lever arms of hundreds of units.
+                let (tol, dp) = match idx {
+                    0 | 1 => (1e-4, 4),
+                    2 => (1e-5, 5),
+                    _ => (1e-6, 6),
+                };
+                let keep = simplify(&vals, tol, if idx == 2 { 170.0 } else { f64::INFINITY });
+                let mut line = format!("\t\t{prop}");
+                let mut prev = 0;
+                for (n, &k) in keep.iter().enumerate() {
+                    if n > 0 {
+                        let _ = write!(line, " {}>", "-".repeat(k - prev));
+                    }
+                    let v = if idx == 2 { wrap_deg(vals[k]) } else { vals[k] };
+                    let _ = write!(line, " {}", num_dp(v, dp));
+                    prev = k;
+                }
+                lines.push_str(&line);
+                lines.push('\n');
+            }
+            if !lines.is_empty() {
+                let _ = writeln!(s, "\t{}", bone_ref(BoneId::from_index(i)));
+                s.push_str(&lines);
+            }
+        }
+        for (si, slot) in sk.slots.iter().enumerate() {
+            let setup_slot = (slot.color, slot.attachment);
+            let mut lines = String::new();
+            if slot_frames.iter().any(|f| f[si].1 != setup_slot.1) {
+                let mut line = "\t\t@".to_string();
+                let mut prev = 0;
+                let mut last_v = None;
+                for (f, fr) in slot_frames.iter().enumerate() {
+                    let v = fr[si].1;
+                    if Some(v) == last_v {
+                        continue;
+                    }
+                    if last_v.is_some() {
+                        let _ = write!(line, " {}>", "-".repeat(f - prev));
+                    }
+                    let _ = write!(line, " {}", v.map_or("none-".to_string(), |a| att_names[a.index()].clone()));
+                    prev = f;
+                    last_v = Some(v);
+                }
+                lines.push_str(&line);
+                lines.push('\n');
+            }
+            for (prop, get) in [("r", 0usize), ("g", 1), ("b", 2), ("a", 3)] {
+                let comp = |c: &Color| [c.r, c.g, c.b, c.a][get];
+                let vals: Vec<f64> = slot_frames.iter().map(|f| comp(&f[si].0)).collect();
+                if vals.iter().all(|v| (v - comp(&setup_slot.0)).abs() <= 1e-4) {
+                    continue;
+                }
+                let keep = simplify(&vals, 1e-4, f64::INFINITY);
+                let mut line = format!("\t\t{prop}");
+                let mut prev = 0;
+                for (n, &k) in keep.iter().enumerate() {
+                    if n > 0 {
+                        let _ = write!(line, " {}>", "-".repeat(k - prev));
+                    }
+                    let _ = write!(line, " {}", num(vals[k]));
+                    prev = k;
+                }
+                lines.push_str(&line);
+                lines.push('\n');
+            }
+            if !lines.is_empty() {
+                let _ = writeln!(s, "\t@skeleton.{}.{}", paths[slot.bone.index()], slot_name(slot));
+                s.push_str(&lines);
+            }
+        }
+        if anim.fps.fract() != 0.0 {
+            add("animations with fractional fps (rounded)", 1);
+        }
+    }
+    Converted { script: s, sprites, not_carried }
+}
