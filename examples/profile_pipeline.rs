@@ -3,8 +3,8 @@
 //! compared before and after a change while the machine is busy.
 //!
 //! `cargo run --release --example profile_pipeline -- STAGE STYLE BONES ITERS`
-//! with STAGE one of parse, compile, pose, edit-anim, edit-skel; STYLE a name
-//! from `generate::STYLES`.
+//! with STAGE one of parse, compile, pose, edit-anim, edit-skel (or write:
+//! print the script); STYLE a name from `generate::STYLES`.
 
 use skelpad::compile::{Compiler, compile};
 use skelpad::generate;
@@ -29,6 +29,7 @@ fn main() {
     let text = generate::styled(&style, bones, 10);
     eprintln!("{} bytes", text.len());
     match stage {
+        "write" => print!("{text}"),
         "parse" => {
             for _ in 0..iters {
                 std::hint::black_box(skelpad::syntax::parse_document(std::hint::black_box(&text)));

@@ -178,7 +178,7 @@ impl<'a> LogicalLines<'a> {
     fn physical(&mut self) -> (&'a str, usize, usize, bool) {
         let start = self.pos;
         let rest = &self.src[start..];
-        let (mut end, has_next) = match rest.find('\n') {
+        let (mut end, has_next) = match memchr::memchr(b'\n', rest.as_bytes()) {
             Some(i) => (start + i, true),
             None => (self.src.len(), false),
         };
