@@ -4,6 +4,8 @@
 //! triangles to the GPU. Driven through a real `egui::Context`, with no
 //! window and no GPU. Run with `cargo bench --bench editor`.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "test code")]
+
 use std::path::PathBuf;
 
 use divan::Bencher;

@@ -3,6 +3,8 @@
 //! rasterizing a 512×512 PNG. Run with `cargo bench --bench render`;
 //! figures are recorded in BENCHMARKS.md ("Drawing").
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "test code")]
+
 use divan::Bencher;
 use skelpad::compile::compile;
 use skelpad::generate;

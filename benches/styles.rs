@@ -4,6 +4,8 @@
 //! 5000 bones. Poses are asked at a new time on every iteration, as a player
 //! does. Run with `cargo bench --bench styles`; figures in BENCHMARKS.md.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "test code")]
+
 use divan::Bencher;
 use divan::counter::BytesCount;
 use skelpad::compile::{Compiler, compile};

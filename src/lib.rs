@@ -10,6 +10,7 @@ pub mod cli;
 pub mod compile;
 pub mod formats;
 pub mod generate;
+pub mod io;
 pub mod model;
 pub mod render;
 pub mod runtime;

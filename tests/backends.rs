@@ -13,6 +13,8 @@
 //! differently: 16 samples here, tiny-skia's coverage there; translucent
 //! strokes overlap themselves in meshes).
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "test code")]
+
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Arc;

@@ -1,6 +1,8 @@
 //! The `skelpad` binary as a user runs it: exit codes, messages and output
 //! formats.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "test code")]
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::atomic::{AtomicUsize, Ordering};

@@ -1,6 +1,8 @@
 //! `skelpad export` as a user runs it: scripts with errors are refused unless
 //! `--allow-errors` is given, which exports what compiled (as `render` does).
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "test code")]
+
 use std::io::Read;
 use std::path::Path;
 use std::process::{Command, Output};

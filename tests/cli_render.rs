@@ -2,6 +2,8 @@
 //! messages and exit codes. Runs the command in-process (the binary in a
 //! shared target folder may belong to another checkout).
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "test code")]
+
 use std::path::{Path, PathBuf};
 
 use clap::Parser;

@@ -2,6 +2,8 @@
 //! the original tool (LANGUAGE.md §1.6 and the rules of §2–5): what an input
 //! with mistakes compiles to, not only what it reports.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "test code")]
+
 use skelpad::compile::{Compilation, compile};
 use skelpad::model::*;
 use skelpad::runtime::evaluate;

@@ -1,18 +1,21 @@
 //! Conformance with the original Skel2D tool: every script in
-//! `../shared/conformance` must produce the poses in `expected/NAME.json`
+//! `tests/conformance` (vendored from `../shared/conformance`) must produce
+//! the poses in `expected/NAME.json`
 //! (tolerances of conformance/README.md: 1e-6, relative above 1, for
 //! matrices; 1/255 for colors; "NaN" there must be a finite number here).
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "test code")]
+
+mod common;
 
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
-use skelpad::cli::pose_document;
 use skelpad::compile::compile;
 use skelpad::model::{AnimId, SkinId};
+use skelpad::runtime::report::pose_document;
 
-fn conformance_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/conformance")
-}
+use common::conformance_dir;
 
 fn num(v: &Value) -> f64 {
     match v {
@@ -162,12 +165,51 @@ fn extra_cases_match_the_original_tool() {
 fn a_wrong_pose_is_detected() {
     let script = conformance_dir().join("01_hierarchy.skel2d");
     let text = std::fs::read_to_string(&script).expect("readable").replace("\tbone2 x10", "\tbone2 x11");
-    let dir = std::env::temp_dir().join(format!("skelpad-conf-{}", std::process::id()));
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let dir = tmp.path();
     std::fs::create_dir_all(dir.join("expected")).expect("temp dir");
     std::fs::copy(conformance_dir().join("expected/01_hierarchy.json"), dir.join("expected/01_hierarchy.json")).expect("copy");
     let moved = dir.join("01_hierarchy.skel2d");
     std::fs::write(&moved, text).expect("write");
     let (_, fails) = check_case(&moved);
-    let _ = std::fs::remove_dir_all(&dir);
     assert!(fails.iter().any(|f| f.contains("bone bone2 world")), "{fails:?}");
+}
+
+/// Every file of a folder (recursively), by path relative to it.
+fn files_under(dir: &Path) -> std::collections::BTreeMap<PathBuf, Vec<u8>> {
+    let mut out = std::collections::BTreeMap::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap_or_else(|e| panic!("{}: {e}", d.display())) {
+            let p = e.expect("directory entry").path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                let rel = p.strip_prefix(dir).expect("under dir").to_path_buf();
+                out.insert(rel, std::fs::read(&p).expect("readable"));
+            }
+        }
+    }
+    out
+}
+
+/// The vendored cases are the shared ones: every script, every expected
+/// pose file and the README are byte for byte those of
+/// `../shared/conformance` (whose `compare.py` is not vendored), and nothing
+/// else is in the vendored folder. Without `../shared` there is nothing to
+/// compare with.
+#[test]
+fn the_vendored_cases_equal_the_shared_ones() {
+    let Some(shared) = common::shared_conformance_dir() else {
+        eprintln!("skipped: ../shared/conformance not found; the vendored copy is used alone");
+        return;
+    };
+    let mut theirs = files_under(&shared);
+    theirs.remove(Path::new("compare.py"));
+    let ours = files_under(&conformance_dir());
+    let names = |m: &std::collections::BTreeMap<PathBuf, Vec<u8>>| m.keys().cloned().collect::<Vec<_>>();
+    assert_eq!(names(&ours), names(&theirs), "the vendored file list differs from {}", shared.display());
+    for (name, bytes) in &theirs {
+        assert!(ours[name] == *bytes, "tests/conformance/{} differs from {}; copy it again", name.display(), shared.display());
+    }
 }

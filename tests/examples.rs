@@ -1,6 +1,8 @@
 //! The scripts in `examples/` are what newcomers learn from: each must check
 //! clean (no errors, no warnings) and show what its name promises.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "test code")]
+
 use std::path::{Path, PathBuf};
 
 use skelpad::compile::{Compilation, compile};

@@ -11,6 +11,8 @@
 //! `UPDATE_GOLDEN=1 cargo test --test golden`. On a mismatch the test
 //! writes `NAME.new.png` and `NAME.diff.png` next to the reference.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "test code")]
+
 use std::path::{Path, PathBuf};
 
 use skelpad::compile::compile;

@@ -11,6 +11,8 @@
 //! Case counts keep this file to a few seconds in a debug build; set
 //! `PROPTEST_CASES=N` for a longer run (it overrides every count here).
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "test code")]
+
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
@@ -251,8 +253,8 @@ fn atom_text() -> impl Strategy<Value = String> {
     prop::collection::vec((line, end), 0..30).prop_map(|v| v.into_iter().map(|(l, e)| format!("{l}{e}")).collect())
 }
 
-fn shared_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/conformance")
+fn conformance_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/conformance")
 }
 
 /// The conformance scripts (or, where that folder is absent, the examples).
@@ -271,9 +273,9 @@ fn scripts() -> &'static [(String, String)] {
             v.sort();
             v
         };
-        let mut v = read(&shared_dir());
+        let mut v = read(&conformance_dir());
         if v.is_empty() {
-            eprintln!("note: {} has no scripts; mutating the examples instead", shared_dir().display());
+            eprintln!("note: {} has no scripts; mutating the examples instead", conformance_dir().display());
             v = read(&Path::new(env!("CARGO_MANIFEST_DIR")).join("examples"));
         }
         assert!(!v.is_empty(), "no scripts to mutate");
@@ -551,8 +553,8 @@ fn observe(c: &Compilation) -> (Vec<skelpad::syntax::Diagnostic>, String, Vec<se
     let mut poses = Vec::new();
     for skin in 0..arm.skeleton.skins.len() {
         let skin = SkinId::from_index(skin);
-        poses.push(skelpad::cli::pose_document(arm, &anims, skin, Some(&[0.0, 0.05, 0.3, 1.0])));
-        poses.push(skelpad::cli::pose_json(arm, &evaluate(arm, None, skin, 0.0)));
+        poses.push(skelpad::runtime::report::pose_document(arm, &anims, skin, Some(&[0.0, 0.05, 0.3, 1.0])));
+        poses.push(skelpad::runtime::report::pose_json(arm, &evaluate(arm, None, skin, 0.0)));
     }
     (c.diagnostics.clone(), format!("{arm:?}"), poses, format!("{:?} {:?}", c.sources, c.lines))
 }

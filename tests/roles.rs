@@ -3,6 +3,8 @@
 //! here with independent, plain-string tests), and the highlighter colours
 //! each token by that role and nothing else.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "test code")]
+
 use std::path::{Path, PathBuf};
 
 use eframe::egui::FontId;
@@ -13,7 +15,7 @@ use skelpad::syntax::{Role, token};
 fn scripts() -> Vec<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut v = Vec::new();
-    for dir in [root.join("examples"), root.join("tests/conformance_extra"), root.join("../shared/conformance")] {
+    for dir in [root.join("examples"), root.join("tests/conformance_extra"), root.join("tests/conformance")] {
         let Ok(rd) = std::fs::read_dir(&dir) else { continue };
         v.extend(rd.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|x| x == "skel2d")));
     }

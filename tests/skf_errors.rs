@@ -1,5 +1,7 @@
 //! Failed exports say why and leave no file behind.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "test code")]
+
 use std::path::PathBuf;
 
 use skelpad::compile::compile;
@@ -38,14 +40,14 @@ fn temp_dir(name: &str) -> PathBuf {
 fn a_failed_picture_leaves_no_file_and_names_the_texture() {
     let dir = temp_dir("fail");
     let out = dir.join("robot.skf");
-    let err = export_file(&script(), &ExportOptions::default(), &mut Missing, &out, &mut |_, _, _| {}).unwrap_err();
+    let err = export_file(&script(), &ExportOptions::default(), &mut Missing, &out, &mut |_, _, _| true).unwrap_err();
     assert!(matches!(err, ExportError::Picture { .. }), "{err:?}");
     let msg = err.to_string();
     assert!(msg.contains("cannot make the picture of `bot.body.body.body`") && msg.contains("hat.png"), "{msg}");
     assert!(!out.exists());
     // An older file at the target is left as it was.
     std::fs::write(&out, b"old export").unwrap();
-    assert!(export_file(&script(), &ExportOptions::default(), &mut Missing, &out, &mut |_, _, _| {}).is_err());
+    assert!(export_file(&script(), &ExportOptions::default(), &mut Missing, &out, &mut |_, _, _| true).is_err());
     assert_eq!(std::fs::read(&out).unwrap(), b"old export");
     let others: Vec<_> = std::fs::read_dir(&dir).unwrap().filter_map(|e| e.ok()).filter(|e| e.path() != out).collect();
     assert!(others.is_empty(), "left behind: {others:?}");

@@ -12,6 +12,8 @@
 //! only: skelform-js ignores them), and the outlines of meshes. The worst
 //! errors per file are printed (`--nocapture`).
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "test code")]
+
 use std::collections::HashMap;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -49,7 +51,7 @@ fn scripts_in(dir: &Path) -> Vec<(String, String, PathBuf)> {
 fn all_scripts() -> Vec<(String, String, PathBuf)> {
     let root = manifest();
     let mut v = scripts_in(&root.join("examples"));
-    v.extend(scripts_in(&root.join("../shared/conformance")));
+    v.extend(scripts_in(&root.join("tests/conformance")));
     v.extend(scripts_in(&root.join("tests/skf_rigs")));
     v.push(("generated-120".into(), generate::script(120, 3), root.clone()));
     v
@@ -420,7 +422,7 @@ fn export_script(name: &str, text: &str, dir: &Path, opts: &ExportOptions) -> Ex
     let sk = &*arm.skeleton;
     let dir = with_sprites(name, &arm, dir);
     let mut pictures = RenderedPictures::new(&arm, &dir);
-    let export = build(&arm, opts, &mut pictures, &mut |_, _, _| {}).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let export = build(&arm, opts, &mut pictures, &mut |_, _, _| true).unwrap_or_else(|e| panic!("{name}: {e}"));
     let warnings = export.warnings.iter().map(|w| w.to_string()).collect();
     let bytes = to_zip(&export).unwrap();
     let mut zip = zip::ZipArchive::new(std::io::Cursor::new(bytes)).unwrap_or_else(|e| panic!("{name}: not a zip: {e}"));

@@ -1,6 +1,10 @@
 //! The produced `armature.json` against the field list of SkelForm's file
 //! structure document, and the reader against SkelForm's own files.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "test code")]
+
+mod common;
+
 use std::path::PathBuf;
 
 use serde_json::Value;
@@ -223,7 +227,9 @@ fn the_field_check_catches_a_missing_field() {
 /// SkelForm's own exports load through the same reader, with every check.
 #[test]
 fn skelforms_own_files_read_cleanly() {
-    let dir = manifest().join("../shared/samples/skelform");
+    let Some(dir) = common::samples_dir("skelforms_own_files_read_cleanly", "skelform") else {
+        return;
+    };
     for (file, bones, anims, meshes) in [("_skellina.skf", 32, 3, false), ("_skellington.skf", 61, 4, true)] {
         let bytes = std::fs::read(dir.join(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
         let skf = read_skf(&bytes).unwrap_or_else(|e| panic!("{file}:\n{e}"));
@@ -260,7 +266,7 @@ fn whole_exports_have_every_field_and_consistent_pictures() {
         let text = std::fs::read_to_string(manifest().join(file)).unwrap();
         let arm = compile(&text).armature;
         let mut pictures = RenderedPictures::new(&arm, &manifest());
-        let export = build(&arm, &ExportOptions { pixels_per_unit: k, ..Default::default() }, &mut pictures, &mut |_, _, _| {}).unwrap();
+        let export = build(&arm, &ExportOptions { pixels_per_unit: k, ..Default::default() }, &mut pictures, &mut |_, _, _| true).unwrap();
         let skf = read_skf(&to_zip(&export).unwrap()).unwrap_or_else(|e| panic!("{file}:\n{e}"));
         let problems = check_file(&skf.json);
         assert!(problems.is_empty(), "{file}:\n{}", problems.join("\n"));
@@ -292,4 +298,16 @@ fn whole_exports_have_every_field_and_consistent_pictures() {
             }
         }
     }
+}
+
+/// Missing third-party samples are a skip normally and a failure when
+/// `SKELPAD_REQUIRE_SAMPLES=1` asks for them.
+#[test]
+fn missing_samples_skip_or_fail_as_asked() {
+    let empty = tempfile::tempdir().expect("temp dir");
+    assert_eq!(common::samples_dir_in(empty.path(), "t", "skelform", false), None);
+    let required = std::panic::catch_unwind(|| common::samples_dir_in(empty.path(), "t", "skelform", true));
+    assert!(required.is_err(), "a required, missing samples folder must fail the test");
+    std::fs::create_dir(empty.path().join("skelform")).expect("mkdir");
+    assert_eq!(common::samples_dir_in(empty.path(), "t", "skelform", true), Some(empty.path().join("skelform")));
 }

@@ -5,6 +5,10 @@
 //! played before; they are compared with `rusty_skelform` playing the
 //! frames in order on one armature.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::needless_range_loop, reason = "test code")]
+
+mod common;
+
 use std::path::PathBuf;
 
 use rusty_skelform as rs;
@@ -15,17 +19,7 @@ use skelpad::runtime::{Pose, evaluate, evaluate_into};
 /// The sample folder, or `None` (with a message) when it is not there;
 /// `SKELPAD_REQUIRE_SAMPLES=1` turns a missing folder into a failure.
 fn samples() -> Option<PathBuf> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/samples/skelform");
-    if dir.join("_skellina.skf").is_file() {
-        return Some(dir);
-    }
-    assert!(
-        std::env::var("SKELPAD_REQUIRE_SAMPLES").as_deref() != Ok("1"),
-        "SKELPAD_REQUIRE_SAMPLES=1 but {} has no samples",
-        dir.display()
-    );
-    eprintln!("skipped: samples not found in {}", dir.display());
-    None
+    common::samples_dir("skf_import", "skelform")
 }
 
 const SAMPLES: [&str; 2] = ["_skellina.skf", "_skellington.skf"];
@@ -467,7 +461,7 @@ fn own_exports_import_back_like_their_scripts() {
         let comp = skelpad::compile::compile(&text);
         let arm = &comp.armature;
         let mut pictures = RenderedPictures::new(arm, &root.join("examples"));
-        let export = build(arm, &ExportOptions::default(), &mut pictures, &mut |_, _, _| {}).unwrap();
+        let export = build(arm, &ExportOptions::default(), &mut pictures, &mut |_, _, _| true).unwrap();
         let imp = import_skf(&to_zip(&export).unwrap()).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         let back = &imp.armature;
         let mirrored =

@@ -2,6 +2,8 @@
 //! pan and zoom, grid and axes, picking bones and shapes, and the keyboard
 //! shortcuts that only apply while the canvas has focus.
 
+#![allow(missing_docs, reason = "issue 9: public items here still need doc comments")]
+
 use eframe::egui::{self, Color32, EventFilter, Key, Modifiers, PointerButton, Pos2, Rect, Sense, Stroke, Vec2};
 use serde::{Deserialize, Serialize};
 

@@ -26,6 +26,7 @@ pub struct Analysis {
 }
 
 impl Analysis {
+    /// Compiles `text` for the first time.
     pub fn new(text: &str) -> Self {
         let mut compiler = Compiler::new();
         let comp = compiler.update(text);
@@ -100,12 +101,14 @@ pub struct Document {
     pub path: Option<PathBuf>,
     /// A name for a buffer without a path ("untitled", "walk_cycle example").
     pub untitled_name: String,
+    /// The line ending the file is saved with (its own, or `\n` for new files).
     pub line_ending: LineEnding,
     /// The text as last loaded or saved: the buffer is dirty when it differs.
     saved_text: String,
     /// What the file on disk is believed to hold, to tell an external change
     /// from the echo of our own save.
     pub disk_text: Option<String>,
+    /// The compilation of the buffer, kept up to date as it is edited.
     pub analysis: Analysis,
     /// A SkelForm file shown read-only: the canvas plays the file itself, the
     /// text is its converted script.
@@ -156,7 +159,7 @@ impl Document {
 
     /// Opens a file.
     pub fn open(path: &Path) -> Result<Self, String> {
-        if crate::cli::is_skf(path) {
+        if crate::formats::skf::is_skf(path) {
             return Self::open_skf(path);
         }
         let loaded = files::load(path)?;
@@ -167,6 +170,7 @@ impl Document {
         Ok(doc)
     }
 
+    /// Whether the buffer differs from what was last loaded or saved.
     pub fn is_dirty(&self) -> bool {
         self.text != self.saved_text
     }

@@ -30,13 +30,17 @@ pub enum ExportKind {
 }
 
 impl ExportKind {
-    /// Frame-by-frame exports stop when cancelled and write nothing.
+    /// Whether the export stops when cancelled, writing nothing: every kind
+    /// does (frame exports at the next frame, a single PNG before it is
+    /// written, `.skf` at the next animation, picture or before writing).
     pub fn can_cancel(self) -> bool {
-        matches!(self, ExportKind::Sequence | ExportKind::SpriteSheet | ExportKind::Gif)
+        true
     }
 
+    /// Every kind, in menu order.
     pub const ALL: [ExportKind; 5] = [ExportKind::Png, ExportKind::Sequence, ExportKind::SpriteSheet, ExportKind::Gif, ExportKind::Skf];
 
+    /// The entry in the Export menu.
     pub fn menu_label(self) -> &'static str {
         match self {
             ExportKind::Png => "PNG of this frame…",
@@ -47,6 +51,7 @@ impl ExportKind {
         }
     }
 
+    /// The title of its dialogs ("Export GIF").
     pub fn title(self) -> &'static str {
         match self {
             ExportKind::Png => "Export PNG",
@@ -57,6 +62,7 @@ impl ExportKind {
         }
     }
 
+    /// The file extension it writes, without the dot.
     pub fn extension(self) -> &'static str {
         match self {
             ExportKind::Png | ExportKind::Sequence | ExportKind::SpriteSheet => "png",
@@ -74,12 +80,17 @@ impl ExportKind {
 /// The choices of the export dialog; kept between exports.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ExportOptions {
+    /// Picture width in pixels.
     pub width: u32,
+    /// Picture height in pixels.
     pub height: u32,
     /// Fit the whole animation (else: the canvas's zoom, origin centered).
     pub fit: bool,
+    /// A transparent background (else `background`).
     pub transparent: bool,
+    /// The background color when not transparent.
     pub background: egui::Color32,
+    /// Draw the bone overlay too.
     pub bones: bool,
     /// `.skf`: texture pixels per world unit of the rasterized shapes.
     pub skf_scale: f64,
@@ -142,17 +153,23 @@ impl ExportOptions {
 
 /// Everything an export needs, owned, so it can run on another thread.
 pub struct ExportRequest {
+    /// What to write.
     pub kind: ExportKind,
+    /// What the canvas shows (a copy).
     pub armature: Armature,
+    /// The animation (`None`: the setup pose).
     pub anim: Option<AnimId>,
+    /// The skin shown.
     pub skin: SkinId,
     /// The playhead (for a single frame).
     pub time_secs: f64,
     /// The canvas zoom (for the zoom framing).
     pub zoom: f64,
+    /// The dialog's choices.
     pub options: ExportOptions,
     /// Where sprites are found: the script's folder.
     pub image_dir: PathBuf,
+    /// The file to write (for sequences, the name the frames are numbered from).
     pub out: PathBuf,
     /// The script has errors (the armature is what compiled).
     pub script_has_errors: bool,
@@ -180,29 +197,27 @@ impl ExportRequest {
         };
         let anim = self.anim.and_then(|a| self.armature.animation(a));
         if self.kind.needs_animation() && anim.is_none() {
-            return Err("there is no animation to export: write an `anim` section first".into());
+            return Err(ExportFailure::Failed("there is no animation to export: write an `anim` section first".into()));
         }
         let times = anim.map(render::frame_times).unwrap_or_default();
         let fps = anim.map_or(20.0, |a| a.fps);
         let mut cache = RenderCache::new(&self.image_dir);
-        let mut renderer = render::export::FrameRenderer::new(&self.armature, settings, &mut cache)?;
+        let mut renderer = render::export::FrameRenderer::new(&self.armature, settings, &mut cache).map_err(ExportFailure::Failed)?;
         let mut report = |done: usize, total: usize| {
             progress.set(done, total);
             !progress.is_cancelled()
         };
         let out: &Path = &self.out;
-        let files = match self.kind {
-            ExportKind::Png => {
-                progress.set(0, 1);
-                let files = render::export::write_png(&mut renderer, self.time_secs, out)?;
-                progress.set(1, 1);
-                files
-            }
-            ExportKind::Sequence => render::export::write_sequence(&mut renderer, &times, out, &mut report)?,
-            ExportKind::SpriteSheet => render::export::write_sheet(&mut renderer, &times, fps, out, &mut report)?,
-            ExportKind::Gif => render::export::write_gif(&mut renderer, &times, fps, out, &mut report)?,
-            ExportKind::Skf => unreachable!("handled by run_skf"),
+        let written = match self.kind {
+            ExportKind::Png | ExportKind::Skf => render::export::write_png(&mut renderer, self.time_secs, out, &mut report),
+            ExportKind::Sequence => render::export::write_sequence(&mut renderer, &times, out, &mut report),
+            ExportKind::SpriteSheet => render::export::write_sheet(&mut renderer, &times, fps, out, &mut report),
+            ExportKind::Gif => render::export::write_gif(&mut renderer, &times, fps, out, &mut report),
         };
+        let files = written.map_err(|e| match e {
+            render::export::ExportError::Cancelled => ExportFailure::Cancelled,
+            e => ExportFailure::Failed(e.to_string()),
+        })?;
         let warnings = renderer.warnings().iter().map(|w| w.message.clone()).collect();
         Ok(ExportDone { files, warnings })
     }
@@ -213,7 +228,7 @@ impl ExportRequest {
         if self.script_has_errors {
             // As `skelpad export`: a SkelForm file of a half-valid script
             // would silently lack whatever the errors dropped.
-            return Err("the script has errors: fix them before exporting to SkelForm".into());
+            return Err(ExportFailure::Failed("the script has errors: fix them before exporting to SkelForm".into()));
         }
         let opts = SkfOptions { skins: Vec::new(), pixels_per_unit: self.options.skf_scale };
         let mut pictures = RenderedPictures::new(&self.armature, &self.image_dir);
@@ -224,8 +239,12 @@ impl ExportRequest {
                 write::Stage::Writing => "writing",
             });
             progress.set(done, total);
+            !progress.is_cancelled()
         };
-        let warnings = write::export_file(&self.armature, &opts, &mut pictures, &self.out, &mut report).map_err(|e| e.to_string())?;
+        let warnings = write::export_file(&self.armature, &opts, &mut pictures, &self.out, &mut report).map_err(|e| match e {
+            crate::formats::skf::export::ExportError::Cancelled => ExportFailure::Cancelled,
+            e => ExportFailure::Failed(e.to_string()),
+        })?;
         Ok(ExportDone { files: vec![self.out], warnings: warnings.iter().map(ToString::to_string).collect() })
     }
 }
@@ -233,12 +252,36 @@ impl ExportRequest {
 /// What an export wrote, and what it could not carry over exactly.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ExportDone {
+    /// Every file written.
     pub files: Vec<PathBuf>,
+    /// What could not be drawn or carried over, in words.
     pub warnings: Vec<String>,
 }
 
+/// Why an export wrote nothing.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ExportFailure {
+    /// Cancelled from the UI.
+    Cancelled,
+    /// It failed; the reason in words.
+    Failed(String),
+}
+
+impl std::fmt::Display for ExportFailure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ExportFailure::Cancelled => f.write_str("cancelled; nothing was written"),
+            ExportFailure::Failed(reason) => f.write_str(reason),
+        }
+    }
+}
+
 /// The result of an export: what was written, or why nothing was.
-pub type ExportResult = Result<ExportDone, String>;
+pub type ExportResult = Result<ExportDone, ExportFailure>;
+
+/// Called after each progress report so the UI repaints (egui's
+/// `Context::request_repaint`, which may be called from any thread).
+type Waker = Box<dyn Fn() + Send + Sync>;
 
 /// Progress shared between a worker and the UI.
 #[derive(Default)]
@@ -247,20 +290,36 @@ pub struct Progress {
     total: AtomicUsize,
     /// What the worker is doing ("pictures"), for exports with stages.
     stage: std::sync::Mutex<&'static str>,
-    /// Set from the UI; frame exports stop at the next frame and write nothing.
+    /// Set from the UI; exports stop at their next step and write nothing.
     cancelled: std::sync::atomic::AtomicBool,
+    /// Wakes the UI after each report.
+    wake: Option<Waker>,
 }
 
 impl Progress {
-    /// Reports `done` of `total` steps.
+    /// Progress that calls `wake` after every report.
+    pub fn with_waker(wake: impl Fn() + Send + Sync + 'static) -> Progress {
+        Progress { wake: Some(Box::new(wake)), ..Progress::default() }
+    }
+
+    /// Reports `done` of `total` steps, and wakes the UI.
     pub fn set(&self, done: usize, total: usize) {
         self.total.store(total, Ordering::Relaxed);
         self.done.store(done, Ordering::Relaxed);
+        self.wake();
     }
 
+    /// Reports what the worker is doing now ("pictures"), and wakes the UI.
     pub fn set_stage(&self, stage: &'static str) {
         if let Ok(mut s) = self.stage.lock() {
             *s = stage;
+        }
+        self.wake();
+    }
+
+    fn wake(&self) {
+        if let Some(w) = &self.wake {
+            w();
         }
     }
 
@@ -269,12 +328,12 @@ impl Progress {
         self.stage.lock().map_or("", |s| *s)
     }
 
-    /// Asks the export to stop (PNG sequences, sprite sheets and GIFs stop at
-    /// the next frame; a single frame and `.skf` exports finish).
+    /// Asks the export to stop at its next step; it then writes nothing.
     pub fn cancel(&self) {
         self.cancelled.store(true, Ordering::Relaxed);
     }
 
+    /// Whether [`Progress::cancel`] was called.
     pub fn is_cancelled(&self) -> bool {
         self.cancelled.load(Ordering::Relaxed)
     }
@@ -289,8 +348,9 @@ impl Progress {
 pub struct ExportJob {
     /// What is being exported, for the status bar ("GIF to walk.gif").
     pub label: String,
+    /// Progress, shared with the worker.
     pub progress: Arc<Progress>,
-    /// Whether the export stops when asked (frame-by-frame exports do).
+    /// Whether the export stops when asked.
     pub cancellable: bool,
     result: Receiver<ExportResult>,
 }
@@ -304,17 +364,17 @@ impl ExportJob {
         work: impl FnOnce(&Progress) -> ExportResult + Send + 'static,
         wake: impl Fn() + Send + Sync + 'static,
     ) -> ExportJob {
-        let progress = Arc::new(Progress::default());
+        let progress = Arc::new(Progress::with_waker(wake));
         let (tx, result) = channel();
         let shared = progress.clone();
         let spawned = std::thread::Builder::new().name("export".into()).spawn(move || {
             let out = work(&shared);
             let _ = tx.send(out);
-            wake();
+            shared.wake();
         });
         if let Err(e) = spawned {
             let (tx, rx) = channel();
-            let _ = tx.send(Err(format!("cannot start the export: {e}")));
+            let _ = tx.send(Err(ExportFailure::Failed(format!("cannot start the export: {e}"))));
             return ExportJob { label, progress, cancellable: false, result: rx };
         }
         ExportJob { label, progress, cancellable: false, result }
@@ -325,7 +385,7 @@ impl ExportJob {
         match self.result.try_recv() {
             Ok(r) => Some(r),
             Err(TryRecvError::Empty) => None,
-            Err(TryRecvError::Disconnected) => Some(Err("the export stopped unexpectedly".into())),
+            Err(TryRecvError::Disconnected) => Some(Err(ExportFailure::Failed("the export stopped unexpectedly".into()))),
         }
     }
 
@@ -358,13 +418,109 @@ mod tests {
             out: out.clone(),
             script_has_errors: false,
         };
-        assert!(ExportKind::Gif.can_cancel() && !ExportKind::Skf.can_cancel());
+        assert!(ExportKind::ALL.iter().all(|k| k.can_cancel()));
         let progress = Progress::default();
         progress.cancel();
         let result = request.run(&progress);
-        assert_eq!(result.err().as_deref(), Some(crate::render::export::CANCELLED));
+        assert_eq!(result.err(), Some(ExportFailure::Cancelled));
         assert!(!out.exists());
         assert_eq!(std::fs::read_dir(dir.path()).expect("dir").count(), 0, "no temporary file is left");
+    }
+
+    fn request(kind: ExportKind, out: PathBuf, dir: &Path) -> ExportRequest {
+        let comp = crate::compile::compile("skeleton\n\tb\n\t\t@ :rect w10 h10\nanim \"a\"\n\tb\n\t\tx 0 -> 10 -> 0\n");
+        ExportRequest {
+            kind,
+            armature: comp.armature,
+            anim: Some(AnimId(0)),
+            skin: SkinId(0),
+            time_secs: 0.0,
+            zoom: 1.0,
+            options: ExportOptions::default(),
+            image_dir: dir.to_path_buf(),
+            out,
+            script_has_errors: false,
+        }
+    }
+
+    /// A single PNG and a `.skf` stop when cancelled, at any step, and
+    /// write nothing; uncancelled, they write their file.
+    #[test]
+    fn single_png_and_skf_exports_can_be_cancelled() {
+        for kind in [ExportKind::Png, ExportKind::Skf] {
+            // Cancel after the n-th report, for every report the export makes.
+            let dir = tempfile::tempdir().expect("temp dir");
+            let out = dir.path().join(format!("a.{}", kind.extension()));
+            let reports = std::sync::Arc::new(AtomicUsize::new(0));
+            let counter = reports.clone();
+            let progress = Progress::with_waker(move || {
+                counter.fetch_add(1, Ordering::Relaxed);
+            });
+            assert!(request(kind, out.clone(), dir.path()).run(&progress).is_ok(), "{kind:?}");
+            assert!(out.exists());
+            std::fs::remove_file(&out).expect("remove");
+            let total = reports.load(Ordering::Relaxed);
+            assert!(total >= 2, "{kind:?}: {total} reports");
+            for n in 0..total.saturating_sub(1) {
+                let seen = std::sync::Arc::new(AtomicUsize::new(0));
+                let progress = std::sync::Arc::new(std::sync::OnceLock::<std::sync::Weak<Progress>>::new());
+                let (s, p) = (seen.clone(), progress.clone());
+                let real = std::sync::Arc::new(Progress::with_waker(move || {
+                    if s.fetch_add(1, Ordering::Relaxed) == n
+                        && let Some(me) = p.get().and_then(std::sync::Weak::upgrade)
+                    {
+                        me.cancel();
+                    }
+                }));
+                let _ = progress.set(std::sync::Arc::downgrade(&real));
+                let result = request(kind, out.clone(), dir.path()).run(&real);
+                if result.is_ok() {
+                    // Cancelled after its last stop point: the file is whole.
+                    assert!(out.exists(), "{kind:?}");
+                    std::fs::remove_file(&out).expect("remove");
+                    continue;
+                }
+                assert_eq!(result.err(), Some(ExportFailure::Cancelled), "{kind:?} cancelled at report {n}");
+                assert_eq!(std::fs::read_dir(dir.path()).expect("dir").count(), 0, "{kind:?}: nothing written");
+            }
+        }
+    }
+
+    /// The worker wakes the UI after each report: with egui, every report
+    /// requests a repaint, so the progress bar moves while exporting.
+    #[test]
+    fn each_report_wakes_the_ui() {
+        let ctx = egui::Context::default();
+        let paint = |ctx: &egui::Context| ctx.run_ui(egui::RawInput::default(), |_| {}).textures_delta.clear();
+        paint(&ctx);
+        paint(&ctx);
+        let (step_tx, step_rx) = sync_channel::<()>(0);
+        let (seen_tx, seen_rx) = sync_channel::<()>(0);
+        let waker_ctx = ctx.clone();
+        let job = ExportJob::spawn(
+            "test".into(),
+            move |p| {
+                for i in 0..3 {
+                    step_rx.recv().map_err(|e| ExportFailure::Failed(e.to_string()))?;
+                    p.set(i + 1, 3);
+                    seen_tx.send(()).map_err(|e| ExportFailure::Failed(e.to_string()))?;
+                }
+                Ok(ExportDone::default())
+            },
+            move || waker_ctx.request_repaint(),
+        );
+        for i in 0..3 {
+            // Frames are painted until none is asked for (egui paints a
+            // requested repaint over two passes).
+            for _ in 0..4 {
+                paint(&ctx);
+            }
+            assert!(!ctx.has_requested_repaint(), "step {i}: a repaint pending before the report");
+            step_tx.send(()).unwrap();
+            seen_rx.recv().unwrap();
+            assert!(ctx.has_requested_repaint(), "step {i}: the report did not wake the UI");
+            assert_eq!(job.progress.get(), (i + 1, 3));
+        }
     }
 
     #[test]
@@ -376,7 +532,7 @@ mod tests {
                 for i in 0..3 {
                     p.set(i, 3);
                     // Wait for the test to let the worker go on.
-                    step_rx.recv().map_err(|e| e.to_string())?;
+                    step_rx.recv().map_err(|e| ExportFailure::Failed(e.to_string()))?;
                 }
                 p.set(3, 3);
                 Ok(ExportDone { files: vec![PathBuf::from("out.png")], warnings: Vec::new() })

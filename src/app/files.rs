@@ -3,7 +3,6 @@
 //! external changes, and the file dialogs (behind a trait so tests can
 //! answer them).
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
 
@@ -11,8 +10,10 @@ use std::sync::mpsc::{Receiver, TryRecvError, channel};
 /// the file's own convention back.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum LineEnding {
+    /// `\n` (Unix).
     #[default]
     Lf,
+    /// `\r\n` (Windows).
     CrLf,
 }
 
@@ -38,52 +39,26 @@ impl LineEnding {
 /// ending it was written with.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Loaded {
+    /// The text, with `\n` line breaks.
     pub text: String,
+    /// How the file's lines ended.
     pub line_ending: LineEnding,
 }
 
 /// Reads a script. Errors are sentences for the user.
 pub fn load(path: &Path) -> Result<Loaded, String> {
-    let raw = crate::cli::read_script(path)?;
+    let raw = crate::io::read_script(path).map_err(|e| e.to_string())?;
     let line_ending = LineEnding::detect(&raw);
     // Only `\r\n` pairs are folded, so a lone `\r` survives a round trip.
     let text = if line_ending == LineEnding::CrLf { raw.replace("\r\n", "\n") } else { raw };
     Ok(Loaded { text, line_ending })
 }
 
-/// Writes `bytes` to `path` atomically: a temporary file in the same folder,
-/// flushed to disk, then renamed over the target. A crash leaves either the
-/// old file or the new one, never a half-written one. A symbolic link is
-/// followed so the link itself survives; the old file's permissions are kept.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), String> {
-    let target = match std::fs::canonicalize(path) {
-        Ok(p) => p,
-        Err(_) => path.to_path_buf(),
-    };
-    let dir = match target.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let name = target.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "script".into());
-    let fail = |what: &str, e: std::io::Error| format!("cannot save `{}`: {what}: {e}", path.display());
-    let mut tmp = tempfile::Builder::new()
-        .prefix(&format!(".{name}."))
-        .suffix(".tmp")
-        .tempfile_in(&dir)
-        .map_err(|e| fail("cannot create a temporary file next to it", e))?;
-    tmp.write_all(bytes).map_err(|e| fail("write failed", e))?;
-    tmp.as_file().sync_all().map_err(|e| fail("flush failed", e))?;
-    if let Ok(meta) = std::fs::metadata(&target) {
-        // Best effort: a file system without permissions still gets the text.
-        let _ = std::fs::set_permissions(tmp.path(), meta.permissions());
-    }
-    tmp.persist(&target).map_err(|e| fail("rename failed", e.error))?;
-    Ok(())
-}
-
-/// Saves a buffer (with `\n` line breaks) in the given convention, atomically.
+/// Saves a buffer (with `\n` line breaks) in the given convention,
+/// atomically ([`crate::io::write_atomic`]: a crash leaves the old file or
+/// the new one; a symbolic link is written through; permissions are kept).
 pub fn save(path: &Path, text: &str, line_ending: LineEnding) -> Result<(), String> {
-    write_atomic(path, line_ending.apply(text).as_bytes())
+    crate::io::write_atomic(path, line_ending.apply(text).as_bytes()).map_err(|e| format!("cannot save `{}`: {}", path.display(), e.reason))
 }
 
 // ---------------------------------------------------------------------------
@@ -94,6 +69,7 @@ pub fn save(path: &Path, text: &str, line_ending: LineEnding) -> Result<(), Stri
 pub struct RecoveryRecord {
     /// The file the buffer belongs to (`None` for an untitled buffer).
     pub path: Option<PathBuf>,
+    /// The unsaved buffer.
     pub text: String,
     /// Seconds since the Unix epoch when the record was written.
     pub saved_at_unix_secs: u64,
@@ -118,6 +94,7 @@ impl Recovery {
         Recovery { dir, file, last_written: None }
     }
 
+    /// The file this process writes its record to.
     pub fn path(&self) -> &Path {
         &self.file
     }
@@ -135,7 +112,7 @@ impl Recovery {
             pid: std::process::id(),
         };
         let json = serde_json::to_vec(&record).map_err(|e| e.to_string())?;
-        write_atomic(&self.file, &json)?;
+        crate::io::write_atomic(&self.file, &json).map_err(|e| e.to_string())?;
         self.last_written = Some(text.to_owned());
         Ok(())
     }

@@ -9,15 +9,20 @@ use serde::{Deserialize, Serialize};
 /// Light, dark, or whatever the system says.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Theme {
+    /// Whatever the system prefers.
     #[default]
     System,
+    /// Always light.
     Light,
+    /// Always dark.
     Dark,
 }
 
 impl Theme {
+    /// Every theme, in menu order.
     pub const ALL: [Theme; 3] = [Theme::System, Theme::Light, Theme::Dark];
 
+    /// Its name in the View menu.
     pub fn label(self) -> &'static str {
         match self {
             Theme::System => "Follow the system",
@@ -26,6 +31,7 @@ impl Theme {
         }
     }
 
+    /// egui's setting for it.
     pub fn preference(self) -> eframe::egui::ThemePreference {
         match self {
             Theme::System => eframe::egui::ThemePreference::System,
@@ -39,9 +45,13 @@ impl Theme {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct ViewSettings {
+    /// Draw the grid and axes.
     pub show_grid: bool,
+    /// Draw the bone overlay.
     pub show_bones: bool,
+    /// Draw ghost frames before and after the playhead.
     pub onion_skin: bool,
+    /// Playback starts over at the end.
     pub looping: bool,
     /// Playback speed factor, 0.1–4.
     pub speed: f64,
@@ -62,15 +72,18 @@ impl Default for ViewSettings {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Settings {
+    /// Light, dark or the system's.
     pub theme: Theme,
     /// Most recent first, at most [`Settings::MAX_RECENT`].
     pub recent_files: Vec<PathBuf>,
+    /// How the canvas shows the scene.
     pub view: ViewSettings,
 }
 
 impl Settings {
     /// The storage key.
     pub const KEY: &'static str = "skelpad.settings";
+    /// The most recent files remembered.
     pub const MAX_RECENT: usize = 10;
 
     /// Puts `path` first in the recent files.
@@ -81,10 +94,12 @@ impl Settings {
         self.recent_files.truncate(Self::MAX_RECENT);
     }
 
+    /// The stored settings, or the defaults.
     pub fn load(storage: Option<&dyn eframe::Storage>) -> Settings {
         storage.and_then(|s| eframe::get_value(s, Self::KEY)).unwrap_or_default()
     }
 
+    /// Stores them.
     pub fn store(&self, storage: &mut dyn eframe::Storage) {
         eframe::set_value(storage, Self::KEY, self);
     }

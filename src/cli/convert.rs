@@ -37,23 +37,11 @@ fn convert(args: &ConvertArgs, err: &mut dyn Write) -> Result<(), String> {
     let stem = args.output.file_stem().map(|s| s.to_string_lossy().to_string()).unwrap_or_else(|| "converted".into());
     let sprite_dir = format!("{}_sprites", crate::formats::skf::convert::script_name(&stem));
     let converted = crate::formats::skf::convert::convert(&imported, &sprite_dir);
-    let dir = match args.output.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    for (rel, w, h, rgba) in &converted.sprites {
-        // Every path was built from sanitized single components under `sprite_dir`.
-        let path = dir.join(rel);
-        debug_assert!(Path::new(rel).components().all(|c| matches!(c, std::path::Component::Normal(_))));
-        if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent).map_err(|e| format!("cannot create `{}`: {e}", parent.display()))?;
-        }
-        let img = image::RgbaImage::from_raw(*w, *h, rgba.clone()).ok_or_else(|| format!("{rel}: bad pixel buffer"))?;
-        let mut png = Vec::new();
-        img.write_to(&mut std::io::Cursor::new(&mut png), image::ImageFormat::Png).map_err(|e| format!("{rel}: {e}"))?;
-        crate::formats::atomic::write_atomic(&path, &png)?;
-    }
-    crate::formats::atomic::write_atomic(&args.output, converted.script.as_bytes())?;
+    // Every sprite path was built from sanitized single components under `sprite_dir`.
+    debug_assert!(
+        converted.sprites.iter().all(|(rel, ..)| Path::new(rel).components().all(|c| matches!(c, std::path::Component::Normal(_))))
+    );
+    converted.write(&args.output)?;
     let comp = crate::compile::compile(&converted.script);
     let errors = comp.diagnostics.iter().filter(|d| d.is_error()).count();
     let _ = writeln!(
@@ -61,7 +49,7 @@ fn convert(args: &ConvertArgs, err: &mut dyn Write) -> Result<(), String> {
         "wrote `{}` and {} picture(s) in `{}`",
         args.output.display(),
         converted.sprites.len(),
-        dir.join(&sprite_dir).display()
+        crate::io::script_dir(Some(&args.output)).join(&sprite_dir).display()
     );
     if errors > 0 {
         let _ = writeln!(err, "warning: the script has {errors} error(s); run `skelpad check` on it");

@@ -39,7 +39,7 @@ fn repack(args: &ExportArgs, err: &mut dyn Write) -> i32 {
     let bytes = match std::fs::read(path) {
         Ok(b) => b,
         Err(e) => {
-            let _ = writeln!(err, "error: cannot read `{}`: {}", path.display(), super::io_reason(&e));
+            let _ = writeln!(err, "error: cannot read `{}`: {}", path.display(), crate::io::reason(&e));
             return EXIT_USAGE;
         }
     };
@@ -55,7 +55,7 @@ fn repack(args: &ExportArgs, err: &mut dyn Write) -> i32 {
     if !args.skins.is_empty() || args.scale != 1.0 {
         let _ = writeln!(err, "warning: --skin and --scale apply to scripts; a .skf is written as it is");
     }
-    match crate::formats::atomic::write_atomic(&args.output, &out) {
+    match crate::io::write_atomic(&args.output, &out) {
         Ok(()) => {
             let _ = writeln!(err, "wrote `{}`", args.output.display());
             EXIT_OK
@@ -99,14 +99,14 @@ pub fn run(args: &ExportArgs, make_pictures: &mut dyn FnMut(&Armature, &Path) ->
             writeln!(err, "warning: {} has {n} error(s); exporting what compiled (run `skelpad check` to see them)", args.file.display());
     }
     let arm = &comp.armature;
-    let dir = args.file.parent().map(Path::to_path_buf).unwrap_or_default();
+    let dir = crate::io::script_dir(Some(&args.file));
     let mut pictures = make_pictures(arm, &dir);
     let opts = ExportOptions { skins: args.skins.clone(), pixels_per_unit: args.scale };
     let loud = arm.skeleton.bones.len() >= PROGRESS_FROM_BONES;
     let mut last_report = (Stage::Writing, usize::MAX);
     let mut progress = |stage: Stage, done: usize, total: usize| {
         if !loud || total == 0 {
-            return;
+            return true;
         }
         // About ten lines per stage.
         let step = (done * 10 / total).min(10);
@@ -119,6 +119,7 @@ pub fn run(args: &ExportArgs, make_pictures: &mut dyn FnMut(&Armature, &Path) ->
             };
             let _ = writeln!(err, "exporting: {what} {done}/{total}");
         }
+        true
     };
     match export_file(arm, &opts, pictures.as_mut(), &args.output, &mut progress) {
         Ok(warnings) => {

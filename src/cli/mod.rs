@@ -13,7 +13,9 @@ use clap::{Parser, Subcommand, ValueEnum};
 
 use crate::compile::{Compilation, compile};
 use crate::model::{AnimId, Armature, SkinId};
-use crate::runtime::{Pose, evaluate};
+use crate::runtime::evaluate;
+/// The pose JSON format lives beside the runtime; these paths keep working.
+pub use crate::runtime::report::{pose_document, pose_json};
 
 /// Exit code: success, no errors.
 pub const EXIT_OK: i32 = 0;
@@ -130,16 +132,19 @@ fn open_editor(file: Option<PathBuf>) -> i32 {
         eprintln!("error: {msg}");
         return EXIT_USAGE;
     }
-    crate::app::run(file)
+    match crate::app::run(file) {
+        Ok(()) => EXIT_OK,
+        Err(msg) => {
+            eprintln!("error: {msg}");
+            EXIT_USAGE
+        }
+    }
 }
 
-/// Reads a script, with a clear message when it cannot be read.
+/// Reads a script, with a clear message when it cannot be read
+/// ([`crate::io::read_script`] in words).
 pub fn read_script(path: &Path) -> Result<String, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read `{}`: {}", path.display(), io_reason(&e)))?;
-    String::from_utf8(bytes).map_err(|e| {
-        let at = e.utf8_error().valid_up_to();
-        format!("`{}` is not UTF-8 text (invalid byte at offset {at})", path.display())
-    })
+    crate::io::read_script(path).map_err(|e| e.to_string())
 }
 
 /// The skin named `name`, or a message listing the skins there are.
@@ -156,15 +161,6 @@ pub fn find_animation(arm: &Armature, name: &str) -> Result<AnimId, String> {
         let names: Vec<String> = arm.animations.iter().map(|a| format!("\"{}\"", a.name)).collect();
         format!("no animation named \"{name}\" (animations: {})", if names.is_empty() { "none".into() } else { names.join(", ") })
     })
-}
-
-pub(crate) fn io_reason(e: &std::io::Error) -> String {
-    match e.kind() {
-        std::io::ErrorKind::NotFound => "no such file".into(),
-        std::io::ErrorKind::PermissionDenied => "permission denied".into(),
-        _ if e.raw_os_error() == Some(21) => "it is a directory".into(),
-        _ => e.to_string(),
-    }
 }
 
 fn check(files: &[PathBuf], format: Format, timings: bool) -> i32 {
@@ -223,17 +219,7 @@ fn check(files: &[PathBuf], format: Format, timings: bool) -> i32 {
     code
 }
 
-fn default_times(duration: f64) -> Vec<f64> {
-    if duration <= 0.0 {
-        return vec![0.0];
-    }
-    (0..=10).map(|k| if k == 10 { duration } else { f64::from(k) * duration / 10.0 }).collect()
-}
-
-/// Whether a path names a SkelForm file (by its extension).
-pub fn is_skf(path: &Path) -> bool {
-    path.extension().is_some_and(|e| e.eq_ignore_ascii_case("skf"))
-}
+pub use crate::formats::skf::is_skf;
 
 fn pose(path: &Path, json: bool, anim: Option<&str>, skin: Option<&str>, times: Option<Vec<f64>>) -> i32 {
     let (armature, errors) = if is_skf(path) {
@@ -292,46 +278,4 @@ fn pose(path: &Path, json: bool, anim: Option<&str>, skin: Option<&str>, times: 
             EXIT_USAGE
         }
     }
-}
-
-/// The poses of `skelpad pose --json` (the conformance format): draw order,
-/// setup pose, and for each animation its poses at `times` (default: 0,
-/// every tenth of the duration, and the end).
-pub fn pose_document(arm: &Armature, anims: &[AnimId], skin: SkinId, times: Option<&[f64]>) -> serde_json::Value {
-    let sk = &*arm.skeleton;
-    let setup = evaluate(arm, None, skin, 0.0);
-    let mut animations = Vec::new();
-    for &id in anims {
-        let Some(a) = arm.animation(id) else { continue };
-        let ts = times.map_or_else(|| default_times(a.duration_secs), <[f64]>::to_vec);
-        let poses: Vec<serde_json::Value> = ts
-            .iter()
-            .map(|&t| {
-                let p = evaluate(arm, Some(id), skin, t);
-                let mut v = pose_json(arm, &p);
-                v["time"] = serde_json::json!(t);
-                v
-            })
-            .collect();
-        animations.push(serde_json::json!({ "name": a.name, "duration": a.duration_secs, "fps": a.fps, "poses": poses }));
-    }
-    let draw_order: Vec<&str> = sk.draw_order.iter().map(|s| sk.slot(*s).name.as_str()).collect();
-    serde_json::json!({ "draw_order": draw_order, "setup": pose_json(arm, &setup), "animations": animations })
-}
-
-/// A pose in the conformance format.
-pub fn pose_json(arm: &Armature, pose: &Pose) -> serde_json::Value {
-    let sk = &*arm.skeleton;
-    let bones: Vec<serde_json::Value> =
-        sk.bones.iter().zip(&pose.bones).map(|(b, p)| serde_json::json!({ "name": b.name, "world": p.world.to_array() })).collect();
-    let slots: Vec<serde_json::Value> = sk
-        .slots
-        .iter()
-        .zip(&pose.slots)
-        .map(|(s, p)| {
-            let att = p.attachment.map(|a| sk.attachment_full_name(a));
-            serde_json::json!({ "name": s.name, "color": p.color.to_array(), "attachment": att })
-        })
-        .collect();
-    serde_json::json!({ "bones": bones, "slots": slots })
 }

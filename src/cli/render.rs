@@ -2,7 +2,7 @@
 //! sheet or GIF.
 
 use std::io::{IsTerminal, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use clap::{Args, Parser};
 
@@ -24,6 +24,7 @@ OUT as a grid of frames and OUT with extension .json listing each frame's rectan
 GIF that loops forever at the animation's speed. Files appear only when complete.
 
 Exit codes: 0 success, 2 bad arguments, unknown animation or skin, unreadable script or unwritable output.")]
+/// The arguments of `skelpad render`.
 pub struct RenderArgs {
     /// The script.
     file: PathBuf,
@@ -69,9 +70,12 @@ pub struct RenderArgs {
     gif: bool,
 }
 
+/// The background of rendered pictures (`--background`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Background {
+    /// No background: transparent pixels.
     Transparent,
+    /// One color, straight RGBA in 0..1.
     Color(Rgba),
 }
 
@@ -120,6 +124,7 @@ fn progress_printer<'w>(err: &'w mut dyn Write, tty: bool) -> impl FnMut(usize, 
 #[derive(Parser, Debug)]
 #[command(name = "skelpad render")]
 pub struct RenderCommand {
+    /// Its arguments.
     #[command(flatten)]
     pub args: RenderArgs,
 }
@@ -150,8 +155,7 @@ fn render(args: &RenderArgs, err: &mut dyn Write, tty: bool) -> Result<(), Strin
     if let Some(z) = args.zoom.filter(|z| !(z.is_finite() && *z > 0.0)) {
         return Err(format!("--zoom must be a positive number of pixels per unit, not {z}"));
     }
-    let dir = args.file.parent().map_or_else(|| PathBuf::from("."), Path::to_path_buf);
-    let mut cache = RenderCache::new(if dir.as_os_str().is_empty() { PathBuf::from(".") } else { dir });
+    let mut cache = RenderCache::new(crate::io::script_dir(Some(&args.file)));
     let skf = super::is_skf(&args.file);
     let (text, comp) = if skf {
         let imported = crate::formats::skf::import::import_path(&args.file)?;
@@ -229,7 +233,7 @@ fn render(args: &RenderArgs, err: &mut dyn Write, tty: bool) -> Result<(), Strin
             (None, Some(n), Some(a)) => wrap_time(a, n as f64 / fps, true),
             _ => 0.0,
         };
-        export::write_png(&mut renderer, t, out)
+        export::write_png(&mut renderer, t, out, &mut |_, _| true)
     };
     // Things that could not be drawn, at the slot that shows them.
     let diags: Vec<Diagnostic> = renderer
@@ -248,7 +252,7 @@ fn render(args: &RenderArgs, err: &mut dyn Write, tty: bool) -> Result<(), Strin
     } else if !diags.is_empty() {
         let _ = write!(err, "{}", report::render_plain(&args.file, &text, &diags));
     }
-    let files = written?;
+    let files = written.map_err(|e| e.to_string())?;
     let _ = match files.as_slice() {
         [one] => writeln!(err, "wrote {}", one.display()),
         [first, .., last] if args.frames => writeln!(err, "wrote {} frames: {} … {}", files.len(), first.display(), last.display()),

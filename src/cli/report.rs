@@ -69,6 +69,8 @@ pub fn diagnostic_json(d: &Diagnostic, text: &str, lines: &LineIndex) -> serde_j
     })
 }
 
+/// One file's diagnostics for `skelpad check --format json`: its path, an error count and each
+/// diagnostic with its severity, message, hints and line/column range.
 pub fn json_file(path: &Path, text: &str, comp: &Compilation) -> serde_json::Value {
     let diags: Vec<serde_json::Value> = comp.diagnostics.iter().map(|d| diagnostic_json(d, text, &comp.lines)).collect();
     serde_json::json!({

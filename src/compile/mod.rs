@@ -32,10 +32,13 @@ pub type LocalDiag = (Ordinal, Diagnostic);
 /// The result of compiling a document.
 #[derive(Clone, Debug)]
 pub struct Compilation {
+    /// Everything valid in the document, compiled.
     pub armature: Armature,
     /// Every problem found, sorted by position; spans are document offsets.
     pub diagnostics: Vec<Diagnostic>,
+    /// Where each bone, slot and attachment is defined in the document.
     pub sources: SourceMap,
+    /// Line starts of the document, to turn offsets into lines and columns.
     pub lines: LineIndex,
     /// Each section's tree with the document offset it starts at (its
     /// spans, token roles included, are relative to that offset).
@@ -46,6 +49,7 @@ pub struct Compilation {
 }
 
 impl Compilation {
+    /// Whether any diagnostic is an error (warnings do not count).
     pub fn has_errors(&self) -> bool {
         self.diagnostics.iter().any(Diagnostic::is_error)
     }
@@ -134,10 +138,13 @@ fn same(a: &[Arc<Section>], b: &[Arc<Section>]) -> bool {
 }
 
 impl Compiler {
+    /// A compiler that has seen no text yet.
     pub fn new() -> Self {
         Self::default()
     }
 
+    /// Compiles `text`, reusing every section tree, rig and animation whose
+    /// input did not change since the last call; the result equals `compile(text)`.
     pub fn update(&mut self, text: &str) -> Compilation {
         self.last_parsed_sections = 0;
         self.last_compiled_units = 0;

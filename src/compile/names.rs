@@ -3,12 +3,16 @@
 
 use rustc_hash::FxHashMap as HashMap;
 
+use crate::syntax::suggest;
+
 /// What a reference resolves to.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Resolved {
+    /// Exactly one item: its index.
     Found(u32),
     /// Every item the reference matches (at least two).
     Ambiguous(Vec<u32>),
+    /// No item has this name or suffix.
     Unknown,
 }
 
@@ -51,6 +55,7 @@ fn reference_hash(reference: &str) -> u64 {
 }
 
 impl NameIndex {
+    /// The index of `names` (full dotted names; an item's id is its position).
     pub fn new<'a>(names: impl IntoIterator<Item = &'a str>) -> Self {
         let mut idx = NameIndex::default();
         for (i, name) in names.into_iter().enumerate() {
@@ -104,6 +109,8 @@ impl NameIndex {
         }
     }
 
+    /// What `reference` (any dotted suffix of a full name, or `skeleton.` + a full
+    /// name) names.
     pub fn resolve(&self, reference: &str) -> Resolved {
         let mut ids: Vec<u32> = Vec::new();
         let mut first: Option<u32> = None;
@@ -147,6 +154,7 @@ impl NameIndex {
         &self.names
     }
 
+    /// The full name of item `id` (empty for an id out of range).
     pub fn name(&self, id: u32) -> &str {
         self.names.get(id as usize).map_or("", |s| s.as_str())
     }
@@ -160,8 +168,8 @@ impl NameIndex {
         for name in &self.names {
             let parts: Vec<&str> = name.split('.').collect();
             let tail = parts[parts.len().saturating_sub(segs)..].join(".");
-            let d = strsim::damerau_levenshtein(reference, &tail);
-            if d <= limit(reference) {
+            let d = suggest::distance(reference, &tail);
+            if d <= suggest::max_distance(reference) {
                 scored.push((d, name));
             }
         }
@@ -206,14 +214,9 @@ pub fn resolve_or_explain(
     Err(d)
 }
 
-fn limit(word: &str) -> usize {
-    (word.chars().count() / 3).max(1)
-}
-
-/// The candidate closest to `word` within a small edit distance.
-pub fn closest<'a>(word: &str, candidates: impl Iterator<Item = &'a str>) -> Option<&'a str> {
-    candidates.map(|c| (strsim::damerau_levenshtein(word, c), c)).filter(|&(d, _)| d <= limit(word)).min_by_key(|&(d, _)| d).map(|(_, c)| c)
-}
+/// The candidate closest to `word` within a small edit distance (moved to
+/// the syntax stage, which needs it too; re-exported here).
+pub use crate::syntax::suggest::closest;
 
 #[cfg(test)]
 mod tests {

@@ -12,15 +12,20 @@ use etagere::{AtlasAllocator, size2};
 /// itself (inside its padding).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Place {
+    /// The atlas page (index into `Layout::pages`).
     pub page: usize,
+    /// Left column of the picture on its page, in pixels.
     pub x: u32,
+    /// Top row of the picture on its page, in pixels.
     pub y: u32,
 }
 
 /// Page sizes and one place per picture.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Layout {
+    /// Width and height of each page, in pixels.
     pub pages: Vec<(u32, u32)>,
+    /// Where each picture goes, in the order they were given.
     pub places: Vec<Place>,
 }
 

@@ -3,8 +3,6 @@
 //! - [`skf`]: SkelForm's `.skf` (a zip of `armature.json` and atlas PNGs):
 //!   data types, the exporter and a validating reader.
 //! - [`atlas`]: rectangle packing of textures into atlas pages.
-//! - [`atomic`]: writing files so that a failure leaves no partial file.
 
 pub mod atlas;
-pub mod atomic;
 pub mod skf;

@@ -1,5 +1,7 @@
 //! Small geometry types shared by every stage.
 
+#![allow(missing_docs, reason = "issue 9: public items here still need doc comments")]
+
 use std::f64::consts::{PI, TAU};
 use std::ops::Mul;
 

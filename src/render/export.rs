@@ -3,7 +3,6 @@
 //! file in the same folder, renamed when complete), and a failed export
 //! leaves none of its files behind.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use image::RgbaImage;
@@ -11,6 +10,7 @@ use image::RgbaImage;
 use super::{
     Bounds, DrawList, DrawOptions, ORIGIN_MARK_PX, RenderCache, RenderWarning, Rgba, View, animation_bounds, build_draw_list_into, cpu,
 };
+use crate::io::{AtomicFiles, IoError};
 use crate::model::{AnimId, Armature, SkinId};
 use crate::runtime::{Pose, evaluate_into};
 
@@ -30,9 +30,13 @@ pub enum Framing {
 pub struct Settings {
     /// `None`: the setup pose.
     pub anim: Option<AnimId>,
+    /// The skin shown.
     pub skin: SkinId,
+    /// Picture width in pixels (1 to 16384).
     pub width: u32,
+    /// Picture height in pixels (1 to 16384).
     pub height: u32,
+    /// How the skeleton is placed in the picture.
     pub framing: Framing,
     /// `None`: transparent.
     pub background: Option<Rgba>,
@@ -59,6 +63,8 @@ fn fit_margin(width: u32, height: u32) -> f64 {
 }
 
 impl<'a> FrameRenderer<'a> {
+    /// A renderer for `settings`, or why the settings cannot make a picture
+    /// (size out of range, zoom not a positive number).
     pub fn new(armature: &'a Armature, settings: Settings, cache: &'a mut RenderCache) -> Result<FrameRenderer<'a>, String> {
         let (w, h) = (settings.width, settings.height);
         if w == 0 || h == 0 || w > 16384 || h > 16384 {
@@ -95,10 +101,12 @@ impl<'a> FrameRenderer<'a> {
         })
     }
 
+    /// The view every frame is drawn with.
     pub fn view(&self) -> View {
         self.view
     }
 
+    /// The settings it was made with.
     pub fn settings(&self) -> &Settings {
         &self.settings
     }
@@ -122,81 +130,43 @@ impl<'a> FrameRenderer<'a> {
     }
 }
 
-/// Files of one export, written to temporary names first; `commit` renames
-/// them all into place. Dropped without `commit` (an error on the way), it
-/// removes what it wrote.
-#[derive(Debug, Default)]
-pub struct AtomicFiles {
-    pending: Vec<(PathBuf, PathBuf)>,
+/// Why an export wrote nothing.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ExportError {
+    /// The settings cannot make a picture (size out of range, bad zoom, a
+    /// sheet or GIF too large).
+    Settings(String),
+    /// A frame could not be drawn.
+    Render(String),
+    /// A picture or file could not be encoded (PNG, GIF, JSON).
+    Encode(String),
+    /// A file could not be written.
+    Io(IoError),
+    /// The progress callback asked to stop.
+    Cancelled,
 }
 
-impl AtomicFiles {
-    pub fn new() -> Self {
-        Self::default()
-    }
-
-    /// Writes `bytes` to a temporary file next to `path`.
-    pub fn write(&mut self, path: &Path, bytes: &[u8]) -> Result<(), String> {
-        let name = path.file_name().ok_or_else(|| format!("`{}` is not a file name", path.display()))?;
-        let dir = match path.parent() {
-            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-            _ => PathBuf::from("."),
-        };
-        if !dir.is_dir() {
-            return Err(format!("cannot write `{}`: folder `{}` does not exist", path.display(), dir.display()));
-        }
-        let tmp = dir.join(format!(".{}.{}.tmp", name.to_string_lossy(), std::process::id()));
-        let written = std::fs::File::create(&tmp).and_then(|mut f| {
-            f.write_all(bytes)?;
-            f.sync_all()
-        });
-        if let Err(e) = written {
-            let _ = std::fs::remove_file(&tmp);
-            return Err(format!("cannot write `{}`: {e}", path.display()));
-        }
-        self.pending.push((tmp, path.to_path_buf()));
-        Ok(())
-    }
-
-    /// Moves every file into place. A target that is a folder fails the
-    /// whole export before anything moves; should a rename still fail, the
-    /// files this export already moved are removed, so no partial set stays.
-    pub fn commit(mut self) -> Result<Vec<PathBuf>, String> {
-        if let Some((_, path)) = self.pending.iter().find(|(_, p)| p.is_dir()) {
-            return Err(format!("cannot write `{}`: it is a folder", path.display()));
-        }
-        let mut done = Vec::new();
-        for (tmp, path) in std::mem::take(&mut self.pending) {
-            if let Err(e) = std::fs::rename(&tmp, &path) {
-                let _ = std::fs::remove_file(&tmp);
-                for placed in &done {
-                    let _ = std::fs::remove_file(placed);
-                }
-                return Err(format!("cannot write `{}`: {e}", path.display()));
-            }
-            done.push(path);
-        }
-        Ok(done)
-    }
-}
-
-impl Drop for AtomicFiles {
-    fn drop(&mut self) {
-        for (tmp, _) in &self.pending {
-            let _ = std::fs::remove_file(tmp);
+impl std::fmt::Display for ExportError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ExportError::Settings(m) | ExportError::Render(m) | ExportError::Encode(m) => f.write_str(m),
+            ExportError::Io(e) => e.fmt(f),
+            ExportError::Cancelled => f.write_str("the export was cancelled; nothing was written"),
         }
     }
 }
 
-/// PNG bytes of an image (fast compression: these are previews and frames).
-pub fn encode_png(img: &RgbaImage) -> Result<Vec<u8>, String> {
-    use image::ImageEncoder;
-    use image::codecs::png::{CompressionType, FilterType, PngEncoder};
-    let mut out = Vec::new();
-    PngEncoder::new_with_quality(&mut out, CompressionType::Fast, FilterType::Adaptive)
-        .write_image(img.as_raw(), img.width(), img.height(), image::ExtendedColorType::Rgba8)
-        .map_err(|e| format!("cannot encode PNG: {e}"))?;
-    Ok(out)
+impl std::error::Error for ExportError {}
+
+impl From<IoError> for ExportError {
+    fn from(e: IoError) -> Self {
+        ExportError::Io(e)
+    }
+}
+
+/// PNG bytes of an image (see [`crate::io::encode_png`]).
+pub fn encode_png(img: &RgbaImage) -> Result<Vec<u8>, ExportError> {
+    crate::io::encode_png(img.width(), img.height(), img.as_raw()).map_err(ExportError::Encode)
 }
 
 /// The file of frame `index` of a sequence written to `out`:
@@ -208,35 +178,36 @@ pub fn sequence_path(out: &Path, index: usize, count: usize) -> PathBuf {
     out.with_file_name(format!("{stem}_{index:0digits$}.{ext}"))
 }
 
-/// Reports progress: `(frames done, frames in all)`. Returning `false`
-/// cancels the export: nothing is written and the writer returns
-/// [`CANCELLED`] as its error.
+/// Reports progress: `(steps done, steps in all)`, a step being a frame.
+/// Returning `false` cancels the export: nothing is written and the writer
+/// returns [`ExportError::Cancelled`].
 pub type Progress<'p> = &'p mut dyn FnMut(usize, usize) -> bool;
 
-/// The error of an export its progress callback cancelled.
-pub const CANCELLED: &str = "cancelled";
-
-fn report(progress: &mut dyn FnMut(usize, usize) -> bool, done: usize, total: usize) -> Result<(), String> {
-    if progress(done, total) { Ok(()) } else { Err(CANCELLED.to_string()) }
+fn report(progress: &mut dyn FnMut(usize, usize) -> bool, done: usize, total: usize) -> Result<(), ExportError> {
+    if progress(done, total) { Ok(()) } else { Err(ExportError::Cancelled) }
 }
 
-/// One PNG of the frame at `time_secs`.
-pub fn write_png(renderer: &mut FrameRenderer, time_secs: f64, out: &Path) -> Result<Vec<PathBuf>, String> {
-    let img = renderer.frame(time_secs)?;
+/// One PNG of the frame at `time_secs`. Progress is one step: reported
+/// before the frame is drawn and after (the last chance to cancel).
+pub fn write_png(renderer: &mut FrameRenderer, time_secs: f64, out: &Path, progress: Progress) -> Result<Vec<PathBuf>, ExportError> {
+    report(progress, 0, 1)?;
+    let img = renderer.frame(time_secs).map_err(ExportError::Render)?;
+    let png = encode_png(&img)?;
+    report(progress, 1, 1)?;
     let mut files = AtomicFiles::new();
-    files.write(out, &encode_png(&img)?)?;
-    files.commit()
+    files.write(out, &png)?;
+    Ok(files.commit()?)
 }
 
 /// A numbered PNG per time (see [`sequence_path`]).
-pub fn write_sequence(renderer: &mut FrameRenderer, times: &[f64], out: &Path, progress: Progress) -> Result<Vec<PathBuf>, String> {
+pub fn write_sequence(renderer: &mut FrameRenderer, times: &[f64], out: &Path, progress: Progress) -> Result<Vec<PathBuf>, ExportError> {
     let mut files = AtomicFiles::new();
     for (i, &t) in times.iter().enumerate() {
-        let img = renderer.frame(t)?;
+        let img = renderer.frame(t).map_err(ExportError::Render)?;
         files.write(&sequence_path(out, i, times.len()), &encode_png(&img)?)?;
         report(progress, i + 1, times.len())?;
     }
-    files.commit()
+    Ok(files.commit()?)
 }
 
 /// Columns and rows of a sprite sheet of `n` frames: as square as possible.
@@ -250,17 +221,26 @@ pub fn sheet_grid(n: usize) -> (u32, u32) {
 /// A sprite sheet: the frames in a grid, left to right then top to bottom,
 /// in one PNG at `out`, and a JSON file next to it (`out` with extension
 /// `.json`) giving each frame's rectangle and time.
-pub fn write_sheet(renderer: &mut FrameRenderer, times: &[f64], fps: f64, out: &Path, progress: Progress) -> Result<Vec<PathBuf>, String> {
+pub fn write_sheet(
+    renderer: &mut FrameRenderer,
+    times: &[f64],
+    fps: f64,
+    out: &Path,
+    progress: Progress,
+) -> Result<Vec<PathBuf>, ExportError> {
     let (fw, fh) = (renderer.settings.width, renderer.settings.height);
     let (cols, rows) = sheet_grid(times.len());
     let (sw, sh) = (u64::from(cols) * u64::from(fw), u64::from(rows) * u64::from(fh));
     if sw > 32768 || sh > 32768 {
-        return Err(format!("the sheet would be {sw}×{sh} pixels ({} frames of {fw}×{fh}); use a smaller --size or --frames", times.len()));
+        return Err(ExportError::Settings(format!(
+            "the sheet would be {sw}×{sh} pixels ({} frames of {fw}×{fh}); use a smaller --size or --frames",
+            times.len()
+        )));
     }
     let mut sheet = RgbaImage::new(sw as u32, sh as u32);
     let mut frames = Vec::new();
     for (i, &t) in times.iter().enumerate() {
-        let img = renderer.frame(t)?;
+        let img = renderer.frame(t).map_err(ExportError::Render)?;
         let (x, y) = ((i as u32 % cols) * fw, (i as u32 / cols) * fh);
         image::imageops::replace(&mut sheet, &img, i64::from(x), i64::from(y));
         frames.push(serde_json::json!({ "index": i, "time": t, "x": x, "y": y, "w": fw, "h": fh }));
@@ -278,11 +258,11 @@ pub fn write_sheet(renderer: &mut FrameRenderer, times: &[f64], fps: f64, out: &
         "rows": rows,
         "frames": frames,
     });
-    let json = serde_json::to_vec_pretty(&doc).map_err(|e| format!("cannot encode JSON: {e}"))?;
+    let json = serde_json::to_vec_pretty(&doc).map_err(|e| ExportError::Encode(format!("cannot encode JSON: {e}")))?;
     let mut files = AtomicFiles::new();
     files.write(out, &encode_png(&sheet)?)?;
     files.write(&json_path, &json)?;
-    files.commit()
+    Ok(files.commit()?)
 }
 
 /// Frame delays in hundredths of a second (GIF's unit) for `n` frames at
@@ -294,19 +274,24 @@ pub fn gif_delays(n: usize, fps: f64) -> Vec<u16> {
 }
 
 /// A GIF that loops forever at the animation's speed.
-pub fn write_gif(renderer: &mut FrameRenderer, times: &[f64], fps: f64, out: &Path, progress: Progress) -> Result<Vec<PathBuf>, String> {
+pub fn write_gif(
+    renderer: &mut FrameRenderer,
+    times: &[f64],
+    fps: f64,
+    out: &Path,
+    progress: Progress,
+) -> Result<Vec<PathBuf>, ExportError> {
     let (w, h) = (renderer.settings.width, renderer.settings.height);
-    let (gw, gh) = (
-        u16::try_from(w).map_err(|_| "GIF pictures are at most 65535 pixels wide")?,
-        u16::try_from(h).map_err(|_| "GIF pictures are at most 65535 pixels high")?,
-    );
+    let too_large = |side: &str| ExportError::Settings(format!("GIF pictures are at most 65535 pixels {side}"));
+    let (gw, gh) = (u16::try_from(w).map_err(|_| too_large("wide"))?, u16::try_from(h).map_err(|_| too_large("high"))?);
+    let gif_error = |e: gif::EncodingError| ExportError::Encode(format!("cannot encode GIF: {e}"));
     let mut bytes = Vec::new();
     {
-        let mut enc = gif::Encoder::new(&mut bytes, gw, gh, &[]).map_err(|e| format!("cannot encode GIF: {e}"))?;
-        enc.set_repeat(gif::Repeat::Infinite).map_err(|e| format!("cannot encode GIF: {e}"))?;
+        let mut enc = gif::Encoder::new(&mut bytes, gw, gh, &[]).map_err(gif_error)?;
+        enc.set_repeat(gif::Repeat::Infinite).map_err(gif_error)?;
         let delays = gif_delays(times.len(), fps);
         for (i, &t) in times.iter().enumerate() {
-            let mut img = renderer.frame(t)?;
+            let mut img = renderer.frame(t).map_err(ExportError::Render)?;
             // GIF transparency is all or nothing.
             for px in img.pixels_mut() {
                 if px[3] < 128 {
@@ -317,13 +302,13 @@ pub fn write_gif(renderer: &mut FrameRenderer, times: &[f64], fps: f64, out: &Pa
             frame.delay = delays[i];
             // Each frame replaces the last (matters with a transparent background).
             frame.dispose = gif::DisposalMethod::Background;
-            enc.write_frame(&frame).map_err(|e| format!("cannot encode GIF: {e}"))?;
+            enc.write_frame(&frame).map_err(gif_error)?;
             report(progress, i + 1, times.len())?;
         }
     }
     let mut files = AtomicFiles::new();
     files.write(out, &bytes)?;
-    files.commit()
+    Ok(files.commit()?)
 }
 
 #[cfg(test)]
@@ -355,9 +340,8 @@ mod tests {
     fn a_cancelled_export_stops_and_writes_nothing() {
         let comp = crate::compile::compile("skeleton\n\tb\n\t\t@ :rect w10 h10\nanim \"a\"\n\tb\n\t\tx 0 -> 10 -> 0\n");
         let arm = comp.armature;
-        let dir = std::env::temp_dir().join(format!("skelpad-cancel-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("temp dir");
+        let tmp = tempfile::tempdir().expect("temp dir");
+        let dir = tmp.path();
         let settings = Settings {
             anim: Some(AnimId(0)),
             skin: SkinId(0),
@@ -367,7 +351,7 @@ mod tests {
             background: None,
             bones: false,
         };
-        let mut cache = RenderCache::new(&dir);
+        let mut cache = RenderCache::new(dir);
         let mut renderer = FrameRenderer::new(&arm, settings, &mut cache).expect("renderer");
         let times: Vec<f64> = (0..10).map(|i| f64::from(i) * 0.05).collect();
         let mut seen = 0;
@@ -376,31 +360,29 @@ mod tests {
             done < 3
         };
         let gif = write_gif(&mut renderer, &times, 20.0, &dir.join("a.gif"), &mut stop_after_three);
-        assert_eq!(gif, Err(CANCELLED.to_string()));
+        assert_eq!(gif, Err(ExportError::Cancelled));
         assert_eq!(seen, 3, "no frame is rendered after the cancel");
         let seq = write_sequence(&mut renderer, &times, &dir.join("f.png"), &mut |done, _| done < 5);
-        assert_eq!(seq, Err(CANCELLED.to_string()));
-        assert_eq!(std::fs::read_dir(&dir).expect("dir").count(), 0, "a cancelled export leaves no file");
-        let _ = std::fs::remove_dir_all(&dir);
+        assert_eq!(seq, Err(ExportError::Cancelled));
+        let png = write_png(&mut renderer, 0.1, &dir.join("one.png"), &mut |done, _| done < 1);
+        assert_eq!(png, Err(ExportError::Cancelled), "a single frame can be cancelled after it is drawn");
+        let png = write_png(&mut renderer, 0.1, &dir.join("one.png"), &mut |_, _| false);
+        assert_eq!(png, Err(ExportError::Cancelled), "… and before");
+        assert_eq!(std::fs::read_dir(dir).expect("dir").count(), 0, "a cancelled export leaves no file");
     }
 
     #[test]
-    fn failed_export_leaves_no_files() {
-        let dir = std::env::temp_dir().join(format!("skelpad-atomic-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("temp dir");
-        {
-            let mut files = AtomicFiles::new();
-            files.write(&dir.join("a.png"), b"one").expect("write");
-            assert!(files.write(&dir.join("missing/b.png"), b"two").is_err());
-            // Dropped without commit: the export failed.
+    fn a_failed_write_is_a_typed_io_error_naming_the_file() {
+        let comp = crate::compile::compile("skeleton\n\tb\n\t\t@ :rect w10 h10\n");
+        let tmp = tempfile::tempdir().expect("temp dir");
+        let settings = Settings { anim: None, skin: SkinId(0), width: 8, height: 8, framing: Framing::Fit, background: None, bones: false };
+        let mut cache = RenderCache::new(tmp.path());
+        let mut renderer = FrameRenderer::new(&comp.armature, settings, &mut cache).expect("renderer");
+        let out = tmp.path().join("missing/one.png");
+        match write_png(&mut renderer, 0.0, &out, &mut |_, _| true) {
+            Err(ExportError::Io(e)) => assert_eq!(e.path, out),
+            other => panic!("{other:?}"),
         }
-        assert_eq!(std::fs::read_dir(&dir).expect("dir").count(), 0, "no partial or temporary file is left");
-        let mut files = AtomicFiles::new();
-        files.write(&dir.join("a.png"), b"one").expect("write");
-        assert!(!dir.join("a.png").exists(), "nothing appears before commit");
-        files.commit().expect("commit");
-        assert_eq!(std::fs::read(dir.join("a.png")).expect("file"), b"one");
-        let _ = std::fs::remove_dir_all(&dir);
+        assert_eq!(std::fs::read_dir(tmp.path()).expect("dir").count(), 0);
     }
 }

@@ -34,10 +34,12 @@ impl SpriteImage {
         Some(SpriteImage { id: NEXT_ID.fetch_add(1, Ordering::Relaxed), name: name.to_string(), path: path.to_path_buf(), pixmap })
     }
 
+    /// Width in pixels (one pixel is one unit in attachment space).
     pub fn width(&self) -> u32 {
         self.pixmap.width()
     }
 
+    /// Height in pixels.
     pub fn height(&self) -> u32 {
         self.pixmap.height()
     }
@@ -67,6 +69,7 @@ impl ImageStore {
         ImageStore { dir: dir.into(), loaded: HashMap::default() }
     }
 
+    /// The folder sprite names are looked up in (the script's).
     pub fn dir(&self) -> &Path {
         &self.dir
     }

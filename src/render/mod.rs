@@ -22,6 +22,8 @@
 //! let image = render::cpu::render_rgba(&list, &view, 256, 256, None);
 //! ```
 
+#![allow(missing_docs, reason = "issue 9: public items here still need doc comments")]
+
 mod cache;
 pub mod cpu;
 pub mod egui;

@@ -35,8 +35,13 @@ impl Stroke {
             LineCap::Square => lyon_tessellation::LineCap::Square,
             LineCap::Round => lyon_tessellation::LineCap::Round,
         };
-        // SVG's rule (and lyon's requirement): a miter limit below 1 means 1.
-        let limit = if self.miter_limit.is_finite() { self.miter_limit.max(StrokeOptions::MINIMUM_MITER_LIMIT) } else { 10.0 };
+        // The language's limit is canvas's and SVG's: a miter longer than
+        // `limit` × the stroke width becomes a bevel (the miter's ratio is
+        // 1 / cos(turn / 2)). lyon compares that ratio with twice its own
+        // limit, so it is given half; lyon's minimum of 1 leaves limits
+        // below 2 acting as 2 (SVG: below 1 means 1).
+        let limit = if self.miter_limit.is_finite() { self.miter_limit.max(1.0) } else { 10.0 };
+        let limit = (limit / 2.0).max(StrokeOptions::MINIMUM_MITER_LIMIT);
         StrokeOptions::tolerance(tolerance).with_line_width(self.width).with_line_join(join).with_line_cap(cap).with_miter_limit(limit)
     }
 }

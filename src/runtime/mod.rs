@@ -1,6 +1,8 @@
 //! Armature + animation + skin + time → [`Pose`]. Pure: the time is an
 //! argument, never read from a clock.
 
+pub mod report;
+
 use crate::model::*;
 
 pub mod skelform;
@@ -33,6 +35,7 @@ impl PartialEq for Pose {
     }
 }
 
+/// One bone at one time: its local transform and where it is in the world.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct BonePose {
     /// The local transform after animation.
@@ -41,8 +44,10 @@ pub struct BonePose {
     pub world: Affine,
 }
 
+/// One slot at one time: its color and the attachment it shows.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SlotPose {
+    /// The slot color after animation (multiplies the attachment's colors).
     pub color: Color,
     /// The attachment shown, if any.
     pub attachment: Option<AttachmentId>,

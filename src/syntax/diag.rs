@@ -3,38 +3,48 @@
 use std::fmt;
 
 /// A byte range. Inside a section tree it is relative to the section's first
-/// byte; in a [`crate::compile::Compilation`] it is relative to the document.
+/// byte; in a compilation (`compile::Compilation`) it is relative to the document.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
 pub struct Span {
+    /// Offset of the first byte.
     pub start: u32,
+    /// Offset just past the last byte.
     pub end: u32,
 }
 
 impl Span {
+    /// The bytes `start..end`.
     pub const fn new(start: u32, end: u32) -> Self {
         Span { start, end }
     }
 
+    /// The same span `by` bytes later (section offsets → document offsets).
     pub fn shifted(self, by: u32) -> Span {
         Span { start: self.start + by, end: self.end + by }
     }
 
+    /// The smallest span holding both.
     pub fn cover(self, other: Span) -> Span {
         Span { start: self.start.min(other.start), end: self.end.max(other.end) }
     }
 
+    /// As a range for slicing the text.
     pub fn range(self) -> std::ops::Range<usize> {
         self.start as usize..self.end as usize
     }
 
+    /// Whether `offset` lies inside (an empty span contains its own position).
     pub fn contains(self, offset: u32) -> bool {
         self.start <= offset && offset <= self.end
     }
 }
 
+/// How bad a diagnostic is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Severity {
+    /// The line or token is ignored; the script has errors.
     Error,
+    /// Accepted, but probably not what was meant.
     Warning,
 }
 
@@ -50,7 +60,9 @@ impl fmt::Display for Severity {
 /// One message about the text, with where it applies and how to fix it.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Diagnostic {
+    /// Error or warning.
     pub severity: Severity,
+    /// The bytes it is about.
     pub span: Span,
     /// Says what is wrong and what was expected.
     pub message: String,
@@ -60,24 +72,29 @@ pub struct Diagnostic {
 }
 
 impl Diagnostic {
+    /// An error at `span`.
     pub fn error(span: Span, message: impl Into<String>) -> Self {
         Diagnostic { severity: Severity::Error, span, message: message.into(), hints: Vec::new() }
     }
 
+    /// A warning at `span`.
     pub fn warning(span: Span, message: impl Into<String>) -> Self {
         Diagnostic { severity: Severity::Warning, span, message: message.into(), hints: Vec::new() }
     }
 
+    /// Adds a suggestion.
     pub fn hint(mut self, hint: impl Into<String>) -> Self {
         self.hints.push(hint.into());
         self
     }
 
+    /// The same diagnostic with its span `by` bytes later.
     pub fn shifted(mut self, by: u32) -> Self {
         self.span = self.span.shifted(by);
         self
     }
 
+    /// Whether it is an error.
     pub fn is_error(&self) -> bool {
         self.severity == Severity::Error
     }
@@ -93,11 +110,14 @@ pub struct LineIndex {
 /// A 1-based line and column.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct LineCol {
+    /// Line, from 1.
     pub line: u32,
+    /// Column in characters, from 1.
     pub column: u32,
 }
 
 impl LineIndex {
+    /// The line starts of `text`.
     pub fn new(text: &str) -> Self {
         let mut line_starts = Vec::with_capacity(text.len() / 32 + 1);
         line_starts.push(0u32);
@@ -113,14 +133,17 @@ impl LineIndex {
         }
     }
 
+    /// Offset of the first byte of 0-based `line` (`u32::MAX` past the end).
     pub fn line_start(&self, line: usize) -> u32 {
         self.line_starts.get(line).copied().unwrap_or(u32::MAX)
     }
 
+    /// Number of lines (a text without a line break has one).
     pub fn line_count(&self) -> usize {
         self.line_starts.len()
     }
 
+    /// The 1-based line and column of `offset` in `text`.
     pub fn line_col(&self, text: &str, offset: u32) -> LineCol {
         let line = self.line_of(offset);
         let start = self.line_starts[line] as usize;

@@ -16,6 +16,7 @@ pub fn is_js_space(c: char) -> bool {
 /// One logical line: a physical line, or several joined by a trailing `\`.
 #[derive(Clone, Debug)]
 pub struct LogicalLine<'a> {
+    /// The line's text, continuations joined (borrowed when there are none).
     pub text: Cow<'a, str>,
     /// Byte offset of the line's first character in the source.
     pub start: u32,
@@ -59,11 +60,14 @@ impl LogicalLine<'_> {
 /// A token and its position in its logical line.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Token<'a> {
+    /// The token's text.
     pub text: &'a str,
+    /// Byte offset of its first character in the logical line.
     pub pos: usize,
 }
 
 impl Token<'_> {
+    /// Byte offset just past the token in the logical line.
     pub fn end(&self) -> usize {
         self.pos + self.text.len()
     }
@@ -84,6 +88,7 @@ pub struct Tokens<'a> {
 }
 
 impl<'a> Tokens<'a> {
+    /// The tokens of one logical line, first to last.
     pub fn new(line: &'a str) -> Self {
         Tokens { line, pos: 0, comment: None }
     }
@@ -170,6 +175,7 @@ pub struct LogicalLines<'a> {
 }
 
 impl<'a> LogicalLines<'a> {
+    /// The logical lines of `src`, first to last.
     pub fn new(src: &'a str) -> Self {
         LogicalLines { src, pos: 0, done: false }
     }

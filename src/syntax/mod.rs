@@ -5,6 +5,7 @@ mod diag;
 pub mod lines;
 mod parse;
 pub mod role;
+pub mod suggest;
 pub mod token;
 pub mod tree;
 

@@ -363,7 +363,7 @@ impl Parser {
             let mut d = Diagnostic::error(line_span(header), format!("`{word}` starts no section")).hint(SECTION_HINT);
             if word.starts_with('#') {
                 d = d.hint("a comment needs a space after `#`");
-            } else if let Some(s) = crate::compile::names::closest(word, ["skeleton", "skin", "order", "anim"].iter().copied()) {
+            } else if let Some(s) = super::suggest::closest(word, ["skeleton", "skin", "order", "anim"].iter().copied()) {
                 d = d.hint(format!("did you mean `{s}`?"));
             }
             if let Some(h) = orphan_hint(ignored_lines) {
@@ -393,7 +393,7 @@ impl Parser {
     fn unknown_easing(&mut self, name: &str, line: &LogicalLine<'_>, t: &Token<'_>, pos: usize) {
         let mut d = Diagnostic::error(span_of(line, t.pos + pos, name.len()), format!("unknown easing `{name}`"))
             .hint("easings are li (linear), si (sine in), so (sine out) and sio (sine in-out)");
-        if let Some(s) = crate::compile::names::closest(name, ["li", "si", "so", "sio"].iter().copied()) {
+        if let Some(s) = super::suggest::closest(name, ["li", "si", "so", "sio"].iter().copied()) {
             d = d.hint(format!("did you mean `{s}`?"));
         }
         self.push(d);
@@ -588,7 +588,7 @@ impl Parser {
                 Diagnostic::error(ty_span, format!("unknown attachment type `{name}`"))
             }
             .hint("types are sprite, rect, circle, ellipse and path");
-            if let Some(s) = crate::compile::names::closest(name, ["sprite", "rect", "circle", "ellipse", "path"].iter().copied()) {
+            if let Some(s) = super::suggest::closest(name, ["sprite", "rect", "circle", "ellipse", "path"].iter().copied()) {
                 d = d.hint(format!("did you mean `:{s}`?"));
             }
             self.push(d.hint("the attachment draws nothing"));
@@ -1102,7 +1102,7 @@ fn timeline(
                 Some(EasingOpt::Unknown(name)) => {
                     let mut d = Diagnostic::error(span_of(line, t.pos + o.easing_pos, name.len()), format!("unknown easing `{name}`"))
                         .hint("easings are li (linear), si (sine in), so (sine out) and sio (sine in-out)");
-                    if let Some(c) = crate::compile::names::closest(name, ["li", "si", "so", "sio"].iter().copied()) {
+                    if let Some(c) = super::suggest::closest(name, ["li", "si", "so", "sio"].iter().copied()) {
                         d = d.hint(format!("did you mean `{c}`?"));
                     }
                     diags.push(d);

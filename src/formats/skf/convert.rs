@@ -33,6 +33,26 @@ pub struct Converted {
     pub not_carried: BTreeMap<String, usize>,
 }
 
+impl Converted {
+    /// Writes the script to `script` and every sprite beside it (paths
+    /// relative to the script's folder), all atomically and together: either
+    /// every file is written or none is. Folders for the sprites are created.
+    pub fn write(&self, script: &std::path::Path) -> Result<Vec<std::path::PathBuf>, String> {
+        let dir = crate::io::script_dir(Some(script));
+        let mut files = crate::io::AtomicFiles::new();
+        for (rel, w, h, rgba) in &self.sprites {
+            let path = dir.join(rel);
+            if let Some(parent) = path.parent() {
+                std::fs::create_dir_all(parent).map_err(|e| format!("cannot create `{}`: {}", parent.display(), crate::io::reason(&e)))?;
+            }
+            let png = crate::io::encode_png(*w, *h, rgba).map_err(|e| format!("{rel}: {e}"))?;
+            files.write(&path, &png).map_err(|e| e.to_string())?;
+        }
+        files.write(script, self.script.as_bytes()).map_err(|e| e.to_string())?;
+        files.commit().map_err(|e| e.to_string())
+    }
+}
+
 /// A name the language accepts (`[A-Za-z_-][A-Za-z0-9_-]*`, not `skeleton`).
 pub fn script_name(name: &str) -> String {
     let mut out: String = name.trim().chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' || c == '-' { c } else { '_' }).collect();

@@ -54,11 +54,14 @@ pub struct Imported {
     pub not_carried: BTreeMap<String, usize>,
 }
 
+/// A sprite's pixels: width, height and straight RGBA8 bytes.
+pub type SpritePixels = (u32, u32, Vec<u8>);
+
 impl Imported {
     /// The pixels of every sprite, cut from the atlases (straight RGBA8),
     /// each atlas decoded once; a sprite whose atlas cannot be decoded gets
     /// the reason instead.
-    pub fn sprite_pixels(&self) -> Vec<(&SpriteSource, Result<(u32, u32, Vec<u8>), String>)> {
+    pub fn sprite_pixels(&self) -> Vec<(&SpriteSource, Result<SpritePixels, String>)> {
         let atlases: Vec<Result<image::RgbaImage, String>> = self.file.atlas_png.iter().map(|png| decode_png(png)).collect();
         self.sprites
             .iter()

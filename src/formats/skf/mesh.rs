@@ -14,6 +14,8 @@
 //! when the path is closed) plus a band outside the outline that covers the
 //! stroke and anti-aliasing, whose vertices follow the same blends.
 
+#![allow(missing_docs, reason = "issue 9: public items here still need doc comments")]
+
 use crate::model::{Affine, BoneId, BoundPath, BoundPoint, PathSegment};
 
 /// One sample of the outline: weights per frame bone and the point in that
@@ -32,6 +34,7 @@ pub struct MeshGeometry {
     /// Extra offset of a band vertex, in the space the blend's frames scale
     /// and rotate (solved so that it is right at setup); zero on the outline.
     pub band_offsets: Vec<(f64, f64)>,
+    /// Triangles as indices into `vertices`, counterclockwise.
     pub triangles: Vec<[u32; 3]>,
 }
 

@@ -6,6 +6,8 @@
 //! The same reader loads skelpad's exports and SkelForm's own files, which
 //! is how the tests know it reads the format as SkelForm writes it.
 
+#![allow(missing_docs, reason = "issue 9: public items here still need doc comments")]
+
 use std::io::Read;
 
 use super::*;
@@ -13,6 +15,7 @@ use super::*;
 /// Everything wrong with a file, each with where it is.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ReadError {
+    /// One sentence per problem, each starting with where it is (`bones[3] (arm)`).
     pub problems: Vec<String>,
 }
 
@@ -31,6 +34,7 @@ fn fail(msg: String) -> ReadError {
 /// A read `.skf`.
 #[derive(Clone, Debug)]
 pub struct SkfFile {
+    /// The parsed `armature.json`.
     pub armature: SkfArmature,
     /// The text of `armature.json`, for checks on the raw JSON.
     pub json: String,
@@ -79,6 +83,16 @@ fn read_entry(zip: &mut zip::ZipArchive<std::io::Cursor<&[u8]>>, name: &str) -> 
     Ok(Some(out))
 }
 
+/// An ID or index from the file as a position (`None` when it cannot be one).
+fn position(v: impl TryInto<usize>) -> Option<usize> {
+    v.try_into().ok()
+}
+
+/// Whether `offset + size` stays within `limit`, without overflowing.
+fn fits(offset: u32, size: u32, limit: u32) -> bool {
+    offset.checked_add(size).is_some_and(|end| end <= limit)
+}
+
 /// Reads and checks a whole `.skf`.
 pub fn read_skf(bytes: &[u8]) -> Result<SkfFile, ReadError> {
     let mut zip = zip::ZipArchive::new(std::io::Cursor::new(bytes)).map_err(|e| fail(format!("not a zip: {e}")))?;
@@ -119,10 +133,8 @@ pub fn read_skf(bytes: &[u8]) -> Result<SkfFile, ReadError> {
     }
     for (s, style) in armature.styles.iter().enumerate() {
         for (t, tex) in style.textures.iter().enumerate() {
-            let Some(&(w, h)) = atlas_sizes.get(tex.atlas_idx as usize) else { continue };
-            if u64::from(tex.offset.x) + u64::from(tex.size.x) > u64::from(w)
-                || u64::from(tex.offset.y) + u64::from(tex.size.y) > u64::from(h)
-            {
+            let Some(&(w, h)) = position(tex.atlas_idx).and_then(|a| atlas_sizes.get(a)) else { continue };
+            if !fits(tex.offset.x, tex.size.x, w) || !fits(tex.offset.y, tex.size.y, h) {
                 problems.push(format!("styles[{s}].textures[{t}] ({}): reaches past its {w}×{h} atlas", tex.name));
             }
         }
@@ -182,13 +194,13 @@ pub fn validate(a: &SkfArmature) -> Vec<String> {
         p.push("version: missing (SkelForm's editor needs it)".to_string());
     }
     let nb = a.bones.len();
-    let in_range = |v: i32, len: usize| v == -1 || (v >= 0 && (v as usize) < len);
+    let in_range = |v: i32, len: usize| v == -1 || position(v).is_some_and(|v| v < len);
     for (i, b) in a.bones.iter().enumerate() {
         let at = format!("bones[{i}] ({})", b.name);
-        if b.id as usize != i {
+        if position(b.id) != Some(i) {
             p.push(format!("{at}: id {} is not its position", b.id));
         }
-        if b.parent_id != -1 && !(b.parent_id >= 0 && (b.parent_id as usize) < i) {
+        if b.parent_id != -1 && position(b.parent_id).is_none_or(|p| p >= i) {
             p.push(format!("{at}: parent_id {} is not an earlier bone", b.parent_id));
         }
         if !in_range(b.visuals_id, a.visuals.len()) {
@@ -207,14 +219,14 @@ pub fn validate(a: &SkfArmature) -> Vec<String> {
         if vis.indices.len() % 3 != 0 {
             p.push(format!("{at}: {} indices is not a whole number of triangles", vis.indices.len()));
         }
-        if let Some(i) = vis.indices.iter().find(|&&i| i as usize >= nv) {
+        if let Some(i) = vis.indices.iter().find(|&&i| position(i).is_none_or(|i| i >= nv)) {
             p.push(format!("{at}: index {i} but only {nv} vertices"));
         }
         for (k, bind) in vis.binds.iter().enumerate() {
             if !in_range(bind.bone_id, nb) {
                 p.push(format!("{at}.binds[{k}]: bone_id {} is not a bone", bind.bone_id));
             }
-            if let Some(bv) = bind.verts.iter().find(|bv| bv.id as usize >= nv) {
+            if let Some(bv) = bind.verts.iter().find(|bv| position(bv.id).is_none_or(|i| i >= nv)) {
                 p.push(format!("{at}.binds[{k}]: vertex {} but only {nv} vertices", bv.id));
             }
         }
@@ -229,15 +241,13 @@ pub fn validate(a: &SkfArmature) -> Vec<String> {
         }
         for (k, kf) in anim.keyframes.iter().enumerate() {
             let kat = format!("{at}.keyframes[{k}]");
-            if kf.bone_id as usize >= nb {
+            if position(kf.bone_id).is_none_or(|b| b >= nb) {
                 p.push(format!("{kat}: bone_id {} is not a bone", kf.bone_id));
             }
-            if k > 0 && kf.frame < anim.keyframes[k - 1].frame {
-                p.push(format!(
-                    "{kat}: frame {} comes after frame {} (keyframes must be sorted by frame)",
-                    kf.frame,
-                    anim.keyframes[k - 1].frame
-                ));
+            if let Some(prev) = k.checked_sub(1).and_then(|k| anim.keyframes.get(k))
+                && kf.frame < prev.frame
+            {
+                p.push(format!("{kat}: frame {} comes after frame {} (keyframes must be sorted by frame)", kf.frame, prev.frame));
             }
             if kf.next_kf != -1 {
                 match usize::try_from(kf.next_kf).ok().and_then(|n| anim.keyframes.get(n).map(|x| (n, x))) {
@@ -253,10 +263,10 @@ pub fn validate(a: &SkfArmature) -> Vec<String> {
     }
     for (f, fam) in a.inverse_kinematics.iter().enumerate() {
         let at = format!("inverse_kinematics[{f}]");
-        if fam.target_id != -1 && !(fam.target_id >= 0 && (fam.target_id as usize) < nb) {
+        if fam.target_id != -1 && position(fam.target_id).is_none_or(|t| t >= nb) {
             p.push(format!("{at}: target_id {} is not a bone", fam.target_id));
         }
-        if let Some(b) = fam.bone_ids.iter().find(|&&b| b as usize >= nb) {
+        if let Some(b) = fam.bone_ids.iter().find(|&&b| position(b).is_none_or(|b| b >= nb)) {
             p.push(format!("{at}: bone_ids holds {b}, which is not a bone"));
         }
         if crate::model::IkConstraint::from_skf_name(&fam.constraint).is_none() {
@@ -274,7 +284,7 @@ pub fn validate(a: &SkfArmature) -> Vec<String> {
     check_numbers(a, &mut p);
     for (s, style) in a.styles.iter().enumerate() {
         for (t, tex) in style.textures.iter().enumerate() {
-            if tex.atlas_idx as usize >= a.atlases.len() {
+            if position(tex.atlas_idx).is_none_or(|x| x >= a.atlases.len()) {
                 p.push(format!("styles[{s}].textures[{t}] ({}): atlas_idx {} has no atlas", tex.name, tex.atlas_idx));
             }
         }
@@ -397,6 +407,19 @@ mod tests {
         assert!(has("keyframes[1]: bone_id 9 is not a bone"));
         assert!(has("keyframes[1]: frame 2 comes after frame 5"));
         assert!(has("keyframes[0]: next_kf 1 is not a later keyframe of the same bone and element"));
+    }
+
+    #[test]
+    fn sizes_and_ids_at_the_edge_of_their_types_are_problems_not_overflows() {
+        assert!(fits(0, u32::MAX, u32::MAX));
+        assert!(!fits(1, u32::MAX, u32::MAX), "the sum overflows: out of the atlas");
+        assert!(!fits(u32::MAX, u32::MAX, 64));
+        assert!(fits(60, 4, 64) && !fits(61, 4, 64));
+        let mut a = SkfArmature { version: VERSION.into(), ..Default::default() };
+        a.bones.push(SkfBone { id: u32::MAX, name: "b".into(), parent_id: i32::MIN, visuals_id: i32::MAX, ..Default::default() });
+        let p = validate(&a);
+        assert!(p.iter().any(|x| x.contains("id 4294967295 is not its position")), "{p:#?}");
+        assert!(p.iter().any(|x| x.contains("parent_id -2147483648 is not an earlier bone")), "{p:#?}");
     }
 
     #[test]

@@ -1,12 +1,14 @@
 //! From a [`Plan`] to the `.skf` file: pictures, atlas pages, PNGs, the zip,
 //! and the atomic write.
 
+#![allow(missing_docs, reason = "issue 9: public items here still need doc comments")]
+
 use std::io::Write;
 use std::path::Path;
 
 use super::export::{ExportError, ExportOptions, MeshUv, PictureJob, Pictures, Plan, Raster, TextureSource, Warning, plan_with_progress};
 use super::*;
-use crate::formats::{atlas, atomic};
+use crate::formats::atlas;
 use crate::model::{Armature, SkinId};
 
 /// Largest atlas page side, in pixels.
@@ -19,18 +21,24 @@ pub const THUMBNAIL_SIDE: u32 = 256;
 /// A finished export, before it is zipped.
 #[derive(Clone, Debug)]
 pub struct Export {
+    /// The document, textures and UVs placed.
     pub armature: SkfArmature,
     /// RGBA pages, in `armature.atlases` order.
     pub pages: Vec<(u32, u32, Vec<u8>)>,
+    /// The picture of the setup pose for `thumbnail.png`.
     pub thumbnail: Raster,
+    /// What could not be carried over exactly.
     pub warnings: Vec<Warning>,
 }
 
 /// Export stages, for progress reports.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Stage {
+    /// Keying the animations.
     Animations,
+    /// Drawing and packing the pictures.
     Pictures,
+    /// Zipping and writing the file.
     Writing,
 }
 
@@ -80,13 +88,17 @@ pub fn cover(r: &Raster, points: impl Iterator<Item = (f64, f64)>) -> Raster {
     Raster { width: nw, height: nh, rgba, pivot: (r.pivot.0 + l as f64, r.pivot.1 + t as f64) }
 }
 
+/// Reports progress: (stage, steps done, steps in it). Returning `false`
+/// stops the export at the next step with [`ExportError::Cancelled`].
+pub type Progress<'p> = &'p mut dyn FnMut(Stage, usize, usize) -> bool;
+
+/// Calls `progress`, turning a stop into [`ExportError::Cancelled`].
+fn report(progress: &mut dyn FnMut(Stage, usize, usize) -> bool, stage: Stage, done: usize, total: usize) -> Result<(), ExportError> {
+    if progress(stage, done, total) { Ok(()) } else { Err(ExportError::Cancelled) }
+}
+
 /// Runs a whole export in memory.
-pub fn build(
-    arm: &Armature,
-    opts: &ExportOptions,
-    pictures: &mut dyn Pictures,
-    progress: &mut dyn FnMut(Stage, usize, usize),
-) -> Result<Export, ExportError> {
+pub fn build(arm: &Armature, opts: &ExportOptions, pictures: &mut dyn Pictures, progress: Progress) -> Result<Export, ExportError> {
     let plan = plan_with_progress(arm, opts, &mut |done, total| progress(Stage::Animations, done, total))?;
     finish(arm, opts, plan, pictures, progress)
 }
@@ -107,7 +119,7 @@ pub fn finish(
     opts: &ExportOptions,
     plan: Plan,
     pictures: &mut dyn Pictures,
-    progress: &mut dyn FnMut(Stage, usize, usize),
+    progress: Progress,
 ) -> Result<Export, ExportError> {
     let Plan { mut armature, jobs, style_textures, mesh_uvs, mut warnings, skins } = plan;
     let k = opts.pixels_per_unit;
@@ -127,7 +139,7 @@ pub fn finish(
     // attachments that turn out to draw nothing).
     let blank = || Raster { width: 1, height: 1, rgba: vec![0; 4], pivot: (0.5, 0.5) };
     for (i, job) in jobs.iter().enumerate() {
-        progress(Stage::Pictures, i, jobs.len());
+        report(progress, Stage::Pictures, i, jobs.len())?;
         let name = &job_names[i];
         let fail = |reason: String| ExportError::Picture { texture: name.clone(), reason };
         let raster = match job {
@@ -154,7 +166,7 @@ pub fn finish(
         };
         rasters.push(raster);
     }
-    progress(Stage::Pictures, jobs.len(), jobs.len());
+    report(progress, Stage::Pictures, jobs.len(), jobs.len())?;
     let empty = rasters.len();
     rasters.push(blank());
     let sizes: Vec<(u32, u32)> = rasters.iter().map(|r| (r.width, r.height)).collect();
@@ -240,13 +252,7 @@ fn set_uvs(
 }
 
 fn png(w: u32, h: u32, rgba: &[u8]) -> Result<Vec<u8>, ExportError> {
-    use image::ImageEncoder;
-    use image::codecs::png::{CompressionType, FilterType, PngEncoder};
-    let mut out = Vec::new();
-    PngEncoder::new_with_quality(&mut out, CompressionType::Fast, FilterType::Adaptive)
-        .write_image(rgba, w, h, image::ExtendedColorType::Rgba8)
-        .map_err(|e| ExportError::Io(format!("cannot encode a PNG: {e}")))?;
-    Ok(out)
+    crate::io::encode_png(w, h, rgba).map_err(ExportError::Encode)
 }
 
 const README: &str = "# Exported by skelpad
@@ -308,7 +314,7 @@ fn editor_json(a: &SkfArmature) -> String {
 
 /// The bytes of the `.skf` zip.
 pub fn to_zip(e: &Export) -> Result<Vec<u8>, ExportError> {
-    let io = |what: &str, err: &dyn std::fmt::Display| ExportError::Io(format!("cannot write {what} into the zip: {err}"));
+    let io = |what: &str, err: &dyn std::fmt::Display| ExportError::Encode(format!("cannot write {what} into the zip: {err}"));
     let json = serde_json::to_string(&e.armature).map_err(|err| io("armature.json", &err))?;
     let mut buf = std::io::Cursor::new(Vec::new());
     let mut zip = zip::ZipWriter::new(&mut buf);
@@ -336,13 +342,15 @@ pub fn export_file(
     opts: &ExportOptions,
     pictures: &mut dyn Pictures,
     path: &Path,
-    progress: &mut dyn FnMut(Stage, usize, usize),
+    progress: Progress,
 ) -> Result<Vec<Warning>, ExportError> {
     let e = build(arm, opts, pictures, progress)?;
-    progress(Stage::Writing, 0, 1);
+    report(progress, Stage::Writing, 0, 1)?;
     let bytes = to_zip(&e)?;
-    atomic::write_atomic(path, &bytes).map_err(ExportError::Io)?;
-    progress(Stage::Writing, 1, 1);
+    // The last stop point: once the file is being written it is finished.
+    report(progress, Stage::Writing, 0, 1)?;
+    crate::io::write_atomic(path, &bytes).map_err(ExportError::Io)?;
+    let _ = progress(Stage::Writing, 1, 1);
     Ok(e.warnings)
 }
 

@@ -1,0 +1,51 @@
+//! Helpers shared by the integration tests (each test file that needs them
+//! says `mod common;`).
+//!
+//! Test data that belongs to this project (the conformance scripts and
+//! poses) is vendored under `tests/`. Third-party sample files are not ours
+//! to copy: they are read from `../shared/samples` when that folder exists.
+//! Without it such a test prints `skipped: samples not found` and passes,
+//! unless `SKELPAD_REQUIRE_SAMPLES=1` (CI sets it), where it fails.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+
+/// The repository root.
+pub fn manifest() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The vendored conformance cases (`tests/conformance`).
+pub fn conformance_dir() -> PathBuf {
+    manifest().join("tests/conformance")
+}
+
+/// The shared folder the vendored cases were copied from, when it is there.
+pub fn shared_conformance_dir() -> Option<PathBuf> {
+    let dir = manifest().join("../shared/conformance");
+    dir.is_dir().then_some(dir)
+}
+
+/// Whether tests must fail instead of skipping when samples are missing.
+pub fn samples_required() -> bool {
+    std::env::var("SKELPAD_REQUIRE_SAMPLES").is_ok_and(|v| v == "1")
+}
+
+/// The folder `../shared/samples/SUB` with third-party sample files, or
+/// `None` after printing `skipped: samples not found` (the caller returns).
+/// Panics instead when `SKELPAD_REQUIRE_SAMPLES=1`.
+pub fn samples_dir(test: &str, sub: &str) -> Option<PathBuf> {
+    samples_dir_in(&manifest().join("../shared/samples"), test, sub, samples_required())
+}
+
+/// [`samples_dir`] with the samples root and the requirement given.
+pub fn samples_dir_in(root: &Path, test: &str, sub: &str, required: bool) -> Option<PathBuf> {
+    let dir = root.join(sub);
+    if dir.is_dir() {
+        return Some(dir);
+    }
+    assert!(!required, "{test}: samples not found at {} and SKELPAD_REQUIRE_SAMPLES=1", dir.display());
+    eprintln!("{test}: skipped: samples not found at {}", dir.display());
+    None
+}
