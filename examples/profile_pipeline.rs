@@ -11,19 +11,21 @@ use skelpad::generate;
 use skelpad::model::SkinId;
 use skelpad::runtime::{Pose, evaluate_into};
 
-fn variants(text: &str, from: usize, needle: &str) -> [String; 2] {
+fn variants(text: &str, from: usize, needle: &str) -> Option<[String; 2]> {
     let at = text[from..]
         .match_indices(needle)
         .map(|(i, _)| from + i + needle.len())
-        .find(|&at| text[at..].starts_with(|c: char| c.is_ascii_digit()))
-        .expect("needle + digit");
-    [text.to_string(), format!("{}1{}", &text[..at], &text[at..])]
+        .find(|&at| text[at..].starts_with(|c: char| c.is_ascii_digit()))?;
+    Some([text.to_string(), format!("{}1{}", &text[..at], &text[at..])])
 }
 
-fn main() {
+fn main() -> std::process::ExitCode {
     let args: Vec<String> = std::env::args().collect();
     let stage = args.get(1).map_or("compile", |s| s.as_str());
-    let style = generate::style(args.get(2).map_or("everything", |s| s.as_str())).expect("style");
+    let Some(style) = generate::style(args.get(2).map_or("everything", |s| s.as_str())) else {
+        eprintln!("unknown style; the styles are {:?}", generate::STYLES.iter().map(|s| s.0).collect::<Vec<_>>());
+        return std::process::ExitCode::from(2);
+    };
     let bones: usize = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(1000);
     let iters: usize = args.get(4).and_then(|s| s.parse().ok()).unwrap_or(10);
     let text = generate::styled(&style, bones, 10);
@@ -60,6 +62,10 @@ fn main() {
                 let end = ["\nskin ", "\norder", "\nanim "].iter().filter_map(|s| text.find(s)).min().unwrap_or(text.len());
                 variants(&text, end / 2, " l")
             };
+            let Some(v) = v else {
+                eprintln!("no place to edit in this script");
+                return std::process::ExitCode::from(2);
+            };
             let mut compiler = Compiler::new();
             compiler.update(&v[0]);
             let mut pose = Pose::default();
@@ -69,6 +75,10 @@ fn main() {
                 std::hint::black_box(&pose);
             }
         }
-        other => panic!("unknown stage {other}"),
+        other => {
+            eprintln!("unknown stage {other}: parse, compile, pose, edit-anim, edit-skel or write");
+            return std::process::ExitCode::from(2);
+        }
     }
+    std::process::ExitCode::SUCCESS
 }

@@ -415,7 +415,7 @@ impl Parser {
             let plen = token::path_prefix_len(&text[1..]);
             if b.len() > 1 && b[1] != b'\t' && plen > 0 && boundary(text, 1 + plen) {
                 slot_open = false;
-                bone = self.bone_line(sk, line, &toks);
+                bone = self.bone_line(sk, line, toks);
             } else if text.starts_with("\t\t@") && toks.first().is_some_and(|t| t.pos == 2 && token::slot_head(t.text).is_some()) {
                 slot_open = false;
                 let Some(bi) = bone else {
@@ -426,7 +426,7 @@ impl Parser {
                     );
                     continue;
                 };
-                slot_open = self.slot_line(&mut sk.bones[bi], line, &toks);
+                slot_open = self.slot_line(&mut sk.bones[bi], line, toks);
             } else if is_command_line(text, 3) {
                 if !slot_open {
                     self.invalid_block(
@@ -436,7 +436,7 @@ impl Parser {
                     );
                     continue;
                 }
-                if let (Some(bi), Some(cmd)) = (bone, self.path_command(line, &toks))
+                if let (Some(bi), Some(cmd)) = (bone, self.path_command(line, toks))
                     && let Some(slot) = sk.bones[bi].slots.last_mut()
                 {
                     slot.commands.push(cmd);
@@ -815,7 +815,7 @@ impl Parser {
                     self.invalid_block(line, Diagnostic::error(line_span(line), "path command outside a `:path` skin item"));
                     continue;
                 }
-                if let Some(cmd) = self.path_command(line, &toks)
+                if let Some(cmd) = self.path_command(line, toks)
                     && let Some(item) = sk.items.last_mut()
                 {
                     item.commands.push(cmd);
@@ -941,7 +941,7 @@ impl Parser {
                 self.skip = Some(Skip { depth: 1, diag: self.diags.len() - 1, count: 0, following: true });
             } else if is_timeline_line(text) {
                 let Some(item) = a.items.last_mut() else { continue };
-                if let Some(tl) = timeline(&mut self.diags, &mut self.roles, line, &toks, item.is_slot) {
+                if let Some(tl) = timeline(&mut self.diags, &mut self.roles, line, toks, item.is_slot) {
                     item.timelines.push(tl);
                 }
             } else if line.depth() == 2 && toks.first().is_some_and(|h| h.pos == 2) {
