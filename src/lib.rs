@@ -11,6 +11,7 @@ pub mod compile;
 pub mod formats;
 pub mod generate;
 pub mod io;
+pub mod lsp;
 pub mod model;
 pub mod render;
 pub mod runtime;

@@ -76,7 +76,10 @@ fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
 
 /// Puts the editor cursor at byte `at` and gives the editor focus.
 fn focus_editor_at(h: &mut Harness<'_, SkelpadApp>, at: usize) {
-    h.get_by_label("Script").click();
+    // Near the top of the text, which is always in view (the middle of a
+    // long script is scrolled out of it).
+    let top = h.get_by_label("Script").rect().left_top();
+    click_at(h, top + eframe::egui::Vec2::new(60.0, 8.0));
     h.run_steps(1);
     h.state_mut().editor.select(at..at);
     h.run_steps(2);

@@ -48,12 +48,14 @@ fn is_number(s: &str) -> bool {
 fn plausible(role: Role, s: &str) -> bool {
     let letter_number = |letters: &str| s.len() > 1 && letters.contains(&s[..1]) && is_number(&s[1..]);
     match role {
-        Role::SectionKeyword => ["skeleton", "skin", "order", "anim"].contains(&s),
+        Role::SectionKeyword => ["skeleton", "skin", "order", "anim", "expect"].contains(&s),
         Role::BonePath | Role::BoneRef => s.split('.').all(|seg| !seg.is_empty() && !seg.contains(['@', ':', '#', ','])),
-        Role::BoneProperty => letter_number("lrxyij") || ["flip-x", "flip-y", "no-rot", "no-scale"].contains(&s),
+        // `local`/`world` of expectation lines.
+        Role::BoneProperty => letter_number("lrxyij") || ["flip-x", "flip-y", "no-rot", "no-scale", "local", "world"].contains(&s),
         Role::SlotHead | Role::SlotRef => s.starts_with('@'),
         Role::AttachmentType => ["sprite", "rect", "circle", "ellipse", "path"].contains(&s.trim_start_matches(':')),
-        Role::Property => s.len() == 1 || letter_number("whxyrijtmd") || s.ends_with("-join") || s.ends_with("-cap"),
+        // (`gNUM bNUM aNUM`: a slot's expected color.)
+        Role::Property => s.len() == 1 || letter_number("whxyrijtmdgba") || s.ends_with("-join") || s.ends_with("-cap"),
         Role::Number => {
             let s = s.trim_start_matches(['+', '*']).trim_end_matches("fps");
             s.split(',').all(is_number)
@@ -62,7 +64,8 @@ fn plausible(role: Role, s: &str) -> bool {
         Role::String => s.len() >= 2 && s.starts_with('"') && s.ends_with('"'),
         Role::Boolean => s == "true" || s == "false",
         Role::AttachmentRef => !s.is_empty(),
-        Role::Option => s.contains(':'),
+        // (`~NUM`: an expectation's tolerance.)
+        Role::Option => s.contains(':') || s.starts_with('~'),
         Role::Loop => s == "{" || s.starts_with('}'),
         Role::Advance => s.ends_with('>') && s.trim_end_matches('>').chars().all(|c| c == '-'),
         Role::PathCommand => ["M", "L", "Q", "B", "C", ":"].contains(&s),
@@ -131,7 +134,9 @@ fn every_token_of_every_script_has_its_role_from_the_parser() {
         let headers = text
             .lines()
             .filter(|l| {
-                ["skeleton", "skin", "order", "anim"].iter().any(|k| l.strip_prefix(k).is_some_and(|r| r.is_empty() || r.starts_with(' ')))
+                ["skeleton", "skin", "order", "anim", "expect"]
+                    .iter()
+                    .any(|k| l.strip_prefix(k).is_some_and(|r| r.is_empty() || r.starts_with(' ')))
             })
             .count();
         assert_eq!(keywords, headers, "{name}: section keywords");

@@ -89,6 +89,8 @@ pub struct Scene<'a> {
     pub show_bones: bool,
     /// The canvas shows the last error-free version of the script.
     pub stale: bool,
+    /// Bones of pose assertions (`expect`) that fail at this time.
+    pub failing_bones: Vec<BoneId>,
 }
 
 /// Where a left-button drag on something drawn is.
@@ -452,6 +454,9 @@ fn paint_highlights(painter: &egui::Painter, rect: Rect, view: &View, scene: &Sc
     };
     if let Some(b) = scene.cursor_bone {
         bone_outline(b, Stroke::new(3.0, accent.gamma_multiply(0.6)));
+    }
+    for &b in &scene.failing_bones {
+        bone_outline(b, Stroke::new(3.0, Color32::from_rgb(230, 40, 40)));
     }
     match scene.selected {
         Some(Pick::Bone(b)) => bone_outline(b, Stroke::new(2.0, accent)),

@@ -31,7 +31,7 @@ impl Analysis {
         let mut compiler = Compiler::new();
         let comp = compiler.update(text);
         let shown = comp.armature.clone();
-        let last_clean = (!comp.has_errors()).then(|| shown.clone());
+        let last_clean = (!comp.has_armature_errors()).then(|| shown.clone());
         Analysis { compiler, compiled_text: text.to_owned(), comp, generation: 1, last_clean, shown, shown_is_stale: false }
     }
 
@@ -58,7 +58,8 @@ impl Analysis {
         text.clone_into(&mut self.compiled_text);
         self.generation += 1;
         let current = &self.comp.armature;
-        if !self.comp.has_errors() {
+        // (Failing pose assertions do not make the armature doubtful.)
+        if !self.comp.has_armature_errors() {
             self.last_clean = Some(current.clone());
             self.shown = current.clone();
             self.shown_is_stale = false;

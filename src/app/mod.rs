@@ -533,6 +533,12 @@ impl SkelpadApp {
                 show_grid: self.settings.view.show_grid,
                 show_bones: self.settings.view.show_bones,
                 stale: self.doc.analysis.shown_is_stale,
+                failing_bones: failing_bones(
+                    &self.doc.analysis.comp,
+                    anim_id,
+                    self.playback.sample_time(anim),
+                    self.doc.analysis.shown_is_stale,
+                ),
             };
             let out = self.canvas.ui(ui, &mut self.view, &scene, &mut self.drawing);
             if out.toggle_play {
@@ -1118,5 +1124,44 @@ mod tests {
             }
         }
         assert!(key_ticks(&crate::compile::compile(EXAMPLE), "no such animation", None).is_none());
+    }
+}
+
+/// The bones of the pose assertions that fail at `time_secs` of `anim`
+/// (within half a frame); none while the canvas shows an older version.
+fn failing_bones(
+    comp: &crate::compile::Compilation,
+    anim: Option<crate::model::AnimId>,
+    time_secs: f64,
+    stale: bool,
+) -> Vec<crate::model::BoneId> {
+    if stale {
+        return Vec::new();
+    }
+    let half_frame = anim.and_then(|a| comp.armature.animation(a)).map_or(1e-9, |a| 0.5 / a.fps.max(1e-9));
+    comp.expectations
+        .iter()
+        .filter(|e| !e.passed() && e.anim == anim && (e.time_secs - time_secs).abs() <= half_frame)
+        .filter_map(|e| e.bone(&comp.armature))
+        .collect()
+}
+
+#[cfg(test)]
+mod failing_bone_tests {
+    use super::failing_bones;
+    use crate::model::AnimId;
+
+    #[test]
+    fn a_failing_assertion_highlights_its_bone_at_its_time_only() {
+        // `arm` turns 90° by frame 5 (0.5 s at 10 fps); the assertion says 80.
+        let text = "skeleton\n\tarm l10\n\tleg l10\nanim \"a\" 10fps\n\tarm\n\t\tr 0 -> 90\nexpect \"a\" 5\n\tarm r80\n\tleg r0\n";
+        let comp = crate::compile::compile(text);
+        let arm = comp.armature.skeleton.bone_by_name("arm").unwrap();
+        assert!(comp.has_errors() && !comp.has_armature_errors());
+        assert_eq!(failing_bones(&comp, Some(AnimId(0)), 0.5, false), [arm]);
+        assert_eq!(failing_bones(&comp, Some(AnimId(0)), 0.53, false), [arm]);
+        assert!(failing_bones(&comp, Some(AnimId(0)), 0.2, false).is_empty());
+        assert!(failing_bones(&comp, None, 0.5, false).is_empty());
+        assert!(failing_bones(&comp, Some(AnimId(0)), 0.5, true).is_empty());
     }
 }

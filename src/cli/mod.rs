@@ -4,6 +4,7 @@ pub mod convert;
 pub mod export;
 pub mod render;
 pub mod report;
+mod test;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -79,6 +80,17 @@ enum Command {
     /// Export to SkelForm (`.skf`): bones, pictures in atlases, styles and
     /// animations that SkelForm's runtimes play as skelpad does.
     Export(export::ExportArgs),
+    /// Run the pose assertions (`expect` sections) of scripts and print a summary.
+    Test {
+        /// Scripts, or directories searched for `*.skel2d`.
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = Format::Human)]
+        format: Format,
+    },
+    /// Run the language server over stdin/stdout (for any editor: see editors/README.md).
+    Lsp,
     /// Convert another tool's file (SkelForm `.skf`) into an editable script.
     Convert(convert::ConvertArgs),
 }
@@ -113,6 +125,8 @@ where
         Some(Command::Check { files, format, timings }) => check(&files, format, timings),
         Some(Command::Pose { file, json, anim, skin, times }) => pose(&file, json, anim.as_deref(), skin.as_deref(), times),
         Some(Command::Render(args)) => render::run(args),
+        Some(Command::Lsp) => crate::lsp::run(),
+        Some(Command::Test { paths, format }) => test::run(&paths, format),
         Some(Command::Convert(args)) => convert::run(&args, &mut std::io::stderr()),
         Some(Command::Export(args)) => export::run(
             &args,

@@ -7,6 +7,7 @@
 //! re-parses one section and recompiles one animation.
 
 mod anim;
+pub mod expect;
 pub mod names;
 mod rig;
 pub mod source;
@@ -46,12 +47,28 @@ pub struct Compilation {
     /// Roles of the comments before the first section (which belong to no
     /// section), in document offsets.
     pub leading_roles: Vec<TokenRole>,
+    /// Every pose assertion (`expect` line) and whether it held, in
+    /// document order; failures are also errors in `diagnostics`.
+    pub expectations: Vec<expect::ExpectResult>,
 }
 
 impl Compilation {
     /// Whether any diagnostic is an error (warnings do not count).
     pub fn has_errors(&self) -> bool {
         self.diagnostics.iter().any(Diagnostic::is_error)
+    }
+
+    /// Errors outside `expect` sections: what can change the armature
+    /// (a failing pose assertion does not).
+    pub fn has_armature_errors(&self) -> bool {
+        let expect_starts: Vec<(u32, u32)> = self
+            .sections
+            .iter()
+            .enumerate()
+            .filter(|(_, (_, s))| matches!(s.kind, SectionKind::Expect(_)))
+            .map(|(i, (start, _))| (*start, self.sections.get(i + 1).map_or(u32::MAX, |n| n.0)))
+            .collect();
+        self.diagnostics.iter().any(|d| d.is_error() && !expect_starts.iter().any(|&(a, b)| a <= d.span.start && d.span.start < b))
     }
 
     /// The role of every token of the document, in document offsets and in
@@ -288,10 +305,25 @@ impl Compiler {
         sources.references.sort_by_key(|r| r.span.start);
         let armature =
             Armature { skeleton: rig_out.skeleton.clone(), animations: anim_outputs.iter().map(|o| o.animation.clone()).collect() };
+        // Pose assertions: evaluated on every update (one pose per section).
+        let mut expectations = Vec::new();
+        for (i, s) in sections.iter().enumerate() {
+            if let SectionKind::Expect(e) = &s.tree.kind {
+                let at = start_of(i);
+                let out = expect::evaluate_section(&armature, &rig_out, e);
+                diagnostics.extend(out.diagnostics.into_iter().map(|d| d.shifted(at)));
+                sources.references.extend(out.references.into_iter().map(|r| Reference { span: r.span.shifted(at), ..r }));
+                expectations.extend(out.results.into_iter().map(|r| expect::ExpectResult { line: r.line.shifted(at), ..r }));
+            }
+        }
+        if !expectations.is_empty() {
+            diagnostics.sort_by(|a, b| a.span.start.cmp(&b.span.start).then(a.severity.cmp(&b.severity)));
+            sources.references.sort_by_key(|r| r.span.start);
+        }
         let trees = sections.iter().zip(&slices).map(|(s, sl)| (sl.start, s.tree.clone())).collect();
         self.sections = sections;
         let leading_end = slices.first().map_or(text.len(), |s| s.start as usize);
         let leading_roles = comment_roles(&text[..leading_end]);
-        Compilation { armature, diagnostics, sources, lines: LineIndex::new(text), sections: trees, leading_roles }
+        Compilation { armature, diagnostics, sources, lines: LineIndex::new(text), sections: trees, leading_roles, expectations }
     }
 }

@@ -40,6 +40,8 @@ pub enum SectionKind {
     Skin(SkinSection),
     Order(OrderSection),
     Anim(AnimSection),
+    /// `expect "ANIM" FRAME ~TOL`: pose assertions (LANGUAGE-EXT.md).
+    Expect(ExpectSection),
     /// Starts no section (bad header, leading spaces, or indented lines at
     /// the top): everything in it is ignored.
     Ignored,
@@ -304,4 +306,46 @@ pub enum TimelineCommand {
     BeginLoop,
     /// Total iterations (0 discards the body's keys).
     EndLoop(f64),
+}
+
+/// `expect ["ANIM"] [FRAME] [~TOL]` and its lines: what the pose of an
+/// animation (or the setup pose, without a name) must be at a frame.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ExpectSection {
+    /// `None`: the setup pose.
+    pub anim: Option<Spanned<String>>,
+    pub frame: f64,
+    /// Default tolerance of the section's checks.
+    pub tolerance: f64,
+    pub lines: Vec<ExpectLine>,
+}
+
+/// `BONEREF [local] [X,Y] xNUM yNUM rNUM iNUM jNUM [~TOL]` or
+/// `@SLOTREF rNUM gNUM bNUM aNUM [~TOL]`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ExpectLine {
+    pub span: Span,
+    pub target: Spanned<String>,
+    pub is_slot: bool,
+    /// Compare the local transform instead of world values.
+    pub local: bool,
+    /// A point in the bone's space whose world position `x`/`y` check.
+    pub point: Option<(f64, f64)>,
+    pub checks: Vec<Spanned<(ExpectProp, f64)>>,
+    pub tolerance: Option<f64>,
+}
+
+/// A value an expectation checks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ExpectProp {
+    X,
+    Y,
+    /// Degrees.
+    Rotation,
+    ScaleX,
+    ScaleY,
+    Red,
+    Green,
+    Blue,
+    Alpha,
 }

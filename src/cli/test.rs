@@ -1,0 +1,165 @@
+//! `skelpad test [FILES|DIRS…]`: runs the pose assertions (`expect`
+//! sections) of many scripts and prints a summary like `cargo test`.
+
+use std::path::{Path, PathBuf};
+
+use crate::compile::{Compilation, Target, compile};
+use crate::syntax::Diagnostic;
+
+use super::{EXIT_ERRORS, EXIT_OK, EXIT_USAGE, Format, read_script, report};
+
+/// The scripts of the arguments: files as given, directories searched for
+/// `*.skel2d` (recursively, sorted, at most 100 000 entries visited).
+fn collect(args: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
+    let mut out = Vec::new();
+    let mut budget = 100_000usize;
+    for a in args {
+        if a.is_dir() {
+            let mut stack = vec![a.clone()];
+            let mut found = Vec::new();
+            while let Some(dir) = stack.pop() {
+                let rd = std::fs::read_dir(&dir).map_err(|e| format!("cannot read `{}`: {}", dir.display(), crate::io::reason(&e)))?;
+                for e in rd.flatten() {
+                    budget = budget.checked_sub(1).ok_or("too many files (more than 100 000 visited)")?;
+                    let p = e.path();
+                    if p.is_dir() {
+                        stack.push(p);
+                    } else if p.extension().is_some_and(|x| x == "skel2d") {
+                        found.push(p);
+                    }
+                }
+            }
+            found.sort();
+            out.extend(found);
+        } else {
+            out.push(a.clone());
+        }
+    }
+    Ok(out)
+}
+
+fn target_name(comp: &Compilation, t: Option<Target>) -> String {
+    let sk = &comp.armature.skeleton;
+    match t {
+        Some(Target::Bone(b)) => sk.bones.get(b.index()).map_or("?".into(), |x| x.name.clone()),
+        Some(Target::Slot(s)) => sk.slots.get(s.index()).map_or("?".into(), |x| format!("@{}", x.name)),
+        _ => "(unresolved)".into(),
+    }
+}
+
+pub(super) fn run(args: &[PathBuf], format: Format) -> i32 {
+    let files = match collect(args) {
+        Ok(f) => f,
+        Err(msg) => {
+            eprintln!("error: {msg}");
+            return EXIT_USAGE;
+        }
+    };
+    let mut code = EXIT_OK;
+    let (mut total_passed, mut total_failed) = (0usize, 0usize);
+    let mut json_files = Vec::new();
+    for path in &files {
+        let text = match read_script(path) {
+            Ok(t) => t,
+            Err(msg) => {
+                eprintln!("error: {msg}");
+                code = EXIT_USAGE;
+                continue;
+            }
+        };
+        let comp = compile(&text);
+        let (passed, failed, entries, failures) = file_report(path, &text, &comp);
+        // Errors outside the expectations make the file fail too.
+        let other_errors: Vec<&Diagnostic> =
+            comp.diagnostics.iter().filter(|d| d.is_error() && !comp.expectations.iter().any(|e| e.line.cover(d.span) == e.line)).collect();
+        total_passed += passed;
+        total_failed += failed;
+        if (failed > 0 || !other_errors.is_empty()) && code == EXIT_OK {
+            code = EXIT_ERRORS;
+        }
+        match format {
+            Format::Human => {
+                println!("\nrunning {} expectation(s) in {}", comp.expectations.len(), path.display());
+                for (line, ok) in &entries {
+                    println!("expect {line} ... {}", if *ok { "ok" } else { "FAILED" });
+                }
+                if !failures.is_empty() || !other_errors.is_empty() {
+                    let mut shown: Vec<Diagnostic> = failures.clone();
+                    shown.extend(other_errors.iter().map(|d| (*d).clone()));
+                    shown.sort_by_key(|d| d.span.start);
+                    print!("\nfailures:\n{}", report::render_plain(path, &text, &shown));
+                }
+                let status = if failed == 0 && other_errors.is_empty() { "ok" } else { "FAILED" };
+                let errs =
+                    if other_errors.is_empty() { String::new() } else { format!("; {} other error(s) in the script", other_errors.len()) };
+                println!("file result: {status}. {passed} passed; {failed} failed{errs}");
+            }
+            Format::Json => {
+                let exps: Vec<serde_json::Value> = comp
+                    .expectations
+                    .iter()
+                    .map(|e| {
+                        let msgs: Vec<serde_json::Value> = comp
+                            .diagnostics
+                            .iter()
+                            .filter(|d| e.line.cover(d.span) == e.line)
+                            .map(|d| report::diagnostic_json(d, &text, &comp.lines))
+                            .collect();
+                        serde_json::json!({
+                            "line": comp.lines.line_col(&text, e.line.start).line,
+                            "target": target_name(&comp, e.target),
+                            "animation": e.anim.and_then(|a| comp.armature.animation(a)).map(|a| a.name.clone()),
+                            "time": e.time_secs,
+                            "passed": e.passed(),
+                            "failures": msgs,
+                        })
+                    })
+                    .collect();
+                let errors: Vec<serde_json::Value> = other_errors.iter().map(|d| report::diagnostic_json(d, &text, &comp.lines)).collect();
+                json_files.push(serde_json::json!({
+                    "file": path.display().to_string(),
+                    "passed": passed,
+                    "failed": failed,
+                    "expectations": exps,
+                    "errors": errors,
+                }));
+            }
+        }
+    }
+    let ok = code == EXIT_OK;
+    match format {
+        Format::Human => println!(
+            "\ntest result: {}. {total_passed} passed; {total_failed} failed; {} file(s)",
+            if ok { "ok" } else { "FAILED" },
+            files.len()
+        ),
+        Format::Json => {
+            let out = serde_json::json!({ "ok": ok, "passed": total_passed, "failed": total_failed, "files": json_files });
+            println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+        }
+    }
+    code
+}
+
+/// Counts and per-line results (`file:line target at …`) of a file's
+/// expectations, and the diagnostics of the failed ones.
+fn file_report(path: &Path, text: &str, comp: &Compilation) -> (usize, usize, Vec<(String, bool)>, Vec<Diagnostic>) {
+    let (mut passed, mut failed) = (0, 0);
+    let mut entries = Vec::new();
+    let mut failures = Vec::new();
+    for e in &comp.expectations {
+        let line = comp.lines.line_col(text, e.line.start).line;
+        let when = match e.anim.and_then(|a| comp.armature.animation(a)) {
+            Some(a) => format!("\"{}\" at {} s", a.name, (e.time_secs * 1e4).round() / 1e4),
+            None => "setup pose".to_string(),
+        };
+        entries.push((format!("{}:{line} {} ({when})", path.display(), target_name(comp, e.target)), e.passed()));
+        if e.passed() {
+            passed += 1;
+        } else {
+            failed += 1;
+            failures.extend(comp.diagnostics.iter().filter(|d| e.line.cover(d.span) == e.line).cloned());
+        }
+    }
+    (passed, failed, entries, failures)
+}

@@ -1,0 +1,958 @@
+//! The language features, answered from a [`Compilation`]: the parser's
+//! token roles and the compiler's source map say what every token is and
+//! what every name resolved to; nothing here resolves a name or parses a
+//! line of the language again. Positions are byte offsets here; `super`
+//! converts them to and from LSP positions.
+
+use std::fmt::Write as _;
+
+use lsp_types::{CompletionItemKind, SemanticTokenModifier, SemanticTokenType, SymbolKind};
+
+use crate::compile::names::{NameIndex, Resolved};
+use crate::compile::{Compilation, PropKey, Target, TimelineSource};
+use crate::model::{BoneId, SkinId, SlotId};
+use crate::runtime::Pose;
+use crate::syntax::tree::{SectionKind, TimelineProp, TypeName};
+use crate::syntax::{Role, Span, token};
+
+/// Semantic token types, indexed by [`role_token`].
+pub const TOKEN_TYPES: [SemanticTokenType; 12] = [
+    SemanticTokenType::KEYWORD,
+    SemanticTokenType::CLASS,
+    SemanticTokenType::PROPERTY,
+    SemanticTokenType::VARIABLE,
+    SemanticTokenType::TYPE,
+    SemanticTokenType::NUMBER,
+    SemanticTokenType::STRING,
+    SemanticTokenType::ENUM_MEMBER,
+    SemanticTokenType::OPERATOR,
+    SemanticTokenType::MACRO,
+    SemanticTokenType::FUNCTION,
+    SemanticTokenType::COMMENT,
+];
+/// Semantic token modifiers (bit 0: a definition).
+pub const TOKEN_MODIFIERS: [SemanticTokenModifier; 1] = [SemanticTokenModifier::DECLARATION];
+/// Token type index of colors (`regexp` is not used by the language; a
+/// color gets its own style in most themes that way).
+const COLOR_TYPE: u32 = 12;
+
+/// The semantic token type and modifiers of a role (`None`: not highlighted,
+/// e.g. invalid tokens, which a diagnostic marks instead).
+pub fn role_token(role: Role) -> Option<(u32, u32)> {
+    Some(match role {
+        Role::SectionKeyword => (0, 0),
+        Role::BonePath => (1, 1),
+        Role::BoneRef => (1, 0),
+        Role::BoneProperty | Role::Property => (2, 0),
+        Role::SlotHead => (3, 1),
+        Role::SlotRef => (3, 0),
+        Role::AttachmentType => (4, 0),
+        Role::Number => (5, 0),
+        Role::String => (6, 0),
+        Role::Boolean | Role::AttachmentRef => (7, 0),
+        Role::Loop | Role::Advance => (8, 0),
+        Role::Option => (9, 0),
+        Role::PathCommand => (10, 0),
+        Role::Comment => (11, 0),
+        Role::Color => (COLOR_TYPE, 0),
+        Role::Invalid => return None,
+    })
+}
+
+/// The full legend: [`TOKEN_TYPES`] and `regexp` for colors.
+pub fn token_types() -> Vec<SemanticTokenType> {
+    let mut v = TOKEN_TYPES.to_vec();
+    v.push(SemanticTokenType::REGEXP);
+    v
+}
+
+/// A section's extent in the document: from its first byte to the next
+/// section (or the end).
+pub fn section_extents(comp: &Compilation, text_len: usize) -> Vec<Span> {
+    let starts: Vec<u32> = comp.sections.iter().map(|(s, _)| *s).collect();
+    starts.iter().enumerate().map(|(i, &s)| Span::new(s, starts.get(i + 1).copied().unwrap_or(text_len as u32))).collect()
+}
+
+/// The index of the section holding `offset` (the last one past its end).
+fn section_at(comp: &Compilation, offset: usize) -> Option<usize> {
+    let n = comp.sections.partition_point(|(start, _)| (*start as usize) <= offset);
+    n.checked_sub(1)
+}
+
+/// The token (role and span) at `offset`, the one ending there if none
+/// covers it.
+pub fn role_at(comp: &Compilation, offset: u32) -> Option<(Span, Role)> {
+    let mut best = None;
+    for r in comp.roles() {
+        if r.span.start > offset {
+            break;
+        }
+        if r.span.contains(offset) {
+            return Some((r.span, r.role));
+        }
+        if r.span.end == offset {
+            best = Some((r.span, r.role));
+        }
+    }
+    best
+}
+
+fn bone_name(comp: &Compilation, b: BoneId) -> &str {
+    comp.armature.skeleton.bones.get(b.index()).map_or("?", |x| x.name.as_str())
+}
+
+fn slot_name(comp: &Compilation, s: SlotId) -> &str {
+    comp.armature.skeleton.slots.get(s.index()).map_or("?", |x| x.name.as_str())
+}
+
+fn num(v: f64) -> String {
+    let r = (v * 1e4).round() / 1e4;
+    let r = if r == 0.0 { 0.0 } else { r };
+    format!("{r}")
+}
+
+fn target_label(comp: &Compilation, t: Option<Target>) -> String {
+    match t {
+        Some(Target::Bone(b)) => format!("bone `{}`", bone_name(comp, b)),
+        Some(Target::Slot(s)) => format!("slot `{}`", slot_name(comp, s)),
+        _ => "an unresolved item".to_string(),
+    }
+}
+
+fn prop_name(p: TimelineProp) -> &'static str {
+    match p {
+        TimelineProp::X => "x (position)",
+        TimelineProp::Y => "y (position)",
+        TimelineProp::Rotation => "r (rotation, degrees)",
+        TimelineProp::ScaleX => "i (scale x)",
+        TimelineProp::ScaleY => "j (scale y)",
+        TimelineProp::FlipX => "s (flip x)",
+        TimelineProp::FlipY => "t (flip y)",
+        TimelineProp::Attachment => "@ (attachment)",
+        TimelineProp::Color => "c (color)",
+        TimelineProp::R => "r (red)",
+        TimelineProp::G => "g (green)",
+        TimelineProp::B => "b (blue)",
+        TimelineProp::A => "a (alpha)",
+    }
+}
+
+fn key_name(k: PropKey) -> &'static str {
+    match k {
+        PropKey::Length => "the length",
+        PropKey::Rotation => "the rotation (degrees)",
+        PropKey::X => "x",
+        PropKey::Y => "y",
+        PropKey::ScaleX => "the scale x",
+        PropKey::ScaleY => "the scale y",
+        PropKey::Other => "a property",
+    }
+}
+
+/// Markdown for a hover at `offset`, and the span it is about.
+pub fn hover(text: &str, comp: &Compilation, offset: u32) -> Option<(String, Span)> {
+    let src = &comp.sources;
+    let (span, role) = role_at(comp, offset)?;
+    let tok = text.get(span.range())?;
+    match role {
+        Role::BonePath | Role::BoneRef | Role::SlotHead | Role::SlotRef | Role::AttachmentRef | Role::String => {
+            let at = if src.reference_at(offset).is_some() { offset } else { span.start };
+            let (span, t) = target_at_text(text, comp, at)?;
+            Some((target_hover(comp, t), span))
+        }
+        Role::Property if src.timelines.iter().any(|t| t.line.start == span.start) => {
+            let t = src.timelines.iter().find(|t| t.line.start == span.start)?;
+            Some((timeline_hover(comp, t), span))
+        }
+        Role::BoneProperty | Role::Property => {
+            let p = src.props.iter().find(|p| p.span == span)?;
+            let owner = owner_of_prop(comp, span)?;
+            Some((format!("`{tok}` sets {} of {owner} to {}", key_name(p.key), num(p.value)), span))
+        }
+        Role::Number => {
+            if let Some(t) = src.timelines.iter().find(|t| t.line.contains(span.start)) {
+                let keys: Vec<String> = src
+                    .keys_of(t)
+                    .iter()
+                    .filter(|k| k.span == span)
+                    .map(|k| format!("frame {} ({} s): {}", num(k.frame), num(k.time_secs), k.value.map_or_else(|| tok.to_string(), num)))
+                    .collect();
+                if keys.is_empty() {
+                    return None;
+                }
+                let head = format!("a key of {} of {}", prop_name(t.prop), target_label(comp, t.target));
+                return Some((format!("{head}\n\n{}", keys.join("  \n")), span));
+            }
+            Some((format!("number `{tok}`"), span))
+        }
+        Role::Color => {
+            let lit = token::color(tok.trim_start_matches(['f', 's']))?;
+            let c = lit.to_color_exact();
+            let which = if tok.starts_with('f') {
+                "fill color"
+            } else if tok.starts_with('s') {
+                "stroke color"
+            } else {
+                "color"
+            };
+            Some((
+                format!(
+                    "{which} `{tok}`: RGBA {} {} {} {} (red {}, green {}, blue {})",
+                    num(c.r),
+                    num(c.g),
+                    num(c.b),
+                    num(c.a),
+                    lit.rgb[0],
+                    lit.rgb[1],
+                    lit.rgb[2]
+                ),
+                span,
+            ))
+        }
+        _ => None,
+    }
+}
+
+fn owner_of_prop(comp: &Compilation, span: Span) -> Option<String> {
+    let src = &comp.sources;
+    let idx = src.props.iter().position(|p| p.span == span)? as u32;
+    if let Some(d) = src.bone_defs.iter().find(|d| d.props.contains(&idx)) {
+        return Some(format!("bone `{}`", bone_name(comp, d.bone)));
+    }
+    let d = src.slot_defs.iter().find(|d| d.props.contains(&idx))?;
+    Some(match d.attachment {
+        Some(a) => format!("attachment `{}`", comp.armature.skeleton.attachment_full_name(a)),
+        None => format!("slot `{}`", slot_name(comp, d.slot)),
+    })
+}
+
+fn target_hover(comp: &Compilation, t: Target) -> String {
+    let sk = &*comp.armature.skeleton;
+    let mut s = String::new();
+    match t {
+        Target::Bone(b) => {
+            let Some(bone) = sk.bones.get(b.index()) else { return String::new() };
+            let _ = writeln!(s, "**bone** `{}`\n", bone.name);
+            let parent = bone.parent.map_or("none (a root bone)".to_string(), |p| format!("`{}`", bone_name(comp, p)));
+            let _ = writeln!(s, "parent: {parent}  ");
+            let st = bone.setup;
+            let _ = writeln!(
+                s,
+                "setup: x {}, y {}, rotation {}°, scale {} × {}, length {}{}{}  ",
+                num(st.x),
+                num(st.y),
+                num(st.rotation_rad.to_degrees()),
+                num(st.scale_x),
+                num(st.scale_y),
+                num(bone.length),
+                if st.flip_x { ", flip-x" } else { "" },
+                if st.flip_y { ", flip-y" } else { "" },
+            );
+            let pose = Pose::setup(sk);
+            if let Some(p) = pose.bones.get(b.index()) {
+                let (x, y) = p.world.apply(0.0, 0.0);
+                let _ = write!(s, "world position at setup: ({}, {})", num(x), num(y));
+            }
+        }
+        Target::Slot(slot) => {
+            let Some(sl) = sk.slots.get(slot.index()) else { return String::new() };
+            let _ = writeln!(s, "**slot** `{}`\n", sl.name);
+            let _ = writeln!(s, "bone: `{}`  ", bone_name(comp, sl.bone));
+            let shows = sl.attachment.map_or("nothing".to_string(), |a| format!("`{}`", sk.attachments[a.index()].name));
+            let _ = write!(
+                s,
+                "setup: shows {shows}, color RGBA {} {} {} {}",
+                num(sl.color.r),
+                num(sl.color.g),
+                num(sl.color.b),
+                num(sl.color.a)
+            );
+        }
+        Target::Attachment(a) => {
+            let ty = sk.attachment(SkinId(0), a).map_or("none", |x| x.kind.type_name());
+            let _ = write!(s, "**attachment** `{}` ({ty})", sk.attachment_full_name(a));
+        }
+        Target::Skin(k) => {
+            let _ = write!(s, "**skin** \"{}\"", sk.skins.get(k.index()).map_or("?", |x| x.name.as_str()));
+        }
+        Target::Animation(a) => {
+            if let Some(an) = comp.armature.animation(a) {
+                let _ = write!(s, "**animation** \"{}\": {} fps, {} s", an.name, num(an.fps), num(an.duration_secs));
+            }
+        }
+    }
+    s
+}
+
+fn timeline_hover(comp: &Compilation, t: &TimelineSource) -> String {
+    let anim = comp.armature.animation(t.anim).map_or("?", |a| a.name.as_str());
+    let mut s = format!("**timeline** {} of {} in \"{anim}\"", prop_name(t.prop), target_label(comp, t.target));
+    if !t.effective {
+        s.push_str(" (replaced by a later line)");
+    }
+    s.push_str("\n\n");
+    let keys = comp.sources.keys_of(t);
+    if keys.is_empty() {
+        s.push_str("no keys");
+    }
+    for (i, k) in keys.iter().enumerate().take(200) {
+        let v = k.value.map_or_else(|| "—".to_string(), num);
+        let _ = writeln!(s, "{}. frame {} ({} s): {v}  ", i + 1, num(k.frame), num(k.time_secs));
+    }
+    if keys.len() > 200 {
+        let _ = write!(s, "… {} more", keys.len() - 200);
+    }
+    s
+}
+
+/// The item a name at `offset` resolves to, segment by segment: in
+/// `hip.leg.foot` (which names `foot`), the cursor on `leg` means the bone
+/// `hip.leg`. The span is the segments up to the cursor's.
+pub fn target_at_text(text: &str, comp: &Compilation, offset: u32) -> Option<(Span, Target)> {
+    let r = comp.sources.reference_at(offset)?;
+    let target = r.target?;
+    let sk = &*comp.armature.skeleton;
+    let (full, mut bone) = match target {
+        Target::Bone(b) => (bone_name(comp, b), Some(b)),
+        Target::Slot(s) => (slot_name(comp, s), None),
+        _ => return Some((r.span, target)),
+    };
+    let written = text.get(r.span.range())?;
+    let segs: Vec<&str> = written.split('.').collect();
+    let n = full.split('.').count() as isize;
+    let first = n - segs.len() as isize;
+    // The segment under the cursor.
+    let mut at = r.span.start;
+    let mut index = segs.len() - 1;
+    for (i, seg) in segs.iter().enumerate() {
+        if offset <= at + seg.len() as u32 {
+            index = i;
+            break;
+        }
+        at += seg.len() as u32 + 1;
+    }
+    if index == segs.len() - 1 {
+        return Some((r.span, target));
+    }
+    let want = first + index as isize;
+    if want < 0 {
+        return Some((r.span, target));
+    }
+    if let Target::Slot(s) = target {
+        bone = sk.slots.get(s.index()).map(|x| x.bone);
+    }
+    // Walk up to the ancestor of depth `want`.
+    while let Some(b) = bone {
+        let depth = bone_name(comp, b).split('.').count() as isize - 1;
+        if depth == want {
+            return Some((Span::new(r.span.start, at + segs[index].len() as u32), Target::Bone(b)));
+        }
+        bone = sk.bones.get(b.index()).and_then(|x| x.parent);
+    }
+    Some((r.span, target))
+}
+
+/// Where the item at `offset` is defined.
+pub fn definition(text: &str, comp: &Compilation, offset: u32) -> Option<Span> {
+    let (_, t) = target_at_text(text, comp, offset)?;
+    comp.sources.definition(t)
+}
+
+/// Every name referring to the item at `offset`.
+pub fn references(text: &str, comp: &Compilation, offset: u32, include_declaration: bool) -> Vec<Span> {
+    let Some((_, t)) = target_at_text(text, comp, offset) else { return Vec::new() };
+    comp.sources.references_to(t).filter(|r| include_declaration || !r.definition).map(|r| r.span).collect()
+}
+
+/// Whether `name` can be a bone name segment: a name the language's own
+/// token recognizer accepts, without a dot.
+pub fn valid_segment(name: &str) -> bool {
+    !name.contains('.') && token::is_name(name)
+}
+
+/// The full names a bone's rename changes: its own and those of its
+/// descendants and their slots, with the segment index of the bone.
+fn segment_of_bone(comp: &Compilation, bone: BoneId, t: Target) -> Option<usize> {
+    let sk = &*comp.armature.skeleton;
+    let depth = sk.bones.get(bone.index())?.name.split('.').count() - 1;
+    let is_under = |mut b: BoneId| loop {
+        if b == bone {
+            return true;
+        }
+        match sk.bones.get(b.index()).and_then(|x| x.parent) {
+            Some(p) => b = p,
+            None => return false,
+        }
+    };
+    match t {
+        Target::Bone(b) if is_under(b) => Some(depth),
+        Target::Slot(s) if sk.slots.get(s.index()).is_some_and(|x| is_under(x.bone)) => Some(depth),
+        _ => None,
+    }
+}
+
+/// The edits that rename the bone named at `offset` to `new_name`: in every
+/// name written for it, its descendants and their slots, the bone's
+/// segment (when the written suffix reaches it). A slot written as `@`
+/// takes its bone's last segment as its name, so its references change too.
+pub fn rename_bone(text: &str, comp: &Compilation, offset: u32, new_name: &str) -> Result<Vec<(Span, String)>, String> {
+    let (_, t) = target_at_text(text, comp, offset).ok_or("there is no bone name here")?;
+    let Target::Bone(bone) = t else { return Err("only bones can be renamed".into()) };
+    if !valid_segment(new_name) {
+        return Err(format!("`{new_name}` is not a valid bone name (one segment: letters, digits, `_`, `-`, no dots)"));
+    }
+    let sk = &*comp.armature.skeleton;
+    let old = sk.bones[bone.index()].short_name().to_string();
+    let mut edits = Vec::new();
+    // Slots named after `bone` (written `@`): their last segment is the bone's too.
+    let implicit = |s: SlotId| {
+        sk.slots.get(s.index()).is_some_and(|x| x.bone == bone)
+            && comp
+                .sources
+                .references
+                .iter()
+                .any(|r| r.definition && r.target == Some(Target::Slot(s)) && text.get(r.span.range()) == Some("@"))
+    };
+    for r in &comp.sources.references {
+        let Some(target) = r.target else { continue };
+        let Some(depth) = segment_of_bone(comp, bone, target) else { continue };
+        let Some(written) = text.get(r.span.range()) else { continue };
+        let full = match target {
+            Target::Bone(b) => bone_name(comp, b),
+            Target::Slot(s) => slot_name(comp, s),
+            _ => continue,
+        };
+        let full_segs = full.split('.').count();
+        let segs: Vec<&str> = written.split('.').collect();
+        // `skeleton.` + the full name.
+        let first = full_segs as isize - segs.len() as isize;
+        let mut indices = vec![depth];
+        if let Target::Slot(s) = target
+            && implicit(s)
+        {
+            indices.push(full_segs - 1);
+        }
+        let mut at = r.span.start as usize;
+        for (i, seg) in segs.iter().enumerate() {
+            let full_index = first + i as isize;
+            if full_index >= 0 && indices.contains(&(full_index as usize)) && *seg == old {
+                edits.push((Span::new(at as u32, (at + seg.len()) as u32), new_name.to_string()));
+            }
+            at += seg.len() + 1;
+        }
+    }
+    edits.sort_by_key(|e| e.0.start);
+    edits.dedup();
+    Ok(edits)
+}
+
+/// The span of the bone's own segment in the name at `offset` (what a
+/// rename changes there).
+pub fn prepare_rename(text: &str, comp: &Compilation, offset: u32) -> Result<Span, String> {
+    let (span, t) = target_at_text(text, comp, offset).ok_or("there is no bone name here")?;
+    let Target::Bone(bone) = t else { return Err("only bones can be renamed".into()) };
+    let short = comp.armature.skeleton.bones[bone.index()].short_name();
+    let written = text.get(span.range()).unwrap_or("");
+    match written.rfind('.') {
+        Some(dot) if &written[dot + 1..] == short => Ok(Span::new(span.start + dot as u32 + 1, span.end)),
+        _ => Ok(span),
+    }
+}
+
+/// One symbol of the document outline.
+pub struct Symbol {
+    /// What the outline shows.
+    pub name: String,
+    /// A second line (what the item is).
+    pub detail: Option<String>,
+    /// Its LSP kind.
+    pub kind: SymbolKind,
+    /// Everything it covers.
+    pub range: Span,
+    /// Its name (where a click goes).
+    pub selection: Span,
+    /// Nested symbols.
+    pub children: Vec<Symbol>,
+}
+
+/// Sections, with the bone lines of skeleton sections and the items of
+/// animations under them.
+pub fn symbols(text: &str, comp: &Compilation) -> Vec<Symbol> {
+    let extents = section_extents(comp, text.len());
+    let mut out = Vec::new();
+    for ((start, sec), ext) in comp.sections.iter().zip(&extents) {
+        let header = sec.header.shifted(*start);
+        let (name, kind) = match &sec.kind {
+            SectionKind::Skeleton(_) => ("skeleton".to_string(), SymbolKind::MODULE),
+            SectionKind::Skin(s) => (format!("skin \"{}\"", s.name.node), SymbolKind::NAMESPACE),
+            SectionKind::Order(_) => ("order".to_string(), SymbolKind::MODULE),
+            SectionKind::Anim(a) => (format!("anim \"{}\"", a.name.node), SymbolKind::FUNCTION),
+            SectionKind::Expect(e) => match &e.anim {
+                Some(a) => (format!("expect \"{}\" {}", a.node, num(e.frame)), SymbolKind::EVENT),
+                None => ("expect (setup pose)".to_string(), SymbolKind::EVENT),
+            },
+            SectionKind::Ignored => continue,
+        };
+        let trimmed_end = ext.start + text.get(ext.range()).map_or(0, |s| s.trim_end().len() as u32);
+        let range = Span::new(ext.start, trimmed_end.max(header.end));
+        let mut children = Vec::new();
+        match &sec.kind {
+            SectionKind::Skeleton(_) => {
+                for d in comp.sources.bone_defs.iter().filter(|d| ext.contains(d.line.start)) {
+                    children.push(Symbol {
+                        name: bone_name(comp, d.bone).to_string(),
+                        detail: Some("bone".into()),
+                        kind: SymbolKind::CLASS,
+                        range: d.line,
+                        selection: d.path,
+                        children: Vec::new(),
+                    });
+                }
+            }
+            SectionKind::Anim(_) => {
+                for i in comp.sources.items.iter().filter(|i| ext.contains(i.region.start)) {
+                    let line_end =
+                        text.get(i.region.range()).and_then(|s| s.find('\n')).map_or(i.region.end, |n| i.region.start + n as u32);
+                    children.push(Symbol {
+                        name: text.get(i.region.start as usize..line_end as usize).unwrap_or("").trim().to_string(),
+                        detail: Some(target_label(comp, i.target)),
+                        kind: SymbolKind::FIELD,
+                        range: i.region,
+                        selection: Span::new(i.region.start, line_end),
+                        children: Vec::new(),
+                    });
+                }
+            }
+            _ => {}
+        }
+        out.push(Symbol { name, detail: None, kind, range, selection: header, children });
+    }
+    out
+}
+
+/// Edits that indent with tabs (`tab_size` columns of spaces, rounded up,
+/// make one tab) and remove trailing spaces and tabs; nothing else changes.
+pub fn format(text: &str, tab_size: u32) -> Vec<(Span, String)> {
+    let tab_size = tab_size.clamp(1, 64) as usize;
+    let mut edits = Vec::new();
+    let mut start = 0usize;
+    for line in text.split_inclusive('\n') {
+        let body = line.strip_suffix('\n').unwrap_or(line);
+        let body = body.strip_suffix('\r').unwrap_or(body);
+        let indent_len = body.len() - body.trim_start_matches([' ', '\t']).len();
+        let indent = &body[..indent_len];
+        let content = body[indent_len..].trim_end_matches([' ', '\t']);
+        if content.is_empty() {
+            if !body.is_empty() {
+                edits.push((Span::new(start as u32, (start + body.len()) as u32), String::new()));
+            }
+        } else {
+            if indent.contains(' ') {
+                let mut cols = 0usize;
+                for c in indent.chars() {
+                    cols = if c == '\t' { (cols / tab_size + 1) * tab_size } else { cols + 1 };
+                }
+                edits.push((Span::new(start as u32, (start + indent_len) as u32), "\t".repeat(cols.div_ceil(tab_size))));
+            }
+            let trail = indent_len + content.len();
+            if trail < body.len() {
+                edits.push((Span::new((start + trail) as u32, (start + body.len()) as u32), String::new()));
+            }
+        }
+        start += line.len();
+    }
+    edits
+}
+
+/// A completion proposal: the text replacing `replace` and what it is.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Proposal {
+    /// The text inserted (and shown).
+    pub label: String,
+    /// Its LSP kind.
+    pub kind: CompletionItemKind,
+    /// What it is.
+    pub detail: String,
+    /// The text it replaces (the word typed so far).
+    pub replace: Span,
+}
+
+const BONE_PROPS: [(&str, &str); 11] = [
+    ("l", "lNUM: length"),
+    ("r", "rNUM: rotation (degrees, counterclockwise)"),
+    ("x", "xNUM: x position"),
+    ("y", "yNUM: y position"),
+    ("i", "iNUM: scale x"),
+    ("j", "jNUM: scale y"),
+    ("#", "COLOR: the bone's color (#RGB or #RRGGBB)"),
+    ("flip-x", "mirror the bone's x axis"),
+    ("flip-y", "mirror the bone's y axis"),
+    ("no-rot", "do not inherit the parent's rotation"),
+    ("no-scale", "do not inherit the parent's scale"),
+];
+const TYPES: [&str; 5] = [":sprite", ":rect", ":circle", ":ellipse", ":path"];
+const BONE_TIMELINES: [(&str, &str); 7] =
+    [("x", "x position"), ("y", "y position"), ("r", "rotation"), ("i", "scale x"), ("j", "scale y"), ("s", "flip x"), ("t", "flip y")];
+const SLOT_TIMELINES: [(&str, &str); 6] =
+    [("@", "attachment"), ("c", "color"), ("r", "red"), ("g", "green"), ("b", "blue"), ("a", "alpha")];
+const TIMELINE_TOKENS: [(&str, &str); 11] = [
+    ("->", "advance one step"),
+    ("-->", "advance two steps"),
+    (":li->", "linear easing, advance one step"),
+    (":si->", "sine-in easing, advance one step"),
+    (":so->", "sine-out easing, advance one step"),
+    (":sio->", "sine-in-out easing, advance one step"),
+    ("0:>", "jump to frame F"),
+    ("+1:>", "advance F frames"),
+    ("::si>", "give the key before the sine-in easing"),
+    ("{", "start a loop"),
+    ("}[2]", "end a loop: run its body N times"),
+];
+const SECTION_OPTIONS: [(&str, &str); 6] = [
+    ("0:1:li", "F:S:E: start frame, step, easing"),
+    (":1:", "step: frames per `-` of an arrow"),
+    ("::li", "easing: linear"),
+    ("::si", "easing: sine in"),
+    ("::so", "easing: sine out"),
+    ("::sio", "easing: sine in and out"),
+];
+
+/// The properties of an attachment type.
+fn attachment_props(ty: &TypeName) -> Vec<(&'static str, &'static str)> {
+    let mut v =
+        vec![("x", "xNUM: x offset"), ("y", "yNUM: y offset"), ("r", "rNUM: rotation"), ("i", "iNUM: scale x"), ("j", "jNUM: scale y")];
+    match ty {
+        TypeName::Sprite => v.push(("\"", "\"IMAGE\": the picture")),
+        TypeName::Rect | TypeName::Ellipse => v.extend([("w", "wNUM: width"), ("h", "hNUM: height")]),
+        _ => {}
+    }
+    if matches!(ty, TypeName::Rect | TypeName::Circle) {
+        v.push(("d", "dNUM: diameter (a rect's corner rounding)"));
+    }
+    if ty.is_shape() {
+        v.extend([
+            ("f#", "f#COLOR: fill"),
+            ("s#", "s#COLOR: stroke"),
+            ("t", "tNUM: stroke width"),
+            ("m", "mNUM: miter limit"),
+            ("miter-join", "line join"),
+            ("bevel-join", "line join"),
+            ("round-join", "line join"),
+        ]);
+    }
+    if *ty == TypeName::Path {
+        v.extend([("butt-cap", "line cap"), ("square-cap", "line cap"), ("round-cap", "line cap")]);
+    }
+    v
+}
+
+/// Every reference form worth proposing for a set of names: the full name
+/// and its shortest suffix that resolves to it alone (by the compiler's
+/// own name index).
+fn name_forms(names: &[&str]) -> Vec<(String, usize)> {
+    let idx = NameIndex::new(names.iter().copied());
+    let mut out = Vec::new();
+    for (i, full) in names.iter().enumerate() {
+        let mut shortest = None;
+        let mut cuts: Vec<usize> = full.match_indices('.').map(|(d, _)| d + 1).collect();
+        cuts.reverse();
+        cuts.push(0);
+        for c in cuts {
+            if idx.resolve(&full[c..]) == Resolved::Found(i as u32) {
+                shortest = Some(c);
+                break;
+            }
+        }
+        if let Some(c) = shortest.filter(|&c| c > 0) {
+            out.push((full[c..].to_string(), i));
+        }
+        out.push((full.to_string(), i));
+    }
+    out
+}
+
+/// Proposals at `offset`.
+pub fn complete(text: &str, comp: &Compilation, offset: usize) -> Vec<Proposal> {
+    let offset = offset.min(text.len());
+    let offset = (0..=offset).rev().find(|&o| text.is_char_boundary(o)).unwrap_or(0);
+    let line_start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
+    let before = &text[line_start..offset];
+    let depth = before.bytes().take_while(|&b| b == b'\t').count();
+    let word_start = before.rfind(|c: char| c.is_whitespace()).map_or(0, |i| i + before[i..].chars().next().map_or(1, char::len_utf8));
+    let word = &before[word_start..];
+    let first_token = before[..word_start].trim().is_empty();
+    let replace = Span::new((line_start + word_start) as u32, offset as u32);
+    let sk = &*comp.armature.skeleton;
+    let mut out = Vec::new();
+    let mut push = |label: &str, kind: CompletionItemKind, detail: &str, replace: Span| {
+        out.push(Proposal { label: label.to_string(), kind, detail: detail.to_string(), replace });
+    };
+    if depth == 0 && first_token {
+        for (k, d) in [
+            ("skeleton", "bones and slots"),
+            ("skin", "skin \"NAME\": other attachments"),
+            ("order", "draw order"),
+            ("anim", "anim \"NAME\" FPS OPTS"),
+            ("expect", "expect \"ANIM\" FRAME ~TOL: pose assertions"),
+        ] {
+            push(k, CompletionItemKind::KEYWORD, d, replace);
+        }
+        return out;
+    }
+    let Some(si) = section_at(comp, line_start) else { return out };
+    let (sec_start, sec) = (&comp.sections[si].0, &comp.sections[si].1);
+    let header_line = depth == 0;
+    let bone_names: Vec<&str> = sk.bones.iter().map(|b| b.name.as_str()).collect();
+    let slot_names: Vec<&str> = sk.slots.iter().map(|s| s.name.as_str()).collect();
+    let bone_refs = |out: &mut Vec<Proposal>, replace: Span| {
+        for (form, i) in name_forms(&bone_names) {
+            out.push(Proposal { label: form, kind: CompletionItemKind::CLASS, detail: format!("bone {}", bone_names[i]), replace });
+        }
+    };
+    let slot_refs = |out: &mut Vec<Proposal>, replace: Span| {
+        for (form, i) in name_forms(&slot_names) {
+            out.push(Proposal {
+                label: format!("@{form}"),
+                kind: CompletionItemKind::VARIABLE,
+                detail: format!("slot {}", slot_names[i]),
+                replace,
+            });
+        }
+    };
+    if header_line {
+        // After the keyword: names of the sections of that kind, then options.
+        let quoted = |names: Vec<&str>, what: &str, out: &mut Vec<Proposal>| {
+            for n in names {
+                out.push(Proposal { label: format!("\"{n}\""), kind: CompletionItemKind::VALUE, detail: what.to_string(), replace });
+            }
+        };
+        let head_tokens = before.split_whitespace().count() - usize::from(!word.is_empty());
+        match &sec.kind {
+            SectionKind::Skin(_) if head_tokens == 1 => {
+                quoted(sk.skins.iter().skip(1).map(|s| s.name.as_str()).collect(), "skin", &mut out)
+            }
+            SectionKind::Anim(_) | SectionKind::Expect(_) if head_tokens == 1 => {
+                quoted(comp.armature.animations.iter().map(|a| a.name.as_str()).collect(), "animation", &mut out)
+            }
+            SectionKind::Anim(_) => {
+                for f in ["24fps", "30fps", "60fps"] {
+                    out.push(Proposal { label: f.into(), kind: CompletionItemKind::UNIT, detail: "frames per second".into(), replace });
+                }
+                for (o, d) in SECTION_OPTIONS {
+                    out.push(Proposal { label: o.into(), kind: CompletionItemKind::OPERATOR, detail: d.into(), replace });
+                }
+            }
+            _ => {}
+        }
+        return out;
+    }
+    // A point's bone (`x,y:bone`) or the bone of `: bone`.
+    let point_bone = word.find(':').filter(|_| word.contains(','));
+    match &sec.kind {
+        SectionKind::Skeleton(_) | SectionKind::Skin(_) => {
+            let is_skin = matches!(sec.kind, SectionKind::Skin(_));
+            // Depth of slot lines and of path commands.
+            let (slot_depth, path_depth) = if is_skin { (1, 2) } else { (2, 3) };
+            if let Some(colon) = point_bone {
+                bone_refs(&mut out, Span::new(replace.start + colon as u32 + 1, replace.end));
+            } else if !is_skin && depth == 1 {
+                if first_token {
+                    for n in &bone_names {
+                        push(n, CompletionItemKind::CLASS, "bone", replace);
+                    }
+                } else {
+                    for (p, d) in BONE_PROPS {
+                        push(p, CompletionItemKind::PROPERTY, d, replace);
+                    }
+                }
+            } else if depth == slot_depth && first_token {
+                if is_skin {
+                    slot_refs(&mut out, replace);
+                } else {
+                    let bone = comp.sources.bone_defs.iter().rfind(|d| (d.line.start as usize) < line_start).map(|d| d.bone);
+                    push("@", CompletionItemKind::VARIABLE, "a slot named after its bone", replace);
+                    for s in sk.slots.iter().filter(|s| Some(s.bone) == bone) {
+                        let short = s.name.rsplit('.').next().unwrap_or(&s.name);
+                        push(&format!("@{short}"), CompletionItemKind::VARIABLE, &format!("slot {}", s.name), replace);
+                    }
+                }
+            } else if depth == slot_depth {
+                let line_end = text[offset..].find('\n').map_or(text.len(), |i| offset + i);
+                let ty = slot_type_at(*sec_start, &sec.kind, line_start, line_end);
+                if word.starts_with(':') || ty.is_none() {
+                    for t in TYPES {
+                        push(t, CompletionItemKind::TYPE_PARAMETER, "attachment type", replace);
+                    }
+                }
+                if let Some(ty) = ty.filter(|_| !word.starts_with(':')) {
+                    for (p, d) in attachment_props(&ty) {
+                        push(p, CompletionItemKind::PROPERTY, d, replace);
+                    }
+                }
+            } else if depth == path_depth {
+                let prev = before[..word_start].split_whitespace().next_back();
+                if prev == Some(":") {
+                    bone_refs(&mut out, replace);
+                } else if first_token {
+                    for (c, d) in [
+                        ("M", "M x,y: move"),
+                        ("L", "L x,y: line"),
+                        ("Q", "Q cx,cy x,y: quadratic"),
+                        ("B", "B c1 c2 p: cubic"),
+                        ("C", "close"),
+                        (":", ": BONE: bind the next points"),
+                    ] {
+                        push(c, CompletionItemKind::FUNCTION, d, replace);
+                    }
+                }
+            }
+        }
+        SectionKind::Order(_) => {
+            if depth == 1 && first_token {
+                slot_refs(&mut out, replace);
+            }
+        }
+        SectionKind::Anim(_) => {
+            if depth == 1 && first_token {
+                bone_refs(&mut out, replace);
+                slot_refs(&mut out, replace);
+            } else if depth == 1 {
+                for (o, d) in SECTION_OPTIONS {
+                    push(o, CompletionItemKind::OPERATOR, d, replace);
+                }
+            } else if depth == 2 {
+                let item = comp
+                    .sources
+                    .items
+                    .iter()
+                    .rfind(|i| (i.region.start as usize) < line_start && (i.region.start as usize) >= *sec_start as usize);
+                let target = item.and_then(|i| i.target);
+                if first_token {
+                    let list: &[(&str, &str)] = match target {
+                        Some(Target::Slot(_)) => &SLOT_TIMELINES,
+                        Some(Target::Bone(_)) => &BONE_TIMELINES,
+                        _ => &[],
+                    };
+                    for (p, d) in list {
+                        push(p, CompletionItemKind::PROPERTY, d, replace);
+                    }
+                } else {
+                    let line_end = text[offset..].find('\n').map_or(text.len(), |i| offset + i) as u32;
+                    let tl = comp.sources.timelines.iter().find(|t| t.line.start as usize >= line_start && t.line.start <= line_end);
+                    // A line without keys yet makes no timeline: its first
+                    // token says the property (the parser's own recognizer).
+                    let first = before.split_whitespace().next().unwrap_or("");
+                    let prop = tl.map(|t| t.prop).or_else(|| match target {
+                        Some(Target::Slot(_)) => TimelineProp::for_slot(first),
+                        _ => TimelineProp::for_bone(first),
+                    });
+                    match (prop, target) {
+                        (Some(TimelineProp::Attachment), Some(Target::Slot(s))) => {
+                            for a in sk.attachments.iter().filter(|a| a.slot == s) {
+                                push(&a.name, CompletionItemKind::ENUM_MEMBER, "attachment", replace);
+                            }
+                        }
+                        (Some(TimelineProp::FlipX | TimelineProp::FlipY), _) => {
+                            push("true", CompletionItemKind::KEYWORD, "flipped", replace);
+                            push("false", CompletionItemKind::KEYWORD, "not flipped", replace);
+                        }
+                        _ => {}
+                    }
+                    for (t, d) in TIMELINE_TOKENS {
+                        push(t, CompletionItemKind::OPERATOR, d, replace);
+                    }
+                }
+            }
+        }
+        SectionKind::Expect(_) => {
+            if depth == 1 && first_token {
+                bone_refs(&mut out, replace);
+                slot_refs(&mut out, replace);
+            } else if depth == 1 {
+                let slot = before.trim_start().starts_with('@');
+                let list: &[(&str, &str)] = if slot {
+                    &[("r", "rNUM: red"), ("g", "gNUM: green"), ("b", "bNUM: blue"), ("a", "aNUM: alpha"), ("~", "~NUM: tolerance")]
+                } else {
+                    &[
+                        ("x", "xNUM: x"),
+                        ("y", "yNUM: y"),
+                        ("r", "rNUM: rotation (degrees)"),
+                        ("i", "iNUM: scale x"),
+                        ("j", "jNUM: scale y"),
+                        ("local", "check the local transform"),
+                        ("world", "check world values (the default)"),
+                        ("~", "~NUM: tolerance"),
+                    ]
+                };
+                for (p, d) in list {
+                    push(p, CompletionItemKind::PROPERTY, d, replace);
+                }
+            }
+        }
+        SectionKind::Ignored => {}
+    }
+    out
+}
+
+/// The attachment type of the slot line (skeleton) or skin item on the
+/// line `[line_start, line_end]`, from the section's tree.
+fn slot_type_at(sec_start: u32, kind: &SectionKind, line_start: usize, line_end: usize) -> Option<TypeName> {
+    let rel = (line_start as u32).checked_sub(sec_start)?;
+    let rel_end = (line_end as u32).checked_sub(sec_start)?;
+    let on = |span: Span| rel <= span.start && span.start <= rel_end;
+    let ty = match kind {
+        SectionKind::Skeleton(s) => s.bones.iter().flat_map(|b| &b.slots).find(|sl| on(sl.span)).and_then(|sl| sl.spec.ty.as_ref()),
+        SectionKind::Skin(s) => s.items.iter().find(|i| on(i.span)).and_then(|i| i.spec.ty.as_ref()),
+        _ => None,
+    };
+    ty.map(|t| t.node.clone())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compile::compile;
+
+    fn apply(text: &str, mut edits: Vec<(Span, String)>) -> String {
+        let mut out = text.to_string();
+        edits.sort_by_key(|e| std::cmp::Reverse(e.0.start));
+        for (s, t) in edits {
+            out.replace_range(s.range(), &t);
+        }
+        out
+    }
+
+    #[test]
+    fn renaming_a_bone_renames_its_segment_everywhere_and_slots_named_after_it() {
+        let text = "skeleton\n\tarm l10\n\t\t@ :rect w1 h1\n\tarm.hand x10\n\t\t@nail :circle d1\n\tleg\n\t\t@ :path\n\t\t\tM 0,0:arm\n\t\t\tL 1,1:hand\norder\n\t@arm\n\t@nail\nanim \"a\"\n\t@arm\n\t\ta 1\n\tarm.hand\n\t\tr 0 -> 5\n\tskeleton.arm\n\t\tx 1\n";
+        let comp = compile(text);
+        assert!(comp.diagnostics.is_empty(), "{:?}", comp.diagnostics);
+        let at = text.find("arm l10").unwrap() as u32;
+        let edits = rename_bone(text, &comp, at, "limb").unwrap();
+        let renamed = apply(text, edits);
+        assert_eq!(
+            renamed,
+            "skeleton\n\tlimb l10\n\t\t@ :rect w1 h1\n\tlimb.hand x10\n\t\t@nail :circle d1\n\tleg\n\t\t@ :path\n\t\t\tM 0,0:limb\n\t\t\tL 1,1:hand\norder\n\t@limb\n\t@nail\nanim \"a\"\n\t@limb\n\t\ta 1\n\tlimb.hand\n\t\tr 0 -> 5\n\tskeleton.limb\n\t\tx 1\n"
+        );
+        let after = compile(&renamed);
+        assert!(after.diagnostics.is_empty(), "{:?}", after.diagnostics);
+        let names: Vec<&str> = after.armature.skeleton.slots.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(names, ["limb.limb", "limb.hand.nail", "leg.leg"]);
+        // Not a bone, not a name, not a valid new name.
+        assert!(rename_bone(text, &comp, text.find("l10").unwrap() as u32 + 1, "x").is_err());
+        assert!(rename_bone(text, &comp, at, "a b").is_err());
+        assert!(rename_bone(text, &comp, text.find("\"a\"").unwrap() as u32, "b").is_err());
+    }
+
+    #[test]
+    fn formatting_only_touches_indentation_and_trailing_blanks() {
+        let text = "skeleton \r\n  \tarm l1\t\n\n        x\n";
+        let mut out = text.to_string();
+        let mut edits = format(text, 4);
+        edits.sort_by_key(|e| std::cmp::Reverse(e.0.start));
+        for (s, t) in edits {
+            out.replace_range(s.range(), &t);
+        }
+        assert_eq!(out, "skeleton\r\n\tarm l1\n\n\t\tx\n");
+    }
+}

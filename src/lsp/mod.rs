@@ -1,0 +1,398 @@
+//! `skelpad lsp`: a language server over stdio (`lsp-server`, synchronous).
+//!
+//! Every open document keeps an incremental [`Compiler`]; each change
+//! recompiles (one section and one unit for a keystroke) and publishes the
+//! same diagnostics `skelpad check` prints. The features ([`analysis`]) read
+//! the compilation's token roles and source map. Positions are UTF-16 as
+//! LSP requires; [`text::Text`] clamps whatever a client sends, and a
+//! request that fails answers an error instead of ending the server.
+
+pub mod analysis;
+pub mod text;
+
+use std::collections::HashMap;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response};
+use lsp_types::notification::{DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument, Notification as _, PublishDiagnostics};
+use lsp_types::request::{
+    Completion, DocumentSymbolRequest, Formatting, GotoDefinition, HoverRequest, PrepareRenameRequest, References, Rename, Request as _,
+    SemanticTokensFullDeltaRequest, SemanticTokensFullRequest,
+};
+use lsp_types::*;
+
+use crate::compile::{Compilation, Compiler};
+use crate::syntax::{Severity, Span};
+use text::Text;
+
+/// One open document.
+struct Doc {
+    text: Text,
+    compiler: Compiler,
+    comp: Compilation,
+    /// The last semantic tokens sent, with their result id (for deltas).
+    tokens: Option<(String, Vec<SemanticToken>)>,
+}
+
+impl Doc {
+    fn new(text: String) -> Self {
+        let mut compiler = Compiler::new();
+        let comp = compiler.update(&text);
+        Doc { text: Text::new(text), compiler, comp, tokens: None }
+    }
+
+    fn recompile(&mut self) {
+        self.comp = self.compiler.update(&self.text.text);
+    }
+}
+
+/// The server's state.
+#[derive(Default)]
+pub struct Server {
+    docs: HashMap<Uri, Doc>,
+    next_result: u64,
+}
+
+/// The capabilities `skelpad lsp` announces.
+pub fn capabilities() -> ServerCapabilities {
+    ServerCapabilities {
+        text_document_sync: Some(TextDocumentSyncCapability::Kind(TextDocumentSyncKind::INCREMENTAL)),
+        position_encoding: Some(PositionEncodingKind::UTF16),
+        hover_provider: Some(HoverProviderCapability::Simple(true)),
+        completion_provider: Some(CompletionOptions {
+            trigger_characters: Some(vec!["@".into(), ":".into(), ".".into(), " ".into(), "\t".into()]),
+            ..CompletionOptions::default()
+        }),
+        definition_provider: Some(OneOf::Left(true)),
+        references_provider: Some(OneOf::Left(true)),
+        document_symbol_provider: Some(OneOf::Left(true)),
+        rename_provider: Some(OneOf::Right(RenameOptions { prepare_provider: Some(true), work_done_progress_options: Default::default() })),
+        document_formatting_provider: Some(OneOf::Left(true)),
+        semantic_tokens_provider: Some(SemanticTokensServerCapabilities::SemanticTokensOptions(SemanticTokensOptions {
+            legend: SemanticTokensLegend { token_types: analysis::token_types(), token_modifiers: analysis::TOKEN_MODIFIERS.to_vec() },
+            full: Some(SemanticTokensFullOptions::Delta { delta: Some(true) }),
+            range: None,
+            work_done_progress_options: Default::default(),
+        })),
+        ..ServerCapabilities::default()
+    }
+}
+
+/// Runs the server on stdin/stdout until the client says `exit`; returns
+/// the exit code.
+pub fn run() -> i32 {
+    let (connection, io) = Connection::stdio();
+    let caps = match serde_json::to_value(capabilities()) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("skelpad lsp: {e}");
+            return 2;
+        }
+    };
+    let init = serde_json::json!({
+        "capabilities": caps,
+        "serverInfo": { "name": "skelpad", "version": env!("CARGO_PKG_VERSION") },
+    });
+    if let Err(e) = initialize(&connection, init) {
+        eprintln!("skelpad lsp: {e}");
+        return 1;
+    }
+    let mut server = Server::default();
+    let code = server.main_loop(&connection);
+    drop(connection);
+    let _ = io.join();
+    code
+}
+
+fn initialize(connection: &Connection, init: serde_json::Value) -> Result<(), lsp_server::ProtocolError> {
+    let (id, _params) = connection.initialize_start()?;
+    connection.initialize_finish(id, init)
+}
+
+impl Server {
+    fn main_loop(&mut self, connection: &Connection) -> i32 {
+        for msg in &connection.receiver {
+            match msg {
+                Message::Request(req) => {
+                    match connection.handle_shutdown(&req) {
+                        Ok(true) => return 0,
+                        Ok(false) => {}
+                        Err(_) => return 1,
+                    }
+                    let id = req.id.clone();
+                    let resp = catch_unwind(AssertUnwindSafe(|| self.request(req)))
+                        .unwrap_or_else(|_| Response::new_err(id, ErrorCode::InternalError as i32, "internal error".into()));
+                    if connection.sender.send(Message::Response(resp)).is_err() {
+                        return 1;
+                    }
+                }
+                Message::Notification(n) => {
+                    let out = catch_unwind(AssertUnwindSafe(|| self.notification(n))).unwrap_or_default();
+                    for n in out {
+                        if connection.sender.send(Message::Notification(n)).is_err() {
+                            return 1;
+                        }
+                    }
+                }
+                Message::Response(_) => {}
+            }
+        }
+        0
+    }
+
+    /// Handles a notification; returns the notifications to send back.
+    pub fn notification(&mut self, n: Notification) -> Vec<Notification> {
+        match n.method.as_str() {
+            DidOpenTextDocument::METHOD => {
+                let Ok(p) = serde_json::from_value::<DidOpenTextDocumentParams>(n.params) else { return Vec::new() };
+                let uri = p.text_document.uri;
+                self.docs.insert(uri.clone(), Doc::new(p.text_document.text));
+                self.publish(&uri, Some(p.text_document.version)).into_iter().collect()
+            }
+            DidChangeTextDocument::METHOD => {
+                let Ok(p) = serde_json::from_value::<DidChangeTextDocumentParams>(n.params) else { return Vec::new() };
+                let uri = p.text_document.uri;
+                let Some(doc) = self.docs.get_mut(&uri) else { return Vec::new() };
+                for c in &p.content_changes {
+                    doc.text.apply(c.range, &c.text);
+                }
+                doc.recompile();
+                self.publish(&uri, Some(p.text_document.version)).into_iter().collect()
+            }
+            DidCloseTextDocument::METHOD => {
+                let Ok(p) = serde_json::from_value::<DidCloseTextDocumentParams>(n.params) else { return Vec::new() };
+                self.docs.remove(&p.text_document.uri);
+                let clear = PublishDiagnosticsParams { uri: p.text_document.uri, diagnostics: Vec::new(), version: None };
+                vec![Notification::new(PublishDiagnostics::METHOD.into(), clear)]
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    fn publish(&self, uri: &Uri, version: Option<i32>) -> Option<Notification> {
+        let doc = self.docs.get(uri)?;
+        let params = PublishDiagnosticsParams { uri: uri.clone(), diagnostics: diagnostics(uri, doc), version };
+        Some(Notification::new(PublishDiagnostics::METHOD.into(), params))
+    }
+
+    /// Answers a request.
+    pub fn request(&mut self, req: Request) -> Response {
+        let id = req.id.clone();
+        match self.dispatch(req) {
+            Ok(v) => Response::new_ok(id, v),
+            Err((code, msg)) => Response::new_err(id, code as i32, msg),
+        }
+    }
+
+    fn dispatch(&mut self, req: Request) -> Result<serde_json::Value, (ErrorCode, String)> {
+        fn params<P: serde::de::DeserializeOwned>(req: &Request) -> Result<P, (ErrorCode, String)> {
+            serde_json::from_value(req.params.clone()).map_err(|e| (ErrorCode::InvalidParams, format!("invalid parameters: {e}")))
+        }
+        fn json(v: impl serde::Serialize) -> Result<serde_json::Value, (ErrorCode, String)> {
+            serde_json::to_value(v).map_err(|e| (ErrorCode::InternalError, e.to_string()))
+        }
+        let unknown = |uri: &Uri| (ErrorCode::InvalidParams, format!("unknown document {}", uri.as_str()));
+        match req.method.as_str() {
+            HoverRequest::METHOD => {
+                let p: HoverParams = params(&req)?;
+                let (uri, pos) = (&p.text_document_position_params.text_document.uri, p.text_document_position_params.position);
+                let doc = self.docs.get(uri).ok_or_else(|| unknown(uri))?;
+                let at = doc.text.offset(pos) as u32;
+                json(analysis::hover(&doc.text.text, &doc.comp, at).map(|(md, span)| Hover {
+                    contents: HoverContents::Markup(MarkupContent { kind: MarkupKind::Markdown, value: md }),
+                    range: Some(doc.text.range(span)),
+                }))
+            }
+            Completion::METHOD => {
+                let p: CompletionParams = params(&req)?;
+                let (uri, pos) = (&p.text_document_position.text_document.uri, p.text_document_position.position);
+                let doc = self.docs.get(uri).ok_or_else(|| unknown(uri))?;
+                let at = doc.text.offset(pos);
+                let items: Vec<CompletionItem> = analysis::complete(&doc.text.text, &doc.comp, at)
+                    .into_iter()
+                    .map(|p| CompletionItem {
+                        label: p.label.clone(),
+                        kind: Some(p.kind),
+                        detail: Some(p.detail),
+                        text_edit: Some(CompletionTextEdit::Edit(TextEdit { range: doc.text.range(p.replace), new_text: p.label })),
+                        ..CompletionItem::default()
+                    })
+                    .collect();
+                json(CompletionResponse::Array(items))
+            }
+            GotoDefinition::METHOD => {
+                let p: GotoDefinitionParams = params(&req)?;
+                let (uri, pos) = (&p.text_document_position_params.text_document.uri, p.text_document_position_params.position);
+                let doc = self.docs.get(uri).ok_or_else(|| unknown(uri))?;
+                let at = doc.text.offset(pos) as u32;
+                json(
+                    analysis::definition(&doc.text.text, &doc.comp, at)
+                        .map(|s| GotoDefinitionResponse::Scalar(Location { uri: uri.clone(), range: doc.text.range(s) })),
+                )
+            }
+            References::METHOD => {
+                let p: ReferenceParams = params(&req)?;
+                let (uri, pos) = (&p.text_document_position.text_document.uri, p.text_document_position.position);
+                let doc = self.docs.get(uri).ok_or_else(|| unknown(uri))?;
+                let at = doc.text.offset(pos) as u32;
+                let locs: Vec<Location> = analysis::references(&doc.text.text, &doc.comp, at, p.context.include_declaration)
+                    .into_iter()
+                    .map(|s| Location { uri: uri.clone(), range: doc.text.range(s) })
+                    .collect();
+                json(locs)
+            }
+            DocumentSymbolRequest::METHOD => {
+                let p: DocumentSymbolParams = params(&req)?;
+                let doc = self.docs.get(&p.text_document.uri).ok_or_else(|| unknown(&p.text_document.uri))?;
+                let syms: Vec<DocumentSymbol> =
+                    analysis::symbols(&doc.text.text, &doc.comp).into_iter().map(|s| document_symbol(&doc.text, s)).collect();
+                json(DocumentSymbolResponse::Nested(syms))
+            }
+            PrepareRenameRequest::METHOD => {
+                let p: TextDocumentPositionParams = params(&req)?;
+                let doc = self.docs.get(&p.text_document.uri).ok_or_else(|| unknown(&p.text_document.uri))?;
+                let at = doc.text.offset(p.position) as u32;
+                // No bone named here: `null` (nothing to rename).
+                json(analysis::prepare_rename(&doc.text.text, &doc.comp, at).ok().map(|s| PrepareRenameResponse::Range(doc.text.range(s))))
+            }
+            Rename::METHOD => {
+                let p: RenameParams = params(&req)?;
+                let (uri, pos) = (&p.text_document_position.text_document.uri, p.text_document_position.position);
+                let doc = self.docs.get(uri).ok_or_else(|| unknown(uri))?;
+                let at = doc.text.offset(pos) as u32;
+                let edits =
+                    analysis::rename_bone(&doc.text.text, &doc.comp, at, &p.new_name).map_err(|m| (ErrorCode::InvalidRequest, m))?;
+                let edits = text_edits(&doc.text, edits);
+                json(WorkspaceEdit { changes: Some([(uri.clone(), edits)].into_iter().collect()), ..WorkspaceEdit::default() })
+            }
+            Formatting::METHOD => {
+                let p: DocumentFormattingParams = params(&req)?;
+                let doc = self.docs.get(&p.text_document.uri).ok_or_else(|| unknown(&p.text_document.uri))?;
+                json(text_edits(&doc.text, analysis::format(&doc.text.text, p.options.tab_size)))
+            }
+            SemanticTokensFullRequest::METHOD => {
+                let p: SemanticTokensParams = params(&req)?;
+                let id = self.result_id();
+                let doc = self.docs.get_mut(&p.text_document.uri).ok_or_else(|| unknown(&p.text_document.uri))?;
+                let data = semantic_tokens(doc);
+                doc.tokens = Some((id.clone(), data.clone()));
+                json(SemanticTokensResult::Tokens(SemanticTokens { result_id: Some(id), data }))
+            }
+            SemanticTokensFullDeltaRequest::METHOD => {
+                let p: SemanticTokensDeltaParams = params(&req)?;
+                let id = self.result_id();
+                let doc = self.docs.get_mut(&p.text_document.uri).ok_or_else(|| unknown(&p.text_document.uri))?;
+                let data = semantic_tokens(doc);
+                let result = match doc.tokens.take() {
+                    Some((prev_id, prev)) if prev_id == p.previous_result_id => {
+                        SemanticTokensFullDeltaResult::TokensDelta(SemanticTokensDelta {
+                            result_id: Some(id.clone()),
+                            edits: delta(&prev, &data),
+                        })
+                    }
+                    _ => SemanticTokensFullDeltaResult::Tokens(SemanticTokens { result_id: Some(id.clone()), data: data.clone() }),
+                };
+                doc.tokens = Some((id, data));
+                json(result)
+            }
+            _ => Err((ErrorCode::MethodNotFound, format!("unsupported request {}", req.method))),
+        }
+    }
+
+    fn result_id(&mut self) -> String {
+        self.next_result += 1;
+        self.next_result.to_string()
+    }
+}
+
+/// The document's diagnostics: `skelpad check`'s messages and ranges, each
+/// hint as related information at the diagnostic's own range.
+fn diagnostics(uri: &Uri, doc: &Doc) -> Vec<lsp_types::Diagnostic> {
+    doc.comp
+        .diagnostics
+        .iter()
+        .map(|d| {
+            let range = doc.text.range(d.span);
+            let related: Vec<DiagnosticRelatedInformation> = d
+                .hints
+                .iter()
+                .map(|h| DiagnosticRelatedInformation { location: Location { uri: uri.clone(), range }, message: format!("help: {h}") })
+                .collect();
+            lsp_types::Diagnostic {
+                range,
+                severity: Some(match d.severity {
+                    Severity::Error => DiagnosticSeverity::ERROR,
+                    Severity::Warning => DiagnosticSeverity::WARNING,
+                }),
+                source: Some("skelpad".into()),
+                message: d.message.clone(),
+                related_information: (!related.is_empty()).then_some(related),
+                ..lsp_types::Diagnostic::default()
+            }
+        })
+        .collect()
+}
+
+fn text_edits(text: &Text, edits: Vec<(Span, String)>) -> Vec<TextEdit> {
+    edits.into_iter().map(|(s, new_text)| TextEdit { range: text.range(s), new_text }).collect()
+}
+
+#[allow(deprecated)] // `DocumentSymbol::deprecated` must still be written.
+fn document_symbol(text: &Text, s: analysis::Symbol) -> DocumentSymbol {
+    DocumentSymbol {
+        name: s.name,
+        detail: s.detail,
+        kind: s.kind,
+        tags: None,
+        deprecated: None,
+        range: text.range(s.range),
+        selection_range: text.range(s.selection),
+        children: Some(s.children.into_iter().map(|c| document_symbol(text, c)).collect()),
+    }
+}
+
+/// The token roles as LSP semantic tokens (relative positions, UTF-16
+/// lengths, a token that crosses a line split at the line break).
+fn semantic_tokens(doc: &Doc) -> Vec<SemanticToken> {
+    let t = &doc.text;
+    let mut out = Vec::new();
+    let (mut prev_line, mut prev_char) = (0u32, 0u32);
+    for r in doc.comp.roles() {
+        let Some((ty, mods)) = analysis::role_token(r.role) else { continue };
+        let mut start = r.span.start as usize;
+        let end = (r.span.end as usize).min(t.text.len());
+        while start < end {
+            let line = t.line_of(start);
+            let line_end = (t.line_start(line) + t.line(line).len()).min(end);
+            let p = t.position(start);
+            let len = t.text.get(start..line_end).map_or(0, |s| s.encode_utf16().count()) as u32;
+            if len > 0 {
+                let delta_line = p.line - prev_line;
+                let delta_start = if delta_line == 0 { p.character - prev_char } else { p.character };
+                out.push(SemanticToken { delta_line, delta_start, length: len, token_type: ty, token_modifiers_bitset: mods });
+                (prev_line, prev_char) = (p.line, p.character);
+            }
+            let next = t.line_start(line + 1);
+            if next <= start {
+                break;
+            }
+            start = next;
+        }
+    }
+    out
+}
+
+/// One edit turning `prev` into `next` (their common prefix and suffix kept).
+fn delta(prev: &[SemanticToken], next: &[SemanticToken]) -> Vec<SemanticTokensEdit> {
+    let prefix = prev.iter().zip(next).take_while(|(a, b)| a == b).count();
+    let max_suffix = prev.len().min(next.len()) - prefix;
+    let suffix = prev.iter().rev().zip(next.iter().rev()).take(max_suffix).take_while(|(a, b)| a == b).count();
+    if prefix == prev.len() && prefix == next.len() {
+        return Vec::new();
+    }
+    vec![SemanticTokensEdit {
+        start: (prefix * 5) as u32,
+        delete_count: ((prev.len() - prefix - suffix) * 5) as u32,
+        data: Some(next[prefix..next.len() - suffix].to_vec()),
+    }]
+}
