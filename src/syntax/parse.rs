@@ -359,7 +359,7 @@ impl Parser {
             self.anim(&mut a, rest);
             SectionKind::Anim(a)
         } else if keyword_header(text, "expect") {
-            SectionKind::Expect(self.expect_section(header, &toks, rest))
+            SectionKind::Expect(self.expect_section(header, toks, rest))
         } else {
             let word = toks.first().map_or("", |t| t.text);
             let mut d = Diagnostic::error(line_span(header), format!("`{word}` starts no section")).hint(SECTION_HINT);
@@ -1152,7 +1152,7 @@ fn tolerance(tok: &str) -> Option<f64> {
 }
 
 impl Parser {
-    fn expect_section(&mut self, header: &LogicalLine<'_>, toks: &[Token<'_>], rest: &[LogicalLine<'_>]) -> ExpectSection {
+    fn expect_section(&mut self, header: &LogicalLine<'_>, toks: &[Token<'_>], rest: &[Ln<'_>]) -> ExpectSection {
         self.role(header, &toks[0], Role::SectionKeyword);
         let mut e = ExpectSection { anim: None, frame: 0.0, tolerance: 0.001, lines: Vec::new() };
         let mut frame_seen = false;
@@ -1173,11 +1173,10 @@ impl Parser {
                 );
             }
         }
-        for line in rest {
+        for &(line, toks) in rest {
             if line.is_blank() || self.skipped(line) {
                 continue;
             }
-            let toks = line.tokens();
             if line.depth() != 1 || toks.is_empty() {
                 self.invalid_block(
                     line,
