@@ -306,8 +306,8 @@ fn run_timeline(tl: &TimelineLine, start: Opts, diags: &mut Vec<LocalDiag>, ord:
     // Keys live in an arena: loops that discard their keys leave them there,
     // and a later push at the same frame still edits the discarded key, as
     // in the original.
-    let mut arena: Vec<RawKey> = Vec::new();
-    let mut timeline: Vec<usize> = Vec::new();
+    let mut arena: Vec<RawKey> = Vec::with_capacity(tl.commands.len());
+    let mut timeline: Vec<usize> = Vec::with_capacity(tl.commands.len());
     let mut stack: Vec<LoopState> = Vec::new();
     let mut last_push = -1.0f64;
     let mut last_value = KeyValue::Number(0.0);

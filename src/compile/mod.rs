@@ -3,7 +3,7 @@
 //! The document is split into top-level sections. Each section's tree is
 //! cached on its text; the rig (skeleton, skin and order sections) is rebuilt
 //! only when one of those trees changes, and each animation only when its own
-//! sections or the rig change. Editing inside one animation therefore
+//! sections or the rig's names change (animations read nothing else of it). Editing inside one animation therefore
 //! re-parses one section and recompiles one animation.
 
 mod anim;
@@ -103,6 +103,7 @@ struct CachedSection {
 struct RigCache {
     key: Vec<Arc<Section>>,
     output: Arc<rig::RigOutput>,
+    /// Changes when the rig's names change (what animations depend on).
     generation: u64,
 }
 
@@ -137,14 +138,16 @@ pub struct Compiler {
 
 /// Section-relative source entries in document offsets.
 fn placed<T: Clone + Shift>(items: &[(Ordinal, T)], start: impl Fn(Ordinal) -> u32) -> Vec<T> {
-    items
-        .iter()
-        .map(|(o, t)| {
-            let mut t = t.clone();
-            t.shift(start(*o));
-            t
-        })
-        .collect()
+    placed_iter(items, start).collect()
+}
+
+/// [`placed`] without collecting.
+fn placed_iter<'a, T: Clone + Shift, F: Fn(Ordinal) -> u32 + 'a>(items: &'a [(Ordinal, T)], start: F) -> impl Iterator<Item = T> + 'a {
+    items.iter().map(move |(o, t)| {
+        let mut t = t.clone();
+        t.shift(start(*o));
+        t
+    })
 }
 
 fn same(a: &[Arc<Section>], b: &[Arc<Section>]) -> bool {
@@ -205,7 +208,13 @@ impl Compiler {
                 })
                 .collect();
             let output = Arc::new(rig::compile_rig(&input));
-            self.rig = Some(RigCache { key: rig_key, output, generation: self.generation });
+            // Animations only read the rig's names: when those did not
+            // change (an edited length, position or shape), they stay valid.
+            let generation = match &self.rig {
+                Some(old) if old.output.same_names(&output) => old.generation,
+                _ => self.generation,
+            };
+            self.rig = Some(RigCache { key: rig_key, output, generation });
         }
         let Some(rig) = self.rig.as_ref() else { unreachable!("the rig was just built") };
         let rig_out = rig.output.clone();
@@ -270,19 +279,25 @@ impl Compiler {
             references: placed(&rs.references, rig_start),
             ..SourceMap::default()
         };
+        // Room for every animation's entries up front: growing these long
+        // vectors one animation at a time copies them again and again.
+        sources.keys.reserve(anim_outputs.iter().map(|o| o.sources.keys.len()).sum());
+        sources.items.reserve(anim_outputs.iter().map(|o| o.sources.items.len()).sum());
+        sources.timelines.reserve(anim_outputs.iter().map(|o| o.sources.timelines.len()).sum());
+        sources.references.reserve(anim_outputs.iter().map(|o| o.sources.references.len()).sum());
         for (a, ((_, idx), out)) in groups.iter().zip(&anim_outputs).enumerate() {
             let anim = AnimId::from_index(a);
             let start = |o: Ordinal| start_of(idx[o]);
             let src = &out.sources;
             let key_base = sources.keys.len() as u32;
-            sources.keys.extend(placed(&src.keys, start));
-            sources.items.extend(placed(&src.items, start).into_iter().map(|i| ItemSource { anim, ..i }));
-            sources.timelines.extend(placed(&src.timelines, start).into_iter().map(|t| TimelineSource {
+            sources.keys.extend(placed_iter(&src.keys, start));
+            sources.items.extend(placed_iter(&src.items, start).map(|i| ItemSource { anim, ..i }));
+            sources.timelines.extend(placed_iter(&src.timelines, start).map(|t| TimelineSource {
                 anim,
                 keys: t.keys.start + key_base..t.keys.end + key_base,
                 ..t
             }));
-            sources.references.extend(placed(&src.references, start).into_iter().map(|r| match r.target {
+            sources.references.extend(placed_iter(&src.references, start).map(|r| match r.target {
                 Some(Target::Animation(_)) => Reference { target: Some(Target::Animation(anim)), ..r },
                 _ => r,
             }));

@@ -16,18 +16,42 @@ pub enum Resolved {
     Unknown,
 }
 
+/// The places (name id, byte offset where the suffix starts) that share one
+/// hash of a reference form.
 #[derive(Clone, Debug)]
 enum Entry {
-    One(u32),
-    Many(Vec<u32>),
+    One(u32, u32),
+    Many(Vec<(u32, u32)>),
 }
 
 /// An index from every reference form to the items it names, so lookups
 /// cost one hash probe whatever the number of items.
+///
+/// Reference forms are not stored as strings: the index keys each dotted
+/// suffix by a hash built segment by segment from the right (so all the
+/// suffixes of a name cost one pass over it), and a lookup checks each
+/// candidate against the name itself, so hash collisions cannot mislead it.
 #[derive(Clone, Debug, Default)]
 pub struct NameIndex {
-    map: HashMap<String, Entry>,
+    map: HashMap<u64, Entry>,
     names: Vec<String>,
+}
+
+fn segment_hash(seg: &str) -> u64 {
+    use std::hash::BuildHasher;
+    rustc_hash::FxBuildHasher.hash_one(seg)
+}
+
+/// The hash of segment `seg` followed by `.` and a suffix whose hash is `rest`.
+fn combine(seg: u64, rest: u64) -> u64 {
+    (seg ^ rest.rotate_left(29)).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
+const EMPTY: u64 = 0x2545_F491_4F6C_DD1D;
+
+/// The hash of a reference form (see [`NameIndex`]).
+fn reference_hash(reference: &str) -> u64 {
+    reference.rsplit('.').fold(EMPTY, |h, seg| combine(segment_hash(seg), h))
 }
 
 impl NameIndex {
@@ -40,48 +64,94 @@ impl NameIndex {
         idx
     }
 
-    fn add(&mut self, key: &str, id: u32) {
-        match self.map.get_mut(key) {
-            None => {
-                self.map.insert(key.to_string(), Entry::One(id));
+    fn add(&mut self, hash: u64, id: u32, start: u32) {
+        match self.map.entry(hash) {
+            std::collections::hash_map::Entry::Vacant(v) => {
+                v.insert(Entry::One(id, start));
             }
-            Some(Entry::One(prev)) => {
-                let prev = *prev;
-                if prev != id {
-                    self.map.insert(key.to_string(), Entry::Many(vec![prev, id]));
+            std::collections::hash_map::Entry::Occupied(mut o) => match o.get_mut() {
+                Entry::One(i, s) => {
+                    let prev = (*i, *s);
+                    o.insert(Entry::Many(vec![prev, (id, start)]));
                 }
-            }
-            Some(Entry::Many(v)) => {
-                if !v.contains(&id) {
-                    v.push(id);
-                }
-            }
+                Entry::Many(v) => v.push((id, start)),
+            },
         }
     }
 
     /// Adds an item; ids must be given in increasing order.
     pub fn insert(&mut self, name: &str, id: u32) {
-        let mut start = 0;
-        self.add(name, id);
-        while let Some(dot) = name[start..].find('.') {
-            start += dot + 1;
-            self.add(&name[start..], id);
+        // Every dotted suffix: segments from the right, each suffix's hash
+        // built from the one after it.
+        let mut h = EMPTY;
+        let mut end = name.len();
+        for (i, &b) in name.as_bytes().iter().enumerate().rev() {
+            if b == b'.' {
+                h = combine(segment_hash(&name[i + 1..end]), h);
+                self.add(h, id, (i + 1) as u32);
+                end = i;
+            }
         }
-        self.add(&format!("skeleton.{name}"), id);
+        h = combine(segment_hash(&name[..end]), h);
+        self.add(h, id, 0);
         if self.names.len() <= id as usize {
             self.names.resize(id as usize + 1, String::new());
         }
         self.names[id as usize] = name.to_string();
     }
 
+    /// Calls `f` with each place whose reference form hashes to `hash`.
+    fn candidates(&self, hash: u64, mut f: impl FnMut(u32, u32)) {
+        match self.map.get(&hash) {
+            Some(Entry::One(i, s)) => f(*i, *s),
+            Some(Entry::Many(v)) => v.iter().for_each(|&(i, s)| f(i, s)),
+            None => {}
+        }
+    }
+
     /// What `reference` (any dotted suffix of a full name, or `skeleton.` + a full
     /// name) names.
     pub fn resolve(&self, reference: &str) -> Resolved {
-        match self.map.get(reference) {
-            Some(Entry::One(id)) => Resolved::Found(*id),
-            Some(Entry::Many(ids)) => Resolved::Ambiguous(ids.clone()),
-            None => Resolved::Unknown,
+        let mut ids: Vec<u32> = Vec::new();
+        let mut first: Option<u32> = None;
+        let mut found = |id: u32| match first {
+            None => first = Some(id),
+            Some(f) if f == id => {}
+            Some(f) => {
+                if ids.is_empty() {
+                    ids.push(f);
+                }
+                ids.push(id);
+            }
+        };
+        // A dotted suffix of a name, whole segments only.
+        self.candidates(reference_hash(reference), |id, start| {
+            if self.names.get(id as usize).is_some_and(|n| &n[start as usize..] == reference) {
+                found(id);
+            }
+        });
+        // `skeleton.` + a full name.
+        if let Some(full) = reference.strip_prefix("skeleton.") {
+            self.candidates(reference_hash(full), |id, start| {
+                if start == 0 && self.names.get(id as usize).is_some_and(|n| n == full) {
+                    found(id);
+                }
+            });
         }
+        if !ids.is_empty() {
+            ids.sort_unstable();
+            ids.dedup();
+            if ids.len() > 1 {
+                return Resolved::Ambiguous(ids);
+            }
+            return Resolved::Found(ids[0]);
+        }
+        first.map_or(Resolved::Unknown, Resolved::Found)
+    }
+
+    /// The full names, by id.
+    pub fn names(&self) -> &[String] {
+        &self.names
     }
 
     /// The full name of item `id` (empty for an id out of range).

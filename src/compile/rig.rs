@@ -33,6 +33,30 @@ pub struct RigOutput {
     pub sources: RigSources,
 }
 
+/// `a.b`, without the formatting machinery (this runs for every slot).
+fn dotted(a: &str, b: &str) -> String {
+    let mut s = String::with_capacity(a.len() + 1 + b.len());
+    s.push_str(a);
+    s.push('.');
+    s.push_str(b);
+    s
+}
+
+impl RigOutput {
+    /// Whether an animation compiled against `self` compiles the same
+    /// against `other`: everything `anim::compile_anim` reads (bone, slot
+    /// and attachment names and ids) is equal. Setup values, shapes, skins
+    /// and the source map do not matter to an animation.
+    pub fn same_names(&self, other: &RigOutput) -> bool {
+        self.bone_names.names() == other.bone_names.names()
+            && self.slot_names.names() == other.slot_names.names()
+            && self.attachment_ids == other.attachment_ids
+            && self.skeleton.attachments == other.skeleton.attachments
+            && self.skeleton.slots.len() == other.skeleton.slots.len()
+            && self.skeleton.slots.iter().zip(&other.skeleton.slots).all(|(a, b)| a.name == b.name)
+    }
+}
+
 /// The rig's part of the source map; each entry with the ordinal of its section.
 #[derive(Debug, Default)]
 pub struct RigSources {
@@ -242,7 +266,7 @@ pub fn compile_rig(sections: &[(Ordinal, RigSection<'_>)]) -> RigOutput {
             let bone_name = bones[bi].name.clone();
             for sl in &line.slots {
                 let short = sl.slot.as_ref().map_or_else(|| last_segment(&bone_name).to_string(), |s| s.node.clone());
-                let full = format!("{bone_name}.{short}");
+                let full = dotted(&bone_name, &short);
                 let si = *slot_by_name.entry(full.clone()).or_insert_with(|| {
                     slots.push((full.clone(), bone_name.clone(), Color::WHITE, (ord, sl.span)));
                     slots.len() - 1
@@ -261,7 +285,7 @@ pub fn compile_rig(sections: &[(Ordinal, RigSection<'_>)]) -> RigOutput {
                     continue;
                 }
                 let att_short = sl.attachment.as_ref().map_or_else(|| short.clone(), |a| a.node.clone());
-                let att_full = format!("{full}.{att_short}");
+                let att_full = dotted(&full, &att_short);
                 let line_type = type_string(&sl.spec);
                 let ai = match att_by_name.get(&att_full) {
                     Some(&ai) => {
@@ -304,13 +328,18 @@ pub fn compile_rig(sections: &[(Ordinal, RigSection<'_>)]) -> RigOutput {
 
     // Parents that are never written are created after all written bones.
     let written = bones.len();
+    // Bones whose every ancestor exists: the walk up a chain stops there.
+    let mut complete = vec![false; written];
     for i in 0..written {
         let name = bones[i].name.clone();
         let mut cur = name.as_str();
         let mut missing = Vec::new();
         while let Some(p) = parent_name(cur) {
-            if !bone_by_name.contains_key(p) && !missing.contains(&p) {
-                missing.push(p);
+            match bone_by_name.get(p) {
+                Some(&j) if complete.get(j).copied().unwrap_or(false) => break,
+                Some(_) => {}
+                None if !missing.contains(&p) => missing.push(p),
+                None => {}
             }
             cur = p;
         }
@@ -318,7 +347,9 @@ pub fn compile_rig(sections: &[(Ordinal, RigSection<'_>)]) -> RigOutput {
         for p in missing.into_iter().rev() {
             bone_by_name.insert(p.to_string(), bones.len());
             bones.push(WBone::new(p.to_string(), None));
+            complete.push(true);
         }
+        complete[i] = true;
     }
     if let Some(c) = skeleton_color {
         for b in &mut bones {
@@ -328,7 +359,7 @@ pub fn compile_rig(sections: &[(Ordinal, RigSection<'_>)]) -> RigOutput {
 
     // Bones sorted by depth (stable), so parents come first.
     let mut order: Vec<usize> = (0..bones.len()).collect();
-    order.sort_by_key(|&i| bones[i].name.matches('.').count());
+    order.sort_by_cached_key(|&i| bones[i].name.bytes().filter(|&b| b == b'.').count());
     let mut new_index = vec![0usize; bones.len()];
     for (new, &old) in order.iter().enumerate() {
         new_index[old] = new;
@@ -397,7 +428,7 @@ pub fn compile_rig(sections: &[(Ordinal, RigSection<'_>)]) -> RigOutput {
             };
             let slot = slot as usize;
             let att_short = item.attachment.as_ref().map_or_else(|| last_segment(&item.slot.node).to_string(), |a| a.node.clone());
-            let full = format!("{}.{}", slots[slot].0, att_short);
+            let full = dotted(&slots[slot].0, &att_short);
             let found = att_by_name.get(&full).copied();
             entry.attachment = found.map(AttachmentId::from_index);
             src.skin_entries.push((ord, entry));

@@ -69,6 +69,9 @@ struct Accum {
     cos: f64,
     sx: f64,
     sy: f64,
+    /// 1 / sx and 1 / sy (0 for a zero scale), what children divide by.
+    isx: f64,
+    isy: f64,
 }
 
 impl Pose {
@@ -110,44 +113,46 @@ impl Pose {
             self.update_world_spriter(skeleton);
             return;
         }
+        let n = self.bones.len().min(skeleton.bones.len());
         self.accum.resize(self.bones.len(), Accum::default());
         self.trig.resize(self.bones.len(), (f64::NAN, 0.0, 1.0));
-        for (i, bone) in skeleton.bones.iter().enumerate() {
-            let local = self.bones[i].local;
-            let mut acc = Accum { rot: local.rotation_rad, sin: 0.0, cos: 1.0, sx: local.scale_x, sy: local.scale_y };
+        let (bones, accum, trig) = (&mut self.bones[..n], &mut self.accum[..n], &mut self.trig[..n]);
+        for (i, bone) in skeleton.bones[..n].iter().enumerate() {
+            let local = bones[i].local;
+            let mut acc = Accum { rot: local.rotation_rad, sin: 0.0, cos: 1.0, sx: local.scale_x, sy: local.scale_y, isx: 1.0, isy: 1.0 };
+            // sin/cos of the local rotation, cached while it does not change.
+            let cached = &mut trig[i];
+            if cached.0.to_bits() != local.rotation_rad.to_bits() {
+                let (s, c) = local.rotation_rad.sin_cos();
+                *cached = (local.rotation_rad, s, c);
+            }
+            (acc.sin, acc.cos) = (cached.1, cached.2);
             // Inverse of the parent's rotation and scale (LANGUAGE.md §6).
             let (mut is, mut ic, mut isx, mut isy) = (0.0, 1.0, 1.0, 1.0);
             let mut parent_world = Affine::IDENTITY;
-            if let Some(p) = bone.parent.filter(|p| p.index() < i) {
-                let pa = self.accum[p.index()];
-                parent_world = self.bones[p.index()].world;
+            if let Some(p) = bone.parent.map(|p| p.index()).filter(|&p| p < i) {
+                let pa = accum[p];
+                parent_world = bones[p].world;
                 is = -pa.sin;
                 ic = pa.cos;
-                // A zero scale has no inverse: what hangs below collapses.
-                isx = if pa.sx == 0.0 { 0.0 } else { 1.0 / pa.sx };
-                isy = if pa.sy == 0.0 { 0.0 } else { 1.0 / pa.sy };
+                // A zero scale has no inverse: what hangs below collapses
+                // (`isx`/`isy` of the parent are 0 then).
+                isx = pa.isx;
+                isy = pa.isy;
                 if bone.inherit_rotation {
                     acc.rot += pa.rot;
+                    // sin/cos of the accumulated rotation by angle addition.
+                    let (ls, lc) = (acc.sin, acc.cos);
+                    acc.sin = ls * pa.cos + lc * pa.sin;
+                    acc.cos = lc * pa.cos - ls * pa.sin;
                 }
                 if bone.inherit_scale {
                     acc.sx *= pa.sx;
                     acc.sy *= pa.sy;
                 }
             }
-            // sin/cos of the accumulated rotation by angle addition from the
-            // local rotation (cached) and the parent's accumulated rotation.
-            let cached = &mut self.trig[i];
-            if cached.0.to_bits() != local.rotation_rad.to_bits() {
-                let (s, c) = local.rotation_rad.sin_cos();
-                *cached = (local.rotation_rad, s, c);
-            }
-            (acc.sin, acc.cos) = (cached.1, cached.2);
-            if let Some(p) = bone.parent.filter(|p| p.index() < i && bone.inherit_rotation) {
-                let pa = self.accum[p.index()];
-                let (ls, lc) = (acc.sin, acc.cos);
-                acc.sin = ls * pa.cos + lc * pa.sin;
-                acc.cos = lc * pa.cos - ls * pa.sin;
-            }
+            acc.isx = if acc.sx == 0.0 { 0.0 } else { 1.0 / acc.sx };
+            acc.isy = if acc.sy == 0.0 { 0.0 } else { 1.0 / acc.sy };
             let (ws, wc) = (acc.sin, acc.cos);
             let fx = if local.flip_x { -1.0 } else { 1.0 };
             let fy = if local.flip_y { -1.0 } else { 1.0 };
@@ -164,8 +169,8 @@ impl Pose {
                 e: c * local.y + a * local.x + e,
                 f: d * local.y + b * local.x + f,
             };
-            self.bones[i].world = world;
-            self.accum[i] = acc;
+            bones[i].world = world;
+            accum[i] = acc;
         }
     }
 }

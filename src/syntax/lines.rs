@@ -93,6 +93,11 @@ impl<'a> Tokens<'a> {
         Tokens { line, pos: 0, comment: None }
     }
 
+    /// Where the comment (`#` token) starts, once the iterator has reached it.
+    pub fn comment_start(&self) -> Option<usize> {
+        self.comment
+    }
+
     /// Byte offset of the comment (`#` token) in the line, if any.
     pub fn comment(mut self) -> Option<usize> {
         for _ in self.by_ref() {}
@@ -105,31 +110,61 @@ impl<'a> Iterator for Tokens<'a> {
 
     fn next(&mut self) -> Option<Token<'a>> {
         let line = self.line;
-        let mut start: Option<usize> = None;
-        for (i, c) in line[self.pos..].char_indices() {
-            let i = i + self.pos;
-            if is_js_space(c) {
-                if let Some(s) = start {
-                    self.pos = i;
-                    if &line[s..i] == "#" {
-                        self.comment = Some(s);
-                        self.pos = line.len();
-                        return None;
-                    }
-                    return Some(Token { text: &line[s..i], pos: s });
+        let bytes = line.as_bytes();
+        let len = bytes.len();
+        let mut i = self.pos;
+        // Skip whitespace. Bytes below 0x80 are whole characters; only a
+        // non-ASCII byte needs its character decoded (JavaScript's `\s`
+        // has non-ASCII spaces).
+        while i < len {
+            let b = bytes[i];
+            if b < 0x80 {
+                if !is_ascii_js_space(b) {
+                    break;
                 }
-            } else if start.is_none() {
-                start = Some(i);
+                i += 1;
+            } else {
+                let c = line[i..].chars().next().unwrap_or(' ');
+                if !is_js_space(c) {
+                    break;
+                }
+                i += c.len_utf8();
             }
         }
-        self.pos = line.len();
-        let s = start?;
-        if &line[s..] == "#" {
-            self.comment = Some(s);
+        if i >= len {
+            self.pos = len;
             return None;
         }
-        Some(Token { text: &line[s..], pos: s })
+        let s = i;
+        while i < len {
+            let b = bytes[i];
+            if b < 0x80 {
+                if is_ascii_js_space(b) {
+                    break;
+                }
+                i += 1;
+            } else {
+                let c = line[i..].chars().next().unwrap_or(' ');
+                if is_js_space(c) {
+                    break;
+                }
+                i += c.len_utf8();
+            }
+        }
+        self.pos = i;
+        if i - s == 1 && bytes[s] == b'#' {
+            self.comment = Some(s);
+            self.pos = len;
+            return None;
+        }
+        Some(Token { text: &line[s..i], pos: s })
     }
+}
+
+/// An ASCII byte that JavaScript's `\s` matches.
+#[inline]
+fn is_ascii_js_space(b: u8) -> bool {
+    matches!(b, b'\t' | b'\n' | 0x0b | 0x0c | b'\r' | b' ')
 }
 
 /// Iterates over the logical lines of a text.
@@ -149,7 +184,7 @@ impl<'a> LogicalLines<'a> {
     fn physical(&mut self) -> (&'a str, usize, usize, bool) {
         let start = self.pos;
         let rest = &self.src[start..];
-        let (mut end, has_next) = match rest.find('\n') {
+        let (mut end, has_next) = match memchr::memchr(b'\n', rest.as_bytes()) {
             Some(i) => (start + i, true),
             None => (self.src.len(), false),
         };

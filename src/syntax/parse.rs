@@ -13,22 +13,35 @@ use crate::model::{LineCap, LineJoin};
 /// Spans in the result are relative to the start of `src`.
 pub fn parse_section(src: &str) -> Section {
     let mut p = Parser { diags: Vec::new(), skip: None, roles: Vec::new() };
-    let mut lines: Vec<LogicalLine<'_>> = Vec::new();
-    for line in LogicalLines::new(src) {
-        push_comment(&mut p.roles, &line);
-        if !line.is_blank() {
-            lines.push(line);
+    // Each logical line is tokenized once, into one buffer; blank lines (no
+    // token before a comment) are left out, comments recorded on the way.
+    let all: Vec<LogicalLine<'_>> = LogicalLines::new(src).collect();
+    let mut buf: Vec<Token<'_>> = Vec::with_capacity(src.len() / 5 + 4);
+    let mut ranges: Vec<(usize, usize, usize)> = Vec::with_capacity(all.len());
+    let mut comments: Vec<TokenRole> = Vec::new();
+    for (i, line) in all.iter().enumerate() {
+        let start = buf.len();
+        let mut toks = Tokens::new(&line.text);
+        buf.extend(toks.by_ref());
+        if let Some(c) = toks.comment_start() {
+            comments.push(TokenRole { span: Span::new(line.source_offset(c), line.end.max(line.source_offset(c))), role: Role::Comment });
+        }
+        if buf.len() > start {
+            ranges.push((i, start, buf.len()));
         }
     }
+    let lines: Vec<Ln<'_>> = ranges.iter().map(|&(i, a, b)| (&all[i], &buf[a..b])).collect();
     let Some((header, rest)) = lines.split_first() else {
-        p.roles.sort_by_key(|r| r.span.start);
-        return Section { kind: SectionKind::Ignored, header: Span::default(), diagnostics: Vec::new(), roles: p.roles };
+        return Section { kind: SectionKind::Ignored, header: Span::default(), diagnostics: Vec::new(), roles: comments };
     };
-    let header_span = Span::new(header.start, header.end);
-    let kind = p.section(header, rest);
-    p.finish_roles(&lines);
+    let header_span = Span::new(header.0.start, header.0.end);
+    let kind = p.section(header.0, header.1, rest);
+    p.finish_roles(&lines, comments);
     Section { kind, header: header_span, diagnostics: p.diags, roles: p.roles }
 }
+
+/// A logical line that is not blank, with its tokens.
+type Ln<'a> = (&'a LogicalLine<'a>, &'a [Token<'a>]);
 
 fn push_comment(roles: &mut Vec<TokenRole>, line: &LogicalLine<'_>) {
     if let Some(c) = Tokens::new(&line.text).comment() {
@@ -141,19 +154,30 @@ impl Parser {
 
     /// Sorts the roles and gives every token no recognizer claimed (lines
     /// ignored with an invalid one, rejected tokens) the role `Invalid`.
-    fn finish_roles(&mut self, lines: &[LogicalLine<'_>]) {
-        self.roles.sort_by_key(|r| r.span.start);
+    fn finish_roles(&mut self, lines: &[Ln<'_>], comments: Vec<TokenRole>) {
+        // Recognizers record roles in reading order, so this is usually
+        // sorted already.
+        if !self.roles.is_sorted_by_key(|r| r.span.start) {
+            self.roles.sort_by_key(|r| r.span.start);
+        }
         let claimed = self.roles.len();
-        for line in lines {
-            for t in Tokens::new(&line.text) {
+        // Tokens come in order too: one merge walk finds the unclaimed ones.
+        let mut j = 0;
+        for (line, toks) in lines {
+            for t in *toks {
                 let start = line.source_offset(t.pos);
-                let i = self.roles[..claimed].partition_point(|r| r.span.start < start);
-                if i >= claimed || self.roles[i].span.start != start {
-                    self.roles.push(TokenRole { span: tok_span(line, &t), role: Role::Invalid });
+                while j < claimed && self.roles[j].span.start < start {
+                    j += 1;
+                }
+                if j >= claimed || self.roles[j].span.start != start {
+                    self.roles.push(TokenRole { span: tok_span(line, t), role: Role::Invalid });
                 }
             }
         }
-        if self.roles.len() > claimed {
+        let sorted = self.roles.len() == claimed && comments.is_empty();
+        self.roles.extend(comments);
+        if !sorted {
+            // Three sorted runs (claimed, invalid, comments): a merge.
             self.roles.sort_by_key(|r| r.span.start);
         }
     }
@@ -200,7 +224,7 @@ impl Parser {
         }
     }
 
-    fn section(&mut self, header: &LogicalLine<'_>, rest: &[LogicalLine<'_>]) -> SectionKind {
+    fn section(&mut self, header: &LogicalLine<'_>, toks: &[Token<'_>], rest: &[Ln<'_>]) -> SectionKind {
         let text: &str = &header.text;
         let first = text.chars().next().unwrap_or(' ');
         let ignored_lines = rest.len();
@@ -229,7 +253,6 @@ impl Parser {
             self.push(d);
             return SectionKind::Ignored;
         }
-        let toks = header.tokens();
         let kind = if keyword_header(text, "skeleton") {
             self.role(header, &toks[0], Role::SectionKeyword);
             let mut sk = SkeletonSection::default();
@@ -336,7 +359,7 @@ impl Parser {
             self.anim(&mut a, rest);
             SectionKind::Anim(a)
         } else if keyword_header(text, "expect") {
-            SectionKind::Expect(self.expect_section(header, &toks, rest))
+            SectionKind::Expect(self.expect_section(header, toks, rest))
         } else {
             let word = toks.first().map_or("", |t| t.text);
             let mut d = Diagnostic::error(line_span(header), format!("`{word}` starts no section")).hint(SECTION_HINT);
@@ -380,22 +403,21 @@ impl Parser {
 
     // ---- skeleton ------------------------------------------------------
 
-    fn skeleton(&mut self, sk: &mut SkeletonSection, lines: &[LogicalLine<'_>]) {
+    fn skeleton(&mut self, sk: &mut SkeletonSection, lines: &[Ln<'_>]) {
         // Index of the open bone line, and whether its last slot line takes
         // path commands.
         let mut bone: Option<usize> = None;
         let mut slot_open = false;
-        for line in lines {
+        for &(line, toks) in lines {
             if self.skipped(line) {
                 continue;
             }
             let text: &str = &line.text;
-            let toks = line.tokens();
             let b = text.as_bytes();
             let plen = token::path_prefix_len(&text[1..]);
             if b.len() > 1 && b[1] != b'\t' && plen > 0 && boundary(text, 1 + plen) {
                 slot_open = false;
-                bone = self.bone_line(sk, line, &toks);
+                bone = self.bone_line(sk, line, toks);
             } else if text.starts_with("\t\t@") && toks.first().is_some_and(|t| t.pos == 2 && token::slot_head(t.text).is_some()) {
                 slot_open = false;
                 let Some(bi) = bone else {
@@ -406,7 +428,7 @@ impl Parser {
                     );
                     continue;
                 };
-                slot_open = self.slot_line(&mut sk.bones[bi], line, &toks);
+                slot_open = self.slot_line(&mut sk.bones[bi], line, toks);
             } else if is_command_line(text, 3) {
                 if !slot_open {
                     self.invalid_block(
@@ -416,7 +438,7 @@ impl Parser {
                     );
                     continue;
                 }
-                if let (Some(bi), Some(cmd)) = (bone, self.path_command(line, &toks))
+                if let (Some(bi), Some(cmd)) = (bone, self.path_command(line, toks))
                     && let Some(slot) = sk.bones[bi].slots.last_mut()
                 {
                     slot.commands.push(cmd);
@@ -468,7 +490,8 @@ impl Parser {
             );
             return None;
         }
-        let mut props = Vec::new();
+        self.role(line, &head, Role::BonePath);
+        let mut props = Vec::with_capacity(toks.len() - 1);
         for t in &toks[1..] {
             let p = match t.text {
                 "flip-x" => Some(BoneProp::FlipX),
@@ -498,7 +521,6 @@ impl Parser {
                 None => self.push(bad_token(line, t, "bone property").hint(BONE_TOKENS)),
             }
         }
-        self.role(line, &head, Role::BonePath);
         let span = line_span(line);
         sk.bones.push(BoneLine { path: Spanned::new(head.text.to_string(), tok_span(line, &head)), props, slots: Vec::new(), span });
         Some(sk.bones.len() - 1)
@@ -575,7 +597,7 @@ impl Parser {
         } else {
             self.role(line, &t0, Role::AttachmentType);
         }
-        let mut props = Vec::new();
+        let mut props = Vec::with_capacity(toks.len() - 1);
         let is_sprite = ty == TypeName::Sprite;
         let wh = matches!(ty, TypeName::Rect | TypeName::Ellipse);
         let d_ok = matches!(ty, TypeName::Rect | TypeName::Circle);
@@ -763,14 +785,13 @@ impl Parser {
 
     // ---- skin ------------------------------------------------------------
 
-    fn skin(&mut self, sk: &mut SkinSection, lines: &[LogicalLine<'_>]) {
+    fn skin(&mut self, sk: &mut SkinSection, lines: &[Ln<'_>]) {
         let mut path_open = false;
-        for line in lines {
+        for &(line, toks) in lines {
             if self.skipped(line) {
                 continue;
             }
             let text: &str = &line.text;
-            let toks = line.tokens();
             let b = text.as_bytes();
             if text.starts_with("\t@") && toks.first().is_some_and(|t| t.pos == 1 && token::skin_head(t.text).is_some()) {
                 let head = toks[0];
@@ -796,7 +817,7 @@ impl Parser {
                     self.invalid_block(line, Diagnostic::error(line_span(line), "path command outside a `:path` skin item"));
                     continue;
                 }
-                if let Some(cmd) = self.path_command(line, &toks)
+                if let Some(cmd) = self.path_command(line, toks)
                     && let Some(item) = sk.items.last_mut()
                 {
                     item.commands.push(cmd);
@@ -816,15 +837,14 @@ impl Parser {
 
     // ---- order -----------------------------------------------------------
 
-    fn order(&mut self, o: &mut OrderSection, lines: &[LogicalLine<'_>]) {
-        for line in lines {
+    fn order(&mut self, o: &mut OrderSection, lines: &[Ln<'_>]) {
+        for &(line, toks) in lines {
             if self.skipped(line) {
                 continue;
             }
             let text: &str = &line.text;
             let plen = text.strip_prefix("\t@").map_or(0, token::path_prefix_len);
             if plen > 0 && boundary(text, 2 + plen) {
-                let toks = line.tokens();
                 let name = &text[2..2 + plen];
                 let sp = span_of(line, 2, plen);
                 let followed_by_space = text[2 + plen..].starts_with(' ');
@@ -871,14 +891,13 @@ impl Parser {
 
     // ---- anim ------------------------------------------------------------
 
-    fn anim(&mut self, a: &mut AnimSection, lines: &[LogicalLine<'_>]) {
+    fn anim(&mut self, a: &mut AnimSection, lines: &[Ln<'_>]) {
         let mut item_open = false;
-        for line in lines {
+        for &(line, toks) in lines {
             if self.skipped(line) {
                 continue;
             }
             let text: &str = &line.text;
-            let toks = line.tokens();
             let b = text.as_bytes();
             let after_at = if text.starts_with("\t@") { 2 } else { 1 };
             let plen =
@@ -924,7 +943,7 @@ impl Parser {
                 self.skip = Some(Skip { depth: 1, diag: self.diags.len() - 1, count: 0, following: true });
             } else if is_timeline_line(text) {
                 let Some(item) = a.items.last_mut() else { continue };
-                if let Some(tl) = timeline(&mut self.diags, &mut self.roles, line, &toks, item.is_slot) {
+                if let Some(tl) = timeline(&mut self.diags, &mut self.roles, line, toks, item.is_slot) {
                     item.timelines.push(tl);
                 }
             } else if line.depth() == 2 && toks.first().is_some_and(|h| h.pos == 2) {
@@ -1025,7 +1044,7 @@ fn timeline(
         return None;
     };
     roles.push(TokenRole { span: tok_span(line, head), role: Role::Property });
-    let mut commands = Vec::new();
+    let mut commands = Vec::with_capacity(toks.len());
     for t in &toks[1..] {
         let s = t.text;
         let sp = tok_span(line, t);
@@ -1133,7 +1152,7 @@ fn tolerance(tok: &str) -> Option<f64> {
 }
 
 impl Parser {
-    fn expect_section(&mut self, header: &LogicalLine<'_>, toks: &[Token<'_>], rest: &[LogicalLine<'_>]) -> ExpectSection {
+    fn expect_section(&mut self, header: &LogicalLine<'_>, toks: &[Token<'_>], rest: &[Ln<'_>]) -> ExpectSection {
         self.role(header, &toks[0], Role::SectionKeyword);
         let mut e = ExpectSection { anim: None, frame: 0.0, tolerance: 0.001, lines: Vec::new() };
         let mut frame_seen = false;
@@ -1154,11 +1173,10 @@ impl Parser {
                 );
             }
         }
-        for line in rest {
+        for &(line, toks) in rest {
             if line.is_blank() || self.skipped(line) {
                 continue;
             }
-            let toks = line.tokens();
             if line.depth() != 1 || toks.is_empty() {
                 self.invalid_block(
                     line,

@@ -7,7 +7,7 @@ use nom::branch::alt;
 use nom::bytes::complete::{tag, take_while, take_while_m_n, take_while1};
 use nom::character::complete::{char, digit1};
 use nom::combinator::{all_consuming, opt, recognize};
-use nom::multi::many0;
+use nom::multi::many0_count;
 use nom::sequence::{delimited, pair, preceded};
 use nom::{IResult, Parser};
 
@@ -24,6 +24,16 @@ fn number_lit(i: &str) -> Res<'_, &str> {
 }
 
 fn to_f64(s: &str) -> f64 {
+    // Whole numbers of up to 15 digits (most literals) are exact in an f64:
+    // add them up instead of running the general decimal conversion.
+    let (neg, digits) = match s.strip_prefix('-') {
+        Some(d) => (true, d),
+        None => (false, s),
+    };
+    if !digits.is_empty() && digits.len() <= 15 && digits.bytes().all(|b| b.is_ascii_digit()) {
+        let v = digits.bytes().fold(0u64, |v, b| v * 10 + u64::from(b - b'0')) as f64;
+        return if neg { -v } else { v };
+    }
     s.parse::<f64>().unwrap_or(0.0)
 }
 
@@ -60,7 +70,7 @@ fn name_lit(i: &str) -> Res<'_, &str> {
 }
 
 fn path_lit(i: &str) -> Res<'_, &str> {
-    recognize((name_lit, many0(preceded(char('.'), name_lit)))).parse(i)
+    recognize((name_lit, many0_count(preceded(char('.'), name_lit)))).parse(i)
 }
 
 /// `NAME`: `[A-Za-z_-][A-Za-z0-9_-]*`.
@@ -330,6 +340,15 @@ pub fn boolean(tok: &str) -> Option<bool> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn whole_numbers_convert_exactly_as_the_standard_library_does() {
+        for lit in ["0", "-0", "007", "42", "-17", "999999999999999", "-999999999999999", "1000000000000000", "9007199254740993", "12.75"] {
+            let want: f64 = lit.parse().unwrap();
+            let got = number(lit).unwrap();
+            assert_eq!(got.to_bits(), want.to_bits(), "{lit}");
+        }
+    }
 
     #[test]
     fn numbers_follow_the_language_definition() {
