@@ -201,7 +201,8 @@ impl Pose {
                 y = pw.f + pa.sin * lx + pa.cos * ly;
             }
             let (sin, cos) = rot.sin_cos();
-            self.accum[i] = Accum { rot, sin, cos, sx, sy };
+            let inverse = |s: f64| if s == 0.0 { 0.0 } else { 1.0 / s };
+            self.accum[i] = Accum { rot, sin, cos, sx, sy, isx: inverse(sx), isy: inverse(sy) };
             self.bones[i].world = Affine { a: sx * cos, b: sx * sin, c: -sy * sin, d: sy * cos, e: x, f: y };
         }
     }
