@@ -10,18 +10,9 @@ cd "$(dirname "$0")/.."
 out="${1:-assets/screenshot.png}"
 script="${2:-}"
 
-packages=(xvfb xauth libxcursor1 libxi6 libxkbcommon-x11-0 libegl1 libegl-mesa0 libgl1-mesa-dri xdotool imagemagick)
-missing=()
-for p in "${packages[@]}"; do
-    dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-    sudo_cmd=""
-    [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
-    export DEBIAN_FRONTEND=noninteractive
-    $sudo_cmd apt-get update -qq
-    $sudo_cmd apt-get install -y -qq "${missing[@]}" >/dev/null
-fi
+# shellcheck source=scripts/xvfb-lib.sh
+. scripts/xvfb-lib.sh
+ensure_xvfb_packages
 
 cargo build --release --quiet
 bin="${CARGO_TARGET_DIR:-target}/release/skelpad"

@@ -15,18 +15,9 @@ cd "$(dirname "$0")/.."
 out="${1:-target/xvfb-drag}"
 mkdir -p "$out"
 
-packages=(xvfb xauth libxcursor1 libxi6 libxkbcommon-x11-0 libegl1 libegl-mesa0 libgl1-mesa-dri xdotool imagemagick)
-missing=()
-for p in "${packages[@]}"; do
-    dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-    sudo_cmd=""
-    [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
-    export DEBIAN_FRONTEND=noninteractive
-    $sudo_cmd apt-get update -qq
-    $sudo_cmd apt-get install -y -qq "${missing[@]}" >/dev/null
-fi
+# shellcheck source=scripts/xvfb-lib.sh
+. scripts/xvfb-lib.sh
+ensure_xvfb_packages
 
 # SKELPAD_BIN: a skelpad binary to use instead of building the release one.
 if [ -n "${SKELPAD_BIN:-}" ]; then
