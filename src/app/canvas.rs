@@ -389,8 +389,9 @@ fn paint_grid(painter: &egui::Painter, rect: Rect, view: &View, dark: bool) {
 }
 
 /// Fitting the view poses at most about this many bones and slots (spread
-/// over sampled frames: 600 frames of a small rig, a few of a huge one).
-pub const FIT_BONE_POSES: usize = 60_000;
+/// over sampled frames: 400 frames of a small rig, a few of a huge one), so
+/// a fit stays well inside a frame (about 35 ms for 5000 bones, release).
+pub const FIT_BONE_POSES: usize = 40_000;
 
 /// At most this many bones and slots are drawn as onion-skin ghosts per
 /// frame, whatever the rig.
