@@ -61,6 +61,18 @@ pub struct SlotPose {
     pub attachment: Option<AttachmentId>,
 }
 
+impl SlotPose {
+    /// Sets one component of the slot color (a color channel's key value).
+    fn set_color_component(&mut self, component: ColorComponent, v: f64) {
+        match component {
+            ColorComponent::R => self.color.r = v,
+            ColorComponent::G => self.color.g = v,
+            ColorComponent::B => self.color.b = v,
+            ColorComponent::A => self.color.a = v,
+        }
+    }
+}
+
 /// Accumulated rotation and scale of a bone, with the rotation's sine and cosine.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 struct Accum {
@@ -332,12 +344,7 @@ fn apply(pose: &mut Pose, skeleton: &Skeleton, anim: &Animation, t: f64) {
     for ch in &anim.slot_colors {
         let Some(v) = sample(&ch.keys, t, None) else { continue };
         let Some(sp) = pose.slots.get_mut(ch.slot.index()) else { continue };
-        match ch.component {
-            ColorComponent::R => sp.color.r = v,
-            ColorComponent::G => sp.color.g = v,
-            ColorComponent::B => sp.color.b = v,
-            ColorComponent::A => sp.color.a = v,
-        }
+        sp.set_color_component(ch.component, v);
     }
     for ch in &anim.attachments {
         let Some(v) = sample_stepped(&ch.keys, t) else { continue };

@@ -587,13 +587,7 @@ fn apply_slots(pose: &mut Pose, anim: &Animation, frame: i64) {
     for ch in &anim.slot_colors {
         let Some(v) = sample_frame(&ch.keys, frame, anim.fps) else { continue };
         let Some(sp) = pose.slots.get_mut(ch.slot.index()) else { continue };
-        let v = f64::from(v);
-        match ch.component {
-            ColorComponent::R => sp.color.r = v,
-            ColorComponent::G => sp.color.g = v,
-            ColorComponent::B => sp.color.b = v,
-            ColorComponent::A => sp.color.a = v,
-        }
+        sp.set_color_component(ch.component, f64::from(v));
     }
     for ch in &anim.attachments {
         let i = ch.keys.partition_point(|k| key_frame(k, anim.fps) <= frame);
