@@ -404,20 +404,8 @@ mod tests {
     #[test]
     fn a_cancelled_gif_export_writes_nothing() {
         let dir = tempfile::tempdir().expect("temp dir");
-        let comp = crate::compile::compile("skeleton\n\tb\n\t\t@ :rect w10 h10\nanim \"a\"\n\tb\n\t\tx 0 -> 10 -> 0\n");
         let out = dir.path().join("a.gif");
-        let request = ExportRequest {
-            kind: ExportKind::Gif,
-            armature: comp.armature,
-            anim: Some(AnimId(0)),
-            skin: SkinId(0),
-            time_secs: 0.0,
-            zoom: 1.0,
-            options: ExportOptions::default(),
-            image_dir: dir.path().to_path_buf(),
-            out: out.clone(),
-            script_has_errors: false,
-        };
+        let request = request(ExportKind::Gif, out.clone(), dir.path());
         assert!(ExportKind::ALL.iter().all(|k| k.can_cancel()));
         let progress = Progress::default();
         progress.cancel();

@@ -202,6 +202,18 @@ fn locals_at(skeleton: &Skeleton, anim: Option<&Animation>, frame: i64, out: &mu
     }
 }
 
+/// A physics damping split over the x and y axes by its ratio, as SkelForm's
+/// editor does: a negative ratio weakens y, a positive one weakens x.
+fn damping_per_axis(damping: f32, ratio: f32) -> (f32, f32) {
+    let (mut dx, mut dy) = (damping, damping);
+    if ratio < 0.0 {
+        dy *= 1.0 - ratio.abs();
+    } else if ratio > 0.0 {
+        dx *= 1.0 - ratio;
+    }
+    (dx, dy)
+}
+
 fn rotate(x: f32, y: f32, rot: f32) -> (f32, f32) {
     (x * rot.cos() - y * rot.sin(), x * rot.sin() + y * rot.cos())
 }
@@ -426,23 +438,13 @@ fn simulate_physics(skeleton: &Skeleton, world: &[SkfXform], state: &mut [Physic
         let prev_pos = st.pos;
         let (pos_damping, pos_ratio) = (params.pos_damping as f32, params.pos_ratio as f32);
         if pos_damping > 0.0 || params.sway > 0.0 {
-            let (mut dx, mut dy) = (pos_damping, pos_damping);
-            if pos_ratio < 0.0 {
-                dy *= 1.0 - pos_ratio.abs();
-            } else if pos_ratio > 0.0 {
-                dx *= 1.0 - pos_ratio;
-            }
+            let (dx, dy) = damping_per_axis(pos_damping, pos_ratio);
             st.pos.0 = interp(2, dx as i64, st.pos.0, c.x, s, e);
             st.pos.1 = interp(2, dy as i64, st.pos.1, c.y, s, e);
         }
         let (scale_damping, scale_ratio) = (params.scale_damping as f32, params.scale_ratio as f32);
         if scale_damping > 0.0 {
-            let (mut dx, mut dy) = (scale_damping, scale_damping);
-            if scale_ratio < 0.0 {
-                dy *= 1.0 - scale_ratio.abs();
-            } else if scale_ratio > 0.0 {
-                dx *= 1.0 - scale_ratio;
-            }
+            let (dx, dy) = damping_per_axis(scale_damping, scale_ratio);
             st.scale.0 = interp(2, dx as i64, st.scale.0, c.sx, s, e);
             st.scale.1 = interp(2, dy as i64, st.scale.1, c.sy, s, e);
         }
