@@ -37,16 +37,7 @@ DISPLAY="$display" XDG_DATA_HOME="$home" XDG_CONFIG_HOME="$home" WAYLAND_DISPLAY
 app=$!
 
 # Wait for the window, focus it (there is no window manager), let it play.
-wid=""
-for _ in $(seq 1 100); do
-    wid="$(DISPLAY="$display" xdotool search --name "skelpad" 2>/dev/null | head -n1 || true)"
-    [ -n "$wid" ] && break
-    sleep 0.1
-done
-if [ -z "$wid" ]; then
-    echo "error: the editor window did not appear" >&2
-    exit 1
-fi
+wid="$(wait_for_window "$display")"
 # Without a window manager, focusing may be refused; the picture does not need it.
 DISPLAY="$display" xdotool windowsize "$wid" 1400 860 windowmove "$wid" 0 0 windowfocus --sync "$wid" 2>/dev/null || true
 sleep "${SCREENSHOT_WAIT:-3}"

@@ -55,13 +55,7 @@ DISPLAY="$display" XDG_DATA_HOME="$work" XDG_CONFIG_HOME="$work" WAYLAND_DISPLAY
     LIBGL_ALWAYS_SOFTWARE=1 "$bin" "$script" &
 app=$!
 
-wid=""
-for _ in $(seq 1 100); do
-    wid="$(DISPLAY="$display" xdotool search --name "skelpad" 2>/dev/null | head -n1 || true)"
-    [ -n "$wid" ] && break
-    sleep 0.1
-done
-[ -n "$wid" ] || { echo "error: the editor window did not appear" >&2; exit 1; }
+wid="$(wait_for_window "$display")"
 DISPLAY="$display" xdotool windowsize "$wid" 1400 860 windowmove "$wid" 0 0 windowfocus --sync "$wid" 2>/dev/null || true
 sleep "${XVFB_WAIT:-3}"
 DISPLAY="$display" import -window root -crop 1400x860+0+0 "$out/before.png"

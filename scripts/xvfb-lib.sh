@@ -16,3 +16,16 @@ ensure_xvfb_packages() {
     $sudo_cmd apt-get update -qq
     $sudo_cmd apt-get install -y -qq "${missing[@]}" >/dev/null
 }
+
+# Prints the id of the editor's window on display $1 once it appears (up to
+# 10 s); fails with a message when it does not.
+wait_for_window() {
+    local display="$1" w=""
+    for _ in $(seq 1 100); do
+        w="$(DISPLAY="$display" xdotool search --name "skelpad" 2>/dev/null | head -n1 || true)"
+        [ -n "$w" ] && { echo "$w"; return 0; }
+        sleep 0.1
+    done
+    echo "error: the editor window did not appear" >&2
+    return 1
+}

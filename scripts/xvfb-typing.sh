@@ -61,16 +61,7 @@ DISPLAY="$display" XDG_DATA_HOME="$work/home" XDG_CONFIG_HOME="$work/home" WAYLA
     LIBGL_ALWAYS_SOFTWARE=1 "$bin" "$file" &
 app=$!
 
-wid=""
-for _ in $(seq 1 100); do
-    wid="$(DISPLAY="$display" xdotool search --name "skelpad" 2>/dev/null | head -n1 || true)"
-    [ -n "$wid" ] && break
-    sleep 0.1
-done
-if [ -z "$wid" ]; then
-    echo "error: the editor window did not appear" >&2
-    exit 1
-fi
+wid="$(wait_for_window "$display")"
 x() { DISPLAY="$display" xdotool "$@"; }
 # The window may not be mapped yet: focusing it fails until it is.
 sleep 1
