@@ -5,6 +5,7 @@
 //! (armature + time → [`runtime::Pose`]) → [`render`] (pose → draw list →
 //! epaint meshes or pixels). See ARCHITECTURE.md.
 
+#[cfg(feature = "app")]
 pub mod app;
 pub mod cli;
 pub mod compile;

@@ -1,6 +1,7 @@
 //! Drag on the canvas, the text follows: driven through the real UI with
 //! egui_kittest (pointer events in screen space, the app's own canvas).
 
+#![cfg(feature = "app")]
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "test code")]
 
 use std::path::{Path, PathBuf};

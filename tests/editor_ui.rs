@@ -1,6 +1,7 @@
 //! The editor driven through its real UI with egui_kittest: no display, no
 //! GPU. Time is mocked by setting the input's clock.
 
+#![cfg(feature = "app")]
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "test code")]
 
 use std::collections::VecDeque;

@@ -3,6 +3,7 @@
 //! here with independent, plain-string tests), and the highlighter colours
 //! each token by that role and nothing else.
 
+#![cfg(feature = "app")]
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "test code")]
 
 use std::path::{Path, PathBuf};

@@ -166,6 +166,11 @@ fn open_editor(file: Option<PathBuf>) -> i32 {
         eprintln!("error: {msg}");
         return EXIT_USAGE;
     }
+    run_editor(file)
+}
+
+#[cfg(feature = "app")]
+fn run_editor(file: Option<PathBuf>) -> i32 {
     match crate::app::run(file) {
         Ok(()) => EXIT_OK,
         Err(msg) => {
@@ -173,6 +178,12 @@ fn open_editor(file: Option<PathBuf>) -> i32 {
             EXIT_USAGE
         }
     }
+}
+
+#[cfg(not(feature = "app"))]
+fn run_editor(_file: Option<PathBuf>) -> i32 {
+    eprintln!("error: this skelpad was built without the editor (cargo feature `app`); the commands still work (skelpad --help)");
+    EXIT_USAGE
 }
 
 /// Reads a script, with a clear message when it cannot be read
