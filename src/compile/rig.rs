@@ -229,6 +229,19 @@ pub fn compile_rig(sections: &[(Ordinal, RigSection<'_>)]) -> RigOutput {
     // Attachments: (slot index, short name, data).
     let mut atts: Vec<(usize, String, WAtt)> = Vec::new();
     let mut att_by_name: HashMap<String, usize> = HashMap::default();
+    // Room for every bone line and its properties up front (growing long
+    // vectors one push at a time copies them again and again).
+    let skeletons = || sections.iter().filter_map(|(_, s)| if let RigSection::Skeleton(sk) = s { Some(sk) } else { None });
+    let bone_lines: usize = skeletons().map(|sk| sk.bones.len()).sum();
+    let slot_lines: usize = skeletons().flat_map(|sk| &sk.bones).map(|b| b.slots.len()).sum();
+    let prop_count: usize =
+        skeletons().flat_map(|sk| &sk.bones).map(|b| b.props.len() + b.slots.iter().map(|s| s.spec.props.len()).sum::<usize>()).sum();
+    bones.reserve(bone_lines);
+    bone_by_name.reserve(bone_lines);
+    src.bone_defs.reserve(bone_lines);
+    src.slot_defs.reserve(slot_lines);
+    src.props.reserve(prop_count);
+    cx.refs.reserve(bone_lines + 2 * slot_lines);
 
     for (ord, sec) in sections {
         let RigSection::Skeleton(sk) = sec else { continue };

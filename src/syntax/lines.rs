@@ -118,8 +118,9 @@ impl<'a> Iterator for Tokens<'a> {
         // has non-ASCII spaces).
         while i < len {
             let b = bytes[i];
-            if b < 0x80 {
-                if !is_ascii_js_space(b) {
+            let class = BYTE_CLASS[b as usize];
+            if class != NON_ASCII {
+                if class == WORD {
                     break;
                 }
                 i += 1;
@@ -136,13 +137,14 @@ impl<'a> Iterator for Tokens<'a> {
             return None;
         }
         let s = i;
+        // The token: a run of word bytes (the common case, one table
+        // look-up per byte), decoding only non-ASCII characters.
         while i < len {
-            let b = bytes[i];
-            if b < 0x80 {
-                if is_ascii_js_space(b) {
-                    break;
-                }
+            let class = BYTE_CLASS[bytes[i] as usize];
+            if class == WORD {
                 i += 1;
+            } else if class == SPACE {
+                break;
             } else {
                 let c = line[i..].chars().next().unwrap_or(' ');
                 if is_js_space(c) {
@@ -161,9 +163,30 @@ impl<'a> Iterator for Tokens<'a> {
     }
 }
 
+/// [`BYTE_CLASS`]: a byte that is not whitespace, an ASCII whitespace byte,
+/// or a byte of a non-ASCII character (decoded to tell).
+const WORD: u8 = 0;
+const SPACE: u8 = 1;
+const NON_ASCII: u8 = 2;
+
+/// The class of each byte value, for the tokenizer's inner loops.
+static BYTE_CLASS: [u8; 256] = {
+    let mut t = [WORD; 256];
+    let mut b = 0;
+    while b < 256 {
+        if b >= 0x80 {
+            t[b] = NON_ASCII;
+        } else if is_ascii_js_space(b as u8) {
+            t[b] = SPACE;
+        }
+        b += 1;
+    }
+    t
+};
+
 /// An ASCII byte that JavaScript's `\s` matches.
 #[inline]
-fn is_ascii_js_space(b: u8) -> bool {
+const fn is_ascii_js_space(b: u8) -> bool {
     matches!(b, b'\t' | b'\n' | 0x0b | 0x0c | b'\r' | b' ')
 }
 
@@ -241,47 +264,41 @@ pub struct SectionSlice {
 /// section form a section of their own (which starts no valid section).
 ///
 /// This runs on every keystroke over the whole text, so it looks at bytes:
-/// a line starting with a tab is only examined for a trailing `\`.
+/// one vectorized scan for line breaks, and only a line that does not start
+/// with a tab (once a section is open) is looked at further. A physical line
+/// continues the one before it when that one ends with `\\` (before an
+/// optional `\r`), which is all [`LogicalLines`] joins on.
 pub fn split_sections(text: &str) -> Vec<SectionSlice> {
     let bytes = text.as_bytes();
     let mut out: Vec<SectionSlice> = Vec::new();
     let mut current: Option<u32> = None;
-    let mut pos = 0usize;
-    let line_end = |from: usize| memchr::memchr(b'\n', &bytes[from..]).map_or(bytes.len(), |i| from + i);
-    while pos <= bytes.len() {
-        let start = pos;
-        // Find the end of the logical line (following `\` continuations).
-        let mut end = line_end(pos);
-        let mut joined = false;
-        loop {
-            let mut content_end = end;
-            if content_end > pos && bytes[content_end - 1] == b'\r' {
-                content_end -= 1;
-            }
-            if content_end > pos && bytes[content_end - 1] == b'\\' && end < bytes.len() {
-                joined = true;
-                pos = end + 1;
-                end = line_end(pos);
-            } else {
-                break;
-            }
+    let mut consider = |start: usize, current: &mut Option<u32>| {
+        if start >= bytes.len() || (bytes[start] == b'\t' && current.is_some()) {
+            return;
         }
-        let first = bytes.get(start).copied();
-        let needs_check = first != Some(b'\t') || current.is_none();
-        if needs_check && start < bytes.len() {
-            let blank = if joined {
-                LogicalLines::new(&text[start..]).next().is_none_or(|l| l.is_blank())
-            } else {
-                LogicalLines::new(&text[start..end]).next().is_none_or(|l| l.is_blank())
-            };
-            if !blank && (first != Some(b'\t') || current.is_none()) {
-                if let Some(s) = current {
-                    out.push(SectionSlice { start: s, end: start as u32 });
-                }
-                current = Some(start as u32);
-            }
+        if LogicalLines::new(&text[start..]).next().is_none_or(|l| l.is_blank()) {
+            return;
         }
-        pos = end + 1;
+        if let Some(s) = *current {
+            out.push(SectionSlice { start: s, end: start as u32 });
+        }
+        *current = Some(start as u32);
+    };
+    consider(0, &mut current);
+    for nl in memchr::memchr_iter(b'\n', bytes) {
+        let start = nl + 1;
+        if start >= bytes.len() || (bytes[start] == b'\t' && current.is_some()) {
+            continue;
+        }
+        // Skip a physical line that continues the one before it.
+        let mut content_end = nl;
+        if content_end > 0 && bytes[content_end - 1] == b'\r' {
+            content_end -= 1;
+        }
+        if content_end > 0 && bytes[content_end - 1] == b'\\' {
+            continue;
+        }
+        consider(start, &mut current);
     }
     if let Some(s) = current {
         out.push(SectionSlice { start: s, end: text.len() as u32 });
@@ -311,6 +328,38 @@ mod tests {
         assert_eq!(toks, vec!["bone", "#F00"]);
         assert!(LogicalLines::new("\t# note").next().unwrap().is_blank());
         assert!(!LogicalLines::new("#note").next().unwrap().is_blank());
+    }
+
+    /// `split_sections` against its definition over logical lines: a
+    /// section starts at each non-blank logical line that does not start with
+    /// a tab (or, before the first section, at any non-blank line).
+    #[test]
+    fn split_sections_matches_logical_lines() {
+        fn reference(text: &str) -> Vec<SectionSlice> {
+            let mut starts: Vec<u32> = Vec::new();
+            for l in LogicalLines::new(text) {
+                if !l.is_blank() && (!l.text.starts_with('\t') || starts.is_empty()) {
+                    starts.push(l.start);
+                }
+            }
+            let ends = starts.iter().skip(1).copied().chain([text.len() as u32]);
+            starts.iter().zip(ends).map(|(&start, end)| SectionSlice { start, end }).collect()
+        }
+        let cases = [
+            "",
+            "\n",
+            "skeleton",
+            "\tbone\nskeleton\n\tb\n",
+            "skeleton\n\ta \\\nanim \"x\"\nanim \"y\"\n",
+            "skeleton\r\n\ta\r\nanim \\\r\n\"x\"\r\n\tb\r\n",
+            "\\\nskeleton\n\\\n\\\nanim\n",
+            "# c\n\n  \nskeleton\n# note\n\t# x\nanim \"a\"\n\r\n\r",
+            "a\\\r\n\r\nb\n\tc\\\nd\ne\\",
+            "\t\\\nx\ny\n",
+        ];
+        for text in cases {
+            assert_eq!(split_sections(text), reference(text), "{text:?}");
+        }
     }
 
     #[test]
