@@ -23,7 +23,7 @@ use std::sync::Arc;
 
 use crate::model::{AnimId, Armature};
 use crate::syntax::tree::{Section, SectionKind};
-use crate::syntax::{Diagnostic, LineIndex, TokenRole, comment_roles, parse_section, split_sections};
+use crate::syntax::{Diagnostic, LineIndex, TokenRole, comment_roles, parse_section, split_sections_at};
 
 /// Position of a section inside the list a compile unit was built from.
 pub type Ordinal = usize;
@@ -174,7 +174,9 @@ impl Compiler {
     pub fn update(&mut self, text: &str) -> Compilation {
         self.last_parsed_sections = 0;
         self.last_compiled_units = 0;
-        let slices = split_sections(text);
+        // One scan for line breaks serves the line index and the split.
+        let line_index = LineIndex::new(text);
+        let slices = split_sections_at(text, line_index.line_breaks());
         let mut prev: Vec<Option<CachedSection>> = std::mem::take(&mut self.sections).into_iter().map(Some).collect();
         let mut sections: Vec<CachedSection> = Vec::with_capacity(slices.len());
         for (i, sl) in slices.iter().enumerate() {
@@ -341,6 +343,6 @@ impl Compiler {
         self.sections = sections;
         let leading_end = slices.first().map_or(text.len(), |s| s.start as usize);
         let leading_roles = comment_roles(&text[..leading_end]);
-        Compilation { armature, diagnostics, sources, lines: LineIndex::new(text), sections: trees, leading_roles, expectations }
+        Compilation { armature, diagnostics, sources, lines: line_index, sections: trees, leading_roles, expectations }
     }
 }

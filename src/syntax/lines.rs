@@ -29,6 +29,7 @@ pub struct LogicalLine<'a> {
 
 impl LogicalLine<'_> {
     /// Maps an offset in `text` to an offset in the source.
+    #[inline]
     pub fn source_offset(&self, pos: usize) -> u32 {
         let pos = pos as u32;
         if self.pieces.is_empty() {
@@ -70,6 +71,36 @@ impl Token<'_> {
     /// Byte offset just past the token in the logical line.
     pub fn end(&self) -> usize {
         self.pos + self.text.len()
+    }
+}
+
+/// Appends the tokens of a line to `buf` (as [`Tokens`] yields them) and
+/// returns where its comment starts, if it has one. An ASCII line (nearly
+/// every line) is cut in one tight loop.
+pub fn tokenize_into<'a>(line: &'a str, buf: &mut Vec<Token<'a>>) -> Option<usize> {
+    if !line.is_ascii() {
+        let mut toks = Tokens::new(line);
+        buf.extend(toks.by_ref());
+        return toks.comment_start();
+    }
+    let bytes = line.as_bytes();
+    let len = bytes.len();
+    let mut i = 0;
+    loop {
+        while i < len && BYTE_CLASS[bytes[i] as usize] == SPACE {
+            i += 1;
+        }
+        if i >= len {
+            return None;
+        }
+        let s = i;
+        while i < len && BYTE_CLASS[bytes[i] as usize] == WORD {
+            i += 1;
+        }
+        if i - s == 1 && bytes[s] == b'#' {
+            return Some(s);
+        }
+        buf.push(Token { text: &line[s..i], pos: s });
     }
 }
 
@@ -269,6 +300,12 @@ pub struct SectionSlice {
 /// continues the one before it when that one ends with `\\` (before an
 /// optional `\r`), which is all [`LogicalLines`] joins on.
 pub fn split_sections(text: &str) -> Vec<SectionSlice> {
+    split_sections_at(text, memchr::memchr_iter(b'\n', text.as_bytes()))
+}
+
+/// [`split_sections`] given the offsets of the text's line breaks, in order
+/// (the compiler has them already, in its [`super::LineIndex`]).
+pub fn split_sections_at(text: &str, line_breaks: impl IntoIterator<Item = usize>) -> Vec<SectionSlice> {
     let bytes = text.as_bytes();
     let mut out: Vec<SectionSlice> = Vec::new();
     let mut current: Option<u32> = None;
@@ -285,7 +322,7 @@ pub fn split_sections(text: &str) -> Vec<SectionSlice> {
         *current = Some(start as u32);
     };
     consider(0, &mut current);
-    for nl in memchr::memchr_iter(b'\n', bytes) {
+    for nl in line_breaks {
         let start = nl + 1;
         if start >= bytes.len() || (bytes[start] == b'\t' && current.is_some()) {
             continue;
@@ -320,6 +357,19 @@ mod tests {
         assert_eq!(lines[0].source_offset(3), 5);
         assert_eq!(lines[1].text, "d");
         assert_eq!(lines[1].start, 9);
+    }
+
+    /// The one-loop ASCII tokenizer agrees with the iterator.
+    #[test]
+    fn tokenize_into_matches_tokens() {
+        for line in ["", " ", "\t\tx 0 -> 10 # c", "#", "# x", "a#b #", "\u{a0}x\u{2003}y", "é z\t#\t", "a\x0bb\x0cc\rd"] {
+            let mut buf = Vec::new();
+            let comment = tokenize_into(line, &mut buf);
+            let mut it = Tokens::new(line);
+            let want: Vec<Token<'_>> = it.by_ref().collect();
+            assert_eq!(buf, want, "{line:?}");
+            assert_eq!(comment, it.comment_start(), "{line:?}");
+        }
     }
 
     #[test]

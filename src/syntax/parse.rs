@@ -3,7 +3,7 @@
 //! the one the original tool builds.
 
 use super::diag::{Diagnostic, Span};
-use super::lines::{LogicalLine, LogicalLines, Token, Tokens, is_js_space};
+use super::lines::{LogicalLine, LogicalLines, Token, Tokens, is_js_space, tokenize_into};
 use super::role::{Role, TokenRole};
 use super::token::{self, EasingOpt, OptionsTok};
 use super::tree::*;
@@ -17,14 +17,14 @@ pub fn parse_section(src: &str) -> Section {
     // token before a comment) are left out, comments recorded on the way.
     let mut all: Vec<LogicalLine<'_>> = Vec::with_capacity(memchr::memchr_iter(b'\n', src.as_bytes()).count() + 1);
     all.extend(LogicalLines::new(src));
-    let mut buf: Vec<Token<'_>> = Vec::with_capacity(src.len() / 5 + 4);
+    // Timelines average about four bytes a token (with its space): room
+    // for that, so the buffer rarely grows.
+    let mut buf: Vec<Token<'_>> = Vec::with_capacity(src.len() / 3 + 4);
     let mut ranges: Vec<(usize, usize, usize)> = Vec::with_capacity(all.len());
     let mut comments: Vec<TokenRole> = Vec::new();
     for (i, line) in all.iter().enumerate() {
         let start = buf.len();
-        let mut toks = Tokens::new(&line.text);
-        buf.extend(toks.by_ref());
-        if let Some(c) = toks.comment_start() {
+        if let Some(c) = tokenize_into(&line.text, &mut buf) {
             comments.push(TokenRole { span: Span::new(line.source_offset(c), line.end.max(line.source_offset(c))), role: Role::Comment });
         }
         if buf.len() > start {
