@@ -28,7 +28,6 @@ use crate::runtime::{Pose, evaluate_into, skelform::SkfXform};
 pub struct Converted {
     /// The Skel2D script's text, ready to save as a `.skel2d` file.
     pub script: String,
-
     /// (path relative to the script's folder, straight RGBA8 width, height, pixels).
     pub sprites: Vec<(String, u32, u32, Vec<u8>)>,
     /// What could not be carried, with counts.

@@ -53,7 +53,6 @@ pub struct Imported {
     /// The file as skelpad's model: bones composed SkelForm's way, one slot
     /// per visual, one skin per style (after `default`), the animations.
     pub armature: Armature,
-
     /// Every sprite the armature names.
     pub sprites: Vec<SpriteSource>,
     /// The file as read (atlas PNGs included).

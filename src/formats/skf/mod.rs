@@ -248,7 +248,6 @@ pub struct SkfVisual {
     pub indices: Vec<u32>,
     /// Bones that move the mesh's vertices, besides the owning bone.
     pub binds: Vec<SkfBind>,
-
     /// Offset of the texture's center from the bone, in texture sizes.
     pub pivot_pos: Vec2,
     /// Scale of the texture (or the mesh's vertices) on top of the bone's,
@@ -294,7 +293,6 @@ pub struct SkfVertex {
     /// Where the vertex is relative to its bone, before the bone's scale,
     /// the pivot's scale and rotation and the bone's rotation apply (+y up).
     pub pos: Vec2,
-
     /// 0..1 across the texture, y down.
     pub uv: Vec2,
     /// `pos` before any deformation; runtimes rebuild the posed vertex from it

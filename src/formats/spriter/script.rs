@@ -25,7 +25,6 @@ use crate::runtime::evaluate;
 pub struct Converted {
     /// The Skel2D script's text, ready to save as a `.skel2d` file.
     pub script: String,
-
     /// What the language cannot express (printed by `skelpad convert`).
     pub lost: Vec<String>,
 }
