@@ -4,7 +4,7 @@
 //! into Spriter's own data with every check, [`build`] makes one
 //! [`Armature`](crate::model::Armature) per entity that the runtime plays
 //! as SpriterPlusPlus does (`Composition::Spriter`). Bad input is an
-//! [`Error`] (the file cannot be read as Spriter at all) or a located
+//! `Err` message (the file cannot be read as Spriter at all) or a located
 //! [`Warning`] (the rest still plays); nothing panics.
 
 pub mod build;
