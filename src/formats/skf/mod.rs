@@ -121,7 +121,7 @@ pub struct SkfArmature {
     pub clear_color: Rgba8,
     /// Parents before children; `id` is the array position.
     pub bones: Vec<SkfBone>,
-    /// The animations, indexed by their `id`.
+    /// The animations (skelpad writes each one's `id` as its position).
     pub animations: Vec<SkfAnimation>,
     /// The atlas images in the zip; a texture's `atlas_idx` indexes this.
     pub atlases: Vec<SkfAtlas>,
@@ -171,7 +171,8 @@ pub struct SkfBone {
     /// Scale per axis relative to the parent (default `(1, 1)`; one negative
     /// axis mirrors the bone).
     pub scale: Vec2,
-    /// Index of the parent bone, -1 for a root; always lower than `id`.
+    /// Index of the parent bone, -1 for a root; must be lower than `id`
+    /// (runtimes compose bones in one pass in array order).
     pub parent_id: i32,
     /// The texture of the bone's visual, "" without one (document field; the
     /// editor and runtimes read the visual's).
@@ -344,7 +345,8 @@ impl Default for SkfBindVert {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct SkfAnimation {
-    /// The animation's index in [`SkfArmature::animations`].
+    /// The animation's id (skelpad writes its index in
+    /// [`SkfArmature::animations`]).
     pub id: u32,
     /// The animation's name as the editor lists it.
     pub name: String,
@@ -411,7 +413,7 @@ pub struct SkfAtlas {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct SkfStyle {
-    /// The style's index in [`SkfArmature::styles`].
+    /// The style's id (skelpad writes its index in [`SkfArmature::styles`]).
     pub id: u32,
     /// The style's name as the editor shows it.
     pub name: String,
