@@ -1,6 +1,7 @@
 //! Armature + animation + skin + time → [`Pose`]. Pure: the time is an
 //! argument, never read from a clock.
 
+pub mod expect;
 pub mod report;
 
 use crate::model::*;
