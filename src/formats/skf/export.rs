@@ -498,6 +498,12 @@ pub fn plan_with_progress(
     if !(k.is_finite() && k > 0.0) {
         return Err(ExportError::BadScale(k));
     }
+    // SkelForm keys no z-index: animated draw orders become slot copies.
+    let (baked, order_warning) = match crate::formats::draw_order::bake(arm) {
+        Ok(b) => (b, None),
+        Err(why) => (None, Some(Warning { subject: "draw order".into(), message: why })),
+    };
+    let arm = baked.as_ref().unwrap_or(arm);
     let sk = &*arm.skeleton;
     let skins = resolve_skins(sk, &opts.skins)?;
     let mut ctx = Ctx {
@@ -511,6 +517,7 @@ pub fn plan_with_progress(
         mesh_helper: HashMap::new(),
         warnings: Vec::new(),
     };
+    ctx.warnings.extend(order_warning);
     choose_owners(&mut ctx);
     plan_bones(&mut ctx);
     let setup_pose = Pose::setup(sk);
