@@ -31,7 +31,8 @@ impl Analysis {
     /// Compiles `text` for the first time.
     pub fn new(text: &str) -> Self {
         let mut compiler = Compiler::new();
-        let comp = compiler.update(text);
+        let mut comp = compiler.update(text);
+        crate::runtime::expect::check(&mut comp);
         let shown = comp.armature.clone();
         let last_clean = (!comp.has_armature_errors()).then(|| shown.clone());
         Analysis { compiler, compiled_text: text.to_owned(), comp, generation: 1, last_clean, shown, shown_is_stale: false, frozen: false }
@@ -71,6 +72,7 @@ impl Analysis {
     /// canvas keeps showing that version.
     pub fn recompile(&mut self, text: &str) {
         self.comp = self.compiler.update(text);
+        crate::runtime::expect::check(&mut self.comp);
         text.clone_into(&mut self.compiled_text);
         self.generation += 1;
         let current = &self.comp.armature;

@@ -17,7 +17,7 @@ pub mod spriter;
 use std::sync::Arc;
 
 pub use ik::{IkConstraint, IkFamily, IkMode};
-pub use math::{Affine, Color, lerp, lerp_angle, normalize_angle};
+pub use math::{Affine, Color, DAffine2, DVec2, lerp, lerp_angle, normalize_angle};
 pub use mesh::{Mesh, MeshBind, MeshVertex};
 pub use physics::{BonePhysics, PhysicsReads, PhysicsState};
 pub use spriter::{BoneAlphaChannel, ParentChannel, SpriterCurve, SpriterCurveKind};

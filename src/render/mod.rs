@@ -608,11 +608,11 @@ fn add_attachment(
                     None => {
                         // Non-uniform scale or shear: the pen must stay
                         // round in the world, so stroke the mapped outline.
-                        let linear = Affine { e: 0.0, f: 0.0, ..*m };
+                        let linear = m.linear();
                         cache.outline.transformed_into(&linear, &mut cache.world_outline);
                         let op = Op::stroke(&stroke, tolerance_for(&cache.world_outline, width, tol));
                         let mesh = cache.tess.get(&cache.world_outline, op, options.contours);
-                        list.push_mesh(mesh, &Affine::translate(m.e, m.f), head);
+                        list.push_mesh(mesh, &Affine::translate(m.translation().x, m.translation().y), head);
                     }
                 }
             }

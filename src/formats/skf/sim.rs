@@ -77,17 +77,18 @@ impl Trs {
     /// the shear (cosine of the angle between the axes, 0 for none), which
     /// SkelForm cannot show.
     pub fn from_matrix(m: Affine) -> (Trs, f64) {
-        let len_x = m.a.hypot(m.b);
-        let len_y = m.c.hypot(m.d);
+        let [a, b, c, d, x, y] = m.to_array();
+        let len_x = a.hypot(b);
+        let len_y = c.hypot(d);
         if len_x < 1e-12 {
             // Collapsed x axis: take the rotation from the y axis.
-            let rot = (-m.c).atan2(m.d);
-            return (Trs { x: m.e, y: m.f, rot, sx: 0.0, sy: len_y }, 0.0);
+            let rot = (-c).atan2(d);
+            return (Trs { x, y, rot, sx: 0.0, sy: len_y }, 0.0);
         }
-        let rot = m.b.atan2(m.a);
+        let rot = b.atan2(a);
         let sy = m.determinant() / len_x;
-        let shear = if len_y < 1e-12 { 0.0 } else { (m.a * m.c + m.b * m.d) / (len_x * len_y) };
-        (Trs { x: m.e, y: m.f, rot, sx: len_x, sy }, shear)
+        let shear = if len_y < 1e-12 { 0.0 } else { (a * c + b * d) / (len_x * len_y) };
+        (Trs { x, y, rot, sx: len_x, sy }, shear)
     }
 
     /// The element of this transform a keyframe drives.
@@ -325,7 +326,7 @@ mod tests {
         assert!(shear.abs() < 1e-12);
         let (g, w) = (back.matrix().to_array(), t.matrix().to_array());
         assert!(g.iter().zip(w).all(|(a, b)| (a - b).abs() < 1e-12));
-        let sheared = Affine { a: 1.0, b: 0.0, c: 0.5, d: 1.0, e: 0.0, f: 0.0 };
+        let sheared = Affine::from_array([1.0, 0.0, 0.5, 1.0, 0.0, 0.0]);
         assert!(Trs::from_matrix(sheared).1.abs() > 0.1);
     }
 

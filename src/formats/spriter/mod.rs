@@ -128,7 +128,7 @@ pub fn center_pictures(arm: &crate::model::Armature, dir: &Path) -> (crate::mode
             let (dx, dy) = ((0.5 - pivot[0]) * f64::from(w), (0.5 - pivot[1]) * f64::from(h));
             let m = att.transform.matrix() * crate::model::Affine::translate(dx, dy);
             let t = att.transform;
-            att.transform = AttachmentTransform { x: m.e, y: m.f, ..t };
+            att.transform = AttachmentTransform { x: m.translation().x, y: m.translation().y, ..t };
             *pivot = [0.5, 0.5];
         }
     }
