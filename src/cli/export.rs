@@ -6,10 +6,10 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 
 use super::{EXIT_ERRORS, EXIT_OK, EXIT_USAGE, read_script, report};
-use crate::compile::compile;
 use crate::formats::skf::export::{ExportOptions, Pictures};
 use crate::formats::skf::write::{Stage, export_file};
 use crate::model::Armature;
+use crate::runtime::expect::compile_checked;
 
 /// Arguments of `skelpad export`.
 #[derive(Args, Debug, Clone, PartialEq)]
@@ -124,7 +124,7 @@ pub fn run(args: &ExportArgs, make_pictures: &mut dyn FnMut(&Armature, &Path) ->
                 return EXIT_USAGE;
             }
         };
-        let comp = compile(&text);
+        let comp = compile_checked(&text);
         if comp.has_errors() {
             if !args.allow_errors {
                 let _ = write!(err, "{}", report::render_plain(&args.file, &text, &comp.diagnostics));

@@ -1,6 +1,7 @@
 //! Armature + animation + skin + time → [`Pose`]. Pure: the time is an
 //! argument, never read from a clock.
 
+pub mod expect;
 pub mod report;
 
 use crate::model::*;
@@ -168,19 +169,19 @@ impl Pose {
             let (ws, wc) = (acc.sin, acc.cos);
             let fx = if local.flip_x { -1.0 } else { 1.0 };
             let fy = if local.flip_y { -1.0 } else { 1.0 };
-            let Affine { a, b, c, d, e, f } = parent_world;
+            let [a, b, c, d, e, f] = parent_world.to_array();
             // P · T(x, y) · S(isx, isy) · R(irot) · F · R(acc.rot) · S(acc.sx, acc.sy), expanded.
             let (ax, bx, cy, dy) = (a * isx, b * isx, c * isy, d * isy);
             let (fxx, fxy, fyx, fyy) = (fx * acc.sx, fx * acc.sy, fy * acc.sx, fy * acc.sy);
             let (cc, ss, cs, sc) = (ic * wc, is * ws, ic * ws, is * wc);
-            let world = Affine {
-                a: ax * (fxx * cc - fyx * ss) + cy * (fyx * cs + fxx * sc),
-                b: bx * (fxx * cc - fyx * ss) + dy * (fyx * cs + fxx * sc),
-                c: cy * (fyy * cc - fxy * ss) - ax * (fxy * cs + fyy * sc),
-                d: dy * (fyy * cc - fxy * ss) - bx * (fxy * cs + fyy * sc),
-                e: c * local.y + a * local.x + e,
-                f: d * local.y + b * local.x + f,
-            };
+            let world = Affine::from_array([
+                ax * (fxx * cc - fyx * ss) + cy * (fyx * cs + fxx * sc),
+                bx * (fxx * cc - fyx * ss) + dy * (fyx * cs + fxx * sc),
+                cy * (fyy * cc - fxy * ss) - ax * (fxy * cs + fyy * sc),
+                dy * (fyy * cc - fxy * ss) - bx * (fxy * cs + fyy * sc),
+                c * local.y + a * local.x + e,
+                d * local.y + b * local.x + f,
+            ]);
             bones[i].world = world;
             accum[i] = acc;
         }
@@ -209,13 +210,14 @@ impl Pose {
                 }
                 rot += pa.rot;
                 let (lx, ly) = (local.x * pa.sx, local.y * pa.sy);
-                x = pw.e + pa.cos * lx - pa.sin * ly;
-                y = pw.f + pa.sin * lx + pa.cos * ly;
+                let origin = pw.translation();
+                x = origin.x + pa.cos * lx - pa.sin * ly;
+                y = origin.y + pa.sin * lx + pa.cos * ly;
             }
             let (sin, cos) = rot.sin_cos();
             let inverse = |s: f64| if s == 0.0 { 0.0 } else { 1.0 / s };
             self.accum[i] = Accum { rot, sin, cos, sx, sy, isx: inverse(sx), isy: inverse(sy) };
-            self.bones[i].world = Affine { a: sx * cos, b: sx * sin, c: -sy * sin, d: sy * cos, e: x, f: y };
+            self.bones[i].world = Affine::from_array([sx * cos, sx * sin, -sy * sin, sy * cos, x, y]);
         }
     }
 

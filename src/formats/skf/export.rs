@@ -374,6 +374,7 @@ impl Ctx<'_> {
             }
             acc.push((rot, sx, sy, fx, fy));
             let w = pose.bones[i].world;
+            let DVec2 { x, y } = w.translation();
             // F·R(θ)·S(s): a mirror on one axis turns the rotation around
             // and moves the sign into the scale; on both it is a half turn.
             let mut trs = match (fx < 0.0, fy < 0.0) {
@@ -383,17 +384,17 @@ impl Ctx<'_> {
                 _ if self.sk.composition == crate::model::Composition::Spriter => {
                     nearest_branch(Trs::from_matrix(w).0, t.trs[self.real[i]].rot)
                 }
-                (false, false) => Trs { x: w.e, y: w.f, rot, sx, sy },
-                (true, false) => Trs { x: w.e, y: w.f, rot: -rot, sx: -sx, sy },
-                (false, true) => Trs { x: w.e, y: w.f, rot: -rot, sx, sy: -sy },
-                (true, true) => Trs { x: w.e, y: w.f, rot: rot + std::f64::consts::PI, sx, sy },
+                (false, false) => Trs { x, y, rot, sx, sy },
+                (true, false) => Trs { x, y, rot: -rot, sx: -sx, sy },
+                (false, true) => Trs { x, y, rot: -rot, sx, sy: -sy },
+                (true, true) => Trs { x, y, rot: rot + std::f64::consts::PI, sx, sy },
             };
             // Under a collapsed scale skelpad's world is not F·R·S of the
             // accumulated values (it projects onto a line): take the matrix
             // itself, its x axis exact (a projection's skew is dropped; the
             // bone is flat either way, and its children are placed exactly).
             let got = trs.matrix();
-            let tol = 1e-9 * (w.a.abs() + w.b.abs() + w.c.abs() + w.d.abs()).max(1.0);
+            let tol = 1e-9 * linear_size(w).max(1.0);
             if (0..4).any(|k| (w.to_array()[k] - got.to_array()[k]).abs() > tol) {
                 trs = nearest_branch(Trs::from_matrix(w).0, trs.rot);
             }
@@ -418,10 +419,10 @@ impl Ctx<'_> {
                     let parent = t.trs[slot_bone];
                     let mut trs = sim::compose(&parent, &local);
                     let shown = pose.slots[slot.index()].attachment == Some(*att);
-                    if shown && matrix_local.b.abs() + matrix_local.c.abs() > 0.0 {
+                    if shown && matrix_local.x_axis().y.abs() + matrix_local.y_axis().x.abs() > 0.0 {
                         let want = pose.bones[self.sk.slot(*slot).bone.index()].world * matrix_local;
                         let got = trs.matrix();
-                        let tol = 1e-6 * (want.a.abs() + want.b.abs() + want.c.abs() + want.d.abs()).max(1e-9);
+                        let tol = 1e-6 * linear_size(want).max(1e-9);
                         if (0..4).any(|k| (want.to_array()[k] - got.to_array()[k]).abs() > tol) {
                             // A skewed picture: keep its x axis (direction and
                             // length) and its area exact, drop the skew.
@@ -457,7 +458,7 @@ impl Ctx<'_> {
                 trs.sy = 0.0;
                 if !matches!(self.bones[j].kind, Kind::Plain { .. }) {
                     let w = pose.bones[self.sk.slot(slot).bone.index()].world;
-                    (trs.x, trs.y) = (w.e, w.f);
+                    (trs.x, trs.y) = w.translation().into();
                 }
             }
             t.trs[j] = trs;
@@ -497,6 +498,12 @@ pub fn plan_with_progress(
     if !(k.is_finite() && k > 0.0) {
         return Err(ExportError::BadScale(k));
     }
+    // SkelForm keys no z-index: animated draw orders become slot copies.
+    let (baked, order_warning) = match crate::formats::draw_order::bake(arm) {
+        Ok(b) => (b, None),
+        Err(why) => (None, Some(Warning { subject: "draw order".into(), message: why })),
+    };
+    let arm = baked.as_ref().unwrap_or(arm);
     let sk = &*arm.skeleton;
     let skins = resolve_skins(sk, &opts.skins)?;
     let mut ctx = Ctx {
@@ -510,6 +517,7 @@ pub fn plan_with_progress(
         mesh_helper: HashMap::new(),
         warnings: Vec::new(),
     };
+    ctx.warnings.extend(order_warning);
     choose_owners(&mut ctx);
     plan_bones(&mut ctx);
     let setup_pose = Pose::setup(sk);
@@ -616,6 +624,13 @@ fn plan_bones(ctx: &mut Ctx) {
             ctx.mesh_helper.insert(att, idx);
         }
     }
+}
+
+/// `|a| + |b| + |c| + |d|`: the size of a transform's linear part, which
+/// scales the tolerances of comparisons between matrices.
+fn linear_size(m: Affine) -> f64 {
+    let [a, b, c, d, _, _] = m.to_array();
+    a.abs() + b.abs() + c.abs() + d.abs()
 }
 
 fn vec2(x: f64, y: f64) -> Vec2 {
@@ -779,11 +794,11 @@ fn build_mesh(ctx: &mut Ctx, j: usize, slot: SlotId, att: AttachmentId, setup_po
         let mut lin = [0.0; 4];
         for &(b, w, _, _) in &blend.parts {
             let m = setup.trs[frame_of[&b]].matrix();
-            for (l, x) in lin.iter_mut().zip([m.a, m.b, m.c, m.d]) {
+            for (l, x) in lin.iter_mut().zip(m.to_array()) {
                 *l += w * x;
             }
         }
-        let m = Affine { a: lin[0], b: lin[1], c: lin[2], d: lin[3], e: 0.0, f: 0.0 };
+        let m = Affine::from_array([lin[0], lin[1], lin[2], lin[3], 0.0, 0.0]);
         let delta = m.inverse().map(|inv| inv.apply_vector(band.0, band.1)).unwrap_or((0.0, 0.0));
         let init = vec2(v.0 + delta.0, v.1 + delta.1);
         vertices.push(SkfVertex { id: vi as u32, pos: init, uv: Vec2::default(), init_pos: init });
