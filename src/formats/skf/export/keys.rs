@@ -128,11 +128,13 @@ pub(super) fn unwrap_angles(v: &mut [f64], init: f64) {
     }
 }
 
-/// Keys of one element of one exported bone, and the values a runtime shows.
-pub(super) struct Encoded {
-    pub(super) keys: Vec<PlannedKey>,
-}
+/// A key planned for an exported bone: (bone, element name, key).
+type Planned = (u32, &'static str, PlannedKey);
 
+/// Exports one animation: its frame count, skelpad's pose at every frame,
+/// the bones' keys, the tints' keys, a key on the last frame, and the
+/// keyframes in the order runtimes read them. `None` when there is nothing
+/// to animate.
 pub(super) fn export_animation(
     ctx: &mut Ctx,
     anim: &Animation,
@@ -140,8 +142,19 @@ pub(super) fn export_animation(
     out: &SkfArmature,
     fitter: &mut Fitter,
 ) -> Result<Option<SkfAnimation>, ExportError> {
-    let sk = ctx.sk;
-    let fps_r = anim.fps.round().max(1.0);
+    let Some((fps_r, last)) = frame_count(ctx, anim)? else { return Ok(None) };
+    let frames = sample(ctx, anim, fps_r, last);
+    let mut planned: Vec<Planned> = Vec::new();
+    key_bones(ctx, anim, &frames, out, fitter, &mut planned);
+    key_tints(ctx, anim, &frames, fitter, &mut planned);
+    end_key(&mut planned, last, out);
+    Ok(Some(SkfAnimation { id: index as u32, name: anim.name.clone(), fps: fps_r as u32, keyframes: keyframes(&planned) }))
+}
+
+/// The frame rate the animation is written at and its last frame; `None`
+/// (with a warning) when the rig has no bones to animate.
+fn frame_count(ctx: &mut Ctx, anim: &Animation) -> Result<Option<(f64, u32)>, ExportError> {
+    let fps_r = whole_fps(anim.fps);
     if (anim.fps - fps_r).abs() > 1e-9 {
         ctx.warnings.push(Warning {
             subject: format!("animation `{}`", anim.name),
@@ -166,24 +179,53 @@ pub(super) fn export_animation(
         });
         return Ok(None);
     }
+    Ok(Some((fps_r, last)))
+}
+
+/// skelpad's pose at every frame, as the exporter needs it.
+struct Frames {
+    fps: f64,
+    last: u32,
+    /// Frames (`last + 1`).
+    n: usize,
+    /// The target of exported bone `j` at frame `n` is `targets[j * n + n]`.
+    targets: Vec<Trs>,
+    /// Per slot, per frame.
+    colors: Vec<Vec<Color>>,
+    /// Per slot, per frame: the attachment shown.
+    shown: Vec<Vec<Option<AttachmentId>>>,
+}
+
+impl Frames {
+    fn target(&self, j: usize, n: usize) -> Trs {
+        self.targets[j * self.n + n]
+    }
+}
+
+/// Evaluates skelpad at every frame (warning about skewed pictures).
+fn sample(ctx: &mut Ctx, anim: &Animation, fps: f64, last: u32) -> Frames {
+    let sk = ctx.sk;
     let nf = last as usize + 1;
     let nb = ctx.bones.len();
-    // Evaluate skelpad at every frame.
-    let mut targets = vec![Trs::default(); nb * nf];
-    let mut colors: Vec<Vec<Color>> = vec![Vec::with_capacity(nf); sk.slots.len()];
-    let mut shown: Vec<Vec<Option<AttachmentId>>> = vec![Vec::with_capacity(nf); sk.slots.len()];
+    let mut f = Frames {
+        fps,
+        last,
+        n: nf,
+        targets: vec![Trs::default(); nb * nf],
+        colors: vec![Vec::with_capacity(nf); sk.slots.len()],
+        shown: vec![Vec::with_capacity(nf); sk.slots.len()],
+    };
     let mut pose = Pose::default();
     let mut t = ctx.new_targets();
-    let arm = ctx.arm;
     for n in 0..nf {
-        evaluate_into(&mut pose, arm, Some(anim), SkinId(0), n as f64 / fps_r);
+        evaluate_into(&mut pose, ctx.arm, Some(anim), SkinId(0), n as f64 / fps);
         ctx.targets(&pose, &mut t);
         for j in 0..nb {
-            targets[j * nf + n] = t.trs[j];
+            f.targets[j * nf + n] = t.trs[j];
         }
         for (s, sp) in pose.slots.iter().enumerate() {
-            colors[s].push(sp.color);
-            shown[s].push(sp.attachment);
+            f.colors[s].push(sp.color);
+            f.shown[s].push(sp.attachment);
         }
     }
     for (j, sheared) in t.sheared.iter().enumerate() {
@@ -197,7 +239,14 @@ pub(super) fn export_animation(
             });
         }
     }
-    // Channels by (bone, property) and (slot, component).
+    f
+}
+
+/// Keys of every exported bone, parents first: each bone is keyed against
+/// its ideal parent and, when the simulated result drifts past the world
+/// tolerances, again against its parent as a runtime shows it.
+fn key_bones(ctx: &mut Ctx, anim: &Animation, f: &Frames, out: &SkfArmature, fitter: &mut Fitter, planned: &mut Vec<Planned>) {
+    // Channels by (bone, property).
     let mut bone_channels: HashMap<(BoneId, Element), &BoneChannel> = HashMap::new();
     for ch in &anim.bones {
         let e = match ch.property {
@@ -209,10 +258,10 @@ pub(super) fn export_animation(
         };
         bone_channels.entry((ch.bone, e)).or_insert(ch);
     }
-    let mut sim_world = vec![Trs::default(); nb * nf];
-    let mut planned: Vec<(u32, &'static str, PlannedKey, String)> = Vec::new();
+    let nf = f.n;
+    let mut sim_world = vec![Trs::default(); ctx.bones.len() * nf];
     let mut truth = vec![0.0; nf];
-    for j in 0..nb {
+    for j in 0..ctx.bones.len() {
         let parent = ctx.bones[j].parent;
         let init_b = &out.bones[j];
         let init = Trs {
@@ -226,35 +275,22 @@ pub(super) fn export_animation(
             Kind::Real(b) => Some(b),
             _ => None,
         };
-        // A helper whose attachment comes and goes: its scale (and a mesh
-        // frame's position) steps at every change.
-        let vis_anchors: Vec<Anchor> = match ctx.helper_attachment(j) {
-            Some((slot, att)) => {
-                let vis: Vec<bool> = shown[slot.index()].iter().map(|a| *a == Some(att)).collect();
-                let changes: Vec<u32> = (1..nf).filter(|&n| vis[n] != vis[n - 1]).map(|n| n as u32).collect();
-                if changes.is_empty() {
-                    Vec::new()
-                } else {
-                    std::iter::once(0).chain(changes).map(|frame| Anchor { frame, curve: Curve::Stepped }).collect()
-                }
-            }
-            None => Vec::new(),
-        };
+        let vis_anchors = visibility_anchors(ctx, j, f);
         let moves_when_hidden = !matches!(ctx.bones[j].kind, Kind::Plain { .. });
-        let mut chosen: Vec<(Element, Encoded)> = Vec::new();
+        let mut chosen: Vec<(Element, Vec<PlannedKey>)> = Vec::new();
         for pass in 0..2 {
             chosen.clear();
             // Pass 0: against the ideal parent; pass 1: against the simulated one.
             let locals: Vec<Trs> = (0..nf)
                 .map(|n| {
-                    let me = targets[j * nf + n];
+                    let me = f.target(j, n);
                     match parent {
-                        Some(p) => sim::local_for(if pass == 0 { &targets[p * nf + n] } else { &sim_world[p * nf + n] }, &me),
+                        Some(p) => sim::local_for(if pass == 0 { &f.targets[p * nf + n] } else { &sim_world[p * nf + n] }, &me),
                         None => me,
                     }
                 })
                 .collect();
-            let pscale = |n: usize| parent.map_or(1.0, |p| targets[p * nf + n].sx.abs().max(targets[p * nf + n].sy.abs()));
+            let pscale = |n: usize| parent.map_or(1.0, |p| f.target(p, n).sx.abs().max(f.target(p, n).sy.abs()));
             let max_pscale = (0..nf).map(pscale).fold(0.0, f64::max).max(1e-9);
             for e in Element::ALL {
                 for (n, v) in truth.iter_mut().enumerate() {
@@ -272,32 +308,16 @@ pub(super) fn export_animation(
                 let anchors = if steps && !vis_anchors.is_empty() {
                     vis_anchors.clone()
                 } else {
-                    real_bone.and_then(|b| bone_channels.get(&(b, e))).map(|ch| anchors_of(&ch.keys, fps_r, last)).unwrap_or_default()
+                    real_bone.and_then(|b| bone_channels.get(&(b, e))).map(|ch| anchors_of(&ch.keys, f.fps, f.last)).unwrap_or_default()
                 };
                 let tol = match e {
                     Element::PositionX | Element::PositionY => TOL_POS / max_pscale,
                     Element::Rotation => TOL_ROT,
                     _ => TOL_SCALE,
                 };
-                let keys = encode(&truth, init.get(e), &anchors, tol, angle, fitter);
-                chosen.push((e, Encoded { keys }));
+                chosen.push((e, encode(&truth, init.get(e), &anchors, tol, angle, fitter)));
             }
-            // Simulate what a runtime shows and compare with the target.
-            let mut worst = (0.0f64, 0.0f64);
-            for n in 0..nf {
-                let mut local = init;
-                for (e, enc) in &chosen {
-                    local.set(*e, sim::element_value(&enc.keys, n as u32, init.get(*e)));
-                }
-                let w = match parent {
-                    Some(p) => sim::child_world(&sim_world[p * nf + n], &local),
-                    None => local,
-                };
-                sim_world[j * nf + n] = w;
-                let want = targets[j * nf + n];
-                worst.0 = worst.0.max((w.x - want.x).hypot(w.y - want.y));
-                worst.1 = worst.1.max(sim::wrap_angle(w.rot - want.rot).abs());
-            }
+            let worst = simulate(f, j, parent, init, &chosen, &mut sim_world);
             if worst.0 <= WORLD_POS && worst.1 <= WORLD_ROT {
                 break;
             }
@@ -311,18 +331,63 @@ pub(super) fn export_animation(
                 });
             }
         }
-        for (e, enc) in chosen {
-            for k in enc.keys {
-                planned.push((j as u32, e.name(), k, String::new()));
-            }
+        for (e, keys) in chosen {
+            planned.extend(keys.into_iter().map(|k| (j as u32, e.name(), k)));
         }
     }
-    // Visual keys: tints. Attachment switches are the helpers' scale keys
-    // above: no `Texture` keys are written (rusty_skelform resets the
-    // texture unless "Texture" is keyed and only sets it on "Tex" keys;
-    // skelform-js ignores both), so a helper always shows its own picture.
+}
+
+/// A helper whose attachment comes and goes: its scale (and a mesh frame's
+/// position) steps at every change. Empty when nothing changes.
+fn visibility_anchors(ctx: &Ctx, j: usize, f: &Frames) -> Vec<Anchor> {
+    let Some((slot, att)) = ctx.helper_attachment(j) else { return Vec::new() };
+    let vis: Vec<bool> = f.shown[slot.index()].iter().map(|a| *a == Some(att)).collect();
+    let changes: Vec<u32> = (1..f.n).filter(|&n| vis[n] != vis[n - 1]).map(|n| n as u32).collect();
+    if changes.is_empty() {
+        return Vec::new();
+    }
+    std::iter::once(0).chain(changes).map(|frame| Anchor { frame, curve: Curve::Stepped }).collect()
+}
+
+/// Plays bone `j`'s chosen keys under its simulated parent as a runtime
+/// does, records its world per frame in `sim_world`, and returns the worst
+/// (position, rotation) error against the target.
+fn simulate(
+    f: &Frames,
+    j: usize,
+    parent: Option<usize>,
+    init: Trs,
+    chosen: &[(Element, Vec<PlannedKey>)],
+    sim_world: &mut [Trs],
+) -> (f64, f64) {
+    let nf = f.n;
+    let mut worst = (0.0f64, 0.0f64);
+    for n in 0..nf {
+        let mut local = init;
+        for (e, keys) in chosen {
+            local.set(*e, sim::element_value(keys, n as u32, init.get(*e)));
+        }
+        let w = match parent {
+            Some(p) => sim::child_world(&sim_world[p * nf + n], &local),
+            None => local,
+        };
+        sim_world[j * nf + n] = w;
+        let want = f.target(j, n);
+        worst.0 = worst.0.max((w.x - want.x).hypot(w.y - want.y));
+        worst.1 = worst.1.max(sim::wrap_angle(w.rot - want.rot).abs());
+    }
+    worst
+}
+
+/// Visual keys: tints. Attachment switches are the helpers' scale keys: no
+/// `Texture` keys are written (rusty_skelform resets the texture unless
+/// "Texture" is keyed and only sets it on "Tex" keys; skelform-js ignores
+/// both), so a helper always shows its own picture.
+fn key_tints(ctx: &mut Ctx, anim: &Animation, f: &Frames, fitter: &mut Fitter, planned: &mut Vec<Planned>) {
+    let sk = ctx.sk;
+    let mut truth = vec![0.0; f.n];
     let mut tinted = false;
-    for j in 0..nb {
+    for j in 0..ctx.bones.len() {
         let slot = match &ctx.bones[j].kind {
             Kind::Plain { slot, .. } | Kind::Mesh { slot, .. } => *slot,
             _ => continue,
@@ -330,18 +395,18 @@ pub(super) fn export_animation(
         let setup = sk.slot(slot).color;
         for (c, name) in element::TINT.iter().enumerate() {
             for (n, v) in truth.iter_mut().enumerate() {
-                *v = colors[slot.index()][n].to_array()[c];
+                *v = f.colors[slot.index()][n].to_array()[c];
             }
             let component = [ColorComponent::R, ColorComponent::G, ColorComponent::B, ColorComponent::A][c];
             let anchors = anim
                 .slot_colors
                 .iter()
                 .find(|ch| ch.slot == slot && ch.component == component)
-                .map(|ch| anchors_of(&ch.keys, fps_r, last))
+                .map(|ch| anchors_of(&ch.keys, f.fps, f.last))
                 .unwrap_or_default();
             for k in encode(&truth, f32r(setup.to_array()[c]), &anchors, TOL_TINT, false, fitter) {
                 tinted = true;
-                planned.push((j as u32, name, k, String::new()));
+                planned.push((j as u32, name, k));
             }
         }
     }
@@ -351,15 +416,23 @@ pub(super) fn export_animation(
             message: "animates slot colors with TintR…TintA keyframes: SkelForm's editor and rusty_skelform play them, skelform-js ignores them (its pictures keep their setup tint)".into(),
         });
     }
-    // The runtime takes an animation's length from its last keyframe: make
-    // sure one sits on the last frame.
-    if planned.iter().all(|(_, _, k, _)| k.frame < last) || planned.is_empty() {
+}
+
+/// The runtime takes an animation's length from its last keyframe: makes
+/// sure one sits on the last frame.
+fn end_key(planned: &mut Vec<Planned>, last: u32, out: &SkfArmature) {
+    if planned.iter().all(|(_, _, k)| k.frame < last) || planned.is_empty() {
         let (bone, elem) = (0u32, Element::PositionX);
-        let existing: Vec<PlannedKey> = planned.iter().filter(|(b, e, _, _)| *b == bone && *e == elem.name()).map(|p| p.2).collect();
+        let existing: Vec<PlannedKey> = planned.iter().filter(|(b, e, _)| *b == bone && *e == elem.name()).map(|p| p.2).collect();
         let value = existing.last().map_or(out.bones[0].pos.x as f64, |k| k.value);
         let (h1, h2) = sim::LINEAR;
-        planned.push((bone, elem.name(), PlannedKey { frame: last, value, h1, h2 }, String::new()));
+        planned.push((bone, elem.name(), PlannedKey { frame: last, value, h1, h2 }));
     }
+}
+
+/// The keyframes in the order runtimes read them (by frame, bone and
+/// element), each linked to the next of its bone and element.
+fn keyframes(planned: &[Planned]) -> Vec<SkfKeyframe> {
     let order = |e: &str| -> usize {
         [element::POSITION_X, element::POSITION_Y, element::ROTATION, element::SCALE_X, element::SCALE_Y, element::TEXTURE]
             .iter()
@@ -367,15 +440,16 @@ pub(super) fn export_animation(
             .position(|x| *x == e)
             .unwrap_or(99)
     };
+    let mut planned = planned.to_vec();
     planned.sort_by_key(|a| (a.2.frame, a.0, order(a.1)));
     let mut keyframes: Vec<SkfKeyframe> = planned
         .iter()
-        .map(|(bone, e, k, s)| SkfKeyframe {
+        .map(|(bone, e, k)| SkfKeyframe {
             frame: k.frame,
             bone_id: *bone,
             element: (*e).to_string(),
             value: k.value as f32,
-            value_str: s.clone(),
+            value_str: String::new(),
             next_kf: -1,
             start_handle: k.h1.to_file(),
             end_handle: k.h2.to_file(),
@@ -389,7 +463,7 @@ pub(super) fn export_animation(
         }
         last_of.insert(key, i);
     }
-    Ok(Some(SkfAnimation { id: index as u32, name: anim.name.clone(), fps: fps_r as u32, keyframes }))
+    keyframes
 }
 
 #[cfg(test)]

@@ -38,36 +38,31 @@ impl Ctx<'_> {
     /// whose attachment is not shown gets scale 0 (a mesh's frames also move
     /// onto the slot's bone, so the whole mesh collapses to a point).
     pub(super) fn targets(&self, pose: &Pose, t: &mut Targets) {
-        // Accumulated rotation, scale and flip signs per real bone.
+        // Flip signs accumulated down each chain (every bone inherits its
+        // parent's flips); rotation and scale come accumulated with the pose.
         let nb = self.sk.bones.len();
-        let mut acc: Vec<(f64, f64, f64, f64, f64)> = Vec::with_capacity(nb);
+        let mut flips: Vec<(f64, f64)> = Vec::with_capacity(nb);
         for (i, bone) in self.sk.bones.iter().enumerate() {
             let l = pose.bones[i].local;
-            let (mut rot, mut sx, mut sy) = (l.rotation_rad, l.scale_x, l.scale_y);
             let mut fx = if l.flip_x { -1.0 } else { 1.0 };
             let mut fy = if l.flip_y { -1.0 } else { 1.0 };
             if let Some(p) = bone.parent.filter(|p| p.index() < i) {
-                let pa = acc[p.index()];
-                if bone.inherit_rotation {
-                    rot += pa.0;
-                }
-                if bone.inherit_scale {
-                    sx *= pa.1;
-                    sy *= pa.2;
-                }
-                fx *= pa.3;
-                fy *= pa.4;
+                let (pfx, pfy) = flips[p.index()];
+                fx *= pfx;
+                fy *= pfy;
             }
-            acc.push((rot, sx, sy, fx, fy));
+            flips.push((fx, fy));
             let w = pose.bones[i].world;
             let DVec2 { x, y } = w.translation();
             // F·R(θ)·S(s): a mirror on one axis turns the rotation around
             // and moves the sign into the scale; on both it is a half turn.
+            let acc = pose.accumulated(BoneId::from_index(i));
+            let (rot, sx, sy) = acc.map_or((0.0, 1.0, 1.0), |a| (a.rotation_rad, a.scale_x, a.scale_y));
             let mut trs = match (fx < 0.0, fy < 0.0) {
                 // Spriter's world has no shear but its own accumulation (and
                 // parents that change): split the matrix, staying near the
                 // previous frame's rotation.
-                _ if self.sk.composition == crate::model::Composition::Spriter => {
+                _ if self.sk.composition == crate::model::Composition::Spriter || acc.is_none() => {
                     nearest_branch(Trs::from_matrix(w).0, t.trs[self.real[i]].rot)
                 }
                 (false, false) => Trs { x, y, rot, sx, sy },
