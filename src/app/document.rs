@@ -140,6 +140,7 @@ pub struct Document {
 pub struct ImportedView {
     /// The file it came from.
     pub source: PathBuf,
+    /// The file read into the model; the canvas plays this armature.
     pub imported: crate::formats::skf::import::Imported,
     /// The converted script (the buffer) and its pictures.
     pub converted: crate::formats::skf::convert::Converted,
@@ -149,11 +150,14 @@ pub struct ImportedView {
 
 /// A Spriter file opened in the editor (read-only).
 pub struct SpriterView {
+    /// The file as read, every entity built.
     pub file: crate::formats::spriter::SpriterFile,
+    /// Index of the entity shown in `file.entities`.
     pub entity: usize,
 }
 
 impl SpriterView {
+    /// The entity shown (`None` only if the index is out of range).
     pub fn entity(&self) -> Option<&crate::formats::spriter::EntityModel> {
         self.file.entities.get(self.entity)
     }
@@ -256,6 +260,10 @@ impl Document {
         }
     }
 
+    /// Takes the file's text as read from disk again (changed by another
+    /// program): the buffer becomes it and counts as saved; a Spriter file is
+    /// read again and shows the entity at the same index (the last one if
+    /// there are fewer now).
     pub fn reload(&mut self, loaded: files::Loaded) {
         if let (Some(imp), Some(path)) = (&self.spriter, &self.path)
             && let Some(syntax) = crate::formats::spriter::syntax_of(path)

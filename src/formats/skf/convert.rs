@@ -26,6 +26,7 @@ use crate::runtime::{Pose, evaluate_into, skelform::SkfXform};
 /// A converted file: the script and the pictures it names.
 #[derive(Clone, Debug)]
 pub struct Converted {
+    /// The Skel2D script's text, ready to save as a `.skel2d` file.
     pub script: String,
     /// (path relative to the script's folder, straight RGBA8 width, height, pixels).
     pub sprites: Vec<(String, u32, u32, Vec<u8>)>,

@@ -14,7 +14,6 @@
 //! straight line between their neighbours are dropped, so linear stretches
 //! become single keys and curves the language lacks (Spriter's polynomial
 //! and bezier curves, mainline curves) become per-frame keys.
-#![allow(missing_docs, reason = "issue 12: some public fields of the Spriter reader still need doc comments")]
 
 use std::fmt::Write as _;
 
@@ -24,6 +23,7 @@ use crate::runtime::evaluate;
 
 /// Result of a conversion: the script and what it could not carry.
 pub struct Converted {
+    /// The Skel2D script's text, ready to save as a `.skel2d` file.
     pub script: String,
     /// What the language cannot express (printed by `skelpad convert`).
     pub lost: Vec<String>,
