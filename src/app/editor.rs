@@ -1,8 +1,6 @@
 //! The text editor panel (line numbers, highlighting, indentation keys,
 //! find, diagnostics on hover) and the diagnostics list under it.
 
-#![allow(missing_docs, reason = "issue 9: public items here still need doc comments")]
-
 use std::ops::Range;
 
 use eframe::egui::containers::scroll_area::ScrollAreaOutput;
@@ -96,7 +94,9 @@ pub fn insert_line(text: &mut String, at: usize, line: &str) -> usize {
 /// The find bar.
 #[derive(Default)]
 pub struct Find {
+    /// The bar is shown.
     pub open: bool,
+    /// The text searched for (highlighted in the editor).
     pub query: String,
     focus_query: bool,
 }
@@ -115,7 +115,9 @@ pub struct EditorOutput {
 /// Editor state that lives between frames (not persisted).
 #[derive(Default)]
 pub struct Editor {
+    /// Highlighted layouts of the text, cached by compilation.
     pub highlighter: Highlighter,
+    /// The find bar.
     pub find: Find,
     /// A selection to apply and scroll to on the next frame (byte range).
     pending_select: Option<Range<usize>>,
@@ -206,6 +208,7 @@ impl Editor {
         self.pending_insert = Some(text.to_owned());
     }
 
+    /// Shows the find bar with its query field focused.
     pub fn open_find(&mut self) {
         self.find.open = true;
         self.find.focus_query = true;

@@ -15,8 +15,6 @@
 //! the text field's layout) → timeline → pose (runtime, at the playback
 //! time) → canvas. So a keystroke shows on the canvas in the same frame.
 
-#![allow(missing_docs, reason = "issue 9: public items here still need doc comments")]
-
 pub mod canvas;
 mod chrome;
 pub mod document;
@@ -59,11 +57,10 @@ pub const APP_ID: &str = "skelpad";
 
 /// How often an unsaved buffer is written to the recovery file.
 pub const RECOVERY_INTERVAL_SECS: f64 = 3.0;
-/// How long after a change event the file is read (editors write in steps).
-const DISK_SETTLE_SECS: f64 = 0.1;
 
 /// What the app uses from the outside world; tests pass their own.
 pub struct Services {
+    /// Open and save dialogs.
     pub dialogs: Box<dyn FileDialogs>,
     /// Where recovery files live (`None`: no recovery).
     pub recovery_dir: Option<PathBuf>,
@@ -85,11 +82,15 @@ impl Services {
 /// A file command that may need the user's say first.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Action {
+    /// An empty untitled script.
     New,
     /// Open this file, or ask which.
     Open(Option<PathBuf>),
+    /// Save to the file's path (or ask for one).
     Save,
+    /// Ask for a path and save there.
     SaveAs,
+    /// Close the window.
     Quit,
     /// An untitled copy of the example script `help::EXAMPLES[i]`.
     OpenExample(usize),
@@ -98,21 +99,31 @@ pub enum Action {
 /// What the user selected, by name so it survives recompiles.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Selected {
+    /// A bone, by its full dotted name.
     Bone(String),
+    /// A slot, by its full name.
     Slot(String),
 }
 
 /// The editor application.
 pub struct SkelpadApp {
+    /// The open script and its compilation.
     pub doc: Document,
+    /// The text panel's state.
     pub editor: Editor,
+    /// The canvas panel's state.
     pub canvas: Canvas,
+    /// Which animation and skin play, at what time.
     pub playback: Playback,
+    /// The canvas's pan and zoom (kept between runs).
     pub view: View,
+    /// What persists between runs.
     pub settings: Settings,
+    /// The pose shown on the canvas this frame.
     pub pose: Pose,
     /// The render pipeline's state for the canvas.
     pub drawing: Drawing,
+    /// The bone or slot picked on the canvas.
     pub selected: Option<Selected>,
     /// The help windows (shortcuts, language reference).
     pub help: help::Help,
@@ -123,6 +134,7 @@ pub struct SkelpadApp {
     dialogs: Box<dyn FileDialogs>,
     /// The export whose options are being chosen.
     export_dialog: Option<ExportKind>,
+    /// The export dialog's choices (kept while the app runs).
     pub export_options: ExportOptions,
     /// The export running in the background.
     pub export_job: Option<ExportJob>,

@@ -4,6 +4,9 @@
 
 use super::*;
 
+/// How long after a change event the file is read (editors write in steps).
+pub(super) const DISK_SETTLE_SECS: f64 = 0.1;
+
 /// A question the app is waiting on (shown as a modal).
 pub(super) enum Prompt {
     /// The buffer has unsaved changes and `then` would discard them.

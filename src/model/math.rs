@@ -1,7 +1,5 @@
 //! Small geometry types shared by every stage.
 
-#![allow(missing_docs, reason = "issue 9: public items here still need doc comments")]
-
 use std::f64::consts::{PI, TAU};
 use std::ops::Mul;
 
@@ -164,6 +162,7 @@ pub fn lerp_angle(a: f64, b: f64, t: f64) -> f64 {
     normalize_angle(a + (b - a) * t)
 }
 
+/// `a` at `t = 0`, `b` at `t = 1`, on the straight line between (and beyond).
 pub fn lerp(a: f64, b: f64, t: f64) -> f64 {
     a + (b - a) * t
 }
@@ -172,18 +171,25 @@ pub fn lerp(a: f64, b: f64, t: f64) -> f64 {
 /// where colors are used as written).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Color {
+    /// Red.
     pub r: f64,
+    /// Green.
     pub g: f64,
+    /// Blue.
     pub b: f64,
+    /// Alpha (opacity): 0 transparent, 1 opaque.
     pub a: f64,
 }
 
 impl Color {
+    /// Opaque white (a tint that changes nothing).
     pub const WHITE: Color = Color { r: 1.0, g: 1.0, b: 1.0, a: 1.0 };
+    /// Opaque black.
     pub const BLACK: Color = Color { r: 0.0, g: 0.0, b: 0.0, a: 1.0 };
     /// The default bone color (LANGUAGE.md §2).
     pub const DEFAULT_BONE: Color = Color { r: 1.0, g: 0.8, b: 0.0, a: 1.0 };
 
+    /// A color from its channels.
     pub const fn new(r: f64, g: f64, b: f64, a: f64) -> Self {
         Color { r, g, b, a }
     }
@@ -193,6 +199,7 @@ impl Color {
         Color::new(self.r * other.r, self.g * other.g, self.b * other.b, self.a * other.a)
     }
 
+    /// `[r, g, b, a]`.
     pub fn to_array(self) -> [f64; 4] {
         [self.r, self.g, self.b, self.a]
     }

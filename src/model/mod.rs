@@ -6,8 +6,7 @@
 //! lookups at run time. Bones are stored parents first, so one pass in index
 //! order can accumulate transforms.
 
-#![allow(missing_docs, reason = "issue 9: public items here still need doc comments")]
-
+#[allow(missing_docs, reason = "issue 9: the IK types still need doc comments (the `ik` helper is changing them)")]
 mod ik;
 mod math;
 mod mesh;
@@ -29,9 +28,11 @@ macro_rules! id_type {
         pub struct $name(pub u32);
 
         impl $name {
+            /// The index as a `usize`, for indexing vectors.
             pub fn index(self) -> usize {
                 self.0 as usize
             }
+            /// The id of an index (saturating at `u32::MAX`, which no vector reaches).
             pub fn from_index(index: usize) -> Self {
                 Self(u32::try_from(index).unwrap_or(u32::MAX))
             }
@@ -78,10 +79,12 @@ pub struct Armature {
 }
 
 impl Armature {
+    /// The animation called `name`, if any.
     pub fn animation_by_name(&self, name: &str) -> Option<AnimId> {
         self.animations.iter().position(|a| a.name == name).map(AnimId::from_index)
     }
 
+    /// The animation with this id, if any.
     pub fn animation(&self, id: AnimId) -> Option<&Animation> {
         self.animations.get(id.index()).map(|a| &**a)
     }
@@ -132,22 +135,27 @@ pub enum Composition {
 }
 
 impl Skeleton {
+    /// The bone with this id (panics on an id of another skeleton).
     pub fn bone(&self, id: BoneId) -> &Bone {
         &self.bones[id.index()]
     }
 
+    /// The slot with this id (panics on an id of another skeleton).
     pub fn slot(&self, id: SlotId) -> &Slot {
         &self.slots[id.index()]
     }
 
+    /// The bone with this full dotted name, if any.
     pub fn bone_by_name(&self, name: &str) -> Option<BoneId> {
         self.bones.iter().position(|b| b.name == name).map(BoneId::from_index)
     }
 
+    /// The slot with this full name, if any.
     pub fn slot_by_name(&self, name: &str) -> Option<SlotId> {
         self.slots.iter().position(|s| s.name == name).map(SlotId::from_index)
     }
 
+    /// The skin called `name`, if any.
     pub fn skin_by_name(&self, name: &str) -> Option<SkinId> {
         self.skins.iter().position(|s| s.name == name).map(SkinId::from_index)
     }
@@ -172,13 +180,19 @@ impl Skeleton {
 /// A bone's local transform: what the setup pose holds and animations change.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct BoneTransform {
+    /// Position along the parent's x axis.
     pub x: f64,
+    /// Position along the parent's y axis (y up).
     pub y: f64,
     /// Counterclockwise, normalized into [-π, π].
     pub rotation_rad: f64,
+    /// Scale along the bone's own x axis.
     pub scale_x: f64,
+    /// Scale along the bone's own y axis.
     pub scale_y: f64,
+    /// Mirrored along x (`flip-x`).
     pub flip_x: bool,
+    /// Mirrored along y (`flip-y`).
     pub flip_y: bool,
 }
 
@@ -188,13 +202,18 @@ impl Default for BoneTransform {
     }
 }
 
+/// A bone of the skeleton: a frame that children, slots and path points follow.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Bone {
     /// Full dotted name, e.g. `arm.hand`.
     pub name: String,
+    /// `None` for a root bone; otherwise a bone stored before this one.
     pub parent: Option<BoneId>,
+    /// The local transform of the setup pose.
     pub setup: BoneTransform,
+    /// How long the bone is drawn (along its x axis).
     pub length: f64,
+    /// The color the bone is drawn in.
     pub color: Color,
     /// Accumulate the parent's rotation (`no-rot` clears it).
     pub inherit_rotation: bool,
@@ -209,10 +228,12 @@ impl Bone {
     }
 }
 
+/// A place on a bone that shows one attachment at a time.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Slot {
     /// Full name `BONE.SLOT`.
     pub name: String,
+    /// The bone the slot hangs on.
     pub bone: BoneId,
     /// Multiplies everything the slot shows.
     pub color: Color,
@@ -223,23 +244,33 @@ pub struct Slot {
 /// Which slot an attachment belongs to and its short name.
 #[derive(Clone, Debug, PartialEq)]
 pub struct AttachmentSlotName {
+    /// The slot the attachment belongs to.
     pub slot: SlotId,
+    /// Its short name (unique within the slot).
     pub name: String,
 }
 
+/// A set of attachment contents (skin 0 is the default skin).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Skin {
+    /// The skin's name.
     pub name: String,
+    /// One entry per attachment, in [`Skeleton::attachments`] order.
     pub attachments: Vec<Attachment>,
 }
 
 /// An attachment's transform relative to its slot's bone: `T(x,y)·R(r)·S(i,j)`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct AttachmentTransform {
+    /// Position along the slot bone's x axis.
     pub x: f64,
+    /// Position along the slot bone's y axis.
     pub y: f64,
+    /// Counterclockwise rotation.
     pub rotation_rad: f64,
+    /// Scale along x (`i`).
     pub scale_x: f64,
+    /// Scale along y (`j`).
     pub scale_y: f64,
 }
 
@@ -250,29 +281,36 @@ impl Default for AttachmentTransform {
 }
 
 impl AttachmentTransform {
+    /// `T(x, y) · R(rotation) · S(scale_x, scale_y)`.
     pub fn matrix(&self) -> Affine {
         Affine::trs(self.x, self.y, self.rotation_rad, self.scale_x, self.scale_y)
     }
 }
 
+/// What a slot can show, as one skin defines it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Attachment {
+    /// Where it sits on the slot's bone.
     pub transform: AttachmentTransform,
+    /// What it draws.
     pub kind: AttachmentKind,
 }
 
 impl Attachment {
+    /// An attachment that draws nothing, untransformed.
     pub fn none() -> Self {
         Attachment { transform: AttachmentTransform::default(), kind: AttachmentKind::None }
     }
 }
 
+/// What an attachment draws.
 #[derive(Clone, Debug, PartialEq)]
 pub enum AttachmentKind {
     /// Draws nothing (also what a skin uses to hide an attachment).
     None,
     /// An image at its pixel size with its pivot on the attachment origin.
     Sprite {
+        /// The image's name as written (`None`: no image given, nothing drawn).
         image: Option<String>,
         /// The point of the image at the attachment origin, in fractions of
         /// its width and height from its bottom-left corner: `[0.5, 0.5]`
@@ -281,22 +319,36 @@ pub enum AttachmentKind {
     },
     /// Centered on the origin; corner radius is clamped to half of each side when drawn.
     Rect {
+        /// Width.
         width: f64,
+        /// Height.
         height: f64,
+        /// Radius of rounded corners (0: square).
         corner_radius: f64,
+        /// Fill and stroke.
         style: ShapeStyle,
     },
+    /// Centered on the origin.
     Ellipse {
+        /// Radius along x.
         radius_x: f64,
+        /// Radius along y.
         radius_y: f64,
+        /// Fill and stroke.
         style: ShapeStyle,
     },
+    /// Centered on the origin.
     Circle {
+        /// Radius.
         radius: f64,
+        /// Fill and stroke.
         style: ShapeStyle,
     },
+    /// A path whose points may follow other bones.
     Path {
+        /// Its points and segments.
         path: BoundPath,
+        /// Fill and stroke.
         style: ShapeStyle,
     },
     /// A textured triangle mesh whose vertices may follow other bones.
@@ -304,6 +356,7 @@ pub enum AttachmentKind {
 }
 
 impl AttachmentKind {
+    /// The type's name as scripts write it after `:` (`mesh` and `none` have none there).
     pub fn type_name(&self) -> &'static str {
         match self {
             AttachmentKind::None => "none",
@@ -316,6 +369,7 @@ impl AttachmentKind {
         }
     }
 
+    /// The fill and stroke of a shape (`None` for sprites, meshes and nothing).
     pub fn style(&self) -> Option<&ShapeStyle> {
         match self {
             AttachmentKind::Rect { style, .. }
@@ -327,17 +381,25 @@ impl AttachmentKind {
     }
 }
 
+/// How a stroke turns a corner.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LineJoin {
+    /// A sharp corner, beveled past the miter limit.
     Miter,
+    /// The corner cut off straight.
     Bevel,
+    /// A round corner.
     Round,
 }
 
+/// How an open stroke ends.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LineCap {
+    /// Flat, at the end point.
     Butt,
+    /// Flat, half the width past the end point.
     Square,
+    /// A half circle around the end point.
     Round,
 }
 
@@ -346,10 +408,15 @@ pub enum LineCap {
 pub struct ShapeStyle {
     /// 0 means fill only.
     pub stroke_width: f64,
+    /// Miter joins longer than this many half widths are beveled.
     pub miter_limit: f64,
+    /// Fill color (closed outlines).
     pub fill: Color,
+    /// Stroke color.
     pub stroke: Color,
+    /// How the stroke turns corners.
     pub join: LineJoin,
+    /// How open strokes end.
     pub cap: LineCap,
 }
 
@@ -369,15 +436,22 @@ impl Default for ShapeStyle {
 /// A point in the space of a bone.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct BoundPoint {
+    /// The bone whose space the point is in.
     pub bone: BoneId,
+    /// x in that space.
     pub x: f64,
+    /// y in that space.
     pub y: f64,
 }
 
+/// A segment of a path, from the previous point.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum PathSegment {
+    /// A straight line to the point.
     LineTo(BoundPoint),
+    /// A quadratic curve: control point, end point.
     QuadTo(BoundPoint, BoundPoint),
+    /// A cubic curve: two control points, end point.
     CubicTo(BoundPoint, BoundPoint, BoundPoint),
 }
 
@@ -385,7 +459,9 @@ pub enum PathSegment {
 /// transform applies on top, in the space of the slot's bone.
 #[derive(Clone, Debug, PartialEq)]
 pub struct BoundPath {
+    /// The first point.
     pub start: BoundPoint,
+    /// The segments after it, in order.
     pub segments: Vec<PathSegment>,
     /// Closed paths are filled; open ones are only stroked.
     pub closed: bool,
@@ -420,13 +496,18 @@ impl BoundPath {
 /// Easing functions of the language (LANGUAGE.md §5).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Easing {
+    /// Constant speed (`li`).
     Linear,
+    /// Starts slow (`si`).
     SineIn,
+    /// Ends slow (`so`).
     SineOut,
+    /// Starts and ends slow (`sio`).
     SineInOut,
 }
 
 impl Easing {
+    /// Progress (0..1) at `t` in 0..1.
     pub fn apply(self, t: f64) -> f64 {
         use std::f64::consts::{FRAC_PI_2, PI};
         match self {
@@ -447,6 +528,7 @@ impl Easing {
         }
     }
 
+    /// The easing a script's short name stands for.
     pub fn from_code(code: &str) -> Option<Easing> {
         Some(match code {
             "li" => Easing::Linear,
@@ -457,6 +539,7 @@ impl Easing {
         })
     }
 
+    /// Every easing, in the order of [`Easing::code`]'s table.
     pub const ALL: [Easing; 4] = [Easing::Linear, Easing::SineIn, Easing::SineOut, Easing::SineInOut];
 }
 
@@ -469,12 +552,22 @@ pub enum Curve {
     Stepped,
     /// A cubic bezier timing curve from (0,0) to (1,1) with these two control
     /// points (x in time, y in progress), as SkelForm and Spriter write them.
-    Bezier { x1: f64, y1: f64, x2: f64, y2: f64 },
+    Bezier {
+        /// x of the first control point (time).
+        x1: f64,
+        /// y of the first control point (progress).
+        y1: f64,
+        /// x of the second control point (time).
+        x2: f64,
+        /// y of the second control point (progress).
+        y2: f64,
+    },
     /// Spriter's polynomial and bezier curves, as SpriterPlusPlus computes them.
     Spriter(SpriterCurve),
 }
 
 impl Curve {
+    /// Straight to the next key.
     pub const LINEAR: Curve = Curve::Eased(Easing::Linear);
 
     /// Progress (0..1, possibly beyond for overshooting beziers) at `t` in 0..1.
@@ -532,19 +625,26 @@ fn bezier_progress(x1: f64, y1: f64, x2: f64, y2: f64, t: f64) -> f64 {
 /// One key of a channel. Its curve shapes the way to the *next* key.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Key<T> {
+    /// When, in seconds from the animation's start.
     pub time_secs: f64,
+    /// The value at that time.
     pub value: T,
+    /// The way to the next key.
     pub curve: Curve,
 }
 
 /// Numeric bone properties an animation can drive.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum BoneProperty {
+    /// Local x.
     X,
+    /// Local y.
     Y,
     /// Radians.
     Rotation,
+    /// Scale along x.
     ScaleX,
+    /// Scale along y.
     ScaleY,
 }
 
@@ -567,48 +667,69 @@ pub enum AngleInterpolation {
     Linear,
 }
 
+/// The keys of one numeric property of one bone.
 #[derive(Clone, Debug, PartialEq)]
 pub struct BoneChannel {
+    /// The bone.
     pub bone: BoneId,
+    /// The property.
     pub property: BoneProperty,
+    /// How values combine with the setup value.
     pub mode: ValueMode,
+    /// Keys by time.
     pub keys: Vec<Key<f64>>,
 }
 
+/// An axis of a bone.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Axis {
+    /// The x axis.
     X,
+    /// The y axis.
     Y,
 }
 
 /// A stepped flip timeline.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FlipChannel {
+    /// The bone.
     pub bone: BoneId,
+    /// Which flip.
     pub axis: Axis,
+    /// Keys by time (`true`: flipped).
     pub keys: Vec<Key<bool>>,
 }
 
+/// A channel of a color.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ColorComponent {
+    /// Red.
     R,
+    /// Green.
     G,
+    /// Blue.
     B,
+    /// Alpha.
     A,
 }
 
 /// An absolute slot color component.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SlotColorChannel {
+    /// The slot.
     pub slot: SlotId,
+    /// Which channel of its color.
     pub component: ColorComponent,
+    /// Keys by time (0..1).
     pub keys: Vec<Key<f64>>,
 }
 
 /// A stepped attachment switch; `None` shows nothing.
 #[derive(Clone, Debug, PartialEq)]
 pub struct AttachmentChannel {
+    /// The slot.
     pub slot: SlotId,
+    /// Keys by time.
     pub keys: Vec<Key<Option<AttachmentId>>>,
 }
 
@@ -625,18 +746,25 @@ pub fn clean_fps(fps: f64) -> f64 {
     if fps.is_finite() && fps > 0.0 { fps } else { DEFAULT_FPS }
 }
 
+/// An animation: channels of keys over a skeleton.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Animation {
+    /// Its name (unique in the armature).
     pub name: String,
     /// Frames per second: always a positive number ([`Animation::empty`]
     /// cleans it, so readers never check it again).
     pub fps: f64,
     /// The latest key time; playback loops over [0, duration).
     pub duration_secs: f64,
+    /// How rotation keys are interpolated.
     pub angle_interpolation: AngleInterpolation,
+    /// Numeric bone channels.
     pub bones: Vec<BoneChannel>,
+    /// Flip channels.
     pub flips: Vec<FlipChannel>,
+    /// Slot color channels.
     pub slot_colors: Vec<SlotColorChannel>,
+    /// Attachment switches.
     pub attachments: Vec<AttachmentChannel>,
     /// Animated draw order (Spriter's mainline keys), stepped: the slots
     /// listed are drawn back to front and the others are hidden. Empty: the

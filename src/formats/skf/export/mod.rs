@@ -40,8 +40,6 @@
 //! tolerance, the bone is re-keyed against the simulated parent, so errors
 //! never accumulate down a chain.
 
-#![allow(missing_docs, reason = "issue 9: public items here still need doc comments")]
-
 use std::collections::HashMap;
 
 use super::fit::Fitter;
@@ -85,6 +83,7 @@ impl Default for ExportOptions {
 pub struct Warning {
     /// What it is about: `bone \`arm\``, `slot \`arm.hand\``, `animation \`walk\`` …
     pub subject: String,
+    /// What happened to it, as a sentence.
     pub message: String,
 }
 
@@ -98,15 +97,39 @@ impl std::fmt::Display for Warning {
 #[derive(Clone, Debug, PartialEq)]
 pub enum ExportError {
     /// A `--skin` name that is not a skin of the armature.
-    UnknownSkin { name: String, known: Vec<String> },
+    UnknownSkin {
+        /// The name asked for.
+        name: String,
+        /// The armature's skins.
+        known: Vec<String>,
+    },
     /// The scale is not a positive finite number.
     BadScale(f64),
     /// A picture could not be made (a missing sprite image, …).
-    Picture { texture: String, reason: String },
+    Picture {
+        /// The picture's texture name (`SLOT.ATTACHMENT`).
+        texture: String,
+        /// Why, from the picture source.
+        reason: String,
+    },
     /// A texture is larger than an atlas page may be.
-    AtlasTooLarge { texture: String, width: u32, height: u32, max: u32 },
+    AtlasTooLarge {
+        /// The picture's texture name.
+        texture: String,
+        /// Its width in pixels (padding included).
+        width: u32,
+        /// Its height in pixels (padding included).
+        height: u32,
+        /// The largest side of an atlas page.
+        max: u32,
+    },
     /// An animation too long to bake.
-    TooLong { animation: String, frames: u64 },
+    TooLong {
+        /// The animation's name.
+        animation: String,
+        /// How many frames it would take.
+        frames: u64,
+    },
     /// Encoding a picture or the zip failed.
     Encode(String),
     /// Writing the file failed.
@@ -145,8 +168,11 @@ pub const MAX_FRAMES: u64 = 100_000;
 /// An RGBA picture with straight (not premultiplied) alpha, top row first.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Raster {
+    /// Width in pixels.
     pub width: u32,
+    /// Height in pixels.
     pub height: u32,
+    /// `width × height` pixels, 4 bytes each, rows top to bottom.
     pub rgba: Vec<u8>,
     /// Where the attachment's origin is, in pixels from the top-left corner
     /// (x right, y down).
@@ -173,7 +199,17 @@ pub enum PictureJob {
     /// A shape attachment as `skin` defines it, rasterized at the export
     /// scale. Centered on its origin, unless it is the picture of the mesh
     /// visual `mesh` (whose UVs follow its pivot).
-    Attachment { skin: SkinId, slot: SlotId, attachment: AttachmentId, mesh: Option<usize> },
+    Attachment {
+        /// The skin whose version of the attachment is drawn.
+        skin: SkinId,
+        /// The attachment's slot.
+        slot: SlotId,
+        /// The attachment.
+        attachment: AttachmentId,
+        /// The mesh visual (index in the armature's visuals) it is the
+        /// picture of, if any.
+        mesh: Option<usize>,
+    },
     /// A sprite image copied at its own pixel size, centered on its origin.
     Sprite(String),
 }
@@ -181,6 +217,7 @@ pub enum PictureJob {
 /// What a style's texture shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TextureSource {
+    /// The picture made by this job (index in [`Plan::jobs`]).
     Job(usize),
     /// A 1×1 transparent texture: the skin hides this attachment.
     Empty,
@@ -189,7 +226,9 @@ pub enum TextureSource {
 /// A mesh visual's vertices at setup in its attachment's space, for UVs.
 #[derive(Clone, Debug)]
 pub struct MeshUv {
+    /// The visual (index in the armature's visuals).
     pub visual: usize,
+    /// Per vertex, in order: its position in the attachment's space.
     pub points: Vec<(f64, f64)>,
 }
 
@@ -199,10 +238,13 @@ pub struct Plan {
     /// Complete except the styles' texture rectangles, the atlases and the
     /// meshes' UVs.
     pub armature: SkfArmature,
+    /// The pictures to make, each once (styles share identical ones).
     pub jobs: Vec<PictureJob>,
     /// Per style: (texture name, source), in the order written.
     pub style_textures: Vec<Vec<(String, TextureSource)>>,
+    /// The mesh visuals' vertices, for their UVs once pictures are placed.
     pub mesh_uvs: Vec<MeshUv>,
+    /// What could not be carried over exactly, sorted, each once.
     pub warnings: Vec<Warning>,
     /// The skins written, in style order.
     pub skins: Vec<SkinId>,
