@@ -111,7 +111,7 @@ impl Affine {
     }
 
     /// The inverse, or [`Affine::ZERO`] when the transform collapses space,
-    /// so that what depends on it collapses too (LANGUAGE.md §6 **[differs]**).
+    /// so that what depends on it collapses too (LANGUAGE.md §6 **\[differs\]**).
     pub fn inverse_or_zero(self) -> Affine {
         self.inverse().unwrap_or(Affine::ZERO)
     }
@@ -162,34 +162,38 @@ pub fn lerp_angle(a: f64, b: f64, t: f64) -> f64 {
     normalize_angle(a + (b - a) * t)
 }
 
-/// `a` at `t = 0`, `b` at `t = 1`, on the straight line between (and beyond).
+/// Linear interpolation: `a` at `t = 0`, `b` at `t = 1`, extrapolating
+/// outside 0..1 (overshooting curves rely on that). Used for every numeric
+/// channel that is not an angle taken the shorter way round.
 pub fn lerp(a: f64, b: f64, t: f64) -> f64 {
     a + (b - a) * t
 }
 
-/// An RGBA color with channels in 0..1 (alpha may exceed 1 in timelines,
-/// where colors are used as written).
+/// An RGBA color with channels in 0..1, not premultiplied (alpha may exceed
+/// 1 in timelines, where colors are used as written; the renderer clamps
+/// every channel into 0..1 only when it draws).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Color {
-    /// Red.
+    /// Red, 0..1.
     pub r: f64,
-    /// Green.
+    /// Green, 0..1.
     pub g: f64,
-    /// Blue.
+    /// Blue, 0..1.
     pub b: f64,
-    /// Alpha (opacity): 0 transparent, 1 opaque.
+    /// Opacity, 0 (invisible) to 1 (opaque); the other channels are not
+    /// multiplied by it.
     pub a: f64,
 }
 
 impl Color {
-    /// Opaque white (a tint that changes nothing).
+    /// Opaque white: the default slot color, which leaves what it tints unchanged.
     pub const WHITE: Color = Color { r: 1.0, g: 1.0, b: 1.0, a: 1.0 };
-    /// Opaque black.
+    /// Opaque black: the default fill and stroke of shapes (LANGUAGE.md §2.2).
     pub const BLACK: Color = Color { r: 0.0, g: 0.0, b: 0.0, a: 1.0 };
     /// The default bone color (LANGUAGE.md §2).
     pub const DEFAULT_BONE: Color = Color { r: 1.0, g: 0.8, b: 0.0, a: 1.0 };
 
-    /// A color from its channels.
+    /// A color from its channels, taken as given (no clamping).
     pub const fn new(r: f64, g: f64, b: f64, a: f64) -> Self {
         Color { r, g, b, a }
     }
@@ -199,7 +203,7 @@ impl Color {
         Color::new(self.r * other.r, self.g * other.g, self.b * other.b, self.a * other.a)
     }
 
-    /// `[r, g, b, a]`.
+    /// As `[r, g, b, a]`.
     pub fn to_array(self) -> [f64; 4] {
         [self.r, self.g, self.b, self.a]
     }
