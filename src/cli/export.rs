@@ -94,17 +94,8 @@ pub fn run(args: &ExportArgs, make_pictures: &mut dyn FnMut(&Armature, &Path) ->
                 for p in problems {
                     let _ = writeln!(err, "warning: {}: {p}", args.file.display());
                 }
-                for a in &arm.animations {
-                    if a.draw_order.windows(2).any(|w| {
-                        w[0].value.iter().filter(|s| w[1].value.contains(s)).ne(w[1].value.iter().filter(|s| w[0].value.contains(s)))
-                    }) {
-                        let _ = writeln!(
-                            err,
-                            "warning: animation `{}` changes the draw order; SkelForm files keep one order (the skeleton's), shown and hidden pictures are kept",
-                            a.name
-                        );
-                    }
-                }
+                // An animated draw order is carried as slot copies by the
+                // exporter (formats::draw_order); it warns if it cannot.
                 arm
             }
             Err(msg) => {
