@@ -8,7 +8,7 @@
 use super::names::resolve_or_explain;
 use super::rig::RigOutput;
 use super::source::{Reference, Target};
-use crate::model::{AnimId, Armature, BoneId, SlotId};
+use crate::model::{AnimId, Armature, BoneId, SlotId, clean_fps};
 use crate::syntax::Diagnostic;
 use crate::syntax::Span;
 use crate::syntax::tree::{ExpectProp, ExpectSection, Spanned};
@@ -127,8 +127,7 @@ pub(crate) fn resolve_section(armature: &Armature, rig: &RigOutput, e: &ExpectSe
             Some(id) => {
                 out.references.push(Reference { span: name.span, target: Some(Target::Animation(id)), definition: false });
                 let a = &armature.animations[id.index()];
-                let fps = if a.fps > 0.0 { a.fps } else { 20.0 };
-                let t = e.frame / fps;
+                let t = e.frame / clean_fps(a.fps);
                 out.check.anim = Some(id);
                 out.check.time_secs = t;
                 out.check.when = format!("frame {} ({} s) of \"{}\"", fmt(e.frame), fmt(t), a.name);

@@ -87,7 +87,32 @@ struct Accum {
     isy: f64,
 }
 
+/// A bone's rotation and scale accumulated down its chain (what its world
+/// transform is made of besides its position and flips): under the
+/// language's rule (LANGUAGE.md §6) a bone adds its parent's accumulated
+/// rotation and multiplies its parent's scale unless it opts out
+/// (`no-rot`, `no-scale`); under Spriter's and SkelForm's, as they compose.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Accumulated {
+    /// Radians, counterclockwise (not wrapped).
+    pub rotation_rad: f64,
+    /// Along the bone's own x axis.
+    pub scale_x: f64,
+    /// Along the bone's own y axis.
+    pub scale_y: f64,
+}
+
 impl Pose {
+    /// The accumulated rotation and scale of `bone` in this pose, or `None`
+    /// for a bone the pose does not have.
+    pub fn accumulated(&self, bone: BoneId) -> Option<Accumulated> {
+        if let Some(x) = self.skf.get(bone.index()) {
+            return Some(Accumulated { rotation_rad: f64::from(x.rot), scale_x: f64::from(x.sx), scale_y: f64::from(x.sy) });
+        }
+        let a = self.accum.get(bone.index())?;
+        Some(Accumulated { rotation_rad: a.rot, scale_x: a.sx, scale_y: a.sy })
+    }
+
     /// The setup pose.
     pub fn setup(skeleton: &Skeleton) -> Pose {
         let mut pose = Pose::default();
@@ -112,6 +137,9 @@ impl Pose {
         self.draw_order.extend_from_slice(&skeleton.draw_order);
         self.alpha.clear();
         self.parent.clear();
+        // Filled again by whichever composition evaluates the pose.
+        self.accum.clear();
+        self.skf.clear();
     }
 
     /// The attachment a slot shows, as the pose's skin defines it.
@@ -396,6 +424,28 @@ mod tests {
         let mut child = bone("root.child", Some(0), BoneTransform { x: 10.0, ..Default::default() });
         child.inherit_rotation = child_inherits_rot;
         Skeleton { bones: vec![root, child], ..Default::default() }
+    }
+
+    #[test]
+    fn accumulated_rotation_and_scale_follow_the_inheritance_flags() {
+        // LANGUAGE.md §6: accumulated rot = rot (+ the parent's unless
+        // `no-rot`), scale × the parent's unless `no-scale`.
+        let t = |rot: f64, s: f64| BoneTransform { rotation_rad: rot, scale_x: s, scale_y: 2.0 * s, ..BoneTransform::default() };
+        let mut no_rot = bone("c", Some(1), t(0.25, 5.0));
+        no_rot.inherit_rotation = false;
+        let mut no_scale = bone("d", Some(1), t(0.5, 7.0));
+        no_scale.inherit_scale = false;
+        let skeleton = Skeleton {
+            bones: vec![bone("a", None, t(1.0, 2.0)), bone("b", Some(0), t(0.5, 3.0)), no_rot, no_scale],
+            ..Skeleton::default()
+        };
+        let pose = Pose::setup(&skeleton);
+        let acc = |i: u32| pose.accumulated(BoneId(i)).map(|a| (a.rotation_rad, a.scale_x, a.scale_y));
+        assert_eq!(acc(0), Some((1.0, 2.0, 4.0)));
+        assert_eq!(acc(1), Some((1.5, 6.0, 24.0)));
+        assert_eq!(acc(2), Some((0.25, 30.0, 240.0)));
+        assert_eq!(acc(3), Some((2.0, 7.0, 14.0)));
+        assert_eq!(acc(4), None);
     }
 
     #[test]

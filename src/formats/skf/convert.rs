@@ -301,7 +301,7 @@ pub fn convert(imp: &Imported, sprite_dir: &str) -> Converted {
             k += 1;
         }
         anim_names.push(name.clone());
-        let fps = anim.fps.round().max(1.0);
+        let fps = super::whole_fps(anim.fps);
         let last = (anim.duration_secs * anim.fps).round().max(0.0) as usize;
         let mut pose = Pose::default();
         let mut frames: Vec<Vec<[f64; 5]>> = Vec::with_capacity(last + 1);

@@ -22,6 +22,12 @@ pub mod read;
 pub mod sim;
 pub mod write;
 
+/// The frame rate an animation is written at: SkelForm counts whole frames
+/// (at least one per second). `fps` is a cleaned rate ([`crate::model::clean_fps`]).
+pub(crate) fn whole_fps(fps: f64) -> f64 {
+    fps.round().max(1.0)
+}
+
 /// Whether a path names a SkelForm file (by its extension).
 pub fn is_skf(path: &std::path::Path) -> bool {
     path.extension().is_some_and(|e| e.eq_ignore_ascii_case("skf"))
