@@ -136,7 +136,9 @@ impl WBone {
 /// redefinitions compare the way the original does.
 #[derive(Clone, Default)]
 struct WAtt {
-    ty: String,
+    /// `None`: no type (none written, or `:none`, which the original stores
+    /// the same way).
+    ty: Option<TypeName>,
     image: Option<String>,
     width: Option<f64>,
     height: Option<f64>,
@@ -155,14 +157,11 @@ struct WAtt {
     commands: Vec<(Ordinal, PathCommandLine)>,
 }
 
-fn type_string(spec: &AttachmentSpec) -> Option<String> {
+/// The type a line writes (`None`: none written), as [`WAtt::ty`] keeps it.
+fn written_type(spec: &AttachmentSpec) -> Option<Option<TypeName>> {
     spec.ty.as_ref().map(|t| match &t.node {
-        TypeName::Sprite => "sprite".to_string(),
-        TypeName::Rect => "rect".to_string(),
-        TypeName::Circle => "circle".to_string(),
-        TypeName::Ellipse => "ellipse".to_string(),
-        TypeName::Path => "path".to_string(),
-        TypeName::Unknown(s) => s.clone(),
+        TypeName::Unknown(s) if s == "none" => None,
+        ty => Some(ty.clone()),
     })
 }
 
@@ -305,7 +304,7 @@ pub fn compile_rig(sections: &[(Ordinal, RigSection<'_>)], previous: Option<&Rig
                 }
                 let att_short = sl.attachment.as_ref().map_or_else(|| short.clone(), |a| a.node.clone());
                 let att_full = dotted(&full, &att_short);
-                let line_type = type_string(&sl.spec);
+                let line_type = written_type(&sl.spec);
                 let ai = match att_by_name.get(&att_full) {
                     Some(&ai) => {
                         if let Some(t) = &line_type
@@ -316,7 +315,7 @@ pub fn compile_rig(sections: &[(Ordinal, RigSection<'_>)], previous: Option<&Rig
                         ai
                     }
                     None => {
-                        atts.push((si, att_short, WAtt { ty: line_type.clone().unwrap_or_else(|| "none".into()), ..WAtt::default() }));
+                        atts.push((si, att_short, WAtt { ty: line_type.flatten(), ..WAtt::default() }));
                         att_by_name.insert(att_full, atts.len() - 1);
                         atts.len() - 1
                     }
@@ -327,16 +326,15 @@ pub fn compile_rig(sections: &[(Ordinal, RigSection<'_>)], previous: Option<&Rig
                 }
                 let w = &mut atts[ai].2;
                 w.apply(&sl.spec.props);
-                if w.ty == "path" {
+                if w.ty == Some(TypeName::Path) {
                     w.commands.extend(sl.commands.iter().map(|c| (ord, c.clone())));
                 } else if let Some(first) = sl.commands.first() {
                     cx.push(
                         ord,
                         Diagnostic::error(first.span, "path commands under an attachment that is not a path are ignored").hint(
-                            if w.ty == "none" {
-                                "this attachment has no type".to_string()
-                            } else {
-                                format!("this attachment is a {}", w.ty)
+                            match &w.ty {
+                                None => "this attachment has no type".to_string(),
+                                Some(t) => format!("this attachment is a {}", t.as_str()),
                             },
                         ),
                     );
@@ -465,9 +463,9 @@ pub fn compile_rig(sections: &[(Ordinal, RigSection<'_>)], previous: Option<&Rig
                 cx.push(ord, d);
                 continue;
             };
-            let mut w = WAtt { ty: type_string(&item.spec).unwrap_or_else(|| "none".into()), ..WAtt::default() };
+            let mut w = WAtt { ty: written_type(&item.spec).flatten(), ..WAtt::default() };
             w.apply(&item.spec.props);
-            if w.ty == "path" {
+            if w.ty == Some(TypeName::Path) {
                 w.commands = item.commands.iter().map(|c| (ord, c.clone())).collect();
             }
             skin_items[si].push((ai, w));
@@ -575,18 +573,20 @@ fn finish_attachment(w: &WAtt, slot_bone: BoneId, bones: &NameIndex, cx: &mut Ct
         join: w.join.unwrap_or(LineJoin::Miter),
         cap: w.cap.unwrap_or(LineCap::Butt),
     };
-    let kind = match w.ty.as_str() {
-        "sprite" => AttachmentKind::Sprite { image: w.image.clone(), pivot: [0.5, 0.5] },
-        "rect" => AttachmentKind::Rect {
+    let kind = match &w.ty {
+        Some(TypeName::Sprite) => AttachmentKind::Sprite { image: w.image.clone(), pivot: [0.5, 0.5] },
+        Some(TypeName::Rect) => AttachmentKind::Rect {
             width: w.width.unwrap_or(0.0),
             height: w.height.unwrap_or(0.0),
             corner_radius: w.diameter.unwrap_or(0.0) / 2.0,
             style,
         },
-        "ellipse" => AttachmentKind::Ellipse { radius_x: w.width.unwrap_or(0.0) / 2.0, radius_y: w.height.unwrap_or(0.0) / 2.0, style },
-        "circle" => AttachmentKind::Circle { radius: w.diameter.unwrap_or(0.0) / 2.0, style },
-        "path" => AttachmentKind::Path { path: build_path(&w.commands, slot_bone, bones, cx), style },
-        _ => AttachmentKind::None,
+        Some(TypeName::Ellipse) => {
+            AttachmentKind::Ellipse { radius_x: w.width.unwrap_or(0.0) / 2.0, radius_y: w.height.unwrap_or(0.0) / 2.0, style }
+        }
+        Some(TypeName::Circle) => AttachmentKind::Circle { radius: w.diameter.unwrap_or(0.0) / 2.0, style },
+        Some(TypeName::Path) => AttachmentKind::Path { path: build_path(&w.commands, slot_bone, bones, cx), style },
+        Some(TypeName::Unknown(_)) | None => AttachmentKind::None,
     };
     Attachment { transform, kind }
 }

@@ -129,15 +129,11 @@ fn type_props_hint(ty: &TypeName) -> String {
     }
 }
 
-fn type_name_str(ty: &TypeName) -> &str {
-    match ty {
-        TypeName::Sprite => "sprite",
-        TypeName::Rect => "rect",
-        TypeName::Circle => "circle",
-        TypeName::Ellipse => "ellipse",
-        TypeName::Path => "path",
-        TypeName::Unknown(s) => s,
-    }
+/// `types are sprite, rect, circle, ellipse and path`, from [`TypeName::KNOWN`].
+fn known_types_hint() -> String {
+    let [rest @ .., last] = TypeName::KNOWN;
+    let rest: Vec<&str> = rest.iter().map(TypeName::as_str).collect();
+    format!("types are {} and {}", rest.join(", "), last.as_str())
 }
 
 impl Parser {
@@ -593,8 +589,8 @@ impl Parser {
             } else {
                 Diagnostic::error(ty_span, format!("unknown attachment type `{name}`"))
             }
-            .hint("types are sprite, rect, circle, ellipse and path");
-            if let Some(s) = super::suggest::closest(name, ["sprite", "rect", "circle", "ellipse", "path"].iter().copied()) {
+            .hint(known_types_hint());
+            if let Some(s) = super::suggest::closest(name, TypeName::KNOWN.iter().map(TypeName::as_str)) {
                 d = d.hint(format!("did you mean `:{s}`?"));
             }
             self.push(d.hint("the attachment draws nothing"));
@@ -624,7 +620,7 @@ impl Parser {
                 if wh {
                     prop = Some(if c == 'w' { AttachmentProp::Width(v) } else { AttachmentProp::Height(v) });
                 } else {
-                    problem = Some(format!("`{s}`: {} has no {}", type_name_str(&ty), if c == 'w' { "width" } else { "height" }));
+                    problem = Some(format!("`{s}`: {} has no {}", ty.as_str(), if c == 'w' { "width" } else { "height" }));
                 }
             } else if let Some((c, v)) = token::letter_number(s, "xyrij", true) {
                 prop = Some(match c {
@@ -643,7 +639,7 @@ impl Parser {
                         if ty != TypeName::Path {
                             self.push(Diagnostic::warning(
                                 tok_span(line, t),
-                                format!("`{s}` has no effect on a {}: caps only end open paths", type_name_str(&ty)),
+                                format!("`{s}` has no effect on a {}: caps only end open paths", ty.as_str()),
                             ));
                         }
                         Some(AttachmentProp::Cap(match s {
@@ -672,7 +668,7 @@ impl Parser {
                         if d_ok {
                             prop = Some(AttachmentProp::Diameter(v));
                         } else {
-                            problem = Some(format!("`{s}`: {} has no diameter", type_name_str(&ty)));
+                            problem = Some(format!("`{s}`: {} has no diameter", ty.as_str()));
                         }
                     } else if token::letter_number(s, "tmd", true).is_some() {
                         problem = Some(format!("`{s}`: this value cannot be negative"));
@@ -693,7 +689,7 @@ impl Parser {
                     self.push(Diagnostic::warning(tok_span(line, t), format!("`{s}` is ignored: the attachment type is unknown")));
                 }
                 None => {
-                    let msg = problem.unwrap_or_else(|| format!("`{s}` is not a property of {}", type_name_str(&ty)));
+                    let msg = problem.unwrap_or_else(|| format!("`{s}` is not a property of {}", ty.as_str()));
                     let mut d = Diagnostic::error(tok_span(line, t), msg);
                     // The list of valid properties is long: give it once per line.
                     if !listed_props {

@@ -112,14 +112,25 @@ pub enum TypeName {
 }
 
 impl TypeName {
+    /// The types of the language, in the order messages list them.
+    pub const KNOWN: [TypeName; 5] = [TypeName::Sprite, TypeName::Rect, TypeName::Circle, TypeName::Ellipse, TypeName::Path];
+
     pub fn parse(s: &str) -> TypeName {
-        match s {
-            "sprite" => TypeName::Sprite,
-            "rect" => TypeName::Rect,
-            "circle" => TypeName::Circle,
-            "ellipse" => TypeName::Ellipse,
-            "path" => TypeName::Path,
-            other => TypeName::Unknown(other.to_string()),
+        match TypeName::KNOWN.into_iter().find(|k| k.as_str() == s) {
+            Some(k) => k,
+            None => TypeName::Unknown(s.to_string()),
+        }
+    }
+
+    /// The name as written after `:`.
+    pub fn as_str(&self) -> &str {
+        match self {
+            TypeName::Sprite => "sprite",
+            TypeName::Rect => "rect",
+            TypeName::Circle => "circle",
+            TypeName::Ellipse => "ellipse",
+            TypeName::Path => "path",
+            TypeName::Unknown(s) => s,
         }
     }
 
