@@ -189,6 +189,7 @@ impl WAtt {
     }
 }
 
+#[derive(Default)]
 struct Ctx {
     diags: Vec<LocalDiag>,
     refs: Vec<(Ordinal, Reference)>,
@@ -218,318 +219,84 @@ fn parent_name(s: &str) -> Option<&str> {
     s.rfind('.').map(|i| &s[..i])
 }
 
+/// A slot while sections are merged.
+struct WSlot {
+    /// `bone.slot`.
+    name: String,
+    bone: String,
+    color: Color,
+    source: (Ordinal, Span),
+}
+
+/// The rig while its sections are merged (bone ids are positions before
+/// sorting until [`Merge::sort_bones`]).
+#[derive(Default)]
+struct Merge {
+    cx: Ctx,
+    src: RigSources,
+    bones: Vec<WBone>,
+    bone_by_name: HashMap<String, usize>,
+    skeleton_color: Option<Color>,
+    slots: Vec<WSlot>,
+    slot_by_name: HashMap<String, usize>,
+    /// Attachments: (slot index, short name, data).
+    atts: Vec<(usize, String, WAtt)>,
+    att_by_name: HashMap<String, usize>,
+}
+
+/// The bones sorted by depth, parents first.
+struct SortedBones {
+    bones: Vec<Bone>,
+    /// Position after sorting of each bone before.
+    new_index: Vec<usize>,
+    sources: Vec<Option<(Ordinal, Span)>>,
+}
+
+/// The skins other than the default one: name and (attachment, data) items.
+type SkinItems = Vec<(String, Vec<(usize, WAtt)>)>;
+
 /// Builds the rig from its sections (each with its ordinal for diagnostics).
 ///
 /// `previous` is the rig compiled before, if any: its name indexes are
 /// reused when the bone or slot names are the same.
 pub fn compile_rig(sections: &[(Ordinal, RigSection<'_>)], previous: Option<&RigOutput>) -> RigOutput {
-    let mut cx = Ctx { diags: Vec::new(), refs: Vec::new() };
-    let mut src = RigSources::default();
-    let mut bones: Vec<WBone> = Vec::new();
-    let mut bone_by_name: HashMap<String, usize> = HashMap::default();
-    let mut skeleton_color: Option<Color> = None;
-    // Slots: (full name, bone name, color, source).
-    let mut slots: Vec<(String, String, Color, (Ordinal, Span))> = Vec::new();
-    let mut slot_by_name: HashMap<String, usize> = HashMap::default();
-    // Attachments: (slot index, short name, data).
-    let mut atts: Vec<(usize, String, WAtt)> = Vec::new();
-    let mut att_by_name: HashMap<String, usize> = HashMap::default();
-    // Room for every bone line and its properties up front (growing long
-    // vectors one push at a time copies them again and again).
-    let skeletons = || sections.iter().filter_map(|(_, s)| if let RigSection::Skeleton(sk) = s { Some(sk) } else { None });
-    let bone_lines: usize = skeletons().map(|sk| sk.bones.len()).sum();
-    let slot_lines: usize = skeletons().flat_map(|sk| &sk.bones).map(|b| b.slots.len()).sum();
-    let prop_count: usize =
-        skeletons().flat_map(|sk| &sk.bones).map(|b| b.props.len() + b.slots.iter().map(|s| s.spec.props.len()).sum::<usize>()).sum();
-    bones.reserve(bone_lines);
-    bone_by_name.reserve(bone_lines);
-    src.bone_defs.reserve(bone_lines);
-    src.slot_defs.reserve(slot_lines);
-    src.props.reserve(prop_count);
-    cx.refs.reserve(bone_lines + 2 * slot_lines);
-
+    let mut m = Merge::with_room(sections);
     for (ord, sec) in sections {
-        let RigSection::Skeleton(sk) = sec else { continue };
-        let ord = *ord;
-        if let Some(c) = sk.color {
-            skeleton_color = Some(c);
-        }
-        for line in &sk.bones {
-            let bi = *bone_by_name.entry(line.path.node.clone()).or_insert_with(|| {
-                bones.push(WBone::new(line.path.node.clone(), Some((ord, line.path.span))));
-                bones.len() - 1
-            });
-            let props = record_props(&mut src.props, ord, &line.props, bone_prop_key);
-            let end = line.props.last().map_or(line.path.span.end, |p| p.span.end.max(line.path.span.end));
-            // (Bone ids are positions before sorting until the end.)
-            let old = BoneId::from_index(bi);
-            src.bone_defs.push((ord, BoneDef { bone: old, line: line.span, path: line.path.span, props, end }));
-            cx.reference(ord, line.path.span, Some(Target::Bone(old)), true);
-            let b = &mut bones[bi];
-            for p in &line.props {
-                match p.node {
-                    BoneProp::Length(v) => b.length = v,
-                    BoneProp::Rotation(v) => b.rot_deg = v,
-                    BoneProp::X(v) => b.x = v,
-                    BoneProp::Y(v) => b.y = v,
-                    BoneProp::ScaleX(v) => b.sx = v,
-                    BoneProp::ScaleY(v) => b.sy = v,
-                    BoneProp::Color(c) => b.color = Some(c),
-                    BoneProp::FlipX => b.flip_x = true,
-                    BoneProp::FlipY => b.flip_y = true,
-                    BoneProp::NoRotation => b.inherit_rotation = false,
-                    BoneProp::NoScale => b.inherit_scale = false,
-                }
-            }
-            let bone_name = bones[bi].name.clone();
-            for sl in &line.slots {
-                let short = sl.slot.as_ref().map_or_else(|| last_segment(&bone_name).to_string(), |s| s.node.clone());
-                let full = dotted(&bone_name, &short);
-                let si = *slot_by_name.entry(full.clone()).or_insert_with(|| {
-                    slots.push((full.clone(), bone_name.clone(), Color::WHITE, (ord, sl.span)));
-                    slots.len() - 1
-                });
-                if let Some(c) = sl.colors.last() {
-                    slots[si].2 = *c;
-                }
-                let head = sl.slot.as_ref().map_or(Span::new(sl.span.start, sl.span.start + 1), |s| s.span);
-                cx.reference(ord, head, Some(Target::Slot(SlotId::from_index(si))), true);
-                let region = sl.commands.iter().fold(sl.span, |r, c| r.cover(c.span));
-                let props = record_props(&mut src.props, ord, &sl.spec.props, attachment_prop_key);
-                let end = sl.spec.props.last().map(|p| p.span.end).or(sl.spec.ty.as_ref().map(|t| t.span.end)).unwrap_or(head.end);
-                let slot_def = SlotDef { slot: SlotId::from_index(si), attachment: None, line: sl.span, region, props, end };
-                if !sl.attachment_valid {
-                    src.slot_defs.push((ord, slot_def));
-                    continue;
-                }
-                let att_short = sl.attachment.as_ref().map_or_else(|| short.clone(), |a| a.node.clone());
-                let att_full = dotted(&full, &att_short);
-                let line_type = written_type(&sl.spec);
-                let ai = match att_by_name.get(&att_full) {
-                    Some(&ai) => {
-                        if let Some(t) = &line_type
-                            && *t != atts[ai].2.ty
-                        {
-                            atts[ai].2 = WAtt { ty: t.clone(), ..WAtt::default() };
-                        }
-                        ai
-                    }
-                    None => {
-                        atts.push((si, att_short, WAtt { ty: line_type.flatten(), ..WAtt::default() }));
-                        att_by_name.insert(att_full, atts.len() - 1);
-                        atts.len() - 1
-                    }
-                };
-                src.slot_defs.push((ord, SlotDef { attachment: Some(AttachmentId::from_index(ai)), ..slot_def }));
-                if let Some(a) = &sl.attachment {
-                    cx.reference(ord, a.span, Some(Target::Attachment(AttachmentId::from_index(ai))), true);
-                }
-                let w = &mut atts[ai].2;
-                w.apply(&sl.spec.props);
-                if w.ty == Some(TypeName::Path) {
-                    w.commands.extend(sl.commands.iter().map(|c| (ord, c.clone())));
-                } else if let Some(first) = sl.commands.first() {
-                    cx.push(
-                        ord,
-                        Diagnostic::error(first.span, "path commands under an attachment that is not a path are ignored").hint(
-                            match &w.ty {
-                                None => "this attachment has no type".to_string(),
-                                Some(t) => format!("this attachment is a {}", t.as_str()),
-                            },
-                        ),
-                    );
-                }
-            }
+        if let RigSection::Skeleton(sk) = sec {
+            m.skeleton_section(*ord, sk);
         }
     }
+    m.add_implicit_parents();
+    let sorted = m.sort_bones();
+    let bone_id = |name: &str| m.bone_by_name.get(name).map(|&i| BoneId::from_index(sorted.new_index[i]));
+    let bone_names = reuse_or_index(previous.map(|p| &p.bone_names), sorted.bones.iter().map(|b| b.name.as_str()));
+    let slot_names = reuse_or_index(previous.map(|p| &p.slot_names), m.slots.iter().map(|s| s.name.as_str()));
+    let bone_of_slot: Vec<BoneId> = m.slots.iter().map(|s| bone_id(&s.bone).unwrap_or(BoneId(0))).collect();
 
-    // Parents that are never written are created after all written bones.
-    let written = bones.len();
-    // Bones whose every ancestor exists: the walk up a chain stops there.
-    let mut complete = vec![false; written];
-    for i in 0..written {
-        let name = bones[i].name.clone();
-        let mut cur = name.as_str();
-        let mut missing = Vec::new();
-        while let Some(p) = parent_name(cur) {
-            match bone_by_name.get(p) {
-                Some(&j) if complete.get(j).copied().unwrap_or(false) => break,
-                Some(_) => {}
-                None if !missing.contains(&p) => missing.push(p),
-                None => {}
-            }
-            cur = p;
-        }
-        // The original adds parents shallow to deep per bone name.
-        for p in missing.into_iter().rev() {
-            bone_by_name.insert(p.to_string(), bones.len());
-            bones.push(WBone::new(p.to_string(), None));
-            complete.push(true);
-        }
-        complete[i] = true;
-    }
-    if let Some(c) = skeleton_color {
-        for b in &mut bones {
-            b.color.get_or_insert(c);
-        }
-    }
-
-    // Bones sorted by depth (stable), so parents come first.
-    let mut order: Vec<usize> = (0..bones.len()).collect();
-    order.sort_by_cached_key(|&i| bones[i].name.bytes().filter(|&b| b == b'.').count());
-    let mut new_index = vec![0usize; bones.len()];
-    for (new, &old) in order.iter().enumerate() {
-        new_index[old] = new;
-    }
-    let bone_id = |name: &str| bone_by_name.get(name).map(|&i| BoneId::from_index(new_index[i]));
-    let model_bones: Vec<Bone> = order
-        .iter()
-        .map(|&i| {
-            let b = &bones[i];
-            Bone {
-                name: b.name.clone(),
-                parent: parent_name(&b.name).and_then(bone_id),
-                setup: BoneTransform {
-                    x: b.x,
-                    y: b.y,
-                    rotation_rad: normalize_angle(b.rot_deg.to_radians()),
-                    scale_x: b.sx,
-                    scale_y: b.sy,
-                    flip_x: b.flip_x,
-                    flip_y: b.flip_y,
-                },
-                length: b.length,
-                color: b.color.unwrap_or(Color::DEFAULT_BONE),
-                inherit_rotation: b.inherit_rotation,
-                inherit_scale: b.inherit_scale,
-            }
-        })
-        .collect();
-    let bone_sources: Vec<Option<(Ordinal, Span)>> = order.iter().map(|&i| bones[i].source).collect();
-    let renumber = |b: BoneId| BoneId::from_index(new_index[b.index()]);
-    for (_, d) in &mut src.bone_defs {
-        d.bone = renumber(d.bone);
-    }
-    for (_, r) in &mut cx.refs {
-        if let Some(Target::Bone(b)) = &mut r.target {
-            *b = renumber(*b);
-        }
-    }
-    let bone_names = reuse_or_index(previous.map(|p| &p.bone_names), model_bones.iter().map(|b| b.name.as_str()));
-    let slot_names = reuse_or_index(previous.map(|p| &p.slot_names), slots.iter().map(|s| s.0.as_str()));
-
-    // Skins: resolve each item to a default attachment.
-    let mut skin_names: Vec<String> = Vec::new();
-    let mut skin_items: Vec<Vec<(usize, WAtt)>> = Vec::new();
-    for (ord, sec) in sections {
-        let RigSection::Skin(sk) = sec else { continue };
-        let ord = *ord;
-        let si = match skin_names.iter().position(|n| *n == sk.name.node) {
-            Some(i) => i,
-            None => {
-                skin_names.push(sk.name.node.clone());
-                skin_items.push(Vec::new());
-                skin_names.len() - 1
-            }
-        };
-        let skin = SkinId::from_index(si + 1);
-        cx.reference(ord, sk.name.span, Some(Target::Skin(skin)), true);
-        for item in &sk.items {
-            let region = item.commands.iter().fold(item.span, |r, c| r.cover(c.span));
-            let resolved = cx.resolve(&slot_names, "slot", &item.slot, ord, "the skin item is ignored");
-            cx.reference(ord, item.slot.span, resolved.map(|s| Target::Slot(SlotId(s))), false);
-            let mut entry = SkinEntry { skin, region, slot: resolved.map(SlotId), attachment: None };
-            let Some(slot) = resolved else {
-                src.skin_entries.push((ord, entry));
-                continue;
-            };
-            let slot = slot as usize;
-            let att_short = item.attachment.as_ref().map_or_else(|| last_segment(&item.slot.node).to_string(), |a| a.node.clone());
-            let full = dotted(&slots[slot].0, &att_short);
-            let found = att_by_name.get(&full).copied();
-            entry.attachment = found.map(AttachmentId::from_index);
-            src.skin_entries.push((ord, entry));
-            if let Some(a) = &item.attachment {
-                cx.reference(ord, a.span, found.map(|ai| Target::Attachment(AttachmentId::from_index(ai))), false);
-            }
-            let Some(ai) = found else {
-                let span = item.attachment.as_ref().map_or(item.slot.span, |a| a.span);
-                let existing: Vec<String> = atts.iter().filter(|a| a.0 == slot).map(|a| format!("`{}`", a.1)).collect();
-                let mut d = Diagnostic::error(span, format!("slot `{}` has no attachment `{att_short}` in the skeleton", slots[slot].0))
-                    .hint("a skin can only replace attachments the skeleton defines; the item is ignored");
-                if !existing.is_empty() {
-                    d = d.hint(format!("its attachments: {}", existing.join(", ")));
-                }
-                cx.push(ord, d);
-                continue;
-            };
-            let mut w = WAtt { ty: written_type(&item.spec).flatten(), ..WAtt::default() };
-            w.apply(&item.spec.props);
-            if w.ty == Some(TypeName::Path) {
-                w.commands = item.commands.iter().map(|c| (ord, c.clone())).collect();
-            }
-            skin_items[si].push((ai, w));
-        }
-    }
-
-    // Attachments of the default skin, then every other skin.
-    let bone_of_slot: Vec<BoneId> = slots.iter().map(|s| bone_id(&s.1).unwrap_or(BoneId(0))).collect();
-    let finish = |w: &WAtt, slot: usize, cx: &mut Ctx| finish_attachment(w, bone_of_slot[slot], &bone_names, cx);
-    let default_atts: Vec<Attachment> = atts.iter().map(|(slot, _, w)| finish(w, *slot, &mut cx)).collect();
-    let mut skins = vec![Skin { name: "default".into(), attachments: default_atts.clone() }];
-    for (name, items) in skin_names.iter().zip(&skin_items) {
-        let mut list = default_atts.clone();
-        for (ai, w) in items {
-            list[*ai] = finish(w, atts[*ai].0, &mut cx);
-        }
-        skins.push(Skin { name: name.clone(), attachments: list });
-    }
-
-    // Draw order.
-    let mut listed: Vec<SlotId> = Vec::new();
-    for (ord, sec) in sections {
-        let RigSection::Order(o) = sec else { continue };
-        for e in &o.entries {
-            let resolved = cx.resolve(&slot_names, "slot", e, *ord, "the entry is ignored");
-            cx.reference(*ord, e.span, resolved.map(|s| Target::Slot(SlotId(s))), false);
-            src.order_entries.push((*ord, OrderEntry { span: e.span, slot: resolved.map(SlotId) }));
-            let Some(slot) = resolved else { continue };
-            let id = SlotId(slot);
-            if listed.contains(&id) {
-                // (A draw order lists few slots; a linear check is enough.)
-                cx.push(
-                    *ord,
-                    Diagnostic::warning(e.span, format!("slot `{}` is already listed; this entry is ignored", slots[slot as usize].0)),
-                );
-                continue;
-            }
-            listed.push(id);
-        }
-    }
-    let mut is_listed = vec![false; slots.len()];
-    for s in &listed {
-        is_listed[s.index()] = true;
-    }
-    let mut draw_order = listed;
-    draw_order.extend((0..slots.len()).filter(|&i| !is_listed[i]).map(SlotId::from_index));
+    let mut cx = std::mem::take(&mut m.cx);
+    let skin_items = m.skins(sections, &slot_names, &mut cx);
+    let skins = m.finish_skins(&skin_items, &bone_of_slot, &bone_names, &mut cx);
+    let draw_order = m.draw_order(sections, &slot_names, &mut cx);
 
     // A slot's setup attachment is the first one defined for it.
-    let mut first_attachment: Vec<Option<AttachmentId>> = vec![None; slots.len()];
-    for (i, (slot, _, _)) in atts.iter().enumerate().rev() {
+    let mut first_attachment: Vec<Option<AttachmentId>> = vec![None; m.slots.len()];
+    for (i, (slot, _, _)) in m.atts.iter().enumerate().rev() {
         first_attachment[*slot] = Some(AttachmentId::from_index(i));
     }
-    let model_slots: Vec<Slot> = slots
+    let model_slots: Vec<Slot> = m
+        .slots
         .iter()
         .enumerate()
-        .map(|(i, (name, _, color, _))| Slot { name: name.clone(), bone: bone_of_slot[i], color: *color, attachment: first_attachment[i] })
+        .map(|(i, s)| Slot { name: s.name.clone(), bone: bone_of_slot[i], color: s.color, attachment: first_attachment[i] })
         .collect();
-    let attachment_ids = atts.iter().enumerate().map(|(i, (s, n, _))| ((*s as u32, n.clone()), AttachmentId::from_index(i))).collect();
-    let attachments = atts.iter().map(|(s, n, _)| AttachmentSlotName { slot: SlotId::from_index(*s), name: n.clone() }).collect();
+    let attachment_ids = m.atts.iter().enumerate().map(|(i, (s, n, _))| ((*s as u32, n.clone()), AttachmentId::from_index(i))).collect();
+    let attachments = m.atts.iter().map(|(s, n, _)| AttachmentSlotName { slot: SlotId::from_index(*s), name: n.clone() }).collect();
+    let mut src = m.src;
     src.references = cx.refs;
     RigOutput {
         sources: src,
         skeleton: std::sync::Arc::new(Skeleton {
-            bones: model_bones,
+            bones: sorted.bones,
             slots: model_slots,
             attachments,
             skins,
@@ -539,9 +306,330 @@ pub fn compile_rig(sections: &[(Ordinal, RigSection<'_>)], previous: Option<&Rig
         bone_names,
         slot_names,
         attachment_ids,
-        diagnostics: std::mem::take(&mut cx.diags),
-        bone_sources,
-        slot_sources: slots.iter().map(|s| s.3).collect(),
+        diagnostics: cx.diags,
+        bone_sources: sorted.sources,
+        slot_sources: m.slots.iter().map(|s| s.source).collect(),
+    }
+}
+
+impl Merge {
+    /// Room for every bone line and its properties up front (growing long
+    /// vectors one push at a time copies them again and again).
+    fn with_room(sections: &[(Ordinal, RigSection<'_>)]) -> Merge {
+        let mut m = Merge::default();
+        let skeletons = || sections.iter().filter_map(|(_, s)| if let RigSection::Skeleton(sk) = s { Some(sk) } else { None });
+        let bone_lines: usize = skeletons().map(|sk| sk.bones.len()).sum();
+        let slot_lines: usize = skeletons().flat_map(|sk| &sk.bones).map(|b| b.slots.len()).sum();
+        let prop_count: usize =
+            skeletons().flat_map(|sk| &sk.bones).map(|b| b.props.len() + b.slots.iter().map(|s| s.spec.props.len()).sum::<usize>()).sum();
+        m.bones.reserve(bone_lines);
+        m.bone_by_name.reserve(bone_lines);
+        m.src.bone_defs.reserve(bone_lines);
+        m.src.slot_defs.reserve(slot_lines);
+        m.src.props.reserve(prop_count);
+        m.cx.refs.reserve(bone_lines + 2 * slot_lines);
+        m
+    }
+
+    /// Merges one skeleton section: its bone lines and their slot lines.
+    fn skeleton_section(&mut self, ord: Ordinal, sk: &SkeletonSection) {
+        if let Some(c) = sk.color {
+            self.skeleton_color = Some(c);
+        }
+        for line in &sk.bones {
+            let bi = self.bone_line(ord, line);
+            let bone_name = self.bones[bi].name.clone();
+            for sl in &line.slots {
+                self.slot_line(ord, &bone_name, sl);
+            }
+        }
+    }
+
+    /// Merges a bone line's properties; returns the bone's index.
+    fn bone_line(&mut self, ord: Ordinal, line: &BoneLine) -> usize {
+        let bones = &mut self.bones;
+        let bi = *self.bone_by_name.entry(line.path.node.clone()).or_insert_with(|| {
+            bones.push(WBone::new(line.path.node.clone(), Some((ord, line.path.span))));
+            bones.len() - 1
+        });
+        let props = record_props(&mut self.src.props, ord, &line.props, bone_prop_key);
+        let end = line.props.last().map_or(line.path.span.end, |p| p.span.end.max(line.path.span.end));
+        // (Bone ids are positions before sorting until the end.)
+        let old = BoneId::from_index(bi);
+        self.src.bone_defs.push((ord, BoneDef { bone: old, line: line.span, path: line.path.span, props, end }));
+        self.cx.reference(ord, line.path.span, Some(Target::Bone(old)), true);
+        let b = &mut self.bones[bi];
+        for p in &line.props {
+            match p.node {
+                BoneProp::Length(v) => b.length = v,
+                BoneProp::Rotation(v) => b.rot_deg = v,
+                BoneProp::X(v) => b.x = v,
+                BoneProp::Y(v) => b.y = v,
+                BoneProp::ScaleX(v) => b.sx = v,
+                BoneProp::ScaleY(v) => b.sy = v,
+                BoneProp::Color(c) => b.color = Some(c),
+                BoneProp::FlipX => b.flip_x = true,
+                BoneProp::FlipY => b.flip_y = true,
+                BoneProp::NoRotation => b.inherit_rotation = false,
+                BoneProp::NoScale => b.inherit_scale = false,
+            }
+        }
+        bi
+    }
+
+    /// Merges a slot line of bone `bone_name`: the slot and its attachment.
+    fn slot_line(&mut self, ord: Ordinal, bone_name: &str, sl: &SlotLine) {
+        let short = sl.slot.as_ref().map_or_else(|| last_segment(bone_name).to_string(), |s| s.node.clone());
+        let full = dotted(bone_name, &short);
+        let slots = &mut self.slots;
+        let si = *self.slot_by_name.entry(full.clone()).or_insert_with(|| {
+            slots.push(WSlot { name: full.clone(), bone: bone_name.to_string(), color: Color::WHITE, source: (ord, sl.span) });
+            slots.len() - 1
+        });
+        if let Some(c) = sl.colors.last() {
+            self.slots[si].color = *c;
+        }
+        let head = sl.slot.as_ref().map_or(Span::new(sl.span.start, sl.span.start + 1), |s| s.span);
+        self.cx.reference(ord, head, Some(Target::Slot(SlotId::from_index(si))), true);
+        let region = sl.commands.iter().fold(sl.span, |r, c| r.cover(c.span));
+        let props = record_props(&mut self.src.props, ord, &sl.spec.props, attachment_prop_key);
+        let end = sl.spec.props.last().map(|p| p.span.end).or(sl.spec.ty.as_ref().map(|t| t.span.end)).unwrap_or(head.end);
+        let slot_def = SlotDef { slot: SlotId::from_index(si), attachment: None, line: sl.span, region, props, end };
+        if !sl.attachment_valid {
+            self.src.slot_defs.push((ord, slot_def));
+            return;
+        }
+        let att_short = sl.attachment.as_ref().map_or_else(|| short.clone(), |a| a.node.clone());
+        let att_full = dotted(&full, &att_short);
+        let line_type = written_type(&sl.spec);
+        let atts = &mut self.atts;
+        let ai = match self.att_by_name.get(&att_full) {
+            Some(&ai) => {
+                if let Some(t) = &line_type
+                    && *t != atts[ai].2.ty
+                {
+                    atts[ai].2 = WAtt { ty: t.clone(), ..WAtt::default() };
+                }
+                ai
+            }
+            None => {
+                atts.push((si, att_short, WAtt { ty: line_type.flatten(), ..WAtt::default() }));
+                self.att_by_name.insert(att_full, atts.len() - 1);
+                atts.len() - 1
+            }
+        };
+        self.src.slot_defs.push((ord, SlotDef { attachment: Some(AttachmentId::from_index(ai)), ..slot_def }));
+        if let Some(a) = &sl.attachment {
+            self.cx.reference(ord, a.span, Some(Target::Attachment(AttachmentId::from_index(ai))), true);
+        }
+        let w = &mut self.atts[ai].2;
+        w.apply(&sl.spec.props);
+        if w.ty == Some(TypeName::Path) {
+            w.commands.extend(sl.commands.iter().map(|c| (ord, c.clone())));
+        } else if let Some(first) = sl.commands.first() {
+            self.cx.push(
+                ord,
+                Diagnostic::error(first.span, "path commands under an attachment that is not a path are ignored").hint(match &w.ty {
+                    None => "this attachment has no type".to_string(),
+                    Some(t) => format!("this attachment is a {}", t.as_str()),
+                }),
+            );
+        }
+    }
+
+    /// Creates the parents that are never written, after all written bones,
+    /// and gives bones without a color the skeleton's.
+    fn add_implicit_parents(&mut self) {
+        let bones = &mut self.bones;
+        let bone_by_name = &mut self.bone_by_name;
+        let written = bones.len();
+        // Bones whose every ancestor exists: the walk up a chain stops there.
+        let mut complete = vec![false; written];
+        for i in 0..written {
+            let name = bones[i].name.clone();
+            let mut cur = name.as_str();
+            let mut missing = Vec::new();
+            while let Some(p) = parent_name(cur) {
+                match bone_by_name.get(p) {
+                    Some(&j) if complete.get(j).copied().unwrap_or(false) => break,
+                    Some(_) => {}
+                    None if !missing.contains(&p) => missing.push(p),
+                    None => {}
+                }
+                cur = p;
+            }
+            // The original adds parents shallow to deep per bone name.
+            for p in missing.into_iter().rev() {
+                bone_by_name.insert(p.to_string(), bones.len());
+                bones.push(WBone::new(p.to_string(), None));
+                complete.push(true);
+            }
+            complete[i] = true;
+        }
+        if let Some(c) = self.skeleton_color {
+            for b in bones {
+                b.color.get_or_insert(c);
+            }
+        }
+    }
+
+    /// Sorts the bones by depth (stable), so parents come first, and
+    /// renumbers the bone ids recorded so far.
+    fn sort_bones(&mut self) -> SortedBones {
+        let bones = &self.bones;
+        let mut order: Vec<usize> = (0..bones.len()).collect();
+        order.sort_by_cached_key(|&i| bones[i].name.bytes().filter(|&b| b == b'.').count());
+        let mut new_index = vec![0usize; bones.len()];
+        for (new, &old) in order.iter().enumerate() {
+            new_index[old] = new;
+        }
+        let bone_id = |name: &str| self.bone_by_name.get(name).map(|&i| BoneId::from_index(new_index[i]));
+        let model_bones: Vec<Bone> = order
+            .iter()
+            .map(|&i| {
+                let b = &bones[i];
+                Bone {
+                    name: b.name.clone(),
+                    parent: parent_name(&b.name).and_then(bone_id),
+                    setup: BoneTransform {
+                        x: b.x,
+                        y: b.y,
+                        rotation_rad: normalize_angle(b.rot_deg.to_radians()),
+                        scale_x: b.sx,
+                        scale_y: b.sy,
+                        flip_x: b.flip_x,
+                        flip_y: b.flip_y,
+                    },
+                    length: b.length,
+                    color: b.color.unwrap_or(Color::DEFAULT_BONE),
+                    inherit_rotation: b.inherit_rotation,
+                    inherit_scale: b.inherit_scale,
+                }
+            })
+            .collect();
+        let sources: Vec<Option<(Ordinal, Span)>> = order.iter().map(|&i| bones[i].source).collect();
+        let renumber = |b: BoneId| BoneId::from_index(new_index[b.index()]);
+        for (_, d) in &mut self.src.bone_defs {
+            d.bone = renumber(d.bone);
+        }
+        for (_, r) in &mut self.cx.refs {
+            if let Some(Target::Bone(b)) = &mut r.target {
+                *b = renumber(*b);
+            }
+        }
+        SortedBones { bones: model_bones, new_index, sources }
+    }
+
+    /// Skins: resolves each item to an attachment of the skeleton.
+    fn skins(&mut self, sections: &[(Ordinal, RigSection<'_>)], slot_names: &NameIndex, cx: &mut Ctx) -> SkinItems {
+        let mut skins: SkinItems = Vec::new();
+        for (ord, sec) in sections {
+            let RigSection::Skin(sk) = sec else { continue };
+            let ord = *ord;
+            let si = match skins.iter().position(|(n, _)| *n == sk.name.node) {
+                Some(i) => i,
+                None => {
+                    skins.push((sk.name.node.clone(), Vec::new()));
+                    skins.len() - 1
+                }
+            };
+            let skin = SkinId::from_index(si + 1);
+            cx.reference(ord, sk.name.span, Some(Target::Skin(skin)), true);
+            for item in &sk.items {
+                if let Some(found) = self.skin_item(ord, skin, item, slot_names, cx) {
+                    skins[si].1.push(found);
+                }
+            }
+        }
+        skins
+    }
+
+    /// One skin item: the attachment it replaces and its data.
+    fn skin_item(&mut self, ord: Ordinal, skin: SkinId, item: &SkinItem, slot_names: &NameIndex, cx: &mut Ctx) -> Option<(usize, WAtt)> {
+        let region = item.commands.iter().fold(item.span, |r, c| r.cover(c.span));
+        let resolved = cx.resolve(slot_names, "slot", &item.slot, ord, "the skin item is ignored");
+        cx.reference(ord, item.slot.span, resolved.map(|s| Target::Slot(SlotId(s))), false);
+        let mut entry = SkinEntry { skin, region, slot: resolved.map(SlotId), attachment: None };
+        let Some(slot) = resolved else {
+            self.src.skin_entries.push((ord, entry));
+            return None;
+        };
+        let slot = slot as usize;
+        let att_short = item.attachment.as_ref().map_or_else(|| last_segment(&item.slot.node).to_string(), |a| a.node.clone());
+        let full = dotted(&self.slots[slot].name, &att_short);
+        let found = self.att_by_name.get(&full).copied();
+        entry.attachment = found.map(AttachmentId::from_index);
+        self.src.skin_entries.push((ord, entry));
+        if let Some(a) = &item.attachment {
+            cx.reference(ord, a.span, found.map(|ai| Target::Attachment(AttachmentId::from_index(ai))), false);
+        }
+        let Some(ai) = found else {
+            let span = item.attachment.as_ref().map_or(item.slot.span, |a| a.span);
+            let existing: Vec<String> = self.atts.iter().filter(|a| a.0 == slot).map(|a| format!("`{}`", a.1)).collect();
+            let mut d =
+                Diagnostic::error(span, format!("slot `{}` has no attachment `{att_short}` in the skeleton", self.slots[slot].name))
+                    .hint("a skin can only replace attachments the skeleton defines; the item is ignored");
+            if !existing.is_empty() {
+                d = d.hint(format!("its attachments: {}", existing.join(", ")));
+            }
+            cx.push(ord, d);
+            return None;
+        };
+        let mut w = WAtt { ty: written_type(&item.spec).flatten(), ..WAtt::default() };
+        w.apply(&item.spec.props);
+        if w.ty == Some(TypeName::Path) {
+            w.commands = item.commands.iter().map(|c| (ord, c.clone())).collect();
+        }
+        Some((ai, w))
+    }
+
+    /// Attachments of the default skin, then every other skin.
+    fn finish_skins(&self, skin_items: &SkinItems, bone_of_slot: &[BoneId], bone_names: &NameIndex, cx: &mut Ctx) -> Vec<Skin> {
+        let finish = |w: &WAtt, slot: usize, cx: &mut Ctx| finish_attachment(w, bone_of_slot[slot], bone_names, cx);
+        let default_atts: Vec<Attachment> = self.atts.iter().map(|(slot, _, w)| finish(w, *slot, cx)).collect();
+        let mut skins = vec![Skin { name: "default".into(), attachments: default_atts.clone() }];
+        for (name, items) in skin_items {
+            let mut list = default_atts.clone();
+            for (ai, w) in items {
+                list[*ai] = finish(w, self.atts[*ai].0, cx);
+            }
+            skins.push(Skin { name: name.clone(), attachments: list });
+        }
+        skins
+    }
+
+    /// The draw order: the slots the order sections list, then the others.
+    fn draw_order(&mut self, sections: &[(Ordinal, RigSection<'_>)], slot_names: &NameIndex, cx: &mut Ctx) -> Vec<SlotId> {
+        let mut listed: Vec<SlotId> = Vec::new();
+        for (ord, sec) in sections {
+            let RigSection::Order(o) = sec else { continue };
+            for e in &o.entries {
+                let resolved = cx.resolve(slot_names, "slot", e, *ord, "the entry is ignored");
+                cx.reference(*ord, e.span, resolved.map(|s| Target::Slot(SlotId(s))), false);
+                self.src.order_entries.push((*ord, OrderEntry { span: e.span, slot: resolved.map(SlotId) }));
+                let Some(slot) = resolved else { continue };
+                let id = SlotId(slot);
+                if listed.contains(&id) {
+                    // (A draw order lists few slots; a linear check is enough.)
+                    cx.push(
+                        *ord,
+                        Diagnostic::warning(
+                            e.span,
+                            format!("slot `{}` is already listed; this entry is ignored", self.slots[slot as usize].name),
+                        ),
+                    );
+                    continue;
+                }
+                listed.push(id);
+            }
+        }
+        let mut is_listed = vec![false; self.slots.len()];
+        for s in &listed {
+            is_listed[s.index()] = true;
+        }
+        let mut draw_order = listed;
+        draw_order.extend((0..self.slots.len()).filter(|&i| !is_listed[i]).map(SlotId::from_index));
+        draw_order
     }
 }
 
