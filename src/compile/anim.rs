@@ -62,11 +62,40 @@ enum Target {
     Slot(u32),
 }
 
+/// Per target, per property: the keys of the last timeline written, with
+/// the source map of every timeline read.
+#[derive(Default)]
+struct Tracks {
+    /// Channels in order of first appearance.
+    order: Vec<(Target, TimelineProp)>,
+    keys: HashMap<(Target, TimelineProp), Vec<RawKey>>,
+    /// The timeline line (in `src.timelines`) that makes each channel.
+    effective: HashMap<(Target, TimelineProp), usize>,
+    src: AnimSources,
+    keys_src: Vec<KeySource>,
+    diags: Vec<LocalDiag>,
+}
+
 /// Compiles every section of one animation name, in document order.
 pub fn compile_anim(rig: &RigOutput, sections: &[(Ordinal, &AnimSection)]) -> AnimOutput {
-    let mut diags: Vec<LocalDiag> = Vec::new();
     let name = sections.first().map_or(String::new(), |s| s.1.name.node.clone());
-    // Later headers override what they set.
+    let (fps, opts) = header_defaults(sections);
+    let mut t = Tracks::with_room(sections);
+    for (ord, sec) in sections {
+        t.section(rig, *ord, sec, opts, fps);
+    }
+    for &i in t.effective.values() {
+        t.src.timelines[i].1.effective = true;
+    }
+    let anim = build_animation(rig, &name, fps, &t.order, &t.keys);
+    check_attachment_names(rig, sections, &mut t.diags, &mut t.src.references);
+    t.src.keys = t.keys_src.into();
+    AnimOutput { animation: std::sync::Arc::new(anim), diagnostics: t.diags, sources: t.src }
+}
+
+/// The frame rate and the defaults of the headers (later headers override
+/// what they set).
+fn header_defaults(sections: &[(Ordinal, &AnimSection)]) -> (f64, Opts) {
     let mut fps = None;
     let mut opts = Opts::default();
     for (_, s) in sections {
@@ -76,43 +105,43 @@ pub fn compile_anim(rig: &RigOutput, sections: &[(Ordinal, &AnimSection)]) -> An
         opts.easing = s.opts.easing.or(opts.easing);
     }
     // `Animation::empty` cleans the frame rate (the one place that does).
-    let fps = fps.unwrap_or(crate::model::DEFAULT_FPS);
+    (fps.unwrap_or(crate::model::DEFAULT_FPS), opts)
+}
 
-    // Per target, per property: the keys of the last timeline written.
-    let mut order: Vec<(Target, TimelineProp)> = Vec::new();
-    let mut tracks: HashMap<(Target, TimelineProp), Vec<RawKey>> = HashMap::default();
-    let mut src = AnimSources::default();
-    let mut keys_src: Vec<KeySource> = Vec::new();
-    // The timeline line (in `src.timelines`) that makes each channel.
-    let mut effective: HashMap<(Target, TimelineProp), usize> = HashMap::default();
-    // Room for everything up front: growing these vectors one push at a
-    // time copies them again and again (keys: about one per command).
-    let items: usize = sections.iter().map(|s| s.1.items.len()).sum();
-    let timelines: usize = sections.iter().flat_map(|s| &s.1.items).map(|i| i.timelines.len()).sum();
-    let commands: usize = sections.iter().flat_map(|s| &s.1.items).flat_map(|i| &i.timelines).map(|t| t.commands.len()).sum();
-    src.items.reserve(items);
-    src.timelines.reserve(timelines);
-    keys_src.reserve(commands);
-    src.references.reserve(items + sections.len());
-    order.reserve(timelines);
-    tracks.reserve(timelines);
-    effective.reserve(timelines);
-    let this_anim = AnimId(0);
-    for (ord, sec) in sections {
-        let ord = *ord;
-        src.references.push((ord, Reference { span: sec.name.span, target: Some(SrcTarget::Animation(this_anim)), definition: true }));
+impl Tracks {
+    /// Room for everything up front: growing these vectors one push at a
+    /// time copies them again and again (keys: about one per command).
+    fn with_room(sections: &[(Ordinal, &AnimSection)]) -> Tracks {
+        let mut t = Tracks::default();
+        let items: usize = sections.iter().map(|s| s.1.items.len()).sum();
+        let timelines: usize = sections.iter().flat_map(|s| &s.1.items).map(|i| i.timelines.len()).sum();
+        let commands: usize = sections.iter().flat_map(|s| &s.1.items).flat_map(|i| &i.timelines).map(|t| t.commands.len()).sum();
+        t.src.items.reserve(items);
+        t.src.timelines.reserve(timelines);
+        t.keys_src.reserve(commands);
+        t.src.references.reserve(items + sections.len());
+        t.order.reserve(timelines);
+        t.keys.reserve(timelines);
+        t.effective.reserve(timelines);
+        t
+    }
+
+    /// Reads one section's items: resolves each target and runs its timelines.
+    fn section(&mut self, rig: &RigOutput, ord: Ordinal, sec: &AnimSection, opts: Opts, fps: f64) {
+        let this_anim = AnimId(0);
+        self.src.references.push((ord, Reference { span: sec.name.span, target: Some(SrcTarget::Animation(this_anim)), definition: true }));
         for item in &sec.items {
             let region = item.timelines.iter().fold(item.target.span, |r, t| r.cover(t.span));
             let (idx, what) = if item.is_slot { (&rig.slot_names, "slot") } else { (&rig.bone_names, "bone") };
             let resolved = resolve_or_explain(idx, what, &item.target, "its timelines are ignored");
             let src_target =
                 resolved.as_ref().ok().map(|&id| if item.is_slot { SrcTarget::Slot(SlotId(id)) } else { SrcTarget::Bone(BoneId(id)) });
-            src.references.push((ord, Reference { span: item.target.span, target: src_target, definition: false }));
-            src.items.push((ord, ItemSource { anim: this_anim, region, target: src_target }));
+            self.src.references.push((ord, Reference { span: item.target.span, target: src_target, definition: false }));
+            self.src.items.push((ord, ItemSource { anim: this_anim, region, target: src_target }));
             let id = match resolved {
                 Ok(id) => id,
                 Err(d) => {
-                    diags.push((ord, d));
+                    self.diags.push((ord, d));
                     continue;
                 }
             };
@@ -123,52 +152,64 @@ pub fn compile_anim(rig: &RigOutput, sections: &[(Ordinal, &AnimSection)]) -> An
                     step: item.opts.step.or(opts.step),
                     easing: item.opts.easing.or(opts.easing),
                 };
-                let run = run_timeline(tl, start, &mut diags, ord);
-                let first = keys_src.len() as u32;
-                keys_src.extend(run.keys.iter().map(|k| KeySource {
-                    frame: k.frame,
-                    time_secs: k.frame / fps,
-                    value: if let KeyValue::Number(v) = k.value { Some(v) } else { None },
-                    span: k.span,
-                    origin: k.origin,
-                    placed_by: k.placed_by,
-                }));
-                let end = tl.commands.last().map_or(tl.prop.span.end, |c| c.span.end);
-                src.timelines.push((
-                    ord,
-                    TimelineSource {
-                        anim: this_anim,
-                        target: src_target,
-                        prop: tl.prop.node,
-                        line: tl.span,
-                        effective: false,
-                        keys: first..keys_src.len() as u32,
-                        key_base: 0,
-                        end,
-                        end_frame: run.end_frame,
-                        open_loop: run.open_loop,
-                    },
-                ));
-                let key = (target, tl.prop.node);
-                if !tracks.contains_key(&key) {
-                    order.push(key);
-                }
-                tracks.insert(key, run.keys);
-                effective.insert(key, src.timelines.len() - 1);
+                self.timeline(ord, tl, start, target, src_target, fps);
             }
         }
     }
-    for &i in effective.values() {
-        src.timelines[i].1.effective = true;
-    }
 
-    let mut anim = Animation::empty(&name, fps);
+    /// Runs one timeline; its keys replace those of the channel's timeline before.
+    fn timeline(&mut self, ord: Ordinal, tl: &TimelineLine, start: Opts, target: Target, src_target: Option<SrcTarget>, fps: f64) {
+        let this_anim = AnimId(0);
+        let run = run_timeline(tl, start, &mut self.diags, ord);
+        let first = self.keys_src.len() as u32;
+        self.keys_src.extend(run.keys.iter().map(|k| KeySource {
+            frame: k.frame,
+            time_secs: k.frame / fps,
+            value: if let KeyValue::Number(v) = k.value { Some(v) } else { None },
+            span: k.span,
+            origin: k.origin,
+            placed_by: k.placed_by,
+        }));
+        let end = tl.commands.last().map_or(tl.prop.span.end, |c| c.span.end);
+        self.src.timelines.push((
+            ord,
+            TimelineSource {
+                anim: this_anim,
+                target: src_target,
+                prop: tl.prop.node,
+                line: tl.span,
+                effective: false,
+                keys: first..self.keys_src.len() as u32,
+                key_base: 0,
+                end,
+                end_frame: run.end_frame,
+                open_loop: run.open_loop,
+            },
+        ));
+        let key = (target, tl.prop.node);
+        if !self.keys.contains_key(&key) {
+            self.order.push(key);
+        }
+        self.keys.insert(key, run.keys);
+        self.effective.insert(key, self.src.timelines.len() - 1);
+    }
+}
+
+/// The animation's channels from the keys of each (target, property).
+fn build_animation(
+    rig: &RigOutput,
+    name: &str,
+    fps: f64,
+    order: &[(Target, TimelineProp)],
+    tracks: &HashMap<(Target, TimelineProp), Vec<RawKey>>,
+) -> Animation {
+    let mut anim = Animation::empty(name, fps);
     let fps = anim.fps;
     let time = |k: &RawKey| k.frame / fps;
     let num = |v: &KeyValue| if let KeyValue::Number(n) = v { *n } else { 0.0 };
     let color_tracks: Vec<(Target, TimelineProp)> =
         order.iter().filter(|k| k.1 == TimelineProp::Color && !tracks[*k].is_empty()).copied().collect();
-    for key in &order {
+    for key in order {
         let keys = &tracks[key];
         if keys.is_empty() {
             continue;
@@ -252,9 +293,7 @@ pub fn compile_anim(rig: &RigOutput, sections: &[(Ordinal, &AnimSection)]) -> An
         }
     }
     anim.update_duration();
-    check_attachment_names(rig, sections, &mut diags, &mut src.references);
-    src.keys = keys_src.into();
-    AnimOutput { animation: std::sync::Arc::new(anim), diagnostics: diags, sources: src }
+    anim
 }
 
 /// Reports attachment names an `@` timeline switches to that the slot lacks.
