@@ -62,6 +62,18 @@ pub fn comment_roles(src: &str) -> Vec<TokenRole> {
     roles
 }
 
+/// The words that start a section (what a misspelt header is compared to).
+const SECTION_KEYWORDS: [&str; 5] = ["skeleton", "skin", "order", "anim", "expect"];
+
+/// The hint of a header that starts no section, for the `n` lines after it.
+fn orphan_hint(n: usize) -> Option<String> {
+    match n {
+        0 => None,
+        1 => Some("the indented line after it is ignored".to_string()),
+        _ => Some(format!("the {n} indented lines after it, up to the next section, are ignored")),
+    }
+}
+
 const SECTION_HINT: &str = "a section starts at column 0 with `skeleton`, `skin \"NAME\"`, `order` or `anim \"NAME\"`";
 
 /// An invalid line whose nested lines are being skipped.
@@ -227,11 +239,6 @@ impl Parser {
         let text: &str = &header.text;
         let first = text.chars().next().unwrap_or(' ');
         let ignored_lines = rest.len();
-        let orphan_hint = |n: usize| match n {
-            0 => None,
-            1 => Some("the indented line after it is ignored".to_string()),
-            _ => Some(format!("the {n} indented lines after it, up to the next section, are ignored")),
-        };
         if first == '\t' {
             let mut d = Diagnostic::error(line_span(header), "indented line outside any section").hint(SECTION_HINT);
             if let Some(h) = orphan_hint(ignored_lines) {
@@ -253,128 +260,149 @@ impl Parser {
             return SectionKind::Ignored;
         }
         let kind = if keyword_header(text, "skeleton") {
-            self.role(header, &toks[0], Role::SectionKeyword);
-            let mut sk = SkeletonSection::default();
-            for t in &toks[1..] {
-                match token::color(t.text) {
-                    Some(c) => {
-                        self.role(header, t, Role::Color);
-                        sk.color = Some(c.to_color8());
-                    }
-                    None => self.push(
-                        Diagnostic::error(tok_span(header, t), format!("unexpected `{}` after `skeleton`", t.text))
-                            .hint("the skeleton header takes only a default bone COLOR, e.g. `skeleton #FC0`"),
-                    ),
-                }
-            }
-            self.skeleton(&mut sk, rest);
-            SectionKind::Skeleton(sk)
+            SectionKind::Skeleton(self.skeleton_section(header, toks, rest))
         } else if keyword_header(text, "skin") {
-            self.role(header, &toks[0], Role::SectionKeyword);
-            let mut name: Option<Spanned<String>> = None;
-            let mut strays = Vec::new();
-            for t in &toks[1..] {
-                match quoted(t.text) {
-                    Some(n) => {
-                        self.role(header, t, Role::String);
-                        name = Some(Spanned::new(n.to_string(), tok_span(header, t)));
-                    }
-                    None => strays.push(*t),
-                }
-            }
-            // Without any name, the header error below says it all.
-            if name.is_some() {
-                for t in strays {
-                    self.push(
-                        Diagnostic::error(tok_span(header, &t), format!("unexpected `{}` in skin header", t.text))
-                            .hint("write the skin name in double quotes, without spaces: `skin \"red\"`"),
-                    );
-                }
-            }
-            match name {
-                None => {
-                    let mut d = Diagnostic::error(line_span(header), "skin section without a name in double quotes")
-                        .hint("write `skin \"NAME\"`; names cannot contain spaces");
-                    if let Some(h) = orphan_hint(ignored_lines) {
-                        d = d.hint(h);
-                    }
-                    self.push(d);
-                    SectionKind::Ignored
-                }
-                Some(n) if n.node == "default" => {
-                    self.push(
-                        Diagnostic::warning(n.span, "skin \"default\" is the skeleton itself; this section is ignored")
-                            .hint("change the skeleton section, or give this skin another name"),
-                    );
-                    SectionKind::Ignored
-                }
-                Some(n) => {
-                    let mut sk = SkinSection { name: n, items: Vec::new() };
-                    self.skin(&mut sk, rest);
-                    SectionKind::Skin(sk)
-                }
-            }
+            self.skin_section(header, toks, rest)
         } else if keyword_header(text, "order") {
-            self.role(header, &toks[0], Role::SectionKeyword);
-            for t in &toks[1..] {
-                self.push(
-                    Diagnostic::error(tok_span(header, t), format!("unexpected `{}` after `order`", t.text))
-                        .hint("list the slots on the lines below, one `@slot` per line"),
-                );
-            }
-            let mut o = OrderSection::default();
-            self.order(&mut o, rest);
-            SectionKind::Order(o)
+            SectionKind::Order(self.order_section(header, toks, rest))
         } else if keyword_header(text, "anim") {
-            self.role(header, &toks[0], Role::SectionKeyword);
-            let mut a = AnimSection {
-                name: Spanned::new(String::new(), span_of(header, 0, 4)),
-                fps: None,
-                opts: Opts::default(),
-                items: Vec::new(),
-            };
-            for t in &toks[1..] {
-                if let Some(n) = quoted(t.text) {
-                    self.role(header, t, Role::String);
-                    a.name = Spanned::new(n.to_string(), tok_span(header, t));
-                } else if let Some(f) = token::fps(t.text) {
-                    self.role(header, t, Role::Number);
-                    if f == 0.0 {
-                        self.push(Diagnostic::warning(tok_span(header, t), "0fps is not a frame rate; 20fps is used"));
-                    }
-                    a.fps = Some(f);
-                } else if let Some(o) = token::options(t.text, false) {
-                    self.role(header, t, Role::Option);
-                    self.apply_opts(&mut a.opts, &o, header, t);
-                } else {
-                    let mut d = Diagnostic::error(tok_span(header, t), format!("unexpected `{}` in animation header", t.text))
-                        .hint("the header takes a \"name\", a frame rate like `24fps` and defaults `frame:step:easing` like `0:5:li`");
-                    if t.text.starts_with('"') {
-                        d = d.hint("names are written in double quotes and cannot contain spaces");
-                    }
-                    self.push(d);
-                }
-            }
-            self.anim(&mut a, rest);
-            SectionKind::Anim(a)
+            SectionKind::Anim(self.anim_section(header, toks, rest))
         } else if keyword_header(text, "expect") {
             SectionKind::Expect(self.expect_section(header, toks, rest))
         } else {
-            let word = toks.first().map_or("", |t| t.text);
-            let mut d = Diagnostic::error(line_span(header), format!("`{word}` starts no section")).hint(SECTION_HINT);
-            if word.starts_with('#') {
-                d = d.hint("a comment needs a space after `#`");
-            } else if let Some(s) = super::suggest::closest(word, ["skeleton", "skin", "order", "anim", "expect"].iter().copied()) {
-                d = d.hint(format!("did you mean `{s}`?"));
-            }
-            if let Some(h) = orphan_hint(ignored_lines) {
-                d = d.hint(h);
-            }
-            self.push(d);
-            SectionKind::Ignored
+            self.no_section(header, toks, ignored_lines)
         };
         self.finish_skip();
         kind
+    }
+
+    /// A header that starts no section: everything up to the next one is ignored.
+    fn no_section(&mut self, header: &LogicalLine<'_>, toks: &[Token<'_>], ignored_lines: usize) -> SectionKind {
+        let word = toks.first().map_or("", |t| t.text);
+        let mut d = Diagnostic::error(line_span(header), format!("`{word}` starts no section")).hint(SECTION_HINT);
+        if word.starts_with('#') {
+            d = d.hint("a comment needs a space after `#`");
+        } else if let Some(s) = super::suggest::closest(word, SECTION_KEYWORDS.iter().copied()) {
+            d = d.hint(format!("did you mean `{s}`?"));
+        }
+        if let Some(h) = orphan_hint(ignored_lines) {
+            d = d.hint(h);
+        }
+        self.push(d);
+        SectionKind::Ignored
+    }
+
+    /// `skeleton [COLOR]` and its bone lines.
+    fn skeleton_section(&mut self, header: &LogicalLine<'_>, toks: &[Token<'_>], rest: &[Ln<'_>]) -> SkeletonSection {
+        self.role(header, &toks[0], Role::SectionKeyword);
+        let mut sk = SkeletonSection::default();
+        for t in &toks[1..] {
+            match token::color(t.text) {
+                Some(c) => {
+                    self.role(header, t, Role::Color);
+                    sk.color = Some(c.to_color8());
+                }
+                None => self.push(
+                    Diagnostic::error(tok_span(header, t), format!("unexpected `{}` after `skeleton`", t.text))
+                        .hint("the skeleton header takes only a default bone COLOR, e.g. `skeleton #FC0`"),
+                ),
+            }
+        }
+        self.skeleton(&mut sk, rest);
+        sk
+    }
+
+    /// `skin "NAME"` and its items (ignored without a name, or named `default`).
+    fn skin_section(&mut self, header: &LogicalLine<'_>, toks: &[Token<'_>], rest: &[Ln<'_>]) -> SectionKind {
+        self.role(header, &toks[0], Role::SectionKeyword);
+        let mut name: Option<Spanned<String>> = None;
+        let mut strays = Vec::new();
+        for t in &toks[1..] {
+            match quoted(t.text) {
+                Some(n) => {
+                    self.role(header, t, Role::String);
+                    name = Some(Spanned::new(n.to_string(), tok_span(header, t)));
+                }
+                None => strays.push(*t),
+            }
+        }
+        // Without any name, the header error below says it all.
+        if name.is_some() {
+            for t in strays {
+                self.push(
+                    Diagnostic::error(tok_span(header, &t), format!("unexpected `{}` in skin header", t.text))
+                        .hint("write the skin name in double quotes, without spaces: `skin \"red\"`"),
+                );
+            }
+        }
+        match name {
+            None => {
+                let mut d = Diagnostic::error(line_span(header), "skin section without a name in double quotes")
+                    .hint("write `skin \"NAME\"`; names cannot contain spaces");
+                if let Some(h) = orphan_hint(rest.len()) {
+                    d = d.hint(h);
+                }
+                self.push(d);
+                SectionKind::Ignored
+            }
+            Some(n) if n.node == "default" => {
+                self.push(
+                    Diagnostic::warning(n.span, "skin \"default\" is the skeleton itself; this section is ignored")
+                        .hint("change the skeleton section, or give this skin another name"),
+                );
+                SectionKind::Ignored
+            }
+            Some(n) => {
+                let mut sk = SkinSection { name: n, items: Vec::new() };
+                self.skin(&mut sk, rest);
+                SectionKind::Skin(sk)
+            }
+        }
+    }
+
+    /// `order` and its entries.
+    fn order_section(&mut self, header: &LogicalLine<'_>, toks: &[Token<'_>], rest: &[Ln<'_>]) -> OrderSection {
+        self.role(header, &toks[0], Role::SectionKeyword);
+        for t in &toks[1..] {
+            self.push(
+                Diagnostic::error(tok_span(header, t), format!("unexpected `{}` after `order`", t.text))
+                    .hint("list the slots on the lines below, one `@slot` per line"),
+            );
+        }
+        let mut o = OrderSection::default();
+        self.order(&mut o, rest);
+        o
+    }
+
+    /// `anim ["NAME"] [FPS] [OPTS]` and its items.
+    fn anim_section(&mut self, header: &LogicalLine<'_>, toks: &[Token<'_>], rest: &[Ln<'_>]) -> AnimSection {
+        self.role(header, &toks[0], Role::SectionKeyword);
+        let mut a =
+            AnimSection { name: Spanned::new(String::new(), span_of(header, 0, 4)), fps: None, opts: Opts::default(), items: Vec::new() };
+        for t in &toks[1..] {
+            if let Some(n) = quoted(t.text) {
+                self.role(header, t, Role::String);
+                a.name = Spanned::new(n.to_string(), tok_span(header, t));
+            } else if let Some(f) = token::fps(t.text) {
+                self.role(header, t, Role::Number);
+                if f == 0.0 {
+                    self.push(Diagnostic::warning(tok_span(header, t), "0fps is not a frame rate; 20fps is used"));
+                }
+                a.fps = Some(f);
+            } else if let Some(o) = token::options(t.text, false) {
+                self.role(header, t, Role::Option);
+                self.apply_opts(&mut a.opts, &o, header, t);
+            } else {
+                let mut d = Diagnostic::error(tok_span(header, t), format!("unexpected `{}` in animation header", t.text))
+                    .hint("the header takes a \"name\", a frame rate like `24fps` and defaults `frame:step:easing` like `0:5:li`");
+                if t.text.starts_with('"') {
+                    d = d.hint("names are written in double quotes and cannot contain spaces");
+                }
+                self.push(d);
+            }
+        }
+        self.anim(&mut a, rest);
+        a
     }
 
     fn apply_opts(&mut self, opts: &mut Opts, o: &OptionsTok, line: &LogicalLine<'_>, t: &Token<'_>) {
