@@ -1,0 +1,289 @@
+//! `anim` sections: items and their timelines (LANGUAGE.md §5).
+
+use super::*;
+
+/// `^\t\t.\s`: two tabs, any character, whitespace.
+pub(super) fn is_timeline_line(text: &str) -> bool {
+    let Some(rest) = text.strip_prefix("\t\t") else { return false };
+    let mut chars = rest.chars();
+    match chars.next() {
+        Some('\n' | '\r' | '\u{2028}' | '\u{2029}') | None => false,
+        Some(_) => chars.next().is_some_and(is_js_space),
+    }
+}
+
+/// A timeline whose property is not one of the letters of its item's kind.
+pub(super) fn prop_error(line: &LogicalLine<'_>, head: &Token<'_>, is_slot: bool) -> Diagnostic {
+    let mut d =
+        Diagnostic::error(tok_span(line, head), format!("`{}` is not a {} property", head.text, if is_slot { "slot" } else { "bone" }));
+    d = d.hint(if is_slot {
+        "slot timelines are @ (attachment), c (color), r g b a (color components)"
+    } else {
+        "bone timelines are x y (position), r (rotation), i j (scale), s t (flip x/y)"
+    });
+    if !is_slot && TimelineProp::for_slot(head.text).is_some() {
+        d = d.hint("color and attachment timelines belong to a slot item: `@slot`");
+    }
+    if head.text.chars().count() > 1 && head.text.chars().all(|c| if is_slot { "@crgba" } else { "xyrijst" }.contains(c)) {
+        d = d.hint("a timeline has one property: write one line per letter");
+    }
+    d
+}
+
+pub(super) fn timeline(
+    diags: &mut Vec<Diagnostic>,
+    roles: &mut Vec<TokenRole>,
+    line: &LogicalLine<'_>,
+    toks: &[Token<'_>],
+    is_slot: bool,
+) -> Option<TimelineLine> {
+    let head = toks.first()?;
+    if head.pos != 2 {
+        // The original reads `\t\t` + any character + whitespace as a
+        // timeline whatever follows, so this line still counts; say so.
+        let indent = span_of(line, 2, head.pos - 2);
+        let mut d = Diagnostic::warning(indent, "timeline indented deeper than two tabs; it is still read as a timeline");
+        if line.text[2..head.pos].contains(|c: char| c != '\t') {
+            d = d.hint("indent with tabs only");
+        }
+        diags.push(d);
+    }
+    let prop = if is_slot { TimelineProp::for_slot(head.text) } else { TimelineProp::for_bone(head.text) };
+    let Some(prop) = prop else {
+        diags.push(prop_error(line, head, is_slot));
+        return None;
+    };
+    roles.push(TokenRole { span: tok_span(line, head), role: Role::Property });
+    let mut commands = Vec::with_capacity(toks.len());
+    for t in &toks[1..] {
+        let s = t.text;
+        let sp = tok_span(line, t);
+        let mut role = |role: Role| roles.push(TokenRole { span: sp, role });
+        let mut push = |c: TimelineCommand| commands.push(Spanned::new(c, sp));
+        if s == "{" {
+            role(Role::Loop);
+            push(TimelineCommand::BeginLoop);
+            continue;
+        }
+        if let Some(n) = token::end_loop(s) {
+            role(Role::Loop);
+            push(TimelineCommand::EndLoop(n));
+            continue;
+        }
+        if let Some(n) = token::advance(s) {
+            role(Role::Advance);
+            if n > 0 {
+                push(TimelineCommand::AdvanceSteps(n));
+            }
+            continue;
+        }
+        let value = match prop {
+            TimelineProp::Color => token::color(s).map(|c| TimelineCommand::Push(KeyValue::Color(c.to_color_exact()))),
+            TimelineProp::Attachment => token::is_name(s).then(|| TimelineCommand::Push(KeyValue::Name(s.to_string()))),
+            TimelineProp::FlipX | TimelineProp::FlipY => token::boolean(s).map(|b| TimelineCommand::Push(KeyValue::Bool(b))),
+            _ => {
+                if let Some(v) = s.strip_prefix('+').and_then(token::number) {
+                    Some(TimelineCommand::PushAdd(v))
+                } else if let Some(v) = s.strip_prefix('*').and_then(token::number) {
+                    Some(TimelineCommand::PushMul(v))
+                } else {
+                    token::number(s).map(|v| TimelineCommand::Push(KeyValue::Number(v)))
+                }
+            }
+        };
+        if let Some(c) = value {
+            role(match prop {
+                TimelineProp::Color => Role::Color,
+                TimelineProp::Attachment => Role::AttachmentRef,
+                TimelineProp::FlipX | TimelineProp::FlipY => Role::Boolean,
+                _ => Role::Number,
+            });
+            push(c);
+            continue;
+        }
+        if let Some(o) = token::options(s, true) {
+            role(Role::Option);
+            if let Some(f) = o.frame {
+                push(if f.relative { TimelineCommand::AdvanceFrames(f.value) } else { TimelineCommand::SetFrame(f.value) });
+            }
+            if let Some(st) = o.step {
+                push(TimelineCommand::SetStep(st));
+            }
+            match &o.easing {
+                Some(EasingOpt::Known(e)) => push(TimelineCommand::SetEasing(*e)),
+                Some(EasingOpt::Unknown(name)) => {
+                    let mut d = Diagnostic::error(span_of(line, t.pos + o.easing_pos, name.len()), format!("unknown easing `{name}`"))
+                        .hint("easings are li (linear), si (sine in), so (sine out) and sio (sine in-out)");
+                    if let Some(c) = crate::syntax::suggest::closest(name, ["li", "si", "so", "sio"].iter().copied()) {
+                        d = d.hint(format!("did you mean `{c}`?"));
+                    }
+                    diags.push(d);
+                }
+                None => {}
+            }
+            if o.advance > 0 {
+                commands.push(Spanned::new(TimelineCommand::AdvanceSteps(o.advance), sp));
+            }
+            continue;
+        }
+        let expected = match prop {
+            TimelineProp::Color => "a COLOR",
+            TimelineProp::Attachment => "an attachment name",
+            TimelineProp::FlipX | TimelineProp::FlipY => "`true` or `false`",
+            _ => "a number (or `+N`, `*N`)",
+        };
+        let mut d = Diagnostic::error(
+            sp,
+            format!("unexpected `{s}` in timeline: expected {expected}, an advance `->`, options `F:S:E>`, `{{` or `}}`"),
+        );
+        if s.contains(':') && !s.ends_with('>') {
+            d = d.hint("options inside a timeline end with `>` or `->`, e.g. `10:>` or `:si->`");
+        } else if s.starts_with('-') && s.ends_with('>') {
+            d = d.hint("an advance is hyphens followed by `>`, e.g. `->` or `--->`");
+        }
+        diags.push(d);
+    }
+    if commands.is_empty() {
+        diags.push(Diagnostic::warning(line_span(line), format!("timeline `{}` has no commands; it is ignored", head.text)));
+        return None;
+    }
+    Some(TimelineLine { prop: Spanned::new(prop, tok_span(line, head)), commands, span: line_span(line) })
+}
+
+impl Parser {
+    /// `anim ["NAME"] [FPS] [OPTS]` and its items.
+    pub(super) fn anim_section(&mut self, header: &LogicalLine<'_>, toks: &[Token<'_>], rest: &[Ln<'_>]) -> AnimSection {
+        self.role(header, &toks[0], Role::SectionKeyword);
+        let mut a =
+            AnimSection { name: Spanned::new(String::new(), span_of(header, 0, 4)), fps: None, opts: Opts::default(), items: Vec::new() };
+        for t in &toks[1..] {
+            if let Some(n) = quoted(t.text) {
+                self.role(header, t, Role::String);
+                a.name = Spanned::new(n.to_string(), tok_span(header, t));
+            } else if let Some(f) = token::fps(t.text) {
+                self.role(header, t, Role::Number);
+                if f == 0.0 {
+                    self.push(Diagnostic::warning(tok_span(header, t), "0fps is not a frame rate; 20fps is used"));
+                }
+                a.fps = Some(f);
+            } else if let Some(o) = token::options(t.text, false) {
+                self.role(header, t, Role::Option);
+                self.apply_opts(&mut a.opts, &o, header, t);
+            } else {
+                let mut d = Diagnostic::error(tok_span(header, t), format!("unexpected `{}` in animation header", t.text))
+                    .hint("the header takes a \"name\", a frame rate like `24fps` and defaults `frame:step:easing` like `0:5:li`");
+                if t.text.starts_with('"') {
+                    d = d.hint("names are written in double quotes and cannot contain spaces");
+                }
+                self.push(d);
+            }
+        }
+        self.anim(&mut a, rest);
+        a
+    }
+
+    pub(super) fn apply_opts(&mut self, opts: &mut Opts, o: &OptionsTok, line: &LogicalLine<'_>, t: &Token<'_>) {
+        if let Some(f) = o.frame {
+            opts.frame = Some(f.value);
+        }
+        if let Some(s) = o.step {
+            opts.step = Some(s);
+        }
+        match &o.easing {
+            Some(EasingOpt::Known(e)) => opts.easing = Some(*e),
+            Some(EasingOpt::Unknown(name)) => self.unknown_easing(name, line, t, o.easing_pos),
+            None => {}
+        }
+    }
+
+    pub(super) fn unknown_easing(&mut self, name: &str, line: &LogicalLine<'_>, t: &Token<'_>, pos: usize) {
+        let mut d = Diagnostic::error(span_of(line, t.pos + pos, name.len()), format!("unknown easing `{name}`"))
+            .hint("easings are li (linear), si (sine in), so (sine out) and sio (sine in-out)");
+        if let Some(s) = crate::syntax::suggest::closest(name, ["li", "si", "so", "sio"].iter().copied()) {
+            d = d.hint(format!("did you mean `{s}`?"));
+        }
+        self.push(d);
+    }
+
+    pub(super) fn anim(&mut self, a: &mut AnimSection, lines: &[Ln<'_>]) {
+        a.items.reserve(depth_one_lines(lines));
+        let mut item_open = false;
+        for &(line, toks) in lines {
+            if self.skipped(line) {
+                continue;
+            }
+            let text: &str = &line.text;
+            let b = text.as_bytes();
+            let after_at = if text.starts_with("\t@") { 2 } else { 1 };
+            let plen =
+                if text.starts_with('\t') && b.get(1).is_some_and(|&c| c != b'\t') { token::path_prefix_len(&text[after_at..]) } else { 0 };
+            if plen > 0 && boundary(text, after_at + plen) {
+                let is_slot = after_at == 2;
+                let target = Spanned::new(text[after_at..after_at + plen].to_string(), span_of(line, after_at, plen));
+                self.role_at(span_of(line, 1, after_at - 1 + plen), if is_slot { Role::SlotRef } else { Role::BoneRef });
+                let mut opts = Opts::default();
+                for t in &toks[1..] {
+                    match token::options(t.text, false) {
+                        Some(o) => {
+                            self.role(line, t, Role::Option);
+                            self.apply_opts(&mut opts, &o, line, t);
+                        }
+                        None => {
+                            let mut d = bad_token(line, t, "item option")
+                                .hint("an item may set its own defaults `frame:step:easing`, e.g. `10:5:sio`");
+                            d.message = format!("unexpected `{}` after the animation item", t.text);
+                            self.push(d);
+                        }
+                    }
+                }
+                a.items.push(AnimItem { target, is_slot, opts, timelines: Vec::new() });
+                item_open = true;
+            } else if b.len() > 1 && b[0] == b'\t' && b[1] != b'\t' {
+                // Only a depth-1 line opens or closes an item; this one closes
+                // it, so every deeper line up to the next item is ignored.
+                item_open = false;
+                self.invalid_item(line, "expected an animation item: a bone reference or `@slot`");
+            } else if !item_open {
+                // Before the first item of the section: the original ignores
+                // every deeper line up to the next depth-1 line.
+                let mut d = Diagnostic::error(
+                    line_span(line),
+                    if is_timeline_line(text) { "timeline outside an animation item" } else { "line outside an animation item" },
+                )
+                .hint("timelines go one tab deeper than a bone or `@slot` item");
+                if b.get(2).is_some_and(|&c| c == b' ') {
+                    d = d.hint("indent with tabs only");
+                }
+                self.push(d);
+                self.skip = Some(Skip { depth: 1, diag: self.diags.len() - 1, count: 0, following: true });
+            } else if is_timeline_line(text) {
+                let Some(item) = a.items.last_mut() else { continue };
+                if let Some(tl) = timeline(&mut self.diags, &mut self.roles, line, toks, item.is_slot) {
+                    item.timelines.push(tl);
+                }
+            } else if line.depth() == 2 && toks.first().is_some_and(|h| h.pos == 2) {
+                // `\t\tPROP` not followed by whitespace, or a property longer
+                // than one letter: the original reads neither as a timeline.
+                let is_slot = a.items.last().is_some_and(|i| i.is_slot);
+                let head = &toks[0];
+                let known = if is_slot { TimelineProp::for_slot(head.text) } else { TimelineProp::for_bone(head.text) };
+                if toks.len() == 1 && known.is_some() {
+                    self.push(Diagnostic::warning(line_span(line), format!("timeline `{}` has no commands; it is ignored", head.text)));
+                } else {
+                    self.push(prop_error(line, head, is_slot));
+                }
+            } else {
+                // Inside an item only depth-1 lines open or close items, so
+                // an invalid deeper line is skipped alone: the lines after it,
+                // however deep, are still read as timelines of the open item.
+                let mut d = Diagnostic::error(line_span(line), "expected a timeline: a property followed by values, e.g. `x 0 -> 10`");
+                if b.get(2).is_some_and(|&c| c == b' ') {
+                    d = d.hint("indent with tabs only");
+                } else if line.depth() > 2 {
+                    d = d.hint("timelines are two tabs deep");
+                }
+                self.push(d);
+            }
+        }
+    }
+}

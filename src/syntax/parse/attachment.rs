@@ -1,0 +1,226 @@
+//! What skeleton slot lines and skin items share: `:TYPE` with its
+//! attachment tokens, and path command lines (LANGUAGE.md §2–3).
+
+use super::*;
+
+/// `^\t{tabs}(M|Q|:|B|L)\s+` or `^\t{tabs}C(\s+|$)`.
+pub(super) fn is_command_line(text: &str, tabs: usize) -> bool {
+    let b = text.as_bytes();
+    if b.len() <= tabs || !b[..tabs].iter().all(|&c| c == b'\t') {
+        return false;
+    }
+    let rest = &text[tabs..];
+    let mut chars = rest.chars();
+    match chars.next() {
+        Some('M' | 'Q' | ':' | 'B' | 'L') => chars.next().is_some_and(is_js_space),
+        Some('C') => chars.next().is_none_or(is_js_space),
+        _ => false,
+    }
+}
+
+impl Parser {
+    /// `:TYPE` and the attachment tokens after it. `toks[0]` starts with `:`.
+    pub(super) fn attachment_spec(&mut self, line: &LogicalLine<'_>, toks: &[Token<'_>]) -> AttachmentSpec {
+        let t0 = toks[0];
+        let ty = TypeName::parse(&t0.text[1..]);
+        let ty_span = tok_span(line, &t0);
+        if let TypeName::Unknown(name) = &ty {
+            let mut d = if name.is_empty() {
+                Diagnostic::error(ty_span, "missing attachment type after `:`")
+            } else {
+                Diagnostic::error(ty_span, format!("unknown attachment type `{name}`"))
+            }
+            .hint(known_types_hint());
+            if let Some(s) = crate::syntax::suggest::closest(name, TypeName::KNOWN.iter().map(TypeName::as_str)) {
+                d = d.hint(format!("did you mean `:{s}`?"));
+            }
+            self.push(d.hint("the attachment draws nothing"));
+        } else {
+            self.role(line, &t0, Role::AttachmentType);
+        }
+        let mut props = Vec::with_capacity(toks.len() - 1);
+        let is_sprite = ty == TypeName::Sprite;
+        let wh = matches!(ty, TypeName::Rect | TypeName::Ellipse);
+        let d_ok = matches!(ty, TypeName::Rect | TypeName::Circle);
+        let unknown = matches!(ty, TypeName::Unknown(_));
+        let mut listed_props = false;
+        for t in &toks[1..] {
+            let s = t.text;
+            let mut prop = None;
+            let mut problem: Option<String> = None;
+            if s.starts_with('"') {
+                if let Some(name) = quoted(s).filter(|_| is_sprite) {
+                    prop = Some(AttachmentProp::Image(name.to_string()));
+                } else if is_sprite {
+                    problem =
+                        Some(format!("unterminated image name `{s}`: image names are written in double quotes and cannot contain spaces"));
+                } else {
+                    problem = Some(format!("`{s}`: only sprites take an image name"));
+                }
+            } else if let Some((c, v)) = token::letter_number(s, "wh", true) {
+                if wh {
+                    prop = Some(if c == 'w' { AttachmentProp::Width(v) } else { AttachmentProp::Height(v) });
+                } else {
+                    problem = Some(format!("`{s}`: {} has no {}", ty.as_str(), if c == 'w' { "width" } else { "height" }));
+                }
+            } else if let Some((c, v)) = token::letter_number(s, "xyrij", true) {
+                prop = Some(match c {
+                    'x' => AttachmentProp::X(v),
+                    'y' => AttachmentProp::Y(v),
+                    'r' => AttachmentProp::Rotation(v),
+                    'i' => AttachmentProp::ScaleX(v),
+                    _ => AttachmentProp::ScaleY(v),
+                });
+            } else if ty.is_shape() {
+                prop = match s {
+                    "miter-join" => Some(AttachmentProp::Join(LineJoin::Miter)),
+                    "bevel-join" => Some(AttachmentProp::Join(LineJoin::Bevel)),
+                    "round-join" => Some(AttachmentProp::Join(LineJoin::Round)),
+                    "butt-cap" | "square-cap" | "round-cap" => {
+                        if ty != TypeName::Path {
+                            self.push(Diagnostic::warning(
+                                tok_span(line, t),
+                                format!("`{s}` has no effect on a {}: caps only end open paths", ty.as_str()),
+                            ));
+                        }
+                        Some(AttachmentProp::Cap(match s {
+                            "butt-cap" => LineCap::Butt,
+                            "square-cap" => LineCap::Square,
+                            _ => LineCap::Round,
+                        }))
+                    }
+                    _ => None,
+                };
+                if prop.is_none() {
+                    if let Some(rest) = s.strip_prefix('f').or_else(|| s.strip_prefix('s')).filter(|r| r.starts_with('#')) {
+                        match token::color(rest) {
+                            Some(c) => {
+                                prop = Some(if s.starts_with('f') {
+                                    AttachmentProp::Fill(c.to_color8())
+                                } else {
+                                    AttachmentProp::Stroke(c.to_color8())
+                                })
+                            }
+                            None => problem = Some(format!("`{s}`: `{rest}` is not a color (#RGB or #RRGGBB, optionally `,ALPHA`)")),
+                        }
+                    } else if let Some((c, v)) = token::letter_number(s, "tm", false) {
+                        prop = Some(if c == 't' { AttachmentProp::StrokeWidth(v) } else { AttachmentProp::MiterLimit(v) });
+                    } else if let Some((_, v)) = token::letter_number(s, "d", false) {
+                        if d_ok {
+                            prop = Some(AttachmentProp::Diameter(v));
+                        } else {
+                            problem = Some(format!("`{s}`: {} has no diameter", ty.as_str()));
+                        }
+                    } else if token::letter_number(s, "tmd", true).is_some() {
+                        problem = Some(format!("`{s}`: this value cannot be negative"));
+                    }
+                }
+            }
+            match prop {
+                Some(p) => {
+                    let role = match p {
+                        AttachmentProp::Image(_) => Role::String,
+                        AttachmentProp::Fill(_) | AttachmentProp::Stroke(_) => Role::Color,
+                        _ => Role::Property,
+                    };
+                    self.role(line, t, role);
+                    props.push(Spanned::new(p, tok_span(line, t)));
+                }
+                None if unknown => {
+                    self.push(Diagnostic::warning(tok_span(line, t), format!("`{s}` is ignored: the attachment type is unknown")));
+                }
+                None => {
+                    let msg = problem.unwrap_or_else(|| format!("`{s}` is not a property of {}", ty.as_str()));
+                    let mut d = Diagnostic::error(tok_span(line, t), msg);
+                    // The list of valid properties is long: give it once per line.
+                    if !listed_props {
+                        d = d.hint(type_props_hint(&ty));
+                        listed_props = true;
+                    }
+                    self.push(d);
+                }
+            }
+        }
+        AttachmentSpec { ty: Some(Spanned::new(ty, ty_span)), props }
+    }
+
+    pub(super) fn path_command(&mut self, line: &LogicalLine<'_>, toks: &[Token<'_>]) -> Option<PathCommandLine> {
+        let head = toks[0];
+        if matches!(head.text, "M" | "L" | "Q" | "B" | "C" | ":") {
+            self.role(line, &head, Role::PathCommand);
+        }
+        let span = line_span(line);
+        let (count, usage) = match head.text {
+            "M" => (1, "M x,y"),
+            "L" => (1, "L x,y"),
+            "Q" => (2, "Q cx,cy x,y"),
+            "B" => (3, "B c1x,c1y c2x,c2y x,y"),
+            "C" => (0, "C"),
+            ":" => {
+                let Some(t) = toks.get(1).filter(|t| token::is_path(t.text)) else {
+                    self.push(
+                        Diagnostic::error(span, "expected a bone reference after `:`")
+                            .hint("write `: BONEREF` to bind the following points to that bone"),
+                    );
+                    return None;
+                };
+                self.role(line, t, Role::BoneRef);
+                self.extra_tokens(line, &toks[2..], "`: BONEREF`");
+                return Some(PathCommandLine { command: PathCommand::Switch(Spanned::new(t.text.to_string(), tok_span(line, t))), span });
+            }
+            _ => return None,
+        };
+        let mut pts = Vec::new();
+        for i in 0..count {
+            let Some(t) = toks.get(1 + i) else {
+                self.push(
+                    Diagnostic::error(span, format!("`{}` needs {}", head.text, plural(count, "point")))
+                        .hint(format!("write `{usage}`; a point may name its bone: `x,y:bone`")),
+                );
+                return None;
+            };
+            match token::point(t.text) {
+                Some((x, y, r)) => {
+                    let num_len = r.map_or(t.text.len(), |(_, off)| off - 1);
+                    self.role_at(span_of(line, t.pos, num_len), Role::Number);
+                    if let Some((r, off)) = r {
+                        self.role_at(span_of(line, t.pos + off, r.len()), Role::BoneRef);
+                    }
+                    pts.push(PointLit {
+                        x,
+                        y,
+                        bone: r.map(|(r, off)| Spanned::new(r.to_string(), span_of(line, t.pos + off, r.len()))),
+                        span: tok_span(line, t),
+                    })
+                }
+                None => {
+                    self.push(
+                        Diagnostic::error(tok_span(line, t), format!("`{}` is not a point", t.text))
+                            .hint(format!("points are `x,y` or `x,y:bone`, e.g. `{usage}`")),
+                    );
+                    return None;
+                }
+            }
+        }
+        self.extra_tokens(line, &toks[1 + count..], &format!("`{usage}`"));
+        let mut it = pts.into_iter();
+        let mut next = || it.next();
+        let command = match (head.text, next(), next(), next()) {
+            ("M", Some(p), ..) => PathCommand::Move(p),
+            ("L", Some(p), ..) => PathCommand::Line(p),
+            ("Q", Some(c), Some(p), _) => PathCommand::Quad(c, p),
+            ("B", Some(a), Some(b), Some(p)) => PathCommand::Cubic(a, b, p),
+            _ => PathCommand::Close,
+        };
+        Some(PathCommandLine { command, span })
+    }
+
+    pub(super) fn extra_tokens(&mut self, line: &LogicalLine<'_>, toks: &[Token<'_>], what: &str) {
+        if let (Some(first), Some(last)) = (toks.first(), toks.last()) {
+            let sp = Span::new(line.source_offset(first.pos), line.source_offset(last.end()));
+            self.push(
+                Diagnostic::error(sp, format!("unexpected text after {what}")).hint("one command per line; the extra text is ignored"),
+            );
+        }
+    }
+}

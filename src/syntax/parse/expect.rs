@@ -1,0 +1,116 @@
+//! `expect` sections: pose assertions (LANGUAGE-EXT.md).
+
+use super::*;
+
+pub(super) const EXPECT_HEADER_HINT: &str =
+    "the header takes an optional \"animation\" name (none: the setup pose), a frame number and a tolerance `~NUM`";
+
+pub(super) const EXPECT_LINE_HINT: &str =
+    "write `BONE [local] [X,Y] xNUM yNUM rNUM iNUM jNUM [~TOL]` or `@SLOT rNUM gNUM bNUM aNUM [~TOL]`";
+
+/// `~NUM`: a tolerance.
+pub(super) fn tolerance(tok: &str) -> Option<f64> {
+    tok.strip_prefix('~').and_then(token::unsigned)
+}
+
+impl Parser {
+    pub(super) fn expect_section(&mut self, header: &LogicalLine<'_>, toks: &[Token<'_>], rest: &[Ln<'_>]) -> ExpectSection {
+        self.role(header, &toks[0], Role::SectionKeyword);
+        let mut e = ExpectSection { anim: None, frame: 0.0, tolerance: 0.001, lines: Vec::new() };
+        let mut frame_seen = false;
+        for t in &toks[1..] {
+            if let Some(n) = quoted(t.text).filter(|_| e.anim.is_none() && !frame_seen) {
+                self.role(header, t, Role::String);
+                e.anim = Some(Spanned::new(n.to_string(), tok_span(header, t)));
+            } else if let Some(f) = token::unsigned(t.text).filter(|_| !frame_seen) {
+                self.role(header, t, Role::Number);
+                e.frame = f;
+                frame_seen = true;
+            } else if let Some(tol) = tolerance(t.text) {
+                self.role(header, t, Role::Option);
+                e.tolerance = tol;
+            } else {
+                self.push(
+                    Diagnostic::error(tok_span(header, t), format!("unexpected `{}` in expect header", t.text)).hint(EXPECT_HEADER_HINT),
+                );
+            }
+        }
+        for &(line, toks) in rest {
+            if line.is_blank() || self.skipped(line) {
+                continue;
+            }
+            if line.depth() != 1 || toks.is_empty() {
+                self.invalid_block(
+                    line,
+                    Diagnostic::error(line_span(line), "an expectation line is indented with one tab").hint(EXPECT_LINE_HINT),
+                );
+                continue;
+            }
+            let head = toks[0];
+            let (is_slot, name) = match head.text.strip_prefix('@') {
+                Some(n) => (true, n),
+                None => (false, head.text),
+            };
+            if !token::is_path(name) {
+                self.invalid_block(
+                    line,
+                    Diagnostic::error(tok_span(line, &head), format!("`{}` is not a bone or `@slot` reference", head.text))
+                        .hint(EXPECT_LINE_HINT),
+                );
+                continue;
+            }
+            let off = usize::from(is_slot);
+            self.role(line, &head, if is_slot { Role::SlotRef } else { Role::BoneRef });
+            let target_span = span_of(line, head.pos + off, name.len());
+            let mut el = ExpectLine {
+                span: line_span(line),
+                target: Spanned::new(name.to_string(), target_span),
+                is_slot,
+                local: false,
+                point: None,
+                checks: Vec::new(),
+                tolerance: None,
+            };
+            let letters = if is_slot { "rgba" } else { "xyrij" };
+            for t in &toks[1..] {
+                if !is_slot && (t.text == "local" || t.text == "world") {
+                    self.role(line, t, Role::BoneProperty);
+                    el.local = t.text == "local";
+                } else if let Some((x, y, None)) = token::point(t.text).filter(|_| !is_slot) {
+                    self.role(line, t, Role::Number);
+                    el.point = Some((x, y));
+                } else if let Some(tol) = tolerance(t.text) {
+                    self.role(line, t, Role::Option);
+                    el.tolerance = Some(tol);
+                } else if let Some((c, v)) = token::letter_number(t.text, letters, true) {
+                    self.role(line, t, Role::Property);
+                    let prop = match (is_slot, c) {
+                        (false, 'x') => ExpectProp::X,
+                        (false, 'y') => ExpectProp::Y,
+                        (false, 'r') => ExpectProp::Rotation,
+                        (false, 'i') => ExpectProp::ScaleX,
+                        (false, _) => ExpectProp::ScaleY,
+                        (true, 'r') => ExpectProp::Red,
+                        (true, 'g') => ExpectProp::Green,
+                        (true, 'b') => ExpectProp::Blue,
+                        (true, _) => ExpectProp::Alpha,
+                    };
+                    el.checks.push(Spanned::new((prop, v), tok_span(line, t)));
+                } else {
+                    let what = if is_slot { "a slot expectation takes rNUM gNUM bNUM aNUM (its color) and ~TOL" } else { EXPECT_LINE_HINT };
+                    self.push(Diagnostic::error(tok_span(line, t), format!("unexpected `{}` in an expectation", t.text)).hint(what));
+                }
+            }
+            if el.local && el.point.is_some() {
+                self.push(Diagnostic::error(el.span, "a point is checked in world space: `local` and `X,Y` do not go together"));
+                continue;
+            }
+            if el.checks.is_empty() {
+                self.push(Diagnostic::error(el.span, "this expectation checks nothing").hint(EXPECT_LINE_HINT));
+                continue;
+            }
+            e.lines.push(el);
+        }
+        e
+    }
+}

@@ -1,0 +1,273 @@
+//! The section parser. It never fails: every line is either understood or
+//! reported, and recovery follows LANGUAGE.md §1.6 so the compiled model is
+//! the one the original tool builds.
+
+use super::diag::{Diagnostic, Span};
+use super::lines::{LogicalLine, LogicalLines, Token, Tokens, is_js_space, tokenize_into};
+use super::role::{Role, TokenRole};
+use super::token::{self, EasingOpt, OptionsTok};
+use super::tree::*;
+use crate::model::{LineCap, LineJoin};
+
+mod anim;
+mod attachment;
+mod expect;
+mod hints;
+mod order;
+mod skeleton;
+mod skin;
+
+use hints::*;
+
+/// Parses one top-level section (text from [`super::split_sections`]).
+/// Spans in the result are relative to the start of `src`.
+pub fn parse_section(src: &str) -> Section {
+    let mut p = Parser { diags: Vec::new(), skip: None, roles: Vec::new() };
+    // Each logical line is tokenized once, into one buffer; blank lines (no
+    // token before a comment) are left out, comments recorded on the way.
+    let mut all: Vec<LogicalLine<'_>> = Vec::with_capacity(memchr::memchr_iter(b'\n', src.as_bytes()).count() + 1);
+    all.extend(LogicalLines::new(src));
+    // Timelines average about four bytes a token (with its space): room
+    // for that, so the buffer rarely grows.
+    let mut buf: Vec<Token<'_>> = Vec::with_capacity(src.len() / 3 + 4);
+    let mut ranges: Vec<(usize, usize, usize)> = Vec::with_capacity(all.len());
+    let mut comments: Vec<TokenRole> = Vec::new();
+    for (i, line) in all.iter().enumerate() {
+        let start = buf.len();
+        if let Some(c) = tokenize_into(&line.text, &mut buf) {
+            comments.push(TokenRole { span: Span::new(line.source_offset(c), line.end.max(line.source_offset(c))), role: Role::Comment });
+        }
+        if buf.len() > start {
+            ranges.push((i, start, buf.len()));
+        }
+    }
+    let lines: Vec<Ln<'_>> = ranges.iter().map(|&(i, a, b)| (&all[i], &buf[a..b])).collect();
+    let Some((header, rest)) = lines.split_first() else {
+        return Section { kind: SectionKind::Ignored, header: Span::default(), diagnostics: Vec::new(), roles: comments };
+    };
+    let header_span = Span::new(header.0.start, header.0.end);
+    // Most tokens get one role; the path of a point may add a second.
+    p.roles.reserve(buf.len() + comments.len() + 8);
+    let kind = p.section(header.0, header.1, rest);
+    p.finish_roles(&lines, comments);
+    Section { kind, header: header_span, diagnostics: p.diags, roles: p.roles }
+}
+
+/// A logical line that is not blank, with its tokens.
+type Ln<'a> = (&'a LogicalLine<'a>, &'a [Token<'a>]);
+
+fn push_comment(roles: &mut Vec<TokenRole>, line: &LogicalLine<'_>) {
+    if let Some(c) = Tokens::new(&line.text).comment() {
+        roles.push(TokenRole { span: Span::new(line.source_offset(c), line.end.max(line.source_offset(c))), role: Role::Comment });
+    }
+}
+
+/// The comments of text outside any section (blank and comment lines before
+/// the first one), which belong to no section tree.
+pub fn comment_roles(src: &str) -> Vec<TokenRole> {
+    let mut roles = Vec::new();
+    for line in LogicalLines::new(src) {
+        push_comment(&mut roles, &line);
+    }
+    roles
+}
+
+/// The words that start a section (what a misspelt header is compared to).
+const SECTION_KEYWORDS: [&str; 5] = ["skeleton", "skin", "order", "anim", "expect"];
+
+/// An invalid line whose nested lines are being skipped.
+struct Skip {
+    depth: usize,
+    diag: usize,
+    count: usize,
+    /// The skipped lines follow the invalid one rather than nest under it
+    /// (deeper lines before the first item of an `anim` section).
+    following: bool,
+}
+
+struct Parser {
+    diags: Vec<Diagnostic>,
+    skip: Option<Skip>,
+    /// A role for each token read, in no particular order until
+    /// [`Parser::finish_roles`] sorts them.
+    roles: Vec<TokenRole>,
+}
+
+fn span_of(line: &LogicalLine<'_>, pos: usize, len: usize) -> Span {
+    Span::new(line.source_offset(pos), line.source_offset(pos + len))
+}
+
+fn tok_span(line: &LogicalLine<'_>, tok: &Token<'_>) -> Span {
+    span_of(line, tok.pos, tok.text.len())
+}
+
+fn line_span(line: &LogicalLine<'_>) -> Span {
+    let first = line.text.len() - line.text.trim_start_matches('\t').len();
+    Span::new(line.source_offset(first), line.end.max(line.source_offset(first)))
+}
+
+/// True when the text continues with whitespace or ends at `pos`.
+fn boundary(text: &str, pos: usize) -> bool {
+    text[pos..].chars().next().is_none_or(is_js_space)
+}
+
+fn keyword_header(text: &str, kw: &str) -> bool {
+    text.strip_prefix(kw).is_some_and(|r| r.chars().next().is_none_or(is_js_space))
+}
+
+/// The text between the quotes of a `"…"` token. A lone `"` counts as a
+/// quoted `"` (the original's substring call swaps its bounds there).
+fn quoted(tok: &str) -> Option<&str> {
+    if tok.starts_with('"') && tok.ends_with('"') { Some(if tok.len() >= 2 { &tok[1..tok.len() - 1] } else { tok }) } else { None }
+}
+
+/// How many lines are indented by exactly one tab (at most the number of
+/// bone lines or items a section holds: room to reserve).
+fn depth_one_lines(lines: &[Ln<'_>]) -> usize {
+    lines.iter().filter(|(l, _)| l.text.as_bytes().get(1).is_some_and(|&b| b != b'\t')).count()
+}
+
+impl Parser {
+    fn push(&mut self, d: Diagnostic) {
+        self.diags.push(d);
+    }
+
+    /// Records the role of a whole token.
+    fn role(&mut self, line: &LogicalLine<'_>, t: &Token<'_>, role: Role) {
+        self.roles.push(TokenRole { span: tok_span(line, t), role });
+    }
+
+    /// Records the role of a span.
+    fn role_at(&mut self, span: Span, role: Role) {
+        self.roles.push(TokenRole { span, role });
+    }
+
+    /// Sorts the roles and gives every token no recognizer claimed (lines
+    /// ignored with an invalid one, rejected tokens) the role `Invalid`.
+    fn finish_roles(&mut self, lines: &[Ln<'_>], comments: Vec<TokenRole>) {
+        // Recognizers record roles in reading order, so this is usually
+        // sorted already.
+        if !self.roles.is_sorted_by_key(|r| r.span.start) {
+            self.roles.sort_by_key(|r| r.span.start);
+        }
+        let claimed = self.roles.len();
+        // Tokens come in order too: one merge walk finds the unclaimed ones.
+        let mut j = 0;
+        for (line, toks) in lines {
+            for t in *toks {
+                let start = line.source_offset(t.pos);
+                while j < claimed && self.roles[j].span.start < start {
+                    j += 1;
+                }
+                if j >= claimed || self.roles[j].span.start != start {
+                    self.roles.push(TokenRole { span: tok_span(line, t), role: Role::Invalid });
+                }
+            }
+        }
+        let sorted = self.roles.len() == claimed && comments.is_empty();
+        self.roles.extend(comments);
+        if !sorted {
+            // Three sorted runs (claimed, invalid, comments): a merge.
+            self.roles.sort_by_key(|r| r.span.start);
+        }
+    }
+
+    /// Reports an invalid line; lines nested deeper are ignored with it and
+    /// reported once, as a count on this diagnostic.
+    fn invalid_block(&mut self, line: &LogicalLine<'_>, d: Diagnostic) {
+        self.diags.push(d);
+        self.skip = Some(Skip { depth: line.depth(), diag: self.diags.len() - 1, count: 0, following: false });
+    }
+
+    /// Reports an invalid depth-1 line (and the lines nested under it).
+    fn invalid_item(&mut self, line: &LogicalLine<'_>, message: &str) {
+        let mut d = Diagnostic::error(line_span(line), message);
+        if line.text[1..].starts_with(is_js_space) {
+            d = d.hint("indent with tabs only");
+        }
+        self.invalid_block(line, d);
+    }
+
+    /// Returns true when `line` is nested under an invalid line.
+    fn skipped(&mut self, line: &LogicalLine<'_>) -> bool {
+        if let Some(skip) = &mut self.skip {
+            if line.depth() > skip.depth {
+                skip.count += 1;
+                return true;
+            }
+            self.finish_skip();
+        }
+        false
+    }
+
+    fn finish_skip(&mut self) {
+        if let Some(skip) = self.skip.take()
+            && skip.count > 0
+        {
+            let hint = match (skip.following, skip.count) {
+                (false, 1) => "the line nested under it is ignored too".to_string(),
+                (false, n) => format!("the {n} lines nested under it are ignored too"),
+                (true, 1) => "the line after it, up to the next item, is ignored too".to_string(),
+                (true, n) => format!("the {n} lines after it, up to the next item, are ignored too"),
+            };
+            self.diags[skip.diag].hints.push(hint);
+        }
+    }
+
+    fn section(&mut self, header: &LogicalLine<'_>, toks: &[Token<'_>], rest: &[Ln<'_>]) -> SectionKind {
+        let text: &str = &header.text;
+        let first = text.chars().next().unwrap_or(' ');
+        let ignored_lines = rest.len();
+        if first == '\t' {
+            let mut d = Diagnostic::error(line_span(header), "indented line outside any section").hint(SECTION_HINT);
+            if let Some(h) = orphan_hint(ignored_lines) {
+                d = d.hint(h);
+            }
+            self.push(d);
+            return SectionKind::Ignored;
+        }
+        if is_js_space(first) {
+            let mut d = Diagnostic::error(
+                span_of(header, 0, text.len() - text.trim_start_matches(is_js_space).len()),
+                "line starts with a space, which ends the section before it",
+            )
+            .hint("indent with tabs");
+            if let Some(h) = orphan_hint(ignored_lines) {
+                d = d.hint(h);
+            }
+            self.push(d);
+            return SectionKind::Ignored;
+        }
+        let kind = if keyword_header(text, "skeleton") {
+            SectionKind::Skeleton(self.skeleton_section(header, toks, rest))
+        } else if keyword_header(text, "skin") {
+            self.skin_section(header, toks, rest)
+        } else if keyword_header(text, "order") {
+            SectionKind::Order(self.order_section(header, toks, rest))
+        } else if keyword_header(text, "anim") {
+            SectionKind::Anim(self.anim_section(header, toks, rest))
+        } else if keyword_header(text, "expect") {
+            SectionKind::Expect(self.expect_section(header, toks, rest))
+        } else {
+            self.no_section(header, toks, ignored_lines)
+        };
+        self.finish_skip();
+        kind
+    }
+
+    /// A header that starts no section: everything up to the next one is ignored.
+    fn no_section(&mut self, header: &LogicalLine<'_>, toks: &[Token<'_>], ignored_lines: usize) -> SectionKind {
+        let word = toks.first().map_or("", |t| t.text);
+        let mut d = Diagnostic::error(line_span(header), format!("`{word}` starts no section")).hint(SECTION_HINT);
+        if word.starts_with('#') {
+            d = d.hint("a comment needs a space after `#`");
+        } else if let Some(s) = crate::syntax::suggest::closest(word, SECTION_KEYWORDS.iter().copied()) {
+            d = d.hint(format!("did you mean `{s}`?"));
+        }
+        if let Some(h) = orphan_hint(ignored_lines) {
+            d = d.hint(h);
+        }
+        self.push(d);
+        SectionKind::Ignored
+    }
+}
