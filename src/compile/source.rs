@@ -128,6 +128,20 @@ pub struct OrderEntry {
     pub slot: Option<SlotId>,
 }
 
+/// One line of an `ik` section.
+#[derive(Clone, Debug, PartialEq)]
+pub struct IkSource {
+    /// The whole line.
+    pub span: Span,
+    /// The family it made (an index into `Skeleton::ik`); `None` when an
+    /// error dropped it.
+    pub family: Option<usize>,
+    /// The tip bone, when it resolved.
+    pub tip: Option<BoneId>,
+    /// The target bone, when it resolved.
+    pub target: Option<BoneId>,
+}
+
 /// Where a key's value came from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum KeyOrigin {
@@ -220,6 +234,8 @@ pub struct SourceMap {
     pub keys: Vec<KeySource>,
     /// Every name written, sorted by position.
     pub references: Vec<Reference>,
+    /// Every line of the `ik` sections, in document order.
+    pub ik: Vec<IkSource>,
 }
 
 /// Whether `span` touches the line `[line_start, line_end]`.
@@ -310,6 +326,12 @@ impl Shift for Span {
 }
 
 impl Shift for Reference {
+    fn shift(&mut self, by: u32) {
+        self.span.shift(by);
+    }
+}
+
+impl Shift for IkSource {
     fn shift(&mut self, by: u32) {
         self.span.shift(by);
     }

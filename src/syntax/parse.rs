@@ -9,6 +9,9 @@ use super::token::{self, EasingOpt, OptionsTok};
 use super::tree::*;
 use crate::model::{LineCap, LineJoin};
 
+#[path = "ik.rs"]
+mod ik;
+
 /// Parses one top-level section (text from [`super::split_sections`]).
 /// Spans in the result are relative to the start of `src`.
 pub fn parse_section(src: &str) -> Section {
@@ -360,12 +363,14 @@ impl Parser {
             SectionKind::Anim(a)
         } else if keyword_header(text, "expect") {
             SectionKind::Expect(self.expect_section(header, toks, rest))
+        } else if keyword_header(text, "ik") {
+            SectionKind::Ik(self.ik_section(header, toks, rest))
         } else {
             let word = toks.first().map_or("", |t| t.text);
             let mut d = Diagnostic::error(line_span(header), format!("`{word}` starts no section")).hint(SECTION_HINT);
             if word.starts_with('#') {
                 d = d.hint("a comment needs a space after `#`");
-            } else if let Some(s) = super::suggest::closest(word, ["skeleton", "skin", "order", "anim", "expect"].iter().copied()) {
+            } else if let Some(s) = super::suggest::closest(word, ["skeleton", "skin", "order", "anim", "expect", "ik"].iter().copied()) {
                 d = d.hint(format!("did you mean `{s}`?"));
             }
             if let Some(h) = orphan_hint(ignored_lines) {
