@@ -58,17 +58,20 @@ pub(crate) fn compile_ik(rig: &RigOutput, sections: &[(Ordinal, &IkSection)]) ->
     for &(o, section) in sections {
         for line in &section.lines {
             let mut src = IkSource { span: line.span, family: None, tip: None, target: None };
-            let resolve = |out: &mut IkOutput, r: &crate::syntax::tree::Spanned<String>| {
-                match resolve_or_explain(idx, "bone", r, "the IK family is left out") {
-                    Ok(id) => {
-                        out.references.push((o, Reference { span: r.span, target: Some(Target::Bone(BoneId(id))), definition: false }));
-                        Some(BoneId(id))
-                    }
-                    Err(d) => {
-                        out.references.push((o, Reference { span: r.span, target: None, definition: false }));
-                        out.diagnostics.push((o, d));
-                        None
-                    }
+            let resolve = |out: &mut IkOutput, r: &crate::syntax::tree::Spanned<String>| match resolve_or_explain(
+                idx,
+                "bone",
+                r,
+                "the IK family is left out",
+            ) {
+                Ok(id) => {
+                    out.references.push((o, Reference { span: r.span, target: Some(Target::Bone(BoneId(id))), definition: false }));
+                    Some(BoneId(id))
+                }
+                Err(d) => {
+                    out.references.push((o, Reference { span: r.span, target: None, definition: false }));
+                    out.diagnostics.push((o, d));
+                    None
                 }
             };
             let tip = resolve(&mut out, &line.tip);
@@ -127,8 +130,11 @@ pub(crate) fn compile_ik(rig: &RigOutput, sections: &[(Ordinal, &IkSection)]) ->
                         );
                     } else if !under(sk, tip, root) {
                         problem = Some(
-                            Diagnostic::error(span, format!("`{}` is not above `{}`: a chain follows the tip's parents", name(root), name(tip)))
-                                .hint("the IK family is left out"),
+                            Diagnostic::error(
+                                span,
+                                format!("`{}` is not above `{}`: a chain follows the tip's parents", name(root), name(tip)),
+                            )
+                            .hint("the IK family is left out"),
                         );
                     } else {
                         while chain[chain.len() - 1] != root && chain.len() <= crate::syntax::tree::MAX_IK_CHAIN {
@@ -140,11 +146,8 @@ pub(crate) fn compile_ik(rig: &RigOutput, sections: &[(Ordinal, &IkSection)]) ->
                         }
                         if chain.len() > crate::syntax::tree::MAX_IK_CHAIN {
                             problem = Some(
-                                Diagnostic::error(
-                                    span,
-                                    format!("a chain may hold at most {} bones", crate::syntax::tree::MAX_IK_CHAIN),
-                                )
-                                .hint("the IK family is left out"),
+                                Diagnostic::error(span, format!("a chain may hold at most {} bones", crate::syntax::tree::MAX_IK_CHAIN))
+                                    .hint("the IK family is left out"),
                             );
                         }
                     }
@@ -188,7 +191,9 @@ pub(crate) fn compile_ik(rig: &RigOutput, sections: &[(Ordinal, &IkSection)]) ->
                     };
                     problem = Some(
                         Diagnostic::error(line.span, msg)
-                            .hint("every family is solved on the pose before IK, as in SkelForm, so one family cannot follow another's turn")
+                            .hint(
+                                "every family is solved on the pose before IK, as in SkelForm, so one family cannot follow another's turn",
+                            )
                             .hint("the IK family is left out"),
                     );
                     break;

@@ -230,15 +230,13 @@ impl Compiler {
         let rig_generation = rig.generation;
 
         // IK families: built on the rig, cached on it and the `ik` sections.
-        let ik_idx: Vec<usize> = sections.iter().enumerate().filter(|(_, s)| matches!(s.tree.kind, SectionKind::Ik(_))).map(|(i, _)| i).collect();
+        let ik_idx: Vec<usize> =
+            sections.iter().enumerate().filter(|(_, s)| matches!(s.tree.kind, SectionKind::Ik(_))).map(|(i, _)| i).collect();
         let ik_key: Vec<Arc<Section>> = ik_idx.iter().map(|&i| sections[i].tree.clone()).collect();
         if !ik_key.is_empty() && !self.ik.as_ref().is_some_and(|c| Arc::ptr_eq(&c.rig, &rig_out) && same(&c.key, &ik_key)) {
             self.last_compiled_units += 1;
-            let input: Vec<(Ordinal, &crate::syntax::tree::IkSection)> = ik_key
-                .iter()
-                .enumerate()
-                .filter_map(|(o, s)| if let SectionKind::Ik(x) = &s.kind { Some((o, x)) } else { None })
-                .collect();
+            let input: Vec<(Ordinal, &crate::syntax::tree::IkSection)> =
+                ik_key.iter().enumerate().filter_map(|(o, s)| if let SectionKind::Ik(x) = &s.kind { Some((o, x)) } else { None }).collect();
             let output = ik::compile_ik(&rig_out, &input);
             let mut sk = (*rig_out.skeleton).clone();
             sk.ik = output.families.clone();

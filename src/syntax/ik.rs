@@ -8,7 +8,6 @@
 use super::*;
 use crate::model::{IkConstraint, IkMode};
 
-
 const IK_LINE_HINT: &str = "write `TIP to TARGET up N` or `TIP to TARGET from ROOT`, then optionally `fabrik`|`arc` and `cw`|`ccw`";
 
 /// The words an IK line may use after its tip.
@@ -98,8 +97,11 @@ impl Parser {
                     let parsed = next.and_then(|n| token::unsigned(n.text).map(|v| (n, v)));
                     let Some((n, v)) = parsed else {
                         self.push(
-                            Diagnostic::error(tok_span(line, &t), "`up` needs a number after it: how many parents above the tip the chain takes")
-                                .hint(IK_LINE_HINT),
+                            Diagnostic::error(
+                                tok_span(line, &t),
+                                "`up` needs a number after it: how many parents above the tip the chain takes",
+                            )
+                            .hint(IK_LINE_HINT),
                         );
                         continue;
                     };
