@@ -255,6 +255,9 @@ struct Ctx<'a> {
     /// Export index of a mesh attachment's helper.
     mesh_helper: HashMap<AttachmentId, usize>,
     warnings: Vec<Warning>,
+    /// Per skelpad bone: a live IK family points it, so its frame keeps a
+    /// positive x scale (see `super::ik`).
+    pointed: Vec<bool>,
 }
 
 fn draws(a: &Attachment) -> bool {
@@ -397,6 +400,9 @@ impl Ctx<'_> {
             if (0..4).any(|k| (w.to_array()[k] - got.to_array()[k]).abs() > tol) {
                 trs = nearest_branch(Trs::from_matrix(w).0, trs.rot);
             }
+            if self.pointed.get(i).copied().unwrap_or(false) && trs.sx < 0.0 {
+                trs = Trs { rot: trs.rot + std::f64::consts::PI, sx: -trs.sx, sy: -trs.sy, ..trs };
+            }
             t.trs[self.real[i]] = trs;
         }
         for j in 0..self.bones.len() {
@@ -497,6 +503,22 @@ pub fn plan_with_progress(
     if !(k.is_finite() && k > 0.0) {
         return Err(ExportError::BadScale(k));
     }
+    // IK families that play alike in SkelForm's runtimes are written as
+    // families, and the keys carry the pose before them; the others are
+    // baked into the keys.
+    let mut ik_warnings = Vec::new();
+    let live = super::ik::live_families(arm, &mut ik_warnings);
+    let pointed = super::ik::pointed_bones(&arm.skeleton, &live);
+    let with_ik = arm;
+    let before_ik;
+    let arm = if live.iter().any(|l| *l) {
+        let mut sk = (*arm.skeleton).clone();
+        sk.ik = sk.ik.iter().zip(&live).filter(|(_, l)| !**l).map(|(f, _)| f.clone()).collect();
+        before_ik = Armature { skeleton: std::sync::Arc::new(sk), animations: arm.animations.clone() };
+        &before_ik
+    } else {
+        arm
+    };
     let sk = &*arm.skeleton;
     let skins = resolve_skins(sk, &opts.skins)?;
     let mut ctx = Ctx {
@@ -508,7 +530,8 @@ pub fn plan_with_progress(
         bones: Vec::new(),
         real: Vec::new(),
         mesh_helper: HashMap::new(),
-        warnings: Vec::new(),
+        warnings: ik_warnings,
+        pointed,
     };
     choose_owners(&mut ctx);
     plan_bones(&mut ctx);
@@ -534,6 +557,7 @@ pub fn plan_with_progress(
     ctx.targets(&setup_pose, &mut setup_t);
     let mut out = SkfArmature { version: VERSION.into(), ..SkfArmature::default() };
     write_bones(&ctx, &setup_t, &mut out);
+    super::ik::write_families(&with_ik.skeleton, &live, &ctx.real, &mut out);
     let mut jobs = Vec::new();
     let mut mesh_uvs = Vec::new();
     let mesh_jobs = write_visuals(&ctx, meshes, &mut out, &mut jobs, &mut mesh_uvs);

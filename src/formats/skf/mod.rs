@@ -17,6 +17,7 @@
 pub mod convert;
 pub mod export;
 pub mod fit;
+mod ik;
 pub mod import;
 pub mod mesh;
 pub mod pictures;
