@@ -6,7 +6,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "test code")]
 
 use skelpad::compile::{Compiler, Target, compile};
-use skelpad::model::{AnimId, IkConstraint, IkMode, SkinId};
+use skelpad::model::{AnimId, BoneId, IkConstraint, IkMode, SkinId};
 use skelpad::runtime::{Pose, evaluate};
 use skelpad::syntax::Role;
 
@@ -251,4 +251,56 @@ fn incremental_compiles_keep_the_families_in_step() {
     let fourth = c.update(&text.replace("ik\n\thand to target up 2\n", ""));
     assert!(fourth.armature.skeleton.ik.is_empty());
     assert_eq!(fourth.armature.skeleton.ik, compile(&text.replace("ik\n\thand to target up 2\n", "")).armature.skeleton.ik);
+}
+
+/// Script → `.skf` → import → `skelpad convert` → script: the converted
+/// script has the same IK families (chains, targets, modes, bends; bones
+/// matched through the names the converter gives the file's bones, which
+/// keep the script's order) and poses like the original at every frame.
+#[test]
+fn ik_round_trips_through_skelform_files_and_convert() {
+    use skelpad::formats::skf::convert::convert;
+    use skelpad::formats::skf::export::ExportOptions;
+    use skelpad::formats::skf::import::import_skf;
+    use skelpad::formats::skf::pictures::RenderedPictures;
+    use skelpad::formats::skf::write::{build, to_zip};
+    let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    for file in ["examples/ik_arm.skel2d", "examples/ik_walk.skel2d", "tests/skf_rigs/ik.skel2d"] {
+        let text = std::fs::read_to_string(root.join(file)).unwrap();
+        let arm = compile(&text).armature;
+        let mut pictures = RenderedPictures::new(&arm, &root.join("examples"));
+        let export = build(&arm, &ExportOptions::default(), &mut pictures, &mut |_, _, _| true).unwrap();
+        let imp = import_skf(&to_zip(&export).unwrap()).unwrap();
+        let conv = convert(&imp, "sprites");
+        assert!(!conv.not_carried.keys().any(|k| k.starts_with("IK families")), "{file}: {:?}", conv.not_carried);
+        let back = compile(&conv.script);
+        assert!(!back.has_errors(), "{file}: {:?}\n{}", back.diagnostics, conv.script);
+        let (a, b) = (&arm.skeleton, &back.armature.skeleton);
+        let paths = skelpad::formats::skf::convert::bone_paths(&imp.armature.skeleton);
+        let map = |x: BoneId| b.bone_by_name(&paths[x.index()]).unwrap();
+        // The exporter writes live families only (the rig's baked ones are in the keys).
+        let live: Vec<_> =
+            a.ik.iter().filter(|f| export.armature.inverse_kinematics.iter().any(|x| x.target_id as usize == f.target.index())).collect();
+        assert_eq!(live.len(), b.ik.len(), "{file}");
+        for (x, y) in live.iter().zip(&b.ik) {
+            let bones: Vec<BoneId> = x.bones.iter().map(|&z| map(z)).collect();
+            assert_eq!((bones, map(x.target), x.mode, x.constraint), (y.bones.clone(), y.target, y.mode, y.constraint), "{file}");
+        }
+        let mut worst = 0.0f64;
+        for (ai, anim) in arm.animations.iter().enumerate() {
+            let bi = back.armature.animations.iter().position(|x| x.name == anim.name).unwrap();
+            let frames = (anim.duration_secs * anim.fps).round() as u32;
+            for f in 0..=frames {
+                let t = f64::from(f) / anim.fps;
+                let ours = evaluate(&arm, Some(AnimId(ai as u32)), SkinId(0), t);
+                let theirs = evaluate(&back.armature, Some(AnimId(bi as u32)), SkinId(0), t);
+                for i in 0..a.bones.len() {
+                    let (w, o) = (ours.bones[i].world, theirs.bones[map(BoneId::from_index(i)).index()].world);
+                    worst = worst.max((w.e - o.e).hypot(w.f - o.f));
+                }
+            }
+        }
+        eprintln!("{file}: converted script within {worst:.2e} units of the original at every frame");
+        assert!(worst <= 0.01, "{file}: {worst}");
+    }
 }
