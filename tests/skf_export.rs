@@ -401,7 +401,11 @@ fn with_sprites(name: &str, arm: &Armature, dir: &Path) -> PathBuf {
 
 /// A script exported to `.skf`, and the `armature.json` read back from the zip.
 struct Exported {
+    /// What the exporter wrote: the armature given, with animated draw
+    /// orders as slot copies (`formats::draw_order`).
     arm: Armature,
+    /// The armature given.
+    orig: Armature,
     file: SkfArmature,
     json: String,
     warnings: Vec<String>,
@@ -421,7 +425,8 @@ fn export_script(name: &str, text: &str, dir: &Path, opts: &ExportOptions) -> Ex
 }
 
 /// [`export_script`] for an armature from anywhere (imports).
-fn export_armature(name: &str, arm: Armature, dir: &Path, opts: &ExportOptions) -> Exported {
+fn export_armature(name: &str, orig: Armature, dir: &Path, opts: &ExportOptions) -> Exported {
+    let arm = skelpad::formats::draw_order::bake(&orig).unwrap().unwrap_or_else(|| orig.clone());
     let sk = &*arm.skeleton;
     let dir = with_sprites(name, &arm, dir);
     let mut pictures = RenderedPictures::new(&arm, &dir);
@@ -459,7 +464,7 @@ fn export_armature(name: &str, arm: Armature, dir: &Path, opts: &ExportOptions) 
         }
     }
     let by_tex = (0..sk.attachments.len()).map(AttachmentId::from_index).map(|a| (sk.attachment_full_name(a), a)).collect();
-    Exported { arm, file, json, warnings, by_tex, steps }
+    Exported { arm, orig, file, json, warnings, by_tex, steps }
 }
 
 fn report(runtime: &str, name: &str, w: &Worst, e: &Exported) {
@@ -516,7 +521,9 @@ fn prove_rusty_exported(name: &str, e: Exported, opts: &ExportOptions) -> (Worst
             rs::construct(&mut a);
             count_disputed(&mut w, &a.bones, &a.constructed_bones);
             let label = format!("{name}/{} frame {frame}", anim.name);
-            compare(&mut w, &label, sk, &e.file, &e.by_tex, &Built::from_rs(&a), &setup, &pose_at(frame), k);
+            let built = Built::from_rs(&a);
+            compare(&mut w, &label, sk, &e.file, &e.by_tex, &built, &setup, &pose_at(frame), k);
+            check_draw_order(&label, &e, &built, frame as f64 / anim.fps as f64, &anim.name);
         }
         let mut a = theirs.clone();
         for lap in 0..2 {
@@ -533,6 +540,46 @@ fn prove_rusty_exported(name: &str, e: Exported, opts: &ExportOptions) -> (Worst
     assert_worst(name, &w);
     report("rusty_skelform", name, &w, &e);
     (w, e.steps)
+}
+
+/// The pictures the runtime shows (scale not 0), by z-index, name the
+/// slots and attachments skelpad draws in its draw order, for the armature
+/// as given (before its animated draw orders became slot copies).
+fn check_draw_order(label: &str, e: &Exported, got: &Built, t: f64, anim: &str) {
+    let (sk, osk) = (&*e.arm.skeleton, &*e.orig.skeleton);
+    let mut shown: Vec<(i32, usize, (String, String))> = Vec::new();
+    for (i, bone) in e.file.bones.iter().enumerate() {
+        if !bone.name.starts_with('@') || bone.name.contains('~') || bone.name.contains('>') || bone.visuals_id < 0 {
+            continue;
+        }
+        let vis = &e.file.visuals[bone.visuals_id as usize];
+        let Some(&att) = e.by_tex.get(&vis.tex) else { continue };
+        let (_, _, (sx, sy)) = got.bones[i];
+        if sx.abs() + sy.abs() <= 1e-9 || matches!(sk.attachment(SkinId(0), att).map(|a| &a.kind), None | Some(AttachmentKind::None)) {
+            continue;
+        }
+        let slot = sk.slot(sk.attachments[att.index()].slot);
+        // A copy `SLOT_zN` stands for SLOT.
+        let base = match slot.name.rsplit_once("_z") {
+            Some((b, n)) if osk.slot_by_name(&slot.name).is_none() && n.bytes().all(|c| c.is_ascii_digit()) => b.to_string(),
+            _ => slot.name.clone(),
+        };
+        shown.push((vis.init_zindex, i, (base, sk.attachments[att.index()].name.clone())));
+    }
+    shown.sort();
+    let got: Vec<(String, String)> = shown.into_iter().map(|x| x.2).collect();
+    let id = e.orig.animation_by_name(anim).unwrap();
+    let pose = evaluate(&e.orig, Some(id), SkinId(0), t);
+    let want: Vec<(String, String)> = pose
+        .draw_order
+        .iter()
+        .filter_map(|&s| {
+            let att = pose.slots[s.index()].attachment?;
+            let a = osk.attachment(SkinId(0), att)?;
+            (!matches!(a.kind, AttachmentKind::None)).then(|| (osk.slot(s).name.clone(), osk.attachments[att.index()].name.clone()))
+        })
+        .collect();
+    assert_eq!(got, want, "{label}: pictures drawn in another order");
 }
 
 /// `node` when it runs; otherwise `None` after saying why the skelform-js

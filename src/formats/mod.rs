@@ -3,8 +3,11 @@
 //! - [`skf`]: SkelForm's `.skf` (a zip of `armature.json` and atlas PNGs):
 //!   data types, the exporter and a validating reader.
 //! - [`atlas`]: rectangle packing of textures into atlas pages.
+//! - [`draw_order`]: animated draw orders as static slots, for the files
+//!   and scripts that keep one order.
 //! - [`spriter`]: Spriter's `.scml`/`.scon` read into the model.
 
 pub mod atlas;
+pub mod draw_order;
 pub mod skf;
 pub mod spriter;

@@ -503,6 +503,12 @@ pub fn plan_with_progress(
     if !(k.is_finite() && k > 0.0) {
         return Err(ExportError::BadScale(k));
     }
+    // SkelForm keys no z-index: animated draw orders become slot copies.
+    let (baked, order_warning) = match crate::formats::draw_order::bake(arm) {
+        Ok(b) => (b, None),
+        Err(why) => (None, Some(Warning { subject: "draw order".into(), message: why })),
+    };
+    let arm = baked.as_ref().unwrap_or(arm);
     // IK families that play alike in SkelForm's runtimes are written as
     // families, and the keys carry the pose before them; the others are
     // baked into the keys.
@@ -533,6 +539,7 @@ pub fn plan_with_progress(
         warnings: ik_warnings,
         pointed,
     };
+    ctx.warnings.extend(order_warning);
     choose_owners(&mut ctx);
     plan_bones(&mut ctx);
     let setup_pose = Pose::setup(sk);

@@ -118,9 +118,14 @@ fn timeline(out: &mut String, prop: &str, keys: &[(f64, f64)], rest: f64, force:
 
 /// Converts one entity. `sizes` gives an image's pixel size (for pivots).
 pub fn to_script(ent: &EntityModel, file_extras: &[String], sizes: &dyn Fn(&str) -> Option<(u32, u32)>) -> Converted {
-    let arm: &Armature = &ent.armature;
-    let sk = &*arm.skeleton;
     let mut lost: Vec<String> = file_extras.to_vec();
+    // The language keeps one draw order: animated orders become slot copies.
+    let baked = crate::formats::draw_order::bake(&ent.armature).unwrap_or_else(|why| {
+        lost.push(why);
+        None
+    });
+    let arm: &Armature = baked.as_ref().unwrap_or(&ent.armature);
+    let sk = &*arm.skeleton;
     let mut s = String::new();
     let _ = writeln!(s, "# Converted by skelpad from Spriter entity \"{}\".", ent.name.replace(['\n', '\r'], " "));
     s.push_str("skeleton\n");
