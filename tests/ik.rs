@@ -221,7 +221,7 @@ fn families_that_would_move_each_other_are_errors() {
         assert_eq!(comp.armature.skeleton.ik.len(), 1, "{lines}: the first family stays");
     }
     // Two independent chains are fine.
-    let comp = compile(&format!("{base}\tb to t1 up 1\n\troot.a.side to t2 up 1\n"));
+    let comp = compile(&format!("{base}\tc to t1 up 1\n\tother.o to t2 up 1\n"));
     assert!(!comp.has_errors(), "{:?}", comp.diagnostics);
 }
 

@@ -175,6 +175,9 @@ pub(crate) fn compile_ik(rig: &RigOutput, sections: &[(Ordinal, &IkSection)]) ->
                     let moved_here = chain.iter().copied().chain([target]).find(|&b| under(sk, b, other_first));
                     let moves_other = fam.bones.iter().copied().chain([fam.target]).find(|&b| under(sk, b, first));
                     let msg = match (moved_here, moves_other) {
+                        (Some(b), _) if b == other_first => {
+                            format!("`{}` is the first bone of the IK family of `{}`, which turns it", name(b), name(tips[f]))
+                        }
                         (Some(b), _) => format!(
                             "`{}` hangs below `{}`, the first bone of the IK family of `{}`, which turns it",
                             name(b),
