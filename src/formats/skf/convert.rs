@@ -188,7 +188,9 @@ fn under(sk: &Skeleton, mut b: usize, ancestor: usize) -> bool {
 
 /// Which IK families the script carries as an `ik` section: those the
 /// language plays exactly as SkelForm does and the compiler accepts.
-/// - not mimicking the target, at least two bones, not switched off;
+/// - not mimicking the target, at least two bones, each the parent of the
+///   next (SkelForm lets a family skip bones; a script's chain follows
+///   parents);
 /// - no active physics on the chain, the target or any bone above them (SkelForm
 ///   solves on the pose before physics, the script on the pose it plays);
 /// - the target outside the chain's subtree, and no chain or target inside
@@ -215,6 +217,7 @@ pub fn carried_families(arm: &Armature) -> Vec<bool> {
         .map(|f| {
             f.bones.len() >= 2
                 && !f.mimic_target
+                && f.bones.windows(2).all(|w| sk.bones.get(w[1].index()).is_some_and(|b| b.parent == Some(w[0])))
                 && f.bones.iter().chain([&f.target]).all(|b| b.index() < sk.bones.len() && !above_physics(b.index()))
                 && !under(sk, f.target.index(), f.bones[0].index())
         })
@@ -299,7 +302,7 @@ pub fn convert(imp: &Imported, sprite_dir: &str) -> Converted {
         }
     }
     add(
-        "IK families (baked into the setup pose and into per-frame keys: they mimic their target, have physics above them, or do not point each bone at the next)",
+        "IK families (baked into the setup pose and into per-frame keys: they skip bones of their chain, mimic their target, have physics above them, sit below another family, or do not point each bone at the next)",
         carried.iter().filter(|c| !**c).count(),
     );
     add(

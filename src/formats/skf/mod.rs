@@ -332,7 +332,8 @@ pub struct SkfTexture {
     pub atlas_idx: u32,
 }
 
-/// Inverse kinematics of one family (skelpad writes none; read for samples).
+/// Inverse kinematics of one family (skelpad writes the families of `ik`
+/// sections that play alike, see `ik.rs`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct SkfInverseKinematics {
@@ -363,7 +364,8 @@ impl Default for SkfInverseKinematics {
     }
 }
 
-/// Physics of one bone (skelpad writes none; read for samples).
+/// Physics of one bone (skelpad writes one unused entry when it writes IK
+/// families, see `ik.rs`).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct SkfPhysics {
