@@ -695,6 +695,7 @@ pub fn complete(text: &str, comp: &Compilation, offset: usize) -> Vec<Proposal> 
             ("order", "draw order"),
             ("anim", "anim \"NAME\" FPS OPTS"),
             ("expect", "expect \"ANIM\" FRAME ~TOL: pose assertions"),
+            ("ik", "ik: inverse kinematics, one `TIP to TARGET up N` per line"),
         ] {
             push(k, CompletionItemKind::KEYWORD, d, replace);
         }
