@@ -160,6 +160,9 @@ fn every_token_of_an_ik_line_has_a_role_and_references_resolve() {
     assert_eq!(comp.sources.ik.len(), 1);
     assert_eq!(comp.sources.ik[0].family, Some(0));
     assert_eq!(&text[comp.sources.ik[0].span.range()], "hand to target from upper arc cw");
+    // The cursor on the line is on the chain's tip.
+    let at_line = start + 5;
+    assert_eq!(comp.sources.bone_at(&text, at_line, |_| None), sk.bone_by_name("body.upper.fore.hand"));
 }
 
 /// The messages of a script's errors, with the text each points at.

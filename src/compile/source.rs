@@ -246,7 +246,8 @@ fn on_line(span: Span, line_start: u32, line_end: u32) -> bool {
 impl SourceMap {
     /// The bone the line holding byte `offset` of `text` is about: a bone
     /// line, a slot line or its path commands (the slot's bone), an
-    /// animation item or its timelines, a skin item, an order entry.
+    /// animation item or its timelines, a skin item, an order entry, an IK
+    /// line (its tip).
     pub fn bone_at(&self, text: &str, offset: usize, bone_of_slot: impl Fn(SlotId) -> Option<BoneId>) -> Option<BoneId> {
         let offset = offset.min(text.len());
         let ls = text[..offset].rfind('\n').map_or(0, |i| i + 1) as u32;
@@ -267,6 +268,9 @@ impl SourceMap {
         }
         if let Some(e) = self.skin_entries.iter().find(|e| on_line(e.region, ls, le)) {
             return e.slot.and_then(&bone_of_slot);
+        }
+        if let Some(l) = self.ik.iter().find(|l| on_line(l.span, ls, le)) {
+            return l.tip;
         }
         self.order_entries.iter().find(|e| on_line(e.span, ls, le)).and_then(|e| e.slot.and_then(&bone_of_slot))
     }
