@@ -7,7 +7,7 @@
 use std::path::Path;
 use std::process::Command;
 
-use skelpad::compile::compile;
+use skelpad::runtime::expect::compile_checked;
 
 fn example(name: &str) -> String {
     std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("examples").join(name)).unwrap()
@@ -21,7 +21,7 @@ fn skelpad(args: &[&str]) -> (i32, String, String) {
 #[test]
 fn the_examples_assertions_hold() {
     for (name, count) in [("walk_cycle.skel2d", 3), ("bouncing_ball.skel2d", 6), ("ik_arm.skel2d", 5), ("ik_walk.skel2d", 8)] {
-        let comp = compile(&example(name));
+        let comp = compile_checked(&example(name));
         assert!(comp.diagnostics.is_empty(), "{name}: {:?}", comp.diagnostics);
         assert_eq!(comp.expectations.len(), count, "{name}");
         assert!(comp.expectations.iter().all(|e| e.passed()), "{name}");
@@ -75,7 +75,7 @@ fn a_broken_copy_fails_with_the_values_on_its_line() {
 const RIG: &str = "skeleton\n\tarm x10 r90 l20\n\tarm.hand x20\n\t\t@ #FFF,0.2 :circle d4\nanim \"wave\" 10fps\n\tarm\n\t\tr 0 -> 90\n";
 
 fn errors(text: &str) -> Vec<(String, String)> {
-    let comp = compile(text);
+    let comp = compile_checked(text);
     comp.diagnostics.iter().filter(|d| d.is_error()).map(|d| (text[d.span.range()].to_string(), d.message.clone())).collect()
 }
 
@@ -88,7 +88,7 @@ fn world_local_point_slot_and_setup_values() {
         "{RIG}expect\n\tarm x10 y0 r-270\n\tarm.hand x10 y20\n\thand 5,0 x10 y25\n\t@hand a0.2 r1\n\
          expect \"wave\" 5 ~0.0001\n\tarm local r180 x10\n\thand x-10 y0 r180\n"
     );
-    let comp = compile(&text);
+    let comp = compile_checked(&text);
     assert!(comp.diagnostics.is_empty(), "{:?}", comp.diagnostics);
     assert_eq!(comp.expectations.len(), 6);
     assert!(comp.expectations.iter().all(|e| e.passed()));

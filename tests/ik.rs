@@ -20,8 +20,8 @@ fn arm(tx: f64, ty: f64, ik_line: &str) -> String {
 
 fn pos(p: &Pose, sk: &skelpad::model::Skeleton, name: &str) -> (f64, f64) {
     let b = sk.bones.iter().position(|b| b.name.ends_with(name)).unwrap();
-    let w = p.bones[b].world;
-    (w.e, w.f)
+    let o = p.bones[b].world.translation();
+    (o.x, o.y)
 }
 
 fn setup(text: &str) -> (skelpad::compile::Compilation, Pose) {
@@ -299,7 +299,8 @@ fn ik_round_trips_through_skelform_files_and_convert() {
                 let theirs = evaluate(&back.armature, Some(AnimId(bi as u32)), SkinId(0), t);
                 for i in 0..a.bones.len() {
                     let (w, o) = (ours.bones[i].world, theirs.bones[map(BoneId::from_index(i)).index()].world);
-                    worst = worst.max((w.e - o.e).hypot(w.f - o.f));
+                    let d = w.translation() - o.translation();
+                    worst = worst.max(d.x.hypot(d.y));
                 }
             }
         }

@@ -88,9 +88,10 @@ fn wrap(a: f64) -> f64 {
 /// compares the directions of both axes (`both`) or of the x axis only (a
 /// picture on a skewing bone keeps its x axis; SkelForm cannot skew).
 fn errors(want: Affine, got: Affine, both: bool) -> (f64, f64) {
-    let pos = (want.e - got.e).hypot(want.f - got.f);
+    let ([wa, wb, wc, wd, we, wf], [ga, gb, gc, gd, ge, gf]) = (want.to_array(), got.to_array());
+    let pos = (we - ge).hypot(wf - gf);
     let mut rot: f64 = 0.0;
-    let axes = [(axis_angle(want.a, want.b), axis_angle(got.a, got.b)), (axis_angle(want.c, want.d), axis_angle(got.c, got.d))];
+    let axes = [(axis_angle(wa, wb), axis_angle(ga, gb)), (axis_angle(wc, wd), axis_angle(gc, gd))];
     for (w, g) in &axes[..if both { 2 } else { 1 }] {
         if let (Some(w), Some(g)) = (*w, *g) {
             rot = rot.max(wrap(w - g).abs());
@@ -112,7 +113,7 @@ enum Expect {
 /// The exported frame of a skelpad bone: its world, unmirrored by turning
 /// the y axis around.
 fn unmirrored(m: Affine) -> Affine {
-    if m.determinant() < 0.0 { Affine { c: -m.c, d: -m.d, ..m } } else { m }
+    if m.determinant() < 0.0 { Affine::from_cols(m.x_axis(), -m.y_axis(), m.translation()) } else { m }
 }
 
 /// What skelpad says a SkelForm bone must be, by the bone's name or, for a
@@ -271,8 +272,9 @@ fn compare(
                 w.pos = w.pos.max(pe);
                 w.rot = w.rot.max(re);
                 // The whole linear part (scale and the turned y axis too).
-                let lin = [want.a - m.a, want.b - m.b, want.c - m.c, want.d - m.d];
-                let size = want.a.abs().max(want.b.abs()).max(want.c.abs()).max(want.d.abs()).max(1.0);
+                let ([wa, wb, wc, wd, _, _], [ma, mb, mc, md, _, _]) = (want.to_array(), m.to_array());
+                let lin = [wa - ma, wb - mb, wc - mc, wd - md];
+                let size = wa.abs().max(wb.abs()).max(wc.abs()).max(wd.abs()).max(1.0);
                 w.linear = w.linear.max(lin.iter().fold(0.0f64, |acc, x| acc.max(x.abs())) / size);
                 assert!(
                     pe <= MAX_POS && re <= MAX_ROT,
@@ -307,7 +309,8 @@ fn compare(
                     );
                     // Shown, and mirrored as in skelpad.
                     // (An axis skelpad collapses may be collapsed here too.)
-                    let (wx, wy) = (world.a.hypot(world.b), world.c.hypot(world.d));
+                    let [xa, xb, yc, yd, _, _] = world.to_array();
+                    let (wx, wy) = (xa.hypot(xb), yc.hypot(yd));
                     assert!(
                         (wx <= 1e-6 || sx.abs() > 1e-9) && (wy <= 1e-6 || sy.abs() > 1e-9),
                         "{label}: the shown picture `{}` has scale {sx}, {sy}",

@@ -434,7 +434,7 @@ fn converted_samples_check_clean_and_pose_like_the_file() {
                 for b in 0..sk.bones.len() {
                     let w = script.bones[index[b]].world;
                     let o = ours.skf[b];
-                    let d = (w.e - f64::from(o.x)).hypot(w.f - f64::from(o.y));
+                    let d = (w.translation().x - f64::from(o.x)).hypot(w.translation().y - f64::from(o.y));
                     if d > worst {
                         worst = d;
                         at = format!("{} frame {f} bone {}", anim.name, paths[b]);
@@ -487,7 +487,7 @@ fn own_exports_import_back_like_their_scripts() {
                         panic!("{}: bone {} not exported", path.display(), bone.name)
                     };
                     let (w, o) = (ours.bones[b].world, theirs.skf[j.index()]);
-                    let d = (w.e - f64::from(o.x)).hypot(w.f - f64::from(o.y));
+                    let d = (w.translation().x - f64::from(o.x)).hypot(w.translation().y - f64::from(o.y));
                     if d > worst {
                         worst = d;
                         at = format!("{} frame {f} bone {}", anim.name, bone.name);

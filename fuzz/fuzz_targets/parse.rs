@@ -1,5 +1,6 @@
 //! Feeds arbitrary bytes (decoded lossily as UTF-8) through the whole
-//! pipeline: parse and compile, then pose every animation in every skin.
+//! pipeline: parse and compile (pose assertions evaluated), then pose every
+//! animation in every skin.
 //! Besides panics it checks the invariants the editor relies on: diagnostic
 //! spans lie inside the text on char boundaries, pose matrices of scripts
 //! without errors are finite, and incremental compilation agrees with
@@ -8,13 +9,14 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use skelpad::compile::{Compiler, compile};
+use skelpad::compile::Compiler;
 use skelpad::model::{AnimId, SkinId};
 use skelpad::runtime::evaluate;
+use skelpad::runtime::expect::{check, compile_checked};
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
-    let comp = compile(&text);
+    let comp = compile_checked(&text);
 
     for d in &comp.diagnostics {
         let (s, e) = (d.span.start as usize, d.span.end as usize);
@@ -48,6 +50,7 @@ fuzz_target!(|data: &[u8]| {
     }
     let mut compiler = Compiler::new();
     compiler.update(&text[..cut]);
-    let incremental = compiler.update(&text);
+    let mut incremental = compiler.update(&text);
+    check(&mut incremental);
     assert_eq!(incremental.diagnostics, comp.diagnostics, "incremental diagnostics differ");
 });

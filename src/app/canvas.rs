@@ -2,8 +2,6 @@
 //! pan and zoom, grid and axes, picking bones and shapes, and the keyboard
 //! shortcuts that only apply while the canvas has focus.
 
-#![allow(missing_docs, reason = "issue 9: public items here still need doc comments")]
-
 use eframe::egui::{self, Color32, EventFilter, Key, Modifiers, PointerButton, Pos2, Rect, Sense, Stroke, Vec2};
 use serde::{Deserialize, Serialize};
 
@@ -22,7 +20,10 @@ pub const ZOOM_RANGE: std::ops::RangeInclusive<f32> = 0.02..=64.0;
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct View {
+    /// Screen points per world unit, within [`ZOOM_RANGE`].
     pub zoom: f32,
+    /// Offset in points of the world origin from the canvas center (x right,
+    /// y down, as the screen counts).
     pub pan: [f32; 2],
 }
 
@@ -68,24 +69,35 @@ impl View {
 /// Something on the canvas that can be selected.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Pick {
+    /// A bone, by its overlay mark (diamond or origin cross).
     Bone(BoneId),
+    /// The shape or picture a slot shows.
     Slot(SlotId),
 }
 
 /// Everything the canvas draws in one frame.
 pub struct Scene<'a> {
+    /// The armature shown (the script's, or an imported file's).
     pub armature: &'a Armature,
     /// The pose at `time_secs` of `anim`, in `skin`.
     pub pose: &'a Pose,
+    /// The animation playing, `None` for the setup pose.
     pub anim: Option<AnimId>,
+    /// The skin shown.
     pub skin: SkinId,
+    /// The playhead, seconds from the animation's start.
     pub time_secs: f64,
+    /// Whether playback loops (onion-skin ghosts then wrap around the ends).
     pub looping: bool,
+    /// Whether to draw ghosts of the frames before and after.
     pub onion_skin: bool,
     /// The bone whose line holds the editor cursor.
     pub cursor_bone: Option<BoneId>,
+    /// The bone or shape selected by a click, outlined.
     pub selected: Option<Pick>,
+    /// Whether to draw the grid and the axes.
     pub show_grid: bool,
+    /// Whether to draw the bone overlay (and let bones be picked).
     pub show_bones: bool,
     /// The canvas shows the last error-free version of the script.
     pub stale: bool,
@@ -98,6 +110,7 @@ pub struct Scene<'a> {
 pub enum DragPhase {
     /// Pressed on this (the world point is where the button went down).
     Start(Pick, Part),
+    /// The pointer moved while the button is held.
     Move,
     /// Released (or the drag was lost).
     End,
@@ -106,9 +119,14 @@ pub enum DragPhase {
 /// A left-button drag on the canvas, in world units.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Drag {
+    /// Start, move or end.
     pub phase: DragPhase,
+    /// The pointer in world units (NaN when it was lost at the end).
     pub world: (f64, f64),
+    /// Shift is held: at the start it picks the other gesture (a bone scales
+    /// instead of turning; a shape turns instead of moving).
     pub shift: bool,
+    /// Alt is held: values snap while it is.
     pub alt: bool,
 }
 
@@ -119,9 +137,14 @@ pub struct CanvasOutput {
     pub drag: Option<Drag>,
     /// A click: what was under it (`Some(None)`: empty space).
     pub clicked: Option<Option<Pick>>,
+    /// Space was pressed and released without panning: play or pause.
     pub toggle_play: bool,
+    /// Frames to step the playhead by (arrow keys; negative: back).
     pub step_frames: i64,
+    /// Home was pressed: go to the animation's start.
     pub home: bool,
+    /// End was pressed: go to the animation's last frame (the last one before
+    /// it repeats, when looping).
     pub end: bool,
 }
 
@@ -195,6 +218,10 @@ pub fn canvas_id() -> egui::Id {
 }
 
 impl Canvas {
+    /// Shows the canvas in the space `ui` has left: handles focus, keys,
+    /// pan, zoom, fit, picks and drags (moving `view`), then paints the grid,
+    /// `scene` and its highlights. What the user asked for is returned for
+    /// the app to carry out.
     pub fn ui(&mut self, ui: &mut egui::Ui, view: &mut View, scene: &Scene<'_>, drawing: &mut Drawing) -> CanvasOutput {
         let mut out = CanvasOutput::default();
         let rect = ui.available_rect_before_wrap();

@@ -31,7 +31,8 @@ impl Analysis {
     /// Compiles `text` for the first time.
     pub fn new(text: &str) -> Self {
         let mut compiler = Compiler::new();
-        let comp = compiler.update(text);
+        let mut comp = compiler.update(text);
+        crate::runtime::expect::check(&mut comp);
         let shown = comp.armature.clone();
         let last_clean = (!comp.has_armature_errors()).then(|| shown.clone());
         Analysis { compiler, compiled_text: text.to_owned(), comp, generation: 1, last_clean, shown, shown_is_stale: false, frozen: false }
@@ -71,6 +72,7 @@ impl Analysis {
     /// canvas keeps showing that version.
     pub fn recompile(&mut self, text: &str) {
         self.comp = self.compiler.update(text);
+        crate::runtime::expect::check(&mut self.comp);
         text.clone_into(&mut self.compiled_text);
         self.generation += 1;
         let current = &self.comp.armature;
@@ -138,6 +140,7 @@ pub struct Document {
 pub struct ImportedView {
     /// The file it came from.
     pub source: PathBuf,
+    /// The file read into the model; the canvas plays this armature.
     pub imported: crate::formats::skf::import::Imported,
     /// The converted script (the buffer) and its pictures.
     pub converted: crate::formats::skf::convert::Converted,
@@ -147,11 +150,14 @@ pub struct ImportedView {
 
 /// A Spriter file opened in the editor (read-only).
 pub struct SpriterView {
+    /// The file as read, every entity built.
     pub file: crate::formats::spriter::SpriterFile,
+    /// Index of the entity shown in `file.entities`.
     pub entity: usize,
 }
 
 impl SpriterView {
+    /// The entity shown (`None` only if the index is out of range).
     pub fn entity(&self) -> Option<&crate::formats::spriter::EntityModel> {
         self.file.entities.get(self.entity)
     }
@@ -254,6 +260,10 @@ impl Document {
         }
     }
 
+    /// Takes the file's text as read from disk again (changed by another
+    /// program): the buffer becomes it and counts as saved; a Spriter file is
+    /// read again and shows the entity at the same index (the last one if
+    /// there are fewer now).
     pub fn reload(&mut self, loaded: files::Loaded) {
         if let (Some(imp), Some(path)) = (&self.spriter, &self.path)
             && let Some(syntax) = crate::formats::spriter::syntax_of(path)

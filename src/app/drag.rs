@@ -27,6 +27,8 @@ pub enum Gesture {
 /// What is being edited.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Subject {
+    /// A bone: its `x`/`y`, `r` or `i`, on its skeleton line or in the
+    /// animation's key at the playhead.
     Bone(BoneId),
     /// The transform of the attachment a slot shows (its slot line).
     Shape(SlotId, Option<AttachmentId>),
@@ -38,7 +40,9 @@ pub struct DragEdit {
     /// edits that text, so one drag is one edit.
     before: String,
     comp: Compilation,
+    /// What the drag edits.
     pub subject: Subject,
+    /// How the pointer changes it.
     pub gesture: Gesture,
     place: Place,
     start: (f64, f64),

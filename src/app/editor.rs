@@ -1,12 +1,11 @@
 //! The text editor panel (line numbers, highlighting, indentation keys,
 //! find, diagnostics on hover) and the diagnostics list under it.
 
-#![allow(missing_docs, reason = "issue 9: public items here still need doc comments")]
-
 use std::ops::Range;
 
+use eframe::egui::containers::scroll_area::ScrollAreaOutput;
 use eframe::egui::text::{CCursor, CCursorRange};
-use eframe::egui::text_edit::TextEditState;
+use eframe::egui::text_edit::{TextEditOutput, TextEditState};
 use eframe::egui::{self, Align, FontId, Key, Modifiers, Pos2, Vec2};
 
 use crate::syntax::{Diagnostic, Severity};
@@ -95,7 +94,9 @@ pub fn insert_line(text: &mut String, at: usize, line: &str) -> usize {
 /// The find bar.
 #[derive(Default)]
 pub struct Find {
+    /// The bar is shown.
     pub open: bool,
+    /// The text searched for (highlighted in the editor).
     pub query: String,
     focus_query: bool,
 }
@@ -114,7 +115,9 @@ pub struct EditorOutput {
 /// Editor state that lives between frames (not persisted).
 #[derive(Default)]
 pub struct Editor {
+    /// Highlighted layouts of the text, cached by compilation.
     pub highlighter: Highlighter,
+    /// The find bar.
     pub find: Find,
     /// A selection to apply and scroll to on the next frame (byte range).
     pending_select: Option<Range<usize>>,
@@ -205,15 +208,48 @@ impl Editor {
         self.pending_insert = Some(text.to_owned());
     }
 
+    /// Shows the find bar with its query field focused.
     pub fn open_find(&mut self) {
         self.find.open = true;
         self.find.focus_query = true;
     }
 
+    /// The editor panel for one frame: the heading (and an imported file's
+    /// notice), the find bar, the text field with its highlighting, then the
+    /// cursor, the line numbers and the message of a diagnostic under the
+    /// mouse.
     pub fn ui(&mut self, ui: &mut egui::Ui, doc: &mut Document) -> EditorOutput {
         let mut out = EditorOutput::default();
-        let ctx = ui.ctx().clone();
-        let id = editor_id();
+        let label = self.heading(ui, doc, &mut out);
+        // Imported files are shown, not edited (.skf: its converted script).
+        let (skf, spriter) = (doc.imported.is_some(), doc.spriter.is_some());
+        if self.find.open {
+            self.find_bar(ui, &doc.text);
+        }
+        if std::mem::take(&mut self.edited) {
+            out.changed = true;
+        }
+        self.apply_pending_selection(ui.ctx(), doc);
+        let look = Look::of(ui, doc, if self.find.open { self.find.query.clone() } else { String::new() });
+        let scroll = self.text_field(ui, doc, &look, skf, spriter);
+        let (gutter, output) = &scroll.inner;
+        let response = &output.response;
+        // Named for screen readers (and tests) by the "Script" heading.
+        let _ = response.response.clone().labelled_by(label.id);
+        if response.changed() {
+            out.changed = true;
+        }
+        doc.sync();
+        out.cursor = self.follow_cursor(ui, doc, output, look.row_height);
+        self.line_numbers(ui, doc, scroll.inner_rect, *gutter, output, &look);
+        diagnostic_tooltip(ui, doc, output, look.char_w);
+        out
+    }
+
+    /// The "Script" heading with the file's name, and the notice of an
+    /// imported SkelForm file (with its "Convert to script…" button).
+    /// Ctrl+F opens the find bar.
+    fn heading(&mut self, ui: &mut egui::Ui, doc: &Document, out: &mut EditorOutput) -> egui::Response {
         if ui.input_mut(|i| i.consume_key(Modifiers::COMMAND, Key::F)) {
             self.open_find();
         }
@@ -238,47 +274,48 @@ impl Editor {
                 }
             });
         }
-        // Imported files are shown, not edited (.skf: its converted script).
-        let (skf, spriter) = (doc.imported.is_some(), doc.spriter.is_some());
-        let read_only = skf || spriter;
-        if self.find.open {
-            self.find_bar(ui, &doc.text);
-        }
+        label.inner
+    }
 
-        if std::mem::take(&mut self.edited) {
-            out.changed = true;
-        }
+    /// Puts a selection asked for (by [`Editor::select`]) into the text
+    /// field's state before it is drawn.
+    fn apply_pending_selection(&mut self, ctx: &egui::Context, doc: &Document) {
         if let Some(r) = self.pending_select.as_mut() {
+            let id = editor_id();
             *r = floor_boundary(&doc.text, r.start)..floor_boundary(&doc.text, r.end.max(r.start));
-            let mut state = TextEditState::load(&ctx, id).unwrap_or_default();
+            let mut state = TextEditState::load(ctx, id).unwrap_or_default();
             let (ca, cb) = (char_of_byte(&doc.text, r.start), char_of_byte(&doc.text, r.end));
             state.cursor.set_char_range(Some(CCursorRange::two(CCursor::new(ca), CCursor::new(cb))));
-            state.store(&ctx, id);
+            state.store(ctx, id);
         }
+    }
 
-        let font = FontId::monospace(13.0);
-        let row_height = ui.fonts_mut(|f| f.row_height(&font));
-        let dark = ui.visuals().dark_mode;
-        let line_count = memchr::memchr_iter(b'\n', doc.text.as_bytes()).count() + 1;
-        let digits = line_count.to_string().len().max(3);
-        let char_w = ui.fonts_mut(|f| f.glyph_width(&font, '0'));
-        let gutter_w = digits as f32 * char_w + 12.0;
-        let find_query = if self.find.open { self.find.query.clone() } else { String::new() };
-
-        let scroll = egui::ScrollArea::both().id_salt("editor.scroll").auto_shrink([false, false]).show(ui, |ui| {
+    /// The gutter and the text field in their scroll area. The text is
+    /// compiled inside the field's layout, so underlines match the text laid
+    /// out; an imported file is shown read-only (a Spriter file without
+    /// highlighting: it is not the language).
+    fn text_field(
+        &mut self,
+        ui: &mut egui::Ui,
+        doc: &mut Document,
+        look: &Look,
+        skf: bool,
+        spriter: bool,
+    ) -> ScrollAreaOutput<(egui::Rect, TextEditOutput)> {
+        let read_only = skf || spriter;
+        egui::ScrollArea::both().id_salt("editor.scroll").auto_shrink([false, false]).show(ui, |ui| {
             ui.horizontal_top(|ui| {
-                let (gutter, _) = ui.allocate_exact_size(Vec2::new(gutter_w, row_height * line_count as f32), egui::Sense::hover());
+                let (gutter, _) =
+                    ui.allocate_exact_size(Vec2::new(look.gutter_w, look.row_height * look.line_count as f32), egui::Sense::hover());
                 let Document { text, analysis, .. } = doc;
                 let highlighter = &mut self.highlighter;
                 let ppp = ui.ctx().pixels_per_point();
+                let (find_query, dark, font) = (&look.find_query, look.dark, &look.font);
                 let mut layouter = |ui: &egui::Ui, buf: &dyn egui::TextBuffer, _wrap: f32| {
-                    // Compile here, inside the text field's frame, so the
-                    // underlines match the text being laid out.
                     analysis.ensure(buf.as_str());
                     let (generation, comp) = (analysis.generation, &analysis.comp);
-                    ui.fonts_mut(|f| highlighter.galley(f, ppp, generation, buf.as_str(), comp, &find_query, dark, &font))
+                    ui.fonts_mut(|f| highlighter.galley(f, ppp, generation, buf.as_str(), comp, find_query, dark, font))
                 };
-                // An imported file is shown, not edited.
                 let mut shown: &str;
                 let buf: &mut dyn egui::TextBuffer = if read_only {
                     shown = text.as_str();
@@ -287,30 +324,24 @@ impl Editor {
                     text
                 };
                 let edit = egui::TextEdit::multiline(buf)
-                    .id(id)
+                    .id(editor_id())
                     .code_editor()
-                    .font(font.clone())
+                    .font(look.font.clone())
                     .desired_width(f32::INFINITY)
                     .desired_rows(30)
                     .return_key(None)
                     .interactive(!skf)
                     .frame(egui::Frame::NONE);
-                // A Spriter file is not the language: no highlighting.
                 let output = if spriter { edit.show(ui) } else { edit.layouter(&mut layouter).show(ui) };
                 (gutter, output)
             })
             .inner
-        });
-        let (gutter, output) = scroll.inner;
-        let response = &output.response;
-        // Named for screen readers (and tests) by the "Script" heading.
-        let _ = response.response.clone().labelled_by(label.inner.id);
-        if response.changed() {
-            out.changed = true;
-        }
-        doc.sync();
+        })
+    }
 
-        // The cursor and where it goes next.
+    /// The cursor and where it goes next: a pending selection is scrolled
+    /// to; otherwise the field's cursor is remembered (as a byte offset).
+    fn follow_cursor(&mut self, ui: &egui::Ui, doc: &Document, output: &TextEditOutput, row_height: f32) -> Option<usize> {
         let cursor_char = output.cursor_range.map(|r| r.primary.index.0);
         if let Some(r) = self.pending_select.take() {
             let c = CCursor::new(char_of_byte(&doc.text, r.start));
@@ -322,61 +353,27 @@ impl Editor {
         }
         // The text may have changed under a remembered cursor (a reload).
         self.cursor = self.cursor.map(|c| floor_boundary(&doc.text, c));
-        out.cursor = self.cursor;
+        self.cursor
+    }
 
-        // Line numbers, for the visible rows only.
-        let painter = ui.painter_at(scroll.inner_rect);
+    /// Line numbers in the gutter, for the visible rows only (the cursor's
+    /// line stronger).
+    fn line_numbers(&self, ui: &egui::Ui, doc: &Document, clip: egui::Rect, gutter: egui::Rect, output: &TextEditOutput, look: &Look) {
+        let painter = ui.painter_at(clip);
         let weak = ui.visuals().weak_text_color();
         let strong = ui.visuals().strong_text_color();
         let cursor_line = self.cursor.map(|c| memchr::memchr_iter(b'\n', &doc.text.as_bytes()[..c]).count());
-        let clip = scroll.inner_rect;
         // Rows are sorted by height: skip straight to the first visible one.
         let rows = &output.galley.rows;
-        let first = rows.partition_point(|row| output.galley_pos.y + row.pos.y + row_height < clip.top());
+        let first = rows.partition_point(|row| output.galley_pos.y + row.pos.y + look.row_height < clip.top());
         for (i, row) in rows.iter().enumerate().skip(first) {
             let y = output.galley_pos.y + row.pos.y;
             if y > clip.bottom() {
                 break;
             }
             let color = if Some(i) == cursor_line { strong } else { weak };
-            painter.text(Pos2::new(gutter.right() - 8.0, y), egui::Align2::RIGHT_TOP, (i + 1).to_string(), font.clone(), color);
+            painter.text(Pos2::new(gutter.right() - 8.0, y), egui::Align2::RIGHT_TOP, (i + 1).to_string(), look.font.clone(), color);
         }
-
-        // The message of a diagnostic under the mouse.
-        if let Some(pos) = response.hover_pos() {
-            let local = pos - output.galley_pos;
-            let cc = output.galley.cursor_from_pos(local);
-            let at = output.galley.pos_from_cursor(cc);
-            // Only when the pointer is on the text, not past the line end.
-            if (at.center().x - local.x).abs() <= char_w * 1.5 {
-                let b = byte_of_char(&doc.text, cc.index.0);
-                let under: Vec<&Diagnostic> = doc
-                    .analysis
-                    .comp
-                    .diagnostics
-                    .iter()
-                    .filter(|d| {
-                        let r = d.span.range();
-                        r.contains(&b) || (r.is_empty() && (b == r.start || b + 1 == r.start))
-                    })
-                    .collect();
-                if !under.is_empty() {
-                    egui::Tooltip::always_open(
-                        ctx.clone(),
-                        ui.layer_id(),
-                        egui::Id::unique("skelpad.diag-tooltip"),
-                        egui::PopupAnchor::Pointer,
-                    )
-                    .show(|ui| {
-                        ui.set_max_width(420.0);
-                        for d in under {
-                            diagnostic_text(ui, d, true);
-                        }
-                    });
-                }
-            }
-        }
-        out
     }
 
     fn find_bar(&mut self, ui: &mut egui::Ui, text: &str) {
@@ -410,6 +407,64 @@ impl Editor {
             self.select(r);
         }
     }
+}
+
+/// How the editor's text is laid out this frame.
+struct Look {
+    font: FontId,
+    row_height: f32,
+    /// Width of a digit.
+    char_w: f32,
+    dark: bool,
+    line_count: usize,
+    gutter_w: f32,
+    /// Highlighted matches of the find bar (empty: none).
+    find_query: String,
+}
+
+impl Look {
+    fn of(ui: &egui::Ui, doc: &Document, find_query: String) -> Look {
+        let font = FontId::monospace(13.0);
+        let row_height = ui.fonts_mut(|f| f.row_height(&font));
+        let line_count = memchr::memchr_iter(b'\n', doc.text.as_bytes()).count() + 1;
+        let digits = line_count.to_string().len().max(3);
+        let char_w = ui.fonts_mut(|f| f.glyph_width(&font, '0'));
+        Look { row_height, char_w, dark: ui.visuals().dark_mode, line_count, gutter_w: digits as f32 * char_w + 12.0, find_query, font }
+    }
+}
+
+/// The message of a diagnostic under the mouse, when the pointer is on the
+/// text (not past a line's end).
+fn diagnostic_tooltip(ui: &egui::Ui, doc: &Document, output: &TextEditOutput, char_w: f32) {
+    let Some(pos) = output.response.response.hover_pos() else { return };
+    let local = pos - output.galley_pos;
+    let cc = output.galley.cursor_from_pos(local);
+    let at = output.galley.pos_from_cursor(cc);
+    if (at.center().x - local.x).abs() > char_w * 1.5 {
+        return;
+    }
+    let b = byte_of_char(&doc.text, cc.index.0);
+    let under: Vec<&Diagnostic> = doc
+        .analysis
+        .comp
+        .diagnostics
+        .iter()
+        .filter(|d| {
+            let r = d.span.range();
+            r.contains(&b) || (r.is_empty() && (b == r.start || b + 1 == r.start))
+        })
+        .collect();
+    if under.is_empty() {
+        return;
+    }
+    egui::Tooltip::always_open(ui.ctx().clone(), ui.layer_id(), egui::Id::unique("skelpad.diag-tooltip"), egui::PopupAnchor::Pointer).show(
+        |ui| {
+            ui.set_max_width(420.0);
+            for d in under {
+                diagnostic_text(ui, d, true);
+            }
+        },
+    );
 }
 
 /// The next (or previous) match of `query` after (before) byte `from`, wrapping.

@@ -200,7 +200,7 @@ impl ExportRequest {
             return Err(ExportFailure::Failed("there is no animation to export: write an `anim` section first".into()));
         }
         let times = anim.map(render::frame_times).unwrap_or_default();
-        let fps = anim.map_or(20.0, |a| a.fps);
+        let fps = anim.map_or(crate::model::DEFAULT_FPS, |a| a.fps);
         let mut cache = RenderCache::new(&self.image_dir);
         let mut renderer = render::export::FrameRenderer::new(&self.armature, settings, &mut cache).map_err(ExportFailure::Failed)?;
         let mut report = |done: usize, total: usize| {

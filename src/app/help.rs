@@ -9,6 +9,7 @@ use eframe::egui;
 pub struct Example {
     /// File name in `examples/`.
     pub file: &'static str,
+    /// The script itself, opened as an untitled copy.
     pub text: &'static str,
 }
 
@@ -58,7 +59,9 @@ pub struct RefEntry {
     /// Where it belongs: "Lines", "Skeleton", "Slots", "Shapes", "Paths",
     /// "Skins", "Order", "IK", "Animation", "Timelines", "Easings".
     pub section: &'static str,
+    /// The entry's heading.
     pub title: &'static str,
+    /// What to know, in a sentence or three.
     pub text: &'static str,
     /// One line that can be inserted at the cursor (tabs included).
     pub example: &'static str,
@@ -285,14 +288,19 @@ pub fn search(query: &str) -> Vec<&'static RefEntry> {
 /// Which help window is open.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum HelpPage {
+    /// The keyboard shortcuts ([`SHORTCUTS`]).
     Shortcuts,
+    /// The searchable quick reference ([`REFERENCE`]).
     Reference,
 }
 
 /// The help windows' state.
 #[derive(Default)]
 pub struct Help {
+    /// The window shown, `None` when both are closed.
     pub open: Option<HelpPage>,
+    /// The quick reference's search text: entries containing every word
+    /// (any case) are listed.
     pub query: String,
 }
 

@@ -4,8 +4,6 @@
 //! matches marked. The layout job is memoized: it is rebuilt only when the
 //! text, the diagnostics, the theme or the find query change.
 
-#![allow(missing_docs, reason = "issue 9: public items here still need doc comments")]
-
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
@@ -20,25 +18,43 @@ use crate::syntax::{Diagnostic, Role, Severity, TokenRole};
 /// Colours for one theme.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Palette {
+    /// Text no token covers, and invalid tokens (their underline marks them).
     pub plain: Color32,
+    /// Section keywords, booleans and path commands.
     pub keyword: Color32,
+    /// Bone paths, bone references and attachment references.
     pub name: Color32,
+    /// Slot heads and slot references.
     pub slot: Color32,
+    /// Attachment types (`:rect`, `:sprite`, …).
     pub kind: Color32,
+    /// Bone and attachment properties, timeline property letters.
     pub property: Color32,
+    /// Numbers.
     pub number: Color32,
+    /// Colour literals (`#FC0`, `f#F00`).
     pub color: Color32,
+    /// Quoted strings.
     pub string: Color32,
+    /// Option tokens (`0:5:li`), loop ends and advances (`-->`).
     pub operator: Color32,
+    /// Comments.
     pub comment: Color32,
+    /// Background of indentation tabs, alternating by depth (even, odd).
     pub tab: [Color32; 2],
+    /// Background of a space inside the indentation of a line with text
+    /// (the parser reads it, and it is almost always a mistake).
     pub stray_space: Color32,
+    /// Background of find matches.
     pub find: Color32,
+    /// Underline of text an error points at.
     pub error: Color32,
+    /// Underline of text a warning points at.
     pub warning: Color32,
 }
 
 impl Palette {
+    /// The colours for a dark (`true`) or light editor theme.
     pub fn new(dark: bool) -> Palette {
         if dark {
             Palette {

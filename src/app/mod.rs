@@ -6,14 +6,17 @@
 //! - [`canvas`]: the view of the pose; [`timeline`]: playback.
 //! - [`files`]: atomic saves, recovery, watching, dialogs; [`settings`]: what
 //!   persists between runs.
+//! - `session` (the file session: open, save, convert, prompts before
+//!   losing work, changes on disk, recovery) and `chrome` (menu bar, status
+//!   bar, modal prompts, the export dialog): `SkelpadApp`'s methods by seam;
+//!   this file holds the app's state and wires a frame together.
 //!
 //! Each frame: file events and shortcuts → editor (an edit recompiles inside
 //! the text field's layout) → timeline → pose (runtime, at the playback
 //! time) → canvas. So a keystroke shows on the canvas in the same frame.
 
-#![allow(missing_docs, reason = "issue 9: public items here still need doc comments")]
-
 pub mod canvas;
+mod chrome;
 pub mod document;
 pub mod drag;
 pub mod editor;
@@ -21,6 +24,7 @@ pub mod export;
 pub mod files;
 pub mod help;
 pub mod highlight;
+mod session;
 pub mod settings;
 pub mod spriter;
 pub mod timeline;
@@ -40,6 +44,7 @@ use document::Document;
 use editor::Editor;
 use export::{ExportFailure, ExportJob, ExportKind, ExportOptions, ExportRequest};
 use files::{FileDialogs, FileWatcher, PendingDialog, Recovery, RecoveryRecord};
+use session::{DialogPurpose, Prompt};
 use settings::{Settings, Theme};
 use timeline::Playback;
 
@@ -52,11 +57,10 @@ pub const APP_ID: &str = "skelpad";
 
 /// How often an unsaved buffer is written to the recovery file.
 pub const RECOVERY_INTERVAL_SECS: f64 = 3.0;
-/// How long after a change event the file is read (editors write in steps).
-const DISK_SETTLE_SECS: f64 = 0.1;
 
 /// What the app uses from the outside world; tests pass their own.
 pub struct Services {
+    /// Open and save dialogs.
     pub dialogs: Box<dyn FileDialogs>,
     /// Where recovery files live (`None`: no recovery).
     pub recovery_dir: Option<PathBuf>,
@@ -78,51 +82,48 @@ impl Services {
 /// A file command that may need the user's say first.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Action {
+    /// An empty untitled script.
     New,
     /// Open this file, or ask which.
     Open(Option<PathBuf>),
+    /// Save to the file's path (or ask for one).
     Save,
+    /// Ask for a path and save there.
     SaveAs,
+    /// Close the window.
     Quit,
     /// An untitled copy of the example script `help::EXAMPLES[i]`.
     OpenExample(usize),
 }
 
-/// A question the app is waiting on (shown as a modal).
-enum Prompt {
-    /// The buffer has unsaved changes and `then` would discard them.
-    Unsaved { then: Action },
-    /// The file changed on disk while the buffer has unsaved changes.
-    ChangedOnDisk { loaded: files::Loaded },
-    /// Buffers left unsaved by an earlier run.
-    Recover { file: PathBuf, record: RecoveryRecord },
-}
-
-/// What a file dialog was opened for.
-enum DialogPurpose {
-    Open,
-    SaveAs { then: Option<Action> },
-    Export(ExportKind),
-}
-
 /// What the user selected, by name so it survives recompiles.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Selected {
+    /// A bone, by its full dotted name.
     Bone(String),
+    /// A slot, by its full name.
     Slot(String),
 }
 
 /// The editor application.
 pub struct SkelpadApp {
+    /// The open script and its compilation.
     pub doc: Document,
+    /// The text panel's state.
     pub editor: Editor,
+    /// The canvas panel's state.
     pub canvas: Canvas,
+    /// Which animation and skin play, at what time.
     pub playback: Playback,
+    /// The canvas's pan and zoom (kept between runs).
     pub view: View,
+    /// What persists between runs.
     pub settings: Settings,
+    /// The pose shown on the canvas this frame.
     pub pose: Pose,
     /// The render pipeline's state for the canvas.
     pub drawing: Drawing,
+    /// The bone or slot picked on the canvas.
     pub selected: Option<Selected>,
     /// The help windows (shortcuts, language reference).
     pub help: help::Help,
@@ -133,6 +134,7 @@ pub struct SkelpadApp {
     dialogs: Box<dyn FileDialogs>,
     /// The export whose options are being chosen.
     export_dialog: Option<ExportKind>,
+    /// The export dialog's choices (kept while the app runs).
     pub export_options: ExportOptions,
     /// The export running in the background.
     pub export_job: Option<ExportJob>,
@@ -236,224 +238,6 @@ impl SkelpadApp {
         app
     }
 
-    // --- Files -------------------------------------------------------------
-
-    /// Starts a file command, asking first when it would lose unsaved work.
-    pub fn request(&mut self, action: Action) {
-        let discards = matches!(action, Action::New | Action::Open(_) | Action::Quit | Action::OpenExample(_));
-        if discards && self.doc.is_dirty() {
-            self.prompt = Some(Prompt::Unsaved { then: action });
-            return;
-        }
-        self.perform(action);
-    }
-
-    fn perform(&mut self, action: Action) {
-        match action {
-            Action::New => {
-                self.replace_document(Document::untitled("untitled", ""));
-                self.say("New script", false);
-            }
-            Action::Open(Some(path)) => self.open_path(&path),
-            Action::OpenExample(i) => {
-                if let Some(e) = help::EXAMPLES.get(i) {
-                    self.replace_document(Document::untitled(&help::example_title(e.file), e.text));
-                    self.say(format!("A copy of the example {}: save it to keep your changes", e.file), false);
-                }
-            }
-            Action::Open(None) => {
-                if self.pending_dialog.is_none() {
-                    let dir = self.doc.path.as_ref().and_then(|p| p.parent()).map(Path::to_path_buf);
-                    self.pending_dialog = Some((DialogPurpose::Open, self.dialogs.pick_open(dir.as_deref())));
-                }
-            }
-            Action::Save => match self.doc.path.clone() {
-                Some(p) => {
-                    self.save_to(&p);
-                }
-                None => self.ask_save_as(None),
-            },
-            Action::SaveAs => self.ask_save_as(None),
-            Action::Quit => {
-                self.allow_close = true;
-                if let Some(r) = self.recovery.as_mut() {
-                    r.clear();
-                }
-                self.quit_requested = true;
-            }
-        }
-    }
-
-    fn ask_save_as(&mut self, then: Option<Action>) {
-        if self.pending_dialog.is_some() {
-            return;
-        }
-        let dir = self.doc.path.as_ref().and_then(|p| p.parent()).map(Path::to_path_buf);
-        let name = match &self.doc.path {
-            Some(p) => p.file_name().map_or_else(|| "script.skel2d".into(), |n| n.to_string_lossy().into_owned()),
-            None => help::example_file(&self.doc.untitled_name).unwrap_or("untitled.skel2d").to_owned(),
-        };
-        let pending = self.dialogs.pick_save("Save script as", dir.as_deref(), &name, "skel2d");
-        self.pending_dialog = Some((DialogPurpose::SaveAs { then }, pending));
-    }
-
-    /// Saves the buffer to `path`; returns whether it worked.
-    fn save_to(&mut self, path: &Path) -> bool {
-        match self.doc.save_to(path) {
-            Ok(()) => {
-                self.say(format!("Saved {}", path.display()), false);
-                self.settings.add_recent(path);
-                if let Some(r) = self.recovery.as_mut() {
-                    r.clear();
-                }
-                if self.watcher.as_ref().is_none_or(|w| !same_file(w.path(), path)) {
-                    self.watcher = None;
-                    self.want_watch = true;
-                }
-                true
-            }
-            Err(e) => {
-                self.say(e, true);
-                false
-            }
-        }
-    }
-
-    fn open_path(&mut self, path: &Path) {
-        match Document::open(path) {
-            Ok(doc) => {
-                self.replace_document(doc);
-                self.settings.add_recent(path);
-                self.say(format!("Opened {}", path.display()), false);
-            }
-            Err(e) => self.say(e, true),
-        }
-    }
-
-    /// "Convert to script…": writes the shown SkelForm file's script beside
-    /// it (`NAME.skel2d`, or `NAME_2.skel2d`, … when taken) with its pictures
-    /// in `NAME_sprites/`, and opens the script.
-    fn convert_imported(&mut self) {
-        let Some(iv) = &self.doc.imported else { return };
-        let dir = iv.source.parent().map(Path::to_path_buf).unwrap_or_default();
-        let stem = iv.source.file_stem().map_or_else(|| "converted".to_string(), |s| s.to_string_lossy().to_string());
-        let mut target = dir.join(format!("{stem}.skel2d"));
-        let mut k = 2;
-        while target.exists() && k < 1000 {
-            target = dir.join(format!("{stem}_{k}.skel2d"));
-            k += 1;
-        }
-        let written = iv.converted.write(&target);
-        match written {
-            Ok(_) => {
-                self.open_path(&target);
-                self.say(format!("Converted to {}", target.display()), false);
-            }
-            Err(e) => self.say(format!("Cannot convert: {e}"), true),
-        }
-    }
-
-    fn replace_document(&mut self, doc: Document) {
-        self.doc = doc;
-        self.selected = None;
-        self.editor.select(0..0);
-        self.canvas.fit_requested = true;
-        self.playback.time_secs = 0.0;
-        self.watcher = None;
-        self.want_watch = true;
-        if let Some(r) = self.recovery.as_mut() {
-            r.clear();
-        }
-    }
-
-    fn watch(&mut self, ctx: &egui::Context) {
-        self.want_watch = false;
-        if !self.watch_files {
-            return;
-        }
-        let Some(path) = self.doc.path.clone() else { return };
-        let ctx = ctx.clone();
-        match FileWatcher::new(&path, move || ctx.request_repaint()) {
-            Ok(w) => self.watcher = Some(w),
-            Err(e) => self.say(e, true),
-        }
-    }
-
-    /// Looks at the file after the watcher saw it change.
-    fn check_disk(&mut self) {
-        let Some(path) = self.doc.path.clone() else { return };
-        match files::load(&path) {
-            Ok(loaded) => {
-                if self.doc.disk_text.as_deref() == Some(loaded.text.as_str()) {
-                    return; // Our own save, or a write that changed nothing.
-                }
-                if self.doc.is_dirty() {
-                    self.doc.disk_text = Some(loaded.text.clone());
-                    self.prompt = Some(Prompt::ChangedOnDisk { loaded });
-                } else {
-                    self.doc.reload(loaded);
-                    self.say(format!("Reloaded {}: it changed on disk", path.display()), false);
-                }
-            }
-            // Deleted or being replaced: a recreate will bring another event.
-            Err(e) if path.exists() => self.say(e, true),
-            Err(_) => self.say(format!("{} was moved or deleted on disk", path.display()), true),
-        }
-    }
-
-    fn poll_files(&mut self, ctx: &egui::Context) {
-        if self.want_watch {
-            self.watch(ctx);
-        }
-        if let Some((_, pending)) = &self.pending_dialog {
-            if let Some(answer) = pending.poll() {
-                let Some((purpose, _)) = self.pending_dialog.take() else { return };
-                match (purpose, answer) {
-                    (DialogPurpose::Open, Some(p)) => self.open_path(&p),
-                    (DialogPurpose::SaveAs { then }, Some(p)) => {
-                        if self.save_to(&p)
-                            && let Some(a) = then
-                        {
-                            self.perform(a);
-                        }
-                    }
-                    (DialogPurpose::Export(kind), Some(p)) => self.start_export(kind, p, ctx),
-                    (_, None) => {}
-                }
-            } else {
-                ctx.request_repaint_after(Duration::from_millis(50));
-            }
-        }
-        if self.watcher.as_ref().is_some_and(FileWatcher::changed) {
-            self.disk_check_at = Some(self.now + DISK_SETTLE_SECS);
-        }
-        if let Some(at) = self.disk_check_at {
-            if self.now >= at {
-                self.disk_check_at = None;
-                self.check_disk();
-            } else {
-                ctx.request_repaint_after(Duration::from_secs_f64(at - self.now));
-            }
-        }
-        // Recovery: an unsaved buffer reaches the disk within a few seconds.
-        if self.now - self.last_recovery_check >= RECOVERY_INTERVAL_SECS {
-            self.last_recovery_check = self.now;
-            let dirty = self.doc.is_dirty();
-            if let Some(r) = self.recovery.as_mut() {
-                if dirty {
-                    if let Err(e) = r.write(self.doc.path.as_deref(), &self.doc.text) {
-                        self.say(format!("cannot write the recovery file: {e}"), true);
-                    }
-                } else {
-                    r.clear();
-                }
-            }
-        }
-        if self.doc.is_dirty() {
-            ctx.request_repaint_after(Duration::from_secs_f64(RECOVERY_INTERVAL_SECS));
-        }
-    }
-
     fn shortcuts(&mut self, ctx: &egui::Context) {
         let pressed = |m: Modifiers, k: Key| ctx.input_mut(|i| i.consume_shortcut(&KeyboardShortcut::new(m, k)));
         if pressed(Modifiers::COMMAND | Modifiers::SHIFT, Key::S) {
@@ -474,9 +258,22 @@ impl SkelpadApp {
 
     // --- Frame ---------------------------------------------------------------
 
-    /// Runs one frame of the whole UI.
+    /// Runs one frame of the whole UI: input and file events, the menu and
+    /// status bars, the editor panel, the stage (timeline and canvas), then
+    /// the windows on top and the window's title.
     pub fn frame(&mut self, ui: &mut egui::Ui) {
         let ctx = ui.ctx().clone();
+        self.begin_frame(&ctx);
+        egui::Panel::top("menu").show(ui, |ui| self.menu_bar(ui));
+        egui::Panel::bottom("status").show(ui, |ui| self.status_bar(ui));
+        egui::Panel::left("editor").resizable(true).default_size(520.0).size_range(200.0..=1400.0).show(ui, |ui| self.editor_panel(ui));
+        egui::CentralPanel::default().frame(egui::Frame::NONE).show(ui, |ui| self.stage(ui, &ctx));
+        self.end_frame(&ctx);
+    }
+
+    /// The frame's clock, a close request, typing and shortcuts, file and
+    /// export events, and where pictures are looked up.
+    fn begin_frame(&mut self, ctx: &egui::Context) {
         self.now = ctx.input(|i| i.time);
         if ctx.input(|i| i.viewport().close_requested()) && !self.allow_close && self.doc.is_dirty() {
             ctx.send_viewport_cmd(ViewportCommand::CancelClose);
@@ -485,134 +282,144 @@ impl SkelpadApp {
         if self.prompt.is_none() {
             // The frame's typing first, in order, so that a shortcut (Ctrl+S)
             // sees every character typed before it.
-            self.editor.take_input(&ctx, &mut self.doc);
-            self.shortcuts(&ctx);
+            self.editor.take_input(ctx, &mut self.doc);
+            self.shortcuts(ctx);
         }
-        self.poll_files(&ctx);
+        self.poll_files(ctx);
         self.poll_export();
         self.drawing.set_image_dir(&self.script_dir());
         if let Some(iv) = &self.doc.imported {
             self.drawing.use_imported_sprites(iv);
         }
+    }
 
-        egui::Panel::top("menu").show(ui, |ui| self.menu_bar(ui));
-        egui::Panel::bottom("status").show(ui, |ui| self.status_bar(ui));
-        egui::Panel::left("editor").resizable(true).default_size(520.0).size_range(200.0..=1400.0).show(ui, |ui| {
-            // The Problems panel takes its place first and is filled after the
-            // editor, so it lists the diagnostics of this frame's edit.
-            let problems = egui::Panel::bottom("diagnostics")
-                .resizable(true)
-                .default_size(140.0)
-                .size_range(60.0..=600.0)
-                .show(ui, |ui| {
-                    let rect = ui.available_rect_before_wrap();
-                    ui.allocate_rect(rect, egui::Sense::hover());
-                    rect
-                })
-                .inner;
-            egui::CentralPanel::default().show(ui, |ui| {
-                if self.doc.spriter.is_some() {
-                    let shown = self.doc.analysis.shown.clone();
-                    let anim = self.playback.resolve(&shown).0.map(|a| a.index());
-                    spriter::banner(ui, &mut self.doc, anim);
-                }
-                let generation = self.doc.analysis.generation;
-                let out = self.editor.ui(ui, &mut self.doc);
-                if out.convert_requested {
-                    self.convert_imported();
-                }
-                if out.changed || generation != self.doc.analysis.generation {
-                    // Panels drawn before the editor (the diagnostics list)
-                    // catch up in the next frame, right away.
-                    ui.ctx().request_repaint();
-                }
-                self.cursor_bone = out.cursor.and_then(|c| bone_at_cursor(&self.doc, c));
-            });
-            let mut list = ui.new_child(egui::UiBuilder::new().id_salt("diagnostics.list").max_rect(problems));
-            if let Some(span) = editor::diagnostics_ui(&mut list, &self.doc) {
-                self.editor.select(span);
-                list.memory_mut(|m| m.request_focus(editor::editor_id()));
-            }
-        });
-        egui::CentralPanel::default().frame(egui::Frame::NONE).show(ui, |ui| {
-            let arm = self.doc.analysis.shown.clone();
-            egui::Panel::bottom("timeline").resizable(false).show(ui, |ui| {
-                ui.add_space(4.0);
-                let anim_name = self.playback.resolve(&arm).0.and_then(|a| arm.animation(a)).map(|a| a.name.clone());
-                let focus = self.cursor_bone.and_then(|b| arm.skeleton.bones.get(b.index())).map(|b| b.name.clone());
-                let ticks = anim_name.and_then(|a| key_ticks(&self.doc.analysis.comp, &a, focus.as_deref()));
-                let out = timeline::ui(ui, &mut self.playback, &mut self.settings.view, &arm, self.cursor_bone, ticks);
-                if out.fit {
-                    self.canvas.fit_requested = true;
-                }
-                if let Some(span) = out.jump {
-                    self.editor.select(span.range());
-                }
-                ui.add_space(2.0);
-            });
-            let (anim_id, skin) = self.playback.resolve(&arm);
-            let anim = anim_id.and_then(|a| arm.animation(a));
+    /// The script editor with the Problems list below it.
+    fn editor_panel(&mut self, ui: &mut egui::Ui) {
+        // The Problems panel takes its place first and is filled after the
+        // editor, so it lists the diagnostics of this frame's edit.
+        let problems = egui::Panel::bottom("diagnostics")
+            .resizable(true)
+            .default_size(140.0)
+            .size_range(60.0..=600.0)
+            .show(ui, |ui| {
+                let rect = ui.available_rect_before_wrap();
+                ui.allocate_rect(rect, egui::Sense::hover());
+                rect
+            })
+            .inner;
+        egui::CentralPanel::default().show(ui, |ui| {
             if self.doc.spriter.is_some() {
-                spriter::follow_file_looping(&mut self.playback, anim);
+                let shown = self.doc.analysis.shown.clone();
+                let anim = self.playback.resolve(&shown).0.map(|a| a.index());
+                spriter::banner(ui, &mut self.doc, anim);
             }
-            self.playback.advance(self.now, anim);
-            evaluate_into(&mut self.pose, &arm, anim, skin, self.playback.sample_time(anim));
-            let selected = self.selected.as_ref().and_then(|s| resolve_selected(&arm.skeleton, s));
-            let scene = Scene {
-                armature: &arm,
-                pose: &self.pose,
-                anim: anim_id,
-                skin,
-                time_secs: self.playback.sample_time(anim),
-                looping: self.playback.looping,
-                onion_skin: self.settings.view.onion_skin,
-                cursor_bone: self.cursor_bone,
-                selected,
-                show_grid: self.settings.view.show_grid,
-                show_bones: self.settings.view.show_bones,
-                stale: self.doc.analysis.shown_is_stale,
-                failing_bones: failing_bones(
-                    &self.doc.analysis.comp,
-                    anim_id,
-                    self.playback.sample_time(anim),
-                    self.doc.analysis.shown_is_stale,
-                ),
-            };
-            let out = self.canvas.ui(ui, &mut self.view, &scene, &mut self.drawing);
-            if out.toggle_play {
-                self.playback.toggle_play(anim);
+            let generation = self.doc.analysis.generation;
+            let out = self.editor.ui(ui, &mut self.doc);
+            if out.convert_requested {
+                self.convert_imported();
             }
-            if out.step_frames != 0 {
-                self.playback.step_frames(anim, out.step_frames);
+            if out.changed || generation != self.doc.analysis.generation {
+                // Panels drawn before the editor (the diagnostics list)
+                // catch up in the next frame, right away.
+                ui.ctx().request_repaint();
             }
-            if out.home {
-                self.playback.home();
-            }
-            if out.end {
-                self.playback.end(anim);
-            }
-            if let Some(pick) = out.clicked {
-                self.pick(pick);
-            }
-            if let Some(d) = out.drag {
-                let time_secs = self.playback.sample_time(anim);
-                let place = match (anim_id, anim) {
-                    (Some(a), Some(an)) => write_back::Place::Anim { anim: a, time_secs, fps: an.fps },
-                    _ => write_back::Place::Setup,
-                };
-                self.on_drag(&ctx, d, place);
-            }
-            if self.playback.playing && anim.is_some() {
-                ctx.request_repaint();
-            }
+            self.cursor_bone = out.cursor.and_then(|c| bone_at_cursor(&self.doc, c));
         });
-        if let Some(line) = self.help.ui(&ctx) {
+        let mut list = ui.new_child(egui::UiBuilder::new().id_salt("diagnostics.list").max_rect(problems));
+        if let Some(span) = editor::diagnostics_ui(&mut list, &self.doc) {
+            self.editor.select(span);
+            list.memory_mut(|m| m.request_focus(editor::editor_id()));
+        }
+    }
+
+    /// The timeline and the canvas: the pose at the playback time, drawn.
+    fn stage(&mut self, ui: &mut egui::Ui, ctx: &egui::Context) {
+        let arm = self.doc.analysis.shown.clone();
+        egui::Panel::bottom("timeline").resizable(false).show(ui, |ui| self.timeline_panel(ui, &arm));
+        let (anim_id, skin) = self.playback.resolve(&arm);
+        let anim = anim_id.and_then(|a| arm.animation(a));
+        if self.doc.spriter.is_some() {
+            spriter::follow_file_looping(&mut self.playback, anim);
+        }
+        self.playback.advance(self.now, anim);
+        evaluate_into(&mut self.pose, &arm, anim, skin, self.playback.sample_time(anim));
+        let selected = self.selected.as_ref().and_then(|s| resolve_selected(&arm.skeleton, s));
+        let scene = Scene {
+            armature: &arm,
+            pose: &self.pose,
+            anim: anim_id,
+            skin,
+            time_secs: self.playback.sample_time(anim),
+            looping: self.playback.looping,
+            onion_skin: self.settings.view.onion_skin,
+            cursor_bone: self.cursor_bone,
+            selected,
+            show_grid: self.settings.view.show_grid,
+            show_bones: self.settings.view.show_bones,
+            stale: self.doc.analysis.shown_is_stale,
+            failing_bones: failing_bones(
+                &self.doc.analysis.comp,
+                anim_id,
+                self.playback.sample_time(anim),
+                self.doc.analysis.shown_is_stale,
+            ),
+        };
+        let out = self.canvas.ui(ui, &mut self.view, &scene, &mut self.drawing);
+        if out.toggle_play {
+            self.playback.toggle_play(anim);
+        }
+        if out.step_frames != 0 {
+            self.playback.step_frames(anim, out.step_frames);
+        }
+        if out.home {
+            self.playback.home();
+        }
+        if out.end {
+            self.playback.end(anim);
+        }
+        if let Some(pick) = out.clicked {
+            self.pick(pick);
+        }
+        if let Some(d) = out.drag {
+            let time_secs = self.playback.sample_time(anim);
+            let place = match (anim_id, anim) {
+                (Some(a), Some(an)) => write_back::Place::Anim { anim: a, time_secs, fps: an.fps },
+                _ => write_back::Place::Setup,
+            };
+            self.on_drag(ctx, d, place);
+        }
+        if self.playback.playing && anim.is_some() {
+            ctx.request_repaint();
+        }
+    }
+
+    /// The timeline of the shown armature, with the key ticks of the
+    /// animation (of the bone under the cursor, if any).
+    fn timeline_panel(&mut self, ui: &mut egui::Ui, arm: &crate::model::Armature) {
+        ui.add_space(4.0);
+        let anim_name = self.playback.resolve(arm).0.and_then(|a| arm.animation(a)).map(|a| a.name.clone());
+        let focus = self.cursor_bone.and_then(|b| arm.skeleton.bones.get(b.index())).map(|b| b.name.clone());
+        let ticks = anim_name.and_then(|a| key_ticks(&self.doc.analysis.comp, &a, focus.as_deref()));
+        let out = timeline::ui(ui, &mut self.playback, &mut self.settings.view, arm, self.cursor_bone, ticks);
+        if out.fit {
+            self.canvas.fit_requested = true;
+        }
+        if let Some(span) = out.jump {
+            self.editor.select(span.range());
+        }
+        ui.add_space(2.0);
+    }
+
+    /// The help windows, prompts and the export dialog; settings that follow
+    /// playback; the window title; a requested close.
+    fn end_frame(&mut self, ctx: &egui::Context) {
+        if let Some(line) = self.help.ui(ctx) {
             // Applied at the start of the next frame, like typing.
             self.editor.insert_at_cursor(line);
             ctx.request_repaint();
         }
-        self.prompt_ui(&ctx);
-        self.export_dialog_ui(&ctx);
+        self.prompt_ui(ctx);
+        self.export_dialog_ui(ctx);
 
         self.settings.view.looping = self.playback.looping;
         self.settings.view.speed = self.playback.speed;
@@ -716,331 +523,6 @@ impl SkelpadApp {
         }
     }
 
-    fn menu_bar(&mut self, ui: &mut egui::Ui) {
-        egui::MenuBar::new().ui(ui, |ui| {
-            ui.menu_button("File", |ui| {
-                if ui.button("New            Ctrl+N").clicked() {
-                    self.request(Action::New);
-                }
-                if ui.button("Open…          Ctrl+O").clicked() {
-                    self.request(Action::Open(None));
-                }
-                ui.menu_button("Examples", |ui| {
-                    for (i, e) in help::EXAMPLES.iter().enumerate() {
-                        if ui.button(e.file).on_hover_text("Open an untitled copy").clicked() {
-                            self.request(Action::OpenExample(i));
-                        }
-                    }
-                });
-                ui.menu_button("Open Recent", |ui| {
-                    if self.settings.recent_files.is_empty() {
-                        ui.weak("No recent files");
-                    }
-                    for p in self.settings.recent_files.clone() {
-                        if ui.button(p.display().to_string()).clicked() {
-                            self.request(Action::Open(Some(p)));
-                        }
-                    }
-                });
-                if ui.button("Save           Ctrl+S").clicked() {
-                    self.request(Action::Save);
-                }
-                if ui.button("Save As…  Ctrl+Shift+S").clicked() {
-                    self.request(Action::SaveAs);
-                }
-                ui.separator();
-                if ui.button("Quit").clicked() {
-                    ui.ctx().send_viewport_cmd(ViewportCommand::Close);
-                }
-            });
-            ui.menu_button("Edit", |ui| {
-                if ui.button("Undo     Ctrl+Z").clicked() {
-                    self.undo_redo(ui.ctx(), true);
-                }
-                if ui.button("Redo     Ctrl+Shift+Z").clicked() {
-                    self.undo_redo(ui.ctx(), false);
-                }
-                ui.separator();
-                if ui.button("Find…    Ctrl+F").clicked() {
-                    self.editor.open_find();
-                }
-                if ui.button("Go to definition   F12").clicked() {
-                    self.go_to_definition();
-                }
-            });
-            ui.menu_button("Export", |ui| {
-                let has_anim = !self.doc.analysis.shown.animations.is_empty();
-                let idle = self.export_job.is_none() && self.pending_dialog.is_none();
-                for kind in ExportKind::ALL {
-                    let enabled = idle && (has_anim || !kind.needs_animation());
-                    if ui.add_enabled(enabled, egui::Button::new(kind.menu_label())).clicked() {
-                        self.export_dialog = Some(kind);
-                    }
-                }
-            });
-            ui.menu_button("View", |ui| {
-                ui.checkbox(&mut self.settings.view.show_grid, "Grid and axes");
-                ui.checkbox(&mut self.settings.view.show_bones, "Bone overlay");
-                ui.checkbox(&mut self.settings.view.onion_skin, "Onion skin");
-                if ui.button("Fit to view   F / Ctrl+0").clicked() {
-                    self.canvas.fit_requested = true;
-                }
-                ui.separator();
-                ui.menu_button("Theme", |ui| {
-                    for t in Theme::ALL {
-                        if ui.radio(self.settings.theme == t, t.label()).clicked() {
-                            self.settings.theme = t;
-                            ui.ctx().set_theme(t.preference());
-                        }
-                    }
-                });
-            });
-            ui.menu_button("Help", |ui| {
-                if ui.button("Keyboard shortcuts").clicked() {
-                    self.help.open = Some(help::HelpPage::Shortcuts);
-                }
-                if ui.button("Language reference").clicked() {
-                    self.help.open = Some(help::HelpPage::Reference);
-                }
-            });
-        });
-    }
-
-    /// Undo or redo through the text field's own history.
-    fn undo_redo(&mut self, ctx: &egui::Context, undo: bool) {
-        let id = editor::editor_id();
-        let Some(mut state) = egui::text_edit::TextEditState::load(ctx, id) else { return };
-        let range = state.cursor.char_range().unwrap_or_default();
-        let mut undoer = state.undoer();
-        let current = (range, self.doc.text.clone());
-        let target = if undo { undoer.undo(&current) } else { undoer.redo(&current) }.cloned();
-        if let Some((range, text)) = target {
-            self.doc.text = text;
-            state.cursor.set_char_range(Some(range));
-            state.set_undoer(undoer);
-            state.store(ctx, id);
-            self.doc.sync();
-        }
-    }
-
-    fn status_bar(&mut self, ui: &mut egui::Ui) {
-        ui.horizontal(|ui| {
-            if let Some(job) = &self.export_job {
-                let (done, total) = job.progress.get();
-                let stage = job.progress.stage();
-                let bar = egui::ProgressBar::new(job.fraction().unwrap_or(0.0))
-                    .desired_width(260.0)
-                    .text(format!("Exporting {}: {stage} {done}/{total}", job.label));
-                ui.add(bar);
-                if job.cancellable && !job.progress.is_cancelled() && ui.small_button("Cancel export").clicked() {
-                    job.progress.cancel();
-                }
-            }
-            if let Some((msg, is_error)) = &self.status {
-                let r = if *is_error { ui.colored_label(ui.visuals().error_fg_color, msg) } else { ui.label(msg) };
-                if !self.status_details.is_empty() {
-                    r.on_hover_text(self.status_details.join("\n"));
-                }
-            }
-            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                // An imported file is not compiled: count what the canvas shows.
-                let a = &self.doc.analysis;
-                let arm = if self.doc.spriter.is_some() { &a.shown } else { &a.comp.armature };
-                let sk = &arm.skeleton;
-                ui.weak(format!("{} bones · {} slots · {} animations", sk.bones.len(), sk.slots.len(), arm.animations.len()));
-                if let Some(c) = self.editor.cursor {
-                    let mut lc = self.doc.analysis.comp.lines.line_col(&self.doc.text, c as u32);
-                    if self.doc.spriter.is_some()
-                        && let Some(before) = self.doc.text.get(..c)
-                    {
-                        // Not compiled: count lines here.
-                        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-                        lc.line = before.matches('\n').count() as u32 + 1;
-                        lc.column = before[line_start..].chars().count() as u32 + 1;
-                    }
-                    ui.weak(format!("Ln {}, Col {}", lc.line, lc.column));
-                }
-            });
-        });
-    }
-
-    fn prompt_ui(&mut self, ctx: &egui::Context) {
-        let Some(prompt) = self.prompt.take() else { return };
-        let mut keep = true;
-        let mut then: Option<Action> = None;
-        egui::Modal::new(egui::Id::unique("skelpad.prompt")).show(ctx, |ui| {
-            ui.set_max_width(460.0);
-            match &prompt {
-                Prompt::Unsaved { then: action } => {
-                    ui.heading("Unsaved changes");
-                    ui.label(format!("{} has changes that are not saved. Save them first?", self.doc.display_name()));
-                    ui.horizontal(|ui| {
-                        if ui.button("Save").clicked() {
-                            keep = false;
-                            match self.doc.path.clone() {
-                                Some(p) => {
-                                    if self.save_to(&p) {
-                                        then = Some(action.clone());
-                                    }
-                                }
-                                None => self.ask_save_as(Some(action.clone())),
-                            }
-                        }
-                        if ui.button("Don't save").clicked() {
-                            keep = false;
-                            then = Some(action.clone());
-                        }
-                        if ui.button("Cancel").clicked() {
-                            keep = false;
-                        }
-                    });
-                }
-                Prompt::ChangedOnDisk { loaded } => {
-                    ui.heading("Changed on disk");
-                    ui.label(format!("{} was changed by another program, and it has unsaved changes here.", self.doc.display_name()));
-                    ui.horizontal(|ui| {
-                        if ui.button("Reload from disk").clicked() {
-                            self.doc.reload(loaded.clone());
-                            keep = false;
-                        }
-                        if ui.button("Keep my version").clicked() {
-                            keep = false;
-                        }
-                    });
-                }
-                Prompt::Recover { file, record } => {
-                    ui.heading("Recover unsaved changes?");
-                    let what = record.path.as_ref().map_or_else(|| "an untitled script".to_owned(), |p| p.display().to_string());
-                    ui.label(format!("skelpad did not close cleanly and kept unsaved changes to {what}."));
-                    ui.horizontal(|ui| {
-                        if ui.button("Restore").clicked() {
-                            keep = false;
-                            self.restore(record.clone());
-                            let _ = std::fs::remove_file(file);
-                        }
-                        if ui.button("Discard").clicked() {
-                            keep = false;
-                            let _ = std::fs::remove_file(file);
-                        }
-                    });
-                }
-            }
-        });
-        if keep && self.prompt.is_none() {
-            self.prompt = Some(prompt);
-        }
-        if let Some(a) = then {
-            self.perform(a);
-        }
-    }
-
-    /// The export options dialog; "Choose file…" asks where to write.
-    fn export_dialog_ui(&mut self, ctx: &egui::Context) {
-        let Some(kind) = self.export_dialog else { return };
-        let mut answer = None;
-        egui::Modal::new(egui::Id::unique("skelpad.export")).show(ctx, |ui| {
-            ui.set_max_width(420.0);
-            answer = self.export_options.ui(ui, kind);
-        });
-        match answer {
-            Some(true) => {
-                self.export_dialog = None;
-                let stem = self
-                    .doc
-                    .path
-                    .as_ref()
-                    .and_then(|p| p.file_stem())
-                    .map_or_else(|| "skeleton".into(), |s| s.to_string_lossy().into_owned());
-                let anim = self.playback.resolve(&self.doc.analysis.shown).0.and_then(|a| self.doc.analysis.shown.animation(a));
-                let name = match (kind, anim) {
-                    (ExportKind::Png, _) | (_, None) => format!("{stem}.{}", kind.extension()),
-                    (_, Some(a)) => format!("{stem}-{}.{}", a.name, kind.extension()),
-                };
-                let dir = self.doc.path.as_ref().and_then(|p| p.parent()).map(Path::to_path_buf);
-                let pending = self.dialogs.pick_save(kind.title(), dir.as_deref(), &name, kind.extension());
-                self.pending_dialog = Some((DialogPurpose::Export(kind), pending));
-            }
-            Some(false) => self.export_dialog = None,
-            None => {}
-        }
-    }
-
-    /// Starts an export of what the canvas shows to `out`, on a worker thread.
-    fn start_export(&mut self, kind: ExportKind, out: PathBuf, ctx: &egui::Context) {
-        let armature = self.doc.analysis.shown.clone();
-        let (anim, skin) = self.playback.resolve(&armature);
-        let time_secs = self.playback.sample_time(anim.and_then(|a| armature.animation(a)));
-        let label = format!(
-            "{} to {}",
-            kind.extension().to_uppercase(),
-            out.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned())
-        );
-        let request = ExportRequest {
-            kind,
-            armature,
-            anim,
-            skin,
-            time_secs,
-            zoom: f64::from(self.view.zoom),
-            options: self.export_options.clone(),
-            image_dir: self.script_dir(),
-            out,
-            script_has_errors: self.doc.analysis.comp.has_errors(),
-        };
-        let ctx = ctx.clone();
-        let mut job = ExportJob::spawn(label, move |p| request.run(p), move || ctx.request_repaint());
-        job.cancellable = kind.can_cancel();
-        self.export_job = Some(job);
-    }
-
-    fn poll_export(&mut self) {
-        let Some(result) = self.export_job.as_ref().and_then(ExportJob::poll) else { return };
-        let label = self.export_job.take().map(|j| j.label).unwrap_or_default();
-        match result {
-            Ok(done) => {
-                let files = &done.files;
-                let where_ = files.first().and_then(|f| f.parent()).map_or_else(String::new, |d| format!(" in {}", d.display()));
-                let warned = match done.warnings.len() {
-                    0 => String::new(),
-                    n => format!(" ({n} warning{}: hover to read)", if n == 1 { "" } else { "s" }),
-                };
-                self.say(
-                    format!("Exported {label}: {} file{}{where_}{warned}", files.len(), if files.len() == 1 { "" } else { "s" }),
-                    false,
-                );
-                self.status_details = done.warnings;
-            }
-            Err(ExportFailure::Cancelled) => self.say(format!("Export of {label} cancelled; nothing was written"), false),
-            Err(e) => self.say(format!("Export failed: {e}"), true),
-        }
-    }
-
-    /// The folder sprites are looked up in: the script's, or the current one.
-    fn script_dir(&self) -> PathBuf {
-        crate::io::script_dir(self.doc.path.as_deref())
-    }
-
-    fn restore(&mut self, record: RecoveryRecord) {
-        let doc = match &record.path {
-            Some(p) if p.exists() => Document::open(p).unwrap_or_else(|_| Document::untitled("recovered", "")),
-            Some(p) => {
-                let mut d = Document::untitled("recovered", "");
-                d.path = Some(p.clone());
-                d
-            }
-            None => Document::untitled("recovered", ""),
-        };
-        self.replace_document(doc);
-        self.doc.restore_unsaved(&record.text);
-        self.say("Restored unsaved changes: save them to keep them", false);
-    }
-
-    /// Puts a message in the status bar.
-    fn say(&mut self, message: impl Into<String>, is_error: bool) {
-        self.status = Some((message.into(), is_error));
-        self.status_details.clear();
-    }
-
     /// The clock reading of the current frame (egui's input time).
     pub fn now(&self) -> f64 {
         self.now
@@ -1075,11 +557,6 @@ impl eframe::App for SkelpadApp {
             r.clear();
         }
     }
-}
-
-fn same_file(a: &Path, b: &Path) -> bool {
-    let canon = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
-    canon(a) == canon(b)
 }
 
 fn resolve_selected(sk: &Skeleton, s: &Selected) -> Option<Pick> {
@@ -1248,7 +725,7 @@ mod failing_bone_tests {
     fn a_failing_assertion_highlights_its_bone_at_its_time_only() {
         // `arm` turns 90° by frame 5 (0.5 s at 10 fps); the assertion says 80.
         let text = "skeleton\n\tarm l10\n\tleg l10\nanim \"a\" 10fps\n\tarm\n\t\tr 0 -> 90\nexpect \"a\" 5\n\tarm r80\n\tleg r0\n";
-        let comp = crate::compile::compile(text);
+        let comp = crate::runtime::expect::compile_checked(text);
         let arm = comp.armature.skeleton.bone_by_name("arm").unwrap();
         assert!(comp.has_errors() && !comp.has_armature_errors());
         assert_eq!(failing_bones(&comp, Some(AnimId(0)), 0.5, false), [arm]);

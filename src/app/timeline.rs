@@ -5,8 +5,6 @@
 //! The clock is whatever time the app is handed (egui's input time, which
 //! tests set); this module only turns time differences into a playhead.
 
-#![allow(missing_docs, reason = "issue 9: public items here still need doc comments")]
-
 use crate::syntax::Span;
 use eframe::egui::{self, Color32, Pos2, Sense, Stroke, Vec2};
 
@@ -27,8 +25,12 @@ pub struct Playback {
     skin_index: usize,
     /// The playhead, in seconds from the start of the animation.
     pub time_secs: f64,
+    /// Whether the playhead advances with the clock.
     pub playing: bool,
+    /// Whether the playhead wraps at the animation's end; if not, playback
+    /// stops there.
     pub looping: bool,
+    /// Playback rate, 1 for real time (within [`SPEED_RANGE`]).
     pub speed: f64,
     /// Show the setup pose (no animation): canvas drags edit the skeleton.
     pub setup_pose: bool,
@@ -102,6 +104,8 @@ impl Playback {
         (anim, SkinId(skin as u32))
     }
 
+    /// Selects animation `id` of `arm` and rewinds to its start; leaves the
+    /// setup pose. An id `arm` does not have changes nothing.
     pub fn select_anim(&mut self, arm: &Armature, id: AnimId) {
         if let Some(a) = arm.animation(id) {
             self.setup_pose = false;
@@ -111,6 +115,7 @@ impl Playback {
         }
     }
 
+    /// Selects skin `id` of `arm` (an id it does not have changes nothing).
     pub fn select_skin(&mut self, arm: &Armature, id: SkinId) {
         if let Some(s) = arm.skeleton.skins.get(id.index()) {
             self.skin_index = id.index();
@@ -148,6 +153,7 @@ impl Playback {
         anim.map_or(0.0, |a| wrap_time(a, self.time_secs, self.looping))
     }
 
+    /// Plays or pauses; playing a finished one-shot animation starts it over.
     pub fn toggle_play(&mut self, anim: Option<&Animation>) {
         self.playing = !self.playing;
         self.last_clock = None;
@@ -176,11 +182,14 @@ impl Playback {
         self.time_secs = f as f64 / anim.fps;
     }
 
+    /// Moves the playhead to the animation's start (playing or not).
     pub fn home(&mut self) {
         self.time_secs = 0.0;
         self.last_clock = None;
     }
 
+    /// Pauses on the animation's last frame; when looping, on the frame
+    /// before the end, since the end shows the same pose as the start.
     pub fn end(&mut self, anim: Option<&Animation>) {
         let Some(anim) = anim else { return };
         self.playing = false;

@@ -18,7 +18,9 @@ use crate::syntax::tree::TimelineProp;
 /// Replace `range` (bytes) of the text with `text`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Edit {
+    /// Byte range of the text replaced (empty for an insertion).
     pub range: Range<usize>,
+    /// What goes there.
     pub text: String,
 }
 
@@ -47,7 +49,15 @@ pub enum Place {
     /// The setup pose: the bone's line in the skeleton section.
     Setup,
     /// The key of an animation at a time (a playhead on a frame).
-    Anim { anim: AnimId, time_secs: f64, fps: f64 },
+    Anim {
+        /// The animation whose timelines are written.
+        anim: AnimId,
+        /// The playhead, seconds from the animation's start.
+        time_secs: f64,
+        /// The animation's frames per second: a key within half a frame of
+        /// the playhead is the one edited.
+        fps: f64,
+    },
 }
 
 fn letter(key: PropKey) -> char {

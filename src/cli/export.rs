@@ -6,10 +6,10 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 
 use super::{EXIT_ERRORS, EXIT_OK, EXIT_USAGE, read_script, report};
-use crate::compile::compile;
 use crate::formats::skf::export::{ExportOptions, Pictures};
 use crate::formats::skf::write::{Stage, export_file};
 use crate::model::Armature;
+use crate::runtime::expect::compile_checked;
 
 /// Arguments of `skelpad export`.
 #[derive(Args, Debug, Clone, PartialEq)]
@@ -94,17 +94,8 @@ pub fn run(args: &ExportArgs, make_pictures: &mut dyn FnMut(&Armature, &Path) ->
                 for p in problems {
                     let _ = writeln!(err, "warning: {}: {p}", args.file.display());
                 }
-                for a in &arm.animations {
-                    if a.draw_order.windows(2).any(|w| {
-                        w[0].value.iter().filter(|s| w[1].value.contains(s)).ne(w[1].value.iter().filter(|s| w[0].value.contains(s)))
-                    }) {
-                        let _ = writeln!(
-                            err,
-                            "warning: animation `{}` changes the draw order; SkelForm files keep one order (the skeleton's), shown and hidden pictures are kept",
-                            a.name
-                        );
-                    }
-                }
+                // An animated draw order is carried as slot copies by the
+                // exporter (formats::draw_order); it warns if it cannot.
                 arm
             }
             Err(msg) => {
@@ -124,7 +115,7 @@ pub fn run(args: &ExportArgs, make_pictures: &mut dyn FnMut(&Armature, &Path) ->
                 return EXIT_USAGE;
             }
         };
-        let comp = compile(&text);
+        let comp = compile_checked(&text);
         if comp.has_errors() {
             if !args.allow_errors {
                 let _ = write!(err, "{}", report::render_plain(&args.file, &text, &comp.diagnostics));

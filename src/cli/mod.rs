@@ -12,9 +12,10 @@ use std::time::Instant;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
-use crate::compile::{Compilation, compile};
+use crate::compile::Compilation;
 use crate::model::{AnimId, Armature, SkinId};
 use crate::runtime::evaluate;
+use crate::runtime::expect::compile_checked;
 /// The pose JSON format lives beside the runtime; these paths keep working.
 pub use crate::runtime::report::{draw_json, pose_document, pose_document_with, pose_json};
 
@@ -229,7 +230,7 @@ fn check(files: &[PathBuf], format: Format, timings: bool) -> i32 {
             std::time::Duration::ZERO
         };
         let t1 = Instant::now();
-        let comp = compile(&text);
+        let comp = compile_checked(&text);
         let t_compile = t1.elapsed();
         let t2 = Instant::now();
         let anim = (!comp.armature.animations.is_empty()).then_some(AnimId(0));
@@ -310,7 +311,7 @@ pub fn load_input(path: &Path, entity: Option<&str>) -> Result<Loaded, String> {
         return Ok(Loaded { armature: ent.armature.clone(), warnings, error_count: 0, info });
     }
     let text = read_script(path)?;
-    let comp: Compilation = compile(&text);
+    let comp: Compilation = compile_checked(&text);
     let error_count = comp.diagnostics.iter().filter(|d| d.is_error()).count();
     Ok(Loaded { armature: comp.armature, warnings: Vec::new(), error_count, info: serde_json::Map::new() })
 }

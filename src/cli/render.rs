@@ -7,10 +7,10 @@ use std::path::PathBuf;
 use clap::{Args, Parser};
 
 use super::{EXIT_OK, EXIT_USAGE, find_animation, find_skin, read_script, report};
-use crate::compile::compile;
 use crate::model::{AnimId, SkinId};
 use crate::render::export::{self, FrameRenderer, Framing, Settings};
 use crate::render::{RenderCache, Rgba, frame_count, frame_times};
+use crate::runtime::expect::compile_checked;
 use crate::runtime::wrap_time;
 use crate::syntax::Diagnostic;
 
@@ -182,7 +182,7 @@ fn render(args: &RenderArgs, err: &mut dyn Write, tty: bool) -> Result<(), Strin
         (loaded.armature, None)
     } else {
         let text = read_script(&args.file)?;
-        let comp = compile(&text);
+        let comp = compile_checked(&text);
         (comp.armature.clone(), Some((text, comp)))
     };
     let arm = &arm;

@@ -3,7 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::compile::{Compilation, Target, compile};
+use crate::compile::{Compilation, Target};
+use crate::runtime::expect::compile_checked;
 use crate::syntax::Diagnostic;
 
 use super::{EXIT_ERRORS, EXIT_OK, EXIT_USAGE, Format, read_script, report};
@@ -67,7 +68,7 @@ pub(super) fn run(args: &[PathBuf], format: Format) -> i32 {
                 continue;
             }
         };
-        let comp = compile(&text);
+        let comp = compile_checked(&text);
         let (passed, failed, entries, failures) = file_report(path, &text, &comp);
         // Errors outside the expectations make the file fail too.
         let other_errors: Vec<&Diagnostic> =

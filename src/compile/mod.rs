@@ -48,8 +48,12 @@ pub struct Compilation {
     /// Roles of the comments before the first section (which belong to no
     /// section), in document offsets.
     pub leading_roles: Vec<TokenRole>,
+    /// The pose assertions (`expect` sections), resolved, in document order
+    /// and offsets; [`crate::runtime::expect::check`] evaluates them.
+    pub pose_checks: Vec<expect::PoseCheck>,
     /// Every pose assertion (`expect` line) and whether it held, in
-    /// document order; failures are also errors in `diagnostics`.
+    /// document order, once [`crate::runtime::expect::check`] has run (empty
+    /// before); its failures are then also errors in `diagnostics`.
     pub expectations: Vec<expect::ExpectResult>,
 }
 
@@ -340,18 +344,18 @@ impl Compiler {
         sources.references.sort_by_key(|r| r.span.start);
         let skeleton = ik_out.as_ref().map_or_else(|| rig_out.skeleton.clone(), |(_, sk)| sk.clone());
         let armature = Armature { skeleton, animations: anim_outputs.iter().map(|o| o.animation.clone()).collect() };
-        // Pose assertions: evaluated on every update (one pose per section).
-        let mut expectations = Vec::new();
+        // Pose assertions: resolved here, evaluated by `runtime::expect`.
+        let mut pose_checks = Vec::new();
         for (i, s) in sections.iter().enumerate() {
             if let SectionKind::Expect(e) = &s.tree.kind {
                 let at = start_of(i);
-                let out = expect::evaluate_section(&armature, &rig_out, e);
+                let out = expect::resolve_section(&armature, &rig_out, e);
                 diagnostics.extend(out.diagnostics.into_iter().map(|d| d.shifted(at)));
                 sources.references.extend(out.references.into_iter().map(|r| Reference { span: r.span.shifted(at), ..r }));
-                expectations.extend(out.results.into_iter().map(|r| expect::ExpectResult { line: r.line.shifted(at), ..r }));
+                pose_checks.push(out.check.shifted(at));
             }
         }
-        if !expectations.is_empty() {
+        if pose_checks.iter().any(|c| !c.lines.is_empty()) {
             diagnostics.sort_by(|a, b| a.span.start.cmp(&b.span.start).then(a.severity.cmp(&b.severity)));
             sources.references.sort_by_key(|r| r.span.start);
         }
@@ -359,6 +363,15 @@ impl Compiler {
         self.sections = sections;
         let leading_end = slices.first().map_or(text.len(), |s| s.start as usize);
         let leading_roles = comment_roles(&text[..leading_end]);
-        Compilation { armature, diagnostics, sources, lines: LineIndex::new(text), sections: trees, leading_roles, expectations }
+        Compilation {
+            armature,
+            diagnostics,
+            sources,
+            lines: LineIndex::new(text),
+            sections: trees,
+            leading_roles,
+            pose_checks,
+            expectations: Vec::new(),
+        }
     }
 }

@@ -37,12 +37,14 @@ struct Doc {
 impl Doc {
     fn new(text: String) -> Self {
         let mut compiler = Compiler::new();
-        let comp = compiler.update(&text);
+        let mut comp = compiler.update(&text);
+        crate::runtime::expect::check(&mut comp);
         Doc { text: Text::new(text), compiler, comp, tokens: None }
     }
 
     fn recompile(&mut self) {
         self.comp = self.compiler.update(&self.text.text);
+        crate::runtime::expect::check(&mut self.comp);
     }
 }
 

@@ -27,9 +27,15 @@ impl IkMode {
 /// Which way a chain may bend, seen from its root towards the target.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum IkConstraint {
+    /// Either way: the solver's result is kept as it comes.
     #[default]
     None,
+    /// The chain, walked from its root, turns clockwise (y up): when the
+    /// solved first segment lies clockwise of the line from the root to the
+    /// target, every joint is mirrored across that line.
     Clockwise,
+    /// The mirror image of [`IkConstraint::Clockwise`]: a solution whose
+    /// first segment lies counterclockwise of the root–target line is mirrored.
     CounterClockwise,
 }
 
@@ -43,6 +49,8 @@ impl IkConstraint {
         }
     }
 
+    /// The constraint SkelForm writes as `name` (exact spelling, as
+    /// [`IkConstraint::skf_name`] gives it); `None` for any other name.
     pub fn from_skf_name(name: &str) -> Option<IkConstraint> {
         Some(match name {
             "None" => IkConstraint::None,
@@ -59,8 +67,12 @@ pub struct IkFamily {
     /// The chain, in skeleton order (root first). The last bone's position is
     /// the tip that reaches for the target.
     pub bones: Vec<BoneId>,
+    /// The bone whose world position the tip is moved towards; it is not
+    /// part of the chain and is not moved itself.
     pub target: BoneId,
+    /// How the joints are solved.
     pub mode: IkMode,
+    /// Which way the solved chain may bend.
     pub constraint: IkConstraint,
     /// The last bone takes the target's world rotation.
     pub mimic_target: bool,

@@ -6,8 +6,6 @@
 //! lookups at run time. Bones are stored parents first, so one pass in index
 //! order can accumulate transforms.
 
-#![allow(missing_docs, reason = "issue 9: public items here still need doc comments")]
-
 mod ik;
 mod math;
 mod mesh;
@@ -17,7 +15,7 @@ pub mod spriter;
 use std::sync::Arc;
 
 pub use ik::{IkConstraint, IkFamily, IkMode};
-pub use math::{Affine, Color, lerp, lerp_angle, normalize_angle};
+pub use math::{Affine, Color, DAffine2, DVec2, lerp, lerp_angle, normalize_angle};
 pub use mesh::{Mesh, MeshBind, MeshVertex};
 pub use physics::{BonePhysics, PhysicsReads, PhysicsState};
 pub use spriter::{BoneAlphaChannel, ParentChannel, SpriterCurve, SpriterCurveKind};
@@ -29,9 +27,12 @@ macro_rules! id_type {
         pub struct $name(pub u32);
 
         impl $name {
+            /// The position in the vector this id indexes.
             pub fn index(self) -> usize {
                 self.0 as usize
             }
+            /// The id of the item at `index`; an index beyond `u32` becomes
+            /// `u32::MAX`, which indexes nothing (lookups fail, never wrap).
             pub fn from_index(index: usize) -> Self {
                 Self(u32::try_from(index).unwrap_or(u32::MAX))
             }
@@ -78,10 +79,12 @@ pub struct Armature {
 }
 
 impl Armature {
+    /// The first animation whose name is exactly `name`.
     pub fn animation_by_name(&self, name: &str) -> Option<AnimId> {
         self.animations.iter().position(|a| a.name == name).map(AnimId::from_index)
     }
 
+    /// The animation `id`, or `None` when no animation has that index.
     pub fn animation(&self, id: AnimId) -> Option<&Animation> {
         self.animations.get(id.index()).map(|a| &**a)
     }
@@ -132,27 +135,43 @@ pub enum Composition {
 }
 
 impl Skeleton {
+    /// The bone `id`.
+    ///
+    /// # Panics
+    /// When `id` is not an index into [`Skeleton::bones`].
     pub fn bone(&self, id: BoneId) -> &Bone {
         &self.bones[id.index()]
     }
 
+    /// The slot `id`.
+    ///
+    /// # Panics
+    /// When `id` is not an index into [`Skeleton::slots`].
     pub fn slot(&self, id: SlotId) -> &Slot {
         &self.slots[id.index()]
     }
 
+    /// The bone whose full dotted name is exactly `name` (the language's
+    /// suffix references are resolved by the compiler, not here).
     pub fn bone_by_name(&self, name: &str) -> Option<BoneId> {
         self.bones.iter().position(|b| b.name == name).map(BoneId::from_index)
     }
 
+    /// The slot whose full name `BONE.SLOT` is exactly `name`.
     pub fn slot_by_name(&self, name: &str) -> Option<SlotId> {
         self.slots.iter().position(|s| s.name == name).map(SlotId::from_index)
     }
 
+    /// The skin named `name`; the compiler and the importers name skin 0
+    /// `default`.
     pub fn skin_by_name(&self, name: &str) -> Option<SkinId> {
         self.skins.iter().position(|s| s.name == name).map(SkinId::from_index)
     }
 
     /// The full name `BONE.SLOT.ATT` of an attachment.
+    ///
+    /// # Panics
+    /// When `id` (or its slot) is out of range.
     pub fn attachment_full_name(&self, id: AttachmentId) -> String {
         let a = &self.attachments[id.index()];
         format!("{}.{}", self.slots[a.slot.index()].name, a.name)
@@ -172,13 +191,26 @@ impl Skeleton {
 /// A bone's local transform: what the setup pose holds and animations change.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct BoneTransform {
+    /// Position of the bone's origin along its parent's x axis, in the
+    /// parent's units (world units for a root; one unit is one pixel of a
+    /// sprite drawn at scale 1).
     pub x: f64,
+    /// Position of the bone's origin along its parent's y axis (y up).
     pub y: f64,
-    /// Counterclockwise, normalized into [-π, π].
+    /// Radians, counterclockwise, relative to the parent's accumulated
+    /// rotation (unless the bone does not inherit it). The language and the
+    /// Spriter importer normalize it into [-π, π]; SkelForm's values are kept
+    /// as the file has them.
     pub rotation_rad: f64,
+    /// Scale factor along the bone's own x axis (its length direction).
     pub scale_x: f64,
+    /// Scale factor along the bone's own y axis.
     pub scale_y: f64,
+    /// `flip-x`: the bone's frame is mirrored in x (F = diag(−1, 1) in
+    /// LANGUAGE.md §6). Only [`Composition::Affine`] reads it.
     pub flip_x: bool,
+    /// `flip-y`: the bone's frame is mirrored in y (F = diag(1, −1) in
+    /// LANGUAGE.md §6). Only [`Composition::Affine`] reads it.
     pub flip_y: bool,
 }
 
@@ -188,17 +220,28 @@ impl Default for BoneTransform {
     }
 }
 
+/// One bone of the rig: a coordinate frame that slots hang on and that
+/// animations move.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Bone {
     /// Full dotted name, e.g. `arm.hand`.
     pub name: String,
+    /// The bone this one's transform is relative to (`None` for a root).
+    /// Always an earlier index than the bone itself.
     pub parent: Option<BoneId>,
+    /// The local transform of the setup pose; channels start from it.
     pub setup: BoneTransform,
+    /// Length along the bone's x axis, in its own units. Only drawn (the
+    /// render overlay skips bones shorter than 10, LANGUAGE.md §7; the
+    /// editor outlines it); it moves nothing. SkelForm bones have none (0).
     pub length: f64,
+    /// Color of the bone in the overlay (drawn at 70 % alpha).
     pub color: Color,
-    /// Accumulate the parent's rotation (`no-rot` clears it).
+    /// Accumulate the parent's rotation (`no-rot` clears it). Only
+    /// [`Composition::Affine`] reads it; the other rules always inherit.
     pub inherit_rotation: bool,
-    /// Accumulate the parent's scale (`no-scale` clears it).
+    /// Accumulate the parent's scale (`no-scale` clears it). Only
+    /// [`Composition::Affine`] reads it; the other rules always inherit.
     pub inherit_scale: bool,
 }
 
@@ -209,10 +252,13 @@ impl Bone {
     }
 }
 
+/// A place on a bone that shows one attachment at a time, drawn at its
+/// position in the draw order.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Slot {
     /// Full name `BONE.SLOT`.
     pub name: String,
+    /// The bone whose world frame the slot's attachments are placed in.
     pub bone: BoneId,
     /// Multiplies everything the slot shows.
     pub color: Color,
@@ -223,23 +269,36 @@ pub struct Slot {
 /// Which slot an attachment belongs to and its short name.
 #[derive(Clone, Debug, PartialEq)]
 pub struct AttachmentSlotName {
+    /// The slot the attachment belongs to; only that slot can show it.
     pub slot: SlotId,
+    /// Short name, unique within its slot (`ATT` of `BONE.SLOT.ATT`); what
+    /// attachment timelines and skins refer to.
     pub name: String,
 }
 
+/// One set of attachment contents: what each attachment looks like when
+/// this skin is active.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Skin {
+    /// Name from `skin "NAME"` (or the imported file); skin 0 is `default`.
     pub name: String,
+    /// Contents of every attachment, indexed by [`AttachmentId`]. A script's
+    /// skin starts as a copy of the default skin and replaces some entries.
     pub attachments: Vec<Attachment>,
 }
 
 /// An attachment's transform relative to its slot's bone: `T(x,y)·R(r)·S(i,j)`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct AttachmentTransform {
+    /// Offset along the bone's x axis, in the bone's units.
     pub x: f64,
+    /// Offset along the bone's y axis (y up).
     pub y: f64,
+    /// Radians, counterclockwise, relative to the bone.
     pub rotation_rad: f64,
+    /// Scale factor along the attachment's own x axis.
     pub scale_x: f64,
+    /// Scale factor along the attachment's own y axis.
     pub scale_y: f64,
 }
 
@@ -250,29 +309,43 @@ impl Default for AttachmentTransform {
 }
 
 impl AttachmentTransform {
+    /// The matrix `T(x,y)·R(r)·S(i,j)` that takes attachment space into the
+    /// bone's space; the attachment's world matrix is the bone's world
+    /// matrix times this.
     pub fn matrix(&self) -> Affine {
         Affine::trs(self.x, self.y, self.rotation_rad, self.scale_x, self.scale_y)
     }
 }
 
+/// What an attachment looks like in one skin.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Attachment {
+    /// Placement relative to the slot's bone.
     pub transform: AttachmentTransform,
+    /// What is drawn, in attachment space.
     pub kind: AttachmentKind,
 }
 
 impl Attachment {
+    /// An attachment that draws nothing, at the identity transform (what an
+    /// importer puts in a skin that has no picture for an attachment).
     pub fn none() -> Self {
         Attachment { transform: AttachmentTransform::default(), kind: AttachmentKind::None }
     }
 }
 
+/// The kind of an attachment and its geometry. Sizes are in attachment
+/// space (scaled with the bone and the attachment transform).
 #[derive(Clone, Debug, PartialEq)]
 pub enum AttachmentKind {
     /// Draws nothing (also what a skin uses to hide an attachment).
     None,
     /// An image at its pixel size with its pivot on the attachment origin.
     Sprite {
+        /// The picture's name: for scripts a path relative to the script's
+        /// folder; for imports the name the importer gave the picture
+        /// (Spriter's file path, a SkelForm texture). `None` when the script
+        /// named none: nothing is drawn and the renderer warns.
         image: Option<String>,
         /// The point of the image at the attachment origin, in fractions of
         /// its width and height from its bottom-left corner: `[0.5, 0.5]`
@@ -281,22 +354,36 @@ pub enum AttachmentKind {
     },
     /// Centered on the origin; corner radius is clamped to half of each side when drawn.
     Rect {
+        /// Full width along x (`w`).
         width: f64,
+        /// Full height along y (`h`).
         height: f64,
+        /// Radius of the rounded corners: half the written diameter `d`.
         corner_radius: f64,
+        /// Fill and stroke.
         style: ShapeStyle,
     },
+    /// An ellipse centered on the origin, axes along x and y.
     Ellipse {
+        /// Half the written width `w`.
         radius_x: f64,
+        /// Half the written height `h`.
         radius_y: f64,
+        /// Fill and stroke.
         style: ShapeStyle,
     },
+    /// A circle centered on the origin.
     Circle {
+        /// Half the written diameter `d`.
         radius: f64,
+        /// Fill and stroke.
         style: ShapeStyle,
     },
+    /// A path whose points may follow several bones (LANGUAGE.md §2.3).
     Path {
+        /// The subpath and the bones its points are bound to.
         path: BoundPath,
+        /// Fill (closed paths only) and stroke.
         style: ShapeStyle,
     },
     /// A textured triangle mesh whose vertices may follow other bones.
@@ -304,6 +391,9 @@ pub enum AttachmentKind {
 }
 
 impl AttachmentKind {
+    /// The language's `:TYPE` word for this kind (`none`, `sprite`, `rect`,
+    /// `ellipse`, `circle`, `path`), or `mesh` for imported meshes; shown in
+    /// reports and by the language server.
     pub fn type_name(&self) -> &'static str {
         match self {
             AttachmentKind::None => "none",
@@ -316,6 +406,8 @@ impl AttachmentKind {
         }
     }
 
+    /// Fill and stroke of a shape; `None` for the kinds that draw an image
+    /// or nothing.
     pub fn style(&self) -> Option<&ShapeStyle> {
         match self {
             AttachmentKind::Rect { style, .. }
@@ -327,29 +419,48 @@ impl AttachmentKind {
     }
 }
 
+/// How a stroke turns a corner (as in SVG and the HTML canvas).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LineJoin {
+    /// The outer edges are extended to a point, cut to a bevel when longer
+    /// than [`ShapeStyle::miter_limit`] (`miter-join`, the default).
     Miter,
+    /// The outer corners are joined by a straight edge (`bevel-join`).
     Bevel,
+    /// The corner is rounded with half the stroke width (`round-join`).
     Round,
 }
 
+/// How a stroke ends at the two ends of an open path (closed outlines have no
+/// ends, so only paths use it).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LineCap {
+    /// Ends exactly at the end point (`butt-cap`, the default).
     Butt,
+    /// Goes on past the end point by half the stroke width, square (`square-cap`).
     Square,
+    /// A half disc around the end point (`round-cap`).
     Round,
 }
 
 /// Fill and stroke of a shape.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ShapeStyle {
-    /// 0 means fill only.
+    /// Width of the stroke, centered on the outline, in world units (the
+    /// renderer keeps the pen's width whatever the bones' scale); 0 means
+    /// fill only. Default 1.
     pub stroke_width: f64,
+    /// A miter join longer than this many stroke widths becomes a bevel
+    /// (SVG's `stroke-miterlimit`; values below 1 count as 1). Default 10.
     pub miter_limit: f64,
+    /// Fill color, multiplied by the slot color; only closed outlines are
+    /// filled. Default opaque black.
     pub fill: Color,
+    /// Stroke color, multiplied by the slot color. Default opaque black.
     pub stroke: Color,
+    /// Corner style of the stroke.
     pub join: LineJoin,
+    /// End style of the stroke on open paths.
     pub cap: LineCap,
 }
 
@@ -369,15 +480,23 @@ impl Default for ShapeStyle {
 /// A point in the space of a bone.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct BoundPoint {
+    /// The bone whose world frame the point follows (the attachment's own
+    /// bone unless the script names another).
     pub bone: BoneId,
+    /// x in the bone's space, before the attachment transform applies.
     pub x: f64,
+    /// y in the bone's space (y up).
     pub y: f64,
 }
 
+/// One drawing command of a path, from the end of the previous one.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum PathSegment {
+    /// `L p`: a straight line to the point.
     LineTo(BoundPoint),
+    /// `Q c p`: a quadratic bezier with control point `c`, ending at `p`.
     QuadTo(BoundPoint, BoundPoint),
+    /// `B c1 c2 p`: a cubic bezier with control points `c1`, `c2`, ending at `p`.
     CubicTo(BoundPoint, BoundPoint, BoundPoint),
 }
 
@@ -385,7 +504,9 @@ pub enum PathSegment {
 /// transform applies on top, in the space of the slot's bone.
 #[derive(Clone, Debug, PartialEq)]
 pub struct BoundPath {
+    /// Where the path begins: its `M` point, else `0,0` on the slot's bone.
     pub start: BoundPoint,
+    /// The commands after the start, in order.
     pub segments: Vec<PathSegment>,
     /// Closed paths are filled; open ones are only stroked.
     pub closed: bool,
@@ -420,13 +541,18 @@ impl BoundPath {
 /// Easing functions of the language (LANGUAGE.md §5).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Easing {
+    /// `li`: `t`.
     Linear,
+    /// `si`: `1 − sin(π/2 + t·π/2)`, slow start.
     SineIn,
+    /// `so`: `sin(t·π/2)`, slow end.
     SineOut,
+    /// `sio`: `0.5 + sin(t·π − π/2)/2`, slow start and end.
     SineInOut,
 }
 
 impl Easing {
+    /// Progress at `t` (0..1 between two keys): 0 at `t = 0`, 1 at `t = 1`.
     pub fn apply(self, t: f64) -> f64 {
         use std::f64::consts::{FRAC_PI_2, PI};
         match self {
@@ -447,6 +573,8 @@ impl Easing {
         }
     }
 
+    /// The easing for its script code (`li`, `si`, `so`, `sio`); `None` for
+    /// any other text.
     pub fn from_code(code: &str) -> Option<Easing> {
         Some(match code {
             "li" => Easing::Linear,
@@ -457,6 +585,7 @@ impl Easing {
         })
     }
 
+    /// Every easing, in declaration order.
     pub const ALL: [Easing; 4] = [Easing::Linear, Easing::SineIn, Easing::SineOut, Easing::SineInOut];
 }
 
@@ -469,12 +598,22 @@ pub enum Curve {
     Stepped,
     /// A cubic bezier timing curve from (0,0) to (1,1) with these two control
     /// points (x in time, y in progress), as SkelForm and Spriter write them.
-    Bezier { x1: f64, y1: f64, x2: f64, y2: f64 },
+    Bezier {
+        /// Time of the first control point, normally 0..1.
+        x1: f64,
+        /// Progress of the first control point; may leave 0..1 to overshoot.
+        y1: f64,
+        /// Time of the second control point, normally 0..1.
+        x2: f64,
+        /// Progress of the second control point.
+        y2: f64,
+    },
     /// Spriter's polynomial and bezier curves, as SpriterPlusPlus computes them.
     Spriter(SpriterCurve),
 }
 
 impl Curve {
+    /// Straight from one key's value to the next's.
     pub const LINEAR: Curve = Curve::Eased(Easing::Linear);
 
     /// Progress (0..1, possibly beyond for overshooting beziers) at `t` in 0..1.
@@ -532,19 +671,28 @@ fn bezier_progress(x1: f64, y1: f64, x2: f64, y2: f64, t: f64) -> f64 {
 /// One key of a channel. Its curve shapes the way to the *next* key.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Key<T> {
+    /// Seconds from the start of the animation (the language's frame / fps).
+    /// A channel's keys are in increasing time order; sampling relies on it.
     pub time_secs: f64,
+    /// The value the channel has at this time.
     pub value: T,
+    /// How the value moves from this key to the next (unused on the last key
+    /// and on stepped channels).
     pub curve: Curve,
 }
 
 /// Numeric bone properties an animation can drive.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum BoneProperty {
+    /// [`BoneTransform::x`], in the parent's units.
     X,
+    /// [`BoneTransform::y`], in the parent's units.
     Y,
-    /// Radians.
+    /// [`BoneTransform::rotation_rad`], radians counterclockwise.
     Rotation,
+    /// [`BoneTransform::scale_x`], a factor.
     ScaleX,
+    /// [`BoneTransform::scale_y`], a factor.
     ScaleY,
 }
 
@@ -567,48 +715,72 @@ pub enum AngleInterpolation {
     Linear,
 }
 
+/// A numeric timeline of one property of one bone. Before its first key the
+/// setup value holds; after its last key the last value does.
 #[derive(Clone, Debug, PartialEq)]
 pub struct BoneChannel {
+    /// The bone it moves.
     pub bone: BoneId,
+    /// Which of the bone's local values it drives.
     pub property: BoneProperty,
+    /// Whether the keys replace the setup value or are applied to it.
     pub mode: ValueMode,
+    /// The keys, in the property's unit (an offset or a factor under
+    /// [`ValueMode::RelativeToSetup`]).
     pub keys: Vec<Key<f64>>,
 }
 
+/// Which axis a flip mirrors.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Axis {
+    /// [`BoneTransform::flip_x`] (script property `s`).
     X,
+    /// [`BoneTransform::flip_y`] (script property `t`).
     Y,
 }
 
 /// A stepped flip timeline.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FlipChannel {
+    /// The bone it flips.
     pub bone: BoneId,
+    /// Which flag it sets.
     pub axis: Axis,
+    /// The flag from each key's time on; it replaces the setup flag.
     pub keys: Vec<Key<bool>>,
 }
 
+/// One channel of a slot color (script properties `r g b a`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ColorComponent {
+    /// [`Color::r`].
     R,
+    /// [`Color::g`].
     G,
+    /// [`Color::b`].
     B,
+    /// [`Color::a`].
     A,
 }
 
 /// An absolute slot color component.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SlotColorChannel {
+    /// The slot whose color it sets.
     pub slot: SlotId,
+    /// Which channel of the color.
     pub component: ColorComponent,
+    /// Values, normally 0..1, replacing that channel of the slot's color.
     pub keys: Vec<Key<f64>>,
 }
 
 /// A stepped attachment switch; `None` shows nothing.
 #[derive(Clone, Debug, PartialEq)]
 pub struct AttachmentChannel {
+    /// The slot whose attachment it switches.
     pub slot: SlotId,
+    /// The attachment shown from each key's time on (an attachment of this
+    /// slot; the active skin gives its contents).
     pub keys: Vec<Key<Option<AttachmentId>>>,
 }
 
@@ -625,18 +797,27 @@ pub fn clean_fps(fps: f64) -> f64 {
     if fps.is_finite() && fps > 0.0 { fps } else { DEFAULT_FPS }
 }
 
+/// One animation: timelines over the skeleton's bones and slots.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Animation {
+    /// Name from `anim "NAME"` (the empty string when none is written) or
+    /// from the imported file.
     pub name: String,
     /// Frames per second: always a positive number ([`Animation::empty`]
     /// cleans it, so readers never check it again).
     pub fps: f64,
     /// The latest key time; playback loops over [0, duration).
     pub duration_secs: f64,
+    /// How the rotation channels interpolate: the shorter way round for
+    /// scripts, plainly for SkelForm and Spriter imports.
     pub angle_interpolation: AngleInterpolation,
+    /// Numeric bone timelines (position, rotation, scale).
     pub bones: Vec<BoneChannel>,
+    /// Stepped flip timelines.
     pub flips: Vec<FlipChannel>,
+    /// Slot color timelines, one per slot and channel.
     pub slot_colors: Vec<SlotColorChannel>,
+    /// Stepped attachment switches.
     pub attachments: Vec<AttachmentChannel>,
     /// Animated draw order (Spriter's mainline keys), stepped: the slots
     /// listed are drawn back to front and the others are hidden. Empty: the
@@ -674,7 +855,9 @@ impl Animation {
         }
     }
 
-    /// Recomputes `duration_secs` from the keys.
+    /// Recomputes `duration_secs` as the latest key of the bone, flip, slot
+    /// color and attachment channels (0 without keys). The Spriter-only
+    /// lists are not counted: its importer sets the duration from the file.
     pub fn update_duration(&mut self) {
         let mut d: f64 = 0.0;
         let last = |t: Option<f64>, d: &mut f64| {

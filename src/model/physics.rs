@@ -8,6 +8,7 @@ use super::BoneId;
 /// The parameters of one bone's physics (SkelForm's `physics[]` entry).
 #[derive(Clone, Debug, PartialEq)]
 pub struct BonePhysics {
+    /// The bone whose world transform the simulation replaces.
     pub bone: BoneId,
     /// Frames over which the position catches up (0: off).
     pub pos_damping: f64,
@@ -19,7 +20,9 @@ pub struct BonePhysics {
     pub sway: f64,
     /// 0..1: how much a swing overshoots.
     pub rot_bounce: f64,
+    /// Frames over which the scale catches up (0: off).
     pub scale_damping: f64,
+    /// -1..1, as `pos_ratio` for the scale damping.
     pub scale_ratio: f64,
     /// The state the file starts from.
     pub initial: PhysicsState,
@@ -36,11 +39,19 @@ impl BonePhysics {
 /// as SkelForm keeps it.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct PhysicsState {
+    /// World position the bone has lagged to (`global_pos`; +y up).
     pub pos: (f32, f32),
+    /// World rotation the bone has lagged to, radians (`global_rot`).
     pub rot: f32,
+    /// World scale the bone has lagged to (`global_scale`).
     pub scale: (f32, f32),
+    /// Angle, radians, the bone has swung to around its parent (`global_orbit`).
     pub orbit: f32,
+    /// The actual angle from the parent minus `orbit` (`global_orbit_diff`):
+    /// how far the swing is behind.
     pub orbit_diff: f32,
+    /// The orbit's last step, carried into the next one when `rot_bounce` is
+    /// above 0 (`global_orbit_vel`).
     pub orbit_vel: f32,
 }
 

@@ -11,17 +11,24 @@ use super::{BoneId, Key};
 /// by 8 Newton steps, then bisection, both stopping within 1/200.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SpriterCurve {
+    /// Which curve; says how many of `c` are used.
     pub kind: SpriterCurveKind,
     /// c1..c4 (unused ones are 0).
     pub c: [f64; 4],
 }
 
+/// Spriter's `curve_type` values that need control values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum SpriterCurveKind {
+    /// Bézier of degree 2 through 0, `c1`, 1.
     Quadratic,
+    /// Bézier of degree 3 through 0, `c1`, `c2`, 1.
     Cubic,
+    /// Bézier of degree 4 through 0, `c1`, `c2`, `c3`, 1.
     Quartic,
+    /// Bézier of degree 5 through 0, `c1` … `c4`, 1.
     Quintic,
+    /// CSS timing curve with handles (`c1`, `c2`) and (`c3`, `c4`).
     Bezier,
 }
 
@@ -138,7 +145,9 @@ fn css_bezier(x1: f64, y1: f64, x2: f64, y2: f64, x: f64) -> f64 {
 /// alpha of the slots on it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct BoneAlphaChannel {
+    /// The bone whose alpha is keyed.
     pub bone: BoneId,
+    /// Alpha 0..1 over time, sorted by time.
     pub keys: Vec<Key<f64>>,
 }
 
@@ -149,7 +158,9 @@ pub struct BoneAlphaChannel {
 /// the root.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ParentChannel {
+    /// The bone whose parent changes.
     pub bone: BoneId,
+    /// The parent from each key's time on (`None`: the root), sorted by time.
     pub keys: Vec<Key<Option<BoneId>>>,
 }
 

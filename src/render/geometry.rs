@@ -180,7 +180,7 @@ pub(crate) fn ellipse(out: &mut Outline, rx: f64, ry: f64) {
 pub(crate) fn path(out: &mut Outline, path: &BoundPath, slot_bone: BoneId, pose: &Pose, rel: &mut Vec<(BoneId, Affine)>) {
     rel.clear();
     let slot_world = pose.bones.get(slot_bone.index()).map_or(Affine::IDENTITY, |b| b.world);
-    let inv = slot_world.inverse().unwrap_or(Affine { a: 0.0, b: 0.0, c: 0.0, d: 0.0, e: 0.0, f: 0.0 });
+    let inv = slot_world.inverse_or_zero();
     let mut map = |bone: BoneId, x: f64, y: f64| -> (f64, f64) {
         if bone == slot_bone {
             return (x, y);
@@ -258,14 +258,15 @@ pub(crate) struct Distortion {
 }
 
 pub(crate) fn distortion(m: &Affine) -> Distortion {
-    let frob2 = m.a * m.a + m.b * m.b + m.c * m.c + m.d * m.d;
+    let [a, b, c, d, _, _] = m.to_array();
+    let frob2 = a * a + b * b + c * c + d * d;
     let det = m.determinant();
     let disc = (frob2 * frob2 - 4.0 * det * det).max(0.0).sqrt();
     let max_scale = ((frob2 + disc) * 0.5).sqrt();
     // Rotation·scale has a = d, b = −c; with a mirror a = −d, b = c.
     let tol = 1e-9 * max_scale.max(1e-300);
-    let rotation_like = (m.a - m.d).abs() <= tol && (m.b + m.c).abs() <= tol;
-    let mirror_like = (m.a + m.d).abs() <= tol && (m.b - m.c).abs() <= tol;
+    let rotation_like = (a - d).abs() <= tol && (b + c).abs() <= tol;
+    let mirror_like = (a + d).abs() <= tol && (b - c).abs() <= tol;
     let s = det.abs().sqrt();
     let similarity = ((rotation_like || mirror_like) && s > 0.0 && s.is_finite()).then_some(s);
     Distortion { max_scale, similarity }

@@ -22,8 +22,6 @@
 //! let image = render::cpu::render_rgba(&list, &view, 256, 256, None);
 //! ```
 
-#![allow(missing_docs, reason = "issue 9: public items here still need doc comments")]
-
 mod cache;
 pub mod cpu;
 pub mod egui;
@@ -62,7 +60,10 @@ pub const ORIGIN_MARK_PX: f64 = 3.5;
 /// items, where it samples the texture (0..1, row 0 at the top).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Vertex {
+    /// World position `[x, y]`, y up.
     pub pos: [f32; 2],
+    /// Texture coordinates `[u, v]` in 0..1, v = 0 at the top row; unused
+    /// (zero) in untextured items.
     pub uv: [f32; 2],
 }
 
@@ -73,7 +74,7 @@ pub enum Part {
     Fill,
     /// The outline of a shape, centered on it.
     Stroke,
-    /// A textured quad.
+    /// A textured quad, or one textured triangle of a mesh.
     Sprite,
     /// The diamond of a bone in the overlay.
     BoneDiamond,
@@ -85,6 +86,7 @@ pub enum Part {
 /// multiplies the texture (sprites) or is the color (everything else).
 #[derive(Clone, Debug)]
 pub struct DrawItem {
+    /// What the triangles show (a fill, a stroke, a picture, the overlay).
     pub part: Part,
     /// The slot whose attachment this is (`None` for the bone overlay).
     pub slot: Option<SlotId>,
@@ -100,7 +102,11 @@ pub struct DrawItem {
     /// as the triangles under the nonzero rule (what a path rasterizer
     /// fills; GPU back ends ignore it).
     pub contours: Range<u32>,
+    /// The item's color: the fill or pen color, or the slot's tint that
+    /// multiplies a texture's pixels.
     pub color: Rgba,
+    /// The picture sampled at the vertices' `uv`, for [`Part::Sprite`] items;
+    /// `None` for everything else.
     pub texture: Option<Arc<SpriteImage>>,
     /// Part of an onion-skin ghost frame.
     pub ghost: bool,
@@ -109,8 +115,11 @@ pub struct DrawItem {
 /// Something that could not be drawn, e.g. a sprite whose file is missing.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RenderWarning {
+    /// The slot whose attachment was not drawn.
     pub slot: SlotId,
+    /// The attachment that was not drawn.
     pub attachment: AttachmentId,
+    /// Why, for people (e.g. the image file's problem).
     pub message: String,
 }
 
@@ -122,10 +131,13 @@ pub struct RenderWarning {
 /// drawing order.
 #[derive(Clone, Debug, Default)]
 pub struct DrawList {
+    /// Every item's vertices, item after item.
     pub vertices: Vec<Vertex>,
+    /// Every item's triangles, three indices into `vertices` each.
     pub indices: Vec<u32>,
     /// Outline loops of the items (see [`DrawItem::contours`]).
     pub contours: Vec<u32>,
+    /// The items, back to front.
     pub items: Vec<DrawItem>,
     /// What could not be drawn, once per slot.
     pub warnings: Vec<RenderWarning>,
@@ -134,19 +146,24 @@ pub struct DrawList {
 /// An axis-aligned box in world units.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Bounds {
+    /// The lowest `[x, y]` (left, bottom).
     pub min: [f64; 2],
+    /// The highest `[x, y]` (right, top).
     pub max: [f64; 2],
 }
 
 impl Bounds {
+    /// Extent along x, in world units.
     pub fn width(&self) -> f64 {
         self.max[0] - self.min[0]
     }
 
+    /// Extent along y, in world units.
     pub fn height(&self) -> f64 {
         self.max[1] - self.min[1]
     }
 
+    /// The smallest box holding both.
     pub fn union(self, other: Bounds) -> Bounds {
         Bounds {
             min: [self.min[0].min(other.min[0]), self.min[1].min(other.min[1])],
@@ -300,7 +317,9 @@ struct ItemHead {
 /// down, world y grows up). For egui, "pixels" are points.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct View {
+    /// The pixel where world `(0, 0)` lands, from the picture's top-left.
     pub origin_px: [f64; 2],
+    /// Zoom: pixels per world unit (`ppu` above).
     pub pixels_per_unit: f64,
 }
 
@@ -399,6 +418,7 @@ impl RenderCache {
         self.tess.stats()
     }
 
+    /// Zeroes the counters of [`RenderCache::stats`] (the cache itself is kept).
     pub fn reset_stats(&mut self) {
         self.tess.reset_stats();
     }
@@ -588,11 +608,11 @@ fn add_attachment(
                     None => {
                         // Non-uniform scale or shear: the pen must stay
                         // round in the world, so stroke the mapped outline.
-                        let linear = Affine { e: 0.0, f: 0.0, ..*m };
+                        let linear = m.linear();
                         cache.outline.transformed_into(&linear, &mut cache.world_outline);
                         let op = Op::stroke(&stroke, tolerance_for(&cache.world_outline, width, tol));
                         let mesh = cache.tess.get(&cache.world_outline, op, options.contours);
-                        list.push_mesh(mesh, &Affine::translate(m.e, m.f), head);
+                        list.push_mesh(mesh, &Affine::translate(m.translation().x, m.translation().y), head);
                     }
                 }
             }

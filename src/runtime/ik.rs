@@ -175,11 +175,11 @@ pub(crate) fn apply(pose: &mut Pose, skeleton: &Skeleton) {
         }
         joints.clear();
         joints.extend(fam.bones.iter().map(|b| {
-            let w = pose.bones[b.index()].world;
-            Joint { x: w.e as f32, y: w.f as f32, rot: w.b.atan2(w.a) as f32 }
+            let (o, x) = (pose.bones[b.index()].world.translation(), pose.bones[b.index()].world.x_axis());
+            Joint { x: o.x as f32, y: o.y as f32, rot: x.y.atan2(x.x) as f32 }
         }));
-        let t = pose.bones[fam.target.index()].world;
-        if solve(fam.mode, fam.constraint, &mut joints, (t.e as f32, t.f as f32)).is_none() {
+        let t = pose.bones[fam.target.index()].world.translation();
+        if solve(fam.mode, fam.constraint, &mut joints, (t.x as f32, t.y as f32)).is_none() {
             continue;
         }
         levels = levels.max(fam.bones.len() - 1);
@@ -192,8 +192,8 @@ pub(crate) fn apply(pose: &mut Pose, skeleton: &Skeleton) {
             let Some(&rot) = rots.get(level) else { continue };
             let fam = &skeleton.ik[*f];
             let (b, next) = (fam.bones[level].index(), fam.bones[level + 1].index());
-            let (w, wn) = (pose.bones[b].world, pose.bones[next].world);
-            let (dx, dy) = (wn.e - w.e, wn.f - w.f);
+            let d = pose.bones[next].world.translation() - pose.bones[b].world.translation();
+            let (dx, dy) = (d.x, d.y);
             if dx == 0.0 && dy == 0.0 {
                 continue;
             }

@@ -1,6 +1,7 @@
 //! Armature + animation + skin + time → [`Pose`]. Pure: the time is an
 //! argument, never read from a clock.
 
+pub mod expect;
 pub mod report;
 
 use crate::model::*;
@@ -87,7 +88,32 @@ struct Accum {
     isy: f64,
 }
 
+/// A bone's rotation and scale accumulated down its chain (what its world
+/// transform is made of besides its position and flips): under the
+/// language's rule (LANGUAGE.md §6) a bone adds its parent's accumulated
+/// rotation and multiplies its parent's scale unless it opts out
+/// (`no-rot`, `no-scale`); under Spriter's and SkelForm's, as they compose.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Accumulated {
+    /// Radians, counterclockwise (not wrapped).
+    pub rotation_rad: f64,
+    /// Along the bone's own x axis.
+    pub scale_x: f64,
+    /// Along the bone's own y axis.
+    pub scale_y: f64,
+}
+
 impl Pose {
+    /// The accumulated rotation and scale of `bone` in this pose, or `None`
+    /// for a bone the pose does not have.
+    pub fn accumulated(&self, bone: BoneId) -> Option<Accumulated> {
+        if let Some(x) = self.skf.get(bone.index()) {
+            return Some(Accumulated { rotation_rad: f64::from(x.rot), scale_x: f64::from(x.sx), scale_y: f64::from(x.sy) });
+        }
+        let a = self.accum.get(bone.index())?;
+        Some(Accumulated { rotation_rad: a.rot, scale_x: a.sx, scale_y: a.sy })
+    }
+
     /// The setup pose.
     pub fn setup(skeleton: &Skeleton) -> Pose {
         let mut pose = Pose::default();
@@ -115,6 +141,9 @@ impl Pose {
         self.draw_order.extend_from_slice(&skeleton.draw_order);
         self.alpha.clear();
         self.parent.clear();
+        // Filled again by whichever composition evaluates the pose.
+        self.accum.clear();
+        self.skf.clear();
     }
 
     /// The attachment a slot shows, as the pose's skin defines it.
@@ -172,19 +201,19 @@ impl Pose {
             let (ws, wc) = (acc.sin, acc.cos);
             let fx = if local.flip_x { -1.0 } else { 1.0 };
             let fy = if local.flip_y { -1.0 } else { 1.0 };
-            let Affine { a, b, c, d, e, f } = parent_world;
+            let [a, b, c, d, e, f] = parent_world.to_array();
             // P · T(x, y) · S(isx, isy) · R(irot) · F · R(acc.rot) · S(acc.sx, acc.sy), expanded.
             let (ax, bx, cy, dy) = (a * isx, b * isx, c * isy, d * isy);
             let (fxx, fxy, fyx, fyy) = (fx * acc.sx, fx * acc.sy, fy * acc.sx, fy * acc.sy);
             let (cc, ss, cs, sc) = (ic * wc, is * ws, ic * ws, is * wc);
-            let world = Affine {
-                a: ax * (fxx * cc - fyx * ss) + cy * (fyx * cs + fxx * sc),
-                b: bx * (fxx * cc - fyx * ss) + dy * (fyx * cs + fxx * sc),
-                c: cy * (fyy * cc - fxy * ss) - ax * (fxy * cs + fyy * sc),
-                d: dy * (fyy * cc - fxy * ss) - bx * (fxy * cs + fyy * sc),
-                e: c * local.y + a * local.x + e,
-                f: d * local.y + b * local.x + f,
-            };
+            let world = Affine::from_array([
+                ax * (fxx * cc - fyx * ss) + cy * (fyx * cs + fxx * sc),
+                bx * (fxx * cc - fyx * ss) + dy * (fyx * cs + fxx * sc),
+                cy * (fyy * cc - fxy * ss) - ax * (fxy * cs + fyy * sc),
+                dy * (fyy * cc - fxy * ss) - bx * (fxy * cs + fyy * sc),
+                c * local.y + a * local.x + e,
+                d * local.y + b * local.x + f,
+            ]);
             bones[i].world = world;
             accum[i] = acc;
         }
@@ -213,13 +242,14 @@ impl Pose {
                 }
                 rot += pa.rot;
                 let (lx, ly) = (local.x * pa.sx, local.y * pa.sy);
-                x = pw.e + pa.cos * lx - pa.sin * ly;
-                y = pw.f + pa.sin * lx + pa.cos * ly;
+                let origin = pw.translation();
+                x = origin.x + pa.cos * lx - pa.sin * ly;
+                y = origin.y + pa.sin * lx + pa.cos * ly;
             }
             let (sin, cos) = rot.sin_cos();
             let inverse = |s: f64| if s == 0.0 { 0.0 } else { 1.0 / s };
             self.accum[i] = Accum { rot, sin, cos, sx, sy, isx: inverse(sx), isy: inverse(sy) };
-            self.bones[i].world = Affine { a: sx * cos, b: sx * sin, c: -sy * sin, d: sy * cos, e: x, f: y };
+            self.bones[i].world = Affine::from_array([sx * cos, sx * sin, -sy * sin, sy * cos, x, y]);
         }
     }
 
@@ -401,6 +431,28 @@ mod tests {
         let mut child = bone("root.child", Some(0), BoneTransform { x: 10.0, ..Default::default() });
         child.inherit_rotation = child_inherits_rot;
         Skeleton { bones: vec![root, child], ..Default::default() }
+    }
+
+    #[test]
+    fn accumulated_rotation_and_scale_follow_the_inheritance_flags() {
+        // LANGUAGE.md §6: accumulated rot = rot (+ the parent's unless
+        // `no-rot`), scale × the parent's unless `no-scale`.
+        let t = |rot: f64, s: f64| BoneTransform { rotation_rad: rot, scale_x: s, scale_y: 2.0 * s, ..BoneTransform::default() };
+        let mut no_rot = bone("c", Some(1), t(0.25, 5.0));
+        no_rot.inherit_rotation = false;
+        let mut no_scale = bone("d", Some(1), t(0.5, 7.0));
+        no_scale.inherit_scale = false;
+        let skeleton = Skeleton {
+            bones: vec![bone("a", None, t(1.0, 2.0)), bone("b", Some(0), t(0.5, 3.0)), no_rot, no_scale],
+            ..Skeleton::default()
+        };
+        let pose = Pose::setup(&skeleton);
+        let acc = |i: u32| pose.accumulated(BoneId(i)).map(|a| (a.rotation_rad, a.scale_x, a.scale_y));
+        assert_eq!(acc(0), Some((1.0, 2.0, 4.0)));
+        assert_eq!(acc(1), Some((1.5, 6.0, 24.0)));
+        assert_eq!(acc(2), Some((0.25, 30.0, 240.0)));
+        assert_eq!(acc(3), Some((2.0, 7.0, 14.0)));
+        assert_eq!(acc(4), None);
     }
 
     #[test]

@@ -23,8 +23,6 @@
 //! same pose continues from there (scrubbing forward is cheap); going back
 //! starts over. Nothing reads a clock.
 
-#![allow(missing_docs, reason = "issue 9: public items here still need doc comments")]
-
 use std::sync::Arc;
 
 use super::Pose;
@@ -35,14 +33,20 @@ use crate::model::*;
 /// rotation and per-axis scale.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct SkfXform {
+    /// World x.
     pub x: f32,
+    /// World y.
     pub y: f32,
+    /// World rotation, radians counterclockwise.
     pub rot: f32,
+    /// Scale along the bone's x axis.
     pub sx: f32,
+    /// Scale along the bone's y axis.
     pub sy: f32,
 }
 
 impl SkfXform {
+    /// As a transform: `T(x, y) · R(rot) · S(sx, sy)`.
     pub fn matrix(&self) -> Affine {
         Affine::trs(f64::from(self.x), f64::from(self.y), f64::from(self.rot), f64::from(self.sx), f64::from(self.sy))
     }

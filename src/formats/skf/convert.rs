@@ -30,6 +30,7 @@ use crate::runtime::{Pose, evaluate_into, skelform::SkfXform};
 /// A converted file: the script and the pictures it names.
 #[derive(Clone, Debug)]
 pub struct Converted {
+    /// The Skel2D script's text, ready to save as a `.skel2d` file.
     pub script: String,
     /// (path relative to the script's folder, straight RGBA8 width, height, pixels).
     pub sprites: Vec<(String, u32, u32, Vec<u8>)>,
@@ -451,7 +452,7 @@ pub fn convert(imp: &Imported, sprite_dir: &str) -> Converted {
             k += 1;
         }
         anim_names.push(name.clone());
-        let fps = anim.fps.round().max(1.0);
+        let fps = super::whole_fps(anim.fps);
         let last = (anim.duration_secs * anim.fps).round().max(0.0) as usize;
         let mut pose = Pose::default();
         let mut before = Pose::default();

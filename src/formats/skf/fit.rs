@@ -6,8 +6,6 @@
 //! exactly). Fits are cached per easing and span, since a rig reuses a few
 //! spans many times.
 
-#![allow(missing_docs, reason = "issue 9: public items here still need doc comments")]
-
 use super::sim::Handle;
 use super::sim::bezier_progress;
 use crate::model::Easing;

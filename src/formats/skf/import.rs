@@ -35,16 +35,23 @@ use crate::model::*;
 pub struct SpriteSource {
     /// The sprite name attachments use (`STYLE/TEXTURE.png`, made safe as a path).
     pub name: String,
+    /// The name of the SkelForm style the texture was found in.
     pub style: String,
+    /// The texture's name inside that style, as the file spells it.
     pub texture: String,
+    /// Index of the atlas image holding the pixels (`atlas_idx`).
     pub atlas: usize,
+    /// Top-left corner of the texture in the atlas, in pixels (x, y down).
     pub offset: (u32, u32),
+    /// Width and height of the texture in pixels.
     pub size: (u32, u32),
 }
 
 /// An imported `.skf`.
 #[derive(Clone, Debug)]
 pub struct Imported {
+    /// The file as skelpad's model: bones composed SkelForm's way, one slot
+    /// per visual, one skin per style (after `default`), the animations.
     pub armature: Armature,
     /// Every sprite the armature names.
     pub sprites: Vec<SpriteSource>,

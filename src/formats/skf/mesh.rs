@@ -14,8 +14,6 @@
 //! when the path is closed) plus a band outside the outline that covers the
 //! stroke and anti-aliasing, whose vertices follow the same blends.
 
-#![allow(missing_docs, reason = "issue 9: public items here still need doc comments")]
-
 use crate::model::{Affine, BoneId, BoundPath, BoundPoint, PathSegment};
 
 /// One sample of the outline: weights per frame bone and the point in that

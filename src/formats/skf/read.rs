@@ -6,8 +6,6 @@
 //! The same reader loads skelpad's exports and SkelForm's own files, which
 //! is how the tests know it reads the format as SkelForm writes it.
 
-#![allow(missing_docs, reason = "issue 9: public items here still need doc comments")]
-
 use std::io::Read;
 
 use super::*;

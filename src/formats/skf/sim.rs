@@ -22,19 +22,20 @@
 //! These are facts read from SkelForm's runtime documentation and the
 //! `rusty_skelform` crate; the code is this project's own.
 
-#![allow(missing_docs, reason = "issue 9: public items here still need doc comments")]
-
 use crate::model::Affine;
 use std::f64::consts::{PI, TAU};
 
 /// A bezier handle: x in time, y in progress, both 0..1 (y may overshoot).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Handle {
+    /// Share of the segment's time, 0..1.
     pub x: f64,
+    /// Share of the way from the first value to the second (999 marks a step).
     pub y: f64,
 }
 
 impl Handle {
+    /// The handle at time share `x`, progress `y`.
     pub const fn new(x: f64, y: f64) -> Self {
         Handle { x, y }
     }
@@ -48,10 +49,15 @@ impl Handle {
 /// A transform in SkelForm's model: `T(x, y) · R(rot) · S(sx, sy)`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Trs {
+    /// Position x.
     pub x: f64,
+    /// Position y (+y up).
     pub y: f64,
+    /// Rotation, radians counterclockwise.
     pub rot: f64,
+    /// Scale along the bone's own x axis (negative mirrors).
     pub sx: f64,
+    /// Scale along the bone's own y axis (negative mirrors).
     pub sy: f64,
 }
 
@@ -62,6 +68,7 @@ impl Default for Trs {
 }
 
 impl Trs {
+    /// The same transform as skelpad's matrix, `T · R · S`.
     pub fn matrix(&self) -> Affine {
         Affine::trs(self.x, self.y, self.rot, self.sx, self.sy)
     }
@@ -70,17 +77,18 @@ impl Trs {
     /// the shear (cosine of the angle between the axes, 0 for none), which
     /// SkelForm cannot show.
     pub fn from_matrix(m: Affine) -> (Trs, f64) {
-        let len_x = m.a.hypot(m.b);
-        let len_y = m.c.hypot(m.d);
+        let [a, b, c, d, x, y] = m.to_array();
+        let len_x = a.hypot(b);
+        let len_y = c.hypot(d);
         if len_x < 1e-12 {
             // Collapsed x axis: take the rotation from the y axis.
-            let rot = (-m.c).atan2(m.d);
-            return (Trs { x: m.e, y: m.f, rot, sx: 0.0, sy: len_y }, 0.0);
+            let rot = (-c).atan2(d);
+            return (Trs { x, y, rot, sx: 0.0, sy: len_y }, 0.0);
         }
-        let rot = m.b.atan2(m.a);
+        let rot = b.atan2(a);
         let sy = m.determinant() / len_x;
-        let shear = if len_y < 1e-12 { 0.0 } else { (m.a * m.c + m.b * m.d) / (len_x * len_y) };
-        (Trs { x: m.e, y: m.f, rot, sx: len_x, sy }, shear)
+        let shear = if len_y < 1e-12 { 0.0 } else { (a * c + b * d) / (len_x * len_y) };
+        (Trs { x, y, rot, sx: len_x, sy }, shear)
     }
 
     /// The element of this transform a keyframe drives.
@@ -94,6 +102,7 @@ impl Trs {
         }
     }
 
+    /// Sets the element of this transform a keyframe drives.
     pub fn set(&mut self, e: Element, v: f64) {
         match e {
             Element::PositionX => self.x = v,
@@ -108,16 +117,23 @@ impl Trs {
 /// The numeric bone elements of a SkelForm keyframe.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Element {
+    /// Local position x (`PositionX`).
     PositionX,
+    /// Local position y (`PositionY`).
     PositionY,
+    /// Local rotation in radians (`Rotation`).
     Rotation,
+    /// Local scale x (`ScaleX`).
     ScaleX,
+    /// Local scale y (`ScaleY`).
     ScaleY,
 }
 
 impl Element {
+    /// All five elements; the exporter plans keys for each of them per bone.
     pub const ALL: [Element; 5] = [Element::PositionX, Element::PositionY, Element::Rotation, Element::ScaleX, Element::ScaleY];
 
+    /// The element's name in `armature.json` (a constant of [`super::element`]).
     pub fn name(self) -> &'static str {
         use super::element::*;
         match self {
@@ -185,6 +201,8 @@ pub const LINEAR: (Handle, Handle) = (Handle { x: 1.0 / 3.0, y: 1.0 / 3.0 }, Han
 /// Handles of a step (hold the previous value).
 pub const STEP: (Handle, Handle) = (Handle { x: 1.0 / 3.0, y: 999.0 }, Handle { x: 2.0 / 3.0, y: 999.0 });
 
+/// Whether a key's handles mark a step (both y = 999): runtimes hold the
+/// previous value until the key's frame.
 pub fn is_step(h1: Handle, h2: Handle) -> bool {
     h1.y == 999.0 && h2.y == 999.0
 }
@@ -228,10 +246,13 @@ pub fn interpolate(current: u32, max: u32, start: f64, end: f64, h1: Handle, h2:
 /// One keyframe of one element, as the exporter plans it.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PlannedKey {
+    /// The frame the key sits on.
     pub frame: u32,
+    /// The element's value at that frame (radians for rotation).
     pub value: f64,
     /// The curve into this key.
     pub h1: Handle,
+    /// The curve's second handle (see [`PlannedKey::h1`]).
     pub h2: Handle,
 }
 
@@ -305,7 +326,7 @@ mod tests {
         assert!(shear.abs() < 1e-12);
         let (g, w) = (back.matrix().to_array(), t.matrix().to_array());
         assert!(g.iter().zip(w).all(|(a, b)| (a - b).abs() < 1e-12));
-        let sheared = Affine { a: 1.0, b: 0.0, c: 0.5, d: 1.0, e: 0.0, f: 0.0 };
+        let sheared = Affine::from_array([1.0, 0.0, 0.5, 1.0, 0.0, 0.0]);
         assert!(Trs::from_matrix(sheared).1.abs() > 0.1);
     }
 

@@ -1,8 +1,6 @@
 //! From a [`Plan`] to the `.skf` file: pictures, atlas pages, PNGs, the zip,
 //! and the atomic write.
 
-#![allow(missing_docs, reason = "issue 9: public items here still need doc comments")]
-
 use std::io::Write;
 use std::path::Path;
 

@@ -14,7 +14,6 @@
 //!   before a late first key become keys too;
 //! - mainline keys become the draw-order channel (object_ref order; absent
 //!   sprites are hidden) and the time warp (mainline curves).
-#![allow(missing_docs, reason = "issue 12: some public fields of the Spriter reader still need doc comments")]
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -31,7 +30,11 @@ pub const FPS: f64 = 60.0;
 /// One entity read into the model, with what is read but not played.
 #[derive(Clone, Debug)]
 pub struct EntityModel {
+    /// The entity's name as the file gives it (`entity N` without one).
     pub name: String,
+    /// The entity as skelpad's model: one bone per bone or sprite timeline
+    /// name, one slot per sprite, skins for character maps, and the
+    /// animations (played with `Composition::Spriter`).
     pub armature: Armature,
     /// Per animation (same order as `armature.animations`).
     pub extras: Vec<AnimExtras>,
@@ -44,6 +47,7 @@ pub struct EntityModel {
 pub struct AnimExtras {
     /// Event and sound keys: name and time in seconds.
     pub events: Vec<(String, f64)>,
+    /// Sound line keys: the line's name and the key's time in seconds.
     pub sounds: Vec<(String, f64)>,
     /// Tag keys: time in seconds and the tag ids (as written) from then on.
     pub tags: Vec<(f64, Vec<String>)>,
@@ -79,6 +83,9 @@ type AttachmentFor<'a> = dyn FnMut(SlotId, &TKey, &mut Vec<Warning>) -> Option<A
 /// (folder, file, key pivot bits) → attachment, per slot.
 type AttKey = (i64, i64, Option<[u64; 2]>);
 
+/// One model per entity of `doc`, in file order. What cannot be played as
+/// written (missing files, refs to nothing, unplayed object types) is
+/// pushed to `warnings` with its place; nothing here fails.
 pub fn build(doc: &Doc, warnings: &mut Vec<Warning>) -> Vec<EntityModel> {
     doc.entities.iter().map(|e| build_entity(doc, e, warnings)).collect()
 }

@@ -4,9 +4,8 @@
 //! into Spriter's own data with every check, [`build`] makes one
 //! [`Armature`](crate::model::Armature) per entity that the runtime plays
 //! as SpriterPlusPlus does (`Composition::Spriter`). Bad input is an
-//! [`Error`] (the file cannot be read as Spriter at all) or a located
+//! `Err` message (the file cannot be read as Spriter at all) or a located
 //! [`Warning`] (the rest still plays); nothing panics.
-#![allow(missing_docs, reason = "issue 12: some public fields of the Spriter reader still need doc comments")]
 
 pub mod build;
 pub mod read;
@@ -22,7 +21,10 @@ pub use build::{AnimExtras, EntityModel};
 /// (`line L:C` in SCML, a JSON path in SCON).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Warning {
+    /// Where: `line L:C` (SCML) or a JSON path (SCON); empty when the
+    /// problem belongs to no one place.
     pub at: String,
+    /// What is wrong and what was done instead, for people.
     pub message: String,
 }
 
@@ -35,8 +37,11 @@ impl fmt::Display for Warning {
 /// A Spriter file read into the model.
 #[derive(Clone, Debug)]
 pub struct SpriterFile {
+    /// One model per entity, in file order (at least one).
     pub entities: Vec<EntityModel>,
+    /// Everything read with a problem, in the order found.
     pub warnings: Vec<Warning>,
+    /// The file's data as Spriter holds it, before it became models.
     pub doc: read::Doc,
 }
 
@@ -56,7 +61,9 @@ impl SpriterFile {
 /// Which syntax.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Syntax {
+    /// SCML: XML, every value an attribute string.
     Scml,
+    /// SCON: JSON with the same tree (some numbers written as strings).
     Scon,
 }
 
@@ -121,7 +128,7 @@ pub fn center_pictures(arm: &crate::model::Armature, dir: &Path) -> (crate::mode
             let (dx, dy) = ((0.5 - pivot[0]) * f64::from(w), (0.5 - pivot[1]) * f64::from(h));
             let m = att.transform.matrix() * crate::model::Affine::translate(dx, dy);
             let t = att.transform;
-            att.transform = AttachmentTransform { x: m.e, y: m.f, ..t };
+            att.transform = AttachmentTransform { x: m.translation().x, y: m.translation().y, ..t };
             *pivot = [0.5, 0.5];
         }
     }

@@ -2,7 +2,6 @@
 //! numbers, missing attributes, keys out of order. What is wrong becomes a
 //! located [`Warning`] and a default, as SpriterPlusPlus's loader defaults
 //! (spriterdocumentloader.cpp).
-#![allow(missing_docs, reason = "issue 12: some public fields of the Spriter reader still need doc comments")]
 
 use std::collections::HashMap;
 
@@ -16,10 +15,13 @@ pub const MAX_ITEMS: usize = 100_000;
 /// Animation lengths are clamped to this many milliseconds (about 11 days).
 pub const MAX_LENGTH_MS: f64 = 1e9;
 
+/// A whole Spriter file (`<spriter_data>`) in Spriter's own units: times in
+/// milliseconds, x right and y up, angles in degrees counterclockwise.
 #[derive(Clone, Debug, Default)]
 pub struct Doc {
     /// Images and sounds by (folder id, file id).
     pub files: HashMap<(i64, i64), FileInfo>,
+    /// The entities (characters) in file order; never empty once read.
     pub entities: Vec<Entity>,
     /// `generator_version`, e.g. `r11`.
     pub generator: Option<String>,
@@ -27,24 +29,35 @@ pub struct Doc {
     pub atlases: Vec<String>,
 }
 
+/// One `<file>` of a `<folder>`: an image (or a sound) the animations name.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FileInfo {
     /// Relative to the Spriter file's folder.
     pub name: String,
+    /// The image's width in pixels as the file states it (`None` when
+    /// missing or negative; the image's own header is then the source).
     pub width: Option<f64>,
+    /// The image's height in pixels, as `width`.
     pub height: Option<f64>,
     /// Default pivot, fractions from the bottom-left.
     pub pivot: [f64; 2],
+    /// Whether the file is a sound (`type="sound"`), which sprites cannot show.
     pub sound: bool,
 }
 
+/// One `<entity>`: a character with its objects, character maps and
+/// animations.
 #[derive(Clone, Debug, Default)]
 pub struct Entity {
+    /// The entity's name (`entity N` when the file gives none).
     pub name: String,
+    /// Where the entity's element is, for messages.
     pub loc: Option<Loc>,
     /// `obj_info`: name, type, w, h.
     pub obj_info: Vec<(String, String, f64, f64)>,
+    /// The character maps (alternative image sets), in file order.
     pub character_maps: Vec<CharacterMap>,
+    /// The animations, in file order.
     pub animations: Vec<Anim>,
     /// Entity variables: name, type, default.
     pub var_defs: Vec<(String, String, String)>,
@@ -53,27 +66,45 @@ pub struct Entity {
 /// (folder id, file id).
 pub type FileRef = (i64, i64);
 
+/// A `<character_map>`: images replaced by others, or hidden.
 #[derive(Clone, Debug, Default)]
 pub struct CharacterMap {
+    /// The map's name as Spriter shows it.
     pub name: String,
     /// (folder, file) → target (folder, file), or hidden.
     pub maps: Vec<(FileRef, Option<FileRef>)>,
 }
 
+/// How a key's value moves towards the next key's (`curve_type`, with
+/// `c1`..`c4`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum KeyCurve {
+    /// Hold the key's value until the next key (`instant`).
     Instant,
+    /// Straight from one value to the next (`linear`, also when absent or
+    /// unknown).
     Linear,
+    /// A polynomial or bezier curve (`quadratic` … `bezier`) with its
+    /// control values.
     Other(SpriterCurve),
 }
 
+/// One `<animation>` of an entity.
 #[derive(Clone, Debug)]
 pub struct Anim {
+    /// The animation's name (may repeat; the builder renames repeats).
     pub name: String,
+    /// Where the animation's element is, for messages.
     pub loc: Loc,
+    /// Length in milliseconds, always above 0 (a missing or non-positive
+    /// length becomes the last key's time, or 1 ms).
     pub length_ms: f64,
+    /// Whether the animation loops: true unless `looping` is exactly "false".
     pub looping: bool,
+    /// The mainline keys, sorted by time: which objects exist, their parents
+    /// and draw order from each key's time on.
     pub mainline: Vec<MainKey>,
+    /// The timelines in file order (mainline refs name them by index).
     pub timelines: Vec<Timeline>,
     /// Event lines: name and key times (ms).
     pub events: Vec<(String, Vec<f64>)>,
@@ -85,48 +116,76 @@ pub struct Anim {
     pub vars: Vec<(i64, Vec<(f64, String)>)>,
 }
 
+/// A mainline key: the objects shown from its time until the next one.
 #[derive(Clone, Debug)]
 pub struct MainKey {
+    /// Milliseconds from the animation's start (0..=[`MAX_LENGTH_MS`]).
     pub time: f64,
+    /// The time warp until the next mainline key.
     pub curve: KeyCurve,
+    /// The bones present; a ref's `parent` indexes this list.
     pub bone_refs: Vec<Ref>,
+    /// The objects present, in draw order (first drawn first).
     pub object_refs: Vec<Ref>,
+    /// Where the key's element is, for messages.
     pub loc: Loc,
 }
 
+/// A `bone_ref` or `object_ref`: one timeline key that a mainline key shows.
 #[derive(Clone, Debug)]
 pub struct Ref {
     /// Index of a bone_ref of the same mainline key.
     pub parent: Option<i64>,
+    /// Index of the timeline in [`Anim::timelines`] (not checked here).
     pub timeline: i64,
+    /// Index of the key in that timeline (not checked here).
     pub key: i64,
+    /// Where the ref's element is, for messages.
     pub loc: Loc,
 }
 
+/// A `<timeline>`: the keys of one bone or object over the animation.
 #[derive(Clone, Debug)]
 pub struct Timeline {
+    /// The object's name; it identifies the object across animations.
     pub name: String,
     /// `sprite` (also when absent), `bone`, `box`, `point`, `entity`, `sound`, …
     pub object_type: String,
+    /// The keys in file order (mainline refs name them by index).
     pub keys: Vec<TKey>,
+    /// Where the timeline's element is, for messages.
     pub loc: Loc,
 }
 
+/// A timeline key with its bone or object values (Spriter's defaults for
+/// what is missing).
 #[derive(Clone, Debug)]
 pub struct TKey {
+    /// Milliseconds from the animation's start (negative times become 0).
     pub time: f64,
+    /// How the values move towards the next key.
     pub curve: KeyCurve,
+    /// Which way the angle turns to the next key: 1 counterclockwise (the
+    /// default), -1 clockwise, 0 no tween (hold).
     pub spin: i32,
+    /// Position x relative to the parent (pixels, right).
     pub x: f64,
+    /// Position y relative to the parent (pixels, up).
     pub y: f64,
+    /// Angle relative to the parent, degrees counterclockwise.
     pub angle: f64,
+    /// Scale along the object's own x axis (default 1).
     pub scale_x: f64,
+    /// Scale along the object's own y axis (default 1).
     pub scale_y: f64,
+    /// Opacity 0..1 (`a`, default 1), multiplied by the parents'.
     pub alpha: f64,
+    /// The image a sprite key shows, as (folder id, file id).
     pub file: Option<(i64, i64)>,
     /// The key's own pivot (SpriterPlusPlus: when `pivot_x` is there;
     /// a missing `pivot_y` is 0).
     pub pivot: Option<[f64; 2]>,
+    /// Where the key's element is, for messages.
     pub loc: Loc,
 }
 
@@ -215,6 +274,9 @@ fn bounded<'a>(ctx: &mut Ctx, parent: &Elem, items: impl Iterator<Item = &'a Ele
     v
 }
 
+/// Reads the element tree of a whole file. Problems that leave something
+/// to play are pushed to `warnings` (with defaults in place); the error is
+/// for a tree that is not Spriter data at all (wrong root, no entity).
 pub fn read_doc(root: &Elem, warnings: &mut Vec<Warning>) -> Result<Doc, String> {
     if root.name != "spriter_data" {
         return Err(format!("not a Spriter file: the root element is <{}>, not <spriter_data>", clip(&root.name)));

@@ -14,7 +14,6 @@
 //! straight line between their neighbours are dropped, so linear stretches
 //! become single keys and curves the language lacks (Spriter's polynomial
 //! and bezier curves, mainline curves) become per-frame keys.
-#![allow(missing_docs, reason = "issue 12: some public fields of the Spriter reader still need doc comments")]
 
 use std::fmt::Write as _;
 
@@ -24,6 +23,7 @@ use crate::runtime::evaluate;
 
 /// Result of a conversion: the script and what it could not carry.
 pub struct Converted {
+    /// The Skel2D script's text, ready to save as a `.skel2d` file.
     pub script: String,
     /// What the language cannot express (printed by `skelpad convert`).
     pub lost: Vec<String>,
@@ -62,9 +62,10 @@ fn quoted(kind: &str, name: &str, lost: &mut Vec<String>) -> String {
 
 /// World matrix → (θ degrees, sx, sy), choosing the branch nearest `prev`.
 fn split(m: &Affine, prev: Option<f64>) -> (f64, f64, f64) {
-    let sx = m.a.hypot(m.b);
-    let (theta, sx) = if sx < 1e-12 { ((-m.c).atan2(m.d).to_degrees(), 0.0) } else { (m.b.atan2(m.a).to_degrees(), sx) };
-    let sy = if sx == 0.0 { m.c.hypot(m.d) } else { m.determinant() / sx };
+    let [a, b, c, d, _, _] = m.to_array();
+    let sx = a.hypot(b);
+    let (theta, sx) = if sx < 1e-12 { ((-c).atan2(d).to_degrees(), 0.0) } else { (b.atan2(a).to_degrees(), sx) };
+    let sy = if sx == 0.0 { c.hypot(d) } else { m.determinant() / sx };
     let Some(p) = prev else { return (theta, sx, sy) };
     // Unwrap near the previous angle; the other branch (θ + 180°, −s) when nearer.
     let near = |a: f64| a + 360.0 * ((p - a) / 360.0).round();
@@ -220,11 +221,11 @@ pub fn to_script(ent: &EntityModel, file_extras: &[String], sizes: &dyn Fn(&str)
                 let m = pose.bones[i].world;
                 let (th, sx, sy) = world[i];
                 let (x, y, r, i_, j_) = match bone.parent {
-                    None => (m.e, m.f, th, sx, sy),
+                    None => (m.translation().x, m.translation().y, th, sx, sy),
                     Some(p) => {
                         let (pth, psx, psy) = world[p.index()];
                         let inv = pose.bones[p.index()].world.inverse().unwrap_or(Affine::IDENTITY);
-                        let (lx, ly) = inv.apply(m.e, m.f);
+                        let (lx, ly) = inv.apply(m.translation().x, m.translation().y);
                         let div = |a: f64, b: f64| if b.abs() < 1e-12 { 0.0 } else { a / b };
                         (lx, ly, th - pth, div(sx, psx), div(sy, psy))
                     }

@@ -7,14 +7,15 @@
 //! text); an array of objects becomes one child per object, named after the
 //! member; an object becomes one child (`"mainline": {"key": [...]}`,
 //! a timeline key's `"object": {...}`).
-#![allow(missing_docs, reason = "issue 12: some public fields of the Spriter reader still need doc comments")]
 
 use std::fmt;
 
 /// Where an element came from: a line and column (SCML) or a JSON path (SCON).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Loc {
+    /// Line and column in an SCML file, both from 1.
     Line(u32, u32),
+    /// A JSON path into an SCON file, such as `entity[0].animation[2]`.
     Path(String),
 }
 
@@ -27,23 +28,31 @@ impl fmt::Display for Loc {
     }
 }
 
+/// One element of either syntax: an XML element, or a JSON object.
 #[derive(Clone, Debug)]
 pub struct Elem {
+    /// The XML tag, or the JSON member that held the object.
     pub name: String,
+    /// Attributes in file order, values as text.
     pub attrs: Vec<(String, String)>,
+    /// Child elements in file order.
     pub children: Vec<Elem>,
+    /// Where the element starts, for messages.
     pub loc: Loc,
 }
 
 impl Elem {
+    /// The first attribute called `name`, as text.
     pub fn attr(&self, name: &str) -> Option<&str> {
         self.attrs.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
     }
 
+    /// The child elements called `name`, in file order.
     pub fn children<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a Elem> + 'a {
         self.children.iter().filter(move |c| c.name == name)
     }
 
+    /// The first child element called `name`.
     pub fn child(&self, name: &str) -> Option<&Elem> {
         self.children.iter().find(|c| c.name == name)
     }
