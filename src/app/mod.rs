@@ -589,7 +589,7 @@ pub fn key_ticks(comp: &crate::compile::Compilation, anim: &str, bone: Option<&s
         .timelines
         .iter()
         .filter(|t| t.anim == anim && t.effective && wanted(t.target))
-        .flat_map(|t| src.keys_of(t).iter().map(|k| (k.time_secs, Some(k.span))))
+        .flat_map(|t| src.keys_of(t).into_iter().map(|k| (k.time_secs, Some(k.span))))
         .collect();
     ticks.sort_by(|a, b| a.0.total_cmp(&b.0));
     ticks.dedup_by(|a, b| a.0 == b.0);

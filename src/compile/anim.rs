@@ -32,7 +32,8 @@ pub struct AnimOutput {
 pub struct AnimSources {
     pub items: Vec<(Ordinal, ItemSource)>,
     pub timelines: Vec<(Ordinal, TimelineSource)>,
-    pub keys: Vec<(Ordinal, KeySource)>,
+    /// Keys, relative to the section of their timeline (which says which).
+    pub keys: std::sync::Arc<[KeySource]>,
     pub references: Vec<(Ordinal, Reference)>,
 }
 
@@ -81,8 +82,21 @@ pub fn compile_anim(rig: &RigOutput, sections: &[(Ordinal, &AnimSection)]) -> An
     let mut order: Vec<(Target, TimelineProp)> = Vec::new();
     let mut tracks: HashMap<(Target, TimelineProp), Vec<RawKey>> = HashMap::default();
     let mut src = AnimSources::default();
+    let mut keys_src: Vec<KeySource> = Vec::new();
     // The timeline line (in `src.timelines`) that makes each channel.
     let mut effective: HashMap<(Target, TimelineProp), usize> = HashMap::default();
+    // Room for everything up front: growing these vectors one push at a
+    // time copies them again and again (keys: about one per command).
+    let items: usize = sections.iter().map(|s| s.1.items.len()).sum();
+    let timelines: usize = sections.iter().flat_map(|s| &s.1.items).map(|i| i.timelines.len()).sum();
+    let commands: usize = sections.iter().flat_map(|s| &s.1.items).flat_map(|i| &i.timelines).map(|t| t.commands.len()).sum();
+    src.items.reserve(items);
+    src.timelines.reserve(timelines);
+    keys_src.reserve(commands);
+    src.references.reserve(items + sections.len());
+    order.reserve(timelines);
+    tracks.reserve(timelines);
+    effective.reserve(timelines);
     let this_anim = AnimId(0);
     for (ord, sec) in sections {
         let ord = *ord;
@@ -110,19 +124,14 @@ pub fn compile_anim(rig: &RigOutput, sections: &[(Ordinal, &AnimSection)]) -> An
                     easing: item.opts.easing.or(opts.easing),
                 };
                 let run = run_timeline(tl, start, &mut diags, ord);
-                let first = src.keys.len() as u32;
-                src.keys.extend(run.keys.iter().map(|k| {
-                    (
-                        ord,
-                        KeySource {
-                            frame: k.frame,
-                            time_secs: k.frame / fps,
-                            value: if let KeyValue::Number(v) = k.value { Some(v) } else { None },
-                            span: k.span,
-                            origin: k.origin,
-                            placed_by: k.placed_by,
-                        },
-                    )
+                let first = keys_src.len() as u32;
+                keys_src.extend(run.keys.iter().map(|k| KeySource {
+                    frame: k.frame,
+                    time_secs: k.frame / fps,
+                    value: if let KeyValue::Number(v) = k.value { Some(v) } else { None },
+                    span: k.span,
+                    origin: k.origin,
+                    placed_by: k.placed_by,
                 }));
                 let end = tl.commands.last().map_or(tl.prop.span.end, |c| c.span.end);
                 src.timelines.push((
@@ -133,7 +142,8 @@ pub fn compile_anim(rig: &RigOutput, sections: &[(Ordinal, &AnimSection)]) -> An
                         prop: tl.prop.node,
                         line: tl.span,
                         effective: false,
-                        keys: first..src.keys.len() as u32,
+                        keys: first..keys_src.len() as u32,
+                        key_base: 0,
                         end,
                         end_frame: run.end_frame,
                         open_loop: run.open_loop,
@@ -243,6 +253,7 @@ pub fn compile_anim(rig: &RigOutput, sections: &[(Ordinal, &AnimSection)]) -> An
     }
     anim.update_duration();
     check_attachment_names(rig, sections, &mut diags, &mut src.references);
+    src.keys = keys_src.into();
     AnimOutput { animation: std::sync::Arc::new(anim), diagnostics: diags, sources: src }
 }
 

@@ -24,7 +24,7 @@ use std::sync::Arc;
 
 use crate::model::{AnimId, Armature};
 use crate::syntax::tree::{Section, SectionKind};
-use crate::syntax::{Diagnostic, LineIndex, TokenRole, comment_roles, parse_section, split_sections};
+use crate::syntax::{Diagnostic, LineIndex, TokenRole, comment_roles, parse_section, split_sections_at};
 
 /// Position of a section inside the list a compile unit was built from.
 pub type Ordinal = usize;
@@ -125,6 +125,14 @@ struct AnimCache {
     output: Arc<anim::AnimOutput>,
 }
 
+/// The rig's part of a source map in document offsets, for the rig output
+/// and section starts it was placed with.
+struct PlacedRig {
+    rig: Arc<rig::RigOutput>,
+    starts: Vec<u32>,
+    sources: SourceMap,
+}
+
 /// An incremental compiler: call [`Compiler::update`] with each new version
 /// of the text.
 ///
@@ -143,6 +151,7 @@ pub struct Compiler {
     ik: Option<IkCache>,
     anims: HashMap<String, AnimCache>,
     generation: u64,
+    placed_rig: Option<PlacedRig>,
     /// How many sections the last update parsed (the rest came from the cache).
     pub last_parsed_sections: usize,
     /// How many compile units (rig, animations) the last update rebuilt.
@@ -178,7 +187,9 @@ impl Compiler {
     pub fn update(&mut self, text: &str) -> Compilation {
         self.last_parsed_sections = 0;
         self.last_compiled_units = 0;
-        let slices = split_sections(text);
+        // One scan for line breaks serves the line index and the split.
+        let line_index = LineIndex::new(text);
+        let slices = split_sections_at(text, line_index.line_breaks());
         let mut prev: Vec<Option<CachedSection>> = std::mem::take(&mut self.sections).into_iter().map(Some).collect();
         let mut sections: Vec<CachedSection> = Vec::with_capacity(slices.len());
         for (i, sl) in slices.iter().enumerate() {
@@ -220,7 +231,7 @@ impl Compiler {
                     Some((o, r))
                 })
                 .collect();
-            let output = Arc::new(rig::compile_rig(&input));
+            let output = Arc::new(rig::compile_rig(&input, self.rig.as_ref().map(|r| &*r.output)));
             // Animations only read the rig's names: when those did not
             // change (an edited length, position or shape), they stay valid.
             let generation = match &self.rig {
@@ -299,23 +310,36 @@ impl Compiler {
         diagnostics.sort_by(|a, b| a.span.start.cmp(&b.span.start).then(a.severity.cmp(&b.severity)));
         diagnostics.dedup();
 
-        let rig_start = |o: Ordinal| start_of(rig_idx[o]);
-        let rs = &rig_out.sources;
+        // The rig's part of the source map in document offsets: kept while
+        // the rig and where its sections start do not change (an edit in an
+        // animation after them), then copied rather than shifted again.
+        let rig_starts: Vec<u32> = rig_idx.iter().map(|&i| start_of(i)).collect();
+        let placed_rig = match &self.placed_rig {
+            Some(p) if Arc::ptr_eq(&p.rig, &rig_out) && p.starts == rig_starts => p.sources.clone(),
+            _ => {
+                let rig_start = |o: Ordinal| rig_starts[o];
+                let rs = &rig_out.sources;
+                let sources = SourceMap {
+                    bones: rig_out.bone_sources.iter().map(|s| s.map(|(o, sp)| sp.shifted(rig_start(o)))).collect(),
+                    slots: rig_out.slot_sources.iter().map(|(o, sp)| sp.shifted(rig_start(*o))).collect(),
+                    bone_defs: placed(&rs.bone_defs, rig_start),
+                    slot_defs: placed(&rs.slot_defs, rig_start),
+                    skin_entries: placed(&rs.skin_entries, rig_start),
+                    order_entries: placed(&rs.order_entries, rig_start),
+                    props: placed(&rs.props, rig_start),
+                    references: placed(&rs.references, rig_start),
+                    ..SourceMap::default()
+                };
+                self.placed_rig = Some(PlacedRig { rig: rig_out.clone(), starts: rig_starts, sources: sources.clone() });
+                sources
+            }
+        };
         let mut sources = SourceMap {
-            bones: rig_out.bone_sources.iter().map(|s| s.map(|(o, sp)| sp.shifted(rig_start(o)))).collect(),
-            slots: rig_out.slot_sources.iter().map(|(o, sp)| sp.shifted(rig_start(*o))).collect(),
             animations: groups.iter().map(|(_, idx)| sections[idx[0]].tree.header.shifted(start_of(idx[0]))).collect(),
-            bone_defs: placed(&rs.bone_defs, rig_start),
-            slot_defs: placed(&rs.slot_defs, rig_start),
-            skin_entries: placed(&rs.skin_entries, rig_start),
-            order_entries: placed(&rs.order_entries, rig_start),
-            props: placed(&rs.props, rig_start),
-            references: placed(&rs.references, rig_start),
-            ..SourceMap::default()
+            ..placed_rig
         };
         // Room for every animation's entries up front: growing these long
         // vectors one animation at a time copies them again and again.
-        sources.keys.reserve(anim_outputs.iter().map(|o| o.sources.keys.len()).sum());
         sources.items.reserve(anim_outputs.iter().map(|o| o.sources.items.len()).sum());
         sources.timelines.reserve(anim_outputs.iter().map(|o| o.sources.timelines.len()).sum());
         sources.references.reserve(anim_outputs.iter().map(|o| o.sources.references.len()).sum());
@@ -323,14 +347,9 @@ impl Compiler {
             let anim = AnimId::from_index(a);
             let start = |o: Ordinal| start_of(idx[o]);
             let src = &out.sources;
-            let key_base = sources.keys.len() as u32;
-            sources.keys.extend(placed_iter(&src.keys, start));
+            sources.keys.push(src.keys.clone());
             sources.items.extend(placed_iter(&src.items, start).map(|i| ItemSource { anim, ..i }));
-            sources.timelines.extend(placed_iter(&src.timelines, start).map(|t| TimelineSource {
-                anim,
-                keys: t.keys.start + key_base..t.keys.end + key_base,
-                ..t
-            }));
+            sources.timelines.extend(placed_iter(&src.timelines, start).map(|t| TimelineSource { anim, ..t }));
             sources.references.extend(placed_iter(&src.references, start).map(|r| match r.target {
                 Some(Target::Animation(_)) => Reference { target: Some(Target::Animation(anim)), ..r },
                 _ => r,
@@ -367,7 +386,7 @@ impl Compiler {
             armature,
             diagnostics,
             sources,
-            lines: LineIndex::new(text),
+            lines: line_index,
             sections: trees,
             leading_roles,
             pose_checks,

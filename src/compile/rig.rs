@@ -20,8 +20,11 @@ pub enum RigSection<'a> {
 #[derive(Debug, Default)]
 pub struct RigOutput {
     pub skeleton: std::sync::Arc<Skeleton>,
-    pub bone_names: NameIndex,
-    pub slot_names: NameIndex,
+    /// Shared with the rig before when the names are the same (a skeleton
+    /// edit that changes a value): building the index hashes every dotted
+    /// suffix of every name.
+    pub bone_names: std::sync::Arc<NameIndex>,
+    pub slot_names: std::sync::Arc<NameIndex>,
     /// (slot, short name) → attachment.
     pub attachment_ids: HashMap<(u32, String), AttachmentId>,
     pub diagnostics: Vec<LocalDiag>,
@@ -217,7 +220,10 @@ fn parent_name(s: &str) -> Option<&str> {
 }
 
 /// Builds the rig from its sections (each with its ordinal for diagnostics).
-pub fn compile_rig(sections: &[(Ordinal, RigSection<'_>)]) -> RigOutput {
+///
+/// `previous` is the rig compiled before, if any: its name indexes are
+/// reused when the bone or slot names are the same.
+pub fn compile_rig(sections: &[(Ordinal, RigSection<'_>)], previous: Option<&RigOutput>) -> RigOutput {
     let mut cx = Ctx { diags: Vec::new(), refs: Vec::new() };
     let mut src = RigSources::default();
     let mut bones: Vec<WBone> = Vec::new();
@@ -229,6 +235,19 @@ pub fn compile_rig(sections: &[(Ordinal, RigSection<'_>)]) -> RigOutput {
     // Attachments: (slot index, short name, data).
     let mut atts: Vec<(usize, String, WAtt)> = Vec::new();
     let mut att_by_name: HashMap<String, usize> = HashMap::default();
+    // Room for every bone line and its properties up front (growing long
+    // vectors one push at a time copies them again and again).
+    let skeletons = || sections.iter().filter_map(|(_, s)| if let RigSection::Skeleton(sk) = s { Some(sk) } else { None });
+    let bone_lines: usize = skeletons().map(|sk| sk.bones.len()).sum();
+    let slot_lines: usize = skeletons().flat_map(|sk| &sk.bones).map(|b| b.slots.len()).sum();
+    let prop_count: usize =
+        skeletons().flat_map(|sk| &sk.bones).map(|b| b.props.len() + b.slots.iter().map(|s| s.spec.props.len()).sum::<usize>()).sum();
+    bones.reserve(bone_lines);
+    bone_by_name.reserve(bone_lines);
+    src.bone_defs.reserve(bone_lines);
+    src.slot_defs.reserve(slot_lines);
+    src.props.reserve(prop_count);
+    cx.refs.reserve(bone_lines + 2 * slot_lines);
 
     for (ord, sec) in sections {
         let RigSection::Skeleton(sk) = sec else { continue };
@@ -398,8 +417,8 @@ pub fn compile_rig(sections: &[(Ordinal, RigSection<'_>)]) -> RigOutput {
             *b = renumber(*b);
         }
     }
-    let bone_names = NameIndex::new(model_bones.iter().map(|b| b.name.as_str()));
-    let slot_names = NameIndex::new(slots.iter().map(|s| s.0.as_str()));
+    let bone_names = reuse_or_index(previous.map(|p| &p.bone_names), model_bones.iter().map(|b| b.name.as_str()));
+    let slot_names = reuse_or_index(previous.map(|p| &p.slot_names), slots.iter().map(|s| s.0.as_str()));
 
     // Skins: resolve each item to a default attachment.
     let mut skin_names: Vec<String> = Vec::new();
@@ -525,6 +544,18 @@ pub fn compile_rig(sections: &[(Ordinal, RigSection<'_>)]) -> RigOutput {
         diagnostics: std::mem::take(&mut cx.diags),
         bone_sources,
         slot_sources: slots.iter().map(|s| s.3).collect(),
+    }
+}
+
+/// The index of `names`: `previous` itself when it indexes the same names
+/// in the same order.
+fn reuse_or_index<'a>(
+    previous: Option<&std::sync::Arc<NameIndex>>,
+    names: impl ExactSizeIterator<Item = &'a str> + Clone,
+) -> std::sync::Arc<NameIndex> {
+    match previous {
+        Some(p) if p.names().len() == names.len() && p.names().iter().map(String::as_str).eq(names.clone()) => p.clone(),
+        _ => std::sync::Arc::new(NameIndex::new(names)),
     }
 }
 

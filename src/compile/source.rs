@@ -185,8 +185,12 @@ pub struct TimelineSource {
     /// This line makes the animation's channel (a later line for the same
     /// target and property replaces it).
     pub effective: bool,
-    /// Its keys, in [`SourceMap::keys`], in time order.
+    /// Its keys, in its animation's list in [`SourceMap::keys`], in time
+    /// order (read them with [`SourceMap::keys_of`]).
     pub keys: Range<u32>,
+    /// The document offset its keys' spans are relative to (the start of
+    /// its section), which [`SourceMap::keys_of`] adds.
+    pub key_base: u32,
     /// Just past its last token.
     pub end: u32,
     /// The frame the timeline ends on, and whether a loop is still open there.
@@ -230,8 +234,11 @@ pub struct SourceMap {
     pub timelines: Vec<TimelineSource>,
     /// Property tokens of bone and slot lines (ranges in `BoneDef`, `SlotDef`).
     pub props: Vec<PropSource>,
-    /// Keys of the timelines (ranges in `TimelineSource`).
-    pub keys: Vec<KeySource>,
+    /// Keys of the timelines, per animation (by `AnimId`; ranges in
+    /// `TimelineSource`), with spans relative to their timeline's section:
+    /// shared with the compiler's cache, so an update does not copy the keys
+    /// of animations that did not change. Read them with [`SourceMap::keys_of`].
+    pub keys: Vec<std::sync::Arc<[KeySource]>>,
     /// Every name written, sorted by position.
     pub references: Vec<Reference>,
     /// Every line of the `ik` sections, in document order.
@@ -306,9 +313,16 @@ impl SourceMap {
         &self.props[r.start as usize..r.end as usize]
     }
 
-    /// The keys of a timeline.
-    pub fn keys_of(&self, t: &TimelineSource) -> &[KeySource] {
-        &self.keys[t.keys.start as usize..t.keys.end as usize]
+    /// The keys of a timeline, in document offsets.
+    pub fn keys_of(&self, t: &TimelineSource) -> Vec<KeySource> {
+        let keys = self.keys.get(t.anim.index()).and_then(|k| k.get(t.keys.start as usize..t.keys.end as usize)).unwrap_or_default();
+        keys.iter()
+            .map(|k| {
+                let mut k = *k;
+                k.shift(t.key_base);
+                k
+            })
+            .collect()
     }
 
     /// The timeline line that makes a bone's or slot's channel of `prop` in
@@ -394,6 +408,7 @@ impl Shift for TimelineSource {
     fn shift(&mut self, by: u32) {
         self.line.shift(by);
         self.end += by;
+        self.key_base += by;
     }
 }
 

@@ -125,6 +125,11 @@ impl LineIndex {
         LineIndex { line_starts }
     }
 
+    /// Offsets of the line breaks (`\n`), in order.
+    pub fn line_breaks(&self) -> impl Iterator<Item = usize> + '_ {
+        self.line_starts.get(1..).unwrap_or_default().iter().map(|&s| s as usize - 1)
+    }
+
     /// 0-based line number of an offset.
     pub fn line_of(&self, offset: u32) -> usize {
         match self.line_starts.binary_search(&offset) {

@@ -29,6 +29,7 @@ pub struct LogicalLine<'a> {
 
 impl LogicalLine<'_> {
     /// Maps an offset in `text` to an offset in the source.
+    #[inline]
     pub fn source_offset(&self, pos: usize) -> u32 {
         let pos = pos as u32;
         if self.pieces.is_empty() {
@@ -70,6 +71,36 @@ impl Token<'_> {
     /// Byte offset just past the token in the logical line.
     pub fn end(&self) -> usize {
         self.pos + self.text.len()
+    }
+}
+
+/// Appends the tokens of a line to `buf` (as [`Tokens`] yields them) and
+/// returns where its comment starts, if it has one. An ASCII line (nearly
+/// every line) is cut in one tight loop.
+pub fn tokenize_into<'a>(line: &'a str, buf: &mut Vec<Token<'a>>) -> Option<usize> {
+    if !line.is_ascii() {
+        let mut toks = Tokens::new(line);
+        buf.extend(toks.by_ref());
+        return toks.comment_start();
+    }
+    let bytes = line.as_bytes();
+    let len = bytes.len();
+    let mut i = 0;
+    loop {
+        while i < len && BYTE_CLASS[bytes[i] as usize] == SPACE {
+            i += 1;
+        }
+        if i >= len {
+            return None;
+        }
+        let s = i;
+        while i < len && BYTE_CLASS[bytes[i] as usize] == WORD {
+            i += 1;
+        }
+        if i - s == 1 && bytes[s] == b'#' {
+            return Some(s);
+        }
+        buf.push(Token { text: &line[s..i], pos: s });
     }
 }
 
@@ -118,8 +149,9 @@ impl<'a> Iterator for Tokens<'a> {
         // has non-ASCII spaces).
         while i < len {
             let b = bytes[i];
-            if b < 0x80 {
-                if !is_ascii_js_space(b) {
+            let class = BYTE_CLASS[b as usize];
+            if class != NON_ASCII {
+                if class == WORD {
                     break;
                 }
                 i += 1;
@@ -136,13 +168,14 @@ impl<'a> Iterator for Tokens<'a> {
             return None;
         }
         let s = i;
+        // The token: a run of word bytes (the common case, one table
+        // look-up per byte), decoding only non-ASCII characters.
         while i < len {
-            let b = bytes[i];
-            if b < 0x80 {
-                if is_ascii_js_space(b) {
-                    break;
-                }
+            let class = BYTE_CLASS[bytes[i] as usize];
+            if class == WORD {
                 i += 1;
+            } else if class == SPACE {
+                break;
             } else {
                 let c = line[i..].chars().next().unwrap_or(' ');
                 if is_js_space(c) {
@@ -161,9 +194,30 @@ impl<'a> Iterator for Tokens<'a> {
     }
 }
 
+/// [`BYTE_CLASS`]: a byte that is not whitespace, an ASCII whitespace byte,
+/// or a byte of a non-ASCII character (decoded to tell).
+const WORD: u8 = 0;
+const SPACE: u8 = 1;
+const NON_ASCII: u8 = 2;
+
+/// The class of each byte value, for the tokenizer's inner loops.
+static BYTE_CLASS: [u8; 256] = {
+    let mut t = [WORD; 256];
+    let mut b = 0;
+    while b < 256 {
+        if b >= 0x80 {
+            t[b] = NON_ASCII;
+        } else if is_ascii_js_space(b as u8) {
+            t[b] = SPACE;
+        }
+        b += 1;
+    }
+    t
+};
+
 /// An ASCII byte that JavaScript's `\s` matches.
 #[inline]
-fn is_ascii_js_space(b: u8) -> bool {
+const fn is_ascii_js_space(b: u8) -> bool {
     matches!(b, b'\t' | b'\n' | 0x0b | 0x0c | b'\r' | b' ')
 }
 
@@ -241,47 +295,47 @@ pub struct SectionSlice {
 /// section form a section of their own (which starts no valid section).
 ///
 /// This runs on every keystroke over the whole text, so it looks at bytes:
-/// a line starting with a tab is only examined for a trailing `\`.
+/// one vectorized scan for line breaks, and only a line that does not start
+/// with a tab (once a section is open) is looked at further. A physical line
+/// continues the one before it when that one ends with `\\` (before an
+/// optional `\r`), which is all [`LogicalLines`] joins on.
 pub fn split_sections(text: &str) -> Vec<SectionSlice> {
+    split_sections_at(text, memchr::memchr_iter(b'\n', text.as_bytes()))
+}
+
+/// [`split_sections`] given the offsets of the text's line breaks, in order
+/// (the compiler has them already, in its [`super::LineIndex`]).
+pub fn split_sections_at(text: &str, line_breaks: impl IntoIterator<Item = usize>) -> Vec<SectionSlice> {
     let bytes = text.as_bytes();
     let mut out: Vec<SectionSlice> = Vec::new();
     let mut current: Option<u32> = None;
-    let mut pos = 0usize;
-    let line_end = |from: usize| memchr::memchr(b'\n', &bytes[from..]).map_or(bytes.len(), |i| from + i);
-    while pos <= bytes.len() {
-        let start = pos;
-        // Find the end of the logical line (following `\` continuations).
-        let mut end = line_end(pos);
-        let mut joined = false;
-        loop {
-            let mut content_end = end;
-            if content_end > pos && bytes[content_end - 1] == b'\r' {
-                content_end -= 1;
-            }
-            if content_end > pos && bytes[content_end - 1] == b'\\' && end < bytes.len() {
-                joined = true;
-                pos = end + 1;
-                end = line_end(pos);
-            } else {
-                break;
-            }
+    let mut consider = |start: usize, current: &mut Option<u32>| {
+        if start >= bytes.len() || (bytes[start] == b'\t' && current.is_some()) {
+            return;
         }
-        let first = bytes.get(start).copied();
-        let needs_check = first != Some(b'\t') || current.is_none();
-        if needs_check && start < bytes.len() {
-            let blank = if joined {
-                LogicalLines::new(&text[start..]).next().is_none_or(|l| l.is_blank())
-            } else {
-                LogicalLines::new(&text[start..end]).next().is_none_or(|l| l.is_blank())
-            };
-            if !blank && (first != Some(b'\t') || current.is_none()) {
-                if let Some(s) = current {
-                    out.push(SectionSlice { start: s, end: start as u32 });
-                }
-                current = Some(start as u32);
-            }
+        if LogicalLines::new(&text[start..]).next().is_none_or(|l| l.is_blank()) {
+            return;
         }
-        pos = end + 1;
+        if let Some(s) = *current {
+            out.push(SectionSlice { start: s, end: start as u32 });
+        }
+        *current = Some(start as u32);
+    };
+    consider(0, &mut current);
+    for nl in line_breaks {
+        let start = nl + 1;
+        if start >= bytes.len() || (bytes[start] == b'\t' && current.is_some()) {
+            continue;
+        }
+        // Skip a physical line that continues the one before it.
+        let mut content_end = nl;
+        if content_end > 0 && bytes[content_end - 1] == b'\r' {
+            content_end -= 1;
+        }
+        if content_end > 0 && bytes[content_end - 1] == b'\\' {
+            continue;
+        }
+        consider(start, &mut current);
     }
     if let Some(s) = current {
         out.push(SectionSlice { start: s, end: text.len() as u32 });
@@ -305,12 +359,57 @@ mod tests {
         assert_eq!(lines[1].start, 9);
     }
 
+    /// The one-loop ASCII tokenizer agrees with the iterator.
+    #[test]
+    fn tokenize_into_matches_tokens() {
+        for line in ["", " ", "\t\tx 0 -> 10 # c", "#", "# x", "a#b #", "\u{a0}x\u{2003}y", "é z\t#\t", "a\x0bb\x0cc\rd"] {
+            let mut buf = Vec::new();
+            let comment = tokenize_into(line, &mut buf);
+            let mut it = Tokens::new(line);
+            let want: Vec<Token<'_>> = it.by_ref().collect();
+            assert_eq!(buf, want, "{line:?}");
+            assert_eq!(comment, it.comment_start(), "{line:?}");
+        }
+    }
+
     #[test]
     fn comment_token_ends_the_line_but_colors_do_not() {
         let toks: Vec<_> = tokenize("\tbone #F00 # a comment").into_iter().map(|t| t.text).collect();
         assert_eq!(toks, vec!["bone", "#F00"]);
         assert!(LogicalLines::new("\t# note").next().unwrap().is_blank());
         assert!(!LogicalLines::new("#note").next().unwrap().is_blank());
+    }
+
+    /// `split_sections` against its definition over logical lines: a
+    /// section starts at each non-blank logical line that does not start with
+    /// a tab (or, before the first section, at any non-blank line).
+    #[test]
+    fn split_sections_matches_logical_lines() {
+        fn reference(text: &str) -> Vec<SectionSlice> {
+            let mut starts: Vec<u32> = Vec::new();
+            for l in LogicalLines::new(text) {
+                if !l.is_blank() && (!l.text.starts_with('\t') || starts.is_empty()) {
+                    starts.push(l.start);
+                }
+            }
+            let ends = starts.iter().skip(1).copied().chain([text.len() as u32]);
+            starts.iter().zip(ends).map(|(&start, end)| SectionSlice { start, end }).collect()
+        }
+        let cases = [
+            "",
+            "\n",
+            "skeleton",
+            "\tbone\nskeleton\n\tb\n",
+            "skeleton\n\ta \\\nanim \"x\"\nanim \"y\"\n",
+            "skeleton\r\n\ta\r\nanim \\\r\n\"x\"\r\n\tb\r\n",
+            "\\\nskeleton\n\\\n\\\nanim\n",
+            "# c\n\n  \nskeleton\n# note\n\t# x\nanim \"a\"\n\r\n\r",
+            "a\\\r\n\r\nb\n\tc\\\nd\ne\\",
+            "\t\\\nx\ny\n",
+        ];
+        for text in cases {
+            assert_eq!(split_sections(text), reference(text), "{text:?}");
+        }
     }
 
     #[test]

@@ -10,7 +10,7 @@ pub mod token;
 pub mod tree;
 
 pub use diag::{Diagnostic, LineCol, LineIndex, Severity, Span};
-pub use lines::{SectionSlice, split_sections};
+pub use lines::{SectionSlice, split_sections, split_sections_at};
 pub use parse::{comment_roles, parse_section};
 pub use role::{Role, TokenRole};
 

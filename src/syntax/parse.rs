@@ -3,7 +3,7 @@
 //! the one the original tool builds.
 
 use super::diag::{Diagnostic, Span};
-use super::lines::{LogicalLine, LogicalLines, Token, Tokens, is_js_space};
+use super::lines::{LogicalLine, LogicalLines, Token, Tokens, is_js_space, tokenize_into};
 use super::role::{Role, TokenRole};
 use super::token::{self, EasingOpt, OptionsTok};
 use super::tree::*;
@@ -18,15 +18,16 @@ pub fn parse_section(src: &str) -> Section {
     let mut p = Parser { diags: Vec::new(), skip: None, roles: Vec::new() };
     // Each logical line is tokenized once, into one buffer; blank lines (no
     // token before a comment) are left out, comments recorded on the way.
-    let all: Vec<LogicalLine<'_>> = LogicalLines::new(src).collect();
-    let mut buf: Vec<Token<'_>> = Vec::with_capacity(src.len() / 5 + 4);
+    let mut all: Vec<LogicalLine<'_>> = Vec::with_capacity(memchr::memchr_iter(b'\n', src.as_bytes()).count() + 1);
+    all.extend(LogicalLines::new(src));
+    // Timelines average about four bytes a token (with its space): room
+    // for that, so the buffer rarely grows.
+    let mut buf: Vec<Token<'_>> = Vec::with_capacity(src.len() / 3 + 4);
     let mut ranges: Vec<(usize, usize, usize)> = Vec::with_capacity(all.len());
     let mut comments: Vec<TokenRole> = Vec::new();
     for (i, line) in all.iter().enumerate() {
         let start = buf.len();
-        let mut toks = Tokens::new(&line.text);
-        buf.extend(toks.by_ref());
-        if let Some(c) = toks.comment_start() {
+        if let Some(c) = tokenize_into(&line.text, &mut buf) {
             comments.push(TokenRole { span: Span::new(line.source_offset(c), line.end.max(line.source_offset(c))), role: Role::Comment });
         }
         if buf.len() > start {
@@ -38,6 +39,8 @@ pub fn parse_section(src: &str) -> Section {
         return Section { kind: SectionKind::Ignored, header: Span::default(), diagnostics: Vec::new(), roles: comments };
     };
     let header_span = Span::new(header.0.start, header.0.end);
+    // Most tokens get one role; the path of a point may add a second.
+    p.roles.reserve(buf.len() + comments.len() + 8);
     let kind = p.section(header.0, header.1, rest);
     p.finish_roles(&lines, comments);
     Section { kind, header: header_span, diagnostics: p.diags, roles: p.roles }
@@ -409,6 +412,7 @@ impl Parser {
     // ---- skeleton ------------------------------------------------------
 
     fn skeleton(&mut self, sk: &mut SkeletonSection, lines: &[Ln<'_>]) {
+        sk.bones.reserve(depth_one_lines(lines));
         // Index of the open bone line, and whether its last slot line takes
         // path commands.
         let mut bone: Option<usize> = None;
@@ -897,6 +901,7 @@ impl Parser {
     // ---- anim ------------------------------------------------------------
 
     fn anim(&mut self, a: &mut AnimSection, lines: &[Ln<'_>]) {
+        a.items.reserve(depth_one_lines(lines));
         let mut item_open = false;
         for &(line, toks) in lines {
             if self.skipped(line) {
@@ -976,6 +981,12 @@ impl Parser {
             }
         }
     }
+}
+
+/// How many lines are indented by exactly one tab (at most the number of
+/// bone lines or items a section holds: room to reserve).
+fn depth_one_lines(lines: &[Ln<'_>]) -> usize {
+    lines.iter().filter(|(l, _)| l.text.as_bytes().get(1).is_some_and(|&b| b != b'\t')).count()
 }
 
 fn bad_token(line: &LogicalLine<'_>, t: &Token<'_>, what: &str) -> Diagnostic {

@@ -20,7 +20,7 @@ fn unsigned_lit(i: &str) -> Res<'_, &str> {
 }
 
 fn number_lit(i: &str) -> Res<'_, &str> {
-    recognize((opt(char('-')), unsigned_lit)).parse(i)
+    recognize((opt(char('-')), digit1, opt((char('.'), digit1)))).parse(i)
 }
 
 fn to_f64(s: &str) -> f64 {
@@ -49,11 +49,20 @@ fn whole<'a, O>(mut p: impl Parser<&'a str, Output = O, Error = nom::error::Erro
 
 /// `NUM`: `-?[0-9]+(\.[0-9]+)?`.
 pub fn number(tok: &str) -> Option<f64> {
+    // Only a digit or `-` starts one: most other tokens are turned away
+    // here, before the parser runs.
+    let first = *tok.as_bytes().first()?;
+    if !(first.is_ascii_digit() || first == b'-') {
+        return None;
+    }
     whole(number_lit, tok).map(to_f64).and_then(finite)
 }
 
 /// `[0-9]+(\.[0-9]+)?`.
 pub fn unsigned(tok: &str) -> Option<f64> {
+    if !tok.as_bytes().first()?.is_ascii_digit() {
+        return None;
+    }
     whole(unsigned_lit, tok).map(to_f64).and_then(finite)
 }
 
@@ -295,6 +304,9 @@ pub fn advance(tok: &str) -> Option<u32> {
 pub fn end_loop(tok: &str) -> Option<f64> {
     if tok == "}" {
         return Some(1.0);
+    }
+    if !tok.starts_with('}') {
+        return None;
     }
     whole(|i| preceded(char('}'), delimited(char('['), digit1, char(']'))).parse(i), tok).map(to_f64)
 }
