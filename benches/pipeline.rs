@@ -121,3 +121,23 @@ fn skf_export_1000_bones(bencher: Bencher) {
         to_zip(&export).expect("zip")
     });
 }
+
+/// One pose of `examples/ik_walk.skel2d` (2 two-segment leg chains, 16
+/// bones) with its `ik` section and without it: the cost of solving and
+/// applying IK in the language's composition.
+#[divan::bench(args = ["with ik", "without ik"])]
+fn evaluate_pose_ik_walk(bencher: Bencher, which: &str) {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/examples/ik_walk.skel2d")).unwrap();
+    let text = if which == "with ik" { text } else { text.replace("ik\n\tankle-l to foot-l up 2 cw\n\tankle-r to foot-r up 2 cw\n", "") };
+    let arm = compile(&text).armature;
+    assert_eq!(arm.skeleton.ik.len(), if which == "with ik" { 2 } else { 0 });
+    let anim = arm.animation(AnimId(0)).cloned();
+    let duration = anim.as_ref().map_or(1.0, |a| a.duration_secs.max(1e-3));
+    let mut pose = Pose::default();
+    let mut t = 0.0f64;
+    bencher.bench_local(|| {
+        t = (t + 1.0 / 60.0) % duration;
+        evaluate_into(&mut pose, &arm, anim.as_ref(), SkinId(0), divan::black_box(t));
+        divan::black_box(&pose);
+    });
+}

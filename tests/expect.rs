@@ -20,7 +20,7 @@ fn skelpad(args: &[&str]) -> (i32, String, String) {
 
 #[test]
 fn the_examples_assertions_hold() {
-    for (name, count) in [("walk_cycle.skel2d", 3), ("bouncing_ball.skel2d", 6)] {
+    for (name, count) in [("walk_cycle.skel2d", 3), ("bouncing_ball.skel2d", 6), ("ik_arm.skel2d", 5), ("ik_walk.skel2d", 8)] {
         let comp = compile_checked(&example(name));
         assert!(comp.diagnostics.is_empty(), "{name}: {:?}", comp.diagnostics);
         assert_eq!(comp.expectations.len(), count, "{name}");
@@ -31,7 +31,7 @@ fn the_examples_assertions_hold() {
     assert_eq!(code, 0, "{out}");
     let line = example("walk_cycle.skel2d").lines().position(|l| l.starts_with("\tfoot-l x48.601")).unwrap() + 1;
     assert!(out.contains(&format!("examples/walk_cycle.skel2d:{line} hip.thigh-l.shin-l.foot-l (\"walk\" at 0 s) ... ok")), "{out}");
-    assert!(out.trim_end().ends_with("test result: ok. 9 passed; 0 failed; 5 file(s)"), "{out}");
+    assert!(out.trim_end().ends_with("test result: ok. 22 passed; 0 failed; 7 file(s)"), "{out}");
 }
 
 #[test]

@@ -47,6 +47,8 @@ fn cases() -> Vec<Case> {
         Case { anim: Some("bounce"), frame: 14, background: white, ..case("example_bouncing_ball", "examples/bouncing_ball.skel2d") },
         Case { anim: Some("colors"), frame: 10, ..case("example_draw_order", "examples/draw_order.skel2d") },
         Case { skin: Some("blue"), ..case("example_skins_blue", "examples/skins.skel2d") },
+        Case { anim: Some("reach"), frame: 20, bones: true, ..case("example_ik_arm", "examples/ik_arm.skel2d") },
+        Case { anim: Some("walk"), frame: 5, bones: true, ..case("example_ik_walk", "examples/ik_walk.skel2d") },
         Case { skin: Some("happy"), anim: Some("blink-and-talk"), frame: 31, ..case("example_skins_happy", "examples/skins.skel2d") },
         Case { size: (220, 160), framing: Framing::Zoom(1.0), background: white, ..case("shapes", "tests/golden/cases/shapes.skel2d") },
         Case { size: (220, 160), framing: Framing::Zoom(1.0), ..case("joins", "tests/golden/cases/joins.skel2d") },

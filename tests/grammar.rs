@@ -11,7 +11,7 @@ use std::path::Path;
 use skelpad::compile::compile;
 use skelpad::syntax::Role;
 
-const KEYWORDS: [&str; 5] = ["skeleton", "skin", "order", "anim", "expect"];
+const KEYWORDS: [&str; 6] = ["skeleton", "skin", "order", "anim", "expect", "ik"];
 
 fn read(rel: &str) -> String {
     std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(rel)).unwrap()

@@ -318,7 +318,7 @@ fn completion_offers_what_the_context_takes() {
     let complete = |c: &mut Client, line: u32, ch: u32| c.at("textDocument/completion", line, ch);
     // Column 0: section keywords.
     let r = complete(&mut c, 8, 0);
-    assert_eq!(labels(&r), ["skeleton", "skin", "order", "anim", "expect"]);
+    assert_eq!(labels(&r), ["skeleton", "skin", "order", "anim", "expect", "ik"]);
     // A bone line's first token: the full bone names.
     let r = complete(&mut c, 9, 1);
     // (In the model's order: parents first.)
@@ -573,5 +573,26 @@ fn random_edits_and_requests_for_ten_seconds_never_crash_the_server() {
     let r =
         c.request("textDocument/hover", json!({ "textDocument": { "uri": "file:///other" }, "position": { "line": 0, "character": 0 } }));
     assert_eq!(r["error"]["code"], json!(-32602));
+    c.stop();
+}
+
+#[test]
+fn ik_lines_complete_bones_and_words_and_their_names_resolve() {
+    let mut c = Client::start();
+    let text = "skeleton\n\tarm l10\n\tarm.hand x10\n\tgoal x20\nik\n\thand to goal up 1 \n";
+    c.open(text);
+    let complete = |c: &mut Client, line: u32, ch: u32| c.at("textDocument/completion", line, ch);
+    // The tip and the bone after `to`: bones; elsewhere: the line's words.
+    let tip = labels(&complete(&mut c, 5, 1));
+    assert!(tip.contains(&"hand".to_string()) && tip.contains(&"goal".to_string()), "{tip:?}");
+    let after_to = labels(&complete(&mut c, 5, 9));
+    assert!(after_to.contains(&"goal".to_string()), "{after_to:?}");
+    let words = labels(&complete(&mut c, 5, 19));
+    for w in ["to", "up", "from", "fabrik", "arc", "cw", "ccw"] {
+        assert!(words.contains(&w.to_string()), "{w} in {words:?}");
+    }
+    // Go to definition from the target's name lands on its bone line.
+    let d = c.at("textDocument/definition", 5, 10);
+    assert_eq!(d["range"]["start"]["line"], 3, "{d}");
     c.stop();
 }

@@ -185,6 +185,12 @@ const ATOMS: &[&str] = &[
     "j0",
     "r90",
     "x10",
+    "ik",
+    "to",
+    "up",
+    "from",
+    "arc",
+    "cw",
 ];
 
 /// Whole lines that are valid in some section, so that random text often
@@ -226,6 +232,13 @@ const LINES: &[&str] = &[
     "anim \"a\"\n\thip\n\t\tx 0 -> 10 -> 0\n\t@hip\n\t\t@ a -> hip",
     "anim \"b\" 0:2:so\n\tarm\n\t\tr 0 { -> +90 }[4]\n\t@s\n\t\tc #FFF -> #F00,0.5",
     "skin \"s\"\n\t@hip :rect w9 h9\n\t@s[a] :path\n\t\tL 2,2",
+    // IK (LANGUAGE-EXT.md).
+    "ik",
+    "\tarm to hip up 1 cw",
+    "\thip.arm to arm from hip arc",
+    "\tarm to up 64 ccw fabrik",
+    "ik\n\tarm to hip up 1\n\thip to arm from hip",
+    "skeleton\n\thip l10\n\thip.arm x10 l5\n\thip.arm.hand x5\n\tgoal x8 y3\nik\n\thand to goal up 2 ccw",
 ];
 
 /// One line: some tabs, then atoms and random characters.

@@ -49,10 +49,14 @@ fn is_number(s: &str) -> bool {
 fn plausible(role: Role, s: &str) -> bool {
     let letter_number = |letters: &str| s.len() > 1 && letters.contains(&s[..1]) && is_number(&s[1..]);
     match role {
-        Role::SectionKeyword => ["skeleton", "skin", "order", "anim", "expect"].contains(&s),
+        Role::SectionKeyword => ["skeleton", "skin", "order", "anim", "expect", "ik"].contains(&s),
         Role::BonePath | Role::BoneRef => s.split('.').all(|seg| !seg.is_empty() && !seg.contains(['@', ':', '#', ','])),
-        // `local`/`world` of expectation lines.
-        Role::BoneProperty => letter_number("lrxyij") || ["flip-x", "flip-y", "no-rot", "no-scale", "local", "world"].contains(&s),
+        // `local`/`world` of expectation lines; the words of IK lines.
+        Role::BoneProperty => {
+            letter_number("lrxyij")
+                || ["flip-x", "flip-y", "no-rot", "no-scale", "local", "world", "to", "up", "from", "fabrik", "arc", "cw", "ccw"]
+                    .contains(&s)
+        }
         Role::SlotHead | Role::SlotRef => s.starts_with('@'),
         Role::AttachmentType => ["sprite", "rect", "circle", "ellipse", "path"].contains(&s.trim_start_matches(':')),
         // (`gNUM bNUM aNUM`: a slot's expected color.)
@@ -135,7 +139,7 @@ fn every_token_of_every_script_has_its_role_from_the_parser() {
         let headers = text
             .lines()
             .filter(|l| {
-                ["skeleton", "skin", "order", "anim", "expect"]
+                ["skeleton", "skin", "order", "anim", "expect", "ik"]
                     .iter()
                     .any(|k| l.strip_prefix(k).is_some_and(|r| r.is_empty() || r.starts_with(' ')))
             })

@@ -751,3 +751,37 @@ fn flip_chains_play_alike_in_both_runtimes() {
         assert!(w.mesh_points > 100 && w.hidden_checks > 10 && w.shown_checks > 100, "{w:?}");
     }
 }
+
+/// The IK examples and rig are written with live SkelForm IK families (so
+/// the runtimes above solved them: the keys carry only the pose before IK),
+/// and families SkelForm cannot play alike are baked with a warning.
+#[test]
+fn ik_families_are_written_live_where_they_play_alike() {
+    let opts = ExportOptions::default();
+    for (file, live, baked) in [("examples/ik_arm.skel2d", 1, 0), ("examples/ik_walk.skel2d", 2, 0), ("tests/skf_rigs/ik.skel2d", 3, 3)] {
+        let path = manifest().join(file);
+        let text = std::fs::read_to_string(&path).unwrap();
+        let e = export_script(file, &text, path.parent().unwrap(), &opts);
+        let sk = &e.arm.skeleton;
+        let fams = &e.file.inverse_kinematics;
+        assert_eq!(fams.len(), live, "{file}");
+        assert_eq!(e.warnings.iter().filter(|w| w.contains("is baked into the keys")).count(), baked, "{file}: {:?}", e.warnings);
+        // rusty_skelform 0.8 applies IK rotations only in its physics pass.
+        assert_eq!(e.file.physics.len(), 1, "{file}");
+        assert!(e.file.bones.iter().all(|b| b.physics_id == -1), "{file}");
+        for f in fams {
+            let script = sk.ik.iter().find(|s| sk.bones[s.target.index()].name == e.file.bones[f.target_id as usize].name).unwrap();
+            let names: Vec<&str> = f.bone_ids.iter().map(|&b| e.file.bones[b as usize].name.as_str()).collect();
+            let want: Vec<&str> = script.bones.iter().map(|b| sk.bones[b.index()].name.as_str()).collect();
+            assert_eq!(names, want, "{file}");
+            assert_eq!((f.mode.as_str(), f.constraint.as_str()), (script.mode.skf_name(), script.constraint.skf_name()), "{file}");
+            for (k, &b) in f.bone_ids.iter().enumerate() {
+                let bone = &e.file.bones[b as usize];
+                assert_eq!(bone.ik_family_id, f.family_id, "{file}");
+                if k > 0 {
+                    assert!(bone.pos.y == 0.0 && bone.pos.x > 0.0, "{file}: `{}` on its parent's x axis", bone.name);
+                }
+            }
+        }
+    }
+}

@@ -285,6 +285,7 @@ impl Canvas {
         {
             let world = view.world_from_screen(rect, p);
             if let Some((pick, part)) = pick_at(&drawing.list, world.0, world.1, f64::from(6.0 / view.zoom)) {
+                let pick = ik_handle(&scene.armature.skeleton, pick);
                 self.dragging = true;
                 out.drag = Some(Drag { phase: DragPhase::Start(pick, part), world, shift, alt });
             }
@@ -600,6 +601,16 @@ fn distance_to_triangle(p: (f64, f64), t: [(f64, f64); 3]) -> f64 {
     distance_to_segment(p, t[0], t[1]).min(distance_to_segment(p, t[1], t[2])).min(distance_to_segment(p, t[2], t[0]))
 }
 
+/// What a drag on `pick` moves: the tip of an IK chain is placed by IK, so
+/// a drag on it moves the family's target (on which the tip sits while it
+/// can reach it); anything else moves itself.
+pub fn ik_handle(sk: &crate::model::Skeleton, pick: Pick) -> Pick {
+    match pick {
+        Pick::Bone(b) => sk.ik.iter().find(|f| f.bones.last() == Some(&b)).map_or(pick, |f| Pick::Bone(f.target)),
+        Pick::Slot(_) => pick,
+    }
+}
+
 /// What is drawn at the world point `(x, y)`, from the draw list the canvas
 /// painted: the topmost item (onion-skin ghosts aside) whose triangles
 /// cover the point, with the part hit. The bone overlay (drawn last) and
@@ -650,6 +661,16 @@ mod tests {
         v.fit(rect, [-10.0, 0.0, 30.0, 20.0]);
         let c = v.screen_from_world(rect, 10.0, 10.0);
         assert!((c.x - 100.0).abs() < 1e-3 && (c.y - 50.0).abs() < 1e-3);
+    }
+
+    #[test]
+    fn a_drag_on_an_ik_tip_moves_its_target() {
+        let comp = compile("skeleton\n\tarm l10\n\tarm.hand x10 l3\n\tgoal x12 y4\nik\n\thand to goal up 1\n");
+        let sk = &comp.armature.skeleton;
+        let (hand, goal, arm) = (sk.bone_by_name("arm.hand").unwrap(), sk.bone_by_name("goal").unwrap(), sk.bone_by_name("arm").unwrap());
+        assert_eq!(ik_handle(sk, Pick::Bone(hand)), Pick::Bone(goal));
+        assert_eq!(ik_handle(sk, Pick::Bone(arm)), Pick::Bone(arm));
+        assert_eq!(ik_handle(sk, Pick::Bone(goal)), Pick::Bone(goal));
     }
 
     #[test]

@@ -17,6 +17,8 @@ pub struct Example {
 pub const EXAMPLES: &[Example] = &[
     Example { file: "bouncing_ball.skel2d", text: include_str!("../../examples/bouncing_ball.skel2d") },
     Example { file: "draw_order.skel2d", text: include_str!("../../examples/draw_order.skel2d") },
+    Example { file: "ik_arm.skel2d", text: include_str!("../../examples/ik_arm.skel2d") },
+    Example { file: "ik_walk.skel2d", text: include_str!("../../examples/ik_walk.skel2d") },
     Example { file: "skins.skel2d", text: include_str!("../../examples/skins.skel2d") },
     Example { file: "tentacle.skel2d", text: include_str!("../../examples/tentacle.skel2d") },
     Example { file: "walk_cycle.skel2d", text: include_str!("../../examples/walk_cycle.skel2d") },
@@ -55,7 +57,7 @@ pub const SHORTCUTS: &[(&str, &str)] = &[
 /// One entry of the quick reference.
 pub struct RefEntry {
     /// Where it belongs: "Lines", "Skeleton", "Slots", "Shapes", "Paths",
-    /// "Skins", "Order", "Animation", "Timelines", "Easings".
+    /// "Skins", "Order", "IK", "Animation", "Timelines", "Easings".
     pub section: &'static str,
     /// The entry's heading.
     pub title: &'static str,
@@ -253,6 +255,12 @@ pub const REFERENCE: &[RefEntry] = &[
         text: "Keys may fall on frame 1 000 000 at most; a later key is an error and is dropped (see LANGUAGE-EXT.md).",
         example: "\t\tx 0 1000000:> 10",
     },
+    RefEntry {
+        section: "IK",
+        title: "ik: inverse kinematics",
+        text: "One family per line: the tip bone, `to` the target bone, `up N` parents (or `from` a bone above the tip), then fabrik|arc and cw|ccw. The tip's origin reaches for the target; the target must not hang below the chain (see LANGUAGE-EXT.md).",
+        example: "\thand to target up 1 ccw",
+    },
     RefEntry { section: "Easings", title: "li linear", text: "Constant speed from a key to the next.", example: "\t\tx 0 :li-> 50" },
     RefEntry { section: "Easings", title: "si sine-in", text: "Starts slowly, ends fast.", example: "\t\tx 0 :si-> 50" },
     RefEntry { section: "Easings", title: "so sine-out", text: "Starts fast, ends slowly.", example: "\t\tx 0 :so-> 50" },
@@ -380,6 +388,7 @@ mod tests {
                 (_, 0) => format!("{base}{line}\n\tarm\n\t\tx 0 -> 1\n"),
                 ("Skins", 1) => format!("{base}skin \"s\"\n{line}\n"),
                 ("Order", 1) => format!("{base}order\n{line}\n"),
+                ("IK", 1) => format!("{base}\ttarget x30\nik\n{line}\n"),
                 ("Animation", 1) => format!("{base}anim \"a\"\n{line}\n\t\tx 0 -> 1\n"),
                 ("Timelines", 2) if e.title.starts_with("Slot") => format!("{base}anim \"a\"\n\t@body\n{line}\n"),
                 ("Timelines" | "Easings", 2) => format!("{base}anim \"a\"\n\tarm.hand\n{line}\n"),

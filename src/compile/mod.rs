@@ -8,13 +8,14 @@
 
 mod anim;
 pub mod expect;
+pub mod ik;
 pub mod names;
 mod rig;
 pub mod source;
 
 use source::Shift;
 pub use source::{
-    BoneDef, ItemSource, KeyOrigin, KeySource, OrderEntry, PropKey, PropSource, Reference, SkinEntry, SlotDef, SourceMap, Target,
+    BoneDef, IkSource, ItemSource, KeyOrigin, KeySource, OrderEntry, PropKey, PropSource, Reference, SkinEntry, SlotDef, SourceMap, Target,
     TimelineSource,
 };
 
@@ -111,6 +112,13 @@ struct RigCache {
     generation: u64,
 }
 
+struct IkCache {
+    rig: Arc<rig::RigOutput>,
+    key: Vec<Arc<Section>>,
+    output: Arc<ik::IkOutput>,
+    skeleton: Arc<crate::model::Skeleton>,
+}
+
 struct AnimCache {
     rig_generation: u64,
     key: Vec<Arc<Section>>,
@@ -140,6 +148,7 @@ struct PlacedRig {
 pub struct Compiler {
     sections: Vec<CachedSection>,
     rig: Option<RigCache>,
+    ik: Option<IkCache>,
     anims: HashMap<String, AnimCache>,
     generation: u64,
     placed_rig: Option<PlacedRig>,
@@ -235,6 +244,24 @@ impl Compiler {
         let rig_out = rig.output.clone();
         let rig_generation = rig.generation;
 
+        // IK families: built on the rig, cached on it and the `ik` sections.
+        let ik_idx: Vec<usize> =
+            sections.iter().enumerate().filter(|(_, s)| matches!(s.tree.kind, SectionKind::Ik(_))).map(|(i, _)| i).collect();
+        let ik_key: Vec<Arc<Section>> = ik_idx.iter().map(|&i| sections[i].tree.clone()).collect();
+        if !ik_key.is_empty() && !self.ik.as_ref().is_some_and(|c| Arc::ptr_eq(&c.rig, &rig_out) && same(&c.key, &ik_key)) {
+            self.last_compiled_units += 1;
+            let input: Vec<(Ordinal, &crate::syntax::tree::IkSection)> =
+                ik_key.iter().enumerate().filter_map(|(o, s)| if let SectionKind::Ik(x) = &s.kind { Some((o, x)) } else { None }).collect();
+            let output = ik::compile_ik(&rig_out, &input);
+            let mut sk = (*rig_out.skeleton).clone();
+            sk.ik = output.families.clone();
+            self.ik = Some(IkCache { rig: rig_out.clone(), key: ik_key.clone(), output: Arc::new(output), skeleton: Arc::new(sk) });
+        }
+        if ik_key.is_empty() {
+            self.ik = None;
+        }
+        let ik_out = self.ik.as_ref().map(|c| (c.output.clone(), c.skeleton.clone()));
+
         // Animations, grouped by name in order of first appearance.
         let mut groups: Vec<(String, Vec<usize>)> = Vec::new();
         for (i, s) in sections.iter().enumerate() {
@@ -276,6 +303,9 @@ impl Compiler {
         diagnostics.extend(rig_out.diagnostics.iter().map(|(o, d)| d.clone().shifted(start_of(rig_idx[*o]))));
         for ((_, idx), out) in groups.iter().zip(&anim_outputs) {
             diagnostics.extend(out.diagnostics.iter().map(|(o, d)| d.clone().shifted(start_of(idx[*o]))));
+        }
+        if let Some((out, _)) = &ik_out {
+            diagnostics.extend(out.diagnostics.iter().map(|(o, d)| d.clone().shifted(start_of(ik_idx[*o]))));
         }
         diagnostics.sort_by(|a, b| a.span.start.cmp(&b.span.start).then(a.severity.cmp(&b.severity)));
         diagnostics.dedup();
@@ -325,9 +355,14 @@ impl Compiler {
                 _ => r,
             }));
         }
+        if let Some((out, _)) = &ik_out {
+            let start = |o: Ordinal| start_of(ik_idx[o]);
+            sources.ik = placed(&out.lines, start);
+            sources.references.extend(placed_iter(&out.references, start));
+        }
         sources.references.sort_by_key(|r| r.span.start);
-        let armature =
-            Armature { skeleton: rig_out.skeleton.clone(), animations: anim_outputs.iter().map(|o| o.animation.clone()).collect() };
+        let skeleton = ik_out.as_ref().map_or_else(|| rig_out.skeleton.clone(), |(_, sk)| sk.clone());
+        let armature = Armature { skeleton, animations: anim_outputs.iter().map(|o| o.animation.clone()).collect() };
         // Pose assertions: resolved here, evaluated by `runtime::expect`.
         let mut pose_checks = Vec::new();
         for (i, s) in sections.iter().enumerate() {

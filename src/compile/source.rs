@@ -128,6 +128,20 @@ pub struct OrderEntry {
     pub slot: Option<SlotId>,
 }
 
+/// One line of an `ik` section.
+#[derive(Clone, Debug, PartialEq)]
+pub struct IkSource {
+    /// The whole line.
+    pub span: Span,
+    /// The family it made (an index into `Skeleton::ik`); `None` when an
+    /// error dropped it.
+    pub family: Option<usize>,
+    /// The tip bone, when it resolved.
+    pub tip: Option<BoneId>,
+    /// The target bone, when it resolved.
+    pub target: Option<BoneId>,
+}
+
 /// Where a key's value came from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum KeyOrigin {
@@ -227,6 +241,8 @@ pub struct SourceMap {
     pub keys: Vec<std::sync::Arc<[KeySource]>>,
     /// Every name written, sorted by position.
     pub references: Vec<Reference>,
+    /// Every line of the `ik` sections, in document order.
+    pub ik: Vec<IkSource>,
 }
 
 /// Whether `span` touches the line `[line_start, line_end]`.
@@ -237,7 +253,8 @@ fn on_line(span: Span, line_start: u32, line_end: u32) -> bool {
 impl SourceMap {
     /// The bone the line holding byte `offset` of `text` is about: a bone
     /// line, a slot line or its path commands (the slot's bone), an
-    /// animation item or its timelines, a skin item, an order entry.
+    /// animation item or its timelines, a skin item, an order entry, an IK
+    /// line (its tip).
     pub fn bone_at(&self, text: &str, offset: usize, bone_of_slot: impl Fn(SlotId) -> Option<BoneId>) -> Option<BoneId> {
         let offset = offset.min(text.len());
         let ls = text[..offset].rfind('\n').map_or(0, |i| i + 1) as u32;
@@ -258,6 +275,9 @@ impl SourceMap {
         }
         if let Some(e) = self.skin_entries.iter().find(|e| on_line(e.region, ls, le)) {
             return e.slot.and_then(&bone_of_slot);
+        }
+        if let Some(l) = self.ik.iter().find(|l| on_line(l.span, ls, le)) {
+            return l.tip;
         }
         self.order_entries.iter().find(|e| on_line(e.span, ls, le)).and_then(|e| e.slot.and_then(&bone_of_slot))
     }
@@ -324,6 +344,12 @@ impl Shift for Span {
 }
 
 impl Shift for Reference {
+    fn shift(&mut self, by: u32) {
+        self.span.shift(by);
+    }
+}
+
+impl Shift for IkSource {
     fn shift(&mut self, by: u32) {
         self.span.shift(by);
     }

@@ -491,6 +491,7 @@ pub fn symbols(text: &str, comp: &Compilation) -> Vec<Symbol> {
                 Some(a) => (format!("expect \"{}\" {}", a.node, num(e.frame)), SymbolKind::EVENT),
                 None => ("expect (setup pose)".to_string(), SymbolKind::EVENT),
             },
+            SectionKind::Ik(_) => ("ik".to_string(), SymbolKind::MODULE),
             SectionKind::Ignored => continue,
         };
         let trimmed_end = ext.start + text.get(ext.range()).map_or(0, |s| s.trim_end().len() as u32);
@@ -694,6 +695,7 @@ pub fn complete(text: &str, comp: &Compilation, offset: usize) -> Vec<Proposal> 
             ("order", "draw order"),
             ("anim", "anim \"NAME\" FPS OPTS"),
             ("expect", "expect \"ANIM\" FRAME ~TOL: pose assertions"),
+            ("ik", "ik: inverse kinematics, one `TIP to TARGET up N` per line"),
         ] {
             push(k, CompletionItemKind::KEYWORD, d, replace);
         }
@@ -886,6 +888,26 @@ pub fn complete(text: &str, comp: &Compilation, offset: usize) -> Vec<Proposal> 
                 };
                 for (p, d) in list {
                     push(p, CompletionItemKind::PROPERTY, d, replace);
+                }
+            }
+        }
+        SectionKind::Ik(_) => {
+            if depth == 1 {
+                let prev = before[..word_start].split_whitespace().next_back();
+                if first_token || matches!(prev, Some("to" | "from")) {
+                    bone_refs(&mut out, replace);
+                } else {
+                    for (p, d) in [
+                        ("to", "to BONE: the target the tip reaches for"),
+                        ("up", "up N: the tip and N parents above it"),
+                        ("from", "from BONE: the tip and its parents up to BONE"),
+                        ("fabrik", "FABRIK solver (default)"),
+                        ("arc", "Arc solver"),
+                        ("cw", "bend clockwise"),
+                        ("ccw", "bend counterclockwise"),
+                    ] {
+                        push(p, CompletionItemKind::KEYWORD, d, replace);
+                    }
                 }
             }
         }

@@ -6,6 +6,7 @@ pub mod report;
 
 use crate::model::*;
 
+pub(crate) mod ik;
 pub mod skelform;
 
 /// The evaluated state of every bone and slot at one time.
@@ -124,6 +125,9 @@ impl Pose {
             return pose;
         }
         pose.update_world(skeleton);
+        if !skeleton.ik.is_empty() {
+            ik::apply(&mut pose, skeleton);
+        }
         pose
     }
 
@@ -319,6 +323,9 @@ pub fn evaluate_into(pose: &mut Pose, armature: &Armature, anim: Option<&Animati
         apply(pose, skeleton, anim, time_secs);
     }
     pose.update_world(skeleton);
+    if !skeleton.ik.is_empty() {
+        ik::apply(pose, skeleton);
+    }
     if skeleton.composition == Composition::Spriter {
         pose.apply_bone_alpha(skeleton);
     }

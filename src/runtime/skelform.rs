@@ -26,6 +26,7 @@
 use std::sync::Arc;
 
 use super::Pose;
+use super::ik::Joint;
 use crate::model::*;
 
 /// A bone's world (or local) transform in SkelForm's model: position,
@@ -291,40 +292,6 @@ fn inheritance(
     }
 }
 
-/// Joints of an IK chain: world positions and rotations.
-#[derive(Clone, Copy)]
-struct Joint {
-    x: f32,
-    y: f32,
-    rot: f32,
-}
-
-fn arc_ik(j: &mut [Joint], root: (f32, f32), target: (f32, f32)) {
-    let n = j.len();
-    let last = j[n - 1];
-    let max_length = ((last.x - root.0).powi(2) + (last.y - root.1).powi(2)).sqrt();
-    let mut dist = vec![0.0f32];
-    let mut curr = 0.0f32;
-    for b in 1..n {
-        curr += ((j[b].x - j[b - 1].x).powi(2) + (j[b].y - j[b - 1].y).powi(2)).sqrt();
-        dist.push(curr / max_length);
-    }
-    let (bx, by) = (target.0 - root.0, target.1 - root.1);
-    let base_angle = by.atan2(bx);
-    let base_mag = (bx * bx + by * by).sqrt().min(max_length);
-    let peak = max_length / base_mag;
-    let valley = base_mag / max_length;
-    for b in 1..n {
-        let px = j[b].x * valley;
-        // SkelForm's Arc solver multiplies by 3.14, not π; kept to play alike.
-        #[allow(clippy::approx_constant)]
-        let py = root.1 + (1.0 - peak) * (dist[b] * 3.14).sin() * base_mag;
-        let (rx, ry) = rotate(px - root.0, py - root.1, base_angle);
-        j[b].x = rx + root.0;
-        j[b].y = ry + root.1;
-    }
-}
-
 /// The editor's `inverse_kinematics` on one family: world rotations for
 /// the family's bones (`None` for a family that cannot be solved). With
 /// `moved`, also writes the solved joints over those bones the way
@@ -338,56 +305,29 @@ fn solve_family(fam: &IkFamily, world: &[SkfXform], out: &mut [Option<f32>], mov
         let Some(w) = world.get(b.index()) else { return };
         joints.push(Joint { x: w.x, y: w.y, rot: w.rot });
     }
-    if joints.is_empty() {
-        return;
-    }
-    let root = (joints[0].x, joints[0].y);
-    let tpos = (target.x, target.y);
-    match fam.mode {
-        IkMode::Fabrik => {
-            for _ in 0..10 {
-                fabrik_forward(&mut joints, root, tpos);
-            }
-        }
-        IkMode::Arc => arc_ik(&mut joints, root, tpos),
-    }
     let n = joints.len();
-    let mut mirrored_last = None;
-    let mut tip = (joints[n - 1].x, joints[n - 1].y);
-    for b in (0..n).rev() {
-        let (dx, dy) = (tip.0 - joints[b].x, tip.1 - joints[b].y);
-        joints[b].rot = dy.atan2(dx);
-        tip = (joints[b].x, joints[b].y);
-    }
-    if n > 1 {
-        let (jx, jy) = normalize(joints[1].x - joints[0].x, joints[1].y - joints[0].y);
-        let (bx, by) = normalize(tpos.0 - root.0, tpos.1 - root.1);
-        let dir = jx * by - bx * jy;
-        let base_angle = by.atan2(bx);
-        let cw = fam.constraint == IkConstraint::Clockwise && dir > 0.0;
-        let ccw = fam.constraint == IkConstraint::CounterClockwise && dir < 0.0;
-        if cw || ccw {
-            // rusty_skelform mirrors the last bone's (unpointed) rotation too.
-            joints[n - 1].rot = world[fam.bones[n - 1].index()].rot;
-            for j in &mut joints {
-                j.rot = -j.rot + base_angle * 2.0;
-            }
-            mirrored_last = Some(joints[n - 1].rot);
-        }
-    }
-    // A degenerate chain (zero lengths, target on the root) gives NaN in
-    // the editor too; skelpad leaves such a family unsolved instead.
-    if joints.iter().any(|j| !j.x.is_finite() || !j.y.is_finite() || !j.rot.is_finite()) {
+    if n == 0 {
         return;
     }
+    // A one-bone family: its joint stays on the root, the editor skips the
+    // bend constraint, and the bone keeps its rotation (or mimics).
+    let mirrored = if n == 1 {
+        false
+    } else {
+        // A degenerate chain (zero lengths, target on the root) gives NaN in
+        // the editor too; skelpad leaves such a family unsolved instead.
+        match super::ik::solve(fam.mode, fam.constraint, &mut joints, (target.x, target.y)) {
+            Some(m) => m,
+            None => return,
+        }
+    };
     if let Some(moved) = moved {
         for (k, b) in fam.bones.iter().enumerate() {
             let m = &mut moved[b.index()];
             (m.x, m.y) = (joints[k].x, joints[k].y);
-            if k < n - 1 {
+            if k < n - 1 || mirrored {
+                // rusty_skelform mirrors the last bone's (unpointed) rotation too.
                 m.rot = joints[k].rot;
-            } else if let Some(r) = mirrored_last {
-                m.rot = r;
             }
         }
     }
@@ -399,36 +339,6 @@ fn solve_family(fam: &IkFamily, world: &[SkfXform], out: &mut [Option<f32>], mov
             continue;
         }
         out[b.index()] = Some(joints[k].rot);
-    }
-}
-
-/// FABRIK as the editor writes it: a forward pass from the target, then a
-/// backward pass from the root.
-fn fabrik_forward(j: &mut [Joint], root: (f32, f32), target: (f32, f32)) {
-    let n = j.len();
-    let mut next = target;
-    let mut next_len = 0.0f32;
-    for b in (0..n).rev() {
-        let (dx, dy) = normalize(next.0 - j[b].x, next.1 - j[b].y);
-        let l = next_len;
-        if b != 0 {
-            next_len = ((j[b].x - j[b - 1].x).powi(2) + (j[b].y - j[b - 1].y).powi(2)).sqrt();
-        }
-        j[b].x = next.0 - dx * l;
-        j[b].y = next.1 - dy * l;
-        next = (j[b].x, j[b].y);
-    }
-    let mut prev = root;
-    let mut prev_len = 0.0f32;
-    for b in 0..n {
-        let (dx, dy) = normalize(prev.0 - j[b].x, prev.1 - j[b].y);
-        let l = prev_len;
-        if b != n - 1 {
-            prev_len = ((j[b].x - j[b + 1].x).powi(2) + (j[b].y - j[b + 1].y).powi(2)).sqrt();
-        }
-        j[b].x = prev.0 - dx * l;
-        j[b].y = prev.1 - dy * l;
-        prev = (j[b].x, j[b].y);
     }
 }
 

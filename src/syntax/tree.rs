@@ -42,6 +42,8 @@ pub enum SectionKind {
     Anim(AnimSection),
     /// `expect "ANIM" FRAME ~TOL`: pose assertions (LANGUAGE-EXT.md).
     Expect(ExpectSection),
+    /// `ik`: inverse kinematics families (LANGUAGE-EXT.md).
+    Ik(IkSection),
     /// Starts no section (bad header, leading spaces, or indented lines at
     /// the top): everything in it is ignored.
     Ignored,
@@ -359,4 +361,37 @@ pub enum ExpectProp {
     Green,
     Blue,
     Alpha,
+}
+
+/// The most parents `up N` may climb.
+pub const MAX_IK_UP: u32 = 64;
+/// The most bones one IK chain may hold.
+pub const MAX_IK_CHAIN: usize = MAX_IK_UP as usize + 1;
+
+/// `ik` and its lines: inverse kinematics families (LANGUAGE-EXT.md).
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct IkSection {
+    pub lines: Vec<IkLine>,
+}
+
+/// How far up from the tip an IK chain goes.
+#[derive(Clone, Debug, PartialEq)]
+pub enum IkReach {
+    /// `up N`: the tip and N parents above it.
+    Up(Spanned<u32>),
+    /// `from BONEREF`: the tip and its parents up to this bone.
+    From(Spanned<String>),
+}
+
+/// `TIPREF to TARGETREF (up N | from ROOTREF) [fabrik|arc] [cw|ccw]`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct IkLine {
+    /// The whole line.
+    pub span: Span,
+    /// The chain's last bone: its origin reaches for the target.
+    pub tip: Spanned<String>,
+    pub target: Spanned<String>,
+    pub reach: IkReach,
+    pub mode: crate::model::IkMode,
+    pub bend: crate::model::IkConstraint,
 }

@@ -3,13 +3,17 @@
 //! The language composes bones as SkelForm's editor does (world rotation =
 //! sum of rotations, world scale = product of scales, a child's position
 //! taken through its parent's world matrix; LANGUAGE.md §6 without flips),
-//! so bones carry over exactly. IK and physics have no words in the
-//! language: they are baked. The setup pose is SkelForm's setup pose (IK
-//! applied), and every animation is played frame by frame in skelpad's
-//! SkelForm runtime (IK and physics included); each bone's local values
-//! that reproduce its world transform become keys, one per frame where
-//! needed, merged into linear segments wherever a straight line lands on
-//! every frame in between (within 1e-4 units, degrees or scale).
+//! so bones carry over exactly. IK families are written as an `ik` section
+//! when the language plays them as SkelForm does (see [`carried_families`]);
+//! the others, and physics, which has no words in the language, are baked.
+//! The setup pose is SkelForm's setup pose (baked IK applied), and every
+//! animation is played frame by frame in skelpad's SkelForm runtime (IK and
+//! physics included); each bone's local values that reproduce its world
+//! transform become keys, one per frame where needed, merged into linear
+//! segments wherever a straight line lands on every frame in between
+//! (within 1e-4 units, degrees or scale). The bones a carried family turns
+//! get their local rotation from before IK (the script's `ik` section
+//! turns them again).
 //!
 //! Pictures: every sprite is cut from its atlas into a folder beside the
 //! script (`NAME_sprites/STYLE/TEXTURE.png`); slots, attachments, skins and
@@ -170,18 +174,138 @@ fn simplify(values: &[f64], tol: f64, max_step: f64) -> Vec<usize> {
     keep
 }
 
+/// Whether bone `b` is `ancestor` or below it.
+fn under(sk: &Skeleton, mut b: usize, ancestor: usize) -> bool {
+    loop {
+        if b == ancestor {
+            return true;
+        }
+        match sk.bones.get(b).and_then(|x| x.parent).map(|p| p.index()).filter(|&p| p < b) {
+            Some(p) => b = p,
+            None => return false,
+        }
+    }
+}
+
+/// Which IK families the script carries as an `ik` section: those the
+/// language plays exactly as SkelForm does and the compiler accepts.
+/// - not mimicking the target, at least two bones, each the parent of the
+///   next (SkelForm lets a family skip bones; a script's chain follows
+///   parents);
+/// - no active physics on the chain, the target or any bone above them (SkelForm
+///   solves on the pose before physics, the script on the pose it plays);
+/// - the target outside the chain's subtree, and no chain or target inside
+///   another family's subtree (what the language's compiler asks);
+/// - at every frame of the setup pose and every animation, each chain bone
+///   but the last points at the next one (SkelForm sets the rotation, the
+///   language turns the bone towards the next joint: the same when the
+///   next bone lies on the positive x axis).
+pub fn carried_families(arm: &Armature) -> Vec<bool> {
+    let sk = &*arm.skeleton;
+    let physics: Vec<bool> = {
+        let mut v = vec![false; sk.bones.len()];
+        for p in sk.physics.iter().filter(|p| p.is_active()) {
+            if let Some(x) = v.get_mut(p.bone.index()) {
+                *x = true;
+            }
+        }
+        v
+    };
+    let above_physics = |b: usize| (0..sk.bones.len()).any(|p| physics[p] && under(sk, b, p));
+    let mut carried: Vec<bool> = sk
+        .ik
+        .iter()
+        .map(|f| {
+            f.bones.len() >= 2
+                && !f.mimic_target
+                && f.bones.windows(2).all(|w| sk.bones.get(w[1].index()).is_some_and(|b| b.parent == Some(w[0])))
+                && f.bones.iter().chain([&f.target]).all(|b| b.index() < sk.bones.len() && !above_physics(b.index()))
+                && !under(sk, f.target.index(), f.bones[0].index())
+        })
+        .collect();
+    // A chain or target below another family's first bone: SkelForm solves
+    // every family on the pose before any IK, the script on the pose it
+    // plays (and its compiler refuses such families).
+    let inside_another: Vec<bool> = (0..sk.ik.len())
+        .map(|g| {
+            let b = &sk.ik[g];
+            (0..sk.ik.len()).filter(|&f| f != g).any(|f| {
+                let a = &sk.ik[f];
+                a.bones.first().is_some_and(|r| b.bones.iter().chain([&b.target]).any(|x| under(sk, x.index(), r.index())))
+            })
+        })
+        .collect();
+    for (c, inside) in carried.iter_mut().zip(inside_another) {
+        *c &= !inside;
+    }
+    if !carried.iter().any(|c| *c) {
+        return carried;
+    }
+    // The pose before IK: does each chain bone point at the next one?
+    let mut fk = sk.clone();
+    fk.ik.clear();
+    let fk_arm = Armature { skeleton: std::sync::Arc::new(fk), animations: arm.animations.clone() };
+    let check = |pose: &Pose, carried: &mut Vec<bool>| {
+        for (f, fam) in sk.ik.iter().enumerate() {
+            if !carried[f] {
+                continue;
+            }
+            for w in fam.bones.windows(2) {
+                let (a, b) = (pose.skf[w[0].index()], pose.skf[w[1].index()]);
+                let (dx, dy) = (f64::from(b.x - a.x), f64::from(b.y - a.y));
+                let along = dx.hypot(dy) > 1e-6 && crate::model::normalize_angle(dy.atan2(dx) - f64::from(a.rot)).abs() < 1e-4;
+                if !along {
+                    carried[f] = false;
+                }
+            }
+        }
+    };
+    let mut pose = Pose::setup(&fk_arm.skeleton);
+    check(&pose, &mut carried);
+    for anim in &fk_arm.animations {
+        let last = (anim.duration_secs * anim.fps).round().max(0.0) as usize;
+        for f in 0..=last {
+            evaluate_into(&mut pose, &fk_arm, Some(anim), SkinId(0), f as f64 / anim.fps);
+            check(&pose, &mut carried);
+        }
+    }
+    carried
+}
+
 /// Converts an imported file; sprite paths start with `sprite_dir` (a
 /// folder name beside the script).
 pub fn convert(imp: &Imported, sprite_dir: &str) -> Converted {
-    let arm = &imp.armature;
-    let sk = &*arm.skeleton;
+    let full = &imp.armature;
     let mut not_carried = imp.not_carried.clone();
     let mut add = |what: &str, n: usize| {
         if n > 0 {
             *not_carried.entry(what.to_string()).or_default() += n;
         }
     };
-    add("IK families (baked into the setup pose and into per-frame keys)", sk.ik.len());
+    // Carried IK families: the armature played without them gives their
+    // chains' rotations before IK.
+    let carried = carried_families(full);
+    let before_ik;
+    let arm = if carried.iter().any(|c| *c) {
+        let mut sk = (*full.skeleton).clone();
+        sk.ik = sk.ik.iter().zip(&carried).filter(|(_, c)| !**c).map(|(f, _)| f.clone()).collect();
+        before_ik = Armature { skeleton: std::sync::Arc::new(sk), animations: full.animations.clone() };
+        &before_ik
+    } else {
+        full
+    };
+    let sk = &*full.skeleton;
+    // Bones whose local rotation comes from the pose before IK.
+    let mut turned = vec![false; sk.bones.len()];
+    for (fam, _) in sk.ik.iter().zip(&carried).filter(|(_, c)| **c) {
+        for b in &fam.bones[..fam.bones.len() - 1] {
+            turned[b.index()] = true;
+        }
+    }
+    add(
+        "IK families (baked into the setup pose and into per-frame keys: they skip bones of their chain, mimic their target, have physics above them, sit below another family, or do not point each bone at the next)",
+        carried.iter().filter(|c| !**c).count(),
+    );
     add(
         "bones with physics (baked into per-frame keys, from frame 0 of each animation)",
         sk.physics.iter().filter(|p| p.is_active()).count(),
@@ -210,13 +334,26 @@ pub fn convert(imp: &Imported, sprite_dir: &str) -> Converted {
         sprites.push((file, w, h, rgba));
     }
 
-    // Setup pose: SkelForm's, IK applied.
+    // Setup pose: SkelForm's, IK applied (carried families' chains: before IK).
     let setup_pose = Pose::setup(sk);
-    let setup = locals(sk, &setup_pose);
+    let mut setup = locals(sk, &setup_pose);
+    if !std::ptr::eq(arm, full) {
+        let before = locals(sk, &Pose::setup(&arm.skeleton));
+        for (i, l) in setup.iter_mut().enumerate() {
+            if turned[i] {
+                l[2] = before[i][2];
+            }
+        }
+    }
 
     let mut s = String::new();
     let _ = writeln!(s, "# Converted by skelpad from a SkelForm file.");
-    let _ = writeln!(s, "# IK and physics are baked into the setup pose and per-frame keys.");
+    if carried.iter().any(|c| *c) {
+        let _ = writeln!(s, "# IK families the language plays alike are in the `ik` section; other IK");
+        let _ = writeln!(s, "# and physics are baked into the setup pose and per-frame keys.");
+    } else {
+        let _ = writeln!(s, "# IK and physics are baked into the setup pose and per-frame keys.");
+    }
     let _ = writeln!(s);
     let _ = writeln!(s, "skeleton");
     let att_token = |a: &Attachment, mesh_count: &mut usize| -> Option<String> {
@@ -283,6 +420,20 @@ pub fn convert(imp: &Imported, sprite_dir: &str) -> Converted {
         let _ = k;
     }
 
+    if carried.iter().any(|c| *c) {
+        let _ = writeln!(s, "\nik");
+        for (fam, _) in sk.ik.iter().zip(&carried).filter(|(_, c)| **c) {
+            let tip = fam.bones[fam.bones.len() - 1];
+            let mode = if fam.mode == IkMode::Arc { " arc" } else { "" };
+            let bend = match fam.constraint {
+                IkConstraint::None => "",
+                IkConstraint::Clockwise => " cw",
+                IkConstraint::CounterClockwise => " ccw",
+            };
+            let _ = writeln!(s, "\t{} to {} up {}{mode}{bend}", bone_ref(tip), bone_ref(fam.target), fam.bones.len() - 1);
+        }
+    }
+
     if !sk.draw_order.is_empty() {
         let _ = writeln!(s, "\norder");
         for slot in &sk.draw_order {
@@ -304,11 +455,22 @@ pub fn convert(imp: &Imported, sprite_dir: &str) -> Converted {
         let fps = super::whole_fps(anim.fps);
         let last = (anim.duration_secs * anim.fps).round().max(0.0) as usize;
         let mut pose = Pose::default();
+        let mut before = Pose::default();
         let mut frames: Vec<Vec<[f64; 5]>> = Vec::with_capacity(last + 1);
         let mut slot_frames: Vec<Vec<(Color, Option<AttachmentId>)>> = Vec::with_capacity(last + 1);
         for f in 0..=last {
-            evaluate_into(&mut pose, arm, Some(anim), SkinId(0), f as f64 / anim.fps);
-            frames.push(locals(sk, &pose));
+            evaluate_into(&mut pose, full, Some(anim), SkinId(0), f as f64 / anim.fps);
+            let mut l = locals(sk, &pose);
+            if !std::ptr::eq(arm, full) {
+                evaluate_into(&mut before, arm, Some(anim), SkinId(0), f as f64 / anim.fps);
+                let b = locals(sk, &before);
+                for (i, x) in l.iter_mut().enumerate() {
+                    if turned[i] {
+                        x[2] = b[i][2];
+                    }
+                }
+            }
+            frames.push(l);
             slot_frames.push(pose.slots.iter().map(|p| (p.color, p.attachment)).collect());
         }
         let _ = writeln!(s, "\nanim \"{name}\" {}fps 0:1:li", num(fps));

@@ -15,6 +15,7 @@
 pub mod convert;
 pub mod export;
 pub mod fit;
+mod ik;
 pub mod import;
 pub mod mesh;
 pub mod pictures;
@@ -442,7 +443,8 @@ pub struct SkfTexture {
     pub atlas_idx: u32,
 }
 
-/// Inverse kinematics of one family (skelpad writes none; read for samples).
+/// Inverse kinematics of one family (skelpad writes the families of `ik`
+/// sections that play alike, see `ik.rs`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct SkfInverseKinematics {
@@ -485,7 +487,8 @@ impl Default for SkfInverseKinematics {
     }
 }
 
-/// Physics of one bone (skelpad writes none; read for samples).
+/// Physics of one bone (skelpad writes one unused entry when it writes IK
+/// families, see `ik.rs`).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct SkfPhysics {

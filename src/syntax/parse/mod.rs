@@ -13,6 +13,7 @@ mod anim;
 mod attachment;
 mod expect;
 mod hints;
+mod ik;
 mod order;
 mod skeleton;
 mod skin;
@@ -73,7 +74,7 @@ pub fn comment_roles(src: &str) -> Vec<TokenRole> {
 }
 
 /// The words that start a section (what a misspelt header is compared to).
-const SECTION_KEYWORDS: [&str; 5] = ["skeleton", "skin", "order", "anim", "expect"];
+const SECTION_KEYWORDS: [&str; 6] = ["skeleton", "skin", "order", "anim", "expect", "ik"];
 
 /// An invalid line whose nested lines are being skipped.
 struct Skip {
@@ -248,6 +249,8 @@ impl Parser {
             SectionKind::Anim(self.anim_section(header, toks, rest))
         } else if keyword_header(text, "expect") {
             SectionKind::Expect(self.expect_section(header, toks, rest))
+        } else if keyword_header(text, "ik") {
+            SectionKind::Ik(self.ik_section(header, toks, rest))
         } else {
             self.no_section(header, toks, ignored_lines)
         };

@@ -60,6 +60,9 @@ pub(super) struct Ctx<'a> {
     /// Export index of a mesh attachment's helper.
     pub(super) mesh_helper: HashMap<AttachmentId, usize>,
     pub(super) warnings: Vec<Warning>,
+    /// Per skelpad bone: a live IK family points it, so its frame keeps a
+    /// positive x scale (see `formats::skf::ik`).
+    pub(super) pointed: Vec<bool>,
 }
 
 pub(super) fn draws(a: &Attachment) -> bool {

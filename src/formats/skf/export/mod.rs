@@ -291,6 +291,22 @@ pub fn plan_with_progress(
         Err(why) => (None, Some(Warning { subject: "draw order".into(), message: why })),
     };
     let arm = baked.as_ref().unwrap_or(arm);
+    // IK families that play alike in SkelForm's runtimes are written as
+    // families, and the keys carry the pose before them; the others are
+    // baked into the keys.
+    let mut ik_warnings = Vec::new();
+    let live = super::ik::live_families(arm, &mut ik_warnings);
+    let pointed = super::ik::pointed_bones(&arm.skeleton, &live);
+    let with_ik = arm;
+    let before_ik;
+    let arm = if live.iter().any(|l| *l) {
+        let mut sk = (*arm.skeleton).clone();
+        sk.ik = sk.ik.iter().zip(&live).filter(|(_, l)| !**l).map(|(f, _)| f.clone()).collect();
+        before_ik = Armature { skeleton: std::sync::Arc::new(sk), animations: arm.animations.clone() };
+        &before_ik
+    } else {
+        arm
+    };
     let sk = &*arm.skeleton;
     let skins = resolve_skins(sk, &opts.skins)?;
     let mut ctx = Ctx {
@@ -302,7 +318,8 @@ pub fn plan_with_progress(
         bones: Vec::new(),
         real: Vec::new(),
         mesh_helper: HashMap::new(),
-        warnings: Vec::new(),
+        warnings: ik_warnings,
+        pointed,
     };
     ctx.warnings.extend(order_warning);
     choose_owners(&mut ctx);
@@ -329,6 +346,7 @@ pub fn plan_with_progress(
     ctx.targets(&setup_pose, &mut setup_t);
     let mut out = SkfArmature { version: VERSION.into(), ..SkfArmature::default() };
     write_bones(&ctx, &setup_t, &mut out);
+    super::ik::write_families(&with_ik.skeleton, &live, &ctx.real, &mut out);
     let mut jobs = Vec::new();
     let mut mesh_uvs = Vec::new();
     let mesh_jobs = write_visuals(&ctx, meshes, &mut out, &mut jobs, &mut mesh_uvs);

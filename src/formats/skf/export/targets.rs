@@ -79,6 +79,9 @@ impl Ctx<'_> {
             if (0..4).any(|k| (w.to_array()[k] - got.to_array()[k]).abs() > tol) {
                 trs = nearest_branch(Trs::from_matrix(w).0, trs.rot);
             }
+            if self.pointed.get(i).copied().unwrap_or(false) && trs.sx < 0.0 {
+                trs = Trs { rot: trs.rot + std::f64::consts::PI, sx: -trs.sx, sy: -trs.sy, ..trs };
+            }
             t.trs[self.real[i]] = trs;
         }
         for j in 0..self.bones.len() {

@@ -1,0 +1,162 @@
+//! `ik` sections (LANGUAGE-EXT.md, "Inverse kinematics"): one IK family per
+//! line, `TIPREF to TARGETREF (up N | from ROOTREF) [fabrik|arc] [cw|ccw]`.
+//!
+//! A child module of the section parser (it uses the parser's helpers); the
+//! parser's only hook is the `ik` header. Names are resolved by the
+//! compiler (`compile::ik`).
+
+use super::*;
+use crate::model::{IkConstraint, IkMode};
+
+const IK_LINE_HINT: &str = "write `TIP to TARGET up N` or `TIP to TARGET from ROOT`, then optionally `fabrik`|`arc` and `cw`|`ccw`";
+
+/// The words an IK line may use after its tip.
+const IK_WORDS: [&str; 7] = ["to", "up", "from", "fabrik", "arc", "cw", "ccw"];
+
+impl Parser {
+    pub(super) fn ik_section(&mut self, header: &LogicalLine<'_>, toks: &[Token<'_>], rest: &[Ln<'_>]) -> IkSection {
+        self.role(header, &toks[0], Role::SectionKeyword);
+        for t in &toks[1..] {
+            self.push(
+                Diagnostic::error(tok_span(header, t), format!("unexpected `{}` after `ik`", t.text))
+                    .hint("list the IK families on the lines below, one per line")
+                    .hint(IK_LINE_HINT),
+            );
+        }
+        let mut s = IkSection::default();
+        for &(line, toks) in rest {
+            if line.is_blank() || self.skipped(line) {
+                continue;
+            }
+            if line.depth() != 1 || toks.is_empty() {
+                let mut d = Diagnostic::error(line_span(line), "an IK line is indented with one tab").hint(IK_LINE_HINT);
+                if line.text[1..].starts_with(is_js_space) {
+                    d = d.hint("indent with tabs only");
+                }
+                self.invalid_block(line, d);
+                continue;
+            }
+            if let Some(l) = self.ik_line(line, toks) {
+                s.lines.push(l);
+            }
+        }
+        s
+    }
+
+    /// One family line; `None` (with an error) when it names no tip, no
+    /// target or no start of the chain.
+    fn ik_line(&mut self, line: &LogicalLine<'_>, toks: &[Token<'_>]) -> Option<IkLine> {
+        let head = toks[0];
+        if !token::is_path(head.text) {
+            let mut d = Diagnostic::error(tok_span(line, &head), format!("`{}` is not a bone reference", head.text)).hint(IK_LINE_HINT);
+            if IK_WORDS.contains(&head.text) {
+                d = d.hint("an IK line starts with the chain's tip bone");
+            }
+            self.invalid_block(line, d);
+            return None;
+        }
+        self.role(line, &head, Role::BoneRef);
+        let tip = Spanned::new(head.text.to_string(), tok_span(line, &head));
+        let mut target: Option<Spanned<String>> = None;
+        let mut reach: Option<IkReach> = None;
+        let mut mode: Option<IkMode> = None;
+        let mut bend: Option<IkConstraint> = None;
+        let mut i = 1;
+        while i < toks.len() {
+            let t = toks[i];
+            let next = toks.get(i + 1).copied();
+            i += 1;
+            match t.text {
+                "to" | "from" => {
+                    self.role(line, &t, Role::BoneProperty);
+                    let what = if t.text == "to" { "the target bone" } else { "the chain's first bone" };
+                    let Some(n) = next.filter(|n| token::is_path(n.text) && !IK_WORDS.contains(&n.text)) else {
+                        self.push(Diagnostic::error(tok_span(line, &t), format!("`{}` needs {what} after it", t.text)).hint(IK_LINE_HINT));
+                        continue;
+                    };
+                    i += 1;
+                    self.role(line, &n, Role::BoneRef);
+                    let r = Spanned::new(n.text.to_string(), tok_span(line, &n));
+                    if t.text == "to" {
+                        if target.is_some() {
+                            self.push(Diagnostic::error(tok_span(line, &t), "the target is given twice; this one is ignored"));
+                        } else {
+                            target = Some(r);
+                        }
+                    } else if reach.is_some() {
+                        self.push(
+                            Diagnostic::error(tok_span(line, &t), "the start of the chain is given twice; this one is ignored")
+                                .hint("give either `up N` or `from BONE`"),
+                        );
+                    } else {
+                        reach = Some(IkReach::From(r));
+                    }
+                }
+                "up" => {
+                    self.role(line, &t, Role::BoneProperty);
+                    let parsed = next.and_then(|n| token::unsigned(n.text).map(|v| (n, v)));
+                    let Some((n, v)) = parsed else {
+                        self.push(
+                            Diagnostic::error(
+                                tok_span(line, &t),
+                                "`up` needs a number after it: how many parents above the tip the chain takes",
+                            )
+                            .hint(IK_LINE_HINT),
+                        );
+                        continue;
+                    };
+                    i += 1;
+                    if v.fract() != 0.0 || v < 1.0 || v > f64::from(MAX_IK_UP) {
+                        self.push(Diagnostic::error(
+                            tok_span(line, &n),
+                            format!("`up` takes a whole number from 1 to {MAX_IK_UP} (the parents above the tip), not {}", n.text),
+                        ));
+                        continue;
+                    }
+                    self.role(line, &n, Role::Number);
+                    if reach.is_some() {
+                        self.push(
+                            Diagnostic::error(tok_span(line, &t), "the start of the chain is given twice; this one is ignored")
+                                .hint("give either `up N` or `from BONE`"),
+                        );
+                    } else {
+                        reach = Some(IkReach::Up(Spanned::new(v as u32, tok_span(line, &n))));
+                    }
+                }
+                "fabrik" | "arc" => {
+                    self.role(line, &t, Role::BoneProperty);
+                    if mode.is_some() {
+                        self.push(Diagnostic::warning(tok_span(line, &t), "the mode is given twice; the last one counts"));
+                    }
+                    mode = Some(if t.text == "arc" { IkMode::Arc } else { IkMode::Fabrik });
+                }
+                "cw" | "ccw" => {
+                    self.role(line, &t, Role::BoneProperty);
+                    if bend.is_some() {
+                        self.push(Diagnostic::warning(tok_span(line, &t), "the bend is given twice; the last one counts"));
+                    }
+                    bend = Some(if t.text == "cw" { IkConstraint::Clockwise } else { IkConstraint::CounterClockwise });
+                }
+                other => {
+                    let mut d = Diagnostic::error(tok_span(line, &t), format!("unexpected `{other}` in an IK line")).hint(IK_LINE_HINT);
+                    if let Some(s) = crate::syntax::suggest::closest(other, IK_WORDS.iter().copied()) {
+                        d = d.hint(format!("did you mean `{s}`?"));
+                    }
+                    self.push(d);
+                }
+            }
+        }
+        let Some(target) = target else {
+            self.push(Diagnostic::error(line_span(line), "this IK line has no target: add `to BONE`").hint(IK_LINE_HINT));
+            return None;
+        };
+        let Some(reach) = reach else {
+            self.push(
+                Diagnostic::error(line_span(line), "this IK line does not say where its chain starts: add `up N` or `from BONE`")
+                    .hint(IK_LINE_HINT),
+            );
+            return None;
+        };
+        Some(IkLine { span: line_span(line), tip, target, reach, mode: mode.unwrap_or_default(), bend: bend.unwrap_or_default() })
+    }
+}
