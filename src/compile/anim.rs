@@ -132,20 +132,22 @@ impl Tracks {
         self.src.references.push((ord, Reference { span: sec.name.span, target: Some(SrcTarget::Animation(this_anim)), definition: true }));
         for item in &sec.items {
             let region = item.timelines.iter().fold(item.target.span, |r, t| r.cover(t.span));
-            let (idx, what) = if item.is_slot { (&rig.slot_names, "slot") } else { (&rig.bone_names, "bone") };
-            let resolved = resolve_or_explain(idx, what, &item.target, "its timelines are ignored");
-            let src_target =
-                resolved.as_ref().ok().map(|&id| if item.is_slot { SrcTarget::Slot(SlotId(id)) } else { SrcTarget::Bone(BoneId(id)) });
+            let fallback = "its timelines are ignored";
+            let resolved = if item.is_slot {
+                resolve_or_explain(&rig.slot_names, "slot", &item.target, fallback).map(|s| (Target::Slot(s.0), SrcTarget::Slot(s)))
+            } else {
+                resolve_or_explain(&rig.bone_names, "bone", &item.target, fallback).map(|b| (Target::Bone(b.0), SrcTarget::Bone(b)))
+            };
+            let src_target = resolved.as_ref().ok().map(|r| r.1);
             self.src.references.push((ord, Reference { span: item.target.span, target: src_target, definition: false }));
             self.src.items.push((ord, ItemSource { anim: this_anim, region, target: src_target }));
-            let id = match resolved {
-                Ok(id) => id,
+            let target = match resolved {
+                Ok((t, _)) => t,
                 Err(d) => {
                     self.diags.push((ord, d));
                     continue;
                 }
             };
-            let target = if item.is_slot { Target::Slot(id) } else { Target::Bone(id) };
             for tl in &item.timelines {
                 let start = Opts {
                     frame: item.opts.frame.or(opts.frame),
@@ -310,12 +312,12 @@ fn check_attachment_names(
             for tl in item.timelines.iter().filter(|t| t.prop.node == TimelineProp::Attachment) {
                 for c in &tl.commands {
                     let TimelineCommand::Push(KeyValue::Name(n)) = &c.node else { continue };
-                    let found = rig.attachment_ids.get(&(slot, n.clone())).copied();
+                    let found = rig.attachment_ids.get(&(slot.0, n.clone())).copied();
                     refs.push((*ord, Reference { span: c.span, target: found.map(SrcTarget::Attachment), definition: false }));
                     if found.is_none() {
-                        let slot_name = &rig.skeleton.slots[slot as usize].name;
+                        let slot_name = &rig.skeleton.slots[slot.index()].name;
                         let names: Vec<&str> =
-                            rig.skeleton.attachments.iter().filter(|a| a.slot.0 == slot).map(|a| a.name.as_str()).collect();
+                            rig.skeleton.attachments.iter().filter(|a| a.slot == slot).map(|a| a.name.as_str()).collect();
                         let mut d = Diagnostic::warning(
                             c.span,
                             format!("slot `{slot_name}` has no attachment `{n}`; nothing is shown from this key"),

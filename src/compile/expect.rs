@@ -8,7 +8,7 @@
 use super::names::resolve_or_explain;
 use super::rig::RigOutput;
 use super::source::{Reference, Target};
-use crate::model::{AnimId, Armature, BoneId, SlotId, clean_fps};
+use crate::model::{AnimId, Armature, BoneId, clean_fps};
 use crate::syntax::Diagnostic;
 use crate::syntax::Span;
 use crate::syntax::tree::{ExpectProp, ExpectSection, Spanned};
@@ -146,11 +146,14 @@ pub(crate) fn resolve_section(armature: &Armature, rig: &RigOutput, e: &ExpectSe
         }
     }
     for l in &e.lines {
-        let idx = if l.is_slot { &rig.slot_names } else { &rig.bone_names };
-        let what = if l.is_slot { "slot" } else { "bone" };
-        let target = match resolve_or_explain(idx, what, &l.target, "the expectation is not checked") {
-            Ok(i) => {
-                let t = if l.is_slot { Target::Slot(SlotId(i)) } else { Target::Bone(BoneId(i)) };
+        let fallback = "the expectation is not checked";
+        let resolved = if l.is_slot {
+            resolve_or_explain(&rig.slot_names, "slot", &l.target, fallback).map(Target::Slot)
+        } else {
+            resolve_or_explain(&rig.bone_names, "bone", &l.target, fallback).map(Target::Bone)
+        };
+        let target = match resolved {
+            Ok(t) => {
                 out.references.push(Reference { span: l.target.span, target: Some(t), definition: false });
                 Some(t)
             }

@@ -65,8 +65,8 @@ pub(crate) fn compile_ik(rig: &RigOutput, sections: &[(Ordinal, &IkSection)]) ->
                 "the IK family is left out",
             ) {
                 Ok(id) => {
-                    out.references.push((o, Reference { span: r.span, target: Some(Target::Bone(BoneId(id))), definition: false }));
-                    Some(BoneId(id))
+                    out.references.push((o, Reference { span: r.span, target: Some(Target::Bone(id)), definition: false }));
+                    Some(id)
                 }
                 Err(d) => {
                     out.references.push((o, Reference { span: r.span, target: None, definition: false }));

@@ -5,13 +5,44 @@ use rustc_hash::FxHashMap as HashMap;
 
 use crate::syntax::suggest;
 
+/// The id of an item a [`NameIndex`] names: its position in the list of names.
+pub trait NameId: Copy + Eq + Ord + std::fmt::Debug {
+    /// The id of the item at position `i`.
+    fn from_u32(i: u32) -> Self;
+    /// The item's position.
+    fn to_u32(self) -> u32;
+}
+
+impl NameId for u32 {
+    fn from_u32(i: u32) -> Self {
+        i
+    }
+    fn to_u32(self) -> u32 {
+        self
+    }
+}
+
+macro_rules! name_id {
+    ($($t:ty),*) => {$(
+        impl NameId for $t {
+            fn from_u32(i: u32) -> Self {
+                Self(i)
+            }
+            fn to_u32(self) -> u32 {
+                self.0
+            }
+        }
+    )*};
+}
+name_id!(crate::model::BoneId, crate::model::SlotId, crate::model::AttachmentId);
+
 /// What a reference resolves to.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Resolved {
-    /// Exactly one item: its index.
-    Found(u32),
+pub enum Resolved<Id = u32> {
+    /// Exactly one item: its id.
+    Found(Id),
     /// Every item the reference matches (at least two).
-    Ambiguous(Vec<u32>),
+    Ambiguous(Vec<Id>),
     /// No item has this name or suffix.
     Unknown,
 }
@@ -31,10 +62,17 @@ enum Entry {
 /// suffix by a hash built segment by segment from the right (so all the
 /// suffixes of a name cost one pass over it), and a lookup checks each
 /// candidate against the name itself, so hash collisions cannot mislead it.
-#[derive(Clone, Debug, Default)]
-pub struct NameIndex {
+#[derive(Clone, Debug)]
+pub struct NameIndex<Id = u32> {
     map: HashMap<u64, Entry>,
     names: Vec<String>,
+    id: std::marker::PhantomData<Id>,
+}
+
+impl<Id> Default for NameIndex<Id> {
+    fn default() -> Self {
+        NameIndex { map: HashMap::default(), names: Vec::new(), id: std::marker::PhantomData }
+    }
 }
 
 fn segment_hash(seg: &str) -> u64 {
@@ -54,12 +92,12 @@ fn reference_hash(reference: &str) -> u64 {
     reference.rsplit('.').fold(EMPTY, |h, seg| combine(segment_hash(seg), h))
 }
 
-impl NameIndex {
+impl<Id: NameId> NameIndex<Id> {
     /// The index of `names` (full dotted names; an item's id is its position).
     pub fn new<'a>(names: impl IntoIterator<Item = &'a str>) -> Self {
         let mut idx = NameIndex::default();
         for (i, name) in names.into_iter().enumerate() {
-            idx.insert(name, i as u32);
+            idx.insert(name, Id::from_u32(i as u32));
         }
         idx
     }
@@ -80,7 +118,8 @@ impl NameIndex {
     }
 
     /// Adds an item; ids must be given in increasing order.
-    pub fn insert(&mut self, name: &str, id: u32) {
+    pub fn insert(&mut self, name: &str, id: Id) {
+        let id = id.to_u32();
         // Every dotted suffix: segments from the right, each suffix's hash
         // built from the one after it.
         let mut h = EMPTY;
@@ -111,7 +150,11 @@ impl NameIndex {
 
     /// What `reference` (any dotted suffix of a full name, or `skeleton.` + a full
     /// name) names.
-    pub fn resolve(&self, reference: &str) -> Resolved {
+    pub fn resolve(&self, reference: &str) -> Resolved<Id> {
+        self.resolve_u32(reference).map(Id::from_u32)
+    }
+
+    fn resolve_u32(&self, reference: &str) -> Resolved {
         let mut ids: Vec<u32> = Vec::new();
         let mut first: Option<u32> = None;
         let mut found = |id: u32| match first {
@@ -155,8 +198,8 @@ impl NameIndex {
     }
 
     /// The full name of item `id` (empty for an id out of range).
-    pub fn name(&self, id: u32) -> &str {
-        self.names.get(id as usize).map_or("", |s| s.as_str())
+    pub fn name(&self, id: Id) -> &str {
+        self.names.get(id.to_u32() as usize).map_or("", |s| s.as_str())
     }
 
     /// Full names closest to an unknown reference (compared with the same
@@ -182,12 +225,12 @@ impl NameIndex {
 /// Resolves a reference, or explains why it does not resolve: the
 /// candidates of an ambiguous one, the closest names for an unknown one, and
 /// `fallback` (what happens instead).
-pub fn resolve_or_explain(
-    idx: &NameIndex,
+pub fn resolve_or_explain<Id: NameId>(
+    idx: &NameIndex<Id>,
     what: &str,
     reference: &crate::syntax::tree::Spanned<String>,
     fallback: &str,
-) -> Result<u32, crate::syntax::Diagnostic> {
+) -> Result<Id, crate::syntax::Diagnostic> {
     use crate::syntax::Diagnostic;
     let mut d = match idx.resolve(&reference.node) {
         Resolved::Found(id) => return Ok(id),
@@ -212,6 +255,17 @@ pub fn resolve_or_explain(
         d = d.hint(fallback.to_string());
     }
     Err(d)
+}
+
+impl<Id> Resolved<Id> {
+    /// The same result with each id mapped.
+    pub fn map<T>(self, f: impl Fn(Id) -> T) -> Resolved<T> {
+        match self {
+            Resolved::Found(i) => Resolved::Found(f(i)),
+            Resolved::Ambiguous(v) => Resolved::Ambiguous(v.into_iter().map(f).collect()),
+            Resolved::Unknown => Resolved::Unknown,
+        }
+    }
 }
 
 /// The candidate closest to `word` within a small edit distance (moved to

@@ -2,7 +2,7 @@
 
 use rustc_hash::FxHashMap as HashMap;
 
-use super::names::{NameIndex, resolve_or_explain};
+use super::names::{NameId, NameIndex, resolve_or_explain};
 use super::source::{BoneDef, OrderEntry, PropKey, PropSource, Reference, SkinEntry, SlotDef, Target};
 use super::{LocalDiag, Ordinal};
 use crate::model::*;
@@ -23,8 +23,8 @@ pub struct RigOutput {
     /// Shared with the rig before when the names are the same (a skeleton
     /// edit that changes a value): building the index hashes every dotted
     /// suffix of every name.
-    pub bone_names: std::sync::Arc<NameIndex>,
-    pub slot_names: std::sync::Arc<NameIndex>,
+    pub bone_names: std::sync::Arc<NameIndex<BoneId>>,
+    pub slot_names: std::sync::Arc<NameIndex<SlotId>>,
     /// (slot, short name) → attachment.
     pub attachment_ids: HashMap<(u32, String), AttachmentId>,
     pub diagnostics: Vec<LocalDiag>,
@@ -201,7 +201,14 @@ impl Ctx {
     }
 
     /// Resolves a reference, reporting unknown and ambiguous ones.
-    fn resolve(&mut self, idx: &NameIndex, what: &str, reference: &Spanned<String>, ord: Ordinal, fallback: &str) -> Option<u32> {
+    fn resolve<Id: NameId>(
+        &mut self,
+        idx: &NameIndex<Id>,
+        what: &str,
+        reference: &Spanned<String>,
+        ord: Ordinal,
+        fallback: &str,
+    ) -> Option<Id> {
         resolve_or_explain(idx, what, reference, fallback).map_err(|d| self.push(ord, d)).ok()
     }
 
@@ -521,7 +528,7 @@ impl Merge {
     }
 
     /// Skins: resolves each item to an attachment of the skeleton.
-    fn skins(&mut self, sections: &[(Ordinal, RigSection<'_>)], slot_names: &NameIndex, cx: &mut Ctx) -> SkinItems {
+    fn skins(&mut self, sections: &[(Ordinal, RigSection<'_>)], slot_names: &NameIndex<SlotId>, cx: &mut Ctx) -> SkinItems {
         let mut skins: SkinItems = Vec::new();
         for (ord, sec) in sections {
             let RigSection::Skin(sk) = sec else { continue };
@@ -545,16 +552,23 @@ impl Merge {
     }
 
     /// One skin item: the attachment it replaces and its data.
-    fn skin_item(&mut self, ord: Ordinal, skin: SkinId, item: &SkinItem, slot_names: &NameIndex, cx: &mut Ctx) -> Option<(usize, WAtt)> {
+    fn skin_item(
+        &mut self,
+        ord: Ordinal,
+        skin: SkinId,
+        item: &SkinItem,
+        slot_names: &NameIndex<SlotId>,
+        cx: &mut Ctx,
+    ) -> Option<(usize, WAtt)> {
         let region = item.commands.iter().fold(item.span, |r, c| r.cover(c.span));
         let resolved = cx.resolve(slot_names, "slot", &item.slot, ord, "the skin item is ignored");
-        cx.reference(ord, item.slot.span, resolved.map(|s| Target::Slot(SlotId(s))), false);
-        let mut entry = SkinEntry { skin, region, slot: resolved.map(SlotId), attachment: None };
+        cx.reference(ord, item.slot.span, resolved.map(Target::Slot), false);
+        let mut entry = SkinEntry { skin, region, slot: resolved, attachment: None };
         let Some(slot) = resolved else {
             self.src.skin_entries.push((ord, entry));
             return None;
         };
-        let slot = slot as usize;
+        let slot = slot.index();
         let att_short = item.attachment.as_ref().map_or_else(|| last_segment(&item.slot.node).to_string(), |a| a.node.clone());
         let full = dotted(&self.slots[slot].name, &att_short);
         let found = self.att_by_name.get(&full).copied();
@@ -584,7 +598,7 @@ impl Merge {
     }
 
     /// Attachments of the default skin, then every other skin.
-    fn finish_skins(&self, skin_items: &SkinItems, bone_of_slot: &[BoneId], bone_names: &NameIndex, cx: &mut Ctx) -> Vec<Skin> {
+    fn finish_skins(&self, skin_items: &SkinItems, bone_of_slot: &[BoneId], bone_names: &NameIndex<BoneId>, cx: &mut Ctx) -> Vec<Skin> {
         let finish = |w: &WAtt, slot: usize, cx: &mut Ctx| finish_attachment(w, bone_of_slot[slot], bone_names, cx);
         let default_atts: Vec<Attachment> = self.atts.iter().map(|(slot, _, w)| finish(w, *slot, cx)).collect();
         let mut skins = vec![Skin { name: "default".into(), attachments: default_atts.clone() }];
@@ -599,23 +613,22 @@ impl Merge {
     }
 
     /// The draw order: the slots the order sections list, then the others.
-    fn draw_order(&mut self, sections: &[(Ordinal, RigSection<'_>)], slot_names: &NameIndex, cx: &mut Ctx) -> Vec<SlotId> {
+    fn draw_order(&mut self, sections: &[(Ordinal, RigSection<'_>)], slot_names: &NameIndex<SlotId>, cx: &mut Ctx) -> Vec<SlotId> {
         let mut listed: Vec<SlotId> = Vec::new();
         for (ord, sec) in sections {
             let RigSection::Order(o) = sec else { continue };
             for e in &o.entries {
                 let resolved = cx.resolve(slot_names, "slot", e, *ord, "the entry is ignored");
-                cx.reference(*ord, e.span, resolved.map(|s| Target::Slot(SlotId(s))), false);
-                self.src.order_entries.push((*ord, OrderEntry { span: e.span, slot: resolved.map(SlotId) }));
-                let Some(slot) = resolved else { continue };
-                let id = SlotId(slot);
+                cx.reference(*ord, e.span, resolved.map(Target::Slot), false);
+                self.src.order_entries.push((*ord, OrderEntry { span: e.span, slot: resolved }));
+                let Some(id) = resolved else { continue };
                 if listed.contains(&id) {
                     // (A draw order lists few slots; a linear check is enough.)
                     cx.push(
                         *ord,
                         Diagnostic::warning(
                             e.span,
-                            format!("slot `{}` is already listed; this entry is ignored", self.slots[slot as usize].name),
+                            format!("slot `{}` is already listed; this entry is ignored", self.slots[id.index()].name),
                         ),
                     );
                     continue;
@@ -635,17 +648,17 @@ impl Merge {
 
 /// The index of `names`: `previous` itself when it indexes the same names
 /// in the same order.
-fn reuse_or_index<'a>(
-    previous: Option<&std::sync::Arc<NameIndex>>,
+fn reuse_or_index<'a, Id: NameId>(
+    previous: Option<&std::sync::Arc<NameIndex<Id>>>,
     names: impl ExactSizeIterator<Item = &'a str> + Clone,
-) -> std::sync::Arc<NameIndex> {
+) -> std::sync::Arc<NameIndex<Id>> {
     match previous {
         Some(p) if p.names().len() == names.len() && p.names().iter().map(String::as_str).eq(names.clone()) => p.clone(),
         _ => std::sync::Arc::new(NameIndex::new(names)),
     }
 }
 
-fn finish_attachment(w: &WAtt, slot_bone: BoneId, bones: &NameIndex, cx: &mut Ctx) -> Attachment {
+fn finish_attachment(w: &WAtt, slot_bone: BoneId, bones: &NameIndex<BoneId>, cx: &mut Ctx) -> Attachment {
     let transform = AttachmentTransform {
         x: w.x.unwrap_or(0.0),
         y: w.y.unwrap_or(0.0),
@@ -683,7 +696,7 @@ fn finish_attachment(w: &WAtt, slot_bone: BoneId, bones: &NameIndex, cx: &mut Ct
 /// with `M` starts at the slot bone's origin; a later `M` starts the path
 /// again (the original drops what came before); commands after `C` are
 /// ignored.
-fn build_path(cmds: &[(Ordinal, PathCommandLine)], slot_bone: BoneId, bones: &NameIndex, cx: &mut Ctx) -> BoundPath {
+fn build_path(cmds: &[(Ordinal, PathCommandLine)], slot_bone: BoneId, bones: &NameIndex<BoneId>, cx: &mut Ctx) -> BoundPath {
     let origin = BoundPoint { bone: slot_bone, x: 0.0, y: 0.0 };
     let mut path = BoundPath { start: origin, segments: Vec::new(), closed: false };
     let mut default_bone = slot_bone;
@@ -701,8 +714,8 @@ fn build_path(cmds: &[(Ordinal, PathCommandLine)], slot_bone: BoneId, bones: &Na
             let bone = match &p.bone {
                 Some(r) => {
                     let found = cx.resolve(bones, "bone", r, ord, "the point stays on the default bone");
-                    cx.reference(ord, r.span, found.map(|b| Target::Bone(BoneId(b))), false);
-                    found.map_or(default_bone, BoneId)
+                    cx.reference(ord, r.span, found.map(Target::Bone), false);
+                    found.unwrap_or(default_bone)
                 }
                 None => default_bone,
             };
@@ -711,9 +724,9 @@ fn build_path(cmds: &[(Ordinal, PathCommandLine)], slot_bone: BoneId, bones: &Na
         match &line.command {
             PathCommand::Switch(r) => {
                 let found = cx.resolve(bones, "bone", r, ord, "the default bone does not change");
-                cx.reference(ord, r.span, found.map(|b| Target::Bone(BoneId(b))), false);
+                cx.reference(ord, r.span, found.map(Target::Bone), false);
                 if let Some(b) = found {
-                    default_bone = BoneId(b);
+                    default_bone = b;
                 }
                 continue;
             }
