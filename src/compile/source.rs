@@ -8,8 +8,6 @@
 //! cached results stay valid when text before them moves); the compiler
 //! shifts it into document offsets.
 
-#![allow(missing_docs, reason = "issue 9: public items here still need doc comments")]
-
 use std::ops::Range;
 
 use crate::model::{AnimId, AttachmentId, BoneId, SkinId, SlotId};

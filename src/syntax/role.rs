@@ -7,8 +7,6 @@
 //! editor's highlighting is a mapping from role to style, and a language
 //! server's semantic tokens are the same list.
 
-#![allow(missing_docs, reason = "issue 9: public items here still need doc comments")]
-
 use super::diag::Span;
 
 /// What a token is, as the parser read it.

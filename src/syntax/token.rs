@@ -1,8 +1,6 @@
 //! Token grammars (LANGUAGE.md "Terms"), written with nom. Each public
 //! function recognizes one whole token or returns `None`.
 
-#![allow(missing_docs, reason = "issue 9: public items here still need doc comments")]
-
 use nom::branch::alt;
 use nom::bytes::complete::{tag, take_while, take_while_m_n, take_while1};
 use nom::character::complete::{char, digit1};
@@ -100,7 +98,9 @@ pub fn path_prefix_len(s: &str) -> usize {
 /// A color literal as written: hex digits and an optional alpha.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ColorLit {
+    /// Red, green, blue, 0–255 (`#RGB` digits are doubled: `#F80` is 255, 136, 0).
     pub rgb: [u8; 3],
+    /// The `,ALPHA` suffix (0–1, finite) if written; `None` means opaque.
     pub alpha: Option<f64>,
 }
 
@@ -185,14 +185,18 @@ fn easing_lit(i: &str) -> Res<'_, &str> {
 /// A frame value inside options: `F` or, in timelines, `+F` (advance).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct FrameOpt {
+    /// The frame number as written (or the advance in frames when relative).
     pub value: f64,
+    /// Written with a leading `+`: counted from the previous key's frame.
     pub relative: bool,
 }
 
 /// The easing part of an option token: a known easing or the unknown name.
 #[derive(Clone, Debug, PartialEq)]
 pub enum EasingOpt {
+    /// One of the language's easings (LANGUAGE.md §5).
     Known(Easing),
+    /// A name that is none of them, kept for the diagnostic and its hint.
     Unknown(String),
 }
 
@@ -200,8 +204,11 @@ pub enum EasingOpt {
 /// it may carry a trailing advance `-…->`.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct OptionsTok {
+    /// `F`: the frame of the first key (or of this key, in timelines).
     pub frame: Option<FrameOpt>,
+    /// `S`: frames between consecutive keys.
     pub step: Option<f64>,
+    /// `E`: the easing of the segments that follow.
     pub easing: Option<EasingOpt>,
     /// Number of steps to advance (timelines only).
     pub advance: u32,
