@@ -1,8 +1,10 @@
 //! The syntax tree of one top-level section. It holds what the text says
 //! (valid items only, with spans relative to the section start); what was
 //! malformed is in the section's diagnostics instead.
-
-#![allow(missing_docs, reason = "issue 9: public items here still need doc comments")]
+//!
+//! [`super::parse_section`] builds it; `compile` turns the trees of
+//! all sections into the model. Every [`Span`] in here is a byte range
+//! relative to the first byte of the section's text, not of the file.
 
 use super::diag::{Diagnostic, Span};
 use super::role::TokenRole;
@@ -11,11 +13,16 @@ use crate::model::{Color, Easing, LineCap, LineJoin};
 /// A value and where it was written.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Spanned<T> {
+    /// The value as parsed.
     pub node: T,
+    /// The bytes it was read from, relative to the section start (for a
+    /// name inside a token, only the name's bytes; for a quoted name, the
+    /// token with its quotes).
     pub span: Span,
 }
 
 impl<T> Spanned<T> {
+    /// Pairs `node` with the section-relative `span` it was read from.
     pub fn new(node: T, span: Span) -> Self {
         Spanned { node, span }
     }
@@ -24,6 +31,7 @@ impl<T> Spanned<T> {
 /// One parsed top-level section.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Section {
+    /// What the header starts, with the section's parsed lines.
     pub kind: SectionKind,
     /// The header line (the whole first line).
     pub header: Span,
@@ -34,11 +42,17 @@ pub struct Section {
     pub roles: Vec<TokenRole>,
 }
 
+/// The kind of a section, chosen by its header's first word, and its parsed
+/// content.
 #[derive(Clone, Debug, PartialEq)]
 pub enum SectionKind {
+    /// `skeleton [COLOR]`: bones, slots and attachments (LANGUAGE.md §2).
     Skeleton(SkeletonSection),
+    /// `skin "NAME"`: replacement attachments (LANGUAGE.md §3).
     Skin(SkinSection),
+    /// `order`: the draw order of slots (LANGUAGE.md §4).
     Order(OrderSection),
+    /// `anim ["NAME"] [Nfps] [OPTS]`: an animation's timelines (LANGUAGE.md §5).
     Anim(AnimSection),
     /// `expect "ANIM" FRAME ~TOL`: pose assertions (LANGUAGE-EXT.md).
     Expect(ExpectSection),
@@ -49,43 +63,60 @@ pub enum SectionKind {
     Ignored,
 }
 
+/// A `skeleton` section: its header color and its bone lines.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct SkeletonSection {
     /// Default color of bones that have none.
     pub color: Option<Color>,
+    /// The valid bone lines in the order written, each with the slot lines
+    /// under it. A path written twice appears twice (compile merges them).
     pub bones: Vec<BoneLine>,
 }
 
+/// `<path> <bone-token>*` at depth 1 of a `skeleton` section (LANGUAGE.md §2.1).
 #[derive(Clone, Debug, PartialEq)]
 pub struct BoneLine {
     /// Full dotted path.
     pub path: Spanned<String>,
     /// In the order written; later ones overwrite earlier ones.
     pub props: Vec<Spanned<BoneProp>>,
+    /// The slot lines nested under this bone line, in the order written.
     pub slots: Vec<SlotLine>,
     /// The whole line (without its indentation).
     pub span: Span,
 }
 
+/// One bone token; it applies to the child-most bone of the line's path.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum BoneProp {
+    /// `lNUM`: the bone's length along its x axis (drawn by the bone overlay).
     Length(f64),
-    /// Degrees.
+    /// `rNUM`: setup rotation in degrees, counterclockwise.
     Rotation(f64),
+    /// `xNUM`: setup position x in the parent's space.
     X(f64),
+    /// `yNUM`: setup position y in the parent's space (y up).
     Y(f64),
+    /// `iNUM`: setup scale along x.
     ScaleX(f64),
+    /// `jNUM`: setup scale along y.
     ScaleY(f64),
+    /// A COLOR token: the bone's color (stored with 8-bit channels).
     Color(Color),
+    /// `flip-x`: negates the bone's x axis (a mirror image).
     FlipX,
+    /// `flip-y`: negates the bone's y axis (a mirror image).
     FlipY,
+    /// `no-rot`: the bone does not inherit its parent's rotation.
     NoRotation,
+    /// `no-scale`: the bone does not inherit its parent's scale.
     NoScale,
 }
 
 /// `@[SLOT][\[ATT\]] <slot-token>* [:TYPE <attachment-token>*]` under a bone.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SlotLine {
+    /// The whole line (without its indentation).
     pub span: Span,
     /// `None`: the bone's last segment.
     pub slot: Option<Spanned<String>>,
@@ -95,6 +126,7 @@ pub struct SlotLine {
     pub attachment_valid: bool,
     /// Slot colors in the order written (the last wins).
     pub colors: Vec<Color>,
+    /// The `:TYPE` and attachment tokens (empty without `:TYPE`).
     pub spec: AttachmentSpec,
     /// Path command lines under this slot line.
     pub commands: Vec<PathCommandLine>,
@@ -103,10 +135,15 @@ pub struct SlotLine {
 /// The attachment type written after `:`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum TypeName {
+    /// `:sprite`: an image drawn centered on the attachment origin.
     Sprite,
+    /// `:rect`: a rectangle centered on the attachment origin.
     Rect,
+    /// `:circle`: a circle centered on the attachment origin.
     Circle,
+    /// `:ellipse`: an ellipse centered on the attachment origin.
     Ellipse,
+    /// `:path`: an outline made of the path command lines below the line.
     Path,
     /// Not a type of the language (kept so redefinitions compare like the
     /// original, which stored whatever followed `:`).
@@ -117,6 +154,8 @@ impl TypeName {
     /// The types of the language, in the order messages list them.
     pub const KNOWN: [TypeName; 5] = [TypeName::Sprite, TypeName::Rect, TypeName::Circle, TypeName::Ellipse, TypeName::Path];
 
+    /// The type named by the text after `:` (`""` for a lone `:` gives
+    /// `Unknown("")`); never fails.
     pub fn parse(s: &str) -> TypeName {
         match TypeName::KNOWN.into_iter().find(|k| k.as_str() == s) {
             Some(k) => k,
@@ -136,6 +175,8 @@ impl TypeName {
         }
     }
 
+    /// Whether the type is a shape (`rect`, `circle`, `ellipse`, `path`),
+    /// the types that take the stroke and fill tokens.
     pub fn is_shape(&self) -> bool {
         matches!(self, TypeName::Rect | TypeName::Circle | TypeName::Ellipse | TypeName::Path)
     }
@@ -144,27 +185,45 @@ impl TypeName {
 /// `:TYPE` and the attachment tokens after it.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct AttachmentSpec {
+    /// The `:TYPE` token; `None` when the line has none (type `none`, which
+    /// draws nothing).
     pub ty: Option<Spanned<TypeName>>,
     /// Valid for the type, in the order written.
     pub props: Vec<Spanned<AttachmentProp>>,
 }
 
+/// One attachment token (LANGUAGE.md §2.2). Transform values are relative
+/// to the slot's bone; colors are stored with 8-bit channels.
 #[derive(Clone, Debug, PartialEq)]
 pub enum AttachmentProp {
+    /// `"image-name"` of a sprite, without the quotes, looked up relative to
+    /// the script's folder.
     Image(String),
+    /// `wNUM`: width of a rect, or the ellipse's diameter along x.
     Width(f64),
+    /// `hNUM`: height of a rect, or the ellipse's diameter along y.
     Height(f64),
+    /// `xNUM`: the attachment origin's x in the bone's space.
     X(f64),
+    /// `yNUM`: the attachment origin's y in the bone's space (y up).
     Y(f64),
     /// Degrees.
     Rotation(f64),
+    /// `iNUM`: the attachment's own scale along x.
     ScaleX(f64),
+    /// `jNUM`: the attachment's own scale along y.
     ScaleY(f64),
+    /// `tNUM`: stroke width of a shape (default 1; 0 draws no stroke).
     StrokeWidth(f64),
+    /// `mNUM`: miter limit of a shape's stroke (default 10).
     MiterLimit(f64),
+    /// `fCOLOR`: fill color of a shape (default opaque black).
     Fill(Color),
+    /// `sCOLOR`: stroke color of a shape (default opaque black).
     Stroke(Color),
+    /// `miter-join`, `bevel-join` or `round-join`.
     Join(LineJoin),
+    /// `butt-cap`, `square-cap` or `round-cap` (used by paths).
     Cap(LineCap),
     /// `d`: circle diameter or rect corner diameter.
     Diameter(f64),
@@ -173,95 +232,154 @@ pub enum AttachmentProp {
 /// A path point and the bone reference written with it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PointLit {
+    /// x in the space of the point's bone.
     pub x: f64,
+    /// y in the space of the point's bone (y up).
     pub y: f64,
+    /// The `:BONEREF` after the numbers (only the reference's bytes);
+    /// `None`: the default bone at this point of the path.
     pub bone: Option<Spanned<String>>,
+    /// The whole `NUM,NUM[:BONEREF]` token.
     pub span: Span,
 }
 
+/// One path command line under a `:path` attachment (LANGUAGE.md §2.3).
 #[derive(Clone, Debug, PartialEq)]
 pub enum PathCommand {
+    /// `M p`: start the outline at p.
     Move(PointLit),
+    /// `L p`: straight line to p.
     Line(PointLit),
+    /// `Q c p`: quadratic curve with control point c, ending at p.
     Quad(PointLit, PointLit),
+    /// `B c1 c2 p`: cubic curve with control points c1 and c2, ending at p.
     Cubic(PointLit, PointLit, PointLit),
+    /// `C`: closes the outline (a path is filled only when closed).
     Close,
     /// `: BONEREF` switches the default bone of the following points.
     Switch(Spanned<String>),
 }
 
+/// A parsed path command and its line.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PathCommandLine {
+    /// What the line says.
     pub command: PathCommand,
+    /// The whole line (without its indentation).
     pub span: Span,
 }
 
+/// A `skin "NAME"` section (LANGUAGE.md §3).
 #[derive(Clone, Debug, PartialEq)]
 pub struct SkinSection {
+    /// The skin's name without quotes; the span is the quoted token.
     pub name: Spanned<String>,
+    /// The valid items in the order written.
     pub items: Vec<SkinItem>,
 }
 
 /// `@SLOTREF[\[ATT\]] [:TYPE <attachment-token>*]` in a skin.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SkinItem {
+    /// The whole line (without its indentation).
     pub span: Span,
+    /// The slot reference (any unambiguous dotted suffix), without `@`.
     pub slot: Spanned<String>,
     /// `None`: the last segment of the slot reference.
     pub attachment: Option<Spanned<String>>,
+    /// The replacement attachment; without `:TYPE` it hides the attachment.
     pub spec: AttachmentSpec,
+    /// Path command lines under the item (for a `:path` replacement).
     pub commands: Vec<PathCommandLine>,
 }
 
+/// An `order` section (LANGUAGE.md §4).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct OrderSection {
+    /// Slot references without `@`, in the order written: first drawn
+    /// first (at the back).
     pub entries: Vec<Spanned<String>>,
 }
 
 /// Frame, step and easing defaults.
+///
+/// Written `F:S:E` (LANGUAGE.md §5); `None` where the form leaves a part
+/// out, so the enclosing default (item, then animation, then `0:5:li`) holds.
 #[derive(Clone, Copy, Debug, PartialEq, Default)]
 pub struct Opts {
+    /// The frame timelines start at.
     pub frame: Option<f64>,
+    /// The frames one `->` advances.
     pub step: Option<f64>,
+    /// The easing of the keys pushed.
     pub easing: Option<Easing>,
 }
 
+/// An `anim ["NAME"] [Nfps] [OPTS]` section (LANGUAGE.md §5).
 #[derive(Clone, Debug, PartialEq)]
 pub struct AnimSection {
     /// `""` when the header has no name.
+    ///
+    /// The span is the quoted token, or the `anim` keyword without a name.
     pub name: Spanned<String>,
+    /// `Nfps`, a whole number (`None`: not written; compile uses 20).
+    /// May be 0, which the parser warns about and compile replaces by 20.
     pub fps: Option<f64>,
+    /// The header's defaults for every item.
     pub opts: Opts,
+    /// The animated bones and slots in the order written.
     pub items: Vec<AnimItem>,
 }
 
 /// `BONEREF [OPTS]` or `@SLOTREF [OPTS]`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct AnimItem {
+    /// The bone or slot reference (without `@`).
     pub target: Spanned<String>,
+    /// `true` for `@SLOTREF`, whose timelines take slot properties.
     pub is_slot: bool,
+    /// Defaults overriding the animation's for this item's timelines.
     pub opts: Opts,
+    /// The timeline lines under the item, in the order written.
     pub timelines: Vec<TimelineLine>,
 }
 
+/// The property a timeline animates: its one-letter name at the start of
+/// the line (LANGUAGE.md §5).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum TimelineProp {
+    /// Bone `x`: added to the setup x.
     X,
+    /// Bone `y`: added to the setup y.
     Y,
+    /// Bone `r`: degrees added to the setup rotation.
     Rotation,
+    /// Bone `i`: multiplied with the setup scale x.
     ScaleX,
+    /// Bone `j`: multiplied with the setup scale y.
     ScaleY,
+    /// Bone `s`: replaces the setup flip x (stepped).
     FlipX,
+    /// Bone `t`: replaces the setup flip y (stepped).
     FlipY,
+    /// Slot `@`: switches the shown attachment by short name (stepped).
     Attachment,
+    /// Slot `c`: the slot color as a COLOR; replaces the slot's `r g b a`
+    /// timelines.
     Color,
+    /// Slot `r`: the red component of the slot color, normally 0..1.
     R,
+    /// Slot `g`: the green component of the slot color, normally 0..1.
     G,
+    /// Slot `b`: the blue component of the slot color, normally 0..1.
     B,
+    /// Slot `a`: the alpha of the slot color, normally 0..1.
     A,
 }
 
 impl TimelineProp {
+    /// The bone property named by a timeline's first token (`x y r i j s t`),
+    /// or `None` when it is not exactly one of those letters.
     pub fn for_bone(c: &str) -> Option<TimelineProp> {
         Some(match c {
             "x" => TimelineProp::X,
@@ -275,6 +393,8 @@ impl TimelineProp {
         })
     }
 
+    /// The slot property named by a timeline's first token (`@ c r g b a`),
+    /// or `None` when it is not exactly one of those.
     pub fn for_slot(c: &str) -> Option<TimelineProp> {
         Some(match c {
             "@" => TimelineProp::Attachment,
@@ -288,19 +408,29 @@ impl TimelineProp {
     }
 }
 
+/// `PROP COMMAND+` under an animation item (a line with no valid command
+/// is dropped with a warning, so `commands` is never empty).
 #[derive(Clone, Debug, PartialEq)]
 pub struct TimelineLine {
+    /// The property letter and its token.
     pub prop: Spanned<TimelineProp>,
+    /// The valid commands in the order written, each spanning its token
+    /// (one options token may yield several commands sharing its span).
     pub commands: Vec<Spanned<TimelineCommand>>,
+    /// The whole line (without its indentation).
     pub span: Span,
 }
 
 /// A value pushed by a timeline.
 #[derive(Clone, Debug, PartialEq)]
 pub enum KeyValue {
+    /// A numeric key (`x y r i j` and `r g b a`).
     Number(f64),
+    /// `true` or `false` (`s t`).
     Bool(bool),
+    /// An attachment's short name (`@`).
     Name(String),
+    /// A COLOR (`c`), as written (not rounded to 8 bits).
     Color(Color),
 }
 
@@ -309,13 +439,23 @@ pub enum KeyValue {
 pub enum TimelineCommand {
     /// Sets the frame if later than the current one.
     SetFrame(f64),
+    /// `+F` in an options token: advances the frame by F frames.
     AdvanceFrames(f64),
+    /// `S` in an options token: the step from now on, in frames.
     SetStep(f64),
+    /// `E` in an options token: the easing of the last pushed key and of
+    /// all later keys.
     SetEasing(Easing),
+    /// `-…->` (or an options token ending in one): advances this many steps.
+    /// Never 0 (a bare `>` adds no command).
     AdvanceSteps(u32),
+    /// `V`: a key with this value at the current frame.
     Push(KeyValue),
+    /// `+V`: a key with the previous pushed number plus V (0 before any).
     PushAdd(f64),
+    /// `*V`: a key with the previous pushed number times V (0 before any).
     PushMul(f64),
+    /// `{`: starts a loop body.
     BeginLoop,
     /// Total iterations (0 discards the body's keys).
     EndLoop(f64),
@@ -327,9 +467,12 @@ pub enum TimelineCommand {
 pub struct ExpectSection {
     /// `None`: the setup pose.
     pub anim: Option<Spanned<String>>,
+    /// The frame to pose (default 0); the animation's frame rate turns it
+    /// into seconds.
     pub frame: f64,
-    /// Default tolerance of the section's checks.
+    /// Default tolerance of the section's checks (`~NUM`, default 0.001).
     pub tolerance: f64,
+    /// The valid expectation lines in the order written.
     pub lines: Vec<ExpectLine>,
 }
 
@@ -337,29 +480,44 @@ pub struct ExpectSection {
 /// `@SLOTREF rNUM gNUM bNUM aNUM [~TOL]`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ExpectLine {
+    /// The whole line (without its indentation).
     pub span: Span,
+    /// The bone or slot reference (without `@`).
     pub target: Spanned<String>,
+    /// `true` for `@SLOTREF`: the checks are the slot color's components.
     pub is_slot: bool,
     /// Compare the local transform instead of world values.
     pub local: bool,
     /// A point in the bone's space whose world position `x`/`y` check.
     pub point: Option<(f64, f64)>,
+    /// The expected values in the order written, each with its token.
     pub checks: Vec<Spanned<(ExpectProp, f64)>>,
+    /// The line's `~TOL`, overriding the section's tolerance.
     pub tolerance: Option<f64>,
 }
 
 /// A value an expectation checks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ExpectProp {
+    /// `x`: the bone origin's (or point's) x, world or local.
     X,
+    /// `y`: the bone origin's (or point's) y, world or local (y up).
     Y,
     /// Degrees.
     Rotation,
+    /// `i`: world, the length of the bone's x axis (the accumulated scale);
+    /// local, the scale x after animation.
     ScaleX,
+    /// `j`: world, the length of the bone's y axis (the accumulated scale);
+    /// local, the scale y after animation.
     ScaleY,
+    /// Slot `r`: red component of the slot color (0..1).
     Red,
+    /// Slot `g`: green component of the slot color (0..1).
     Green,
+    /// Slot `b`: blue component of the slot color (0..1).
     Blue,
+    /// Slot `a`: alpha of the slot color (0..1).
     Alpha,
 }
 
@@ -371,6 +529,7 @@ pub const MAX_IK_CHAIN: usize = MAX_IK_UP as usize + 1;
 /// `ik` and its lines: inverse kinematics families (LANGUAGE-EXT.md).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct IkSection {
+    /// The valid family lines in the order written.
     pub lines: Vec<IkLine>,
 }
 
@@ -390,8 +549,12 @@ pub struct IkLine {
     pub span: Span,
     /// The chain's last bone: its origin reaches for the target.
     pub tip: Spanned<String>,
+    /// The bone reference after `to`: the bone whose origin the tip reaches for.
     pub target: Spanned<String>,
+    /// The chain's extent from `up N` or `from ROOTREF`.
     pub reach: IkReach,
+    /// `fabrik` (also when not written) or `arc`.
     pub mode: crate::model::IkMode,
+    /// `cw`, `ccw`, or `IkConstraint::None` when neither is written.
     pub bend: crate::model::IkConstraint,
 }
