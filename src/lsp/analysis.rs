@@ -674,246 +674,340 @@ fn name_forms(names: &[&str]) -> Vec<(String, usize)> {
 
 /// Proposals at `offset`.
 pub fn complete(text: &str, comp: &Compilation, offset: usize) -> Vec<Proposal> {
-    let offset = offset.min(text.len());
-    let offset = (0..=offset).rev().find(|&o| text.is_char_boundary(o)).unwrap_or(0);
-    let line_start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
-    let before = &text[line_start..offset];
-    let depth = before.bytes().take_while(|&b| b == b'\t').count();
-    let word_start = before.rfind(|c: char| c.is_whitespace()).map_or(0, |i| i + before[i..].chars().next().map_or(1, char::len_utf8));
-    let word = &before[word_start..];
-    let first_token = before[..word_start].trim().is_empty();
-    let replace = Span::new((line_start + word_start) as u32, offset as u32);
-    let sk = &*comp.armature.skeleton;
-    let mut out = Vec::new();
-    let mut push = |label: &str, kind: CompletionItemKind, detail: &str, replace: Span| {
-        out.push(Proposal { label: label.to_string(), kind, detail: detail.to_string(), replace });
-    };
-    if depth == 0 && first_token {
-        for (k, d) in [
-            ("skeleton", "bones and slots"),
-            ("skin", "skin \"NAME\": other attachments"),
-            ("order", "draw order"),
-            ("anim", "anim \"NAME\" FPS OPTS"),
-            ("expect", "expect \"ANIM\" FRAME ~TOL: pose assertions"),
-            ("ik", "ik: inverse kinematics, one `TIP to TARGET up N` per line"),
-        ] {
-            push(k, CompletionItemKind::KEYWORD, d, replace);
-        }
-        return out;
+    let mut c = Completer::at(text, comp, offset);
+    if c.depth == 0 && c.first_token {
+        c.top_level_keywords();
+        return c.out;
     }
-    let Some(si) = section_at(comp, line_start) else { return out };
-    let (sec_start, sec) = (&comp.sections[si].0, &comp.sections[si].1);
-    let header_line = depth == 0;
-    let bone_names: Vec<&str> = sk.bones.iter().map(|b| b.name.as_str()).collect();
-    let slot_names: Vec<&str> = sk.slots.iter().map(|s| s.name.as_str()).collect();
-    let bone_refs = |out: &mut Vec<Proposal>, replace: Span| {
-        for (form, i) in name_forms(&bone_names) {
-            out.push(Proposal { label: form, kind: CompletionItemKind::CLASS, detail: format!("bone {}", bone_names[i]), replace });
+    let Some(si) = section_at(comp, c.line_start) else { return c.out };
+    let (sec_start, sec) = (comp.sections[si].0, &comp.sections[si].1);
+    if c.depth == 0 {
+        c.header_line(&sec.kind);
+        return c.out;
+    }
+    match &sec.kind {
+        SectionKind::Skeleton(_) | SectionKind::Skin(_) => c.skeleton_or_skin(sec_start, &sec.kind),
+        SectionKind::Order(_) => c.order(),
+        SectionKind::Anim(_) => c.anim(sec_start),
+        SectionKind::Expect(_) => c.expect(),
+        SectionKind::Ik(_) => c.ik(),
+        SectionKind::Ignored => {}
+    }
+    c.out
+}
+
+/// The cursor's context for [`complete`] and the proposals gathered so far.
+struct Completer<'a> {
+    text: &'a str,
+    comp: &'a Compilation,
+    offset: usize,
+    line_start: usize,
+    /// The line up to the cursor.
+    before: &'a str,
+    /// Indentation depth (leading tabs).
+    depth: usize,
+    /// Start of the word under the cursor, relative to `line_start`.
+    word_start: usize,
+    word: &'a str,
+    /// Whether the word is the line's first token.
+    first_token: bool,
+    /// The span a proposal replaces (the word under the cursor).
+    replace: Span,
+    bone_names: Vec<&'a str>,
+    slot_names: Vec<&'a str>,
+    out: Vec<Proposal>,
+}
+
+impl<'a> Completer<'a> {
+    /// Reads the cursor's line, depth and word at `offset`.
+    fn at(text: &'a str, comp: &'a Compilation, offset: usize) -> Self {
+        let offset = offset.min(text.len());
+        let offset = (0..=offset).rev().find(|&o| text.is_char_boundary(o)).unwrap_or(0);
+        let line_start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
+        let before = &text[line_start..offset];
+        let depth = before.bytes().take_while(|&b| b == b'\t').count();
+        let word_start = before.rfind(|c: char| c.is_whitespace()).map_or(0, |i| i + before[i..].chars().next().map_or(1, char::len_utf8));
+        let word = &before[word_start..];
+        let first_token = before[..word_start].trim().is_empty();
+        let replace = Span::new((line_start + word_start) as u32, offset as u32);
+        let sk = &*comp.armature.skeleton;
+        let bone_names = sk.bones.iter().map(|b| b.name.as_str()).collect();
+        let slot_names = sk.slots.iter().map(|s| s.name.as_str()).collect();
+        Completer {
+            text,
+            comp,
+            offset,
+            line_start,
+            before,
+            depth,
+            word_start,
+            word,
+            first_token,
+            replace,
+            bone_names,
+            slot_names,
+            out: Vec::new(),
         }
-    };
-    let slot_refs = |out: &mut Vec<Proposal>, replace: Span| {
-        for (form, i) in name_forms(&slot_names) {
-            out.push(Proposal {
-                label: format!("@{form}"),
-                kind: CompletionItemKind::VARIABLE,
-                detail: format!("slot {}", slot_names[i]),
-                replace,
-            });
+    }
+
+    /// Adds a proposal replacing the word under the cursor.
+    fn push(&mut self, label: &str, kind: CompletionItemKind, detail: &str) {
+        self.push_at(label, kind, detail, self.replace);
+    }
+
+    /// Adds a proposal replacing `replace`.
+    fn push_at(&mut self, label: &str, kind: CompletionItemKind, detail: &str, replace: Span) {
+        self.out.push(Proposal { label: label.to_string(), kind, detail: detail.to_string(), replace });
+    }
+
+    /// Adds every `(label, detail)` of `list` with one kind.
+    fn push_all(&mut self, list: &[(&str, &str)], kind: CompletionItemKind) {
+        for (l, d) in list {
+            self.push(l, kind, d);
         }
-    };
-    if header_line {
-        // After the keyword: names of the sections of that kind, then options.
-        let quoted = |names: Vec<&str>, what: &str, out: &mut Vec<Proposal>| {
-            for n in names {
-                out.push(Proposal { label: format!("\"{n}\""), kind: CompletionItemKind::VALUE, detail: what.to_string(), replace });
-            }
-        };
-        let head_tokens = before.split_whitespace().count() - usize::from(!word.is_empty());
-        match &sec.kind {
-            SectionKind::Skin(_) if head_tokens == 1 => {
-                quoted(sk.skins.iter().skip(1).map(|s| s.name.as_str()).collect(), "skin", &mut out)
-            }
+    }
+
+    /// Adds every bone reference form, replacing `replace`.
+    fn bone_refs(&mut self, replace: Span) {
+        for (form, i) in name_forms(&self.bone_names) {
+            let detail = format!("bone {}", self.bone_names[i]);
+            self.out.push(Proposal { label: form, kind: CompletionItemKind::CLASS, detail, replace });
+        }
+    }
+
+    /// Adds every slot reference form (`@NAME`).
+    fn slot_refs(&mut self) {
+        for (form, i) in name_forms(&self.slot_names) {
+            let detail = format!("slot {}", self.slot_names[i]);
+            self.out.push(Proposal { label: format!("@{form}"), kind: CompletionItemKind::VARIABLE, detail, replace: self.replace });
+        }
+    }
+
+    /// The end of the cursor's line.
+    fn line_end(&self) -> usize {
+        self.text[self.offset..].find('\n').map_or(self.text.len(), |i| self.offset + i)
+    }
+
+    /// The token before the word under the cursor.
+    fn prev_token(&self) -> Option<&'a str> {
+        self.before[..self.word_start].split_whitespace().next_back()
+    }
+
+    /// The section keywords, at the start of an unindented line.
+    fn top_level_keywords(&mut self) {
+        self.push_all(
+            &[
+                ("skeleton", "bones and slots"),
+                ("skin", "skin \"NAME\": other attachments"),
+                ("order", "draw order"),
+                ("anim", "anim \"NAME\" FPS OPTS"),
+                ("expect", "expect \"ANIM\" FRAME ~TOL: pose assertions"),
+                ("ik", "ik: inverse kinematics, one `TIP to TARGET up N` per line"),
+            ],
+            CompletionItemKind::KEYWORD,
+        );
+    }
+
+    /// After a section keyword: names of the sections of that kind, then options.
+    fn header_line(&mut self, kind: &SectionKind) {
+        let sk = &*self.comp.armature.skeleton;
+        let head_tokens = self.before.split_whitespace().count() - usize::from(!self.word.is_empty());
+        let quoted: Vec<String> = match kind {
+            SectionKind::Skin(_) if head_tokens == 1 => sk.skins.iter().skip(1).map(|s| s.name.clone()).collect(),
             SectionKind::Anim(_) | SectionKind::Expect(_) if head_tokens == 1 => {
-                quoted(comp.armature.animations.iter().map(|a| a.name.as_str()).collect(), "animation", &mut out)
+                self.comp.armature.animations.iter().map(|a| a.name.clone()).collect()
             }
             SectionKind::Anim(_) => {
-                for f in ["24fps", "30fps", "60fps"] {
-                    out.push(Proposal { label: f.into(), kind: CompletionItemKind::UNIT, detail: "frames per second".into(), replace });
-                }
-                for (o, d) in SECTION_OPTIONS {
-                    out.push(Proposal { label: o.into(), kind: CompletionItemKind::OPERATOR, detail: d.into(), replace });
-                }
+                let fps = [("24fps", "frames per second"), ("30fps", "frames per second"), ("60fps", "frames per second")];
+                self.push_all(&fps, CompletionItemKind::UNIT);
+                self.push_all(&SECTION_OPTIONS, CompletionItemKind::OPERATOR);
+                return;
             }
-            _ => {}
+            _ => return,
+        };
+        let what = if matches!(kind, SectionKind::Skin(_)) { "skin" } else { "animation" };
+        for n in quoted {
+            self.push(&format!("\"{n}\""), CompletionItemKind::VALUE, what);
         }
-        return out;
     }
-    // A point's bone (`x,y:bone`) or the bone of `: bone`.
-    let point_bone = word.find(':').filter(|_| word.contains(','));
-    match &sec.kind {
-        SectionKind::Skeleton(_) | SectionKind::Skin(_) => {
-            let is_skin = matches!(sec.kind, SectionKind::Skin(_));
-            // Depth of slot lines and of path commands.
-            let (slot_depth, path_depth) = if is_skin { (1, 2) } else { (2, 3) };
-            if let Some(colon) = point_bone {
-                bone_refs(&mut out, Span::new(replace.start + colon as u32 + 1, replace.end));
-            } else if !is_skin && depth == 1 {
-                if first_token {
-                    for n in &bone_names {
-                        push(n, CompletionItemKind::CLASS, "bone", replace);
-                    }
-                } else {
-                    for (p, d) in BONE_PROPS {
-                        push(p, CompletionItemKind::PROPERTY, d, replace);
-                    }
+
+    /// Bone, slot, attachment and path lines of a skeleton or skin section.
+    fn skeleton_or_skin(&mut self, sec_start: u32, kind: &SectionKind) {
+        let is_skin = matches!(kind, SectionKind::Skin(_));
+        // Depth of slot lines and of path commands.
+        let (slot_depth, path_depth) = if is_skin { (1, 2) } else { (2, 3) };
+        // A point's bone (`x,y:bone`) or the bone of `: bone`.
+        let point_bone = self.word.find(':').filter(|_| self.word.contains(','));
+        if let Some(colon) = point_bone {
+            self.bone_refs(Span::new(self.replace.start + colon as u32 + 1, self.replace.end));
+        } else if !is_skin && self.depth == 1 {
+            if self.first_token {
+                for n in self.bone_names.clone() {
+                    self.push(n, CompletionItemKind::CLASS, "bone");
                 }
-            } else if depth == slot_depth && first_token {
-                if is_skin {
-                    slot_refs(&mut out, replace);
-                } else {
-                    let bone = comp.sources.bone_defs.iter().rfind(|d| (d.line.start as usize) < line_start).map(|d| d.bone);
-                    push("@", CompletionItemKind::VARIABLE, "a slot named after its bone", replace);
-                    for s in sk.slots.iter().filter(|s| Some(s.bone) == bone) {
-                        let short = s.name.rsplit('.').next().unwrap_or(&s.name);
-                        push(&format!("@{short}"), CompletionItemKind::VARIABLE, &format!("slot {}", s.name), replace);
-                    }
-                }
-            } else if depth == slot_depth {
-                let line_end = text[offset..].find('\n').map_or(text.len(), |i| offset + i);
-                let ty = slot_type_at(*sec_start, &sec.kind, line_start, line_end);
-                if word.starts_with(':') || ty.is_none() {
-                    for t in TYPES {
-                        push(t, CompletionItemKind::TYPE_PARAMETER, "attachment type", replace);
-                    }
-                }
-                if let Some(ty) = ty.filter(|_| !word.starts_with(':')) {
-                    for (p, d) in attachment_props(&ty) {
-                        push(p, CompletionItemKind::PROPERTY, d, replace);
-                    }
-                }
-            } else if depth == path_depth {
-                let prev = before[..word_start].split_whitespace().next_back();
-                if prev == Some(":") {
-                    bone_refs(&mut out, replace);
-                } else if first_token {
-                    for (c, d) in [
+            } else {
+                self.push_all(&BONE_PROPS, CompletionItemKind::PROPERTY);
+            }
+        } else if self.depth == slot_depth && self.first_token {
+            if is_skin {
+                self.slot_refs();
+            } else {
+                self.skeleton_slot_names();
+            }
+        } else if self.depth == slot_depth {
+            self.attachment_line(sec_start, kind);
+        } else if self.depth == path_depth {
+            if self.prev_token() == Some(":") {
+                self.bone_refs(self.replace);
+            } else if self.first_token {
+                self.push_all(
+                    &[
                         ("M", "M x,y: move"),
                         ("L", "L x,y: line"),
                         ("Q", "Q cx,cy x,y: quadratic"),
                         ("B", "B c1 c2 p: cubic"),
                         ("C", "close"),
                         (":", ": BONE: bind the next points"),
-                    ] {
-                        push(c, CompletionItemKind::FUNCTION, d, replace);
-                    }
-                }
+                    ],
+                    CompletionItemKind::FUNCTION,
+                );
             }
         }
-        SectionKind::Order(_) => {
-            if depth == 1 && first_token {
-                slot_refs(&mut out, replace);
-            }
-        }
-        SectionKind::Anim(_) => {
-            if depth == 1 && first_token {
-                bone_refs(&mut out, replace);
-                slot_refs(&mut out, replace);
-            } else if depth == 1 {
-                for (o, d) in SECTION_OPTIONS {
-                    push(o, CompletionItemKind::OPERATOR, d, replace);
-                }
-            } else if depth == 2 {
-                let item = comp
-                    .sources
-                    .items
-                    .iter()
-                    .rfind(|i| (i.region.start as usize) < line_start && (i.region.start as usize) >= *sec_start as usize);
-                let target = item.and_then(|i| i.target);
-                if first_token {
-                    let list: &[(&str, &str)] = match target {
-                        Some(Target::Slot(_)) => &SLOT_TIMELINES,
-                        Some(Target::Bone(_)) => &BONE_TIMELINES,
-                        _ => &[],
-                    };
-                    for (p, d) in list {
-                        push(p, CompletionItemKind::PROPERTY, d, replace);
-                    }
-                } else {
-                    let line_end = text[offset..].find('\n').map_or(text.len(), |i| offset + i) as u32;
-                    let tl = comp.sources.timelines.iter().find(|t| t.line.start as usize >= line_start && t.line.start <= line_end);
-                    // A line without keys yet makes no timeline: its first
-                    // token says the property (the parser's own recognizer).
-                    let first = before.split_whitespace().next().unwrap_or("");
-                    let prop = tl.map(|t| t.prop).or_else(|| match target {
-                        Some(Target::Slot(_)) => TimelineProp::for_slot(first),
-                        _ => TimelineProp::for_bone(first),
-                    });
-                    match (prop, target) {
-                        (Some(TimelineProp::Attachment), Some(Target::Slot(s))) => {
-                            for a in sk.attachments.iter().filter(|a| a.slot == s) {
-                                push(&a.name, CompletionItemKind::ENUM_MEMBER, "attachment", replace);
-                            }
-                        }
-                        (Some(TimelineProp::FlipX | TimelineProp::FlipY), _) => {
-                            push("true", CompletionItemKind::KEYWORD, "flipped", replace);
-                            push("false", CompletionItemKind::KEYWORD, "not flipped", replace);
-                        }
-                        _ => {}
-                    }
-                    for (t, d) in TIMELINE_TOKENS {
-                        push(t, CompletionItemKind::OPERATOR, d, replace);
-                    }
-                }
-            }
-        }
-        SectionKind::Expect(_) => {
-            if depth == 1 && first_token {
-                bone_refs(&mut out, replace);
-                slot_refs(&mut out, replace);
-            } else if depth == 1 {
-                let slot = before.trim_start().starts_with('@');
-                let list: &[(&str, &str)] = if slot {
-                    &[("r", "rNUM: red"), ("g", "gNUM: green"), ("b", "bNUM: blue"), ("a", "aNUM: alpha"), ("~", "~NUM: tolerance")]
-                } else {
-                    &[
-                        ("x", "xNUM: x"),
-                        ("y", "yNUM: y"),
-                        ("r", "rNUM: rotation (degrees)"),
-                        ("i", "iNUM: scale x"),
-                        ("j", "jNUM: scale y"),
-                        ("local", "check the local transform"),
-                        ("world", "check world values (the default)"),
-                        ("~", "~NUM: tolerance"),
-                    ]
-                };
-                for (p, d) in list {
-                    push(p, CompletionItemKind::PROPERTY, d, replace);
-                }
-            }
-        }
-        SectionKind::Ik(_) => {
-            if depth == 1 {
-                let prev = before[..word_start].split_whitespace().next_back();
-                if first_token || matches!(prev, Some("to" | "from")) {
-                    bone_refs(&mut out, replace);
-                } else {
-                    for (p, d) in [
-                        ("to", "to BONE: the target the tip reaches for"),
-                        ("up", "up N: the tip and N parents above it"),
-                        ("from", "from BONE: the tip and its parents up to BONE"),
-                        ("fabrik", "FABRIK solver (default)"),
-                        ("arc", "Arc solver"),
-                        ("cw", "bend clockwise"),
-                        ("ccw", "bend counterclockwise"),
-                    ] {
-                        push(p, CompletionItemKind::KEYWORD, d, replace);
-                    }
-                }
-            }
-        }
-        SectionKind::Ignored => {}
     }
-    out
+
+    /// Slot names under a skeleton's bone: `@` and the bone's own slots.
+    fn skeleton_slot_names(&mut self) {
+        let sk = &*self.comp.armature.skeleton;
+        let bone = self.comp.sources.bone_defs.iter().rfind(|d| (d.line.start as usize) < self.line_start).map(|d| d.bone);
+        self.push("@", CompletionItemKind::VARIABLE, "a slot named after its bone");
+        for s in sk.slots.iter().filter(|s| Some(s.bone) == bone) {
+            let short = s.name.rsplit('.').next().unwrap_or(&s.name);
+            self.push(&format!("@{short}"), CompletionItemKind::VARIABLE, &format!("slot {}", s.name));
+        }
+    }
+
+    /// After a slot's name: attachment types, or the properties of its type.
+    fn attachment_line(&mut self, sec_start: u32, kind: &SectionKind) {
+        let ty = slot_type_at(sec_start, kind, self.line_start, self.line_end());
+        if self.word.starts_with(':') || ty.is_none() {
+            for t in TYPES {
+                self.push(t, CompletionItemKind::TYPE_PARAMETER, "attachment type");
+            }
+        }
+        if let Some(ty) = ty.filter(|_| !self.word.starts_with(':')) {
+            self.push_all(&attachment_props(&ty), CompletionItemKind::PROPERTY);
+        }
+    }
+
+    /// Slot references at the start of a draw order line.
+    fn order(&mut self) {
+        if self.depth == 1 && self.first_token {
+            self.slot_refs();
+        }
+    }
+
+    /// Targets, options and timeline lines of an animation.
+    fn anim(&mut self, sec_start: u32) {
+        if self.depth == 1 && self.first_token {
+            self.bone_refs(self.replace);
+            self.slot_refs();
+        } else if self.depth == 1 {
+            self.push_all(&SECTION_OPTIONS, CompletionItemKind::OPERATOR);
+        } else if self.depth == 2 {
+            let item = self
+                .comp
+                .sources
+                .items
+                .iter()
+                .rfind(|i| (i.region.start as usize) < self.line_start && (i.region.start as usize) >= sec_start as usize);
+            let target = item.and_then(|i| i.target);
+            if self.first_token {
+                let list: &[(&str, &str)] = match target {
+                    Some(Target::Slot(_)) => &SLOT_TIMELINES,
+                    Some(Target::Bone(_)) => &BONE_TIMELINES,
+                    _ => &[],
+                };
+                self.push_all(list, CompletionItemKind::PROPERTY);
+            } else {
+                self.timeline_values(target);
+            }
+        }
+    }
+
+    /// Values after a timeline's property: attachment names, booleans, then tokens.
+    fn timeline_values(&mut self, target: Option<Target>) {
+        let sk = &*self.comp.armature.skeleton;
+        let line_end = self.line_end() as u32;
+        let tl = self.comp.sources.timelines.iter().find(|t| t.line.start as usize >= self.line_start && t.line.start <= line_end);
+        // A line without keys yet makes no timeline: its first
+        // token says the property (the parser's own recognizer).
+        let first = self.before.split_whitespace().next().unwrap_or("");
+        let prop = tl.map(|t| t.prop).or_else(|| match target {
+            Some(Target::Slot(_)) => TimelineProp::for_slot(first),
+            _ => TimelineProp::for_bone(first),
+        });
+        match (prop, target) {
+            (Some(TimelineProp::Attachment), Some(Target::Slot(s))) => {
+                for a in sk.attachments.iter().filter(|a| a.slot == s) {
+                    self.push(&a.name, CompletionItemKind::ENUM_MEMBER, "attachment");
+                }
+            }
+            (Some(TimelineProp::FlipX | TimelineProp::FlipY), _) => {
+                self.push("true", CompletionItemKind::KEYWORD, "flipped");
+                self.push("false", CompletionItemKind::KEYWORD, "not flipped");
+            }
+            _ => {}
+        }
+        self.push_all(&TIMELINE_TOKENS, CompletionItemKind::OPERATOR);
+    }
+
+    /// Targets and their checked values in an expect section.
+    fn expect(&mut self) {
+        if self.depth == 1 && self.first_token {
+            self.bone_refs(self.replace);
+            self.slot_refs();
+        } else if self.depth == 1 {
+            let slot = self.before.trim_start().starts_with('@');
+            let list: &[(&str, &str)] = if slot {
+                &[("r", "rNUM: red"), ("g", "gNUM: green"), ("b", "bNUM: blue"), ("a", "aNUM: alpha"), ("~", "~NUM: tolerance")]
+            } else {
+                &[
+                    ("x", "xNUM: x"),
+                    ("y", "yNUM: y"),
+                    ("r", "rNUM: rotation (degrees)"),
+                    ("i", "iNUM: scale x"),
+                    ("j", "jNUM: scale y"),
+                    ("local", "check the local transform"),
+                    ("world", "check world values (the default)"),
+                    ("~", "~NUM: tolerance"),
+                ]
+            };
+            self.push_all(list, CompletionItemKind::PROPERTY);
+        }
+    }
+
+    /// Bones and keywords of an ik line.
+    fn ik(&mut self) {
+        if self.depth != 1 {
+            return;
+        }
+        if self.first_token || matches!(self.prev_token(), Some("to" | "from")) {
+            self.bone_refs(self.replace);
+        } else {
+            self.push_all(
+                &[
+                    ("to", "to BONE: the target the tip reaches for"),
+                    ("up", "up N: the tip and N parents above it"),
+                    ("from", "from BONE: the tip and its parents up to BONE"),
+                    ("fabrik", "FABRIK solver (default)"),
+                    ("arc", "Arc solver"),
+                    ("cw", "bend clockwise"),
+                    ("ccw", "bend counterclockwise"),
+                ],
+                CompletionItemKind::KEYWORD,
+            );
+        }
+    }
 }
 
 /// The attachment type of the slot line (skeleton) or skin item on the
