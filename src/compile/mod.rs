@@ -190,6 +190,36 @@ impl Compiler {
         // One scan for line breaks serves the line index and the split.
         let line_index = LineIndex::new(text);
         let slices = split_sections_at(text, line_index.line_breaks());
+        let starts: Vec<u32> = slices.iter().map(|s| s.start).collect();
+        let sections = self.parse_sections(text, &slices);
+        let (rig_idx, rig_out, rig_generation) = self.update_rig(&sections);
+        let (ik_idx, ik_out) = self.update_ik(&sections, &rig_out);
+        let (groups, anim_outputs) = self.update_anims(&sections, &rig_out, rig_generation);
+        let units = Units { starts, rig_idx, rig_out, ik_idx, ik_out, groups, anim_outputs };
+        let mut diagnostics = units.diagnostics(&sections);
+        let rig_sources = self.placed_rig_sources(&units);
+        let mut sources = units.sources(&sections, rig_sources);
+        let skeleton = units.ik_out.as_ref().map_or_else(|| units.rig_out.skeleton.clone(), |(_, sk)| sk.clone());
+        let armature = Armature { skeleton, animations: units.anim_outputs.iter().map(|o| o.animation.clone()).collect() };
+        let pose_checks = units.pose_checks(&sections, &armature, &mut diagnostics, &mut sources);
+        let trees = sections.iter().zip(&slices).map(|(s, sl)| (sl.start, s.tree.clone())).collect();
+        self.sections = sections;
+        let leading_end = slices.first().map_or(text.len(), |s| s.start as usize);
+        let leading_roles = comment_roles(&text[..leading_end]);
+        Compilation {
+            armature,
+            diagnostics,
+            sources,
+            lines: line_index,
+            sections: trees,
+            leading_roles,
+            pose_checks,
+            expectations: Vec::new(),
+        }
+    }
+
+    /// Section trees for `slices`, parsing only the texts not seen in the last update.
+    fn parse_sections(&mut self, text: &str, slices: &[crate::syntax::SectionSlice]) -> Vec<CachedSection> {
         let mut prev: Vec<Option<CachedSection>> = std::mem::take(&mut self.sections).into_iter().map(Some).collect();
         let mut sections: Vec<CachedSection> = Vec::with_capacity(slices.len());
         for (i, sl) in slices.iter().enumerate() {
@@ -205,8 +235,12 @@ impl Compiler {
             };
             sections.push(cached);
         }
+        sections
+    }
 
-        // The rig.
+    /// The rig (rebuilt when its sections changed): the indices of its
+    /// sections, its output and the generation of its names.
+    fn update_rig(&mut self, sections: &[CachedSection]) -> (Vec<usize>, Arc<rig::RigOutput>, u64) {
         let rig_idx: Vec<usize> = sections
             .iter()
             .enumerate()
@@ -241,18 +275,19 @@ impl Compiler {
             self.rig = Some(RigCache { key: rig_key, output, generation });
         }
         let Some(rig) = self.rig.as_ref() else { unreachable!("the rig was just built") };
-        let rig_out = rig.output.clone();
-        let rig_generation = rig.generation;
+        (rig_idx, rig.output.clone(), rig.generation)
+    }
 
-        // IK families: built on the rig, cached on it and the `ik` sections.
+    /// IK families: built on the rig, cached on it and the `ik` sections.
+    fn update_ik(&mut self, sections: &[CachedSection], rig_out: &Arc<rig::RigOutput>) -> (Vec<usize>, Option<IkPair>) {
         let ik_idx: Vec<usize> =
             sections.iter().enumerate().filter(|(_, s)| matches!(s.tree.kind, SectionKind::Ik(_))).map(|(i, _)| i).collect();
         let ik_key: Vec<Arc<Section>> = ik_idx.iter().map(|&i| sections[i].tree.clone()).collect();
-        if !ik_key.is_empty() && !self.ik.as_ref().is_some_and(|c| Arc::ptr_eq(&c.rig, &rig_out) && same(&c.key, &ik_key)) {
+        if !ik_key.is_empty() && !self.ik.as_ref().is_some_and(|c| Arc::ptr_eq(&c.rig, rig_out) && same(&c.key, &ik_key)) {
             self.last_compiled_units += 1;
             let input: Vec<(Ordinal, &crate::syntax::tree::IkSection)> =
                 ik_key.iter().enumerate().filter_map(|(o, s)| if let SectionKind::Ik(x) = &s.kind { Some((o, x)) } else { None }).collect();
-            let output = ik::compile_ik(&rig_out, &input);
+            let output = ik::compile_ik(rig_out, &input);
             let mut sk = (*rig_out.skeleton).clone();
             sk.ik = output.families.clone();
             self.ik = Some(IkCache { rig: rig_out.clone(), key: ik_key.clone(), output: Arc::new(output), skeleton: Arc::new(sk) });
@@ -260,9 +295,17 @@ impl Compiler {
         if ik_key.is_empty() {
             self.ik = None;
         }
-        let ik_out = self.ik.as_ref().map(|c| (c.output.clone(), c.skeleton.clone()));
+        (ik_idx, self.ik.as_ref().map(|c| (c.output.clone(), c.skeleton.clone())))
+    }
 
-        // Animations, grouped by name in order of first appearance.
+    /// Animations, grouped by name in order of first appearance; each group
+    /// recompiled when its sections or the rig's names changed.
+    fn update_anims(
+        &mut self,
+        sections: &[CachedSection],
+        rig_out: &rig::RigOutput,
+        rig_generation: u64,
+    ) -> (Vec<(String, Vec<usize>)>, Vec<Arc<anim::AnimOutput>>) {
         let mut groups: Vec<(String, Vec<usize>)> = Vec::new();
         for (i, s) in sections.iter().enumerate() {
             if let SectionKind::Anim(a) = &s.tree.kind {
@@ -286,36 +329,24 @@ impl Compiler {
                         .enumerate()
                         .filter_map(|(o, s)| if let SectionKind::Anim(a) = &s.kind { Some((o, a)) } else { None })
                         .collect();
-                    AnimCache { rig_generation, output: Arc::new(anim::compile_anim(&rig_out, &input)), key }
+                    AnimCache { rig_generation, output: Arc::new(anim::compile_anim(rig_out, &input)), key }
                 }
             };
             anim_outputs.push(cache.output.clone());
             anims.insert(name.clone(), cache);
         }
         self.anims = anims;
+        (groups, anim_outputs)
+    }
 
-        // Diagnostics in document offsets.
-        let start_of = |i: usize| slices[i].start;
-        let mut diagnostics: Vec<Diagnostic> = Vec::new();
-        for (i, s) in sections.iter().enumerate() {
-            diagnostics.extend(s.tree.diagnostics.iter().map(|d| d.clone().shifted(start_of(i))));
-        }
-        diagnostics.extend(rig_out.diagnostics.iter().map(|(o, d)| d.clone().shifted(start_of(rig_idx[*o]))));
-        for ((_, idx), out) in groups.iter().zip(&anim_outputs) {
-            diagnostics.extend(out.diagnostics.iter().map(|(o, d)| d.clone().shifted(start_of(idx[*o]))));
-        }
-        if let Some((out, _)) = &ik_out {
-            diagnostics.extend(out.diagnostics.iter().map(|(o, d)| d.clone().shifted(start_of(ik_idx[*o]))));
-        }
-        diagnostics.sort_by(|a, b| a.span.start.cmp(&b.span.start).then(a.severity.cmp(&b.severity)));
-        diagnostics.dedup();
-
-        // The rig's part of the source map in document offsets: kept while
-        // the rig and where its sections start do not change (an edit in an
-        // animation after them), then copied rather than shifted again.
-        let rig_starts: Vec<u32> = rig_idx.iter().map(|&i| start_of(i)).collect();
-        let placed_rig = match &self.placed_rig {
-            Some(p) if Arc::ptr_eq(&p.rig, &rig_out) && p.starts == rig_starts => p.sources.clone(),
+    /// The rig's part of the source map in document offsets: kept while
+    /// the rig and where its sections start do not change (an edit in an
+    /// animation after them), then copied rather than shifted again.
+    fn placed_rig_sources(&mut self, units: &Units) -> SourceMap {
+        let rig_out = &units.rig_out;
+        let rig_starts: Vec<u32> = units.rig_idx.iter().map(|&i| units.starts[i]).collect();
+        match &self.placed_rig {
+            Some(p) if Arc::ptr_eq(&p.rig, rig_out) && p.starts == rig_starts => p.sources.clone(),
             _ => {
                 let rig_start = |o: Ordinal| rig_starts[o];
                 let rs = &rig_out.sources;
@@ -333,17 +364,59 @@ impl Compiler {
                 self.placed_rig = Some(PlacedRig { rig: rig_out.clone(), starts: rig_starts, sources: sources.clone() });
                 sources
             }
-        };
+        }
+    }
+}
+
+/// An IK output and the rig's skeleton with its families.
+type IkPair = (Arc<ik::IkOutput>, Arc<crate::model::Skeleton>);
+
+/// The compile units of one update and where their sections start.
+struct Units {
+    /// The start of every section in the document.
+    starts: Vec<u32>,
+    rig_idx: Vec<usize>,
+    rig_out: Arc<rig::RigOutput>,
+    ik_idx: Vec<usize>,
+    ik_out: Option<IkPair>,
+    /// Animation names and the indices of their sections.
+    groups: Vec<(String, Vec<usize>)>,
+    anim_outputs: Vec<Arc<anim::AnimOutput>>,
+}
+
+impl Units {
+    /// Every section's and unit's diagnostics in document offsets, sorted.
+    fn diagnostics(&self, sections: &[CachedSection]) -> Vec<Diagnostic> {
+        let start_of = |i: usize| self.starts[i];
+        let mut diagnostics: Vec<Diagnostic> = Vec::new();
+        for (i, s) in sections.iter().enumerate() {
+            diagnostics.extend(s.tree.diagnostics.iter().map(|d| d.clone().shifted(start_of(i))));
+        }
+        diagnostics.extend(self.rig_out.diagnostics.iter().map(|(o, d)| d.clone().shifted(start_of(self.rig_idx[*o]))));
+        for ((_, idx), out) in self.groups.iter().zip(&self.anim_outputs) {
+            diagnostics.extend(out.diagnostics.iter().map(|(o, d)| d.clone().shifted(start_of(idx[*o]))));
+        }
+        if let Some((out, _)) = &self.ik_out {
+            diagnostics.extend(out.diagnostics.iter().map(|(o, d)| d.clone().shifted(start_of(self.ik_idx[*o]))));
+        }
+        diagnostics.sort_by(|a, b| a.span.start.cmp(&b.span.start).then(a.severity.cmp(&b.severity)));
+        diagnostics.dedup();
+        diagnostics
+    }
+
+    /// The source map: the placed rig's part, then the animations' and IK's in document offsets.
+    fn sources(&self, sections: &[CachedSection], placed_rig: SourceMap) -> SourceMap {
+        let start_of = |i: usize| self.starts[i];
         let mut sources = SourceMap {
-            animations: groups.iter().map(|(_, idx)| sections[idx[0]].tree.header.shifted(start_of(idx[0]))).collect(),
+            animations: self.groups.iter().map(|(_, idx)| sections[idx[0]].tree.header.shifted(start_of(idx[0]))).collect(),
             ..placed_rig
         };
         // Room for every animation's entries up front: growing these long
         // vectors one animation at a time copies them again and again.
-        sources.items.reserve(anim_outputs.iter().map(|o| o.sources.items.len()).sum());
-        sources.timelines.reserve(anim_outputs.iter().map(|o| o.sources.timelines.len()).sum());
-        sources.references.reserve(anim_outputs.iter().map(|o| o.sources.references.len()).sum());
-        for (a, ((_, idx), out)) in groups.iter().zip(&anim_outputs).enumerate() {
+        sources.items.reserve(self.anim_outputs.iter().map(|o| o.sources.items.len()).sum());
+        sources.timelines.reserve(self.anim_outputs.iter().map(|o| o.sources.timelines.len()).sum());
+        sources.references.reserve(self.anim_outputs.iter().map(|o| o.sources.references.len()).sum());
+        for (a, ((_, idx), out)) in self.groups.iter().zip(&self.anim_outputs).enumerate() {
             let anim = AnimId::from_index(a);
             let start = |o: Ordinal| start_of(idx[o]);
             let src = &out.sources;
@@ -355,20 +428,29 @@ impl Compiler {
                 _ => r,
             }));
         }
-        if let Some((out, _)) = &ik_out {
-            let start = |o: Ordinal| start_of(ik_idx[o]);
+        if let Some((out, _)) = &self.ik_out {
+            let start = |o: Ordinal| start_of(self.ik_idx[o]);
             sources.ik = placed(&out.lines, start);
             sources.references.extend(placed_iter(&out.references, start));
         }
         sources.references.sort_by_key(|r| r.span.start);
-        let skeleton = ik_out.as_ref().map_or_else(|| rig_out.skeleton.clone(), |(_, sk)| sk.clone());
-        let armature = Armature { skeleton, animations: anim_outputs.iter().map(|o| o.animation.clone()).collect() };
-        // Pose assertions: resolved here, evaluated by `runtime::expect`.
+        sources
+    }
+
+    /// Pose assertions: resolved here, evaluated by `runtime::expect`; their
+    /// diagnostics and references join the others.
+    fn pose_checks(
+        &self,
+        sections: &[CachedSection],
+        armature: &Armature,
+        diagnostics: &mut Vec<Diagnostic>,
+        sources: &mut SourceMap,
+    ) -> Vec<expect::PoseCheck> {
         let mut pose_checks = Vec::new();
         for (i, s) in sections.iter().enumerate() {
             if let SectionKind::Expect(e) = &s.tree.kind {
-                let at = start_of(i);
-                let out = expect::resolve_section(&armature, &rig_out, e);
+                let at = self.starts[i];
+                let out = expect::resolve_section(armature, &self.rig_out, e);
                 diagnostics.extend(out.diagnostics.into_iter().map(|d| d.shifted(at)));
                 sources.references.extend(out.references.into_iter().map(|r| Reference { span: r.span.shifted(at), ..r }));
                 pose_checks.push(out.check.shifted(at));
@@ -378,19 +460,6 @@ impl Compiler {
             diagnostics.sort_by(|a, b| a.span.start.cmp(&b.span.start).then(a.severity.cmp(&b.severity)));
             sources.references.sort_by_key(|r| r.span.start);
         }
-        let trees = sections.iter().zip(&slices).map(|(s, sl)| (sl.start, s.tree.clone())).collect();
-        self.sections = sections;
-        let leading_end = slices.first().map_or(text.len(), |s| s.start as usize);
-        let leading_roles = comment_roles(&text[..leading_end]);
-        Compilation {
-            armature,
-            diagnostics,
-            sources,
-            lines: line_index,
-            sections: trees,
-            leading_roles,
-            pose_checks,
-            expectations: Vec::new(),
-        }
+        pose_checks
     }
 }
