@@ -305,8 +305,8 @@ impl Compiler {
         sections: &[CachedSection],
         rig_out: &rig::RigOutput,
         rig_generation: u64,
-    ) -> (Vec<(String, Vec<usize>)>, Vec<Arc<anim::AnimOutput>>) {
-        let mut groups: Vec<(String, Vec<usize>)> = Vec::new();
+    ) -> (Vec<AnimGroup>, Vec<Arc<anim::AnimOutput>>) {
+        let mut groups: Vec<AnimGroup> = Vec::new();
         for (i, s) in sections.iter().enumerate() {
             if let SectionKind::Anim(a) = &s.tree.kind {
                 match groups.iter_mut().find(|g| g.0 == a.name.node) {
@@ -368,6 +368,9 @@ impl Compiler {
     }
 }
 
+/// An animation's name and the indices of its sections.
+type AnimGroup = (String, Vec<usize>);
+
 /// An IK output and the rig's skeleton with its families.
 type IkPair = (Arc<ik::IkOutput>, Arc<crate::model::Skeleton>);
 
@@ -380,7 +383,7 @@ struct Units {
     ik_idx: Vec<usize>,
     ik_out: Option<IkPair>,
     /// Animation names and the indices of their sections.
-    groups: Vec<(String, Vec<usize>)>,
+    groups: Vec<AnimGroup>,
     anim_outputs: Vec<Arc<anim::AnimOutput>>,
 }
 
