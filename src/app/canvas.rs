@@ -227,23 +227,26 @@ impl Canvas {
         let rect = ui.available_rect_before_wrap();
         self.rect = rect;
         let response = ui.interact(rect, canvas_id(), Sense::click_and_drag());
-        response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Canvas, true, "Canvas"));
-        if response.clicked() || response.drag_started() || response.secondary_clicked() {
-            response.request_focus();
+        let focused = take_focus(ui, &response);
+        self.keys(ui, &response, focused, &mut out);
+        out.drag = self.drag(ui, &response, rect, view, scene, drawing);
+        self.pan_and_zoom(ui, &response, rect, view);
+        self.fit_if_requested(rect, view, scene, drawing);
+        if response.clicked()
+            && !self.space_held
+            && let Some(p) = response.interact_pointer_pos()
+        {
+            let (wx, wy) = view.world_from_screen(rect, p);
+            let tolerance = f64::from(6.0 / view.zoom);
+            out.clicked = Some(pick_at(&drawing.list, wx, wy, tolerance).map(|(pick, _)| pick));
         }
-        let focused = response.has_focus();
-        if focused {
-            // Keep arrow keys for frame stepping instead of moving focus.
-            ui.memory_mut(|m| {
-                m.set_focus_lock_filter(
-                    canvas_id(),
-                    EventFilter { horizontal_arrows: true, vertical_arrows: true, tab: false, escape: false },
-                )
-            });
-        }
+        paint_canvas(ui, rect, view, scene, drawing, focused);
+        out
+    }
 
-        // Keyboard: single keys only while the canvas has focus, so they
-        // never fire while typing in the editor.
+    /// Keyboard: single keys only while the canvas has focus, so they
+    /// never fire while typing in the editor.
+    fn keys(&mut self, ui: &mut egui::Ui, response: &egui::Response, focused: bool, out: &mut CanvasOutput) {
         let ctrl_zero = (focused || response.hovered()) && ui.input_mut(|i| i.consume_key(Modifiers::COMMAND, Key::Num0));
         if focused {
             ui.input_mut(|i| {
@@ -275,10 +278,21 @@ impl Canvas {
         if ctrl_zero {
             self.fit_requested = true;
         }
+    }
 
-        // Left drag on a bone mark or a shape: editing (the app writes it
-        // back into the script).
+    /// Left drag on a bone mark or a shape: editing (the app writes it
+    /// back into the script): the drag's phase this frame.
+    fn drag(
+        &mut self,
+        ui: &egui::Ui,
+        response: &egui::Response,
+        rect: Rect,
+        view: &View,
+        scene: &Scene<'_>,
+        drawing: &Drawing,
+    ) -> Option<Drag> {
         let (shift, alt) = ui.input(|i| (i.modifiers.shift, i.modifiers.alt));
+        let mut drag = None;
         if !self.space_held
             && response.drag_started_by(PointerButton::Primary)
             && let Some(p) = ui.input(|i| i.pointer.press_origin())
@@ -287,23 +301,27 @@ impl Canvas {
             if let Some((pick, part)) = pick_at(&drawing.list, world.0, world.1, f64::from(6.0 / view.zoom)) {
                 let pick = ik_handle(&scene.armature.skeleton, pick);
                 self.dragging = true;
-                out.drag = Some(Drag { phase: DragPhase::Start(pick, part), world, shift, alt });
+                drag = Some(Drag { phase: DragPhase::Start(pick, part), world, shift, alt });
             }
         } else if self.dragging {
             let pos = response.interact_pointer_pos().or_else(|| ui.input(|i| i.pointer.latest_pos()));
             let stopped = response.drag_stopped() || !response.dragged_by(PointerButton::Primary);
             if let Some(p) = pos {
                 let phase = if stopped { DragPhase::End } else { DragPhase::Move };
-                out.drag = Some(Drag { phase, world: view.world_from_screen(rect, p), shift, alt });
+                drag = Some(Drag { phase, world: view.world_from_screen(rect, p), shift, alt });
             } else if stopped {
-                out.drag = Some(Drag { phase: DragPhase::End, world: (f64::NAN, f64::NAN), shift, alt });
+                drag = Some(Drag { phase: DragPhase::End, world: (f64::NAN, f64::NAN), shift, alt });
             }
             if stopped {
                 self.dragging = false;
             }
         }
+        drag
+    }
 
-        // Pan: middle or right drag, or Space + left drag.
+    /// Pan: middle or right drag, or Space + left drag; zoom around the
+    /// cursor: the wheel, or a pinch / Ctrl+wheel.
+    fn pan_and_zoom(&mut self, ui: &egui::Ui, response: &egui::Response, rect: Rect, view: &mut View) {
         let pan_drag = response.dragged_by(PointerButton::Middle)
             || response.dragged_by(PointerButton::Secondary)
             || (self.space_held && response.dragged_by(PointerButton::Primary));
@@ -315,7 +333,6 @@ impl Canvas {
                 self.space_panned = true;
             }
         }
-        // Zoom around the cursor: the wheel, or a pinch / Ctrl+wheel.
         if let Some(hover) = response.hover_pos() {
             let (scroll, pinch) = ui.input(|i| (i.smooth_scroll_delta.y, i.zoom_delta()));
             let factor = (scroll * 0.002).exp() * pinch;
@@ -323,70 +340,79 @@ impl Canvas {
                 view.zoom_around(rect, hover, factor);
             }
         }
-        if self.fit_requested && rect.width() > 1.0 {
-            self.fit_requested = false;
-            // The bounds of the whole animation, so playing it stays in view.
-            let options = DrawOptions { pixels_per_unit: f64::from(view.zoom), bones: scene.show_bones, contours: false };
-            // Sampled: a bounded number of poses, whatever the animation's
-            // length and the rig's size (`FIT_BONE_POSES`).
-            let sk = &scene.armature.skeleton;
-            let samples = FIT_BONE_POSES / (sk.bones.len() + sk.slots.len()).max(1);
-            match render::animation_bounds_sampled(
-                scene.armature,
-                scene.anim,
-                scene.skin,
-                &options,
-                &mut drawing.cache,
-                samples.clamp(2, 600),
-            ) {
-                Some(b) => view.fit(rect, [b.min[0], b.min[1], b.max[0], b.max[1]]),
-                None => *view = View::default(),
-            }
-        }
+    }
 
-        if response.clicked()
-            && !self.space_held
-            && let Some(p) = response.interact_pointer_pos()
+    /// Fits the view on the whole animation's bounds when asked to.
+    fn fit_if_requested(&mut self, rect: Rect, view: &mut View, scene: &Scene<'_>, drawing: &mut Drawing) {
+        if !(self.fit_requested && rect.width() > 1.0) {
+            return;
+        }
+        self.fit_requested = false;
+        // The bounds of the whole animation, so playing it stays in view.
+        let options = DrawOptions { pixels_per_unit: f64::from(view.zoom), bones: scene.show_bones, contours: false };
+        // Sampled: a bounded number of poses, whatever the animation's
+        // length and the rig's size (`FIT_BONE_POSES`).
+        let sk = &scene.armature.skeleton;
+        let samples = FIT_BONE_POSES / (sk.bones.len() + sk.slots.len()).max(1);
+        match render::animation_bounds_sampled(scene.armature, scene.anim, scene.skin, &options, &mut drawing.cache, samples.clamp(2, 600))
         {
-            let (wx, wy) = view.world_from_screen(rect, p);
-            let tolerance = f64::from(6.0 / view.zoom);
-            out.clicked = Some(pick_at(&drawing.list, wx, wy, tolerance).map(|(pick, _)| pick));
+            Some(b) => view.fit(rect, [b.min[0], b.min[1], b.max[0], b.max[1]]),
+            None => *view = View::default(),
         }
+    }
+}
 
-        let painter = ui.painter_at(rect);
-        let visuals = ui.visuals();
-        painter.rect_filled(rect, 0.0, visuals.extreme_bg_color);
-        if scene.show_grid {
-            paint_grid(&painter, rect, view, visuals.dark_mode);
-        }
-        paint_pose(&painter, rect, view, scene, drawing);
-        paint_highlights(&painter, rect, view, scene, visuals.selection.stroke.color);
-        let mut notes: Vec<String> = Vec::new();
-        if scene.stale {
-            notes.push("The script has errors: showing its last error-free version".into());
-        }
-        if scene.onion_skin && scene.anim.is_some() && onion_ghosts(scene.armature) == 0 {
-            notes.push("Onion skin is off: this rig is too large to draw ghosts every frame".into());
-        }
-        notes.extend(drawing.warnings().iter().take(3).map(|w| w.message.clone()));
-        for (i, note) in notes.iter().enumerate() {
-            painter.text(
-                rect.left_top() + Vec2::new(8.0, 8.0 + 16.0 * i as f32),
-                egui::Align2::LEFT_TOP,
-                note,
-                egui::FontId::proportional(12.0),
-                visuals.warn_fg_color,
-            );
-        }
-        if focused {
-            painter.rect_stroke(
-                rect.shrink(1.0),
-                0.0,
-                Stroke::new(1.0, visuals.selection.stroke.color.gamma_multiply(0.5)),
-                egui::StrokeKind::Inside,
-            );
-        }
-        out
+/// Focus: taken by a click or drag on the canvas, and kept from the arrow
+/// keys (they step frames); whether the canvas has it.
+fn take_focus(ui: &mut egui::Ui, response: &egui::Response) -> bool {
+    response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Canvas, true, "Canvas"));
+    if response.clicked() || response.drag_started() || response.secondary_clicked() {
+        response.request_focus();
+    }
+    let focused = response.has_focus();
+    if focused {
+        // Keep arrow keys for frame stepping instead of moving focus.
+        ui.memory_mut(|m| {
+            m.set_focus_lock_filter(canvas_id(), EventFilter { horizontal_arrows: true, vertical_arrows: true, tab: false, escape: false })
+        });
+    }
+    focused
+}
+
+/// Paints the background, grid, pose, highlights, notes and focus frame.
+fn paint_canvas(ui: &egui::Ui, rect: Rect, view: &View, scene: &Scene<'_>, drawing: &mut Drawing, focused: bool) {
+    let painter = ui.painter_at(rect);
+    let visuals = ui.visuals();
+    painter.rect_filled(rect, 0.0, visuals.extreme_bg_color);
+    if scene.show_grid {
+        paint_grid(&painter, rect, view, visuals.dark_mode);
+    }
+    paint_pose(&painter, rect, view, scene, drawing);
+    paint_highlights(&painter, rect, view, scene, visuals.selection.stroke.color);
+    let mut notes: Vec<String> = Vec::new();
+    if scene.stale {
+        notes.push("The script has errors: showing its last error-free version".into());
+    }
+    if scene.onion_skin && scene.anim.is_some() && onion_ghosts(scene.armature) == 0 {
+        notes.push("Onion skin is off: this rig is too large to draw ghosts every frame".into());
+    }
+    notes.extend(drawing.warnings().iter().take(3).map(|w| w.message.clone()));
+    for (i, note) in notes.iter().enumerate() {
+        painter.text(
+            rect.left_top() + Vec2::new(8.0, 8.0 + 16.0 * i as f32),
+            egui::Align2::LEFT_TOP,
+            note,
+            egui::FontId::proportional(12.0),
+            visuals.warn_fg_color,
+        );
+    }
+    if focused {
+        painter.rect_stroke(
+            rect.shrink(1.0),
+            0.0,
+            Stroke::new(1.0, visuals.selection.stroke.color.gamma_multiply(0.5)),
+            egui::StrokeKind::Inside,
+        );
     }
 }
 
