@@ -352,165 +352,219 @@ struct LoopState {
 
 /// Runs a timeline's commands (LANGUAGE.md §5.1) and returns its keys.
 fn run_timeline(tl: &TimelineLine, start: Opts, diags: &mut Vec<LocalDiag>, ord: Ordinal) -> TimelineRun {
-    let mut frame = start.frame.unwrap_or(0.0);
-    let mut step = start.step.unwrap_or(5.0);
-    let mut easing = start.easing.unwrap_or(Easing::Linear);
-    // Keys live in an arena: loops that discard their keys leave them there,
-    // and a later push at the same frame still edits the discarded key, as
-    // in the original.
-    let mut arena: Vec<RawKey> = Vec::with_capacity(tl.commands.len());
-    let mut timeline: Vec<usize> = Vec::with_capacity(tl.commands.len());
-    let mut stack: Vec<LoopState> = Vec::new();
-    let mut last_push = -1.0f64;
-    let mut last_value = KeyValue::Number(0.0);
-    let mut last_key: Option<usize> = None;
-    // The absolute frame option that set the current frame, if the last
-    // move was one.
-    let mut placed_by: Option<(Span, f64)> = None;
-    let cmds = &tl.commands;
+    let mut run = TimelineRunner::new(tl, start, diags, ord);
     let mut k = 0;
     let mut steps = 0usize;
-    let mut too_late = false;
-    while k < cmds.len() {
+    while k < tl.commands.len() {
         steps += 1;
-        if steps > MAX_STEPS || arena.len() > MAX_KEYS {
-            // Keep what was pushed so far, as if the open loops ended here.
-            while let Some(s) = stack.pop() {
-                let mut prev = s.prev;
-                prev.append(&mut timeline);
-                timeline = prev;
-            }
-            diags.push((
-                ord,
-                Diagnostic::error(
-                    tl.span,
-                    format!("this timeline's loops would push too many keys; only the first {} are kept", timeline.len()),
-                )
-                .hint("lower the loop counts `}[n]`"),
-            ));
+        if steps > MAX_STEPS || run.arena.len() > MAX_KEYS {
+            run.stop_runaway();
             break;
         }
-        match &cmds[k].node {
+        k = run.command(k);
+    }
+    run.finish()
+}
+
+/// The state of [`run_timeline`] between commands.
+struct TimelineRunner<'a> {
+    tl: &'a TimelineLine,
+    diags: &'a mut Vec<LocalDiag>,
+    ord: Ordinal,
+    frame: f64,
+    step: f64,
+    easing: Easing,
+    /// Keys live in an arena: loops that discard their keys leave them there,
+    /// and a later push at the same frame still edits the discarded key, as
+    /// in the original.
+    arena: Vec<RawKey>,
+    /// Indices into `arena` of the keys kept so far (of the innermost loop).
+    timeline: Vec<usize>,
+    stack: Vec<LoopState>,
+    last_push: f64,
+    last_value: KeyValue,
+    last_key: Option<usize>,
+    /// The absolute frame option that set the current frame, if the last
+    /// move was one.
+    placed_by: Option<(Span, f64)>,
+    /// A key past [`MAX_KEY_FRAME`] was reported.
+    too_late: bool,
+}
+
+impl<'a> TimelineRunner<'a> {
+    /// A run at the options in effect where the timeline starts.
+    fn new(tl: &'a TimelineLine, start: Opts, diags: &'a mut Vec<LocalDiag>, ord: Ordinal) -> Self {
+        TimelineRunner {
+            tl,
+            diags,
+            ord,
+            frame: start.frame.unwrap_or(0.0),
+            step: start.step.unwrap_or(5.0),
+            easing: start.easing.unwrap_or(Easing::Linear),
+            arena: Vec::with_capacity(tl.commands.len()),
+            timeline: Vec::with_capacity(tl.commands.len()),
+            stack: Vec::new(),
+            last_push: -1.0,
+            last_value: KeyValue::Number(0.0),
+            last_key: None,
+            placed_by: None,
+            too_late: false,
+        }
+    }
+
+    /// Too many steps or keys: keeps what was pushed so far, as if the open
+    /// loops ended here, and reports it.
+    fn stop_runaway(&mut self) {
+        while let Some(s) = self.stack.pop() {
+            let mut prev = s.prev;
+            prev.append(&mut self.timeline);
+            self.timeline = prev;
+        }
+        self.diags.push((
+            self.ord,
+            Diagnostic::error(
+                self.tl.span,
+                format!("this timeline's loops would push too many keys; only the first {} are kept", self.timeline.len()),
+            )
+            .hint("lower the loop counts `}[n]`"),
+        ));
+    }
+
+    /// Runs command `k`; returns the index of the next one.
+    fn command(&mut self, k: usize) -> usize {
+        let cmd = &self.tl.commands[k];
+        match &cmd.node {
             TimelineCommand::SetFrame(v) => {
-                if *v > frame {
-                    placed_by = Some((cmds[k].span, frame));
-                    frame = *v;
+                if *v > self.frame {
+                    self.placed_by = Some((cmd.span, self.frame));
+                    self.frame = *v;
                 }
             }
-            TimelineCommand::SetStep(v) => step = *v,
+            TimelineCommand::SetStep(v) => self.step = *v,
             TimelineCommand::AdvanceSteps(n) => {
-                frame += step * f64::from(*n);
-                placed_by = None;
+                self.frame += self.step * f64::from(*n);
+                self.placed_by = None;
             }
             TimelineCommand::AdvanceFrames(v) => {
-                frame += v;
-                placed_by = None;
+                self.frame += v;
+                self.placed_by = None;
             }
             TimelineCommand::SetEasing(e) => {
-                easing = *e;
-                if let Some(lk) = last_key {
-                    arena[lk].easing = *e;
+                self.easing = *e;
+                if let Some(lk) = self.last_key {
+                    self.arena[lk].easing = *e;
                 }
             }
-            cmd @ (TimelineCommand::Push(_) | TimelineCommand::PushAdd(_) | TimelineCommand::PushMul(_)) => {
-                let prev = if let KeyValue::Number(n) = last_value { n } else { 0.0 };
-                let value = match cmd {
-                    TimelineCommand::Push(v) => v.clone(),
-                    TimelineCommand::PushAdd(v) => KeyValue::Number(prev + v),
-                    TimelineCommand::PushMul(v) => KeyValue::Number(prev * v),
-                    _ => unreachable!("matched above"),
-                };
-                if frame.is_nan() || frame > MAX_KEY_FRAME {
-                    // Beyond the longest animation allowed: the key is dropped
-                    // (the keys before it stay), reported once per timeline.
-                    if !too_late {
-                        too_late = true;
-                        diags.push((
-                            ord,
-                            Diagnostic::error(
-                                cmds[k].span,
-                                format!(
-                                    "this key falls on frame {}, after the last frame an animation may use ({}); it is dropped, as is any other key of this timeline past that frame",
-                                    fmt_frame(frame),
-                                    fmt_frame(MAX_KEY_FRAME)
-                                ),
-                            )
-                            .hint("animations are limited to 1 000 000 frames (see LANGUAGE-EXT.md); check the frame numbers and loop counts"),
-                        ));
-                    }
-                    k += 1;
-                    continue;
-                }
-                let origin = if !stack.is_empty() {
-                    KeyOrigin::Loop
-                } else if matches!(cmd, TimelineCommand::Push(_)) {
-                    KeyOrigin::Plain
-                } else {
-                    KeyOrigin::Relative
-                };
-                let span = cmds[k].span;
-                let key = if frame == last_push && last_key.is_some() {
-                    let lk = last_key.unwrap_or(0);
-                    arena[lk].value = value.clone();
-                    arena[lk].easing = Easing::Linear;
-                    arena[lk].span = span;
-                    arena[lk].origin = origin;
-                    lk
-                } else {
-                    arena.push(RawKey { frame, value: value.clone(), easing: Easing::Linear, span, origin, placed_by });
-                    timeline.push(arena.len() - 1);
-                    arena.len() - 1
-                };
-                if easing != Easing::Linear {
-                    arena[key].easing = easing;
-                }
-                last_push = frame;
-                last_value = value;
-                last_key = Some(key);
-            }
+            c @ (TimelineCommand::Push(_) | TimelineCommand::PushAdd(_) | TimelineCommand::PushMul(_)) => self.push(c, cmd.span),
             TimelineCommand::BeginLoop => {
-                stack.push(LoopState { start: k + 1, prev: std::mem::take(&mut timeline), count: -1, span: cmds[k].span });
+                self.stack.push(LoopState { start: k + 1, prev: std::mem::take(&mut self.timeline), count: -1, span: cmd.span });
             }
-            TimelineCommand::EndLoop(n) => {
-                let Some(top) = stack.last_mut() else {
-                    diags.push((ord, Diagnostic::warning(cmds[k].span, "`}` without a matching `{` is ignored")));
-                    k += 1;
-                    continue;
-                };
-                if top.count == -1 {
-                    if *n == 0.0 {
-                        if let Some(s) = stack.pop() {
-                            timeline = s.prev;
-                        }
-                        k += 1;
-                        continue;
-                    }
-                    top.count = n.min(1e12) as i64;
-                }
-                top.count -= 1;
-                if top.count <= 0 {
-                    if let Some(s) = stack.pop() {
-                        let mut prev = s.prev;
-                        prev.append(&mut timeline);
-                        timeline = prev;
-                    }
-                } else {
-                    k = top.start;
-                    continue;
-                }
-            }
+            TimelineCommand::EndLoop(n) => return self.end_loop(k, *n),
         }
-        k += 1;
+        k + 1
     }
-    let open_loop = !stack.is_empty();
-    if let Some(first) = stack.first() {
-        diags.push((
-            ord,
-            Diagnostic::error(first.span, "`{` is never closed; the keys pushed after it are dropped")
-                .hint("close the loop with `}` or `}[n]`"),
-        ));
-        let outer = stack.swap_remove(0).prev;
-        timeline = outer;
+
+    /// A push command (`=`, `+`, `*`): a new key at the current frame, or
+    /// an edit of the last one when it is at the same frame.
+    fn push(&mut self, cmd: &TimelineCommand, span: Span) {
+        let prev = if let KeyValue::Number(n) = self.last_value { n } else { 0.0 };
+        let value = match cmd {
+            TimelineCommand::Push(v) => v.clone(),
+            TimelineCommand::PushAdd(v) => KeyValue::Number(prev + v),
+            TimelineCommand::PushMul(v) => KeyValue::Number(prev * v),
+            _ => unreachable!("only called for pushes"),
+        };
+        let frame = self.frame;
+        if frame.is_nan() || frame > MAX_KEY_FRAME {
+            // Beyond the longest animation allowed: the key is dropped
+            // (the keys before it stay), reported once per timeline.
+            if !self.too_late {
+                self.too_late = true;
+                self.diags.push((
+                    self.ord,
+                    Diagnostic::error(
+                        span,
+                        format!(
+                            "this key falls on frame {}, after the last frame an animation may use ({}); it is dropped, as is any other key of this timeline past that frame",
+                            fmt_frame(frame),
+                            fmt_frame(MAX_KEY_FRAME)
+                        ),
+                    )
+                    .hint("animations are limited to 1 000 000 frames (see LANGUAGE-EXT.md); check the frame numbers and loop counts"),
+                ));
+            }
+            return;
+        }
+        let origin = if !self.stack.is_empty() {
+            KeyOrigin::Loop
+        } else if matches!(cmd, TimelineCommand::Push(_)) {
+            KeyOrigin::Plain
+        } else {
+            KeyOrigin::Relative
+        };
+        let key = if frame == self.last_push
+            && let Some(lk) = self.last_key
+        {
+            let k = &mut self.arena[lk];
+            k.value = value.clone();
+            k.easing = Easing::Linear;
+            k.span = span;
+            k.origin = origin;
+            lk
+        } else {
+            self.arena.push(RawKey { frame, value: value.clone(), easing: Easing::Linear, span, origin, placed_by: self.placed_by });
+            self.timeline.push(self.arena.len() - 1);
+            self.arena.len() - 1
+        };
+        if self.easing != Easing::Linear {
+            self.arena[key].easing = self.easing;
+        }
+        self.last_push = frame;
+        self.last_value = value;
+        self.last_key = Some(key);
     }
-    TimelineRun { keys: timeline.into_iter().map(|i| arena[i].clone()).collect(), end_frame: frame, open_loop }
+
+    /// `}[n]` at command `k`: repeats the loop or closes it; returns the
+    /// index of the next command.
+    fn end_loop(&mut self, k: usize, n: f64) -> usize {
+        let Some(top) = self.stack.last_mut() else {
+            self.diags.push((self.ord, Diagnostic::warning(self.tl.commands[k].span, "`}` without a matching `{` is ignored")));
+            return k + 1;
+        };
+        if top.count == -1 {
+            if n == 0.0 {
+                if let Some(s) = self.stack.pop() {
+                    self.timeline = s.prev;
+                }
+                return k + 1;
+            }
+            top.count = n.min(1e12) as i64;
+        }
+        top.count -= 1;
+        if top.count > 0 {
+            return top.start;
+        }
+        if let Some(s) = self.stack.pop() {
+            let mut prev = s.prev;
+            prev.append(&mut self.timeline);
+            self.timeline = prev;
+        }
+        k + 1
+    }
+
+    /// Drops the keys of a loop left open (reported) and returns the keys.
+    fn finish(mut self) -> TimelineRun {
+        let open_loop = !self.stack.is_empty();
+        if let Some(first) = self.stack.first() {
+            self.diags.push((
+                self.ord,
+                Diagnostic::error(first.span, "`{` is never closed; the keys pushed after it are dropped")
+                    .hint("close the loop with `}` or `}[n]`"),
+            ));
+            let outer = self.stack.swap_remove(0).prev;
+            self.timeline = outer;
+        }
+        let arena = &self.arena;
+        TimelineRun { keys: self.timeline.into_iter().map(|i| arena[i].clone()).collect(), end_frame: self.frame, open_loop }
+    }
 }
