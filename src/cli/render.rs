@@ -159,18 +159,60 @@ pub fn execute(args: &RenderArgs, err: &mut dyn Write, tty: bool) -> i32 {
 }
 
 fn render(args: &RenderArgs, err: &mut dyn Write, tty: bool) -> Result<(), String> {
+    check_numbers(args)?;
+    let mut cache = RenderCache::new(crate::io::script_dir(Some(&args.file)));
+    if args.entity.is_some() && crate::formats::spriter::syntax_of(&args.file).is_none() {
+        return Err("--entity is for Spriter files (.scml, .scon)".into());
+    }
+    let (arm, script) = load(args, &mut cache, err)?;
+    let arm = &arm;
+    let sk = &*arm.skeleton;
+    let skin = args.skin.as_deref().map_or(Ok(SkinId(0)), |name| find_skin(sk, name))?;
+    let animated = args.frames || args.sheet || args.gif;
+    let anim = pick_animation(args, arm, animated)?;
+    if let Some((_, comp)) = &script
+        && comp.has_errors()
+    {
+        let n = comp.diagnostics.iter().filter(|d| d.is_error()).count();
+        let _ =
+            writeln!(err, "warning: {} has {n} error(s); rendering what compiled (run `skelpad check` to see them)", args.file.display());
+    }
+    let animation = anim.and_then(|a| arm.animation(a));
+    let fps = animation.map_or(crate::model::DEFAULT_FPS, |a| a.fps);
+    if let Some(a) = animation.filter(|_| animated) {
+        check_frame_limit(args, a, fps)?;
+    }
+    let mut renderer = FrameRenderer::new(arm, settings(args, anim, skin), &mut cache)?;
+    let written = write_output(args, &mut renderer, animation, fps, err, tty);
+    report_warnings(args, arm, script.as_ref(), renderer.warnings(), err);
+    let files = written.map_err(|e| e.to_string())?;
+    let _ = match files.as_slice() {
+        [one] => writeln!(err, "wrote {}", one.display()),
+        [first, .., last] if args.frames => writeln!(err, "wrote {} frames: {} … {}", files.len(), first.display(), last.display()),
+        many => writeln!(err, "wrote {}", many.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")),
+    };
+    Ok(())
+}
+
+/// Rejects a time that is not finite and a zoom that is not positive.
+fn check_numbers(args: &RenderArgs) -> Result<(), String> {
     if let Some(t) = args.time.filter(|t| !t.is_finite()) {
         return Err(format!("--time must be a number of seconds, not {t}"));
     }
     if let Some(z) = args.zoom.filter(|z| !(z.is_finite() && *z > 0.0)) {
         return Err(format!("--zoom must be a positive number of pixels per unit, not {z}"));
     }
-    let mut cache = RenderCache::new(crate::io::script_dir(Some(&args.file)));
-    if args.entity.is_some() && crate::formats::spriter::syntax_of(&args.file).is_none() {
-        return Err("--entity is for Spriter files (.scml, .scon)".into());
-    }
-    // A script keeps its text and compilation for messages at slot lines.
-    let (arm, script) = if super::is_skf(&args.file) {
+    Ok(())
+}
+
+/// The armature of the input file; a script keeps its text and compilation
+/// for messages at slot lines.
+fn load(
+    args: &RenderArgs,
+    cache: &mut RenderCache,
+    err: &mut dyn Write,
+) -> Result<(crate::model::Armature, Option<(String, crate::compile::Compilation)>), String> {
+    Ok(if super::is_skf(&args.file) {
         let imported = crate::formats::skf::import::import_path(&args.file)?;
         imported.load_sprites(&mut cache.images);
         (imported.armature, None)
@@ -184,12 +226,13 @@ fn render(args: &RenderArgs, err: &mut dyn Write, tty: bool) -> Result<(), Strin
         let text = read_script(&args.file)?;
         let comp = compile_checked(&text);
         (comp.armature.clone(), Some((text, comp)))
-    };
-    let arm = &arm;
-    let sk = &*arm.skeleton;
-    let skin = args.skin.as_deref().map_or(Ok(SkinId(0)), |name| find_skin(sk, name))?;
-    let animated = args.frames || args.sheet || args.gif;
-    let anim: Option<AnimId> = match &args.anim {
+    })
+}
+
+/// The animation to render: the one named, else the first when a flag
+/// needs one (an error when there is none), else none (the setup pose).
+fn pick_animation(args: &RenderArgs, arm: &crate::model::Armature, animated: bool) -> Result<Option<AnimId>, String> {
+    Ok(match &args.anim {
         Some(name) => Some(find_animation(arm, name)?),
         None if animated || args.time.is_some() || args.frame.is_some() => {
             if arm.animations.is_empty() {
@@ -209,39 +252,37 @@ fn render(args: &RenderArgs, err: &mut dyn Write, tty: bool) -> Result<(), Strin
             Some(AnimId(0))
         }
         None => None,
-    };
-    if let Some((_, comp)) = &script
-        && comp.has_errors()
-    {
-        let n = comp.diagnostics.iter().filter(|d| d.is_error()).count();
-        let _ =
-            writeln!(err, "warning: {} has {n} error(s); rendering what compiled (run `skelpad check` to see them)", args.file.display());
+    })
+}
+
+/// Rejects an animation with more frames than `--max-frames`.
+fn check_frame_limit(args: &RenderArgs, a: &crate::model::Animation, fps: f64) -> Result<(), String> {
+    let frames = frame_count(a);
+    if frames > args.max_frames {
+        let flag = if args.frames {
+            "--frames"
+        } else if args.sheet {
+            "--sheet"
+        } else {
+            "--gif"
+        };
+        return Err(format!(
+            "animation `{}` has {frames} frames ({:.1} s at {fps} fps); {flag} writes at most {} (pass --max-frames {frames} to write them all)",
+            a.name, a.duration_secs, args.max_frames
+        ));
     }
-    let animation = anim.and_then(|a| arm.animation(a));
-    let fps = animation.map_or(crate::model::DEFAULT_FPS, |a| a.fps);
-    if let Some(a) = animation.filter(|_| animated) {
-        let frames = frame_count(a);
-        if frames > args.max_frames {
-            let flag = if args.frames {
-                "--frames"
-            } else if args.sheet {
-                "--sheet"
-            } else {
-                "--gif"
-            };
-            return Err(format!(
-                "animation `{}` has {frames} frames ({:.1} s at {fps} fps); {flag} writes at most {} (pass --max-frames {frames} to write them all)",
-                a.name, a.duration_secs, args.max_frames
-            ));
-        }
-    }
+    Ok(())
+}
+
+/// The renderer's settings from the arguments (a GIF gets a white background by default).
+fn settings(args: &RenderArgs, anim: Option<AnimId>, skin: SkinId) -> Settings {
     let background = match args.background {
         Some(Background::Transparent) => None,
         Some(Background::Color(c)) => Some(c),
         None if args.gif => Some([1.0; 4]),
         None => None,
     };
-    let settings = Settings {
+    Settings {
         anim,
         skin,
         width: args.size.0,
@@ -249,18 +290,28 @@ fn render(args: &RenderArgs, err: &mut dyn Write, tty: bool) -> Result<(), Strin
         framing: args.zoom.map_or(Framing::Fit, Framing::Zoom),
         background,
         bones: args.bones,
-    };
-    let mut renderer = FrameRenderer::new(arm, settings, &mut cache)?;
+    }
+}
+
+/// Writes the frames (`--frames`, `--sheet`, `--gif`) or the one picture.
+fn write_output(
+    args: &RenderArgs,
+    renderer: &mut FrameRenderer,
+    animation: Option<&crate::model::Animation>,
+    fps: f64,
+    err: &mut dyn Write,
+    tty: bool,
+) -> Result<Vec<PathBuf>, export::ExportError> {
     let out = &args.output;
-    let written = if animated {
+    if args.frames || args.sheet || args.gif {
         let times = animation.map_or_else(|| vec![0.0], frame_times);
         let mut progress = progress_printer(err, tty);
         if args.frames {
-            export::write_sequence(&mut renderer, &times, out, &mut progress)
+            export::write_sequence(renderer, &times, out, &mut progress)
         } else if args.sheet {
-            export::write_sheet(&mut renderer, &times, fps, out, &mut progress)
+            export::write_sheet(renderer, &times, fps, out, &mut progress)
         } else {
-            export::write_gif(&mut renderer, &times, fps, out, &mut progress)
+            export::write_gif(renderer, &times, fps, out, &mut progress)
         }
     } else {
         let t = match (args.time, args.frame, animation) {
@@ -268,13 +319,21 @@ fn render(args: &RenderArgs, err: &mut dyn Write, tty: bool) -> Result<(), Strin
             (None, Some(n), Some(a)) => wrap_time(a, n as f64 / fps, a.looping.unwrap_or(true)),
             _ => 0.0,
         };
-        export::write_png(&mut renderer, t, out, &mut |_, _| true)
-    };
-    // Things that could not be drawn, at the slot that shows them.
-    match &script {
+        export::write_png(renderer, t, out, &mut |_, _| true)
+    }
+}
+
+/// Things that could not be drawn, at the slot that shows them.
+fn report_warnings(
+    args: &RenderArgs,
+    arm: &crate::model::Armature,
+    script: Option<&(String, crate::compile::Compilation)>,
+    warnings: &[crate::render::RenderWarning],
+    err: &mut dyn Write,
+) {
+    match script {
         Some((text, comp)) => {
-            let diags: Vec<Diagnostic> = renderer
-                .warnings()
+            let diags: Vec<Diagnostic> = warnings
                 .iter()
                 .map(|w| {
                     let span = comp.sources.slots.get(w.slot.index()).copied().unwrap_or_default();
@@ -286,19 +345,12 @@ fn render(args: &RenderArgs, err: &mut dyn Write, tty: bool) -> Result<(), Strin
             }
         }
         None => {
-            for w in renderer.warnings() {
+            for w in warnings {
                 let slot = arm.skeleton.slots.get(w.slot.index()).map_or("?", |s| s.name.as_str());
                 let _ = writeln!(err, "warning: {}: slot {slot}: {}", args.file.display(), w.message);
             }
         }
     }
-    let files = written.map_err(|e| e.to_string())?;
-    let _ = match files.as_slice() {
-        [one] => writeln!(err, "wrote {}", one.display()),
-        [first, .., last] if args.frames => writeln!(err, "wrote {} frames: {} … {}", files.len(), first.display(), last.display()),
-        many => writeln!(err, "wrote {}", many.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")),
-    };
-    Ok(())
 }
 
 #[cfg(test)]
