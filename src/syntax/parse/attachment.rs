@@ -21,101 +21,13 @@ pub(super) fn is_command_line(text: &str, tabs: usize) -> bool {
 impl Parser {
     /// `:TYPE` and the attachment tokens after it. `toks[0]` starts with `:`.
     pub(super) fn attachment_spec(&mut self, line: &LogicalLine<'_>, toks: &[Token<'_>]) -> AttachmentSpec {
-        let t0 = toks[0];
-        let ty = TypeName::parse(&t0.text[1..]);
-        let ty_span = tok_span(line, &t0);
-        if let TypeName::Unknown(name) = &ty {
-            let mut d = if name.is_empty() {
-                Diagnostic::error(ty_span, "missing attachment type after `:`")
-            } else {
-                Diagnostic::error(ty_span, format!("unknown attachment type `{name}`"))
-            }
-            .hint(known_types_hint());
-            if let Some(s) = crate::syntax::suggest::closest(name, TypeName::KNOWN.iter().map(TypeName::as_str)) {
-                d = d.hint(format!("did you mean `:{s}`?"));
-            }
-            self.push(d.hint("the attachment draws nothing"));
-        } else {
-            self.role(line, &t0, Role::AttachmentType);
-        }
+        let (ty, ty_span) = self.attachment_type(line, &toks[0]);
         let mut props = Vec::with_capacity(toks.len() - 1);
-        let is_sprite = ty == TypeName::Sprite;
-        let wh = matches!(ty, TypeName::Rect | TypeName::Ellipse);
-        let d_ok = matches!(ty, TypeName::Rect | TypeName::Circle);
         let unknown = matches!(ty, TypeName::Unknown(_));
         let mut listed_props = false;
         for t in &toks[1..] {
             let s = t.text;
-            let mut prop = None;
-            let mut problem: Option<String> = None;
-            if s.starts_with('"') {
-                if let Some(name) = quoted(s).filter(|_| is_sprite) {
-                    prop = Some(AttachmentProp::Image(name.to_string()));
-                } else if is_sprite {
-                    problem =
-                        Some(format!("unterminated image name `{s}`: image names are written in double quotes and cannot contain spaces"));
-                } else {
-                    problem = Some(format!("`{s}`: only sprites take an image name"));
-                }
-            } else if let Some((c, v)) = token::letter_number(s, "wh", true) {
-                if wh {
-                    prop = Some(if c == 'w' { AttachmentProp::Width(v) } else { AttachmentProp::Height(v) });
-                } else {
-                    problem = Some(format!("`{s}`: {} has no {}", ty.as_str(), if c == 'w' { "width" } else { "height" }));
-                }
-            } else if let Some((c, v)) = token::letter_number(s, "xyrij", true) {
-                prop = Some(match c {
-                    'x' => AttachmentProp::X(v),
-                    'y' => AttachmentProp::Y(v),
-                    'r' => AttachmentProp::Rotation(v),
-                    'i' => AttachmentProp::ScaleX(v),
-                    _ => AttachmentProp::ScaleY(v),
-                });
-            } else if ty.is_shape() {
-                prop = match s {
-                    "miter-join" => Some(AttachmentProp::Join(LineJoin::Miter)),
-                    "bevel-join" => Some(AttachmentProp::Join(LineJoin::Bevel)),
-                    "round-join" => Some(AttachmentProp::Join(LineJoin::Round)),
-                    "butt-cap" | "square-cap" | "round-cap" => {
-                        if ty != TypeName::Path {
-                            self.push(Diagnostic::warning(
-                                tok_span(line, t),
-                                format!("`{s}` has no effect on a {}: caps only end open paths", ty.as_str()),
-                            ));
-                        }
-                        Some(AttachmentProp::Cap(match s {
-                            "butt-cap" => LineCap::Butt,
-                            "square-cap" => LineCap::Square,
-                            _ => LineCap::Round,
-                        }))
-                    }
-                    _ => None,
-                };
-                if prop.is_none() {
-                    if let Some(rest) = s.strip_prefix('f').or_else(|| s.strip_prefix('s')).filter(|r| r.starts_with('#')) {
-                        match token::color(rest) {
-                            Some(c) => {
-                                prop = Some(if s.starts_with('f') {
-                                    AttachmentProp::Fill(c.to_color8())
-                                } else {
-                                    AttachmentProp::Stroke(c.to_color8())
-                                })
-                            }
-                            None => problem = Some(format!("`{s}`: `{rest}` is not a color (#RGB or #RRGGBB, optionally `,ALPHA`)")),
-                        }
-                    } else if let Some((c, v)) = token::letter_number(s, "tm", false) {
-                        prop = Some(if c == 't' { AttachmentProp::StrokeWidth(v) } else { AttachmentProp::MiterLimit(v) });
-                    } else if let Some((_, v)) = token::letter_number(s, "d", false) {
-                        if d_ok {
-                            prop = Some(AttachmentProp::Diameter(v));
-                        } else {
-                            problem = Some(format!("`{s}`: {} has no diameter", ty.as_str()));
-                        }
-                    } else if token::letter_number(s, "tmd", true).is_some() {
-                        problem = Some(format!("`{s}`: this value cannot be negative"));
-                    }
-                }
-            }
+            let (prop, problem) = self.attachment_prop(line, t, &ty);
             match prop {
                 Some(p) => {
                     let role = match p {
@@ -142,6 +54,109 @@ impl Parser {
             }
         }
         AttachmentSpec { ty: Some(Spanned::new(ty, ty_span)), props }
+    }
+
+    /// The type of `:TYPE` and its span; an unknown type is reported.
+    fn attachment_type(&mut self, line: &LogicalLine<'_>, t0: &Token<'_>) -> (TypeName, Span) {
+        let ty = TypeName::parse(&t0.text[1..]);
+        let ty_span = tok_span(line, t0);
+        if let TypeName::Unknown(name) = &ty {
+            let mut d = if name.is_empty() {
+                Diagnostic::error(ty_span, "missing attachment type after `:`")
+            } else {
+                Diagnostic::error(ty_span, format!("unknown attachment type `{name}`"))
+            }
+            .hint(known_types_hint());
+            if let Some(s) = crate::syntax::suggest::closest(name, TypeName::KNOWN.iter().map(TypeName::as_str)) {
+                d = d.hint(format!("did you mean `:{s}`?"));
+            }
+            self.push(d.hint("the attachment draws nothing"));
+        } else {
+            self.role(line, t0, Role::AttachmentType);
+        }
+        (ty, ty_span)
+    }
+
+    /// The property token `t` of an attachment of type `ty`, or what is wrong with it
+    /// (`(None, None)`: not a property of the type).
+    fn attachment_prop(&mut self, line: &LogicalLine<'_>, t: &Token<'_>, ty: &TypeName) -> (Option<AttachmentProp>, Option<String>) {
+        let s = t.text;
+        let is_sprite = *ty == TypeName::Sprite;
+        let wh = matches!(ty, TypeName::Rect | TypeName::Ellipse);
+        if s.starts_with('"') {
+            if let Some(name) = quoted(s).filter(|_| is_sprite) {
+                (Some(AttachmentProp::Image(name.to_string())), None)
+            } else if is_sprite {
+                (None, Some(format!("unterminated image name `{s}`: image names are written in double quotes and cannot contain spaces")))
+            } else {
+                (None, Some(format!("`{s}`: only sprites take an image name")))
+            }
+        } else if let Some((c, v)) = token::letter_number(s, "wh", true) {
+            if wh {
+                (Some(if c == 'w' { AttachmentProp::Width(v) } else { AttachmentProp::Height(v) }), None)
+            } else {
+                (None, Some(format!("`{s}`: {} has no {}", ty.as_str(), if c == 'w' { "width" } else { "height" })))
+            }
+        } else if let Some((c, v)) = token::letter_number(s, "xyrij", true) {
+            let prop = match c {
+                'x' => AttachmentProp::X(v),
+                'y' => AttachmentProp::Y(v),
+                'r' => AttachmentProp::Rotation(v),
+                'i' => AttachmentProp::ScaleX(v),
+                _ => AttachmentProp::ScaleY(v),
+            };
+            (Some(prop), None)
+        } else if ty.is_shape() {
+            self.shape_prop(line, t, ty)
+        } else {
+            (None, None)
+        }
+    }
+
+    /// A shape's style token (join, cap, fill, stroke, widths, diameter), or
+    /// what is wrong with it.
+    fn shape_prop(&mut self, line: &LogicalLine<'_>, t: &Token<'_>, ty: &TypeName) -> (Option<AttachmentProp>, Option<String>) {
+        let s = t.text;
+        let d_ok = matches!(ty, TypeName::Rect | TypeName::Circle);
+        let prop = match s {
+            "miter-join" => Some(AttachmentProp::Join(LineJoin::Miter)),
+            "bevel-join" => Some(AttachmentProp::Join(LineJoin::Bevel)),
+            "round-join" => Some(AttachmentProp::Join(LineJoin::Round)),
+            "butt-cap" | "square-cap" | "round-cap" => {
+                if *ty != TypeName::Path {
+                    self.push(Diagnostic::warning(
+                        tok_span(line, t),
+                        format!("`{s}` has no effect on a {}: caps only end open paths", ty.as_str()),
+                    ));
+                }
+                Some(AttachmentProp::Cap(match s {
+                    "butt-cap" => LineCap::Butt,
+                    "square-cap" => LineCap::Square,
+                    _ => LineCap::Round,
+                }))
+            }
+            _ => None,
+        };
+        if prop.is_some() {
+            return (prop, None);
+        }
+        if let Some(rest) = s.strip_prefix('f').or_else(|| s.strip_prefix('s')).filter(|r| r.starts_with('#')) {
+            match token::color(rest) {
+                Some(c) => {
+                    let c = c.to_color8();
+                    (Some(if s.starts_with('f') { AttachmentProp::Fill(c) } else { AttachmentProp::Stroke(c) }), None)
+                }
+                None => (None, Some(format!("`{s}`: `{rest}` is not a color (#RGB or #RRGGBB, optionally `,ALPHA`)"))),
+            }
+        } else if let Some((c, v)) = token::letter_number(s, "tm", false) {
+            (Some(if c == 't' { AttachmentProp::StrokeWidth(v) } else { AttachmentProp::MiterLimit(v) }), None)
+        } else if let Some((_, v)) = token::letter_number(s, "d", false) {
+            if d_ok { (Some(AttachmentProp::Diameter(v)), None) } else { (None, Some(format!("`{s}`: {} has no diameter", ty.as_str()))) }
+        } else if token::letter_number(s, "tmd", true).is_some() {
+            (None, Some(format!("`{s}`: this value cannot be negative")))
+        } else {
+            (None, None)
+        }
     }
 
     pub(super) fn path_command(&mut self, line: &LogicalLine<'_>, toks: &[Token<'_>]) -> Option<PathCommandLine> {
