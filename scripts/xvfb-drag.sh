@@ -20,12 +20,7 @@ mkdir -p "$out"
 ensure_xvfb_packages
 
 # SKELPAD_BIN: a skelpad binary to use instead of building the release one.
-if [ -n "${SKELPAD_BIN:-}" ]; then
-    bin="$SKELPAD_BIN"
-else
-    cargo build --release --quiet
-    bin="${CARGO_TARGET_DIR:-target}/release/skelpad"
-fi
+bin="$(skelpad_bin)"
 
 work="$(mktemp -d)"
 script="$work/rig.skel2d"

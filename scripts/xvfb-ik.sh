@@ -20,12 +20,7 @@ mkdir -p "$out"
 . scripts/xvfb-lib.sh
 ensure_xvfb_packages
 
-if [ -n "${SKELPAD_BIN:-}" ]; then
-    bin="$SKELPAD_BIN"
-else
-    cargo build --release --quiet
-    bin="${CARGO_TARGET_DIR:-target}/release/skelpad"
-fi
+bin="$(skelpad_bin)"
 
 work="$(mktemp -d)"
 script="$work/ik.skel2d"

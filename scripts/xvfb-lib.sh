@@ -81,3 +81,14 @@ save_with_ctrl_s() {
     xdotool keyup ctrl
     sleep 1.5
 }
+
+# Prints the skelpad binary to run: $SKELPAD_BIN if set, else the release
+# build (built first).
+skelpad_bin() {
+    if [ -n "${SKELPAD_BIN:-}" ]; then
+        echo "$SKELPAD_BIN"
+    else
+        cargo build --release --quiet >&2
+        echo "${CARGO_TARGET_DIR:-target}/release/skelpad"
+    fi
+}
