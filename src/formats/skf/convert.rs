@@ -585,14 +585,13 @@ impl<'a> Converter<'a> {
 
     /// Plays `anim` frame by frame: every bone's locals (carried families'
     /// chains: rotation before IK) and every slot's colour and attachment.
-    #[allow(clippy::type_complexity)]
-    fn bake_frames(&self, anim: &Animation) -> (Vec<Vec<[f64; 5]>>, Vec<Vec<(Color, Option<AttachmentId>)>>) {
+    fn bake_frames(&self, anim: &Animation) -> (Vec<Vec<[f64; 5]>>, Vec<SlotFrame>) {
         let sk = self.sk;
         let last = (anim.duration_secs * anim.fps).round().max(0.0) as usize;
         let mut pose = Pose::default();
         let mut before = Pose::default();
         let mut frames: Vec<Vec<[f64; 5]>> = Vec::with_capacity(last + 1);
-        let mut slot_frames: Vec<Vec<(Color, Option<AttachmentId>)>> = Vec::with_capacity(last + 1);
+        let mut slot_frames: Vec<SlotFrame> = Vec::with_capacity(last + 1);
         for f in 0..=last {
             evaluate_into(&mut pose, self.full, Some(anim), SkinId(0), f as f64 / anim.fps);
             let mut l = locals(sk, &pose);
@@ -676,7 +675,7 @@ impl<'a> Converter<'a> {
 
     /// Slot `si`'s keys for one animation: its attachment where it changes
     /// and each colour channel, merged into linear segments.
-    fn write_slot_keys(&mut self, si: usize, slot_frames: &[Vec<(Color, Option<AttachmentId>)>]) {
+    fn write_slot_keys(&mut self, si: usize, slot_frames: &[SlotFrame]) {
         let slot = &self.sk.slots[si];
         let setup_slot = (slot.color, slot.attachment);
         let mut lines = String::new();
@@ -724,6 +723,9 @@ impl<'a> Converter<'a> {
         }
     }
 }
+
+/// Every slot's colour and attachment at one frame.
+type SlotFrame = Vec<(Color, Option<AttachmentId>)>;
 
 /// A slot's name in the script: the last part of its dotted name.
 fn slot_name(slot: &Slot) -> String {
