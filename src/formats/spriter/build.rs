@@ -495,6 +495,8 @@ fn adjust_angle(a: f64, mut b: f64, spin: i32) -> f64 {
     b
 }
 
+/// One animation as the model plays it (timelines sorted, refs checked,
+/// mainline, parent and timeline channels) and what it holds but does not play.
 #[allow(clippy::too_many_arguments)]
 fn build_anim(
     a: &Anim,
@@ -505,13 +507,32 @@ fn build_anim(
     attachment_for: &mut AttachmentFor,
     warnings: &mut Vec<Warning>,
 ) -> (Animation, AnimExtras) {
-    let len = a.length_ms;
-    let secs = |ms: f64| ms / 1000.0;
     let mut anim = Animation::empty(name, FPS);
     anim.angle_interpolation = AngleInterpolation::Linear;
     anim.looping = Some(a.looping);
     let mut ex = AnimExtras::default();
-    // Timelines: keys sorted by time; `pos[i]` = sorted position of key i.
+    let sorted = sort_timelines(a, &mut ex, warnings);
+    let hidden_at = check_refs(a, &sorted, warnings);
+    mainline_channels(a, objs, obj_of, &hidden_at, &mut anim, &mut ex);
+    parent_channels(a, objs, obj_of, &mut anim);
+    for (ti, (keys, pos)) in sorted.iter().enumerate() {
+        let Some(o) = obj_of(a, ti as i64) else { continue };
+        timeline_channels(a, ti, keys, pos, &hidden_at, &objs[o], &mut anim, attachment_for, warnings);
+    }
+    let _ = slots;
+    anim.duration_secs = secs(a.length_ms);
+    read_extras(a, &mut ex);
+    (anim, ex)
+}
+
+/// Milliseconds → seconds.
+fn secs(ms: f64) -> f64 {
+    ms / 1000.0
+}
+
+/// Each timeline's keys sorted by time, with `pos[i]` = sorted position of
+/// key i (out-of-order keys are warned about); unplayed timelines are noted.
+fn sort_timelines<'a>(a: &'a Anim, ex: &mut AnimExtras, warnings: &mut Vec<Warning>) -> Vec<(Vec<&'a TKey>, Vec<usize>)> {
     let mut sorted: Vec<(Vec<&TKey>, Vec<usize>)> = Vec::new();
     for t in &a.timelines {
         let mut idx: Vec<usize> = (0..t.keys.len()).collect();
@@ -528,24 +549,39 @@ fn build_anim(
             ex.unplayed_objects.push((t.object_type.clone(), t.name.clone()));
         }
     }
-    // Refs: range checks, and whether the key a ref names is the one a time search finds.
+    sorted
+}
+
+/// Range checks of the mainline refs: per mainline key, the refs (bone refs
+/// then object refs) whose timeline or key does not exist (warned about).
+fn check_refs(a: &Anim, sorted: &[(Vec<&TKey>, Vec<usize>)], warnings: &mut Vec<Warning>) -> Vec<Vec<usize>> {
     let mut hidden_at: Vec<Vec<usize>> = vec![Vec::new(); a.mainline.len()];
     for (mi, mk) in a.mainline.iter().enumerate() {
         for (ri, r) in mk.bone_refs.iter().chain(&mk.object_refs).enumerate() {
-            let Some((keys, pos)) = usize::try_from(r.timeline).ok().and_then(|t| sorted.get(t)) else {
+            let Some((_, pos)) = usize::try_from(r.timeline).ok().and_then(|t| sorted.get(t)) else {
                 warn(warnings, &r.loc, format!("timeline {} does not exist; ignored", r.timeline));
                 hidden_at[mi].push(ri);
                 continue;
             };
-            let Some(&p) = usize::try_from(r.key).ok().and_then(|k| pos.get(k)) else {
+            if usize::try_from(r.key).ok().and_then(|k| pos.get(k)).is_none() {
                 warn(warnings, &r.loc, format!("key {} of timeline {} does not exist; the object is hidden here", r.key, r.timeline));
                 hidden_at[mi].push(ri);
-                continue;
-            };
-            let _ = (keys, p);
+            }
         }
     }
-    // Time warp (mainline curves) and draw order.
+    hidden_at
+}
+
+/// The time warp (mainline curves), the draw order (object ref order,
+/// hidden refs left out) and the mainline key times.
+fn mainline_channels(
+    a: &Anim,
+    objs: &[Obj],
+    obj_of: &dyn Fn(&Anim, i64) -> Option<usize>,
+    hidden_at: &[Vec<usize>],
+    anim: &mut Animation,
+    ex: &mut AnimExtras,
+) {
     let n_main = a.mainline.len();
     for (mi, mk) in a.mainline.iter().enumerate() {
         let last = mi + 1 == n_main;
@@ -564,13 +600,17 @@ fn build_anim(
     if a.looping
         && let Some(first) = a.mainline.first()
     {
-        let end = secs(first.time + len);
+        let end = secs(first.time + a.length_ms);
         anim.time_warp.push(Key { time_secs: end, value: end, curve: Curve::Stepped });
     }
     if n_main == 0 {
         anim.draw_order.push(Key { time_secs: 0.0, value: Arc::from(Vec::new()), curve: Curve::Stepped });
     }
-    // Parents that differ from the skeleton's.
+}
+
+/// Parent channels for the objects whose parent somewhere differs from the
+/// skeleton's.
+fn parent_channels(a: &Anim, objs: &[Obj], obj_of: &dyn Fn(&Anim, i64) -> Option<usize>, anim: &mut Animation) {
     let mut quiet = Vec::new();
     let mut parent_keys: HashMap<usize, Vec<Key<Option<BoneId>>>> = HashMap::new();
     let mut differs: std::collections::HashSet<usize> = Default::default();
@@ -594,45 +634,59 @@ fn build_anim(
             anim.parents.push(ParentChannel { bone: objs[o].bone, keys });
         }
     }
-    // Channels.
-    for (ti, (keys, pos)) in sorted.iter().enumerate() {
-        let Some(o) = obj_of(a, ti as i64) else { continue };
-        let n = keys.len();
-        if n == 0 {
-            continue;
-        }
-        let spans = spans_of(a, ti, pos, keys, &hidden_at);
-        let chans = if spans.iter().all(|sp| sp.by_time) { by_time(a, keys) } else { by_span(a, &spans, keys, warnings) };
-        let bone = objs[o].bone;
-        for (property, ks) in [
-            (BoneProperty::X, chans.x),
-            (BoneProperty::Y, chans.y),
-            (BoneProperty::ScaleX, chans.sx),
-            (BoneProperty::ScaleY, chans.sy),
-            (BoneProperty::Rotation, chans.rot),
-        ] {
-            anim.bones.push(BoneChannel { bone, property, mode: ValueMode::Absolute, keys: ks });
-        }
-        let has_alpha = chans.alpha.iter().any(|k| k.value != 1.0);
-        match objs[o].slot {
-            Some(slot) => {
-                if has_alpha {
-                    anim.slot_colors.push(SlotColorChannel { slot, component: ColorComponent::A, keys: chans.alpha });
-                }
-                let atts: Vec<Key<Option<AttachmentId>>> = chans
-                    .att
-                    .iter()
-                    .map(|&(tm, k)| Key { time_secs: secs(tm), value: attachment_for(slot, k, warnings), curve: Curve::Stepped })
-                    .collect();
-                let keys = hide_where_absent(atts, &anim.draw_order, slot, a.looping.then_some(secs(len)));
-                anim.attachments.push(AttachmentChannel { slot, keys });
-            }
-            None if has_alpha => anim.bone_alpha.push(BoneAlphaChannel { bone, keys: chans.alpha }),
-            None => {}
-        }
+}
+
+/// The channels of timeline `ti` (object `obj`): its bone's transform,
+/// alpha, and its slot's attachments (hidden where the mainline leaves it out).
+#[allow(clippy::too_many_arguments)]
+fn timeline_channels(
+    a: &Anim,
+    ti: usize,
+    keys: &[&TKey],
+    pos: &[usize],
+    hidden_at: &[Vec<usize>],
+    obj: &Obj,
+    anim: &mut Animation,
+    attachment_for: &mut AttachmentFor,
+    warnings: &mut Vec<Warning>,
+) {
+    if keys.is_empty() {
+        return;
     }
-    let _ = slots;
-    anim.duration_secs = secs(len);
+    let spans = spans_of(a, ti, pos, keys, hidden_at);
+    let chans = if spans.iter().all(|sp| sp.by_time) { by_time(a, keys) } else { by_span(a, &spans, keys, warnings) };
+    let bone = obj.bone;
+    for (property, ks) in [
+        (BoneProperty::X, chans.x),
+        (BoneProperty::Y, chans.y),
+        (BoneProperty::ScaleX, chans.sx),
+        (BoneProperty::ScaleY, chans.sy),
+        (BoneProperty::Rotation, chans.rot),
+    ] {
+        anim.bones.push(BoneChannel { bone, property, mode: ValueMode::Absolute, keys: ks });
+    }
+    let has_alpha = chans.alpha.iter().any(|k| k.value != 1.0);
+    match obj.slot {
+        Some(slot) => {
+            if has_alpha {
+                anim.slot_colors.push(SlotColorChannel { slot, component: ColorComponent::A, keys: chans.alpha });
+            }
+            let atts: Vec<Key<Option<AttachmentId>>> = chans
+                .att
+                .iter()
+                .map(|&(tm, k)| Key { time_secs: secs(tm), value: attachment_for(slot, k, warnings), curve: Curve::Stepped })
+                .collect();
+            let keys = hide_where_absent(atts, &anim.draw_order, slot, a.looping.then_some(secs(a.length_ms)));
+            anim.attachments.push(AttachmentChannel { slot, keys });
+        }
+        None if has_alpha => anim.bone_alpha.push(BoneAlphaChannel { bone, keys: chans.alpha }),
+        None => {}
+    }
+}
+
+/// What the animation holds but does not play: events, sounds, tags and
+/// the number of variable keys.
+fn read_extras(a: &Anim, ex: &mut AnimExtras) {
     for (n, times) in &a.events {
         ex.events.extend(times.iter().map(|&t| (n.clone(), secs(t))));
     }
@@ -641,7 +695,6 @@ fn build_anim(
     }
     ex.tags = a.tags.iter().map(|(t, v)| (secs(*t), v.clone())).collect();
     ex.variable_keys = a.vars.iter().map(|v| v.1.len()).sum();
-    (anim, ex)
 }
 
 /// The channels of one timeline.
