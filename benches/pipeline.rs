@@ -6,7 +6,7 @@
 use divan::Bencher;
 use skelpad::compile::{Compiler, compile};
 use skelpad::generate;
-use skelpad::model::{AnimId, SkinId};
+use skelpad::model::{AnimId, Armature, SkinId};
 use skelpad::runtime::{Pose, evaluate_into};
 
 fn main() {
@@ -26,14 +26,18 @@ fn parse_and_compile(bencher: Bencher, bones: usize) {
 fn evaluate_pose(bencher: Bencher, bones: usize) {
     let text = generate::script(bones, 10);
     let comp = compile(&text);
-    let arm = comp.armature;
+    walk_first_animation(bencher, &comp.armature);
+}
+
+/// Poses the first animation at a new time each iteration (1/60 s apart, looping).
+fn walk_first_animation(bencher: Bencher, arm: &Armature) {
     let anim = arm.animation(AnimId(0)).cloned();
     let duration = anim.as_ref().map_or(1.0, |a| a.duration_secs.max(1e-3));
     let mut pose = Pose::default();
     let mut t = 0.0f64;
     bencher.bench_local(|| {
         t = (t + 1.0 / 60.0) % duration;
-        evaluate_into(&mut pose, &arm, anim.as_ref(), SkinId(0), divan::black_box(t));
+        evaluate_into(&mut pose, arm, anim.as_ref(), SkinId(0), divan::black_box(t));
         divan::black_box(&pose);
     });
 }
@@ -131,13 +135,5 @@ fn evaluate_pose_ik_walk(bencher: Bencher, which: &str) {
     let text = if which == "with ik" { text } else { text.replace("ik\n\tankle-l to foot-l up 2 cw\n\tankle-r to foot-r up 2 cw\n", "") };
     let arm = compile(&text).armature;
     assert_eq!(arm.skeleton.ik.len(), if which == "with ik" { 2 } else { 0 });
-    let anim = arm.animation(AnimId(0)).cloned();
-    let duration = anim.as_ref().map_or(1.0, |a| a.duration_secs.max(1e-3));
-    let mut pose = Pose::default();
-    let mut t = 0.0f64;
-    bencher.bench_local(|| {
-        t = (t + 1.0 / 60.0) % duration;
-        evaluate_into(&mut pose, &arm, anim.as_ref(), SkinId(0), divan::black_box(t));
-        divan::black_box(&pose);
-    });
+    walk_first_animation(bencher, &arm);
 }

@@ -20,12 +20,7 @@ mkdir -p "$out"
 ensure_xvfb_packages
 
 # SKELPAD_BIN: a skelpad binary to use instead of building the release one.
-if [ -n "${SKELPAD_BIN:-}" ]; then
-    bin="$SKELPAD_BIN"
-else
-    cargo build --release --quiet
-    bin="${CARGO_TARGET_DIR:-target}/release/skelpad"
-fi
+bin="$(skelpad_bin)"
 
 work="$(mktemp -d)"
 script="$work/rig.skel2d"
@@ -40,37 +35,14 @@ printf '%s\n' \
     > "$script"
 cp "$script" "$work/before.skel2d"
 
+start_editor ":${XVFB_DISPLAY:-96}" "$script"
 display=":${XVFB_DISPLAY:-96}"
-Xvfb "$display" -screen 0 1400x860x24 -nolisten tcp >/dev/null 2>&1 &
-xvfb=$!
-cleanup() {
-    [ -n "${app:-}" ] && kill "$app" 2>/dev/null || true
-    kill "$xvfb" 2>/dev/null || true
-    rm -rf "$work"
-}
-trap cleanup EXIT
-sleep 1
-
-DISPLAY="$display" XDG_DATA_HOME="$work" XDG_CONFIG_HOME="$work" WAYLAND_DISPLAY= \
-    LIBGL_ALWAYS_SOFTWARE=1 "$bin" "$script" &
-app=$!
-
-wid="$(wait_for_window "$display")"
-DISPLAY="$display" xdotool windowsize "$wid" 1400 860 windowmove "$wid" 0 0 windowfocus --sync "$wid" 2>/dev/null || true
-sleep "${XVFB_WAIT:-3}"
 DISPLAY="$display" import -window root -crop 1400x860+0+0 "$out/before.png"
 
 # The bounding box of the magenta pixels (the diamond at 70 % over the
 # background): from 5 units behind the origin of `arm` to 10 ahead.
-bbox="$(convert "$out/before.png" -fuzz 30% -fill black +opaque '#FF00FF' -format '%@' info:)"
-read -r w h x y < <(echo "$bbox" | sed 's/[x+]/ /g')
-if [ "${w:-0}" -le 3 ] || [ "${w:-0}" -gt 400 ]; then
-    echo "error: cannot find the diamond of \`arm\` (magenta box: $bbox)" >&2
-    exit 1
-fi
-cx=$((x + w / 3))
-cy=$((y + h / 2))
-echo "origin mark of arm at ($cx, $cy) on screen (box $bbox)"
+mark="$(magenta_mark "$out/before.png" arm)"
+read -r cx cy <<<"$mark"
 
 # Drag it 100 px to the right, in steps, as a hand would.
 export DISPLAY="$display"
@@ -86,14 +58,7 @@ sleep 0.2
 xdotool mouseup 1
 sleep 0.5
 # Save: focus the window again (there is no window manager) and hold Ctrl.
-xdotool windowfocus --sync "$wid" 2>/dev/null || true
-sleep 0.3
-xdotool keydown ctrl
-sleep 0.1
-xdotool key s
-sleep 0.1
-xdotool keyup ctrl
-sleep 1.5
+save_with_ctrl_s "$wid"
 import -window root -crop 1400x860+0+0 "$out/after.png"
 cp "$script" "$out/after.skel2d"
 cp "$work/before.skel2d" "$out/before.skel2d"

@@ -29,3 +29,66 @@ wait_for_window() {
     echo "error: the editor window did not appear" >&2
     return 1
 }
+
+# Starts a virtual X server on display $1 and the editor ($bin) on the
+# script $2 in it (settings kept under $work); on exit both stop and $work
+# is removed. Sets xvfb, app and wid (the editor's window, 1400×860 at 0,0,
+# focused), then waits XVFB_WAIT seconds (default 3) for it to draw.
+start_editor() {
+    local display="$1" script="$2"
+    Xvfb "$display" -screen 0 1400x860x24 -nolisten tcp >/dev/null 2>&1 &
+    xvfb=$!
+    trap stop_editor EXIT
+    sleep 1
+    DISPLAY="$display" XDG_DATA_HOME="$work" XDG_CONFIG_HOME="$work" WAYLAND_DISPLAY= \
+        LIBGL_ALWAYS_SOFTWARE=1 "$bin" "$script" &
+    app=$!
+    wid="$(wait_for_window "$display")"
+    DISPLAY="$display" xdotool windowsize "$wid" 1400 860 windowmove "$wid" 0 0 windowfocus --sync "$wid" 2>/dev/null || true
+    sleep "${XVFB_WAIT:-3}"
+}
+
+stop_editor() {
+    [ -n "${app:-}" ] && kill "$app" 2>/dev/null || true
+    [ -n "${xvfb:-}" ] && kill "$xvfb" 2>/dev/null || true
+    rm -rf "$work"
+}
+
+# Prints "X Y": where to grab the origin mark of the one bone drawn magenta
+# in the screenshot $1 (its diamond is the only magenta on screen; a third
+# of the way along it, where the origin is); $2 names the bone in errors.
+magenta_mark() {
+    local bbox w h x y
+    bbox="$(convert "$1" -fuzz 30% -fill black +opaque '#FF00FF' -format '%@' info:)"
+    read -r w h x y < <(echo "$bbox" | sed 's/[x+]/ /g')
+    if [ "${w:-0}" -le 3 ] || [ "${w:-0}" -gt 400 ]; then
+        echo "error: cannot find the diamond of \`$2\` (magenta box: $bbox)" >&2
+        return 1
+    fi
+    echo "$((x + w / 3)) $((y + h / 2))"
+    echo "origin mark of $2 at ($((x + w / 3)), $((y + h / 2))) on screen (box $bbox)" >&2
+}
+
+# Saves with Ctrl+S in the window $1 (focused again first: there is no
+# window manager), then waits for the file to be written.
+save_with_ctrl_s() {
+    xdotool windowfocus --sync "$1" 2>/dev/null || true
+    sleep 0.3
+    xdotool keydown ctrl
+    sleep 0.1
+    xdotool key s
+    sleep 0.1
+    xdotool keyup ctrl
+    sleep 1.5
+}
+
+# Prints the skelpad binary to run: $SKELPAD_BIN if set, else the release
+# build (built first).
+skelpad_bin() {
+    if [ -n "${SKELPAD_BIN:-}" ]; then
+        echo "$SKELPAD_BIN"
+    else
+        cargo build --release --quiet >&2
+        echo "${CARGO_TARGET_DIR:-target}/release/skelpad"
+    fi
+}

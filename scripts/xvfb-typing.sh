@@ -17,11 +17,7 @@ shot="${1:-}"
 . scripts/xvfb-lib.sh
 ensure_xvfb_packages
 
-bin="${SKELPAD_BIN:-}"
-if [ -z "$bin" ]; then
-    cargo build --release --quiet
-    bin="${CARGO_TARGET_DIR:-target}/release/skelpad"
-fi
+bin="$(skelpad_bin)"
 
 display=":${TYPING_DISPLAY:-96}"
 Xvfb "$display" -screen 0 1400x860x24 -nolisten tcp >/dev/null 2>&1 &

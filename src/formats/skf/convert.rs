@@ -23,6 +23,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
+use super::ik::under;
 use super::import::Imported;
 use crate::model::*;
 use crate::runtime::{Pose, evaluate_into, skelform::SkfXform};
@@ -172,19 +173,6 @@ fn simplify(values: &[f64], tol: f64, max_step: f64) -> Vec<usize> {
         start = end;
     }
     keep
-}
-
-/// Whether bone `b` is `ancestor` or below it.
-fn under(sk: &Skeleton, mut b: usize, ancestor: usize) -> bool {
-    loop {
-        if b == ancestor {
-            return true;
-        }
-        match sk.bones.get(b).and_then(|x| x.parent).map(|p| p.index()).filter(|&p| p < b) {
-            Some(p) => b = p,
-            None => return false,
-        }
-    }
 }
 
 /// Which IK families the script carries as an `ik` section: those the

@@ -25,7 +25,7 @@ use super::{SkfArmature, SkfInverseKinematics, SkfPhysics};
 use crate::model::*;
 
 /// Whether bone `b` is `ancestor` or below it.
-fn under(sk: &Skeleton, mut b: usize, ancestor: usize) -> bool {
+pub(super) fn under(sk: &Skeleton, mut b: usize, ancestor: usize) -> bool {
     loop {
         if b == ancestor {
             return true;
