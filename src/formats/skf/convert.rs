@@ -264,153 +264,264 @@ pub fn carried_families(arm: &Armature) -> Vec<bool> {
 /// folder name beside the script).
 pub fn convert(imp: &Imported, sprite_dir: &str) -> Converted {
     let full = &imp.armature;
-    let mut not_carried = imp.not_carried.clone();
-    let mut add = |what: &str, n: usize| {
-        if n > 0 {
-            *not_carried.entry(what.to_string()).or_default() += n;
-        }
-    };
-    // Carried IK families: the armature played without them gives their
-    // chains' rotations before IK.
     let carried = carried_families(full);
-    let before_ik;
-    let arm = if carried.iter().any(|c| *c) {
-        let mut sk = (*full.skeleton).clone();
-        sk.ik = sk.ik.iter().zip(&carried).filter(|(_, c)| !**c).map(|(f, _)| f.clone()).collect();
-        before_ik = Armature { skeleton: std::sync::Arc::new(sk), animations: full.animations.clone() };
-        &before_ik
-    } else {
-        full
-    };
-    let sk = &*full.skeleton;
-    // Bones whose local rotation comes from the pose before IK.
-    let mut turned = vec![false; sk.bones.len()];
-    for (fam, _) in sk.ik.iter().zip(&carried).filter(|(_, c)| **c) {
-        for b in &fam.bones[..fam.bones.len() - 1] {
-            turned[b.index()] = true;
-        }
+    let before_ik = without_carried(full, &carried);
+    let mut c = Converter::new(imp, before_ik.as_ref(), carried);
+    let sprites = c.cut_sprites(sprite_dir);
+    c.setup_locals();
+    c.write_header();
+    c.write_skeleton();
+    c.write_skins();
+    c.write_ik();
+    c.write_order();
+    for anim in &c.arm().animations {
+        c.write_animation(anim);
     }
-    add(
-        "IK families (baked into the setup pose and into per-frame keys: they skip bones of their chain, mimic their target, have physics above them, sit below another family, or do not point each bone at the next)",
-        carried.iter().filter(|c| !**c).count(),
-    );
-    add(
-        "bones with physics (baked into per-frame keys, from frame 0 of each animation)",
-        sk.physics.iter().filter(|p| p.is_active()).count(),
-    );
+    Converted { script: c.s, sprites, not_carried: c.not_carried }
+}
 
-    let paths = bone_paths(sk);
-    let bone_ref = |b: BoneId| format!("skeleton.{}", paths[b.index()]);
+/// The armature played without its carried IK families (their chains'
+/// rotations before IK), or `None` when no family is carried.
+fn without_carried(full: &Armature, carried: &[bool]) -> Option<Armature> {
+    if !carried.iter().any(|c| *c) {
+        return None;
+    }
+    let mut sk = (*full.skeleton).clone();
+    sk.ik = sk.ik.iter().zip(carried).filter(|(_, c)| !**c).map(|(f, _)| f.clone()).collect();
+    Some(Armature { skeleton: std::sync::Arc::new(sk), animations: full.animations.clone() })
+}
 
-    // Sprites.
-    let mut sprite_files: BTreeMap<String, String> = BTreeMap::new();
-    let mut sprites = Vec::new();
-    let mut used_files: Vec<String> = Vec::new();
-    for (src, pixels) in imp.sprite_pixels() {
-        let Ok((w, h, rgba)) = pixels else {
-            add("sprites whose atlas could not be decoded", 1);
-            continue;
+/// The state of one conversion: what is known of the armature and the
+/// script written so far.
+struct Converter<'a> {
+    /// The imported file.
+    imp: &'a Imported,
+    /// The imported armature, IK and physics included.
+    full: &'a Armature,
+    /// The armature without its carried IK families, if any is carried.
+    before_ik: Option<&'a Armature>,
+    /// The imported skeleton.
+    sk: &'a Skeleton,
+    /// Per IK family: written as an `ik` section (else baked).
+    carried: Vec<bool>,
+    /// Bones whose local rotation comes from the pose before IK.
+    turned: Vec<bool>,
+    /// Each bone's dotted path in the script.
+    paths: Vec<String>,
+    /// Each attachment's name in the script.
+    att_names: Vec<String>,
+    /// Sprite name → picture file (relative to the script's folder).
+    sprite_files: BTreeMap<String, String>,
+    /// Each bone's setup-pose locals `[x, y, rotation rad, scale x, scale y]`.
+    setup: Vec<[f64; 5]>,
+    /// What could not be carried, with counts.
+    not_carried: BTreeMap<String, usize>,
+    /// The animations' names written so far.
+    anim_names: Vec<String>,
+    /// The script written so far.
+    s: String,
+}
+
+impl<'a> Converter<'a> {
+    /// Gathers the skeleton's names and the bones carried families turn, and
+    /// counts the IK families and physics that are baked.
+    fn new(imp: &'a Imported, before_ik: Option<&'a Armature>, carried: Vec<bool>) -> Self {
+        let full = &imp.armature;
+        let sk = &*full.skeleton;
+        let mut turned = vec![false; sk.bones.len()];
+        for (fam, _) in sk.ik.iter().zip(&carried).filter(|(_, c)| **c) {
+            for b in &fam.bones[..fam.bones.len() - 1] {
+                turned[b.index()] = true;
+            }
+        }
+        let mut c = Converter {
+            imp,
+            full,
+            before_ik,
+            sk,
+            turned,
+            paths: bone_paths(sk),
+            att_names: sk.attachments.iter().map(|a| script_name(&a.name)).collect(),
+            sprite_files: BTreeMap::new(),
+            setup: Vec::new(),
+            not_carried: imp.not_carried.clone(),
+            anim_names: Vec::new(),
+            s: String::new(),
+            carried,
         };
-        let mut file = format!("{sprite_dir}/{}/{}.png", file_name(&src.style), file_name(&src.texture));
-        let mut k = 2;
-        while used_files.contains(&file) {
-            file = format!("{sprite_dir}/{}/{}_{k}.png", file_name(&src.style), file_name(&src.texture));
-            k += 1;
-        }
-        used_files.push(file.clone());
-        sprite_files.insert(src.name.clone(), file.clone());
-        sprites.push((file, w, h, rgba));
+        c.add(
+            "IK families (baked into the setup pose and into per-frame keys: they skip bones of their chain, mimic their target, have physics above them, sit below another family, or do not point each bone at the next)",
+            c.carried.iter().filter(|c| !**c).count(),
+        );
+        c.add(
+            "bones with physics (baked into per-frame keys, from frame 0 of each animation)",
+            sk.physics.iter().filter(|p| p.is_active()).count(),
+        );
+        c
     }
 
-    // Setup pose: SkelForm's, IK applied (carried families' chains: before IK).
-    let setup_pose = Pose::setup(sk);
-    let mut setup = locals(sk, &setup_pose);
-    if !std::ptr::eq(arm, full) {
-        let before = locals(sk, &Pose::setup(&arm.skeleton));
-        for (i, l) in setup.iter_mut().enumerate() {
-            if turned[i] {
-                l[2] = before[i][2];
+    /// Counts `n` things of kind `what` that could not be carried.
+    fn add(&mut self, what: &str, n: usize) {
+        if n > 0 {
+            *self.not_carried.entry(what.to_string()).or_default() += n;
+        }
+    }
+
+    /// The armature whose poses give the script's locals (before carried IK).
+    fn arm(&self) -> &'a Armature {
+        self.before_ik.unwrap_or(self.full)
+    }
+
+    /// `skeleton.PATH` of bone `b`.
+    fn bone_ref(&self, b: BoneId) -> String {
+        format!("skeleton.{}", self.paths[b.index()])
+    }
+
+    /// Whether any IK family is written as an `ik` section.
+    fn any_carried(&self) -> bool {
+        self.carried.iter().any(|c| *c)
+    }
+
+    /// Cuts every sprite from its atlas into a file under `sprite_dir`
+    /// (unique names) and returns the pictures.
+    fn cut_sprites(&mut self, sprite_dir: &str) -> Vec<(String, u32, u32, Vec<u8>)> {
+        let mut sprites = Vec::new();
+        let mut used_files: Vec<String> = Vec::new();
+        let imp = self.imp;
+        for (src, pixels) in imp.sprite_pixels() {
+            let Ok((w, h, rgba)) = pixels else {
+                self.add("sprites whose atlas could not be decoded", 1);
+                continue;
+            };
+            let mut file = format!("{sprite_dir}/{}/{}.png", file_name(&src.style), file_name(&src.texture));
+            let mut k = 2;
+            while used_files.contains(&file) {
+                file = format!("{sprite_dir}/{}/{}_{k}.png", file_name(&src.style), file_name(&src.texture));
+                k += 1;
+            }
+            used_files.push(file.clone());
+            self.sprite_files.insert(src.name.clone(), file.clone());
+            sprites.push((file, w, h, rgba));
+        }
+        sprites
+    }
+
+    /// The setup pose's locals: SkelForm's, IK applied (carried families'
+    /// chains: before IK).
+    fn setup_locals(&mut self) {
+        let sk = self.sk;
+        self.setup = locals(sk, &Pose::setup(sk));
+        if let Some(arm) = self.before_ik {
+            let before = locals(sk, &Pose::setup(&arm.skeleton));
+            for (i, l) in self.setup.iter_mut().enumerate() {
+                if self.turned[i] {
+                    l[2] = before[i][2];
+                }
             }
         }
     }
 
-    let mut s = String::new();
-    let _ = writeln!(s, "# Converted by skelpad from a SkelForm file.");
-    if carried.iter().any(|c| *c) {
-        let _ = writeln!(s, "# IK families the language plays alike are in the `ik` section; other IK");
-        let _ = writeln!(s, "# and physics are baked into the setup pose and per-frame keys.");
-    } else {
-        let _ = writeln!(s, "# IK and physics are baked into the setup pose and per-frame keys.");
+    /// The comment that opens the script.
+    fn write_header(&mut self) {
+        let any_carried = self.any_carried();
+        let s = &mut self.s;
+        let _ = writeln!(s, "# Converted by skelpad from a SkelForm file.");
+        if any_carried {
+            let _ = writeln!(s, "# IK families the language plays alike are in the `ik` section; other IK");
+            let _ = writeln!(s, "# and physics are baked into the setup pose and per-frame keys.");
+        } else {
+            let _ = writeln!(s, "# IK and physics are baked into the setup pose and per-frame keys.");
+        }
+        let _ = writeln!(s);
     }
-    let _ = writeln!(s);
-    let _ = writeln!(s, "skeleton");
-    let att_token = |a: &Attachment, mesh_count: &mut usize| -> Option<String> {
+
+    /// An attachment's body in the script (`:sprite "FILE" x… y…`), counting
+    /// meshes (which show nothing) in `mesh_count`.
+    fn att_token(&self, a: &Attachment, mesh_count: &mut usize) -> Option<String> {
         let t = &a.transform;
         let tr =
             format!(" x{} y{} r{} i{} j{}", num(t.x), num(t.y), num(wrap_deg(t.rotation_rad.to_degrees())), num(t.scale_x), num(t.scale_y));
         match &a.kind {
-            AttachmentKind::Sprite { image: Some(img), .. } => sprite_files.get(img).map(|f| format!(":sprite \"{f}\"{tr}")),
+            AttachmentKind::Sprite { image: Some(img), .. } => self.sprite_files.get(img).map(|f| format!(":sprite \"{f}\"{tr}")),
             AttachmentKind::Mesh(_) => {
                 *mesh_count += 1;
                 None
             }
             _ => None,
         }
-    };
-    let mut meshes = 0;
-    let slot_name = |slot: &Slot| script_name(slot.name.rsplit('.').next().unwrap_or("visual"));
-    let att_names: Vec<String> = sk.attachments.iter().map(|a| script_name(&a.name)).collect();
-    for i in 0..sk.bones.len() {
-        let [x, y, r, sx, sy] = setup[i];
-        let (r, sx, sy) = (num_dp(wrap_deg(r.to_degrees()), 5), num_dp(sx, 6), num_dp(sy, 6));
-        let _ = writeln!(s, "\t{} x{} y{} r{r} i{sx} j{sy}", paths[i], num(x), num(y));
-        for (si, slot) in sk.slots.iter().enumerate().filter(|(_, sl)| sl.bone.index() == i) {
-            let sid = SlotId::from_index(si);
-            // The shown attachment first (a slot's setup attachment is its first).
-            let mut order: Vec<AttachmentId> = slot.attachment.into_iter().collect();
-            order.extend(
-                (0..sk.attachments.len())
-                    .map(AttachmentId::from_index)
-                    .filter(|a| sk.attachments[a.index()].slot == sid && Some(*a) != slot.attachment),
-            );
-            let mut first = true;
-            if slot.attachment.is_none() && !order.is_empty() {
-                let _ = writeln!(s, "\t\t@{}[none-] {}", slot_name(slot), color(slot.color));
-                first = false;
-            }
-            for a in order {
-                let body = sk.attachment(SkinId(0), a).and_then(|att| att_token(att, &mut meshes)).unwrap_or_default();
-                let col = if first { format!(" {}", color(slot.color)) } else { String::new() };
-                first = false;
-                let _ = writeln!(s, "\t\t@{}[{}]{col} {body}", slot_name(slot), att_names[a.index()]);
-            }
-        }
-    }
-    add("meshes (their slots show nothing)", meshes);
-
-    for (k, skin) in sk.skins.iter().enumerate().skip(1) {
-        let mut body = String::new();
-        for (a, att) in skin.attachments.iter().enumerate() {
-            if sk.skins[0].attachments.get(a) == Some(att) {
-                continue;
-            }
-            let slot = &sk.slots[sk.attachments[a].slot.index()];
-            let mut ignore = 0;
-            let tok = att_token(att, &mut ignore).unwrap_or_default();
-            let _ = writeln!(body, "\t@skeleton.{}.{}[{}] {tok}", paths[slot.bone.index()], slot_name(slot), att_names[a]);
-        }
-        let name = script_name(&skin.name);
-        let _ = writeln!(s, "\nskin \"{name}\"");
-        if body.is_empty() {
-            let _ = writeln!(s, "\t# the same pictures as the default skin");
-        }
-        s.push_str(&body);
-        let _ = k;
     }
 
-    if carried.iter().any(|c| *c) {
+    /// The `skeleton` section: every bone's setup locals and its slots with
+    /// their attachments (the shown one first).
+    fn write_skeleton(&mut self) {
+        let sk = self.sk;
+        let mut s = std::mem::take(&mut self.s);
+        let _ = writeln!(s, "skeleton");
+        let mut meshes = 0;
+        for i in 0..sk.bones.len() {
+            let [x, y, r, sx, sy] = self.setup[i];
+            let (r, sx, sy) = (num_dp(wrap_deg(r.to_degrees()), 5), num_dp(sx, 6), num_dp(sy, 6));
+            let _ = writeln!(s, "\t{} x{} y{} r{r} i{sx} j{sy}", self.paths[i], num(x), num(y));
+            for (si, slot) in sk.slots.iter().enumerate().filter(|(_, sl)| sl.bone.index() == i) {
+                let sid = SlotId::from_index(si);
+                // The shown attachment first (a slot's setup attachment is its first).
+                let mut order: Vec<AttachmentId> = slot.attachment.into_iter().collect();
+                order.extend(
+                    (0..sk.attachments.len())
+                        .map(AttachmentId::from_index)
+                        .filter(|a| sk.attachments[a.index()].slot == sid && Some(*a) != slot.attachment),
+                );
+                let mut first = true;
+                if slot.attachment.is_none() && !order.is_empty() {
+                    let _ = writeln!(s, "\t\t@{}[none-] {}", slot_name(slot), color(slot.color));
+                    first = false;
+                }
+                for a in order {
+                    let body = sk.attachment(SkinId(0), a).and_then(|att| self.att_token(att, &mut meshes)).unwrap_or_default();
+                    let col = if first { format!(" {}", color(slot.color)) } else { String::new() };
+                    first = false;
+                    let _ = writeln!(s, "\t\t@{}[{}]{col} {body}", slot_name(slot), self.att_names[a.index()]);
+                }
+            }
+        }
+        self.s = s;
+        self.add("meshes (their slots show nothing)", meshes);
+    }
+
+    /// One `skin` section per skin after the default, with the attachments
+    /// that differ from the default skin's.
+    fn write_skins(&mut self) {
+        let sk = self.sk;
+        let mut s = std::mem::take(&mut self.s);
+        for skin in sk.skins.iter().skip(1) {
+            let mut body = String::new();
+            for (a, att) in skin.attachments.iter().enumerate() {
+                if sk.skins[0].attachments.get(a) == Some(att) {
+                    continue;
+                }
+                let slot = &sk.slots[sk.attachments[a].slot.index()];
+                let mut ignore = 0;
+                let tok = self.att_token(att, &mut ignore).unwrap_or_default();
+                let _ = writeln!(body, "\t@skeleton.{}.{}[{}] {tok}", self.paths[slot.bone.index()], slot_name(slot), self.att_names[a]);
+            }
+            let name = script_name(&skin.name);
+            let _ = writeln!(s, "\nskin \"{name}\"");
+            if body.is_empty() {
+                let _ = writeln!(s, "\t# the same pictures as the default skin");
+            }
+            s.push_str(&body);
+        }
+        self.s = s;
+    }
+
+    /// The `ik` section: the carried families, if any.
+    fn write_ik(&mut self) {
+        if !self.any_carried() {
+            return;
+        }
+        let mut s = std::mem::take(&mut self.s);
         let _ = writeln!(s, "\nik");
-        for (fam, _) in sk.ik.iter().zip(&carried).filter(|(_, c)| **c) {
+        for (fam, _) in self.sk.ik.iter().zip(&self.carried).filter(|(_, c)| **c) {
             let tip = fam.bones[fam.bones.len() - 1];
             let mode = if fam.mode == IkMode::Arc { " arc" } else { "" };
             let bend = match fam.constraint {
@@ -418,42 +529,65 @@ pub fn convert(imp: &Imported, sprite_dir: &str) -> Converted {
                 IkConstraint::Clockwise => " cw",
                 IkConstraint::CounterClockwise => " ccw",
             };
-            let _ = writeln!(s, "\t{} to {} up {}{mode}{bend}", bone_ref(tip), bone_ref(fam.target), fam.bones.len() - 1);
+            let _ = writeln!(s, "\t{} to {} up {}{mode}{bend}", self.bone_ref(tip), self.bone_ref(fam.target), fam.bones.len() - 1);
         }
+        self.s = s;
     }
 
-    if !sk.draw_order.is_empty() {
-        let _ = writeln!(s, "\norder");
+    /// The `order` section: the draw order, if the skeleton has one.
+    fn write_order(&mut self) {
+        let sk = self.sk;
+        if sk.draw_order.is_empty() {
+            return;
+        }
+        let _ = writeln!(self.s, "\norder");
         for slot in &sk.draw_order {
             let sl = &sk.slots[slot.index()];
-            let _ = writeln!(s, "\t@skeleton.{}.{}", paths[sl.bone.index()], slot_name(sl));
+            let _ = writeln!(self.s, "\t@skeleton.{}.{}", self.paths[sl.bone.index()], slot_name(sl));
         }
     }
 
-    // Animations, baked frame by frame.
-    let mut anim_names: Vec<String> = Vec::new();
-    for anim in &arm.animations {
+    /// One animation, baked frame by frame: its `anim` line, bone keys and
+    /// slot keys.
+    fn write_animation(&mut self, anim: &Animation) {
         let mut name = script_name(&anim.name);
         let mut k = 2;
-        while anim_names.contains(&name) {
+        while self.anim_names.contains(&name) {
             name = format!("{}_{k}", script_name(&anim.name));
             k += 1;
         }
-        anim_names.push(name.clone());
+        self.anim_names.push(name.clone());
         let fps = super::whole_fps(anim.fps);
+        let (frames, slot_frames) = self.bake_frames(anim);
+        let _ = writeln!(self.s, "\nanim \"{name}\" {}fps 0:1:li", num(fps));
+        for i in 0..self.sk.bones.len() {
+            self.write_bone_keys(i, &frames);
+        }
+        for si in 0..self.sk.slots.len() {
+            self.write_slot_keys(si, &slot_frames);
+        }
+        if anim.fps.fract() != 0.0 {
+            self.add("animations with fractional fps (rounded)", 1);
+        }
+    }
+
+    /// Plays `anim` frame by frame: every bone's locals (carried families'
+    /// chains: rotation before IK) and every slot's colour and attachment.
+    fn bake_frames(&self, anim: &Animation) -> (Vec<Vec<[f64; 5]>>, Vec<SlotFrame>) {
+        let sk = self.sk;
         let last = (anim.duration_secs * anim.fps).round().max(0.0) as usize;
         let mut pose = Pose::default();
         let mut before = Pose::default();
         let mut frames: Vec<Vec<[f64; 5]>> = Vec::with_capacity(last + 1);
-        let mut slot_frames: Vec<Vec<(Color, Option<AttachmentId>)>> = Vec::with_capacity(last + 1);
+        let mut slot_frames: Vec<SlotFrame> = Vec::with_capacity(last + 1);
         for f in 0..=last {
-            evaluate_into(&mut pose, full, Some(anim), SkinId(0), f as f64 / anim.fps);
+            evaluate_into(&mut pose, self.full, Some(anim), SkinId(0), f as f64 / anim.fps);
             let mut l = locals(sk, &pose);
-            if !std::ptr::eq(arm, full) {
+            if let Some(arm) = self.before_ik {
                 evaluate_into(&mut before, arm, Some(anim), SkinId(0), f as f64 / anim.fps);
                 let b = locals(sk, &before);
                 for (i, x) in l.iter_mut().enumerate() {
-                    if turned[i] {
+                    if self.turned[i] {
                         x[2] = b[i][2];
                     }
                 }
@@ -461,116 +595,127 @@ pub fn convert(imp: &Imported, sprite_dir: &str) -> Converted {
             frames.push(l);
             slot_frames.push(pose.slots.iter().map(|p| (p.color, p.attachment)).collect());
         }
-        let _ = writeln!(s, "\nanim \"{name}\" {}fps 0:1:li", num(fps));
-        for i in 0..sk.bones.len() {
-            let mut lines = String::new();
-            for (prop, idx) in [("x", 0), ("y", 1), ("r", 2), ("i", 3), ("j", 4)] {
-                let base = setup[i][idx];
-                let rel: Vec<f64> = frames
-                    .iter()
-                    .map(|l| {
-                        let v = l[i][idx];
-                        match idx {
-                            0 | 1 => v - base,
-                            2 => (v - base).to_degrees(),
-                            _ if base == 0.0 => 1.0,
-                            _ => v / base,
-                        }
-                    })
-                    .collect();
-                let neutral = if idx >= 3 { 1.0 } else { 0.0 };
-                if rel.iter().all(|v| (v - neutral).abs() <= 1e-6) {
-                    continue;
-                }
-                if idx >= 3 && base == 0.0 {
-                    add("scale keys of bones whose setup scale is 0", 1);
-                    continue;
-                }
-                // Rotations are written unwrapped frame to frame and wrapped
-                // per key; a segment must turn less than 180° (the language
-                // takes the shorter way).
-                let mut vals = rel.clone();
-                if idx == 2 {
-                    for k in 1..vals.len() {
-                        let d = wrap_deg(vals[k] - vals[k - 1]);
-                        vals[k] = vals[k - 1] + d;
+        (frames, slot_frames)
+    }
+
+    /// Bone `i`'s keys for one animation, relative to its setup pose, merged
+    /// into linear segments; nothing when it stays at its setup pose.
+    fn write_bone_keys(&mut self, i: usize, frames: &[Vec<[f64; 5]>]) {
+        let mut lines = String::new();
+        for (prop, idx) in [("x", 0), ("y", 1), ("r", 2), ("i", 3), ("j", 4)] {
+            let base = self.setup[i][idx];
+            let rel: Vec<f64> = frames
+                .iter()
+                .map(|l| {
+                    let v = l[i][idx];
+                    match idx {
+                        0 | 1 => v - base,
+                        2 => (v - base).to_degrees(),
+                        _ if base == 0.0 => 1.0,
+                        _ => v / base,
                     }
-                }
-                // Tolerances and decimals per property: scales and angles
-                // act on lever arms of hundreds of units.
-                let (tol, dp) = match idx {
-                    0 | 1 => (1e-4, 4),
-                    2 => (1e-5, 5),
-                    _ => (1e-6, 6),
-                };
-                let keep = simplify(&vals, tol, if idx == 2 { 170.0 } else { f64::INFINITY });
-                let mut line = format!("\t\t{prop}");
-                let mut prev = 0;
-                for (n, &k) in keep.iter().enumerate() {
-                    if n > 0 {
-                        let _ = write!(line, " {}>", "-".repeat(k - prev));
-                    }
-                    let v = if idx == 2 { wrap_deg(vals[k]) } else { vals[k] };
-                    let _ = write!(line, " {}", num_dp(v, dp));
-                    prev = k;
-                }
-                lines.push_str(&line);
-                lines.push('\n');
+                })
+                .collect();
+            let neutral = if idx >= 3 { 1.0 } else { 0.0 };
+            if rel.iter().all(|v| (v - neutral).abs() <= 1e-6) {
+                continue;
             }
-            if !lines.is_empty() {
-                let _ = writeln!(s, "\t{}", bone_ref(BoneId::from_index(i)));
-                s.push_str(&lines);
+            if idx >= 3 && base == 0.0 {
+                self.add("scale keys of bones whose setup scale is 0", 1);
+                continue;
             }
+            // Rotations are written unwrapped frame to frame and wrapped
+            // per key; a segment must turn less than 180° (the language
+            // takes the shorter way).
+            let mut vals = rel.clone();
+            if idx == 2 {
+                for k in 1..vals.len() {
+                    let d = wrap_deg(vals[k] - vals[k - 1]);
+                    vals[k] = vals[k - 1] + d;
+                }
+            }
+            // Tolerances and decimals per property: scales and angles
+            // act on lever arms of hundreds of units.
+            let (tol, dp) = match idx {
+                0 | 1 => (1e-4, 4),
+                2 => (1e-5, 5),
+                _ => (1e-6, 6),
+            };
+            let keep = simplify(&vals, tol, if idx == 2 { 170.0 } else { f64::INFINITY });
+            let mut line = format!("\t\t{prop}");
+            let mut prev = 0;
+            for (n, &k) in keep.iter().enumerate() {
+                if n > 0 {
+                    let _ = write!(line, " {}>", "-".repeat(k - prev));
+                }
+                let v = if idx == 2 { wrap_deg(vals[k]) } else { vals[k] };
+                let _ = write!(line, " {}", num_dp(v, dp));
+                prev = k;
+            }
+            lines.push_str(&line);
+            lines.push('\n');
         }
-        for (si, slot) in sk.slots.iter().enumerate() {
-            let setup_slot = (slot.color, slot.attachment);
-            let mut lines = String::new();
-            if slot_frames.iter().any(|f| f[si].1 != setup_slot.1) {
-                let mut line = "\t\t@".to_string();
-                let mut prev = 0;
-                let mut last_v = None;
-                for (f, fr) in slot_frames.iter().enumerate() {
-                    let v = fr[si].1;
-                    if Some(v) == last_v {
-                        continue;
-                    }
-                    if last_v.is_some() {
-                        let _ = write!(line, " {}>", "-".repeat(f - prev));
-                    }
-                    let _ = write!(line, " {}", v.map_or("none-".to_string(), |a| att_names[a.index()].clone()));
-                    prev = f;
-                    last_v = Some(v);
-                }
-                lines.push_str(&line);
-                lines.push('\n');
-            }
-            for (prop, get) in [("r", 0usize), ("g", 1), ("b", 2), ("a", 3)] {
-                let comp = |c: &Color| [c.r, c.g, c.b, c.a][get];
-                let vals: Vec<f64> = slot_frames.iter().map(|f| comp(&f[si].0)).collect();
-                if vals.iter().all(|v| (v - comp(&setup_slot.0)).abs() <= 1e-4) {
-                    continue;
-                }
-                let keep = simplify(&vals, 1e-4, f64::INFINITY);
-                let mut line = format!("\t\t{prop}");
-                let mut prev = 0;
-                for (n, &k) in keep.iter().enumerate() {
-                    if n > 0 {
-                        let _ = write!(line, " {}>", "-".repeat(k - prev));
-                    }
-                    let _ = write!(line, " {}", num(vals[k]));
-                    prev = k;
-                }
-                lines.push_str(&line);
-                lines.push('\n');
-            }
-            if !lines.is_empty() {
-                let _ = writeln!(s, "\t@skeleton.{}.{}", paths[slot.bone.index()], slot_name(slot));
-                s.push_str(&lines);
-            }
-        }
-        if anim.fps.fract() != 0.0 {
-            add("animations with fractional fps (rounded)", 1);
+        if !lines.is_empty() {
+            let _ = writeln!(self.s, "\t{}", self.bone_ref(BoneId::from_index(i)));
+            self.s.push_str(&lines);
         }
     }
-    Converted { script: s, sprites, not_carried }
+
+    /// Slot `si`'s keys for one animation: its attachment where it changes
+    /// and each colour channel, merged into linear segments.
+    fn write_slot_keys(&mut self, si: usize, slot_frames: &[SlotFrame]) {
+        let slot = &self.sk.slots[si];
+        let setup_slot = (slot.color, slot.attachment);
+        let mut lines = String::new();
+        if slot_frames.iter().any(|f| f[si].1 != setup_slot.1) {
+            let mut line = "\t\t@".to_string();
+            let mut prev = 0;
+            let mut last_v = None;
+            for (f, fr) in slot_frames.iter().enumerate() {
+                let v = fr[si].1;
+                if Some(v) == last_v {
+                    continue;
+                }
+                if last_v.is_some() {
+                    let _ = write!(line, " {}>", "-".repeat(f - prev));
+                }
+                let _ = write!(line, " {}", v.map_or("none-".to_string(), |a| self.att_names[a.index()].clone()));
+                prev = f;
+                last_v = Some(v);
+            }
+            lines.push_str(&line);
+            lines.push('\n');
+        }
+        for (prop, get) in [("r", 0usize), ("g", 1), ("b", 2), ("a", 3)] {
+            let comp = |c: &Color| [c.r, c.g, c.b, c.a][get];
+            let vals: Vec<f64> = slot_frames.iter().map(|f| comp(&f[si].0)).collect();
+            if vals.iter().all(|v| (v - comp(&setup_slot.0)).abs() <= 1e-4) {
+                continue;
+            }
+            let keep = simplify(&vals, 1e-4, f64::INFINITY);
+            let mut line = format!("\t\t{prop}");
+            let mut prev = 0;
+            for (n, &k) in keep.iter().enumerate() {
+                if n > 0 {
+                    let _ = write!(line, " {}>", "-".repeat(k - prev));
+                }
+                let _ = write!(line, " {}", num(vals[k]));
+                prev = k;
+            }
+            lines.push_str(&line);
+            lines.push('\n');
+        }
+        if !lines.is_empty() {
+            let _ = writeln!(self.s, "\t@skeleton.{}.{}", self.paths[slot.bone.index()], slot_name(slot));
+            self.s.push_str(&lines);
+        }
+    }
+}
+
+/// Every slot's colour and attachment at one frame.
+type SlotFrame = Vec<(Color, Option<AttachmentId>)>;
+
+/// A slot's name in the script: the last part of its dotted name.
+fn slot_name(slot: &Slot) -> String {
+    script_name(slot.name.rsplit('.').next().unwrap_or("visual"))
 }

@@ -218,13 +218,42 @@ fn ik_disabled(file: &SkfFile) -> Vec<bool> {
 /// Builds the armature of a read (and validated) file.
 pub fn import(file: SkfFile) -> Imported {
     let a = &file.armature;
-    let nb = a.bones.len();
     let mut not_carried: BTreeMap<String, usize> = BTreeMap::new();
+    let fam_of = family_of(a);
+    let ik = ik_families(&file, &fam_of, &mut not_carried);
+    let bones = import_bones(a, &fam_of);
+    let physics = import_physics(a);
+    let (mut slots, slot_of, slot_visual) = import_slots(a);
+    let (attachments, att_of) = name_attachments(a, &slot_of, &slot_visual);
+    show_setup_attachments(a, &mut slots, &slot_visual, &att_of);
+    let (skins, sprites) = import_skins(&file, &attachments, &slot_visual);
+    // Draw order: by z-index, then bone order.
+    let mut draw_order: Vec<SlotId> = (0..slots.len()).map(SlotId::from_index).collect();
+    draw_order.sort_by_key(|s| a.visuals[slot_visual[s.index()]].zindex);
 
-    // IK families as the editor sees them: each bone whose ik_family_id
-    // names a family marks all of that family's bones; a family's bones are
-    // then taken in skeleton order.
-    let mut fam_of: Vec<Option<usize>> = vec![None; nb];
+    let skeleton = Skeleton {
+        bones,
+        slots,
+        attachments,
+        skins,
+        draw_order,
+        composition: Composition::SkelForm,
+        ik,
+        physics,
+        physics_reads: PhysicsReads::Editor,
+    };
+
+    let mut animations = Vec::new();
+    for anim in &a.animations {
+        animations.push(Arc::new(import_animation(anim, &skeleton, &slot_of, &att_of, &mut not_carried)));
+    }
+    Imported { armature: Armature { skeleton: Arc::new(skeleton), animations }, sprites, file, not_carried }
+}
+
+/// IK families as the editor sees them: each bone whose ik_family_id names
+/// a family marks all of that family's bones. Per bone, its family if any.
+fn family_of(a: &SkfArmature) -> Vec<Option<usize>> {
+    let mut fam_of: Vec<Option<usize>> = vec![None; a.bones.len()];
     for b in &a.bones {
         if b.ik_family_id >= 0
             && let Some(fam) = a.inverse_kinematics.get(b.ik_family_id as usize)
@@ -236,7 +265,15 @@ pub fn import(file: SkfFile) -> Imported {
             }
         }
     }
-    let disabled = ik_disabled(&file);
+    fam_of
+}
+
+/// The IK families that play (on, with a target), each with its bones in
+/// skeleton order; families switched off are counted in `not_carried`.
+fn ik_families(file: &SkfFile, fam_of: &[Option<usize>], not_carried: &mut BTreeMap<String, usize>) -> Vec<IkFamily> {
+    let a = &file.armature;
+    let nb = a.bones.len();
+    let disabled = ik_disabled(file);
     let mut ik: Vec<IkFamily> = Vec::new();
     let mut seen: Vec<usize> = Vec::new();
     for i in 0..nb {
@@ -262,9 +299,13 @@ pub fn import(file: SkfFile) -> Imported {
             mimic_target: fam.mimic_target,
         });
     }
+    ik
+}
 
-    let bones: Vec<Bone> = a
-        .bones
+/// The bones with their setup transforms (an IK family's bones after its
+/// first sit at y 0).
+fn import_bones(a: &SkfArmature, fam_of: &[Option<usize>]) -> Vec<Bone> {
+    a.bones
         .iter()
         .enumerate()
         .map(|(i, b)| {
@@ -288,8 +329,11 @@ pub fn import(file: SkfFile) -> Imported {
                 inherit_scale: true,
             }
         })
-        .collect();
+        .collect()
+}
 
+/// The physics of every bone that has any, with its initial state.
+fn import_physics(a: &SkfArmature) -> Vec<BonePhysics> {
     let mut physics = Vec::new();
     for (i, b) in a.bones.iter().enumerate() {
         let Some(p) = usize::try_from(b.physics_id).ok().and_then(|p| a.physics.get(p)) else { continue };
@@ -313,9 +357,13 @@ pub fn import(file: SkfFile) -> Imported {
             },
         });
     }
+    physics
+}
 
-    // Slots: one per bone with a visual.
-    let mut slot_of: Vec<Option<SlotId>> = vec![None; nb];
+/// Slots: one per bone with a visual. Also each bone's slot and each slot's
+/// visual index.
+fn import_slots(a: &SkfArmature) -> (Vec<Slot>, Vec<Option<SlotId>>, Vec<usize>) {
+    let mut slot_of: Vec<Option<SlotId>> = vec![None; a.bones.len()];
     let mut slots: Vec<Slot> = Vec::new();
     let mut slot_visual: Vec<usize> = Vec::new();
     for (i, b) in a.bones.iter().enumerate() {
@@ -329,9 +377,17 @@ pub fn import(file: SkfFile) -> Imported {
             attachment: None,
         });
     }
+    (slots, slot_of, slot_visual)
+}
 
-    // Texture names each slot may show.
-    let mut names: Vec<Vec<String>> = vec![Vec::new(); slots.len()];
+/// One attachment per texture name a slot may show (its visual's, then
+/// those animations key), and per slot its (name, attachment) pairs.
+fn name_attachments(
+    a: &SkfArmature,
+    slot_of: &[Option<SlotId>],
+    slot_visual: &[usize],
+) -> (Vec<AttachmentSlotName>, Vec<Vec<(String, AttachmentId)>>) {
+    let mut names: Vec<Vec<String>> = vec![Vec::new(); slot_visual.len()];
     for (s, &v) in slot_visual.iter().enumerate() {
         let tex = &a.visuals[v].tex;
         if !tex.is_empty() {
@@ -350,30 +406,40 @@ pub fn import(file: SkfFile) -> Imported {
         }
     }
     let mut attachments: Vec<AttachmentSlotName> = Vec::new();
-    let mut att_of: Vec<Vec<(String, AttachmentId)>> = vec![Vec::new(); slots.len()];
+    let mut att_of: Vec<Vec<(String, AttachmentId)>> = vec![Vec::new(); slot_visual.len()];
     for (s, list) in names.iter().enumerate() {
         for n in list {
             att_of[s].push((n.clone(), AttachmentId::from_index(attachments.len())));
             attachments.push(AttachmentSlotName { slot: SlotId::from_index(s), name: n.clone() });
         }
     }
+    (attachments, att_of)
+}
+
+/// Each slot shows its visual's texture, unless its bone or one above it
+/// is hidden.
+fn show_setup_attachments(a: &SkfArmature, slots: &mut [Slot], slot_visual: &[usize], att_of: &[Vec<(String, AttachmentId)>]) {
     for (s, slot) in slots.iter_mut().enumerate() {
         let tex = &a.visuals[slot_visual[s]].tex;
         slot.attachment = att_of[s].iter().find(|(n, _)| n == tex).map(|(_, id)| *id);
     }
     // Hidden bones hide what they and the bones below them show.
-    let mut hidden = vec![false; nb];
+    let mut hidden = vec![false; a.bones.len()];
     for (i, b) in a.bones.iter().enumerate() {
         hidden[i] = b.hidden || (b.parent_id >= 0 && hidden[b.parent_id as usize]);
     }
-    for slot in &mut slots {
+    for slot in slots.iter_mut() {
         if hidden[slot.bone.index()] {
             slot.attachment = None;
         }
     }
+}
 
-    // Skins.
-    let active = active_styles(&file);
+/// The skins (the default: the active styles; then one per style, it
+/// first) and the sprites they name.
+fn import_skins(file: &SkfFile, attachments: &[AttachmentSlotName], slot_visual: &[usize]) -> (Vec<Skin>, Vec<SpriteSource>) {
+    let a = &file.armature;
+    let active = active_styles(file);
     let mut sprites: Vec<SpriteSource> = Vec::new();
     let mut sprite_name = |style: usize, tex: &SkfTexture| -> String {
         let name = format!("{}/{}.png", safe_component(&a.styles[style].name), safe_component(&tex.name));
@@ -402,7 +468,7 @@ pub fn import(file: SkfFile) -> Imported {
     let mut skins = Vec::new();
     for (skin_name, order) in &skin_orders {
         let mut atts = Vec::with_capacity(attachments.len());
-        for att in &attachments {
+        for att in attachments {
             let vis = &a.visuals[slot_visual[att.slot.index()]];
             let found = order.iter().find_map(|&s| a.styles[s].textures.iter().find(|t| t.name == att.name).map(|t| (s, t)));
             let Some((style, tex)) = found else {
@@ -431,28 +497,7 @@ pub fn import(file: SkfFile) -> Imported {
         }
         skins.push(Skin { name: skin_name.clone(), attachments: atts });
     }
-
-    // Draw order: by z-index, then bone order.
-    let mut draw_order: Vec<SlotId> = (0..slots.len()).map(SlotId::from_index).collect();
-    draw_order.sort_by_key(|s| a.visuals[slot_visual[s.index()]].zindex);
-
-    let skeleton = Skeleton {
-        bones,
-        slots,
-        attachments,
-        skins,
-        draw_order,
-        composition: Composition::SkelForm,
-        ik,
-        physics,
-        physics_reads: PhysicsReads::Editor,
-    };
-
-    let mut animations = Vec::new();
-    for anim in &a.animations {
-        animations.push(Arc::new(import_animation(anim, &skeleton, &slot_of, &att_of, &mut not_carried)));
-    }
-    Imported { armature: Armature { skeleton: Arc::new(skeleton), animations }, sprites, file, not_carried }
+    (skins, sprites)
 }
 
 fn mesh_of(vis: &SkfVisual, image: Option<String>) -> Mesh {

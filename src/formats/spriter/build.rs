@@ -132,10 +132,42 @@ fn model_curve(c: KeyCurve) -> Curve {
     }
 }
 
+/// Objects by (kind, timeline name) → index into the objects.
+type ByName<'d> = HashMap<(Kind, &'d str), usize>;
+
+/// One entity as a model: objects, their parents and order, bones, slots,
+/// animations (making attachments), setup pose and skins.
 fn build_entity(doc: &Doc, ent: &Entity, warnings: &mut Vec<Warning>) -> EntityModel {
-    // 1. Objects, by (kind, timeline name).
+    let (mut objs, by_name) = collect_objects(ent, warnings);
+    // The object of a timeline index in an animation.
+    let obj_of = |a: &Anim, tl: i64| -> Option<usize> {
+        let t = a.timelines.get(usize::try_from(tl).ok()?)?;
+        by_name.get(&(kind_of(&t.object_type)?, t.name.as_str())).copied()
+    };
+    let mut edges = parent_edges(ent, &mut objs, &obj_of, warnings);
+    let order = parents_first(&mut objs, &mut edges, warnings);
+    let mut bones = make_bones(&mut objs, &order);
+    let slots = make_slots(&mut objs, &order, &bones);
+    let mut atts = Attachments { doc, names: Vec::new(), defs: Vec::new(), index: HashMap::new(), missing_warned: Default::default() };
+    let (animations, extras) = build_anims(ent, &objs, &obj_of, &slots, &mut |s, k, w| atts.for_key(s, k, w), warnings);
+    set_setup_pose(ent, &by_name, &mut objs, &mut bones);
+    let (skins, map_names) = make_skins(doc, ent, &atts.defs, warnings);
+    let draw_order = slots.iter().enumerate().map(|(i, _)| SlotId::from_index(i)).collect();
+    let skeleton =
+        Skeleton { bones, slots, attachments: atts.names, skins, draw_order, composition: Composition::Spriter, ..Default::default() };
+    EntityModel {
+        name: ent.name.clone(),
+        armature: Armature { skeleton: Arc::new(skeleton), animations },
+        extras,
+        character_maps: map_names,
+    }
+}
+
+/// Phase 1: one object per (kind, timeline name) over all animations;
+/// timelines of unplayed types are warned about once.
+fn collect_objects<'d>(ent: &'d Entity, warnings: &mut Vec<Warning>) -> (Vec<Obj>, ByName<'d>) {
     let mut objs: Vec<Obj> = Vec::new();
-    let mut by_name: HashMap<(Kind, &str), usize> = HashMap::new();
+    let mut by_name: ByName = HashMap::new();
     let mut unplayed_warned: std::collections::HashSet<(String, String)> = Default::default();
     for a in &ent.animations {
         for t in &a.timelines {
@@ -162,21 +194,25 @@ fn build_entity(doc: &Doc, ent: &Entity, warnings: &mut Vec<Warning>) -> EntityM
             });
         }
     }
-    // The object of a timeline index in an animation.
-    let obj_of = |a: &Anim, tl: i64| -> Option<usize> {
-        let t = a.timelines.get(usize::try_from(tl).ok()?)?;
-        by_name.get(&(kind_of(&t.object_type)?, t.name.as_str())).copied()
-    };
-    // 2. Parents from the mainline refs: the first one seen is the bone's
-    // parent in the skeleton; others (reparenting, also between
-    // animations) become parent channels. Every parent seen must come
-    // before its child, so bones are ordered over all of them.
+    (objs, by_name)
+}
+
+/// Phase 2: parents from the mainline refs. The first one seen is the
+/// bone's parent in the skeleton; others (reparenting, also between
+/// animations) become parent channels. Returns every parent seen per object
+/// (each must come before its child, so bones are ordered over all of them).
+fn parent_edges(
+    ent: &Entity,
+    objs: &mut [Obj],
+    obj_of: &dyn Fn(&Anim, i64) -> Option<usize>,
+    warnings: &mut Vec<Warning>,
+) -> Vec<Vec<usize>> {
     let mut edges: Vec<Vec<usize>> = vec![Vec::new(); objs.len()];
     for a in &ent.animations {
         for mk in &a.mainline {
             for r in mk.bone_refs.iter().chain(&mk.object_refs) {
                 let Some(o) = obj_of(a, r.timeline) else { continue };
-                let parent = ref_parent(a, mk, r, &objs, &obj_of, warnings);
+                let parent = ref_parent(a, mk, r, objs, obj_of, warnings);
                 if objs[o].parent_loc.is_none() {
                     objs[o].parent = parent;
                     objs[o].parent_loc = Some(r.loc.to_string());
@@ -189,7 +225,12 @@ fn build_entity(doc: &Doc, ent: &Entity, warnings: &mut Vec<Warning>) -> EntityM
             }
         }
     }
-    // 3. Bones parents first (Kahn's algorithm; a cycle is broken with a warning).
+    edges
+}
+
+/// Phase 3: the objects ordered parents first (Kahn's algorithm; a cycle is
+/// broken with a warning and its object hangs from the root).
+fn parents_first(objs: &mut [Obj], edges: &mut [Vec<usize>], warnings: &mut Vec<Warning>) -> Vec<usize> {
     let mut pending: Vec<usize> = edges.iter().map(Vec::len).collect();
     let mut kids: Vec<Vec<usize>> = vec![Vec::new(); objs.len()];
     for (c, ps) in edges.iter().enumerate() {
@@ -232,9 +273,15 @@ fn build_entity(doc: &Doc, ent: &Entity, warnings: &mut Vec<Warning>) -> EntityM
             }
         }
     }
+    order
+}
+
+/// One bone per object in `order`, named by its path (made unique); sets
+/// each object's bone.
+fn make_bones(objs: &mut [Obj], order: &[usize]) -> Vec<Bone> {
     let mut bones: Vec<Bone> = Vec::new();
     let mut taken = std::collections::HashSet::new();
-    for &o in &order {
+    for &o in order {
         let seg = sanitize(&objs[o].name);
         let parent_bone = objs[o].parent.map(|p| objs[p].bone);
         let full = match parent_bone {
@@ -253,9 +300,13 @@ fn build_entity(doc: &Doc, ent: &Entity, warnings: &mut Vec<Warning>) -> EntityM
             inherit_scale: true,
         });
     }
-    // 4. Slots and attachments.
+    bones
+}
+
+/// One slot per sprite object in `order`, on its bone; sets each sprite's slot.
+fn make_slots(objs: &mut [Obj], order: &[usize], bones: &[Bone]) -> Vec<Slot> {
     let mut slots: Vec<Slot> = Vec::new();
-    for &o in &order {
+    for &o in order {
         if objs[o].kind == Kind::Sprite {
             objs[o].slot = Some(SlotId::from_index(slots.len()));
             let bone = &bones[objs[o].bone.index()];
@@ -267,15 +318,32 @@ fn build_entity(doc: &Doc, ent: &Entity, warnings: &mut Vec<Warning>) -> EntityM
             });
         }
     }
-    let mut att_names: Vec<AttachmentSlotName> = Vec::new();
-    let mut att_defs: Vec<(FileRef, Option<[f64; 2]>)> = Vec::new();
-    let mut att_index: HashMap<(SlotId, AttKey), AttachmentId> = HashMap::new();
-    let mut missing_warned = std::collections::HashSet::new();
-    let mut attachment_for = |slot: SlotId, k: &TKey, warnings: &mut Vec<Warning>| -> Option<AttachmentId> {
+    slots
+}
+
+/// The attachments sprite keys show, made on first use.
+struct Attachments<'d> {
+    /// The document whose files the keys name.
+    doc: &'d Doc,
+    /// Each attachment's slot and name.
+    names: Vec<AttachmentSlotName>,
+    /// Each attachment's file and key pivot.
+    defs: Vec<(FileRef, Option<[f64; 2]>)>,
+    /// (slot, file and pivot) → attachment.
+    index: HashMap<(SlotId, AttKey), AttachmentId>,
+    /// Missing files already warned about.
+    missing_warned: std::collections::HashSet<FileRef>,
+}
+
+impl Attachments<'_> {
+    /// The attachment key `k` shows in `slot` (none, with a warning, for a
+    /// missing file or a sound).
+    fn for_key(&mut self, slot: SlotId, k: &TKey, warnings: &mut Vec<Warning>) -> Option<AttachmentId> {
+        let doc = self.doc;
         let file = k.file?;
         match doc.files.get(&file) {
             None => {
-                if missing_warned.insert(file) {
+                if self.missing_warned.insert(file) {
                     warn(warnings, &k.loc, format!("folder {} file {} does not exist; the sprite is hidden", file.0, file.1));
                 }
                 return None;
@@ -287,23 +355,35 @@ fn build_entity(doc: &Doc, ent: &Entity, warnings: &mut Vec<Warning>) -> EntityM
             Some(_) => {}
         }
         let key: AttKey = (file.0, file.1, k.pivot.map(|p| [p[0].to_bits(), p[1].to_bits()]));
-        Some(*att_index.entry((slot, key)).or_insert_with(|| {
+        let (names, defs) = (&mut self.names, &mut self.defs);
+        Some(*self.index.entry((slot, key)).or_insert_with(|| {
             let base = doc.files.get(&file).map_or_else(String::new, |f| {
                 let stem = std::path::Path::new(&f.name).file_stem().map_or_else(|| f.name.clone(), |s| s.to_string_lossy().into_owned());
                 sanitize(&stem)
             });
             let mut name = base.clone();
             let mut n = 2;
-            while att_names.iter().any(|a| a.slot == slot && a.name == name) {
+            while names.iter().any(|a| a.slot == slot && a.name == name) {
                 name = format!("{base}_{n}");
                 n += 1;
             }
-            att_names.push(AttachmentSlotName { slot, name });
-            att_defs.push((file, k.pivot));
-            AttachmentId::from_index(att_names.len() - 1)
+            names.push(AttachmentSlotName { slot, name });
+            defs.push((file, k.pivot));
+            AttachmentId::from_index(names.len() - 1)
         }))
-    };
-    // 5. Animations.
+    }
+}
+
+/// Every animation of the entity (names made unique, with a warning) and
+/// what each holds but does not play.
+fn build_anims(
+    ent: &Entity,
+    objs: &[Obj],
+    obj_of: &dyn Fn(&Anim, i64) -> Option<usize>,
+    slots: &[Slot],
+    attachment_for: &mut AttachmentFor,
+    warnings: &mut Vec<Warning>,
+) -> (Vec<Arc<Animation>>, Vec<AnimExtras>) {
     let mut animations = Vec::new();
     let mut extras = Vec::new();
     let mut anim_names = std::collections::HashSet::new();
@@ -312,11 +392,15 @@ fn build_entity(doc: &Doc, ent: &Entity, warnings: &mut Vec<Warning>) -> EntityM
         if name != a.name {
             warn(warnings, &a.loc, format!("a second animation named \"{}\"; this one is called \"{name}\"", a.name));
         }
-        let (anim, ex) = build_anim(a, &name, &objs, &obj_of, &slots, &mut attachment_for, warnings);
+        let (anim, ex) = build_anim(a, &name, objs, obj_of, slots, attachment_for, warnings);
         animations.push(Arc::new(anim));
         extras.push(ex);
     }
-    // Setup pose: each object's first key in the first animation that has it.
+    (animations, extras)
+}
+
+/// The setup pose: each object's first key in the first animation that has it.
+fn set_setup_pose(ent: &Entity, by_name: &ByName, objs: &mut [Obj], bones: &mut [Bone]) {
     for a in &ent.animations {
         for t in &a.timelines {
             let Some(o) = kind_of(&t.object_type).and_then(|k| by_name.get(&(k, t.name.as_str())).copied()) else { continue };
@@ -335,12 +419,16 @@ fn build_entity(doc: &Doc, ent: &Entity, warnings: &mut Vec<Warning>) -> EntityM
             }
         }
     }
-    for o in &objs {
+    for o in objs.iter() {
         if let Some(s) = o.setup {
             bones[o.bone.index()].setup = s;
         }
     }
-    // Skins: the default one, then one per character map.
+}
+
+/// The skins: the default one, then one per character map (with the
+/// maps' unique names).
+fn make_skins(doc: &Doc, ent: &Entity, att_defs: &[(FileRef, Option<[f64; 2]>)], warnings: &mut Vec<Warning>) -> (Vec<Skin>, Vec<String>) {
     let sprite = |file: (i64, i64), key_pivot: Option<[f64; 2]>| -> Attachment {
         match doc.files.get(&file) {
             Some(f) if !f.sound => Attachment {
@@ -375,15 +463,7 @@ fn build_entity(doc: &Doc, ent: &Entity, warnings: &mut Vec<Warning>) -> EntityM
             .collect();
         skins.push(Skin { name, attachments });
     }
-    let draw_order = slots.iter().enumerate().map(|(i, _)| SlotId::from_index(i)).collect();
-    let skeleton =
-        Skeleton { bones, slots, attachments: att_names, skins, draw_order, composition: Composition::Spriter, ..Default::default() };
-    EntityModel {
-        name: ent.name.clone(),
-        armature: Armature { skeleton: Arc::new(skeleton), animations },
-        extras,
-        character_maps: map_names,
-    }
+    (skins, map_names)
 }
 
 /// The object a ref's `parent` names (a bone_ref of the same mainline key), if any.
@@ -415,6 +495,8 @@ fn adjust_angle(a: f64, mut b: f64, spin: i32) -> f64 {
     b
 }
 
+/// One animation as the model plays it (timelines sorted, refs checked,
+/// mainline, parent and timeline channels) and what it holds but does not play.
 #[allow(clippy::too_many_arguments)]
 fn build_anim(
     a: &Anim,
@@ -425,13 +507,32 @@ fn build_anim(
     attachment_for: &mut AttachmentFor,
     warnings: &mut Vec<Warning>,
 ) -> (Animation, AnimExtras) {
-    let len = a.length_ms;
-    let secs = |ms: f64| ms / 1000.0;
     let mut anim = Animation::empty(name, FPS);
     anim.angle_interpolation = AngleInterpolation::Linear;
     anim.looping = Some(a.looping);
     let mut ex = AnimExtras::default();
-    // Timelines: keys sorted by time; `pos[i]` = sorted position of key i.
+    let sorted = sort_timelines(a, &mut ex, warnings);
+    let hidden_at = check_refs(a, &sorted, warnings);
+    mainline_channels(a, objs, obj_of, &hidden_at, &mut anim, &mut ex);
+    parent_channels(a, objs, obj_of, &mut anim);
+    for (ti, (keys, pos)) in sorted.iter().enumerate() {
+        let Some(o) = obj_of(a, ti as i64) else { continue };
+        timeline_channels(a, ti, keys, pos, &hidden_at, &objs[o], &mut anim, attachment_for, warnings);
+    }
+    let _ = slots;
+    anim.duration_secs = secs(a.length_ms);
+    read_extras(a, &mut ex);
+    (anim, ex)
+}
+
+/// Milliseconds → seconds.
+fn secs(ms: f64) -> f64 {
+    ms / 1000.0
+}
+
+/// Each timeline's keys sorted by time, with `pos[i]` = sorted position of
+/// key i (out-of-order keys are warned about); unplayed timelines are noted.
+fn sort_timelines<'a>(a: &'a Anim, ex: &mut AnimExtras, warnings: &mut Vec<Warning>) -> Vec<(Vec<&'a TKey>, Vec<usize>)> {
     let mut sorted: Vec<(Vec<&TKey>, Vec<usize>)> = Vec::new();
     for t in &a.timelines {
         let mut idx: Vec<usize> = (0..t.keys.len()).collect();
@@ -448,24 +549,39 @@ fn build_anim(
             ex.unplayed_objects.push((t.object_type.clone(), t.name.clone()));
         }
     }
-    // Refs: range checks, and whether the key a ref names is the one a time search finds.
+    sorted
+}
+
+/// Range checks of the mainline refs: per mainline key, the refs (bone refs
+/// then object refs) whose timeline or key does not exist (warned about).
+fn check_refs(a: &Anim, sorted: &[(Vec<&TKey>, Vec<usize>)], warnings: &mut Vec<Warning>) -> Vec<Vec<usize>> {
     let mut hidden_at: Vec<Vec<usize>> = vec![Vec::new(); a.mainline.len()];
     for (mi, mk) in a.mainline.iter().enumerate() {
         for (ri, r) in mk.bone_refs.iter().chain(&mk.object_refs).enumerate() {
-            let Some((keys, pos)) = usize::try_from(r.timeline).ok().and_then(|t| sorted.get(t)) else {
+            let Some((_, pos)) = usize::try_from(r.timeline).ok().and_then(|t| sorted.get(t)) else {
                 warn(warnings, &r.loc, format!("timeline {} does not exist; ignored", r.timeline));
                 hidden_at[mi].push(ri);
                 continue;
             };
-            let Some(&p) = usize::try_from(r.key).ok().and_then(|k| pos.get(k)) else {
+            if usize::try_from(r.key).ok().and_then(|k| pos.get(k)).is_none() {
                 warn(warnings, &r.loc, format!("key {} of timeline {} does not exist; the object is hidden here", r.key, r.timeline));
                 hidden_at[mi].push(ri);
-                continue;
-            };
-            let _ = (keys, p);
+            }
         }
     }
-    // Time warp (mainline curves) and draw order.
+    hidden_at
+}
+
+/// The time warp (mainline curves), the draw order (object ref order,
+/// hidden refs left out) and the mainline key times.
+fn mainline_channels(
+    a: &Anim,
+    objs: &[Obj],
+    obj_of: &dyn Fn(&Anim, i64) -> Option<usize>,
+    hidden_at: &[Vec<usize>],
+    anim: &mut Animation,
+    ex: &mut AnimExtras,
+) {
     let n_main = a.mainline.len();
     for (mi, mk) in a.mainline.iter().enumerate() {
         let last = mi + 1 == n_main;
@@ -484,13 +600,17 @@ fn build_anim(
     if a.looping
         && let Some(first) = a.mainline.first()
     {
-        let end = secs(first.time + len);
+        let end = secs(first.time + a.length_ms);
         anim.time_warp.push(Key { time_secs: end, value: end, curve: Curve::Stepped });
     }
     if n_main == 0 {
         anim.draw_order.push(Key { time_secs: 0.0, value: Arc::from(Vec::new()), curve: Curve::Stepped });
     }
-    // Parents that differ from the skeleton's.
+}
+
+/// Parent channels for the objects whose parent somewhere differs from the
+/// skeleton's.
+fn parent_channels(a: &Anim, objs: &[Obj], obj_of: &dyn Fn(&Anim, i64) -> Option<usize>, anim: &mut Animation) {
     let mut quiet = Vec::new();
     let mut parent_keys: HashMap<usize, Vec<Key<Option<BoneId>>>> = HashMap::new();
     let mut differs: std::collections::HashSet<usize> = Default::default();
@@ -514,45 +634,59 @@ fn build_anim(
             anim.parents.push(ParentChannel { bone: objs[o].bone, keys });
         }
     }
-    // Channels.
-    for (ti, (keys, pos)) in sorted.iter().enumerate() {
-        let Some(o) = obj_of(a, ti as i64) else { continue };
-        let n = keys.len();
-        if n == 0 {
-            continue;
-        }
-        let spans = spans_of(a, ti, pos, keys, &hidden_at);
-        let chans = if spans.iter().all(|sp| sp.by_time) { by_time(a, keys) } else { by_span(a, &spans, keys, warnings) };
-        let bone = objs[o].bone;
-        for (property, ks) in [
-            (BoneProperty::X, chans.x),
-            (BoneProperty::Y, chans.y),
-            (BoneProperty::ScaleX, chans.sx),
-            (BoneProperty::ScaleY, chans.sy),
-            (BoneProperty::Rotation, chans.rot),
-        ] {
-            anim.bones.push(BoneChannel { bone, property, mode: ValueMode::Absolute, keys: ks });
-        }
-        let has_alpha = chans.alpha.iter().any(|k| k.value != 1.0);
-        match objs[o].slot {
-            Some(slot) => {
-                if has_alpha {
-                    anim.slot_colors.push(SlotColorChannel { slot, component: ColorComponent::A, keys: chans.alpha });
-                }
-                let atts: Vec<Key<Option<AttachmentId>>> = chans
-                    .att
-                    .iter()
-                    .map(|&(tm, k)| Key { time_secs: secs(tm), value: attachment_for(slot, k, warnings), curve: Curve::Stepped })
-                    .collect();
-                let keys = hide_where_absent(atts, &anim.draw_order, slot, a.looping.then_some(secs(len)));
-                anim.attachments.push(AttachmentChannel { slot, keys });
-            }
-            None if has_alpha => anim.bone_alpha.push(BoneAlphaChannel { bone, keys: chans.alpha }),
-            None => {}
-        }
+}
+
+/// The channels of timeline `ti` (object `obj`): its bone's transform,
+/// alpha, and its slot's attachments (hidden where the mainline leaves it out).
+#[allow(clippy::too_many_arguments)]
+fn timeline_channels(
+    a: &Anim,
+    ti: usize,
+    keys: &[&TKey],
+    pos: &[usize],
+    hidden_at: &[Vec<usize>],
+    obj: &Obj,
+    anim: &mut Animation,
+    attachment_for: &mut AttachmentFor,
+    warnings: &mut Vec<Warning>,
+) {
+    if keys.is_empty() {
+        return;
     }
-    let _ = slots;
-    anim.duration_secs = secs(len);
+    let spans = spans_of(a, ti, pos, keys, hidden_at);
+    let chans = if spans.iter().all(|sp| sp.by_time) { by_time(a, keys) } else { by_span(a, &spans, keys, warnings) };
+    let bone = obj.bone;
+    for (property, ks) in [
+        (BoneProperty::X, chans.x),
+        (BoneProperty::Y, chans.y),
+        (BoneProperty::ScaleX, chans.sx),
+        (BoneProperty::ScaleY, chans.sy),
+        (BoneProperty::Rotation, chans.rot),
+    ] {
+        anim.bones.push(BoneChannel { bone, property, mode: ValueMode::Absolute, keys: ks });
+    }
+    let has_alpha = chans.alpha.iter().any(|k| k.value != 1.0);
+    match obj.slot {
+        Some(slot) => {
+            if has_alpha {
+                anim.slot_colors.push(SlotColorChannel { slot, component: ColorComponent::A, keys: chans.alpha });
+            }
+            let atts: Vec<Key<Option<AttachmentId>>> = chans
+                .att
+                .iter()
+                .map(|&(tm, k)| Key { time_secs: secs(tm), value: attachment_for(slot, k, warnings), curve: Curve::Stepped })
+                .collect();
+            let keys = hide_where_absent(atts, &anim.draw_order, slot, a.looping.then_some(secs(a.length_ms)));
+            anim.attachments.push(AttachmentChannel { slot, keys });
+        }
+        None if has_alpha => anim.bone_alpha.push(BoneAlphaChannel { bone, keys: chans.alpha }),
+        None => {}
+    }
+}
+
+/// What the animation holds but does not play: events, sounds, tags and
+/// the number of variable keys.
+fn read_extras(a: &Anim, ex: &mut AnimExtras) {
     for (n, times) in &a.events {
         ex.events.extend(times.iter().map(|&t| (n.clone(), secs(t))));
     }
@@ -561,7 +695,6 @@ fn build_anim(
     }
     ex.tags = a.tags.iter().map(|(t, v)| (secs(*t), v.clone())).collect();
     ex.variable_keys = a.vars.iter().map(|v| v.1.len()).sum();
-    (anim, ex)
 }
 
 /// The channels of one timeline.

@@ -18,7 +18,7 @@
 use std::fmt::Write as _;
 
 use super::build::EntityModel;
-use crate::model::{Affine, AnimId, Armature, AttachmentKind, SkinId};
+use crate::model::{Affine, AnimId, Animation, Armature, AttachmentKind, Skeleton, SkinId};
 use crate::runtime::evaluate;
 
 /// Result of a conversion: the script and what it could not carry.
@@ -129,19 +129,37 @@ pub fn to_script(ent: &EntityModel, file_extras: &[String], sizes: &dyn Fn(&str)
     let sk = &*arm.skeleton;
     let mut s = String::new();
     let _ = writeln!(s, "# Converted by skelpad from Spriter entity \"{}\".", ent.name.replace(['\n', '\r'], " "));
-    s.push_str("skeleton\n");
-    // Attachment lines: a sprite with its pivot moved into x/y.
-    let sprite_line = |image: &str, pivot: [f64; 2], lost: &mut Vec<String>| -> String {
-        let (dx, dy) = match sizes(image) {
-            Some((w, h)) => ((0.5 - pivot[0]) * f64::from(w), (0.5 - pivot[1]) * f64::from(h)),
-            None => {
-                lost.push(format!("the size of `{image}` is unknown: its pivot is lost (the picture is centered)"));
-                (0.0, 0.0)
-            }
-        };
-        let image = image.replace(['"', ' ', '\t'], "_");
-        format!(":sprite \"{image}\" x{} y{}", num(dx), num(dy))
+    write_skeleton(&mut s, sk, sizes, &mut lost);
+    write_skins(&mut s, sk, sizes, &mut lost);
+    s.push_str("order\n");
+    for &slot in &sk.draw_order {
+        let _ = writeln!(s, "\t@skeleton.{}", sk.slot(slot).name);
+    }
+    for ai in 0..arm.animations.len() {
+        write_animation(&mut s, arm, AnimId::from_index(ai), &mut lost);
+    }
+    lost.sort();
+    lost.dedup();
+    Converted { script: s, lost }
+}
+
+/// An attachment line's body: a sprite with its pivot moved into x/y.
+fn sprite_line(image: &str, pivot: [f64; 2], sizes: &dyn Fn(&str) -> Option<(u32, u32)>, lost: &mut Vec<String>) -> String {
+    let (dx, dy) = match sizes(image) {
+        Some((w, h)) => ((0.5 - pivot[0]) * f64::from(w), (0.5 - pivot[1]) * f64::from(h)),
+        None => {
+            lost.push(format!("the size of `{image}` is unknown: its pivot is lost (the picture is centered)"));
+            (0.0, 0.0)
+        }
     };
+    let image = image.replace(['"', ' ', '\t'], "_");
+    format!(":sprite \"{image}\" x{} y{}", num(dx), num(dy))
+}
+
+/// The `skeleton` section: every bone, and its slots with their default
+/// skin's attachments and a hidden one.
+fn write_skeleton(s: &mut String, sk: &Skeleton, sizes: &dyn Fn(&str) -> Option<(u32, u32)>, lost: &mut Vec<String>) {
+    s.push_str("skeleton\n");
     for (bi, bone) in sk.bones.iter().enumerate() {
         let _ = write!(s, "\t{}", bone.name);
         if bone.length > 0.0 {
@@ -152,7 +170,7 @@ pub fn to_script(ent: &EntityModel, file_extras: &[String], sizes: &dyn Fn(&str)
             let short = slot.name.rsplit('.').next().unwrap_or(&slot.name);
             for (ai, a) in sk.attachments.iter().enumerate().filter(|(_, a)| a.slot.index() == si) {
                 let line = match sk.skins.first().and_then(|skin| skin.attachments.get(ai)).map(|x| &x.kind) {
-                    Some(AttachmentKind::Sprite { image: Some(img), pivot }) => sprite_line(img, *pivot, &mut lost),
+                    Some(AttachmentKind::Sprite { image: Some(img), pivot }) => sprite_line(img, *pivot, sizes, lost),
                     _ => String::new(),
                 };
                 let _ = writeln!(s, "\t\t@{short}[{}] {line}", a.name);
@@ -160,47 +178,80 @@ pub fn to_script(ent: &EntityModel, file_extras: &[String], sizes: &dyn Fn(&str)
             let _ = writeln!(s, "\t\t@{short}[hidden_]");
         }
     }
-    // Character maps → skins.
-    for (ki, skin) in sk.skins.iter().enumerate().skip(1) {
-        let _ = writeln!(s, "skin \"{}\"", quoted("character map", &skin.name, &mut lost));
+}
+
+/// Character maps → `skin` sections with the attachments that differ from
+/// the default skin's.
+fn write_skins(s: &mut String, sk: &Skeleton, sizes: &dyn Fn(&str) -> Option<(u32, u32)>, lost: &mut Vec<String>) {
+    for skin in sk.skins.iter().skip(1) {
+        let _ = writeln!(s, "skin \"{}\"", quoted("character map", &skin.name, lost));
         for (ai, a) in sk.attachments.iter().enumerate() {
             if sk.skins[0].attachments.get(ai) == skin.attachments.get(ai) {
                 continue;
             }
             let line = match skin.attachments.get(ai).map(|x| &x.kind) {
-                Some(AttachmentKind::Sprite { image: Some(img), pivot }) => sprite_line(img, *pivot, &mut lost),
+                Some(AttachmentKind::Sprite { image: Some(img), pivot }) => sprite_line(img, *pivot, sizes, lost),
                 _ => String::new(),
             };
             let _ = writeln!(s, "\t@skeleton.{}[{}] {line}", sk.slot(a.slot).name, a.name);
         }
-        let _ = ki;
     }
-    s.push_str("order\n");
-    for &slot in &sk.draw_order {
-        let _ = writeln!(s, "\t@skeleton.{}", sk.slot(slot).name);
+}
+
+/// One animation, sampled and written as compressed key lines.
+fn write_animation(s: &mut String, arm: &Armature, id: AnimId, lost: &mut Vec<String>) {
+    let sk = &*arm.skeleton;
+    let anim = &arm.animations[id.index()];
+    let fps = anim.fps.clamp(1.0, 1000.0).round();
+    let times = sample_times(anim, sk, fps, lost);
+    let samples = Samples::take(arm, id, &times, fps);
+    if samples.order_changes {
+        lost.push(format!("animation \"{}\" changes the draw order: the script keeps one order", anim.name));
     }
-    for (ai, anim) in arm.animations.iter().enumerate() {
-        let id = AnimId::from_index(ai);
-        let fps = anim.fps.clamp(1.0, 1000.0).round();
-        let dur = anim.duration_secs;
-        // Sample times (seconds): frames, key times and a hair before them.
-        let mut times: Vec<f64> = Vec::new();
-        let frames = (dur * fps).floor() as usize;
-        let stride = frames / MAX_SAMPLES + 1;
-        times.extend((0..=frames).step_by(stride).map(|f| f as f64 / fps));
-        let mut key_times = anim.key_times(sk, None);
-        key_times.extend(anim.time_warp.iter().map(|k| k.time_secs));
-        for t in key_times.into_iter().filter(|t| *t >= 0.0 && *t <= dur) {
-            times.push(t);
-            times.push((t - EPS_FRAMES / fps).max(0.0));
-        }
-        times.push(dur);
-        times.sort_by(f64::total_cmp);
-        times.dedup_by(|a, b| (*a - *b).abs() < 1e-12);
-        if stride > 1 {
-            lost.push(format!("animation \"{}\" is long: sampled every {stride} frames", anim.name));
-        }
-        // Per bone: (frame, x, y, rot°, sx, sy); per slot: (frame, alpha, shown).
+    let _ = writeln!(s, "anim \"{}\" {}fps", quoted("animation", &anim.name, lost), num(fps));
+    samples.write_bones(s, sk);
+    samples.write_slots(s, sk);
+}
+
+/// Sample times (seconds): frames, key times and a hair before them
+/// (long animations sampled sparser, noted in `lost`).
+fn sample_times(anim: &Animation, sk: &Skeleton, fps: f64, lost: &mut Vec<String>) -> Vec<f64> {
+    let dur = anim.duration_secs;
+    let mut times: Vec<f64> = Vec::new();
+    let frames = (dur * fps).floor() as usize;
+    let stride = frames / MAX_SAMPLES + 1;
+    times.extend((0..=frames).step_by(stride).map(|f| f as f64 / fps));
+    let mut key_times = anim.key_times(sk, None);
+    key_times.extend(anim.time_warp.iter().map(|k| k.time_secs));
+    for t in key_times.into_iter().filter(|t| *t >= 0.0 && *t <= dur) {
+        times.push(t);
+        times.push((t - EPS_FRAMES / fps).max(0.0));
+    }
+    times.push(dur);
+    times.sort_by(f64::total_cmp);
+    times.dedup_by(|a, b| (*a - *b).abs() < 1e-12);
+    if stride > 1 {
+        lost.push(format!("animation \"{}\" is long: sampled every {stride} frames", anim.name));
+    }
+    times
+}
+
+/// An animation's poses at its sample times, as script values.
+struct Samples {
+    /// Per bone: (frame, x, y, rot°, sx, sy) locals.
+    bones: Vec<Vec<[f64; 6]>>,
+    /// Per slot: (frame, alpha).
+    slot_alpha: Vec<Vec<(f64, f64)>>,
+    /// Per slot: (frame, attachment shown).
+    slot_att: Vec<Vec<(f64, Option<String>)>>,
+    /// Whether the draw order changes between samples.
+    order_changes: bool,
+}
+
+impl Samples {
+    /// Plays animation `id` at every time of `times`.
+    fn take(arm: &Armature, id: AnimId, times: &[f64], fps: f64) -> Samples {
+        let sk = &*arm.skeleton;
         let nb = sk.bones.len();
         let mut bone_samples: Vec<Vec<[f64; 6]>> = vec![Vec::with_capacity(times.len()); nb];
         let mut slot_alpha: Vec<Vec<(f64, f64)>> = vec![Vec::new(); sk.slots.len()];
@@ -208,7 +259,7 @@ pub fn to_script(ent: &EntityModel, file_extras: &[String], sizes: &dyn Fn(&str)
         let mut prev_world: Vec<Option<(f64, f64, f64)>> = vec![None; nb];
         let mut order_changes = false;
         let mut last_order: Option<Vec<usize>> = None;
-        for &t in &times {
+        for &t in times {
             let frame = t * fps;
             let pose = evaluate(arm, Some(id), SkinId(0), t);
             let mut world = Vec::with_capacity(nb);
@@ -246,10 +297,11 @@ pub fn to_script(ent: &EntityModel, file_extras: &[String], sizes: &dyn Fn(&str)
             }
             last_order = Some(order);
         }
-        if order_changes {
-            lost.push(format!("animation \"{}\" changes the draw order: the script keeps one order", anim.name));
-        }
-        let _ = writeln!(s, "anim \"{}\" {}fps", quoted("animation", &anim.name, &mut lost), num(fps));
+        Samples { bones: bone_samples, slot_alpha, slot_att, order_changes }
+    }
+
+    /// Each bone's compressed x, y, r, i, j key lines.
+    fn write_bones(&self, s: &mut String, sk: &Skeleton) {
         for (i, bone) in sk.bones.iter().enumerate() {
             let mut body = String::new();
             for (k, (prop, rest, tol, span)) in [
@@ -262,7 +314,7 @@ pub fn to_script(ent: &EntityModel, file_extras: &[String], sizes: &dyn Fn(&str)
             .into_iter()
             .enumerate()
             {
-                let samples: Vec<(f64, f64)> = bone_samples[i].iter().map(|v| (v[0], v[k + 1])).collect();
+                let samples: Vec<(f64, f64)> = self.bones[i].iter().map(|v| (v[0], v[k + 1])).collect();
                 // The first bone's x always runs to the end, so the animation is as long as Spriter's.
                 timeline(&mut body, prop, &compress(&samples, tol, span), rest, i == 0 && k == 0);
             }
@@ -271,13 +323,17 @@ pub fn to_script(ent: &EntityModel, file_extras: &[String], sizes: &dyn Fn(&str)
                 s.push_str(&body);
             }
         }
+    }
+
+    /// Each slot's compressed alpha line and its attachment switches.
+    fn write_slots(&self, s: &mut String, sk: &Skeleton) {
         for (si, slot) in sk.slots.iter().enumerate() {
             let mut body = String::new();
-            timeline(&mut body, "a", &compress(&slot_alpha[si], 1e-6, f64::INFINITY), 1.0, false);
+            timeline(&mut body, "a", &compress(&self.slot_alpha[si], 1e-6, f64::INFINITY), 1.0, false);
             // Attachment switches (stepped): only where the shown one changes.
             let mut line = String::new();
             let mut last: Option<&Option<String>> = None;
-            for (f, shown) in &slot_att[si] {
+            for (f, shown) in &self.slot_att[si] {
                 if last != Some(shown) {
                     let _ = write!(line, " {}:> {}", num(*f), shown.as_deref().unwrap_or("hidden_"));
                     last = Some(shown);
@@ -292,7 +348,4 @@ pub fn to_script(ent: &EntityModel, file_extras: &[String], sizes: &dyn Fn(&str)
             }
         }
     }
-    lost.sort();
-    lost.dedup();
-    Converted { script: s, lost }
 }

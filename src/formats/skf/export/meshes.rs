@@ -75,8 +75,51 @@ pub(super) fn build_mesh(ctx: &mut Ctx, j: usize, slot: SlotId, att: AttachmentI
     let a = ctx.owner_att(att)?;
     let AttachmentKind::Path { path, style } = &a.kind else { return None };
     let slot_bone = sk.slot(slot).bone;
-    let identity = is_identity(&a.transform);
-    // The frame each bone's points move in (see `Kind::Conjugate`).
+    let frame_of = mesh_frames(ctx, j, slot, att, path);
+    let mut setup = Targets { show_all: true, ..ctx.new_targets() };
+    ctx.targets(setup_pose, &mut setup);
+    let skin = ctx.owners[att.index()].as_ref().map_or(SkinId(0), |o| o.skin);
+    let geo = match mesh_geometry(ctx.texel, a, path, style, slot_bone, setup_pose) {
+        Ok(g) => g,
+        Err(reason) => {
+            ctx.warnings.push(Warning {
+                subject: format!("attachment `{}`", ctx.att_name(att)),
+                message: format!("cannot be made a mesh ({reason}); it is drawn as a picture that does not bend"),
+            });
+            return Some(MeshData { att, vertices: vec![], indices: vec![], binds: vec![], uv_points: vec![], skin, slot, bends: false });
+        }
+    };
+    let att_from_world = (setup_pose.bones[slot_bone.index()].world * a.transform.matrix()).inverse().unwrap_or_default();
+    let (vertices, uv_points, mut binds) = bind_vertices(ctx, j, &geo, &frame_of, &setup, att_from_world);
+    chain_weights(&mut binds, geo.vertices.len());
+    Some(MeshData {
+        att,
+        vertices,
+        indices: geo.triangles.iter().flatten().copied().collect(),
+        binds: binds
+            .into_iter()
+            .map(|(id, verts)| SkfBind {
+                id,
+                bone_id: id,
+                is_path: false,
+                verts: verts.into_iter().map(|(id, weight)| SkfBindVert { id, weight: weight as f32 }).collect(),
+            })
+            .collect(),
+        uv_points,
+        skin,
+        slot,
+        bends: true,
+    })
+}
+
+/// A mesh's binds: (exported bone, [(vertex, weight)]) in array order.
+type Binds = Vec<(i32, Vec<(u32, f64)>)>;
+
+/// The frame each bone's points move in (see `Kind::Conjugate`): helper `j`
+/// for the slot's bone, a new conjugate frame for every other bone of the path.
+fn mesh_frames(ctx: &mut Ctx, j: usize, slot: SlotId, att: AttachmentId, path: &BoundPath) -> HashMap<BoneId, usize> {
+    let sk = ctx.sk;
+    let slot_bone = sk.slot(slot).bone;
     let mut frame_of: HashMap<BoneId, usize> = HashMap::new();
     frame_of.insert(slot_bone, j);
     for b in path.bones() {
@@ -90,9 +133,20 @@ pub(super) fn build_mesh(ctx: &mut Ctx, j: usize, slot: SlotId, att: AttachmentI
         let idx = ctx.push(name, Some(ctx.real[b.index()]), Kind::Conjugate { slot, att, bone: b });
         frame_of.insert(b, idx);
     }
-    let mut setup = Targets { show_all: true, ..ctx.new_targets() };
-    ctx.targets(setup_pose, &mut setup);
-    // Setup matrices of the frames, in skelpad's terms.
+    frame_of
+}
+
+/// The path's triangulated outline and stroke band, with the frames' setup
+/// matrices in skelpad's terms (`texel`: export units per texel).
+fn mesh_geometry(
+    texel: f64,
+    a: &Attachment,
+    path: &BoundPath,
+    style: &ShapeStyle,
+    slot_bone: BoneId,
+    setup_pose: &Pose,
+) -> Result<MeshGeometry, String> {
+    let identity = is_identity(&a.transform);
     let slot_world = setup_pose.bones[slot_bone.index()].world;
     let a_m = a.transform.matrix();
     let frame_matrix = |b: BoneId| -> Affine {
@@ -105,25 +159,25 @@ pub(super) fn build_mesh(ctx: &mut Ctx, j: usize, slot: SlotId, att: AttachmentI
             slot_world * a_m * slot_world.inverse().unwrap_or_default() * bw
         }
     };
-    let skin = ctx.owners[att.index()].as_ref().map_or(SkinId(0), |o| o.skin);
-    let k = 1.0 / ctx.texel;
+    let k = 1.0 / texel;
     let half = style.stroke_width / 2.0 * if style.join == LineJoin::Miter { style.miter_limit.min(4.0) } else { 1.0 } + 2.0 / k;
-    let geo: MeshGeometry = match mesh::build(path, &frame_matrix, 0.25 / k, half) {
-        Ok(g) => g,
-        Err(reason) => {
-            ctx.warnings.push(Warning {
-                subject: format!("attachment `{}`", ctx.att_name(att)),
-                message: format!("cannot be made a mesh ({reason}); it is drawn as a picture that does not bend"),
-            });
-            return Some(MeshData { att, vertices: vec![], indices: vec![], binds: vec![], uv_points: vec![], skin, slot, bends: false });
-        }
-    };
-    // Vertices: bind each to the frames of its blend, through offset bones
-    // where a vertex blends several frames.
-    let mut binds: Vec<(i32, Vec<(u32, f64)>)> = Vec::new();
+    mesh::build(path, &frame_matrix, 0.25 / k, half)
+}
+
+/// Vertices, their setup points in the attachment's space (for UVs) and
+/// binds: each vertex bound to the frames of its blend, through offset
+/// bones where a vertex blends several frames.
+fn bind_vertices(
+    ctx: &mut Ctx,
+    j: usize,
+    geo: &MeshGeometry,
+    frame_of: &HashMap<BoneId, usize>,
+    setup: &Targets,
+    att_from_world: Affine,
+) -> (Vec<SkfVertex>, Vec<(f64, f64)>, Binds) {
+    let mut binds: Binds = Vec::new();
     let mut offset_bones: HashMap<(usize, u64, u64), usize> = HashMap::new();
     let mut vertices = Vec::with_capacity(geo.vertices.len());
-    let att_from_world = (slot_world * a_m).inverse().unwrap_or_default();
     let mut uv_points = Vec::with_capacity(geo.vertices.len());
     for (vi, ((blend, setup_world), band)) in geo.vertices.iter().zip(&geo.band_offsets).enumerate() {
         let v = (blend.parts[0].2, blend.parts[0].3);
@@ -163,33 +217,19 @@ pub(super) fn build_mesh(ctx: &mut Ctx, j: usize, slot: SlotId, att: AttachmentI
             }
         }
     }
-    // SkelForm blends a vertex's binds one after another in array order
-    // (pos += (bone(v) − pos)·w), so the planned weights β become
-    // w_k = β_k / Σ_{i≤k} β_i in that order: the first is 1, which also
-    // discards the mesh bone's own placement.
-    let mut sum = vec![0.0; geo.vertices.len()];
-    for (_, verts) in &mut binds {
+    (vertices, uv_points, binds)
+}
+
+/// SkelForm blends a vertex's binds one after another in array order
+/// (pos += (bone(v) − pos)·w), so the planned weights β become
+/// w_k = β_k / Σ_{i≤k} β_i in that order: the first is 1, which also
+/// discards the mesh bone's own placement.
+fn chain_weights(binds: &mut Binds, n_vertices: usize) {
+    let mut sum = vec![0.0; n_vertices];
+    for (_, verts) in binds {
         for (v, w) in verts.iter_mut() {
             sum[*v as usize] += *w;
             *w /= sum[*v as usize];
         }
     }
-    Some(MeshData {
-        att,
-        vertices,
-        indices: geo.triangles.iter().flatten().copied().collect(),
-        binds: binds
-            .into_iter()
-            .map(|(id, verts)| SkfBind {
-                id,
-                bone_id: id,
-                is_path: false,
-                verts: verts.into_iter().map(|(id, weight)| SkfBindVert { id, weight: weight as f32 }).collect(),
-            })
-            .collect(),
-        uv_points,
-        skin,
-        slot,
-        bends: true,
-    })
 }
