@@ -45,7 +45,8 @@ impl Session {
         std::fs::write(&path, text).expect("writable temporary folder");
         let ctx = egui::Context::default();
         let cc = eframe::CreationContext::_new_kittest(ctx.clone());
-        let services = Services { dialogs: Box::new(NoDialogs), recovery_dir: None, watch_files: false };
+        let services =
+            Services { dialogs: Box::new(NoDialogs), recovery_dir: None, watch_files: false };
         let app = SkelpadApp::new(&cc, Some(path), services);
         let mut s = Session { ctx, app, clock: 0.0, _dir: dir };
         for _ in 0..3 {
@@ -137,9 +138,13 @@ fn first_frame_of_the_example(bencher: Bencher) {
     bencher.bench_local(|| {
         let ctx = egui::Context::default();
         let cc = eframe::CreationContext::_new_kittest(ctx.clone());
-        let services = Services { dialogs: Box::new(NoDialogs), recovery_dir: None, watch_files: false };
+        let services =
+            Services { dialogs: Box::new(NoDialogs), recovery_dir: None, watch_files: false };
         let mut app = SkelpadApp::new(&cc, None, services);
-        let input = RawInput { screen_rect: Some(Rect::from_min_size(egui::Pos2::ZERO, Vec2::new(1280.0, 800.0))), ..Default::default() };
+        let input = RawInput {
+            screen_rect: Some(Rect::from_min_size(egui::Pos2::ZERO, Vec2::new(1280.0, 800.0))),
+            ..Default::default()
+        };
         let mut output = ctx.run_ui(input, |ui| app.frame(ui));
         output.textures_delta.clear();
         divan::black_box(ctx.tessellate(output.shapes, output.pixels_per_point));
@@ -152,7 +157,9 @@ fn first_frame_of_the_example(bencher: Bencher) {
 fn highlight_job_1000_bones(bencher: Bencher) {
     let text = generate::script(1000, 10);
     let comp = skelpad::compile::compile(&text);
-    bencher.bench(|| skelpad::app::highlight::layout_job(&text, &comp, "", true, egui::FontId::monospace(13.0)));
+    bencher.bench(|| {
+        skelpad::app::highlight::layout_job(&text, &comp, "", true, egui::FontId::monospace(13.0))
+    });
 }
 
 /// egui laying out that job when one line changed (its galley cache holds
@@ -163,7 +170,8 @@ fn galley_1000_bones(bencher: Bencher, edited: bool) {
     let ctx = egui::Context::default();
     let font = egui::FontId::monospace(13.0);
     let edited_text = text.replacen("\t\tr 0", "\t\tr 01", 1);
-    let (comp, edited_comp) = (skelpad::compile::compile(&text), skelpad::compile::compile(&edited_text));
+    let (comp, edited_comp) =
+        (skelpad::compile::compile(&text), skelpad::compile::compile(&edited_text));
     let jobs = [
         skelpad::app::highlight::layout_job(&text, &comp, "", true, font.clone()),
         skelpad::app::highlight::layout_job(&edited_text, &edited_comp, "", true, font),

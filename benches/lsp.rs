@@ -65,7 +65,13 @@ fn keystroke_in_an_animation(bencher: Bencher, bones: usize) {
 #[divan::bench(args = [1000, 5000])]
 fn semantic_tokens_full(bencher: Bencher, bones: usize) {
     let (mut s, _) = open(bones);
-    bencher.bench_local(|| request(&mut s, "textDocument/semanticTokens/full", json!({ "textDocument": { "uri": URI } })));
+    bencher.bench_local(|| {
+        request(
+            &mut s,
+            "textDocument/semanticTokens/full",
+            json!({ "textDocument": { "uri": URI } }),
+        )
+    });
 }
 
 #[divan::bench(args = [1000, 5000])]
@@ -73,7 +79,8 @@ fn hover_and_completion_on_a_bone(bencher: Bencher, bones: usize) {
     let (mut s, text) = open(bones);
     let line = text.lines().position(|l| l.starts_with("anim")).unwrap() + 1;
     bencher.bench_local(|| {
-        let at = json!({ "textDocument": { "uri": URI }, "position": { "line": line, "character": 2 } });
+        let at =
+            json!({ "textDocument": { "uri": URI }, "position": { "line": line, "character": 2 } });
         request(&mut s, "textDocument/hover", at.clone());
         request(&mut s, "textDocument/completion", at);
     });

@@ -71,7 +71,13 @@ fn edit_one_char_in_animation(bencher: Bencher) {
     bencher.bench_local(|| {
         flip ^= 1;
         let comp = compiler.update(&variants[flip]);
-        evaluate_into(&mut pose, &comp.armature, comp.armature.animations.get(4).map(|a| &**a), SkinId(0), 0.5);
+        evaluate_into(
+            &mut pose,
+            &comp.armature,
+            comp.armature.animations.get(4).map(|a| &**a),
+            SkinId(0),
+            0.5,
+        );
         divan::black_box(&pose);
     });
 }
@@ -121,7 +127,8 @@ fn skf_export_1000_bones(bencher: Bencher) {
     let opts = ExportOptions::default();
     bencher.bench(|| {
         let mut pictures = RenderedPictures::new(&arm, std::path::Path::new("."));
-        let export = build(divan::black_box(&arm), &opts, &mut pictures, &mut |_, _, _| true).expect("export");
+        let export = build(divan::black_box(&arm), &opts, &mut pictures, &mut |_, _, _| true)
+            .expect("export");
         to_zip(&export).expect("zip")
     });
 }
@@ -131,8 +138,14 @@ fn skf_export_1000_bones(bencher: Bencher) {
 /// applying IK in the language's composition.
 #[divan::bench(args = ["with ik", "without ik"])]
 fn evaluate_pose_ik_walk(bencher: Bencher, which: &str) {
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/examples/ik_walk.skel2d")).unwrap();
-    let text = if which == "with ik" { text } else { text.replace("ik\n\tankle-l to foot-l up 2 cw\n\tankle-r to foot-r up 2 cw\n", "") };
+    let text =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/examples/ik_walk.skel2d"))
+            .unwrap();
+    let text = if which == "with ik" {
+        text
+    } else {
+        text.replace("ik\n\tankle-l to foot-l up 2 cw\n\tankle-r to foot-r up 2 cw\n", "")
+    };
     let arm = compile(&text).armature;
     assert_eq!(arm.skeleton.ik.len(), if which == "with ik" { 2 } else { 0 });
     walk_first_animation(bencher, &arm);

@@ -25,7 +25,14 @@ fn setup() -> (Armature, Pose, View) {
     let mut pose = Pose::default();
     evaluate_into(&mut pose, &arm, arm.animation(AnimId(0)), SkinId(0), 0.37);
     let mut cache = RenderCache::new(".");
-    let bounds = render::animation_bounds(&arm, Some(AnimId(0)), SkinId(0), &DrawOptions::default(), &mut cache).expect("draws");
+    let bounds = render::animation_bounds(
+        &arm,
+        Some(AnimId(0)),
+        SkinId(0),
+        &DrawOptions::default(),
+        &mut cache,
+    )
+    .expect("draws");
     let view = View::fit(bounds, SIZE, SIZE, 20.0);
     (arm, pose, view)
 }
@@ -35,16 +42,25 @@ fn setup() -> (Armature, Pose, View) {
 #[divan::bench(sample_count = 50)]
 fn draw_list_cold_1000(bencher: Bencher) {
     let (arm, pose, view) = setup();
-    let options = DrawOptions { pixels_per_unit: view.pixels_per_unit, bones: false, ..DrawOptions::default() };
-    bencher.with_inputs(|| RenderCache::new(".")).bench_local_refs(|cache| render::build_draw_list(&arm, &pose, &options, cache));
+    let options = DrawOptions {
+        pixels_per_unit: view.pixels_per_unit,
+        bones: false,
+        ..DrawOptions::default()
+    };
+    bencher
+        .with_inputs(|| RenderCache::new("."))
+        .bench_local_refs(|cache| render::build_draw_list(&arm, &pose, &options, cache));
 }
 
 /// The same, with outline loops for the CPU back end.
 #[divan::bench(sample_count = 50)]
 fn draw_list_cold_with_contours_1000(bencher: Bencher) {
     let (arm, pose, view) = setup();
-    let options = DrawOptions { pixels_per_unit: view.pixels_per_unit, bones: false, contours: true };
-    bencher.with_inputs(|| RenderCache::new(".")).bench_local_refs(|cache| render::build_draw_list(&arm, &pose, &options, cache));
+    let options =
+        DrawOptions { pixels_per_unit: view.pixels_per_unit, bones: false, contours: true };
+    bencher
+        .with_inputs(|| RenderCache::new("."))
+        .bench_local_refs(|cache| render::build_draw_list(&arm, &pose, &options, cache));
 }
 
 /// Playback: each iteration is a new frame of the animation (bones moved;
@@ -55,7 +71,11 @@ fn draw_list_cold_with_contours_1000(bencher: Bencher) {
 #[divan::bench(sample_count = 200)]
 fn draw_list_next_frame_1000(bencher: Bencher) {
     let (arm, mut pose, view) = setup();
-    let options = DrawOptions { pixels_per_unit: view.pixels_per_unit, bones: false, ..DrawOptions::default() };
+    let options = DrawOptions {
+        pixels_per_unit: view.pixels_per_unit,
+        bones: false,
+        ..DrawOptions::default()
+    };
     let anim = arm.animation(AnimId(0)).cloned();
     let mut cache = RenderCache::new(".");
     let mut list = render::DrawList::default();
@@ -81,7 +101,11 @@ fn draw_list_next_frame_1000(bencher: Bencher) {
 #[divan::bench(sample_count = 200)]
 fn draw_list_same_frame_1000(bencher: Bencher) {
     let (arm, pose, view) = setup();
-    let options = DrawOptions { pixels_per_unit: view.pixels_per_unit, bones: false, ..DrawOptions::default() };
+    let options = DrawOptions {
+        pixels_per_unit: view.pixels_per_unit,
+        bones: false,
+        ..DrawOptions::default()
+    };
     let mut cache = RenderCache::new(".");
     let mut list = render::DrawList::default();
     render::build_draw_list_into(&mut list, &arm, &pose, &options, &mut cache);
@@ -96,7 +120,8 @@ fn draw_list_same_frame_1000(bencher: Bencher) {
 #[divan::bench(sample_count = 50)]
 fn rasterize_512_1000(bencher: Bencher) {
     let (arm, pose, view) = setup();
-    let options = DrawOptions { pixels_per_unit: view.pixels_per_unit, bones: false, contours: true };
+    let options =
+        DrawOptions { pixels_per_unit: view.pixels_per_unit, bones: false, contours: true };
     let list = render::build_draw_list(&arm, &pose, &options, &mut RenderCache::new("."));
     bencher.bench_local(|| render::cpu::render(&list, &view, SIZE, SIZE, None));
 }
@@ -106,7 +131,8 @@ fn rasterize_512_1000(bencher: Bencher) {
 #[divan::bench(sample_count = 50)]
 fn png_frame_512_1000(bencher: Bencher) {
     let (arm, pose, view) = setup();
-    let options = DrawOptions { pixels_per_unit: view.pixels_per_unit, bones: false, contours: true };
+    let options =
+        DrawOptions { pixels_per_unit: view.pixels_per_unit, bones: false, contours: true };
     let mut cache = RenderCache::new(".");
     let mut list = render::DrawList::default();
     render::build_draw_list_into(&mut list, &arm, &pose, &options, &mut cache);
@@ -121,7 +147,13 @@ fn png_frame_512_1000(bencher: Bencher) {
 #[divan::bench(sample_count = 100)]
 fn to_epaint_1000(bencher: Bencher) {
     let (arm, pose, view) = setup();
-    let options = DrawOptions { pixels_per_unit: view.pixels_per_unit, bones: true, ..DrawOptions::default() };
+    let options = DrawOptions {
+        pixels_per_unit: view.pixels_per_unit,
+        bones: true,
+        ..DrawOptions::default()
+    };
     let list = render::build_draw_list(&arm, &pose, &options, &mut RenderCache::new("."));
-    bencher.bench_local(|| render::egui::to_epaint(&list, &view, &mut |_| epaint::TextureId::default()));
+    bencher.bench_local(|| {
+        render::egui::to_epaint(&list, &view, &mut |_| epaint::TextureId::default())
+    });
 }

@@ -19,7 +19,8 @@ fn main() {
 
 /// The names of `generate::STYLES` (divan needs them as a constant; `text`
 /// fails on a name the generator does not know).
-const NAMES: [&str; 6] = ["plain", "deep-long", "wide-fans", "commented-crlf", "slots-skins", "everything"];
+const NAMES: [&str; 6] =
+    ["plain", "deep-long", "wide-fans", "commented-crlf", "slots-skins", "everything"];
 
 fn text(style: &str, bones: usize) -> String {
     let style = generate::style(style).unwrap_or_else(|| panic!("unknown style {style}"));
@@ -30,7 +31,9 @@ fn text(style: &str, bones: usize) -> String {
 #[divan::bench(args = NAMES, consts = [1000, 5000], sample_count = 20)]
 fn parse<const BONES: usize>(bencher: Bencher, style: &str) {
     let text = text(style, BONES);
-    bencher.counter(BytesCount::of_str(&text)).bench(|| skelpad::syntax::parse_document(divan::black_box(&text)));
+    bencher
+        .counter(BytesCount::of_str(&text))
+        .bench(|| skelpad::syntax::parse_document(divan::black_box(&text)));
 }
 
 /// Parse + compile from scratch.
@@ -77,7 +80,13 @@ fn bench_edit(bencher: Bencher, variants: [String; 2], anim: usize) {
         flip ^= 1;
         t = (t + 0.0173) % 2.0;
         let comp = compiler.update(&variants[flip]);
-        evaluate_into(&mut pose, &comp.armature, comp.armature.animations.get(anim).map(|a| &**a), SkinId(0), t);
+        evaluate_into(
+            &mut pose,
+            &comp.armature,
+            comp.armature.animations.get(anim).map(|a| &**a),
+            SkinId(0),
+            t,
+        );
         divan::black_box(&pose);
     });
 }
@@ -98,6 +107,10 @@ fn edit_in_skeleton<const BONES: usize>(bencher: Bencher, style: &str) {
     let text = text(style, BONES);
     // Half-way down the skeleton section, which ends where the first other
     // section starts.
-    let end = ["\nskin ", "\norder", "\nanim "].iter().filter_map(|s| text.find(s)).min().unwrap_or(text.len());
+    let end = ["\nskin ", "\norder", "\nanim "]
+        .iter()
+        .filter_map(|s| text.find(s))
+        .min()
+        .unwrap_or(text.len());
     bench_edit(bencher, one_char_variants(&text, end / 2, " l"), 4);
 }

@@ -23,7 +23,10 @@ fn main() -> std::process::ExitCode {
     let args: Vec<String> = std::env::args().collect();
     let stage = args.get(1).map_or("compile", |s| s.as_str());
     let Some(style) = generate::style(args.get(2).map_or("everything", |s| s.as_str())) else {
-        eprintln!("unknown style; the styles are {:?}", generate::STYLES.iter().map(|s| s.0).collect::<Vec<_>>());
+        eprintln!(
+            "unknown style; the styles are {:?}",
+            generate::STYLES.iter().map(|s| s.0).collect::<Vec<_>>()
+        );
         return std::process::ExitCode::from(2);
     };
     let bones: usize = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(1000);
@@ -59,7 +62,11 @@ fn main() -> std::process::ExitCode {
                 let anim_at = text.match_indices("anim \"").nth(4).map_or(0, |(i, _)| i);
                 variants(&text, anim_at, " -> ")
             } else {
-                let end = ["\nskin ", "\norder", "\nanim "].iter().filter_map(|s| text.find(s)).min().unwrap_or(text.len());
+                let end = ["\nskin ", "\norder", "\nanim "]
+                    .iter()
+                    .filter_map(|s| text.find(s))
+                    .min()
+                    .unwrap_or(text.len());
                 variants(&text, end / 2, " l")
             };
             let Some(v) = v else {
@@ -71,7 +78,13 @@ fn main() -> std::process::ExitCode {
             let mut pose = Pose::default();
             for i in 0..iters {
                 let comp = compiler.update(&v[(i + 1) % 2]);
-                evaluate_into(&mut pose, &comp.armature, comp.armature.animations.get(4).map(|a| &**a), SkinId(0), 0.3 + i as f64 * 0.0173);
+                evaluate_into(
+                    &mut pose,
+                    &comp.armature,
+                    comp.armature.animations.get(4).map(|a| &**a),
+                    SkinId(0),
+                    0.3 + i as f64 * 0.0173,
+                );
                 std::hint::black_box(&pose);
             }
         }

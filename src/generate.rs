@@ -48,13 +48,29 @@ pub fn script(bones: usize, anims: usize) -> String {
     s.push_str("# generated rig\nskeleton #FC0\n");
     for i in 0..bones {
         let path = bone_path(i, chain);
-        let (x, y, r) = (rng.below(40) as i64 - 20, rng.below(40) as i64 - 20, rng.below(90) as i64 - 45);
+        let (x, y, r) =
+            (rng.below(40) as i64 - 20, rng.below(40) as i64 - 20, rng.below(90) as i64 - 45);
         let _ = writeln!(s, "\t{path} l{} x{x} y{y} r{r}", 10 + rng.below(30));
         let shape = match i % 4 {
-            0 => format!(":rect w{} h{} d4 t1 f#{:03X} s#000", 8 + rng.below(20), 4 + rng.below(10), rng.below(0xFFF)),
+            0 => format!(
+                ":rect w{} h{} d4 t1 f#{:03X} s#000",
+                8 + rng.below(20),
+                4 + rng.below(10),
+                rng.below(0xFFF)
+            ),
             1 => format!(":circle d{} t2 f#{:03X}", 6 + rng.below(20), rng.below(0xFFF)),
-            2 => format!(":ellipse w{} h{} t0 f#{:03X},0.8", 8 + rng.below(20), 4 + rng.below(10), rng.below(0xFFF)),
-            _ => format!(":rect w{} h{} t0 f#{:03X} x5", 8 + rng.below(20), 4 + rng.below(10), rng.below(0xFFF)),
+            2 => format!(
+                ":ellipse w{} h{} t0 f#{:03X},0.8",
+                8 + rng.below(20),
+                4 + rng.below(10),
+                rng.below(0xFFF)
+            ),
+            _ => format!(
+                ":rect w{} h{} t0 f#{:03X} x5",
+                8 + rng.below(20),
+                4 + rng.below(10),
+                rng.below(0xFFF)
+            ),
         };
         let _ = writeln!(s, "\t\t@ {shape}");
     }
@@ -151,7 +167,16 @@ pub const STYLES: &[(&str, Style)] = &[
     ("deep-long", Style { hierarchy: Hierarchy::Chains(40), long_names: true, ..Style::PLAIN }),
     ("wide-fans", Style { hierarchy: Hierarchy::Fans(4), rich_timelines: true, ..Style::PLAIN }),
     ("commented-crlf", Style { comments: true, crlf: true, rich_timelines: true, ..Style::PLAIN }),
-    ("slots-skins", Style { hierarchy: Hierarchy::Chains(12), max_slots: 4, skins: true, rich_timelines: true, ..Style::PLAIN }),
+    (
+        "slots-skins",
+        Style {
+            hierarchy: Hierarchy::Chains(12),
+            max_slots: 4,
+            skins: true,
+            rich_timelines: true,
+            ..Style::PLAIN
+        },
+    ),
     (
         "everything",
         Style {
@@ -171,12 +196,19 @@ pub fn style(name: &str) -> Option<Style> {
     STYLES.iter().find(|(n, _)| *n == name).map(|(_, s)| *s)
 }
 
-const WORDS: [&str; 12] = ["upper", "lower", "limb", "segment", "tail", "wing", "spine", "finger", "joint", "tip", "root", "blade"];
+const WORDS: [&str; 12] = [
+    "upper", "lower", "limb", "segment", "tail", "wing", "spine", "finger", "joint", "tip", "root",
+    "blade",
+];
 
 /// The last segment of bone `i`'s name; unique in the rig, so it is a valid
 /// reference on its own.
 fn leaf_name(i: usize, long: bool) -> String {
-    if long { format!("{}_{}_{}_{i}", WORDS[i % 12], WORDS[(i / 12) % 12], WORDS[(i / 7 + 3) % 12]) } else { format!("b{i}") }
+    if long {
+        format!("{}_{}_{}_{i}", WORDS[i % 12], WORDS[(i / 12) % 12], WORDS[(i / 7 + 3) % 12])
+    } else {
+        format!("b{i}")
+    }
 }
 
 /// The index of bone `i`'s parent, if any.
@@ -248,7 +280,12 @@ pub fn styled(style: &Style, bones: usize, anims: usize) -> String {
             for i in (0..bones).filter(|i| (i + k) % 7 == 0) {
                 let slot = &slot_names[i][0];
                 let att = &first_att[i];
-                let _ = writeln!(s, "\t@{slot}[{att}] :circle d{} t1 f#{:03X}", 4 + rng.below(10), rng.below(0xFFF));
+                let _ = writeln!(
+                    s,
+                    "\t@{slot}[{att}] :circle d{} t1 f#{:03X}",
+                    4 + rng.below(10),
+                    rng.below(0xFFF)
+                );
             }
         }
         s.push_str("\norder\n");
@@ -264,14 +301,38 @@ pub fn styled(style: &Style, bones: usize, anims: usize) -> String {
 
 fn shape_tokens(rng: &mut Rng, k: usize) -> String {
     match k % 4 {
-        0 => format!(":rect w{} h{} d4 t1 f#{:03X} s#000", 8 + rng.below(20), 4 + rng.below(10), rng.below(0xFFF)),
+        0 => format!(
+            ":rect w{} h{} d4 t1 f#{:03X} s#000",
+            8 + rng.below(20),
+            4 + rng.below(10),
+            rng.below(0xFFF)
+        ),
         1 => format!(":circle d{} t2 f#{:03X}", 6 + rng.below(20), rng.below(0xFFF)),
-        2 => format!(":ellipse w{} h{} t0 f#{:03X},0.8 r{}", 8 + rng.below(20), 4 + rng.below(10), rng.below(0xFFF), rng.signed(30)),
-        _ => format!(":rect w{} h{} t0 f#{:03X} x5 y-{}", 8 + rng.below(20), 4 + rng.below(10), rng.below(0xFFF), rng.below(5)),
+        2 => format!(
+            ":ellipse w{} h{} t0 f#{:03X},0.8 r{}",
+            8 + rng.below(20),
+            4 + rng.below(10),
+            rng.below(0xFFF),
+            rng.signed(30)
+        ),
+        _ => format!(
+            ":rect w{} h{} t0 f#{:03X} x5 y-{}",
+            8 + rng.below(20),
+            4 + rng.below(10),
+            rng.below(0xFFF),
+            rng.below(5)
+        ),
     }
 }
 
-fn write_animation(s: &mut String, rng: &mut Rng, style: &Style, a: usize, bones: usize, slots: &[Vec<String>]) {
+fn write_animation(
+    s: &mut String,
+    rng: &mut Rng,
+    style: &Style,
+    a: usize,
+    bones: usize,
+    slots: &[Vec<String>],
+) {
     let easings = ["li", "si", "so", "sio"];
     if style.comments {
         let _ = writeln!(s, "\n# animation {a}\n");
@@ -294,12 +355,21 @@ fn write_animation(s: &mut String, rng: &mut Rng, style: &Style, a: usize, bones
         match (i + a) % 4 {
             0 => {
                 let _ = writeln!(s, "\t{name} :4:{e}");
-                let _ = writeln!(s, "\t\tr 0 {{ -> {} {{ :2:so-> +5 -> *0.5 }}[2] -> 0 }}[3]", rng.signed(30));
+                let _ = writeln!(
+                    s,
+                    "\t\tr 0 {{ -> {} {{ :2:so-> +5 -> *0.5 }}[2] -> 0 }}[3]",
+                    rng.signed(30)
+                );
                 let _ = writeln!(s, "\t\tx 0 +3::sio--> +{} -> *1.5 ->", rng.below(9));
             }
             1 => {
                 let _ = writeln!(s, "\t{name} 2:3");
-                let _ = writeln!(s, "\t\ty 0 {{ -> +{} -> +-{} }}[4] :{e}-> 0", rng.below(8), rng.below(8));
+                let _ = writeln!(
+                    s,
+                    "\t\ty 0 {{ -> +{} -> +-{} }}[4] :{e}-> 0",
+                    rng.below(8),
+                    rng.below(8)
+                );
                 let _ = writeln!(s, "\t\ti 1 :8:> 1.2 -> *0.9 {{ -> *1.1 }}[2]");
             }
             2 => {
@@ -328,7 +398,12 @@ mod tests {
         assert_eq!(arm.skeleton.slots.len(), 100);
         assert_eq!(arm.animations.len(), 10);
         // About 30% of the bones are animated in each animation.
-        let animated = arm.animations[0].bones.iter().map(|c| c.bone).collect::<std::collections::HashSet<_>>().len();
+        let animated = arm.animations[0]
+            .bones
+            .iter()
+            .map(|c| c.bone)
+            .collect::<std::collections::HashSet<_>>()
+            .len();
         assert!((25..=35).contains(&animated), "{animated}");
         assert!(arm.animations.iter().all(|a| a.duration_secs > 0.0));
     }
@@ -348,22 +423,34 @@ mod tests {
         for (name, style) in super::STYLES {
             let text = super::styled(style, 300, 10);
             let comp = crate::compile::compile(&text);
-            let first = comp.diagnostics.first().map(|d| (d.message.clone(), &text[d.span.start as usize..d.span.end as usize]));
-            assert!(comp.diagnostics.is_empty(), "{name}: {} diagnostics, first {first:?}", comp.diagnostics.len());
+            let first = comp
+                .diagnostics
+                .first()
+                .map(|d| (d.message.clone(), &text[d.span.start as usize..d.span.end as usize]));
+            assert!(
+                comp.diagnostics.is_empty(),
+                "{name}: {} diagnostics, first {first:?}",
+                comp.diagnostics.len()
+            );
             let arm = &comp.armature;
             assert_eq!(arm.skeleton.bones.len(), 300, "{name}");
             assert_eq!(arm.animations.len(), 10, "{name}");
             assert!(arm.animations.iter().all(|a| a.duration_secs > 0.0), "{name}");
             assert!(arm.skeleton.slots.len() >= 300, "{name}");
             if style.max_slots > 1 {
-                assert!(arm.skeleton.slots.len() > 450, "{name}: {} slots", arm.skeleton.slots.len());
+                assert!(
+                    arm.skeleton.slots.len() > 450,
+                    "{name}: {} slots",
+                    arm.skeleton.slots.len()
+                );
             }
             if style.skins {
                 assert_eq!(arm.skeleton.skins.len(), 4, "{name}");
             }
             assert_eq!(text.contains("\r\n"), style.crlf, "{name}");
             assert_eq!(text.contains('#') && text.contains("# "), style.comments, "{name}");
-            let depth = arm.skeleton.bones.iter().map(|b| b.name.matches('.').count()).max().unwrap_or(0);
+            let depth =
+                arm.skeleton.bones.iter().map(|b| b.name.matches('.').count()).max().unwrap_or(0);
             match style.hierarchy {
                 super::Hierarchy::Chains(n) => assert_eq!(depth, n - 1, "{name}"),
                 super::Hierarchy::Fans(_) => assert_eq!(depth, 1, "{name}"),

@@ -129,7 +129,8 @@ impl AtomicFiles {
     /// target has now.
     pub fn write(&mut self, path: &Path, bytes: &[u8]) -> Result<(), IoError> {
         let target = resolve(path)?;
-        let name = target.file_name().ok_or_else(|| IoError::write(path, "it is not a file name"))?;
+        let name =
+            target.file_name().ok_or_else(|| IoError::write(path, "it is not a file name"))?;
         let dir = script_dir(Some(&target));
         if !dir.is_dir() {
             return Err(IoError::write(path, format!("folder `{}` does not exist", dir.display())));
@@ -149,15 +150,20 @@ impl AtomicFiles {
         };
         #[cfg(unix)]
         builder.permissions(new_file);
-        let mut tmp = builder
-            .tempfile_in(&dir)
-            .map_err(|e| IoError::write(path, format!("cannot create a temporary file beside it: {}", reason(&e))))?;
+        let mut tmp = builder.tempfile_in(&dir).map_err(|e| {
+            IoError::write(
+                path,
+                format!("cannot create a temporary file beside it: {}", reason(&e)),
+            )
+        })?;
         tmp.write_all(bytes).map_err(|e| IoError::write(path, reason(&e)))?;
         if let Ok(meta) = std::fs::metadata(&target) {
             // Best effort: a file system without permissions still gets the data.
             let _ = tmp.as_file().set_permissions(meta.permissions());
         }
-        tmp.as_file().sync_all().map_err(|e| IoError::write(path, format!("cannot flush it to disk: {}", reason(&e))))?;
+        tmp.as_file().sync_all().map_err(|e| {
+            IoError::write(path, format!("cannot flush it to disk: {}", reason(&e)))
+        })?;
         self.pending.push((tmp, target, path.to_path_buf()));
         Ok(())
     }
@@ -197,7 +203,10 @@ pub fn encode_png(width: u32, height: u32, rgba: &[u8]) -> Result<Vec<u8>, Strin
     use image::codecs::png::{CompressionType, FilterType, PngEncoder};
     let expected = u64::from(width) * u64::from(height) * 4;
     if rgba.len() as u64 != expected {
-        return Err(format!("cannot encode a PNG: {} bytes of pixels for a {width}×{height} picture", rgba.len()));
+        return Err(format!(
+            "cannot encode a PNG: {} bytes of pixels for a {width}×{height} picture",
+            rgba.len()
+        ));
     }
     let mut out = Vec::new();
     PngEncoder::new_with_quality(&mut out, CompressionType::Fast, FilterType::Adaptive)
@@ -212,7 +221,10 @@ mod tests {
     use std::fs;
 
     fn names_in(dir: &Path) -> Vec<String> {
-        let mut v: Vec<String> = fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+        let mut v: Vec<String> = fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
         v.sort();
         v
     }
@@ -234,7 +246,10 @@ mod tests {
         let err = write_atomic(&target, b"x").unwrap_err();
         assert_eq!(err.op, IoOp::Write);
         assert_eq!(err.path, target);
-        assert!(err.to_string().starts_with("cannot write `") && err.to_string().contains("out.skf"), "{err}");
+        assert!(
+            err.to_string().starts_with("cannot write `") && err.to_string().contains("out.skf"),
+            "{err}"
+        );
         assert!(!target.exists());
         assert!(names_in(tmp.path()).is_empty());
     }
@@ -249,9 +264,16 @@ mod tests {
         let link = tmp.path().join("link.skel2d");
         std::os::unix::fs::symlink("real/script.skel2d", &link).unwrap();
         write_atomic(&link, b"new").unwrap();
-        assert!(fs::symlink_metadata(&link).unwrap().file_type().is_symlink(), "the link was replaced by a file");
+        assert!(
+            fs::symlink_metadata(&link).unwrap().file_type().is_symlink(),
+            "the link was replaced by a file"
+        );
         assert_eq!(fs::read(&real).unwrap(), b"new");
-        assert_eq!(names_in(&tmp.path().join("real")), ["script.skel2d"], "no temporary file beside the target");
+        assert_eq!(
+            names_in(&tmp.path().join("real")),
+            ["script.skel2d"],
+            "no temporary file beside the target"
+        );
         // A link to a link, and a dangling link (its target is created).
         let link2 = tmp.path().join("link2");
         std::os::unix::fs::symlink(&link, &link2).unwrap();
@@ -347,10 +369,18 @@ mod tests {
     fn scripts_are_read_with_clear_messages() {
         let tmp = tempfile::tempdir().unwrap();
         let missing = tmp.path().join("missing.skel2d");
-        assert_eq!(read_script(&missing).unwrap_err().to_string(), format!("cannot read `{}`: no such file", missing.display()));
+        assert_eq!(
+            read_script(&missing).unwrap_err().to_string(),
+            format!("cannot read `{}`: no such file", missing.display())
+        );
         let latin1 = tmp.path().join("latin1.skel2d");
         fs::write(&latin1, b"skeleton\n\tb\xe9\n").unwrap();
-        assert!(read_script(&latin1).unwrap_err().reason.contains("not UTF-8 text (invalid byte at offset 11)"));
+        assert!(
+            read_script(&latin1)
+                .unwrap_err()
+                .reason
+                .contains("not UTF-8 text (invalid byte at offset 11)")
+        );
         assert_eq!(script_dir(Some(Path::new("walk.skel2d"))), PathBuf::from("."));
         assert_eq!(script_dir(Some(Path::new("art/walk.skel2d"))), PathBuf::from("art"));
         assert_eq!(script_dir(None), PathBuf::from("."));
@@ -360,7 +390,8 @@ mod tests {
     fn png_round_trips() {
         let rgba: Vec<u8> = (0..4 * 3 * 2).map(|i| (i * 10) as u8).collect();
         let png = encode_png(3, 2, &rgba).unwrap();
-        let back = image::load_from_memory_with_format(&png, image::ImageFormat::Png).unwrap().to_rgba8();
+        let back =
+            image::load_from_memory_with_format(&png, image::ImageFormat::Png).unwrap().to_rgba8();
         assert_eq!((back.width(), back.height()), (3, 2));
         assert_eq!(back.into_raw(), rgba);
         assert!(encode_png(3, 2, &rgba[..5]).is_err(), "too few bytes is an error, not a panic");

@@ -26,17 +26,27 @@ use skelpad::render::{self, DrawOptions, RenderCache, SpriteImage, View, frame_t
 const SS: usize = 4;
 
 /// Rasterizes epaint meshes into premultiplied RGBA (0..1) pixels.
-fn raster_meshes(meshes: &[epaint::Mesh], w: usize, h: usize, textures: &HashMap<TextureId, Arc<SpriteImage>>) -> Vec<[f32; 4]> {
+fn raster_meshes(
+    meshes: &[epaint::Mesh],
+    w: usize,
+    h: usize,
+    textures: &HashMap<TextureId, Arc<SpriteImage>>,
+) -> Vec<[f32; 4]> {
     let (sw, sh) = (w * SS, h * SS);
     let mut samples = vec![[0f32; 4]; sw * sh];
     for mesh in meshes {
         let tex = textures.get(&mesh.texture_id);
-        assert!(tex.is_some() || mesh.texture_id == TextureId::default(), "unknown texture {:?}", mesh.texture_id);
+        assert!(
+            tex.is_some() || mesh.texture_id == TextureId::default(),
+            "unknown texture {:?}",
+            mesh.texture_id
+        );
         for t in mesh.indices.chunks_exact(3) {
             let v = [t[0], t[1], t[2]].map(|i| mesh.vertices[i as usize]);
             // Sample positions in pixel units: (x + (i + 0.5) / SS).
             let p = v.map(|v| [v.pos.x as f64, v.pos.y as f64]);
-            let area = (p[1][0] - p[0][0]) * (p[2][1] - p[0][1]) - (p[1][1] - p[0][1]) * (p[2][0] - p[0][0]);
+            let area = (p[1][0] - p[0][0]) * (p[2][1] - p[0][1])
+                - (p[1][1] - p[0][1]) * (p[2][0] - p[0][0]);
             if area.abs() < 1e-12 {
                 continue;
             }
@@ -57,7 +67,9 @@ fn raster_meshes(meshes: &[epaint::Mesh], w: usize, h: usize, textures: &HashMap
                         break;
                     }
                     let (x, y) = ((sx as f64 + 0.5) / SS as f64, (sy as f64 + 0.5) / SS as f64);
-                    let edge = |a: [f64; 2], b: [f64; 2]| ((b[0] - a[0]) * (y - a[1]) - (b[1] - a[1]) * (x - a[0])) / area;
+                    let edge = |a: [f64; 2], b: [f64; 2]| {
+                        ((b[0] - a[0]) * (y - a[1]) - (b[1] - a[1]) * (x - a[0])) / area
+                    };
                     let l = [edge(p[1], p[2]), edge(p[2], p[0]), edge(p[0], p[1])];
                     if l.iter().any(|&k| k < 0.0) {
                         continue;
@@ -70,8 +82,12 @@ fn raster_meshes(meshes: &[epaint::Mesh], w: usize, h: usize, textures: &HashMap
                         }
                     }
                     if let Some(img) = tex {
-                        let u = l[0] * v[0].uv.x as f64 + l[1] * v[1].uv.x as f64 + l[2] * v[2].uv.x as f64;
-                        let vv = l[0] * v[0].uv.y as f64 + l[1] * v[1].uv.y as f64 + l[2] * v[2].uv.y as f64;
+                        let u = l[0] * v[0].uv.x as f64
+                            + l[1] * v[1].uv.x as f64
+                            + l[2] * v[2].uv.x as f64;
+                        let vv = l[0] * v[0].uv.y as f64
+                            + l[1] * v[1].uv.y as f64
+                            + l[2] * v[2].uv.y as f64;
                         let texel = bilinear(img, u, vv);
                         for ch in 0..4 {
                             src[ch] *= texel[ch];
@@ -114,7 +130,9 @@ fn bilinear(img: &SpriteImage, u: f64, v: f64) -> [f32; 4] {
     };
     let (x0, y0) = (x0 as i64, y0 as i64);
     let (a, b, c, d) = (at(x0, y0), at(x0 + 1, y0), at(x0, y0 + 1), at(x0 + 1, y0 + 1));
-    [0, 1, 2, 3].map(|ch| (a[ch] * (1.0 - fx) + b[ch] * fx) * (1.0 - fy) + (c[ch] * (1.0 - fx) + d[ch] * fx) * fy)
+    [0, 1, 2, 3].map(|ch| {
+        (a[ch] * (1.0 - fx) + b[ch] * fx) * (1.0 - fy) + (c[ch] * (1.0 - fx) + d[ch] * fx) * fy
+    })
 }
 
 struct Agreement {
@@ -122,7 +140,15 @@ struct Agreement {
     share_off: f64,
 }
 
-fn agreement(script: &str, anim: Option<&str>, frame: usize, w: u32, h: u32, zoom: Option<f64>, bones: bool) -> Agreement {
+fn agreement(
+    script: &str,
+    anim: Option<&str>,
+    frame: usize,
+    w: u32,
+    h: u32,
+    zoom: Option<f64>,
+    bones: bool,
+) -> Agreement {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(script);
     let text = std::fs::read_to_string(&path).expect("script");
     let comp = compile(&text);
@@ -134,22 +160,36 @@ fn agreement(script: &str, anim: Option<&str>, frame: usize, w: u32, h: u32, zoo
     let view = match zoom {
         Some(z) => View::centered(w, h, z),
         None => {
-            let b = render::animation_bounds(arm, None, Default::default(), &DrawOptions::default(), &mut cache).expect("draws");
+            let b = render::animation_bounds(
+                arm,
+                None,
+                Default::default(),
+                &DrawOptions::default(),
+                &mut cache,
+            )
+            .expect("draws");
             View::fit(b, w, h, 4.0)
         }
     };
     // With contours: the CPU fills outline loops, the meshes ignore them.
-    let list =
-        render::build_draw_list(arm, &pose, &DrawOptions { pixels_per_unit: view.pixels_per_unit, bones, contours: true }, &mut cache);
+    let list = render::build_draw_list(
+        arm,
+        &pose,
+        &DrawOptions { pixels_per_unit: view.pixels_per_unit, bones, contours: true },
+        &mut cache,
+    );
     assert!(!list.items.is_empty(), "{script} draws something");
 
     let cpu = render::cpu::render(&list, &view, w, h, None).expect("cpu render");
     let mut textures = HashMap::new();
     let meshes = render::egui::to_epaint(&list, &view, &mut |img| {
         let id = TextureId::User(img.id);
-        textures
-            .entry(id)
-            .or_insert_with(|| list.items.iter().find_map(|i| i.texture.clone().filter(|t| t.id == img.id)).expect("texture of the list"));
+        textures.entry(id).or_insert_with(|| {
+            list.items
+                .iter()
+                .find_map(|i| i.texture.clone().filter(|t| t.id == img.id))
+                .expect("texture of the list")
+        });
         id
     });
     let mesh_pixels = raster_meshes(&meshes, w as usize, h as usize, &textures);
@@ -172,24 +212,48 @@ fn agreement(script: &str, anim: Option<&str>, frame: usize, w: u32, h: u32, zoo
 }
 
 fn assert_agree(name: &str, a: Agreement) {
-    eprintln!("{name}: mean difference {:.3}/255, {:.3} % of pixels off by more than 40/255", a.mean, a.share_off * 100.0);
+    eprintln!(
+        "{name}: mean difference {:.3}/255, {:.3} % of pixels off by more than 40/255",
+        a.mean,
+        a.share_off * 100.0
+    );
     assert!(a.mean < 0.75, "{name}: mean difference {:.3}/255", a.mean);
     assert!(a.share_off < 0.005, "{name}: {:.3} % of pixels differ", a.share_off * 100.0);
 }
 
 #[test]
 fn examples_look_the_same_through_both_back_ends() {
-    assert_agree("walk_cycle", agreement("examples/walk_cycle.skel2d", Some("walk"), 7, 160, 160, None, true));
-    assert_agree("tentacle", agreement("examples/tentacle.skel2d", Some("wave"), 12, 160, 160, None, false));
-    assert_agree("draw_order", agreement("examples/draw_order.skel2d", Some("colors"), 10, 160, 160, None, false));
+    assert_agree(
+        "walk_cycle",
+        agreement("examples/walk_cycle.skel2d", Some("walk"), 7, 160, 160, None, true),
+    );
+    assert_agree(
+        "tentacle",
+        agreement("examples/tentacle.skel2d", Some("wave"), 12, 160, 160, None, false),
+    );
+    assert_agree(
+        "draw_order",
+        agreement("examples/draw_order.skel2d", Some("colors"), 10, 160, 160, None, false),
+    );
     assert_agree("skins", agreement("examples/skins.skel2d", None, 0, 160, 160, None, false));
-    assert_agree("bouncing_ball", agreement("examples/bouncing_ball.skel2d", Some("bounce"), 5, 160, 160, None, false));
+    assert_agree(
+        "bouncing_ball",
+        agreement("examples/bouncing_ball.skel2d", Some("bounce"), 5, 160, 160, None, false),
+    );
 }
 
 #[test]
 fn edge_cases_look_the_same_through_both_back_ends() {
     for case in ["shapes", "joins", "caps", "paths", "sprites"] {
-        let a = agreement(&format!("tests/golden/cases/{case}.skel2d"), None, 0, 220, 160, Some(1.0), false);
+        let a = agreement(
+            &format!("tests/golden/cases/{case}.skel2d"),
+            None,
+            0,
+            220,
+            160,
+            Some(1.0),
+            false,
+        );
         assert_agree(case, a);
     }
 }
@@ -208,6 +272,11 @@ fn a_wrong_mesh_is_caught() {
     let flipped = View { origin_px: view.origin_px, pixels_per_unit: -1.0 };
     let meshes = render::egui::to_epaint(&list, &flipped, &mut |_| TextureId::default());
     let px = raster_meshes(&meshes, 220, 160, &HashMap::new());
-    let off = cpu.data().chunks_exact(4).zip(&px).filter(|(c, m)| (f64::from(c[3]) - f64::from(m[3]) * 255.0).abs() > 40.0).count();
+    let off = cpu
+        .data()
+        .chunks_exact(4)
+        .zip(&px)
+        .filter(|(c, m)| (f64::from(c[3]) - f64::from(m[3]) * 255.0).abs() > 40.0)
+        .count();
     assert!(off as f64 / (220.0 * 160.0) > 0.01, "{off} pixels differ");
 }

@@ -21,8 +21,11 @@ impl TempDir {
     fn new() -> TempDir {
         static COUNTER: AtomicUsize = AtomicUsize::new(0);
         let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-        let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.subsec_nanos());
-        let dir = std::env::temp_dir().join(format!("skelpad-cli-test-{}-{n}-{nanos}", std::process::id()));
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.subsec_nanos());
+        let dir = std::env::temp_dir()
+            .join(format!("skelpad-cli-test-{}-{n}-{nanos}", std::process::id()));
         std::fs::create_dir_all(&dir).expect("create temp dir");
         TempDir(dir)
     }
@@ -41,7 +44,12 @@ impl Drop for TempDir {
 }
 
 fn skelpad(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_skelpad")).args(args).env("RUST_BACKTRACE", "1").env("NO_COLOR", "1").output().expect("run skelpad")
+    Command::new(env!("CARGO_BIN_EXE_skelpad"))
+        .args(args)
+        .env("RUST_BACKTRACE", "1")
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("run skelpad")
 }
 
 fn s(p: &Path) -> &str {
@@ -147,7 +155,8 @@ fn check_json_format() {
     let f = dir.file("bad.skel2d", WITH_ERROR);
     let o = skelpad(&["check", "--format", "json", s(&f)]);
     assert_eq!(code(&o), 1);
-    let v: Value = serde_json::from_str(&stdout(&o)).unwrap_or_else(|e| panic!("invalid JSON ({e}): {}", stdout(&o)));
+    let v: Value = serde_json::from_str(&stdout(&o))
+        .unwrap_or_else(|e| panic!("invalid JSON ({e}): {}", stdout(&o)));
     let files = v["files"].as_array().expect("files array");
     assert_eq!(files.len(), 1);
     assert_eq!(files[0]["errors"], 1);
@@ -177,7 +186,10 @@ fn check_json_columns_count_characters() {
     let v: Value = serde_json::from_str(&stdout(&o)).expect("valid JSON");
     let d = v["files"][0]["diagnostics"].as_array().expect("diagnostics");
     let last = d.last().expect("at least one diagnostic");
-    assert_eq!((last["start"]["line"].as_u64(), last["start"]["column"].as_u64()), (Some(2), Some(8)));
+    assert_eq!(
+        (last["start"]["line"].as_u64(), last["start"]["column"].as_u64()),
+        (Some(2), Some(8))
+    );
 }
 
 #[test]
@@ -187,7 +199,10 @@ fn check_timings() {
     let o = skelpad(&["check", "--timings", s(&f)]);
     assert_eq!(code(&o), 0);
     let err = stderr(&o);
-    let line = err.lines().find(|l| l.contains("parse")).unwrap_or_else(|| panic!("no timings line: {err}"));
+    let line = err
+        .lines()
+        .find(|l| l.contains("parse"))
+        .unwrap_or_else(|| panic!("no timings line: {err}"));
     for word in ["parse", "compile", "pose", "2 bones", "2 slots", "2 animations"] {
         assert!(line.contains(word), "{word:?} missing from {line:?}");
     }
@@ -197,7 +212,8 @@ fn check_timings() {
 fn pose_json(args: &[&str]) -> Value {
     let o = skelpad(args);
     assert_eq!(code(&o), 0, "stderr: {}", stderr(&o));
-    serde_json::from_str(&stdout(&o)).unwrap_or_else(|e| panic!("invalid JSON ({e}): {}", stdout(&o)))
+    serde_json::from_str(&stdout(&o))
+        .unwrap_or_else(|e| panic!("invalid JSON ({e}): {}", stdout(&o)))
 }
 
 #[test]
@@ -233,7 +249,12 @@ fn pose_times_and_anim_selection() {
     let anims = v["animations"].as_array().expect("animations");
     assert_eq!(anims.len(), 1);
     assert_eq!(anims[0]["name"], "wave");
-    let times: Vec<f64> = anims[0]["poses"].as_array().expect("poses").iter().map(|p| p["time"].as_f64().expect("time")).collect();
+    let times: Vec<f64> = anims[0]["poses"]
+        .as_array()
+        .expect("poses")
+        .iter()
+        .map(|p| p["time"].as_f64().expect("time"))
+        .collect();
     assert_eq!(times, [0.0, 0.5]);
 }
 
@@ -334,7 +355,13 @@ fn help_says_that_no_command_opens_the_editor() {
     let o = skelpad(&["--help"]);
     assert_eq!(code(&o), 0, "stderr: {}", stderr(&o));
     let out = stdout(&o);
-    assert!(out.contains("Usage:") && out.contains("check") && out.contains("pose") && out.contains("[FILE]"), "{out}");
+    assert!(
+        out.contains("Usage:")
+            && out.contains("check")
+            && out.contains("pose")
+            && out.contains("[FILE]"),
+        "{out}"
+    );
     assert!(out.contains("opens the editor"), "{out}");
 }
 

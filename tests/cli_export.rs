@@ -12,7 +12,12 @@ use std::process::{Command, Output};
 const WITH_ERROR: &str = "skeleton\n\thip l10\n\t\t@ :rect w4 h4\n\tarm q5 x1\nanim \"walk\" 10fps\n\thip\n\t\tx 0 -> 10\n";
 
 fn skelpad(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_skelpad")).args(args).env("RUST_BACKTRACE", "1").env("NO_COLOR", "1").output().expect("run skelpad")
+    Command::new(env!("CARGO_BIN_EXE_skelpad"))
+        .args(args)
+        .env("RUST_BACKTRACE", "1")
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("run skelpad")
 }
 
 fn s(p: &Path) -> &str {
@@ -23,7 +28,10 @@ fn armature_json(skf: &Path) -> serde_json::Value {
     let file = std::fs::File::open(skf).expect("the export exists");
     let mut zip = zip::ZipArchive::new(file).expect("a zip");
     let mut text = String::new();
-    zip.by_name("armature.json").expect("armature.json in the zip").read_to_string(&mut text).unwrap();
+    zip.by_name("armature.json")
+        .expect("armature.json in the zip")
+        .read_to_string(&mut text)
+        .unwrap();
     serde_json::from_str(&text).expect("JSON")
 }
 
@@ -50,16 +58,23 @@ fn allow_errors_exports_what_compiled_with_renders_warning() {
     let o = skelpad(&["export", s(&script), "-o", s(&out), "--allow-errors"]);
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(0), "{err}");
-    assert!(err.contains("has 1 error(s); exporting what compiled (run `skelpad check` to see them)"), "{err}");
+    assert!(
+        err.contains("has 1 error(s); exporting what compiled (run `skelpad check` to see them)"),
+        "{err}"
+    );
     assert!(!err.contains("panicked"), "{err}");
     // The same warning `render` gives, with its verb.
     let png = dir.path().join("bad.png");
     let r = skelpad(&["render", s(&script), "-o", s(&png)]);
     let rerr = String::from_utf8_lossy(&r.stderr);
-    assert!(rerr.contains("has 1 error(s); rendering what compiled (run `skelpad check` to see them)"), "{rerr}");
+    assert!(
+        rerr.contains("has 1 error(s); rendering what compiled (run `skelpad check` to see them)"),
+        "{rerr}"
+    );
 
     let json = armature_json(&out);
-    let names: Vec<&str> = json["bones"].as_array().unwrap().iter().map(|b| b["name"].as_str().unwrap()).collect();
+    let names: Vec<&str> =
+        json["bones"].as_array().unwrap().iter().map(|b| b["name"].as_str().unwrap()).collect();
     assert!(names.contains(&"hip"), "{names:?}");
     assert!(names.contains(&"arm"), "the bone with a bad property still compiles: {names:?}");
     let anims = json["animations"].as_array().unwrap();

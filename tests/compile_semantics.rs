@@ -37,11 +37,17 @@ fn draw_order(c: &Compilation) -> Vec<&str> {
 }
 
 fn bone_id(c: &Compilation, name: &str) -> BoneId {
-    c.armature.skeleton.bone_by_name(name).unwrap_or_else(|| panic!("no bone `{name}` in {:?}", bone_names(c)))
+    c.armature
+        .skeleton
+        .bone_by_name(name)
+        .unwrap_or_else(|| panic!("no bone `{name}` in {:?}", bone_names(c)))
 }
 
 fn slot_id(c: &Compilation, name: &str) -> SlotId {
-    c.armature.skeleton.slot_by_name(name).unwrap_or_else(|| panic!("no slot `{name}` in {:?}", slot_names(c)))
+    c.armature
+        .skeleton
+        .slot_by_name(name)
+        .unwrap_or_else(|| panic!("no slot `{name}` in {:?}", slot_names(c)))
 }
 
 fn anim<'a>(c: &'a Compilation, name: &str) -> (AnimId, &'a Animation) {
@@ -53,7 +59,9 @@ fn anim<'a>(c: &'a Compilation, name: &str) -> (AnimId, &'a Animation) {
 fn attachment<'a>(c: &'a Compilation, skin: &str, slot: &str, att: &str) -> &'a Attachment {
     let sk = &c.armature.skeleton;
     let skin_id = sk.skin_by_name(skin).unwrap_or_else(|| panic!("no skin `{skin}`"));
-    let att_id = sk.find_attachment(slot_id(c, slot), att).unwrap_or_else(|| panic!("no attachment `{att}` in `{slot}`"));
+    let att_id = sk
+        .find_attachment(slot_id(c, slot), att)
+        .unwrap_or_else(|| panic!("no attachment `{att}` in `{slot}`"));
     sk.attachment(skin_id, att_id).expect("every skin lists every attachment")
 }
 
@@ -120,9 +128,15 @@ fn order_skips_unknown_ambiguous_and_repeated_entries() {
 
 #[test]
 fn invalid_bone_line_drops_its_nested_slot() {
-    let c = compiled("skeleton\n\thip\n\t1bone l10\n\t\t@s :rect w1 h1\n\t\t@t :circle d2\n\tarm\n\t\t@ :rect w1 h1\n");
+    let c = compiled(
+        "skeleton\n\thip\n\t1bone l10\n\t\t@s :rect w1 h1\n\t\t@t :circle d2\n\tarm\n\t\t@ :rect w1 h1\n",
+    );
     assert_eq!(bone_names(&c), ["hip", "arm"]);
-    assert_eq!(slot_names(&c), ["arm.arm"], "the slots under the invalid bone line must not be created");
+    assert_eq!(
+        slot_names(&c),
+        ["arm.arm"],
+        "the slots under the invalid bone line must not be created"
+    );
     assert_eq!(c.diagnostics.len(), 1, "reported once: {:?}", messages(&c));
 }
 
@@ -239,7 +253,9 @@ fn skeleton_prefix_picks_the_root_bone() {
 
 #[test]
 fn ambiguous_anim_item_is_dropped() {
-    let c = compiled("skeleton\n\tbone\n\tleg.bone\nanim \"a\"\n\tbone\n\t\tx 0 -> 1\n\tleg.bone\n\t\ty 0 -> 1\n");
+    let c = compiled(
+        "skeleton\n\tbone\n\tleg.bone\nanim \"a\"\n\tbone\n\t\tx 0 -> 1\n\tleg.bone\n\t\ty 0 -> 1\n",
+    );
     let (_, a) = anim(&c, "a");
     assert_eq!(a.bones.len(), 1);
     assert_eq!(a.bones[0].property, BoneProperty::Y);
@@ -276,43 +292,64 @@ fn path_commands_merge_when_an_attachment_is_redefined() {
     let c = compiled(text);
     assert_eq!(path_of(attachment(&c, "default", "hip.p", "p")).segments.len(), 2);
     // A different type replaces the attachment.
-    assert!(matches!(attachment(&c, "default", "hip.q", "q").kind, AttachmentKind::Circle { radius, .. } if radius == 2.0));
+    assert!(
+        matches!(attachment(&c, "default", "hip.q", "q").kind, AttachmentKind::Circle { radius, .. } if radius == 2.0)
+    );
 }
 
 // ---- skins -----------------------------------------------------------------
 
-const SKINNED: &str = "skeleton\n\thip\n\t\t@ :circle d10\n\t\t@[alt] :rect w1 h1\n\tarm\n\t\t@ :rect w2 h2\n";
+const SKINNED: &str =
+    "skeleton\n\thip\n\t\t@ :circle d10\n\t\t@[alt] :rect w1 h1\n\tarm\n\t\t@ :rect w2 h2\n";
 
 #[test]
 fn skin_item_replaces_the_attachment_only_in_that_skin() {
-    let c = compiled(&format!("{SKINNED}skin \"red\"\n\t@hip :circle d20 f#F00\n\t@arm\nskin \"blue\"\n\t@hip[alt] :ellipse w4 h2\n"));
+    let c = compiled(&format!(
+        "{SKINNED}skin \"red\"\n\t@hip :circle d20 f#F00\n\t@arm\nskin \"blue\"\n\t@hip[alt] :ellipse w4 h2\n"
+    ));
     assert_clean(&c);
     let circle = |a: &Attachment| match a.kind {
         AttachmentKind::Circle { radius, style } => (radius, style.fill),
         ref k => panic!("not a circle: {k:?}"),
     };
     assert_eq!(circle(attachment(&c, "default", "hip.hip", "hip")), (5.0, Color::BLACK));
-    assert_eq!(circle(attachment(&c, "red", "hip.hip", "hip")), (10.0, Color::new(1.0, 0.0, 0.0, 1.0)));
+    assert_eq!(
+        circle(attachment(&c, "red", "hip.hip", "hip")),
+        (10.0, Color::new(1.0, 0.0, 0.0, 1.0))
+    );
     assert_eq!(circle(attachment(&c, "blue", "hip.hip", "hip")), (5.0, Color::BLACK));
     // Without a type the skin hides the attachment.
     assert_eq!(attachment(&c, "red", "arm.arm", "arm").kind, AttachmentKind::None);
-    assert!(matches!(attachment(&c, "default", "arm.arm", "arm").kind, AttachmentKind::Rect { .. }));
-    assert!(matches!(attachment(&c, "blue", "hip.hip", "alt").kind, AttachmentKind::Ellipse { .. }));
+    assert!(matches!(
+        attachment(&c, "default", "arm.arm", "arm").kind,
+        AttachmentKind::Rect { .. }
+    ));
+    assert!(matches!(
+        attachment(&c, "blue", "hip.hip", "alt").kind,
+        AttachmentKind::Ellipse { .. }
+    ));
     assert!(matches!(attachment(&c, "red", "hip.hip", "alt").kind, AttachmentKind::Rect { .. }));
     // The pose of a skin shows that skin's attachment.
     let sk = &c.armature.skeleton;
     let red = sk.skin_by_name("red").expect("skin");
     let pose = evaluate(&c.armature, None, red, 0.0);
-    let (_, shown) = pose.attachment(sk, slot_id(&c, "arm.arm")).expect("the slot shows its setup attachment");
+    let (_, shown) =
+        pose.attachment(sk, slot_id(&c, "arm.arm")).expect("the slot shows its setup attachment");
     assert_eq!(shown.kind, AttachmentKind::None);
 }
 
 #[test]
 fn skin_sections_with_the_same_name_merge() {
-    let c = compiled(&format!("{SKINNED}skin \"red\"\n\t@hip :circle d20\nskin \"red\"\n\t@arm :circle d6\n"));
+    let c = compiled(&format!(
+        "{SKINNED}skin \"red\"\n\t@hip :circle d20\nskin \"red\"\n\t@arm :circle d6\n"
+    ));
     assert_eq!(c.armature.skeleton.skins.len(), 2);
-    assert!(matches!(attachment(&c, "red", "hip.hip", "hip").kind, AttachmentKind::Circle { radius, .. } if radius == 10.0));
-    assert!(matches!(attachment(&c, "red", "arm.arm", "arm").kind, AttachmentKind::Circle { radius, .. } if radius == 3.0));
+    assert!(
+        matches!(attachment(&c, "red", "hip.hip", "hip").kind, AttachmentKind::Circle { radius, .. } if radius == 10.0)
+    );
+    assert!(
+        matches!(attachment(&c, "red", "arm.arm", "arm").kind, AttachmentKind::Circle { radius, .. } if radius == 3.0)
+    );
 }
 
 #[test]
@@ -324,8 +361,14 @@ fn skin_items_for_missing_attachments_and_bad_skins_are_dropped() {
     let names: Vec<&str> = c.armature.skeleton.skins.iter().map(|s| s.name.as_str()).collect();
     assert_eq!(names, ["default", "s"]);
     let sk = &c.armature.skeleton;
-    assert_eq!(sk.skins[0].attachments, sk.skins[1].attachments, "skin `s` is a plain copy of the default skin");
-    assert!(matches!(attachment(&c, "default", "hip.hip", "hip").kind, AttachmentKind::Circle { .. }));
+    assert_eq!(
+        sk.skins[0].attachments, sk.skins[1].attachments,
+        "skin `s` is a plain copy of the default skin"
+    );
+    assert!(matches!(
+        attachment(&c, "default", "hip.hip", "hip").kind,
+        AttachmentKind::Circle { .. }
+    ));
     assert!(c.diagnostics.iter().any(|d| !d.is_error() && d.message.contains("default")));
 }
 
@@ -349,13 +392,18 @@ fn loops_repeat_their_body_and_keep_advancing() {
     let c = compiled(&format!("{ONE_BONE}anim \"a\"\n\thip\n\t\tx 0 {{ -> +10 }}[3] -> *2\n"));
     assert_clean(&c);
     let (_, a) = anim(&c, "a");
-    assert_keys(&a.bones[0].keys, &[(0.0, 0.0), (0.25, 10.0), (0.5, 20.0), (0.75, 30.0), (1.0, 60.0)]);
+    assert_keys(
+        &a.bones[0].keys,
+        &[(0.0, 0.0), (0.25, 10.0), (0.5, 20.0), (0.75, 30.0), (1.0, 60.0)],
+    );
 }
 
 #[test]
 fn unmatched_braces() {
     // `}` without `{` is ignored; an unclosed `{` drops the keys pushed after it.
-    let c = compiled(&format!("{ONE_BONE}anim \"a\"\n\thip\n\t\tx 0 }} -> 10\n\t\ty 0 -> 1 {{ -> 2 -> 3\n"));
+    let c = compiled(&format!(
+        "{ONE_BONE}anim \"a\"\n\thip\n\t\tx 0 }} -> 10\n\t\ty 0 -> 1 {{ -> 2 -> 3\n"
+    ));
     let (_, a) = anim(&c, "a");
     let x = a.bones.iter().find(|b| b.property == BoneProperty::X).expect("x channel");
     let y = a.bones.iter().find(|b| b.property == BoneProperty::Y).expect("y channel");
@@ -373,14 +421,25 @@ fn pushing_twice_at_one_frame_replaces_the_value() {
 
 #[test]
 fn c_timeline_replaces_the_rgba_timelines_of_its_slot() {
-    for order in ["\t\tr 0.5 -> 0.5\n\t\ta 0 -> 0\n\t\tc #F00 -> #00F\n", "\t\tc #F00 -> #00F\n\t\tr 0.5 -> 0.5\n\t\ta 0 -> 0\n"] {
+    for order in [
+        "\t\tr 0.5 -> 0.5\n\t\ta 0 -> 0\n\t\tc #F00 -> #00F\n",
+        "\t\tc #F00 -> #00F\n\t\tr 0.5 -> 0.5\n\t\ta 0 -> 0\n",
+    ] {
         let c = compiled(&format!("{ONE_BONE}anim \"a\"\n\t@hip\n{order}"));
         assert_clean(&c);
         let (id, a) = anim(&c, "a");
-        assert_eq!(a.slot_colors.len(), 4, "only the c timeline's four channels remain: {:?}", a.slot_colors);
+        assert_eq!(
+            a.slot_colors.len(),
+            4,
+            "only the c timeline's four channels remain: {:?}",
+            a.slot_colors
+        );
         let pose = evaluate(&c.armature, Some(id), SkinId(0), 0.125);
         let col = pose.slots[0].color;
-        assert!(close(col.r, 0.5) && close(col.g, 0.0) && close(col.b, 0.5) && close(col.a, 1.0), "{col:?}");
+        assert!(
+            close(col.r, 0.5) && close(col.g, 0.0) && close(col.b, 0.5) && close(col.a, 1.0),
+            "{col:?}"
+        );
     }
 }
 
@@ -396,7 +455,9 @@ fn rgba_timelines_of_another_slot_are_kept() {
 
 #[test]
 fn a_later_timeline_for_the_same_property_replaces_the_earlier_one() {
-    let c = compiled(&format!("{ONE_BONE}anim \"a\"\n\thip\n\t\tx 0 -> 10\n\t\ty 1 -> 2\n\thip\n\t\tx 7 -> 7 -> 7\n"));
+    let c = compiled(&format!(
+        "{ONE_BONE}anim \"a\"\n\thip\n\t\tx 0 -> 10\n\t\ty 1 -> 2\n\thip\n\t\tx 7 -> 7 -> 7\n"
+    ));
     let (_, a) = anim(&c, "a");
     let xs: Vec<&BoneChannel> = a.bones.iter().filter(|b| b.property == BoneProperty::X).collect();
     assert_eq!(xs.len(), 1);
@@ -431,7 +492,10 @@ fn unknown_attachment_key_shows_nothing() {
     assert_eq!(at(0.3), None, "an unknown attachment name shows nothing");
     assert_eq!(at(0.5), sk.find_attachment(slot, "hip"));
     // Before the animation touches the slot, the setup attachment shows.
-    assert_eq!(evaluate(&c.armature, None, SkinId(0), 0.0).slots[slot.index()].attachment, sk.find_attachment(slot, "hip"));
+    assert_eq!(
+        evaluate(&c.armature, None, SkinId(0), 0.0).slots[slot.index()].attachment,
+        sk.find_attachment(slot, "hip")
+    );
 }
 
 #[test]
@@ -481,11 +545,18 @@ fn huge_loop_count_stops_with_an_error_and_keeps_the_first_keys() {
     let c = compiled(&format!("{ONE_BONE}anim \"a\"\n\thip\n\t\tx 0 {{ -> +1 }}[999999999]\n"));
     assert!(c.has_errors(), "the runaway loop is reported");
     assert!(!messages(&c).iter().any(|m| m.contains("never closed")), "{:?}", messages(&c));
-    assert!(c.diagnostics.iter().any(|d| d.is_error() && d.message.contains("too many keys")), "{:?}", messages(&c));
+    assert!(
+        c.diagnostics.iter().any(|d| d.is_error() && d.message.contains("too many keys")),
+        "{:?}",
+        messages(&c)
+    );
     // The result can still be posed.
     let (id, a) = anim(&c, "a");
     let keys = a.bones[0].keys.len();
-    assert!((100_000..=100_002).contains(&keys), "the keys pushed before the stop are kept: {keys}");
+    assert!(
+        (100_000..=100_002).contains(&keys),
+        "the keys pushed before the stop are kept: {keys}"
+    );
     assert!(a.duration_secs > 0.0);
     let pose = evaluate(&c.armature, Some(id), SkinId(0), a.duration_secs / 2.0);
     assert!(pose.bones[0].world.is_finite());
@@ -493,7 +564,9 @@ fn huge_loop_count_stops_with_an_error_and_keeps_the_first_keys() {
 
 #[test]
 fn nested_huge_loops_terminate_too() {
-    let c = compiled(&format!("{ONE_BONE}anim \"a\"\n\thip\n\t\tx 0 {{ {{ {{ > }}[99999] }}[99999] }}[99999]\n"));
+    let c = compiled(&format!(
+        "{ONE_BONE}anim \"a\"\n\thip\n\t\tx 0 {{ {{ {{ > }}[99999] }}[99999] }}[99999]\n"
+    ));
     assert!(c.has_errors());
 }
 
@@ -513,7 +586,9 @@ fn rotation_keys_are_normalized_and_take_the_short_way() {
     let c = compiled("skeleton\n\thip r170\nanim \"a\"\n\thip\n\t\tr 0 -> 20 -> 360\n");
     let (id, a) = anim(&c, "a");
     assert!(close(a.bones[0].keys[2].value, 0.0), "360 degrees is normalized to 0");
-    let rot = |t: f64| evaluate(&c.armature, Some(id), SkinId(0), t).bones[0].local.rotation_rad.to_degrees();
+    let rot = |t: f64| {
+        evaluate(&c.armature, Some(id), SkinId(0), t).bones[0].local.rotation_rad.to_degrees()
+    };
     // Relative to the setup rotation of 170 degrees.
     assert!(close(rot(0.125), 180.0));
 }
@@ -530,7 +605,9 @@ fn timeline_indented_with_extra_whitespace_is_read_and_reported() {
         let (_, a) = anim(&c, "a");
         assert_eq!(a.bones.len(), 1, "{line:?} is a timeline for the original tool");
         assert!(
-            c.diagnostics.iter().any(|d| d.severity == Severity::Warning && d.message.contains("indented deeper")),
+            c.diagnostics
+                .iter()
+                .any(|d| d.severity == Severity::Warning && d.message.contains("indented deeper")),
             "{line:?} must be reported: {:?}",
             c.diagnostics
         );
@@ -542,19 +619,29 @@ fn timeline_indented_with_extra_whitespace_is_read_and_reported() {
 #[test]
 fn a_lone_quote_names_an_animation_like_the_original() {
     let c = compile(&format!("{ONE_BONE}anim \" 4fps\n\thip\n\t\tx 0 -> 1\n"));
-    assert!(c.armature.animation_by_name("\"").is_some(), "{:?}", c.armature.animations.iter().map(|a| &a.name).collect::<Vec<_>>());
+    assert!(
+        c.armature.animation_by_name("\"").is_some(),
+        "{:?}",
+        c.armature.animations.iter().map(|a| &a.name).collect::<Vec<_>>()
+    );
 }
 
 #[test]
 fn keys_after_the_last_allowed_frame_are_an_error_at_their_place_and_the_rest_stays() {
     let text = "skeleton\n\ta l10\nanim \"long\" 10fps\n\ta\n\t\tx 0 -> 5 1000000000000000:> 1 -> 2\n\t\ty 0 1000000:> 3\n";
     let c = compiled(text);
-    let errors: Vec<&skelpad::syntax::Diagnostic> = c.diagnostics.iter().filter(|d| d.is_error()).collect();
+    let errors: Vec<&skelpad::syntax::Diagnostic> =
+        c.diagnostics.iter().filter(|d| d.is_error()).collect();
     assert_eq!(errors.len(), 1, "{:?}", c.diagnostics);
     // Reported once, at the first key pushed beyond the limit: the `1`.
     let at = text.find(":> 1").unwrap() + 3;
     assert_eq!(errors[0].span.range(), at..at + 1, "{:?}", errors[0]);
-    assert!(errors[0].message.contains("frame 1000000000000000") && errors[0].message.contains("1000000"), "{}", errors[0].message);
+    assert!(
+        errors[0].message.contains("frame 1000000000000000")
+            && errors[0].message.contains("1000000"),
+        "{}",
+        errors[0].message
+    );
     let (_, a) = anim(&c, "long");
     // The valid keys stay: x at frames 0 and 5; y up to the last allowed frame.
     let x = a.bones.iter().find(|ch| ch.property == BoneProperty::X).expect("x channel");

@@ -35,7 +35,9 @@ fn close(e: &Value, a: &Value, tol: f64) -> bool {
 }
 
 fn compare_pose(tag: &str, exp: &Value, act: &Value, fails: &mut Vec<String>, checks: &mut usize) {
-    let find = |list: &Value, name: &str| list.as_array().and_then(|l| l.iter().find(|x| x["name"] == name)).cloned();
+    let find = |list: &Value, name: &str| {
+        list.as_array().and_then(|l| l.iter().find(|x| x["name"] == name)).cloned()
+    };
     for b in exp["bones"].as_array().into_iter().flatten() {
         *checks += 1;
         let name = b["name"].as_str().unwrap_or("");
@@ -49,7 +51,10 @@ fn compare_pose(tag: &str, exp: &Value, act: &Value, fails: &mut Vec<String>, ch
                     .zip(got["world"].as_array().into_iter().flatten())
                     .all(|(e, a)| close(e, a, 1e-6));
                 if !ok {
-                    fails.push(format!("{tag}: bone {name} world {} != {}", got["world"], b["world"]));
+                    fails.push(format!(
+                        "{tag}: bone {name} world {} != {}",
+                        got["world"], b["world"]
+                    ));
                 }
             }
         }
@@ -66,7 +71,10 @@ fn compare_pose(tag: &str, exp: &Value, act: &Value, fails: &mut Vec<String>, ch
             None => fails.push(format!("{tag}: slot {name} missing")),
             Some(got) => {
                 if got["attachment"] != s["attachment"] {
-                    fails.push(format!("{tag}: slot {name} attachment {} != {}", got["attachment"], s["attachment"]));
+                    fails.push(format!(
+                        "{tag}: slot {name} attachment {} != {}",
+                        got["attachment"], s["attachment"]
+                    ));
                 }
                 let ok = s["color"]
                     .as_array()
@@ -75,7 +83,10 @@ fn compare_pose(tag: &str, exp: &Value, act: &Value, fails: &mut Vec<String>, ch
                     .zip(got["color"].as_array().into_iter().flatten())
                     .all(|(e, a)| close(e, a, 1.0 / 255.0 + 1e-9));
                 if !ok {
-                    fails.push(format!("{tag}: slot {name} color {} != {}", got["color"], s["color"]));
+                    fails.push(format!(
+                        "{tag}: slot {name} color {} != {}",
+                        got["color"], s["color"]
+                    ));
                 }
             }
         }
@@ -86,7 +97,8 @@ fn check_case(script: &Path) -> (usize, Vec<String>) {
     let name = script.file_stem().and_then(|s| s.to_str()).unwrap_or("");
     let text = std::fs::read_to_string(script).expect("conformance script is readable");
     let expected: Value = serde_json::from_str(
-        &std::fs::read_to_string(script.with_file_name(format!("expected/{name}.json"))).expect("expected poses are readable"),
+        &std::fs::read_to_string(script.with_file_name(format!("expected/{name}.json")))
+            .expect("expected poses are readable"),
     )
     .expect("expected poses are JSON");
     let comp = compile(&text);
@@ -102,21 +114,32 @@ fn check_case(script: &Path) -> (usize, Vec<String>) {
     compare_pose("setup", &expected["setup"], &actual["setup"], &mut fails, &mut checks);
     for ea in expected["animations"].as_array().into_iter().flatten() {
         let aname = ea["name"].as_str().unwrap_or("");
-        let Some(aa) = actual["animations"].as_array().and_then(|l| l.iter().find(|a| a["name"] == aname)) else {
+        let Some(aa) =
+            actual["animations"].as_array().and_then(|l| l.iter().find(|a| a["name"] == aname))
+        else {
             fails.push(format!("animation {aname:?} missing"));
             continue;
         };
         if !close(&ea["duration"], &aa["duration"], 1e-9) {
-            fails.push(format!("animation {aname:?} duration {} != {}", aa["duration"], ea["duration"]));
+            fails.push(format!(
+                "animation {aname:?} duration {} != {}",
+                aa["duration"], ea["duration"]
+            ));
         }
         if ea["fps"].as_f64() != aa["fps"].as_f64() {
             fails.push(format!("animation {aname:?} fps {} != {}", aa["fps"], ea["fps"]));
         }
         // Evaluate at exactly the expected times.
-        let times: Vec<f64> = ea["poses"].as_array().into_iter().flatten().map(|p| num(&p["time"])).collect();
+        let times: Vec<f64> =
+            ea["poses"].as_array().into_iter().flatten().map(|p| num(&p["time"])).collect();
         let id = arm.animation_by_name(aname).expect("animation exists");
         let at = pose_document(arm, &[id], SkinId(0), Some(&times));
-        for (ep, ap) in ea["poses"].as_array().into_iter().flatten().zip(at["animations"][0]["poses"].as_array().into_iter().flatten()) {
+        for (ep, ap) in ea["poses"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .zip(at["animations"][0]["poses"].as_array().into_iter().flatten())
+        {
             compare_pose(&format!("{aname:?}@{}", ep["time"]), ep, ap, &mut fails, &mut checks);
         }
     }
@@ -136,7 +159,12 @@ fn check_dir(dir: &Path, at_least: usize) {
     let mut total_fails = 0;
     for s in &scripts {
         let (checks, fails) = check_case(s);
-        report.push(format!("{}: {} passed, {} failed", s.display(), checks.saturating_sub(fails.len()), fails.len()));
+        report.push(format!(
+            "{}: {} passed, {} failed",
+            s.display(),
+            checks.saturating_sub(fails.len()),
+            fails.len()
+        ));
         for f in fails.iter().take(20) {
             report.push(format!("  {f}"));
         }
@@ -164,11 +192,16 @@ fn extra_cases_match_the_original_tool() {
 #[test]
 fn a_wrong_pose_is_detected() {
     let script = conformance_dir().join("01_hierarchy.skel2d");
-    let text = std::fs::read_to_string(&script).expect("readable").replace("\tbone2 x10", "\tbone2 x11");
+    let text =
+        std::fs::read_to_string(&script).expect("readable").replace("\tbone2 x10", "\tbone2 x11");
     let tmp = tempfile::tempdir().expect("temp dir");
     let dir = tmp.path();
     std::fs::create_dir_all(dir.join("expected")).expect("temp dir");
-    std::fs::copy(conformance_dir().join("expected/01_hierarchy.json"), dir.join("expected/01_hierarchy.json")).expect("copy");
+    std::fs::copy(
+        conformance_dir().join("expected/01_hierarchy.json"),
+        dir.join("expected/01_hierarchy.json"),
+    )
+    .expect("copy");
     let moved = dir.join("01_hierarchy.skel2d");
     std::fs::write(&moved, text).expect("write");
     let (_, fails) = check_case(&moved);
@@ -207,9 +240,20 @@ fn the_vendored_cases_equal_the_shared_ones() {
     let mut theirs = files_under(&shared);
     theirs.remove(Path::new("compare.py"));
     let ours = files_under(&conformance_dir());
-    let names = |m: &std::collections::BTreeMap<PathBuf, Vec<u8>>| m.keys().cloned().collect::<Vec<_>>();
-    assert_eq!(names(&ours), names(&theirs), "the vendored file list differs from {}", shared.display());
+    let names =
+        |m: &std::collections::BTreeMap<PathBuf, Vec<u8>>| m.keys().cloned().collect::<Vec<_>>();
+    assert_eq!(
+        names(&ours),
+        names(&theirs),
+        "the vendored file list differs from {}",
+        shared.display()
+    );
     for (name, bytes) in &theirs {
-        assert!(ours[name] == *bytes, "tests/conformance/{} differs from {}; copy it again", name.display(), shared.display());
+        assert!(
+            ours[name] == *bytes,
+            "tests/conformance/{} differs from {}; copy it again",
+            name.display(),
+            shared.display()
+        );
     }
 }

@@ -20,7 +20,13 @@ impl FileDialogs for NoDialogs {
         PendingDialog::ready(None)
     }
 
-    fn pick_save(&self, _purpose: &str, _start_dir: Option<&Path>, _suggested: &str, _extension: &str) -> PendingDialog {
+    fn pick_save(
+        &self,
+        _purpose: &str,
+        _start_dir: Option<&Path>,
+        _suggested: &str,
+        _extension: &str,
+    ) -> PendingDialog {
         PendingDialog::ready(None)
     }
 }
@@ -28,7 +34,11 @@ impl FileDialogs for NoDialogs {
 fn open(path: &Path) -> Harness<'static, SkelpadApp> {
     let file = Some(path.to_path_buf());
     let mut h = Harness::builder().with_size([1280.0, 800.0]).build_eframe(move |cc| {
-        SkelpadApp::new(cc, file, Services { dialogs: Box::new(NoDialogs), recovery_dir: None, watch_files: false })
+        SkelpadApp::new(
+            cc,
+            file,
+            Services { dialogs: Box::new(NoDialogs), recovery_dir: None, watch_files: false },
+        )
     });
     h.run_steps(3);
     h
@@ -51,14 +61,24 @@ fn drag(h: &mut Harness<'_, SkelpadApp>, from: (f64, f64), to: (f64, f64), modif
     h.event(Event::ModifiersChanged(modifiers));
     h.event(Event::PointerMoved(a));
     h.run_steps(1);
-    h.event(Event::PointerButton { pos: a, button: PointerButton::Primary, pressed: true, modifiers });
+    h.event(Event::PointerButton {
+        pos: a,
+        button: PointerButton::Primary,
+        pressed: true,
+        modifiers,
+    });
     h.run_steps(1);
     for i in 1..=8 {
         let t = i as f32 / 8.0;
         h.event(Event::PointerMoved(a + (b - a) * t));
         h.run_steps(1);
     }
-    h.event(Event::PointerButton { pos: b, button: PointerButton::Primary, pressed: false, modifiers });
+    h.event(Event::PointerButton {
+        pos: b,
+        button: PointerButton::Primary,
+        pressed: false,
+        modifiers,
+    });
     h.run_steps(2);
     h.event(Event::ModifiersChanged(Modifiers::NONE));
     h.run_steps(1);
@@ -67,7 +87,8 @@ fn drag(h: &mut Harness<'_, SkelpadApp>, from: (f64, f64), to: (f64, f64), modif
 /// The one byte range of `old` that differs from `new`, and what replaced it.
 fn difference<'a>(old: &'a str, new: &'a str) -> (&'a str, &'a str) {
     let pre = old.bytes().zip(new.bytes()).take_while(|(a, b)| a == b).count();
-    let suf = old[pre..].bytes().rev().zip(new[pre..].bytes().rev()).take_while(|(a, b)| a == b).count();
+    let suf =
+        old[pre..].bytes().rev().zip(new[pre..].bytes().rev()).take_while(|(a, b)| a == b).count();
     (&old[pre..old.len() - suf], &new[pre..new.len() - suf])
 }
 
@@ -77,7 +98,8 @@ fn setup_of(text: &str, bone: &str) -> skelpad::model::BoneTransform {
     sk.bone(sk.bone_by_name(bone).unwrap()).setup
 }
 
-const RIG: &str = "skeleton # a rig\n\tarm x5 l40 # the arm\n\t\t@ :rect x20 w40 h6\n\tleg x-60 l30\n";
+const RIG: &str =
+    "skeleton # a rig\n\tarm x5 l40 # the arm\n\t\t@ :rect x20 w40 h6\n\tleg x-60 l30\n";
 
 #[test]
 fn dragging_a_bone_origin_writes_only_its_x_token() {
@@ -115,7 +137,12 @@ fn dragging_the_tip_rotates_and_shift_scales_along_the_bone() {
 
     // Shift: scale along the bone, 20 → 30 units from its origin.
     let before = text;
-    drag(&mut h, (5.0 + 20.0 * a.cos(), 20.0 * a.sin()), (5.0 + 30.0 * a.cos(), 30.0 * a.sin()), Modifiers::SHIFT);
+    drag(
+        &mut h,
+        (5.0 + 20.0 * a.cos(), 20.0 * a.sin()),
+        (5.0 + 30.0 * a.cos(), 30.0 * a.sin()),
+        Modifiers::SHIFT,
+    );
     let text = h.state().doc.text.clone();
     assert_eq!(text, before.replace("r30 # the arm", "r30 i1.5 # the arm"));
     assert!((setup_of(&text, "arm").scale_x - 1.5).abs() < 0.01);
@@ -139,7 +166,10 @@ fn a_crlf_file_stays_crlf_and_undo_restores_the_exact_text() {
     let (was, now) = difference(&crlf, &saved);
     assert_eq!(was, "", "only a token is inserted: {saved:?}");
     assert!(saved.contains(&format!("\tleg x-60 l30{now}\r\n")), "{saved:?}");
-    assert!(now.starts_with(" y") && (now[2..].parse::<f64>().unwrap() - 40.0 / zoom).abs() < 0.01, "{now}");
+    assert!(
+        now.starts_with(" y") && (now[2..].parse::<f64>().unwrap() - 40.0 / zoom).abs() < 0.01,
+        "{now}"
+    );
     // Undo (Ctrl+Z in the editor) restores the text before the drag.
     h.get_by_label("Script").click();
     h.run_steps(1);
@@ -162,7 +192,8 @@ fn dragging_in_an_animation_edits_the_key_under_the_playhead() {
     let now = h.state().doc.text.clone();
     assert_eq!(difference(text, &now), ("45", "60"), "{now}");
     let comp = compile(&now);
-    let keys: Vec<f64> = comp.armature.animations[0].bones[0].keys.iter().map(|k| k.value.to_degrees()).collect();
+    let keys: Vec<f64> =
+        comp.armature.animations[0].bones[0].keys.iter().map(|k| k.value.to_degrees()).collect();
     assert!((keys[1] - 60.0).abs() < 0.01, "{keys:?}");
     // A playhead between keys placed by arrows changes nothing and says why.
     h.state_mut().playback.time_secs = 0.2;
@@ -185,7 +216,10 @@ fn shapes_mode_moves_the_shape_on_its_slot_line() {
     drag(&mut h, (25.0, 2.0), (25.0 + 50.0 / zoom, 2.0), Modifiers::ALT);
     let text = h.state().doc.text.clone();
     // Alt snaps to whole units.
-    assert_eq!(text, RIG.replace("@ :rect x20", &format!("@ :rect x{}", 20.0 + (50.0 / zoom).round())));
+    assert_eq!(
+        text,
+        RIG.replace("@ :rect x20", &format!("@ :rect x{}", 20.0 + (50.0 / zoom).round()))
+    );
 }
 
 #[test]

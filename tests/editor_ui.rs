@@ -41,7 +41,13 @@ impl FileDialogs for ScriptedDialogs {
         self.next("open")
     }
 
-    fn pick_save(&self, purpose: &str, _start_dir: Option<&Path>, _suggested: &str, _extension: &str) -> PendingDialog {
+    fn pick_save(
+        &self,
+        purpose: &str,
+        _start_dir: Option<&Path>,
+        _suggested: &str,
+        _extension: &str,
+    ) -> PendingDialog {
         self.next(purpose)
     }
 }
@@ -55,14 +61,24 @@ struct Setup {
 
 impl Setup {
     fn new(file: Option<&Path>) -> Self {
-        Setup { file: file.map(Path::to_path_buf), dialogs: ScriptedDialogs::default(), recovery_dir: None, watch: false }
+        Setup {
+            file: file.map(Path::to_path_buf),
+            dialogs: ScriptedDialogs::default(),
+            recovery_dir: None,
+            watch: false,
+        }
     }
 
     fn build(&self) -> Harness<'static, SkelpadApp> {
-        let services =
-            Services { dialogs: Box::new(self.dialogs.clone()), recovery_dir: self.recovery_dir.clone(), watch_files: self.watch };
+        let services = Services {
+            dialogs: Box::new(self.dialogs.clone()),
+            recovery_dir: self.recovery_dir.clone(),
+            watch_files: self.watch,
+        };
         let file = self.file.clone();
-        let mut h = Harness::builder().with_size([1280.0, 800.0]).build_eframe(move |cc| SkelpadApp::new(cc, file, services));
+        let mut h = Harness::builder()
+            .with_size([1280.0, 800.0])
+            .build_eframe(move |cc| SkelpadApp::new(cc, file, services));
         h.run_steps(2);
         h
     }
@@ -88,8 +104,18 @@ fn focus_editor_at(h: &mut Harness<'_, SkelpadApp>, at: usize) {
 
 fn click_at(h: &mut Harness<'_, SkelpadApp>, pos: Pos2) {
     h.event(Event::PointerMoved(pos));
-    h.event(Event::PointerButton { pos, button: PointerButton::Primary, pressed: true, modifiers: Modifiers::NONE });
-    h.event(Event::PointerButton { pos, button: PointerButton::Primary, pressed: false, modifiers: Modifiers::NONE });
+    h.event(Event::PointerButton {
+        pos,
+        button: PointerButton::Primary,
+        pressed: true,
+        modifiers: Modifiers::NONE,
+    });
+    h.event(Event::PointerButton {
+        pos,
+        button: PointerButton::Primary,
+        pressed: false,
+        modifiers: Modifiers::NONE,
+    });
     h.run_steps(2);
 }
 
@@ -221,7 +247,8 @@ fn playing_advances_with_the_mocked_clock_and_loops() {
     assert!((times[12] - 0.4).abs() < 1e-6, "{times:?}");
     assert!(times.windows(2).any(|w| w[1] < w[0]), "looped: {times:?}");
     let app = h.state();
-    let expected = evaluate(&app.doc.analysis.shown, Some(AnimId(0)), SkinId(0), app.playback.time_secs);
+    let expected =
+        evaluate(&app.doc.analysis.shown, Some(AnimId(0)), SkinId(0), app.playback.time_secs);
     assert_eq!(app.pose, expected);
     let setup = evaluate(&app.doc.analysis.shown, Some(AnimId(0)), SkinId(0), 0.0);
     assert_ne!(app.pose.bones[0].world, setup.bones[0].world);
@@ -263,7 +290,10 @@ fn save_as_open_and_the_unsaved_changes_prompt_round_trip() {
     assert!(!h.state().doc.is_dirty());
     assert_eq!(std::fs::read_to_string(&saved).unwrap(), h.state().doc.text);
     assert!(h.state().doc.text.starts_with("# mine\n"));
-    assert_eq!(h.state().settings.recent_files.first(), Some(&std::fs::canonicalize(&saved).unwrap()));
+    assert_eq!(
+        h.state().settings.recent_files.first(),
+        Some(&std::fs::canonicalize(&saved).unwrap())
+    );
 
     // Another edit, then Open: the prompt appears; Cancel keeps everything.
     h.get_by_label("Script").type_text("# more\n");
@@ -341,7 +371,11 @@ fn step_until(h: &mut Harness<'_, SkelpadApp>, done: impl FnMut(&SkelpadApp) -> 
     step_within(h, Duration::from_secs(60), done)
 }
 
-fn step_within(h: &mut Harness<'_, SkelpadApp>, limit: Duration, mut done: impl FnMut(&SkelpadApp) -> bool) -> bool {
+fn step_within(
+    h: &mut Harness<'_, SkelpadApp>,
+    limit: Duration,
+    mut done: impl FnMut(&SkelpadApp) -> bool,
+) -> bool {
     let start = Instant::now();
     let mut clock = h.state().now();
     while start.elapsed() < limit {
@@ -388,7 +422,10 @@ fn external_changes_reload_a_clean_buffer_and_ask_for_a_dirty_one() {
     h.get_by_label("Script").type_text("# mine\n");
     h.run_steps(1);
     h.key_press_modifiers(Modifiers::COMMAND, Key::S);
-    assert!(!step_within(&mut h, Duration::from_millis(1500), |app| app.has_prompt()), "own save prompted");
+    assert!(
+        !step_within(&mut h, Duration::from_millis(1500), |app| app.has_prompt()),
+        "own save prompted"
+    );
 
     // With unsaved changes, an external change asks.
     h.get_by_label("Script").type_text("# unsaved\n");
@@ -498,7 +535,11 @@ fn theme_recent_files_view_settings_and_zoom_persist_between_runs() {
     let ctx = eframe::egui::Context::default();
     let mut cc = eframe::CreationContext::_new_kittest(ctx);
     cc.storage = Some(&storage);
-    let services = Services { dialogs: Box::new(ScriptedDialogs::default()), recovery_dir: None, watch_files: false };
+    let services = Services {
+        dialogs: Box::new(ScriptedDialogs::default()),
+        recovery_dir: None,
+        watch_files: false,
+    };
     let app = SkelpadApp::new(&cc, Some(path.clone()), services);
     assert_eq!(app.settings, before);
     // The same file as last time: its view is kept, not fitted again.
@@ -551,7 +592,11 @@ fn exports_run_in_the_background_and_write_their_files() {
         "{:?}",
         h.state().status
     );
-    let pngs: Vec<_> = std::fs::read_dir(seq.parent().unwrap()).unwrap().filter_map(Result::ok).map(|e| e.path()).collect();
+    let pngs: Vec<_> = std::fs::read_dir(seq.parent().unwrap())
+        .unwrap()
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .collect();
     assert!(pngs.len() >= 10, "{pngs:?}");
     assert!(pngs.iter().all(|p| std::fs::read(p).unwrap().starts_with(b"\x89PNG")));
 }
@@ -562,7 +607,9 @@ fn the_canvas_draws_the_shapes_through_the_render_pipeline() {
     let path = write(dir.path(), "rig.skel2d", RIG);
     let mut h = Setup::new(Some(&path)).build();
     // The frame's shapes include the meshes of the rect and the bone overlay.
-    let meshes = |h: &Harness<'_, SkelpadApp>| h.output().shapes.iter().filter(|s| matches!(s.shape, eframe::egui::Shape::Mesh(_))).count();
+    let meshes = |h: &Harness<'_, SkelpadApp>| {
+        h.output().shapes.iter().filter(|s| matches!(s.shape, eframe::egui::Shape::Mesh(_))).count()
+    };
     assert!(meshes(&h) >= 1, "nothing drawn");
     assert!(h.state().drawing.warnings().is_empty());
     let vertices = |h: &Harness<'_, SkelpadApp>| {
@@ -594,7 +641,11 @@ fn the_canvas_draws_the_shapes_through_the_render_pipeline() {
     focus_editor_at(&mut h, RIG.find("anim").unwrap());
     h.get_by_label("Script").type_text("\t\t@pic :sprite \"missing.png\"\n");
     h.run_steps(2);
-    assert!(h.state().drawing.warnings().iter().any(|w| w.message.contains("missing.png")), "{:?}", h.state().drawing.warnings());
+    assert!(
+        h.state().drawing.warnings().iter().any(|w| w.message.contains("missing.png")),
+        "{:?}",
+        h.state().drawing.warnings()
+    );
 }
 
 #[test]
@@ -622,7 +673,8 @@ fn playback_and_view_survive_edits_and_a_broken_line_keeps_the_picture() {
     }
     h.run_steps(1);
     let app = h.state();
-    let before = (app.playback.clone().resolve(&app.doc.analysis.shown), app.playback.time_secs, app.view);
+    let before =
+        (app.playback.clone().resolve(&app.doc.analysis.shown), app.playback.time_secs, app.view);
     assert_eq!(before.0.0, Some(AnimId(1)));
     assert_eq!(before.0.1, SkinId(1));
 
@@ -637,7 +689,11 @@ fn playback_and_view_survive_edits_and_a_broken_line_keeps_the_picture() {
     h.run_steps(2);
     let app = h.state();
     assert!(app.doc.analysis.comp.has_errors());
-    assert_eq!(app.doc.analysis.comp.armature.skeleton.bones.len(), 1, "the broken line lost `leg`");
+    assert_eq!(
+        app.doc.analysis.comp.armature.skeleton.bones.len(),
+        1,
+        "the broken line lost `leg`"
+    );
     // The canvas still shows both bones (the last error-free version).
     assert!(app.doc.analysis.shown_is_stale);
     assert_eq!(app.pose.bones.len(), 2);
@@ -690,7 +746,8 @@ fn the_export_menu_writes_a_skelform_file_and_refuses_a_script_with_errors() {
         "{:?}",
         h.state().status
     );
-    let skf = skelpad::formats::skf::read::read_skf(&std::fs::read(&out).unwrap()).expect("a valid .skf");
+    let skf =
+        skelpad::formats::skf::read::read_skf(&std::fs::read(&out).unwrap()).expect("a valid .skf");
     assert!(skf.armature.bones.iter().any(|b| b.name == "arm"));
     assert!(skf.files.iter().any(|f| f == "armature.json"));
 
@@ -705,7 +762,11 @@ fn the_export_menu_writes_a_skelform_file_and_refuses_a_script_with_errors() {
     h.get_by_label("SkelForm (.skf)…").click();
     h.run_steps(3);
     h.get_by_label("Choose file…").click();
-    assert!(step_until(&mut h, |app| app.status.as_ref().is_some_and(|s| s.1)), "{:?}", h.state().status);
+    assert!(
+        step_until(&mut h, |app| app.status.as_ref().is_some_and(|s| s.1)),
+        "{:?}",
+        h.state().status
+    );
     assert!(h.state().status.as_ref().unwrap().0.contains("has errors"));
     assert!(!out2.exists());
 }
@@ -716,7 +777,8 @@ fn the_export_menu_writes_a_skelform_file_and_refuses_a_script_with_errors() {
 /// and opens it.
 #[test]
 fn a_skelform_file_opens_read_only_and_converts() {
-    let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/samples/skelform/_skellington.skf");
+    let sample =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/samples/skelform/_skellington.skf");
     if !sample.is_file() {
         assert!(std::env::var("SKELPAD_REQUIRE_SAMPLES").as_deref() != Ok("1"), "samples required");
         eprintln!("skipped: samples not found");
@@ -730,7 +792,11 @@ fn a_skelform_file_opens_read_only_and_converts() {
     {
         let app = h.state();
         assert!(app.doc.imported.is_some());
-        assert_eq!(app.doc.analysis.shown.skeleton.ik.len(), 5, "the canvas shows the file, IK included");
+        assert_eq!(
+            app.doc.analysis.shown.skeleton.ik.len(),
+            5,
+            "the canvas shows the file, IK included"
+        );
         assert!(app.doc.text.starts_with("# Converted by skelpad"));
         assert!(app.doc.path.is_none(), "saving must never write over the .skf");
     }
@@ -804,7 +870,11 @@ fn a_burst_of_keys_in_one_frame_is_applied_in_order() {
     h.run_steps(1);
     assert_eq!(h.state().doc.text, "skeleton\n\tarm x10\n\t\n\tleg\n\tbig x60\n\t\t@ :rect w4 h5");
     assert_eq!(bone_names(&h), ["arm", "leg", "big"]);
-    assert!(h.state().doc.analysis.comp.diagnostics.is_empty(), "{:?}", h.state().doc.analysis.comp.diagnostics);
+    assert!(
+        h.state().doc.analysis.comp.diagnostics.is_empty(),
+        "{:?}",
+        h.state().doc.analysis.comp.diagnostics
+    );
 }
 
 #[test]
@@ -958,8 +1028,11 @@ mod typing_props {
 /// in a plain context: no accessibility tree unless a screen reader asks.
 fn timed_frame(ctx: &eframe::egui::Context, app: &mut SkelpadApp, clock: f64) -> Duration {
     use eframe::egui::{RawInput, Rect, Vec2};
-    let input =
-        RawInput { screen_rect: Some(Rect::from_min_size(Pos2::ZERO, Vec2::new(1400.0, 860.0))), time: Some(clock), ..Default::default() };
+    let input = RawInput {
+        screen_rect: Some(Rect::from_min_size(Pos2::ZERO, Vec2::new(1400.0, 860.0))),
+        time: Some(clock),
+        ..Default::default()
+    };
     let start = Instant::now();
     let mut output = ctx.run_ui(input, |ui| app.frame(ui));
     output.textures_delta.clear();
@@ -1007,7 +1080,11 @@ fn the_worst_script_keeps_each_frame_under_50_ms() {
     let dir = tempfile::tempdir().unwrap();
     let text = skelpad::generate::worst_script();
     let path = write(dir.path(), "worst.skel2d", &text);
-    let services = || Services { dialogs: Box::new(ScriptedDialogs::default()), recovery_dir: None, watch_files: false };
+    let services = || Services {
+        dialogs: Box::new(ScriptedDialogs::default()),
+        recovery_dir: None,
+        watch_files: false,
+    };
     let arm = skelpad::compile::compile(&text).armature;
     let long = arm.animation_by_name("longest").unwrap();
     let ctx = eframe::egui::Context::default();
@@ -1032,7 +1109,9 @@ fn the_worst_script_keeps_each_frame_under_50_ms() {
     let fit = times[0];
     times.sort();
     let (median, slowest) = (times[times.len() / 2], *times.last().unwrap());
-    eprintln!("worst script: first frame (lays out the text) {first:?}, fit frame {fit:?}, median {median:?}, slowest {slowest:?}");
+    eprintln!(
+        "worst script: first frame (lays out the text) {first:?}, fit frame {fit:?}, median {median:?}, slowest {slowest:?}"
+    );
     // Every frame after the first, the fit included.
     assert!(slowest < Duration::from_millis(50), "a frame took {slowest:?} (median {median:?})");
 }
@@ -1046,10 +1125,16 @@ fn the_embedded_examples_are_exactly_the_examples_folder() {
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|x| x == "skel2d"))
-        .map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read_to_string(&p).unwrap()))
+        .map(|p| {
+            (
+                p.file_name().unwrap().to_string_lossy().into_owned(),
+                std::fs::read_to_string(&p).unwrap(),
+            )
+        })
         .collect();
     on_disk.sort();
-    let embedded: Vec<(String, String)> = EXAMPLES.iter().map(|e| (e.file.to_owned(), e.text.to_owned())).collect();
+    let embedded: Vec<(String, String)> =
+        EXAMPLES.iter().map(|e| (e.file.to_owned(), e.text.to_owned())).collect();
     assert_eq!(embedded, on_disk);
 }
 
@@ -1102,7 +1187,11 @@ fn the_language_reference_is_searchable_and_inserts_its_example_at_the_cursor() 
     let expected = format!("{}\t\tx 0 :sio-> 50 :sio-> 0\n{}", &RIG[..at], &RIG[at..]);
     assert_eq!(h.state().doc.text, expected);
     // It compiles, and the cursor is right after the inserted text.
-    assert!(h.state().doc.analysis.comp.diagnostics.is_empty(), "{:?}", h.state().doc.analysis.comp.diagnostics);
+    assert!(
+        h.state().doc.analysis.comp.diagnostics.is_empty(),
+        "{:?}",
+        h.state().doc.analysis.comp.diagnostics
+    );
     let ends_at = at + "\t\tx 0 :sio-> 50 :sio-> 0".len();
     assert_eq!(h.state().editor.cursor, Some(ends_at));
 }
@@ -1117,7 +1206,10 @@ fn a_spriter_file_opens_read_only() {
     let mut h = Setup::new(Some(&path)).build();
     assert!(h.state().doc.spriter.is_some());
     let arm = h.state().doc.analysis.shown.clone();
-    assert_eq!(arm.skeleton.skins.iter().map(|s| s.name.as_str()).collect::<Vec<_>>(), ["default", "swap"]);
+    assert_eq!(
+        arm.skeleton.skins.iter().map(|s| s.name.as_str()).collect::<Vec<_>>(),
+        ["default", "swap"]
+    );
     h.get_by_label("Entity");
     h.get_by_label_contains("Spriter file, read-only");
     assert_eq!(h.state().pose.bones.len(), arm.skeleton.bones.len());

@@ -44,7 +44,10 @@ fn examples_show_their_topics() {
 
     let ball = load("bouncing_ball.skel2d");
     let bounce = &ball.armature.animations[0];
-    assert!(bounce.bones.iter().any(|c| matches!(c.property, skelpad::model::BoneProperty::ScaleY)), "squash and stretch");
+    assert!(
+        bounce.bones.iter().any(|c| matches!(c.property, skelpad::model::BoneProperty::ScaleY)),
+        "squash and stretch"
+    );
 
     let tentacle = load("tentacle.skel2d");
     let sk = &tentacle.armature.skeleton;
@@ -56,11 +59,17 @@ fn examples_show_their_topics() {
 
     let skins = load("skins.skel2d");
     assert!(skins.armature.skeleton.skins.len() >= 3, "default plus at least two skins");
-    assert!(skins.armature.animations.iter().any(|a| !a.attachments.is_empty()), "an attachment switch");
+    assert!(
+        skins.armature.animations.iter().any(|a| !a.attachments.is_empty()),
+        "an attachment switch"
+    );
 
     let order = load("draw_order.skel2d");
     let sk = &order.armature.skeleton;
     let definition: Vec<_> = (0..sk.slots.len()).map(skelpad::model::SlotId::from_index).collect();
     assert_ne!(sk.draw_order, definition, "the order section changes the draw order");
-    assert!(order.armature.animations.iter().any(|a| !a.slot_colors.is_empty()), "animated slot colors");
+    assert!(
+        order.armature.animations.iter().any(|a| !a.slot_colors.is_empty()),
+        "animated slot colors"
+    );
 }

@@ -10,17 +10,27 @@ use std::process::Command;
 use skelpad::runtime::expect::compile_checked;
 
 fn example(name: &str) -> String {
-    std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("examples").join(name)).unwrap()
+    std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("examples").join(name))
+        .unwrap()
 }
 
 fn skelpad(args: &[&str]) -> (i32, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_skelpad")).args(args).output().unwrap();
-    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
 }
 
 #[test]
 fn the_examples_assertions_hold() {
-    for (name, count) in [("walk_cycle.skel2d", 3), ("bouncing_ball.skel2d", 6), ("ik_arm.skel2d", 5), ("ik_walk.skel2d", 8)] {
+    for (name, count) in [
+        ("walk_cycle.skel2d", 3),
+        ("bouncing_ball.skel2d", 6),
+        ("ik_arm.skel2d", 5),
+        ("ik_walk.skel2d", 8),
+    ] {
         let comp = compile_checked(&example(name));
         assert!(comp.diagnostics.is_empty(), "{name}: {:?}", comp.diagnostics);
         assert_eq!(comp.expectations.len(), count, "{name}");
@@ -29,8 +39,17 @@ fn the_examples_assertions_hold() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
     let (code, out, _) = skelpad(&["test", dir.to_str().unwrap()]);
     assert_eq!(code, 0, "{out}");
-    let line = example("walk_cycle.skel2d").lines().position(|l| l.starts_with("\tfoot-l x48.601")).unwrap() + 1;
-    assert!(out.contains(&format!("examples/walk_cycle.skel2d:{line} hip.thigh-l.shin-l.foot-l (\"walk\" at 0 s) ... ok")), "{out}");
+    let line = example("walk_cycle.skel2d")
+        .lines()
+        .position(|l| l.starts_with("\tfoot-l x48.601"))
+        .unwrap()
+        + 1;
+    assert!(
+        out.contains(&format!(
+            "examples/walk_cycle.skel2d:{line} hip.thigh-l.shin-l.foot-l (\"walk\" at 0 s) ... ok"
+        )),
+        "{out}"
+    );
     assert!(out.trim_end().ends_with("test result: ok. 22 passed; 0 failed; 7 file(s)"), "{out}");
 }
 
@@ -49,16 +68,27 @@ fn a_broken_copy_fails_with_the_values_on_its_line() {
 
     let (code, _, err) = skelpad(&["check", p]);
     assert_eq!(code, 1);
-    assert!(err.contains("error: expected world y of `foot-l` to be -100 (± 0.01), it is -109.2254"), "{err}");
+    assert!(
+        err.contains("error: expected world y of `foot-l` to be -100 (± 0.01), it is -109.2254"),
+        "{err}"
+    );
     // `y-100` starts after a tab and `foot-l x48.601 ` (16 characters): column 17.
     assert!(err.contains(&format!("broken.skel2d:{line_no}:17")), "{err}");
     assert!(err.contains("help: at frame 0 (0 s) of \"walk\""), "{err}");
 
     let (code, out, _) = skelpad(&["test", p]);
     assert_eq!(code, 1);
-    assert!(out.contains(&format!("broken.skel2d:{line_no} hip.thigh-l.shin-l.foot-l (\"walk\" at 0 s) ... FAILED")), "{out}");
+    assert!(
+        out.contains(&format!(
+            "broken.skel2d:{line_no} hip.thigh-l.shin-l.foot-l (\"walk\" at 0 s) ... FAILED"
+        )),
+        "{out}"
+    );
     assert!(out.contains("file result: FAILED. 2 passed; 1 failed"), "{out}");
-    assert!(out.trim_end().ends_with("test result: FAILED. 2 passed; 1 failed; 1 file(s)"), "{out}");
+    assert!(
+        out.trim_end().ends_with("test result: FAILED. 2 passed; 1 failed; 1 file(s)"),
+        "{out}"
+    );
 
     let (code, out, _) = skelpad(&["test", "--format", "json", p]);
     assert_eq!(code, 1);
@@ -76,7 +106,11 @@ const RIG: &str = "skeleton\n\tarm x10 r90 l20\n\tarm.hand x20\n\t\t@ #FFF,0.2 :
 
 fn errors(text: &str) -> Vec<(String, String)> {
     let comp = compile_checked(text);
-    comp.diagnostics.iter().filter(|d| d.is_error()).map(|d| (text[d.span.range()].to_string(), d.message.clone())).collect()
+    comp.diagnostics
+        .iter()
+        .filter(|d| d.is_error())
+        .map(|d| (text[d.span.range()].to_string(), d.message.clone()))
+        .collect()
 }
 
 #[test]
@@ -101,7 +135,9 @@ fn world_local_point_slot_and_setup_values() {
 fn mistakes_are_reported_where_they_are() {
     let e = errors(&format!("{RIG}expect \"wav\" 5\n\tarm r0\n"));
     assert_eq!(e, [("\"wav\"".to_string(), "unknown animation \"wav\"".to_string())]);
-    let e = errors(&format!("{RIG}expect\n\tleg r0\n\tarm q5\n\t@hand x1\n\tarm\n\tarm local 1,2 x0\n"));
+    let e = errors(&format!(
+        "{RIG}expect\n\tleg r0\n\tarm q5\n\t@hand x1\n\tarm\n\tarm local 1,2 x0\n"
+    ));
     let msgs: Vec<&str> = e.iter().map(|(_, m)| m.as_str()).collect();
     assert_eq!(
         msgs,
@@ -118,5 +154,11 @@ fn mistakes_are_reported_where_they_are() {
     );
     // A failing check names both values; the tolerance of the line wins.
     let e = errors(&format!("{RIG}expect \"wave\" 5 ~0.5\n\tarm r179 ~2\n\tarm r179\n"));
-    assert_eq!(e, [("r179".to_string(), "expected world rotation of `arm` to be 179 (± 0.5), it is 180".to_string())]);
+    assert_eq!(
+        e,
+        [(
+            "r179".to_string(),
+            "expected world rotation of `arm` to be 179 (± 0.5), it is 180".to_string()
+        )]
+    );
 }

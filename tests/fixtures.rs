@@ -58,7 +58,8 @@ fn diagnostics_fixtures() {
     let mut failed = Vec::new();
     for name in &names {
         let path = fixture_dir().join(format!("{name}.skel2d"));
-        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("fixture {name}: cannot read: {e}"));
+        let text = std::fs::read_to_string(&path)
+            .unwrap_or_else(|e| panic!("fixture {name}: cannot read: {e}"));
         let result = catch_unwind(AssertUnwindSafe(|| {
             let actual = render(name, &text);
             expect_file![fixture_dir().join(format!("{name}.expected"))].assert_eq(&actual);
@@ -78,17 +79,22 @@ fn diagnostics_fixtures() {
 #[test]
 fn every_expected_file_has_a_fixture() {
     let inputs = names_with_ext("skel2d");
-    let stale: Vec<String> = names_with_ext("expected").into_iter().filter(|n| !inputs.contains(n)).collect();
+    let stale: Vec<String> =
+        names_with_ext("expected").into_iter().filter(|n| !inputs.contains(n)).collect();
     assert!(stale.is_empty(), ".expected files without a .skel2d input: {stale:?}");
 }
 
 #[test]
 fn clean_fixtures_have_no_diagnostics() {
     // These fixtures exist to show that something is accepted silently.
-    for name in
-        ["clean_script", "order_entry_tab_comment_accepted", "reference_skeleton_prefix_disambiguates", "continuation_swallowed_by_comment"]
-    {
-        let text = std::fs::read_to_string(fixture_dir().join(format!("{name}.skel2d"))).expect("fixture exists");
+    for name in [
+        "clean_script",
+        "order_entry_tab_comment_accepted",
+        "reference_skeleton_prefix_disambiguates",
+        "continuation_swallowed_by_comment",
+    ] {
+        let text = std::fs::read_to_string(fixture_dir().join(format!("{name}.skel2d")))
+            .expect("fixture exists");
         let comp = compile(&text);
         assert!(comp.diagnostics.is_empty(), "fixture {name}: {:#?}", comp.diagnostics);
     }
@@ -97,7 +103,8 @@ fn clean_fixtures_have_no_diagnostics() {
 #[test]
 fn crlf_fixture_really_has_crlf_line_endings() {
     // Guards against an editor or git normalizing the fixture.
-    let text = std::fs::read_to_string(fixture_dir().join("crlf_line_endings.skel2d")).expect("fixture exists");
+    let text = std::fs::read_to_string(fixture_dir().join("crlf_line_endings.skel2d"))
+        .expect("fixture exists");
     assert!(text.contains("\r\n"), "crlf_line_endings.skel2d lost its CRLF line endings");
     let lf = text.replace("\r\n", "\n");
     // Same diagnostics with either line ending, apart from offsets.

@@ -96,20 +96,33 @@ enum Cap {
 /// h² sin(θ)/2, round h² θ/2), plus each cap (square 2h², round πh²/2).
 /// Valid while the inside overlaps stay within their segments and
 /// segments that do not meet do not overlap (true of the cases below).
-fn stroke_shape(pts: &[(f64, f64)], closed: bool, h: f64, join: Join, cap: Cap, miter_limit: f64) -> Shape {
+fn stroke_shape(
+    pts: &[(f64, f64)],
+    closed: bool,
+    h: f64,
+    join: Join,
+    cap: Cap,
+    miter_limit: f64,
+) -> Shape {
     let unit = |a: (f64, f64), b: (f64, f64)| {
         let (dx, dy) = (b.0 - a.0, b.1 - a.1);
         let l = dx.hypot(dy);
         ((dx / l, dy / l), l)
     };
     let n = pts.len();
-    let segs: Vec<((f64, f64), (f64, f64))> = (0..if closed { n } else { n - 1 }).map(|i| (pts[i], pts[(i + 1) % n])).collect();
+    let segs: Vec<((f64, f64), (f64, f64))> =
+        (0..if closed { n } else { n - 1 }).map(|i| (pts[i], pts[(i + 1) % n])).collect();
     let mut pieces = Vec::new();
     let mut area = 0.0;
     for &(a, b) in &segs {
         let ((dx, dy), l) = unit(a, b);
         let (nx, ny) = (-dy * h, dx * h);
-        pieces.push(Piece::Convex(vec![(a.0 + nx, a.1 + ny), (b.0 + nx, b.1 + ny), (b.0 - nx, b.1 - ny), (a.0 - nx, a.1 - ny)]));
+        pieces.push(Piece::Convex(vec![
+            (a.0 + nx, a.1 + ny),
+            (b.0 + nx, b.1 + ny),
+            (b.0 - nx, b.1 - ny),
+            (a.0 - nx, a.1 - ny),
+        ]));
         area += l * 2.0 * h;
     }
     // Joins between segment i-1 and segment i.
@@ -184,8 +197,12 @@ impl Shape {
                 let r = corner_radius.max(0.0);
                 Some(Shape::RoundedRect { hw, hh, rx: r.min(hw), ry: r.min(hh) })
             }
-            AttachmentKind::Ellipse { radius_x, radius_y, .. } => Some(Shape::Ellipse { rx: radius_x.abs(), ry: radius_y.abs() }),
-            AttachmentKind::Circle { radius, .. } => Some(Shape::Ellipse { rx: radius.abs(), ry: radius.abs() }),
+            AttachmentKind::Ellipse { radius_x, radius_y, .. } => {
+                Some(Shape::Ellipse { rx: radius_x.abs(), ry: radius_y.abs() })
+            }
+            AttachmentKind::Circle { radius, .. } => {
+                Some(Shape::Ellipse { rx: radius.abs(), ry: radius.abs() })
+            }
             _ => None,
         }
     }
@@ -218,7 +235,9 @@ impl Shape {
 
     fn area(&self) -> f64 {
         match self {
-            Shape::RoundedRect { hw, hh, rx, ry } => 4.0 * hw * hh - (4.0 - std::f64::consts::PI) * rx * ry,
+            Shape::RoundedRect { hw, hh, rx, ry } => {
+                4.0 * hw * hh - (4.0 - std::f64::consts::PI) * rx * ry
+            }
             Shape::Ellipse { rx, ry } => std::f64::consts::PI * rx * ry,
             // Not needed: polygons are checked pixel by pixel only.
             Shape::Polygon(_) => f64::NAN,
@@ -235,7 +254,9 @@ impl Shape {
                 for p in pieces {
                     match p {
                         Piece::Convex(v) => pts.extend_from_slice(v),
-                        Piece::Disk { cx, cy, r } => pts.extend([(cx - r, cy - r), (cx + r, cy + r)]),
+                        Piece::Disk { cx, cy, r } => {
+                            pts.extend([(cx - r, cy - r), (cx + r, cy + r)])
+                        }
                     }
                 }
                 Shape::Polygon(pts).local_bounds()
@@ -244,8 +265,14 @@ impl Shape {
                 let xs = pts.iter().map(|p| p.0);
                 let ys = pts.iter().map(|p| p.1);
                 Bounds {
-                    min: [xs.clone().fold(f64::INFINITY, f64::min), ys.clone().fold(f64::INFINITY, f64::min)],
-                    max: [xs.fold(f64::NEG_INFINITY, f64::max), ys.fold(f64::NEG_INFINITY, f64::max)],
+                    min: [
+                        xs.clone().fold(f64::INFINITY, f64::min),
+                        ys.clone().fold(f64::INFINITY, f64::min),
+                    ],
+                    max: [
+                        xs.fold(f64::NEG_INFINITY, f64::max),
+                        ys.fold(f64::NEG_INFINITY, f64::max),
+                    ],
                 }
             }
         }
@@ -259,7 +286,13 @@ struct Tally {
 }
 
 /// Compares the coverage of one slot's fill with `shape` mapped by `m`.
-fn check_coverage(tag: &str, coverage: &mut dyn FnMut(&View) -> Vec<f32>, shape: &Shape, m: Affine, tally: &mut Tally) {
+fn check_coverage(
+    tag: &str,
+    coverage: &mut dyn FnMut(&View) -> Vec<f32>,
+    shape: &Shape,
+    m: Affine,
+    tally: &mut Tally,
+) {
     check_coverage_at(tag, coverage, shape, m, tally, SIZE, (0.02, 2.0));
 }
 
@@ -282,7 +315,12 @@ fn check_coverage_at(
     // World box of the shape, from its local box's corners.
     let lb = shape.local_bounds();
     let mut wb: Option<Bounds> = None;
-    for (x, y) in [(lb.min[0], lb.min[1]), (lb.max[0], lb.min[1]), (lb.max[0], lb.max[1]), (lb.min[0], lb.max[1])] {
+    for (x, y) in [
+        (lb.min[0], lb.min[1]),
+        (lb.max[0], lb.min[1]),
+        (lb.max[0], lb.max[1]),
+        (lb.min[0], lb.max[1]),
+    ] {
         let (wx, wy) = m.apply(x, y);
         let b = Bounds { min: [wx, wy], max: [wx, wy] };
         wb = Some(wb.map_or(b, |a| a.union(b)));
@@ -323,7 +361,9 @@ fn check_coverage_at(
     }
     tally.shapes += 1;
     if bad_in + bad_out > 0 {
-        tally.failures.push(format!("{tag}: {bad_in} pixels inside not covered, {bad_out} pixels outside covered"));
+        tally.failures.push(format!(
+            "{tag}: {bad_in} pixels inside not covered, {bad_out} pixels outside covered"
+        ));
     }
     let area = shape.area() * m.determinant().abs() * ppu * ppu;
     if area.is_finite() && (covered - area).abs() > tol.0 * area + tol.1 {
@@ -341,7 +381,14 @@ fn matrix(v: &Value) -> Option<Affine> {
 }
 
 /// Checks every shape slot of one recorded pose.
-fn check_pose(tag: &str, text: &str, expected: &Value, anim: Option<&str>, time: f64, tally: &mut Tally) {
+fn check_pose(
+    tag: &str,
+    text: &str,
+    expected: &Value,
+    anim: Option<&str>,
+    time: f64,
+    tally: &mut Tally,
+) {
     let comp = compile(text);
     let arm = &comp.armature;
     let sk = &*arm.skeleton;
@@ -349,7 +396,9 @@ fn check_pose(tag: &str, text: &str, expected: &Value, anim: Option<&str>, time:
     let pose = evaluate(arm, anim_id, SkinId(0), time);
     let mut cache = RenderCache::new(".");
     for slot_json in expected["slots"].as_array().into_iter().flatten() {
-        let Some(slot) = slot_json["name"].as_str().and_then(|n| sk.slot_by_name(n)) else { continue };
+        let Some(slot) = slot_json["name"].as_str().and_then(|n| sk.slot_by_name(n)) else {
+            continue;
+        };
         let Some((_, att)) = pose.attachment(sk, slot) else { continue };
         let Some(shape) = Shape::from_kind(&att.kind) else { continue };
         let bone = sk.slot(slot).bone;
@@ -360,7 +409,11 @@ fn check_pose(tag: &str, text: &str, expected: &Value, anim: Option<&str>, time:
         let Some(world) = world else { continue };
         let m = world * att.transform.matrix();
         let mut coverage = |view: &View| {
-            let opts = DrawOptions { pixels_per_unit: view.pixels_per_unit, bones: false, ..DrawOptions::default() };
+            let opts = DrawOptions {
+                pixels_per_unit: view.pixels_per_unit,
+                bones: false,
+                ..DrawOptions::default()
+            };
             let mut list = render::build_draw_list(arm, &pose, &opts, &mut cache);
             list.items.retain(|i| i.slot == Some(slot) && i.part == Part::Fill);
             for i in &mut list.items {
@@ -386,20 +439,37 @@ fn shapes_cover_the_pixels_the_original_geometry_gives() {
     for script in scripts {
         let name = script.file_stem().and_then(|s| s.to_str()).unwrap_or("").to_string();
         let text = std::fs::read_to_string(&script).expect("script");
-        let Ok(exp) = std::fs::read_to_string(script.with_file_name(format!("expected/{name}.json"))) else { continue };
+        let Ok(exp) =
+            std::fs::read_to_string(script.with_file_name(format!("expected/{name}.json")))
+        else {
+            continue;
+        };
         let expected: Value = serde_json::from_str(&exp).expect("expected JSON");
         check_pose(&format!("{name} setup"), &text, &expected["setup"], None, 0.0, &mut tally);
         for a in expected["animations"].as_array().into_iter().flatten() {
             let anim = a["name"].as_str().unwrap_or("");
             for p in a["poses"].as_array().into_iter().flatten() {
                 let t = p["time"].as_f64().unwrap_or(0.0);
-                check_pose(&format!("{name} \"{anim}\" t={t:.3}"), &text, p, Some(anim), t, &mut tally);
+                check_pose(
+                    &format!("{name} \"{anim}\" t={t:.3}"),
+                    &text,
+                    p,
+                    Some(anim),
+                    t,
+                    &mut tally,
+                );
             }
         }
     }
     eprintln!("{} shapes checked", tally.shapes);
     assert!(tally.shapes >= 50, "only {} shapes checked", tally.shapes);
-    assert!(tally.failures.is_empty(), "{} of {} shapes wrong:\n{}", tally.failures.len(), tally.shapes, tally.failures.join("\n"));
+    assert!(
+        tally.failures.is_empty(),
+        "{} of {} shapes wrong:\n{}",
+        tally.failures.len(),
+        tally.shapes,
+        tally.failures.join("\n")
+    );
 }
 
 /// The example from the issue, spelled out: a rect w20 h10 on a bone turned
@@ -416,7 +486,8 @@ fn rect_turned_90_degrees_covers_a_10_by_20_box() {
         &mut cache,
     );
     // 2 px per unit, world origin at the center of 100×100.
-    let img = render::cpu::render_rgba(&list, &View::centered(100, 100, 2.0), 100, 100, None).expect("render");
+    let img = render::cpu::render_rgba(&list, &View::centered(100, 100, 2.0), 100, 100, None)
+        .expect("render");
     // The box: x in [10, 20], y in [-20, 0] → pixels x 70..90, rows 50..90.
     let (mut inside, mut outside) = (0, 0);
     for (x, y, p) in img.enumerate_pixels() {
@@ -439,13 +510,31 @@ fn closed_paths_fill_by_the_nonzero_winding_rule() {
     let polygons: [(&str, Vec<(f64, f64)>); 3] = [
         (
             "concave",
-            vec![(20.0, 20.0), (-20.0, 20.0), (-20.0, -20.0), (20.0, -20.0), (20.0, -10.0), (-10.0, -10.0), (-10.0, 10.0), (20.0, 10.0)],
+            vec![
+                (20.0, 20.0),
+                (-20.0, 20.0),
+                (-20.0, -20.0),
+                (20.0, -20.0),
+                (20.0, -10.0),
+                (-10.0, -10.0),
+                (-10.0, 10.0),
+                (20.0, 10.0),
+            ],
         ),
         ("star", vec![(0.0, 28.0), (16.5, -22.7), (-26.6, 8.7), (26.6, 8.7), (-16.5, -22.7)]),
         // A loop drawn twice round the same square: winding 2 inside, still filled.
         (
             "double",
-            vec![(-10.0, -10.0), (10.0, -10.0), (10.0, 10.0), (-10.0, 10.0), (-10.0, -10.0), (10.0, -10.0), (10.0, 10.0), (-10.0, 10.0)],
+            vec![
+                (-10.0, -10.0),
+                (10.0, -10.0),
+                (10.0, 10.0),
+                (-10.0, 10.0),
+                (-10.0, -10.0),
+                (10.0, -10.0),
+                (10.0, 10.0),
+                (-10.0, 10.0),
+            ],
         ),
     ];
     let mut tally = Tally::default();
@@ -462,7 +551,11 @@ fn closed_paths_fill_by_the_nonzero_winding_rule() {
         let m = pose.bones[0].world;
         let mut cache = RenderCache::new(".");
         let mut coverage = |view: &View| {
-            let opts = DrawOptions { pixels_per_unit: view.pixels_per_unit, bones: false, ..DrawOptions::default() };
+            let opts = DrawOptions {
+                pixels_per_unit: view.pixels_per_unit,
+                bones: false,
+                ..DrawOptions::default()
+            };
             let list = render::build_draw_list(arm, &pose, &opts, &mut cache);
             let pm = render::cpu::render(&list, view, SIZE, SIZE, None).expect("render");
             pm.data().chunks_exact(4).map(|p| f32::from(p[3]) / 255.0).collect::<Vec<f32>>()
@@ -483,7 +576,8 @@ fn closed_paths_fill_by_the_nonzero_winding_rule() {
 #[test]
 fn joins_and_caps_cover_exactly_their_outline() {
     const BIG: u32 = 160;
-    let joins = [(Join::Miter, "miter-join"), (Join::Bevel, "bevel-join"), (Join::Round, "round-join")];
+    let joins =
+        [(Join::Miter, "miter-join"), (Join::Bevel, "bevel-join"), (Join::Round, "round-join")];
     let caps = [(Cap::Butt, "butt-cap"), (Cap::Square, "square-cap"), (Cap::Round, "round-cap")];
     let zigzag = vec![(-30.0, -10.0), (-15.0, 10.0), (0.0, -10.0), (15.0, 10.0), (30.0, -10.0)];
     let triangle = vec![(-25.0, -15.0), (25.0, -15.0), (0.0, 20.0)];
@@ -493,7 +587,15 @@ fn joins_and_caps_cover_exactly_their_outline() {
     let mut cases = Vec::new();
     for &(j, jn) in &joins {
         for &(c, cn) in &caps {
-            cases.push((format!("zig-zag {jn} {cn}"), zigzag.clone(), false, (j, jn), (c, cn), 8.0, 10.0));
+            cases.push((
+                format!("zig-zag {jn} {cn}"),
+                zigzag.clone(),
+                false,
+                (j, jn),
+                (c, cn),
+                8.0,
+                10.0,
+            ));
         }
         cases.push((format!("triangle {jn}"), triangle.clone(), true, (j, jn), caps[0], 6.0, 10.0));
     }
@@ -501,14 +603,32 @@ fn joins_and_caps_cover_exactly_their_outline() {
         cases.push((format!("segment {}", c.1), line.clone(), false, joins[0], c, 10.0, 10.0));
     }
     // A turn of about 150°: the miter would be 4.1 widths long.
-    cases.push(("sharp miter within its limit".into(), sharp.clone(), false, joins[0], caps[0], 4.0, 5.0));
-    cases.push(("sharp miter beyond its limit".into(), sharp.clone(), false, joins[0], caps[0], 4.0, 3.0));
+    cases.push((
+        "sharp miter within its limit".into(),
+        sharp.clone(),
+        false,
+        joins[0],
+        caps[0],
+        4.0,
+        5.0,
+    ));
+    cases.push((
+        "sharp miter beyond its limit".into(),
+        sharp.clone(),
+        false,
+        joins[0],
+        caps[0],
+        4.0,
+        3.0,
+    ));
     let mut tally = Tally::default();
     let mut areas = std::collections::BTreeMap::new();
     for (name, pts, closed, (join, jn), (cap, cn), width, limit) in cases {
         // A bone turned and scaled alike in x and y: the stroke keeps its
         // world width, so in attachment space its half width is w / 2 / 1.5.
-        let mut text = format!("skeleton\n\tb x3 y-2 r25 i1.5 j1.5\n\t\t@ :path t{width} m{limit} f#000 s#000 {jn} {cn}\n");
+        let mut text = format!(
+            "skeleton\n\tb x3 y-2 r25 i1.5 j1.5\n\t\t@ :path t{width} m{limit} f#000 s#000 {jn} {cn}\n"
+        );
         for (i, (x, y)) in pts.iter().enumerate() {
             text.push_str(&format!("\t\t\t{} {x},{y}\n", if i == 0 { "M" } else { "L" }));
         }
@@ -522,7 +642,11 @@ fn joins_and_caps_cover_exactly_their_outline() {
         let m = pose.bones[0].world;
         let mut cache = RenderCache::new(".");
         let mut coverage = |view: &View| {
-            let opts = DrawOptions { pixels_per_unit: view.pixels_per_unit, bones: false, ..DrawOptions::default() };
+            let opts = DrawOptions {
+                pixels_per_unit: view.pixels_per_unit,
+                bones: false,
+                ..DrawOptions::default()
+            };
             let mut list = render::build_draw_list(arm, &pose, &opts, &mut cache);
             list.items.retain(|i| i.part == Part::Stroke);
             for i in &mut list.items {
@@ -535,7 +659,10 @@ fn joins_and_caps_cover_exactly_their_outline() {
         areas.insert(name.clone(), shape.area());
         let got = check_coverage_at(&name, &mut coverage, &shape, m, &mut tally, BIG, (0.005, 2.0));
         let (covered, area) = got.expect("the stroke is drawn");
-        eprintln!("{name}: covers {covered:.1} px², exact {area:.1} px² ({:+.2} %)", 100.0 * (covered - area) / area);
+        eprintln!(
+            "{name}: covers {covered:.1} px², exact {area:.1} px² ({:+.2} %)",
+            100.0 * (covered - area) / area
+        );
     }
     assert_eq!(tally.shapes, 17);
     // The check tells the joins and caps apart: each differs from the next
@@ -547,7 +674,10 @@ fn joins_and_caps_cover_exactly_their_outline() {
         ("zig-zag miter-join round-cap", "zig-zag miter-join square-cap"),
         ("sharp miter beyond its limit", "sharp miter within its limit"),
     ] {
-        assert!((areas[a] - areas[b]).abs() > 0.01 * areas[a], "{a} and {b} are too close to tell apart");
+        assert!(
+            (areas[a] - areas[b]).abs() > 0.01 * areas[a],
+            "{a} and {b} are too close to tell apart"
+        );
     }
     assert!(tally.failures.is_empty(), "{}", tally.failures.join("\n"));
 }

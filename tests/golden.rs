@@ -36,26 +36,97 @@ struct Case {
 }
 
 const fn case(name: &'static str, script: &'static str) -> Case {
-    Case { name, script, anim: None, frame: 0, skin: None, size: (128, 128), framing: Framing::Fit, bones: false, background: None }
+    Case {
+        name,
+        script,
+        anim: None,
+        frame: 0,
+        skin: None,
+        size: (128, 128),
+        framing: Framing::Fit,
+        bones: false,
+        background: None,
+    }
 }
 
 fn cases() -> Vec<Case> {
     let white = Some([1.0, 1.0, 1.0, 1.0]);
     vec![
-        Case { anim: Some("walk"), frame: 5, bones: true, ..case("example_walk_cycle", "examples/walk_cycle.skel2d") },
-        Case { anim: Some("wave"), frame: 10, ..case("example_tentacle", "examples/tentacle.skel2d") },
-        Case { anim: Some("bounce"), frame: 14, background: white, ..case("example_bouncing_ball", "examples/bouncing_ball.skel2d") },
-        Case { anim: Some("colors"), frame: 10, ..case("example_draw_order", "examples/draw_order.skel2d") },
+        Case {
+            anim: Some("walk"),
+            frame: 5,
+            bones: true,
+            ..case("example_walk_cycle", "examples/walk_cycle.skel2d")
+        },
+        Case {
+            anim: Some("wave"),
+            frame: 10,
+            ..case("example_tentacle", "examples/tentacle.skel2d")
+        },
+        Case {
+            anim: Some("bounce"),
+            frame: 14,
+            background: white,
+            ..case("example_bouncing_ball", "examples/bouncing_ball.skel2d")
+        },
+        Case {
+            anim: Some("colors"),
+            frame: 10,
+            ..case("example_draw_order", "examples/draw_order.skel2d")
+        },
         Case { skin: Some("blue"), ..case("example_skins_blue", "examples/skins.skel2d") },
-        Case { anim: Some("reach"), frame: 20, bones: true, ..case("example_ik_arm", "examples/ik_arm.skel2d") },
-        Case { anim: Some("walk"), frame: 5, bones: true, ..case("example_ik_walk", "examples/ik_walk.skel2d") },
-        Case { skin: Some("happy"), anim: Some("blink-and-talk"), frame: 31, ..case("example_skins_happy", "examples/skins.skel2d") },
-        Case { size: (220, 160), framing: Framing::Zoom(1.0), background: white, ..case("shapes", "tests/golden/cases/shapes.skel2d") },
-        Case { size: (220, 160), framing: Framing::Zoom(1.0), ..case("joins", "tests/golden/cases/joins.skel2d") },
-        Case { size: (160, 100), framing: Framing::Zoom(1.0), background: white, ..case("caps", "tests/golden/cases/caps.skel2d") },
-        Case { size: (220, 160), framing: Framing::Zoom(1.0), ..case("paths", "tests/golden/cases/paths.skel2d") },
-        Case { size: (200, 140), framing: Framing::Zoom(1.0), background: white, ..case("sprites", "tests/golden/cases/sprites.skel2d") },
-        Case { size: (96, 96), framing: Framing::Zoom(0.75), bones: true, ..case("bones_zoomed", "examples/walk_cycle.skel2d") },
+        Case {
+            anim: Some("reach"),
+            frame: 20,
+            bones: true,
+            ..case("example_ik_arm", "examples/ik_arm.skel2d")
+        },
+        Case {
+            anim: Some("walk"),
+            frame: 5,
+            bones: true,
+            ..case("example_ik_walk", "examples/ik_walk.skel2d")
+        },
+        Case {
+            skin: Some("happy"),
+            anim: Some("blink-and-talk"),
+            frame: 31,
+            ..case("example_skins_happy", "examples/skins.skel2d")
+        },
+        Case {
+            size: (220, 160),
+            framing: Framing::Zoom(1.0),
+            background: white,
+            ..case("shapes", "tests/golden/cases/shapes.skel2d")
+        },
+        Case {
+            size: (220, 160),
+            framing: Framing::Zoom(1.0),
+            ..case("joins", "tests/golden/cases/joins.skel2d")
+        },
+        Case {
+            size: (160, 100),
+            framing: Framing::Zoom(1.0),
+            background: white,
+            ..case("caps", "tests/golden/cases/caps.skel2d")
+        },
+        Case {
+            size: (220, 160),
+            framing: Framing::Zoom(1.0),
+            ..case("paths", "tests/golden/cases/paths.skel2d")
+        },
+        Case {
+            size: (200, 140),
+            framing: Framing::Zoom(1.0),
+            background: white,
+            ..case("sprites", "tests/golden/cases/sprites.skel2d")
+        },
+        Case {
+            size: (96, 96),
+            framing: Framing::Zoom(0.75),
+            bones: true,
+            ..case("bones_zoomed", "examples/walk_cycle.skel2d")
+        },
     ]
 }
 
@@ -70,7 +141,9 @@ fn render(case: &Case) -> image::RgbaImage {
     assert!(!comp.has_errors(), "{}: {:?}", case.script, comp.diagnostics);
     let arm = &comp.armature;
     let anim = case.anim.map(|n| arm.animation_by_name(n).expect("animation exists"));
-    let skin = case.skin.map_or(Default::default(), |n| arm.skeleton.skin_by_name(n).expect("skin exists"));
+    let skin = case
+        .skin
+        .map_or(Default::default(), |n| arm.skeleton.skin_by_name(n).expect("skin exists"));
     let time = anim.and_then(|a| arm.animation(a)).map_or(0.0, |a| frame_times(a)[case.frame]);
     let settings = Settings {
         anim,
@@ -103,7 +176,11 @@ fn compare(got: &image::RgbaImage, want: &image::RgbaImage) -> (f64, image::Rgba
             differing += 1;
         }
         let gray = (u16::from(a[3]) / 4) as u8;
-        diff.put_pixel(x, y, if off { image::Rgba([255, 0, 0, 255]) } else { image::Rgba([gray, gray, gray, 255]) });
+        diff.put_pixel(
+            x,
+            y,
+            if off { image::Rgba([255, 0, 0, 255]) } else { image::Rgba([gray, gray, gray, 255]) },
+        );
     }
     (differing as f64 / f64::from(got.width() * got.height()), diff)
 }
@@ -126,12 +203,20 @@ fn renders_match_golden_images() {
         let want = match image::open(&path) {
             Ok(img) => img.into_rgba8(),
             Err(e) => {
-                failures.push(format!("{}: no reference ({e}); run UPDATE_GOLDEN=1 cargo test --test golden", path.display()));
+                failures.push(format!(
+                    "{}: no reference ({e}); run UPDATE_GOLDEN=1 cargo test --test golden",
+                    path.display()
+                ));
                 continue;
             }
         };
         if got.dimensions() != want.dimensions() {
-            failures.push(format!("{}: size {:?}, reference {:?}", case.name, got.dimensions(), want.dimensions()));
+            failures.push(format!(
+                "{}: size {:?}, reference {:?}",
+                case.name,
+                got.dimensions(),
+                want.dimensions()
+            ));
             continue;
         }
         let (share, diff) = compare(&got, &want);
@@ -154,7 +239,11 @@ fn renders_match_golden_images() {
 /// two pixels, or a color changed.
 #[test]
 fn comparison_catches_small_visible_changes() {
-    let case = Case { size: (220, 160), framing: Framing::Zoom(1.0), ..case("shapes", "tests/golden/cases/shapes.skel2d") };
+    let case = Case {
+        size: (220, 160),
+        framing: Framing::Zoom(1.0),
+        ..case("shapes", "tests/golden/cases/shapes.skel2d")
+    };
     let base = render(&case);
     let shifted = image::imageops::crop_imm(&base, 2, 0, 218, 160).to_image();
     let mut moved = image::RgbaImage::new(220, 160);
@@ -175,7 +264,11 @@ fn every_example_has_a_golden_image() {
         let p = entry.expect("entry").path();
         if p.extension().is_some_and(|e| e == "skel2d") {
             let rel = Path::new("examples").join(p.file_name().expect("name"));
-            assert!(names.contains(&rel.display().to_string()), "{} has no golden case", rel.display());
+            assert!(
+                names.contains(&rel.display().to_string()),
+                "{} has no golden case",
+                rel.display()
+            );
         }
     }
 }

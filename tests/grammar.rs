@@ -36,7 +36,8 @@ fn includes(v: &serde_json::Value, out: &mut Vec<String>) {
 
 #[test]
 fn the_textmate_grammar_covers_every_section_and_resolves_its_includes() {
-    let g: serde_json::Value = serde_json::from_str(&read("grammar/skel2d.tmLanguage.json")).expect("valid JSON");
+    let g: serde_json::Value =
+        serde_json::from_str(&read("grammar/skel2d.tmLanguage.json")).expect("valid JSON");
     assert_eq!(g["scopeName"], "source.skel2d");
     let repo = g["repository"].as_object().unwrap();
     let mut inc = Vec::new();
@@ -58,7 +59,12 @@ fn the_ebnf_has_a_rule_for_every_section() {
     let e = read("grammar/skel2d.ebnf");
     for kw in KEYWORDS {
         assert!(e.contains(&format!("{kw}-section")), "no {kw}-section");
-        assert!(e.lines().any(|l| l.starts_with(&format!("{kw}-section")) && l.contains(&format!("\"{kw}\""))), "{kw}-section rule");
+        assert!(
+            e.lines().any(
+                |l| l.starts_with(&format!("{kw}-section")) && l.contains(&format!("\"{kw}\""))
+            ),
+            "{kw}-section rule"
+        );
     }
 }
 

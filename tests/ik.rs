@@ -50,9 +50,12 @@ fn close(got: (f64, f64), want: (f64, f64), tol: f64) -> bool {
 fn a_reachable_target_is_reached_with_the_elbow_where_geometry_puts_it() {
     // cw: from the root to the tip the chain turns clockwise, so the elbow
     // is on the left of the root→target line; ccw: on the right.
-    for (t, bend, left) in
-        [((50.0, 20.0), "cw", true), ((50.0, 20.0), "ccw", false), ((-20.0, -45.0), "cw", true), ((10.0, 60.0), "ccw", false)]
-    {
+    for (t, bend, left) in [
+        ((50.0, 20.0), "cw", true),
+        ((50.0, 20.0), "ccw", false),
+        ((-20.0, -45.0), "cw", true),
+        ((10.0, 60.0), "ccw", false),
+    ] {
         let (comp, p) = setup(&arm(t.0, t.1, &format!("hand to target up 2 {bend}")));
         let sk = &comp.armature.skeleton;
         let hand = pos(&p, sk, "hand");
@@ -70,9 +73,17 @@ fn a_target_out_of_reach_gets_a_straight_chain_pointing_at_it() {
         let sk = &comp.armature.skeleton;
         let d = t.0.hypot(t.1);
         let (ux, uy) = (t.0 / d, t.1 / d);
-        assert!(close(pos(&p, sk, "hand"), (70.0 * ux, 70.0 * uy), 0.01), "{t:?}: {:?}", pos(&p, sk, "hand"));
+        assert!(
+            close(pos(&p, sk, "hand"), (70.0 * ux, 70.0 * uy), 0.01),
+            "{t:?}: {:?}",
+            pos(&p, sk, "hand")
+        );
         // FABRIK's ten rounds leave the middle joint a little off the line.
-        assert!(close(pos(&p, sk, "fore"), (40.0 * ux, 40.0 * uy), 0.1), "{t:?}: {:?}", pos(&p, sk, "fore"));
+        assert!(
+            close(pos(&p, sk, "fore"), (40.0 * ux, 40.0 * uy), 0.1),
+            "{t:?}: {:?}",
+            pos(&p, sk, "fore")
+        );
     }
 }
 
@@ -106,7 +117,8 @@ fn chains_under_a_mirrored_or_scaled_parent_still_reach() {
         ("body i1.5 j0.5", (50.0, 60.0)),
         ("body flip-x i-1.5", (-50.0, 60.0)),
     ] {
-        let text = arm(t.0, t.1, "hand to target up 2 cw").replace("\tbody\n", &format!("\t{body}\n"));
+        let text =
+            arm(t.0, t.1, "hand to target up 2 cw").replace("\tbody\n", &format!("\t{body}\n"));
         let (comp, p) = setup(&text);
         let sk = &comp.armature.skeleton;
         assert!(close(pos(&p, sk, "hand"), t, 0.02), "{body}: hand at {:?}", pos(&p, sk, "hand"));
@@ -115,7 +127,10 @@ fn chains_under_a_mirrored_or_scaled_parent_still_reach() {
 
 #[test]
 fn an_animated_target_is_followed_and_ik_changes_nothing_without_a_section() {
-    let text = format!("{}anim \"a\" 10fps 0:1\n\ttarget\n\t\tx 0 -> 10\n\t\ty 0 -> 20\n", arm(30.0, 10.0, "hand to target up 2"));
+    let text = format!(
+        "{}anim \"a\" 10fps 0:1\n\ttarget\n\t\tx 0 -> 10\n\t\ty 0 -> 20\n",
+        arm(30.0, 10.0, "hand to target up 2")
+    );
     let comp = compile(&text);
     assert!(comp.diagnostics.is_empty(), "{:?}", comp.diagnostics);
     let sk = &comp.armature.skeleton;
@@ -127,7 +142,11 @@ fn an_animated_target_is_followed_and_ik_changes_nothing_without_a_section() {
     let p = evaluate(&plain.armature, None, SkinId(0), 0.0);
     let (c, s) = ((-30f64).to_radians().cos(), (-30f64).to_radians().sin());
     let e = (40.0 * 0.5, -40.0 * 3f64.sqrt() / 2.0);
-    assert!(close(pos(&p, &plain.armature.skeleton, "hand"), (e.0 + 30.0 * c, e.1 + 30.0 * s), 1e-9));
+    assert!(close(
+        pos(&p, &plain.armature.skeleton, "hand"),
+        (e.0 + 30.0 * c, e.1 + 30.0 * s),
+        1e-9
+    ));
 }
 
 #[test]
@@ -135,8 +154,11 @@ fn every_token_of_an_ik_line_has_a_role_and_references_resolve() {
     let text = arm(30.0, 10.0, "hand to target from upper arc cw");
     let comp = compile(&text);
     let start = text.find("ik\n").unwrap();
-    let roles: Vec<(&str, Role)> =
-        comp.roles().filter(|r| r.span.start as usize >= start).map(|r| (&text[r.span.range()], r.role)).collect();
+    let roles: Vec<(&str, Role)> = comp
+        .roles()
+        .filter(|r| r.span.start as usize >= start)
+        .map(|r| (&text[r.span.range()], r.role))
+        .collect();
     assert_eq!(
         roles,
         [
@@ -162,13 +184,20 @@ fn every_token_of_an_ik_line_has_a_role_and_references_resolve() {
     assert_eq!(&text[comp.sources.ik[0].span.range()], "hand to target from upper arc cw");
     // The cursor on the line is on the chain's tip.
     let at_line = start + 5;
-    assert_eq!(comp.sources.bone_at(&text, at_line, |_| None), sk.bone_by_name("body.upper.fore.hand"));
+    assert_eq!(
+        comp.sources.bone_at(&text, at_line, |_| None),
+        sk.bone_by_name("body.upper.fore.hand")
+    );
 }
 
 /// The messages of a script's errors, with the text each points at.
 fn errors(text: &str) -> Vec<(String, String)> {
     let comp = compile(text);
-    comp.diagnostics.iter().filter(|d| d.is_error()).map(|d| (text[d.span.range()].to_string(), d.message.clone())).collect()
+    comp.diagnostics
+        .iter()
+        .filter(|d| d.is_error())
+        .map(|d| (text[d.span.range()].to_string(), d.message.clone()))
+        .collect()
 }
 
 #[test]
@@ -180,7 +209,11 @@ fn mistakes_are_located_errors_and_drop_the_family() {
         ("\tankle to foot up 4", "4", "has only 3 parents"),
         ("\tankle to foot from leg2", "leg2", "is not above"),
         ("\tankle to foot from ankle", "ankle", "at least two bones"),
-        ("\tankle to knee-target up 2", "knee-target", "hangs below `hip.thigh`, the first bone of its own chain"),
+        (
+            "\tankle to knee-target up 2",
+            "knee-target",
+            "hangs below `hip.thigh`, the first bone of its own chain",
+        ),
         ("\tankle to shin up 1", "shin", "first bone of its own chain"),
         ("\tankle up 2", "ankle up 2", "has no target"),
         ("\tankle to foot", "ankle to foot", "does not say where its chain starts"),
@@ -192,7 +225,11 @@ fn mistakes_are_located_errors_and_drop_the_family() {
         let errs = errors(&text);
         assert!(errs.iter().any(|(t, m)| t == at && m.contains(msg)), "{line}: {errs:?}");
         // An unknown word is ignored; every other mistake drops the family.
-        assert_eq!(compile(&text).armature.skeleton.ik.is_empty(), !line.ends_with("fabric"), "{line}");
+        assert_eq!(
+            compile(&text).armature.skeleton.ik.is_empty(),
+            !line.ends_with("fabric"),
+            "{line}"
+        );
     }
     // Hints: "did you mean".
     let comp = compile(&format!("{base}\tankle to foot up 2 fabric\n\tankel to foot up 2\n"));
@@ -207,8 +244,16 @@ fn families_that_would_move_each_other_are_errors() {
     // A second chain below the first one's first bone; a target that another
     // family turns; a chain that turns the target of an earlier family.
     for (lines, bad, msg) in [
-        ("\tc to t1 up 1\n\te to t2 up 1\n", "\te to t2 up 1", "hangs below `root.a.b`, the first bone of the IK family of `root.a.b.c`"),
-        ("\tc to t1 up 2\n\to to side up 1\n", "\to to side up 1", "`root.a.side` hangs below `root.a`"),
+        (
+            "\tc to t1 up 1\n\te to t2 up 1\n",
+            "\te to t2 up 1",
+            "hangs below `root.a.b`, the first bone of the IK family of `root.a.b.c`",
+        ),
+        (
+            "\tc to t1 up 2\n\to to side up 1\n",
+            "\to to side up 1",
+            "`root.a.side` hangs below `root.a`",
+        ),
         (
             "\te to side up 1\n\tc to t1 up 2\n",
             "\tc to t1 up 2",
@@ -218,7 +263,11 @@ fn families_that_would_move_each_other_are_errors() {
         let text = format!("{base}{lines}");
         let comp = compile(&text);
         let line_start = text.find(bad).unwrap() + 1;
-        let e = comp.diagnostics.iter().find(|d| d.is_error()).unwrap_or_else(|| panic!("{lines}: no error"));
+        let e = comp
+            .diagnostics
+            .iter()
+            .find(|d| d.is_error())
+            .unwrap_or_else(|| panic!("{lines}: no error"));
         assert_eq!(e.span.start as usize, line_start, "{lines}: {}", e.message);
         assert!(e.message.contains(msg), "{lines}: {}", e.message);
         assert_eq!(comp.armature.skeleton.ik.len(), 1, "{lines}: the first family stays");
@@ -242,7 +291,8 @@ fn the_section_header_and_indentation_are_checked() {
 #[test]
 fn incremental_compiles_keep_the_families_in_step() {
     let mut c = Compiler::new();
-    let text = format!("{}anim \"a\"\n\ttarget\n\t\tx 0 -> 10\n", arm(30.0, 10.0, "hand to target up 2"));
+    let text =
+        format!("{}anim \"a\"\n\ttarget\n\t\tx 0 -> 10\n", arm(30.0, 10.0, "hand to target up 2"));
     let first = c.update(&text);
     assert_eq!(first.armature.skeleton.ik.len(), 1);
     // An edit in the animation reuses the rig and the families.
@@ -253,7 +303,10 @@ fn incremental_compiles_keep_the_families_in_step() {
     assert_eq!(third.armature.skeleton.ik[0].mode, IkMode::Arc);
     let fourth = c.update(&text.replace("ik\n\thand to target up 2\n", ""));
     assert!(fourth.armature.skeleton.ik.is_empty());
-    assert_eq!(fourth.armature.skeleton.ik, compile(&text.replace("ik\n\thand to target up 2\n", "")).armature.skeleton.ik);
+    assert_eq!(
+        fourth.armature.skeleton.ik,
+        compile(&text.replace("ik\n\thand to target up 2\n", "")).armature.skeleton.ik
+    );
 }
 
 /// Script → `.skf` → import → `skelpad convert` → script: the converted
@@ -272,10 +325,15 @@ fn ik_round_trips_through_skelform_files_and_convert() {
         let text = std::fs::read_to_string(root.join(file)).unwrap();
         let arm = compile(&text).armature;
         let mut pictures = RenderedPictures::new(&arm, &root.join("examples"));
-        let export = build(&arm, &ExportOptions::default(), &mut pictures, &mut |_, _, _| true).unwrap();
+        let export =
+            build(&arm, &ExportOptions::default(), &mut pictures, &mut |_, _, _| true).unwrap();
         let imp = import_skf(&to_zip(&export).unwrap()).unwrap();
         let conv = convert(&imp, "sprites");
-        assert!(!conv.not_carried.keys().any(|k| k.starts_with("IK families")), "{file}: {:?}", conv.not_carried);
+        assert!(
+            !conv.not_carried.keys().any(|k| k.starts_with("IK families")),
+            "{file}: {:?}",
+            conv.not_carried
+        );
         let back = compile(&conv.script);
         assert!(!back.has_errors(), "{file}: {:?}\n{}", back.diagnostics, conv.script);
         let (a, b) = (&arm.skeleton, &back.armature.skeleton);
@@ -283,11 +341,23 @@ fn ik_round_trips_through_skelform_files_and_convert() {
         let map = |x: BoneId| b.bone_by_name(&paths[x.index()]).unwrap();
         // The exporter writes live families only (the rig's baked ones are in the keys).
         let live: Vec<_> =
-            a.ik.iter().filter(|f| export.armature.inverse_kinematics.iter().any(|x| x.target_id as usize == f.target.index())).collect();
+            a.ik.iter()
+                .filter(|f| {
+                    export
+                        .armature
+                        .inverse_kinematics
+                        .iter()
+                        .any(|x| x.target_id as usize == f.target.index())
+                })
+                .collect();
         assert_eq!(live.len(), b.ik.len(), "{file}");
         for (x, y) in live.iter().zip(&b.ik) {
             let bones: Vec<BoneId> = x.bones.iter().map(|&z| map(z)).collect();
-            assert_eq!((bones, map(x.target), x.mode, x.constraint), (y.bones.clone(), y.target, y.mode, y.constraint), "{file}");
+            assert_eq!(
+                (bones, map(x.target), x.mode, x.constraint),
+                (y.bones.clone(), y.target, y.mode, y.constraint),
+                "{file}"
+            );
         }
         let mut worst = 0.0f64;
         for (ai, anim) in arm.animations.iter().enumerate() {
@@ -298,13 +368,18 @@ fn ik_round_trips_through_skelform_files_and_convert() {
                 let ours = evaluate(&arm, Some(AnimId(ai as u32)), SkinId(0), t);
                 let theirs = evaluate(&back.armature, Some(AnimId(bi as u32)), SkinId(0), t);
                 for i in 0..a.bones.len() {
-                    let (w, o) = (ours.bones[i].world, theirs.bones[map(BoneId::from_index(i)).index()].world);
+                    let (w, o) = (
+                        ours.bones[i].world,
+                        theirs.bones[map(BoneId::from_index(i)).index()].world,
+                    );
                     let d = w.translation() - o.translation();
                     worst = worst.max(d.x.hypot(d.y));
                 }
             }
         }
-        eprintln!("{file}: converted script within {worst:.2e} units of the original at every frame");
+        eprintln!(
+            "{file}: converted script within {worst:.2e} units of the original at every frame"
+        );
         assert!(worst <= 0.01, "{file}: {worst}");
     }
 }

@@ -69,7 +69,11 @@ fn code_only(src: &str) -> String {
                     i += 1;
                 }
             }
-        } else if c == 'r' && (next == Some('"') || (next == Some('#') && !b.get(i.wrapping_sub(1)).is_some_and(|p| p.is_alphanumeric()))) {
+        } else if c == 'r'
+            && (next == Some('"')
+                || (next == Some('#')
+                    && !b.get(i.wrapping_sub(1)).is_some_and(|p| p.is_alphanumeric())))
+        {
             // A raw string r"…" or r#"…"# (or a raw identifier r#name).
             let mut j = i + 1;
             let mut hashes = 0;
@@ -154,7 +158,9 @@ fn without_tests(code: &str) -> (String, Vec<String>) {
         let end = match (brace, semi) {
             (Some(o), Some(s)) if s < o => {
                 let decl = item[..s].trim();
-                if let Some(name) = decl.strip_prefix("mod ").or_else(|| decl.strip_prefix("pub mod ")) {
+                if let Some(name) =
+                    decl.strip_prefix("mod ").or_else(|| decl.strip_prefix("pub mod "))
+                {
                     test_files.push(name.trim().to_string());
                 }
                 s + 1
@@ -349,7 +355,11 @@ fn every_reference_in_src_follows_the_layers() {
         checked += 1;
     }
     assert!(checked > 40, "only {checked} files checked");
-    assert!(bad.is_empty(), "edges against the layers (ARCHITECTURE.md, \"Layers\"):\n{}", bad.join("\n"));
+    assert!(
+        bad.is_empty(),
+        "edges against the layers (ARCHITECTURE.md, \"Layers\"):\n{}",
+        bad.join("\n")
+    );
     // Every top-level module has a layer.
     for f in &files {
         let path = module_path(f.strip_prefix(&src).unwrap());
@@ -363,16 +373,28 @@ fn every_reference_in_src_follows_the_layers() {
 fn a_back_edge_is_caught() {
     // The edge this issue removed: the parser using the compiler's helper.
     let src = "use std::fmt;\nfn f() { crate::compile::names::closest(\"x\", [].into_iter()); }\n";
-    assert_eq!(violations(&["syntax", "parse"], src), [("syntax".to_string(), "compile".to_string())]);
+    assert_eq!(
+        violations(&["syntax", "parse"], src),
+        [("syntax".to_string(), "compile".to_string())]
+    );
     // Groups, nested groups and `super::` chains that reach the root.
     let src = "use crate::{model::Color, io::{self, AtomicFiles}, cli::EXIT_OK};\n";
     assert_eq!(violations(&["app", "files"], src), [("app".to_string(), "cli".to_string())]);
-    assert_eq!(violations(&["formats", "skf", "read"], "use super::super::super::app::run;"), [("formats".into(), "app".into())]);
-    assert_eq!(violations(&["render"], "fn f() { super::formats::skf::x(); }"), [("render".into(), "formats".into())]);
+    assert_eq!(
+        violations(&["formats", "skf", "read"], "use super::super::super::app::run;"),
+        [("formats".into(), "app".into())]
+    );
+    assert_eq!(
+        violations(&["render"], "fn f() { super::formats::skf::x(); }"),
+        [("render".into(), "formats".into())]
+    );
     // Same layer, different modules.
     assert_eq!(violations(&["io"], "use crate::model::Color;"), [("io".into(), "model".into())]);
     // The edge that was the last known exception: compiling evaluating a pose.
-    assert_eq!(violations(&["compile", "expect"], "use crate::runtime::evaluate;"), [("compile".into(), "runtime".into())]);
+    assert_eq!(
+        violations(&["compile", "expect"], "use crate::runtime::evaluate;"),
+        [("compile".into(), "runtime".into())]
+    );
 }
 
 #[test]
@@ -399,7 +421,9 @@ fn after() { crate::runtime::evaluate(); }
     let (_, test_files) = without_tests(&code_only(src));
     assert_eq!(test_files, ["more"]);
     // Code after a test module is still read.
-    assert!(references(&["render", "export"], &without_tests(&code_only(src)).0).contains("runtime"));
+    assert!(
+        references(&["render", "export"], &without_tests(&code_only(src)).0).contains("runtime")
+    );
     // The wiring edge: the command line opens the editor.
     assert!(violations(&["cli"], "fn f() { crate::app::run(None); }").is_empty());
 }

@@ -83,9 +83,19 @@ impl Client {
             }
         });
         let mut c = Client { child, stdin, rx, next_id: 0, notifications: Vec::new() };
-        let init = c.request("initialize", json!({ "processId": null, "rootUri": null, "capabilities": {} }));
-        assert_eq!(init["result"]["capabilities"]["textDocumentSync"], json!(2), "incremental sync");
-        assert_eq!(init["result"]["capabilities"]["semanticTokensProvider"]["full"], json!({ "delta": true }));
+        let init = c.request(
+            "initialize",
+            json!({ "processId": null, "rootUri": null, "capabilities": {} }),
+        );
+        assert_eq!(
+            init["result"]["capabilities"]["textDocumentSync"],
+            json!(2),
+            "incremental sync"
+        );
+        assert_eq!(
+            init["result"]["capabilities"]["semanticTokensProvider"]["full"],
+            json!({ "delta": true })
+        );
         assert_eq!(
             init["result"]["capabilities"]["semanticTokensProvider"]["legend"]["tokenTypes"],
             json!([
@@ -124,7 +134,10 @@ impl Client {
         let id = self.next_id;
         self.send(&json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }));
         loop {
-            let v = self.rx.recv_timeout(Duration::from_secs(20)).unwrap_or_else(|_| panic!("no response to {method}"));
+            let v = self
+                .rx
+                .recv_timeout(Duration::from_secs(20))
+                .unwrap_or_else(|_| panic!("no response to {method}"));
             if v.get("id") == Some(&json!(id)) && v.get("method").is_none() {
                 return v;
             }
@@ -142,18 +155,19 @@ impl Client {
     fn diagnostics(&mut self, version: i64) -> Vec<Value> {
         let deadline = Instant::now() + Duration::from_secs(20);
         loop {
-            if let Some(i) = self
-                .notifications
-                .iter()
-                .position(|n| n["method"] == "textDocument/publishDiagnostics" && n["params"]["version"] == json!(version))
-            {
+            if let Some(i) = self.notifications.iter().position(|n| {
+                n["method"] == "textDocument/publishDiagnostics"
+                    && n["params"]["version"] == json!(version)
+            }) {
                 let n = self.notifications.remove(i);
                 return n["params"]["diagnostics"].as_array().cloned().unwrap_or_default();
             }
             let left = deadline.saturating_duration_since(Instant::now());
             match self.rx.recv_timeout(left) {
                 Ok(v) => self.notifications.push(v),
-                Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => panic!("no diagnostics for version {version}"),
+                Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => {
+                    panic!("no diagnostics for version {version}")
+                }
             }
         }
     }
@@ -215,7 +229,12 @@ fn diagnostics_match_check_in_utf16_positions_and_follow_incremental_edits() {
     assert_eq!(d[1]["range"], range(15, 9, 15, 13));
     assert_eq!(d[2]["range"], range(16, 1, 16, 4));
     assert_eq!(d[2]["message"], "unknown bone `fot`");
-    let hints: Vec<&str> = d[2]["relatedInformation"].as_array().unwrap().iter().map(|h| h["message"].as_str().unwrap()).collect();
+    let hints: Vec<&str> = d[2]["relatedInformation"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h["message"].as_str().unwrap())
+        .collect();
     assert_eq!(hints, ["help: did you mean `hip.leg.foot`?", "help: its timelines are ignored"]);
 
     // Incremental edits: delete ` bogus` (after the two-unit 𝄞), fix `fot`.
@@ -268,7 +287,8 @@ fn semantic_tokens_full_and_delta_come_from_the_roles() {
         "regexp",
     ];
     let ty = |name: &str| legend_types.iter().position(|t| *t == name).unwrap() as u64;
-    let full = c.result("textDocument/semanticTokens/full", json!({ "textDocument": { "uri": URI } }));
+    let full =
+        c.result("textDocument/semanticTokens/full", json!({ "textDocument": { "uri": URI } }));
     let toks = decode(full["data"].as_array().unwrap());
     // Line 0: the whole comment, 21 UTF-16 units (— and ✓ are one unit each).
     assert_eq!(toks[0], (0, 0, 21, ty("comment"), 0));
@@ -281,7 +301,9 @@ fn semantic_tokens_full_and_delta_come_from_the_roles() {
     // The animation name: 8 characters plus the second unit of 𝄞, and the
     // frame rate after it at UTF-16 column 15.
     assert!(toks.contains(&(9, 5, 9, ty("string"), 0)));
-    assert!(toks.contains(&(9, 15, 5, ty("number"), 0)) || toks.contains(&(9, 15, 5, ty("macro"), 0)));
+    assert!(
+        toks.contains(&(9, 15, 5, ty("number"), 0)) || toks.contains(&(9, 15, 5, ty("macro"), 0))
+    );
     assert!(toks.contains(&(10, 1, 3, ty("class"), 0)));
     assert!(toks.contains(&(11, 6, 2, ty("operator"), 0)));
     assert!(toks.contains(&(13, 4, 4, ty("enumMember"), 0)));
@@ -291,21 +313,31 @@ fn semantic_tokens_full_and_delta_come_from_the_roles() {
     // Delta: insert a key on line 11; one edit carries the new token(s).
     let prev_id = full["resultId"].as_str().unwrap().to_string();
     c.change(2, json!([{ "range": range(11, 11, 11, 11), "text": " -> 45" }]));
-    let delta = c.result("textDocument/semanticTokens/full/delta", json!({ "textDocument": { "uri": URI }, "previousResultId": prev_id }));
+    let delta = c.result(
+        "textDocument/semanticTokens/full/delta",
+        json!({ "textDocument": { "uri": URI }, "previousResultId": prev_id }),
+    );
     let edits = delta["edits"].as_array().unwrap();
     assert_eq!(edits.len(), 1);
     // Applying the edit to the previous data gives the new full tokens.
     let mut data: Vec<Value> = full["data"].as_array().unwrap().clone();
-    let (start, del) = (edits[0]["start"].as_u64().unwrap() as usize, edits[0]["deleteCount"].as_u64().unwrap() as usize);
+    let (start, del) = (
+        edits[0]["start"].as_u64().unwrap() as usize,
+        edits[0]["deleteCount"].as_u64().unwrap() as usize,
+    );
     let ins = edits[0]["data"].as_array().cloned().unwrap_or_default();
     data.splice(start..start + del, ins);
-    let full2 = c.result("textDocument/semanticTokens/full", json!({ "textDocument": { "uri": URI } }));
+    let full2 =
+        c.result("textDocument/semanticTokens/full", json!({ "textDocument": { "uri": URI } }));
     assert_eq!(&data, full2["data"].as_array().unwrap());
     let toks2 = decode(&data);
     assert!(toks2.contains(&(11, 12, 2, ty("operator"), 0)));
     assert!(toks2.contains(&(11, 15, 2, ty("number"), 0)));
     // An unknown previous id gets full tokens.
-    let again = c.result("textDocument/semanticTokens/full/delta", json!({ "textDocument": { "uri": URI }, "previousResultId": "nope" }));
+    let again = c.result(
+        "textDocument/semanticTokens/full/delta",
+        json!({ "textDocument": { "uri": URI }, "previousResultId": "nope" }),
+    );
     assert_eq!(again["data"], full2["data"]);
     c.stop();
 }
@@ -326,10 +358,19 @@ fn completion_offers_what_the_context_takes() {
     // After a bone path: bone properties.
     let r = complete(&mut c, 2, 12);
     let l = labels(&r);
-    assert!(l.contains(&"flip-x".to_string()) && l.contains(&"no-rot".to_string()) && l.contains(&"l".to_string()), "{l:?}");
+    assert!(
+        l.contains(&"flip-x".to_string())
+            && l.contains(&"no-rot".to_string())
+            && l.contains(&"l".to_string()),
+        "{l:?}"
+    );
     // A rect's properties include w, h and d; a circle's d but no w.
     let rect = labels(&complete(&mut c, 5, 13));
-    assert!(rect.contains(&"w".to_string()) && rect.contains(&"h".to_string()) && rect.contains(&"round-join".to_string()));
+    assert!(
+        rect.contains(&"w".to_string())
+            && rect.contains(&"h".to_string())
+            && rect.contains(&"round-join".to_string())
+    );
     assert!(!rect.contains(&"butt-cap".to_string()));
     let circle = labels(&complete(&mut c, 6, 16));
     assert!(circle.contains(&"d".to_string()) && !circle.contains(&"w".to_string()));
@@ -337,13 +378,26 @@ fn completion_offers_what_the_context_takes() {
     c.change(2, json!([{ "range": range(7, 8, 7, 8), "text": ":le" }]));
     let r = complete(&mut c, 7, 11);
     let items = r.as_array().unwrap();
-    let leg = items.iter().find(|i| i["label"] == "leg").expect("the shortest unambiguous suffix of hip.leg");
+    let leg = items
+        .iter()
+        .find(|i| i["label"] == "leg")
+        .expect("the shortest unambiguous suffix of hip.leg");
     assert_eq!(leg["textEdit"]["range"], range(7, 9, 7, 11));
     // Animation items: bones by full name and shortest unambiguous suffix
     // (`foot` is ambiguous: hip.leg.foot and arm.foot), and slots.
     let r = complete(&mut c, 15, 1);
     let l = labels(&r);
-    for want in ["hip", "leg", "hip.leg", "leg.foot", "hip.leg.foot", "arm", "arm.foot", "@hand", "@arm.foot.hand"] {
+    for want in [
+        "hip",
+        "leg",
+        "hip.leg",
+        "leg.foot",
+        "hip.leg.foot",
+        "arm",
+        "arm.foot",
+        "@hand",
+        "@arm.foot.hand",
+    ] {
         assert!(l.contains(&want.to_string()), "{want} in {l:?}");
     }
     assert!(!l.contains(&"foot".to_string()), "{l:?}");
@@ -352,7 +406,12 @@ fn completion_offers_what_the_context_takes() {
     assert_eq!(bone_tl, ["x", "y", "r", "i", "j", "s", "t"]);
     // The `@` timeline of slot `hand`: its attachments, advances and easings.
     let r = labels(&complete(&mut c, 14, 4));
-    assert!(r.contains(&"hand".to_string()) && r.contains(&":sio->".to_string()) && r.contains(&"->".to_string()), "{r:?}");
+    assert!(
+        r.contains(&"hand".to_string())
+            && r.contains(&":sio->".to_string())
+            && r.contains(&"->".to_string()),
+        "{r:?}"
+    );
     // The animation header: animation names after `anim`.
     let r = complete(&mut c, 10, 5);
     assert_eq!(labels(&r)[0], "\"a\"");
@@ -374,7 +433,10 @@ fn hover_definition_references_symbols_rename_and_format() {
     assert_eq!(h["range"], range(10, 1, 10, 4));
     // foot: x60 along leg, which points down (r-90): (0, -5-60) = (0, -65).
     let h = c.at("textDocument/hover", 5, 10);
-    assert!(h["contents"]["value"].as_str().unwrap().contains("world position at setup: (0, -65)"), "{h}");
+    assert!(
+        h["contents"]["value"].as_str().unwrap().contains("world position at setup: (0, -65)"),
+        "{h}"
+    );
     // A timeline's property letter shows its keys (the default step is 5
     // frames, LANGUAGE.md §5; at 10 fps frame 5 is 0.5 s).
     let h = c.at("textDocument/hover", 11, 2);
@@ -424,7 +486,8 @@ fn hover_definition_references_symbols_rename_and_format() {
     assert_eq!(s.len(), 2);
     assert_eq!(s[0]["name"], "skeleton");
     assert_eq!(s[0]["selectionRange"], range(1, 0, 1, 8));
-    let bones: Vec<&str> = s[0]["children"].as_array().unwrap().iter().map(|b| b["name"].as_str().unwrap()).collect();
+    let bones: Vec<&str> =
+        s[0]["children"].as_array().unwrap().iter().map(|b| b["name"].as_str().unwrap()).collect();
     assert_eq!(bones, ["hip", "hip.leg", "hip.leg.foot", "arm"]);
     assert_eq!(s[0]["children"][1]["selectionRange"], range(3, 1, 3, 8));
     assert_eq!(s[1]["name"], "anim \"g\u{e4}nge\u{1d11e}\"");
@@ -439,11 +502,19 @@ fn hover_definition_references_symbols_rename_and_format() {
         "textDocument/rename",
         json!({ "textDocument": { "uri": URI }, "position": { "line": 10, "character": 2 }, "newName": "thigh" }),
     );
-    let edits: Vec<(Value, String)> =
-        e["changes"][URI].as_array().unwrap().iter().map(|e| (e["range"].clone(), e["newText"].as_str().unwrap().to_string())).collect();
+    let edits: Vec<(Value, String)> = e["changes"][URI]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| (e["range"].clone(), e["newText"].as_str().unwrap().to_string()))
+        .collect();
     assert_eq!(
         edits,
-        [(range(3, 5, 3, 8), "thigh".to_string()), (range(5, 5, 5, 8), "thigh".to_string()), (range(10, 1, 10, 4), "thigh".to_string())]
+        [
+            (range(3, 5, 3, 8), "thigh".to_string()),
+            (range(5, 5, 5, 8), "thigh".to_string()),
+            (range(10, 1, 10, 4), "thigh".to_string())
+        ]
     );
     let bad = c.request(
         "textDocument/rename",
@@ -453,11 +524,18 @@ fn hover_definition_references_symbols_rename_and_format() {
 
     // Formatting: indentation to tabs (4 spaces per tab as asked), trailing
     // spaces removed, nothing else.
-    c.change(2, json!([{ "text": "skeleton  \n    hip l1\n        @ :rect w1 \n  \t\n\tarm\t\n" }]));
+    c.change(
+        2,
+        json!([{ "text": "skeleton  \n    hip l1\n        @ :rect w1 \n  \t\n\tarm\t\n" }]),
+    );
     let f =
         c.result("textDocument/formatting", json!({ "textDocument": { "uri": URI }, "options": { "tabSize": 4, "insertSpaces": true } }));
-    let edits: Vec<(Value, String)> =
-        f.as_array().unwrap().iter().map(|e| (e["range"].clone(), e["newText"].as_str().unwrap().to_string())).collect();
+    let edits: Vec<(Value, String)> = f
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| (e["range"].clone(), e["newText"].as_str().unwrap().to_string()))
+        .collect();
     assert_eq!(
         edits,
         [
@@ -561,7 +639,8 @@ fn random_edits_and_requests_for_ten_seconds_never_crash_the_server() {
         // The change was handled (not swallowed by a failure): its
         // diagnostics came before the answers.
         assert!(
-            c.notifications.iter().any(|n| n["method"] == "textDocument/publishDiagnostics" && n["params"]["version"] == json!(version)),
+            c.notifications.iter().any(|n| n["method"] == "textDocument/publishDiagnostics"
+                && n["params"]["version"] == json!(version)),
             "no diagnostics for version {version}"
         );
         c.notifications.clear();

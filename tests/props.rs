@@ -33,8 +33,15 @@ fn cases(default: u32) -> ProptestConfig {
 fn check_spans(text: &str, c: &Compilation) -> Result<(), TestCaseError> {
     for d in &c.diagnostics {
         let (s, e) = (d.span.start as usize, d.span.end as usize);
-        prop_assert!(s <= e && e <= text.len(), "span {s}..{e} outside a text of {} bytes: {d:?}", text.len());
-        prop_assert!(text.is_char_boundary(s) && text.is_char_boundary(e), "span {s}..{e} splits a character: {d:?}");
+        prop_assert!(
+            s <= e && e <= text.len(),
+            "span {s}..{e} outside a text of {} bytes: {d:?}",
+            text.len()
+        );
+        prop_assert!(
+            text.is_char_boundary(s) && text.is_char_boundary(e),
+            "span {s}..{e} splits a character: {d:?}"
+        );
         prop_assert!(!d.message.is_empty());
     }
     Ok(())
@@ -62,10 +69,20 @@ fn for_each_pose(
 fn check_finite(arm: &Armature) -> Result<(), TestCaseError> {
     for_each_pose(arm, |anim, pose| {
         for (b, bp) in arm.skeleton.bones.iter().zip(&pose.bones) {
-            prop_assert!(bp.world.is_finite(), "bone `{}` has a non-finite matrix in `{anim}`: {:?}", b.name, bp.world);
+            prop_assert!(
+                bp.world.is_finite(),
+                "bone `{}` has a non-finite matrix in `{anim}`: {:?}",
+                b.name,
+                bp.world
+            );
         }
         for (s, sp) in arm.skeleton.slots.iter().zip(&pose.slots) {
-            prop_assert!(sp.color.to_array().iter().all(|c| c.is_finite()), "slot `{}` color in `{anim}`: {:?}", s.name, sp.color);
+            prop_assert!(
+                sp.color.to_array().iter().all(|c| c.is_finite()),
+                "slot `{}` color in `{anim}`: {:?}",
+                s.name,
+                sp.color
+            );
         }
         Ok(())
     })
@@ -243,7 +260,8 @@ const LINES: &[&str] = &[
 
 /// One line: some tabs, then atoms and random characters.
 fn random_line() -> impl Strategy<Value = String> {
-    let indent = prop_oneof![2 => Just(0usize), 3 => Just(1), 3 => Just(2), 2 => Just(3), 1 => Just(4)];
+    let indent =
+        prop_oneof![2 => Just(0usize), 3 => Just(1), 3 => Just(2), 2 => Just(3), 1 => Just(4)];
     let piece = prop_oneof![
         4 => select(ATOMS).prop_map(str::to_string),
         1 => any::<char>().prop_map(String::from),
@@ -263,7 +281,8 @@ fn random_line() -> impl Strategy<Value = String> {
 fn atom_text() -> impl Strategy<Value = String> {
     let line = prop_oneof![3 => select(LINES).prop_map(str::to_string), 2 => random_line()];
     let end = prop_oneof![8 => Just("\n"), 1 => Just("\r\n"), 1 => Just("\\\n")];
-    prop::collection::vec((line, end), 0..30).prop_map(|v| v.into_iter().map(|(l, e)| format!("{l}{e}")).collect())
+    prop::collection::vec((line, end), 0..30)
+        .prop_map(|v| v.into_iter().map(|(l, e)| format!("{l}{e}")).collect())
 }
 
 fn conformance_dir() -> PathBuf {
@@ -281,14 +300,22 @@ fn scripts() -> &'static [(String, String)] {
                 .filter_map(|e| e.ok())
                 .map(|e| e.path())
                 .filter(|p| p.extension().is_some_and(|x| x == "skel2d"))
-                .filter_map(|p| Some((p.file_name()?.to_string_lossy().into_owned(), std::fs::read_to_string(&p).ok()?)))
+                .filter_map(|p| {
+                    Some((
+                        p.file_name()?.to_string_lossy().into_owned(),
+                        std::fs::read_to_string(&p).ok()?,
+                    ))
+                })
                 .collect();
             v.sort();
             v
         };
         let mut v = read(&conformance_dir());
         if v.is_empty() {
-            eprintln!("note: {} has no scripts; mutating the examples instead", conformance_dir().display());
+            eprintln!(
+                "note: {} has no scripts; mutating the examples instead",
+                conformance_dir().display()
+            );
             v = read(&Path::new(env!("CARGO_MANIFEST_DIR")).join("examples"));
         }
         assert!(!v.is_empty(), "no scripts to mutate");
@@ -335,7 +362,11 @@ fn edit() -> impl Strategy<Value = Edit> {
 /// The nth char boundary of `s`, wrapping (the end of the text included).
 fn char_pos(s: &str, n: usize) -> usize {
     let count = s.chars().count() + 1;
-    s.char_indices().map(|(i, _)| i).chain(std::iter::once(s.len())).nth(n % count).unwrap_or(s.len())
+    s.char_indices()
+        .map(|(i, _)| i)
+        .chain(std::iter::once(s.len()))
+        .nth(n % count)
+        .unwrap_or(s.len())
 }
 
 /// Byte offset of the nth occurrence of `c`, wrapping.
@@ -390,7 +421,10 @@ fn apply(text: &str, e: &Edit) -> String {
                 lines.swap(a, b);
             }
             // A last line without `\n` may now sit in the middle.
-            lines.iter().map(|l| if l.ends_with('\n') { l.to_string() } else { format!("{l}\n") }).collect()
+            lines
+                .iter()
+                .map(|l| if l.ends_with('\n') { l.to_string() } else { format!("{l}\n") })
+                .collect()
         }
         Edit::TabToSpace(n) => match nth_of(text, '\t', n) {
             Some(i) => format!("{} {}", &text[..i], &text[i + 1..]),
@@ -415,8 +449,12 @@ fn apply(text: &str, e: &Edit) -> String {
             out.concat()
         }
         Edit::DuplicateSection(n) => {
-            let starts: Vec<usize> =
-                lines.iter().enumerate().filter(|(_, l)| !l.starts_with('\t') && !l.trim().is_empty()).map(|(i, _)| i).collect();
+            let starts: Vec<usize> = lines
+                .iter()
+                .enumerate()
+                .filter(|(_, l)| !l.starts_with('\t') && !l.trim().is_empty())
+                .map(|(i, _)| i)
+                .collect();
             if starts.is_empty() {
                 return text.to_string();
             }
@@ -514,7 +552,12 @@ fn reference_sections(text: &str) -> Vec<(u32, u32)> {
 }
 
 fn continuation_heavy_text() -> impl Strategy<Value = String> {
-    let piece = select(&["\\", "\\\n", "\\\r\n", "\n", "\r\n", "\r", "\t", " ", "#", "# ", "a", "skeleton", "\u{a0}", "é"][..]);
+    let piece = select(
+        &[
+            "\\", "\\\n", "\\\r\n", "\n", "\r\n", "\r", "\t", " ", "#", "# ", "a", "skeleton",
+            "\u{a0}", "é",
+        ][..],
+    );
     prop::collection::vec(piece, 0..40).prop_map(|v| v.concat())
 }
 
@@ -560,13 +603,20 @@ fn conformance_scripts_compile_and_pose() {
 
 /// Everything observable about a compilation: diagnostics, the model, and
 /// the poses in every skin.
-fn observe(c: &Compilation) -> (Vec<skelpad::syntax::Diagnostic>, String, Vec<serde_json::Value>, String) {
+fn observe(
+    c: &Compilation,
+) -> (Vec<skelpad::syntax::Diagnostic>, String, Vec<serde_json::Value>, String) {
     let arm = &c.armature;
     let anims: Vec<AnimId> = (0..arm.animations.len()).map(AnimId::from_index).collect();
     let mut poses = Vec::new();
     for skin in 0..arm.skeleton.skins.len() {
         let skin = SkinId::from_index(skin);
-        poses.push(skelpad::runtime::report::pose_document(arm, &anims, skin, Some(&[0.0, 0.05, 0.3, 1.0])));
+        poses.push(skelpad::runtime::report::pose_document(
+            arm,
+            &anims,
+            skin,
+            Some(&[0.0, 0.05, 0.3, 1.0]),
+        ));
         poses.push(skelpad::runtime::report::pose_json(arm, &evaluate(arm, None, skin, 0.0)));
     }
     (c.diagnostics.clone(), format!("{arm:?}"), poses, format!("{:?} {:?}", c.sources, c.lines))
@@ -615,7 +665,8 @@ proptest! {
 
 #[test]
 fn editing_one_animation_recompiles_only_it() {
-    let base = "skeleton\n\thip\nanim \"a\"\n\thip\n\t\tx 0 -> 1\nanim \"b\"\n\thip\n\t\ty 0 -> 1\n";
+    let base =
+        "skeleton\n\thip\nanim \"a\"\n\thip\n\t\tx 0 -> 1\nanim \"b\"\n\thip\n\t\ty 0 -> 1\n";
     let mut compiler = Compiler::new();
     compiler.update(base);
     let edited = base.replace("y 0 -> 1", "y 0 -> 2");
@@ -662,7 +713,8 @@ fn bone_line(i: usize) -> impl Strategy<Value = String> {
         .prop_map(move |(parent, x, y, r, si, sj, flags)| {
             // Bone i hangs below bone parent % i (or is a root).
             let parent = if i == 0 { None } else { Some(parent % (i + 1)).filter(|&p| p < i) };
-            let mut line = format!("\t{}", parent.map_or(format!("b{i}"), |p| format!("b{p}.b{i}")));
+            let mut line =
+                format!("\t{}", parent.map_or(format!("b{i}"), |p| format!("b{p}.b{i}")));
             for (letter, v) in [("x", x), ("y", y), ("r", r), ("i", si), ("j", sj)] {
                 if let Some(v) = v {
                     line.push_str(&format!(" {letter}{v}"));
@@ -687,17 +739,20 @@ fn timeline() -> impl Strategy<Value = String> {
         1 => Just("}[0]".to_string()),
     ];
     let sep = select(&[" -> ", " --> ", " > ", " :si-> ", " +3::so> ", " 0:0:> ", " "][..]);
-    (select(&["x", "y", "r", "i", "j"][..]), prop::collection::vec((value, sep), 1..6)).prop_map(|(prop, cmds)| {
-        let body: String = cmds.into_iter().map(|(v, s)| format!("{v}{s}")).collect();
-        format!("\t\t{prop} {body}")
-    })
+    (select(&["x", "y", "r", "i", "j"][..]), prop::collection::vec((value, sep), 1..6)).prop_map(
+        |(prop, cmds)| {
+            let body: String = cmds.into_iter().map(|(v, s)| format!("{v}{s}")).collect();
+            format!("\t\t{prop} {body}")
+        },
+    )
 }
 
 fn rig_script() -> impl Strategy<Value = String> {
     (1..8usize)
         .prop_flat_map(|n| {
             let bones: Vec<_> = (0..n).map(bone_line).collect();
-            let items = prop::collection::vec((0..n, prop::collection::vec(timeline(), 1..3)), 0..4);
+            let items =
+                prop::collection::vec((0..n, prop::collection::vec(timeline(), 1..3)), 0..4);
             let flips = prop::collection::vec((0..n, any::<bool>()), 0..2);
             (bones, items, flips)
         })
@@ -765,7 +820,9 @@ proptest! {
 
 fn overflowing_number_literals_keep_matrices_finite() {
     let big = "9".repeat(400);
-    let text = format!("skeleton\n\thip x{big}\n\thip.arm r{big} i{big}\nanim \"a\"\n\thip\n\t\ty 0 -> {big}\n");
+    let text = format!(
+        "skeleton\n\thip x{big}\n\thip.arm r{big} i{big}\nanim \"a\"\n\thip\n\t\ty 0 -> {big}\n"
+    );
     let c = compile(&text);
     let finite = check_finite(&c.armature);
     assert!(finite.is_ok() || c.has_errors(), "non-finite pose without any diagnostic: {finite:?}");

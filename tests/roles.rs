@@ -16,9 +16,16 @@ use skelpad::syntax::{Role, token};
 fn scripts() -> Vec<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut v = Vec::new();
-    for dir in [root.join("examples"), root.join("tests/conformance_extra"), root.join("tests/conformance")] {
+    for dir in [
+        root.join("examples"),
+        root.join("tests/conformance_extra"),
+        root.join("tests/conformance"),
+    ] {
         let Ok(rd) = std::fs::read_dir(&dir) else { continue };
-        v.extend(rd.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|x| x == "skel2d")));
+        v.extend(
+            rd.filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|x| x == "skel2d")),
+        );
     }
     v.sort();
     v
@@ -42,25 +49,39 @@ fn words(text: &str) -> Vec<(usize, &str)> {
 }
 
 fn is_number(s: &str) -> bool {
-    s.parse::<f64>().is_ok_and(f64::is_finite) || s.starts_with('.') && s[1..].parse::<f64>().is_ok()
+    s.parse::<f64>().is_ok_and(f64::is_finite)
+        || s.starts_with('.') && s[1..].parse::<f64>().is_ok()
 }
 
 /// What a token's text must look like for its role.
 fn plausible(role: Role, s: &str) -> bool {
-    let letter_number = |letters: &str| s.len() > 1 && letters.contains(&s[..1]) && is_number(&s[1..]);
+    let letter_number =
+        |letters: &str| s.len() > 1 && letters.contains(&s[..1]) && is_number(&s[1..]);
     match role {
         Role::SectionKeyword => ["skeleton", "skin", "order", "anim", "expect", "ik"].contains(&s),
-        Role::BonePath | Role::BoneRef => s.split('.').all(|seg| !seg.is_empty() && !seg.contains(['@', ':', '#', ','])),
+        Role::BonePath | Role::BoneRef => {
+            s.split('.').all(|seg| !seg.is_empty() && !seg.contains(['@', ':', '#', ',']))
+        }
         // `local`/`world` of expectation lines; the words of IK lines.
         Role::BoneProperty => {
             letter_number("lrxyij")
-                || ["flip-x", "flip-y", "no-rot", "no-scale", "local", "world", "to", "up", "from", "fabrik", "arc", "cw", "ccw"]
-                    .contains(&s)
+                || [
+                    "flip-x", "flip-y", "no-rot", "no-scale", "local", "world", "to", "up", "from",
+                    "fabrik", "arc", "cw", "ccw",
+                ]
+                .contains(&s)
         }
         Role::SlotHead | Role::SlotRef => s.starts_with('@'),
-        Role::AttachmentType => ["sprite", "rect", "circle", "ellipse", "path"].contains(&s.trim_start_matches(':')),
+        Role::AttachmentType => {
+            ["sprite", "rect", "circle", "ellipse", "path"].contains(&s.trim_start_matches(':'))
+        }
         // (`gNUM bNUM aNUM`: a slot's expected color.)
-        Role::Property => s.len() == 1 || letter_number("whxyrijtmdgba") || s.ends_with("-join") || s.ends_with("-cap"),
+        Role::Property => {
+            s.len() == 1
+                || letter_number("whxyrijtmdgba")
+                || s.ends_with("-join")
+                || s.ends_with("-cap")
+        }
         Role::Number => {
             let s = s.trim_start_matches(['+', '*']).trim_end_matches("fps");
             s.split(',').all(is_number)
@@ -90,11 +111,21 @@ fn every_token_of_every_script_has_its_role_from_the_parser() {
         let text = std::fs::read_to_string(&path).unwrap();
         let comp = compile(&text);
         let roles: Vec<_> = comp.roles().collect();
-        assert!(roles.windows(2).all(|w| w[0].span.end <= w[1].span.start), "{name}: roles overlap or are out of order");
-        let in_comment = |b: usize| roles.iter().any(|r| r.role == Role::Comment && r.span.range().contains(&b));
+        assert!(
+            roles.windows(2).all(|w| w[0].span.end <= w[1].span.start),
+            "{name}: roles overlap or are out of order"
+        );
+        let in_comment =
+            |b: usize| roles.iter().any(|r| r.role == Role::Comment && r.span.range().contains(&b));
         let job = layout_job(&text, &comp, "", true, FontId::monospace(12.0));
-        let color_at =
-            |b: usize| job.sections.iter().find(|s| (s.byte_range.start.0..s.byte_range.end.0).contains(&b)).unwrap().format.color;
+        let color_at = |b: usize| {
+            job.sections
+                .iter()
+                .find(|s| (s.byte_range.start.0..s.byte_range.end.0).contains(&b))
+                .unwrap()
+                .format
+                .color
+        };
         for (pos, word) in words(&text) {
             if in_comment(pos) {
                 continue;
@@ -103,7 +134,10 @@ fn every_token_of_every_script_has_its_role_from_the_parser() {
             let starting: Vec<_> = roles.iter().filter(|r| r.span.start as usize == pos).collect();
             assert_eq!(starting.len(), 1, "{name}: token `{word}` at {pos} has roles {starting:?}");
             let r = starting[0];
-            assert!(r.span.end as usize <= pos + word.len(), "{name}: role {r:?} runs past `{word}`");
+            assert!(
+                r.span.end as usize <= pos + word.len(),
+                "{name}: role {r:?} runs past `{word}`"
+            );
             let sub = &text[r.span.range()];
             assert!(plausible(r.role, sub), "{name}: `{sub}` read as {:?}", r.role);
             for b in r.span.range() {
@@ -117,9 +151,17 @@ fn every_token_of_every_script_has_its_role_from_the_parser() {
             assert!(!s.trim().is_empty(), "{name}: empty role {r:?}");
         }
         if comp.diagnostics.is_empty() {
-            assert!(roles.iter().all(|r| r.role != Role::Invalid), "{name}: clean script with invalid tokens");
+            assert!(
+                roles.iter().all(|r| r.role != Role::Invalid),
+                "{name}: clean script with invalid tokens"
+            );
             // Every name the parser read is in the source map, resolved.
-            for r in roles.iter().filter(|r| matches!(r.role, Role::BonePath | Role::BoneRef | Role::SlotRef | Role::AttachmentRef)) {
+            for r in roles.iter().filter(|r| {
+                matches!(
+                    r.role,
+                    Role::BonePath | Role::BoneRef | Role::SlotRef | Role::AttachmentRef
+                )
+            }) {
                 let at = r.span.start + u32::from(text.as_bytes()[r.span.start as usize] == b'@');
                 let reference = comp.sources.reference_at(at);
                 assert!(
@@ -133,7 +175,11 @@ fn every_token_of_every_script_has_its_role_from_the_parser() {
         // Bone definitions name exactly the bones that were written.
         let sk = &comp.armature.skeleton;
         for r in roles.iter().filter(|r| r.role == Role::BonePath) {
-            assert!(sk.bone_by_name(&text[r.span.range()]).is_some(), "{name}: `{}` is not a bone", &text[r.span.range()]);
+            assert!(
+                sk.bone_by_name(&text[r.span.range()]).is_some(),
+                "{name}: `{}` is not a bone",
+                &text[r.span.range()]
+            );
         }
         let keywords = roles.iter().filter(|r| r.role == Role::SectionKeyword).count();
         let headers = text
@@ -148,7 +194,10 @@ fn every_token_of_every_script_has_its_role_from_the_parser() {
         // Colours of numbers really parse with the parser's own recognizer.
         for r in roles.iter().filter(|r| r.role == Role::Color) {
             let s = &text[r.span.range()];
-            assert!(token::color(s.trim_start_matches(['f', 's'])).is_some(), "{name}: `{s}` is no color");
+            assert!(
+                token::color(s.trim_start_matches(['f', 's'])).is_some(),
+                "{name}: `{s}` is no color"
+            );
         }
     }
     assert!(counted > 1000, "{counted} tokens checked");
@@ -159,11 +208,17 @@ fn the_continued_line_case_reads_as_one_bone_line() {
     let text = "skeleton\n\tarm l40 \\\nr10\n\tleg l20\n";
     let comp = compile(text);
     assert_eq!(comp.armature.skeleton.bones.len(), 2);
-    let role_of = |tok: &str| comp.roles().find(|r| r.span.start as usize == text.find(tok).unwrap()).map(|r| r.role);
+    let role_of = |tok: &str| {
+        comp.roles().find(|r| r.span.start as usize == text.find(tok).unwrap()).map(|r| r.role)
+    };
     assert_eq!(role_of("arm"), Some(Role::BonePath));
     assert_eq!(role_of("r10"), Some(Role::BoneProperty));
     assert_eq!(role_of("leg"), Some(Role::BonePath));
     assert_eq!(role_of("l20"), Some(Role::BoneProperty));
-    let rot = comp.armature.skeleton.bone_by_name("arm").map(|b| comp.armature.skeleton.bone(b).setup.rotation_rad);
+    let rot = comp
+        .armature
+        .skeleton
+        .bone_by_name("arm")
+        .map(|b| comp.armature.skeleton.bone(b).setup.rotation_rad);
     assert!((rot.unwrap() - 10f64.to_radians()).abs() < 1e-9);
 }

@@ -42,7 +42,13 @@ fn scripts_in(dir: &Path) -> Vec<(String, String, PathBuf)> {
         .filter_map(|e| e.ok())
         .map(|e| e.path())
         .filter(|p| p.extension().is_some_and(|x| x == "skel2d"))
-        .map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read_to_string(&p).unwrap(), dir.to_path_buf()))
+        .map(|p| {
+            (
+                p.file_name().unwrap().to_string_lossy().into_owned(),
+                std::fs::read_to_string(&p).unwrap(),
+                dir.to_path_buf(),
+            )
+        })
         .collect();
     out.sort();
     out
@@ -113,12 +119,22 @@ enum Expect {
 /// The exported frame of a skelpad bone: its world, unmirrored by turning
 /// the y axis around.
 fn unmirrored(m: Affine) -> Affine {
-    if m.determinant() < 0.0 { Affine::from_cols(m.x_axis(), -m.y_axis(), m.translation()) } else { m }
+    if m.determinant() < 0.0 {
+        Affine::from_cols(m.x_axis(), -m.y_axis(), m.translation())
+    } else {
+        m
+    }
 }
 
 /// What skelpad says a SkelForm bone must be, by the bone's name or, for a
 /// helper, by the attachment its visual names.
-fn expected(sk: &Skeleton, pose: &Pose, by_tex: &HashMap<String, AttachmentId>, name: &str, tex: Option<&str>) -> Option<Expect> {
+fn expected(
+    sk: &Skeleton,
+    pose: &Pose,
+    by_tex: &HashMap<String, AttachmentId>,
+    name: &str,
+    tex: Option<&str>,
+) -> Option<Expect> {
     if let Some(b) = sk.bone_by_name(name) {
         return Some(Expect::Real(unmirrored(pose.bones[b.index()].world)));
     }
@@ -133,7 +149,12 @@ fn expected(sk: &Skeleton, pose: &Pose, by_tex: &HashMap<String, AttachmentId>, 
         return None;
     }
     let world = pose.bones[sk.slot(slot).bone.index()].world * a.transform.matrix();
-    Some(Expect::Helper { slot, att, world, shown: pose.slots[slot.index()].attachment == Some(att) })
+    Some(Expect::Helper {
+        slot,
+        att,
+        world,
+        shown: pose.slots[slot.index()].attachment == Some(att),
+    })
 }
 
 /// A point of a path in world space the way skelpad places it: through its
@@ -162,7 +183,11 @@ fn path_samples(path: &BoundPath, point: &dyn Fn(BoundPoint) -> (f64, f64)) -> V
                 3 => vec![u * u, 2.0 * u * s, s * s],
                 _ => vec![u * u * u, 3.0 * u * u * s, 3.0 * u * s * s, s * s * s],
             };
-            out.push(ctrl.iter().zip(&w).fold((0.0, 0.0), |acc, (p, w)| (acc.0 + p.0 * w, acc.1 + p.1 * w)));
+            out.push(
+                ctrl.iter()
+                    .zip(&w)
+                    .fold((0.0, 0.0), |acc, (p, w)| (acc.0 + p.0 * w, acc.1 + p.1 * w)),
+            );
         }
         prev = match *seg {
             PathSegment::LineTo(p) | PathSegment::QuadTo(_, p) | PathSegment::CubicTo(_, _, p) => p,
@@ -173,7 +198,12 @@ fn path_samples(path: &BoundPath, point: &dyn Fn(BoundPoint) -> (f64, f64)) -> V
 
 /// Maps a point through a deformed mesh: find its triangle in the setup mesh,
 /// apply its barycentric coordinates to the deformed one.
-fn through_mesh(q: (f64, f64), setup: &[(f64, f64)], now: &[(f64, f64)], indices: &[u32]) -> Option<(f64, f64)> {
+fn through_mesh(
+    q: (f64, f64),
+    setup: &[(f64, f64)],
+    now: &[(f64, f64)],
+    indices: &[u32],
+) -> Option<(f64, f64)> {
     let mut best: Option<(f64, [f64; 3], [usize; 3])> = None;
     for t in indices.chunks(3) {
         let [a, b, c] = [t[0] as usize, t[1] as usize, t[2] as usize];
@@ -195,7 +225,10 @@ fn through_mesh(q: (f64, f64), setup: &[(f64, f64)], now: &[(f64, f64)], indices
         return None;
     }
 
-    Some((l[0] * now[a].0 + l[1] * now[b].0 + l[2] * now[c].0, l[0] * now[a].1 + l[1] * now[b].1 + l[2] * now[c].1))
+    Some((
+        l[0] * now[a].0 + l[1] * now[b].0 + l[2] * now[c].0,
+        l[0] * now[a].1 + l[1] * now[b].1 + l[2] * now[c].1,
+    ))
 }
 
 /// A world bone: position, rotation, scale.
@@ -218,10 +251,25 @@ impl Built {
             bones: a
                 .constructed_bones
                 .iter()
-                .map(|b| ((b.pos.x as f64, b.pos.y as f64), b.rot as f64, (b.scale.x as f64, b.scale.y as f64)))
+                .map(|b| {
+                    (
+                        (b.pos.x as f64, b.pos.y as f64),
+                        b.rot as f64,
+                        (b.scale.x as f64, b.scale.y as f64),
+                    )
+                })
                 .collect(),
-            vertices: a.visuals.iter().map(|v| v.vertices.iter().map(|v| (v.pos.x as f64, v.pos.y as f64)).collect()).collect(),
-            tints: Some(a.visuals.iter().map(|v| [v.tint.r as f64, v.tint.g as f64, v.tint.b as f64, v.tint.a as f64]).collect()),
+            vertices: a
+                .visuals
+                .iter()
+                .map(|v| v.vertices.iter().map(|v| (v.pos.x as f64, v.pos.y as f64)).collect())
+                .collect(),
+            tints: Some(
+                a.visuals
+                    .iter()
+                    .map(|v| [v.tint.r as f64, v.tint.g as f64, v.tint.b as f64, v.tint.a as f64])
+                    .collect(),
+            ),
         }
     }
 
@@ -236,7 +284,8 @@ impl Built {
             .collect();
         let mut vertices = vec![Vec::new(); visuals];
         for (k, vs) in frame["v"].as_object().expect("vertices") {
-            vertices[k.parse::<usize>().unwrap()] = vs.as_array().unwrap().iter().map(|p| (num(&p[0]), num(&p[1]))).collect();
+            vertices[k.parse::<usize>().unwrap()] =
+                vs.as_array().unwrap().iter().map(|p| (num(&p[0]), num(&p[1]))).collect();
         }
         Built { bones, vertices, tints: None }
     }
@@ -263,7 +312,9 @@ fn compare(
     w.frames += 1;
     for (i, bone) in file.bones.iter().enumerate() {
         let vis = (bone.visuals_id >= 0).then(|| &file.visuals[bone.visuals_id as usize]);
-        let Some(exp) = expected(sk, pose, by_tex, &bone.name, vis.map(|v| v.tex.as_str())) else { continue };
+        let Some(exp) = expected(sk, pose, by_tex, &bone.name, vis.map(|v| v.tex.as_str())) else {
+            continue;
+        };
         let m = got.matrix(i);
         w.bones_checked += 1;
         match exp {
@@ -272,7 +323,8 @@ fn compare(
                 w.pos = w.pos.max(pe);
                 w.rot = w.rot.max(re);
                 // The whole linear part (scale and the turned y axis too).
-                let ([wa, wb, wc, wd, _, _], [ma, mb, mc, md, _, _]) = (want.to_array(), m.to_array());
+                let ([wa, wb, wc, wd, _, _], [ma, mb, mc, md, _, _]) =
+                    (want.to_array(), m.to_array());
                 let lin = [wa - ma, wb - mb, wc - mc, wd - md];
                 let size = wa.abs().max(wb.abs()).max(wc.abs()).max(wd.abs()).max(1.0);
                 w.linear = w.linear.max(lin.iter().fold(0.0f64, |acc, x| acc.max(x.abs())) / size);
@@ -290,10 +342,21 @@ fn compare(
                     w.hidden_checks += 1;
                     if mesh {
                         let v = &got.vertices[bone.visuals_id as usize];
-                        let spread = v.iter().map(|p| (p.0 - v[0].0).hypot(p.1 - v[0].1)).fold(0.0, f64::max);
-                        assert!(spread <= 1e-3, "{label}: the hidden mesh `{}` spans {spread} units", bone.name);
+                        let spread = v
+                            .iter()
+                            .map(|p| (p.0 - v[0].0).hypot(p.1 - v[0].1))
+                            .fold(0.0, f64::max);
+                        assert!(
+                            spread <= 1e-3,
+                            "{label}: the hidden mesh `{}` spans {spread} units",
+                            bone.name
+                        );
                     } else {
-                        assert!(sx.abs() + sy.abs() <= 1e-6, "{label}: the hidden picture `{}` has scale {sx}, {sy}", bone.name);
+                        assert!(
+                            sx.abs() + sy.abs() <= 1e-6,
+                            "{label}: the hidden picture `{}` has scale {sx}, {sy}",
+                            bone.name
+                        );
                     }
                     continue;
                 }
@@ -333,19 +396,31 @@ fn compare(
                 // Mesh outlines follow skelpad's bent path.
                 if mesh && setup.vertices[vi].len() == got.vertices[vi].len() {
                     let a = sk.attachment(SkinId(0), att).unwrap();
-                    let AttachmentKind::Path { path, .. } = &a.kind else { panic!("mesh of a non-path") };
+                    let AttachmentKind::Path { path, .. } = &a.kind else {
+                        panic!("mesh of a non-path")
+                    };
                     let setup_pose = Pose::setup(sk);
                     if setup_pose.slots[slot.index()].attachment != Some(att) {
                         continue; // no setup mesh to map through
                     }
                     let slot_bone = sk.slot(slot).bone;
                     let am = a.transform.matrix();
-                    let q0 = path_samples(path, &|p| path_point(&setup_pose, setup_pose.bones[slot_bone.index()].world, am, p));
-                    let qf = path_samples(path, &|p| path_point(pose, pose.bones[slot_bone.index()].world, am, p));
+                    let q0 = path_samples(path, &|p| {
+                        path_point(&setup_pose, setup_pose.bones[slot_bone.index()].world, am, p)
+                    });
+                    let qf = path_samples(path, &|p| {
+                        path_point(pose, pose.bones[slot_bone.index()].world, am, p)
+                    });
                     let indices = &vis.unwrap().indices;
                     for (p0, pf) in q0.iter().zip(&qf) {
-                        let mapped = through_mesh(*p0, &setup.vertices[vi], &got.vertices[vi], indices)
-                            .unwrap_or_else(|| panic!("{label}: outline point {p0:?} outside the mesh of `{}`", bone.name));
+                        let mapped =
+                            through_mesh(*p0, &setup.vertices[vi], &got.vertices[vi], indices)
+                                .unwrap_or_else(|| {
+                                    panic!(
+                                        "{label}: outline point {p0:?} outside the mesh of `{}`",
+                                        bone.name
+                                    )
+                                });
                         let err = (mapped.0 - pf.0).hypot(mapped.1 - pf.1);
                         w.mesh = w.mesh.max(err * k);
                         w.mesh_points += 1;
@@ -395,7 +470,12 @@ fn with_sprites(name: &str, arm: &Armature, dir: &Path) -> PathBuf {
         let path = tmp.join(n);
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         let img = image::RgbaImage::from_fn(6 + i as u32, 4, |x, y| {
-            image::Rgba([(40 * x) as u8, (60 * y) as u8, 200, if (x + y) % 2 == 0 { 255 } else { 128 }])
+            image::Rgba([
+                (40 * x) as u8,
+                (60 * y) as u8,
+                200,
+                if (x + y) % 2 == 0 { 255 } else { 128 },
+            ])
         });
         img.save(&path).unwrap();
     }
@@ -433,22 +513,37 @@ fn export_armature(name: &str, orig: Armature, dir: &Path, opts: &ExportOptions)
     let sk = &*arm.skeleton;
     let dir = with_sprites(name, &arm, dir);
     let mut pictures = RenderedPictures::new(&arm, &dir);
-    let export = build(&arm, opts, &mut pictures, &mut |_, _, _| true).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let export = build(&arm, opts, &mut pictures, &mut |_, _, _| true)
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
     let warnings = export.warnings.iter().map(|w| w.to_string()).collect();
     let bytes = to_zip(&export).unwrap();
-    let mut zip = zip::ZipArchive::new(std::io::Cursor::new(bytes)).unwrap_or_else(|e| panic!("{name}: not a zip: {e}"));
+    let mut zip = zip::ZipArchive::new(std::io::Cursor::new(bytes))
+        .unwrap_or_else(|e| panic!("{name}: not a zip: {e}"));
     let mut json = String::new();
-    zip.by_name("armature.json").unwrap_or_else(|e| panic!("{name}: no armature.json: {e}")).read_to_string(&mut json).unwrap();
-    let file: SkfArmature = serde_json::from_str(&json).unwrap_or_else(|e| panic!("{name}: armature.json: {e}"));
-    assert!(!json.contains("handle_preset") && !json.contains("Snap"), "{name}: a handle preset was written");
+    zip.by_name("armature.json")
+        .unwrap_or_else(|e| panic!("{name}: no armature.json: {e}"))
+        .read_to_string(&mut json)
+        .unwrap();
+    let file: SkfArmature =
+        serde_json::from_str(&json).unwrap_or_else(|e| panic!("{name}: armature.json: {e}"));
+    assert!(
+        !json.contains("handle_preset") && !json.contains("Snap"),
+        "{name}: a handle preset was written"
+    );
     let mut steps = 0;
     for anim in &file.animations {
-        let id = arm.animation_by_name(&anim.name).unwrap_or_else(|| panic!("{name}: animation `{}` not in the script", anim.name));
+        let id = arm
+            .animation_by_name(&anim.name)
+            .unwrap_or_else(|| panic!("{name}: animation `{}` not in the script", anim.name));
         let frames: Vec<u32> = anim.keyframes.iter().map(|k| k.frame).collect();
         assert!(frames.windows(2).all(|w| w[0] <= w[1]), "{name}/{}: keyframes sorted", anim.name);
         let last = *frames.last().expect("an end keyframe");
         let skel_anim = arm.animation(id).unwrap();
-        assert!(last as f64 >= skel_anim.duration_secs * anim.fps as f64 - 1e-6, "{name}/{}: the animation is cut short", anim.name);
+        assert!(
+            last as f64 >= skel_anim.duration_secs * anim.fps as f64 - 1e-6,
+            "{name}/{}: the animation is cut short",
+            anim.name
+        );
         let mut first: HashMap<(u32, &str), u32> = HashMap::new();
         for kf in &anim.keyframes {
             assert!(
@@ -463,10 +558,17 @@ fn export_armature(name: &str, orig: Armature, dir: &Path, opts: &ExportOptions)
         }
         for ((bone, e), f) in first {
             // The end keyframe added for the animation's length may stand alone.
-            assert!(f == 0 || f == last, "{name}/{}: `{e}` of bone {bone} is first keyed at frame {f}, not 0", anim.name);
+            assert!(
+                f == 0 || f == last,
+                "{name}/{}: `{e}` of bone {bone} is first keyed at frame {f}, not 0",
+                anim.name
+            );
         }
     }
-    let by_tex = (0..sk.attachments.len()).map(AttachmentId::from_index).map(|a| (sk.attachment_full_name(a), a)).collect();
+    let by_tex = (0..sk.attachments.len())
+        .map(AttachmentId::from_index)
+        .map(|a| (sk.attachment_full_name(a), a))
+        .collect();
     Exported { arm, orig, file, json, warnings, by_tex, steps }
 }
 
@@ -494,7 +596,10 @@ fn assert_worst(name: &str, w: &Worst) {
     assert!(w.tint <= 1e-3, "{name}: tint off by {}", w.tint);
     assert!(w.linear <= 1e-4, "{name}: scale/mirroring off by {}", w.linear);
     assert!(w.mesh <= 1.0, "{name}: a mesh outline is {} pixels off", w.mesh);
-    assert_eq!(w.disputed, 0, "{name}: a bone rotates under a parent facing left, where SkelForm's runtimes disagree");
+    assert_eq!(
+        w.disputed, 0,
+        "{name}: a bone rotates under a parent facing left, where SkelForm's runtimes disagree"
+    );
 }
 
 /// Plays an export in `rusty_skelform`: every frame of every animation on a
@@ -507,20 +612,39 @@ fn prove_rusty(name: &str, text: &str, dir: &Path, opts: &ExportOptions) -> (Wor
 /// [`prove_rusty`] for an export made already.
 fn prove_rusty_exported(name: &str, e: Exported, opts: &ExportOptions) -> (Worst, usize) {
     let (arm, sk) = (&e.arm, &*e.arm.skeleton);
-    let theirs: rs::Armature = serde_json::from_str(&e.json).unwrap_or_else(|err| panic!("{name}: rusty_skelform cannot load it: {err}"));
+    let theirs: rs::Armature = serde_json::from_str(&e.json)
+        .unwrap_or_else(|err| panic!("{name}: rusty_skelform cannot load it: {err}"));
     let k = opts.pixels_per_unit;
     let mut w = Worst::default();
     let mut setup_arm = theirs.clone();
     rs::construct(&mut setup_arm);
     let setup = Built::from_rs(&setup_arm);
-    compare(&mut w, &format!("{name}/setup"), sk, &e.file, &e.by_tex, &setup, &setup, &Pose::setup(sk), k);
+    compare(
+        &mut w,
+        &format!("{name}/setup"),
+        sk,
+        &e.file,
+        &e.by_tex,
+        &setup,
+        &setup,
+        &Pose::setup(sk),
+        k,
+    );
     for anim in &theirs.animations {
         let id = arm.animation_by_name(&anim.name).unwrap();
         let last = anim.keyframes.last().unwrap().frame;
-        let pose_at = |frame: u32| evaluate(arm, Some(id), SkinId(0), frame as f64 / anim.fps as f64);
+        let pose_at =
+            |frame: u32| evaluate(arm, Some(id), SkinId(0), frame as f64 / anim.fps as f64);
         for frame in 0..=last {
             let mut a = theirs.clone();
-            rs::animate(&mut a.bones, &mut a.inverse_kinematics, &mut a.visuals, &vec![anim], &vec![frame], &vec![0]);
+            rs::animate(
+                &mut a.bones,
+                &mut a.inverse_kinematics,
+                &mut a.visuals,
+                &vec![anim],
+                &vec![frame],
+                &vec![0],
+            );
             rs::construct(&mut a);
             count_disputed(&mut w, &a.bones, &a.constructed_bones);
             let label = format!("{name}/{} frame {frame}", anim.name);
@@ -531,11 +655,28 @@ fn prove_rusty_exported(name: &str, e: Exported, opts: &ExportOptions) -> (Worst
         let mut a = theirs.clone();
         for lap in 0..2 {
             for frame in 0..=last {
-                rs::animate(&mut a.bones, &mut a.inverse_kinematics, &mut a.visuals, &vec![anim], &vec![frame], &vec![0]);
+                rs::animate(
+                    &mut a.bones,
+                    &mut a.inverse_kinematics,
+                    &mut a.visuals,
+                    &vec![anim],
+                    &vec![frame],
+                    &vec![0],
+                );
                 rs::construct(&mut a);
                 if lap == 1 {
                     let label = format!("{name}/{} played on, frame {frame}", anim.name);
-                    compare(&mut w, &label, sk, &e.file, &e.by_tex, &Built::from_rs(&a), &setup, &pose_at(frame), k);
+                    compare(
+                        &mut w,
+                        &label,
+                        sk,
+                        &e.file,
+                        &e.by_tex,
+                        &Built::from_rs(&a),
+                        &setup,
+                        &pose_at(frame),
+                        k,
+                    );
                 }
             }
         }
@@ -552,19 +693,33 @@ fn check_draw_order(label: &str, e: &Exported, got: &Built, t: f64, anim: &str) 
     let (sk, osk) = (&*e.arm.skeleton, &*e.orig.skeleton);
     let mut shown: Vec<(i32, usize, (String, String))> = Vec::new();
     for (i, bone) in e.file.bones.iter().enumerate() {
-        if !bone.name.starts_with('@') || bone.name.contains('~') || bone.name.contains('>') || bone.visuals_id < 0 {
+        if !bone.name.starts_with('@')
+            || bone.name.contains('~')
+            || bone.name.contains('>')
+            || bone.visuals_id < 0
+        {
             continue;
         }
         let vis = &e.file.visuals[bone.visuals_id as usize];
         let Some(&att) = e.by_tex.get(&vis.tex) else { continue };
         let (_, _, (sx, sy)) = got.bones[i];
-        if sx.abs() + sy.abs() <= 1e-9 || matches!(sk.attachment(SkinId(0), att).map(|a| &a.kind), None | Some(AttachmentKind::None)) {
+        if sx.abs() + sy.abs() <= 1e-9
+            || matches!(
+                sk.attachment(SkinId(0), att).map(|a| &a.kind),
+                None | Some(AttachmentKind::None)
+            )
+        {
             continue;
         }
         let slot = sk.slot(sk.attachments[att.index()].slot);
         // A copy `SLOT_zN` stands for SLOT.
         let base = match slot.name.rsplit_once("_z") {
-            Some((b, n)) if osk.slot_by_name(&slot.name).is_none() && n.bytes().all(|c| c.is_ascii_digit()) => b.to_string(),
+            Some((b, n))
+                if osk.slot_by_name(&slot.name).is_none()
+                    && n.bytes().all(|c| c.is_ascii_digit()) =>
+            {
+                b.to_string()
+            }
             _ => slot.name.clone(),
         };
         shown.push((vis.init_zindex, i, (base, sk.attachments[att.index()].name.clone())));
@@ -579,7 +734,8 @@ fn check_draw_order(label: &str, e: &Exported, got: &Built, t: f64, anim: &str) 
         .filter_map(|&s| {
             let att = pose.slots[s.index()].attachment?;
             let a = osk.attachment(SkinId(0), att)?;
-            (!matches!(a.kind, AttachmentKind::None)).then(|| (osk.slot(s).name.clone(), osk.attachments[att.index()].name.clone()))
+            (!matches!(a.kind, AttachmentKind::None))
+                .then(|| (osk.slot(s).name.clone(), osk.attachments[att.index()].name.clone()))
         })
         .collect();
     assert_eq!(got, want, "{label}: pictures drawn in another order");
@@ -610,23 +766,57 @@ fn prove_js(node: &str, name: &str, text: &str, dir: &Path, opts: &ExportOptions
     let tmp = tempfile::tempdir().unwrap();
     let json_path = tmp.path().join("armature.json");
     std::fs::write(&json_path, &e.json).unwrap();
-    let out = Command::new(node).arg(manifest().join("tests/skelform-js/play.js")).arg(&json_path).output().expect("run node");
-    assert!(out.status.success(), "{name}: skelform-js failed:\n{}", String::from_utf8_lossy(&out.stderr));
-    let played: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|err| panic!("{name}: node printed no JSON: {err}"));
+    let out = Command::new(node)
+        .arg(manifest().join("tests/skelform-js/play.js"))
+        .arg(&json_path)
+        .output()
+        .expect("run node");
+    assert!(
+        out.status.success(),
+        "{name}: skelform-js failed:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let played: serde_json::Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|err| panic!("{name}: node printed no JSON: {err}"));
     let nv = e.file.visuals.len();
     let k = opts.pixels_per_unit;
     let mut w = Worst::default();
     let setup = Built::from_js(&played["setup"], nv);
-    compare(&mut w, &format!("{name}/setup (js)"), sk, &e.file, &e.by_tex, &setup, &setup, &Pose::setup(sk), k);
+    compare(
+        &mut w,
+        &format!("{name}/setup (js)"),
+        sk,
+        &e.file,
+        &e.by_tex,
+        &setup,
+        &setup,
+        &Pose::setup(sk),
+        k,
+    );
     for (ai, anim) in e.file.animations.iter().enumerate() {
         let id = arm.animation_by_name(&anim.name).unwrap();
         for (how, key) in [("", "anims"), (" played on", "played")] {
             let frames = played[key][ai].as_array().expect("frames");
-            assert_eq!(frames.len() as u32, anim.keyframes.last().unwrap().frame + 1, "{name}/{}: frames played", anim.name);
+            assert_eq!(
+                frames.len() as u32,
+                anim.keyframes.last().unwrap().frame + 1,
+                "{name}/{}: frames played",
+                anim.name
+            );
             for (frame, f) in frames.iter().enumerate() {
                 let pose = evaluate(arm, Some(id), SkinId(0), frame as f64 / anim.fps as f64);
                 let label = format!("{name}/{}{how} frame {frame} (js)", anim.name);
-                compare(&mut w, &label, sk, &e.file, &e.by_tex, &Built::from_js(f, nv), &setup, &pose, k);
+                compare(
+                    &mut w,
+                    &label,
+                    sk,
+                    &e.file,
+                    &e.by_tex,
+                    &Built::from_js(f, nv),
+                    &setup,
+                    &pose,
+                    k,
+                );
             }
         }
     }
@@ -648,7 +838,10 @@ fn rusty_skelform_plays_every_export_like_skelpad() {
     }
     assert!(checked > 10_000, "{checked}");
     assert!(steps > 0, "stepped keys were written and checked");
-    assert!(shown > 0 && hidden > 0, "switched attachments were checked both ways: {shown} shown, {hidden} hidden");
+    assert!(
+        shown > 0 && hidden > 0,
+        "switched attachments were checked both ways: {shown} shown, {hidden} hidden"
+    );
 }
 
 /// Spriter files (skelpad's own test rig and, when they are there, the
@@ -669,7 +862,10 @@ fn rusty_skelform_plays_spriter_exports_like_skelpad() {
             }
         }
     } else {
-        assert!(std::env::var("SKELPAD_REQUIRE_SAMPLES").as_deref() != Ok("1"), "samples not found");
+        assert!(
+            std::env::var("SKELPAD_REQUIRE_SAMPLES").as_deref() != Ok("1"),
+            "samples not found"
+        );
         eprintln!("skipped the samples: samples not found ({})", samples.display());
     }
     files.sort();
@@ -716,7 +912,8 @@ fn meshes_bend_with_their_bones_at_a_higher_scale_too() {
 /// rotating children under mirrored skelpad bones.
 #[test]
 fn the_flip_rigs_have_rotating_children_under_mirrored_bones() {
-    let text = std::fs::read_to_string(manifest().join("tests/skf_rigs/flip_chains.skel2d")).unwrap();
+    let text =
+        std::fs::read_to_string(manifest().join("tests/skf_rigs/flip_chains.skel2d")).unwrap();
     let comp = compile(&text);
     let arm = &comp.armature;
     let sk = &*arm.skeleton;
@@ -742,7 +939,8 @@ fn the_flip_rigs_have_rotating_children_under_mirrored_bones() {
 /// and their switched attachment shown and hidden.
 #[test]
 fn flip_chains_play_alike_in_both_runtimes() {
-    let text = std::fs::read_to_string(manifest().join("tests/skf_rigs/flip_chains.skel2d")).unwrap();
+    let text =
+        std::fs::read_to_string(manifest().join("tests/skf_rigs/flip_chains.skel2d")).unwrap();
     let opts = ExportOptions::default();
     let (w, _) = prove_rusty("flip_chains.skel2d", &text, &manifest(), &opts);
     assert!(w.mesh_points > 100 && w.hidden_checks > 10 && w.shown_checks > 100, "{w:?}");
@@ -758,28 +956,53 @@ fn flip_chains_play_alike_in_both_runtimes() {
 #[test]
 fn ik_families_are_written_live_where_they_play_alike() {
     let opts = ExportOptions::default();
-    for (file, live, baked) in [("examples/ik_arm.skel2d", 1, 0), ("examples/ik_walk.skel2d", 2, 0), ("tests/skf_rigs/ik.skel2d", 3, 3)] {
+    for (file, live, baked) in [
+        ("examples/ik_arm.skel2d", 1, 0),
+        ("examples/ik_walk.skel2d", 2, 0),
+        ("tests/skf_rigs/ik.skel2d", 3, 3),
+    ] {
         let path = manifest().join(file);
         let text = std::fs::read_to_string(&path).unwrap();
         let e = export_script(file, &text, path.parent().unwrap(), &opts);
         let sk = &e.arm.skeleton;
         let fams = &e.file.inverse_kinematics;
         assert_eq!(fams.len(), live, "{file}");
-        assert_eq!(e.warnings.iter().filter(|w| w.contains("is baked into the keys")).count(), baked, "{file}: {:?}", e.warnings);
+        assert_eq!(
+            e.warnings.iter().filter(|w| w.contains("is baked into the keys")).count(),
+            baked,
+            "{file}: {:?}",
+            e.warnings
+        );
         // rusty_skelform 0.8 applies IK rotations only in its physics pass.
         assert_eq!(e.file.physics.len(), 1, "{file}");
         assert!(e.file.bones.iter().all(|b| b.physics_id == -1), "{file}");
         for f in fams {
-            let script = sk.ik.iter().find(|s| sk.bones[s.target.index()].name == e.file.bones[f.target_id as usize].name).unwrap();
-            let names: Vec<&str> = f.bone_ids.iter().map(|&b| e.file.bones[b as usize].name.as_str()).collect();
-            let want: Vec<&str> = script.bones.iter().map(|b| sk.bones[b.index()].name.as_str()).collect();
+            let script = sk
+                .ik
+                .iter()
+                .find(|s| {
+                    sk.bones[s.target.index()].name == e.file.bones[f.target_id as usize].name
+                })
+                .unwrap();
+            let names: Vec<&str> =
+                f.bone_ids.iter().map(|&b| e.file.bones[b as usize].name.as_str()).collect();
+            let want: Vec<&str> =
+                script.bones.iter().map(|b| sk.bones[b.index()].name.as_str()).collect();
             assert_eq!(names, want, "{file}");
-            assert_eq!((f.mode.as_str(), f.constraint.as_str()), (script.mode.skf_name(), script.constraint.skf_name()), "{file}");
+            assert_eq!(
+                (f.mode.as_str(), f.constraint.as_str()),
+                (script.mode.skf_name(), script.constraint.skf_name()),
+                "{file}"
+            );
             for (k, &b) in f.bone_ids.iter().enumerate() {
                 let bone = &e.file.bones[b as usize];
                 assert_eq!(bone.ik_family_id, f.family_id, "{file}");
                 if k > 0 {
-                    assert!(bone.pos.y == 0.0 && bone.pos.x > 0.0, "{file}: `{}` on its parent's x axis", bone.name);
+                    assert!(
+                        bone.pos.y == 0.0 && bone.pos.x > 0.0,
+                        "{file}: `{}` on its parent's x axis",
+                        bone.name
+                    );
                 }
             }
         }

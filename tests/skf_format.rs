@@ -87,10 +87,12 @@ const VERTEX: &[(&str, Ty)] = &[
     // The document says "Int" with default `pos`; it is a position.
     ("init_pos", Ty::Vec2),
 ];
-const BIND: &[(&str, Ty)] = &[("id", Ty::Int), ("is_path", Ty::Bool), ("verts", Ty::Array), ("bone_id", Ty::Int)];
+const BIND: &[(&str, Ty)] =
+    &[("id", Ty::Int), ("is_path", Ty::Bool), ("verts", Ty::Array), ("bone_id", Ty::Int)];
 const BIND_VERT: &[(&str, Ty)] = &[("id", Ty::Int), ("weight", Ty::Float)];
 // The document types `id` as String (default `0`); the editor reads a number.
-const ANIMATION: &[(&str, Ty)] = &[("id", Ty::Int), ("name", Ty::Str), ("fps", Ty::Int), ("keyframes", Ty::Array)];
+const ANIMATION: &[(&str, Ty)] =
+    &[("id", Ty::Int), ("name", Ty::Str), ("fps", Ty::Int), ("keyframes", Ty::Array)];
 const KEYFRAME: &[(&str, Ty)] = &[
     ("frame", Ty::Int),
     ("bone_id", Ty::Int),
@@ -103,7 +105,8 @@ const KEYFRAME: &[(&str, Ty)] = &[
 ];
 const ATLAS: &[(&str, Ty)] = &[("filename", Ty::Str), ("size", Ty::Vec2)];
 const STYLE: &[(&str, Ty)] = &[("id", Ty::Int), ("name", Ty::Str), ("textures", Ty::Array)];
-const TEXTURE: &[(&str, Ty)] = &[("name", Ty::Str), ("offset", Ty::Vec2), ("size", Ty::Vec2), ("atlas_idx", Ty::Int)];
+const TEXTURE: &[(&str, Ty)] =
+    &[("name", Ty::Str), ("offset", Ty::Vec2), ("size", Ty::Vec2), ("atlas_idx", Ty::Int)];
 
 fn is(ty: Ty, v: &Value) -> bool {
     let num = |v: Option<&Value>| v.is_some_and(Value::is_number);
@@ -191,7 +194,12 @@ fn manifest() -> PathBuf {
 
 #[test]
 fn exported_json_has_every_documented_field() {
-    for file in ["examples/skins.skel2d", "tests/skf_rigs/bend.skel2d", "tests/skf_rigs/looks.skel2d", "tests/skf_rigs/flips.skel2d"] {
+    for file in [
+        "examples/skins.skel2d",
+        "tests/skf_rigs/bend.skel2d",
+        "tests/skf_rigs/looks.skel2d",
+        "tests/skf_rigs/flips.skel2d",
+    ] {
         let text = std::fs::read_to_string(manifest().join(file)).unwrap();
         let arm = compile(&text).armature;
         let plan = plan(&arm, &ExportOptions::default()).unwrap();
@@ -200,9 +208,16 @@ fn exported_json_has_every_documented_field() {
         assert!(problems.is_empty(), "{file}:\n{}", problems.join("\n"));
         // What was checked is not empty: bones, visuals, keyframes, meshes.
         let root: Value = serde_json::from_str(&json).unwrap();
-        assert!(!arr(&root, "bones").is_empty() && !arr(&root, "visuals").is_empty() && !arr(&root, "animations").is_empty());
+        assert!(
+            !arr(&root, "bones").is_empty()
+                && !arr(&root, "visuals").is_empty()
+                && !arr(&root, "animations").is_empty()
+        );
         if file.contains("bend") {
-            assert!(arr(&root, "visuals").iter().any(|v| !arr(v, "binds").is_empty()), "bend.skel2d has meshes");
+            assert!(
+                arr(&root, "visuals").iter().any(|v| !arr(v, "binds").is_empty()),
+                "bend.skel2d has meshes"
+            );
         }
         // And the reader accepts it.
         let back = parse_armature(&json).unwrap();
@@ -215,7 +230,8 @@ fn exported_json_has_every_documented_field() {
 fn the_field_check_catches_a_missing_field() {
     let text = std::fs::read_to_string(manifest().join("examples/skins.skel2d")).unwrap();
     let arm = compile(&text).armature;
-    let json = serde_json::to_string(&plan(&arm, &ExportOptions::default()).unwrap().armature).unwrap();
+    let json =
+        serde_json::to_string(&plan(&arm, &ExportOptions::default()).unwrap().armature).unwrap();
     let mut root: Value = serde_json::from_str(&json).unwrap();
     root["bones"][1].as_object_mut().unwrap().remove("init_scale");
     root["visuals"][0]["tint"]["a"] = Value::from(255);
@@ -230,23 +246,36 @@ fn skelforms_own_files_read_cleanly() {
     let Some(dir) = common::samples_dir("skelforms_own_files_read_cleanly", "skelform") else {
         return;
     };
-    for (file, bones, anims, meshes) in [("_skellina.skf", 32, 3, false), ("_skellington.skf", 61, 4, true)] {
+    for (file, bones, anims, meshes) in
+        [("_skellina.skf", 32, 3, false), ("_skellington.skf", 61, 4, true)]
+    {
         let bytes = std::fs::read(dir.join(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
         let skf = read_skf(&bytes).unwrap_or_else(|e| panic!("{file}:\n{e}"));
         let a = &skf.armature;
         assert_eq!(a.version, "0.7.0");
         assert_eq!((a.bones.len(), a.animations.len()), (bones, anims), "{file}");
         assert_eq!(a.atlases.len(), skf.atlas_sizes.len());
-        assert!(skf.files.iter().any(|f| f == "thumbnail.png") && skf.files.iter().any(|f| f == "readme.md"));
+        assert!(
+            skf.files.iter().any(|f| f == "thumbnail.png")
+                && skf.files.iter().any(|f| f == "readme.md")
+        );
         // Values the lenient defaults must get right where the editor leaves
         // fields out: a bone without `hidden` is shown, a visual without a
         // tint is white.
         assert!(a.bones.iter().all(|b| !b.hidden && b.scale.x != 0.0));
         assert!(a.visuals.iter().all(|v| v.tint.a == 1.0));
         assert_eq!(a.visuals.iter().any(|v| !v.binds.is_empty()), meshes);
-        let elements: std::collections::BTreeSet<&str> =
-            a.animations.iter().flat_map(|x| x.keyframes.iter().map(|k| k.element.as_str())).collect();
-        assert!(elements.iter().all(|e| ["PositionX", "PositionY", "Rotation", "ScaleX", "ScaleY"].contains(e)), "{elements:?}");
+        let elements: std::collections::BTreeSet<&str> = a
+            .animations
+            .iter()
+            .flat_map(|x| x.keyframes.iter().map(|k| k.element.as_str()))
+            .collect();
+        assert!(
+            elements
+                .iter()
+                .all(|e| ["PositionX", "PositionY", "Rotation", "ScaleX", "ScaleY"].contains(e)),
+            "{elements:?}"
+        );
         // The editor's extra `editor.json` has one entry per bone.
         assert!(skf.editor_json.is_some());
     }
@@ -266,7 +295,13 @@ fn whole_exports_have_every_field_and_consistent_pictures() {
         let text = std::fs::read_to_string(manifest().join(file)).unwrap();
         let arm = compile(&text).armature;
         let mut pictures = RenderedPictures::new(&arm, &manifest());
-        let export = build(&arm, &ExportOptions { pixels_per_unit: k, ..Default::default() }, &mut pictures, &mut |_, _, _| true).unwrap();
+        let export = build(
+            &arm,
+            &ExportOptions { pixels_per_unit: k, ..Default::default() },
+            &mut pictures,
+            &mut |_, _, _| true,
+        )
+        .unwrap();
         let skf = read_skf(&to_zip(&export).unwrap()).unwrap_or_else(|e| panic!("{file}:\n{e}"));
         let problems = check_file(&skf.json);
         assert!(problems.is_empty(), "{file}:\n{}", problems.join("\n"));
@@ -276,24 +311,43 @@ fn whole_exports_have_every_field_and_consistent_pictures() {
             assert!(skf.files.iter().any(|x| x == f), "{file}: no {f}");
         }
         assert_eq!((export.thumbnail.width, export.thumbnail.height), (256, 256));
-        assert!(export.thumbnail.rgba.chunks(4).any(|p| p[3] > 0), "{file}: the thumbnail shows something");
+        assert!(
+            export.thumbnail.rgba.chunks(4).any(|p| p[3] > 0),
+            "{file}: the thumbnail shows something"
+        );
         for (v, vis) in a.visuals.iter().enumerate() {
             if vis.init_tex.is_empty() {
                 continue;
             }
             for style in &a.styles {
-                assert!(style.textures.iter().any(|t| t.name == vis.init_tex), "{file}: style {} lacks {}", style.name, vis.init_tex);
+                assert!(
+                    style.textures.iter().any(|t| t.name == vis.init_tex),
+                    "{file}: style {} lacks {}",
+                    style.name,
+                    vis.init_tex
+                );
             }
             for vert in &vis.vertices {
-                assert!((0.0..=1.0).contains(&vert.uv.x) && (0.0..=1.0).contains(&vert.uv.y), "{file}: visuals[{v}] uv {:?}", vert.uv);
+                assert!(
+                    (0.0..=1.0).contains(&vert.uv.x) && (0.0..=1.0).contains(&vert.uv.y),
+                    "{file}: visuals[{v}] uv {:?}",
+                    vert.uv
+                );
             }
         }
         // Each picture's pixels are where its texture says: some pixel in
         // every non-empty rectangle is drawn.
         for (i, (w, h, px)) in export.pages.iter().enumerate() {
-            for t in a.styles.iter().flat_map(|s| &s.textures).filter(|t| t.atlas_idx as usize == i && t.size.x > 1) {
-                let drawn = (t.offset.y..t.offset.y + t.size.y)
-                    .any(|y| (t.offset.x..t.offset.x + t.size.x).any(|x| px[((y * w + x) * 4 + 3) as usize] > 0));
+            for t in a
+                .styles
+                .iter()
+                .flat_map(|s| &s.textures)
+                .filter(|t| t.atlas_idx as usize == i && t.size.x > 1)
+            {
+                let drawn = (t.offset.y..t.offset.y + t.size.y).any(|y| {
+                    (t.offset.x..t.offset.x + t.size.x)
+                        .any(|x| px[((y * w + x) * 4 + 3) as usize] > 0)
+                });
                 assert!(drawn, "{file}: texture {} is empty in atlas {i} ({w}×{h})", t.name);
             }
         }
@@ -306,8 +360,12 @@ fn whole_exports_have_every_field_and_consistent_pictures() {
 fn missing_samples_skip_or_fail_as_asked() {
     let empty = tempfile::tempdir().expect("temp dir");
     assert_eq!(common::samples_dir_in(empty.path(), "t", "skelform", false), None);
-    let required = std::panic::catch_unwind(|| common::samples_dir_in(empty.path(), "t", "skelform", true));
+    let required =
+        std::panic::catch_unwind(|| common::samples_dir_in(empty.path(), "t", "skelform", true));
     assert!(required.is_err(), "a required, missing samples folder must fail the test");
     std::fs::create_dir(empty.path().join("skelform")).expect("mkdir");
-    assert_eq!(common::samples_dir_in(empty.path(), "t", "skelform", true), Some(empty.path().join("skelform")));
+    assert_eq!(
+        common::samples_dir_in(empty.path(), "t", "skelform", true),
+        Some(empty.path().join("skelform"))
+    );
 }

@@ -5,7 +5,13 @@
 //! played before; they are compared with `rusty_skelform` playing the
 //! frames in order on one armature.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::needless_range_loop, reason = "test code")]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::needless_range_loop,
+    reason = "test code"
+)]
 
 mod common;
 
@@ -92,18 +98,43 @@ fn samples_play_like_rusty_skelform_frame_by_frame() {
             assert_eq!(arm.animations[ai].name, anim.name);
             for frame in 0..=last {
                 let mut a = theirs.clone();
-                rs::animate(&mut a.bones, &mut a.inverse_kinematics, &mut a.visuals, &vec![anim], &vec![frame], &vec![0]);
+                rs::animate(
+                    &mut a.bones,
+                    &mut a.inverse_kinematics,
+                    &mut a.visuals,
+                    &vec![anim],
+                    &vec![frame],
+                    &vec![0],
+                );
                 rs::construct(&mut a);
-                let pose = evaluate(arm, Some(AnimId(ai as u32)), SkinId(0), f64::from(frame) / f64::from(anim.fps));
+                let pose = evaluate(
+                    arm,
+                    Some(AnimId(ai as u32)),
+                    SkinId(0),
+                    f64::from(frame) / f64::from(anim.fps),
+                );
                 for b in 0..a.constructed_bones.len() {
                     if !driven[b] {
-                        w.add(|| format!("{} frame {frame} bone {b} ({})", anim.name, a.bones[b].name), &pose, &a.constructed_bones, b);
+                        w.add(
+                            || {
+                                format!(
+                                    "{} frame {frame} bone {b} ({})",
+                                    anim.name, a.bones[b].name
+                                )
+                            },
+                            &pose,
+                            &a.constructed_bones,
+                            b,
+                        );
                     }
                 }
                 frames += 1;
             }
         }
-        eprintln!("{name}: {frames} frames, {} bone checks, worst {:.2e} units at {}, {:.2e} rad", w.checks, w.pos, w.at, w.rot);
+        eprintln!(
+            "{name}: {frames} frames, {} bone checks, worst {:.2e} units at {}, {:.2e} rad",
+            w.checks, w.pos, w.at, w.rot
+        );
         assert!(w.pos <= 0.01, "{name}: {:.4} units off at {}", w.pos, w.at);
         assert!(w.checks > 1000);
     }
@@ -125,7 +156,12 @@ fn under_ik(imp: &Imported, bone: usize) -> bool {
 
 /// Plays every animation in order in both runtimes; the worst distance of
 /// each physics-driven bone.
-fn physics_worst(name: &str, imp: &Imported, theirs: &rs::Armature, arm: &skelpad::model::Armature) -> Vec<(usize, String, f64)> {
+fn physics_worst(
+    name: &str,
+    imp: &Imported,
+    theirs: &rs::Armature,
+    arm: &skelpad::model::Armature,
+) -> Vec<(usize, String, f64)> {
     let driven = physics_driven(imp);
     let mut out = Vec::new();
     for (ai, anim) in theirs.animations.iter().enumerate() {
@@ -134,26 +170,42 @@ fn physics_worst(name: &str, imp: &Imported, theirs: &rs::Armature, arm: &skelpa
         let mut pose = Pose::default();
         let mut per_bone = vec![0.0f64; driven.len()];
         for frame in 0..=last {
-            rs::animate(&mut a.bones, &mut a.inverse_kinematics, &mut a.visuals, &vec![anim], &vec![frame], &vec![0]);
+            rs::animate(
+                &mut a.bones,
+                &mut a.inverse_kinematics,
+                &mut a.visuals,
+                &vec![anim],
+                &vec![frame],
+                &vec![0],
+            );
             rs::construct(&mut a);
             let t = f64::from(frame) / f64::from(anim.fps);
             evaluate_into(&mut pose, arm, arm.animations.get(ai).map(|a| &**a), SkinId(0), t);
             // A fresh evaluation (simulating from frame 0) agrees with the cached one.
             if frame % 17 == 0 {
                 let fresh = evaluate(arm, Some(AnimId(ai as u32)), SkinId(0), t);
-                assert_eq!(fresh.skf, pose.skf, "{name}/{} frame {frame}: the cache changes the result", anim.name);
+                assert_eq!(
+                    fresh.skf, pose.skf,
+                    "{name}/{} frame {frame}: the cache changes the result",
+                    anim.name
+                );
             }
             for b in 0..driven.len() {
                 if driven[b] {
                     let o = pose.skf[b];
                     let t = &a.constructed_bones[b];
-                    per_bone[b] = per_bone[b].max(f64::from(o.x - t.pos.x).hypot(f64::from(o.y - t.pos.y)));
+                    per_bone[b] =
+                        per_bone[b].max(f64::from(o.x - t.pos.x).hypot(f64::from(o.y - t.pos.y)));
                 }
             }
         }
         for b in 0..driven.len() {
             if driven[b] {
-                out.push((b, format!("{name}/{} bone {b} ({})", anim.name, a.bones[b].name), per_bone[b]));
+                out.push((
+                    b,
+                    format!("{name}/{} bone {b} ({})", anim.name, a.bones[b].name),
+                    per_bone[b],
+                ));
             }
         }
     }
@@ -171,14 +223,20 @@ fn samples_physics_plays_like_rusty_skelform_in_order() {
         let (imp, theirs) = load(&dir, name);
         assert!(physics_driven(&imp).iter().any(|&d| d), "{name} has physics");
         for (b, label, worst) in physics_worst(name, &imp, &theirs, &imp.armature) {
-            eprintln!("editor rule: {label}: worst {worst:.3e} units{}", if under_ik(&imp, b) { " (below an IK chain)" } else { "" });
+            eprintln!(
+                "editor rule: {label}: worst {worst:.3e} units{}",
+                if under_ik(&imp, b) { " (below an IK chain)" } else { "" }
+            );
             if !under_ik(&imp, b) {
                 assert!(worst <= 0.01, "{label}: {worst} units off");
             }
         }
         let mut sk = (*imp.armature.skeleton).clone();
         sk.physics_reads = skelpad::model::PhysicsReads::RustySkelform;
-        let arm = skelpad::model::Armature { skeleton: std::sync::Arc::new(sk), animations: imp.armature.animations.clone() };
+        let arm = skelpad::model::Armature {
+            skeleton: std::sync::Arc::new(sk),
+            animations: imp.armature.animations.clone(),
+        };
         for (_, label, worst) in physics_worst(name, &imp, &theirs, &arm) {
             eprintln!("rusty_skelform rule: {label}: worst {worst:.3e} units");
             assert!(worst <= 0.01, "{label}: {worst} units off");
@@ -193,7 +251,15 @@ fn cli_pose_of_a_sample_lists_file_bones_at_truncated_frames() {
     let Some(dir) = samples() else { return };
     let path = dir.join("_skellington.skf");
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_skelpad"))
-        .args(["pose", path.to_str().unwrap(), "--json", "--anim", "Jump", "--times", "0.2599,0.25"])
+        .args([
+            "pose",
+            path.to_str().unwrap(),
+            "--json",
+            "--anim",
+            "Jump",
+            "--times",
+            "0.2599,0.25",
+        ])
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
@@ -205,7 +271,14 @@ fn cli_pose_of_a_sample_lists_file_bones_at_truncated_frames() {
     // 0.2599 s × 60 fps = 15.59: frame 15, like 0.25 s.
     assert_eq!(poses[0]["bones"], poses[1]["bones"]);
     let mut a = theirs.clone();
-    rs::animate(&mut a.bones, &mut a.inverse_kinematics, &mut a.visuals, &vec![anim], &vec![15], &vec![0]);
+    rs::animate(
+        &mut a.bones,
+        &mut a.inverse_kinematics,
+        &mut a.visuals,
+        &vec![anim],
+        &vec![15],
+        &vec![0],
+    );
     rs::construct(&mut a);
     let bones = poses[0]["bones"].as_array().unwrap();
     assert_eq!(bones.len(), a.bones.len());
@@ -257,11 +330,24 @@ fn cli_render_of_a_sample_draws_its_textures() {
     let out = tmp.path().join("s.png");
     let src = dir.join("_skellington.skf");
     let st = std::process::Command::new(env!("CARGO_BIN_EXE_skelpad"))
-        .args(["render", src.to_str().unwrap(), "-o", out.to_str().unwrap(), "--size", "128x128", "--background", "#FFF"])
+        .args([
+            "render",
+            src.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+            "--size",
+            "128x128",
+            "--background",
+            "#FFF",
+        ])
         .output()
         .unwrap();
     assert!(st.status.success(), "{}", String::from_utf8_lossy(&st.stderr));
-    assert!(!String::from_utf8_lossy(&st.stderr).contains("warning"), "{}", String::from_utf8_lossy(&st.stderr));
+    assert!(
+        !String::from_utf8_lossy(&st.stderr).contains("warning"),
+        "{}",
+        String::from_utf8_lossy(&st.stderr)
+    );
     let img = image::open(&out).unwrap().to_rgba8();
     // The suit's purple covers a good part of the picture.
     let purple = img.pixels().filter(|p| p[2] > 80 && p[0] < 120 && p[1] < 80).count();
@@ -273,7 +359,8 @@ fn cli_render_of_a_sample_draws_its_textures() {
 fn zip_of(entries: &[(&str, &[u8])]) -> Vec<u8> {
     use std::io::Write;
     let mut z = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
-    let opts = zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Deflated);
+    let opts = zip::write::SimpleFileOptions::default()
+        .compression_method(zip::CompressionMethod::Deflated);
     for (name, bytes) in entries {
         z.start_file(*name, opts).unwrap();
         z.write_all(bytes).unwrap();
@@ -283,7 +370,9 @@ fn zip_of(entries: &[(&str, &[u8])]) -> Vec<u8> {
 
 fn png(w: u32, h: u32) -> Vec<u8> {
     let mut out = Vec::new();
-    image::RgbaImage::new(w, h).write_to(&mut std::io::Cursor::new(&mut out), image::ImageFormat::Png).unwrap();
+    image::RgbaImage::new(w, h)
+        .write_to(&mut std::io::Cursor::new(&mut out), image::ImageFormat::Png)
+        .unwrap();
     out
 }
 
@@ -301,7 +390,9 @@ fn import_err(bytes: &[u8]) -> String {
 #[test]
 fn bad_files_get_clear_errors() {
     let atlas = png(4, 4);
-    assert!(import_skf(&zip_of(&[("armature.json", BASE.as_bytes()), ("atlas0.png", &atlas)])).is_ok());
+    assert!(
+        import_skf(&zip_of(&[("armature.json", BASE.as_bytes()), ("atlas0.png", &atlas)])).is_ok()
+    );
     // Corrupt zip: a good file cut short, and bytes flipped in the middle.
     let good = zip_of(&[("armature.json", BASE.as_bytes()), ("atlas0.png", &atlas)]);
     assert!(import_err(&good[..good.len() / 2]).contains("not a zip"));
@@ -315,17 +406,32 @@ fn bad_files_get_clear_errors() {
     assert!(e.starts_with("armature.json:1:"), "{e}");
     // Ids out of range and parent cycles.
     let cyc = BASE.replace(r#""parent_id":-1"#, r#""parent_id":0"#);
-    assert!(import_err(&zip_of(&[("armature.json", cyc.as_bytes()), ("atlas0.png", &atlas)])).contains("is not an earlier bone"));
+    assert!(
+        import_err(&zip_of(&[("armature.json", cyc.as_bytes()), ("atlas0.png", &atlas)]))
+            .contains("is not an earlier bone")
+    );
     let oob = BASE.replace(r#""bone_id":0"#, r#""bone_id":7"#);
-    assert!(import_err(&zip_of(&[("armature.json", oob.as_bytes()), ("atlas0.png", &atlas)])).contains("bone_id 7 is not a bone"));
-    let ik = BASE.replace(r#""atlases""#, r#""inverse_kinematics":[{"target_id":9,"bone_ids":[0,5]}],"atlases""#);
+    assert!(
+        import_err(&zip_of(&[("armature.json", oob.as_bytes()), ("atlas0.png", &atlas)]))
+            .contains("bone_id 7 is not a bone")
+    );
+    let ik = BASE.replace(
+        r#""atlases""#,
+        r#""inverse_kinematics":[{"target_id":9,"bone_ids":[0,5]}],"atlases""#,
+    );
     let e = import_err(&zip_of(&[("armature.json", ik.as_bytes()), ("atlas0.png", &atlas)]));
     assert!(e.contains("target_id 9 is not a bone") && e.contains("bone_ids holds 5"), "{e}");
     // Huge numbers (1e39 is an infinite f32) and far frames.
     let huge = BASE.replace(r#""value":2"#, r#""value":1e39"#);
-    assert!(import_err(&zip_of(&[("armature.json", huge.as_bytes()), ("atlas0.png", &atlas)])).contains("not a finite number"));
+    assert!(
+        import_err(&zip_of(&[("armature.json", huge.as_bytes()), ("atlas0.png", &atlas)]))
+            .contains("not a finite number")
+    );
     let far = BASE.replace(r#""frame":3"#, r#""frame":4000000000"#);
-    assert!(import_err(&zip_of(&[("armature.json", far.as_bytes()), ("atlas0.png", &atlas)])).contains("past the last frame"));
+    assert!(
+        import_err(&zip_of(&[("armature.json", far.as_bytes()), ("atlas0.png", &atlas)]))
+            .contains("past the last frame")
+    );
     // Entry names that leave the zip.
     for bad in ["../evil.png", "/etc/passwd", "a/../../b.png"] {
         let j = BASE.replace("atlas0.png", bad);
@@ -333,7 +439,10 @@ fn bad_files_get_clear_errors() {
         assert!(e.contains("absolute path") || e.contains("outside the zip"), "{bad}: {e}");
     }
     // A malformed atlas and one whose header claims a huge size.
-    assert!(import_err(&zip_of(&[("armature.json", BASE.as_bytes()), ("atlas0.png", b"\x89PNG nope")])).contains("not a PNG"));
+    assert!(
+        import_err(&zip_of(&[("armature.json", BASE.as_bytes()), ("atlas0.png", b"\x89PNG nope")]))
+            .contains("not a PNG")
+    );
     let mut big = png(4, 4);
     big[16..20].copy_from_slice(&100_000u32.to_be_bytes()); // IHDR width
     let e = import_err(&zip_of(&[("armature.json", BASE.as_bytes()), ("atlas0.png", &big)]));
@@ -404,10 +513,17 @@ fn converted_samples_check_clean_and_pose_like_the_file() {
         assert!(st.status.success(), "{msg}");
         assert!(msg.contains("could not carry over exactly"), "{msg}");
         let text = std::fs::read_to_string(&out).unwrap();
-        let carried = text.lines().skip_while(|l| *l != "ik").skip(1).take_while(|l| l.starts_with('\t')).count();
+        let carried = text
+            .lines()
+            .skip_while(|l| *l != "ik")
+            .skip(1)
+            .take_while(|l| l.starts_with('\t'))
+            .count();
         let (imp, _) = load(&dir, name);
-        let baked =
-            msg.lines().find(|l| l.contains("IK families")).map_or(0, |l| l.trim().split(' ').next().unwrap().parse::<usize>().unwrap());
+        let baked = msg
+            .lines()
+            .find(|l| l.contains("IK families"))
+            .map_or(0, |l| l.trim().split(' ').next().unwrap().parse::<usize>().unwrap());
         assert_eq!(carried + baked, imp.armature.skeleton.ik.len(), "{name}: {msg}");
         eprintln!("{name}: {carried} IK families carried, {baked} baked");
         let comp = skelpad::compile::compile(&text);
@@ -416,15 +532,22 @@ fn converted_samples_check_clean_and_pose_like_the_file() {
         let sk = &comp.armature.skeleton;
         assert_eq!(sk.bones.len(), arm.skeleton.bones.len());
         let paths = skelpad::formats::skf::convert::bone_paths(&arm.skeleton);
-        let index: Vec<usize> = paths.iter().map(|p| sk.bone_by_name(p).unwrap_or_else(|| panic!("{p}")).index()).collect();
+        let index: Vec<usize> = paths
+            .iter()
+            .map(|p| sk.bone_by_name(p).unwrap_or_else(|| panic!("{p}")).index())
+            .collect();
         // Sprites were written beside the script, inside its folder.
         let sprites = tmp.path().join(name.replace(".skf", "_sprites"));
         assert!(std::fs::read_dir(&sprites).unwrap().count() > 0);
         let mut worst = 0.0f64;
         let mut at = String::new();
         for (ai, anim) in arm.animations.iter().enumerate() {
-            let id =
-                comp.armature.animations.iter().position(|a| a.name == skelpad::formats::skf::convert::script_name(&anim.name)).unwrap();
+            let id = comp
+                .armature
+                .animations
+                .iter()
+                .position(|a| a.name == skelpad::formats::skf::convert::script_name(&anim.name))
+                .unwrap();
             let last = (anim.duration_secs * anim.fps).round() as u32;
             let mut ours = Pose::default();
             for f in 0..=last {
@@ -434,7 +557,8 @@ fn converted_samples_check_clean_and_pose_like_the_file() {
                 for b in 0..sk.bones.len() {
                     let w = script.bones[index[b]].world;
                     let o = ours.skf[b];
-                    let d = (w.translation().x - f64::from(o.x)).hypot(w.translation().y - f64::from(o.y));
+                    let d = (w.translation().x - f64::from(o.x))
+                        .hypot(w.translation().y - f64::from(o.y));
                     if d > worst {
                         worst = d;
                         at = format!("{} frame {f} bone {}", anim.name, paths[b]);
@@ -443,7 +567,9 @@ fn converted_samples_check_clean_and_pose_like_the_file() {
             }
             let _ = ai;
         }
-        eprintln!("{name}: converted script within {worst:.2e} units of the file at every frame (worst at {at})");
+        eprintln!(
+            "{name}: converted script within {worst:.2e} units of the file at every frame (worst at {at})"
+        );
         assert!(worst <= 0.01, "{name}: {worst} at {at}");
     }
 }
@@ -460,23 +586,28 @@ fn own_exports_import_back_like_their_scripts() {
     use skelpad::formats::skf::write::{build, to_zip};
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let mut checked = 0;
-    let mut entries: Vec<_> = std::fs::read_dir(root.join("examples")).unwrap().map(|e| e.unwrap().path()).collect();
+    let mut entries: Vec<_> =
+        std::fs::read_dir(root.join("examples")).unwrap().map(|e| e.unwrap().path()).collect();
     entries.sort();
     for path in entries.into_iter().filter(|p| p.extension().is_some_and(|e| e == "skel2d")) {
         let text = std::fs::read_to_string(&path).unwrap();
         let comp = skelpad::compile::compile(&text);
         let arm = &comp.armature;
         let mut pictures = RenderedPictures::new(arm, &root.join("examples"));
-        let export = build(arm, &ExportOptions::default(), &mut pictures, &mut |_, _, _| true).unwrap();
-        let imp = import_skf(&to_zip(&export).unwrap()).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let export =
+            build(arm, &ExportOptions::default(), &mut pictures, &mut |_, _, _| true).unwrap();
+        let imp = import_skf(&to_zip(&export).unwrap())
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         let back = &imp.armature;
-        let mirrored =
-            arm.skeleton.bones.iter().any(|b| b.setup.flip_x || b.setup.flip_y || b.setup.scale_x < 0.0 || b.setup.scale_y < 0.0)
-                || arm.animations.iter().any(|a| !a.flips.is_empty());
+        let mirrored = arm.skeleton.bones.iter().any(|b| {
+            b.setup.flip_x || b.setup.flip_y || b.setup.scale_x < 0.0 || b.setup.scale_y < 0.0
+        }) || arm.animations.iter().any(|a| !a.flips.is_empty());
         let mut worst = 0.0f64;
         let mut at = String::new();
         for (ai, anim) in arm.animations.iter().enumerate() {
-            let bi = back.animation_by_name(&anim.name).unwrap_or_else(|| panic!("{}: animation {}", path.display(), anim.name));
+            let bi = back
+                .animation_by_name(&anim.name)
+                .unwrap_or_else(|| panic!("{}: animation {}", path.display(), anim.name));
             let frames = (anim.duration_secs * anim.fps).round() as u32;
             for f in 0..=frames {
                 let t = f64::from(f) / anim.fps;
@@ -487,7 +618,8 @@ fn own_exports_import_back_like_their_scripts() {
                         panic!("{}: bone {} not exported", path.display(), bone.name)
                     };
                     let (w, o) = (ours.bones[b].world, theirs.skf[j.index()]);
-                    let d = (w.translation().x - f64::from(o.x)).hypot(w.translation().y - f64::from(o.y));
+                    let d = (w.translation().x - f64::from(o.x))
+                        .hypot(w.translation().y - f64::from(o.y));
                     if d > worst {
                         worst = d;
                         at = format!("{} frame {f} bone {}", anim.name, bone.name);
@@ -517,8 +649,15 @@ fn own_exports_import_back_like_their_scripts() {
 #[test]
 fn samples_play_like_skelform_js_including_physics_below_ik() {
     let Some(dir) = samples() else { return };
-    if !std::process::Command::new("node").arg("--version").output().is_ok_and(|o| o.status.success()) {
-        assert!(std::env::var("SKELPAD_REQUIRE_NODE").as_deref() != Ok("1"), "SKELPAD_REQUIRE_NODE=1 but node does not run");
+    if !std::process::Command::new("node")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+    {
+        assert!(
+            std::env::var("SKELPAD_REQUIRE_NODE").as_deref() != Ok("1"),
+            "SKELPAD_REQUIRE_NODE=1 but node does not run"
+        );
         eprintln!("skipped: node not found (the skelform-js comparison needs it)");
         return;
     }
@@ -552,7 +691,9 @@ fn samples_play_like_skelform_js_including_physics_below_ik() {
                 }
             }
         }
-        eprintln!("{name}: skelform-js within {fresh_worst:.2e} units (physics-driven bones, in order: {phys_worst:.2e})");
+        eprintln!(
+            "{name}: skelform-js within {fresh_worst:.2e} units (physics-driven bones, in order: {phys_worst:.2e})"
+        );
         assert!(fresh_worst <= 0.01 && phys_worst <= 0.01, "{name}: {fresh_worst} / {phys_worst}");
     }
 }

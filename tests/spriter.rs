@@ -14,7 +14,10 @@ use skelpad::model::SkinId;
 use skelpad::runtime::evaluate;
 
 fn fixture() -> String {
-    std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/spriter/rig.scml")).unwrap()
+    std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/spriter/rig.scml"),
+    )
+    .unwrap()
 }
 
 fn draw_at(text: &str, anim: &str, skin: &str, t: f64) -> Vec<Value> {
@@ -43,7 +46,11 @@ fn a_child_of_a_mirrored_bone_follows_spriters_rule() {
     assert_eq!(d.len(), 2);
     assert_eq!(d[0]["image"], "a.png");
     let (c, s) = (20f64.to_radians().cos(), 20f64.to_radians().sin());
-    close(&d[0]["world"], &[-2.0 * c, -2.0 * s, -s, c, 10.0 - 10.0 * 30f64.to_radians().cos(), 15.0], 1e-9);
+    close(
+        &d[0]["world"],
+        &[-2.0 * c, -2.0 * s, -s, c, 10.0 - 10.0 * 30f64.to_radians().cos(), 15.0],
+        1e-9,
+    );
     assert!((d[0]["alpha"].as_f64().unwrap() - 0.4).abs() < 1e-12);
     close(&d[0]["pivot"], &[0.5, 0.0], 0.0);
     assert_eq!(d[1]["image"], "b.png");
@@ -70,7 +77,14 @@ fn spin_key_pivots_and_keys_past_the_end() {
     let hand = -228f64.to_radians();
     close(
         &d[1]["world"],
-        &[-2.0 * hand.cos(), -2.0 * hand.sin(), -hand.sin(), hand.cos(), bone_x + c * lx - s * ly, 20.0 + s * lx + c * ly],
+        &[
+            -2.0 * hand.cos(),
+            -2.0 * hand.sin(),
+            -hand.sin(),
+            hand.cos(),
+            bone_x + c * lx - s * ly,
+            20.0 + s * lx + c * ly,
+        ],
         1e-9,
     );
     assert!((d[1]["alpha"].as_f64().unwrap() - 0.96 * 0.9).abs() < 1e-12);
@@ -161,9 +175,15 @@ fn cli_poses_spriter_files_with_draw_lists() {
     let draw = &v["animations"][0]["poses"][1]["draw"];
     assert_eq!(draw[1]["image"], "b.png");
     assert_eq!(draw[1]["slot"], "root.hand.hand");
-    let out = Command::new(env!("CARGO_BIN_EXE_skelpad")).args(["pose", path.to_str().unwrap(), "--entity", "nope"]).output().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_skelpad"))
+        .args(["pose", path.to_str().unwrap(), "--entity", "nope"])
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("no entity named \"nope\" (entities: \"rig\")"));
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("no entity named \"nope\" (entities: \"rig\")")
+    );
 }
 
 fn check_no_panic(text: &str) {
@@ -175,7 +195,12 @@ fn check_no_panic(text: &str) {
                 for a in 0..arm.animations.len() {
                     let d = arm.animations[a].duration_secs;
                     for t in [0.0, d * 0.3, d * 0.999, d, -1.0, f64::NAN] {
-                        let pose = evaluate(arm, Some(skelpad::model::AnimId::from_index(a)), SkinId::from_index(skin), t);
+                        let pose = evaluate(
+                            arm,
+                            Some(skelpad::model::AnimId::from_index(a)),
+                            SkinId::from_index(skin),
+                            t,
+                        );
                         let _ = draw_json(arm, &pose);
                     }
                 }
@@ -241,7 +266,10 @@ proptest! {
 fn mutated_samples_never_panic() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/samples/spriter");
     if !dir.is_dir() {
-        assert!(std::env::var("SKELPAD_REQUIRE_SAMPLES").as_deref() != Ok("1"), "samples not found");
+        assert!(
+            std::env::var("SKELPAD_REQUIRE_SAMPLES").as_deref() != Ok("1"),
+            "samples not found"
+        );
         eprintln!("skipped: samples not found ({})", dir.display());
         return;
     }
@@ -255,12 +283,21 @@ fn mutated_samples_never_panic() {
         }
     }
     assert!(!texts.is_empty());
-    let mut runner = proptest::test_runner::TestRunner::new(ProptestConfig { cases: 64, ..ProptestConfig::default() });
+    let mut runner = proptest::test_runner::TestRunner::new(ProptestConfig {
+        cases: 64,
+        ..ProptestConfig::default()
+    });
     runner
-        .run(&(0..texts.len(), proptest::collection::vec((any::<usize>(), any::<usize>(), any::<u8>()), 1..6)), |(i, cuts)| {
-            check_no_panic(&mutate(&texts[i], &cuts));
-            Ok(())
-        })
+        .run(
+            &(
+                0..texts.len(),
+                proptest::collection::vec((any::<usize>(), any::<usize>(), any::<u8>()), 1..6),
+            ),
+            |(i, cuts)| {
+                check_no_panic(&mutate(&texts[i], &cuts));
+                Ok(())
+            },
+        )
         .unwrap();
 }
 
@@ -283,7 +320,10 @@ fn converted_scripts_pose_like_the_spriter_file() {
             }
         }
     } else {
-        assert!(std::env::var("SKELPAD_REQUIRE_SAMPLES").as_deref() != Ok("1"), "samples not found");
+        assert!(
+            std::env::var("SKELPAD_REQUIRE_SAMPLES").as_deref() != Ok("1"),
+            "samples not found"
+        );
         eprintln!("skipped the samples: samples not found");
     }
     files.sort();
@@ -291,33 +331,65 @@ fn converted_scripts_pose_like_the_spriter_file() {
         let file = spriter::load(&path).unwrap();
         let dir = path.parent().unwrap().to_path_buf();
         // Sizes as the file says (the test rig ships no pictures).
-        let doc_sizes: std::collections::HashMap<String, (u32, u32)> =
-            file.doc.files.values().filter_map(|f| Some((f.name.clone(), (f.width? as u32, f.height? as u32)))).collect();
-        let sizes = |img: &str| doc_sizes.get(img).copied().or_else(|| image::image_dimensions(dir.join(img)).ok());
+        let doc_sizes: std::collections::HashMap<String, (u32, u32)> = file
+            .doc
+            .files
+            .values()
+            .filter_map(|f| Some((f.name.clone(), (f.width? as u32, f.height? as u32))))
+            .collect();
+        let sizes = |img: &str| {
+            doc_sizes.get(img).copied().or_else(|| image::image_dimensions(dir.join(img)).ok())
+        };
         for ent in &file.entities {
             let conv = spriter::script::to_script(ent, &[], &sizes);
             let comp = skelpad::compile::compile(&conv.script);
-            assert!(!comp.has_errors(), "{}: {:?}\n{}", path.display(), comp.diagnostics, conv.script);
+            assert!(
+                !comp.has_errors(),
+                "{}: {:?}\n{}",
+                path.display(),
+                comp.diagnostics,
+                conv.script
+            );
             let (sarm, carm) = (&ent.armature, &comp.armature);
             let mut worst = (0.0f64, 0.0f64, 0usize);
             for (ai, anim) in sarm.animations.iter().enumerate() {
-                let cid = carm.animations.iter().position(|a| a.name == anim.name.replace(' ', "_")).expect("animation converted");
-                assert!((carm.animations[cid].duration_secs - anim.duration_secs).abs() < 1e-9, "{}: duration", anim.name);
+                let cid = carm
+                    .animations
+                    .iter()
+                    .position(|a| a.name == anim.name.replace(' ', "_"))
+                    .expect("animation converted");
+                assert!(
+                    (carm.animations[cid].duration_secs - anim.duration_secs).abs() < 1e-9,
+                    "{}: duration",
+                    anim.name
+                );
                 let frames = (anim.duration_secs * 60.0).floor() as usize;
                 for k in 0..=frames {
                     let t = k as f64 / 60.0;
-                    let sp = evaluate(sarm, Some(skelpad::model::AnimId::from_index(ai)), SkinId(0), t);
-                    let cp = evaluate(carm, Some(skelpad::model::AnimId::from_index(cid)), SkinId(0), t);
+                    let sp =
+                        evaluate(sarm, Some(skelpad::model::AnimId::from_index(ai)), SkinId(0), t);
+                    let cp =
+                        evaluate(carm, Some(skelpad::model::AnimId::from_index(cid)), SkinId(0), t);
                     let want = draw_json(sarm, &sp);
                     let got = draw_json(carm, &cp);
                     let (want, got) = (want.as_array().unwrap(), got.as_array().unwrap());
-                    assert_eq!(want.len(), got.len(), "{} {} at {t}: {want:?} vs {got:?}", path.display(), anim.name);
+                    assert_eq!(
+                        want.len(),
+                        got.len(),
+                        "{} {} at {t}: {want:?} vs {got:?}",
+                        path.display(),
+                        anim.name
+                    );
                     // In the same order: an animated draw order becomes slot
                     // copies named `SLOT_zN` (formats::draw_order).
                     for (w, g) in want.iter().zip(got) {
                         let name = g["slot"].as_str().unwrap();
                         let base = match name.rsplit_once("_z") {
-                            Some((b, n)) if !n.is_empty() && n.bytes().all(|c| c.is_ascii_digit()) => b,
+                            Some((b, n))
+                                if !n.is_empty() && n.bytes().all(|c| c.is_ascii_digit()) =>
+                            {
+                                b
+                            }
                             _ => name,
                         };
                         assert_eq!(
@@ -328,12 +400,24 @@ fn converted_scripts_pose_like_the_spriter_file() {
                             anim.name
                         );
                         assert_eq!(g["image"], w["image"]);
-                        let wv: Vec<f64> = w["world"].as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect();
-                        let gv: Vec<f64> = g["world"].as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect();
-                        let (px, py) = (w["pivot"][0].as_f64().unwrap(), w["pivot"][1].as_f64().unwrap());
+                        let wv: Vec<f64> = w["world"]
+                            .as_array()
+                            .unwrap()
+                            .iter()
+                            .map(|v| v.as_f64().unwrap())
+                            .collect();
+                        let gv: Vec<f64> = g["world"]
+                            .as_array()
+                            .unwrap()
+                            .iter()
+                            .map(|v| v.as_f64().unwrap())
+                            .collect();
+                        let (px, py) =
+                            (w["pivot"][0].as_f64().unwrap(), w["pivot"][1].as_f64().unwrap());
                         let (iw, ih) = sizes(w["image"].as_str().unwrap()).unwrap();
                         let (dx, dy) = ((0.5 - px) * f64::from(iw), (0.5 - py) * f64::from(ih));
-                        let center = [wv[0] * dx + wv[2] * dy + wv[4], wv[1] * dx + wv[3] * dy + wv[5]];
+                        let center =
+                            [wv[0] * dx + wv[2] * dy + wv[4], wv[1] * dx + wv[3] * dy + wv[5]];
                         let pos = (gv[4] - center[0]).hypot(gv[5] - center[1]);
                         let lin = (0..4).map(|i| (gv[i] - wv[i]).abs()).fold(0.0, f64::max);
                         assert!(
@@ -343,12 +427,22 @@ fn converted_scripts_pose_like_the_spriter_file() {
                             anim.name,
                             w["slot"]
                         );
-                        assert!((g["alpha"].as_f64().unwrap() - w["alpha"].as_f64().unwrap()).abs() <= 1e-3);
+                        assert!(
+                            (g["alpha"].as_f64().unwrap() - w["alpha"].as_f64().unwrap()).abs()
+                                <= 1e-3
+                        );
                         worst = (worst.0.max(pos), worst.1.max(lin), worst.2 + 1);
                     }
                 }
             }
-            eprintln!("{} {}: worst {:.1e} px, 2x2 {:.1e} over {} pictures", path.display(), ent.name, worst.0, worst.1, worst.2);
+            eprintln!(
+                "{} {}: worst {:.1e} px, 2x2 {:.1e} over {} pictures",
+                path.display(),
+                ent.name,
+                worst.0,
+                worst.1,
+                worst.2
+            );
         }
     }
 }

@@ -60,18 +60,27 @@ fn check_file(sample: &Path, expected: &Value) -> Result<Worst, String> {
         let arm = &model.armature;
         for run in ent["runs"].as_array().ok_or("no runs")? {
             let anim_name = run["animation"].as_str().unwrap_or_default();
-            let anim = arm.animation_by_name(anim_name).ok_or_else(|| format!("{name}: no animation {anim_name}"))?;
+            let anim = arm
+                .animation_by_name(anim_name)
+                .ok_or_else(|| format!("{name}: no animation {anim_name}"))?;
             let skin = match run["character_map"].as_str() {
                 None => SkinId(0),
-                Some(m) => arm.skeleton.skin_by_name(m).ok_or_else(|| format!("{name}: no skin for character map {m}"))?,
+                Some(m) => arm
+                    .skeleton
+                    .skin_by_name(m)
+                    .ok_or_else(|| format!("{name}: no skin for character map {m}"))?,
             };
             let length = num(&run["length_ms"]) / 1000.0;
             let got_len = arm.animation(anim).map_or(0.0, |a| a.duration_secs);
             if (got_len - length).abs() > 1e-9 {
-                return Err(format!("{name}/{anim_name}: length {got_len} s, SpriterPlusPlus {length} s"));
+                return Err(format!(
+                    "{name}/{anim_name}: length {got_len} s, SpriterPlusPlus {length} s"
+                ));
             }
             worst.runs += 1;
-            if std::env::var("SKELPAD_SPRITER_SKIP").is_ok_and(|v| v.split(',').any(|x| x == anim_name)) {
+            if std::env::var("SKELPAD_SPRITER_SKIP")
+                .is_ok_and(|v| v.split(',').any(|x| x == anim_name))
+            {
                 continue;
             }
             for pose in run["poses"].as_array().ok_or("no poses")? {
@@ -80,18 +89,28 @@ fn check_file(sample: &Path, expected: &Value) -> Result<Worst, String> {
                 let got = draw_json(arm, &p);
                 let got = got.as_array().unwrap();
                 let want = pose["draw"].as_array().ok_or("no draw list")?;
-                let at = format!("{name}/{anim_name} (map {:?}) at {} ms", run["character_map"].as_str(), t * 1000.0);
-                let got_images: Vec<&str> = got.iter().map(|d| d["image"].as_str().unwrap_or("?")).collect();
-                let want_images: Vec<&str> = want.iter().map(|d| d["image"].as_str().unwrap_or("?")).collect();
+                let at = format!(
+                    "{name}/{anim_name} (map {:?}) at {} ms",
+                    run["character_map"].as_str(),
+                    t * 1000.0
+                );
+                let got_images: Vec<&str> =
+                    got.iter().map(|d| d["image"].as_str().unwrap_or("?")).collect();
+                let want_images: Vec<&str> =
+                    want.iter().map(|d| d["image"].as_str().unwrap_or("?")).collect();
                 if got_images != want_images {
-                    return Err(format!("{at}: skelpad draws {got_images:?}, SpriterPlusPlus {want_images:?}"));
+                    return Err(format!(
+                        "{at}: skelpad draws {got_images:?}, SpriterPlusPlus {want_images:?}"
+                    ));
                 }
                 for (g, w) in got.iter().zip(want) {
                     let (gw, ww) = (g["world"].as_array().unwrap(), w["world"].as_array().unwrap());
                     let lin = (0..4).map(|i| (num(&gw[i]) - num(&ww[i])).abs()).fold(0.0, f64::max);
                     let pos = (num(&gw[4]) - num(&ww[4])).hypot(num(&gw[5]) - num(&ww[5]));
                     let alpha = (num(&g["alpha"]) - num(&w["alpha"])).abs();
-                    let piv = (0..2).map(|i| (num(&g["pivot"][i]) - num(&w["pivot"][i])).abs()).fold(0.0, f64::max);
+                    let piv = (0..2)
+                        .map(|i| (num(&g["pivot"][i]) - num(&w["pivot"][i])).abs())
+                        .fold(0.0, f64::max);
                     if !(pos <= 0.01 && lin <= 1e-3 && alpha <= 1e-3 && piv <= 1e-6) {
                         return Err(format!(
                             "{at}: {}: skelpad world {gw:?} alpha {} pivot {}, SpriterPlusPlus world {ww:?} alpha {} pivot {}",
@@ -123,7 +142,11 @@ fn samples_play_as_spriterplusplus_plays_them() {
 #[test]
 fn own_fixtures_play_as_spriterplusplus_plays_them() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    check_dir(&root.join("tests/fixtures/spriter"), &root.join("tests/spriter_reference/fixtures"), 1);
+    check_dir(
+        &root.join("tests/fixtures/spriter"),
+        &root.join("tests/spriter_reference/fixtures"),
+        1,
+    );
 }
 
 /// Other Spriter files, with expectations made by
@@ -131,7 +154,9 @@ fn own_fixtures_play_as_spriterplusplus_plays_them() {
 /// `SKELPAD_SPRITER_SAMPLES=SAMPLES SKELPAD_SPRITER_REFS=OUT`.
 #[test]
 fn other_files_play_as_spriterplusplus_plays_them() {
-    let (Ok(samples), Ok(refs)) = (std::env::var("SKELPAD_SPRITER_SAMPLES"), std::env::var("SKELPAD_SPRITER_REFS")) else {
+    let (Ok(samples), Ok(refs)) =
+        (std::env::var("SKELPAD_SPRITER_SAMPLES"), std::env::var("SKELPAD_SPRITER_REFS"))
+    else {
         eprintln!("skipped: SKELPAD_SPRITER_SAMPLES and SKELPAD_SPRITER_REFS not set");
         return;
     };
@@ -139,8 +164,11 @@ fn other_files_play_as_spriterplusplus_plays_them() {
 }
 
 fn check_dir(samples: &Path, refs: &Path, at_least: usize) {
-    let mut files: Vec<PathBuf> =
-        std::fs::read_dir(refs).unwrap().map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|e| e == "json")).collect();
+    let mut files: Vec<PathBuf> = std::fs::read_dir(refs)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .collect();
     files.sort();
     assert!(files.len() >= at_least, "expectation files missing in {}", refs.display());
     let mut failures = Vec::new();

@@ -14,7 +14,10 @@ use skelpad::formats::skf::read::{read_skf, validate};
 
 fuzz_target!(|data: &[u8]| {
     if let Ok(file) = read_skf(data) {
-        assert!(validate(&file.armature).is_empty(), "read_skf accepted a file that validate rejects");
+        assert!(
+            validate(&file.armature).is_empty(),
+            "read_skf accepted a file that validate rejects"
+        );
         assert_eq!(file.atlas_sizes.len(), file.armature.atlases.len());
     }
 });

@@ -50,7 +50,8 @@ fn check(bytes: &[u8]) {
 fuzz_target!(|data: &[u8]| {
     check(data);
     let mut z = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
-    let opts = zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Stored);
+    let opts =
+        zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Stored);
     z.start_file("armature.json", opts).unwrap();
     z.write_all(data).unwrap();
     z.start_file("atlas0.png", opts).unwrap();

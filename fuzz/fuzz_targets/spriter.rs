@@ -24,7 +24,8 @@ fuzz_target!(|data: &[u8]| {
                 for a in 0..arm.animations.len() {
                     let d = arm.animations[a].duration_secs;
                     for t in [0.0, d * 0.37, d] {
-                        let pose = evaluate(arm, Some(AnimId::from_index(a)), SkinId::from_index(skin), t);
+                        let pose =
+                            evaluate(arm, Some(AnimId::from_index(a)), SkinId::from_index(skin), t);
                         let _ = draw_json(arm, &pose);
                     }
                 }

@@ -2,7 +2,9 @@
 //! pan and zoom, grid and axes, picking bones and shapes, and the keyboard
 //! shortcuts that only apply while the canvas has focus.
 
-use eframe::egui::{self, Color32, EventFilter, Key, Modifiers, PointerButton, Pos2, Rect, Sense, Stroke, Vec2};
+use eframe::egui::{
+    self, Color32, EventFilter, Key, Modifiers, PointerButton, Pos2, Rect, Sense, Stroke, Vec2,
+};
 use serde::{Deserialize, Serialize};
 
 use std::collections::HashMap;
@@ -37,13 +39,19 @@ impl View {
     /// Where a world point lands on screen, for a canvas occupying `rect`.
     pub fn screen_from_world(&self, rect: Rect, x: f64, y: f64) -> Pos2 {
         let c = rect.center();
-        Pos2::new(c.x + self.pan[0] + x as f32 * self.zoom, c.y + self.pan[1] - y as f32 * self.zoom)
+        Pos2::new(
+            c.x + self.pan[0] + x as f32 * self.zoom,
+            c.y + self.pan[1] - y as f32 * self.zoom,
+        )
     }
 
     /// The world point under a screen position.
     pub fn world_from_screen(&self, rect: Rect, p: Pos2) -> (f64, f64) {
         let c = rect.center();
-        (f64::from((p.x - c.x - self.pan[0]) / self.zoom), f64::from(-(p.y - c.y - self.pan[1]) / self.zoom))
+        (
+            f64::from((p.x - c.x - self.pan[0]) / self.zoom),
+            f64::from(-(p.y - c.y - self.pan[1]) / self.zoom),
+        )
     }
 
     /// Zooms by `factor`, keeping the world point under `anchor` in place.
@@ -60,7 +68,8 @@ impl View {
         let [x0, y0, x1, y1] = bounds;
         let (w, h) = ((x1 - x0).max(1.0) as f32, (y1 - y0).max(1.0) as f32);
         let margin = 0.85;
-        self.zoom = ((rect.width() / w).min(rect.height() / h) * margin).clamp(*ZOOM_RANGE.start(), *ZOOM_RANGE.end());
+        self.zoom = ((rect.width() / w).min(rect.height() / h) * margin)
+            .clamp(*ZOOM_RANGE.start(), *ZOOM_RANGE.end());
         let (cx, cy) = (((x0 + x1) / 2.0) as f32, ((y0 + y1) / 2.0) as f32);
         self.pan = [-cx * self.zoom, cy * self.zoom];
     }
@@ -208,7 +217,13 @@ pub struct Canvas {
 
 impl Default for Canvas {
     fn default() -> Self {
-        Canvas { space_held: false, space_panned: false, fit_requested: false, rect: Rect::NOTHING, dragging: false }
+        Canvas {
+            space_held: false,
+            space_panned: false,
+            fit_requested: false,
+            rect: Rect::NOTHING,
+            dragging: false,
+        }
     }
 }
 
@@ -222,7 +237,13 @@ impl Canvas {
     /// pan, zoom, fit, picks and drags (moving `view`), then paints the grid,
     /// `scene` and its highlights. What the user asked for is returned for
     /// the app to carry out.
-    pub fn ui(&mut self, ui: &mut egui::Ui, view: &mut View, scene: &Scene<'_>, drawing: &mut Drawing) -> CanvasOutput {
+    pub fn ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        view: &mut View,
+        scene: &Scene<'_>,
+        drawing: &mut Drawing,
+    ) -> CanvasOutput {
         let mut out = CanvasOutput::default();
         let rect = ui.available_rect_before_wrap();
         self.rect = rect;
@@ -246,8 +267,15 @@ impl Canvas {
 
     /// Keyboard: single keys only while the canvas has focus, so they
     /// never fire while typing in the editor.
-    fn keys(&mut self, ui: &mut egui::Ui, response: &egui::Response, focused: bool, out: &mut CanvasOutput) {
-        let ctrl_zero = (focused || response.hovered()) && ui.input_mut(|i| i.consume_key(Modifiers::COMMAND, Key::Num0));
+    fn keys(
+        &mut self,
+        ui: &mut egui::Ui,
+        response: &egui::Response,
+        focused: bool,
+        out: &mut CanvasOutput,
+    ) {
+        let ctrl_zero = (focused || response.hovered())
+            && ui.input_mut(|i| i.consume_key(Modifiers::COMMAND, Key::Num0));
         if focused {
             ui.input_mut(|i| {
                 if i.key_pressed(Key::Space) {
@@ -298,19 +326,23 @@ impl Canvas {
             && let Some(p) = ui.input(|i| i.pointer.press_origin())
         {
             let world = view.world_from_screen(rect, p);
-            if let Some((pick, part)) = pick_at(&drawing.list, world.0, world.1, f64::from(6.0 / view.zoom)) {
+            if let Some((pick, part)) =
+                pick_at(&drawing.list, world.0, world.1, f64::from(6.0 / view.zoom))
+            {
                 let pick = ik_handle(&scene.armature.skeleton, pick);
                 self.dragging = true;
                 drag = Some(Drag { phase: DragPhase::Start(pick, part), world, shift, alt });
             }
         } else if self.dragging {
-            let pos = response.interact_pointer_pos().or_else(|| ui.input(|i| i.pointer.latest_pos()));
+            let pos =
+                response.interact_pointer_pos().or_else(|| ui.input(|i| i.pointer.latest_pos()));
             let stopped = response.drag_stopped() || !response.dragged_by(PointerButton::Primary);
             if let Some(p) = pos {
                 let phase = if stopped { DragPhase::End } else { DragPhase::Move };
                 drag = Some(Drag { phase, world: view.world_from_screen(rect, p), shift, alt });
             } else if stopped {
-                drag = Some(Drag { phase: DragPhase::End, world: (f64::NAN, f64::NAN), shift, alt });
+                drag =
+                    Some(Drag { phase: DragPhase::End, world: (f64::NAN, f64::NAN), shift, alt });
             }
             if stopped {
                 self.dragging = false;
@@ -321,7 +353,13 @@ impl Canvas {
 
     /// Pan: middle or right drag, or Space + left drag; zoom around the
     /// cursor: the wheel, or a pinch / Ctrl+wheel.
-    fn pan_and_zoom(&mut self, ui: &egui::Ui, response: &egui::Response, rect: Rect, view: &mut View) {
+    fn pan_and_zoom(
+        &mut self,
+        ui: &egui::Ui,
+        response: &egui::Response,
+        rect: Rect,
+        view: &mut View,
+    ) {
         let pan_drag = response.dragged_by(PointerButton::Middle)
             || response.dragged_by(PointerButton::Secondary)
             || (self.space_held && response.dragged_by(PointerButton::Primary));
@@ -343,19 +381,35 @@ impl Canvas {
     }
 
     /// Fits the view on the whole animation's bounds when asked to.
-    fn fit_if_requested(&mut self, rect: Rect, view: &mut View, scene: &Scene<'_>, drawing: &mut Drawing) {
+    fn fit_if_requested(
+        &mut self,
+        rect: Rect,
+        view: &mut View,
+        scene: &Scene<'_>,
+        drawing: &mut Drawing,
+    ) {
         if !(self.fit_requested && rect.width() > 1.0) {
             return;
         }
         self.fit_requested = false;
         // The bounds of the whole animation, so playing it stays in view.
-        let options = DrawOptions { pixels_per_unit: f64::from(view.zoom), bones: scene.show_bones, contours: false };
+        let options = DrawOptions {
+            pixels_per_unit: f64::from(view.zoom),
+            bones: scene.show_bones,
+            contours: false,
+        };
         // Sampled: a bounded number of poses, whatever the animation's
         // length and the rig's size (`FIT_BONE_POSES`).
         let sk = &scene.armature.skeleton;
         let samples = FIT_BONE_POSES / (sk.bones.len() + sk.slots.len()).max(1);
-        match render::animation_bounds_sampled(scene.armature, scene.anim, scene.skin, &options, &mut drawing.cache, samples.clamp(2, 600))
-        {
+        match render::animation_bounds_sampled(
+            scene.armature,
+            scene.anim,
+            scene.skin,
+            &options,
+            &mut drawing.cache,
+            samples.clamp(2, 600),
+        ) {
             Some(b) => view.fit(rect, [b.min[0], b.min[1], b.max[0], b.max[1]]),
             None => *view = View::default(),
         }
@@ -373,14 +427,29 @@ fn take_focus(ui: &mut egui::Ui, response: &egui::Response) -> bool {
     if focused {
         // Keep arrow keys for frame stepping instead of moving focus.
         ui.memory_mut(|m| {
-            m.set_focus_lock_filter(canvas_id(), EventFilter { horizontal_arrows: true, vertical_arrows: true, tab: false, escape: false })
+            m.set_focus_lock_filter(
+                canvas_id(),
+                EventFilter {
+                    horizontal_arrows: true,
+                    vertical_arrows: true,
+                    tab: false,
+                    escape: false,
+                },
+            )
         });
     }
     focused
 }
 
 /// Paints the background, grid, pose, highlights, notes and focus frame.
-fn paint_canvas(ui: &egui::Ui, rect: Rect, view: &View, scene: &Scene<'_>, drawing: &mut Drawing, focused: bool) {
+fn paint_canvas(
+    ui: &egui::Ui,
+    rect: Rect,
+    view: &View,
+    scene: &Scene<'_>,
+    drawing: &mut Drawing,
+    focused: bool,
+) {
     let painter = ui.painter_at(rect);
     let visuals = ui.visuals();
     painter.rect_filled(rect, 0.0, visuals.extreme_bg_color);
@@ -438,8 +507,16 @@ fn paint_grid(painter: &egui::Painter, rect: Rect, view: &View, dark: bool) {
         k += 1;
     }
     let o = view.screen_from_world(rect, 0.0, 0.0);
-    painter.hline(rect.x_range(), o.y, Stroke::new(1.0, Color32::from_rgba_unmultiplied(220, 60, 60, 140)));
-    painter.vline(o.x, rect.y_range(), Stroke::new(1.0, Color32::from_rgba_unmultiplied(60, 180, 60, 140)));
+    painter.hline(
+        rect.x_range(),
+        o.y,
+        Stroke::new(1.0, Color32::from_rgba_unmultiplied(220, 60, 60, 140)),
+    );
+    painter.vline(
+        o.x,
+        rect.y_range(),
+        Stroke::new(1.0, Color32::from_rgba_unmultiplied(60, 180, 60, 140)),
+    );
 }
 
 /// Fitting the view poses at most about this many bones and slots (spread
@@ -460,29 +537,63 @@ pub fn onion_ghosts(arm: &crate::model::Armature) -> u32 {
 
 /// Draws the pose — shapes, sprites, the bone overlay and onion-skin ghosts
 /// — through the render pipeline's draw list and its epaint back end.
-fn paint_pose(painter: &egui::Painter, rect: Rect, view: &View, scene: &Scene<'_>, drawing: &mut Drawing) {
+fn paint_pose(
+    painter: &egui::Painter,
+    rect: Rect,
+    view: &View,
+    scene: &Scene<'_>,
+    drawing: &mut Drawing,
+) {
     let ppp = painter.ctx().pixels_per_point();
     // Curves are flattened for the device pixels they cover.
-    let options = DrawOptions { pixels_per_unit: f64::from(view.zoom * ppp), bones: scene.show_bones, contours: false };
+    let options = DrawOptions {
+        pixels_per_unit: f64::from(view.zoom * ppp),
+        bones: scene.show_bones,
+        contours: false,
+    };
     let ghosts = onion_ghosts(scene.armature);
     match scene.anim.filter(|_| scene.onion_skin && ghosts > 0) {
         Some(anim) => {
-            let onion = OnionSkin { looping: scene.looping, before: ghosts, after: ghosts, ..OnionSkin::default() };
-            drawing.list =
-                render::build_with_onion_skin(scene.armature, anim, scene.skin, scene.time_secs, &onion, &options, &mut drawing.cache);
+            let onion = OnionSkin {
+                looping: scene.looping,
+                before: ghosts,
+                after: ghosts,
+                ..OnionSkin::default()
+            };
+            drawing.list = render::build_with_onion_skin(
+                scene.armature,
+                anim,
+                scene.skin,
+                scene.time_secs,
+                &onion,
+                &options,
+                &mut drawing.cache,
+            );
         }
-        None => render::build_draw_list_into(&mut drawing.list, scene.armature, scene.pose, &options, &mut drawing.cache),
+        None => render::build_draw_list_into(
+            &mut drawing.list,
+            scene.armature,
+            scene.pose,
+            &options,
+            &mut drawing.cache,
+        ),
     }
     let c = rect.center();
-    let to_screen =
-        render::View { origin_px: [f64::from(c.x + view.pan[0]), f64::from(c.y + view.pan[1])], pixels_per_unit: f64::from(view.zoom) };
+    let to_screen = render::View {
+        origin_px: [f64::from(c.x + view.pan[0]), f64::from(c.y + view.pan[1])],
+        pixels_per_unit: f64::from(view.zoom),
+    };
     let ctx = painter.ctx().clone();
     let Drawing { list, textures, .. } = drawing;
     let mut texture_of = |img: &render::SpriteImage| {
         textures
             .entry(img.id)
             .or_insert_with(|| {
-                ctx.load_texture(format!("sprite {}", img.name), render::egui::color_image(img), egui::TextureOptions::LINEAR)
+                ctx.load_texture(
+                    format!("sprite {}", img.name),
+                    render::egui::color_image(img),
+                    egui::TextureOptions::LINEAR,
+                )
             })
             .id()
     };
@@ -513,17 +624,31 @@ fn paint_ik(painter: &egui::Painter, rect: Rect, view: &View, scene: &Scene<'_>)
             painter.circle_filled(*p, 3.0, color);
         }
         if let (Some(tip), Some(target)) = (pts.last(), at(fam.target)) {
-            painter.add(egui::Shape::dashed_line(&[*tip, target], Stroke::new(1.0, color), 4.0, 4.0));
+            painter.add(egui::Shape::dashed_line(
+                &[*tip, target],
+                Stroke::new(1.0, color),
+                4.0,
+                4.0,
+            ));
             painter.circle_stroke(target, 7.0, Stroke::new(2.0, color));
         }
     }
 }
 
 /// Outlines the bone under the editor cursor and the selected bone or shape.
-fn paint_highlights(painter: &egui::Painter, rect: Rect, view: &View, scene: &Scene<'_>, accent: Color32) {
+fn paint_highlights(
+    painter: &egui::Painter,
+    rect: Rect,
+    view: &View,
+    scene: &Scene<'_>,
+    accent: Color32,
+) {
     let sk = &*scene.armature.skeleton;
     let bone_outline = |b: BoneId, stroke: Stroke| {
-        let (Some(bone), Some(bp)) = (sk.bones.get(b.index()), scene.pose.bones.get(b.index())) else { return };
+        let (Some(bone), Some(bp)) = (sk.bones.get(b.index()), scene.pose.bones.get(b.index()))
+        else {
+            return;
+        };
         let w = bp.world;
         let (ox, oy) = w.apply(0.0, 0.0);
         let o = view.screen_from_world(rect, ox, oy);
@@ -547,7 +672,8 @@ fn paint_highlights(painter: &egui::Painter, rect: Rect, view: &View, scene: &Sc
         Some(Pick::Bone(b)) => bone_outline(b, Stroke::new(2.0, accent)),
         Some(Pick::Slot(s)) => {
             if let Some(outline) = slot_outline(sk, scene.pose, s) {
-                let pts: Vec<Pos2> = outline.iter().map(|&(x, y)| view.screen_from_world(rect, x, y)).collect();
+                let pts: Vec<Pos2> =
+                    outline.iter().map(|&(x, y)| view.screen_from_world(rect, x, y)).collect();
                 painter.add(egui::Shape::closed_line(pts, Stroke::new(2.0, accent)));
             }
         }
@@ -569,7 +695,10 @@ fn slot_outline(sk: &crate::model::Skeleton, pose: &Pose, slot: SlotId) -> Optio
     let (_, att) = pose.attachment(sk, slot)?;
     let m = attachment_matrix(pose, s.bone, att.transform.matrix())?;
     let ellipse = |rx: f64, ry: f64| {
-        (0..24).map(|i| f64::from(i) * std::f64::consts::TAU / 24.0).map(|a| m.apply(rx * a.cos(), ry * a.sin())).collect::<Vec<_>>()
+        (0..24)
+            .map(|i| f64::from(i) * std::f64::consts::TAU / 24.0)
+            .map(|a| m.apply(rx * a.cos(), ry * a.sin()))
+            .collect::<Vec<_>>()
     };
     let pad = |st: &crate::model::ShapeStyle| st.stroke_width.max(0.0) / 2.0;
     match &att.kind {
@@ -578,8 +707,12 @@ fn slot_outline(sk: &crate::model::Skeleton, pose: &Pose, slot: SlotId) -> Optio
             let (hw, hh) = (width / 2.0 + pad(style), height / 2.0 + pad(style));
             Some(vec![m.apply(-hw, -hh), m.apply(hw, -hh), m.apply(hw, hh), m.apply(-hw, hh)])
         }
-        AttachmentKind::Ellipse { radius_x, radius_y, style } => Some(ellipse(radius_x + pad(style), radius_y + pad(style))),
-        AttachmentKind::Circle { radius, style } => Some(ellipse(radius + pad(style), radius + pad(style))),
+        AttachmentKind::Ellipse { radius_x, radius_y, style } => {
+            Some(ellipse(radius_x + pad(style), radius_y + pad(style)))
+        }
+        AttachmentKind::Circle { radius, style } => {
+            Some(ellipse(radius + pad(style), radius + pad(style)))
+        }
         AttachmentKind::Path { path, .. } => {
             // Points bound to another bone go through that bone's world
             // matrix; the attachment transform applies in the slot bone's space.
@@ -610,21 +743,28 @@ fn slot_outline(sk: &crate::model::Skeleton, pose: &Pose, slot: SlotId) -> Optio
 fn distance_to_segment(p: (f64, f64), a: (f64, f64), b: (f64, f64)) -> f64 {
     let (dx, dy) = (b.0 - a.0, b.1 - a.1);
     let len2 = dx * dx + dy * dy;
-    let t = if len2 > 0.0 { (((p.0 - a.0) * dx + (p.1 - a.1) * dy) / len2).clamp(0.0, 1.0) } else { 0.0 };
+    let t = if len2 > 0.0 {
+        (((p.0 - a.0) * dx + (p.1 - a.1) * dy) / len2).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
     let (cx, cy) = (a.0 + t * dx, a.1 + t * dy);
     ((p.0 - cx).powi(2) + (p.1 - cy).powi(2)).sqrt()
 }
 
 /// Distance from `p` to a triangle (0 inside it).
 fn distance_to_triangle(p: (f64, f64), t: [(f64, f64); 3]) -> f64 {
-    let cross = |a: (f64, f64), b: (f64, f64)| (b.0 - a.0) * (p.1 - a.1) - (b.1 - a.1) * (p.0 - a.0);
+    let cross =
+        |a: (f64, f64), b: (f64, f64)| (b.0 - a.0) * (p.1 - a.1) - (b.1 - a.1) * (p.0 - a.0);
     let (d0, d1, d2) = (cross(t[0], t[1]), cross(t[1], t[2]), cross(t[2], t[0]));
     let neg = d0 < 0.0 || d1 < 0.0 || d2 < 0.0;
     let pos = d0 > 0.0 || d1 > 0.0 || d2 > 0.0;
     if !(neg && pos) {
         return 0.0;
     }
-    distance_to_segment(p, t[0], t[1]).min(distance_to_segment(p, t[1], t[2])).min(distance_to_segment(p, t[2], t[0]))
+    distance_to_segment(p, t[0], t[1])
+        .min(distance_to_segment(p, t[1], t[2]))
+        .min(distance_to_segment(p, t[2], t[0]))
 }
 
 /// What a drag on `pick` moves: the tip of an IK chain is placed by IK, so
@@ -632,7 +772,9 @@ fn distance_to_triangle(p: (f64, f64), t: [(f64, f64); 3]) -> f64 {
 /// can reach it); anything else moves itself.
 pub fn ik_handle(sk: &crate::model::Skeleton, pick: Pick) -> Pick {
     match pick {
-        Pick::Bone(b) => sk.ik.iter().find(|f| f.bones.last() == Some(&b)).map_or(pick, |f| Pick::Bone(f.target)),
+        Pick::Bone(b) => {
+            sk.ik.iter().find(|f| f.bones.last() == Some(&b)).map_or(pick, |f| Pick::Bone(f.target))
+        }
         Pick::Slot(_) => pick,
     }
 }
@@ -643,13 +785,17 @@ pub fn ik_handle(sk: &crate::model::Skeleton, pick: Pick) -> Pick {
 /// strokes also count within `tolerance`; fills and sprites count exactly
 /// where they are drawn.
 pub fn pick_at(list: &DrawList, x: f64, y: f64, tolerance: f64) -> Option<(Pick, Part)> {
-    let v = |i: u32| list.vertices.get(i as usize).map(|v| (f64::from(v.pos[0]), f64::from(v.pos[1])));
+    let v =
+        |i: u32| list.vertices.get(i as usize).map(|v| (f64::from(v.pos[0]), f64::from(v.pos[1])));
     for item in list.items.iter().rev().filter(|i| !i.ghost) {
         let tol = match item.part {
             Part::BoneOrigin | Part::BoneDiamond | Part::Stroke => tolerance,
             Part::Fill | Part::Sprite => 0.0,
         };
-        let Some(tris) = list.indices.get(item.indices.start as usize..item.indices.end as usize) else { continue };
+        let Some(tris) = list.indices.get(item.indices.start as usize..item.indices.end as usize)
+        else {
+            continue;
+        };
         let hit = tris.chunks_exact(3).any(|t| match (v(t[0]), v(t[1]), v(t[2])) {
             (Some(a), Some(b), Some(c)) => distance_to_triangle((x, y), [a, b, c]) <= tol,
             _ => false,
@@ -691,9 +837,15 @@ mod tests {
 
     #[test]
     fn a_drag_on_an_ik_tip_moves_its_target() {
-        let comp = compile("skeleton\n\tarm l10\n\tarm.hand x10 l3\n\tgoal x12 y4\nik\n\thand to goal up 1\n");
+        let comp = compile(
+            "skeleton\n\tarm l10\n\tarm.hand x10 l3\n\tgoal x12 y4\nik\n\thand to goal up 1\n",
+        );
         let sk = &comp.armature.skeleton;
-        let (hand, goal, arm) = (sk.bone_by_name("arm.hand").unwrap(), sk.bone_by_name("goal").unwrap(), sk.bone_by_name("arm").unwrap());
+        let (hand, goal, arm) = (
+            sk.bone_by_name("arm.hand").unwrap(),
+            sk.bone_by_name("goal").unwrap(),
+            sk.bone_by_name("arm").unwrap(),
+        );
         assert_eq!(ik_handle(sk, Pick::Bone(hand)), Pick::Bone(goal));
         assert_eq!(ik_handle(sk, Pick::Bone(arm)), Pick::Bone(arm));
         assert_eq!(ik_handle(sk, Pick::Bone(goal)), Pick::Bone(goal));
@@ -701,16 +853,26 @@ mod tests {
 
     #[test]
     fn clicks_pick_what_is_drawn_there() {
-        let comp = compile("skeleton\n\tarm l40 r90\n\t\t@ :rect x20 w10 h40\n\tbody x100\n\t\t@ :circle d20\n\tfoot x-100 l4\n");
+        let comp = compile(
+            "skeleton\n\tarm l40 r90\n\t\t@ :rect x20 w10 h40\n\tbody x100\n\t\t@ :circle d20\n\tfoot x-100 l4\n",
+        );
         let arm = comp.armature;
         let pose = evaluate(&arm, None, SkinId(0), 0.0);
         let list = |bones: bool| {
             let mut cache = RenderCache::new(Path::new("."));
-            render::build_draw_list(&arm, &pose, &DrawOptions { pixels_per_unit: 1.0, bones, contours: false }, &mut cache)
+            render::build_draw_list(
+                &arm,
+                &pose,
+                &DrawOptions { pixels_per_unit: 1.0, bones, contours: false },
+                &mut cache,
+            )
         };
         let (with, without) = (list(true), list(false));
         // On the arm's diamond (it points up).
-        assert_eq!(pick_at(&with, 0.5, 20.0, 1.0), Some((Pick::Bone(BoneId(0)), Part::BoneDiamond)));
+        assert_eq!(
+            pick_at(&with, 0.5, 20.0, 1.0),
+            Some((Pick::Bone(BoneId(0)), Part::BoneDiamond))
+        );
         // Same place with the overlay hidden: the rect under it (40 wide
         // across the bone, 10 along it, centered 20 up the bone).
         assert_eq!(pick_at(&without, 0.5, 20.0, 1.0).map(|p| p.0), Some(Pick::Slot(SlotId(0))));
@@ -718,10 +880,16 @@ mod tests {
         assert_eq!(pick_at(&without, 0.5, 30.0, 1.0), None);
         // The circle exactly where it is drawn: inside its edge, not outside.
         assert_eq!(pick_at(&with, 105.0, 5.0, 1.0).map(|p| p.0), Some(Pick::Slot(SlotId(1))));
-        assert_eq!(pick_at(&without, 100.0 + 9.0, 0.0, 1.0).map(|p| p.0), Some(Pick::Slot(SlotId(1))));
+        assert_eq!(
+            pick_at(&without, 100.0 + 9.0, 0.0, 1.0).map(|p| p.0),
+            Some(Pick::Slot(SlotId(1)))
+        );
         assert_eq!(pick_at(&without, 100.0 + 12.5, 0.0, 1.0), None);
         // A short bone has only its origin mark.
-        assert_eq!(pick_at(&with, -100.0, 0.0, 1.0), Some((Pick::Bone(BoneId(2)), Part::BoneOrigin)));
+        assert_eq!(
+            pick_at(&with, -100.0, 0.0, 1.0),
+            Some((Pick::Bone(BoneId(2)), Part::BoneOrigin))
+        );
         assert_eq!(pick_at(&with, 50.0, -50.0, 1.0), None);
     }
 }

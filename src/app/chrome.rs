@@ -120,12 +120,19 @@ impl SkelpadApp {
                     .desired_width(260.0)
                     .text(format!("Exporting {}: {stage} {done}/{total}", job.label));
                 ui.add(bar);
-                if job.cancellable && !job.progress.is_cancelled() && ui.small_button("Cancel export").clicked() {
+                if job.cancellable
+                    && !job.progress.is_cancelled()
+                    && ui.small_button("Cancel export").clicked()
+                {
                     job.progress.cancel();
                 }
             }
             if let Some((msg, is_error)) = &self.status {
-                let r = if *is_error { ui.colored_label(ui.visuals().error_fg_color, msg) } else { ui.label(msg) };
+                let r = if *is_error {
+                    ui.colored_label(ui.visuals().error_fg_color, msg)
+                } else {
+                    ui.label(msg)
+                };
                 if !self.status_details.is_empty() {
                     r.on_hover_text(self.status_details.join("\n"));
                 }
@@ -135,7 +142,12 @@ impl SkelpadApp {
                 let a = &self.doc.analysis;
                 let arm = if self.doc.spriter.is_some() { &a.shown } else { &a.comp.armature };
                 let sk = &arm.skeleton;
-                ui.weak(format!("{} bones · {} slots · {} animations", sk.bones.len(), sk.slots.len(), arm.animations.len()));
+                ui.weak(format!(
+                    "{} bones · {} slots · {} animations",
+                    sk.bones.len(),
+                    sk.slots.len(),
+                    arm.animations.len()
+                ));
                 if let Some(c) = self.editor.cursor {
                     let mut lc = self.doc.analysis.comp.lines.line_col(&self.doc.text, c as u32);
                     if self.doc.spriter.is_some()
@@ -161,7 +173,10 @@ impl SkelpadApp {
             match &prompt {
                 Prompt::Unsaved { then: action } => {
                     ui.heading("Unsaved changes");
-                    ui.label(format!("{} has changes that are not saved. Save them first?", self.doc.display_name()));
+                    ui.label(format!(
+                        "{} has changes that are not saved. Save them first?",
+                        self.doc.display_name()
+                    ));
                     ui.horizontal(|ui| {
                         if ui.button("Save").clicked() {
                             keep = false;
@@ -185,7 +200,10 @@ impl SkelpadApp {
                 }
                 Prompt::ChangedOnDisk { loaded } => {
                     ui.heading("Changed on disk");
-                    ui.label(format!("{} was changed by another program, and it has unsaved changes here.", self.doc.display_name()));
+                    ui.label(format!(
+                        "{} was changed by another program, and it has unsaved changes here.",
+                        self.doc.display_name()
+                    ));
                     ui.horizontal(|ui| {
                         if ui.button("Reload from disk").clicked() {
                             self.doc.reload(loaded.clone());
@@ -198,8 +216,13 @@ impl SkelpadApp {
                 }
                 Prompt::Recover { file, record } => {
                     ui.heading("Recover unsaved changes?");
-                    let what = record.path.as_ref().map_or_else(|| "an untitled script".to_owned(), |p| p.display().to_string());
-                    ui.label(format!("skelpad did not close cleanly and kept unsaved changes to {what}."));
+                    let what = record.path.as_ref().map_or_else(
+                        || "an untitled script".to_owned(),
+                        |p| p.display().to_string(),
+                    );
+                    ui.label(format!(
+                        "skelpad did not close cleanly and kept unsaved changes to {what}."
+                    ));
                     ui.horizontal(|ui| {
                         if ui.button("Restore").clicked() {
                             keep = false;
@@ -239,13 +262,18 @@ impl SkelpadApp {
                     .as_ref()
                     .and_then(|p| p.file_stem())
                     .map_or_else(|| "skeleton".into(), |s| s.to_string_lossy().into_owned());
-                let anim = self.playback.resolve(&self.doc.analysis.shown).0.and_then(|a| self.doc.analysis.shown.animation(a));
+                let anim = self
+                    .playback
+                    .resolve(&self.doc.analysis.shown)
+                    .0
+                    .and_then(|a| self.doc.analysis.shown.animation(a));
                 let name = match (kind, anim) {
                     (ExportKind::Png, _) | (_, None) => format!("{stem}.{}", kind.extension()),
                     (_, Some(a)) => format!("{stem}-{}.{}", a.name, kind.extension()),
                 };
                 let dir = self.doc.path.as_ref().and_then(|p| p.parent()).map(Path::to_path_buf);
-                let pending = self.dialogs.pick_save(kind.title(), dir.as_deref(), &name, kind.extension());
+                let pending =
+                    self.dialogs.pick_save(kind.title(), dir.as_deref(), &name, kind.extension());
                 self.pending_dialog = Some((DialogPurpose::Export(kind), pending));
             }
             Some(false) => self.export_dialog = None,
@@ -276,7 +304,8 @@ impl SkelpadApp {
             script_has_errors: self.doc.analysis.comp.has_errors(),
         };
         let ctx = ctx.clone();
-        let mut job = ExportJob::spawn(label, move |p| request.run(p), move || ctx.request_repaint());
+        let mut job =
+            ExportJob::spawn(label, move |p| request.run(p), move || ctx.request_repaint());
         job.cancellable = kind.can_cancel();
         self.export_job = Some(job);
     }
@@ -287,18 +316,27 @@ impl SkelpadApp {
         match result {
             Ok(done) => {
                 let files = &done.files;
-                let where_ = files.first().and_then(|f| f.parent()).map_or_else(String::new, |d| format!(" in {}", d.display()));
+                let where_ = files
+                    .first()
+                    .and_then(|f| f.parent())
+                    .map_or_else(String::new, |d| format!(" in {}", d.display()));
                 let warned = match done.warnings.len() {
                     0 => String::new(),
                     n => format!(" ({n} warning{}: hover to read)", if n == 1 { "" } else { "s" }),
                 };
                 self.say(
-                    format!("Exported {label}: {} file{}{where_}{warned}", files.len(), if files.len() == 1 { "" } else { "s" }),
+                    format!(
+                        "Exported {label}: {} file{}{where_}{warned}",
+                        files.len(),
+                        if files.len() == 1 { "" } else { "s" }
+                    ),
                     false,
                 );
                 self.status_details = done.warnings;
             }
-            Err(ExportFailure::Cancelled) => self.say(format!("Export of {label} cancelled; nothing was written"), false),
+            Err(ExportFailure::Cancelled) => {
+                self.say(format!("Export of {label} cancelled; nothing was written"), false)
+            }
             Err(e) => self.say(format!("Export failed: {e}"), true),
         }
     }

@@ -35,7 +35,16 @@ impl Analysis {
         crate::runtime::expect::check(&mut comp);
         let shown = comp.armature.clone();
         let last_clean = (!comp.has_armature_errors()).then(|| shown.clone());
-        Analysis { compiler, compiled_text: text.to_owned(), comp, generation: 1, last_clean, shown, shown_is_stale: false, frozen: false }
+        Analysis {
+            compiler,
+            compiled_text: text.to_owned(),
+            comp,
+            generation: 1,
+            last_clean,
+            shown,
+            shown_is_stale: false,
+            frozen: false,
+        }
     }
 
     /// An analysis that shows `armature` and never compiles (imported files).
@@ -108,8 +117,12 @@ fn covers(new: &Armature, old: &Armature) -> bool {
     if ns.bones.len() < os.bones.len() || ns.slots.len() < os.slots.len() {
         return false;
     }
-    let channels = |a: &crate::model::Animation| a.bones.len() + a.flips.len() + a.slot_colors.len() + a.attachments.len();
-    old.animations.iter().all(|o| new.animations.iter().any(|n| n.name == o.name && channels(n) >= channels(o)))
+    let channels = |a: &crate::model::Animation| {
+        a.bones.len() + a.flips.len() + a.slot_colors.len() + a.attachments.len()
+    };
+    old.animations
+        .iter()
+        .all(|o| new.animations.iter().any(|n| n.name == o.name && channels(n) >= channels(o)))
 }
 
 /// The open script.
@@ -185,13 +198,22 @@ impl Document {
     pub fn open_skf(path: &Path) -> Result<Self, String> {
         use crate::formats::skf::{convert, import};
         let imported = import::import_path(path)?;
-        let stem = path.file_stem().map_or_else(|| "converted".to_string(), |s| s.to_string_lossy().to_string());
+        let stem = path
+            .file_stem()
+            .map_or_else(|| "converted".to_string(), |s| s.to_string_lossy().to_string());
         let sprite_dir = format!("{}_sprites", convert::script_name(&stem));
         let converted = convert::convert(&imported, &sprite_dir);
-        let name = path.file_name().map_or_else(|| "file.skf".to_string(), |n| n.to_string_lossy().to_string());
+        let name = path
+            .file_name()
+            .map_or_else(|| "file.skf".to_string(), |n| n.to_string_lossy().to_string());
         let mut doc = Document::untitled(&name, &converted.script);
         doc.analysis.shown = imported.armature.clone();
-        doc.imported = Some(Box::new(ImportedView { source: path.to_path_buf(), imported, converted, sprite_dir }));
+        doc.imported = Some(Box::new(ImportedView {
+            source: path.to_path_buf(),
+            imported,
+            converted,
+            sprite_dir,
+        }));
         Ok(doc)
     }
 
@@ -202,7 +224,8 @@ impl Document {
         }
         let loaded = files::load(path)?;
         if let Some(syntax) = crate::formats::spriter::syntax_of(path) {
-            let file = crate::formats::spriter::read_str(&loaded.text, syntax).map_err(|e| format!("{}: {e}", path.display()))?;
+            let file = crate::formats::spriter::read_str(&loaded.text, syntax)
+                .map_err(|e| format!("{}: {e}", path.display()))?;
             let arm = file.entities.first().map(|e| e.armature.clone()).unwrap_or_default();
             let mut doc = Document::untitled("untitled", &loaded.text);
             doc.analysis = Analysis::frozen(arm);
@@ -227,7 +250,9 @@ impl Document {
     /// The file name, or the untitled name.
     pub fn display_name(&self) -> String {
         match &self.path {
-            Some(p) => p.file_name().map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().into_owned()),
+            Some(p) => p
+                .file_name()
+                .map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().into_owned()),
             None => self.untitled_name.clone(),
         }
     }
@@ -235,7 +260,12 @@ impl Document {
     /// The window title: a dot marks unsaved changes.
     pub fn title(&self) -> String {
         let dirty = if self.is_dirty() { "● " } else { "" };
-        let folder = self.path.as_ref().and_then(|p| p.parent()).map(|d| format!(" ({})", d.display())).unwrap_or_default();
+        let folder = self
+            .path
+            .as_ref()
+            .and_then(|p| p.parent())
+            .map(|d| format!(" ({})", d.display()))
+            .unwrap_or_default();
         format!("{dirty}{}{folder} — skelpad", self.display_name())
     }
 
@@ -298,7 +328,8 @@ impl Document {
 mod tests {
     use super::*;
 
-    const RIG: &str = "skeleton\n\tarm l40\n\t\t@ :rect w10 h4\n\tleg l30\nanim \"a\"\n\tarm\n\t\tr 0 -> 90\n";
+    const RIG: &str =
+        "skeleton\n\tarm l40\n\t\t@ :rect w10 h4\n\tleg l30\nanim \"a\"\n\tarm\n\t\tr 0 -> 90\n";
 
     #[test]
     fn a_broken_line_keeps_the_last_clean_version_on_the_canvas() {

@@ -95,16 +95,25 @@ impl DragEdit {
         let sk = &comp.armature.skeleton;
         let (subject, gesture) = match (pick, part) {
             (Pick::Bone(b), Part::BoneOrigin) => (Subject::Bone(b), Gesture::Move),
-            (Pick::Bone(b), _) => (Subject::Bone(b), if shift { Gesture::Scale } else { Gesture::Rotate }),
+            (Pick::Bone(b), _) => {
+                (Subject::Bone(b), if shift { Gesture::Scale } else { Gesture::Rotate })
+            }
             (Pick::Slot(s), _) => {
                 let slot = sk.slots.get(s.index()).ok_or("the shape is gone")?;
                 if shapes {
                     let att = pose.attachment(sk, s).map(|(id, _)| id);
                     if let Some(e) =
-                        comp.sources.skin_entries.iter().find(|e| e.skin == pose.skin && e.slot == Some(s) && e.attachment == att)
+                        comp.sources.skin_entries.iter().find(|e| {
+                            e.skin == pose.skin && e.slot == Some(s) && e.attachment == att
+                        })
                     {
-                        let line = doc.text[..(e.region.start as usize).min(doc.text.len())].matches('\n').count() + 1;
-                        return Err(format!("this shape comes from the skin shown (line {line}): edit it there, or show the default skin"));
+                        let line = doc.text[..(e.region.start as usize).min(doc.text.len())]
+                            .matches('\n')
+                            .count()
+                            + 1;
+                        return Err(format!(
+                            "this shape comes from the skin shown (line {line}): edit it there, or show the default skin"
+                        ));
                     }
                     (Subject::Shape(s, att), if shift { Gesture::Rotate } else { Gesture::Move })
                 } else {
@@ -118,7 +127,10 @@ impl DragEdit {
         };
         let bone_pose = pose.bones.get(bone.index()).ok_or("the bone is gone")?;
         let setup = &sk.bones.get(bone.index()).ok_or("the bone is gone")?.setup;
-        let parent_world = sk.bones[bone.index()].parent.and_then(|p| pose.bones.get(p.index())).map_or(Affine::IDENTITY, |p| p.world);
+        let parent_world = sk.bones[bone.index()]
+            .parent
+            .and_then(|p| pose.bones.get(p.index()))
+            .map_or(Affine::IDENTITY, |p| p.world);
         let mut start_values = Vec::new();
         let (to_local, origin, angle_sign);
         match subject {
@@ -130,7 +142,9 @@ impl DragEdit {
                     let v = written.unwrap_or(match key {
                         PropKey::X => local.x - setup.x,
                         PropKey::Y => local.y - setup.y,
-                        PropKey::Rotation => normalize_angle(local.rotation_rad - setup.rotation_rad).to_degrees(),
+                        PropKey::Rotation => {
+                            normalize_angle(local.rotation_rad - setup.rotation_rad).to_degrees()
+                        }
                         _ => {
                             if setup.scale_x == 0.0 {
                                 1.0
@@ -153,7 +167,9 @@ impl DragEdit {
                 }
                 write_back::slot_edits(&text, &comp, s, att, &start_values)?;
                 to_local = bone_pose.world.inverse().unwrap_or(Affine::IDENTITY);
-                let (ax, ay) = pose.attachment(sk, s).map_or((0.0, 0.0), |(_, a)| (a.transform.x, a.transform.y));
+                let (ax, ay) = pose
+                    .attachment(sk, s)
+                    .map_or((0.0, 0.0), |(_, a)| (a.transform.x, a.transform.y));
                 origin = bone_pose.world.apply(ax, ay);
                 angle_sign = bone_pose.world.determinant().signum();
             }
@@ -197,17 +213,30 @@ impl DragEdit {
         match self.gesture {
             Gesture::Move => {
                 let (dx, dy) = self.to_local.apply_vector(at.0 - self.start.0, at.1 - self.start.1);
-                vec![(PropKey::X, snapped(start(PropKey::X) + dx, 1.0)), (PropKey::Y, snapped(start(PropKey::Y) + dy, 1.0))]
+                vec![
+                    (PropKey::X, snapped(start(PropKey::X) + dx, 1.0)),
+                    (PropKey::Y, snapped(start(PropKey::Y) + dy, 1.0)),
+                ]
             }
             Gesture::Rotate => {
                 let a = angle_of(self.origin, at);
                 self.turned += normalize_angle(a - self.last_angle);
                 self.last_angle = a;
-                vec![(PropKey::Rotation, snapped(start(PropKey::Rotation) + self.angle_sign * self.turned.to_degrees(), 5.0))]
+                vec![(
+                    PropKey::Rotation,
+                    snapped(
+                        start(PropKey::Rotation) + self.angle_sign * self.turned.to_degrees(),
+                        5.0,
+                    ),
+                )]
             }
             Gesture::Scale => {
-                let along = (at.0 - self.origin.0) * self.dir.0 + (at.1 - self.origin.1) * self.dir.1;
-                vec![(PropKey::ScaleX, snapped(start(PropKey::ScaleX) * along / self.start_along, 0.1))]
+                let along =
+                    (at.0 - self.origin.0) * self.dir.0 + (at.1 - self.origin.1) * self.dir.1;
+                vec![(
+                    PropKey::ScaleX,
+                    snapped(start(PropKey::ScaleX) * along / self.start_along, 0.1),
+                )]
             }
         }
     }
@@ -216,8 +245,12 @@ impl DragEdit {
     pub fn update(&mut self, at: (f64, f64), snap: bool) -> Result<String, String> {
         let values = self.values(at, snap);
         let edits = match self.subject {
-            Subject::Bone(b) => write_back::bone_edits(&self.before, &self.comp, b, &values, self.place)?,
-            Subject::Shape(s, att) => write_back::slot_edits(&self.before, &self.comp, s, att, &values)?,
+            Subject::Bone(b) => {
+                write_back::bone_edits(&self.before, &self.comp, b, &values, self.place)?
+            }
+            Subject::Shape(s, att) => {
+                write_back::slot_edits(&self.before, &self.comp, s, att, &values)?
+            }
         };
         Ok(apply(&self.before, &edits))
     }
@@ -226,8 +259,13 @@ impl DragEdit {
     pub fn describe(&self) -> String {
         let sk = &self.comp.armature.skeleton;
         let what = match self.subject {
-            Subject::Bone(b) => format!("bone `{}`", sk.bones.get(b.index()).map_or("?", |b| b.name.as_str())),
-            Subject::Shape(s, _) => format!("the shape of slot `{}`", sk.slots.get(s.index()).map_or("?", |s| s.name.as_str())),
+            Subject::Bone(b) => {
+                format!("bone `{}`", sk.bones.get(b.index()).map_or("?", |b| b.name.as_str()))
+            }
+            Subject::Shape(s, _) => format!(
+                "the shape of slot `{}`",
+                sk.slots.get(s.index()).map_or("?", |s| s.name.as_str())
+            ),
         };
         let how = match self.gesture {
             Gesture::Move => "moving",
@@ -236,7 +274,9 @@ impl DragEdit {
         };
         let place = match self.place {
             Place::Setup => "setup pose".to_owned(),
-            Place::Anim { time_secs, fps, .. } => format!("key at frame {}", write_back::format_number((time_secs * fps).round())),
+            Place::Anim { time_secs, fps, .. } => {
+                format!("key at frame {}", write_back::format_number((time_secs * fps).round()))
+            }
         };
         format!("{how} {what} ({place}); Alt snaps")
     }

@@ -51,7 +51,8 @@ pub fn line_start(text: &str, byte: usize) -> usize {
 pub fn shift_lines(text: &mut String, sel: Range<usize>, indent: bool) -> Range<usize> {
     let first = line_start(text, sel.start);
     // A selection that ends at the start of a line does not include it.
-    let last_byte = if sel.end > sel.start && text[..sel.end].ends_with('\n') { sel.end - 1 } else { sel.end };
+    let last_byte =
+        if sel.end > sel.start && text[..sel.end].ends_with('\n') { sel.end - 1 } else { sel.end };
     let last = line_start(text, last_byte.max(first));
     let mut starts: Vec<usize> = vec![first];
     starts.extend(text[first..last].match_indices('\n').map(|(i, _)| first + i + 1));
@@ -64,7 +65,11 @@ pub fn shift_lines(text: &mut String, sel: Range<usize>, indent: bool) -> Range<
             text.insert(s, '\t');
             delta += 1;
         } else {
-            let n = if text[s..].starts_with('\t') { 1 } else { text[s..].bytes().take(4).take_while(|b| *b == b' ').count() };
+            let n = if text[s..].starts_with('\t') {
+                1
+            } else {
+                text[s..].bytes().take(4).take_while(|b| *b == b' ').count()
+            };
             text.replace_range(s..s + n, "");
             delta -= n as isize;
         }
@@ -178,7 +183,10 @@ impl Editor {
             return;
         };
         let mut sel = match state.cursor.char_range() {
-            Some(r) => byte_of_char(&doc.text, r.secondary.index.0)..byte_of_char(&doc.text, r.primary.index.0),
+            Some(r) => {
+                byte_of_char(&doc.text, r.secondary.index.0)
+                    ..byte_of_char(&doc.text, r.primary.index.0)
+            }
             // The text field puts a new cursor at the end.
             None => doc.text.len()..doc.text.len(),
         };
@@ -230,7 +238,8 @@ impl Editor {
             out.changed = true;
         }
         self.apply_pending_selection(ui.ctx(), doc);
-        let look = Look::of(ui, doc, if self.find.open { self.find.query.clone() } else { String::new() });
+        let look =
+            Look::of(ui, doc, if self.find.open { self.find.query.clone() } else { String::new() });
         let scroll = self.text_field(ui, doc, &look, skf, spriter);
         let (gutter, output) = &scroll.inner;
         let response = &output.response;
@@ -249,7 +258,12 @@ impl Editor {
     /// The "Script" heading with the file's name, and the notice of an
     /// imported SkelForm file (with its "Convert to script…" button).
     /// Ctrl+F opens the find bar.
-    fn heading(&mut self, ui: &mut egui::Ui, doc: &Document, out: &mut EditorOutput) -> egui::Response {
+    fn heading(
+        &mut self,
+        ui: &mut egui::Ui,
+        doc: &Document,
+        out: &mut EditorOutput,
+    ) -> egui::Response {
         if ui.input_mut(|i| i.consume_key(Modifiers::COMMAND, Key::F)) {
             self.open_find();
         }
@@ -285,7 +299,9 @@ impl Editor {
             *r = floor_boundary(&doc.text, r.start)..floor_boundary(&doc.text, r.end.max(r.start));
             let mut state = TextEditState::load(ctx, id).unwrap_or_default();
             let (ca, cb) = (char_of_byte(&doc.text, r.start), char_of_byte(&doc.text, r.end));
-            state.cursor.set_char_range(Some(CCursorRange::two(CCursor::new(ca), CCursor::new(cb))));
+            state
+                .cursor
+                .set_char_range(Some(CCursorRange::two(CCursor::new(ca), CCursor::new(cb))));
             state.store(ctx, id);
         }
     }
@@ -303,45 +319,68 @@ impl Editor {
         spriter: bool,
     ) -> ScrollAreaOutput<(egui::Rect, TextEditOutput)> {
         let read_only = skf || spriter;
-        egui::ScrollArea::both().id_salt("editor.scroll").auto_shrink([false, false]).show(ui, |ui| {
-            ui.horizontal_top(|ui| {
-                let (gutter, _) =
-                    ui.allocate_exact_size(Vec2::new(look.gutter_w, look.row_height * look.line_count as f32), egui::Sense::hover());
-                let Document { text, analysis, .. } = doc;
-                let highlighter = &mut self.highlighter;
-                let ppp = ui.ctx().pixels_per_point();
-                let (find_query, dark, font) = (&look.find_query, look.dark, &look.font);
-                let mut layouter = |ui: &egui::Ui, buf: &dyn egui::TextBuffer, _wrap: f32| {
-                    analysis.ensure(buf.as_str());
-                    let (generation, comp) = (analysis.generation, &analysis.comp);
-                    ui.fonts_mut(|f| highlighter.galley(f, ppp, generation, buf.as_str(), comp, find_query, dark, font))
-                };
-                let mut shown: &str;
-                let buf: &mut dyn egui::TextBuffer = if read_only {
-                    shown = text.as_str();
-                    &mut shown
-                } else {
-                    text
-                };
-                let edit = egui::TextEdit::multiline(buf)
-                    .id(editor_id())
-                    .code_editor()
-                    .font(look.font.clone())
-                    .desired_width(f32::INFINITY)
-                    .desired_rows(30)
-                    .return_key(None)
-                    .interactive(!skf)
-                    .frame(egui::Frame::NONE);
-                let output = if spriter { edit.show(ui) } else { edit.layouter(&mut layouter).show(ui) };
-                (gutter, output)
-            })
-            .inner
-        })
+        egui::ScrollArea::both().id_salt("editor.scroll").auto_shrink([false, false]).show(
+            ui,
+            |ui| {
+                ui.horizontal_top(|ui| {
+                    let (gutter, _) = ui.allocate_exact_size(
+                        Vec2::new(look.gutter_w, look.row_height * look.line_count as f32),
+                        egui::Sense::hover(),
+                    );
+                    let Document { text, analysis, .. } = doc;
+                    let highlighter = &mut self.highlighter;
+                    let ppp = ui.ctx().pixels_per_point();
+                    let (find_query, dark, font) = (&look.find_query, look.dark, &look.font);
+                    let mut layouter = |ui: &egui::Ui, buf: &dyn egui::TextBuffer, _wrap: f32| {
+                        analysis.ensure(buf.as_str());
+                        let (generation, comp) = (analysis.generation, &analysis.comp);
+                        ui.fonts_mut(|f| {
+                            highlighter.galley(
+                                f,
+                                ppp,
+                                generation,
+                                buf.as_str(),
+                                comp,
+                                find_query,
+                                dark,
+                                font,
+                            )
+                        })
+                    };
+                    let mut shown: &str;
+                    let buf: &mut dyn egui::TextBuffer = if read_only {
+                        shown = text.as_str();
+                        &mut shown
+                    } else {
+                        text
+                    };
+                    let edit = egui::TextEdit::multiline(buf)
+                        .id(editor_id())
+                        .code_editor()
+                        .font(look.font.clone())
+                        .desired_width(f32::INFINITY)
+                        .desired_rows(30)
+                        .return_key(None)
+                        .interactive(!skf)
+                        .frame(egui::Frame::NONE);
+                    let output =
+                        if spriter { edit.show(ui) } else { edit.layouter(&mut layouter).show(ui) };
+                    (gutter, output)
+                })
+                .inner
+            },
+        )
     }
 
     /// The cursor and where it goes next: a pending selection is scrolled
     /// to; otherwise the field's cursor is remembered (as a byte offset).
-    fn follow_cursor(&mut self, ui: &egui::Ui, doc: &Document, output: &TextEditOutput, row_height: f32) -> Option<usize> {
+    fn follow_cursor(
+        &mut self,
+        ui: &egui::Ui,
+        doc: &Document,
+        output: &TextEditOutput,
+        row_height: f32,
+    ) -> Option<usize> {
         let cursor_char = output.cursor_range.map(|r| r.primary.index.0);
         if let Some(r) = self.pending_select.take() {
             let c = CCursor::new(char_of_byte(&doc.text, r.start));
@@ -358,21 +397,37 @@ impl Editor {
 
     /// Line numbers in the gutter, for the visible rows only (the cursor's
     /// line stronger).
-    fn line_numbers(&self, ui: &egui::Ui, doc: &Document, clip: egui::Rect, gutter: egui::Rect, output: &TextEditOutput, look: &Look) {
+    fn line_numbers(
+        &self,
+        ui: &egui::Ui,
+        doc: &Document,
+        clip: egui::Rect,
+        gutter: egui::Rect,
+        output: &TextEditOutput,
+        look: &Look,
+    ) {
         let painter = ui.painter_at(clip);
         let weak = ui.visuals().weak_text_color();
         let strong = ui.visuals().strong_text_color();
-        let cursor_line = self.cursor.map(|c| memchr::memchr_iter(b'\n', &doc.text.as_bytes()[..c]).count());
+        let cursor_line =
+            self.cursor.map(|c| memchr::memchr_iter(b'\n', &doc.text.as_bytes()[..c]).count());
         // Rows are sorted by height: skip straight to the first visible one.
         let rows = &output.galley.rows;
-        let first = rows.partition_point(|row| output.galley_pos.y + row.pos.y + look.row_height < clip.top());
+        let first = rows
+            .partition_point(|row| output.galley_pos.y + row.pos.y + look.row_height < clip.top());
         for (i, row) in rows.iter().enumerate().skip(first) {
             let y = output.galley_pos.y + row.pos.y;
             if y > clip.bottom() {
                 break;
             }
             let color = if Some(i) == cursor_line { strong } else { weak };
-            painter.text(Pos2::new(gutter.right() - 8.0, y), egui::Align2::RIGHT_TOP, (i + 1).to_string(), look.font.clone(), color);
+            painter.text(
+                Pos2::new(gutter.right() - 8.0, y),
+                egui::Align2::RIGHT_TOP,
+                (i + 1).to_string(),
+                look.font.clone(),
+                color,
+            );
         }
     }
 
@@ -380,7 +435,9 @@ impl Editor {
         let mut jump: Option<bool> = None;
         ui.horizontal(|ui| {
             let label = ui.label("Find");
-            let r = ui.add(egui::TextEdit::singleline(&mut self.find.query).desired_width(180.0)).labelled_by(label.id);
+            let r = ui
+                .add(egui::TextEdit::singleline(&mut self.find.query).desired_width(180.0))
+                .labelled_by(label.id);
             if self.find.focus_query {
                 r.request_focus();
                 self.find.focus_query = false;
@@ -389,7 +446,11 @@ impl Editor {
                 jump = Some(!ui.input(|i| i.modifiers.shift));
                 r.request_focus();
             }
-            let count = if self.find.query.is_empty() { 0 } else { text.matches(self.find.query.as_str()).count() };
+            let count = if self.find.query.is_empty() {
+                0
+            } else {
+                text.matches(self.find.query.as_str()).count()
+            };
             if ui.button("Prev").on_hover_text("Previous match (Shift+Enter)").clicked() {
                 jump = Some(false);
             }
@@ -397,7 +458,9 @@ impl Editor {
                 jump = Some(true);
             }
             ui.weak(format!("{count} match{}", if count == 1 { "" } else { "es" }));
-            if ui.button("Close").on_hover_text("Close (Escape)").clicked() || ui.input(|i| i.key_pressed(Key::Escape)) {
+            if ui.button("Close").on_hover_text("Close (Escape)").clicked()
+                || ui.input(|i| i.key_pressed(Key::Escape))
+            {
                 self.find.open = false;
             }
         });
@@ -429,7 +492,15 @@ impl Look {
         let line_count = memchr::memchr_iter(b'\n', doc.text.as_bytes()).count() + 1;
         let digits = line_count.to_string().len().max(3);
         let char_w = ui.fonts_mut(|f| f.glyph_width(&font, '0'));
-        Look { row_height, char_w, dark: ui.visuals().dark_mode, line_count, gutter_w: digits as f32 * char_w + 12.0, find_query, font }
+        Look {
+            row_height,
+            char_w,
+            dark: ui.visuals().dark_mode,
+            line_count,
+            gutter_w: digits as f32 * char_w + 12.0,
+            find_query,
+            font,
+        }
     }
 }
 
@@ -457,14 +528,18 @@ fn diagnostic_tooltip(ui: &egui::Ui, doc: &Document, output: &TextEditOutput, ch
     if under.is_empty() {
         return;
     }
-    egui::Tooltip::always_open(ui.ctx().clone(), ui.layer_id(), egui::Id::unique("skelpad.diag-tooltip"), egui::PopupAnchor::Pointer).show(
-        |ui| {
-            ui.set_max_width(420.0);
-            for d in under {
-                diagnostic_text(ui, d, true);
-            }
-        },
-    );
+    egui::Tooltip::always_open(
+        ui.ctx().clone(),
+        ui.layer_id(),
+        egui::Id::unique("skelpad.diag-tooltip"),
+        egui::PopupAnchor::Pointer,
+    )
+    .show(|ui| {
+        ui.set_max_width(420.0);
+        for d in under {
+            diagnostic_text(ui, d, true);
+        }
+    });
 }
 
 /// The next (or previous) match of `query` after (before) byte `from`, wrapping.
@@ -505,18 +580,21 @@ pub fn diagnostics_ui(ui: &mut egui::Ui, doc: &Document) -> Option<Range<usize>>
     let mut clicked = None;
     ui.horizontal(|ui| {
         ui.strong("Problems");
-        ui.weak(format!("{errors} error{}, {warnings} warning{}", plural(errors), plural(warnings)));
+        ui.weak(format!(
+            "{errors} error{}, {warnings} warning{}",
+            plural(errors),
+            plural(warnings)
+        ));
     });
     if comp.diagnostics.is_empty() {
         ui.weak("No problems: the script compiles cleanly.");
         return None;
     }
     let row_h = ui.spacing().interact_size.y;
-    egui::ScrollArea::vertical().id_salt("diagnostics.scroll").auto_shrink([false, false]).show_rows(
-        ui,
-        row_h,
-        comp.diagnostics.len(),
-        |ui, rows| {
+    egui::ScrollArea::vertical()
+        .id_salt("diagnostics.scroll")
+        .auto_shrink([false, false])
+        .show_rows(ui, row_h, comp.diagnostics.len(), |ui, rows| {
             for d in &comp.diagnostics[rows] {
                 let lc = comp.lines.line_col(&doc.text, d.span.start);
                 let color = match d.severity {
@@ -524,14 +602,16 @@ pub fn diagnostics_ui(ui: &mut egui::Ui, doc: &Document) -> Option<Range<usize>>
                     Severity::Warning => ui.visuals().warn_fg_color,
                 };
                 let label = format!("{}:{}  {}: {}", lc.line, lc.column, d.severity, d.message);
-                let r = ui.add(egui::Button::selectable(false, egui::RichText::new(label).color(color)).truncate());
+                let r = ui.add(
+                    egui::Button::selectable(false, egui::RichText::new(label).color(color))
+                        .truncate(),
+                );
                 let r = if d.hints.is_empty() { r } else { r.on_hover_text(d.hints.join("\n")) };
                 if r.clicked() {
                     clicked = Some(d.span.range());
                 }
             }
-        },
-    );
+        });
     clicked
 }
 

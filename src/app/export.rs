@@ -38,7 +38,13 @@ impl ExportKind {
     }
 
     /// Every kind, in menu order.
-    pub const ALL: [ExportKind; 5] = [ExportKind::Png, ExportKind::Sequence, ExportKind::SpriteSheet, ExportKind::Gif, ExportKind::Skf];
+    pub const ALL: [ExportKind; 5] = [
+        ExportKind::Png,
+        ExportKind::Sequence,
+        ExportKind::SpriteSheet,
+        ExportKind::Gif,
+        ExportKind::Skf,
+    ];
 
     /// The entry in the Export menu.
     pub fn menu_label(self) -> &'static str {
@@ -118,22 +124,31 @@ impl ExportOptions {
         if kind == ExportKind::Skf {
             ui.horizontal(|ui| {
                 let l = ui.label("Texture scale");
-                ui.add(egui::DragValue::new(&mut self.skf_scale).range(0.25..=16.0).speed(0.05).suffix(" px per unit")).labelled_by(l.id);
+                ui.add(
+                    egui::DragValue::new(&mut self.skf_scale)
+                        .range(0.25..=16.0)
+                        .speed(0.05)
+                        .suffix(" px per unit"),
+                )
+                .labelled_by(l.id);
             });
             ui.weak("Every skin is written as a style; anything SkelForm cannot play exactly is listed as a warning.");
         } else {
             ui.horizontal(|ui| {
                 let l = ui.label("Width");
-                ui.add(egui::DragValue::new(&mut self.width).range(1..=8192).suffix(" px")).labelled_by(l.id);
+                ui.add(egui::DragValue::new(&mut self.width).range(1..=8192).suffix(" px"))
+                    .labelled_by(l.id);
                 let l = ui.label("Height");
-                ui.add(egui::DragValue::new(&mut self.height).range(1..=8192).suffix(" px")).labelled_by(l.id);
+                ui.add(egui::DragValue::new(&mut self.height).range(1..=8192).suffix(" px"))
+                    .labelled_by(l.id);
             });
             ui.radio_value(&mut self.fit, true, "Fit the whole animation");
             ui.radio_value(&mut self.fit, false, "The canvas's zoom, origin centered");
             ui.horizontal(|ui| {
                 ui.checkbox(&mut self.transparent, "Transparent background");
                 if !self.transparent {
-                    ui.color_edit_button_srgba(&mut self.background).on_hover_text("Background color");
+                    ui.color_edit_button_srgba(&mut self.background)
+                        .on_hover_text("Background color");
                 }
             });
             ui.checkbox(&mut self.bones, "Draw the bones");
@@ -191,28 +206,43 @@ impl ExportRequest {
             skin: self.skin,
             width: o.width,
             height: o.height,
-            framing: if o.fit { render::export::Framing::Fit } else { render::export::Framing::Zoom(self.zoom) },
+            framing: if o.fit {
+                render::export::Framing::Fit
+            } else {
+                render::export::Framing::Zoom(self.zoom)
+            },
             background,
             bones: o.bones,
         };
         let anim = self.anim.and_then(|a| self.armature.animation(a));
         if self.kind.needs_animation() && anim.is_none() {
-            return Err(ExportFailure::Failed("there is no animation to export: write an `anim` section first".into()));
+            return Err(ExportFailure::Failed(
+                "there is no animation to export: write an `anim` section first".into(),
+            ));
         }
         let times = anim.map(render::frame_times).unwrap_or_default();
         let fps = anim.map_or(crate::model::DEFAULT_FPS, |a| a.fps);
         let mut cache = RenderCache::new(&self.image_dir);
-        let mut renderer = render::export::FrameRenderer::new(&self.armature, settings, &mut cache).map_err(ExportFailure::Failed)?;
+        let mut renderer = render::export::FrameRenderer::new(&self.armature, settings, &mut cache)
+            .map_err(ExportFailure::Failed)?;
         let mut report = |done: usize, total: usize| {
             progress.set(done, total);
             !progress.is_cancelled()
         };
         let out: &Path = &self.out;
         let written = match self.kind {
-            ExportKind::Png | ExportKind::Skf => render::export::write_png(&mut renderer, self.time_secs, out, &mut report),
-            ExportKind::Sequence => render::export::write_sequence(&mut renderer, &times, out, &mut report),
-            ExportKind::SpriteSheet => render::export::write_sheet(&mut renderer, &times, fps, out, &mut report),
-            ExportKind::Gif => render::export::write_gif(&mut renderer, &times, fps, out, &mut report),
+            ExportKind::Png | ExportKind::Skf => {
+                render::export::write_png(&mut renderer, self.time_secs, out, &mut report)
+            }
+            ExportKind::Sequence => {
+                render::export::write_sequence(&mut renderer, &times, out, &mut report)
+            }
+            ExportKind::SpriteSheet => {
+                render::export::write_sheet(&mut renderer, &times, fps, out, &mut report)
+            }
+            ExportKind::Gif => {
+                render::export::write_gif(&mut renderer, &times, fps, out, &mut report)
+            }
         };
         let files = written.map_err(|e| match e {
             render::export::ExportError::Cancelled => ExportFailure::Cancelled,
@@ -224,11 +254,15 @@ impl ExportRequest {
 
     /// The `.skf` export (the same as `skelpad export`).
     fn run_skf(self, progress: &Progress) -> ExportResult {
-        use crate::formats::skf::{export::ExportOptions as SkfOptions, pictures::RenderedPictures, write};
+        use crate::formats::skf::{
+            export::ExportOptions as SkfOptions, pictures::RenderedPictures, write,
+        };
         if self.script_has_errors {
             // As `skelpad export`: a SkelForm file of a half-valid script
             // would silently lack whatever the errors dropped.
-            return Err(ExportFailure::Failed("the script has errors: fix them before exporting to SkelForm".into()));
+            return Err(ExportFailure::Failed(
+                "the script has errors: fix them before exporting to SkelForm".into(),
+            ));
         }
         let opts = SkfOptions { skins: Vec::new(), pixels_per_unit: self.options.skf_scale };
         let mut pictures = RenderedPictures::new(&self.armature, &self.image_dir);
@@ -241,11 +275,16 @@ impl ExportRequest {
             progress.set(done, total);
             !progress.is_cancelled()
         };
-        let warnings = write::export_file(&self.armature, &opts, &mut pictures, &self.out, &mut report).map_err(|e| match e {
-            crate::formats::skf::export::ExportError::Cancelled => ExportFailure::Cancelled,
-            e => ExportFailure::Failed(e.to_string()),
-        })?;
-        Ok(ExportDone { files: vec![self.out], warnings: warnings.iter().map(ToString::to_string).collect() })
+        let warnings =
+            write::export_file(&self.armature, &opts, &mut pictures, &self.out, &mut report)
+                .map_err(|e| match e {
+                    crate::formats::skf::export::ExportError::Cancelled => ExportFailure::Cancelled,
+                    e => ExportFailure::Failed(e.to_string()),
+                })?;
+        Ok(ExportDone {
+            files: vec![self.out],
+            warnings: warnings.iter().map(ToString::to_string).collect(),
+        })
     }
 }
 
@@ -385,7 +424,9 @@ impl ExportJob {
         match self.result.try_recv() {
             Ok(r) => Some(r),
             Err(TryRecvError::Empty) => None,
-            Err(TryRecvError::Disconnected) => Some(Err(ExportFailure::Failed("the export stopped unexpectedly".into()))),
+            Err(TryRecvError::Disconnected) => {
+                Some(Err(ExportFailure::Failed("the export stopped unexpectedly".into())))
+            }
         }
     }
 
@@ -412,11 +453,17 @@ mod tests {
         let result = request.run(&progress);
         assert_eq!(result.err(), Some(ExportFailure::Cancelled));
         assert!(!out.exists());
-        assert_eq!(std::fs::read_dir(dir.path()).expect("dir").count(), 0, "no temporary file is left");
+        assert_eq!(
+            std::fs::read_dir(dir.path()).expect("dir").count(),
+            0,
+            "no temporary file is left"
+        );
     }
 
     fn request(kind: ExportKind, out: PathBuf, dir: &Path) -> ExportRequest {
-        let comp = crate::compile::compile("skeleton\n\tb\n\t\t@ :rect w10 h10\nanim \"a\"\n\tb\n\t\tx 0 -> 10 -> 0\n");
+        let comp = crate::compile::compile(
+            "skeleton\n\tb\n\t\t@ :rect w10 h10\nanim \"a\"\n\tb\n\t\tx 0 -> 10 -> 0\n",
+        );
         ExportRequest {
             kind,
             armature: comp.armature,
@@ -451,7 +498,8 @@ mod tests {
             assert!(total >= 2, "{kind:?}: {total} reports");
             for n in 0..total.saturating_sub(1) {
                 let seen = std::sync::Arc::new(AtomicUsize::new(0));
-                let progress = std::sync::Arc::new(std::sync::OnceLock::<std::sync::Weak<Progress>>::new());
+                let progress =
+                    std::sync::Arc::new(std::sync::OnceLock::<std::sync::Weak<Progress>>::new());
                 let (s, p) = (seen.clone(), progress.clone());
                 let real = std::sync::Arc::new(Progress::with_waker(move || {
                     if s.fetch_add(1, Ordering::Relaxed) == n
@@ -468,8 +516,16 @@ mod tests {
                     std::fs::remove_file(&out).expect("remove");
                     continue;
                 }
-                assert_eq!(result.err(), Some(ExportFailure::Cancelled), "{kind:?} cancelled at report {n}");
-                assert_eq!(std::fs::read_dir(dir.path()).expect("dir").count(), 0, "{kind:?}: nothing written");
+                assert_eq!(
+                    result.err(),
+                    Some(ExportFailure::Cancelled),
+                    "{kind:?} cancelled at report {n}"
+                );
+                assert_eq!(
+                    std::fs::read_dir(dir.path()).expect("dir").count(),
+                    0,
+                    "{kind:?}: nothing written"
+                );
             }
         }
     }
@@ -479,7 +535,9 @@ mod tests {
     #[test]
     fn each_report_wakes_the_ui() {
         let ctx = egui::Context::default();
-        let paint = |ctx: &egui::Context| ctx.run_ui(egui::RawInput::default(), |_| {}).textures_delta.clear();
+        let paint = |ctx: &egui::Context| {
+            ctx.run_ui(egui::RawInput::default(), |_| {}).textures_delta.clear()
+        };
         paint(&ctx);
         paint(&ctx);
         let (step_tx, step_rx) = sync_channel::<()>(0);

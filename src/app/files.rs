@@ -58,7 +58,8 @@ pub fn load(path: &Path) -> Result<Loaded, String> {
 /// atomically ([`crate::io::write_atomic`]: a crash leaves the old file or
 /// the new one; a symbolic link is written through; permissions are kept).
 pub fn save(path: &Path, text: &str, line_ending: LineEnding) -> Result<(), String> {
-    crate::io::write_atomic(path, line_ending.apply(text).as_bytes()).map_err(|e| format!("cannot save `{}`: {}", path.display(), e.reason))
+    crate::io::write_atomic(path, line_ending.apply(text).as_bytes())
+        .map_err(|e| format!("cannot save `{}`: {}", path.display(), e.reason))
 }
 
 // ---------------------------------------------------------------------------
@@ -89,7 +90,9 @@ pub struct Recovery {
 impl Recovery {
     /// Recovery files live in `dir` (created on first write).
     pub fn new(dir: PathBuf) -> Self {
-        let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.subsec_nanos());
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.subsec_nanos());
         let file = dir.join(format!("recovery-{}-{nanos}.json", std::process::id()));
         Recovery { dir, file, last_written: None }
     }
@@ -104,7 +107,8 @@ impl Recovery {
         if self.last_written.as_deref() == Some(text) {
             return Ok(());
         }
-        std::fs::create_dir_all(&self.dir).map_err(|e| format!("cannot create `{}`: {e}", self.dir.display()))?;
+        std::fs::create_dir_all(&self.dir)
+            .map_err(|e| format!("cannot create `{}`: {e}", self.dir.display()))?;
         let record = RecoveryRecord {
             path: path.map(Path::to_path_buf),
             text: text.to_owned(),
@@ -131,7 +135,8 @@ impl Recovery {
             .map(|e| e.path())
             .filter(|p| p != &self.file && p.extension().is_some_and(|x| x == "json"))
             .filter_map(|p| {
-                let record: RecoveryRecord = serde_json::from_slice(&std::fs::read(&p).ok()?).ok()?;
+                let record: RecoveryRecord =
+                    serde_json::from_slice(&std::fs::read(&p).ok()?).ok()?;
                 (!process_alive(record.pid)).then_some((p, record))
             })
             .collect();
@@ -147,7 +152,9 @@ fn unix_now() -> u64 {
 /// Whether another process with this id is running (Linux: `/proc`; other
 /// systems cannot tell cheaply, so every record is offered there).
 fn process_alive(pid: u32) -> bool {
-    pid != std::process::id() && cfg!(target_os = "linux") && Path::new(&format!("/proc/{pid}")).exists()
+    pid != std::process::id()
+        && cfg!(target_os = "linux")
+        && Path::new(&format!("/proc/{pid}")).exists()
 }
 
 // ---------------------------------------------------------------------------
@@ -178,12 +185,16 @@ impl FileWatcher {
             if event.kind.is_access() {
                 return;
             }
-            if event.paths.iter().any(|p| p.file_name().map(|n| n.to_os_string()) == name) && tx.send(()).is_ok() {
+            if event.paths.iter().any(|p| p.file_name().map(|n| n.to_os_string()) == name)
+                && tx.send(()).is_ok()
+            {
                 wake();
             }
         })
         .map_err(|e| format!("cannot watch `{}`: {e}", path.display()))?;
-        watcher.watch(&dir, notify::RecursiveMode::NonRecursive).map_err(|e| format!("cannot watch `{}`: {e}", dir.display()))?;
+        watcher
+            .watch(&dir, notify::RecursiveMode::NonRecursive)
+            .map_err(|e| format!("cannot watch `{}`: {e}", dir.display()))?;
         Ok(FileWatcher { _watcher: watcher, events, path })
     }
 
@@ -236,7 +247,13 @@ pub trait FileDialogs {
     fn pick_open(&self, start_dir: Option<&Path>) -> PendingDialog;
     /// Where to save (`suggested` is the current name, if any). `purpose`
     /// is the dialog title, e.g. "Save script as" or "Export PNG".
-    fn pick_save(&self, purpose: &str, start_dir: Option<&Path>, suggested: &str, extension: &str) -> PendingDialog;
+    fn pick_save(
+        &self,
+        purpose: &str,
+        start_dir: Option<&Path>,
+        suggested: &str,
+        extension: &str,
+    ) -> PendingDialog;
 }
 
 /// Native dialogs through rfd, each run on its own thread.
@@ -246,8 +263,10 @@ impl FileDialogs for NativeDialogs {
     fn pick_open(&self, start_dir: Option<&Path>) -> PendingDialog {
         let start_dir = start_dir.map(Path::to_path_buf);
         spawn_dialog(move || {
-            let mut d =
-                rfd::FileDialog::new().set_title("Open script").add_filter("Skel2D script", &["skel2d"]).add_filter("All files", &["*"]);
+            let mut d = rfd::FileDialog::new()
+                .set_title("Open script")
+                .add_filter("Skel2D script", &["skel2d"])
+                .add_filter("All files", &["*"]);
             if let Some(dir) = start_dir {
                 d = d.set_directory(dir);
             }
@@ -255,8 +274,15 @@ impl FileDialogs for NativeDialogs {
         })
     }
 
-    fn pick_save(&self, purpose: &str, start_dir: Option<&Path>, suggested: &str, extension: &str) -> PendingDialog {
-        let (purpose, suggested, extension) = (purpose.to_owned(), suggested.to_owned(), extension.to_owned());
+    fn pick_save(
+        &self,
+        purpose: &str,
+        start_dir: Option<&Path>,
+        suggested: &str,
+        extension: &str,
+    ) -> PendingDialog {
+        let (purpose, suggested, extension) =
+            (purpose.to_owned(), suggested.to_owned(), extension.to_owned());
         let start_dir = start_dir.map(Path::to_path_buf);
         spawn_dialog(move || {
             let mut d = rfd::FileDialog::new().set_title(purpose).set_file_name(suggested);
@@ -315,9 +341,11 @@ mod tests {
         // The writer does not offer its own record.
         assert!(rec.orphans().is_empty());
         // A record from a process that is gone is offered.
-        let mut record: RecoveryRecord = serde_json::from_slice(&std::fs::read(rec.path()).unwrap()).unwrap();
+        let mut record: RecoveryRecord =
+            serde_json::from_slice(&std::fs::read(rec.path()).unwrap()).unwrap();
         record.pid = u32::MAX;
-        std::fs::write(dir.path().join("recovery-old.json"), serde_json::to_vec(&record).unwrap()).unwrap();
+        std::fs::write(dir.path().join("recovery-old.json"), serde_json::to_vec(&record).unwrap())
+            .unwrap();
         let found = rec.orphans();
         assert_eq!(found.len(), 1);
         assert_eq!(found[0].1.text, "skeleton\n");

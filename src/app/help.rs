@@ -15,7 +15,10 @@ pub struct Example {
 
 /// Every script in `examples/` (a test checks the list against the folder).
 pub const EXAMPLES: &[Example] = &[
-    Example { file: "bouncing_ball.skel2d", text: include_str!("../../examples/bouncing_ball.skel2d") },
+    Example {
+        file: "bouncing_ball.skel2d",
+        text: include_str!("../../examples/bouncing_ball.skel2d"),
+    },
     Example { file: "draw_order.skel2d", text: include_str!("../../examples/draw_order.skel2d") },
     Example { file: "ik_arm.skel2d", text: include_str!("../../examples/ik_arm.skel2d") },
     Example { file: "ik_walk.skel2d", text: include_str!("../../examples/ik_walk.skel2d") },
@@ -44,7 +47,10 @@ pub const SHORTCUTS: &[(&str, &str)] = &[
     ("Ctrl+Shift+Z, Ctrl+Y", "Redo"),
     ("Ctrl+F", "Find in the script (Enter: next, Shift+Enter: previous, Escape: close)"),
     ("Enter", "New line with the indentation of the current one"),
-    ("Tab / Shift+Tab", "Indent / outdent the selected lines (a tab, or outdent the cursor's line)"),
+    (
+        "Tab / Shift+Tab",
+        "Indent / outdent the selected lines (a tab, or outdent the cursor's line)",
+    ),
     ("Space", "Play or pause (canvas focused)"),
     ("Left / Right", "Previous / next frame (canvas focused)"),
     ("Home / End", "First / last frame (canvas focused)"),
@@ -261,9 +267,24 @@ pub const REFERENCE: &[RefEntry] = &[
         text: "One family per line: the tip bone, `to` the target bone, `up N` parents (or `from` a bone above the tip), then fabrik|arc and cw|ccw. The tip's origin reaches for the target; the target must not hang below the chain (see LANGUAGE-EXT.md).",
         example: "\thand to target up 1 ccw",
     },
-    RefEntry { section: "Easings", title: "li linear", text: "Constant speed from a key to the next.", example: "\t\tx 0 :li-> 50" },
-    RefEntry { section: "Easings", title: "si sine-in", text: "Starts slowly, ends fast.", example: "\t\tx 0 :si-> 50" },
-    RefEntry { section: "Easings", title: "so sine-out", text: "Starts fast, ends slowly.", example: "\t\tx 0 :so-> 50" },
+    RefEntry {
+        section: "Easings",
+        title: "li linear",
+        text: "Constant speed from a key to the next.",
+        example: "\t\tx 0 :li-> 50",
+    },
+    RefEntry {
+        section: "Easings",
+        title: "si sine-in",
+        text: "Starts slowly, ends fast.",
+        example: "\t\tx 0 :si-> 50",
+    },
+    RefEntry {
+        section: "Easings",
+        title: "so sine-out",
+        text: "Starts fast, ends slowly.",
+        example: "\t\tx 0 :so-> 50",
+    },
     RefEntry {
         section: "Easings",
         title: "sio sine-in-out",
@@ -312,47 +333,61 @@ impl Help {
         let mut insert = None;
         match page {
             HelpPage::Shortcuts => {
-                egui::Window::new("Keyboard shortcuts").open(&mut open).resizable(false).show(ctx, |ui| {
-                    egui::Grid::new("help.shortcuts").striped(true).show(ui, |ui| {
-                        for (keys, what) in SHORTCUTS {
-                            ui.strong(*keys);
-                            ui.label(*what);
-                            ui.end_row();
-                        }
-                    });
-                });
+                egui::Window::new("Keyboard shortcuts").open(&mut open).resizable(false).show(
+                    ctx,
+                    |ui| {
+                        egui::Grid::new("help.shortcuts").striped(true).show(ui, |ui| {
+                            for (keys, what) in SHORTCUTS {
+                                ui.strong(*keys);
+                                ui.label(*what);
+                                ui.end_row();
+                            }
+                        });
+                    },
+                );
             }
             HelpPage::Reference => {
-                egui::Window::new("Language reference").open(&mut open).default_size([520.0, 480.0]).show(ctx, |ui| {
-                    ui.horizontal(|ui| {
-                        let label = ui.label("Search");
-                        ui.add(egui::TextEdit::singleline(&mut self.query).hint_text("e.g. easing, loop, rect").desired_width(260.0))
+                egui::Window::new("Language reference")
+                    .open(&mut open)
+                    .default_size([520.0, 480.0])
+                    .show(ctx, |ui| {
+                        ui.horizontal(|ui| {
+                            let label = ui.label("Search");
+                            ui.add(
+                                egui::TextEdit::singleline(&mut self.query)
+                                    .hint_text("e.g. easing, loop, rect")
+                                    .desired_width(260.0),
+                            )
                             .labelled_by(label.id);
-                    });
-                    ui.separator();
-                    let found = search(&self.query);
-                    if found.is_empty() {
-                        ui.weak("Nothing matches.");
-                    }
-                    egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
-                        let mut section = "";
-                        for e in found {
-                            if e.section != section {
-                                section = e.section;
-                                ui.add_space(4.0);
-                                ui.heading(section);
-                            }
-                            ui.strong(e.title);
-                            ui.label(e.text);
-                            ui.horizontal(|ui| {
-                                ui.code(e.example.replace('\t', "⇥"));
-                                if ui.small_button("Insert").on_hover_text("Insert this line at the cursor").clicked() {
-                                    insert = Some(e.example);
-                                }
-                            });
+                        });
+                        ui.separator();
+                        let found = search(&self.query);
+                        if found.is_empty() {
+                            ui.weak("Nothing matches.");
                         }
+                        egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
+                            let mut section = "";
+                            for e in found {
+                                if e.section != section {
+                                    section = e.section;
+                                    ui.add_space(4.0);
+                                    ui.heading(section);
+                                }
+                                ui.strong(e.title);
+                                ui.label(e.text);
+                                ui.horizontal(|ui| {
+                                    ui.code(e.example.replace('\t', "⇥"));
+                                    if ui
+                                        .small_button("Insert")
+                                        .on_hover_text("Insert this line at the cursor")
+                                        .clicked()
+                                    {
+                                        insert = Some(e.example);
+                                    }
+                                });
+                            }
+                        });
                     });
-                });
             }
         }
         if !open {
@@ -383,23 +418,33 @@ mod tests {
             let line = e.example;
             let depth = line.bytes().take_while(|b| *b == b'\t').count();
             let text = match (e.section, depth) {
-                (_, 0) if line.starts_with('#') || line.starts_with("skeleton") => format!("{base}{line}\n"),
-                (_, 0) if line.starts_with("skin") => format!("{base}{line}\n\t@body[idle] :rect w2 h2\n"),
+                (_, 0) if line.starts_with('#') || line.starts_with("skeleton") => {
+                    format!("{base}{line}\n")
+                }
+                (_, 0) if line.starts_with("skin") => {
+                    format!("{base}{line}\n\t@body[idle] :rect w2 h2\n")
+                }
                 (_, 0) => format!("{base}{line}\n\tarm\n\t\tx 0 -> 1\n"),
                 ("Skins", 1) => format!("{base}skin \"s\"\n{line}\n"),
                 ("Order", 1) => format!("{base}order\n{line}\n"),
                 ("IK", 1) => format!("{base}\ttarget x30\nik\n{line}\n"),
                 ("Animation", 1) => format!("{base}anim \"a\"\n{line}\n\t\tx 0 -> 1\n"),
-                ("Timelines", 2) if e.title.starts_with("Slot") => format!("{base}anim \"a\"\n\t@body\n{line}\n"),
+                ("Timelines", 2) if e.title.starts_with("Slot") => {
+                    format!("{base}anim \"a\"\n\t@body\n{line}\n")
+                }
                 ("Timelines" | "Easings", 2) => format!("{base}anim \"a\"\n\tarm.hand\n{line}\n"),
                 (_, 3) => format!("{base}{line}\n"),
                 ("Slots" | "Shapes", 2) => format!("skeleton\n\tarm l40\n\tarm.hand\n{line}\n"),
                 (_, 1) if line.ends_with('\\') => format!("skeleton\n{line}\nr10\n"),
                 _ => format!("skeleton\n{line}\n"),
             };
-            let text = text.replace(":path t3 round-join round-cap", ":path t3 round-join round-cap\n\t\t\tL 1,1");
+            let text = text.replace(
+                ":path t3 round-join round-cap",
+                ":path t3 round-join round-cap\n\t\t\tL 1,1",
+            );
             let comp = crate::compile::compile(&text);
-            let errors: Vec<_> = comp.diagnostics.iter().filter(|d| d.is_error()).map(|d| &d.message).collect();
+            let errors: Vec<_> =
+                comp.diagnostics.iter().filter(|d| d.is_error()).map(|d| &d.message).collect();
             assert!(errors.is_empty(), "{}: {line:?} in\n{text}\n{errors:?}", e.title);
         }
     }

@@ -69,7 +69,10 @@ impl Palette {
                 string: Color32::from_rgb(0xCE, 0x91, 0x78),
                 operator: Color32::from_rgb(0xD7, 0xBA, 0x7D),
                 comment: Color32::from_rgb(0x6A, 0x99, 0x55),
-                tab: [Color32::from_rgba_unmultiplied(255, 255, 255, 10), Color32::from_rgba_unmultiplied(255, 255, 255, 20)],
+                tab: [
+                    Color32::from_rgba_unmultiplied(255, 255, 255, 10),
+                    Color32::from_rgba_unmultiplied(255, 255, 255, 20),
+                ],
                 stray_space: Color32::from_rgba_unmultiplied(255, 120, 0, 90),
                 find: Color32::from_rgba_unmultiplied(255, 210, 0, 80),
                 error: Color32::from_rgb(0xF4, 0x47, 0x47),
@@ -88,7 +91,10 @@ impl Palette {
                 string: Color32::from_rgb(0xA3, 0x15, 0x15),
                 operator: Color32::from_rgb(0x80, 0x50, 0x00),
                 comment: Color32::from_rgb(0x00, 0x80, 0x00),
-                tab: [Color32::from_rgba_unmultiplied(0, 0, 0, 8), Color32::from_rgba_unmultiplied(0, 0, 0, 18)],
+                tab: [
+                    Color32::from_rgba_unmultiplied(0, 0, 0, 8),
+                    Color32::from_rgba_unmultiplied(0, 0, 0, 18),
+                ],
                 stray_space: Color32::from_rgba_unmultiplied(255, 120, 0, 110),
                 find: Color32::from_rgba_unmultiplied(255, 200, 0, 120),
                 error: Color32::from_rgb(0xE0, 0x10, 0x10),
@@ -129,7 +135,12 @@ struct Look {
 
 /// How every byte of `text` is drawn, from the token roles of its
 /// compilation (in document offsets).
-fn looks(text: &str, roles: impl Iterator<Item = TokenRole>, diagnostics: &[Diagnostic], find: &str) -> Vec<Look> {
+fn looks(
+    text: &str,
+    roles: impl Iterator<Item = TokenRole>,
+    diagnostics: &[Diagnostic],
+    find: &str,
+) -> Vec<Look> {
     let plain = Look { role: None, indent: 0, underline: 0, find: false };
     let mut looks = vec![plain; text.len()];
     for r in roles {
@@ -227,7 +238,13 @@ fn job_of(text: &str, looks: &[Look], palette: &Palette, font: &FontId) -> Layou
 }
 
 /// Builds the layout job of the whole text, `comp` being its compilation.
-pub fn layout_job(text: &str, comp: &Compilation, find: &str, dark: bool, font: FontId) -> LayoutJob {
+pub fn layout_job(
+    text: &str,
+    comp: &Compilation,
+    find: &str,
+    dark: bool,
+    font: FontId,
+) -> LayoutJob {
     job_of(text, &looks(text, comp.roles(), &comp.diagnostics, find), &Palette::new(dark), &font)
 }
 
@@ -267,13 +284,18 @@ impl Highlighter {
         dark: bool,
         font: &FontId,
     ) -> Arc<Galley> {
-        let sentinel = fonts.layout_job(LayoutJob::simple_singleline("0".into(), font.clone(), Color32::WHITE));
+        let sentinel = fonts.layout_job(LayoutJob::simple_singleline(
+            "0".into(),
+            font.clone(),
+            Color32::WHITE,
+        ));
         if !self.sentinel.as_ref().is_some_and(|s| Arc::ptr_eq(s, &sentinel)) {
             self.lines.clear();
             self.galley = None;
         }
         self.sentinel = Some(sentinel);
-        let key = (generation, dark, find.to_owned(), font.size.to_bits(), pixels_per_point.to_bits());
+        let key =
+            (generation, dark, find.to_owned(), font.size.to_bits(), pixels_per_point.to_bits());
         if let (Some(g), true) = (&self.galley, self.key.as_ref() == Some(&key)) {
             return g.clone();
         }
@@ -312,7 +334,10 @@ impl Highlighter {
             self.lines = lines;
             // The joined galley keeps the whole text; one section suffices
             // since the rows are already laid out.
-            let mut job = LayoutJob::single_section(text.to_owned(), TextFormat::simple(font.clone(), palette.plain));
+            let mut job = LayoutJob::single_section(
+                text.to_owned(),
+                TextFormat::simple(font.clone(), palette.plain),
+            );
             job.wrap.max_width = f32::INFINITY;
             Arc::new(Galley::concat(Arc::new(job), &parts, pixels_per_point))
         };
@@ -328,7 +353,11 @@ mod tests {
 
     /// The colour the job gives byte `b`.
     fn color_at(job: &LayoutJob, b: usize) -> Color32 {
-        job.sections.iter().find(|s| (s.byte_range.start.0..s.byte_range.end.0).contains(&b)).map(|s| s.format.color).unwrap()
+        job.sections
+            .iter()
+            .find(|s| (s.byte_range.start.0..s.byte_range.end.0).contains(&b))
+            .map(|s| s.format.color)
+            .unwrap()
     }
 
     #[test]
@@ -386,7 +415,11 @@ mod tests {
         assert_eq!(job.sections.last().map(|s| s.byte_range.end.0), Some(text.len()));
         assert!(job.sections.windows(2).all(|w| w[0].byte_range.end == w[1].byte_range.start));
         let at = |b: usize| {
-            job.sections.iter().find(|s| (s.byte_range.start.0..s.byte_range.end.0).contains(&b)).map(|s| s.format.clone()).unwrap()
+            job.sections
+                .iter()
+                .find(|s| (s.byte_range.start.0..s.byte_range.end.0).contains(&b))
+                .map(|s| s.format.clone())
+                .unwrap()
         };
         let palette = Palette::new(true);
         // The space after the tab is flagged.
@@ -409,7 +442,9 @@ mod tests {
         for (generation, t) in [(1, text), (1, text), (2, edited)] {
             let comp = crate::compile::compile(t);
             let mut out = ctx.run_ui(Default::default(), |ui| {
-                galleys.push(ui.fonts_mut(|f| h.galley(f, 1.0, generation, t, &comp, "", true, &font)));
+                galleys.push(
+                    ui.fonts_mut(|f| h.galley(f, 1.0, generation, t, &comp, "", true, &font)),
+                );
             });
             out.textures_delta.clear();
         }
@@ -420,7 +455,15 @@ mod tests {
         assert_eq!(galleys[2].text(), edited);
         assert_eq!(galleys[2].rows.len(), 4);
         // Same rows as egui's own layout of the whole job.
-        let whole = ctx.fonts_mut(|f| f.layout_job(layout_job(edited, &crate::compile::compile(edited), "", true, font.clone())));
+        let whole = ctx.fonts_mut(|f| {
+            f.layout_job(layout_job(
+                edited,
+                &crate::compile::compile(edited),
+                "",
+                true,
+                font.clone(),
+            ))
+        });
         assert_eq!(whole.rows.len(), galleys[2].rows.len());
         assert!((whole.size().y - galleys[2].size().y).abs() < 0.5);
     }

@@ -165,12 +165,20 @@ impl SkelpadApp {
     /// Creates the app from eframe's creation context: settings come from
     /// its storage; `file` is opened (a missing file starts an empty buffer
     /// that saves there); without a file the built-in example is shown.
-    pub fn new(cc: &eframe::CreationContext<'_>, file: Option<PathBuf>, services: Services) -> Self {
+    pub fn new(
+        cc: &eframe::CreationContext<'_>,
+        file: Option<PathBuf>,
+        services: Services,
+    ) -> Self {
         let settings = Settings::load(cc.storage);
-        let saved_view: Option<View> = cc.storage.and_then(|s| eframe::get_value(s, "skelpad.view"));
+        let saved_view: Option<View> =
+            cc.storage.and_then(|s| eframe::get_value(s, "skelpad.view"));
         // Reopening the file of the last run keeps its zoom and pan; any
         // other start frames the new skeleton.
-        let reopened = file.as_ref().and_then(|f| std::fs::canonicalize(f).ok()).is_some_and(|f| settings.recent_files.first() == Some(&f));
+        let reopened = file
+            .as_ref()
+            .and_then(|f| std::fs::canonicalize(f).ok())
+            .is_some_and(|f| settings.recent_files.first() == Some(&f));
         let fit_on_start = !(reopened && saved_view.is_some());
         let view = saved_view.unwrap_or_default();
         let mut status = None;
@@ -179,7 +187,8 @@ impl SkelpadApp {
             Some(p) if !p.exists() => {
                 let mut d = Document::untitled("untitled", "");
                 d.path = Some(p.clone());
-                status = Some((format!("{} does not exist yet: saving creates it", p.display()), false));
+                status =
+                    Some((format!("{} does not exist yet: saving creates it", p.display()), false));
                 d
             }
             Some(p) => match Document::open(p) {
@@ -224,7 +233,11 @@ impl SkelpadApp {
             settings,
         };
         app.playback.looping = app.settings.view.looping;
-        app.playback.speed = app.settings.view.speed.clamp(*timeline::SPEED_RANGE.start(), *timeline::SPEED_RANGE.end());
+        app.playback.speed = app
+            .settings
+            .view
+            .speed
+            .clamp(*timeline::SPEED_RANGE.start(), *timeline::SPEED_RANGE.end());
         cc.egui_ctx.set_theme(app.settings.theme.preference());
         // Ctrl+0 fits the canvas; it must not reset the UI zoom.
         cc.egui_ctx.options_mut(|o| o.zoom_with_keyboard = false);
@@ -232,14 +245,18 @@ impl SkelpadApp {
             app.settings.add_recent(&p);
         }
         app.watch(&cc.egui_ctx);
-        if let Some((file, record)) = app.recovery.as_ref().and_then(|r| r.orphans().into_iter().next()) {
+        if let Some((file, record)) =
+            app.recovery.as_ref().and_then(|r| r.orphans().into_iter().next())
+        {
             app.prompt = Some(Prompt::Recover { file, record });
         }
         app
     }
 
     fn shortcuts(&mut self, ctx: &egui::Context) {
-        let pressed = |m: Modifiers, k: Key| ctx.input_mut(|i| i.consume_shortcut(&KeyboardShortcut::new(m, k)));
+        let pressed = |m: Modifiers, k: Key| {
+            ctx.input_mut(|i| i.consume_shortcut(&KeyboardShortcut::new(m, k)))
+        };
         if pressed(Modifiers::COMMAND | Modifiers::SHIFT, Key::S) {
             self.request(Action::SaveAs);
         } else if pressed(Modifiers::COMMAND, Key::S) {
@@ -266,7 +283,11 @@ impl SkelpadApp {
         self.begin_frame(&ctx);
         egui::Panel::top("menu").show(ui, |ui| self.menu_bar(ui));
         egui::Panel::bottom("status").show(ui, |ui| self.status_bar(ui));
-        egui::Panel::left("editor").resizable(true).default_size(520.0).size_range(200.0..=1400.0).show(ui, |ui| self.editor_panel(ui));
+        egui::Panel::left("editor")
+            .resizable(true)
+            .default_size(520.0)
+            .size_range(200.0..=1400.0)
+            .show(ui, |ui| self.editor_panel(ui));
         egui::CentralPanel::default().frame(egui::Frame::NONE).show(ui, |ui| self.stage(ui, &ctx));
         self.end_frame(&ctx);
     }
@@ -275,7 +296,8 @@ impl SkelpadApp {
     /// export events, and where pictures are looked up.
     fn begin_frame(&mut self, ctx: &egui::Context) {
         self.now = ctx.input(|i| i.time);
-        if ctx.input(|i| i.viewport().close_requested()) && !self.allow_close && self.doc.is_dirty() {
+        if ctx.input(|i| i.viewport().close_requested()) && !self.allow_close && self.doc.is_dirty()
+        {
             ctx.send_viewport_cmd(ViewportCommand::CancelClose);
             self.prompt = Some(Prompt::Unsaved { then: Action::Quit });
         }
@@ -325,7 +347,8 @@ impl SkelpadApp {
             }
             self.cursor_bone = out.cursor.and_then(|c| bone_at_cursor(&self.doc, c));
         });
-        let mut list = ui.new_child(egui::UiBuilder::new().id_salt("diagnostics.list").max_rect(problems));
+        let mut list =
+            ui.new_child(egui::UiBuilder::new().id_salt("diagnostics.list").max_rect(problems));
         if let Some(span) = editor::diagnostics_ui(&mut list, &self.doc) {
             self.editor.select(span);
             list.memory_mut(|m| m.request_focus(editor::editor_id()));
@@ -335,7 +358,9 @@ impl SkelpadApp {
     /// The timeline and the canvas: the pose at the playback time, drawn.
     fn stage(&mut self, ui: &mut egui::Ui, ctx: &egui::Context) {
         let arm = self.doc.analysis.shown.clone();
-        egui::Panel::bottom("timeline").resizable(false).show(ui, |ui| self.timeline_panel(ui, &arm));
+        egui::Panel::bottom("timeline")
+            .resizable(false)
+            .show(ui, |ui| self.timeline_panel(ui, &arm));
         let (anim_id, skin) = self.playback.resolve(&arm);
         let anim = anim_id.and_then(|a| arm.animation(a));
         if self.doc.spriter.is_some() {
@@ -397,10 +422,22 @@ impl SkelpadApp {
     /// animation (of the bone under the cursor, if any).
     fn timeline_panel(&mut self, ui: &mut egui::Ui, arm: &crate::model::Armature) {
         ui.add_space(4.0);
-        let anim_name = self.playback.resolve(arm).0.and_then(|a| arm.animation(a)).map(|a| a.name.clone());
-        let focus = self.cursor_bone.and_then(|b| arm.skeleton.bones.get(b.index())).map(|b| b.name.clone());
-        let ticks = anim_name.and_then(|a| key_ticks(&self.doc.analysis.comp, &a, focus.as_deref()));
-        let out = timeline::ui(ui, &mut self.playback, &mut self.settings.view, arm, self.cursor_bone, ticks);
+        let anim_name =
+            self.playback.resolve(arm).0.and_then(|a| arm.animation(a)).map(|a| a.name.clone());
+        let focus = self
+            .cursor_bone
+            .and_then(|b| arm.skeleton.bones.get(b.index()))
+            .map(|b| b.name.clone());
+        let ticks =
+            anim_name.and_then(|a| key_ticks(&self.doc.analysis.comp, &a, focus.as_deref()));
+        let out = timeline::ui(
+            ui,
+            &mut self.playback,
+            &mut self.settings.view,
+            arm,
+            self.cursor_bone,
+            ticks,
+        );
         if out.fit {
             self.canvas.fit_requested = true;
         }
@@ -442,14 +479,22 @@ impl SkelpadApp {
             canvas::DragPhase::Start(pick, part) => {
                 self.drag = None;
                 if self.doc.analysis.shown_is_stale
-                    || !std::sync::Arc::ptr_eq(&self.doc.analysis.shown.skeleton, &self.doc.analysis.comp.armature.skeleton)
+                    || !std::sync::Arc::ptr_eq(
+                        &self.doc.analysis.shown.skeleton,
+                        &self.doc.analysis.comp.armature.skeleton,
+                    )
                 {
-                    self.say("The script has errors that hide part of it: fix them before dragging", true);
+                    self.say(
+                        "The script has errors that hide part of it: fix them before dragging",
+                        true,
+                    );
                     return;
                 }
                 self.playback.playing = false;
                 let shapes = self.settings.view.drag_shapes;
-                match drag::DragEdit::begin(&self.doc, &self.pose, pick, part, d.shift, d.world, place, shapes) {
+                match drag::DragEdit::begin(
+                    &self.doc, &self.pose, pick, part, d.shift, d.world, place, shapes,
+                ) {
                     Ok(edit) => {
                         self.say(edit.describe(), false);
                         drag::mark_undo_point(ctx, edit.before());
@@ -482,7 +527,10 @@ impl SkelpadApp {
                     && let Some(edit) = self.drag.take()
                     && edit.changed
                 {
-                    self.say(format!("Done {}", edit.describe().split(';').next().unwrap_or_default()), false);
+                    self.say(
+                        format!("Done {}", edit.describe().split(';').next().unwrap_or_default()),
+                        false,
+                    );
                 }
             }
         }
@@ -504,8 +552,12 @@ impl SkelpadApp {
     fn pick(&mut self, pick: Option<Pick>) {
         let shown = &self.doc.analysis.shown.skeleton;
         self.selected = match pick {
-            Some(Pick::Bone(b)) => shown.bones.get(b.index()).map(|b| Selected::Bone(b.name.clone())),
-            Some(Pick::Slot(s)) => shown.slots.get(s.index()).map(|s| Selected::Slot(s.name.clone())),
+            Some(Pick::Bone(b)) => {
+                shown.bones.get(b.index()).map(|b| Selected::Bone(b.name.clone()))
+            }
+            Some(Pick::Slot(s)) => {
+                shown.slots.get(s.index()).map(|s| Selected::Slot(s.name.clone()))
+            }
             None => None,
         };
         // Source spans belong to the current compilation, which may differ
@@ -513,8 +565,12 @@ impl SkelpadApp {
         let comp = &self.doc.analysis.comp;
         let sk = &comp.armature.skeleton;
         let span = match &self.selected {
-            Some(Selected::Bone(n)) => sk.bone_by_name(n).and_then(|b| comp.sources.bones.get(b.index()).copied().flatten()),
-            Some(Selected::Slot(n)) => sk.slot_by_name(n).and_then(|s| comp.sources.slots.get(s.index()).copied()),
+            Some(Selected::Bone(n)) => sk
+                .bone_by_name(n)
+                .and_then(|b| comp.sources.bones.get(b.index()).copied().flatten()),
+            Some(Selected::Slot(n)) => {
+                sk.slot_by_name(n).and_then(|s| comp.sources.slots.get(s.index()).copied())
+            }
             None => None,
         };
         if let Some(span) = span {
@@ -538,7 +594,10 @@ impl eframe::App for SkelpadApp {
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
         self.frame(ui);
         if let Some(started) = self.startup_probe.take() {
-            eprintln!("skelpad: first frame built {:.0} ms after start", started.elapsed().as_secs_f64() * 1e3);
+            eprintln!(
+                "skelpad: first frame built {:.0} ms after start",
+                started.elapsed().as_secs_f64() * 1e3
+            );
             ui.ctx().send_viewport_cmd(ViewportCommand::Close);
         }
     }
@@ -569,10 +628,15 @@ fn resolve_selected(sk: &Skeleton, s: &Selected) -> Option<Pick> {
 /// The keyframe ticks of an animation (of one bone and its slots, or of
 /// everything), from the source map: each key's time and its text. `None`
 /// when the compilation has no such animation or bone.
-pub fn key_ticks(comp: &crate::compile::Compilation, anim: &str, bone: Option<&str>) -> Option<Vec<timeline::Tick>> {
+pub fn key_ticks(
+    comp: &crate::compile::Compilation,
+    anim: &str,
+    bone: Option<&str>,
+) -> Option<Vec<timeline::Tick>> {
     use crate::compile::Target;
     let arm = &comp.armature;
-    let anim = crate::model::AnimId::from_index(arm.animations.iter().position(|a| a.name == anim)?);
+    let anim =
+        crate::model::AnimId::from_index(arm.animations.iter().position(|a| a.name == anim)?);
     let sk = &arm.skeleton;
     let bone = match bone {
         Some(b) => Some(sk.bone_by_name(b)?),
@@ -604,7 +668,11 @@ pub fn bone_at_cursor(doc: &Document, cursor: usize) -> Option<BoneId> {
     let sk = &comp.armature.skeleton;
     let b = comp.sources.bone_at(&doc.text, cursor, |s| sk.slots.get(s.index()).map(|s| s.bone))?;
     let shown = &doc.analysis.shown.skeleton;
-    if std::sync::Arc::ptr_eq(shown, sk) { Some(b) } else { shown.bone_by_name(&sk.bones.get(b.index())?.name) }
+    if std::sync::Arc::ptr_eq(shown, sk) {
+        Some(b)
+    } else {
+        shown.bone_by_name(&sk.bones.get(b.index())?.name)
+    }
 }
 
 /// Opens the editor window and returns when it closes; the error says why
@@ -647,7 +715,9 @@ mod tests {
         let text = "skeleton\n\tarm l10\n\t\t@ :rect w1 h1\n\t\t\t# note\n\tarm.hand l5\nanim \"a\"\n\thand\n\t\tr 0 -> 9\n\t@arm\n\t\tc #F00\nskin \"s\"\n\t@arm :circle d4\norder\n\t@arm\n";
         let doc = Document::untitled("t", text);
         let sk = &doc.analysis.comp.armature.skeleton;
-        let at = |needle: &str| bone_at_cursor(&doc, text.find(needle).unwrap()).map(|b| sk.bone(b).name.clone());
+        let at = |needle: &str| {
+            bone_at_cursor(&doc, text.find(needle).unwrap()).map(|b| sk.bone(b).name.clone())
+        };
         assert_eq!(at("arm l10").as_deref(), Some("arm"));
         assert_eq!(at("@ :rect").as_deref(), Some("arm"));
         assert_eq!(at("arm.hand").as_deref(), Some("arm.hand"));
@@ -655,27 +725,52 @@ mod tests {
         assert_eq!(at("c #F00").as_deref(), Some("arm"));
         assert_eq!(at(":circle").as_deref(), Some("arm"));
         assert_eq!(at("order\n\t@arm").map(|_| ()), None);
-        assert_eq!(bone_at_cursor(&doc, text.rfind("@arm").unwrap()).map(|b| sk.bone(b).name.clone()).as_deref(), Some("arm"));
+        assert_eq!(
+            bone_at_cursor(&doc, text.rfind("@arm").unwrap())
+                .map(|b| sk.bone(b).name.clone())
+                .as_deref(),
+            Some("arm")
+        );
         // Anywhere on the line, indentation included.
-        assert_eq!(bone_at_cursor(&doc, text.find("\tarm.hand").unwrap()).map(|b| sk.bone(b).name.clone()).as_deref(), Some("arm.hand"));
+        assert_eq!(
+            bone_at_cursor(&doc, text.find("\tarm.hand").unwrap())
+                .map(|b| sk.bone(b).name.clone())
+                .as_deref(),
+            Some("arm.hand")
+        );
         assert_eq!(at("skeleton"), None);
         assert_eq!(at("anim"), None);
     }
 
     #[test]
     fn key_ticks_from_the_source_map_match_the_model() {
-        for text in [EXAMPLE, include_str!("../../examples/tentacle.skel2d"), include_str!("../../examples/bouncing_ball.skel2d")] {
+        for text in [
+            EXAMPLE,
+            include_str!("../../examples/tentacle.skel2d"),
+            include_str!("../../examples/bouncing_ball.skel2d"),
+        ] {
             let comp = crate::compile::compile(text);
             let sk = &comp.armature.skeleton;
             for a in &comp.armature.animations {
-                let ticks: Vec<f64> = key_ticks(&comp, &a.name, None).unwrap().into_iter().map(|t| t.0).collect();
+                let ticks: Vec<f64> =
+                    key_ticks(&comp, &a.name, None).unwrap().into_iter().map(|t| t.0).collect();
                 assert_eq!(ticks, a.key_times(sk, None), "{}", a.name);
                 for (i, b) in sk.bones.iter().enumerate() {
                     let ticks = key_ticks(&comp, &a.name, Some(&b.name)).unwrap();
                     let times: Vec<f64> = ticks.iter().map(|t| t.0).collect();
-                    assert_eq!(times, a.key_times(sk, Some(BoneId::from_index(i))), "{} {}", a.name, b.name);
+                    assert_eq!(
+                        times,
+                        a.key_times(sk, Some(BoneId::from_index(i))),
+                        "{} {}",
+                        a.name,
+                        b.name
+                    );
                     // Each tick knows the token that made its key.
-                    assert!(ticks.iter().all(|t| t.1.is_some_and(|s| !text[s.range()].trim().is_empty())));
+                    assert!(
+                        ticks
+                            .iter()
+                            .all(|t| t.1.is_some_and(|s| !text[s.range()].trim().is_empty()))
+                    );
                 }
             }
         }
@@ -686,7 +781,11 @@ mod tests {
     fn go_to_definition_follows_the_source_map() {
         let ctx = egui::Context::default();
         let cc = eframe::CreationContext::_new_kittest(ctx);
-        let services = Services { dialogs: Box::new(files::NativeDialogs), recovery_dir: None, watch_files: false };
+        let services = Services {
+            dialogs: Box::new(files::NativeDialogs),
+            recovery_dir: None,
+            watch_files: false,
+        };
         let mut app = SkelpadApp::new(&cc, None, services);
         let text = "skeleton\n\tarm l10\n\tarm.hand l5\nanim \"a\"\n\thand\n\t\tr 0 -> 9\n";
         app.doc = Document::untitled("t", text);
@@ -708,7 +807,8 @@ fn failing_bones(
     if stale {
         return Vec::new();
     }
-    let half_frame = anim.and_then(|a| comp.armature.animation(a)).map_or(1e-9, |a| 0.5 / a.fps.max(1e-9));
+    let half_frame =
+        anim.and_then(|a| comp.armature.animation(a)).map_or(1e-9, |a| 0.5 / a.fps.max(1e-9));
     comp.expectations
         .iter()
         .filter(|e| !e.passed() && e.anim == anim && (e.time_secs - time_secs).abs() <= half_frame)

@@ -27,7 +27,8 @@ pub(super) enum DialogPurpose {
 impl SkelpadApp {
     /// Starts a file command, asking first when it would lose unsaved work.
     pub fn request(&mut self, action: Action) {
-        let discards = matches!(action, Action::New | Action::Open(_) | Action::Quit | Action::OpenExample(_));
+        let discards =
+            matches!(action, Action::New | Action::Open(_) | Action::Quit | Action::OpenExample(_));
         if discards && self.doc.is_dirty() {
             self.prompt = Some(Prompt::Unsaved { then: action });
             return;
@@ -45,13 +46,18 @@ impl SkelpadApp {
             Action::OpenExample(i) => {
                 if let Some(e) = help::EXAMPLES.get(i) {
                     self.replace_document(Document::untitled(&help::example_title(e.file), e.text));
-                    self.say(format!("A copy of the example {}: save it to keep your changes", e.file), false);
+                    self.say(
+                        format!("A copy of the example {}: save it to keep your changes", e.file),
+                        false,
+                    );
                 }
             }
             Action::Open(None) => {
                 if self.pending_dialog.is_none() {
-                    let dir = self.doc.path.as_ref().and_then(|p| p.parent()).map(Path::to_path_buf);
-                    self.pending_dialog = Some((DialogPurpose::Open, self.dialogs.pick_open(dir.as_deref())));
+                    let dir =
+                        self.doc.path.as_ref().and_then(|p| p.parent()).map(Path::to_path_buf);
+                    self.pending_dialog =
+                        Some((DialogPurpose::Open, self.dialogs.pick_open(dir.as_deref())));
                 }
             }
             Action::Save => match self.doc.path.clone() {
@@ -77,8 +83,12 @@ impl SkelpadApp {
         }
         let dir = self.doc.path.as_ref().and_then(|p| p.parent()).map(Path::to_path_buf);
         let name = match &self.doc.path {
-            Some(p) => p.file_name().map_or_else(|| "script.skel2d".into(), |n| n.to_string_lossy().into_owned()),
-            None => help::example_file(&self.doc.untitled_name).unwrap_or("untitled.skel2d").to_owned(),
+            Some(p) => p
+                .file_name()
+                .map_or_else(|| "script.skel2d".into(), |n| n.to_string_lossy().into_owned()),
+            None => {
+                help::example_file(&self.doc.untitled_name).unwrap_or("untitled.skel2d").to_owned()
+            }
         };
         let pending = self.dialogs.pick_save("Save script as", dir.as_deref(), &name, "skel2d");
         self.pending_dialog = Some((DialogPurpose::SaveAs { then }, pending));
@@ -123,7 +133,10 @@ impl SkelpadApp {
     pub(super) fn convert_imported(&mut self) {
         let Some(iv) = &self.doc.imported else { return };
         let dir = iv.source.parent().map(Path::to_path_buf).unwrap_or_default();
-        let stem = iv.source.file_stem().map_or_else(|| "converted".to_string(), |s| s.to_string_lossy().to_string());
+        let stem = iv
+            .source
+            .file_stem()
+            .map_or_else(|| "converted".to_string(), |s| s.to_string_lossy().to_string());
         let mut target = dir.join(format!("{stem}.skel2d"));
         let mut k = 2;
         while target.exists() && k < 1000 {
@@ -248,7 +261,9 @@ impl SkelpadApp {
 
     pub(super) fn restore(&mut self, record: RecoveryRecord) {
         let doc = match &record.path {
-            Some(p) if p.exists() => Document::open(p).unwrap_or_else(|_| Document::untitled("recovered", "")),
+            Some(p) if p.exists() => {
+                Document::open(p).unwrap_or_else(|_| Document::untitled("recovered", ""))
+            }
             Some(p) => {
                 let mut d = Document::untitled("recovered", "");
                 d.path = Some(p.clone());

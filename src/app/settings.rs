@@ -64,7 +64,15 @@ pub struct ViewSettings {
 
 impl Default for ViewSettings {
     fn default() -> Self {
-        ViewSettings { show_grid: true, show_bones: true, onion_skin: false, looping: true, speed: 1.0, snap: false, drag_shapes: false }
+        ViewSettings {
+            show_grid: true,
+            show_bones: true,
+            onion_skin: false,
+            looping: true,
+            speed: 1.0,
+            snap: false,
+            drag_shapes: false,
+        }
     }
 }
 

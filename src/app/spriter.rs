@@ -29,7 +29,9 @@ pub fn banner(ui: &mut egui::Ui, doc: &mut Document, anim: Option<usize>) {
         });
         if let Some(ex) = imp.entity().and_then(|e| anim.and_then(|a| e.extras.get(a))) {
             let mut notes = Vec::new();
-            let list = |v: &[(String, f64)]| v.iter().map(|(n, t)| format!("{n} @ {t:.3}s")).collect::<Vec<_>>().join(", ");
+            let list = |v: &[(String, f64)]| {
+                v.iter().map(|(n, t)| format!("{n} @ {t:.3}s")).collect::<Vec<_>>().join(", ")
+            };
             if !ex.events.is_empty() {
                 notes.push(format!("events: {}", list(&ex.events)));
             }
@@ -37,7 +39,8 @@ pub fn banner(ui: &mut egui::Ui, doc: &mut Document, anim: Option<usize>) {
                 notes.push(format!("sounds: {}", list(&ex.sounds)));
             }
             if !ex.tags.is_empty() {
-                let tags: Vec<String> = ex.tags.iter().map(|(t, v)| format!("{t:.3}s: {}", v.join(" "))).collect();
+                let tags: Vec<String> =
+                    ex.tags.iter().map(|(t, v)| format!("{t:.3}s: {}", v.join(" "))).collect();
                 notes.push(format!("tags: {}", tags.join(", ")));
             }
             if ex.variable_keys > 0 {
@@ -52,13 +55,15 @@ pub fn banner(ui: &mut egui::Ui, doc: &mut Document, anim: Option<usize>) {
         }
         let warnings = &imp.file.warnings;
         if !warnings.is_empty() {
-            egui::CollapsingHeader::new(format!("{} warning(s)", warnings.len())).id_salt("spriter-warnings").show(ui, |ui| {
-                egui::ScrollArea::vertical().max_height(120.0).show(ui, |ui| {
-                    for w in warnings {
-                        ui.label(w.to_string());
-                    }
+            egui::CollapsingHeader::new(format!("{} warning(s)", warnings.len()))
+                .id_salt("spriter-warnings")
+                .show(ui, |ui| {
+                    egui::ScrollArea::vertical().max_height(120.0).show(ui, |ui| {
+                        for w in warnings {
+                            ui.label(w.to_string());
+                        }
+                    });
                 });
-            });
         }
     });
     if let Some(i) = pick {

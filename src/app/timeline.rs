@@ -86,7 +86,8 @@ impl Playback {
         let anim = if anims.is_empty() || self.setup_pose {
             None
         } else {
-            let by_name = self.anim_name.as_ref().and_then(|n| anims.iter().position(|a| &a.name == n));
+            let by_name =
+                self.anim_name.as_ref().and_then(|n| anims.iter().position(|a| &a.name == n));
             let i = by_name.unwrap_or(self.anim_index.min(anims.len() - 1));
             self.anim_index = i;
             self.anim_name = Some(anims[i].name.clone());
@@ -158,7 +159,8 @@ impl Playback {
         self.playing = !self.playing;
         self.last_clock = None;
         // Playing a finished one-shot animation starts it again.
-        if self.playing && !self.looping && anim.is_some_and(|a| self.time_secs >= a.duration_secs) {
+        if self.playing && !self.looping && anim.is_some_and(|a| self.time_secs >= a.duration_secs)
+        {
             self.time_secs = 0.0;
         }
     }
@@ -235,7 +237,9 @@ pub fn ui(
         let none = if arm.animations.is_empty() { "(no animation)" } else { "(setup pose)" };
         let anim_label = anim.map_or_else(|| none.to_owned(), anim_title);
         egui::ComboBox::from_label("Animation").selected_text(anim_label).show_ui(ui, |ui| {
-            if !arm.animations.is_empty() && ui.selectable_label(playback.setup_pose, "(setup pose)").clicked() {
+            if !arm.animations.is_empty()
+                && ui.selectable_label(playback.setup_pose, "(setup pose)").clicked()
+            {
                 playback.setup_pose = true;
                 playback.playing = false;
             }
@@ -247,7 +251,8 @@ pub fn ui(
             }
         });
         let skins = &arm.skeleton.skins;
-        let skin_label = skins.get(skin_id.index()).map_or("default", |s| s.name.as_str()).to_owned();
+        let skin_label =
+            skins.get(skin_id.index()).map_or("default", |s| s.name.as_str()).to_owned();
         egui::ComboBox::from_label("Skin").selected_text(skin_label).show_ui(ui, |ui| {
             for (i, s) in skins.iter().enumerate() {
                 if ui.selectable_label(i == skin_id.index(), &s.name).clicked() {
@@ -264,7 +269,8 @@ pub fn ui(
                 playback.step_frames(anim, -1);
             }
             let play_label = if playback.playing { "Pause" } else { "Play" };
-            if ui.button(play_label).on_hover_text("Play or pause (Space on the canvas)").clicked() {
+            if ui.button(play_label).on_hover_text("Play or pause (Space on the canvas)").clicked()
+            {
                 playback.toggle_play(anim);
             }
             if ui.button(">").on_hover_text("Next frame (Right)").clicked() {
@@ -275,36 +281,65 @@ pub fn ui(
             }
         });
         if let Some(a) = anim {
-            ui.monospace(format!("{:.3} s  frame {} / {}", playback.sample_time(Some(a)), playback.frame(a), last_frame(a)));
+            ui.monospace(format!(
+                "{:.3} s  frame {} / {}",
+                playback.sample_time(Some(a)),
+                playback.frame(a),
+                last_frame(a)
+            ));
         }
     });
     ui.horizontal(|ui| {
         ui.checkbox(&mut playback.looping, "Loop");
-        ui.add(egui::Slider::new(&mut playback.speed, SPEED_RANGE).logarithmic(true).fixed_decimals(1).suffix("×").text("Speed"));
+        ui.add(
+            egui::Slider::new(&mut playback.speed, SPEED_RANGE)
+                .logarithmic(true)
+                .fixed_decimals(1)
+                .suffix("×")
+                .text("Speed"),
+        );
         ui.separator();
         // The canvas's view toggles, at hand (also in the View menu).
         ui.checkbox(&mut view.show_bones, "Bones");
-        ui.checkbox(&mut view.onion_skin, "Onion skin").on_hover_text("Ghosts of the frames before (red) and after (green)");
+        ui.checkbox(&mut view.onion_skin, "Onion skin")
+            .on_hover_text("Ghosts of the frames before (red) and after (green)");
         ui.checkbox(&mut view.show_grid, "Grid");
         ui.separator();
         // Distinct names: "Bones" is the overlay toggle above.
-        ui.selectable_value(&mut view.drag_shapes, false, "Drag bones").on_hover_text("Dragging a shape moves its bone");
-        ui.selectable_value(&mut view.drag_shapes, true, "Drag shapes").on_hover_text("Dragging a shape moves the shape on its slot line");
-        ui.checkbox(&mut view.snap, "Snap").on_hover_text("Whole units, 5° and tenths of scale (or hold Alt while dragging)");
-        if ui.button("Fit").on_hover_text("Fit the animation in view (F or Ctrl+0 on the canvas)").clicked() {
+        ui.selectable_value(&mut view.drag_shapes, false, "Drag bones")
+            .on_hover_text("Dragging a shape moves its bone");
+        ui.selectable_value(&mut view.drag_shapes, true, "Drag shapes")
+            .on_hover_text("Dragging a shape moves the shape on its slot line");
+        ui.checkbox(&mut view.snap, "Snap")
+            .on_hover_text("Whole units, 5° and tenths of scale (or hold Alt while dragging)");
+        if ui
+            .button("Fit")
+            .on_hover_text("Fit the animation in view (F or Ctrl+0 on the canvas)")
+            .clicked()
+        {
             out.fit = true;
         }
     });
     if let Some(a) = anim {
         // Without a source map for it (the canvas shows the last error-free
         // version), the keys come from the model, without their text.
-        let ticks = source_ticks.unwrap_or_else(|| a.key_times(&arm.skeleton, focus_bone).into_iter().map(|t| (t, None)).collect());
+        let ticks = source_ticks.unwrap_or_else(|| {
+            a.key_times(&arm.skeleton, focus_bone).into_iter().map(|t| (t, None)).collect()
+        });
         // At most `MAX_TICKS` diamonds, however many keys.
         let ticks = thin_ticks(ticks, a.duration_secs);
-        out.jump = scrub_bar(ui, playback, a, &ticks, focus_bone.map(|b| arm.skeleton.bone(b).name.as_str()));
+        out.jump = scrub_bar(
+            ui,
+            playback,
+            a,
+            &ticks,
+            focus_bone.map(|b| arm.skeleton.bone(b).name.as_str()),
+        );
     } else {
         if arm.animations.is_empty() {
-            ui.weak("This script has no animation: write an `anim \"name\"` section to animate it.");
+            ui.weak(
+                "This script has no animation: write an `anim \"name\"` section to animate it.",
+            );
         } else {
             ui.weak("The setup pose: dragging on the canvas edits the skeleton section. Pick an animation to play it.");
         }
@@ -336,15 +371,25 @@ pub fn tick_spacing(frames: i64, width: f32) -> (i64, i64) {
 /// The scrub bar: frame numbers, keyframe ticks, the playhead. Clicking or
 /// dragging moves the playhead (and pauses); clicking a key tick also
 /// returns where that key is written.
-fn scrub_bar(ui: &mut egui::Ui, playback: &mut Playback, anim: &Animation, ticks: &[Tick], bone: Option<&str>) -> Option<Span> {
+fn scrub_bar(
+    ui: &mut egui::Ui,
+    playback: &mut Playback,
+    anim: &Animation,
+    ticks: &[Tick],
+    bone: Option<&str>,
+) -> Option<Span> {
     let height = 38.0;
-    let (rect, response) = ui.allocate_exact_size(Vec2::new(ui.available_width(), height), Sense::click_and_drag());
+    let (rect, response) =
+        ui.allocate_exact_size(Vec2::new(ui.available_width(), height), Sense::click_and_drag());
     let duration = anim.duration_secs.max(1e-9);
     let frames = last_frame(anim).max(1);
     let inner = rect.shrink2(Vec2::new(10.0, 0.0));
     let x_of = |t: f64| inner.left() + (t / duration).clamp(0.0, 1.0) as f32 * inner.width();
     response.widget_info(|| egui::WidgetInfo::slider(true, playback.time_secs, "Scrub bar"));
-    if let Some(pos) = response.interact_pointer_pos().filter(|_| response.is_pointer_button_down_on() || response.clicked()) {
+    if let Some(pos) = response
+        .interact_pointer_pos()
+        .filter(|_| response.is_pointer_button_down_on() || response.clicked())
+    {
         let t = ((pos.x - inner.left()) / inner.width()).clamp(0.0, 1.0) as f64 * duration;
         // Snap to frames: poses between frames are never shown while playing either.
         let f = (t * anim.fps).round();
@@ -364,7 +409,10 @@ fn scrub_bar(ui: &mut egui::Ui, playback: &mut Playback, anim: &Animation, ticks
         let x = x_of(f as f64 / anim.fps);
         let major = f % label_every == 0;
         let h = if major { 10.0 } else { 5.0 };
-        painter.line_segment([Pos2::new(x, rect.top()), Pos2::new(x, rect.top() + h)], Stroke::new(1.0, text_color));
+        painter.line_segment(
+            [Pos2::new(x, rect.top()), Pos2::new(x, rect.top() + h)],
+            Stroke::new(1.0, text_color),
+        );
         if major {
             painter.text(
                 Pos2::new(x + 2.0, rect.top() + 9.0),
@@ -375,7 +423,11 @@ fn scrub_bar(ui: &mut egui::Ui, playback: &mut Playback, anim: &Animation, ticks
             );
         }
     }
-    let key_color = if bone.is_some() { Color32::from_rgb(0x40, 0xA0, 0xFF) } else { Color32::from_rgb(0xE0, 0xA0, 0x20) };
+    let key_color = if bone.is_some() {
+        Color32::from_rgb(0x40, 0xA0, 0xFF)
+    } else {
+        Color32::from_rgb(0xE0, 0xA0, 0x20)
+    };
     let mut jump = None;
     if response.clicked()
         && let Some(p) = response.interact_pointer_pos()
@@ -391,18 +443,32 @@ fn scrub_bar(ui: &mut egui::Ui, playback: &mut Playback, anim: &Animation, ticks
         let c = Pos2::new(x_of(t), rect.bottom() - 7.0);
         let r = 4.0;
         painter.add(egui::Shape::convex_polygon(
-            vec![c + Vec2::new(0.0, -r), c + Vec2::new(r, 0.0), c + Vec2::new(0.0, r), c + Vec2::new(-r, 0.0)],
+            vec![
+                c + Vec2::new(0.0, -r),
+                c + Vec2::new(r, 0.0),
+                c + Vec2::new(0.0, r),
+                c + Vec2::new(-r, 0.0),
+            ],
             key_color,
             Stroke::NONE,
         ));
     }
     let x = x_of(playback.sample_time(Some(anim)));
-    painter.line_segment([Pos2::new(x, rect.top()), Pos2::new(x, rect.bottom())], Stroke::new(2.0, visuals.selection.stroke.color));
+    painter.line_segment(
+        [Pos2::new(x, rect.top()), Pos2::new(x, rect.bottom())],
+        Stroke::new(2.0, visuals.selection.stroke.color),
+    );
     let hint = match bone {
         Some(b) => format!("keys of {b}"),
         None => "keys of all bones".to_owned(),
     };
-    painter.text(rect.right_top() + Vec2::new(-4.0, 2.0), egui::Align2::RIGHT_TOP, hint, egui::FontId::proportional(10.0), text_color);
+    painter.text(
+        rect.right_top() + Vec2::new(-4.0, 2.0),
+        egui::Align2::RIGHT_TOP,
+        hint,
+        egui::FontId::proportional(10.0),
+        text_color,
+    );
     jump
 }
 
@@ -480,8 +546,14 @@ mod tests {
                 let (label, tick) = tick_spacing(frames, width);
                 let labels = frames / label + 1;
                 let ticks = frames / tick + 1;
-                assert!(labels as f32 <= width / 40.0 + 2.0, "{frames} frames, {width} px: {labels} labels");
-                assert!(ticks as f32 <= width / 4.0 + 2.0, "{frames} frames, {width} px: {ticks} ticks");
+                assert!(
+                    labels as f32 <= width / 40.0 + 2.0,
+                    "{frames} frames, {width} px: {labels} labels"
+                );
+                assert!(
+                    ticks as f32 <= width / 4.0 + 2.0,
+                    "{frames} frames, {width} px: {ticks} ticks"
+                );
                 assert!(label % tick == 0, "labels fall on ticks");
             }
         }
@@ -498,6 +570,9 @@ mod tests {
         assert!(thin.len() <= MAX_TICKS + 1, "{}", thin.len());
         assert_eq!(thin.first(), Some(&(0.0, None)));
         assert!(thin.last().unwrap().0 > 999.0);
-        assert_eq!(thin_ticks(vec![(1.0, None), (0.0, None), (0.5, None)], 1.0), vec![(0.0, None), (0.5, None), (1.0, None)]);
+        assert_eq!(
+            thin_ticks(vec![(1.0, None), (0.0, None), (0.5, None)], 1.0),
+            vec![(0.0, None), (0.5, None), (1.0, None)]
+        );
     }
 }

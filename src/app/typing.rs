@@ -80,7 +80,9 @@ pub fn role(event: &Event) -> Role {
                 _ => Role::TextField,
             }
         }
-        Event::Copy | Event::Cut | Event::Ime(_) | Event::AccessKitActionRequest(_) => Role::TextField,
+        Event::Copy | Event::Cut | Event::Ime(_) | Event::AccessKitActionRequest(_) => {
+            Role::TextField
+        }
         // A click moves the cursor: what follows must land where it is.
         Event::PointerButton { .. } => Role::TextField,
         _ => Role::Neutral,
@@ -89,7 +91,15 @@ pub fn role(event: &Event) -> Role {
 
 /// Whether `event` comes from the keyboard (only those are ever held back).
 pub fn is_keyboard(event: &Event) -> bool {
-    matches!(event, Event::Text(_) | Event::Paste(_) | Event::Key { .. } | Event::Copy | Event::Cut | Event::Ime(_))
+    matches!(
+        event,
+        Event::Text(_)
+            | Event::Paste(_)
+            | Event::Key { .. }
+            | Event::Copy
+            | Event::Cut
+            | Event::Ime(_)
+    )
 }
 
 fn prev_char(text: &str, at: usize) -> usize {
@@ -116,7 +126,8 @@ pub fn apply(text: &mut String, sel: Range<usize>, edit: &Edit) -> Range<usize> 
         }
         Edit::Newline => {
             let ls = line_start(text, lo);
-            let indent: String = text[ls..lo].chars().take_while(|c| *c == '\t' || *c == ' ').collect();
+            let indent: String =
+                text[ls..lo].chars().take_while(|c| *c == '\t' || *c == ' ').collect();
             replace(text, &format!("\n{indent}"))
         }
         Edit::Tab => {
@@ -185,7 +196,9 @@ pub fn apply_in_order(text: &mut String, sel: &mut Range<usize>, events: Vec<Eve
                 let before = text.len();
                 let old = sel.clone();
                 *sel = apply(text, sel.clone(), &edit);
-                split.changed |= text.len() != before || *sel != old || matches!(edit, Edit::Tab | Edit::Outdent);
+                split.changed |= text.len() != before
+                    || *sel != old
+                    || matches!(edit, Edit::Tab | Edit::Outdent);
             }
             // The first event the editor does not apply itself stays in this
             // frame (an app shortcut runs before the text field).
@@ -209,7 +222,13 @@ mod tests {
     use super::*;
 
     fn key(key: Key) -> Event {
-        Event::Key { key, physical_key: None, pressed: true, repeat: false, modifiers: Modifiers::NONE }
+        Event::Key {
+            key,
+            physical_key: None,
+            pressed: true,
+            repeat: false,
+            modifiers: Modifiers::NONE,
+        }
     }
 
     fn text(t: &str) -> Event {
@@ -220,7 +239,14 @@ mod tests {
     fn a_burst_is_applied_in_order_with_auto_indent() {
         let mut t = String::new();
         let mut sel = 0..0;
-        let events = vec![text("skeleton"), key(Key::Enter), text("\tarm x10"), key(Key::Enter), key(Key::Enter), text("leg")];
+        let events = vec![
+            text("skeleton"),
+            key(Key::Enter),
+            text("\tarm x10"),
+            key(Key::Enter),
+            key(Key::Enter),
+            text("leg"),
+        ];
         let split = apply_in_order(&mut t, &mut sel, events);
         assert_eq!(t, "skeleton\n\tarm x10\n\t\n\tleg");
         assert_eq!(sel, t.len()..t.len());

@@ -106,12 +106,18 @@ fn line_edits(props: &[PropSource], end: u32, values: &[(PropKey, f64)]) -> Vec<
         match props.iter().rev().find(|p| p.key == key) {
             Some(p) => {
                 if !same(p.value, rounded) {
-                    edits.push(Edit { range: p.span.start as usize + 1..p.span.end as usize, text: n });
+                    edits.push(Edit {
+                        range: p.span.start as usize + 1..p.span.end as usize,
+                        text: n,
+                    });
                 }
             }
             None => {
                 if !same(default_of(key), rounded) {
-                    edits.push(Edit { range: end as usize..end as usize, text: format!(" {}{n}", letter(key)) });
+                    edits.push(Edit {
+                        range: end as usize..end as usize,
+                        text: format!(" {}{n}", letter(key)),
+                    });
                 }
             }
         }
@@ -134,7 +140,13 @@ fn bone_name(comp: &Compilation, bone: BoneId) -> &str {
 /// What the text says a bone's property is at `place` (the value a drag
 /// starts from): the token on its line or the default at setup; the key
 /// under the playhead in an animation (`None` between keys).
-pub fn written_bone_value(text: &str, comp: &Compilation, bone: BoneId, key: PropKey, place: Place) -> Result<Option<f64>, String> {
+pub fn written_bone_value(
+    text: &str,
+    comp: &Compilation,
+    bone: BoneId,
+    key: PropKey,
+    place: Place,
+) -> Result<Option<f64>, String> {
     match place {
         Place::Setup => {
             let def = single_bone_line(text, comp, bone)?;
@@ -143,14 +155,24 @@ pub fn written_bone_value(text: &str, comp: &Compilation, bone: BoneId, key: Pro
         }
         Place::Anim { anim, time_secs, fps } => {
             let src = &comp.sources;
-            let Some(prop) = timeline_prop(key) else { return Err("this property has no timeline".into()) };
+            let Some(prop) = timeline_prop(key) else {
+                return Err("this property has no timeline".into());
+            };
             let Some(tl) = src.timeline(anim, Target::Bone(bone), prop) else { return Ok(None) };
-            Ok(src.keys_of(tl).iter().find(|k| ((k.time_secs - time_secs) * fps).abs() < 0.5).and_then(|k| k.value))
+            Ok(src
+                .keys_of(tl)
+                .iter()
+                .find(|k| ((k.time_secs - time_secs) * fps).abs() < 0.5)
+                .and_then(|k| k.value))
         }
     }
 }
 
-fn single_bone_line<'a>(text: &str, comp: &'a Compilation, bone: BoneId) -> Result<&'a crate::compile::BoneDef, String> {
+fn single_bone_line<'a>(
+    text: &str,
+    comp: &'a Compilation,
+    bone: BoneId,
+) -> Result<&'a crate::compile::BoneDef, String> {
     let name = bone_name(comp, bone);
     let lines: Vec<_> = comp.sources.bone_lines(bone).collect();
     match lines.as_slice() {
@@ -159,7 +181,8 @@ fn single_bone_line<'a>(text: &str, comp: &'a Compilation, bone: BoneId) -> Resu
         )),
         [one] => Ok(one),
         many => {
-            let at: Vec<String> = many.iter().map(|d| line_of(text, d.line.start).to_string()).collect();
+            let at: Vec<String> =
+                many.iter().map(|d| line_of(text, d.line.start).to_string()).collect();
             Err(format!(
                 "`{name}` is written on {} lines ({}): the drag would not know which to change; merge them into one line",
                 many.len(),
@@ -171,7 +194,13 @@ fn single_bone_line<'a>(text: &str, comp: &'a Compilation, bone: BoneId) -> Resu
 
 /// The edits that give `bone` these values (in the script's units: degrees,
 /// and in an animation the key's value relative to the setup pose).
-pub fn bone_edits(text: &str, comp: &Compilation, bone: BoneId, values: &[(PropKey, f64)], place: Place) -> Result<Vec<Edit>, String> {
+pub fn bone_edits(
+    text: &str,
+    comp: &Compilation,
+    bone: BoneId,
+    values: &[(PropKey, f64)],
+    place: Place,
+) -> Result<Vec<Edit>, String> {
     match place {
         Place::Setup => {
             let def = single_bone_line(text, comp, bone)?;
@@ -212,7 +241,11 @@ fn key_edit(
     };
     let tl_line = line_of(text, tl.line.start);
     let keys = src.keys_of(tl);
-    let write_it = || format!("to add a key at frame {f}, write `{f}:> {n}` in the `{l}` timeline of `{name}` (line {tl_line})");
+    let write_it = || {
+        format!(
+            "to add a key at frame {f}, write `{f}:> {n}` in the `{l}` timeline of `{name}` (line {tl_line})"
+        )
+    };
     if let Some(k) = keys.iter().find(|k| ((k.time_secs - time_secs) * fps).abs() < 0.5) {
         return match k.origin {
             KeyOrigin::Loop => Err(format!(
@@ -223,7 +256,11 @@ fn key_edit(
             )),
             KeyOrigin::Plain => {
                 let rounded: f64 = n.parse().unwrap_or(v);
-                if k.value.is_some_and(|x| same(x, rounded)) { Ok(None) } else { Ok(Some(Edit { range: k.span.range(), text: n })) }
+                if k.value.is_some_and(|x| same(x, rounded)) {
+                    Ok(None)
+                } else {
+                    Ok(Some(Edit { range: k.span.range(), text: n }))
+                }
             }
         };
     }
@@ -234,7 +271,10 @@ fn key_edit(
             // The next key is placed by an absolute frame option: a key
             // inserted right before that option leaves it where it is.
             Some((opt, before)) if before < frame && b.origin != KeyOrigin::Loop => {
-                Ok(Some(Edit { range: opt.start as usize..opt.start as usize, text: format!("{f}:> {n} ") }))
+                Ok(Some(Edit {
+                    range: opt.start as usize..opt.start as usize,
+                    text: format!("{f}:> {n} "),
+                }))
             }
             _ => Err(write_it()),
         },
@@ -258,19 +298,34 @@ pub fn slot_edits(
     let sk = &comp.armature.skeleton;
     let name = sk.slots.get(slot.index()).map_or("?", |s| s.name.as_str());
     let Some(att) = attachment else { return Err(format!("slot `{name}` shows nothing to move")) };
-    let lines: Vec<_> = comp.sources.slot_defs.iter().filter(|d| d.slot == slot && d.attachment == Some(att)).collect();
+    let lines: Vec<_> = comp
+        .sources
+        .slot_defs
+        .iter()
+        .filter(|d| d.slot == slot && d.attachment == Some(att))
+        .collect();
     match lines.as_slice() {
         [] => Err(format!("the attachment of slot `{name}` has no line to write to")),
         [one] => Ok(line_edits(comp.sources.props_of(&one.props), one.end, values)),
         many => {
-            let at: Vec<String> = many.iter().map(|d| line_of(text, d.line.start).to_string()).collect();
-            Err(format!("the attachment of slot `{name}` is written on {} lines ({}): merge them into one line", many.len(), at.join(", ")))
+            let at: Vec<String> =
+                many.iter().map(|d| line_of(text, d.line.start).to_string()).collect();
+            Err(format!(
+                "the attachment of slot `{name}` is written on {} lines ({}): merge them into one line",
+                many.len(),
+                at.join(", ")
+            ))
         }
     }
 }
 
 /// What the text says the transform of the attachment a slot shows is.
-pub fn written_slot_value(comp: &Compilation, slot: SlotId, attachment: Option<crate::model::AttachmentId>, key: PropKey) -> f64 {
+pub fn written_slot_value(
+    comp: &Compilation,
+    slot: SlotId,
+    attachment: Option<crate::model::AttachmentId>,
+    key: PropKey,
+) -> f64 {
     comp.sources
         .slot_defs
         .iter()
@@ -286,7 +341,12 @@ mod tests {
     use super::*;
     use crate::compile::compile;
 
-    fn edit(text: &str, bone: &str, values: &[(PropKey, f64)], place: Place) -> Result<String, String> {
+    fn edit(
+        text: &str,
+        bone: &str,
+        values: &[(PropKey, f64)],
+        place: Place,
+    ) -> Result<String, String> {
         let comp = compile(text);
         let b = comp.armature.skeleton.bone_by_name(bone).unwrap();
         bone_edits(text, &comp, b, values, place).map(|e| apply(text, &e))
@@ -305,12 +365,14 @@ mod tests {
     #[test]
     fn setup_edits_touch_only_the_numbers_that_change() {
         let text = "skeleton # rig\r\n\tarm  l40\tx5 # the arm\r\n\tleg x1\r\n";
-        let out = edit(text, "arm", &[(PropKey::X, 12.5), (PropKey::Y, 0.0)], Place::Setup).unwrap();
+        let out =
+            edit(text, "arm", &[(PropKey::X, 12.5), (PropKey::Y, 0.0)], Place::Setup).unwrap();
         assert_eq!(out, "skeleton # rig\r\n\tarm  l40\tx12.5 # the arm\r\n\tleg x1\r\n");
         // An absent property is one inserted token after the last one.
         let out = edit(text, "arm", &[(PropKey::Rotation, -30.0)], Place::Setup).unwrap();
         assert_eq!(out, "skeleton # rig\r\n\tarm  l40\tx5 r-30 # the arm\r\n\tleg x1\r\n");
-        let out = edit(text, "leg", &[(PropKey::X, 1.0), (PropKey::Y, 2.25)], Place::Setup).unwrap();
+        let out =
+            edit(text, "leg", &[(PropKey::X, 1.0), (PropKey::Y, 2.25)], Place::Setup).unwrap();
         assert_eq!(out, "skeleton # rig\r\n\tarm  l40\tx5 # the arm\r\n\tleg x1 y2.25\r\n");
         // The token that wins is the last one.
         let out = edit("skeleton\n\ta x1 x2\n", "a", &[(PropKey::X, 3.0)], Place::Setup).unwrap();
@@ -319,9 +381,16 @@ mod tests {
 
     #[test]
     fn reopened_bones_and_implicit_parents_are_refused() {
-        let e = edit("skeleton\n\tarm x1\n\tleg\n\tarm r5\n", "arm", &[(PropKey::X, 2.0)], Place::Setup).unwrap_err();
+        let e = edit(
+            "skeleton\n\tarm x1\n\tleg\n\tarm r5\n",
+            "arm",
+            &[(PropKey::X, 2.0)],
+            Place::Setup,
+        )
+        .unwrap_err();
         assert!(e.contains("2 lines (2, 4)"), "{e}");
-        let e = edit("skeleton\n\tarm.hand x1\n", "arm", &[(PropKey::X, 2.0)], Place::Setup).unwrap_err();
+        let e = edit("skeleton\n\tarm.hand x1\n", "arm", &[(PropKey::X, 2.0)], Place::Setup)
+            .unwrap_err();
         assert!(e.contains("no line of its own"), "{e}");
     }
 
@@ -339,7 +408,11 @@ mod tests {
         let out = edit(ANIM, "arm", &[(PropKey::X, 3.0)], at(12.0)).unwrap();
         assert_eq!(out, ANIM.replace("10 20:> 5", "10 12:> 3 20:> 5"));
         let comp = compile(&out);
-        let keys: Vec<(f64, f64)> = comp.armature.animations[0].bones[0].keys.iter().map(|k| (k.time_secs * 10.0, k.value)).collect();
+        let keys: Vec<(f64, f64)> = comp.armature.animations[0].bones[0]
+            .keys
+            .iter()
+            .map(|k| (k.time_secs * 10.0, k.value))
+            .collect();
         assert_eq!(keys, [(0.0, 0.0), (5.0, 10.0), (12.0, 3.0), (20.0, 5.0)]);
         // After the last key: append.
         let out = edit(ANIM, "arm", &[(PropKey::X, 1.0)], at(30.0)).unwrap();
@@ -365,7 +438,8 @@ mod tests {
         let comp = compile(text);
         let slot = crate::model::SlotId(0);
         let att = comp.armature.skeleton.slots[0].attachment;
-        let e = slot_edits(text, &comp, slot, att, &[(PropKey::X, 4.0), (PropKey::Rotation, 45.0)]).unwrap();
+        let e = slot_edits(text, &comp, slot, att, &[(PropKey::X, 4.0), (PropKey::Rotation, 45.0)])
+            .unwrap();
         assert_eq!(apply(text, &e), "skeleton\n\tarm\n\t\t@ :rect w10 h4 x4 r45\n");
         assert_eq!(written_slot_value(&comp, slot, att, PropKey::X), 2.0);
     }

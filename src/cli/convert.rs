@@ -46,16 +46,23 @@ pub fn run(args: &ConvertArgs, err: &mut dyn Write) -> i32 {
 
 fn convert(args: &ConvertArgs, err: &mut dyn Write) -> Result<(), String> {
     if !super::is_skf(&args.file) {
-        return Err(format!("`{}`: convert reads SkelForm (.skf) and Spriter (.scml, .scon) files", args.file.display()));
+        return Err(format!(
+            "`{}`: convert reads SkelForm (.skf) and Spriter (.scml, .scon) files",
+            args.file.display()
+        ));
     }
     let imported = crate::formats::skf::import::import_path(&args.file)?;
-    let stem = args.output.file_stem().map(|s| s.to_string_lossy().to_string()).unwrap_or_else(|| "converted".into());
+    let stem = args
+        .output
+        .file_stem()
+        .map(|s| s.to_string_lossy().to_string())
+        .unwrap_or_else(|| "converted".into());
     let sprite_dir = format!("{}_sprites", crate::formats::skf::convert::script_name(&stem));
     let converted = crate::formats::skf::convert::convert(&imported, &sprite_dir);
     // Every sprite path was built from sanitized single components under `sprite_dir`.
-    debug_assert!(
-        converted.sprites.iter().all(|(rel, ..)| Path::new(rel).components().all(|c| matches!(c, std::path::Component::Normal(_))))
-    );
+    debug_assert!(converted.sprites.iter().all(|(rel, ..)| {
+        Path::new(rel).components().all(|c| matches!(c, std::path::Component::Normal(_)))
+    }));
     converted.write(&args.output)?;
     let comp = crate::compile::compile(&converted.script);
     let errors = comp.diagnostics.iter().filter(|d| d.is_error()).count();
@@ -67,7 +74,8 @@ fn convert(args: &ConvertArgs, err: &mut dyn Write) -> Result<(), String> {
         crate::io::script_dir(Some(&args.output)).join(&sprite_dir).display()
     );
     if errors > 0 {
-        let _ = writeln!(err, "warning: the script has {errors} error(s); run `skelpad check` on it");
+        let _ =
+            writeln!(err, "warning: the script has {errors} error(s); run `skelpad check` on it");
     }
     if !converted.not_carried.is_empty() {
         let _ = writeln!(err, "could not carry over exactly:");
@@ -99,8 +107,18 @@ fn run_spriter(args: &ConvertArgs, err: &mut dyn Write) -> i32 {
         }
     };
     if file.entities.len() > 1 {
-        let others: Vec<String> = file.entities.iter().filter(|e| e.name != ent.name).map(|e| format!("\"{}\"", e.name)).collect();
-        let _ = writeln!(err, "note: converting entity \"{}\"; the file also has {} (--entity NAME)", ent.name, others.join(", "));
+        let others: Vec<String> = file
+            .entities
+            .iter()
+            .filter(|e| e.name != ent.name)
+            .map(|e| format!("\"{}\"", e.name))
+            .collect();
+        let _ = writeln!(
+            err,
+            "note: converting entity \"{}\"; the file also has {} (--entity NAME)",
+            ent.name,
+            others.join(", ")
+        );
     }
     let dir = args.file.parent().map(Path::to_path_buf).unwrap_or_default();
     let sizes = |img: &str| image::image_dimensions(dir.join(img)).ok();
@@ -109,8 +127,15 @@ fn run_spriter(args: &ConvertArgs, err: &mut dyn Write) -> i32 {
     // The script must compile without errors (the converter's own check).
     let comp = crate::compile::compile(&conv.script);
     if comp.has_errors() {
-        let _ = write!(err, "{}", super::report::render_plain(&args.output, &conv.script, &comp.diagnostics));
-        let _ = writeln!(err, "error: the converted script has errors (a bug in skelpad); nothing was written");
+        let _ = write!(
+            err,
+            "{}",
+            super::report::render_plain(&args.output, &conv.script, &comp.diagnostics)
+        );
+        let _ = writeln!(
+            err,
+            "error: the converted script has errors (a bug in skelpad); nothing was written"
+        );
         return EXIT_ERRORS;
     }
     if let Err(e) = crate::io::write_atomic(&args.output, conv.script.as_bytes()) {
@@ -148,12 +173,20 @@ fn not_played(ent: &spriter::EntityModel) -> Vec<String> {
         for (ty, name) in &ex.unplayed_objects {
             out.push(format!("animation \"{n}\": {ty} \"{name}\""));
         }
-        if a.time_warp.iter().any(|k| k.curve != crate::model::Curve::LINEAR && k.curve != crate::model::Curve::Stepped) {
+        if a.time_warp.iter().any(|k| {
+            k.curve != crate::model::Curve::LINEAR && k.curve != crate::model::Curve::Stepped
+        }) {
             out.push(format!("animation \"{n}\": mainline curves (became per-frame keys)"));
         }
-        let spriter_curves = a.bones.iter().flat_map(|c| &c.keys).any(|k| matches!(k.curve, crate::model::Curve::Spriter(_)));
+        let spriter_curves = a
+            .bones
+            .iter()
+            .flat_map(|c| &c.keys)
+            .any(|k| matches!(k.curve, crate::model::Curve::Spriter(_)));
         if spriter_curves {
-            out.push(format!("animation \"{n}\": Spriter curves (quadratic … bezier; became per-frame keys)"));
+            out.push(format!(
+                "animation \"{n}\": Spriter curves (quadratic … bezier; became per-frame keys)"
+            ));
         }
     }
     out

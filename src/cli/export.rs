@@ -42,7 +42,8 @@ fn repack(args: &ExportArgs, err: &mut dyn Write) -> i32 {
     let bytes = match std::fs::read(path) {
         Ok(b) => b,
         Err(e) => {
-            let _ = writeln!(err, "error: cannot read `{}`: {}", path.display(), crate::io::reason(&e));
+            let _ =
+                writeln!(err, "error: cannot read `{}`: {}", path.display(), crate::io::reason(&e));
             return EXIT_USAGE;
         }
     };
@@ -56,7 +57,10 @@ fn repack(args: &ExportArgs, err: &mut dyn Write) -> i32 {
         }
     };
     if !args.skins.is_empty() || args.scale != 1.0 {
-        let _ = writeln!(err, "warning: --skin and --scale apply to scripts; a .skf is written as it is");
+        let _ = writeln!(
+            err,
+            "warning: --skin and --scale apply to scripts; a .skf is written as it is"
+        );
     }
     match crate::io::write_atomic(&args.output, &out) {
         Ok(()) => {
@@ -78,7 +82,11 @@ const PROGRESS_FROM_BONES: usize = 200;
 /// warnings and progress go to `err`. Exit codes: 0 written, 1 the script has
 /// errors and `--allow-errors` was not given (nothing written), 2 the export
 /// failed (nothing written).
-pub fn run(args: &ExportArgs, make_pictures: &mut dyn FnMut(&Armature, &Path) -> Box<dyn Pictures>, err: &mut dyn Write) -> i32 {
+pub fn run(
+    args: &ExportArgs,
+    make_pictures: &mut dyn FnMut(&Armature, &Path) -> Box<dyn Pictures>,
+    err: &mut dyn Write,
+) -> i32 {
     if super::is_skf(&args.file) {
         return repack(args, err);
     }
@@ -90,7 +98,8 @@ pub fn run(args: &ExportArgs, make_pictures: &mut dyn FnMut(&Armature, &Path) ->
                     let _ = writeln!(err, "warning: {w}");
                 }
                 // SkelForm pictures are centered: Spriter's pivots move into the attachments.
-                let (arm, problems) = crate::formats::spriter::center_pictures(&loaded.armature, &dir);
+                let (arm, problems) =
+                    crate::formats::spriter::center_pictures(&loaded.armature, &dir);
                 for p in problems {
                     let _ = writeln!(err, "warning: {}: {p}", args.file.display());
                 }
@@ -118,7 +127,8 @@ pub fn run(args: &ExportArgs, make_pictures: &mut dyn FnMut(&Armature, &Path) ->
         let comp = compile_checked(&text);
         if comp.has_errors() {
             if !args.allow_errors {
-                let _ = write!(err, "{}", report::render_plain(&args.file, &text, &comp.diagnostics));
+                let _ =
+                    write!(err, "{}", report::render_plain(&args.file, &text, &comp.diagnostics));
                 let _ = writeln!(
                     err,
                     "error: `{}` has errors; nothing was exported (--allow-errors exports what compiled)",
@@ -162,7 +172,8 @@ pub fn run(args: &ExportArgs, make_pictures: &mut dyn FnMut(&Armature, &Path) ->
             for w in &warnings {
                 let _ = writeln!(err, "warning: {w}");
             }
-            let _ = writeln!(err, "wrote `{}` ({} warning(s))", args.output.display(), warnings.len());
+            let _ =
+                writeln!(err, "wrote `{}` ({} warning(s))", args.output.display(), warnings.len());
             EXIT_OK
         }
         Err(e) => {
@@ -188,7 +199,13 @@ mod tests {
     /// Pictures that cannot be made: every export fails at the pictures.
     struct NoImages;
     impl Pictures for NoImages {
-        fn attachment(&mut self, _: SkinId, _: SlotId, _: AttachmentId, _: f64) -> Result<Option<Raster>, String> {
+        fn attachment(
+            &mut self,
+            _: SkinId,
+            _: SlotId,
+            _: AttachmentId,
+            _: f64,
+        ) -> Result<Option<Raster>, String> {
             Err("image `face.png` not found".into())
         }
         fn sprite(&mut self, image: &str) -> Result<Raster, String> {
@@ -200,7 +217,8 @@ mod tests {
     }
 
     fn run_with(argv: &[&str]) -> (i32, String) {
-        let w = Wrap::try_parse_from(std::iter::once("export").chain(argv.iter().copied())).unwrap();
+        let w =
+            Wrap::try_parse_from(std::iter::once("export").chain(argv.iter().copied())).unwrap();
         let mut out = Vec::new();
         let code = run(&w.args, &mut |_, _| Box::new(NoImages), &mut out);
         (code, String::from_utf8(out).unwrap())
@@ -208,7 +226,10 @@ mod tests {
 
     #[test]
     fn arguments_parse_with_several_skins() {
-        let w = Wrap::try_parse_from(["export", "a.skel2d", "-o", "a.skf", "--skin", "red", "blue", "--scale", "2"]).unwrap();
+        let w = Wrap::try_parse_from([
+            "export", "a.skel2d", "-o", "a.skf", "--skin", "red", "blue", "--scale", "2",
+        ])
+        .unwrap();
         assert_eq!(w.args.skins, ["red", "blue"]);
         assert_eq!(w.args.scale, 2.0);
         assert!(Wrap::try_parse_from(["export", "a.skel2d"]).is_err(), "-o is required");
@@ -231,13 +252,18 @@ mod tests {
         let out = dir.join("good.skf");
         let (code, msg) = run_with(&[good.to_str().unwrap(), "-o", out.to_str().unwrap()]);
         assert_eq!(code, EXIT_USAGE);
-        assert!(msg.contains("cannot make the picture of `arm.arm.arm`: image `face.png` not found"), "{msg}");
+        assert!(
+            msg.contains("cannot make the picture of `arm.arm.arm`: image `face.png` not found"),
+            "{msg}"
+        );
         assert!(!out.exists());
 
-        let (code, msg) = run_with(&[good.to_str().unwrap(), "-o", out.to_str().unwrap(), "--skin", "nope"]);
+        let (code, msg) =
+            run_with(&[good.to_str().unwrap(), "-o", out.to_str().unwrap(), "--skin", "nope"]);
         assert_eq!(code, EXIT_USAGE);
         assert!(msg.contains("there is no skin `nope`"), "{msg}");
-        let (code, msg) = run_with(&[dir.join("missing.skel2d").to_str().unwrap(), "-o", out.to_str().unwrap()]);
+        let (code, msg) =
+            run_with(&[dir.join("missing.skel2d").to_str().unwrap(), "-o", out.to_str().unwrap()]);
         assert_eq!(code, EXIT_USAGE);
         assert!(msg.contains("no such file"), "{msg}");
         std::fs::remove_dir_all(&dir).unwrap();

@@ -133,16 +133,26 @@ where
     match cli.command {
         None => open_editor(cli.file),
         Some(Command::Check { files, format, timings }) => check(&files, format, timings),
-        Some(Command::Pose { file, json, anim, skin, times, entity, draw }) => {
-            pose(&file, &PoseOptions { json, anim: anim.as_deref(), skin: skin.as_deref(), times, entity: entity.as_deref(), draw })
-        }
+        Some(Command::Pose { file, json, anim, skin, times, entity, draw }) => pose(
+            &file,
+            &PoseOptions {
+                json,
+                anim: anim.as_deref(),
+                skin: skin.as_deref(),
+                times,
+                entity: entity.as_deref(),
+                draw,
+            },
+        ),
         Some(Command::Render(args)) => render::run(args),
         Some(Command::Lsp) => crate::lsp::run(),
         Some(Command::Test { paths, format }) => test::run(&paths, format),
         Some(Command::Convert(args)) => convert::run(&args, &mut std::io::stderr()),
         Some(Command::Export(args)) => export::run(
             &args,
-            &mut |arm, dir| Box::new(crate::formats::skf::pictures::RenderedPictures::new(arm, dir)),
+            &mut |arm, dir| {
+                Box::new(crate::formats::skf::pictures::RenderedPictures::new(arm, dir))
+            },
             &mut std::io::stderr(),
         ),
     }
@@ -157,9 +167,9 @@ fn open_editor(file: Option<PathBuf>) -> i32 {
         } else {
             read_script(path).and_then(|text| match crate::formats::spriter::syntax_of(path) {
                 // A Spriter file that cannot be read at all is reported here too.
-                Some(syntax) => {
-                    crate::formats::spriter::read_str(&text, syntax).map(|_| text).map_err(|e| format!("{}: {e}", path.display()))
-                }
+                Some(syntax) => crate::formats::spriter::read_str(&text, syntax)
+                    .map(|_| text)
+                    .map_err(|e| format!("{}: {e}", path.display())),
                 None => Ok(text),
             })
         }
@@ -183,7 +193,9 @@ fn run_editor(file: Option<PathBuf>) -> i32 {
 
 #[cfg(not(feature = "app"))]
 fn run_editor(_file: Option<PathBuf>) -> i32 {
-    eprintln!("error: this skelpad was built without the editor (cargo feature `app`); the commands still work (skelpad --help)");
+    eprintln!(
+        "error: this skelpad was built without the editor (cargo feature `app`); the commands still work (skelpad --help)"
+    );
     EXIT_USAGE
 }
 
@@ -205,7 +217,10 @@ pub fn find_skin(sk: &crate::model::Skeleton, name: &str) -> Result<SkinId, Stri
 pub fn find_animation(arm: &Armature, name: &str) -> Result<AnimId, String> {
     arm.animation_by_name(name).ok_or_else(|| {
         let names: Vec<String> = arm.animations.iter().map(|a| format!("\"{}\"", a.name)).collect();
-        format!("no animation named \"{name}\" (animations: {})", if names.is_empty() { "none".into() } else { names.join(", ") })
+        format!(
+            "no animation named \"{name}\" (animations: {})",
+            if names.is_empty() { "none".into() } else { names.join(", ") }
+        )
     })
 }
 
@@ -298,7 +313,12 @@ pub fn load_input(path: &Path, entity: Option<&str>) -> Result<Loaded, String> {
     }
     if is_skf(path) {
         let imported = crate::formats::skf::import::import_path(path)?;
-        return Ok(Loaded { armature: imported.armature, warnings: Vec::new(), error_count: 0, info: serde_json::Map::new() });
+        return Ok(Loaded {
+            armature: imported.armature,
+            warnings: Vec::new(),
+            error_count: 0,
+            info: serde_json::Map::new(),
+        });
     }
     if crate::formats::spriter::syntax_of(path).is_some() {
         let file = crate::formats::spriter::load(path)?;
@@ -313,7 +333,12 @@ pub fn load_input(path: &Path, entity: Option<&str>) -> Result<Loaded, String> {
     let text = read_script(path)?;
     let comp: Compilation = compile_checked(&text);
     let error_count = comp.diagnostics.iter().filter(|d| d.is_error()).count();
-    Ok(Loaded { armature: comp.armature, warnings: Vec::new(), error_count, info: serde_json::Map::new() })
+    Ok(Loaded {
+        armature: comp.armature,
+        warnings: Vec::new(),
+        error_count,
+        info: serde_json::Map::new(),
+    })
 }
 
 fn pose(path: &Path, o: &PoseOptions) -> i32 {
@@ -349,7 +374,10 @@ fn pose(path: &Path, o: &PoseOptions) -> i32 {
     };
     if loaded.error_count > 0 {
         let n = loaded.error_count;
-        eprintln!("warning: {} has {n} error(s); posing what compiled (run `skelpad check` to see them)", path.display());
+        eprintln!(
+            "warning: {} has {n} error(s); posing what compiled (run `skelpad check` to see them)",
+            path.display()
+        );
     }
     let mut out = pose_document_with(arm, &anims, skin_id, times.as_deref(), o.draw);
     if let serde_json::Value::Object(m) = &mut out {
@@ -357,7 +385,9 @@ fn pose(path: &Path, o: &PoseOptions) -> i32 {
     }
     let mut stdout = std::io::stdout().lock();
     let written = if json {
-        serde_json::to_writer_pretty(&mut stdout, &out).map_err(|e| e.to_string()).and_then(|_| writeln!(stdout).map_err(|e| e.to_string()))
+        serde_json::to_writer_pretty(&mut stdout, &out)
+            .map_err(|e| e.to_string())
+            .and_then(|_| writeln!(stdout).map_err(|e| e.to_string()))
     } else {
         report::print_pose_table(&mut stdout, &out).map_err(|e| e.to_string())
     };

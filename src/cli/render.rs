@@ -90,7 +90,9 @@ pub enum Background {
 }
 
 fn parse_size(s: &str) -> Result<(u32, u32), String> {
-    let (w, h) = s.split_once(['x', 'X']).ok_or_else(|| format!("expected WIDTHxHEIGHT such as 512x512, got `{s}`"))?;
+    let (w, h) = s
+        .split_once(['x', 'X'])
+        .ok_or_else(|| format!("expected WIDTHxHEIGHT such as 512x512, got `{s}`"))?;
     let side = |v: &str| v.trim().parse::<u32>().ok().filter(|n| (1..=16384).contains(n));
     match (side(w), side(h)) {
         (Some(w), Some(h)) => Ok((w, h)),
@@ -103,14 +105,19 @@ fn parse_background(s: &str) -> Result<Background, String> {
         return Ok(Background::Transparent);
     }
     let c = crate::syntax::token::color(s)
-        .ok_or_else(|| format!("expected `transparent` or a color like #FFF, #1E1E2E or #000,0.5; got `{s}`"))?
+        .ok_or_else(|| {
+            format!("expected `transparent` or a color like #FFF, #1E1E2E or #000,0.5; got `{s}`")
+        })?
         .to_color8();
     Ok(Background::Color([c.r, c.g, c.b, c.a].map(|v| v as f32)))
 }
 
 /// Prints `frame i/n`: one updating line on a terminal, a line every tenth
 /// otherwise (logs stay short).
-fn progress_printer<'w>(err: &'w mut dyn Write, tty: bool) -> impl FnMut(usize, usize) -> bool + 'w {
+fn progress_printer<'w>(
+    err: &'w mut dyn Write,
+    tty: bool,
+) -> impl FnMut(usize, usize) -> bool + 'w {
     let mut last_tenth = 0;
     move |done, total| {
         if tty {
@@ -174,8 +181,11 @@ fn render(args: &RenderArgs, err: &mut dyn Write, tty: bool) -> Result<(), Strin
         && comp.has_errors()
     {
         let n = comp.diagnostics.iter().filter(|d| d.is_error()).count();
-        let _ =
-            writeln!(err, "warning: {} has {n} error(s); rendering what compiled (run `skelpad check` to see them)", args.file.display());
+        let _ = writeln!(
+            err,
+            "warning: {} has {n} error(s); rendering what compiled (run `skelpad check` to see them)",
+            args.file.display()
+        );
     }
     let animation = anim.and_then(|a| arm.animation(a));
     let fps = animation.map_or(crate::model::DEFAULT_FPS, |a| a.fps);
@@ -188,8 +198,14 @@ fn render(args: &RenderArgs, err: &mut dyn Write, tty: bool) -> Result<(), Strin
     let files = written.map_err(|e| e.to_string())?;
     let _ = match files.as_slice() {
         [one] => writeln!(err, "wrote {}", one.display()),
-        [first, .., last] if args.frames => writeln!(err, "wrote {} frames: {} … {}", files.len(), first.display(), last.display()),
-        many => writeln!(err, "wrote {}", many.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")),
+        [first, .., last] if args.frames => {
+            writeln!(err, "wrote {} frames: {} … {}", files.len(), first.display(), last.display())
+        }
+        many => writeln!(
+            err,
+            "wrote {}",
+            many.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
+        ),
     };
     Ok(())
 }
@@ -231,7 +247,11 @@ fn load(
 
 /// The animation to render: the one named, else the first when a flag
 /// needs one (an error when there is none), else none (the setup pose).
-fn pick_animation(args: &RenderArgs, arm: &crate::model::Armature, animated: bool) -> Result<Option<AnimId>, String> {
+fn pick_animation(
+    args: &RenderArgs,
+    arm: &crate::model::Armature,
+    animated: bool,
+) -> Result<Option<AnimId>, String> {
     Ok(match &args.anim {
         Some(name) => Some(find_animation(arm, name)?),
         None if animated || args.time.is_some() || args.frame.is_some() => {
@@ -247,7 +267,10 @@ fn pick_animation(args: &RenderArgs, arm: &crate::model::Armature, animated: boo
                 } else {
                     "--frame"
                 };
-                return Err(format!("{flag} needs an animation, and {} has none", args.file.display()));
+                return Err(format!(
+                    "{flag} needs an animation, and {} has none",
+                    args.file.display()
+                ));
             }
             Some(AnimId(0))
         }
@@ -256,7 +279,11 @@ fn pick_animation(args: &RenderArgs, arm: &crate::model::Armature, animated: boo
 }
 
 /// Rejects an animation with more frames than `--max-frames`.
-fn check_frame_limit(args: &RenderArgs, a: &crate::model::Animation, fps: f64) -> Result<(), String> {
+fn check_frame_limit(
+    args: &RenderArgs,
+    a: &crate::model::Animation,
+    fps: f64,
+) -> Result<(), String> {
     let frames = frame_count(a);
     if frames > args.max_frames {
         let flag = if args.frames {
@@ -347,7 +374,8 @@ fn report_warnings(
         None => {
             for w in warnings {
                 let slot = arm.skeleton.slots.get(w.slot.index()).map_or("?", |s| s.name.as_str());
-                let _ = writeln!(err, "warning: {}: slot {slot}: {}", args.file.display(), w.message);
+                let _ =
+                    writeln!(err, "warning: {}: slot {slot}: {}", args.file.display(), w.message);
             }
         }
     }

@@ -38,7 +38,8 @@ pub fn render_plain(path: &Path, text: &str, diags: &[Diagnostic]) -> String {
 
 /// Prints diagnostics to stderr, in color when it is a terminal.
 pub fn print_human(path: &Path, text: &str, diags: &[Diagnostic]) {
-    let choice = if std::io::stderr().is_terminal() { ColorChoice::Auto } else { ColorChoice::Never };
+    let choice =
+        if std::io::stderr().is_terminal() { ColorChoice::Auto } else { ColorChoice::Never };
     let stream = StandardStream::stderr(choice);
     let mut lock = stream.lock();
     let file = SimpleFile::new(path.display().to_string(), text);
@@ -72,7 +73,8 @@ pub fn diagnostic_json(d: &Diagnostic, text: &str, lines: &LineIndex) -> serde_j
 /// One file's diagnostics for `skelpad check --format json`: its path, an error count and each
 /// diagnostic with its severity, message, hints and line/column range.
 pub fn json_file(path: &Path, text: &str, comp: &Compilation) -> serde_json::Value {
-    let diags: Vec<serde_json::Value> = comp.diagnostics.iter().map(|d| diagnostic_json(d, text, &comp.lines)).collect();
+    let diags: Vec<serde_json::Value> =
+        comp.diagnostics.iter().map(|d| diagnostic_json(d, text, &comp.lines)).collect();
     serde_json::json!({
         "file": path.display().to_string(),
         "errors": comp.diagnostics.iter().filter(|d| d.is_error()).count(),
@@ -85,13 +87,21 @@ pub fn json_file(path: &Path, text: &str, comp: &Compilation) -> serde_json::Val
 pub fn print_pose_table(out: &mut impl Write, doc: &serde_json::Value) -> std::io::Result<()> {
     let fmt_pose = |out: &mut dyn Write, pose: &serde_json::Value| -> std::io::Result<()> {
         for b in pose["bones"].as_array().into_iter().flatten() {
-            let w: Vec<String> =
-                b["world"].as_array().into_iter().flatten().map(|v| format!("{:9.3}", v.as_f64().unwrap_or(f64::NAN))).collect();
+            let w: Vec<String> = b["world"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(|v| format!("{:9.3}", v.as_f64().unwrap_or(f64::NAN)))
+                .collect();
             writeln!(out, "    bone {:<32} [{}]", b["name"].as_str().unwrap_or(""), w.join(" "))?;
         }
         for s in pose["slots"].as_array().into_iter().flatten() {
-            let c: Vec<String> =
-                s["color"].as_array().into_iter().flatten().map(|v| format!("{:.3}", v.as_f64().unwrap_or(f64::NAN))).collect();
+            let c: Vec<String> = s["color"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(|v| format!("{:.3}", v.as_f64().unwrap_or(f64::NAN)))
+                .collect();
             writeln!(
                 out,
                 "    slot {:<32} color [{}] shows {}",
@@ -102,8 +112,13 @@ pub fn print_pose_table(out: &mut impl Write, doc: &serde_json::Value) -> std::i
         }
         Ok(())
     };
-    let order: Vec<&str> = doc["draw_order"].as_array().into_iter().flatten().filter_map(|v| v.as_str()).collect();
-    writeln!(out, "draw order (back to front): {}", if order.is_empty() { "-".to_string() } else { order.join(", ") })?;
+    let order: Vec<&str> =
+        doc["draw_order"].as_array().into_iter().flatten().filter_map(|v| v.as_str()).collect();
+    writeln!(
+        out,
+        "draw order (back to front): {}",
+        if order.is_empty() { "-".to_string() } else { order.join(", ") }
+    )?;
     writeln!(out, "setup pose:")?;
     fmt_pose(out, &doc["setup"])?;
     for a in doc["animations"].as_array().into_iter().flatten() {

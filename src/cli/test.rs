@@ -19,9 +19,13 @@ fn collect(args: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
             let mut stack = vec![a.clone()];
             let mut found = Vec::new();
             while let Some(dir) = stack.pop() {
-                let rd = std::fs::read_dir(&dir).map_err(|e| format!("cannot read `{}`: {}", dir.display(), crate::io::reason(&e)))?;
+                let rd = std::fs::read_dir(&dir).map_err(|e| {
+                    format!("cannot read `{}`: {}", dir.display(), crate::io::reason(&e))
+                })?;
                 for e in rd.flatten() {
-                    budget = budget.checked_sub(1).ok_or("too many files (more than 100 000 visited)")?;
+                    budget = budget
+                        .checked_sub(1)
+                        .ok_or("too many files (more than 100 000 visited)")?;
                     let p = e.path();
                     if p.is_dir() {
                         stack.push(p);
@@ -43,7 +47,9 @@ fn target_name(comp: &Compilation, t: Option<Target>) -> String {
     let sk = &comp.armature.skeleton;
     match t {
         Some(Target::Bone(b)) => sk.bones.get(b.index()).map_or("?".into(), |x| x.name.clone()),
-        Some(Target::Slot(s)) => sk.slots.get(s.index()).map_or("?".into(), |x| format!("@{}", x.name)),
+        Some(Target::Slot(s)) => {
+            sk.slots.get(s.index()).map_or("?".into(), |x| format!("@{}", x.name))
+        }
         _ => "(unresolved)".into(),
     }
 }
@@ -71,8 +77,13 @@ pub(super) fn run(args: &[PathBuf], format: Format) -> i32 {
         let comp = compile_checked(&text);
         let (passed, failed, entries, failures) = file_report(path, &text, &comp);
         // Errors outside the expectations make the file fail too.
-        let other_errors: Vec<&Diagnostic> =
-            comp.diagnostics.iter().filter(|d| d.is_error() && !comp.expectations.iter().any(|e| e.line.cover(d.span) == e.line)).collect();
+        let other_errors: Vec<&Diagnostic> = comp
+            .diagnostics
+            .iter()
+            .filter(|d| {
+                d.is_error() && !comp.expectations.iter().any(|e| e.line.cover(d.span) == e.line)
+            })
+            .collect();
         total_passed += passed;
         total_failed += failed;
         if (failed > 0 || !other_errors.is_empty()) && code == EXIT_OK {
@@ -80,7 +91,11 @@ pub(super) fn run(args: &[PathBuf], format: Format) -> i32 {
         }
         match format {
             Format::Human => {
-                println!("\nrunning {} expectation(s) in {}", comp.expectations.len(), path.display());
+                println!(
+                    "\nrunning {} expectation(s) in {}",
+                    comp.expectations.len(),
+                    path.display()
+                );
                 for (line, ok) in &entries {
                     println!("expect {line} ... {}", if *ok { "ok" } else { "FAILED" });
                 }
@@ -91,8 +106,11 @@ pub(super) fn run(args: &[PathBuf], format: Format) -> i32 {
                     print!("\nfailures:\n{}", report::render_plain(path, &text, &shown));
                 }
                 let status = if failed == 0 && other_errors.is_empty() { "ok" } else { "FAILED" };
-                let errs =
-                    if other_errors.is_empty() { String::new() } else { format!("; {} other error(s) in the script", other_errors.len()) };
+                let errs = if other_errors.is_empty() {
+                    String::new()
+                } else {
+                    format!("; {} other error(s) in the script", other_errors.len())
+                };
                 println!("file result: {status}. {passed} passed; {failed} failed{errs}");
             }
             Format::Json => {
@@ -116,7 +134,10 @@ pub(super) fn run(args: &[PathBuf], format: Format) -> i32 {
                         })
                     })
                     .collect();
-                let errors: Vec<serde_json::Value> = other_errors.iter().map(|d| report::diagnostic_json(d, &text, &comp.lines)).collect();
+                let errors: Vec<serde_json::Value> = other_errors
+                    .iter()
+                    .map(|d| report::diagnostic_json(d, &text, &comp.lines))
+                    .collect();
                 json_files.push(serde_json::json!({
                     "file": path.display().to_string(),
                     "passed": passed,
@@ -144,7 +165,11 @@ pub(super) fn run(args: &[PathBuf], format: Format) -> i32 {
 
 /// Counts and per-line results (`file:line target at …`) of a file's
 /// expectations, and the diagnostics of the failed ones.
-fn file_report(path: &Path, text: &str, comp: &Compilation) -> (usize, usize, Vec<(String, bool)>, Vec<Diagnostic>) {
+fn file_report(
+    path: &Path,
+    text: &str,
+    comp: &Compilation,
+) -> (usize, usize, Vec<(String, bool)>, Vec<Diagnostic>) {
     let (mut passed, mut failed) = (0, 0);
     let mut entries = Vec::new();
     let mut failures = Vec::new();
@@ -154,12 +179,17 @@ fn file_report(path: &Path, text: &str, comp: &Compilation) -> (usize, usize, Ve
             Some(a) => format!("\"{}\" at {} s", a.name, (e.time_secs * 1e4).round() / 1e4),
             None => "setup pose".to_string(),
         };
-        entries.push((format!("{}:{line} {} ({when})", path.display(), target_name(comp, e.target)), e.passed()));
+        entries.push((
+            format!("{}:{line} {} ({when})", path.display(), target_name(comp, e.target)),
+            e.passed(),
+        ));
         if e.passed() {
             passed += 1;
         } else {
             failed += 1;
-            failures.extend(comp.diagnostics.iter().filter(|d| e.line.cover(d.span) == e.line).cloned());
+            failures.extend(
+                comp.diagnostics.iter().filter(|d| e.line.cover(d.span) == e.line).cloned(),
+            );
         }
     }
     (passed, failed, entries, failures)

@@ -4,7 +4,9 @@ use rustc_hash::FxHashMap as HashMap;
 
 use super::names::resolve_or_explain;
 use super::rig::RigOutput;
-use super::source::{ItemSource, KeyOrigin, KeySource, Reference, Target as SrcTarget, TimelineSource};
+use super::source::{
+    ItemSource, KeyOrigin, KeySource, Reference, Target as SrcTarget, TimelineSource,
+};
 use super::{LocalDiag, Ordinal};
 use crate::model::*;
 use crate::syntax::tree::*;
@@ -114,8 +116,14 @@ impl Tracks {
     fn with_room(sections: &[(Ordinal, &AnimSection)]) -> Tracks {
         let mut t = Tracks::default();
         let items: usize = sections.iter().map(|s| s.1.items.len()).sum();
-        let timelines: usize = sections.iter().flat_map(|s| &s.1.items).map(|i| i.timelines.len()).sum();
-        let commands: usize = sections.iter().flat_map(|s| &s.1.items).flat_map(|i| &i.timelines).map(|t| t.commands.len()).sum();
+        let timelines: usize =
+            sections.iter().flat_map(|s| &s.1.items).map(|i| i.timelines.len()).sum();
+        let commands: usize = sections
+            .iter()
+            .flat_map(|s| &s.1.items)
+            .flat_map(|i| &i.timelines)
+            .map(|t| t.commands.len())
+            .sum();
         t.src.items.reserve(items);
         t.src.timelines.reserve(timelines);
         t.keys_src.reserve(commands);
@@ -129,17 +137,29 @@ impl Tracks {
     /// Reads one section's items: resolves each target and runs its timelines.
     fn section(&mut self, rig: &RigOutput, ord: Ordinal, sec: &AnimSection, opts: Opts, fps: f64) {
         let this_anim = AnimId(0);
-        self.src.references.push((ord, Reference { span: sec.name.span, target: Some(SrcTarget::Animation(this_anim)), definition: true }));
+        self.src.references.push((
+            ord,
+            Reference {
+                span: sec.name.span,
+                target: Some(SrcTarget::Animation(this_anim)),
+                definition: true,
+            },
+        ));
         for item in &sec.items {
             let region = item.timelines.iter().fold(item.target.span, |r, t| r.cover(t.span));
             let fallback = "its timelines are ignored";
             let resolved = if item.is_slot {
-                resolve_or_explain(&rig.slot_names, "slot", &item.target, fallback).map(|s| (Target::Slot(s.0), SrcTarget::Slot(s)))
+                resolve_or_explain(&rig.slot_names, "slot", &item.target, fallback)
+                    .map(|s| (Target::Slot(s.0), SrcTarget::Slot(s)))
             } else {
-                resolve_or_explain(&rig.bone_names, "bone", &item.target, fallback).map(|b| (Target::Bone(b.0), SrcTarget::Bone(b)))
+                resolve_or_explain(&rig.bone_names, "bone", &item.target, fallback)
+                    .map(|b| (Target::Bone(b.0), SrcTarget::Bone(b)))
             };
             let src_target = resolved.as_ref().ok().map(|r| r.1);
-            self.src.references.push((ord, Reference { span: item.target.span, target: src_target, definition: false }));
+            self.src.references.push((
+                ord,
+                Reference { span: item.target.span, target: src_target, definition: false },
+            ));
             self.src.items.push((ord, ItemSource { anim: this_anim, region, target: src_target }));
             let target = match resolved {
                 Ok((t, _)) => t,
@@ -160,7 +180,15 @@ impl Tracks {
     }
 
     /// Runs one timeline; its keys replace those of the channel's timeline before.
-    fn timeline(&mut self, ord: Ordinal, tl: &TimelineLine, start: Opts, target: Target, src_target: Option<SrcTarget>, fps: f64) {
+    fn timeline(
+        &mut self,
+        ord: Ordinal,
+        tl: &TimelineLine,
+        start: Opts,
+        target: Target,
+        src_target: Option<SrcTarget>,
+        fps: f64,
+    ) {
         let this_anim = AnimId(0);
         let run = run_timeline(tl, start, &mut self.diags, ord);
         let first = self.keys_src.len() as u32;
@@ -209,8 +237,11 @@ fn build_animation(
     let fps = anim.fps;
     let time = |k: &RawKey| k.frame / fps;
     let num = |v: &KeyValue| if let KeyValue::Number(n) = v { *n } else { 0.0 };
-    let color_tracks: Vec<(Target, TimelineProp)> =
-        order.iter().filter(|k| k.1 == TimelineProp::Color && !tracks[*k].is_empty()).copied().collect();
+    let color_tracks: Vec<(Target, TimelineProp)> = order
+        .iter()
+        .filter(|k| k.1 == TimelineProp::Color && !tracks[*k].is_empty())
+        .copied()
+        .collect();
     for key in order {
         let keys = &tracks[key];
         if keys.is_empty() {
@@ -230,7 +261,11 @@ fn build_animation(
                         let axis = if p == TimelineProp::FlipX { Axis::X } else { Axis::Y };
                         let keys = keys
                             .iter()
-                            .map(|k| Key { time_secs: time(k), value: matches!(k.value, KeyValue::Bool(true)), curve: Curve::Stepped })
+                            .map(|k| Key {
+                                time_secs: time(k),
+                                value: matches!(k.value, KeyValue::Bool(true)),
+                                curve: Curve::Stepped,
+                            })
                             .collect();
                         anim.flips.push(FlipChannel { bone, axis, keys });
                         continue;
@@ -241,11 +276,20 @@ fn build_animation(
                     .iter()
                     .map(|k| {
                         let v = num(&k.value);
-                        let value = if property == BoneProperty::Rotation { normalize_angle(v.to_radians()) } else { v };
+                        let value = if property == BoneProperty::Rotation {
+                            normalize_angle(v.to_radians())
+                        } else {
+                            v
+                        };
                         Key { time_secs: time(k), value, curve: Curve::Eased(k.easing) }
                     })
                     .collect();
-                anim.bones.push(BoneChannel { bone, property, mode: ValueMode::RelativeToSetup, keys });
+                anim.bones.push(BoneChannel {
+                    bone,
+                    property,
+                    mode: ValueMode::RelativeToSetup,
+                    keys,
+                });
             }
             (Target::Slot(s), p) => {
                 let slot = SlotId(s);
@@ -259,7 +303,9 @@ fn build_animation(
                             .iter()
                             .map(|k| {
                                 let value = match &k.value {
-                                    KeyValue::Name(n) => rig.attachment_ids.get(&(s, n.clone())).copied(),
+                                    KeyValue::Name(n) => {
+                                        rig.attachment_ids.get(&(s, n.clone())).copied()
+                                    }
                                     _ => None,
                                 };
                                 Key { time_secs: time(k), value, curve: Curve::Stepped }
@@ -269,14 +315,28 @@ fn build_animation(
                         continue;
                     }
                     TimelineProp::Color => {
-                        for (i, component) in
-                            [ColorComponent::R, ColorComponent::G, ColorComponent::B, ColorComponent::A].into_iter().enumerate()
+                        for (i, component) in [
+                            ColorComponent::R,
+                            ColorComponent::G,
+                            ColorComponent::B,
+                            ColorComponent::A,
+                        ]
+                        .into_iter()
+                        .enumerate()
                         {
                             let keys = keys
                                 .iter()
                                 .map(|k| {
-                                    let c = if let KeyValue::Color(c) = k.value { c.to_array()[i] } else { 0.0 };
-                                    Key { time_secs: time(k), value: c, curve: Curve::Eased(k.easing) }
+                                    let c = if let KeyValue::Color(c) = k.value {
+                                        c.to_array()[i]
+                                    } else {
+                                        0.0
+                                    };
+                                    Key {
+                                        time_secs: time(k),
+                                        value: c,
+                                        curve: Curve::Eased(k.easing),
+                                    }
                                 })
                                 .collect();
                             anim.slot_colors.push(SlotColorChannel { slot, component, keys });
@@ -289,7 +349,14 @@ fn build_animation(
                 if color_tracks.iter().any(|t| t.0 == target) {
                     continue;
                 }
-                let keys = keys.iter().map(|k| Key { time_secs: time(k), value: num(&k.value), curve: Curve::Eased(k.easing) }).collect();
+                let keys = keys
+                    .iter()
+                    .map(|k| Key {
+                        time_secs: time(k),
+                        value: num(&k.value),
+                        curve: Curve::Eased(k.easing),
+                    })
+                    .collect();
                 anim.slot_colors.push(SlotColorChannel { slot, component, keys });
             }
         }
@@ -308,24 +375,43 @@ fn check_attachment_names(
 ) {
     for (ord, sec) in sections {
         for item in sec.items.iter().filter(|i| i.is_slot) {
-            let crate::compile::names::Resolved::Found(slot) = rig.slot_names.resolve(&item.target.node) else { continue };
+            let crate::compile::names::Resolved::Found(slot) =
+                rig.slot_names.resolve(&item.target.node)
+            else {
+                continue;
+            };
             for tl in item.timelines.iter().filter(|t| t.prop.node == TimelineProp::Attachment) {
                 for c in &tl.commands {
                     let TimelineCommand::Push(KeyValue::Name(n)) = &c.node else { continue };
                     let found = rig.attachment_ids.get(&(slot.0, n.clone())).copied();
-                    refs.push((*ord, Reference { span: c.span, target: found.map(SrcTarget::Attachment), definition: false }));
+                    refs.push((
+                        *ord,
+                        Reference {
+                            span: c.span,
+                            target: found.map(SrcTarget::Attachment),
+                            definition: false,
+                        },
+                    ));
                     if found.is_none() {
                         let slot_name = &rig.skeleton.slots[slot.index()].name;
-                        let names: Vec<&str> =
-                            rig.skeleton.attachments.iter().filter(|a| a.slot == slot).map(|a| a.name.as_str()).collect();
+                        let names: Vec<&str> = rig
+                            .skeleton
+                            .attachments
+                            .iter()
+                            .filter(|a| a.slot == slot)
+                            .map(|a| a.name.as_str())
+                            .collect();
                         let mut d = Diagnostic::warning(
                             c.span,
-                            format!("slot `{slot_name}` has no attachment `{n}`; nothing is shown from this key"),
+                            format!(
+                                "slot `{slot_name}` has no attachment `{n}`; nothing is shown from this key"
+                            ),
                         );
                         match crate::compile::names::closest(n, names.iter().copied()) {
                             Some(s) => d = d.hint(format!("did you mean `{s}`?")),
                             None if !names.is_empty() => {
-                                let list: Vec<String> = names.iter().map(|s| format!("`{s}`")).collect();
+                                let list: Vec<String> =
+                                    names.iter().map(|s| format!("`{s}`")).collect();
                                 d = d.hint(format!("its attachments: {}", list.join(", ")));
                             }
                             None => {}
@@ -351,7 +437,12 @@ struct LoopState {
 }
 
 /// Runs a timeline's commands (LANGUAGE.md §5.1) and returns its keys.
-fn run_timeline(tl: &TimelineLine, start: Opts, diags: &mut Vec<LocalDiag>, ord: Ordinal) -> TimelineRun {
+fn run_timeline(
+    tl: &TimelineLine,
+    start: Opts,
+    diags: &mut Vec<LocalDiag>,
+    ord: Ordinal,
+) -> TimelineRun {
     let mut run = TimelineRunner::new(tl, start, diags, ord);
     let mut k = 0;
     let mut steps = 0usize;
@@ -424,7 +515,10 @@ impl<'a> TimelineRunner<'a> {
             self.ord,
             Diagnostic::error(
                 self.tl.span,
-                format!("this timeline's loops would push too many keys; only the first {} are kept", self.timeline.len()),
+                format!(
+                    "this timeline's loops would push too many keys; only the first {} are kept",
+                    self.timeline.len()
+                ),
             )
             .hint("lower the loop counts `}[n]`"),
         ));
@@ -455,9 +549,16 @@ impl<'a> TimelineRunner<'a> {
                     self.arena[lk].easing = *e;
                 }
             }
-            c @ (TimelineCommand::Push(_) | TimelineCommand::PushAdd(_) | TimelineCommand::PushMul(_)) => self.push(c, cmd.span),
+            c @ (TimelineCommand::Push(_)
+            | TimelineCommand::PushAdd(_)
+            | TimelineCommand::PushMul(_)) => self.push(c, cmd.span),
             TimelineCommand::BeginLoop => {
-                self.stack.push(LoopState { start: k + 1, prev: std::mem::take(&mut self.timeline), count: -1, span: cmd.span });
+                self.stack.push(LoopState {
+                    start: k + 1,
+                    prev: std::mem::take(&mut self.timeline),
+                    count: -1,
+                    span: cmd.span,
+                });
             }
             TimelineCommand::EndLoop(n) => return self.end_loop(k, *n),
         }
@@ -512,7 +613,14 @@ impl<'a> TimelineRunner<'a> {
             k.origin = origin;
             lk
         } else {
-            self.arena.push(RawKey { frame, value: value.clone(), easing: Easing::Linear, span, origin, placed_by: self.placed_by });
+            self.arena.push(RawKey {
+                frame,
+                value: value.clone(),
+                easing: Easing::Linear,
+                span,
+                origin,
+                placed_by: self.placed_by,
+            });
             self.timeline.push(self.arena.len() - 1);
             self.arena.len() - 1
         };
@@ -528,7 +636,13 @@ impl<'a> TimelineRunner<'a> {
     /// index of the next command.
     fn end_loop(&mut self, k: usize, n: f64) -> usize {
         let Some(top) = self.stack.last_mut() else {
-            self.diags.push((self.ord, Diagnostic::warning(self.tl.commands[k].span, "`}` without a matching `{` is ignored")));
+            self.diags.push((
+                self.ord,
+                Diagnostic::warning(
+                    self.tl.commands[k].span,
+                    "`}` without a matching `{` is ignored",
+                ),
+            ));
             return k + 1;
         };
         if top.count == -1 {
@@ -558,13 +672,20 @@ impl<'a> TimelineRunner<'a> {
         if let Some(first) = self.stack.first() {
             self.diags.push((
                 self.ord,
-                Diagnostic::error(first.span, "`{` is never closed; the keys pushed after it are dropped")
-                    .hint("close the loop with `}` or `}[n]`"),
+                Diagnostic::error(
+                    first.span,
+                    "`{` is never closed; the keys pushed after it are dropped",
+                )
+                .hint("close the loop with `}` or `}[n]`"),
             ));
             let outer = self.stack.swap_remove(0).prev;
             self.timeline = outer;
         }
         let arena = &self.arena;
-        TimelineRun { keys: self.timeline.into_iter().map(|i| arena[i].clone()).collect(), end_frame: self.frame, open_loop }
+        TimelineRun {
+            keys: self.timeline.into_iter().map(|i| arena[i].clone()).collect(),
+            end_frame: self.frame,
+            open_loop,
+        }
     }
 }

@@ -55,7 +55,11 @@ impl PoseCheck {
             .into_iter()
             .map(|l| CheckLine {
                 line: l.line.shifted(at),
-                checks: l.checks.into_iter().map(|c| Spanned::new(c.node, c.span.shifted(at))).collect(),
+                checks: l
+                    .checks
+                    .into_iter()
+                    .map(|c| Spanned::new(c.node, c.span.shifted(at)))
+                    .collect(),
                 ..l
             })
             .collect();
@@ -107,11 +111,20 @@ pub(crate) fn fmt(v: f64) -> String {
 }
 
 /// Resolves one `expect` section (spans relative to the section).
-pub(crate) fn resolve_section(armature: &Armature, rig: &RigOutput, e: &ExpectSection) -> ExpectOutput {
+pub(crate) fn resolve_section(
+    armature: &Armature,
+    rig: &RigOutput,
+    e: &ExpectSection,
+) -> ExpectOutput {
     let mut out = ExpectOutput {
         diagnostics: Vec::new(),
         references: Vec::new(),
-        check: PoseCheck { anim: None, time_secs: 0.0, when: "the setup pose".to_string(), lines: Vec::new() },
+        check: PoseCheck {
+            anim: None,
+            time_secs: 0.0,
+            when: "the setup pose".to_string(),
+            lines: Vec::new(),
+        },
     };
     let line = |l: &crate::syntax::tree::ExpectLine, target: Option<Target>| CheckLine {
         line: l.span,
@@ -125,7 +138,11 @@ pub(crate) fn resolve_section(armature: &Armature, rig: &RigOutput, e: &ExpectSe
     if let Some(name) = &e.anim {
         match armature.animation_by_name(&name.node) {
             Some(id) => {
-                out.references.push(Reference { span: name.span, target: Some(Target::Animation(id)), definition: false });
+                out.references.push(Reference {
+                    span: name.span,
+                    target: Some(Target::Animation(id)),
+                    definition: false,
+                });
                 let a = &armature.animations[id.index()];
                 let t = e.frame / clean_fps(a.fps);
                 out.check.anim = Some(id);
@@ -133,10 +150,14 @@ pub(crate) fn resolve_section(armature: &Armature, rig: &RigOutput, e: &ExpectSe
                 out.check.when = format!("frame {} ({} s) of \"{}\"", fmt(e.frame), fmt(t), a.name);
             }
             None => {
-                let names: Vec<String> = armature.animations.iter().map(|a| format!("\"{}\"", a.name)).collect();
+                let names: Vec<String> =
+                    armature.animations.iter().map(|a| format!("\"{}\"", a.name)).collect();
                 out.diagnostics.push(
                     Diagnostic::error(name.span, format!("unknown animation \"{}\"", name.node))
-                        .hint(format!("animations: {}", if names.is_empty() { "none".into() } else { names.join(", ") }))
+                        .hint(format!(
+                            "animations: {}",
+                            if names.is_empty() { "none".into() } else { names.join(", ") }
+                        ))
                         .hint("the expectations of this section are not checked"),
                 );
                 out.check.when = format!("unknown animation \"{}\"", name.node);
@@ -154,11 +175,19 @@ pub(crate) fn resolve_section(armature: &Armature, rig: &RigOutput, e: &ExpectSe
         };
         let target = match resolved {
             Ok(t) => {
-                out.references.push(Reference { span: l.target.span, target: Some(t), definition: false });
+                out.references.push(Reference {
+                    span: l.target.span,
+                    target: Some(t),
+                    definition: false,
+                });
                 Some(t)
             }
             Err(d) => {
-                out.references.push(Reference { span: l.target.span, target: None, definition: false });
+                out.references.push(Reference {
+                    span: l.target.span,
+                    target: None,
+                    definition: false,
+                });
                 out.diagnostics.push(d);
                 None
             }

@@ -51,7 +51,12 @@ fn under(sk: &Skeleton, mut b: BoneId, ancestor: BoneId) -> bool {
 /// Compiles every `ik` section of a document against the rig.
 pub(crate) fn compile_ik(rig: &RigOutput, sections: &[(Ordinal, &IkSection)]) -> IkOutput {
     let sk = &*rig.skeleton;
-    let mut out = IkOutput { families: Vec::new(), diagnostics: Vec::new(), references: Vec::new(), lines: Vec::new() };
+    let mut out = IkOutput {
+        families: Vec::new(),
+        diagnostics: Vec::new(),
+        references: Vec::new(),
+        lines: Vec::new(),
+    };
     // Accepted families with the tip bone's name (for messages).
     let mut tips: Vec<BoneId> = Vec::new();
     for &(o, section) in sections {
@@ -68,7 +73,13 @@ pub(crate) fn compile_ik(rig: &RigOutput, sections: &[(Ordinal, &IkSection)]) ->
                 Err(d) => out.diagnostics.push((o, d)),
                 Ok(chain) => {
                     src.family = Some(out.families.len());
-                    out.families.push(IkFamily { bones: chain, target, mode: line.mode, constraint: line.bend, mimic_target: false });
+                    out.families.push(IkFamily {
+                        bones: chain,
+                        target,
+                        mode: line.mode,
+                        constraint: line.bend,
+                        mimic_target: false,
+                    });
                     tips.push(tip);
                 }
             }
@@ -89,22 +100,27 @@ fn resolve_ends<'a>(
     o: Ordinal,
     line: &'a IkLine,
 ) -> (Option<BoneId>, Option<BoneId>, Option<Root<'a>>) {
-    let resolve = |out: &mut IkOutput, r: &crate::syntax::tree::Spanned<String>| match resolve_or_explain(
-        &rig.bone_names,
-        "bone",
-        r,
-        "the IK family is left out",
-    ) {
-        Ok(id) => {
-            out.references.push((o, Reference { span: r.span, target: Some(Target::Bone(id)), definition: false }));
-            Some(id)
-        }
-        Err(d) => {
-            out.references.push((o, Reference { span: r.span, target: None, definition: false }));
-            out.diagnostics.push((o, d));
-            None
-        }
-    };
+    let resolve =
+        |out: &mut IkOutput, r: &crate::syntax::tree::Spanned<String>| match resolve_or_explain(
+            &rig.bone_names,
+            "bone",
+            r,
+            "the IK family is left out",
+        ) {
+            Ok(id) => {
+                out.references.push((
+                    o,
+                    Reference { span: r.span, target: Some(Target::Bone(id)), definition: false },
+                ));
+                Some(id)
+            }
+            Err(d) => {
+                out.references
+                    .push((o, Reference { span: r.span, target: None, definition: false }));
+                out.diagnostics.push((o, d));
+                None
+            }
+        };
     let tip = resolve(out, &line.tip);
     let target = resolve(out, &line.target);
     let root = match &line.reach {
@@ -132,13 +148,21 @@ fn checked_chain(
         return Err(d);
     }
     if families.len() >= MAX_IK_FAMILIES {
-        return Err(Diagnostic::error(line.span, format!("a script may define at most {MAX_IK_FAMILIES} IK families")));
+        return Err(Diagnostic::error(
+            line.span,
+            format!("a script may define at most {MAX_IK_FAMILIES} IK families"),
+        ));
     }
     Ok(chain)
 }
 
 /// The chain from `root` (or `up N` parents) down to the tip, root first.
-fn chain_of(sk: &Skeleton, line: &IkLine, tip: BoneId, root: Root<'_>) -> Result<Vec<BoneId>, Diagnostic> {
+fn chain_of(
+    sk: &Skeleton,
+    line: &IkLine,
+    tip: BoneId,
+    root: Root<'_>,
+) -> Result<Vec<BoneId>, Diagnostic> {
     let name = |b: BoneId| sk.bones[b.index()].name.as_str();
     // The chain, tip first.
     let mut chain = vec![tip];
@@ -173,17 +197,24 @@ fn chain_of(sk: &Skeleton, line: &IkLine, tip: BoneId, root: Root<'_>) -> Result
                 IkReach::Up(n) => n.span,
             };
             if root == tip {
-                return Err(
-                    Diagnostic::error(span, "a chain needs at least two bones: start it above the tip").hint("the IK family is left out")
-                );
+                return Err(Diagnostic::error(
+                    span,
+                    "a chain needs at least two bones: start it above the tip",
+                )
+                .hint("the IK family is left out"));
             } else if !under(sk, tip, root) {
                 return Err(Diagnostic::error(
                     span,
-                    format!("`{}` is not above `{}`: a chain follows the tip's parents", name(root), name(tip)),
+                    format!(
+                        "`{}` is not above `{}`: a chain follows the tip's parents",
+                        name(root),
+                        name(tip)
+                    ),
                 )
                 .hint("the IK family is left out"));
             }
-            while chain[chain.len() - 1] != root && chain.len() <= crate::syntax::tree::MAX_IK_CHAIN {
+            while chain[chain.len() - 1] != root && chain.len() <= crate::syntax::tree::MAX_IK_CHAIN
+            {
                 let last = chain[chain.len() - 1];
                 match sk.bones[last.index()].parent.filter(|p| p.index() < last.index()) {
                     Some(p) => chain.push(p),
@@ -191,8 +222,11 @@ fn chain_of(sk: &Skeleton, line: &IkLine, tip: BoneId, root: Root<'_>) -> Result
                 }
             }
             if chain.len() > crate::syntax::tree::MAX_IK_CHAIN {
-                return Err(Diagnostic::error(span, format!("a chain may hold at most {} bones", crate::syntax::tree::MAX_IK_CHAIN))
-                    .hint("the IK family is left out"));
+                return Err(Diagnostic::error(
+                    span,
+                    format!("a chain may hold at most {} bones", crate::syntax::tree::MAX_IK_CHAIN),
+                )
+                .hint("the IK family is left out"));
             }
         }
     }
@@ -201,7 +235,12 @@ fn chain_of(sk: &Skeleton, line: &IkLine, tip: BoneId, root: Root<'_>) -> Result
 }
 
 /// The error when the target hangs below its own chain's first bone.
-fn target_in_own_chain(sk: &Skeleton, line: &IkLine, chain: &[BoneId], target: BoneId) -> Option<Diagnostic> {
+fn target_in_own_chain(
+    sk: &Skeleton,
+    line: &IkLine,
+    chain: &[BoneId],
+    target: BoneId,
+) -> Option<Diagnostic> {
     let name = |b: BoneId| sk.bones[b.index()].name.as_str();
     let first = chain[0];
     under(sk, target, first).then(|| {
@@ -232,10 +271,15 @@ fn overlap_with_families(
     for (f, fam) in families.iter().enumerate() {
         let other_first = fam.bones[0];
         let moved_here = chain.iter().copied().chain([target]).find(|&b| under(sk, b, other_first));
-        let moves_other = fam.bones.iter().copied().chain([fam.target]).find(|&b| under(sk, b, first));
+        let moves_other =
+            fam.bones.iter().copied().chain([fam.target]).find(|&b| under(sk, b, first));
         let msg = match (moved_here, moves_other) {
             (Some(b), _) if b == other_first => {
-                format!("`{}` is the first bone of the IK family of `{}`, which turns it", name(b), name(tips[f]))
+                format!(
+                    "`{}` is the first bone of the IK family of `{}`, which turns it",
+                    name(b),
+                    name(tips[f])
+                )
             }
             (Some(b), _) => format!(
                 "`{}` hangs below `{}`, the first bone of the IK family of `{}`, which turns it",

@@ -15,8 +15,8 @@ pub mod source;
 
 use source::Shift;
 pub use source::{
-    BoneDef, IkSource, ItemSource, KeyOrigin, KeySource, OrderEntry, PropKey, PropSource, Reference, SkinEntry, SlotDef, SourceMap, Target,
-    TimelineSource,
+    BoneDef, IkSource, ItemSource, KeyOrigin, KeySource, OrderEntry, PropKey, PropSource,
+    Reference, SkinEntry, SlotDef, SourceMap, Target, TimelineSource,
 };
 
 use rustc_hash::FxHashMap as HashMap;
@@ -24,7 +24,9 @@ use std::sync::Arc;
 
 use crate::model::{AnimId, Armature};
 use crate::syntax::tree::{Section, SectionKind};
-use crate::syntax::{Diagnostic, LineIndex, TokenRole, comment_roles, parse_section, split_sections_at};
+use crate::syntax::{
+    Diagnostic, LineIndex, TokenRole, comment_roles, parse_section, split_sections_at,
+};
 
 /// Position of a section inside the list a compile unit was built from.
 pub type Ordinal = usize;
@@ -73,16 +75,18 @@ impl Compilation {
             .filter(|(_, (_, s))| matches!(s.kind, SectionKind::Expect(_)))
             .map(|(i, (start, _))| (*start, self.sections.get(i + 1).map_or(u32::MAX, |n| n.0)))
             .collect();
-        self.diagnostics.iter().any(|d| d.is_error() && !expect_starts.iter().any(|&(a, b)| a <= d.span.start && d.span.start < b))
+        self.diagnostics.iter().any(|d| {
+            d.is_error()
+                && !expect_starts.iter().any(|&(a, b)| a <= d.span.start && d.span.start < b)
+        })
     }
 
     /// The role of every token of the document, in document offsets and in
     /// order (see [`crate::syntax::Role`]).
     pub fn roles(&self) -> impl Iterator<Item = TokenRole> + '_ {
-        let sections = self
-            .sections
-            .iter()
-            .flat_map(|(start, s)| s.roles.iter().map(move |r| TokenRole { span: r.span.shifted(*start), role: r.role }));
+        let sections = self.sections.iter().flat_map(|(start, s)| {
+            s.roles.iter().map(move |r| TokenRole { span: r.span.shifted(*start), role: r.role })
+        });
         self.leading_roles.iter().copied().chain(sections)
     }
 }
@@ -164,7 +168,10 @@ fn placed<T: Clone + Shift>(items: &[(Ordinal, T)], start: impl Fn(Ordinal) -> u
 }
 
 /// [`placed`] without collecting.
-fn placed_iter<'a, T: Clone + Shift, F: Fn(Ordinal) -> u32 + 'a>(items: &'a [(Ordinal, T)], start: F) -> impl Iterator<Item = T> + 'a {
+fn placed_iter<'a, T: Clone + Shift, F: Fn(Ordinal) -> u32 + 'a>(
+    items: &'a [(Ordinal, T)],
+    start: F,
+) -> impl Iterator<Item = T> + 'a {
     items.iter().map(move |(o, t)| {
         let mut t = t.clone();
         t.shift(start(*o));
@@ -199,10 +206,17 @@ impl Compiler {
         let mut diagnostics = units.diagnostics(&sections);
         let rig_sources = self.placed_rig_sources(&units);
         let mut sources = units.sources(&sections, rig_sources);
-        let skeleton = units.ik_out.as_ref().map_or_else(|| units.rig_out.skeleton.clone(), |(_, sk)| sk.clone());
-        let armature = Armature { skeleton, animations: units.anim_outputs.iter().map(|o| o.animation.clone()).collect() };
+        let skeleton = units
+            .ik_out
+            .as_ref()
+            .map_or_else(|| units.rig_out.skeleton.clone(), |(_, sk)| sk.clone());
+        let armature = Armature {
+            skeleton,
+            animations: units.anim_outputs.iter().map(|o| o.animation.clone()).collect(),
+        };
         let pose_checks = units.pose_checks(&sections, &armature, &mut diagnostics, &mut sources);
-        let trees = sections.iter().zip(&slices).map(|(s, sl)| (sl.start, s.tree.clone())).collect();
+        let trees =
+            sections.iter().zip(&slices).map(|(s, sl)| (sl.start, s.tree.clone())).collect();
         self.sections = sections;
         let leading_end = slices.first().map_or(text.len(), |s| s.start as usize);
         let leading_roles = comment_roles(&text[..leading_end]);
@@ -219,13 +233,22 @@ impl Compiler {
     }
 
     /// Section trees for `slices`, parsing only the texts not seen in the last update.
-    fn parse_sections(&mut self, text: &str, slices: &[crate::syntax::SectionSlice]) -> Vec<CachedSection> {
-        let mut prev: Vec<Option<CachedSection>> = std::mem::take(&mut self.sections).into_iter().map(Some).collect();
+    fn parse_sections(
+        &mut self,
+        text: &str,
+        slices: &[crate::syntax::SectionSlice],
+    ) -> Vec<CachedSection> {
+        let mut prev: Vec<Option<CachedSection>> =
+            std::mem::take(&mut self.sections).into_iter().map(Some).collect();
         let mut sections: Vec<CachedSection> = Vec::with_capacity(slices.len());
         for (i, sl) in slices.iter().enumerate() {
             let src = &text[sl.start as usize..sl.end as usize];
             let hit = prev.get(i).and_then(|p| p.as_ref()).is_some_and(|p| &*p.text == src);
-            let found = if hit { Some(i) } else { prev.iter().position(|p| p.as_ref().is_some_and(|p| &*p.text == src)) };
+            let found = if hit {
+                Some(i)
+            } else {
+                prev.iter().position(|p| p.as_ref().is_some_and(|p| &*p.text == src))
+            };
             let cached = match found.and_then(|j| prev[j].take()) {
                 Some(c) => c,
                 None => {
@@ -244,10 +267,16 @@ impl Compiler {
         let rig_idx: Vec<usize> = sections
             .iter()
             .enumerate()
-            .filter(|(_, s)| matches!(s.tree.kind, SectionKind::Skeleton(_) | SectionKind::Skin(_) | SectionKind::Order(_)))
+            .filter(|(_, s)| {
+                matches!(
+                    s.tree.kind,
+                    SectionKind::Skeleton(_) | SectionKind::Skin(_) | SectionKind::Order(_)
+                )
+            })
             .map(|(i, _)| i)
             .collect();
-        let rig_key: Vec<Arc<Section>> = rig_idx.iter().map(|&i| sections[i].tree.clone()).collect();
+        let rig_key: Vec<Arc<Section>> =
+            rig_idx.iter().map(|&i| sections[i].tree.clone()).collect();
         let rig_hit = self.rig.as_ref().is_some_and(|r| same(&r.key, &rig_key));
         if !rig_hit {
             self.last_compiled_units += 1;
@@ -279,18 +308,41 @@ impl Compiler {
     }
 
     /// IK families: built on the rig, cached on it and the `ik` sections.
-    fn update_ik(&mut self, sections: &[CachedSection], rig_out: &Arc<rig::RigOutput>) -> (Vec<usize>, Option<IkPair>) {
-        let ik_idx: Vec<usize> =
-            sections.iter().enumerate().filter(|(_, s)| matches!(s.tree.kind, SectionKind::Ik(_))).map(|(i, _)| i).collect();
+    fn update_ik(
+        &mut self,
+        sections: &[CachedSection],
+        rig_out: &Arc<rig::RigOutput>,
+    ) -> (Vec<usize>, Option<IkPair>) {
+        let ik_idx: Vec<usize> = sections
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| matches!(s.tree.kind, SectionKind::Ik(_)))
+            .map(|(i, _)| i)
+            .collect();
         let ik_key: Vec<Arc<Section>> = ik_idx.iter().map(|&i| sections[i].tree.clone()).collect();
-        if !ik_key.is_empty() && !self.ik.as_ref().is_some_and(|c| Arc::ptr_eq(&c.rig, rig_out) && same(&c.key, &ik_key)) {
+        if !ik_key.is_empty()
+            && !self
+                .ik
+                .as_ref()
+                .is_some_and(|c| Arc::ptr_eq(&c.rig, rig_out) && same(&c.key, &ik_key))
+        {
             self.last_compiled_units += 1;
-            let input: Vec<(Ordinal, &crate::syntax::tree::IkSection)> =
-                ik_key.iter().enumerate().filter_map(|(o, s)| if let SectionKind::Ik(x) = &s.kind { Some((o, x)) } else { None }).collect();
+            let input: Vec<(Ordinal, &crate::syntax::tree::IkSection)> = ik_key
+                .iter()
+                .enumerate()
+                .filter_map(
+                    |(o, s)| if let SectionKind::Ik(x) = &s.kind { Some((o, x)) } else { None },
+                )
+                .collect();
             let output = ik::compile_ik(rig_out, &input);
             let mut sk = (*rig_out.skeleton).clone();
             sk.ik = output.families.clone();
-            self.ik = Some(IkCache { rig: rig_out.clone(), key: ik_key.clone(), output: Arc::new(output), skeleton: Arc::new(sk) });
+            self.ik = Some(IkCache {
+                rig: rig_out.clone(),
+                key: ik_key.clone(),
+                output: Arc::new(output),
+                skeleton: Arc::new(sk),
+            });
         }
         if ik_key.is_empty() {
             self.ik = None;
@@ -319,7 +371,10 @@ impl Compiler {
         let mut anims = HashMap::with_capacity_and_hasher(groups.len(), Default::default());
         for (name, idx) in &groups {
             let key: Vec<Arc<Section>> = idx.iter().map(|&i| sections[i].tree.clone()).collect();
-            let cached = self.anims.remove(name).filter(|c| c.rig_generation == rig_generation && same(&c.key, &key));
+            let cached = self
+                .anims
+                .remove(name)
+                .filter(|c| c.rig_generation == rig_generation && same(&c.key, &key));
             let cache = match cached {
                 Some(c) => c,
                 None => {
@@ -327,9 +382,15 @@ impl Compiler {
                     let input: Vec<(Ordinal, &crate::syntax::tree::AnimSection)> = key
                         .iter()
                         .enumerate()
-                        .filter_map(|(o, s)| if let SectionKind::Anim(a) = &s.kind { Some((o, a)) } else { None })
+                        .filter_map(|(o, s)| {
+                            if let SectionKind::Anim(a) = &s.kind { Some((o, a)) } else { None }
+                        })
                         .collect();
-                    AnimCache { rig_generation, output: Arc::new(anim::compile_anim(rig_out, &input)), key }
+                    AnimCache {
+                        rig_generation,
+                        output: Arc::new(anim::compile_anim(rig_out, &input)),
+                        key,
+                    }
                 }
             };
             anim_outputs.push(cache.output.clone());
@@ -351,8 +412,16 @@ impl Compiler {
                 let rig_start = |o: Ordinal| rig_starts[o];
                 let rs = &rig_out.sources;
                 let sources = SourceMap {
-                    bones: rig_out.bone_sources.iter().map(|s| s.map(|(o, sp)| sp.shifted(rig_start(o)))).collect(),
-                    slots: rig_out.slot_sources.iter().map(|(o, sp)| sp.shifted(rig_start(*o))).collect(),
+                    bones: rig_out
+                        .bone_sources
+                        .iter()
+                        .map(|s| s.map(|(o, sp)| sp.shifted(rig_start(o))))
+                        .collect(),
+                    slots: rig_out
+                        .slot_sources
+                        .iter()
+                        .map(|(o, sp)| sp.shifted(rig_start(*o)))
+                        .collect(),
                     bone_defs: placed(&rs.bone_defs, rig_start),
                     slot_defs: placed(&rs.slot_defs, rig_start),
                     skin_entries: placed(&rs.skin_entries, rig_start),
@@ -361,7 +430,11 @@ impl Compiler {
                     references: placed(&rs.references, rig_start),
                     ..SourceMap::default()
                 };
-                self.placed_rig = Some(PlacedRig { rig: rig_out.clone(), starts: rig_starts, sources: sources.clone() });
+                self.placed_rig = Some(PlacedRig {
+                    rig: rig_out.clone(),
+                    starts: rig_starts,
+                    sources: sources.clone(),
+                });
                 sources
             }
         }
@@ -395,14 +468,23 @@ impl Units {
         for (i, s) in sections.iter().enumerate() {
             diagnostics.extend(s.tree.diagnostics.iter().map(|d| d.clone().shifted(start_of(i))));
         }
-        diagnostics.extend(self.rig_out.diagnostics.iter().map(|(o, d)| d.clone().shifted(start_of(self.rig_idx[*o]))));
+        diagnostics.extend(
+            self.rig_out
+                .diagnostics
+                .iter()
+                .map(|(o, d)| d.clone().shifted(start_of(self.rig_idx[*o]))),
+        );
         for ((_, idx), out) in self.groups.iter().zip(&self.anim_outputs) {
-            diagnostics.extend(out.diagnostics.iter().map(|(o, d)| d.clone().shifted(start_of(idx[*o]))));
+            diagnostics
+                .extend(out.diagnostics.iter().map(|(o, d)| d.clone().shifted(start_of(idx[*o]))));
         }
         if let Some((out, _)) = &self.ik_out {
-            diagnostics.extend(out.diagnostics.iter().map(|(o, d)| d.clone().shifted(start_of(self.ik_idx[*o]))));
+            diagnostics.extend(
+                out.diagnostics.iter().map(|(o, d)| d.clone().shifted(start_of(self.ik_idx[*o]))),
+            );
         }
-        diagnostics.sort_by(|a, b| a.span.start.cmp(&b.span.start).then(a.severity.cmp(&b.severity)));
+        diagnostics
+            .sort_by(|a, b| a.span.start.cmp(&b.span.start).then(a.severity.cmp(&b.severity)));
         diagnostics.dedup();
         diagnostics
     }
@@ -411,25 +493,39 @@ impl Units {
     fn sources(&self, sections: &[CachedSection], placed_rig: SourceMap) -> SourceMap {
         let start_of = |i: usize| self.starts[i];
         let mut sources = SourceMap {
-            animations: self.groups.iter().map(|(_, idx)| sections[idx[0]].tree.header.shifted(start_of(idx[0]))).collect(),
+            animations: self
+                .groups
+                .iter()
+                .map(|(_, idx)| sections[idx[0]].tree.header.shifted(start_of(idx[0])))
+                .collect(),
             ..placed_rig
         };
         // Room for every animation's entries up front: growing these long
         // vectors one animation at a time copies them again and again.
         sources.items.reserve(self.anim_outputs.iter().map(|o| o.sources.items.len()).sum());
-        sources.timelines.reserve(self.anim_outputs.iter().map(|o| o.sources.timelines.len()).sum());
-        sources.references.reserve(self.anim_outputs.iter().map(|o| o.sources.references.len()).sum());
+        sources
+            .timelines
+            .reserve(self.anim_outputs.iter().map(|o| o.sources.timelines.len()).sum());
+        sources
+            .references
+            .reserve(self.anim_outputs.iter().map(|o| o.sources.references.len()).sum());
         for (a, ((_, idx), out)) in self.groups.iter().zip(&self.anim_outputs).enumerate() {
             let anim = AnimId::from_index(a);
             let start = |o: Ordinal| start_of(idx[o]);
             let src = &out.sources;
             sources.keys.push(src.keys.clone());
             sources.items.extend(placed_iter(&src.items, start).map(|i| ItemSource { anim, ..i }));
-            sources.timelines.extend(placed_iter(&src.timelines, start).map(|t| TimelineSource { anim, ..t }));
-            sources.references.extend(placed_iter(&src.references, start).map(|r| match r.target {
-                Some(Target::Animation(_)) => Reference { target: Some(Target::Animation(anim)), ..r },
-                _ => r,
-            }));
+            sources
+                .timelines
+                .extend(placed_iter(&src.timelines, start).map(|t| TimelineSource { anim, ..t }));
+            sources.references.extend(placed_iter(&src.references, start).map(
+                |r| match r.target {
+                    Some(Target::Animation(_)) => {
+                        Reference { target: Some(Target::Animation(anim)), ..r }
+                    }
+                    _ => r,
+                },
+            ));
         }
         if let Some((out, _)) = &self.ik_out {
             let start = |o: Ordinal| start_of(self.ik_idx[o]);
@@ -455,12 +551,15 @@ impl Units {
                 let at = self.starts[i];
                 let out = expect::resolve_section(armature, &self.rig_out, e);
                 diagnostics.extend(out.diagnostics.into_iter().map(|d| d.shifted(at)));
-                sources.references.extend(out.references.into_iter().map(|r| Reference { span: r.span.shifted(at), ..r }));
+                sources.references.extend(
+                    out.references.into_iter().map(|r| Reference { span: r.span.shifted(at), ..r }),
+                );
                 pose_checks.push(out.check.shifted(at));
             }
         }
         if pose_checks.iter().any(|c| !c.lines.is_empty()) {
-            diagnostics.sort_by(|a, b| a.span.start.cmp(&b.span.start).then(a.severity.cmp(&b.severity)));
+            diagnostics
+                .sort_by(|a, b| a.span.start.cmp(&b.span.start).then(a.severity.cmp(&b.severity)));
             sources.references.sort_by_key(|r| r.span.start);
         }
         pose_checks

@@ -3,7 +3,9 @@
 use rustc_hash::FxHashMap as HashMap;
 
 use super::names::{NameId, NameIndex, resolve_or_explain};
-use super::source::{BoneDef, OrderEntry, PropKey, PropSource, Reference, SkinEntry, SlotDef, Target};
+use super::source::{
+    BoneDef, OrderEntry, PropKey, PropSource, Reference, SkinEntry, SlotDef, Target,
+};
 use super::{LocalDiag, Ordinal};
 use crate::model::*;
 use crate::syntax::tree::*;
@@ -128,7 +130,15 @@ struct WBone {
 
 impl WBone {
     fn new(name: String, source: Option<(Ordinal, Span)>) -> Self {
-        WBone { name, sx: 1.0, sy: 1.0, inherit_rotation: true, inherit_scale: true, source, ..WBone::default() }
+        WBone {
+            name,
+            sx: 1.0,
+            sy: 1.0,
+            inherit_rotation: true,
+            inherit_scale: true,
+            source,
+            ..WBone::default()
+        }
     }
 }
 
@@ -266,7 +276,10 @@ type SkinItems = Vec<(String, Vec<(usize, WAtt)>)>;
 ///
 /// `previous` is the rig compiled before, if any: its name indexes are
 /// reused when the bone or slot names are the same.
-pub fn compile_rig(sections: &[(Ordinal, RigSection<'_>)], previous: Option<&RigOutput>) -> RigOutput {
+pub fn compile_rig(
+    sections: &[(Ordinal, RigSection<'_>)],
+    previous: Option<&RigOutput>,
+) -> RigOutput {
     let mut m = Merge::with_room(sections);
     for (ord, sec) in sections {
         if let RigSection::Skeleton(sk) = sec {
@@ -275,10 +288,16 @@ pub fn compile_rig(sections: &[(Ordinal, RigSection<'_>)], previous: Option<&Rig
     }
     m.add_implicit_parents();
     let sorted = m.sort_bones();
-    let bone_id = |name: &str| m.bone_by_name.get(name).map(|&i| BoneId::from_index(sorted.new_index[i]));
-    let bone_names = reuse_or_index(previous.map(|p| &p.bone_names), sorted.bones.iter().map(|b| b.name.as_str()));
-    let slot_names = reuse_or_index(previous.map(|p| &p.slot_names), m.slots.iter().map(|s| s.name.as_str()));
-    let bone_of_slot: Vec<BoneId> = m.slots.iter().map(|s| bone_id(&s.bone).unwrap_or(BoneId(0))).collect();
+    let bone_id =
+        |name: &str| m.bone_by_name.get(name).map(|&i| BoneId::from_index(sorted.new_index[i]));
+    let bone_names = reuse_or_index(
+        previous.map(|p| &p.bone_names),
+        sorted.bones.iter().map(|b| b.name.as_str()),
+    );
+    let slot_names =
+        reuse_or_index(previous.map(|p| &p.slot_names), m.slots.iter().map(|s| s.name.as_str()));
+    let bone_of_slot: Vec<BoneId> =
+        m.slots.iter().map(|s| bone_id(&s.bone).unwrap_or(BoneId(0))).collect();
 
     let mut cx = std::mem::take(&mut m.cx);
     let skin_items = m.skins(sections, &slot_names, &mut cx);
@@ -294,10 +313,24 @@ pub fn compile_rig(sections: &[(Ordinal, RigSection<'_>)], previous: Option<&Rig
         .slots
         .iter()
         .enumerate()
-        .map(|(i, s)| Slot { name: s.name.clone(), bone: bone_of_slot[i], color: s.color, attachment: first_attachment[i] })
+        .map(|(i, s)| Slot {
+            name: s.name.clone(),
+            bone: bone_of_slot[i],
+            color: s.color,
+            attachment: first_attachment[i],
+        })
         .collect();
-    let attachment_ids = m.atts.iter().enumerate().map(|(i, (s, n, _))| ((*s as u32, n.clone()), AttachmentId::from_index(i))).collect();
-    let attachments = m.atts.iter().map(|(s, n, _)| AttachmentSlotName { slot: SlotId::from_index(*s), name: n.clone() }).collect();
+    let attachment_ids = m
+        .atts
+        .iter()
+        .enumerate()
+        .map(|(i, (s, n, _))| ((*s as u32, n.clone()), AttachmentId::from_index(i)))
+        .collect();
+    let attachments = m
+        .atts
+        .iter()
+        .map(|(s, n, _)| AttachmentSlotName { slot: SlotId::from_index(*s), name: n.clone() })
+        .collect();
     let mut src = m.src;
     src.references = cx.refs;
     RigOutput {
@@ -324,11 +357,17 @@ impl Merge {
     /// vectors one push at a time copies them again and again).
     fn with_room(sections: &[(Ordinal, RigSection<'_>)]) -> Merge {
         let mut m = Merge::default();
-        let skeletons = || sections.iter().filter_map(|(_, s)| if let RigSection::Skeleton(sk) = s { Some(sk) } else { None });
+        let skeletons = || {
+            sections
+                .iter()
+                .filter_map(|(_, s)| if let RigSection::Skeleton(sk) = s { Some(sk) } else { None })
+        };
         let bone_lines: usize = skeletons().map(|sk| sk.bones.len()).sum();
         let slot_lines: usize = skeletons().flat_map(|sk| &sk.bones).map(|b| b.slots.len()).sum();
-        let prop_count: usize =
-            skeletons().flat_map(|sk| &sk.bones).map(|b| b.props.len() + b.slots.iter().map(|s| s.spec.props.len()).sum::<usize>()).sum();
+        let prop_count: usize = skeletons()
+            .flat_map(|sk| &sk.bones)
+            .map(|b| b.props.len() + b.slots.iter().map(|s| s.spec.props.len()).sum::<usize>())
+            .sum();
         m.bones.reserve(bone_lines);
         m.bone_by_name.reserve(bone_lines);
         m.src.bone_defs.reserve(bone_lines);
@@ -360,10 +399,13 @@ impl Merge {
             bones.len() - 1
         });
         let props = record_props(&mut self.src.props, ord, &line.props, bone_prop_key);
-        let end = line.props.last().map_or(line.path.span.end, |p| p.span.end.max(line.path.span.end));
+        let end =
+            line.props.last().map_or(line.path.span.end, |p| p.span.end.max(line.path.span.end));
         // (Bone ids are positions before sorting until the end.)
         let old = BoneId::from_index(bi);
-        self.src.bone_defs.push((ord, BoneDef { bone: old, line: line.span, path: line.path.span, props, end }));
+        self.src
+            .bone_defs
+            .push((ord, BoneDef { bone: old, line: line.span, path: line.path.span, props, end }));
         self.cx.reference(ord, line.path.span, Some(Target::Bone(old)), true);
         let b = &mut self.bones[bi];
         for p in &line.props {
@@ -386,11 +428,19 @@ impl Merge {
 
     /// Merges a slot line of bone `bone_name`: the slot and its attachment.
     fn slot_line(&mut self, ord: Ordinal, bone_name: &str, sl: &SlotLine) {
-        let short = sl.slot.as_ref().map_or_else(|| last_segment(bone_name).to_string(), |s| s.node.clone());
+        let short = sl
+            .slot
+            .as_ref()
+            .map_or_else(|| last_segment(bone_name).to_string(), |s| s.node.clone());
         let full = dotted(bone_name, &short);
         let slots = &mut self.slots;
         let si = *self.slot_by_name.entry(full.clone()).or_insert_with(|| {
-            slots.push(WSlot { name: full.clone(), bone: bone_name.to_string(), color: Color::WHITE, source: (ord, sl.span) });
+            slots.push(WSlot {
+                name: full.clone(),
+                bone: bone_name.to_string(),
+                color: Color::WHITE,
+                source: (ord, sl.span),
+            });
             slots.len() - 1
         });
         if let Some(c) = sl.colors.last() {
@@ -400,8 +450,21 @@ impl Merge {
         self.cx.reference(ord, head, Some(Target::Slot(SlotId::from_index(si))), true);
         let region = sl.commands.iter().fold(sl.span, |r, c| r.cover(c.span));
         let props = record_props(&mut self.src.props, ord, &sl.spec.props, attachment_prop_key);
-        let end = sl.spec.props.last().map(|p| p.span.end).or(sl.spec.ty.as_ref().map(|t| t.span.end)).unwrap_or(head.end);
-        let slot_def = SlotDef { slot: SlotId::from_index(si), attachment: None, line: sl.span, region, props, end };
+        let end = sl
+            .spec
+            .props
+            .last()
+            .map(|p| p.span.end)
+            .or(sl.spec.ty.as_ref().map(|t| t.span.end))
+            .unwrap_or(head.end);
+        let slot_def = SlotDef {
+            slot: SlotId::from_index(si),
+            attachment: None,
+            line: sl.span,
+            region,
+            props,
+            end,
+        };
         if !sl.attachment_valid {
             self.src.slot_defs.push((ord, slot_def));
             return;
@@ -425,9 +488,16 @@ impl Merge {
                 atts.len() - 1
             }
         };
-        self.src.slot_defs.push((ord, SlotDef { attachment: Some(AttachmentId::from_index(ai)), ..slot_def }));
+        self.src
+            .slot_defs
+            .push((ord, SlotDef { attachment: Some(AttachmentId::from_index(ai)), ..slot_def }));
         if let Some(a) = &sl.attachment {
-            self.cx.reference(ord, a.span, Some(Target::Attachment(AttachmentId::from_index(ai))), true);
+            self.cx.reference(
+                ord,
+                a.span,
+                Some(Target::Attachment(AttachmentId::from_index(ai))),
+                true,
+            );
         }
         let w = &mut self.atts[ai].2;
         w.apply(&sl.spec.props);
@@ -436,7 +506,11 @@ impl Merge {
         } else if let Some(first) = sl.commands.first() {
             self.cx.push(
                 ord,
-                Diagnostic::error(first.span, "path commands under an attachment that is not a path are ignored").hint(match &w.ty {
+                Diagnostic::error(
+                    first.span,
+                    "path commands under an attachment that is not a path are ignored",
+                )
+                .hint(match &w.ty {
                     None => "this attachment has no type".to_string(),
                     Some(t) => format!("this attachment is a {}", t.as_str()),
                 }),
@@ -490,7 +564,8 @@ impl Merge {
         for (new, &old) in order.iter().enumerate() {
             new_index[old] = new;
         }
-        let bone_id = |name: &str| self.bone_by_name.get(name).map(|&i| BoneId::from_index(new_index[i]));
+        let bone_id =
+            |name: &str| self.bone_by_name.get(name).map(|&i| BoneId::from_index(new_index[i]));
         let model_bones: Vec<Bone> = order
             .iter()
             .map(|&i| {
@@ -514,7 +589,8 @@ impl Merge {
                 }
             })
             .collect();
-        let sources: Vec<Option<(Ordinal, Span)>> = order.iter().map(|&i| bones[i].source).collect();
+        let sources: Vec<Option<(Ordinal, Span)>> =
+            order.iter().map(|&i| bones[i].source).collect();
         let renumber = |b: BoneId| BoneId::from_index(new_index[b.index()]);
         for (_, d) in &mut self.src.bone_defs {
             d.bone = renumber(d.bone);
@@ -528,7 +604,12 @@ impl Merge {
     }
 
     /// Skins: resolves each item to an attachment of the skeleton.
-    fn skins(&mut self, sections: &[(Ordinal, RigSection<'_>)], slot_names: &NameIndex<SlotId>, cx: &mut Ctx) -> SkinItems {
+    fn skins(
+        &mut self,
+        sections: &[(Ordinal, RigSection<'_>)],
+        slot_names: &NameIndex<SlotId>,
+        cx: &mut Ctx,
+    ) -> SkinItems {
         let mut skins: SkinItems = Vec::new();
         for (ord, sec) in sections {
             let RigSection::Skin(sk) = sec else { continue };
@@ -569,20 +650,34 @@ impl Merge {
             return None;
         };
         let slot = slot.index();
-        let att_short = item.attachment.as_ref().map_or_else(|| last_segment(&item.slot.node).to_string(), |a| a.node.clone());
+        let att_short = item
+            .attachment
+            .as_ref()
+            .map_or_else(|| last_segment(&item.slot.node).to_string(), |a| a.node.clone());
         let full = dotted(&self.slots[slot].name, &att_short);
         let found = self.att_by_name.get(&full).copied();
         entry.attachment = found.map(AttachmentId::from_index);
         self.src.skin_entries.push((ord, entry));
         if let Some(a) = &item.attachment {
-            cx.reference(ord, a.span, found.map(|ai| Target::Attachment(AttachmentId::from_index(ai))), false);
+            cx.reference(
+                ord,
+                a.span,
+                found.map(|ai| Target::Attachment(AttachmentId::from_index(ai))),
+                false,
+            );
         }
         let Some(ai) = found else {
             let span = item.attachment.as_ref().map_or(item.slot.span, |a| a.span);
-            let existing: Vec<String> = self.atts.iter().filter(|a| a.0 == slot).map(|a| format!("`{}`", a.1)).collect();
-            let mut d =
-                Diagnostic::error(span, format!("slot `{}` has no attachment `{att_short}` in the skeleton", self.slots[slot].name))
-                    .hint("a skin can only replace attachments the skeleton defines; the item is ignored");
+            let existing: Vec<String> =
+                self.atts.iter().filter(|a| a.0 == slot).map(|a| format!("`{}`", a.1)).collect();
+            let mut d = Diagnostic::error(
+                span,
+                format!(
+                    "slot `{}` has no attachment `{att_short}` in the skeleton",
+                    self.slots[slot].name
+                ),
+            )
+            .hint("a skin can only replace attachments the skeleton defines; the item is ignored");
             if !existing.is_empty() {
                 d = d.hint(format!("its attachments: {}", existing.join(", ")));
             }
@@ -598,9 +693,18 @@ impl Merge {
     }
 
     /// Attachments of the default skin, then every other skin.
-    fn finish_skins(&self, skin_items: &SkinItems, bone_of_slot: &[BoneId], bone_names: &NameIndex<BoneId>, cx: &mut Ctx) -> Vec<Skin> {
-        let finish = |w: &WAtt, slot: usize, cx: &mut Ctx| finish_attachment(w, bone_of_slot[slot], bone_names, cx);
-        let default_atts: Vec<Attachment> = self.atts.iter().map(|(slot, _, w)| finish(w, *slot, cx)).collect();
+    fn finish_skins(
+        &self,
+        skin_items: &SkinItems,
+        bone_of_slot: &[BoneId],
+        bone_names: &NameIndex<BoneId>,
+        cx: &mut Ctx,
+    ) -> Vec<Skin> {
+        let finish = |w: &WAtt, slot: usize, cx: &mut Ctx| {
+            finish_attachment(w, bone_of_slot[slot], bone_names, cx)
+        };
+        let default_atts: Vec<Attachment> =
+            self.atts.iter().map(|(slot, _, w)| finish(w, *slot, cx)).collect();
         let mut skins = vec![Skin { name: "default".into(), attachments: default_atts.clone() }];
         for (name, items) in skin_items {
             let mut list = default_atts.clone();
@@ -613,7 +717,12 @@ impl Merge {
     }
 
     /// The draw order: the slots the order sections list, then the others.
-    fn draw_order(&mut self, sections: &[(Ordinal, RigSection<'_>)], slot_names: &NameIndex<SlotId>, cx: &mut Ctx) -> Vec<SlotId> {
+    fn draw_order(
+        &mut self,
+        sections: &[(Ordinal, RigSection<'_>)],
+        slot_names: &NameIndex<SlotId>,
+        cx: &mut Ctx,
+    ) -> Vec<SlotId> {
         let mut listed: Vec<SlotId> = Vec::new();
         for (ord, sec) in sections {
             let RigSection::Order(o) = sec else { continue };
@@ -628,7 +737,10 @@ impl Merge {
                         *ord,
                         Diagnostic::warning(
                             e.span,
-                            format!("slot `{}` is already listed; this entry is ignored", self.slots[id.index()].name),
+                            format!(
+                                "slot `{}` is already listed; this entry is ignored",
+                                self.slots[id.index()].name
+                            ),
                         ),
                     );
                     continue;
@@ -653,12 +765,22 @@ fn reuse_or_index<'a, Id: NameId>(
     names: impl ExactSizeIterator<Item = &'a str> + Clone,
 ) -> std::sync::Arc<NameIndex<Id>> {
     match previous {
-        Some(p) if p.names().len() == names.len() && p.names().iter().map(String::as_str).eq(names.clone()) => p.clone(),
+        Some(p)
+            if p.names().len() == names.len()
+                && p.names().iter().map(String::as_str).eq(names.clone()) =>
+        {
+            p.clone()
+        }
         _ => std::sync::Arc::new(NameIndex::new(names)),
     }
 }
 
-fn finish_attachment(w: &WAtt, slot_bone: BoneId, bones: &NameIndex<BoneId>, cx: &mut Ctx) -> Attachment {
+fn finish_attachment(
+    w: &WAtt,
+    slot_bone: BoneId,
+    bones: &NameIndex<BoneId>,
+    cx: &mut Ctx,
+) -> Attachment {
     let transform = AttachmentTransform {
         x: w.x.unwrap_or(0.0),
         y: w.y.unwrap_or(0.0),
@@ -675,18 +797,26 @@ fn finish_attachment(w: &WAtt, slot_bone: BoneId, bones: &NameIndex<BoneId>, cx:
         cap: w.cap.unwrap_or(LineCap::Butt),
     };
     let kind = match &w.ty {
-        Some(TypeName::Sprite) => AttachmentKind::Sprite { image: w.image.clone(), pivot: [0.5, 0.5] },
+        Some(TypeName::Sprite) => {
+            AttachmentKind::Sprite { image: w.image.clone(), pivot: [0.5, 0.5] }
+        }
         Some(TypeName::Rect) => AttachmentKind::Rect {
             width: w.width.unwrap_or(0.0),
             height: w.height.unwrap_or(0.0),
             corner_radius: w.diameter.unwrap_or(0.0) / 2.0,
             style,
         },
-        Some(TypeName::Ellipse) => {
-            AttachmentKind::Ellipse { radius_x: w.width.unwrap_or(0.0) / 2.0, radius_y: w.height.unwrap_or(0.0) / 2.0, style }
+        Some(TypeName::Ellipse) => AttachmentKind::Ellipse {
+            radius_x: w.width.unwrap_or(0.0) / 2.0,
+            radius_y: w.height.unwrap_or(0.0) / 2.0,
+            style,
+        },
+        Some(TypeName::Circle) => {
+            AttachmentKind::Circle { radius: w.diameter.unwrap_or(0.0) / 2.0, style }
         }
-        Some(TypeName::Circle) => AttachmentKind::Circle { radius: w.diameter.unwrap_or(0.0) / 2.0, style },
-        Some(TypeName::Path) => AttachmentKind::Path { path: build_path(&w.commands, slot_bone, bones, cx), style },
+        Some(TypeName::Path) => {
+            AttachmentKind::Path { path: build_path(&w.commands, slot_bone, bones, cx), style }
+        }
         Some(TypeName::Unknown(_)) | None => AttachmentKind::None,
     };
     Attachment { transform, kind }
@@ -696,7 +826,12 @@ fn finish_attachment(w: &WAtt, slot_bone: BoneId, bones: &NameIndex<BoneId>, cx:
 /// with `M` starts at the slot bone's origin; a later `M` starts the path
 /// again (the original drops what came before); commands after `C` are
 /// ignored.
-fn build_path(cmds: &[(Ordinal, PathCommandLine)], slot_bone: BoneId, bones: &NameIndex<BoneId>, cx: &mut Ctx) -> BoundPath {
+fn build_path(
+    cmds: &[(Ordinal, PathCommandLine)],
+    slot_bone: BoneId,
+    bones: &NameIndex<BoneId>,
+    cx: &mut Ctx,
+) -> BoundPath {
     let origin = BoundPoint { bone: slot_bone, x: 0.0, y: 0.0 };
     let mut path = BoundPath { start: origin, segments: Vec::new(), closed: false };
     let mut default_bone = slot_bone;
@@ -706,14 +841,16 @@ fn build_path(cmds: &[(Ordinal, PathCommandLine)], slot_bone: BoneId, bones: &Na
         if path.closed {
             cx.push(
                 ord,
-                Diagnostic::warning(line.span, "commands after `C` are ignored").hint("`C` closes the path; it must be the last command"),
+                Diagnostic::warning(line.span, "commands after `C` are ignored")
+                    .hint("`C` closes the path; it must be the last command"),
             );
             continue;
         }
         let pt = |p: &PointLit, default_bone: BoneId, cx: &mut Ctx| {
             let bone = match &p.bone {
                 Some(r) => {
-                    let found = cx.resolve(bones, "bone", r, ord, "the point stays on the default bone");
+                    let found =
+                        cx.resolve(bones, "bone", r, ord, "the point stays on the default bone");
                     cx.reference(ord, r.span, found.map(Target::Bone), false);
                     found.unwrap_or(default_bone)
                 }

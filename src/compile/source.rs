@@ -253,7 +253,12 @@ impl SourceMap {
     /// line, a slot line or its path commands (the slot's bone), an
     /// animation item or its timelines, a skin item, an order entry, an IK
     /// line (its tip).
-    pub fn bone_at(&self, text: &str, offset: usize, bone_of_slot: impl Fn(SlotId) -> Option<BoneId>) -> Option<BoneId> {
+    pub fn bone_at(
+        &self,
+        text: &str,
+        offset: usize,
+        bone_of_slot: impl Fn(SlotId) -> Option<BoneId>,
+    ) -> Option<BoneId> {
         let offset = offset.min(text.len());
         let ls = text[..offset].rfind('\n').map_or(0, |i| i + 1) as u32;
         let le = text[offset..].find('\n').map_or(text.len(), |i| offset + i) as u32;
@@ -277,13 +282,19 @@ impl SourceMap {
         if let Some(l) = self.ik.iter().find(|l| on_line(l.span, ls, le)) {
             return l.tip;
         }
-        self.order_entries.iter().find(|e| on_line(e.span, ls, le)).and_then(|e| e.slot.and_then(&bone_of_slot))
+        self.order_entries
+            .iter()
+            .find(|e| on_line(e.span, ls, le))
+            .and_then(|e| e.slot.and_then(&bone_of_slot))
     }
 
     /// The name written at byte `offset` and what it resolved to.
     pub fn reference_at(&self, offset: u32) -> Option<&Reference> {
         let i = self.references.partition_point(|r| r.span.end < offset);
-        self.references[i..].iter().take_while(|r| r.span.start <= offset).find(|r| r.span.contains(offset))
+        self.references[i..]
+            .iter()
+            .take_while(|r| r.span.start <= offset)
+            .find(|r| r.span.contains(offset))
     }
 
     /// Where an item is defined: its first definition in the text.
@@ -292,7 +303,11 @@ impl SourceMap {
             Target::Bone(b) => self.bones.get(b.index()).copied().flatten(),
             Target::Slot(s) => self.slots.get(s.index()).copied(),
             Target::Animation(a) => self.animations.get(a.index()).copied(),
-            _ => self.references.iter().find(|r| r.definition && r.target == Some(target)).map(|r| r.span),
+            _ => self
+                .references
+                .iter()
+                .find(|r| r.definition && r.target == Some(target))
+                .map(|r| r.span),
         }
     }
 
@@ -313,7 +328,11 @@ impl SourceMap {
 
     /// The keys of a timeline, in document offsets.
     pub fn keys_of(&self, t: &TimelineSource) -> Vec<KeySource> {
-        let keys = self.keys.get(t.anim.index()).and_then(|k| k.get(t.keys.start as usize..t.keys.end as usize)).unwrap_or_default();
+        let keys = self
+            .keys
+            .get(t.anim.index())
+            .and_then(|k| k.get(t.keys.start as usize..t.keys.end as usize))
+            .unwrap_or_default();
         keys.iter()
             .map(|k| {
                 let mut k = *k;
@@ -325,8 +344,15 @@ impl SourceMap {
 
     /// The timeline line that makes a bone's or slot's channel of `prop` in
     /// an animation.
-    pub fn timeline(&self, anim: AnimId, target: Target, prop: TimelineProp) -> Option<&TimelineSource> {
-        self.timelines.iter().find(|t| t.anim == anim && t.target == Some(target) && t.prop == prop && t.effective)
+    pub fn timeline(
+        &self,
+        anim: AnimId,
+        target: Target,
+        prop: TimelineProp,
+    ) -> Option<&TimelineSource> {
+        self.timelines
+            .iter()
+            .find(|t| t.anim == anim && t.target == Some(target) && t.prop == prop && t.effective)
     }
 }
 
@@ -432,19 +458,23 @@ mod tests {
         // The reopened bone has two lines; each keeps its property tokens.
         let lines: Vec<&BoneDef> = src.bone_lines(arm).collect();
         assert_eq!(lines.len(), 2);
-        let props: Vec<&str> = src.props_of(&lines[0].props).iter().map(|p| &TEXT[p.span.range()]).collect();
+        let props: Vec<&str> =
+            src.props_of(&lines[0].props).iter().map(|p| &TEXT[p.span.range()]).collect();
         assert_eq!(props, ["l40", "x5"]);
         assert_eq!(src.props_of(&lines[1].props)[0].key, PropKey::Rotation);
         assert_eq!(lines[0].end, span_of("x5").end);
         // Names: the point's bone, the skin's and order's slot, the item.
-        let at = |needle: &str, skip: usize| src.reference_at(span_of(needle).start + skip as u32).map(|r| (r.target, r.definition));
+        let at = |needle: &str, skip: usize| {
+            src.reference_at(span_of(needle).start + skip as u32).map(|r| (r.target, r.definition))
+        };
         assert_eq!(at(":leg", 1), Some((Some(Target::Bone(leg)), false)));
         assert_eq!(at("\tarm l40", 1), Some((Some(Target::Bone(arm)), true)));
         assert_eq!(at("@hand[open] :rect", 1), Some((Some(Target::Slot(hand)), false)));
         assert_eq!(at("\t@hand\nanim", 2), Some((Some(Target::Slot(hand)), false)));
         assert_eq!(at("\"wave\"", 0), Some((Some(Target::Animation(AnimId(0))), true)));
         assert_eq!(at("\"red\"", 0), Some((Some(Target::Skin(SkinId(1))), true)));
-        let open = sk.attachments.iter().position(|a| a.name == "open").map(AttachmentId::from_index);
+        let open =
+            sk.attachments.iter().position(|a| a.name == "open").map(AttachmentId::from_index);
         assert_eq!(at("open\n", 0), Some((open.map(Target::Attachment), false)));
         assert_eq!(src.references_to(Target::Bone(arm)).count(), 4);
         assert_eq!(src.definition(Target::Bone(arm)), Some(span_of("arm")));
@@ -453,7 +483,10 @@ mod tests {
         assert_eq!(src.skin_entries[0].attachment, open);
         assert_eq!(src.order_entries[0].slot, Some(hand));
         assert_eq!(src.slot_defs.len(), 2);
-        assert_eq!(src.slot_defs[0].region, span_of("@hand[open] :path\n\t\t\tM 0,0\n\t\t\tL 10,0:leg"));
+        assert_eq!(
+            src.slot_defs[0].region,
+            span_of("@hand[open] :path\n\t\t\tM 0,0\n\t\t\tL 10,0:leg")
+        );
     }
 
     #[test]
@@ -475,14 +508,24 @@ mod tests {
         assert_eq!(keys[3].span, keys[4].span);
         let last = keys.last().unwrap();
         assert_eq!(last.value, Some(45.0));
-        assert_eq!(last.placed_by.map(|(s, before)| (&TEXT[s.range()], before)), Some(("30:>", 25.0)));
+        assert_eq!(
+            last.placed_by.map(|(s, before)| (&TEXT[s.range()], before)),
+            Some(("30:>", 25.0))
+        );
         assert!((last.time_secs - 3.0).abs() < 1e-12);
         assert_eq!((r.end_frame, r.open_loop, r.end), (30.0, false, span_of("45\n").start + 2));
         // The second `x` timeline of `arm` replaces the first.
-        let xs: Vec<&TimelineSource> = src.timelines.iter().filter(|t| t.target == Some(arm) && t.prop == TimelineProp::X).collect();
+        let xs: Vec<&TimelineSource> = src
+            .timelines
+            .iter()
+            .filter(|t| t.target == Some(arm) && t.prop == TimelineProp::X)
+            .collect();
         assert_eq!(xs.len(), 2);
         assert!(!xs[0].effective && xs[1].effective);
-        assert_eq!(src.timeline(AnimId(0), arm, TimelineProp::X).map(|t| t.line), Some(span_of("x 3")));
+        assert_eq!(
+            src.timeline(AnimId(0), arm, TimelineProp::X).map(|t| t.line),
+            Some(span_of("x 3"))
+        );
     }
 
     #[test]

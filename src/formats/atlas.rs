@@ -38,7 +38,8 @@ pub struct TooLarge {
 
 /// Lays out pictures of the given sizes.
 pub fn layout(sizes: &[(u32, u32)], padding: u32, max_side: u32) -> Result<Layout, TooLarge> {
-    let padded: Vec<(u32, u32)> = sizes.iter().map(|&(w, h)| (w.max(1) + 2 * padding, h.max(1) + 2 * padding)).collect();
+    let padded: Vec<(u32, u32)> =
+        sizes.iter().map(|&(w, h)| (w.max(1) + 2 * padding, h.max(1) + 2 * padding)).collect();
     if let Some(index) = padded.iter().position(|&(w, h)| w > max_side || h > max_side) {
         return Err(TooLarge { index });
     }
@@ -67,7 +68,13 @@ pub fn layout(sizes: &[(u32, u32)], padding: u32, max_side: u32) -> Result<Layou
 
 /// Packs into pages of `side`; with `one_page`, gives up when a second page
 /// would be needed (so the caller can try a larger side).
-fn try_pages(padded: &[(u32, u32)], order: &[usize], side: u32, padding: u32, one_page: bool) -> Option<Vec<Place>> {
+fn try_pages(
+    padded: &[(u32, u32)],
+    order: &[usize],
+    side: u32,
+    padding: u32,
+    one_page: bool,
+) -> Option<Vec<Place>> {
     let mut places = vec![Place { page: 0, x: 0, y: 0 }; padded.len()];
     let new_page = || AtlasAllocator::new(size2(side as i32, side as i32));
     let mut pages = vec![new_page()];
@@ -98,7 +105,8 @@ fn try_pages(padded: &[(u32, u32)], order: &[usize], side: u32, padding: u32, on
 
 /// Draws pictures (straight-alpha RGBA rows) onto their pages.
 pub fn compose(layout: &Layout, pictures: &[(u32, u32, &[u8])]) -> Vec<Vec<u8>> {
-    let mut pages: Vec<Vec<u8>> = layout.pages.iter().map(|&(w, h)| vec![0u8; w as usize * h as usize * 4]).collect();
+    let mut pages: Vec<Vec<u8>> =
+        layout.pages.iter().map(|&(w, h)| vec![0u8; w as usize * h as usize * 4]).collect();
     for (place, &(w, h, rgba)) in layout.places.iter().zip(pictures) {
         let page_w = layout.pages[place.page].0 as usize;
         let page = &mut pages[place.page];
@@ -118,20 +126,30 @@ mod tests {
     fn overlap(a: (Place, (u32, u32)), b: (Place, (u32, u32)), pad: u32) -> bool {
         let (pa, (wa, ha)) = a;
         let (pb, (wb, hb)) = b;
-        pa.page == pb.page && pa.x < pb.x + wb + pad && pb.x < pa.x + wa + pad && pa.y < pb.y + hb + pad && pb.y < pa.y + ha + pad
+        pa.page == pb.page
+            && pa.x < pb.x + wb + pad
+            && pb.x < pa.x + wa + pad
+            && pa.y < pb.y + hb + pad
+            && pb.y < pa.y + ha + pad
     }
 
     #[test]
     fn pictures_never_touch_and_stay_inside_their_page() {
-        let sizes: Vec<(u32, u32)> = (0..300).map(|i| (5 + (i * 7) % 40, 3 + (i * 13) % 30)).collect();
+        let sizes: Vec<(u32, u32)> =
+            (0..300).map(|i| (5 + (i * 7) % 40, 3 + (i * 13) % 30)).collect();
         let l = layout(&sizes, 2, 1024).unwrap();
         assert_eq!(l.pages.len(), 1, "{:?}", l.pages);
         for i in 0..sizes.len() {
             let p = l.places[i];
             let (pw, ph) = l.pages[p.page];
-            assert!(p.x >= 2 && p.y >= 2 && p.x + sizes[i].0 + 2 <= pw && p.y + sizes[i].1 + 2 <= ph);
+            assert!(
+                p.x >= 2 && p.y >= 2 && p.x + sizes[i].0 + 2 <= pw && p.y + sizes[i].1 + 2 <= ph
+            );
             for j in 0..i {
-                assert!(!overlap((l.places[i], sizes[i]), (l.places[j], sizes[j]), 2), "{i} and {j} are closer than the padding");
+                assert!(
+                    !overlap((l.places[i], sizes[i]), (l.places[j], sizes[j]), 2),
+                    "{i} and {j} are closer than the padding"
+                );
             }
         }
     }

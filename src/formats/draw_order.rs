@@ -30,7 +30,8 @@ use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use crate::model::{
-    Animation, Armature, AttachmentChannel, AttachmentId, AttachmentSlotName, Key, Skeleton, Slot, SlotColorChannel, SlotId,
+    Animation, Armature, AttachmentChannel, AttachmentId, AttachmentSlotName, Key, Skeleton, Slot,
+    SlotColorChannel, SlotId,
 };
 use crate::runtime::{sample, sample_stepped};
 
@@ -127,7 +128,8 @@ pub fn bake(arm: &Armature) -> Result<Option<Armature>, String> {
             att_of.insert((a, c), id);
         }
     }
-    let map_att = |a: Option<AttachmentId>, c: SlotId| a.and_then(|a| att_of.get(&(a.index(), c)).copied());
+    let map_att =
+        |a: Option<AttachmentId>, c: SlotId| a.and_then(|a| att_of.get(&(a.index(), c)).copied());
     // Setup: a copy shows the slot's attachment only at the slot's setup place.
     for (s, list) in copies.iter().enumerate() {
         let setup_att = sk.slots[s].attachment;
@@ -138,15 +140,25 @@ pub fn bake(arm: &Armature) -> Result<Option<Armature>, String> {
     }
     // The static order: by place, ties by the skeleton's order, then by slot.
     let rank = |s: usize| setup_place(s).unwrap_or(usize::MAX);
-    let mut all: Vec<(usize, usize, usize, SlotId)> =
-        copies.iter().enumerate().flat_map(|(s, v)| v.iter().map(move |&(p, c)| (p, rank(s), s, c))).collect();
+    let mut all: Vec<(usize, usize, usize, SlotId)> = copies
+        .iter()
+        .enumerate()
+        .flat_map(|(s, v)| v.iter().map(move |&(p, c)| (p, rank(s), s, c)))
+        .collect();
     all.sort_unstable();
     out.draw_order = all.into_iter().map(|x| x.3).collect();
 
     let mut budget = MAX_KEYS;
     let mut animations = Vec::with_capacity(arm.animations.len());
     for anim in &arm.animations {
-        animations.push(Arc::new(bake_animation(anim, sk, &setup_order, &copies, &map_att, &mut budget)?));
+        animations.push(Arc::new(bake_animation(
+            anim,
+            sk,
+            &setup_order,
+            &copies,
+            &map_att,
+            &mut budget,
+        )?));
     }
     Ok(Some(Armature { skeleton: Arc::new(out), animations }))
 }
@@ -164,13 +176,17 @@ fn bake_animation(
     out.draw_order.clear();
     // The orders on the warped time line: (time, order), sorted.
     let warp = |t: f64| sample(&anim.time_warp, t, None).unwrap_or(t);
-    let orders: Vec<(f64, Vec<SlotId>)> =
-        anim.draw_order.iter().map(|k| (warp(k.time_secs), k.value.iter().copied().filter(|s| s.index() < n).collect())).collect();
+    let orders: Vec<(f64, Vec<SlotId>)> = anim
+        .draw_order
+        .iter()
+        .map(|k| (warp(k.time_secs), k.value.iter().copied().filter(|s| s.index() < n).collect()))
+        .collect();
     let order_at = |w: f64| -> &[SlotId] {
         let i = orders.partition_point(|(t, _)| *t <= w);
         if i == 0 { setup_order } else { &orders[i - 1].1 }
     };
-    let own: HashMap<usize, &AttachmentChannel> = anim.attachments.iter().map(|c| (c.slot.index(), c)).collect();
+    let own: HashMap<usize, &AttachmentChannel> =
+        anim.attachments.iter().map(|c| (c.slot.index(), c)).collect();
     out.attachments.clear();
     for (s, list) in copies.iter().enumerate() {
         let channel = own.get(&s).copied();
@@ -194,7 +210,9 @@ fn bake_animation(
                 .iter()
                 .map(|&w| {
                     let here = order_at(w).iter().position(|x| x.index() == s) == Some(p);
-                    let att = channel.and_then(|ch| sample_stepped(&ch.keys, w)).unwrap_or(sk.slots[s].attachment);
+                    let att = channel
+                        .and_then(|ch| sample_stepped(&ch.keys, w))
+                        .unwrap_or(sk.slots[s].attachment);
                     let value = if here { map_att(att, c) } else { None };
                     Key { time_secs: w, value, curve: crate::model::Curve::Stepped }
                 })

@@ -70,7 +70,11 @@ pub fn token_types() -> Vec<SemanticTokenType> {
 /// section (or the end).
 pub fn section_extents(comp: &Compilation, text_len: usize) -> Vec<Span> {
     let starts: Vec<u32> = comp.sections.iter().map(|(s, _)| *s).collect();
-    starts.iter().enumerate().map(|(i, &s)| Span::new(s, starts.get(i + 1).copied().unwrap_or(text_len as u32))).collect()
+    starts
+        .iter()
+        .enumerate()
+        .map(|(i, &s)| Span::new(s, starts.get(i + 1).copied().unwrap_or(text_len as u32)))
+        .collect()
 }
 
 /// The index of the section holding `offset` (the last one past its end).
@@ -155,7 +159,12 @@ pub fn hover(text: &str, comp: &Compilation, offset: u32) -> Option<(String, Spa
     let (span, role) = role_at(comp, offset)?;
     let tok = text.get(span.range())?;
     match role {
-        Role::BonePath | Role::BoneRef | Role::SlotHead | Role::SlotRef | Role::AttachmentRef | Role::String => {
+        Role::BonePath
+        | Role::BoneRef
+        | Role::SlotHead
+        | Role::SlotRef
+        | Role::AttachmentRef
+        | Role::String => {
             let at = if src.reference_at(offset).is_some() { offset } else { span.start };
             let (span, t) = target_at_text(text, comp, at)?;
             Some((target_hover(comp, t), span))
@@ -175,12 +184,20 @@ pub fn hover(text: &str, comp: &Compilation, offset: u32) -> Option<(String, Spa
                     .keys_of(t)
                     .iter()
                     .filter(|k| k.span == span)
-                    .map(|k| format!("frame {} ({} s): {}", num(k.frame), num(k.time_secs), k.value.map_or_else(|| tok.to_string(), num)))
+                    .map(|k| {
+                        format!(
+                            "frame {} ({} s): {}",
+                            num(k.frame),
+                            num(k.time_secs),
+                            k.value.map_or_else(|| tok.to_string(), num)
+                        )
+                    })
                     .collect();
                 if keys.is_empty() {
                     return None;
                 }
-                let head = format!("a key of {} of {}", prop_name(t.prop), target_label(comp, t.target));
+                let head =
+                    format!("a key of {} of {}", prop_name(t.prop), target_label(comp, t.target));
                 return Some((format!("{head}\n\n{}", keys.join("  \n")), span));
             }
             Some((format!("number `{tok}`"), span))
@@ -233,7 +250,9 @@ fn target_hover(comp: &Compilation, t: Target) -> String {
         Target::Bone(b) => {
             let Some(bone) = sk.bones.get(b.index()) else { return String::new() };
             let _ = writeln!(s, "**bone** `{}`\n", bone.name);
-            let parent = bone.parent.map_or("none (a root bone)".to_string(), |p| format!("`{}`", bone_name(comp, p)));
+            let parent = bone
+                .parent
+                .map_or("none (a root bone)".to_string(), |p| format!("`{}`", bone_name(comp, p)));
             let _ = writeln!(s, "parent: {parent}  ");
             let st = bone.setup;
             let _ = writeln!(
@@ -258,7 +277,9 @@ fn target_hover(comp: &Compilation, t: Target) -> String {
             let Some(sl) = sk.slots.get(slot.index()) else { return String::new() };
             let _ = writeln!(s, "**slot** `{}`\n", sl.name);
             let _ = writeln!(s, "bone: `{}`  ", bone_name(comp, sl.bone));
-            let shows = sl.attachment.map_or("nothing".to_string(), |a| format!("`{}`", sk.attachments[a.index()].name));
+            let shows = sl
+                .attachment
+                .map_or("nothing".to_string(), |a| format!("`{}`", sk.attachments[a.index()].name));
             let _ = write!(
                 s,
                 "setup: shows {shows}, color RGBA {} {} {} {}",
@@ -273,11 +294,21 @@ fn target_hover(comp: &Compilation, t: Target) -> String {
             let _ = write!(s, "**attachment** `{}` ({ty})", sk.attachment_full_name(a));
         }
         Target::Skin(k) => {
-            let _ = write!(s, "**skin** \"{}\"", sk.skins.get(k.index()).map_or("?", |x| x.name.as_str()));
+            let _ = write!(
+                s,
+                "**skin** \"{}\"",
+                sk.skins.get(k.index()).map_or("?", |x| x.name.as_str())
+            );
         }
         Target::Animation(a) => {
             if let Some(an) = comp.armature.animation(a) {
-                let _ = write!(s, "**animation** \"{}\": {} fps, {} s", an.name, num(an.fps), num(an.duration_secs));
+                let _ = write!(
+                    s,
+                    "**animation** \"{}\": {} fps, {} s",
+                    an.name,
+                    num(an.fps),
+                    num(an.duration_secs)
+                );
             }
         }
     }
@@ -286,7 +317,11 @@ fn target_hover(comp: &Compilation, t: Target) -> String {
 
 fn timeline_hover(comp: &Compilation, t: &TimelineSource) -> String {
     let anim = comp.armature.animation(t.anim).map_or("?", |a| a.name.as_str());
-    let mut s = format!("**timeline** {} of {} in \"{anim}\"", prop_name(t.prop), target_label(comp, t.target));
+    let mut s = format!(
+        "**timeline** {} of {} in \"{anim}\"",
+        prop_name(t.prop),
+        target_label(comp, t.target)
+    );
     if !t.effective {
         s.push_str(" (replaced by a later line)");
     }
@@ -359,9 +394,18 @@ pub fn definition(text: &str, comp: &Compilation, offset: u32) -> Option<Span> {
 }
 
 /// Every name referring to the item at `offset`.
-pub fn references(text: &str, comp: &Compilation, offset: u32, include_declaration: bool) -> Vec<Span> {
+pub fn references(
+    text: &str,
+    comp: &Compilation,
+    offset: u32,
+    include_declaration: bool,
+) -> Vec<Span> {
     let Some((_, t)) = target_at_text(text, comp, offset) else { return Vec::new() };
-    comp.sources.references_to(t).filter(|r| include_declaration || !r.definition).map(|r| r.span).collect()
+    comp.sources
+        .references_to(t)
+        .filter(|r| include_declaration || !r.definition)
+        .map(|r| r.span)
+        .collect()
 }
 
 /// Whether `name` can be a bone name segment: a name the language's own
@@ -395,11 +439,18 @@ fn segment_of_bone(comp: &Compilation, bone: BoneId, t: Target) -> Option<usize>
 /// name written for it, its descendants and their slots, the bone's
 /// segment (when the written suffix reaches it). A slot written as `@`
 /// takes its bone's last segment as its name, so its references change too.
-pub fn rename_bone(text: &str, comp: &Compilation, offset: u32, new_name: &str) -> Result<Vec<(Span, String)>, String> {
+pub fn rename_bone(
+    text: &str,
+    comp: &Compilation,
+    offset: u32,
+    new_name: &str,
+) -> Result<Vec<(Span, String)>, String> {
     let (_, t) = target_at_text(text, comp, offset).ok_or("there is no bone name here")?;
     let Target::Bone(bone) = t else { return Err("only bones can be renamed".into()) };
     if !valid_segment(new_name) {
-        return Err(format!("`{new_name}` is not a valid bone name (one segment: letters, digits, `_`, `-`, no dots)"));
+        return Err(format!(
+            "`{new_name}` is not a valid bone name (one segment: letters, digits, `_`, `-`, no dots)"
+        ));
     }
     let sk = &*comp.armature.skeleton;
     let old = sk.bones[bone.index()].short_name().to_string();
@@ -407,11 +458,11 @@ pub fn rename_bone(text: &str, comp: &Compilation, offset: u32, new_name: &str) 
     // Slots named after `bone` (written `@`): their last segment is the bone's too.
     let implicit = |s: SlotId| {
         sk.slots.get(s.index()).is_some_and(|x| x.bone == bone)
-            && comp
-                .sources
-                .references
-                .iter()
-                .any(|r| r.definition && r.target == Some(Target::Slot(s)) && text.get(r.span.range()) == Some("@"))
+            && comp.sources.references.iter().any(|r| {
+                r.definition
+                    && r.target == Some(Target::Slot(s))
+                    && text.get(r.span.range()) == Some("@")
+            })
     };
     for r in &comp.sources.references {
         let Some(target) = r.target else { continue };
@@ -454,7 +505,9 @@ pub fn prepare_rename(text: &str, comp: &Compilation, offset: u32) -> Result<Spa
     let short = comp.armature.skeleton.bones[bone.index()].short_name();
     let written = text.get(span.range()).unwrap_or("");
     match written.rfind('.') {
-        Some(dot) if &written[dot + 1..] == short => Ok(Span::new(span.start + dot as u32 + 1, span.end)),
+        Some(dot) if &written[dot + 1..] == short => {
+            Ok(Span::new(span.start + dot as u32 + 1, span.end))
+        }
         _ => Ok(span),
     }
 }
@@ -494,7 +547,8 @@ pub fn symbols(text: &str, comp: &Compilation) -> Vec<Symbol> {
             SectionKind::Ik(_) => ("ik".to_string(), SymbolKind::MODULE),
             SectionKind::Ignored => continue,
         };
-        let trimmed_end = ext.start + text.get(ext.range()).map_or(0, |s| s.trim_end().len() as u32);
+        let trimmed_end =
+            ext.start + text.get(ext.range()).map_or(0, |s| s.trim_end().len() as u32);
         let range = Span::new(ext.start, trimmed_end.max(header.end));
         let mut children = Vec::new();
         match &sec.kind {
@@ -512,10 +566,16 @@ pub fn symbols(text: &str, comp: &Compilation) -> Vec<Symbol> {
             }
             SectionKind::Anim(_) => {
                 for i in comp.sources.items.iter().filter(|i| ext.contains(i.region.start)) {
-                    let line_end =
-                        text.get(i.region.range()).and_then(|s| s.find('\n')).map_or(i.region.end, |n| i.region.start + n as u32);
+                    let line_end = text
+                        .get(i.region.range())
+                        .and_then(|s| s.find('\n'))
+                        .map_or(i.region.end, |n| i.region.start + n as u32);
                     children.push(Symbol {
-                        name: text.get(i.region.start as usize..line_end as usize).unwrap_or("").trim().to_string(),
+                        name: text
+                            .get(i.region.start as usize..line_end as usize)
+                            .unwrap_or("")
+                            .trim()
+                            .to_string(),
                         detail: Some(target_label(comp, i.target)),
                         kind: SymbolKind::FIELD,
                         range: i.region,
@@ -553,11 +613,17 @@ pub fn format(text: &str, tab_size: u32) -> Vec<(Span, String)> {
                 for c in indent.chars() {
                     cols = if c == '\t' { (cols / tab_size + 1) * tab_size } else { cols + 1 };
                 }
-                edits.push((Span::new(start as u32, (start + indent_len) as u32), "\t".repeat(cols.div_ceil(tab_size))));
+                edits.push((
+                    Span::new(start as u32, (start + indent_len) as u32),
+                    "\t".repeat(cols.div_ceil(tab_size)),
+                ));
             }
             let trail = indent_len + content.len();
             if trail < body.len() {
-                edits.push((Span::new((start + trail) as u32, (start + body.len()) as u32), String::new()));
+                edits.push((
+                    Span::new((start + trail) as u32, (start + body.len()) as u32),
+                    String::new(),
+                ));
             }
         }
         start += line.len();
@@ -592,10 +658,23 @@ const BONE_PROPS: [(&str, &str); 11] = [
     ("no-scale", "do not inherit the parent's scale"),
 ];
 const TYPES: [&str; 5] = [":sprite", ":rect", ":circle", ":ellipse", ":path"];
-const BONE_TIMELINES: [(&str, &str); 7] =
-    [("x", "x position"), ("y", "y position"), ("r", "rotation"), ("i", "scale x"), ("j", "scale y"), ("s", "flip x"), ("t", "flip y")];
-const SLOT_TIMELINES: [(&str, &str); 6] =
-    [("@", "attachment"), ("c", "color"), ("r", "red"), ("g", "green"), ("b", "blue"), ("a", "alpha")];
+const BONE_TIMELINES: [(&str, &str); 7] = [
+    ("x", "x position"),
+    ("y", "y position"),
+    ("r", "rotation"),
+    ("i", "scale x"),
+    ("j", "scale y"),
+    ("s", "flip x"),
+    ("t", "flip y"),
+];
+const SLOT_TIMELINES: [(&str, &str); 6] = [
+    ("@", "attachment"),
+    ("c", "color"),
+    ("r", "red"),
+    ("g", "green"),
+    ("b", "blue"),
+    ("a", "alpha"),
+];
 const TIMELINE_TOKENS: [(&str, &str); 11] = [
     ("->", "advance one step"),
     ("-->", "advance two steps"),
@@ -620,11 +699,18 @@ const SECTION_OPTIONS: [(&str, &str); 6] = [
 
 /// The properties of an attachment type.
 fn attachment_props(ty: &TypeName) -> Vec<(&'static str, &'static str)> {
-    let mut v =
-        vec![("x", "xNUM: x offset"), ("y", "yNUM: y offset"), ("r", "rNUM: rotation"), ("i", "iNUM: scale x"), ("j", "jNUM: scale y")];
+    let mut v = vec![
+        ("x", "xNUM: x offset"),
+        ("y", "yNUM: y offset"),
+        ("r", "rNUM: rotation"),
+        ("i", "iNUM: scale x"),
+        ("j", "jNUM: scale y"),
+    ];
     match ty {
         TypeName::Sprite => v.push(("\"", "\"IMAGE\": the picture")),
-        TypeName::Rect | TypeName::Ellipse => v.extend([("w", "wNUM: width"), ("h", "hNUM: height")]),
+        TypeName::Rect | TypeName::Ellipse => {
+            v.extend([("w", "wNUM: width"), ("h", "hNUM: height")])
+        }
         _ => {}
     }
     if matches!(ty, TypeName::Rect | TypeName::Circle) {
@@ -726,7 +812,9 @@ impl<'a> Completer<'a> {
         let line_start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
         let before = &text[line_start..offset];
         let depth = before.bytes().take_while(|&b| b == b'\t').count();
-        let word_start = before.rfind(|c: char| c.is_whitespace()).map_or(0, |i| i + before[i..].chars().next().map_or(1, char::len_utf8));
+        let word_start = before
+            .rfind(|c: char| c.is_whitespace())
+            .map_or(0, |i| i + before[i..].chars().next().map_or(1, char::len_utf8));
         let word = &before[word_start..];
         let first_token = before[..word_start].trim().is_empty();
         let replace = Span::new((line_start + word_start) as u32, offset as u32);
@@ -757,7 +845,12 @@ impl<'a> Completer<'a> {
 
     /// Adds a proposal replacing `replace`.
     fn push_at(&mut self, label: &str, kind: CompletionItemKind, detail: &str, replace: Span) {
-        self.out.push(Proposal { label: label.to_string(), kind, detail: detail.to_string(), replace });
+        self.out.push(Proposal {
+            label: label.to_string(),
+            kind,
+            detail: detail.to_string(),
+            replace,
+        });
     }
 
     /// Adds every `(label, detail)` of `list` with one kind.
@@ -771,7 +864,12 @@ impl<'a> Completer<'a> {
     fn bone_refs(&mut self, replace: Span) {
         for (form, i) in name_forms(&self.bone_names) {
             let detail = format!("bone {}", self.bone_names[i]);
-            self.out.push(Proposal { label: form, kind: CompletionItemKind::CLASS, detail, replace });
+            self.out.push(Proposal {
+                label: form,
+                kind: CompletionItemKind::CLASS,
+                detail,
+                replace,
+            });
         }
     }
 
@@ -779,7 +877,12 @@ impl<'a> Completer<'a> {
     fn slot_refs(&mut self) {
         for (form, i) in name_forms(&self.slot_names) {
             let detail = format!("slot {}", self.slot_names[i]);
-            self.out.push(Proposal { label: format!("@{form}"), kind: CompletionItemKind::VARIABLE, detail, replace: self.replace });
+            self.out.push(Proposal {
+                label: format!("@{form}"),
+                kind: CompletionItemKind::VARIABLE,
+                detail,
+                replace: self.replace,
+            });
         }
     }
 
@@ -811,14 +914,21 @@ impl<'a> Completer<'a> {
     /// After a section keyword: names of the sections of that kind, then options.
     fn header_line(&mut self, kind: &SectionKind) {
         let sk = &*self.comp.armature.skeleton;
-        let head_tokens = self.before.split_whitespace().count() - usize::from(!self.word.is_empty());
+        let head_tokens =
+            self.before.split_whitespace().count() - usize::from(!self.word.is_empty());
         let quoted: Vec<String> = match kind {
-            SectionKind::Skin(_) if head_tokens == 1 => sk.skins.iter().skip(1).map(|s| s.name.clone()).collect(),
+            SectionKind::Skin(_) if head_tokens == 1 => {
+                sk.skins.iter().skip(1).map(|s| s.name.clone()).collect()
+            }
             SectionKind::Anim(_) | SectionKind::Expect(_) if head_tokens == 1 => {
                 self.comp.armature.animations.iter().map(|a| a.name.clone()).collect()
             }
             SectionKind::Anim(_) => {
-                let fps = [("24fps", "frames per second"), ("30fps", "frames per second"), ("60fps", "frames per second")];
+                let fps = [
+                    ("24fps", "frames per second"),
+                    ("30fps", "frames per second"),
+                    ("60fps", "frames per second"),
+                ];
                 self.push_all(&fps, CompletionItemKind::UNIT);
                 self.push_all(&SECTION_OPTIONS, CompletionItemKind::OPERATOR);
                 return;
@@ -878,11 +988,21 @@ impl<'a> Completer<'a> {
     /// Slot names under a skeleton's bone: `@` and the bone's own slots.
     fn skeleton_slot_names(&mut self) {
         let sk = &*self.comp.armature.skeleton;
-        let bone = self.comp.sources.bone_defs.iter().rfind(|d| (d.line.start as usize) < self.line_start).map(|d| d.bone);
+        let bone = self
+            .comp
+            .sources
+            .bone_defs
+            .iter()
+            .rfind(|d| (d.line.start as usize) < self.line_start)
+            .map(|d| d.bone);
         self.push("@", CompletionItemKind::VARIABLE, "a slot named after its bone");
         for s in sk.slots.iter().filter(|s| Some(s.bone) == bone) {
             let short = s.name.rsplit('.').next().unwrap_or(&s.name);
-            self.push(&format!("@{short}"), CompletionItemKind::VARIABLE, &format!("slot {}", s.name));
+            self.push(
+                &format!("@{short}"),
+                CompletionItemKind::VARIABLE,
+                &format!("slot {}", s.name),
+            );
         }
     }
 
@@ -914,12 +1034,10 @@ impl<'a> Completer<'a> {
         } else if self.depth == 1 {
             self.push_all(&SECTION_OPTIONS, CompletionItemKind::OPERATOR);
         } else if self.depth == 2 {
-            let item = self
-                .comp
-                .sources
-                .items
-                .iter()
-                .rfind(|i| (i.region.start as usize) < self.line_start && (i.region.start as usize) >= sec_start as usize);
+            let item = self.comp.sources.items.iter().rfind(|i| {
+                (i.region.start as usize) < self.line_start
+                    && (i.region.start as usize) >= sec_start as usize
+            });
             let target = item.and_then(|i| i.target);
             if self.first_token {
                 let list: &[(&str, &str)] = match target {
@@ -938,7 +1056,12 @@ impl<'a> Completer<'a> {
     fn timeline_values(&mut self, target: Option<Target>) {
         let sk = &*self.comp.armature.skeleton;
         let line_end = self.line_end() as u32;
-        let tl = self.comp.sources.timelines.iter().find(|t| t.line.start as usize >= self.line_start && t.line.start <= line_end);
+        let tl = self
+            .comp
+            .sources
+            .timelines
+            .iter()
+            .find(|t| t.line.start as usize >= self.line_start && t.line.start <= line_end);
         // A line without keys yet makes no timeline: its first
         // token says the property (the parser's own recognizer).
         let first = self.before.split_whitespace().next().unwrap_or("");
@@ -969,7 +1092,13 @@ impl<'a> Completer<'a> {
         } else if self.depth == 1 {
             let slot = self.before.trim_start().starts_with('@');
             let list: &[(&str, &str)] = if slot {
-                &[("r", "rNUM: red"), ("g", "gNUM: green"), ("b", "bNUM: blue"), ("a", "aNUM: alpha"), ("~", "~NUM: tolerance")]
+                &[
+                    ("r", "rNUM: red"),
+                    ("g", "gNUM: green"),
+                    ("b", "bNUM: blue"),
+                    ("a", "aNUM: alpha"),
+                    ("~", "~NUM: tolerance"),
+                ]
             } else {
                 &[
                     ("x", "xNUM: x"),
@@ -1012,13 +1141,25 @@ impl<'a> Completer<'a> {
 
 /// The attachment type of the slot line (skeleton) or skin item on the
 /// line `[line_start, line_end]`, from the section's tree.
-fn slot_type_at(sec_start: u32, kind: &SectionKind, line_start: usize, line_end: usize) -> Option<TypeName> {
+fn slot_type_at(
+    sec_start: u32,
+    kind: &SectionKind,
+    line_start: usize,
+    line_end: usize,
+) -> Option<TypeName> {
     let rel = (line_start as u32).checked_sub(sec_start)?;
     let rel_end = (line_end as u32).checked_sub(sec_start)?;
     let on = |span: Span| rel <= span.start && span.start <= rel_end;
     let ty = match kind {
-        SectionKind::Skeleton(s) => s.bones.iter().flat_map(|b| &b.slots).find(|sl| on(sl.span)).and_then(|sl| sl.spec.ty.as_ref()),
-        SectionKind::Skin(s) => s.items.iter().find(|i| on(i.span)).and_then(|i| i.spec.ty.as_ref()),
+        SectionKind::Skeleton(s) => s
+            .bones
+            .iter()
+            .flat_map(|b| &b.slots)
+            .find(|sl| on(sl.span))
+            .and_then(|sl| sl.spec.ty.as_ref()),
+        SectionKind::Skin(s) => {
+            s.items.iter().find(|i| on(i.span)).and_then(|i| i.spec.ty.as_ref())
+        }
         _ => None,
     };
     ty.map(|t| t.node.clone())
@@ -1052,7 +1193,8 @@ mod tests {
         );
         let after = compile(&renamed);
         assert!(after.diagnostics.is_empty(), "{:?}", after.diagnostics);
-        let names: Vec<&str> = after.armature.skeleton.slots.iter().map(|s| s.name.as_str()).collect();
+        let names: Vec<&str> =
+            after.armature.skeleton.slots.iter().map(|s| s.name.as_str()).collect();
         assert_eq!(names, ["limb.limb", "limb.hand.nail", "leg.leg"]);
         // Not a bone, not a name, not a valid new name.
         assert!(rename_bone(text, &comp, text.find("l10").unwrap() as u32 + 1, "x").is_err());

@@ -14,10 +14,14 @@ use std::collections::HashMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response};
-use lsp_types::notification::{DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument, Notification as _, PublishDiagnostics};
+use lsp_types::notification::{
+    DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument, Notification as _,
+    PublishDiagnostics,
+};
 use lsp_types::request::{
-    Completion, DocumentSymbolRequest, Formatting, GotoDefinition, HoverRequest, PrepareRenameRequest, References, Rename, Request as _,
-    SemanticTokensFullDeltaRequest, SemanticTokensFullRequest,
+    Completion, DocumentSymbolRequest, Formatting, GotoDefinition, HoverRequest,
+    PrepareRenameRequest, References, Rename, Request as _, SemanticTokensFullDeltaRequest,
+    SemanticTokensFullRequest,
 };
 use lsp_types::*;
 
@@ -58,24 +62,40 @@ pub struct Server {
 /// The capabilities `skelpad lsp` announces.
 pub fn capabilities() -> ServerCapabilities {
     ServerCapabilities {
-        text_document_sync: Some(TextDocumentSyncCapability::Kind(TextDocumentSyncKind::INCREMENTAL)),
+        text_document_sync: Some(TextDocumentSyncCapability::Kind(
+            TextDocumentSyncKind::INCREMENTAL,
+        )),
         position_encoding: Some(PositionEncodingKind::UTF16),
         hover_provider: Some(HoverProviderCapability::Simple(true)),
         completion_provider: Some(CompletionOptions {
-            trigger_characters: Some(vec!["@".into(), ":".into(), ".".into(), " ".into(), "\t".into()]),
+            trigger_characters: Some(vec![
+                "@".into(),
+                ":".into(),
+                ".".into(),
+                " ".into(),
+                "\t".into(),
+            ]),
             ..CompletionOptions::default()
         }),
         definition_provider: Some(OneOf::Left(true)),
         references_provider: Some(OneOf::Left(true)),
         document_symbol_provider: Some(OneOf::Left(true)),
-        rename_provider: Some(OneOf::Right(RenameOptions { prepare_provider: Some(true), work_done_progress_options: Default::default() })),
-        document_formatting_provider: Some(OneOf::Left(true)),
-        semantic_tokens_provider: Some(SemanticTokensServerCapabilities::SemanticTokensOptions(SemanticTokensOptions {
-            legend: SemanticTokensLegend { token_types: analysis::token_types(), token_modifiers: analysis::TOKEN_MODIFIERS.to_vec() },
-            full: Some(SemanticTokensFullOptions::Delta { delta: Some(true) }),
-            range: None,
+        rename_provider: Some(OneOf::Right(RenameOptions {
+            prepare_provider: Some(true),
             work_done_progress_options: Default::default(),
         })),
+        document_formatting_provider: Some(OneOf::Left(true)),
+        semantic_tokens_provider: Some(SemanticTokensServerCapabilities::SemanticTokensOptions(
+            SemanticTokensOptions {
+                legend: SemanticTokensLegend {
+                    token_types: analysis::token_types(),
+                    token_modifiers: analysis::TOKEN_MODIFIERS.to_vec(),
+                },
+                full: Some(SemanticTokensFullOptions::Delta { delta: Some(true) }),
+                range: None,
+                work_done_progress_options: Default::default(),
+            },
+        )),
         ..ServerCapabilities::default()
     }
 }
@@ -106,7 +126,10 @@ pub fn run() -> i32 {
     code
 }
 
-fn initialize(connection: &Connection, init: serde_json::Value) -> Result<(), lsp_server::ProtocolError> {
+fn initialize(
+    connection: &Connection,
+    init: serde_json::Value,
+) -> Result<(), lsp_server::ProtocolError> {
     let (id, _params) = connection.initialize_start()?;
     connection.initialize_finish(id, init)
 }
@@ -122,14 +145,21 @@ impl Server {
                         Err(_) => return 1,
                     }
                     let id = req.id.clone();
-                    let resp = catch_unwind(AssertUnwindSafe(|| self.request(req)))
-                        .unwrap_or_else(|_| Response::new_err(id, ErrorCode::InternalError as i32, "internal error".into()));
+                    let resp =
+                        catch_unwind(AssertUnwindSafe(|| self.request(req))).unwrap_or_else(|_| {
+                            Response::new_err(
+                                id,
+                                ErrorCode::InternalError as i32,
+                                "internal error".into(),
+                            )
+                        });
                     if connection.sender.send(Message::Response(resp)).is_err() {
                         return 1;
                     }
                 }
                 Message::Notification(n) => {
-                    let out = catch_unwind(AssertUnwindSafe(|| self.notification(n))).unwrap_or_default();
+                    let out =
+                        catch_unwind(AssertUnwindSafe(|| self.notification(n))).unwrap_or_default();
                     for n in out {
                         if connection.sender.send(Message::Notification(n)).is_err() {
                             return 1;
@@ -146,13 +176,17 @@ impl Server {
     pub fn notification(&mut self, n: Notification) -> Vec<Notification> {
         match n.method.as_str() {
             DidOpenTextDocument::METHOD => {
-                let Ok(p) = serde_json::from_value::<DidOpenTextDocumentParams>(n.params) else { return Vec::new() };
+                let Ok(p) = serde_json::from_value::<DidOpenTextDocumentParams>(n.params) else {
+                    return Vec::new();
+                };
                 let uri = p.text_document.uri;
                 self.docs.insert(uri.clone(), Doc::new(p.text_document.text));
                 self.publish(&uri, Some(p.text_document.version)).into_iter().collect()
             }
             DidChangeTextDocument::METHOD => {
-                let Ok(p) = serde_json::from_value::<DidChangeTextDocumentParams>(n.params) else { return Vec::new() };
+                let Ok(p) = serde_json::from_value::<DidChangeTextDocumentParams>(n.params) else {
+                    return Vec::new();
+                };
                 let uri = p.text_document.uri;
                 let Some(doc) = self.docs.get_mut(&uri) else { return Vec::new() };
                 for c in &p.content_changes {
@@ -162,9 +196,15 @@ impl Server {
                 self.publish(&uri, Some(p.text_document.version)).into_iter().collect()
             }
             DidCloseTextDocument::METHOD => {
-                let Ok(p) = serde_json::from_value::<DidCloseTextDocumentParams>(n.params) else { return Vec::new() };
+                let Ok(p) = serde_json::from_value::<DidCloseTextDocumentParams>(n.params) else {
+                    return Vec::new();
+                };
                 self.docs.remove(&p.text_document.uri);
-                let clear = PublishDiagnosticsParams { uri: p.text_document.uri, diagnostics: Vec::new(), version: None };
+                let clear = PublishDiagnosticsParams {
+                    uri: p.text_document.uri,
+                    diagnostics: Vec::new(),
+                    version: None,
+                };
                 vec![Notification::new(PublishDiagnostics::METHOD.into(), clear)]
             }
             _ => Vec::new(),
@@ -173,7 +213,11 @@ impl Server {
 
     fn publish(&self, uri: &Uri, version: Option<i32>) -> Option<Notification> {
         let doc = self.docs.get(uri)?;
-        let params = PublishDiagnosticsParams { uri: uri.clone(), diagnostics: diagnostics(uri, doc), version };
+        let params = PublishDiagnosticsParams {
+            uri: uri.clone(),
+            diagnostics: diagnostics(uri, doc),
+            version,
+        };
         Some(Notification::new(PublishDiagnostics::METHOD.into(), params))
     }
 
@@ -188,26 +232,37 @@ impl Server {
 
     fn dispatch(&mut self, req: Request) -> Result<serde_json::Value, (ErrorCode, String)> {
         fn params<P: serde::de::DeserializeOwned>(req: &Request) -> Result<P, (ErrorCode, String)> {
-            serde_json::from_value(req.params.clone()).map_err(|e| (ErrorCode::InvalidParams, format!("invalid parameters: {e}")))
+            serde_json::from_value(req.params.clone())
+                .map_err(|e| (ErrorCode::InvalidParams, format!("invalid parameters: {e}")))
         }
         fn json(v: impl serde::Serialize) -> Result<serde_json::Value, (ErrorCode, String)> {
             serde_json::to_value(v).map_err(|e| (ErrorCode::InternalError, e.to_string()))
         }
-        let unknown = |uri: &Uri| (ErrorCode::InvalidParams, format!("unknown document {}", uri.as_str()));
+        let unknown =
+            |uri: &Uri| (ErrorCode::InvalidParams, format!("unknown document {}", uri.as_str()));
         match req.method.as_str() {
             HoverRequest::METHOD => {
                 let p: HoverParams = params(&req)?;
-                let (uri, pos) = (&p.text_document_position_params.text_document.uri, p.text_document_position_params.position);
+                let (uri, pos) = (
+                    &p.text_document_position_params.text_document.uri,
+                    p.text_document_position_params.position,
+                );
                 let doc = self.docs.get(uri).ok_or_else(|| unknown(uri))?;
                 let at = doc.text.offset(pos) as u32;
                 json(analysis::hover(&doc.text.text, &doc.comp, at).map(|(md, span)| Hover {
-                    contents: HoverContents::Markup(MarkupContent { kind: MarkupKind::Markdown, value: md }),
+                    contents: HoverContents::Markup(MarkupContent {
+                        kind: MarkupKind::Markdown,
+                        value: md,
+                    }),
                     range: Some(doc.text.range(span)),
                 }))
             }
             Completion::METHOD => {
                 let p: CompletionParams = params(&req)?;
-                let (uri, pos) = (&p.text_document_position.text_document.uri, p.text_document_position.position);
+                let (uri, pos) = (
+                    &p.text_document_position.text_document.uri,
+                    p.text_document_position.position,
+                );
                 let doc = self.docs.get(uri).ok_or_else(|| unknown(uri))?;
                 let at = doc.text.offset(pos);
                 let items: Vec<CompletionItem> = analysis::complete(&doc.text.text, &doc.comp, at)
@@ -216,7 +271,10 @@ impl Server {
                         label: p.label.clone(),
                         kind: Some(p.kind),
                         detail: Some(p.detail),
-                        text_edit: Some(CompletionTextEdit::Edit(TextEdit { range: doc.text.range(p.replace), new_text: p.label })),
+                        text_edit: Some(CompletionTextEdit::Edit(TextEdit {
+                            range: doc.text.range(p.replace),
+                            new_text: p.label,
+                        })),
                         ..CompletionItem::default()
                     })
                     .collect();
@@ -224,58 +282,95 @@ impl Server {
             }
             GotoDefinition::METHOD => {
                 let p: GotoDefinitionParams = params(&req)?;
-                let (uri, pos) = (&p.text_document_position_params.text_document.uri, p.text_document_position_params.position);
+                let (uri, pos) = (
+                    &p.text_document_position_params.text_document.uri,
+                    p.text_document_position_params.position,
+                );
                 let doc = self.docs.get(uri).ok_or_else(|| unknown(uri))?;
                 let at = doc.text.offset(pos) as u32;
-                json(
-                    analysis::definition(&doc.text.text, &doc.comp, at)
-                        .map(|s| GotoDefinitionResponse::Scalar(Location { uri: uri.clone(), range: doc.text.range(s) })),
-                )
+                json(analysis::definition(&doc.text.text, &doc.comp, at).map(|s| {
+                    GotoDefinitionResponse::Scalar(Location {
+                        uri: uri.clone(),
+                        range: doc.text.range(s),
+                    })
+                }))
             }
             References::METHOD => {
                 let p: ReferenceParams = params(&req)?;
-                let (uri, pos) = (&p.text_document_position.text_document.uri, p.text_document_position.position);
+                let (uri, pos) = (
+                    &p.text_document_position.text_document.uri,
+                    p.text_document_position.position,
+                );
                 let doc = self.docs.get(uri).ok_or_else(|| unknown(uri))?;
                 let at = doc.text.offset(pos) as u32;
-                let locs: Vec<Location> = analysis::references(&doc.text.text, &doc.comp, at, p.context.include_declaration)
-                    .into_iter()
-                    .map(|s| Location { uri: uri.clone(), range: doc.text.range(s) })
-                    .collect();
+                let locs: Vec<Location> = analysis::references(
+                    &doc.text.text,
+                    &doc.comp,
+                    at,
+                    p.context.include_declaration,
+                )
+                .into_iter()
+                .map(|s| Location { uri: uri.clone(), range: doc.text.range(s) })
+                .collect();
                 json(locs)
             }
             DocumentSymbolRequest::METHOD => {
                 let p: DocumentSymbolParams = params(&req)?;
-                let doc = self.docs.get(&p.text_document.uri).ok_or_else(|| unknown(&p.text_document.uri))?;
-                let syms: Vec<DocumentSymbol> =
-                    analysis::symbols(&doc.text.text, &doc.comp).into_iter().map(|s| document_symbol(&doc.text, s)).collect();
+                let doc = self
+                    .docs
+                    .get(&p.text_document.uri)
+                    .ok_or_else(|| unknown(&p.text_document.uri))?;
+                let syms: Vec<DocumentSymbol> = analysis::symbols(&doc.text.text, &doc.comp)
+                    .into_iter()
+                    .map(|s| document_symbol(&doc.text, s))
+                    .collect();
                 json(DocumentSymbolResponse::Nested(syms))
             }
             PrepareRenameRequest::METHOD => {
                 let p: TextDocumentPositionParams = params(&req)?;
-                let doc = self.docs.get(&p.text_document.uri).ok_or_else(|| unknown(&p.text_document.uri))?;
+                let doc = self
+                    .docs
+                    .get(&p.text_document.uri)
+                    .ok_or_else(|| unknown(&p.text_document.uri))?;
                 let at = doc.text.offset(p.position) as u32;
                 // No bone named here: `null` (nothing to rename).
-                json(analysis::prepare_rename(&doc.text.text, &doc.comp, at).ok().map(|s| PrepareRenameResponse::Range(doc.text.range(s))))
+                json(
+                    analysis::prepare_rename(&doc.text.text, &doc.comp, at)
+                        .ok()
+                        .map(|s| PrepareRenameResponse::Range(doc.text.range(s))),
+                )
             }
             Rename::METHOD => {
                 let p: RenameParams = params(&req)?;
-                let (uri, pos) = (&p.text_document_position.text_document.uri, p.text_document_position.position);
+                let (uri, pos) = (
+                    &p.text_document_position.text_document.uri,
+                    p.text_document_position.position,
+                );
                 let doc = self.docs.get(uri).ok_or_else(|| unknown(uri))?;
                 let at = doc.text.offset(pos) as u32;
-                let edits =
-                    analysis::rename_bone(&doc.text.text, &doc.comp, at, &p.new_name).map_err(|m| (ErrorCode::InvalidRequest, m))?;
+                let edits = analysis::rename_bone(&doc.text.text, &doc.comp, at, &p.new_name)
+                    .map_err(|m| (ErrorCode::InvalidRequest, m))?;
                 let edits = text_edits(&doc.text, edits);
-                json(WorkspaceEdit { changes: Some([(uri.clone(), edits)].into_iter().collect()), ..WorkspaceEdit::default() })
+                json(WorkspaceEdit {
+                    changes: Some([(uri.clone(), edits)].into_iter().collect()),
+                    ..WorkspaceEdit::default()
+                })
             }
             Formatting::METHOD => {
                 let p: DocumentFormattingParams = params(&req)?;
-                let doc = self.docs.get(&p.text_document.uri).ok_or_else(|| unknown(&p.text_document.uri))?;
+                let doc = self
+                    .docs
+                    .get(&p.text_document.uri)
+                    .ok_or_else(|| unknown(&p.text_document.uri))?;
                 json(text_edits(&doc.text, analysis::format(&doc.text.text, p.options.tab_size)))
             }
             SemanticTokensFullRequest::METHOD => {
                 let p: SemanticTokensParams = params(&req)?;
                 let id = self.result_id();
-                let doc = self.docs.get_mut(&p.text_document.uri).ok_or_else(|| unknown(&p.text_document.uri))?;
+                let doc = self
+                    .docs
+                    .get_mut(&p.text_document.uri)
+                    .ok_or_else(|| unknown(&p.text_document.uri))?;
                 let data = semantic_tokens(doc);
                 doc.tokens = Some((id.clone(), data.clone()));
                 json(SemanticTokensResult::Tokens(SemanticTokens { result_id: Some(id), data }))
@@ -283,7 +378,10 @@ impl Server {
             SemanticTokensFullDeltaRequest::METHOD => {
                 let p: SemanticTokensDeltaParams = params(&req)?;
                 let id = self.result_id();
-                let doc = self.docs.get_mut(&p.text_document.uri).ok_or_else(|| unknown(&p.text_document.uri))?;
+                let doc = self
+                    .docs
+                    .get_mut(&p.text_document.uri)
+                    .ok_or_else(|| unknown(&p.text_document.uri))?;
                 let data = semantic_tokens(doc);
                 let result = match doc.tokens.take() {
                     Some((prev_id, prev)) if prev_id == p.previous_result_id => {
@@ -292,7 +390,10 @@ impl Server {
                             edits: delta(&prev, &data),
                         })
                     }
-                    _ => SemanticTokensFullDeltaResult::Tokens(SemanticTokens { result_id: Some(id.clone()), data: data.clone() }),
+                    _ => SemanticTokensFullDeltaResult::Tokens(SemanticTokens {
+                        result_id: Some(id.clone()),
+                        data: data.clone(),
+                    }),
                 };
                 doc.tokens = Some((id, data));
                 json(result)
@@ -318,7 +419,10 @@ fn diagnostics(uri: &Uri, doc: &Doc) -> Vec<lsp_types::Diagnostic> {
             let related: Vec<DiagnosticRelatedInformation> = d
                 .hints
                 .iter()
-                .map(|h| DiagnosticRelatedInformation { location: Location { uri: uri.clone(), range }, message: format!("help: {h}") })
+                .map(|h| DiagnosticRelatedInformation {
+                    location: Location { uri: uri.clone(), range },
+                    message: format!("help: {h}"),
+                })
                 .collect();
             lsp_types::Diagnostic {
                 range,
@@ -370,8 +474,15 @@ fn semantic_tokens(doc: &Doc) -> Vec<SemanticToken> {
             let len = t.text.get(start..line_end).map_or(0, |s| s.encode_utf16().count()) as u32;
             if len > 0 {
                 let delta_line = p.line - prev_line;
-                let delta_start = if delta_line == 0 { p.character - prev_char } else { p.character };
-                out.push(SemanticToken { delta_line, delta_start, length: len, token_type: ty, token_modifiers_bitset: mods });
+                let delta_start =
+                    if delta_line == 0 { p.character - prev_char } else { p.character };
+                out.push(SemanticToken {
+                    delta_line,
+                    delta_start,
+                    length: len,
+                    token_type: ty,
+                    token_modifiers_bitset: mods,
+                });
                 (prev_line, prev_char) = (p.line, p.character);
             }
             let next = t.line_start(line + 1);
@@ -388,7 +499,13 @@ fn semantic_tokens(doc: &Doc) -> Vec<SemanticToken> {
 fn delta(prev: &[SemanticToken], next: &[SemanticToken]) -> Vec<SemanticTokensEdit> {
     let prefix = prev.iter().zip(next).take_while(|(a, b)| a == b).count();
     let max_suffix = prev.len().min(next.len()) - prefix;
-    let suffix = prev.iter().rev().zip(next.iter().rev()).take(max_suffix).take_while(|(a, b)| a == b).count();
+    let suffix = prev
+        .iter()
+        .rev()
+        .zip(next.iter().rev())
+        .take(max_suffix)
+        .take_while(|(a, b)| a == b)
+        .count();
     if prefix == prev.len() && prefix == next.len() {
         return Vec::new();
     }

@@ -68,7 +68,10 @@ impl Text {
 
     /// The LSP range of a byte span (clamped).
     pub fn range(&self, span: Span) -> Range {
-        Range { start: self.position(span.start as usize), end: self.position(span.end.max(span.start) as usize) }
+        Range {
+            start: self.position(span.start as usize),
+            end: self.position(span.end.max(span.start) as usize),
+        }
     }
 
     /// The byte span of an LSP range (ordered, clamped).

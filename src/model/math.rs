@@ -40,7 +40,11 @@ impl Affine {
     /// `T(x, y) · R(rot) · S(sx, sy)`: the transform of an attachment or a
     /// bone's local frame without inheritance.
     pub fn trs(x: f64, y: f64, rot_rad: f64, sx: f64, sy: f64) -> Self {
-        Affine(DAffine2::from_scale_angle_translation(DVec2::new(sx, sy), rot_rad, DVec2::new(x, y)))
+        Affine(DAffine2::from_scale_angle_translation(
+            DVec2::new(sx, sy),
+            rot_rad,
+            DVec2::new(x, y),
+        ))
     }
 
     /// The transform with these columns: where `(1, 0)` and `(0, 1)` point,
@@ -56,7 +60,8 @@ impl Affine {
 
     /// As `[a, b, c, d, e, f]`.
     pub const fn to_array(self) -> [f64; 6] {
-        let ([a, b], [c, d], [e, f]) = (self.x_axis().to_array(), self.y_axis().to_array(), self.translation().to_array());
+        let ([a, b], [c, d], [e, f]) =
+            (self.x_axis().to_array(), self.y_axis().to_array(), self.translation().to_array());
         [a, b, c, d, e, f]
     }
 
@@ -234,7 +239,10 @@ mod tests {
         assert_eq!(m.apply(1.0, 10.0), (2.0 + 50.0 + 11.0, 3.0 + 70.0 + 13.0));
         assert_eq!(m.apply_vector(1.0, 10.0), (52.0, 73.0));
         assert_eq!(m.to_array(), [2.0, 3.0, 5.0, 7.0, 11.0, 13.0]);
-        assert_eq!((m.x_axis(), m.y_axis(), m.translation()), (DVec2::new(2.0, 3.0), DVec2::new(5.0, 7.0), DVec2::new(11.0, 13.0)));
+        assert_eq!(
+            (m.x_axis(), m.y_axis(), m.translation()),
+            (DVec2::new(2.0, 3.0), DVec2::new(5.0, 7.0), DVec2::new(11.0, 13.0))
+        );
         assert_eq!(m.linear().to_array(), [2.0, 3.0, 5.0, 7.0, 0.0, 0.0]);
         assert_eq!(m.determinant(), 2.0 * 7.0 - 3.0 * 5.0);
         assert_eq!(Affine::translate(4.0, -1.0).apply(1.0, 2.0), (5.0, 1.0));
@@ -252,14 +260,20 @@ mod tests {
 
     #[test]
     fn a_collapsed_transform_has_no_inverse_and_zero_stands_in() {
-        for m in [Affine::scale(0.0, 1.0), Affine::scale(1e-7, 1e-7), Affine::from_array([f64::NAN, 0.0, 0.0, 1.0, 0.0, 0.0])] {
+        for m in [
+            Affine::scale(0.0, 1.0),
+            Affine::scale(1e-7, 1e-7),
+            Affine::from_array([f64::NAN, 0.0, 0.0, 1.0, 0.0, 0.0]),
+        ] {
             assert!(m.inverse().is_none(), "{m:?}");
             assert_eq!(m.inverse_or_zero(), Affine::ZERO);
         }
         assert_eq!(Affine::ZERO.apply(5.0, -3.0), (0.0, 0.0));
         let m = Affine::trs(1.0, 2.0, -0.3, -1.5, 4.0);
         let round = m * m.inverse_or_zero();
-        assert!(round.to_array().iter().zip(Affine::IDENTITY.to_array()).all(|(a, b)| close(*a, b)));
+        assert!(
+            round.to_array().iter().zip(Affine::IDENTITY.to_array()).all(|(a, b)| close(*a, b))
+        );
         assert_eq!(Affine::default(), Affine::IDENTITY);
     }
 

@@ -179,7 +179,10 @@ impl Skeleton {
 
     /// The attachment of `slot` with short name `name`, if any.
     pub fn find_attachment(&self, slot: SlotId, name: &str) -> Option<AttachmentId> {
-        self.attachments.iter().position(|a| a.slot == slot && a.name == name).map(AttachmentId::from_index)
+        self.attachments
+            .iter()
+            .position(|a| a.slot == slot && a.name == name)
+            .map(AttachmentId::from_index)
     }
 
     /// The contents of an attachment as the given skin shows it.
@@ -216,7 +219,15 @@ pub struct BoneTransform {
 
 impl Default for BoneTransform {
     fn default() -> Self {
-        BoneTransform { x: 0.0, y: 0.0, rotation_rad: 0.0, scale_x: 1.0, scale_y: 1.0, flip_x: false, flip_y: false }
+        BoneTransform {
+            x: 0.0,
+            y: 0.0,
+            rotation_rad: 0.0,
+            scale_x: 1.0,
+            scale_y: 1.0,
+            flip_x: false,
+            flip_y: false,
+        }
     }
 }
 
@@ -586,7 +597,8 @@ impl Easing {
     }
 
     /// Every easing, in declaration order.
-    pub const ALL: [Easing; 4] = [Easing::Linear, Easing::SineIn, Easing::SineOut, Easing::SineInOut];
+    pub const ALL: [Easing; 4] =
+        [Easing::Linear, Easing::SineIn, Easing::SineOut, Easing::SineInOut];
 }
 
 /// How a key's value changes on the way to the next key.
@@ -884,7 +896,9 @@ impl Animation {
     /// With `bone`, only keys of channels of that bone and its slots.
     pub fn key_times(&self, skeleton: &Skeleton, bone: Option<BoneId>) -> Vec<f64> {
         let bone_ok = |b: BoneId| bone.is_none_or(|x| x == b);
-        let slot_ok = |s: SlotId| bone.is_none_or(|x| skeleton.slots.get(s.index()).is_some_and(|sl| sl.bone == x));
+        let slot_ok = |s: SlotId| {
+            bone.is_none_or(|x| skeleton.slots.get(s.index()).is_some_and(|sl| sl.bone == x))
+        };
         let mut out: Vec<f64> = Vec::new();
         for c in self.bones.iter().filter(|c| bone_ok(c.bone)) {
             out.extend(c.keys.iter().map(|k| k.time_secs));

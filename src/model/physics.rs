@@ -31,7 +31,10 @@ pub struct BonePhysics {
 impl BonePhysics {
     /// Whether this bone's world transform depends on the simulation.
     pub fn is_active(&self) -> bool {
-        self.pos_damping > 0.0 || self.rot_damping > 0.0 || self.scale_damping > 0.0 || self.sway > 0.0
+        self.pos_damping > 0.0
+            || self.rot_damping > 0.0
+            || self.scale_damping > 0.0
+            || self.sway > 0.0
     }
 }
 

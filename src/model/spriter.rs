@@ -79,7 +79,9 @@ impl SpriterCurve {
     pub fn as_bezier(self) -> Option<(f64, f64, f64, f64)> {
         let [c1, c2, ..] = self.c;
         match self.kind {
-            SpriterCurveKind::Quadratic => Some((1.0 / 3.0, 2.0 * c1 / 3.0, 2.0 / 3.0, (2.0 * c1 + 1.0) / 3.0)),
+            SpriterCurveKind::Quadratic => {
+                Some((1.0 / 3.0, 2.0 * c1 / 3.0, 2.0 / 3.0, (2.0 * c1 + 1.0) / 3.0))
+            }
             SpriterCurveKind::Cubic => Some((1.0 / 3.0, c1, 2.0 / 3.0, c2)),
             _ => None,
         }
@@ -170,9 +172,17 @@ mod tests {
 
     #[test]
     fn polynomial_curves_end_at_zero_and_one() {
-        for kind in [SpriterCurveKind::Quadratic, SpriterCurveKind::Cubic, SpriterCurveKind::Quartic, SpriterCurveKind::Quintic] {
+        for kind in [
+            SpriterCurveKind::Quadratic,
+            SpriterCurveKind::Cubic,
+            SpriterCurveKind::Quartic,
+            SpriterCurveKind::Quintic,
+        ] {
             let c = SpriterCurve { kind, c: [0.3, 0.9, 0.1, 0.7] };
-            assert!(c.progress(0.0).abs() < 1e-12 && (c.progress(1.0) - 1.0).abs() < 1e-12, "{kind:?}");
+            assert!(
+                c.progress(0.0).abs() < 1e-12 && (c.progress(1.0) - 1.0).abs() < 1e-12,
+                "{kind:?}"
+            );
         }
         // Quadratic with c1 = 0.5 is the identity; c1 = 0 is t².
         let q = |c1| SpriterCurve { kind: SpriterCurveKind::Quadratic, c: [c1, 0.0, 0.0, 0.0] };
@@ -182,7 +192,10 @@ mod tests {
 
     #[test]
     fn quadratic_and_cubic_are_exact_timing_beziers() {
-        for (kind, c) in [(SpriterCurveKind::Quadratic, [0.8, 0.0, 0.0, 0.0]), (SpriterCurveKind::Cubic, [0.995, 0.1, 0.0, 0.0])] {
+        for (kind, c) in [
+            (SpriterCurveKind::Quadratic, [0.8, 0.0, 0.0, 0.0]),
+            (SpriterCurveKind::Cubic, [0.995, 0.1, 0.0, 0.0]),
+        ] {
             let sc = SpriterCurve { kind, c };
             let (x1, y1, x2, y2) = sc.as_bezier().unwrap();
             let b = super::super::Curve::Bezier { x1, y1, x2, y2 };
@@ -195,7 +208,10 @@ mod tests {
 
     #[test]
     fn bezier_stops_within_spriters_tolerance() {
-        let b = SpriterCurve { kind: SpriterCurveKind::Bezier, c: [0.4003, 0.995261, 0.8654, 0.161137] };
+        let b = SpriterCurve {
+            kind: SpriterCurveKind::Bezier,
+            c: [0.4003, 0.995261, 0.8654, 0.161137],
+        };
         // Linear handles give the identity within 1/200.
         let lin = SpriterCurve { kind: SpriterCurveKind::Bezier, c: [0.25, 0.25, 0.75, 0.75] };
         for i in 0..=10 {

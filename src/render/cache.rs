@@ -141,12 +141,22 @@ impl TessCache {
             None => {
                 self.misses += 1;
                 let mesh = match op {
-                    Op::Fill { tolerance, simple } => self.tess.fill(outline, f32::from_bits(tolerance), simple),
-                    Op::Stroke { width, join, cap, miter_limit, tolerance } => {
-                        self.tess.stroke(outline, &stroke_of(width, join, cap, miter_limit), f32::from_bits(tolerance))
+                    Op::Fill { tolerance, simple } => {
+                        self.tess.fill(outline, f32::from_bits(tolerance), simple)
                     }
+                    Op::Stroke { width, join, cap, miter_limit, tolerance } => self.tess.stroke(
+                        outline,
+                        &stroke_of(width, join, cap, miter_limit),
+                        f32::from_bits(tolerance),
+                    ),
                 };
-                bucket.push(Entry { outline: outline.clone(), op, mesh, contours: None, last_used: epoch });
+                bucket.push(Entry {
+                    outline: outline.clone(),
+                    op,
+                    mesh,
+                    contours: None,
+                    last_used: epoch,
+                });
                 self.len += 1;
                 bucket.len() - 1
             }

@@ -10,14 +10,23 @@
 
 use std::collections::HashMap;
 
-use tiny_skia::{FillRule, FilterQuality, Paint, PathBuilder, Pattern, Pixmap, Shader, SpreadMode, Transform};
+use tiny_skia::{
+    FillRule, FilterQuality, Paint, PathBuilder, Pattern, Pixmap, Shader, SpreadMode, Transform,
+};
 
 use super::{CONTOUR_END, DrawItem, DrawList, Rgba, SpriteImage, View};
 
 /// Rasterizes `list` seen through `view` into a new `width × height`
 /// picture (premultiplied RGBA), on `background` (transparent if `None`).
-pub fn render(list: &DrawList, view: &View, width: u32, height: u32, background: Option<Rgba>) -> Result<Pixmap, String> {
-    let mut pixmap = Pixmap::new(width, height).ok_or_else(|| format!("cannot make a {width}×{height} picture"))?;
+pub fn render(
+    list: &DrawList,
+    view: &View,
+    width: u32,
+    height: u32,
+    background: Option<Rgba>,
+) -> Result<Pixmap, String> {
+    let mut pixmap = Pixmap::new(width, height)
+        .ok_or_else(|| format!("cannot make a {width}×{height} picture"))?;
     if let Some(bg) = background.and_then(color) {
         pixmap.fill(bg);
     }
@@ -26,7 +35,13 @@ pub fn render(list: &DrawList, view: &View, width: u32, height: u32, background:
 }
 
 /// Like [`render`], as straight-alpha RGBA8 (what PNG files hold).
-pub fn render_rgba(list: &DrawList, view: &View, width: u32, height: u32, background: Option<Rgba>) -> Result<image::RgbaImage, String> {
+pub fn render_rgba(
+    list: &DrawList,
+    view: &View,
+    width: u32,
+    height: u32,
+    background: Option<Rgba>,
+) -> Result<image::RgbaImage, String> {
     render(list, view, width, height, background).map(to_rgba_image)
 }
 
@@ -59,8 +74,11 @@ pub fn draw(pixmap: &mut Pixmap, list: &DrawList, view: &View) {
     let rows = h.div_ceil(bands);
     let stride = w * 4;
     let band = |k: usize, chunk: &mut [u8]| {
-        let shifted = View { origin_px: [view.origin_px[0], view.origin_px[1] - (k * rows) as f64], ..*view };
-        if let Some(part) = tiny_skia::PixmapMut::from_bytes(chunk, w as u32, (chunk.len() / stride) as u32) {
+        let shifted =
+            View { origin_px: [view.origin_px[0], view.origin_px[1] - (k * rows) as f64], ..*view };
+        if let Some(part) =
+            tiny_skia::PixmapMut::from_bytes(chunk, w as u32, (chunk.len() / stride) as u32)
+        {
             draw_band(part, list, &shifted);
         }
     };
@@ -103,8 +121,13 @@ fn draw_band(mut pixmap: tiny_skia::PixmapMut<'_>, list: &DrawList, view: &View)
             [q[0] as f32, q[1] as f32]
         }));
         let at = |i: u32| pixels.get(i.wrapping_sub(item.vertices.start) as usize).copied();
-        let is_safe = pixels.iter().all(|p| p[0] >= safe[0] && p[0] <= safe[2] && p[1] >= safe[1] && p[1] <= safe[3]);
-        let loops = list.contours.get(item.contours.start as usize..item.contours.end as usize).unwrap_or(&[]);
+        let is_safe = pixels
+            .iter()
+            .all(|p| p[0] >= safe[0] && p[0] <= safe[2] && p[1] >= safe[1] && p[1] <= safe[3]);
+        let loops = list
+            .contours
+            .get(item.contours.start as usize..item.contours.end as usize)
+            .unwrap_or(&[]);
         if is_safe && !loops.is_empty() {
             // The item's outline loops: same coverage, far fewer edges.
             let mut open = false;
@@ -125,7 +148,12 @@ fn draw_band(mut pixmap: tiny_skia::PixmapMut<'_>, list: &DrawList, view: &View)
                 }
             }
         } else {
-            for t in list.indices.get(item.indices.start as usize..item.indices.end as usize).unwrap_or(&[]).chunks_exact(3) {
+            for t in list
+                .indices
+                .get(item.indices.start as usize..item.indices.end as usize)
+                .unwrap_or(&[])
+                .chunks_exact(3)
+            {
                 let (Some(a), Some(b), Some(c)) = (at(t[0]), at(t[1]), at(t[2])) else { continue };
                 let cross = (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0]);
                 if cross.is_nan() || cross.abs() <= 1e-9 {
@@ -147,16 +175,30 @@ fn draw_band(mut pixmap: tiny_skia::PixmapMut<'_>, list: &DrawList, view: &View)
         match &item.texture {
             None => {
                 if let Some(c) = color(item.color) {
-                    let paint = Paint { shader: Shader::SolidColor(c), anti_alias: true, ..Paint::default() };
+                    let paint = Paint {
+                        shader: Shader::SolidColor(c),
+                        anti_alias: true,
+                        ..Paint::default()
+                    };
                     pixmap.fill_path(&path, &paint, FillRule::Winding, Transform::identity(), None);
                 }
             }
             Some(img) => {
                 if let Some(transform) = texture_transform(list, item, img, view) {
-                    let rgb = [0, 1, 2].map(|i| (item.color[i].clamp(0.0, 1.0) * 255.0).round() as u8);
-                    let source =
-                        if rgb == [255; 3] { img.pixmap() } else { tinted.entry((img.id, rgb)).or_insert_with(|| tint(img.pixmap(), rgb)) };
-                    let shader = Pattern::new(source.as_ref(), SpreadMode::Pad, FilterQuality::Bilinear, item.color[3], transform);
+                    let rgb =
+                        [0, 1, 2].map(|i| (item.color[i].clamp(0.0, 1.0) * 255.0).round() as u8);
+                    let source = if rgb == [255; 3] {
+                        img.pixmap()
+                    } else {
+                        tinted.entry((img.id, rgb)).or_insert_with(|| tint(img.pixmap(), rgb))
+                    };
+                    let shader = Pattern::new(
+                        source.as_ref(),
+                        SpreadMode::Pad,
+                        FilterQuality::Bilinear,
+                        item.color[3],
+                        transform,
+                    );
                     let paint = Paint { shader, anti_alias: true, ..Paint::default() };
                     pixmap.fill_path(&path, &paint, FillRule::Winding, Transform::identity(), None);
                 }
@@ -170,37 +212,43 @@ fn draw_band(mut pixmap: tiny_skia::PixmapMut<'_>, list: &DrawList, view: &View)
 /// when it reaches outside it (Sutherland–Hodgman; a convex polygon stays
 /// convex and keeps its winding).
 fn push_triangle(builder: &mut PathBuilder, tri: [[f32; 2]; 3], clip: &[f32; 4]) {
-    let (lo_x, hi_x) = (tri[0][0].min(tri[1][0]).min(tri[2][0]), tri[0][0].max(tri[1][0]).max(tri[2][0]));
-    let (lo_y, hi_y) = (tri[0][1].min(tri[1][1]).min(tri[2][1]), tri[0][1].max(tri[1][1]).max(tri[2][1]));
+    let (lo_x, hi_x) =
+        (tri[0][0].min(tri[1][0]).min(tri[2][0]), tri[0][0].max(tri[1][0]).max(tri[2][0]));
+    let (lo_y, hi_y) =
+        (tri[0][1].min(tri[1][1]).min(tri[2][1]), tri[0][1].max(tri[1][1]).max(tri[2][1]));
     if hi_x < clip[0] || lo_x > clip[2] || hi_y < clip[1] || lo_y > clip[3] {
         return;
     }
-    let polygon: Vec<[f32; 2]> = if lo_x >= clip[0] && hi_x <= clip[2] && lo_y >= clip[1] && hi_y <= clip[3] {
-        tri.to_vec()
-    } else {
-        let mut poly: Vec<[f64; 2]> = tri.iter().map(|p| [f64::from(p[0]), f64::from(p[1])]).collect();
-        // (axis, bound, keep the side below the bound?)
-        for (axis, bound, below) in [(0, clip[0], false), (0, clip[2], true), (1, clip[1], false), (1, clip[3], true)] {
-            let bound = f64::from(bound);
-            let inside = |p: &[f64; 2]| if below { p[axis] <= bound } else { p[axis] >= bound };
-            let mut out = Vec::with_capacity(poly.len() + 2);
-            for i in 0..poly.len() {
-                let (p, q) = (poly[i], poly[(i + 1) % poly.len()]);
-                if inside(&p) {
-                    out.push(p);
+    let polygon: Vec<[f32; 2]> =
+        if lo_x >= clip[0] && hi_x <= clip[2] && lo_y >= clip[1] && hi_y <= clip[3] {
+            tri.to_vec()
+        } else {
+            let mut poly: Vec<[f64; 2]> =
+                tri.iter().map(|p| [f64::from(p[0]), f64::from(p[1])]).collect();
+            // (axis, bound, keep the side below the bound?)
+            for (axis, bound, below) in
+                [(0, clip[0], false), (0, clip[2], true), (1, clip[1], false), (1, clip[3], true)]
+            {
+                let bound = f64::from(bound);
+                let inside = |p: &[f64; 2]| if below { p[axis] <= bound } else { p[axis] >= bound };
+                let mut out = Vec::with_capacity(poly.len() + 2);
+                for i in 0..poly.len() {
+                    let (p, q) = (poly[i], poly[(i + 1) % poly.len()]);
+                    if inside(&p) {
+                        out.push(p);
+                    }
+                    if inside(&p) != inside(&q) {
+                        let t = (bound - p[axis]) / (q[axis] - p[axis]);
+                        out.push([p[0] + (q[0] - p[0]) * t, p[1] + (q[1] - p[1]) * t]);
+                    }
                 }
-                if inside(&p) != inside(&q) {
-                    let t = (bound - p[axis]) / (q[axis] - p[axis]);
-                    out.push([p[0] + (q[0] - p[0]) * t, p[1] + (q[1] - p[1]) * t]);
+                poly = out;
+                if poly.len() < 3 {
+                    return;
                 }
             }
-            poly = out;
-            if poly.len() < 3 {
-                return;
-            }
-        }
-        poly.iter().map(|p| [p[0] as f32, p[1] as f32]).collect()
-    };
+            poly.iter().map(|p| [p[0] as f32, p[1] as f32]).collect()
+        };
     let Some((first, rest)) = polygon.split_first() else { return };
     builder.move_to(first[0], first[1]);
     for p in rest {
@@ -211,18 +259,25 @@ fn push_triangle(builder: &mut PathBuilder, tri: [[f32; 2]; 3], clip: &[f32; 4])
 
 /// The map from image pixels to picture pixels, solved from the first
 /// triangle of the item whose texture coordinates span an area.
-fn texture_transform(list: &DrawList, item: &DrawItem, img: &SpriteImage, view: &View) -> Option<Transform> {
+fn texture_transform(
+    list: &DrawList,
+    item: &DrawItem,
+    img: &SpriteImage,
+    view: &View,
+) -> Option<Transform> {
     let (w, h) = (f64::from(img.width()), f64::from(img.height()));
     for [a, b, c] in list.triangles(item) {
         // Source: texel coordinates; destination: picture pixels.
         let s = [a, b, c].map(|v| [f64::from(v.uv[0]) * w, f64::from(v.uv[1]) * h]);
         let d = [a, b, c].map(|v| view.to_px(f64::from(v.pos[0]), f64::from(v.pos[1])));
-        let (s1, s2) = ([s[1][0] - s[0][0], s[1][1] - s[0][1]], [s[2][0] - s[0][0], s[2][1] - s[0][1]]);
+        let (s1, s2) =
+            ([s[1][0] - s[0][0], s[1][1] - s[0][1]], [s[2][0] - s[0][0], s[2][1] - s[0][1]]);
         let det = s1[0] * s2[1] - s1[1] * s2[0];
         if det.abs() < 1e-12 {
             continue;
         }
-        let (d1, d2) = ([d[1][0] - d[0][0], d[1][1] - d[0][1]], [d[2][0] - d[0][0], d[2][1] - d[0][1]]);
+        let (d1, d2) =
+            ([d[1][0] - d[0][0], d[1][1] - d[0][1]], [d[2][0] - d[0][0], d[2][1] - d[0][1]]);
         // Linear part L with L·s1 = d1, L·s2 = d2: L = D · S⁻¹.
         let inv = [s2[1] / det, -s1[1] / det, -s2[0] / det, s1[0] / det]; // column-major S⁻¹ (a b c d)
         let la = d1[0] * inv[0] + d2[0] * inv[1];
@@ -231,7 +286,8 @@ fn texture_transform(list: &DrawList, item: &DrawItem, img: &SpriteImage, view: 
         let ld = d1[1] * inv[2] + d2[1] * inv[3];
         let tx = d[0][0] - la * s[0][0] - lc * s[0][1];
         let ty = d[0][1] - lb * s[0][0] - ld * s[0][1];
-        let t = Transform::from_row(la as f32, lb as f32, lc as f32, ld as f32, tx as f32, ty as f32);
+        let t =
+            Transform::from_row(la as f32, lb as f32, lc as f32, ld as f32, tx as f32, ty as f32);
         return (t.is_finite() && t.invert().is_some()).then_some(t);
     }
     None
@@ -275,7 +331,9 @@ pub fn render_attachment(
     cache: &mut super::RenderCache,
 ) -> Result<Option<AttachmentImage>, String> {
     if !(pixels_per_unit.is_finite() && pixels_per_unit > 0.0) {
-        return Err(format!("scale must be a positive number of pixels per unit, not {pixels_per_unit}"));
+        return Err(format!(
+            "scale must be a positive number of pixels per unit, not {pixels_per_unit}"
+        ));
     }
     let options = super::DrawOptions { pixels_per_unit, bones: false, contours: true };
     let list = super::build_attachment(skeleton, pose, slot, attachment, &options, cache);
@@ -292,7 +350,9 @@ pub fn render_attachment(
     let (w, h) = (x1 - x0, y1 - y0);
     const MAX_SIDE: f64 = 4096.0;
     if !(w <= MAX_SIDE && h <= MAX_SIDE) {
-        return Err(format!("attachment would be {w}×{h} pixels at this scale (at most {MAX_SIDE} per side)"));
+        return Err(format!(
+            "attachment would be {w}×{h} pixels at this scale (at most {MAX_SIDE} per side)"
+        ));
     }
     let view = View { origin_px: [-x0, -y0], pixels_per_unit };
     let image = render_rgba(&list, &view, w as u32, h as u32, None)?;

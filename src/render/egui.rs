@@ -30,7 +30,11 @@ use super::{DrawList, Rgba, SpriteImage, View};
 /// the same texture share a mesh; untextured items use egui's font texture
 /// (`TextureId::default()`) at its white texel. `texture_id` gives the id
 /// of the uploaded texture of a sprite image.
-pub fn to_epaint(list: &DrawList, view: &View, texture_id: &mut dyn FnMut(&SpriteImage) -> TextureId) -> Vec<Mesh> {
+pub fn to_epaint(
+    list: &DrawList,
+    view: &View,
+    texture_id: &mut dyn FnMut(&SpriteImage) -> TextureId,
+) -> Vec<Mesh> {
     let mut meshes: Vec<Mesh> = Vec::new();
     for item in &list.items {
         if item.indices.is_empty() || item.color[3] <= 0.0 {
@@ -48,9 +52,14 @@ pub fn to_epaint(list: &DrawList, view: &View, texture_id: &mut dyn FnMut(&Sprit
         for v in list.vertices.get(v0..v1).unwrap_or(&[]) {
             let p = view.to_px(f64::from(v.pos[0]), f64::from(v.pos[1]));
             let uv = if textured { Pos2::new(v.uv[0], v.uv[1]) } else { WHITE_UV };
-            mesh.vertices.push(epaint::Vertex { pos: Pos2::new(p[0] as f32, p[1] as f32), uv, color });
+            mesh.vertices.push(epaint::Vertex {
+                pos: Pos2::new(p[0] as f32, p[1] as f32),
+                uv,
+                color,
+            });
         }
-        let idx = list.indices.get(item.indices.start as usize..item.indices.end as usize).unwrap_or(&[]);
+        let idx =
+            list.indices.get(item.indices.start as usize..item.indices.end as usize).unwrap_or(&[]);
         // Indices are global in the list; in the mesh they count from the
         // item's first vertex.
         mesh.indices.extend(idx.iter().map(|&i| i - item.vertices.start + base));
@@ -66,5 +75,8 @@ pub fn color32(c: Rgba) -> Color32 {
 
 /// A sprite image as an egui image, ready for `ctx.load_texture`.
 pub fn color_image(image: &SpriteImage) -> ColorImage {
-    ColorImage::from_rgba_premultiplied([image.width() as usize, image.height() as usize], image.rgba_premultiplied())
+    ColorImage::from_rgba_premultiplied(
+        [image.width() as usize, image.height() as usize],
+        image.rgba_premultiplied(),
+    )
 }

@@ -8,7 +8,8 @@ use std::path::{Path, PathBuf};
 use image::RgbaImage;
 
 use super::{
-    Bounds, DrawList, DrawOptions, ORIGIN_MARK_PX, RenderCache, RenderWarning, Rgba, View, animation_bounds, build_draw_list_into, cpu,
+    Bounds, DrawList, DrawOptions, ORIGIN_MARK_PX, RenderCache, RenderWarning, Rgba, View,
+    animation_bounds, build_draw_list_into, cpu,
 };
 use crate::io::{AtomicFiles, IoError};
 use crate::model::{AnimId, Armature, SkinId};
@@ -65,30 +66,56 @@ fn fit_margin(width: u32, height: u32) -> f64 {
 impl<'a> FrameRenderer<'a> {
     /// A renderer for `settings`, or why the settings cannot make a picture
     /// (size out of range, zoom not a positive number).
-    pub fn new(armature: &'a Armature, settings: Settings, cache: &'a mut RenderCache) -> Result<FrameRenderer<'a>, String> {
+    pub fn new(
+        armature: &'a Armature,
+        settings: Settings,
+        cache: &'a mut RenderCache,
+    ) -> Result<FrameRenderer<'a>, String> {
         let (w, h) = (settings.width, settings.height);
         if w == 0 || h == 0 || w > 16384 || h > 16384 {
-            return Err(format!("picture size {w}×{h} is out of range (1 to 16384 pixels per side)"));
+            return Err(format!(
+                "picture size {w}×{h} is out of range (1 to 16384 pixels per side)"
+            ));
         }
         let view = match settings.framing {
             Framing::Zoom(z) if z.is_finite() && z > 0.0 => View::centered(w, h, z),
             Framing::Zoom(z) => return Err(format!("zoom must be a positive number, not {z}")),
             Framing::Fit => {
-                let fit = |b: Option<Bounds>, margin: f64| b.map_or(View::centered(w, h, 1.0), |b| View::fit(b, w, h, margin));
-                let shapes = DrawOptions { pixels_per_unit: 1.0, bones: false, ..DrawOptions::default() };
-                let rough = fit(animation_bounds(armature, settings.anim, settings.skin, &shapes, cache), fit_margin(w, h));
+                let fit = |b: Option<Bounds>, margin: f64| {
+                    b.map_or(View::centered(w, h, 1.0), |b| View::fit(b, w, h, margin))
+                };
+                let shapes =
+                    DrawOptions { pixels_per_unit: 1.0, bones: false, ..DrawOptions::default() };
+                let rough = fit(
+                    animation_bounds(armature, settings.anim, settings.skin, &shapes, cache),
+                    fit_margin(w, h),
+                );
                 if settings.bones {
                     // Origin marks have a size in pixels: measure again at
                     // the scale found, with the overlay.
-                    let with_bones = DrawOptions { pixels_per_unit: rough.pixels_per_unit, bones: true, ..DrawOptions::default() };
-                    let b = animation_bounds(armature, settings.anim, settings.skin, &with_bones, cache);
+                    let with_bones = DrawOptions {
+                        pixels_per_unit: rough.pixels_per_unit,
+                        bones: true,
+                        ..DrawOptions::default()
+                    };
+                    let b = animation_bounds(
+                        armature,
+                        settings.anim,
+                        settings.skin,
+                        &with_bones,
+                        cache,
+                    );
                     fit(b, fit_margin(w, h) + ORIGIN_MARK_PX)
                 } else {
                     rough
                 }
             }
         };
-        let options = DrawOptions { pixels_per_unit: view.pixels_per_unit, bones: settings.bones, contours: true };
+        let options = DrawOptions {
+            pixels_per_unit: view.pixels_per_unit,
+            bones: settings.bones,
+            contours: true,
+        };
         Ok(FrameRenderer {
             armature,
             settings,
@@ -126,7 +153,13 @@ impl<'a> FrameRenderer<'a> {
                 self.warnings.push(w);
             }
         }
-        cpu::render_rgba(&self.list, &self.view, self.settings.width, self.settings.height, self.settings.background)
+        cpu::render_rgba(
+            &self.list,
+            &self.view,
+            self.settings.width,
+            self.settings.height,
+            self.settings.background,
+        )
     }
 }
 
@@ -149,7 +182,9 @@ pub enum ExportError {
 impl std::fmt::Display for ExportError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            ExportError::Settings(m) | ExportError::Render(m) | ExportError::Encode(m) => f.write_str(m),
+            ExportError::Settings(m) | ExportError::Render(m) | ExportError::Encode(m) => {
+                f.write_str(m)
+            }
             ExportError::Io(e) => e.fmt(f),
             ExportError::Cancelled => f.write_str("the export was cancelled; nothing was written"),
         }
@@ -183,13 +218,22 @@ pub fn sequence_path(out: &Path, index: usize, count: usize) -> PathBuf {
 /// returns [`ExportError::Cancelled`].
 pub type Progress<'p> = &'p mut dyn FnMut(usize, usize) -> bool;
 
-fn report(progress: &mut dyn FnMut(usize, usize) -> bool, done: usize, total: usize) -> Result<(), ExportError> {
+fn report(
+    progress: &mut dyn FnMut(usize, usize) -> bool,
+    done: usize,
+    total: usize,
+) -> Result<(), ExportError> {
     if progress(done, total) { Ok(()) } else { Err(ExportError::Cancelled) }
 }
 
 /// One PNG of the frame at `time_secs`. Progress is one step: reported
 /// before the frame is drawn and after (the last chance to cancel).
-pub fn write_png(renderer: &mut FrameRenderer, time_secs: f64, out: &Path, progress: Progress) -> Result<Vec<PathBuf>, ExportError> {
+pub fn write_png(
+    renderer: &mut FrameRenderer,
+    time_secs: f64,
+    out: &Path,
+    progress: Progress,
+) -> Result<Vec<PathBuf>, ExportError> {
     report(progress, 0, 1)?;
     let img = renderer.frame(time_secs).map_err(ExportError::Render)?;
     let png = encode_png(&img)?;
@@ -200,7 +244,12 @@ pub fn write_png(renderer: &mut FrameRenderer, time_secs: f64, out: &Path, progr
 }
 
 /// A numbered PNG per time (see [`sequence_path`]).
-pub fn write_sequence(renderer: &mut FrameRenderer, times: &[f64], out: &Path, progress: Progress) -> Result<Vec<PathBuf>, ExportError> {
+pub fn write_sequence(
+    renderer: &mut FrameRenderer,
+    times: &[f64],
+    out: &Path,
+    progress: Progress,
+) -> Result<Vec<PathBuf>, ExportError> {
     let mut files = AtomicFiles::new();
     for (i, &t) in times.iter().enumerate() {
         let img = renderer.frame(t).map_err(ExportError::Render)?;
@@ -247,7 +296,8 @@ pub fn write_sheet(
         report(progress, i + 1, times.len())?;
     }
     let json_path = out.with_extension("json");
-    let anim_name = renderer.settings.anim.and_then(|a| renderer.armature.animation(a)).map(|a| a.name.clone());
+    let anim_name =
+        renderer.settings.anim.and_then(|a| renderer.armature.animation(a)).map(|a| a.name.clone());
     let doc = serde_json::json!({
         "image": out.file_name().map(|n| n.to_string_lossy().into_owned()),
         "animation": anim_name,
@@ -258,7 +308,8 @@ pub fn write_sheet(
         "rows": rows,
         "frames": frames,
     });
-    let json = serde_json::to_vec_pretty(&doc).map_err(|e| ExportError::Encode(format!("cannot encode JSON: {e}")))?;
+    let json = serde_json::to_vec_pretty(&doc)
+        .map_err(|e| ExportError::Encode(format!("cannot encode JSON: {e}")))?;
     let mut files = AtomicFiles::new();
     files.write(out, &encode_png(&sheet)?)?;
     files.write(&json_path, &json)?;
@@ -282,8 +333,12 @@ pub fn write_gif(
     progress: Progress,
 ) -> Result<Vec<PathBuf>, ExportError> {
     let (w, h) = (renderer.settings.width, renderer.settings.height);
-    let too_large = |side: &str| ExportError::Settings(format!("GIF pictures are at most 65535 pixels {side}"));
-    let (gw, gh) = (u16::try_from(w).map_err(|_| too_large("wide"))?, u16::try_from(h).map_err(|_| too_large("high"))?);
+    let too_large =
+        |side: &str| ExportError::Settings(format!("GIF pictures are at most 65535 pixels {side}"));
+    let (gw, gh) = (
+        u16::try_from(w).map_err(|_| too_large("wide"))?,
+        u16::try_from(h).map_err(|_| too_large("high"))?,
+    );
     let gif_error = |e: gif::EncodingError| ExportError::Encode(format!("cannot encode GIF: {e}"));
     let mut bytes = Vec::new();
     {
@@ -317,14 +372,24 @@ mod tests {
 
     #[test]
     fn sequence_names_are_numbered_with_enough_digits() {
-        assert_eq!(sequence_path(Path::new("out/walk.png"), 7, 20), PathBuf::from("out/walk_0007.png"));
-        assert_eq!(sequence_path(Path::new("walk.png"), 12345, 20000), PathBuf::from("walk_12345.png"));
+        assert_eq!(
+            sequence_path(Path::new("out/walk.png"), 7, 20),
+            PathBuf::from("out/walk_0007.png")
+        );
+        assert_eq!(
+            sequence_path(Path::new("walk.png"), 12345, 20000),
+            PathBuf::from("walk_12345.png")
+        );
     }
 
     #[test]
     fn gif_delays_keep_the_animation_clock() {
         let d = gif_delays(30, 30.0);
-        assert_eq!(d.iter().map(|&x| u32::from(x)).sum::<u32>(), 100, "30 frames at 30 fps last one second");
+        assert_eq!(
+            d.iter().map(|&x| u32::from(x)).sum::<u32>(),
+            100,
+            "30 frames at 30 fps last one second"
+        );
         assert!(d.iter().all(|&x| x == 3 || x == 4));
         assert_eq!(gif_delays(4, 20.0), vec![5, 5, 5, 5]);
     }
@@ -338,7 +403,9 @@ mod tests {
 
     #[test]
     fn a_cancelled_export_stops_and_writes_nothing() {
-        let comp = crate::compile::compile("skeleton\n\tb\n\t\t@ :rect w10 h10\nanim \"a\"\n\tb\n\t\tx 0 -> 10 -> 0\n");
+        let comp = crate::compile::compile(
+            "skeleton\n\tb\n\t\t@ :rect w10 h10\nanim \"a\"\n\tb\n\t\tx 0 -> 10 -> 0\n",
+        );
         let arm = comp.armature;
         let tmp = tempfile::tempdir().expect("temp dir");
         let dir = tmp.path();
@@ -362,22 +429,40 @@ mod tests {
         let gif = write_gif(&mut renderer, &times, 20.0, &dir.join("a.gif"), &mut stop_after_three);
         assert_eq!(gif, Err(ExportError::Cancelled));
         assert_eq!(seen, 3, "no frame is rendered after the cancel");
-        let seq = write_sequence(&mut renderer, &times, &dir.join("f.png"), &mut |done, _| done < 5);
+        let seq =
+            write_sequence(&mut renderer, &times, &dir.join("f.png"), &mut |done, _| done < 5);
         assert_eq!(seq, Err(ExportError::Cancelled));
         let png = write_png(&mut renderer, 0.1, &dir.join("one.png"), &mut |done, _| done < 1);
-        assert_eq!(png, Err(ExportError::Cancelled), "a single frame can be cancelled after it is drawn");
+        assert_eq!(
+            png,
+            Err(ExportError::Cancelled),
+            "a single frame can be cancelled after it is drawn"
+        );
         let png = write_png(&mut renderer, 0.1, &dir.join("one.png"), &mut |_, _| false);
         assert_eq!(png, Err(ExportError::Cancelled), "… and before");
-        assert_eq!(std::fs::read_dir(dir).expect("dir").count(), 0, "a cancelled export leaves no file");
+        assert_eq!(
+            std::fs::read_dir(dir).expect("dir").count(),
+            0,
+            "a cancelled export leaves no file"
+        );
     }
 
     #[test]
     fn a_failed_write_is_a_typed_io_error_naming_the_file() {
         let comp = crate::compile::compile("skeleton\n\tb\n\t\t@ :rect w10 h10\n");
         let tmp = tempfile::tempdir().expect("temp dir");
-        let settings = Settings { anim: None, skin: SkinId(0), width: 8, height: 8, framing: Framing::Fit, background: None, bones: false };
+        let settings = Settings {
+            anim: None,
+            skin: SkinId(0),
+            width: 8,
+            height: 8,
+            framing: Framing::Fit,
+            background: None,
+            bones: false,
+        };
         let mut cache = RenderCache::new(tmp.path());
-        let mut renderer = FrameRenderer::new(&comp.armature, settings, &mut cache).expect("renderer");
+        let mut renderer =
+            FrameRenderer::new(&comp.armature, settings, &mut cache).expect("renderer");
         let out = tmp.path().join("missing/one.png");
         match write_png(&mut renderer, 0.0, &out, &mut |_, _| true) {
             Err(ExportError::Io(e)) => assert_eq!(e.path, out),

@@ -78,7 +78,11 @@ impl Outline {
 
     fn cubic(&mut self, c1: (f64, f64), c2: (f64, f64), p: (f64, f64)) {
         self.verbs.push(Verb::Cubic);
-        self.points.extend([[c1.0 as f32, c1.1 as f32], [c2.0 as f32, c2.1 as f32], [p.0 as f32, p.1 as f32]]);
+        self.points.extend([
+            [c1.0 as f32, c1.1 as f32],
+            [c2.0 as f32, c2.1 as f32],
+            [p.0 as f32, p.1 as f32],
+        ]);
     }
 
     /// The largest coordinate magnitude.
@@ -120,12 +124,23 @@ impl Outline {
             from = ps[n - 1];
             Some(match verb {
                 Verb::Line => PathEvent::Line { from: pt(start), to: pt(ps[0]) },
-                Verb::Quad => PathEvent::Quadratic { from: pt(start), ctrl: pt(ps[0]), to: pt(ps[1]) },
-                Verb::Cubic => PathEvent::Cubic { from: pt(start), ctrl1: pt(ps[0]), ctrl2: pt(ps[1]), to: pt(ps[2]) },
+                Verb::Quad => {
+                    PathEvent::Quadratic { from: pt(start), ctrl: pt(ps[0]), to: pt(ps[1]) }
+                }
+                Verb::Cubic => PathEvent::Cubic {
+                    from: pt(start),
+                    ctrl1: pt(ps[0]),
+                    ctrl2: pt(ps[1]),
+                    to: pt(ps[2]),
+                },
             })
         });
         let last = self.points.last().copied().unwrap_or(first);
-        let end = (!self.points.is_empty()).then(|| PathEvent::End { last: pt(last), first: pt(first), close: self.closed });
+        let end = (!self.points.is_empty()).then(|| PathEvent::End {
+            last: pt(last),
+            first: pt(first),
+            close: self.closed,
+        });
         begin.into_iter().chain(segments).chain(end)
     }
 }
@@ -177,7 +192,13 @@ pub(crate) fn ellipse(out: &mut Outline, rx: f64, ry: f64) {
 /// (`inverse(slot_world) · bone_world · p`). When the slot bone collapses
 /// space (zero scale) its inverse is taken as zero, so what depends on it
 /// collapses too (LANGUAGE.md §6 **[differs]**).
-pub(crate) fn path(out: &mut Outline, path: &BoundPath, slot_bone: BoneId, pose: &Pose, rel: &mut Vec<(BoneId, Affine)>) {
+pub(crate) fn path(
+    out: &mut Outline,
+    path: &BoundPath,
+    slot_bone: BoneId,
+    pose: &Pose,
+    rel: &mut Vec<(BoneId, Affine)>,
+) {
     rel.clear();
     let slot_world = pose.bones.get(slot_bone.index()).map_or(Affine::IDENTITY, |b| b.world);
     let inv = slot_world.inverse_or_zero();
@@ -232,9 +253,17 @@ fn snap(v: f64) -> f64 {
 
 /// The outline of a shape attachment in attachment space; `false` for kinds
 /// that have no outline (none, sprite).
-pub(crate) fn outline(out: &mut Outline, kind: &AttachmentKind, slot_bone: BoneId, pose: &Pose, rel: &mut Vec<(BoneId, Affine)>) -> bool {
+pub(crate) fn outline(
+    out: &mut Outline,
+    kind: &AttachmentKind,
+    slot_bone: BoneId,
+    pose: &Pose,
+    rel: &mut Vec<(BoneId, Affine)>,
+) -> bool {
     match kind {
-        AttachmentKind::Rect { width, height, corner_radius, .. } => rect(out, *width, *height, *corner_radius),
+        AttachmentKind::Rect { width, height, corner_radius, .. } => {
+            rect(out, *width, *height, *corner_radius)
+        }
         AttachmentKind::Ellipse { radius_x, radius_y, .. } => ellipse(out, *radius_x, *radius_y),
         AttachmentKind::Circle { radius, .. } => ellipse(out, *radius, *radius),
         AttachmentKind::Path { path: p, .. } => path(out, p, slot_bone, pose, rel),

@@ -22,7 +22,13 @@ pub struct SpriteImage {
 
 impl SpriteImage {
     /// Wraps decoded straight-alpha RGBA8 pixels (`width × height × 4` bytes).
-    pub fn from_rgba(name: &str, path: &Path, width: u32, height: u32, rgba: &[u8]) -> Option<SpriteImage> {
+    pub fn from_rgba(
+        name: &str,
+        path: &Path,
+        width: u32,
+        height: u32,
+        rgba: &[u8],
+    ) -> Option<SpriteImage> {
         if rgba.len() != width as usize * height as usize * 4 {
             return None;
         }
@@ -31,7 +37,12 @@ impl SpriteImage {
             *dst = tiny_skia::ColorU8::from_rgba(src[0], src[1], src[2], src[3]).premultiply();
         }
         static NEXT_ID: AtomicU64 = AtomicU64::new(1);
-        Some(SpriteImage { id: NEXT_ID.fetch_add(1, Ordering::Relaxed), name: name.to_string(), path: path.to_path_buf(), pixmap })
+        Some(SpriteImage {
+            id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
+            name: name.to_string(),
+            path: path.to_path_buf(),
+            pixmap,
+        })
     }
 
     /// Width in pixels (one pixel is one unit in attachment space).
@@ -120,13 +131,18 @@ fn load(dir: &Path, name: &str) -> Result<SpriteImage, String> {
     let format = image::guess_format(&bytes)
         .ok()
         .filter(|f| matches!(f, image::ImageFormat::Png | image::ImageFormat::Jpeg))
-        .ok_or_else(|| format!("sprite image \"{name}\" ({}) is not a PNG or JPEG image", path.display()))?;
+        .ok_or_else(|| {
+            format!("sprite image \"{name}\" ({}) is not a PNG or JPEG image", path.display())
+        })?;
     let decoded = image::load_from_memory_with_format(&bytes, format)
-        .map_err(|e| format!("sprite image \"{name}\" ({}) cannot be decoded: {e}", path.display()))?
+        .map_err(|e| {
+            format!("sprite image \"{name}\" ({}) cannot be decoded: {e}", path.display())
+        })?
         .into_rgba8();
     let (w, h) = decoded.dimensions();
-    SpriteImage::from_rgba(name, &path, w, h, decoded.as_raw())
-        .ok_or_else(|| format!("sprite image \"{name}\" ({}) is empty ({w}×{h} pixels)", path.display()))
+    SpriteImage::from_rgba(name, &path, w, h, decoded.as_raw()).ok_or_else(|| {
+        format!("sprite image \"{name}\" ({}) is empty ({w}×{h} pixels)", path.display())
+    })
 }
 
 #[cfg(test)]
@@ -143,7 +159,9 @@ mod tests {
     #[test]
     fn images_are_decoded_once_and_failures_are_explained() {
         let dir = temp_dir("once");
-        let img = image::RgbaImage::from_fn(3, 2, |x, y| image::Rgba([x as u8 * 100, y as u8 * 100, 7, 128]));
+        let img = image::RgbaImage::from_fn(3, 2, |x, y| {
+            image::Rgba([x as u8 * 100, y as u8 * 100, 7, 128])
+        });
         img.save(dir.join("a.png")).expect("write png");
         std::fs::write(dir.join("text.png"), "hello").expect("write");
         let mut store = ImageStore::new(&dir);
@@ -164,16 +182,21 @@ mod tests {
 
     #[test]
     fn fixture_jpeg_decodes_and_a_text_file_named_png_is_refused() {
-        let mut store = ImageStore::new(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden/assets"));
+        let mut store =
+            ImageStore::new(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden/assets"));
         let jpg = store.get("gradient.jpg").expect("JPEG decodes");
         assert_eq!((jpg.width(), jpg.height()), (24, 16));
         // Opaque, and the dark bar at x 10..14 survives compression.
-        let px = |x: usize, y: usize| &jpg.rgba_premultiplied()[(y * 24 + x) * 4..(y * 24 + x) * 4 + 4];
+        let px =
+            |x: usize, y: usize| &jpg.rgba_premultiplied()[(y * 24 + x) * 4..(y * 24 + x) * 4 + 4];
         assert_eq!(px(0, 0)[3], 255);
         assert!(px(12, 8)[0] < 60 && px(20, 8)[0] > 150, "{:?} {:?}", px(12, 8), px(20, 8));
         let png = store.get("quadrants.png").expect("PNG decodes");
         assert_eq!(&png.rgba_premultiplied()[..4], &[0, 0, 0, 0], "transparent corner");
         let err = store.get("not-an-image.png").unwrap_err();
-        assert!(err.contains("not-an-image.png") && err.contains("is not a PNG or JPEG image"), "{err}");
+        assert!(
+            err.contains("not-an-image.png") && err.contains("is not a PNG or JPEG image"),
+            "{err}"
+        );
     }
 }

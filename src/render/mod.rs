@@ -37,7 +37,9 @@ use std::sync::Arc;
 pub use cache::CacheStats;
 pub use images::{ImageStore, SpriteImage};
 
-use crate::model::{Affine, AnimId, Armature, AttachmentId, AttachmentKind, BoneId, Color, Skeleton, SkinId, SlotId};
+use crate::model::{
+    Affine, AnimId, Armature, AttachmentId, AttachmentKind, BoneId, Color, Skeleton, SkinId, SlotId,
+};
 use crate::runtime::{Pose, evaluate_into, wrap_time};
 use cache::{Op, TessCache};
 use geometry::Outline;
@@ -189,8 +191,11 @@ impl DrawList {
 
     /// The triangles of one item, as vertex triples.
     pub fn triangles<'a>(&'a self, item: &DrawItem) -> impl Iterator<Item = [Vertex; 3]> + 'a {
-        let idx = self.indices.get(item.indices.start as usize..item.indices.end as usize).unwrap_or(&[]);
-        idx.chunks_exact(3).map(|t| [t[0], t[1], t[2]].map(|i| self.vertices.get(i as usize).copied().unwrap_or_default()))
+        let idx =
+            self.indices.get(item.indices.start as usize..item.indices.end as usize).unwrap_or(&[]);
+        idx.chunks_exact(3).map(|t| {
+            [t[0], t[1], t[2]].map(|i| self.vertices.get(i as usize).copied().unwrap_or_default())
+        })
     }
 
     /// The box around everything drawn (`None` when nothing is).
@@ -234,7 +239,8 @@ impl DrawList {
         let cbase = self.contours.len() as u32;
         self.vertices.extend_from_slice(&other.vertices);
         self.indices.extend(other.indices.iter().map(|i| i + vbase));
-        self.contours.extend(other.contours.iter().map(|&i| if i == CONTOUR_END { i } else { i + vbase }));
+        self.contours
+            .extend(other.contours.iter().map(|&i| if i == CONTOUR_END { i } else { i + vbase }));
         for item in &other.items {
             let mut item = item.clone();
             item.vertices = item.vertices.start + vbase..item.vertices.end + vbase;
@@ -256,10 +262,14 @@ impl DrawList {
         }
         let (vbase, ibase, cbase) = self.lengths();
         let [a, b, c, d, e, f] = m.to_array().map(|v| v as f32);
-        self.vertices
-            .extend(mesh.positions.iter().map(|p| Vertex { pos: [a * p[0] + c * p[1] + e, b * p[0] + d * p[1] + f], uv: [0.0, 0.0] }));
+        self.vertices.extend(mesh.positions.iter().map(|p| Vertex {
+            pos: [a * p[0] + c * p[1] + e, b * p[0] + d * p[1] + f],
+            uv: [0.0, 0.0],
+        }));
         self.indices.extend(mesh.indices.iter().map(|i| i + vbase));
-        self.contours.extend(contours.unwrap_or(&[]).iter().map(|&i| if i == CONTOUR_END { i } else { i + vbase }));
+        self.contours.extend(
+            contours.unwrap_or(&[]).iter().map(|&i| if i == CONTOUR_END { i } else { i + vbase }),
+        );
         self.push_item(head, (vbase, ibase, cbase), None);
     }
 
@@ -274,10 +284,18 @@ impl DrawList {
         self.contours.extend([vbase, vbase + 1, vbase + 2, vbase + 3, CONTOUR_END]);
     }
 
-    fn push_item(&mut self, head: ItemHead, (vbase, ibase, cbase): (u32, u32, u32), texture: Option<Arc<SpriteImage>>) {
+    fn push_item(
+        &mut self,
+        head: ItemHead,
+        (vbase, ibase, cbase): (u32, u32, u32),
+        texture: Option<Arc<SpriteImage>>,
+    ) {
         // Coordinates beyond f32 (a bone placed at 1e300) cannot be drawn:
         // drop the item rather than hand infinities to a back end.
-        if !self.vertices[vbase as usize..].iter().all(|v| v.pos[0].is_finite() && v.pos[1].is_finite()) {
+        if !self.vertices[vbase as usize..]
+            .iter()
+            .all(|v| v.pos[0].is_finite() && v.pos[1].is_finite())
+        {
             self.vertices.truncate(vbase as usize);
             self.indices.truncate(ibase as usize);
             self.contours.truncate(cbase as usize);
@@ -376,7 +394,11 @@ impl Default for DrawOptions {
 impl DrawOptions {
     /// The scale, 1 when it is not a positive number.
     fn ppu(&self) -> f64 {
-        if self.pixels_per_unit.is_finite() && self.pixels_per_unit > 0.0 { self.pixels_per_unit } else { 1.0 }
+        if self.pixels_per_unit.is_finite() && self.pixels_per_unit > 0.0 {
+            self.pixels_per_unit
+        } else {
+            1.0
+        }
     }
 
     /// Curve tolerance in world units.
@@ -462,7 +484,12 @@ fn rgba(c: Color) -> Rgba {
 /// keyed on the transform's linear part. A path with points on other bones
 /// is keyed on those points' positions in the slot bone's space, so it is
 /// tessellated again only when those bones moved relative to the slot's.
-pub fn build_draw_list(armature: &Armature, pose: &Pose, options: &DrawOptions, cache: &mut RenderCache) -> DrawList {
+pub fn build_draw_list(
+    armature: &Armature,
+    pose: &Pose,
+    options: &DrawOptions,
+    cache: &mut RenderCache,
+) -> DrawList {
     let (v, i, n) = cache.last_sizes;
     let mut list = DrawList {
         vertices: Vec::with_capacity(v),
@@ -478,7 +505,13 @@ pub fn build_draw_list(armature: &Armature, pose: &Pose, options: &DrawOptions, 
 /// [`build_draw_list`] into an existing list, reusing its storage: what a
 /// canvas that redraws every frame should call (no large allocations per
 /// frame).
-pub fn build_draw_list_into(list: &mut DrawList, armature: &Armature, pose: &Pose, options: &DrawOptions, cache: &mut RenderCache) {
+pub fn build_draw_list_into(
+    list: &mut DrawList,
+    armature: &Armature,
+    pose: &Pose,
+    options: &DrawOptions,
+    cache: &mut RenderCache,
+) {
     list.clear();
     let sk = &*armature.skeleton;
     cache.tess.begin_build();
@@ -512,7 +545,18 @@ pub fn build_attachment(
     let Some(bone) = skeleton.slots.get(slot.index()).map(|s| s.bone) else { return list };
     let Some(att) = skeleton.attachment(pose.skin, attachment) else { return list };
     cache.tess.begin_build();
-    add_attachment(&mut list, cache, pose, slot, bone, attachment, &att.kind, &Affine::IDENTITY, Color::WHITE, options);
+    add_attachment(
+        &mut list,
+        cache,
+        pose,
+        slot,
+        bone,
+        attachment,
+        &att.kind,
+        &Affine::IDENTITY,
+        Color::WHITE,
+        options,
+    );
     cache.tess.end_build();
     list
 }
@@ -534,11 +578,21 @@ fn add_attachment(
         AttachmentKind::None => {}
         AttachmentKind::Sprite { image, pivot } => {
             let Some(name) = image else {
-                list.warn(slot, att_id, "sprite attachment names no image file; nothing drawn".into());
+                list.warn(
+                    slot,
+                    att_id,
+                    "sprite attachment names no image file; nothing drawn".into(),
+                );
                 return;
             };
             match cache.images.get(name) {
-                Ok(img) => add_sprite(list, img, *pivot, m, ItemHead { part: Part::Sprite, slot: Some(slot), bone, color: rgba(tint) }),
+                Ok(img) => add_sprite(
+                    list,
+                    img,
+                    *pivot,
+                    m,
+                    ItemHead { part: Part::Sprite, slot: Some(slot), bone, color: rgba(tint) },
+                ),
                 Err(msg) => list.warn(slot, att_id, msg),
             }
         }
@@ -563,14 +617,16 @@ fn add_attachment(
             }
             // One item per triangle: each maps its texture affinely.
             for tri in mesh.indices.chunks_exact(3) {
-                if tri.iter().any(|&i| i as usize >= pts.len() || i as usize >= mesh.vertices.len()) {
+                if tri.iter().any(|&i| i as usize >= pts.len() || i as usize >= mesh.vertices.len())
+                {
                     continue;
                 }
                 let bases = list.lengths();
                 for &i in tri {
                     let (x, y) = pts[i as usize];
                     let v = &mesh.vertices[i as usize];
-                    list.vertices.push(Vertex { pos: [x as f32, y as f32], uv: [v.u as f32, v.v as f32] });
+                    list.vertices
+                        .push(Vertex { pos: [x as f32, y as f32], uv: [v.u as f32, v.v as f32] });
                 }
                 let b = bases.0;
                 list.indices.extend([b, b + 1, b + 2]);
@@ -580,28 +636,47 @@ fn add_attachment(
         }
         _ => {
             let Some(style) = kind.style() else { return };
-            if !geometry::outline(&mut cache.outline, kind, bone, pose, &mut cache.rel) || !cache.outline.is_finite() {
+            if !geometry::outline(&mut cache.outline, kind, bone, pose, &mut cache.rel)
+                || !cache.outline.is_finite()
+            {
                 return;
             }
             let simple = !matches!(kind, AttachmentKind::Path { .. });
             let dist = geometry::distortion(m);
             let tol = options.tolerance();
             let fill = rgba(style.fill.tint(tint));
-            if cache.outline.closed && fill[3] > 0.0 && dist.max_scale > 0.0 && m.determinant() != 0.0 {
+            if cache.outline.closed
+                && fill[3] > 0.0
+                && dist.max_scale > 0.0
+                && m.determinant() != 0.0
+            {
                 let op = Op::fill(tolerance_for(&cache.outline, 0.0, tol / dist.max_scale), simple);
                 let mesh = cache.tess.get(&cache.outline, op, options.contours);
-                list.push_mesh(mesh, m, ItemHead { part: Part::Fill, slot: Some(slot), bone, color: fill });
+                list.push_mesh(
+                    mesh,
+                    m,
+                    ItemHead { part: Part::Fill, slot: Some(slot), bone, color: fill },
+                );
             }
             let stroke_color = rgba(style.stroke.tint(tint));
             let width = style.stroke_width;
             if width > 0.0 && width.is_finite() && stroke_color[3] > 0.0 {
-                let head = ItemHead { part: Part::Stroke, slot: Some(slot), bone, color: stroke_color };
-                let mut stroke = Stroke { width: width as f32, join: style.join, cap: style.cap, miter_limit: style.miter_limit as f32 };
+                let head =
+                    ItemHead { part: Part::Stroke, slot: Some(slot), bone, color: stroke_color };
+                let mut stroke = Stroke {
+                    width: width as f32,
+                    join: style.join,
+                    cap: style.cap,
+                    miter_limit: style.miter_limit as f32,
+                };
                 match dist.similarity {
                     Some(s) => {
                         let s = quantize_scale(s);
                         stroke.width = (width / s) as f32;
-                        let op = Op::stroke(&stroke, tolerance_for(&cache.outline, f64::from(stroke.width), tol / s));
+                        let op = Op::stroke(
+                            &stroke,
+                            tolerance_for(&cache.outline, f64::from(stroke.width), tol / s),
+                        );
                         let mesh = cache.tess.get(&cache.outline, op, options.contours);
                         list.push_mesh(mesh, m, head);
                     }
@@ -610,9 +685,14 @@ fn add_attachment(
                         // round in the world, so stroke the mapped outline.
                         let linear = m.linear();
                         cache.outline.transformed_into(&linear, &mut cache.world_outline);
-                        let op = Op::stroke(&stroke, tolerance_for(&cache.world_outline, width, tol));
+                        let op =
+                            Op::stroke(&stroke, tolerance_for(&cache.world_outline, width, tol));
                         let mesh = cache.tess.get(&cache.world_outline, op, options.contours);
-                        list.push_mesh(mesh, &Affine::translate(m.translation().x, m.translation().y), head);
+                        list.push_mesh(
+                            mesh,
+                            &Affine::translate(m.translation().x, m.translation().y),
+                            head,
+                        );
                     }
                 }
             }
@@ -622,7 +702,13 @@ fn add_attachment(
 
 /// A sprite: the image with its pivot (fractions from the bottom-left) on
 /// the attachment origin, one unit per pixel, its top row toward attachment +y.
-fn add_sprite(list: &mut DrawList, img: Arc<SpriteImage>, pivot: [f64; 2], m: &Affine, head: ItemHead) {
+fn add_sprite(
+    list: &mut DrawList,
+    img: Arc<SpriteImage>,
+    pivot: [f64; 2],
+    m: &Affine,
+    head: ItemHead,
+) {
     if head.color[3] <= 0.0 {
         return;
     }
@@ -630,7 +716,9 @@ fn add_sprite(list: &mut DrawList, img: Arc<SpriteImage>, pivot: [f64; 2], m: &A
     let (x0, y0) = (-pivot[0] * w, -pivot[1] * h);
     let (x1, y1) = (x0 + w, y0 + h);
     let bases = list.lengths();
-    for (x, y, u, v) in [(x0, y1, 0.0, 0.0), (x1, y1, 1.0, 0.0), (x1, y0, 1.0, 1.0), (x0, y0, 0.0, 1.0)] {
+    for (x, y, u, v) in
+        [(x0, y1, 0.0, 0.0), (x1, y1, 1.0, 0.0), (x1, y0, 1.0, 1.0), (x0, y0, 0.0, 1.0)]
+    {
         let (wx, wy) = m.apply(x, y);
         list.vertices.push(Vertex { pos: [wx as f32, wy as f32], uv: [u, v] });
     }
@@ -657,7 +745,11 @@ fn add_overlay(list: &mut DrawList, sk: &Skeleton, pose: &Pose, options: &DrawOp
             list.vertices.push(Vertex { pos: [wx as f32, wy as f32], uv: [0.0, 0.0] });
         }
         list.push_quad_indices(bases.0);
-        list.push_item(ItemHead { part: Part::BoneDiamond, slot: None, bone: BoneId::from_index(i), color }, bases, None);
+        list.push_item(
+            ItemHead { part: Part::BoneDiamond, slot: None, bone: BoneId::from_index(i), color },
+            bases,
+            None,
+        );
     }
     let ppu = options.ppu();
     let (arm, half) = (ORIGIN_MARK_PX / ppu, 0.5 / ppu);
@@ -668,11 +760,19 @@ fn add_overlay(list: &mut DrawList, sk: &Skeleton, pose: &Pose, options: &DrawOp
         for (hx, hy) in [(arm, half), (half, arm)] {
             let base = list.vertices.len() as u32;
             for (sx, sy) in [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)] {
-                list.vertices.push(Vertex { pos: [(x + sx * hx) as f32, (y + sy * hy) as f32], uv: [0.0, 0.0] });
+                list.vertices.push(Vertex {
+                    pos: [(x + sx * hx) as f32, (y + sy * hy) as f32],
+                    uv: [0.0, 0.0],
+                });
             }
             list.push_quad_indices(base);
         }
-        let head = ItemHead { part: Part::BoneOrigin, slot: None, bone: BoneId::from_index(i), color: [0.0, 0.0, 0.0, 1.0] };
+        let head = ItemHead {
+            part: Part::BoneOrigin,
+            slot: None,
+            bone: BoneId::from_index(i),
+            color: [0.0, 0.0, 0.0, 1.0],
+        };
         list.push_item(head, bases, None);
     }
 }
@@ -695,7 +795,11 @@ pub fn frame_times(anim: &crate::model::Animation) -> Vec<f64> {
 /// At most about `max` times of an animation that stand for all its frames:
 /// every frame when there are no more than `max`, else its key times (where
 /// poses turn) thinned to half the budget plus evenly spaced frames.
-pub fn sample_times(anim: &crate::model::Animation, skeleton: &crate::model::Skeleton, max: usize) -> Vec<f64> {
+pub fn sample_times(
+    anim: &crate::model::Animation,
+    skeleton: &crate::model::Skeleton,
+    max: usize,
+) -> Vec<f64> {
     let max = max.max(2);
     let frames = frame_count(anim);
     if frames <= max as u64 {
@@ -703,7 +807,11 @@ pub fn sample_times(anim: &crate::model::Animation, skeleton: &crate::model::Ske
     }
     let keys = anim.key_times(skeleton, None);
     let half = max / 2;
-    let mut t: Vec<f64> = if keys.len() <= half { keys } else { (0..half).map(|i| keys[i * keys.len() / half]).collect() };
+    let mut t: Vec<f64> = if keys.len() <= half {
+        keys
+    } else {
+        (0..half).map(|i| keys[i * keys.len() / half]).collect()
+    };
     let even = (max - t.len()) as u64;
     t.extend((0..even).map(|i| (i * frames / even) as f64 / anim.fps));
     t.sort_by(f64::total_cmp);
@@ -740,7 +848,8 @@ pub fn animation_bounds_sampled(
     max_samples: usize,
 ) -> Option<Bounds> {
     let animation = anim.and_then(|a| armature.animation(a));
-    let times = animation.map_or_else(|| vec![0.0], |a| sample_times(a, &armature.skeleton, max_samples));
+    let times =
+        animation.map_or_else(|| vec![0.0], |a| sample_times(a, &armature.skeleton, max_samples));
     let mut pose = Pose::default();
     let mut list = DrawList::default();
     let mut acc: Option<Bounds> = None;
@@ -805,8 +914,14 @@ pub fn build_with_onion_skin(
     if let Some(a) = animation {
         let step = onion.step_secs.filter(|s| s.is_finite() && *s > 0.0).unwrap_or(1.0 / a.fps);
         let ghost_options = DrawOptions { bones: false, ..*options };
-        let ghosts = |n: u32, sign: f64, tint: Rgba| (1..=n).rev().map(move |k| (time_secs + sign * f64::from(k) * step, k, n, tint));
-        let order = ghosts(onion.before, -1.0, onion.before_tint).chain(ghosts(onion.after, 1.0, onion.after_tint));
+        let ghosts = |n: u32, sign: f64, tint: Rgba| {
+            (1..=n).rev().map(move |k| (time_secs + sign * f64::from(k) * step, k, n, tint))
+        };
+        let order = ghosts(onion.before, -1.0, onion.before_tint).chain(ghosts(
+            onion.after,
+            1.0,
+            onion.after_tint,
+        ));
         for (t, k, n, tint) in order {
             evaluate_into(&mut pose, armature, Some(a), skin, wrap_time(a, t, onion.looping));
             let ghost = build_draw_list(armature, &pose, &ghost_options, cache);

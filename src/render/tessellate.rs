@@ -1,7 +1,8 @@
 //! Outlines → triangles, with lyon.
 
 use lyon_tessellation::{
-    BuffersBuilder, FillOptions, FillRule, FillTessellator, FillVertex, StrokeOptions, StrokeTessellator, StrokeVertex, VertexBuffers,
+    BuffersBuilder, FillOptions, FillRule, FillTessellator, FillVertex, StrokeOptions,
+    StrokeTessellator, StrokeVertex, VertexBuffers,
 };
 
 use super::geometry::Outline;
@@ -42,7 +43,11 @@ impl Stroke {
         // below 2 acting as 2 (SVG: below 1 means 1).
         let limit = if self.miter_limit.is_finite() { self.miter_limit.max(1.0) } else { 10.0 };
         let limit = (limit / 2.0).max(StrokeOptions::MINIMUM_MITER_LIMIT);
-        StrokeOptions::tolerance(tolerance).with_line_width(self.width).with_line_join(join).with_line_cap(cap).with_miter_limit(limit)
+        StrokeOptions::tolerance(tolerance)
+            .with_line_width(self.width)
+            .with_line_join(join)
+            .with_line_cap(cap)
+            .with_miter_limit(limit)
     }
 }
 
@@ -64,8 +69,11 @@ impl Tessellator {
         if !outline.is_finite() || outline.points.len() < 3 {
             return Mesh::default();
         }
-        let options = FillOptions::tolerance(tolerance).with_fill_rule(FillRule::NonZero).with_intersections(!simple);
-        let mut out = BuffersBuilder::new(&mut self.buffers, |v: FillVertex| v.position().to_array());
+        let options = FillOptions::tolerance(tolerance)
+            .with_fill_rule(FillRule::NonZero)
+            .with_intersections(!simple);
+        let mut out =
+            BuffersBuilder::new(&mut self.buffers, |v: FillVertex| v.position().to_array());
         // A failed tessellation (degenerate input lyon cannot handle) draws
         // nothing rather than something wrong.
         if self.fill.tessellate(outline.events(), &options, &mut out).is_err() {
@@ -76,11 +84,16 @@ impl Tessellator {
 
     pub fn stroke(&mut self, outline: &Outline, stroke: &Stroke, tolerance: f32) -> Mesh {
         self.buffers.clear();
-        if !outline.is_finite() || outline.points.is_empty() || !stroke.width.is_finite() || stroke.width <= 0.0 {
+        if !outline.is_finite()
+            || outline.points.is_empty()
+            || !stroke.width.is_finite()
+            || stroke.width <= 0.0
+        {
             return Mesh::default();
         }
         let options = stroke.options(tolerance);
-        let mut out = BuffersBuilder::new(&mut self.buffers, |v: StrokeVertex| v.position().to_array());
+        let mut out =
+            BuffersBuilder::new(&mut self.buffers, |v: StrokeVertex| v.position().to_array());
         if self.stroke.tessellate(outline.events(), &options, &mut out).is_err() {
             return Mesh::default();
         }
@@ -111,7 +124,12 @@ pub const CONTOUR_END: u32 = u32::MAX;
 /// left after cancelling enter and leave each vertex equally often (closed
 /// triangles minus closed two-edge loops), so every walk closes. An affine
 /// map flips either all loops or none, so they stay valid in any space.
-pub(crate) fn boundary_loops(positions: &[[f32; 2]], indices: &[u32], edges: &mut Vec<u64>, out: &mut Vec<u32>) {
+pub(crate) fn boundary_loops(
+    positions: &[[f32; 2]],
+    indices: &[u32],
+    edges: &mut Vec<u64>,
+    out: &mut Vec<u32>,
+) {
     // Each edge packed for a fast integer sort: the undirected pair
     // (low, high) in the upper bits, its direction in bit 0.
     edges.clear();
@@ -120,7 +138,8 @@ pub(crate) fn boundary_loops(positions: &[[f32; 2]], indices: &[u32], edges: &mu
         edges.push(u64::from(lo) << 33 | u64::from(hi) << 1 | u64::from(a > b));
     };
     for t in indices.chunks_exact(3) {
-        let [a, b, c] = [t[0], t[1], t[2]].map(|i| positions.get(i as usize).copied().unwrap_or([f32::NAN; 2]));
+        let [a, b, c] =
+            [t[0], t[1], t[2]].map(|i| positions.get(i as usize).copied().unwrap_or([f32::NAN; 2]));
         let cross = (f64::from(b[0]) - f64::from(a[0])) * (f64::from(c[1]) - f64::from(a[1]))
             - (f64::from(b[1]) - f64::from(a[1])) * (f64::from(c[0]) - f64::from(a[0]));
         if cross.is_nan() || cross == 0.0 || t.iter().any(|&i| i >= 1 << 31) {
@@ -167,7 +186,11 @@ pub(crate) fn boundary_loops(positions: &[[f32; 2]], indices: &[u32], edges: &mu
             out.push(at);
             // An unused edge leaving `at` (edges are sorted by their start).
             let lo = edges.partition_point(|&e| from(e) < at);
-            let Some(k) = (lo..edges.len()).take_while(|&k| from(edges[k]) == at).find(|&k| !used[k]) else { break };
+            let Some(k) =
+                (lo..edges.len()).take_while(|&k| from(edges[k]) == at).find(|&k| !used[k])
+            else {
+                break;
+            };
             used[k] = true;
             at = to(edges[k]);
         }
@@ -185,7 +208,8 @@ mod tests {
             .chunks_exact(3)
             .map(|t| {
                 let [a, b, c] = [t[0], t[1], t[2]].map(|i| m.positions[i as usize]);
-                let cross = (f64::from(b[0]) - f64::from(a[0])) * (f64::from(c[1]) - f64::from(a[1]))
+                let cross = (f64::from(b[0]) - f64::from(a[0]))
+                    * (f64::from(c[1]) - f64::from(a[1]))
                     - (f64::from(b[1]) - f64::from(a[1])) * (f64::from(c[0]) - f64::from(a[0]));
                 cross.abs() / 2.0
             })
@@ -210,7 +234,8 @@ mod tests {
         let mut o = Outline::default();
         let pts: Vec<(f64, f64)> = (0..5)
             .map(|k| {
-                let a = std::f64::consts::FRAC_PI_2 + f64::from(k * 2) * std::f64::consts::TAU / 5.0;
+                let a =
+                    std::f64::consts::FRAC_PI_2 + f64::from(k * 2) * std::f64::consts::TAU / 5.0;
                 (10.0 * a.cos(), 10.0 * a.sin())
             })
             .collect();
@@ -247,12 +272,19 @@ mod tests {
 
     #[test]
     fn stroke_of_an_open_line_is_its_width_times_its_length() {
-        let o = Outline { points: vec![[0.0, 0.0], [10.0, 0.0]], verbs: vec![geometry::Verb::Line], closed: false };
+        let o = Outline {
+            points: vec![[0.0, 0.0], [10.0, 0.0]],
+            verbs: vec![geometry::Verb::Line],
+            closed: false,
+        };
         let mut t = Tessellator::default();
         let s = Stroke { width: 2.0, join: LineJoin::Miter, cap: LineCap::Butt, miter_limit: 10.0 };
         assert!((area(&t.stroke(&o, &s, 0.01)) - 20.0).abs() < 1e-3);
         let square = Stroke { cap: LineCap::Square, ..s };
-        assert!((area(&t.stroke(&o, &square, 0.01)) - 24.0).abs() < 1e-3, "square caps add width/2 at both ends");
+        assert!(
+            (area(&t.stroke(&o, &square, 0.01)) - 24.0).abs() < 1e-3,
+            "square caps add width/2 at both ends"
+        );
         let zero = Stroke { width: 0.0, ..s };
         assert!(t.stroke(&o, &zero, 0.01).indices.is_empty());
     }

@@ -36,16 +36,26 @@ fn close(a: f64, b: f64, tol: f64) -> bool {
 
 #[test]
 fn fill_comes_before_stroke_and_slots_follow_draw_order() {
-    let arm = armature("skeleton\n\ta\n\t\t@ :rect w10 h10 t2 f#F00 s#00F\n\tb\n\t\t@ :circle d10 t0 f#0F0\norder\n\t@b\n");
+    let arm = armature(
+        "skeleton\n\ta\n\t\t@ :rect w10 h10 t2 f#F00 s#00F\n\tb\n\t\t@ :circle d10 t0 f#0F0\norder\n\t@b\n",
+    );
     let mut cache = RenderCache::new(".");
     let list = build_draw_list(&arm, &setup(&arm), &DrawOptions::default(), &mut cache);
-    let parts: Vec<(Part, &str)> = list.items.iter().map(|i| (i.part, arm.skeleton.slot(i.slot.expect("slot")).name.as_str())).collect();
+    let parts: Vec<(Part, &str)> = list
+        .items
+        .iter()
+        .map(|i| (i.part, arm.skeleton.slot(i.slot.expect("slot")).name.as_str()))
+        .collect();
     assert_eq!(parts, vec![(Part::Fill, "b.b"), (Part::Fill, "a.a"), (Part::Stroke, "a.a")]);
     assert_eq!(list.items[1].color, [1.0, 0.0, 0.0, 1.0]);
     assert_eq!(list.items[2].color, [0.0, 0.0, 1.0, 1.0]);
     assert!(close(area(&list, &list.items[1]), 100.0, 1e-3));
     // A stroke of width 2 centered on a 10×10 square covers 12² − 8².
-    assert!(close(area(&list, &list.items[2]), 144.0 - 64.0, 1e-2), "{}", area(&list, &list.items[2]));
+    assert!(
+        close(area(&list, &list.items[2]), 144.0 - 64.0, 1e-2),
+        "{}",
+        area(&list, &list.items[2])
+    );
 }
 
 #[test]
@@ -75,14 +85,31 @@ fn open_paths_are_only_stroked_and_zero_width_means_fill_only() {
 
 #[test]
 fn active_skin_decides_the_shape() {
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/examples/skins.skel2d")).expect("example");
+    let text =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/examples/skins.skel2d"))
+            .expect("example");
     let arm = armature(&text);
     let blue = arm.skeleton.skin_by_name("blue").expect("skin");
     let head = arm.skeleton.slot_by_name("bot.head.head").expect("slot");
     let mut cache = RenderCache::new(".");
-    let default = build_draw_list(&arm, &evaluate(&arm, None, SkinId(0), 0.0), &DrawOptions::default(), &mut cache);
-    let skinned = build_draw_list(&arm, &evaluate(&arm, None, blue, 0.0), &DrawOptions::default(), &mut cache);
-    let head_fill = |l: &DrawList| l.items.iter().find(|i| i.slot == Some(head) && i.part == Part::Fill).map(|i| item_bounds(l, i));
+    let default = build_draw_list(
+        &arm,
+        &evaluate(&arm, None, SkinId(0), 0.0),
+        &DrawOptions::default(),
+        &mut cache,
+    );
+    let skinned = build_draw_list(
+        &arm,
+        &evaluate(&arm, None, blue, 0.0),
+        &DrawOptions::default(),
+        &mut cache,
+    );
+    let head_fill = |l: &DrawList| {
+        l.items
+            .iter()
+            .find(|i| i.slot == Some(head) && i.part == Part::Fill)
+            .map(|i| item_bounds(l, i))
+    };
     let (d, s) = (head_fill(&default).expect("rect"), head_fill(&skinned).expect("circle"));
     assert!(close(d.width(), 100.0, 0.01) && close(d.height(), 70.0, 0.01), "{d:?}");
     assert!(close(s.width(), 84.0, 0.01) && close(s.height(), 84.0, 0.01), "{s:?}");
@@ -99,11 +126,19 @@ fn strokes_keep_their_world_width_under_bone_scale() {
     let mut cache = RenderCache::new(".");
     let list = build_draw_list(&arm, &setup(&arm), &DrawOptions::default(), &mut cache);
     assert_eq!(list.items.len(), 1, "transparent fill is skipped");
-    assert!(close(area(&list, &list.items[0]), 31.0 * 31.0 - 29.0 * 29.0, 0.05), "{}", area(&list, &list.items[0]));
+    assert!(
+        close(area(&list, &list.items[0]), 31.0 * 31.0 - 29.0 * 29.0, 0.05),
+        "{}",
+        area(&list, &list.items[0])
+    );
     // Non-uniform scale (not a similarity): still 1 wide in the world.
     let arm = armature("skeleton\n\ta i3 j1\n\t\t@ :rect w10 h10 t1 f#000,0\n");
     let list = build_draw_list(&arm, &setup(&arm), &DrawOptions::default(), &mut cache);
-    assert!(close(area(&list, &list.items[0]), 31.0 * 11.0 - 29.0 * 9.0, 0.05), "{}", area(&list, &list.items[0]));
+    assert!(
+        close(area(&list, &list.items[0]), 31.0 * 11.0 - 29.0 * 9.0, 0.05),
+        "{}",
+        area(&list, &list.items[0])
+    );
 }
 
 #[test]
@@ -121,12 +156,17 @@ fn attachment_transform_applies_on_top_of_the_bone() {
 #[test]
 fn path_points_follow_their_bones_and_the_attachment_transform() {
     // A triangle whose tip is bound to bone b at (0, 50) in the world.
-    let arm = armature("skeleton\n\ta\n\t\t@ :path t0 x5\n\t\t\tM 0,0\n\t\t\tL 10,0\n\t\t\tL 0,0:b\n\t\t\tC\n\tb y50\n");
+    let arm = armature(
+        "skeleton\n\ta\n\t\t@ :path t0 x5\n\t\t\tM 0,0\n\t\t\tL 10,0\n\t\t\tL 0,0:b\n\t\t\tC\n\tb y50\n",
+    );
     let mut cache = RenderCache::new(".");
     let list = build_draw_list(&arm, &setup(&arm), &DrawOptions::default(), &mut cache);
     let b = item_bounds(&list, &list.items[0]);
     // slot_world · att · inverse(slot_world) · bone_world · p: everything shifts by x5.
-    assert!(close(b.min[0], 5.0, 1e-4) && close(b.max[0], 15.0, 1e-4) && close(b.max[1], 50.0, 1e-4), "{b:?}");
+    assert!(
+        close(b.min[0], 5.0, 1e-4) && close(b.max[0], 15.0, 1e-4) && close(b.max[1], 50.0, 1e-4),
+        "{b:?}"
+    );
 }
 
 #[test]
@@ -142,8 +182,10 @@ fn rigid_motion_reuses_tessellations_and_other_changes_do_not() {
     cache.reset_stats();
     // Turn and move the whole rig: every outline is the same in attachment space.
     let sk = &arm.skeleton;
-    pose.bones[0].local = BoneTransform { x: 7.0, y: -3.0, rotation_rad: 1.1, ..pose.bones[0].local };
-    pose.bones[1].local = BoneTransform { x: 7.0, y: -3.0, rotation_rad: 1.1, ..pose.bones[1].local };
+    pose.bones[0].local =
+        BoneTransform { x: 7.0, y: -3.0, rotation_rad: 1.1, ..pose.bones[0].local };
+    pose.bones[1].local =
+        BoneTransform { x: 7.0, y: -3.0, rotation_rad: 1.1, ..pose.bones[1].local };
     pose.bones[1].local.x += 30.0 * 1.1f64.cos();
     pose.bones[1].local.y += 30.0 * 1.1f64.sin();
     pose.update_world(sk);
@@ -174,7 +216,12 @@ fn zooming_in_flattens_curves_finer() {
     let mut cache = RenderCache::new(".");
     let pose = setup(&arm);
     let count = |ppu: f64, cache: &mut RenderCache| {
-        let l = build_draw_list(&arm, &pose, &DrawOptions { pixels_per_unit: ppu, bones: false, ..DrawOptions::default() }, cache);
+        let l = build_draw_list(
+            &arm,
+            &pose,
+            &DrawOptions { pixels_per_unit: ppu, bones: false, ..DrawOptions::default() },
+            cache,
+        );
         l.vertices.len()
     };
     let (near, far) = (count(20.0, &mut cache), count(0.5, &mut cache));
@@ -187,11 +234,20 @@ fn bone_overlay_draws_diamonds_for_long_bones_and_marks_at_every_origin() {
     let mut cache = RenderCache::new(".");
     let off = build_draw_list(&arm, &setup(&arm), &DrawOptions::default(), &mut cache);
     assert!(off.items.is_empty());
-    let list =
-        build_draw_list(&arm, &setup(&arm), &DrawOptions { pixels_per_unit: 2.0, bones: true, ..DrawOptions::default() }, &mut cache);
-    let diamonds: Vec<&DrawItem> = list.items.iter().filter(|i| i.part == Part::BoneDiamond).collect();
+    let list = build_draw_list(
+        &arm,
+        &setup(&arm),
+        &DrawOptions { pixels_per_unit: 2.0, bones: true, ..DrawOptions::default() },
+        &mut cache,
+    );
+    let diamonds: Vec<&DrawItem> =
+        list.items.iter().filter(|i| i.part == Part::BoneDiamond).collect();
     assert_eq!(diamonds.len(), 1);
-    assert_eq!(diamonds[0].color, [0.0, 0.0, 1.0, (153.0f64 / 255.0) as f32 * 0.7], "bone color at 70 % of its alpha");
+    assert_eq!(
+        diamonds[0].color,
+        [0.0, 0.0, 1.0, (153.0f64 / 255.0) as f32 * 0.7],
+        "bone color at 70 % of its alpha"
+    );
     let b = item_bounds(&list, diamonds[0]);
     assert_eq!((b.min, b.max), ([5.0, -5.0], [50.0, 5.0]));
     let marks: Vec<&DrawItem> = list.items.iter().filter(|i| i.part == Part::BoneOrigin).collect();
@@ -205,8 +261,12 @@ fn bone_overlay_draws_diamonds_for_long_bones_and_marks_at_every_origin() {
 fn sprites_are_quads_of_their_pixel_size_and_missing_ones_are_reported() {
     let dir = std::env::temp_dir().join(format!("skelpad-sprite-unit-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("dir");
-    image::RgbaImage::from_pixel(8, 4, image::Rgba([255, 0, 0, 255])).save(dir.join("red.png")).expect("png");
-    let arm = armature("skeleton\n\ta x3\n\t\t@ #FFF,0.6 :sprite \"red.png\" r90\n\t\t@gone :sprite \"gone.png\"\n");
+    image::RgbaImage::from_pixel(8, 4, image::Rgba([255, 0, 0, 255]))
+        .save(dir.join("red.png"))
+        .expect("png");
+    let arm = armature(
+        "skeleton\n\ta x3\n\t\t@ #FFF,0.6 :sprite \"red.png\" r90\n\t\t@gone :sprite \"gone.png\"\n",
+    );
     let mut cache = RenderCache::new(&dir);
     let list = build_draw_list(&arm, &setup(&arm), &DrawOptions::default(), &mut cache);
     assert_eq!(list.items.len(), 1);
@@ -223,9 +283,17 @@ fn sprites_are_quads_of_their_pixel_size_and_missing_ones_are_reported() {
 
 #[test]
 fn onion_skin_puts_tinted_faded_ghosts_behind_the_frame() {
-    let arm = armature("skeleton\n\ta l20\n\t\t@ :rect w10 h10 t0 f#00F\nanim \"m\" 10fps\n\ta\n\t\tx 0 -> 50\n");
+    let arm = armature(
+        "skeleton\n\ta l20\n\t\t@ :rect w10 h10 t0 f#00F\nanim \"m\" 10fps\n\ta\n\t\tx 0 -> 50\n",
+    );
     let mut cache = RenderCache::new(".");
-    let onion = OnionSkin { before: 2, after: 1, opacity: 0.5, before_tint: [1.0, 0.0, 0.0, 1.0], ..OnionSkin::default() };
+    let onion = OnionSkin {
+        before: 2,
+        after: 1,
+        opacity: 0.5,
+        before_tint: [1.0, 0.0, 0.0, 1.0],
+        ..OnionSkin::default()
+    };
     let opts = DrawOptions { pixels_per_unit: 1.0, bones: true, ..DrawOptions::default() };
     let list = build_with_onion_skin(&arm, AnimId(0), SkinId(0), 0.25, &onion, &opts, &mut cache);
     let fills: Vec<&DrawItem> = list.items.iter().filter(|i| i.part == Part::Fill).collect();
@@ -237,7 +305,11 @@ fn onion_skin_puts_tinted_faded_ghosts_behind_the_frame() {
     assert_eq!(fills[3].color, [0.0, 0.0, 1.0, 1.0]);
     // Ghost positions: one frame (0.1 s = 10 units) apart.
     let x = |i: &DrawItem| (item_bounds(&list, i).min[0] + item_bounds(&list, i).max[0]) / 2.0;
-    assert!(close(x(fills[0]), 5.0, 1e-4) && close(x(fills[1]), 15.0, 1e-4) && close(x(fills[3]), 25.0, 1e-4));
+    assert!(
+        close(x(fills[0]), 5.0, 1e-4)
+            && close(x(fills[1]), 15.0, 1e-4)
+            && close(x(fills[3]), 25.0, 1e-4)
+    );
     assert!(close(x(fills[2]), 35.0, 1e-4));
     // Only the current frame has an overlay.
     assert!(list.items.iter().filter(|i| i.part != Part::Fill).all(|i| !i.ghost));
@@ -245,11 +317,15 @@ fn onion_skin_puts_tinted_faded_ghosts_behind_the_frame() {
 
 #[test]
 fn animation_bounds_cover_every_frame() {
-    let arm = armature("skeleton\n\ta\n\t\t@ :rect w10 h10 t0\nanim \"up\" 10fps\n\ta\n\t\ty 0 -> 100 -> 0\n");
+    let arm = armature(
+        "skeleton\n\ta\n\t\t@ :rect w10 h10 t0\nanim \"up\" 10fps\n\ta\n\t\ty 0 -> 100 -> 0\n",
+    );
     let mut cache = RenderCache::new(".");
-    let b = animation_bounds(&arm, Some(AnimId(0)), SkinId(0), &DrawOptions::default(), &mut cache).expect("bounds");
+    let b = animation_bounds(&arm, Some(AnimId(0)), SkinId(0), &DrawOptions::default(), &mut cache)
+        .expect("bounds");
     assert!(close(b.min[1], -5.0, 1e-4) && close(b.max[1], 105.0, 1e-4), "{b:?}");
-    let setup_only = animation_bounds(&arm, None, SkinId(0), &DrawOptions::default(), &mut cache).expect("bounds");
+    let setup_only = animation_bounds(&arm, None, SkinId(0), &DrawOptions::default(), &mut cache)
+        .expect("bounds");
     assert!(close(setup_only.max[1], 5.0, 1e-4));
 }
 
@@ -278,12 +354,15 @@ fn view_fit_centers_and_scales_bounds() {
 fn one_attachment_alone_in_its_own_space() {
     // The attachment transform (x40 r30) and the bone are left out; the
     // stroke (t2) is included, so the picture is (20+2)×(10+2) units.
-    let arm = armature("skeleton\n\ta x100 r45\n\t\t@ #F00,0.5 :rect x40 r30 w20 h10 t2 f#0F0 s#00F\n");
+    let arm =
+        armature("skeleton\n\ta x100 r45\n\t\t@ #F00,0.5 :rect x40 r30 w20 h10 t2 f#0F0 s#00F\n");
     let mut cache = RenderCache::new(".");
     let sk = &arm.skeleton;
     let slot = SlotId(0);
     let att = sk.slots[0].attachment.expect("attachment");
-    let out = cpu::render_attachment(sk, &setup(&arm), slot, att, 4.0, 0, &mut cache).expect("renders").expect("draws");
+    let out = cpu::render_attachment(sk, &setup(&arm), slot, att, 4.0, 0, &mut cache)
+        .expect("renders")
+        .expect("draws");
     assert_eq!(out.image.dimensions(), (22 * 4 + 2, 12 * 4 + 2));
     assert_eq!(out.pivot, [45.0, 25.0]);
     // Center: the fill, not tinted by the slot color.
@@ -309,7 +388,20 @@ mod props {
     use proptest::prelude::*;
 
     fn num() -> impl Strategy<Value = String> {
-        const VALUES: [&str; 12] = ["0", "0.001", "0.5", "1", "3", "7.5", "20", "45", "100", "100000", "1000000000000", "1e"];
+        const VALUES: [&str; 12] = [
+            "0",
+            "0.001",
+            "0.5",
+            "1",
+            "3",
+            "7.5",
+            "20",
+            "45",
+            "100",
+            "100000",
+            "1000000000000",
+            "1e",
+        ];
         (prop::sample::select(VALUES.to_vec()), any::<bool>()).prop_map(|(v, neg)| {
             // "1e" stands for a number too long for f64 (it parses as infinity).
             let v = if v == "1e" { "1".repeat(320) } else { v.to_string() };
@@ -321,30 +413,44 @@ mod props {
         let style = (num(), num(), 0usize..3, 0usize..3).prop_map(|(t, m, j, c)| {
             let joins = ["miter-join", "bevel-join", "round-join"];
             let caps = ["butt-cap", "square-cap", "round-cap"];
-            format!("t{} m{} {} {}", t.trim_start_matches('-'), m.trim_start_matches('-'), joins[j], caps[c])
+            format!(
+                "t{} m{} {} {}",
+                t.trim_start_matches('-'),
+                m.trim_start_matches('-'),
+                joins[j],
+                caps[c]
+            )
         });
-        let transform = (num(), num(), num(), num(), num()).prop_map(|(x, y, r, i, j)| format!("x{x} y{y} r{r} i{i} j{j}"));
-        let point = || (num(), num(), any::<bool>()).prop_map(|(x, y, other)| format!("{x},{y}{}", if other { ":b" } else { "" }));
-        let path = (prop::collection::vec((0usize..3, point(), point(), point()), 0..6), any::<bool>()).prop_map(|(cmds, close)| {
-            let mut s = String::new();
-            for (k, p1, p2, p3) in cmds {
-                match k {
-                    0 => s.push_str(&format!("\n\t\t\tL {p1}")),
-                    1 => s.push_str(&format!("\n\t\t\tQ {p1} {p2}")),
-                    _ => s.push_str(&format!("\n\t\t\tB {p1} {p2} {p3}")),
-                }
-            }
-            if close {
-                s.push_str("\n\t\t\tC");
-            }
-            s
-        });
-        (0usize..4, num(), num(), num(), style, transform, path).prop_map(|(kind, a, b, d, style, tr, path)| match kind {
-            0 => format!(":rect w{a} h{b} d{} {style} {tr}", d.trim_start_matches('-')),
-            1 => format!(":circle d{} {style} {tr}", a.trim_start_matches('-')),
-            2 => format!(":ellipse w{a} h{b} {style} {tr}"),
-            _ => format!(":path {style} {tr}{path}"),
-        })
+        let transform = (num(), num(), num(), num(), num())
+            .prop_map(|(x, y, r, i, j)| format!("x{x} y{y} r{r} i{i} j{j}"));
+        let point = || {
+            (num(), num(), any::<bool>())
+                .prop_map(|(x, y, other)| format!("{x},{y}{}", if other { ":b" } else { "" }))
+        };
+        let path =
+            (prop::collection::vec((0usize..3, point(), point(), point()), 0..6), any::<bool>())
+                .prop_map(|(cmds, close)| {
+                    let mut s = String::new();
+                    for (k, p1, p2, p3) in cmds {
+                        match k {
+                            0 => s.push_str(&format!("\n\t\t\tL {p1}")),
+                            1 => s.push_str(&format!("\n\t\t\tQ {p1} {p2}")),
+                            _ => s.push_str(&format!("\n\t\t\tB {p1} {p2} {p3}")),
+                        }
+                    }
+                    if close {
+                        s.push_str("\n\t\t\tC");
+                    }
+                    s
+                });
+        (0usize..4, num(), num(), num(), style, transform, path).prop_map(
+            |(kind, a, b, d, style, tr, path)| match kind {
+                0 => format!(":rect w{a} h{b} d{} {style} {tr}", d.trim_start_matches('-')),
+                1 => format!(":circle d{} {style} {tr}", a.trim_start_matches('-')),
+                2 => format!(":ellipse w{a} h{b} {style} {tr}"),
+                _ => format!(":path {style} {tr}{path}"),
+            },
+        )
     }
 
     proptest! {

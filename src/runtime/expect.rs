@@ -28,7 +28,8 @@ pub fn check(comp: &mut Compilation) {
     }
     if !failures.is_empty() {
         comp.diagnostics.extend(failures);
-        comp.diagnostics.sort_by(|a, b| a.span.start.cmp(&b.span.start).then(a.severity.cmp(&b.severity)));
+        comp.diagnostics
+            .sort_by(|a, b| a.span.start.cmp(&b.span.start).then(a.severity.cmp(&b.severity)));
     }
 }
 
@@ -58,7 +59,13 @@ fn prop_label(p: ExpectProp, local: bool, point: Option<(f64, f64)>) -> String {
 
 /// The value `prop` of `target` in `pose`, or `None` when the property does
 /// not apply to the target (a color of a bone, a rotation of a slot).
-fn actual(pose: &Pose, target: Target, prop: ExpectProp, local: bool, point: Option<(f64, f64)>) -> Option<f64> {
+fn actual(
+    pose: &Pose,
+    target: Target,
+    prop: ExpectProp,
+    local: bool,
+    point: Option<(f64, f64)>,
+) -> Option<f64> {
     match target {
         Target::Bone(b) => {
             let bp = pose.bones.get(b.index())?;
@@ -102,7 +109,11 @@ fn actual(pose: &Pose, target: Target, prop: ExpectProp, local: bool, point: Opt
 }
 
 /// One section: one pose, one result per line; failures go to `failures`.
-fn check_section(armature: &Armature, c: &PoseCheck, failures: &mut Vec<Diagnostic>) -> Vec<ExpectResult> {
+fn check_section(
+    armature: &Armature,
+    c: &PoseCheck,
+    failures: &mut Vec<Diagnostic>,
+) -> Vec<ExpectResult> {
     let result = |l: &crate::compile::expect::CheckLine, failed| ExpectResult {
         line: l.line,
         anim: c.anim,
@@ -161,7 +172,12 @@ mod tests {
         let text = "skeleton\n\tarm l10 r90\nexpect\n\tarm r90\n\tarm r45\n\tleg r0\n";
         let mut comp = compile(text);
         // Compiling resolves: the unknown bone is an error, nothing is evaluated.
-        assert_eq!(comp.diagnostics.iter().filter(|d| d.is_error()).count(), 1, "{:?}", comp.diagnostics);
+        assert_eq!(
+            comp.diagnostics.iter().filter(|d| d.is_error()).count(),
+            1,
+            "{:?}",
+            comp.diagnostics
+        );
         assert!(comp.expectations.is_empty());
         assert_eq!(comp.pose_checks.len(), 1);
         assert_eq!(comp.pose_checks[0].lines.len(), 3);

@@ -104,7 +104,12 @@ fn fabrik(j: &mut [Joint], root: (f32, f32), target: (f32, f32)) {
 /// chain that cannot be solved (fewer than two joints, or non-finite
 /// results: zero lengths, a target on the root), which SkelForm turns into
 /// NaN and skelpad leaves unsolved.
-pub(crate) fn solve(mode: IkMode, constraint: IkConstraint, joints: &mut [Joint], target: (f32, f32)) -> Option<bool> {
+pub(crate) fn solve(
+    mode: IkMode,
+    constraint: IkConstraint,
+    joints: &mut [Joint],
+    target: (f32, f32),
+) -> Option<bool> {
     let n = joints.len();
     if n < 2 {
         return None;
@@ -175,7 +180,8 @@ pub(crate) fn apply(pose: &mut Pose, skeleton: &Skeleton) {
         }
         joints.clear();
         joints.extend(fam.bones.iter().map(|b| {
-            let (o, x) = (pose.bones[b.index()].world.translation(), pose.bones[b.index()].world.x_axis());
+            let (o, x) =
+                (pose.bones[b.index()].world.translation(), pose.bones[b.index()].world.x_axis());
             Joint { x: o.x as f32, y: o.y as f32, rot: x.y.atan2(x.x) as f32 }
         }));
         let t = pose.bones[fam.target.index()].world.translation();

@@ -41,7 +41,10 @@ pub struct Pose {
 /// Poses are equal when their bones, slots and skin are (caches aside).
 impl PartialEq for Pose {
     fn eq(&self, other: &Self) -> bool {
-        self.bones == other.bones && self.slots == other.slots && self.skin == other.skin && self.draw_order == other.draw_order
+        self.bones == other.bones
+            && self.slots == other.slots
+            && self.skin == other.skin
+            && self.draw_order == other.draw_order
     }
 }
 
@@ -108,7 +111,11 @@ impl Pose {
     /// for a bone the pose does not have.
     pub fn accumulated(&self, bone: BoneId) -> Option<Accumulated> {
         if let Some(x) = self.skf.get(bone.index()) {
-            return Some(Accumulated { rotation_rad: f64::from(x.rot), scale_x: f64::from(x.sx), scale_y: f64::from(x.sy) });
+            return Some(Accumulated {
+                rotation_rad: f64::from(x.rot),
+                scale_x: f64::from(x.sx),
+                scale_y: f64::from(x.sy),
+            });
         }
         let a = self.accum.get(bone.index())?;
         Some(Accumulated { rotation_rad: a.rot, scale_x: a.sx, scale_y: a.sy })
@@ -119,7 +126,10 @@ impl Pose {
         let mut pose = Pose::default();
         pose.reset(skeleton, SkinId(0));
         if skeleton.composition == Composition::SkelForm {
-            let armature = Armature { skeleton: std::sync::Arc::new(skeleton.clone()), animations: Vec::new() };
+            let armature = Armature {
+                skeleton: std::sync::Arc::new(skeleton.clone()),
+                animations: Vec::new(),
+            };
             skelform::evaluate_into(&mut pose, &armature, None, 0.0);
             pose.physics = None;
             return pose;
@@ -134,9 +144,13 @@ impl Pose {
     fn reset(&mut self, skeleton: &Skeleton, skin: SkinId) {
         self.skin = skin;
         self.bones.clear();
-        self.bones.extend(skeleton.bones.iter().map(|b| BonePose { local: b.setup, world: Affine::IDENTITY }));
+        self.bones.extend(
+            skeleton.bones.iter().map(|b| BonePose { local: b.setup, world: Affine::IDENTITY }),
+        );
         self.slots.clear();
-        self.slots.extend(skeleton.slots.iter().map(|s| SlotPose { color: s.color, attachment: s.attachment }));
+        self.slots.extend(
+            skeleton.slots.iter().map(|s| SlotPose { color: s.color, attachment: s.attachment }),
+        );
         self.draw_order.clear();
         self.draw_order.extend_from_slice(&skeleton.draw_order);
         self.alpha.clear();
@@ -147,7 +161,11 @@ impl Pose {
     }
 
     /// The attachment a slot shows, as the pose's skin defines it.
-    pub fn attachment<'a>(&self, skeleton: &'a Skeleton, slot: SlotId) -> Option<(AttachmentId, &'a Attachment)> {
+    pub fn attachment<'a>(
+        &self,
+        skeleton: &'a Skeleton,
+        slot: SlotId,
+    ) -> Option<(AttachmentId, &'a Attachment)> {
         let id = self.slots.get(slot.index())?.attachment?;
         skeleton.attachment(self.skin, id).map(|a| (id, a))
     }
@@ -161,10 +179,19 @@ impl Pose {
         let n = self.bones.len().min(skeleton.bones.len());
         self.accum.resize(self.bones.len(), Accum::default());
         self.trig.resize(self.bones.len(), (f64::NAN, 0.0, 1.0));
-        let (bones, accum, trig) = (&mut self.bones[..n], &mut self.accum[..n], &mut self.trig[..n]);
+        let (bones, accum, trig) =
+            (&mut self.bones[..n], &mut self.accum[..n], &mut self.trig[..n]);
         for (i, bone) in skeleton.bones[..n].iter().enumerate() {
             let local = bones[i].local;
-            let mut acc = Accum { rot: local.rotation_rad, sin: 0.0, cos: 1.0, sx: local.scale_x, sy: local.scale_y, isx: 1.0, isy: 1.0 };
+            let mut acc = Accum {
+                rot: local.rotation_rad,
+                sin: 0.0,
+                cos: 1.0,
+                sx: local.scale_x,
+                sy: local.scale_y,
+                isx: 1.0,
+                isy: 1.0,
+            };
             // sin/cos of the local rotation, cached while it does not change.
             let cached = &mut trig[i];
             if cached.0.to_bits() != local.rotation_rad.to_bits() {
@@ -230,7 +257,8 @@ impl Pose {
         let animated = self.parent.len() == skeleton.bones.len();
         for (i, bone) in skeleton.bones.iter().enumerate() {
             let local = self.bones[i].local;
-            let (mut x, mut y, mut rot, mut sx, mut sy) = (local.x, local.y, local.rotation_rad, local.scale_x, local.scale_y);
+            let (mut x, mut y, mut rot, mut sx, mut sy) =
+                (local.x, local.y, local.rotation_rad, local.scale_x, local.scale_y);
             let parent = if animated { self.parent[i] } else { bone.parent };
             if let Some(p) = parent.filter(|p| p.index() < i) {
                 let pa = self.accum[p.index()];
@@ -249,7 +277,8 @@ impl Pose {
             let (sin, cos) = rot.sin_cos();
             let inverse = |s: f64| if s == 0.0 { 0.0 } else { 1.0 / s };
             self.accum[i] = Accum { rot, sin, cos, sx, sy, isx: inverse(sx), isy: inverse(sy) };
-            self.bones[i].world = Affine::from_array([sx * cos, sx * sin, -sy * sin, sy * cos, x, y]);
+            self.bones[i].world =
+                Affine::from_array([sx * cos, sx * sin, -sy * sin, sy * cos, x, y]);
         }
     }
 
@@ -312,7 +341,13 @@ pub fn evaluate(armature: &Armature, anim: Option<AnimId>, skin: SkinId, time_se
 }
 
 /// Like [`evaluate`], reusing the pose's storage.
-pub fn evaluate_into(pose: &mut Pose, armature: &Armature, anim: Option<&Animation>, skin: SkinId, time_secs: f64) {
+pub fn evaluate_into(
+    pose: &mut Pose,
+    armature: &Armature,
+    anim: Option<&Animation>,
+    skin: SkinId,
+    time_secs: f64,
+) {
     let skeleton = &*armature.skeleton;
     pose.reset(skeleton, skin);
     if skeleton.composition == Composition::SkelForm {
@@ -342,7 +377,9 @@ fn apply(pose: &mut Pose, skeleton: &Skeleton, anim: &Animation, t: f64) {
         pose.parent.clear();
         pose.parent.extend(skeleton.bones.iter().map(|b| b.parent));
         for ch in &anim.parents {
-            if let (Some(v), Some(p)) = (sample_stepped(&ch.keys, t), pose.parent.get_mut(ch.bone.index())) {
+            if let (Some(v), Some(p)) =
+                (sample_stepped(&ch.keys, t), pose.parent.get_mut(ch.bone.index()))
+            {
                 *p = v;
             }
         }
@@ -350,7 +387,9 @@ fn apply(pose: &mut Pose, skeleton: &Skeleton, anim: &Animation, t: f64) {
     if skeleton.composition == Composition::Spriter && !anim.bone_alpha.is_empty() {
         pose.alpha.resize(skeleton.bones.len(), 1.0);
         for ch in &anim.bone_alpha {
-            if let (Some(v), Some(a)) = (sample(&ch.keys, t, None), pose.alpha.get_mut(ch.bone.index())) {
+            if let (Some(v), Some(a)) =
+                (sample(&ch.keys, t, None), pose.alpha.get_mut(ch.bone.index()))
+            {
                 *a = v;
             }
         }
@@ -365,7 +404,9 @@ fn apply(pose: &mut Pose, skeleton: &Skeleton, anim: &Animation, t: f64) {
         match ch.property {
             BoneProperty::X => local.x = if relative { setup.x + v } else { v },
             BoneProperty::Y => local.y = if relative { setup.y + v } else { v },
-            BoneProperty::Rotation => local.rotation_rad = if relative { setup.rotation_rad + v } else { v },
+            BoneProperty::Rotation => {
+                local.rotation_rad = if relative { setup.rotation_rad + v } else { v }
+            }
             BoneProperty::ScaleX => local.scale_x = if relative { setup.scale_x * v } else { v },
             BoneProperty::ScaleY => local.scale_y = if relative { setup.scale_y * v } else { v },
         }
@@ -427,8 +468,13 @@ mod tests {
     }
 
     fn two_bones(child_inherits_rot: bool) -> Skeleton {
-        let root = bone("root", None, BoneTransform { x: 5.0, rotation_rad: FRAC_PI_2, scale_x: 2.0, ..Default::default() });
-        let mut child = bone("root.child", Some(0), BoneTransform { x: 10.0, ..Default::default() });
+        let root = bone(
+            "root",
+            None,
+            BoneTransform { x: 5.0, rotation_rad: FRAC_PI_2, scale_x: 2.0, ..Default::default() },
+        );
+        let mut child =
+            bone("root.child", Some(0), BoneTransform { x: 10.0, ..Default::default() });
         child.inherit_rotation = child_inherits_rot;
         Skeleton { bones: vec![root, child], ..Default::default() }
     }
@@ -437,17 +483,28 @@ mod tests {
     fn accumulated_rotation_and_scale_follow_the_inheritance_flags() {
         // LANGUAGE.md §6: accumulated rot = rot (+ the parent's unless
         // `no-rot`), scale × the parent's unless `no-scale`.
-        let t = |rot: f64, s: f64| BoneTransform { rotation_rad: rot, scale_x: s, scale_y: 2.0 * s, ..BoneTransform::default() };
+        let t = |rot: f64, s: f64| BoneTransform {
+            rotation_rad: rot,
+            scale_x: s,
+            scale_y: 2.0 * s,
+            ..BoneTransform::default()
+        };
         let mut no_rot = bone("c", Some(1), t(0.25, 5.0));
         no_rot.inherit_rotation = false;
         let mut no_scale = bone("d", Some(1), t(0.5, 7.0));
         no_scale.inherit_scale = false;
         let skeleton = Skeleton {
-            bones: vec![bone("a", None, t(1.0, 2.0)), bone("b", Some(0), t(0.5, 3.0)), no_rot, no_scale],
+            bones: vec![
+                bone("a", None, t(1.0, 2.0)),
+                bone("b", Some(0), t(0.5, 3.0)),
+                no_rot,
+                no_scale,
+            ],
             ..Skeleton::default()
         };
         let pose = Pose::setup(&skeleton);
-        let acc = |i: u32| pose.accumulated(BoneId(i)).map(|a| (a.rotation_rad, a.scale_x, a.scale_y));
+        let acc =
+            |i: u32| pose.accumulated(BoneId(i)).map(|a| (a.rotation_rad, a.scale_x, a.scale_y));
         assert_eq!(acc(0), Some((1.0, 2.0, 4.0)));
         assert_eq!(acc(1), Some((1.5, 6.0, 24.0)));
         assert_eq!(acc(2), Some((0.25, 30.0, 240.0)));
@@ -479,8 +536,10 @@ mod tests {
 
     #[test]
     fn channels_hold_setup_before_first_key_and_last_value_after() {
-        let keys =
-            vec![Key { time_secs: 1.0, value: 10.0, curve: Curve::LINEAR }, Key { time_secs: 2.0, value: 20.0, curve: Curve::LINEAR }];
+        let keys = vec![
+            Key { time_secs: 1.0, value: 10.0, curve: Curve::LINEAR },
+            Key { time_secs: 2.0, value: 20.0, curve: Curve::LINEAR },
+        ];
         assert_eq!(sample(&keys, 0.5, None), None);
         assert_eq!(sample(&keys, 1.5, None), Some(15.0));
         assert_eq!(sample(&keys, 9.0, None), Some(20.0));
@@ -499,8 +558,18 @@ mod tests {
         let sk = two_bones(true);
         let mut anim = Animation::empty("a", 20.0);
         let k = |v| vec![Key { time_secs: 0.0, value: v, curve: Curve::Stepped }];
-        anim.bones.push(BoneChannel { bone: BoneId(0), property: BoneProperty::X, mode: ValueMode::RelativeToSetup, keys: k(1.0) });
-        anim.bones.push(BoneChannel { bone: BoneId(0), property: BoneProperty::ScaleX, mode: ValueMode::Absolute, keys: k(3.0) });
+        anim.bones.push(BoneChannel {
+            bone: BoneId(0),
+            property: BoneProperty::X,
+            mode: ValueMode::RelativeToSetup,
+            keys: k(1.0),
+        });
+        anim.bones.push(BoneChannel {
+            bone: BoneId(0),
+            property: BoneProperty::ScaleX,
+            mode: ValueMode::Absolute,
+            keys: k(3.0),
+        });
         anim.update_duration();
         let arm = Armature { skeleton: Arc::new(sk), animations: vec![Arc::new(anim)] };
         let pose = evaluate(&arm, Some(AnimId(0)), SkinId(0), 0.0);

@@ -18,13 +18,24 @@ pub fn default_times(duration: f64) -> Vec<f64> {
 /// The poses of `skelpad pose --json` (the conformance format): draw order,
 /// setup pose, and for each animation its poses at `times` (default: 0,
 /// every tenth of the duration, and the end).
-pub fn pose_document(arm: &Armature, anims: &[AnimId], skin: SkinId, times: Option<&[f64]>) -> serde_json::Value {
+pub fn pose_document(
+    arm: &Armature,
+    anims: &[AnimId],
+    skin: SkinId,
+    times: Option<&[f64]>,
+) -> serde_json::Value {
     pose_document_with(arm, anims, skin, times, false)
 }
 
 /// [`pose_document`], with a `draw` list in each pose when `draw` is set
 /// (see [`draw_json`]), and `looping` for animations whose file says.
-pub fn pose_document_with(arm: &Armature, anims: &[AnimId], skin: SkinId, times: Option<&[f64]>, draw: bool) -> serde_json::Value {
+pub fn pose_document_with(
+    arm: &Armature,
+    anims: &[AnimId],
+    skin: SkinId,
+    times: Option<&[f64]>,
+    draw: bool,
+) -> serde_json::Value {
     let sk = &*arm.skeleton;
     let setup = evaluate(arm, None, skin, 0.0);
     let mut animations = Vec::new();
@@ -71,7 +82,10 @@ pub fn draw_json(arm: &Armature, pose: &Pose) -> serde_json::Value {
         if matches!(att.kind, crate::model::AttachmentKind::None) {
             continue;
         }
-        let Some(bone) = sk.slots.get(slot.index()).and_then(|s| pose.bones.get(s.bone.index())) else { continue };
+        let Some(bone) = sk.slots.get(slot.index()).and_then(|s| pose.bones.get(s.bone.index()))
+        else {
+            continue;
+        };
         let world = bone.world * att.transform.matrix();
         let mut item = serde_json::json!({
             "slot": sk.slot(slot).name,
@@ -92,8 +106,12 @@ pub fn draw_json(arm: &Armature, pose: &Pose) -> serde_json::Value {
 /// A pose in the conformance format.
 pub fn pose_json(arm: &Armature, pose: &Pose) -> serde_json::Value {
     let sk = &*arm.skeleton;
-    let bones: Vec<serde_json::Value> =
-        sk.bones.iter().zip(&pose.bones).map(|(b, p)| serde_json::json!({ "name": b.name, "world": p.world.to_array() })).collect();
+    let bones: Vec<serde_json::Value> = sk
+        .bones
+        .iter()
+        .zip(&pose.bones)
+        .map(|(b, p)| serde_json::json!({ "name": b.name, "world": p.world.to_array() }))
+        .collect();
     let slots: Vec<serde_json::Value> = sk
         .slots
         .iter()

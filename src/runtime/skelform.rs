@@ -48,11 +48,23 @@ pub struct SkfXform {
 impl SkfXform {
     /// As a transform: `T(x, y) · R(rot) · S(sx, sy)`.
     pub fn matrix(&self) -> Affine {
-        Affine::trs(f64::from(self.x), f64::from(self.y), f64::from(self.rot), f64::from(self.sx), f64::from(self.sy))
+        Affine::trs(
+            f64::from(self.x),
+            f64::from(self.y),
+            f64::from(self.rot),
+            f64::from(self.sx),
+            f64::from(self.sy),
+        )
     }
 
     fn from_local(t: &BoneTransform) -> Self {
-        SkfXform { x: t.x as f32, y: t.y as f32, rot: t.rotation_rad as f32, sx: t.scale_x as f32, sy: t.scale_y as f32 }
+        SkfXform {
+            x: t.x as f32,
+            y: t.y as f32,
+            rot: t.rotation_rad as f32,
+            sx: t.scale_x as f32,
+            sy: t.scale_y as f32,
+        }
     }
 }
 
@@ -156,7 +168,9 @@ fn handles(curve: Curve) -> ((f32, f32), (f32, f32)) {
         // cubic-bezier when there is one, else linear.
         Curve::Spriter(c) => c
             .as_bezier()
-            .map_or(((1.0 / 3.0, 1.0 / 3.0), (2.0 / 3.0, 2.0 / 3.0)), |(x1, y1, x2, y2)| ((x1 as f32, y1 as f32), (x2 as f32, y2 as f32))),
+            .map_or(((1.0 / 3.0, 1.0 / 3.0), (2.0 / 3.0, 2.0 / 3.0)), |(x1, y1, x2, y2)| {
+                ((x1 as f32, y1 as f32), (x2 as f32, y2 as f32))
+            }),
     }
 }
 
@@ -298,7 +312,12 @@ fn inheritance(
 /// `rusty_skelform` 0.8 leaves them before it simulates physics (positions
 /// moved, rotations pointed; the last bone keeps its rotation unless the
 /// constraint mirrors the chain).
-fn solve_family(fam: &IkFamily, world: &[SkfXform], out: &mut [Option<f32>], moved: Option<&mut [SkfXform]>) {
+fn solve_family(
+    fam: &IkFamily,
+    world: &[SkfXform],
+    out: &mut [Option<f32>],
+    moved: Option<&mut [SkfXform]>,
+) {
     let Some(target) = world.get(fam.target.index()).copied() else { return };
     let mut joints: Vec<Joint> = Vec::with_capacity(fam.bones.len());
     for b in &fam.bones {
@@ -416,11 +435,18 @@ struct Scratch {
 }
 
 /// Steps 2–6 for one frame whose locals are in `sc.locals`; the result is in `sc.world`.
-fn construct(skeleton: &Skeleton, sc: &mut Scratch, phys_of: &[Option<usize>], state: Option<&mut Vec<PhysicsState>>) {
+fn construct(
+    skeleton: &Skeleton,
+    sc: &mut Scratch,
+    phys_of: &[Option<usize>],
+    state: Option<&mut Vec<PhysicsState>>,
+) {
     let n = skeleton.bones.len();
     sc.ik_rot.clear();
     sc.ik_rot.resize(n, None);
-    let rusty = skeleton.physics_reads == PhysicsReads::RustySkelform && state.is_some() && !skeleton.physics.is_empty();
+    let rusty = skeleton.physics_reads == PhysicsReads::RustySkelform
+        && state.is_some()
+        && !skeleton.physics.is_empty();
     let mut moved = Vec::new();
     if !skeleton.ik.is_empty() {
         inheritance(skeleton, &sc.locals, &sc.ik_rot, None, &mut sc.world);
@@ -435,7 +461,11 @@ fn construct(skeleton: &Skeleton, sc: &mut Scratch, phys_of: &[Option<usize>], s
     if let Some(state) = state
         && !skeleton.physics.is_empty()
     {
-        simulate_physics(skeleton, if rusty && !moved.is_empty() { &moved } else { &sc.world }, state);
+        simulate_physics(
+            skeleton,
+            if rusty && !moved.is_empty() { &moved } else { &sc.world },
+            state,
+        );
         let mut out = Vec::with_capacity(sc.world.len());
         inheritance(skeleton, &sc.locals, &sc.ik_rot, Some((phys_of, state)), &mut out);
         sc.world = out;
@@ -444,7 +474,12 @@ fn construct(skeleton: &Skeleton, sc: &mut Scratch, phys_of: &[Option<usize>], s
 
 /// Evaluates a SkelForm-composed armature into `pose` (see the module
 /// documentation); `pose.skin` and slots are set by the caller's reset.
-pub(crate) fn evaluate_into(pose: &mut Pose, armature: &Armature, anim: Option<&Animation>, time_secs: f64) {
+pub(crate) fn evaluate_into(
+    pose: &mut Pose,
+    armature: &Armature,
+    anim: Option<&Animation>,
+    time_secs: f64,
+) {
     let skeleton = &*armature.skeleton;
     let frame = anim.map_or(0, |a| frame_at(a, time_secs));
     let mut sc = Scratch::default();
@@ -452,9 +487,14 @@ pub(crate) fn evaluate_into(pose: &mut Pose, armature: &Armature, anim: Option<&
     let mut state = None;
     if !skeleton.physics.is_empty() {
         let key = CacheKey::new(&armature.skeleton, anim);
-        let mut cache = pose.physics.take().filter(|c| c.key == key && c.frame <= frame && c.state.len() == skeleton.physics.len());
-        let mut c =
-            cache.take().unwrap_or_else(|| PhysicsCache { key, frame: -1, state: skeleton.physics.iter().map(|p| p.initial).collect() });
+        let mut cache = pose.physics.take().filter(|c| {
+            c.key == key && c.frame <= frame && c.state.len() == skeleton.physics.len()
+        });
+        let mut c = cache.take().unwrap_or_else(|| PhysicsCache {
+            key,
+            frame: -1,
+            state: skeleton.physics.iter().map(|p| p.initial).collect(),
+        });
         // Frames before the one asked for, in order.
         while c.frame + 1 < frame {
             c.frame += 1;
@@ -507,7 +547,9 @@ fn apply_slots(pose: &mut Pose, anim: &Animation, frame: i64) {
     }
     for ch in &anim.attachments {
         let i = ch.keys.partition_point(|k| key_frame(k, anim.fps) <= frame);
-        let Some(k) = i.checked_sub(1).and_then(|i| ch.keys.get(i)).or(ch.keys.first()) else { continue };
+        let Some(k) = i.checked_sub(1).and_then(|i| ch.keys.get(i)).or(ch.keys.first()) else {
+            continue;
+        };
         if let Some(sp) = pose.slots.get_mut(ch.slot.index()) {
             sp.attachment = k.value;
         }
@@ -519,7 +561,8 @@ fn apply_slots(pose: &mut Pose, anim: &Animation, frame: i64) {
 pub fn mesh_vertices(pose: &Pose, slot_bone: BoneId, mesh: &Mesh) -> Vec<(f64, f64)> {
     let world = |b: BoneId| pose.skf.get(b.index()).copied();
     let Some(bone) = world(slot_bone) else { return Vec::new() };
-    let (prot, psx, psy) = (mesh.pivot_rot as f32, mesh.pivot_scale.0 as f32, mesh.pivot_scale.1 as f32);
+    let (prot, psx, psy) =
+        (mesh.pivot_rot as f32, mesh.pivot_scale.0 as f32, mesh.pivot_scale.1 as f32);
     let inherit = |x: f32, y: f32, b: &SkfXform| {
         let (rx, ry) = rotate(x * b.sx * psx, y * b.sy * psy, b.rot + prot);
         (rx + b.x, ry + b.y)
@@ -542,7 +585,10 @@ pub fn mesh_vertices(pose: &Pose, slot_bone: BoneId, mesh: &Mesh) -> Vec<(f64, f
         // from its bone, turned to the average normal of the line there.
         let prev = bi.saturating_sub(1);
         let next = (bi + 1).min(mesh.binds.len() - 1);
-        let (Some(pb), Some(nb)) = (world(mesh.binds[prev].bone), world(mesh.binds[next].bone)) else { continue };
+        let (Some(pb), Some(nb)) = (world(mesh.binds[prev].bone), world(mesh.binds[next].bone))
+        else {
+            continue;
+        };
         let (pdx, pdy) = (bb.x - pb.x, bb.y - pb.y);
         let (ndx, ndy) = (nb.x - bb.x, nb.y - bb.y);
         let pn = normalize(-pdy, pdx);
@@ -579,7 +625,12 @@ mod tests {
         let mut target = bone("target", None, 10.0);
         target.setup.y = 10.0;
         let sk = Skeleton {
-            bones: vec![bone("root", None, 0.0), bone("elbow", Some(0), 10.0), bone("tip", Some(1), 10.0), target],
+            bones: vec![
+                bone("root", None, 0.0),
+                bone("elbow", Some(0), 10.0),
+                bone("tip", Some(1), 10.0),
+                target,
+            ],
             composition: Composition::SkelForm,
             ik: vec![IkFamily {
                 bones: vec![BoneId(0), BoneId(1), BoneId(2)],

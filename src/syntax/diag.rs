@@ -153,7 +153,8 @@ impl LineIndex {
         let line = self.line_of(offset);
         let start = self.line_starts[line] as usize;
         let end = (offset as usize).min(text.len());
-        let column = text.get(start..end).map_or(end.saturating_sub(start), |s| s.chars().count()) + 1;
+        let column =
+            text.get(start..end).map_or(end.saturating_sub(start), |s| s.chars().count()) + 1;
         LineCol { line: line as u32 + 1, column: column as u32 }
     }
 }

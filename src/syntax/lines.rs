@@ -9,7 +9,13 @@ pub fn is_js_space(c: char) -> bool {
     matches!(
         c,
         '\t' | '\n' | '\u{b}' | '\u{c}' | '\r' | ' ' | '\u{a0}' | '\u{1680}' | '\u{2000}'
-            ..='\u{200a}' | '\u{2028}' | '\u{2029}' | '\u{202f}' | '\u{205f}' | '\u{3000}' | '\u{feff}'
+            ..='\u{200a}'
+                | '\u{2028}'
+                | '\u{2029}'
+                | '\u{202f}'
+                | '\u{205f}'
+                | '\u{3000}'
+                | '\u{feff}'
     )
 }
 
@@ -262,7 +268,12 @@ impl<'a> Iterator for LogicalLines<'a> {
         }
         let (text, start, mut end, mut has_next) = self.physical();
         if !(text.ends_with('\\') && has_next) {
-            return Some(LogicalLine { text: Cow::Borrowed(text), start: start as u32, end: end as u32, pieces: Vec::new() });
+            return Some(LogicalLine {
+                text: Cow::Borrowed(text),
+                start: start as u32,
+                end: end as u32,
+                pieces: Vec::new(),
+            });
         }
         let mut joined = String::from(text);
         let mut pieces = vec![(0u32, start as u32)];
@@ -305,7 +316,10 @@ pub fn split_sections(text: &str) -> Vec<SectionSlice> {
 
 /// [`split_sections`] given the offsets of the text's line breaks, in order
 /// (the compiler has them already, in its [`super::LineIndex`]).
-pub fn split_sections_at(text: &str, line_breaks: impl IntoIterator<Item = usize>) -> Vec<SectionSlice> {
+pub fn split_sections_at(
+    text: &str,
+    line_breaks: impl IntoIterator<Item = usize>,
+) -> Vec<SectionSlice> {
     let bytes = text.as_bytes();
     let mut out: Vec<SectionSlice> = Vec::new();
     let mut current: Option<u32> = None;
@@ -362,7 +376,17 @@ mod tests {
     /// The one-loop ASCII tokenizer agrees with the iterator.
     #[test]
     fn tokenize_into_matches_tokens() {
-        for line in ["", " ", "\t\tx 0 -> 10 # c", "#", "# x", "a#b #", "\u{a0}x\u{2003}y", "é z\t#\t", "a\x0bb\x0cc\rd"] {
+        for line in [
+            "",
+            " ",
+            "\t\tx 0 -> 10 # c",
+            "#",
+            "# x",
+            "a#b #",
+            "\u{a0}x\u{2003}y",
+            "é z\t#\t",
+            "a\x0bb\x0cc\rd",
+        ] {
             let mut buf = Vec::new();
             let comment = tokenize_into(line, &mut buf);
             let mut it = Tokens::new(line);
@@ -374,7 +398,8 @@ mod tests {
 
     #[test]
     fn comment_token_ends_the_line_but_colors_do_not() {
-        let toks: Vec<_> = tokenize("\tbone #F00 # a comment").into_iter().map(|t| t.text).collect();
+        let toks: Vec<_> =
+            tokenize("\tbone #F00 # a comment").into_iter().map(|t| t.text).collect();
         assert_eq!(toks, vec!["bone", "#F00"]);
         assert!(LogicalLines::new("\t# note").next().unwrap().is_blank());
         assert!(!LogicalLines::new("#note").next().unwrap().is_blank());

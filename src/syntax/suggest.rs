@@ -18,7 +18,11 @@ pub fn distance(a: &str, b: &str) -> usize {
 /// The candidate closest to `word` within [`max_distance`] (the first of
 /// equally close ones).
 pub fn closest<'a>(word: &str, candidates: impl Iterator<Item = &'a str>) -> Option<&'a str> {
-    candidates.map(|c| (distance(word, c), c)).filter(|&(d, _)| d <= max_distance(word)).min_by_key(|&(d, _)| d).map(|(_, c)| c)
+    candidates
+        .map(|c| (distance(word, c), c))
+        .filter(|&(d, _)| d <= max_distance(word))
+        .min_by_key(|&(d, _)| d)
+        .map(|(_, c)| c)
 }
 
 #[cfg(test)]
@@ -30,7 +34,10 @@ mod tests {
         let easings = ["li", "si", "so", "sio"];
         assert_eq!(closest("sii", easings.iter().copied()), Some("si"));
         assert_eq!(closest("skeletn", ["skeleton", "skin"].iter().copied()), Some("skeleton"));
-        assert_eq!(closest("elipse", ["rect", "circle", "ellipse"].iter().copied()), Some("ellipse"));
+        assert_eq!(
+            closest("elipse", ["rect", "circle", "ellipse"].iter().copied()),
+            Some("ellipse")
+        );
         assert_eq!(closest("zzzzzz", easings.iter().copied()), None);
         assert_eq!(distance("forarm", "forearm"), 1);
         assert_eq!(distance("ab", "ba"), 1, "a swap counts once");

@@ -41,7 +41,10 @@ fn finite(v: f64) -> Option<f64> {
     v.is_finite().then_some(v)
 }
 
-fn whole<'a, O>(mut p: impl Parser<&'a str, Output = O, Error = nom::error::Error<&'a str>>, tok: &'a str) -> Option<O> {
+fn whole<'a, O>(
+    mut p: impl Parser<&'a str, Output = O, Error = nom::error::Error<&'a str>>,
+    tok: &'a str,
+) -> Option<O> {
     all_consuming(|i| p.parse(i)).parse(tok).ok().map(|(_, o)| o)
 }
 
@@ -110,7 +113,12 @@ impl ColorLit {
     pub fn to_color8(self) -> Color {
         let alpha = self.alpha.unwrap_or(1.0);
         let a8 = (255.0 * alpha).min(255.0).trunc().max(0.0);
-        Color::new(f64::from(self.rgb[0]) / 255.0, f64::from(self.rgb[1]) / 255.0, f64::from(self.rgb[2]) / 255.0, a8 / 255.0)
+        Color::new(
+            f64::from(self.rgb[0]) / 255.0,
+            f64::from(self.rgb[1]) / 255.0,
+            f64::from(self.rgb[2]) / 255.0,
+            a8 / 255.0,
+        )
     }
 
     /// Used as written (timeline colors).
@@ -129,7 +137,8 @@ fn hex_digits(i: &str) -> Res<'_, &str> {
 }
 
 fn color_lit(i: &str) -> Res<'_, ColorLit> {
-    let (rest, (hex, alpha)) = (preceded(char('#'), hex_digits), opt(preceded(char(','), unsigned_lit))).parse(i)?;
+    let (rest, (hex, alpha)) =
+        (preceded(char('#'), hex_digits), opt(preceded(char(','), unsigned_lit))).parse(i)?;
     let nib = |c: u8| (c as char).to_digit(16).unwrap_or(0) as u8;
     let b = hex.as_bytes();
     let rgb = match b.len() {
@@ -227,7 +236,11 @@ fn classify(s: &str, allow_plus: bool) -> Option<Part<'_>> {
         return Some(Part::Empty);
     }
     if let Some(rest) = s.strip_prefix('+') {
-        return if allow_plus && unsigned(rest).is_some() { Some(Part::Num(rest, true)) } else { None };
+        return if allow_plus && unsigned(rest).is_some() {
+            Some(Part::Num(rest, true))
+        } else {
+            None
+        };
     }
     if unsigned(s).is_some() {
         return Some(Part::Num(s, false));
@@ -315,7 +328,8 @@ pub fn end_loop(tok: &str) -> Option<f64> {
     if !tok.starts_with('}') {
         return None;
     }
-    whole(|i| preceded(char('}'), delimited(char('['), digit1, char(']'))).parse(i), tok).map(to_f64)
+    whole(|i| preceded(char('}'), delimited(char('['), digit1, char(']'))).parse(i), tok)
+        .map(to_f64)
 }
 
 /// A name inside a token and its byte offset in the token.
@@ -324,7 +338,13 @@ pub type NameAt<'a> = (&'a str, usize);
 /// A path point `NUM,NUM` or `NUM,NUM:BONEREF`: x, y and the reference with
 /// its byte offset in the token.
 pub fn point(tok: &str) -> Option<(f64, f64, Option<NameAt<'_>>)> {
-    let (x, y, r) = whole(|i| (number_lit, preceded(char(','), number_lit), opt(preceded(char(':'), path_lit))).parse(i), tok)?;
+    let (x, y, r) = whole(
+        |i| {
+            (number_lit, preceded(char(','), number_lit), opt(preceded(char(':'), path_lit)))
+                .parse(i)
+        },
+        tok,
+    )?;
     let reference = r.map(|r| (r, tok.len() - r.len()));
     Some((finite(to_f64(x))?, finite(to_f64(y))?, reference))
 }
@@ -338,7 +358,8 @@ fn bracket_name(i: &str) -> Res<'_, &str> {
 /// The head token of a slot line: `@[SLOT][\[ATT\]]`. Returns the optional
 /// slot and attachment names with their byte offsets in the token.
 pub fn slot_head(tok: &str) -> Option<(Option<NameAt<'_>>, Option<NameAt<'_>>)> {
-    let (slot, att) = whole(|i| preceded(char('@'), pair(opt(name_lit), opt(bracket_name))).parse(i), tok)?;
+    let (slot, att) =
+        whole(|i| preceded(char('@'), pair(opt(name_lit), opt(bracket_name))).parse(i), tok)?;
     let slot = slot.map(|s| (s, 1));
     let att = att.map(|a| (a, tok.len() - a.len() - 1));
     Some((slot, att))
@@ -346,7 +367,8 @@ pub fn slot_head(tok: &str) -> Option<(Option<NameAt<'_>>, Option<NameAt<'_>>)> 
 
 /// The head token of a skin item: `@SLOTREF[\[ATT\]]`.
 pub fn skin_head(tok: &str) -> Option<(&str, Option<NameAt<'_>>)> {
-    let (slot, att) = whole(|i| preceded(char('@'), pair(path_lit, opt(bracket_name))).parse(i), tok)?;
+    let (slot, att) =
+        whole(|i| preceded(char('@'), pair(path_lit, opt(bracket_name))).parse(i), tok)?;
     let att = att.map(|a| (a, tok.len() - a.len() - 1));
     Some((slot, att))
 }
@@ -362,7 +384,18 @@ mod tests {
 
     #[test]
     fn whole_numbers_convert_exactly_as_the_standard_library_does() {
-        for lit in ["0", "-0", "007", "42", "-17", "999999999999999", "-999999999999999", "1000000000000000", "9007199254740993", "12.75"] {
+        for lit in [
+            "0",
+            "-0",
+            "007",
+            "42",
+            "-17",
+            "999999999999999",
+            "-999999999999999",
+            "1000000000000000",
+            "9007199254740993",
+            "12.75",
+        ] {
             let want: f64 = lit.parse().unwrap();
             let got = number(lit).unwrap();
             assert_eq!(got.to_bits(), want.to_bits(), "{lit}");
@@ -396,7 +429,10 @@ mod tests {
         let o = options("4:", false).unwrap();
         assert_eq!(o.frame.map(|f| f.value), Some(4.0));
         let o = options("2:sio", false).unwrap();
-        assert_eq!((o.frame, o.step, o.easing), (None, Some(2.0), Some(EasingOpt::Known(Easing::SineInOut))));
+        assert_eq!(
+            (o.frame, o.step, o.easing),
+            (None, Some(2.0), Some(EasingOpt::Known(Easing::SineInOut)))
+        );
         let o = options(":2", false).unwrap();
         assert_eq!(o.step, Some(2.0));
         let o = options("::bogus", false).unwrap();
@@ -417,7 +453,10 @@ mod tests {
         assert_eq!(slot_head("@"), Some((None, None)));
         assert_eq!(slot_head("@s1[a2]"), Some((Some(("s1", 1)), Some(("a2", 4)))));
         assert_eq!(slot_head("@s.x"), None);
-        assert_eq!(skin_head("@skeleton.bone.slot[att]"), Some(("skeleton.bone.slot", Some(("att", 20)))));
+        assert_eq!(
+            skin_head("@skeleton.bone.slot[att]"),
+            Some(("skeleton.bone.slot", Some(("att", 20))))
+        );
         assert_eq!(point("1.5,-2:arm.hand"), Some((1.5, -2.0, Some(("arm.hand", 7)))));
         assert_eq!(point("1,2,3"), None);
         assert_eq!(end_loop("}[3]"), Some(3.0));

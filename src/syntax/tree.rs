@@ -152,7 +152,8 @@ pub enum TypeName {
 
 impl TypeName {
     /// The types of the language, in the order messages list them.
-    pub const KNOWN: [TypeName; 5] = [TypeName::Sprite, TypeName::Rect, TypeName::Circle, TypeName::Ellipse, TypeName::Path];
+    pub const KNOWN: [TypeName; 5] =
+        [TypeName::Sprite, TypeName::Rect, TypeName::Circle, TypeName::Ellipse, TypeName::Path];
 
     /// The type named by the text after `:` (`""` for a lone `:` gives
     /// `Unknown("")`); never fails.

@@ -45,7 +45,11 @@ pub fn samples_dir_in(root: &Path, test: &str, sub: &str, required: bool) -> Opt
     if dir.is_dir() {
         return Some(dir);
     }
-    assert!(!required, "{test}: samples not found at {} and SKELPAD_REQUIRE_SAMPLES=1", dir.display());
+    assert!(
+        !required,
+        "{test}: samples not found at {} and SKELPAD_REQUIRE_SAMPLES=1",
+        dir.display()
+    );
     eprintln!("{test}: skipped: samples not found at {}", dir.display());
     None
 }

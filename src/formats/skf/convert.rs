@@ -49,7 +49,9 @@ impl Converted {
         for (rel, w, h, rgba) in &self.sprites {
             let path = dir.join(rel);
             if let Some(parent) = path.parent() {
-                std::fs::create_dir_all(parent).map_err(|e| format!("cannot create `{}`: {}", parent.display(), crate::io::reason(&e)))?;
+                std::fs::create_dir_all(parent).map_err(|e| {
+                    format!("cannot create `{}`: {}", parent.display(), crate::io::reason(&e))
+                })?;
             }
             let png = crate::io::encode_png(*w, *h, rgba).map_err(|e| format!("{rel}: {e}"))?;
             files.write(&path, &png).map_err(|e| e.to_string())?;
@@ -61,7 +63,11 @@ impl Converted {
 
 /// A name the language accepts (`[A-Za-z_-][A-Za-z0-9_-]*`, not `skeleton`).
 pub fn script_name(name: &str) -> String {
-    let mut out: String = name.trim().chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' || c == '-' { c } else { '_' }).collect();
+    let mut out: String = name
+        .trim()
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() || c == '_' || c == '-' { c } else { '_' })
+        .collect();
     if out.is_empty() || out.starts_with(|c: char| c.is_ascii_digit()) {
         out.insert(0, '_');
     }
@@ -76,7 +82,11 @@ pub fn bone_paths(sk: &Skeleton) -> Vec<String> {
     let mut paths: Vec<String> = Vec::with_capacity(sk.bones.len());
     for b in &sk.bones {
         let base = script_name(&b.name);
-        let prefix = b.parent.and_then(|p| paths.get(p.index())).map(|p| format!("{p}.")).unwrap_or_default();
+        let prefix = b
+            .parent
+            .and_then(|p| paths.get(p.index()))
+            .map(|p| format!("{p}."))
+            .unwrap_or_default();
         let mut path = format!("{prefix}{base}");
         let mut k = 2;
         while paths.contains(&path) {
@@ -90,7 +100,10 @@ pub fn bone_paths(sk: &Skeleton) -> Vec<String> {
 
 /// A file name without spaces or separators (sprite tokens cannot hold whitespace).
 fn file_name(name: &str) -> String {
-    let s: String = name.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' || c == '-' { c } else { '_' }).collect();
+    let s: String = name
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() || c == '_' || c == '-' { c } else { '_' })
+        .collect();
     if s.is_empty() { "_".into() } else { s.chars().take(80).collect() }
 }
 
@@ -122,16 +135,26 @@ fn color(c: Color) -> String {
 /// its world transform under `parent`'s.
 fn local_of(parent: Option<&SkfXform>, child: &SkfXform) -> [f64; 5] {
     let c = |v: f32| f64::from(v);
-    let Some(p) = parent else { return [c(child.x), c(child.y), c(child.rot), c(child.sx), c(child.sy)] };
+    let Some(p) = parent else {
+        return [c(child.x), c(child.y), c(child.rot), c(child.sx), c(child.sy)];
+    };
     let div = |a: f64, b: f64| if b == 0.0 { 0.0 } else { a / b };
     let (dx, dy) = (c(child.x) - c(p.x), c(child.y) - c(p.y));
     let (s, co) = c(p.rot).sin_cos();
     let (ux, uy) = (dx * co + dy * s, -dx * s + dy * co);
-    [div(ux, c(p.sx)), div(uy, c(p.sy)), c(child.rot) - c(p.rot), div(c(child.sx), c(p.sx)), div(c(child.sy), c(p.sy))]
+    [
+        div(ux, c(p.sx)),
+        div(uy, c(p.sy)),
+        c(child.rot) - c(p.rot),
+        div(c(child.sx), c(p.sx)),
+        div(c(child.sy), c(p.sy)),
+    ]
 }
 
 fn locals(sk: &Skeleton, pose: &Pose) -> Vec<[f64; 5]> {
-    (0..sk.bones.len()).map(|i| local_of(sk.bones[i].parent.and_then(|p| pose.skf.get(p.index())), &pose.skf[i])).collect()
+    (0..sk.bones.len())
+        .map(|i| local_of(sk.bones[i].parent.and_then(|p| pose.skf.get(p.index())), &pose.skf[i]))
+        .collect()
 }
 
 fn wrap_deg(mut d: f64) -> f64 {
@@ -206,8 +229,13 @@ pub fn carried_families(arm: &Armature) -> Vec<bool> {
         .map(|f| {
             f.bones.len() >= 2
                 && !f.mimic_target
-                && f.bones.windows(2).all(|w| sk.bones.get(w[1].index()).is_some_and(|b| b.parent == Some(w[0])))
-                && f.bones.iter().chain([&f.target]).all(|b| b.index() < sk.bones.len() && !above_physics(b.index()))
+                && f.bones
+                    .windows(2)
+                    .all(|w| sk.bones.get(w[1].index()).is_some_and(|b| b.parent == Some(w[0])))
+                && f.bones
+                    .iter()
+                    .chain([&f.target])
+                    .all(|b| b.index() < sk.bones.len() && !above_physics(b.index()))
                 && !under(sk, f.target.index(), f.bones[0].index())
         })
         .collect();
@@ -219,7 +247,9 @@ pub fn carried_families(arm: &Armature) -> Vec<bool> {
             let b = &sk.ik[g];
             (0..sk.ik.len()).filter(|&f| f != g).any(|f| {
                 let a = &sk.ik[f];
-                a.bones.first().is_some_and(|r| b.bones.iter().chain([&b.target]).any(|x| under(sk, x.index(), r.index())))
+                a.bones.first().is_some_and(|r| {
+                    b.bones.iter().chain([&b.target]).any(|x| under(sk, x.index(), r.index()))
+                })
             })
         })
         .collect();
@@ -241,7 +271,8 @@ pub fn carried_families(arm: &Armature) -> Vec<bool> {
             for w in fam.bones.windows(2) {
                 let (a, b) = (pose.skf[w[0].index()], pose.skf[w[1].index()]);
                 let (dx, dy) = (f64::from(b.x - a.x), f64::from(b.y - a.y));
-                let along = dx.hypot(dy) > 1e-6 && crate::model::normalize_angle(dy.atan2(dx) - f64::from(a.rot)).abs() < 1e-4;
+                let along = dx.hypot(dy) > 1e-6
+                    && crate::model::normalize_angle(dy.atan2(dx) - f64::from(a.rot)).abs() < 1e-4;
                 if !along {
                     carried[f] = false;
                 }
@@ -393,10 +424,15 @@ impl<'a> Converter<'a> {
                 self.add("sprites whose atlas could not be decoded", 1);
                 continue;
             };
-            let mut file = format!("{sprite_dir}/{}/{}.png", file_name(&src.style), file_name(&src.texture));
+            let mut file =
+                format!("{sprite_dir}/{}/{}.png", file_name(&src.style), file_name(&src.texture));
             let mut k = 2;
             while used_files.contains(&file) {
-                file = format!("{sprite_dir}/{}/{}_{k}.png", file_name(&src.style), file_name(&src.texture));
+                file = format!(
+                    "{sprite_dir}/{}/{}_{k}.png",
+                    file_name(&src.style),
+                    file_name(&src.texture)
+                );
                 k += 1;
             }
             used_files.push(file.clone());
@@ -427,10 +463,14 @@ impl<'a> Converter<'a> {
         let s = &mut self.s;
         let _ = writeln!(s, "# Converted by skelpad from a SkelForm file.");
         if any_carried {
-            let _ = writeln!(s, "# IK families the language plays alike are in the `ik` section; other IK");
+            let _ = writeln!(
+                s,
+                "# IK families the language plays alike are in the `ik` section; other IK"
+            );
             let _ = writeln!(s, "# and physics are baked into the setup pose and per-frame keys.");
         } else {
-            let _ = writeln!(s, "# IK and physics are baked into the setup pose and per-frame keys.");
+            let _ =
+                writeln!(s, "# IK and physics are baked into the setup pose and per-frame keys.");
         }
         let _ = writeln!(s);
     }
@@ -439,10 +479,18 @@ impl<'a> Converter<'a> {
     /// meshes (which show nothing) in `mesh_count`.
     fn att_token(&self, a: &Attachment, mesh_count: &mut usize) -> Option<String> {
         let t = &a.transform;
-        let tr =
-            format!(" x{} y{} r{} i{} j{}", num(t.x), num(t.y), num(wrap_deg(t.rotation_rad.to_degrees())), num(t.scale_x), num(t.scale_y));
+        let tr = format!(
+            " x{} y{} r{} i{} j{}",
+            num(t.x),
+            num(t.y),
+            num(wrap_deg(t.rotation_rad.to_degrees())),
+            num(t.scale_x),
+            num(t.scale_y)
+        );
         match &a.kind {
-            AttachmentKind::Sprite { image: Some(img), .. } => self.sprite_files.get(img).map(|f| format!(":sprite \"{f}\"{tr}")),
+            AttachmentKind::Sprite { image: Some(img), .. } => {
+                self.sprite_files.get(img).map(|f| format!(":sprite \"{f}\"{tr}"))
+            }
             AttachmentKind::Mesh(_) => {
                 *mesh_count += 1;
                 None
@@ -466,21 +514,27 @@ impl<'a> Converter<'a> {
                 let sid = SlotId::from_index(si);
                 // The shown attachment first (a slot's setup attachment is its first).
                 let mut order: Vec<AttachmentId> = slot.attachment.into_iter().collect();
-                order.extend(
-                    (0..sk.attachments.len())
-                        .map(AttachmentId::from_index)
-                        .filter(|a| sk.attachments[a.index()].slot == sid && Some(*a) != slot.attachment),
-                );
+                order.extend((0..sk.attachments.len()).map(AttachmentId::from_index).filter(|a| {
+                    sk.attachments[a.index()].slot == sid && Some(*a) != slot.attachment
+                }));
                 let mut first = true;
                 if slot.attachment.is_none() && !order.is_empty() {
                     let _ = writeln!(s, "\t\t@{}[none-] {}", slot_name(slot), color(slot.color));
                     first = false;
                 }
                 for a in order {
-                    let body = sk.attachment(SkinId(0), a).and_then(|att| self.att_token(att, &mut meshes)).unwrap_or_default();
+                    let body = sk
+                        .attachment(SkinId(0), a)
+                        .and_then(|att| self.att_token(att, &mut meshes))
+                        .unwrap_or_default();
                     let col = if first { format!(" {}", color(slot.color)) } else { String::new() };
                     first = false;
-                    let _ = writeln!(s, "\t\t@{}[{}]{col} {body}", slot_name(slot), self.att_names[a.index()]);
+                    let _ = writeln!(
+                        s,
+                        "\t\t@{}[{}]{col} {body}",
+                        slot_name(slot),
+                        self.att_names[a.index()]
+                    );
                 }
             }
         }
@@ -502,7 +556,13 @@ impl<'a> Converter<'a> {
                 let slot = &sk.slots[sk.attachments[a].slot.index()];
                 let mut ignore = 0;
                 let tok = self.att_token(att, &mut ignore).unwrap_or_default();
-                let _ = writeln!(body, "\t@skeleton.{}.{}[{}] {tok}", self.paths[slot.bone.index()], slot_name(slot), self.att_names[a]);
+                let _ = writeln!(
+                    body,
+                    "\t@skeleton.{}.{}[{}] {tok}",
+                    self.paths[slot.bone.index()],
+                    slot_name(slot),
+                    self.att_names[a]
+                );
             }
             let name = script_name(&skin.name);
             let _ = writeln!(s, "\nskin \"{name}\"");
@@ -529,7 +589,13 @@ impl<'a> Converter<'a> {
                 IkConstraint::Clockwise => " cw",
                 IkConstraint::CounterClockwise => " ccw",
             };
-            let _ = writeln!(s, "\t{} to {} up {}{mode}{bend}", self.bone_ref(tip), self.bone_ref(fam.target), fam.bones.len() - 1);
+            let _ = writeln!(
+                s,
+                "\t{} to {} up {}{mode}{bend}",
+                self.bone_ref(tip),
+                self.bone_ref(fam.target),
+                fam.bones.len() - 1
+            );
         }
         self.s = s;
     }
@@ -543,7 +609,8 @@ impl<'a> Converter<'a> {
         let _ = writeln!(self.s, "\norder");
         for slot in &sk.draw_order {
             let sl = &sk.slots[slot.index()];
-            let _ = writeln!(self.s, "\t@skeleton.{}.{}", self.paths[sl.bone.index()], slot_name(sl));
+            let _ =
+                writeln!(self.s, "\t@skeleton.{}.{}", self.paths[sl.bone.index()], slot_name(sl));
         }
     }
 
@@ -679,7 +746,11 @@ impl<'a> Converter<'a> {
                 if last_v.is_some() {
                     let _ = write!(line, " {}>", "-".repeat(f - prev));
                 }
-                let _ = write!(line, " {}", v.map_or("none-".to_string(), |a| self.att_names[a.index()].clone()));
+                let _ = write!(
+                    line,
+                    " {}",
+                    v.map_or("none-".to_string(), |a| self.att_names[a.index()].clone())
+                );
                 prev = f;
                 last_v = Some(v);
             }
@@ -706,7 +777,12 @@ impl<'a> Converter<'a> {
             lines.push('\n');
         }
         if !lines.is_empty() {
-            let _ = writeln!(self.s, "\t@skeleton.{}.{}", self.paths[slot.bone.index()], slot_name(slot));
+            let _ = writeln!(
+                self.s,
+                "\t@skeleton.{}.{}",
+                self.paths[slot.bone.index()],
+                slot_name(slot)
+            );
             self.s.push_str(&lines);
         }
     }

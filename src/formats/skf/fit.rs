@@ -64,7 +64,8 @@ fn errors(p: &[f64; 4], easing: Easing, frames: u32) -> (f64, f64) {
         sq += d * d;
     }
     // Time handles outside 0..1 make the time curve fold back; keep them in.
-    let out = [p[0], p[2]].iter().map(|x| (x.min(0.0) - 0.0).abs() + (x.max(1.0) - 1.0)).sum::<f64>();
+    let out =
+        [p[0], p[2]].iter().map(|x| (x.min(0.0) - 0.0).abs() + (x.max(1.0) - 1.0)).sum::<f64>();
     (max + out * 10.0, sq + out * 10.0)
 }
 
@@ -82,7 +83,12 @@ fn fit_uncached(easing: Easing, frames: u32) -> Fit {
 }
 
 /// A plain Nelder–Mead simplex search in four dimensions.
-fn nelder_mead(start: [f64; 4], step: f64, iterations: usize, f: impl Fn(&[f64; 4]) -> f64) -> [f64; 4] {
+fn nelder_mead(
+    start: [f64; 4],
+    step: f64,
+    iterations: usize,
+    f: impl Fn(&[f64; 4]) -> f64,
+) -> [f64; 4] {
     let mut pts: Vec<([f64; 4], f64)> = Vec::with_capacity(5);
     pts.push((start, f(&start)));
     for i in 0..4 {
@@ -90,13 +96,16 @@ fn nelder_mead(start: [f64; 4], step: f64, iterations: usize, f: impl Fn(&[f64; 
         p[i] += step;
         pts.push((p, f(&p)));
     }
-    let lerp = |a: &[f64; 4], b: &[f64; 4], t: f64| -> [f64; 4] { std::array::from_fn(|i| a[i] + (b[i] - a[i]) * t) };
+    let lerp = |a: &[f64; 4], b: &[f64; 4], t: f64| -> [f64; 4] {
+        std::array::from_fn(|i| a[i] + (b[i] - a[i]) * t)
+    };
     for _ in 0..iterations {
         pts.sort_by(|a, b| a.1.total_cmp(&b.1));
         if pts[4].1 - pts[0].1 < 1e-15 && pts[0].1 < 1e-12 {
             break;
         }
-        let centroid: [f64; 4] = std::array::from_fn(|i| pts[..4].iter().map(|p| p.0[i]).sum::<f64>() / 4.0);
+        let centroid: [f64; 4] =
+            std::array::from_fn(|i| pts[..4].iter().map(|p| p.0[i]).sum::<f64>() / 4.0);
         let worst = pts[4];
         let reflected = lerp(&centroid, &worst.0, -1.0);
         let fr = f(&reflected);

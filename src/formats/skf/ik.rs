@@ -46,7 +46,9 @@ fn why_baked(arm: &Armature, fam: &IkFamily) -> Option<String> {
     if fam.mimic_target {
         return Some("it mimics its target's rotation, which skelform-js ignores".into());
     }
-    if fam.bones.len() < 2 || fam.bones.iter().chain([&fam.target]).any(|b| b.index() >= sk.bones.len()) {
+    if fam.bones.len() < 2
+        || fam.bones.iter().chain([&fam.target]).any(|b| b.index() >= sk.bones.len())
+    {
         return Some("its chain has fewer than two bones".into());
     }
     let first = fam.bones[0].index();
@@ -65,8 +67,15 @@ fn why_baked(arm: &Armature, fam: &IkFamily) -> Option<String> {
             ));
         }
         for anim in &arm.animations {
-            if anim.bones.iter().any(|c| c.bone == *b && matches!(c.property, BoneProperty::X | BoneProperty::Y)) {
-                return Some(format!("animation `{}` moves `{}`, a bone of the chain, off its parent's x axis", anim.name, bone.name));
+            if anim
+                .bones
+                .iter()
+                .any(|c| c.bone == *b && matches!(c.property, BoneProperty::X | BoneProperty::Y))
+            {
+                return Some(format!(
+                    "animation `{}` moves `{}`, a bone of the chain, off its parent's x axis",
+                    anim.name, bone.name
+                ));
             }
         }
     }
@@ -74,7 +83,10 @@ fn why_baked(arm: &Armature, fam: &IkFamily) -> Option<String> {
         if !under(sk, i, first) {
             continue;
         }
-        if bone.setup.flip_x || bone.setup.flip_y || arm.animations.iter().any(|a| a.flips.iter().any(|f| f.bone.index() == i)) {
+        if bone.setup.flip_x
+            || bone.setup.flip_y
+            || arm.animations.iter().any(|a| a.flips.iter().any(|f| f.bone.index() == i))
+        {
             return Some(format!(
                 "`{}` below the chain mirrors, and SkelForm turns a mirrored child the other way than skelpad",
                 bone.name
@@ -99,10 +111,16 @@ pub(super) fn live_families(arm: &Armature, warnings: &mut Vec<Warning>) -> Vec<
         .map(|fam| match why_baked(arm, fam) {
             None => true,
             Some(why) => {
-                let tip = fam.bones.last().and_then(|b| sk.bones.get(b.index())).map_or("?", |b| b.name.as_str());
+                let tip = fam
+                    .bones
+                    .last()
+                    .and_then(|b| sk.bones.get(b.index()))
+                    .map_or("?", |b| b.name.as_str());
                 warnings.push(Warning {
                     subject: format!("IK family of `{tip}`"),
-                    message: format!("is baked into the keys instead of written as a SkelForm IK family: {why}"),
+                    message: format!(
+                        "is baked into the keys instead of written as a SkelForm IK family: {why}"
+                    ),
                 });
                 false
             }
@@ -138,7 +156,8 @@ pub(super) fn write_families(sk: &Skeleton, live: &[bool], real: &[usize], out: 
                 b.init_pos.y = 0.0;
             }
         }
-        let (mode, constraint) = (fam.mode.skf_name().to_string(), fam.constraint.skf_name().to_string());
+        let (mode, constraint) =
+            (fam.mode.skf_name().to_string(), fam.constraint.skf_name().to_string());
         out.inverse_kinematics.push(SkfInverseKinematics {
             family_id: id,
             constraint: constraint.clone(),

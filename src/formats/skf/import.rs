@@ -69,7 +69,8 @@ impl Imported {
     /// each atlas decoded once; a sprite whose atlas cannot be decoded gets
     /// the reason instead.
     pub fn sprite_pixels(&self) -> Vec<(&SpriteSource, Result<SpritePixels, String>)> {
-        let atlases: Vec<Result<image::RgbaImage, String>> = self.file.atlas_png.iter().map(|png| decode_png(png)).collect();
+        let atlases: Vec<Result<image::RgbaImage, String>> =
+            self.file.atlas_png.iter().map(|png| decode_png(png)).collect();
         self.sprites
             .iter()
             .map(|sprite| {
@@ -78,10 +79,16 @@ impl Imported {
                     Some(Err(e)) => Err(format!("atlas {}: {e}", sprite.atlas)),
                     Some(Ok(img)) => {
                         let ((x, y), (w, h)) = (sprite.offset, sprite.size);
-                        if u64::from(x) + u64::from(w) > u64::from(img.width()) || u64::from(y) + u64::from(h) > u64::from(img.height()) {
+                        if u64::from(x) + u64::from(w) > u64::from(img.width())
+                            || u64::from(y) + u64::from(h) > u64::from(img.height())
+                        {
                             Err(format!("{}: reaches past its atlas", sprite.name))
                         } else {
-                            Ok((w, h, image::imageops::crop_imm(img, x, y, w, h).to_image().into_raw()))
+                            Ok((
+                                w,
+                                h,
+                                image::imageops::crop_imm(img, x, y, w, h).to_image().into_raw(),
+                            ))
                         }
                     }
                 };
@@ -97,7 +104,13 @@ impl Imported {
     pub fn load_sprites(&self, store: &mut crate::render::ImageStore) {
         for (sprite, pixels) in self.sprite_pixels() {
             if let Ok((w, h, rgba)) = pixels
-                && let Some(img) = crate::render::SpriteImage::from_rgba(&sprite.name, std::path::Path::new(&sprite.name), w, h, &rgba)
+                && let Some(img) = crate::render::SpriteImage::from_rgba(
+                    &sprite.name,
+                    std::path::Path::new(&sprite.name),
+                    w,
+                    h,
+                    &rgba,
+                )
             {
                 store.insert(&sprite.name, img);
             }
@@ -107,7 +120,8 @@ impl Imported {
 
 /// Decodes a PNG with limits on its size and memory.
 pub fn decode_png(png: &[u8]) -> Result<image::RgbaImage, String> {
-    let mut reader = image::ImageReader::with_format(std::io::Cursor::new(png), image::ImageFormat::Png);
+    let mut reader =
+        image::ImageReader::with_format(std::io::Cursor::new(png), image::ImageFormat::Png);
     let mut limits = image::Limits::default();
     limits.max_image_width = Some(read::MAX_ATLAS_SIDE);
     limits.max_image_height = Some(read::MAX_ATLAS_SIDE);
@@ -129,7 +143,9 @@ pub fn import_path(path: &std::path::Path) -> Result<Imported, String> {
         return Err(format!("{}: {} bytes is too large for a .skf", path.display(), meta.len()));
     }
     let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    import_skf(&bytes).map_err(|e| e.problems.iter().map(|p| format!("{}: {p}", path.display())).collect::<Vec<_>>().join("\n"))
+    import_skf(&bytes).map_err(|e| {
+        e.problems.iter().map(|p| format!("{}: {p}", path.display())).collect::<Vec<_>>().join("\n")
+    })
 }
 
 /// A `.skf` written again from a read one: `armature.json` as it was (every
@@ -140,9 +156,11 @@ pub fn import_path(path: &std::path::Path) -> Result<Imported, String> {
 pub fn repack(bytes: &[u8]) -> Result<Vec<u8>, ReadError> {
     use std::io::Write;
     let file = read_skf(bytes)?;
-    let err = |e: &dyn std::fmt::Display| ReadError { problems: vec![format!("writing the zip: {e}")] };
+    let err =
+        |e: &dyn std::fmt::Display| ReadError { problems: vec![format!("writing the zip: {e}")] };
     let mut out = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
-    let opts = zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Deflated);
+    let opts = zip::write::SimpleFileOptions::default()
+        .compression_method(zip::CompressionMethod::Deflated);
     out.start_file("armature.json", opts).map_err(|e| err(&e))?;
     out.write_all(file.json.as_bytes()).map_err(|e| err(&e))?;
     let mut written: Vec<&str> = vec!["armature.json"];
@@ -185,17 +203,21 @@ pub fn safe_component(name: &str) -> String {
 /// Which styles skin 0 looks through: those `editor.json` marks active, or all.
 fn active_styles(file: &SkfFile) -> Vec<usize> {
     let n = file.armature.styles.len();
-    let from_editor = file.editor_json.as_deref().and_then(|t| serde_json::from_str::<serde_json::Value>(t).ok()).and_then(|v| {
-        let styles = v.get("styles")?.as_array()?.clone();
-        Some(
-            styles
-                .iter()
-                .enumerate()
-                .filter(|(_, s)| s.get("active").and_then(|a| a.as_bool()).unwrap_or(false))
-                .map(|(i, _)| i)
-                .collect::<Vec<_>>(),
-        )
-    });
+    let from_editor = file
+        .editor_json
+        .as_deref()
+        .and_then(|t| serde_json::from_str::<serde_json::Value>(t).ok())
+        .and_then(|v| {
+            let styles = v.get("styles")?.as_array()?.clone();
+            Some(
+                styles
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, s)| s.get("active").and_then(|a| a.as_bool()).unwrap_or(false))
+                    .map(|(i, _)| i)
+                    .collect::<Vec<_>>(),
+            )
+        });
     match from_editor {
         Some(list) if list.iter().all(|&i| i < n) => list,
         _ => (0..n).collect(),
@@ -206,7 +228,11 @@ fn active_styles(file: &SkfFile) -> Vec<usize> {
 fn ik_disabled(file: &SkfFile) -> Vec<bool> {
     let n = file.armature.bones.len();
     let mut out = vec![false; n];
-    let Some(v) = file.editor_json.as_deref().and_then(|t| serde_json::from_str::<serde_json::Value>(t).ok()) else { return out };
+    let Some(v) =
+        file.editor_json.as_deref().and_then(|t| serde_json::from_str::<serde_json::Value>(t).ok())
+    else {
+        return out;
+    };
     if let Some(bones) = v.get("bones").and_then(|b| b.as_array()) {
         for (i, b) in bones.iter().enumerate().take(n) {
             out[i] = b.get("ik_disabled").and_then(|d| d.as_bool()).unwrap_or(false);
@@ -245,9 +271,20 @@ pub fn import(file: SkfFile) -> Imported {
 
     let mut animations = Vec::new();
     for anim in &a.animations {
-        animations.push(Arc::new(import_animation(anim, &skeleton, &slot_of, &att_of, &mut not_carried)));
+        animations.push(Arc::new(import_animation(
+            anim,
+            &skeleton,
+            &slot_of,
+            &att_of,
+            &mut not_carried,
+        )));
     }
-    Imported { armature: Armature { skeleton: Arc::new(skeleton), animations }, sprites, file, not_carried }
+    Imported {
+        armature: Armature { skeleton: Arc::new(skeleton), animations },
+        sprites,
+        file,
+        not_carried,
+    }
 }
 
 /// IK families as the editor sees them: each bone whose ik_family_id names
@@ -270,7 +307,11 @@ fn family_of(a: &SkfArmature) -> Vec<Option<usize>> {
 
 /// The IK families that play (on, with a target), each with its bones in
 /// skeleton order; families switched off are counted in `not_carried`.
-fn ik_families(file: &SkfFile, fam_of: &[Option<usize>], not_carried: &mut BTreeMap<String, usize>) -> Vec<IkFamily> {
+fn ik_families(
+    file: &SkfFile,
+    fam_of: &[Option<usize>],
+    not_carried: &mut BTreeMap<String, usize>,
+) -> Vec<IkFamily> {
     let a = &file.armature;
     let nb = a.bones.len();
     let disabled = ik_disabled(file);
@@ -284,13 +325,16 @@ fn ik_families(file: &SkfFile, fam_of: &[Option<usize>], not_carried: &mut BTree
         seen.push(f);
         let fam = &a.inverse_kinematics[f];
         if disabled[i] {
-            *not_carried.entry("IK family switched off in the editor (kept off)".into()).or_default() += 1;
+            *not_carried
+                .entry("IK family switched off in the editor (kept off)".into())
+                .or_default() += 1;
             continue;
         }
         if fam.target_id < 0 {
             continue;
         }
-        let bones: Vec<BoneId> = (0..nb).filter(|&b| fam_of[b] == Some(f)).map(BoneId::from_index).collect();
+        let bones: Vec<BoneId> =
+            (0..nb).filter(|&b| fam_of[b] == Some(f)).map(BoneId::from_index).collect();
         ik.push(IkFamily {
             bones,
             target: BoneId::from_index(fam.target_id as usize),
@@ -336,7 +380,9 @@ fn import_bones(a: &SkfArmature, fam_of: &[Option<usize>]) -> Vec<Bone> {
 fn import_physics(a: &SkfArmature) -> Vec<BonePhysics> {
     let mut physics = Vec::new();
     for (i, b) in a.bones.iter().enumerate() {
-        let Some(p) = usize::try_from(b.physics_id).ok().and_then(|p| a.physics.get(p)) else { continue };
+        let Some(p) = usize::try_from(b.physics_id).ok().and_then(|p| a.physics.get(p)) else {
+            continue;
+        };
         let f = f64::from;
         physics.push(BonePhysics {
             bone: BoneId::from_index(i),
@@ -367,13 +413,20 @@ fn import_slots(a: &SkfArmature) -> (Vec<Slot>, Vec<Option<SlotId>>, Vec<usize>)
     let mut slots: Vec<Slot> = Vec::new();
     let mut slot_visual: Vec<usize> = Vec::new();
     for (i, b) in a.bones.iter().enumerate() {
-        let Some(vis) = usize::try_from(b.visuals_id).ok().and_then(|v| a.visuals.get(v)) else { continue };
+        let Some(vis) = usize::try_from(b.visuals_id).ok().and_then(|v| a.visuals.get(v)) else {
+            continue;
+        };
         slot_of[i] = Some(SlotId::from_index(slots.len()));
         slot_visual.push(b.visuals_id as usize);
         slots.push(Slot {
             name: format!("{}.visual", b.name),
             bone: BoneId::from_index(i),
-            color: Color { r: f64::from(vis.tint.r), g: f64::from(vis.tint.g), b: f64::from(vis.tint.b), a: f64::from(vis.tint.a) },
+            color: Color {
+                r: f64::from(vis.tint.r),
+                g: f64::from(vis.tint.g),
+                b: f64::from(vis.tint.b),
+                a: f64::from(vis.tint.a),
+            },
             attachment: None,
         });
     }
@@ -418,7 +471,12 @@ fn name_attachments(
 
 /// Each slot shows its visual's texture, unless its bone or one above it
 /// is hidden.
-fn show_setup_attachments(a: &SkfArmature, slots: &mut [Slot], slot_visual: &[usize], att_of: &[Vec<(String, AttachmentId)>]) {
+fn show_setup_attachments(
+    a: &SkfArmature,
+    slots: &mut [Slot],
+    slot_visual: &[usize],
+    att_of: &[Vec<(String, AttachmentId)>],
+) {
     for (s, slot) in slots.iter_mut().enumerate() {
         let tex = &a.visuals[slot_visual[s]].tex;
         slot.attachment = att_of[s].iter().find(|(n, _)| n == tex).map(|(_, id)| *id);
@@ -437,12 +495,17 @@ fn show_setup_attachments(a: &SkfArmature, slots: &mut [Slot], slot_visual: &[us
 
 /// The skins (the default: the active styles; then one per style, it
 /// first) and the sprites they name.
-fn import_skins(file: &SkfFile, attachments: &[AttachmentSlotName], slot_visual: &[usize]) -> (Vec<Skin>, Vec<SpriteSource>) {
+fn import_skins(
+    file: &SkfFile,
+    attachments: &[AttachmentSlotName],
+    slot_visual: &[usize],
+) -> (Vec<Skin>, Vec<SpriteSource>) {
     let a = &file.armature;
     let active = active_styles(file);
     let mut sprites: Vec<SpriteSource> = Vec::new();
     let mut sprite_name = |style: usize, tex: &SkfTexture| -> String {
-        let name = format!("{}/{}.png", safe_component(&a.styles[style].name), safe_component(&tex.name));
+        let name =
+            format!("{}/{}.png", safe_component(&a.styles[style].name), safe_component(&tex.name));
         if !sprites.iter().any(|s| s.name == name) {
             sprites.push(SpriteSource {
                 name: name.clone(),
@@ -470,7 +533,9 @@ fn import_skins(file: &SkfFile, attachments: &[AttachmentSlotName], slot_visual:
         let mut atts = Vec::with_capacity(attachments.len());
         for att in attachments {
             let vis = &a.visuals[slot_visual[att.slot.index()]];
-            let found = order.iter().find_map(|&s| a.styles[s].textures.iter().find(|t| t.name == att.name).map(|t| (s, t)));
+            let found = order.iter().find_map(|&s| {
+                a.styles[s].textures.iter().find(|t| t.name == att.name).map(|t| (s, t))
+            });
             let Some((style, tex)) = found else {
                 atts.push(Attachment::none());
                 continue;
@@ -506,7 +571,12 @@ fn mesh_of(vis: &SkfVisual, image: Option<String>) -> Mesh {
         vertices: vis
             .vertices
             .iter()
-            .map(|v| MeshVertex { x: f64::from(v.pos.x), y: f64::from(v.pos.y), u: f64::from(v.uv.x), v: f64::from(v.uv.y) })
+            .map(|v| MeshVertex {
+                x: f64::from(v.pos.x),
+                y: f64::from(v.pos.y),
+                u: f64::from(v.uv.x),
+                v: f64::from(v.uv.y),
+            })
             .collect(),
         indices: vis.indices.clone(),
         binds: vis
@@ -576,14 +646,20 @@ fn import_animation(
             _ => None,
         };
         if let Some(property) = property {
-            out.bones.push(BoneChannel { bone, property, mode: ValueMode::Absolute, keys: numeric(kfs) });
+            out.bones.push(BoneChannel {
+                bone,
+                property,
+                mode: ValueMode::Absolute,
+                keys: numeric(kfs),
+            });
             continue;
         }
         let slot = slot_of.get(bone.index()).copied().flatten();
         if let Some(c) = element::TINT.iter().position(|t| t == el)
             && let Some(slot) = slot
         {
-            let component = [ColorComponent::R, ColorComponent::G, ColorComponent::B, ColorComponent::A][c];
+            let component =
+                [ColorComponent::R, ColorComponent::G, ColorComponent::B, ColorComponent::A][c];
             out.slot_colors.push(SlotColorChannel { slot, component, keys: numeric(kfs) });
             continue;
         }
@@ -594,7 +670,10 @@ fn import_animation(
                 .iter()
                 .map(|kf| Key {
                     time_secs: f64::from(kf.frame) / fps,
-                    value: att_of[slot.index()].iter().find(|(n, _)| *n == kf.value_str).map(|(_, id)| *id),
+                    value: att_of[slot.index()]
+                        .iter()
+                        .find(|(n, _)| *n == kf.value_str)
+                        .map(|(_, id)| *id),
                     curve: Curve::Stepped,
                 })
                 .collect();
@@ -602,9 +681,13 @@ fn import_animation(
             continue;
         }
         let what = match el.as_str() {
-            "Hidden" | "Zindex" | "IkConstraint" | "IkMode" | "MimicTarget" => format!("`{el}` keys"),
+            "Hidden" | "Zindex" | "IkConstraint" | "IkMode" | "MimicTarget" => {
+                format!("`{el}` keys")
+            }
             e if e.starts_with("Pivot") => format!("`{el}` keys"),
-            e if e.starts_with("Tint") || e == element::TEXTURE || e == "Tex" => format!("`{el}` keys on a bone without a visual"),
+            e if e.starts_with("Tint") || e == element::TEXTURE || e == "Tex" => {
+                format!("`{el}` keys on a bone without a visual")
+            }
             _ => format!("keys of unknown element `{el}`"),
         };
         *not_carried.entry(what).or_default() += kfs.len();
@@ -617,5 +700,10 @@ fn import_animation(
 /// The world transform of every bone in SkelForm's terms, for tests and
 /// tools: position, rotation, scale.
 pub fn world_bones(pose: &crate::runtime::Pose) -> Vec<(f64, f64, f64, f64, f64)> {
-    pose.skf.iter().map(|b| (f64::from(b.x), f64::from(b.y), f64::from(b.rot), f64::from(b.sx), f64::from(b.sy))).collect()
+    pose.skf
+        .iter()
+        .map(|b| {
+            (f64::from(b.x), f64::from(b.y), f64::from(b.rot), f64::from(b.sx), f64::from(b.sy))
+        })
+        .collect()
 }

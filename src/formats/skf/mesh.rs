@@ -108,7 +108,11 @@ pub fn outline(path: &BoundPath, frames: &dyn Fn(BoneId) -> Affine, tolerance: f
                 .map(|&(x, y)| {
                     let (dx, dy) = (b.0 - a.0, b.1 - a.1);
                     let len = dx.hypot(dy);
-                    if len < 1e-12 { (x - a.0).hypot(y - a.1) } else { ((x - a.0) * dy - (y - a.1) * dx).abs() / len }
+                    if len < 1e-12 {
+                        (x - a.0).hypot(y - a.1)
+                    } else {
+                        ((x - a.0) * dy - (y - a.1) * dx).abs() / len
+                    }
                 })
                 .fold(0.0, f64::max);
             // A chord of a curve with deviation d split in n deviates ≈ d/n².
@@ -134,14 +138,20 @@ pub fn outline(path: &BoundPath, frames: &dyn Fn(BoneId) -> Affine, tolerance: f
 
 /// Builds the mesh of a path at setup. `half_width` is how far the band
 /// reaches outside the outline (half the stroke plus a margin).
-pub fn build(path: &BoundPath, frames: &dyn Fn(BoneId) -> Affine, tolerance: f64, half_width: f64) -> Result<MeshGeometry, String> {
+pub fn build(
+    path: &BoundPath,
+    frames: &dyn Fn(BoneId) -> Affine,
+    tolerance: f64,
+    half_width: f64,
+) -> Result<MeshGeometry, String> {
     let samples = outline(path, frames, tolerance);
     let pts: Vec<(f64, f64)> = samples.iter().map(|b| world_of(b, frames)).collect();
     let n = pts.len();
     if n < 2 {
         return Err("the path has fewer than two points".into());
     }
-    let mut vertices: Vec<(Blend, (f64, f64))> = samples.iter().cloned().zip(pts.iter().copied()).collect();
+    let mut vertices: Vec<(Blend, (f64, f64))> =
+        samples.iter().cloned().zip(pts.iter().copied()).collect();
     let mut band_offsets = vec![(0.0, 0.0); n];
     let mut triangles: Vec<[u32; 3]> = Vec::new();
     let closed = path.closed && n >= 3;
@@ -188,8 +198,10 @@ pub fn build(path: &BoundPath, frames: &dyn Fn(BoneId) -> Affine, tolerance: f64
         let widths = [half_width, half_width / 2.0, 4.0 * tolerance, 2.0 * tolerance];
         let inner = widths.iter().find_map(|&w| {
             let offs = scaled(-1.0, w, true);
-            let ring_pts: Vec<(f64, f64)> = (0..n).map(|i| (pts[i].0 + offs[i].0, pts[i].1 + offs[i].1)).collect();
-            let ok = signed_area(&ring_pts) * signed_area(&pts) > 0.0 && signed_area(&ring_pts).abs() < signed_area(&pts).abs();
+            let ring_pts: Vec<(f64, f64)> =
+                (0..n).map(|i| (pts[i].0 + offs[i].0, pts[i].1 + offs[i].1)).collect();
+            let ok = signed_area(&ring_pts) * signed_area(&pts) > 0.0
+                && signed_area(&ring_pts).abs() < signed_area(&pts).abs();
             ok.then(|| ear_clip(&ring_pts)).flatten().map(|t| (offs, t))
         });
         match inner {
@@ -198,7 +210,10 @@ pub fn build(path: &BoundPath, frames: &dyn Fn(BoneId) -> Affine, tolerance: f64
                 triangles.extend(tris.iter().map(|t| [t[0] + base, t[1] + base, t[2] + base]));
             }
             None => {
-                triangles.extend(ear_clip(&pts).ok_or("its outline crosses itself, so it cannot be cut into triangles")?);
+                triangles.extend(
+                    ear_clip(&pts)
+                        .ok_or("its outline crosses itself, so it cannot be cut into triangles")?,
+                );
             }
         }
         ring(&scaled(1.0, half_width, false), &mut vertices, &mut band_offsets, &mut triangles);
@@ -263,7 +278,9 @@ fn vertex_normal(p: &[(f64, f64)], i: usize, closed: bool, ccw: bool) -> (f64, f
 
 /// Whether two edges that share no end point cross.
 fn crosses(a: (f64, f64), b: (f64, f64), c: (f64, f64), d: (f64, f64)) -> bool {
-    let orient = |p: (f64, f64), q: (f64, f64), r: (f64, f64)| (q.0 - p.0) * (r.1 - p.1) - (q.1 - p.1) * (r.0 - p.0);
+    let orient = |p: (f64, f64), q: (f64, f64), r: (f64, f64)| {
+        (q.0 - p.0) * (r.1 - p.1) - (q.1 - p.1) * (r.0 - p.0)
+    };
     let (o1, o2, o3, o4) = (orient(a, b, c), orient(a, b, d), orient(c, d, a), orient(c, d, b));
     o1 * o2 < 0.0 && o3 * o4 < 0.0
 }
@@ -293,10 +310,14 @@ fn ear_clip(p: &[(f64, f64)]) -> Option<Vec<[u32; 3]>> {
     if !ccw {
         idx.reverse();
     }
-    let cross = |a: (f64, f64), b: (f64, f64), c: (f64, f64)| (b.0 - a.0) * (c.1 - a.1) - (b.1 - a.1) * (c.0 - a.0);
+    let cross = |a: (f64, f64), b: (f64, f64), c: (f64, f64)| {
+        (b.0 - a.0) * (c.1 - a.1) - (b.1 - a.1) * (c.0 - a.0)
+    };
     // Points on an edge count as inside (with some slack for rounding): a
     // diagonal through a vertex would leave that vertex out of every triangle.
-    let inside = |q: (f64, f64), a, b, c| cross(a, b, q) >= -1e-9 && cross(b, c, q) >= -1e-9 && cross(c, a, q) >= -1e-9;
+    let inside = |q: (f64, f64), a, b, c| {
+        cross(a, b, q) >= -1e-9 && cross(b, c, q) >= -1e-9 && cross(c, a, q) >= -1e-9
+    };
     let mut out = Vec::with_capacity(p.len());
     while idx.len() > 3 {
         let m = idx.len();
@@ -310,8 +331,15 @@ fn ear_clip(p: &[(f64, f64)]) -> Option<Vec<[u32; 3]>> {
             if cross(a, b, c) <= 1e-12 {
                 continue;
             }
-            let blocked =
-                idx.iter().any(|&j| j != ia && j != ib && j != ic && inside(p[j], a, b, c) && p[j] != a && p[j] != b && p[j] != c);
+            let blocked = idx.iter().any(|&j| {
+                j != ia
+                    && j != ib
+                    && j != ic
+                    && inside(p[j], a, b, c)
+                    && p[j] != a
+                    && p[j] != b
+                    && p[j] != c
+            });
             if blocked {
                 continue;
             }
@@ -365,8 +393,11 @@ mod tests {
     #[test]
     fn curve_samples_group_weights_by_bone() {
         // A quadratic from bone 0 to bone 1 whose control point is on bone 1.
-        let path =
-            BoundPath { start: pt(0, 0.0, 0.0), segments: vec![PathSegment::QuadTo(pt(1, 5.0, 5.0), pt(1, 10.0, 0.0))], closed: false };
+        let path = BoundPath {
+            start: pt(0, 0.0, 0.0),
+            segments: vec![PathSegment::QuadTo(pt(1, 5.0, 5.0), pt(1, 10.0, 0.0))],
+            closed: false,
+        };
         let frames = |_b: BoneId| Affine::IDENTITY;
         let samples = outline(&path, &frames, 0.01);
         assert!(samples.len() > 3);

@@ -22,7 +22,11 @@ impl RenderedPictures {
     /// `image_dir` (the script's folder).
     pub fn new(armature: &Armature, image_dir: &Path) -> Self {
         let dir = if image_dir.as_os_str().is_empty() { Path::new(".") } else { image_dir };
-        RenderedPictures { skeleton: armature.skeleton.clone(), setup: Pose::setup(&armature.skeleton), cache: RenderCache::new(dir) }
+        RenderedPictures {
+            skeleton: armature.skeleton.clone(),
+            setup: Pose::setup(&armature.skeleton),
+            cache: RenderCache::new(dir),
+        }
     }
 
     fn setup_with(&self, skin: SkinId) -> Pose {
@@ -33,9 +37,23 @@ impl RenderedPictures {
 }
 
 impl Pictures for RenderedPictures {
-    fn attachment(&mut self, skin: SkinId, slot: SlotId, attachment: AttachmentId, pixels_per_unit: f64) -> Result<Option<Raster>, String> {
+    fn attachment(
+        &mut self,
+        skin: SkinId,
+        slot: SlotId,
+        attachment: AttachmentId,
+        pixels_per_unit: f64,
+    ) -> Result<Option<Raster>, String> {
         let pose = self.setup_with(skin);
-        let image = render::cpu::render_attachment(&self.skeleton, &pose, slot, attachment, pixels_per_unit, 0, &mut self.cache)?;
+        let image = render::cpu::render_attachment(
+            &self.skeleton,
+            &pose,
+            slot,
+            attachment,
+            pixels_per_unit,
+            0,
+            &mut self.cache,
+        )?;
         Ok(image.map(|a| Raster {
             width: a.image.width(),
             height: a.image.height(),
@@ -52,7 +70,9 @@ impl Pictures for RenderedPictures {
             .chunks_exact(4)
             .flat_map(|p| {
                 let a = u16::from(p[3]);
-                let un = |c: u8| (u16::from(c) * 255 + a / 2).checked_div(a).map_or(0, |v| v.min(255) as u8);
+                let un = |c: u8| {
+                    (u16::from(c) * 255 + a / 2).checked_div(a).map_or(0, |v| v.min(255) as u8)
+                };
                 [un(p[0]), un(p[1]), un(p[2]), p[3]]
             })
             .collect();
@@ -60,9 +80,15 @@ impl Pictures for RenderedPictures {
         Ok(Raster { width: w, height: h, rgba, pivot: (f64::from(w) / 2.0, f64::from(h) / 2.0) })
     }
 
-    fn thumbnail(&mut self, armature: &Armature, skin: SkinId, size: u32) -> Result<Raster, String> {
+    fn thumbnail(
+        &mut self,
+        armature: &Armature,
+        skin: SkinId,
+        size: u32,
+    ) -> Result<Raster, String> {
         let pose = self.setup_with(skin);
-        let rough = render::build_draw_list(armature, &pose, &DrawOptions::default(), &mut self.cache);
+        let rough =
+            render::build_draw_list(armature, &pose, &DrawOptions::default(), &mut self.cache);
         let view = match rough.bounds() {
             Some(b) => View::fit(b, size, size, f64::from(size) / 16.0),
             None => View::centered(size, size, 1.0),

@@ -48,7 +48,8 @@ pub struct SkfFile {
 
 /// Parses `armature.json`; a syntax or type error names its line and column.
 pub fn parse_armature(json: &str) -> Result<SkfArmature, ReadError> {
-    serde_json::from_str(json).map_err(|e| fail(format!("armature.json:{}:{}: {e}", e.line(), e.column())))
+    serde_json::from_str(json)
+        .map_err(|e| fail(format!("armature.json:{}:{}: {e}", e.line(), e.column())))
 }
 
 /// The most bytes one entry of the zip may unpack to (`armature.json`, an
@@ -64,19 +65,27 @@ pub const MAX_FRAME: u32 = 216_000;
 /// The largest magnitude of any number in the file.
 pub const MAX_MAGNITUDE: f32 = 1e7;
 
-fn read_entry(zip: &mut zip::ZipArchive<std::io::Cursor<&[u8]>>, name: &str) -> Result<Option<Vec<u8>>, ReadError> {
+fn read_entry(
+    zip: &mut zip::ZipArchive<std::io::Cursor<&[u8]>>,
+    name: &str,
+) -> Result<Option<Vec<u8>>, ReadError> {
     let f = match zip.by_name(name) {
         Ok(f) => f,
         Err(zip::result::ZipError::FileNotFound) => return Ok(None),
         Err(e) => return Err(fail(format!("{name}: {e}"))),
     };
     if f.size() > MAX_ENTRY_BYTES {
-        return Err(fail(format!("{name}: unpacks to {} bytes, more than the {MAX_ENTRY_BYTES} allowed", f.size())));
+        return Err(fail(format!(
+            "{name}: unpacks to {} bytes, more than the {MAX_ENTRY_BYTES} allowed",
+            f.size()
+        )));
     }
     let mut out = Vec::new();
     f.take(MAX_ENTRY_BYTES + 1).read_to_end(&mut out).map_err(|e| fail(format!("{name}: {e}")))?;
     if out.len() as u64 > MAX_ENTRY_BYTES {
-        return Err(fail(format!("{name}: unpacks to more than the {MAX_ENTRY_BYTES} bytes allowed")));
+        return Err(fail(format!(
+            "{name}: unpacks to more than the {MAX_ENTRY_BYTES} bytes allowed"
+        )));
     }
     Ok(Some(out))
 }
@@ -93,13 +102,21 @@ fn fits(offset: u32, size: u32, limit: u32) -> bool {
 
 /// Reads and checks a whole `.skf`.
 pub fn read_skf(bytes: &[u8]) -> Result<SkfFile, ReadError> {
-    let mut zip = zip::ZipArchive::new(std::io::Cursor::new(bytes)).map_err(|e| fail(format!("not a zip: {e}")))?;
+    let mut zip = zip::ZipArchive::new(std::io::Cursor::new(bytes))
+        .map_err(|e| fail(format!("not a zip: {e}")))?;
     if zip.len() > MAX_ENTRIES {
-        return Err(fail(format!("the zip holds {} entries, more than the {MAX_ENTRIES} allowed", zip.len())));
+        return Err(fail(format!(
+            "the zip holds {} entries, more than the {MAX_ENTRIES} allowed",
+            zip.len()
+        )));
     }
-    let files: Vec<String> = (0..zip.len()).filter_map(|i| zip.name_for_index(i).and_then(|n| n.ok()).map(|n| n.to_string())).collect();
-    let json_bytes = read_entry(&mut zip, "armature.json")?.ok_or_else(|| fail("the zip has no armature.json".into()))?;
-    let json = String::from_utf8(json_bytes).map_err(|e| fail(format!("armature.json is not UTF-8: {e}")))?;
+    let files: Vec<String> = (0..zip.len())
+        .filter_map(|i| zip.name_for_index(i).and_then(|n| n.ok()).map(|n| n.to_string()))
+        .collect();
+    let json_bytes = read_entry(&mut zip, "armature.json")?
+        .ok_or_else(|| fail("the zip has no armature.json".into()))?;
+    let json = String::from_utf8(json_bytes)
+        .map_err(|e| fail(format!("armature.json is not UTF-8: {e}")))?;
     let armature = parse_armature(&json)?;
     let mut problems = validate(&armature);
     let mut atlas_sizes = Vec::new();
@@ -113,14 +130,24 @@ pub fn read_skf(bytes: &[u8]) -> Result<SkfFile, ReadError> {
         match read_entry(&mut zip, &atlas.filename)? {
             None => problems.push(format!("{at}: no such file in the zip")),
             Some(png_bytes) => {
-                match image::ImageReader::with_format(std::io::Cursor::new(&png_bytes), image::ImageFormat::Png).into_dimensions() {
+                match image::ImageReader::with_format(
+                    std::io::Cursor::new(&png_bytes),
+                    image::ImageFormat::Png,
+                )
+                .into_dimensions()
+                {
                     Err(e) => problems.push(format!("{at}: not a PNG: {e}")),
                     Ok((w, h)) if w > MAX_ATLAS_SIDE || h > MAX_ATLAS_SIDE => {
-                        problems.push(format!("{at}: the image is {w}×{h}, larger than {MAX_ATLAS_SIDE} pixels a side"))
+                        problems.push(format!(
+                            "{at}: the image is {w}×{h}, larger than {MAX_ATLAS_SIDE} pixels a side"
+                        ))
                     }
                     Ok((w, h)) => {
                         if (w, h) != (atlas.size.x, atlas.size.y) {
-                            problems.push(format!("{at}: the image is {w}×{h}, the file says {}×{}", atlas.size.x, atlas.size.y));
+                            problems.push(format!(
+                                "{at}: the image is {w}×{h}, the file says {}×{}",
+                                atlas.size.x, atlas.size.y
+                            ));
                         }
                         atlas_sizes.push((w, h));
                         atlas_png.push(png_bytes);
@@ -131,26 +158,38 @@ pub fn read_skf(bytes: &[u8]) -> Result<SkfFile, ReadError> {
     }
     for (s, style) in armature.styles.iter().enumerate() {
         for (t, tex) in style.textures.iter().enumerate() {
-            let Some(&(w, h)) = position(tex.atlas_idx).and_then(|a| atlas_sizes.get(a)) else { continue };
+            let Some(&(w, h)) = position(tex.atlas_idx).and_then(|a| atlas_sizes.get(a)) else {
+                continue;
+            };
             if !fits(tex.offset.x, tex.size.x, w) || !fits(tex.offset.y, tex.size.y, h) {
-                problems.push(format!("styles[{s}].textures[{t}] ({}): reaches past its {w}×{h} atlas", tex.name));
+                problems.push(format!(
+                    "styles[{s}].textures[{t}] ({}): reaches past its {w}×{h} atlas",
+                    tex.name
+                ));
             }
         }
     }
     let editor_json = match read_entry(&mut zip, "editor.json")? {
         None => None,
         Some(b) => {
-            let text = String::from_utf8(b).map_err(|e| fail(format!("editor.json is not UTF-8: {e}")))?;
+            let text =
+                String::from_utf8(b).map_err(|e| fail(format!("editor.json is not UTF-8: {e}")))?;
             match serde_json::from_str::<serde_json::Value>(&text) {
                 Err(e) => problems.push(format!("editor.json:{}:{}: {e}", e.line(), e.column())),
                 Ok(v) => {
                     let n = v.get("bones").and_then(|b| b.as_array()).map_or(0, |b| b.len());
                     if n != armature.bones.len() {
-                        problems.push(format!("editor.json: {n} bones for an armature of {}", armature.bones.len()));
+                        problems.push(format!(
+                            "editor.json: {n} bones for an armature of {}",
+                            armature.bones.len()
+                        ));
                     }
                     let s = v.get("styles").and_then(|b| b.as_array()).map_or(0, |b| b.len());
                     if s != armature.styles.len() {
-                        problems.push(format!("editor.json: {s} styles for an armature of {}", armature.styles.len()));
+                        problems.push(format!(
+                            "editor.json: {s} styles for an armature of {}",
+                            armature.styles.len()
+                        ));
                     }
                 }
             }
@@ -181,7 +220,8 @@ pub fn check_entry_name(name: &str) -> Result<(), String> {
 /// Reads any entry of a `.skf` by name, with the size limits of the reader
 /// (`None` when it is not there).
 pub fn read_named_entry(bytes: &[u8], name: &str) -> Result<Option<Vec<u8>>, ReadError> {
-    let mut zip = zip::ZipArchive::new(std::io::Cursor::new(bytes)).map_err(|e| fail(format!("not a zip: {e}")))?;
+    let mut zip = zip::ZipArchive::new(std::io::Cursor::new(bytes))
+        .map_err(|e| fail(format!("not a zip: {e}")))?;
     read_entry(&mut zip, name)
 }
 
@@ -215,7 +255,10 @@ pub fn validate(a: &SkfArmature) -> Vec<String> {
         let at = format!("visuals[{v}]");
         let nv = vis.vertices.len();
         if vis.indices.len() % 3 != 0 {
-            p.push(format!("{at}: {} indices is not a whole number of triangles", vis.indices.len()));
+            p.push(format!(
+                "{at}: {} indices is not a whole number of triangles",
+                vis.indices.len()
+            ));
         }
         if let Some(i) = vis.indices.iter().find(|&&i| position(i).is_none_or(|i| i >= nv)) {
             p.push(format!("{at}: index {i} but only {nv} vertices"));
@@ -232,7 +275,9 @@ pub fn validate(a: &SkfArmature) -> Vec<String> {
     for (ai, anim) in a.animations.iter().enumerate() {
         let at = format!("animations[{ai}] ({})", anim.name);
         if anim.keyframes.is_empty() {
-            p.push(format!("{at}: no keyframes (runtimes take an animation's length from its last one)"));
+            p.push(format!(
+                "{at}: no keyframes (runtimes take an animation's length from its last one)"
+            ));
         }
         if anim.fps == 0 {
             p.push(format!("{at}: fps is 0"));
@@ -245,13 +290,23 @@ pub fn validate(a: &SkfArmature) -> Vec<String> {
             if let Some(prev) = k.checked_sub(1).and_then(|k| anim.keyframes.get(k))
                 && kf.frame < prev.frame
             {
-                p.push(format!("{kat}: frame {} comes after frame {} (keyframes must be sorted by frame)", kf.frame, prev.frame));
+                p.push(format!(
+                    "{kat}: frame {} comes after frame {} (keyframes must be sorted by frame)",
+                    kf.frame, prev.frame
+                ));
             }
             if kf.next_kf != -1 {
-                match usize::try_from(kf.next_kf).ok().and_then(|n| anim.keyframes.get(n).map(|x| (n, x))) {
+                match usize::try_from(kf.next_kf)
+                    .ok()
+                    .and_then(|n| anim.keyframes.get(n).map(|x| (n, x)))
+                {
                     None => p.push(format!("{kat}: next_kf {} is not a keyframe", kf.next_kf)),
                     Some((n, next)) => {
-                        if n <= k || next.bone_id != kf.bone_id || next.element != kf.element || next.frame < kf.frame {
+                        if n <= k
+                            || next.bone_id != kf.bone_id
+                            || next.element != kf.element
+                            || next.frame < kf.frame
+                        {
                             p.push(format!("{kat}: next_kf {n} is not a later keyframe of the same bone and element"));
                         }
                     }
@@ -268,7 +323,10 @@ pub fn validate(a: &SkfArmature) -> Vec<String> {
             p.push(format!("{at}: bone_ids holds {b}, which is not a bone"));
         }
         if crate::model::IkConstraint::from_skf_name(&fam.constraint).is_none() {
-            p.push(format!("{at}: constraint {:?} is not None, Clockwise or CounterClockwise", fam.constraint));
+            p.push(format!(
+                "{at}: constraint {:?} is not None, Clockwise or CounterClockwise",
+                fam.constraint
+            ));
         }
         if fam.mode != "FABRIK" && fam.mode != "Arc" {
             p.push(format!("{at}: mode {:?} is not FABRIK or Arc", fam.mode));
@@ -276,14 +334,20 @@ pub fn validate(a: &SkfArmature) -> Vec<String> {
     }
     for (ai, anim) in a.animations.iter().enumerate() {
         if let Some(kf) = anim.keyframes.iter().find(|k| k.frame > MAX_FRAME) {
-            p.push(format!("animations[{ai}] ({}): frame {} is past the last frame allowed ({MAX_FRAME})", anim.name, kf.frame));
+            p.push(format!(
+                "animations[{ai}] ({}): frame {} is past the last frame allowed ({MAX_FRAME})",
+                anim.name, kf.frame
+            ));
         }
     }
     check_numbers(a, &mut p);
     for (s, style) in a.styles.iter().enumerate() {
         for (t, tex) in style.textures.iter().enumerate() {
             if position(tex.atlas_idx).is_none_or(|x| x >= a.atlases.len()) {
-                p.push(format!("styles[{s}].textures[{t}] ({}): atlas_idx {} has no atlas", tex.name, tex.atlas_idx));
+                p.push(format!(
+                    "styles[{s}].textures[{t}] ({}): atlas_idx {} has no atlas",
+                    tex.name, tex.atlas_idx
+                ));
             }
         }
     }
@@ -345,7 +409,12 @@ fn check_numbers(a: &SkfArmature, p: &mut Vec<String>) {
             bad(at(), what, x);
         }
         for (i, vert) in vis.vertices.iter().enumerate() {
-            for (what, x) in [("pos.x", vert.pos.x), ("pos.y", vert.pos.y), ("uv.x", vert.uv.x), ("uv.y", vert.uv.y)] {
+            for (what, x) in [
+                ("pos.x", vert.pos.x),
+                ("pos.y", vert.pos.y),
+                ("uv.x", vert.uv.x),
+                ("uv.y", vert.uv.y),
+            ] {
                 bad(format!("{}.vertices[{i}]", at()), what, x);
             }
         }
@@ -387,14 +456,31 @@ mod tests {
     fn broken_references_are_reported_with_their_place() {
         let mut a = SkfArmature { version: VERSION.into(), ..Default::default() };
         a.bones.push(SkfBone { id: 0, name: "root".into(), parent_id: 1, ..Default::default() });
-        a.bones.push(SkfBone { id: 5, name: "child".into(), parent_id: 0, visuals_id: 3, ..Default::default() });
+        a.bones.push(SkfBone {
+            id: 5,
+            name: "child".into(),
+            parent_id: 0,
+            visuals_id: 3,
+            ..Default::default()
+        });
         a.animations.push(SkfAnimation {
             id: 0,
             name: "walk".into(),
             fps: 24,
             keyframes: vec![
-                SkfKeyframe { frame: 5, bone_id: 0, element: "PositionX".into(), next_kf: 1, ..Default::default() },
-                SkfKeyframe { frame: 2, bone_id: 9, element: "PositionY".into(), ..Default::default() },
+                SkfKeyframe {
+                    frame: 5,
+                    bone_id: 0,
+                    element: "PositionX".into(),
+                    next_kf: 1,
+                    ..Default::default()
+                },
+                SkfKeyframe {
+                    frame: 2,
+                    bone_id: 9,
+                    element: "PositionY".into(),
+                    ..Default::default()
+                },
             ],
         });
         let p = validate(&a);
@@ -404,7 +490,9 @@ mod tests {
         assert!(has("visuals_id 3 has no visual"));
         assert!(has("keyframes[1]: bone_id 9 is not a bone"));
         assert!(has("keyframes[1]: frame 2 comes after frame 5"));
-        assert!(has("keyframes[0]: next_kf 1 is not a later keyframe of the same bone and element"));
+        assert!(has(
+            "keyframes[0]: next_kf 1 is not a later keyframe of the same bone and element"
+        ));
     }
 
     #[test]
@@ -414,10 +502,19 @@ mod tests {
         assert!(!fits(u32::MAX, u32::MAX, 64));
         assert!(fits(60, 4, 64) && !fits(61, 4, 64));
         let mut a = SkfArmature { version: VERSION.into(), ..Default::default() };
-        a.bones.push(SkfBone { id: u32::MAX, name: "b".into(), parent_id: i32::MIN, visuals_id: i32::MAX, ..Default::default() });
+        a.bones.push(SkfBone {
+            id: u32::MAX,
+            name: "b".into(),
+            parent_id: i32::MIN,
+            visuals_id: i32::MAX,
+            ..Default::default()
+        });
         let p = validate(&a);
         assert!(p.iter().any(|x| x.contains("id 4294967295 is not its position")), "{p:#?}");
-        assert!(p.iter().any(|x| x.contains("parent_id -2147483648 is not an earlier bone")), "{p:#?}");
+        assert!(
+            p.iter().any(|x| x.contains("parent_id -2147483648 is not an earlier bone")),
+            "{p:#?}"
+        );
     }
 
     #[test]

@@ -131,7 +131,13 @@ pub enum Element {
 
 impl Element {
     /// All five elements; the exporter plans keys for each of them per bone.
-    pub const ALL: [Element; 5] = [Element::PositionX, Element::PositionY, Element::Rotation, Element::ScaleX, Element::ScaleY];
+    pub const ALL: [Element; 5] = [
+        Element::PositionX,
+        Element::PositionY,
+        Element::Rotation,
+        Element::ScaleX,
+        Element::ScaleY,
+    ];
 
     /// The element's name in `armature.json` (a constant of [`super::element`]).
     pub fn name(self) -> &'static str {
@@ -197,9 +203,11 @@ pub fn wrap_angle(a: f64) -> f64 {
 }
 
 /// Handles of a straight line.
-pub const LINEAR: (Handle, Handle) = (Handle { x: 1.0 / 3.0, y: 1.0 / 3.0 }, Handle { x: 2.0 / 3.0, y: 2.0 / 3.0 });
+pub const LINEAR: (Handle, Handle) =
+    (Handle { x: 1.0 / 3.0, y: 1.0 / 3.0 }, Handle { x: 2.0 / 3.0, y: 2.0 / 3.0 });
 /// Handles of a step (hold the previous value).
-pub const STEP: (Handle, Handle) = (Handle { x: 1.0 / 3.0, y: 999.0 }, Handle { x: 2.0 / 3.0, y: 999.0 });
+pub const STEP: (Handle, Handle) =
+    (Handle { x: 1.0 / 3.0, y: 999.0 }, Handle { x: 2.0 / 3.0, y: 999.0 });
 
 /// Whether a key's handles mark a step (both y = 999): runtimes hold the
 /// previous value until the key's frame.

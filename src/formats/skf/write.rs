@@ -4,7 +4,10 @@
 use std::io::Write;
 use std::path::Path;
 
-use super::export::{ExportError, ExportOptions, MeshUv, PictureJob, Pictures, Plan, Raster, TextureSource, Warning, plan_with_progress};
+use super::export::{
+    ExportError, ExportOptions, MeshUv, PictureJob, Pictures, Plan, Raster, TextureSource, Warning,
+    plan_with_progress,
+};
 use super::*;
 use crate::formats::atlas;
 use crate::model::{Armature, SkinId};
@@ -75,7 +78,10 @@ pub fn cover(r: &Raster, points: impl Iterator<Item = (f64, f64)>) -> Raster {
         y1 = y1.max(y + 1.0);
     }
     let (l, t) = ((-x0).ceil().max(0.0) as u32, (-y0).ceil().max(0.0) as u32);
-    let (rt, b) = ((x1 - r.width as f64).ceil().max(0.0) as u32, (y1 - r.height as f64).ceil().max(0.0) as u32);
+    let (rt, b) = (
+        (x1 - r.width as f64).ceil().max(0.0) as u32,
+        (y1 - r.height as f64).ceil().max(0.0) as u32,
+    );
     let (nw, nh) = (l + r.width + rt, t + r.height + b);
     let mut rgba = vec![0u8; nw as usize * nh as usize * 4];
     for y in 0..r.height as usize {
@@ -91,13 +97,24 @@ pub fn cover(r: &Raster, points: impl Iterator<Item = (f64, f64)>) -> Raster {
 pub type Progress<'p> = &'p mut dyn FnMut(Stage, usize, usize) -> bool;
 
 /// Calls `progress`, turning a stop into [`ExportError::Cancelled`].
-fn report(progress: &mut dyn FnMut(Stage, usize, usize) -> bool, stage: Stage, done: usize, total: usize) -> Result<(), ExportError> {
+fn report(
+    progress: &mut dyn FnMut(Stage, usize, usize) -> bool,
+    stage: Stage,
+    done: usize,
+    total: usize,
+) -> Result<(), ExportError> {
     if progress(stage, done, total) { Ok(()) } else { Err(ExportError::Cancelled) }
 }
 
 /// Runs a whole export in memory.
-pub fn build(arm: &Armature, opts: &ExportOptions, pictures: &mut dyn Pictures, progress: Progress) -> Result<Export, ExportError> {
-    let plan = plan_with_progress(arm, opts, &mut |done, total| progress(Stage::Animations, done, total))?;
+pub fn build(
+    arm: &Armature,
+    opts: &ExportOptions,
+    pictures: &mut dyn Pictures,
+    progress: Progress,
+) -> Result<Export, ExportError> {
+    let plan =
+        plan_with_progress(arm, opts, &mut |done, total| progress(Stage::Animations, done, total))?;
     finish(arm, opts, plan, pictures, progress)
 }
 
@@ -105,7 +122,12 @@ fn check_raster(r: &Raster, what: &str) -> Result<(), ExportError> {
     if r.rgba.len() != r.width as usize * r.height as usize * 4 {
         return Err(ExportError::Picture {
             texture: what.into(),
-            reason: format!("{} bytes of pixels for a {}×{} picture", r.rgba.len(), r.width, r.height),
+            reason: format!(
+                "{} bytes of pixels for a {}×{} picture",
+                r.rgba.len(),
+                r.width,
+                r.height
+            ),
         });
     }
     Ok(())
@@ -150,7 +172,12 @@ pub fn finish(
                             // The mesh's outer band reaches past the drawn
                             // pixels: widen the picture so every vertex maps
                             // inside it.
-                            Some(m) => cover(&r, m.points.iter().map(|&(x, y)| (r.pivot.0 + x * k, r.pivot.1 - y * k))),
+                            Some(m) => cover(
+                                &r,
+                                m.points
+                                    .iter()
+                                    .map(|&(x, y)| (r.pivot.0 + x * k, r.pivot.1 - y * k)),
+                            ),
                             None => center(&r),
                         }
                     }
@@ -168,19 +195,24 @@ pub fn finish(
     let empty = rasters.len();
     rasters.push(blank());
     let sizes: Vec<(u32, u32)> = rasters.iter().map(|r| (r.width, r.height)).collect();
-    let layout = atlas::layout(&sizes, PADDING, MAX_ATLAS_SIDE).map_err(|e| ExportError::AtlasTooLarge {
-        texture: job_names.get(e.index).cloned().unwrap_or_default(),
-        width: sizes[e.index].0,
-        height: sizes[e.index].1,
-        max: MAX_ATLAS_SIDE - 2 * PADDING,
-    })?;
-    let pics: Vec<(u32, u32, &[u8])> = rasters.iter().map(|r| (r.width, r.height, r.rgba.as_slice())).collect();
+    let layout =
+        atlas::layout(&sizes, PADDING, MAX_ATLAS_SIDE).map_err(|e| ExportError::AtlasTooLarge {
+            texture: job_names.get(e.index).cloned().unwrap_or_default(),
+            width: sizes[e.index].0,
+            height: sizes[e.index].1,
+            max: MAX_ATLAS_SIDE - 2 * PADDING,
+        })?;
+    let pics: Vec<(u32, u32, &[u8])> =
+        rasters.iter().map(|r| (r.width, r.height, r.rgba.as_slice())).collect();
     let page_pixels = atlas::compose(&layout, &pics);
     armature.atlases = layout
         .pages
         .iter()
         .enumerate()
-        .map(|(i, &(w, h))| SkfAtlas { filename: format!("atlas{i}.png"), size: IVec2 { x: w, y: h } })
+        .map(|(i, &(w, h))| SkfAtlas {
+            filename: format!("atlas{i}.png"),
+            size: IVec2 { x: w, y: h },
+        })
         .collect();
     for (style, entries) in armature.styles.iter_mut().zip(&style_textures) {
         style.textures = entries
@@ -221,7 +253,9 @@ fn set_uvs(
     warnings: &mut Vec<Warning>,
 ) {
     for m in mesh_uvs {
-        let Some(job) = jobs.iter().position(|j| matches!(j, PictureJob::Attachment { mesh: Some(v), .. } if *v == m.visual)) else {
+        let Some(job) = jobs.iter().position(
+            |j| matches!(j, PictureJob::Attachment { mesh: Some(v), .. } if *v == m.visual),
+        ) else {
             continue;
         };
         let r = &rasters[job];
@@ -237,7 +271,9 @@ fn set_uvs(
                 if let TextureSource::Job(j) = src
                     && *j != job
                     && matches!(jobs[*j], PictureJob::Attachment { mesh: Some(v), .. } if v == m.visual)
-                    && (rasters[*j].width != r.width || rasters[*j].height != r.height || rasters[*j].pivot != r.pivot)
+                    && (rasters[*j].width != r.width
+                        || rasters[*j].height != r.height
+                        || rasters[*j].pivot != r.pivot)
                 {
                     warnings.push(Warning {
                         subject: format!("attachment `{name}`"),
@@ -299,9 +335,14 @@ fn editor_json(a: &SkfArmature) -> String {
     let (cx, cy, half) = if a.bones.is_empty() {
         (0.0, 0.0, 500.0)
     } else {
-        ((lo.0 + hi.0) / 2.0, (lo.1 + hi.1) / 2.0, ((hi.0 - lo.0).max(hi.1 - lo.1) / 2.0 + 100.0).max(200.0))
+        (
+            (lo.0 + hi.0) / 2.0,
+            (lo.1 + hi.1) / 2.0,
+            ((hi.0 - lo.0).max(hi.1 - lo.1) / 2.0 + 100.0).max(200.0),
+        )
     };
-    let styles: Vec<serde_json::Value> = (0..a.styles.len()).map(|i| serde_json::json!({"active": i == 0})).collect();
+    let styles: Vec<serde_json::Value> =
+        (0..a.styles.len()).map(|i| serde_json::json!({"active": i == 0})).collect();
     serde_json::json!({
         "camera": {"pos": {"x": cx, "y": cy}, "zoom": half * 1.25},
         "bones": vec![bone; a.bones.len()],
@@ -312,13 +353,17 @@ fn editor_json(a: &SkfArmature) -> String {
 
 /// The bytes of the `.skf` zip.
 pub fn to_zip(e: &Export) -> Result<Vec<u8>, ExportError> {
-    let io = |what: &str, err: &dyn std::fmt::Display| ExportError::Encode(format!("cannot write {what} into the zip: {err}"));
+    let io = |what: &str, err: &dyn std::fmt::Display| {
+        ExportError::Encode(format!("cannot write {what} into the zip: {err}"))
+    };
     let json = serde_json::to_string(&e.armature).map_err(|err| io("armature.json", &err))?;
     let mut buf = std::io::Cursor::new(Vec::new());
     let mut zip = zip::ZipWriter::new(&mut buf);
-    let deflated = zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Deflated);
+    let deflated = zip::write::SimpleFileOptions::default()
+        .compression_method(zip::CompressionMethod::Deflated);
     // PNGs are compressed already.
-    let stored = zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Stored);
+    let stored =
+        zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Stored);
     let mut add = |name: &str, bytes: &[u8], opts| -> Result<(), ExportError> {
         zip.start_file(name, opts).map_err(|err| io(name, &err))?;
         zip.write_all(bytes).map_err(|err| io(name, &err))

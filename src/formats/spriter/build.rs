@@ -104,7 +104,10 @@ fn kind_of(object_type: &str) -> Option<Kind> {
 
 /// A language NAME from any text: `[A-Za-z_-][A-Za-z0-9_-]*`.
 pub fn sanitize(name: &str) -> String {
-    let mut out: String = name.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' || c == '-' { c } else { '_' }).collect();
+    let mut out: String = name
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() || c == '_' || c == '-' { c } else { '_' })
+        .collect();
     if out.is_empty() || out.starts_with(|c: char| c.is_ascii_digit()) {
         out.insert(0, '_');
     }
@@ -148,13 +151,27 @@ fn build_entity(doc: &Doc, ent: &Entity, warnings: &mut Vec<Warning>) -> EntityM
     let order = parents_first(&mut objs, &mut edges, warnings);
     let mut bones = make_bones(&mut objs, &order);
     let slots = make_slots(&mut objs, &order, &bones);
-    let mut atts = Attachments { doc, names: Vec::new(), defs: Vec::new(), index: HashMap::new(), missing_warned: Default::default() };
-    let (animations, extras) = build_anims(ent, &objs, &obj_of, &slots, &mut |s, k, w| atts.for_key(s, k, w), warnings);
+    let mut atts = Attachments {
+        doc,
+        names: Vec::new(),
+        defs: Vec::new(),
+        index: HashMap::new(),
+        missing_warned: Default::default(),
+    };
+    let (animations, extras) =
+        build_anims(ent, &objs, &obj_of, &slots, &mut |s, k, w| atts.for_key(s, k, w), warnings);
     set_setup_pose(ent, &by_name, &mut objs, &mut bones);
     let (skins, map_names) = make_skins(doc, ent, &atts.defs, warnings);
     let draw_order = slots.iter().enumerate().map(|(i, _)| SlotId::from_index(i)).collect();
-    let skeleton =
-        Skeleton { bones, slots, attachments: atts.names, skins, draw_order, composition: Composition::Spriter, ..Default::default() };
+    let skeleton = Skeleton {
+        bones,
+        slots,
+        attachments: atts.names,
+        skins,
+        draw_order,
+        composition: Composition::Spriter,
+        ..Default::default()
+    };
     EntityModel {
         name: ent.name.clone(),
         armature: Armature { skeleton: Arc::new(skeleton), animations },
@@ -172,14 +189,29 @@ fn collect_objects<'d>(ent: &'d Entity, warnings: &mut Vec<Warning>) -> (Vec<Obj
     for a in &ent.animations {
         for t in &a.timelines {
             let Some(kind) = kind_of(&t.object_type) else {
-                let what = if t.object_type == "entity" { "sub-entity (not played: skelpad does not nest entities)" } else { "not played" };
+                let what = if t.object_type == "entity" {
+                    "sub-entity (not played: skelpad does not nest entities)"
+                } else {
+                    "not played"
+                };
                 if unplayed_warned.insert((t.object_type.clone(), t.name.clone())) {
-                    warn(warnings, &t.loc, format!("{} timeline \"{}\" is read and kept, {what}", t.object_type, t.name));
+                    warn(
+                        warnings,
+                        &t.loc,
+                        format!(
+                            "{} timeline \"{}\" is read and kept, {what}",
+                            t.object_type, t.name
+                        ),
+                    );
                 }
                 continue;
             };
             by_name.entry((kind, t.name.as_str())).or_insert_with(|| {
-                let length = ent.obj_info.iter().find(|o| o.0 == t.name && o.1 == "bone").map_or(0.0, |o| o.2);
+                let length = ent
+                    .obj_info
+                    .iter()
+                    .find(|o| o.0 == t.name && o.1 == "bone")
+                    .map_or(0.0, |o| o.2);
                 objs.push(Obj {
                     kind,
                     name: t.name.clone(),
@@ -230,7 +262,11 @@ fn parent_edges(
 
 /// Phase 3: the objects ordered parents first (Kahn's algorithm; a cycle is
 /// broken with a warning and its object hangs from the root).
-fn parents_first(objs: &mut [Obj], edges: &mut [Vec<usize>], warnings: &mut Vec<Warning>) -> Vec<usize> {
+fn parents_first(
+    objs: &mut [Obj],
+    edges: &mut [Vec<usize>],
+    warnings: &mut Vec<Warning>,
+) -> Vec<usize> {
     let mut pending: Vec<usize> = edges.iter().map(Vec::len).collect();
     let mut kids: Vec<Vec<usize>> = vec![Vec::new(); objs.len()];
     for (c, ps) in edges.iter().enumerate() {
@@ -240,7 +276,8 @@ fn parents_first(objs: &mut [Obj], edges: &mut [Vec<usize>], warnings: &mut Vec<
     }
     let mut order: Vec<usize> = Vec::new();
     let mut placed = vec![false; objs.len()];
-    let mut ready: std::collections::VecDeque<usize> = (0..objs.len()).filter(|&o| pending[o] == 0).collect();
+    let mut ready: std::collections::VecDeque<usize> =
+        (0..objs.len()).filter(|&o| pending[o] == 0).collect();
     while order.len() < objs.len() {
         let Some(o) = ready.pop_front().or_else(|| {
             let o = (0..objs.len()).find(|&o| !placed[o] && pending[o] > 0)?;
@@ -338,18 +375,37 @@ struct Attachments<'d> {
 impl Attachments<'_> {
     /// The attachment key `k` shows in `slot` (none, with a warning, for a
     /// missing file or a sound).
-    fn for_key(&mut self, slot: SlotId, k: &TKey, warnings: &mut Vec<Warning>) -> Option<AttachmentId> {
+    fn for_key(
+        &mut self,
+        slot: SlotId,
+        k: &TKey,
+        warnings: &mut Vec<Warning>,
+    ) -> Option<AttachmentId> {
         let doc = self.doc;
         let file = k.file?;
         match doc.files.get(&file) {
             None => {
                 if self.missing_warned.insert(file) {
-                    warn(warnings, &k.loc, format!("folder {} file {} does not exist; the sprite is hidden", file.0, file.1));
+                    warn(
+                        warnings,
+                        &k.loc,
+                        format!(
+                            "folder {} file {} does not exist; the sprite is hidden",
+                            file.0, file.1
+                        ),
+                    );
                 }
                 return None;
             }
             Some(f) if f.sound => {
-                warn(warnings, &k.loc, format!("folder {} file {} is a sound, not an image; the sprite is hidden", file.0, file.1));
+                warn(
+                    warnings,
+                    &k.loc,
+                    format!(
+                        "folder {} file {} is a sound, not an image; the sprite is hidden",
+                        file.0, file.1
+                    ),
+                );
                 return None;
             }
             Some(_) => {}
@@ -358,7 +414,9 @@ impl Attachments<'_> {
         let (names, defs) = (&mut self.names, &mut self.defs);
         Some(*self.index.entry((slot, key)).or_insert_with(|| {
             let base = doc.files.get(&file).map_or_else(String::new, |f| {
-                let stem = std::path::Path::new(&f.name).file_stem().map_or_else(|| f.name.clone(), |s| s.to_string_lossy().into_owned());
+                let stem = std::path::Path::new(&f.name)
+                    .file_stem()
+                    .map_or_else(|| f.name.clone(), |s| s.to_string_lossy().into_owned());
                 sanitize(&stem)
             });
             let mut name = base.clone();
@@ -390,7 +448,11 @@ fn build_anims(
     for a in &ent.animations {
         let name = unique(a.name.clone(), &mut anim_names);
         if name != a.name {
-            warn(warnings, &a.loc, format!("a second animation named \"{}\"; this one is called \"{name}\"", a.name));
+            warn(
+                warnings,
+                &a.loc,
+                format!("a second animation named \"{}\"; this one is called \"{name}\"", a.name),
+            );
         }
         let (anim, ex) = build_anim(a, &name, objs, obj_of, slots, attachment_for, warnings);
         animations.push(Arc::new(anim));
@@ -403,7 +465,11 @@ fn build_anims(
 fn set_setup_pose(ent: &Entity, by_name: &ByName, objs: &mut [Obj], bones: &mut [Bone]) {
     for a in &ent.animations {
         for t in &a.timelines {
-            let Some(o) = kind_of(&t.object_type).and_then(|k| by_name.get(&(k, t.name.as_str())).copied()) else { continue };
+            let Some(o) =
+                kind_of(&t.object_type).and_then(|k| by_name.get(&(k, t.name.as_str())).copied())
+            else {
+                continue;
+            };
             if objs[o].setup.is_none()
                 && let Some(k) = t.keys.iter().min_by(|x, y| x.time.total_cmp(&y.time))
             {
@@ -428,17 +494,28 @@ fn set_setup_pose(ent: &Entity, by_name: &ByName, objs: &mut [Obj], bones: &mut 
 
 /// The skins: the default one, then one per character map (with the
 /// maps' unique names).
-fn make_skins(doc: &Doc, ent: &Entity, att_defs: &[(FileRef, Option<[f64; 2]>)], warnings: &mut Vec<Warning>) -> (Vec<Skin>, Vec<String>) {
+fn make_skins(
+    doc: &Doc,
+    ent: &Entity,
+    att_defs: &[(FileRef, Option<[f64; 2]>)],
+    warnings: &mut Vec<Warning>,
+) -> (Vec<Skin>, Vec<String>) {
     let sprite = |file: (i64, i64), key_pivot: Option<[f64; 2]>| -> Attachment {
         match doc.files.get(&file) {
             Some(f) if !f.sound => Attachment {
                 transform: AttachmentTransform::default(),
-                kind: AttachmentKind::Sprite { image: Some(f.name.clone()), pivot: key_pivot.unwrap_or(f.pivot) },
+                kind: AttachmentKind::Sprite {
+                    image: Some(f.name.clone()),
+                    pivot: key_pivot.unwrap_or(f.pivot),
+                },
             },
             _ => Attachment::none(),
         }
     };
-    let mut skins = vec![Skin { name: "default".into(), attachments: att_defs.iter().map(|&(f, p)| sprite(f, p)).collect() }];
+    let mut skins = vec![Skin {
+        name: "default".into(),
+        attachments: att_defs.iter().map(|&(f, p)| sprite(f, p)).collect(),
+    }];
     let mut map_names = Vec::new();
     let mut skin_names = std::collections::HashSet::from(["default".to_string()]);
     for cm in &ent.character_maps {
@@ -476,10 +553,20 @@ fn ref_parent(
     warnings: &mut Vec<Warning>,
 ) -> Option<usize> {
     let p = r.parent?;
-    match usize::try_from(p).ok().and_then(|i| mk.bone_refs.get(i)).and_then(|pr| obj_of(a, pr.timeline)) {
+    match usize::try_from(p)
+        .ok()
+        .and_then(|i| mk.bone_refs.get(i))
+        .and_then(|pr| obj_of(a, pr.timeline))
+    {
         Some(po) if objs[po].kind == Kind::Bone => Some(po),
         _ => {
-            warn(warnings, &r.loc, format!("parent {p} is not a bone_ref of this mainline key; the object hangs from the entity root"));
+            warn(
+                warnings,
+                &r.loc,
+                format!(
+                    "parent {p} is not a bone_ref of this mainline key; the object hangs from the entity root"
+                ),
+            );
             None
         }
     }
@@ -517,7 +604,17 @@ fn build_anim(
     parent_channels(a, objs, obj_of, &mut anim);
     for (ti, (keys, pos)) in sorted.iter().enumerate() {
         let Some(o) = obj_of(a, ti as i64) else { continue };
-        timeline_channels(a, ti, keys, pos, &hidden_at, &objs[o], &mut anim, attachment_for, warnings);
+        timeline_channels(
+            a,
+            ti,
+            keys,
+            pos,
+            &hidden_at,
+            &objs[o],
+            &mut anim,
+            attachment_for,
+            warnings,
+        );
     }
     let _ = slots;
     anim.duration_secs = secs(a.length_ms);
@@ -532,13 +629,21 @@ fn secs(ms: f64) -> f64 {
 
 /// Each timeline's keys sorted by time, with `pos[i]` = sorted position of
 /// key i (out-of-order keys are warned about); unplayed timelines are noted.
-fn sort_timelines<'a>(a: &'a Anim, ex: &mut AnimExtras, warnings: &mut Vec<Warning>) -> Vec<(Vec<&'a TKey>, Vec<usize>)> {
+fn sort_timelines<'a>(
+    a: &'a Anim,
+    ex: &mut AnimExtras,
+    warnings: &mut Vec<Warning>,
+) -> Vec<(Vec<&'a TKey>, Vec<usize>)> {
     let mut sorted: Vec<(Vec<&TKey>, Vec<usize>)> = Vec::new();
     for t in &a.timelines {
         let mut idx: Vec<usize> = (0..t.keys.len()).collect();
         idx.sort_by(|&x, &y| t.keys[x].time.total_cmp(&t.keys[y].time));
         if idx.windows(2).any(|w| w[0] > w[1]) {
-            warn(warnings, &t.loc, format!("keys of timeline \"{}\" are out of time order; sorted", t.name));
+            warn(
+                warnings,
+                &t.loc,
+                format!("keys of timeline \"{}\" are out of time order; sorted", t.name),
+            );
         }
         let mut pos = vec![0; idx.len()];
         for (p, &i) in idx.iter().enumerate() {
@@ -554,17 +659,29 @@ fn sort_timelines<'a>(a: &'a Anim, ex: &mut AnimExtras, warnings: &mut Vec<Warni
 
 /// Range checks of the mainline refs: per mainline key, the refs (bone refs
 /// then object refs) whose timeline or key does not exist (warned about).
-fn check_refs(a: &Anim, sorted: &[(Vec<&TKey>, Vec<usize>)], warnings: &mut Vec<Warning>) -> Vec<Vec<usize>> {
+fn check_refs(
+    a: &Anim,
+    sorted: &[(Vec<&TKey>, Vec<usize>)],
+    warnings: &mut Vec<Warning>,
+) -> Vec<Vec<usize>> {
     let mut hidden_at: Vec<Vec<usize>> = vec![Vec::new(); a.mainline.len()];
     for (mi, mk) in a.mainline.iter().enumerate() {
         for (ri, r) in mk.bone_refs.iter().chain(&mk.object_refs).enumerate() {
-            let Some((_, pos)) = usize::try_from(r.timeline).ok().and_then(|t| sorted.get(t)) else {
+            let Some((_, pos)) = usize::try_from(r.timeline).ok().and_then(|t| sorted.get(t))
+            else {
                 warn(warnings, &r.loc, format!("timeline {} does not exist; ignored", r.timeline));
                 hidden_at[mi].push(ri);
                 continue;
             };
             if usize::try_from(r.key).ok().and_then(|k| pos.get(k)).is_none() {
-                warn(warnings, &r.loc, format!("key {} of timeline {} does not exist; the object is hidden here", r.key, r.timeline));
+                warn(
+                    warnings,
+                    &r.loc,
+                    format!(
+                        "key {} of timeline {} does not exist; the object is hidden here",
+                        r.key, r.timeline
+                    ),
+                );
                 hidden_at[mi].push(ri);
             }
         }
@@ -594,7 +711,11 @@ fn mainline_channels(
             .filter(|(ri, _)| !hidden_at[mi].contains(&(ri + mk.bone_refs.len())))
             .filter_map(|(_, r)| obj_of(a, r.timeline).and_then(|o| objs[o].slot))
             .collect();
-        anim.draw_order.push(Key { time_secs: secs(mk.time), value: order.into(), curve: Curve::Stepped });
+        anim.draw_order.push(Key {
+            time_secs: secs(mk.time),
+            value: order.into(),
+            curve: Curve::Stepped,
+        });
         ex.key_times.push(secs(mk.time));
     }
     if a.looping
@@ -604,13 +725,22 @@ fn mainline_channels(
         anim.time_warp.push(Key { time_secs: end, value: end, curve: Curve::Stepped });
     }
     if n_main == 0 {
-        anim.draw_order.push(Key { time_secs: 0.0, value: Arc::from(Vec::new()), curve: Curve::Stepped });
+        anim.draw_order.push(Key {
+            time_secs: 0.0,
+            value: Arc::from(Vec::new()),
+            curve: Curve::Stepped,
+        });
     }
 }
 
 /// Parent channels for the objects whose parent somewhere differs from the
 /// skeleton's.
-fn parent_channels(a: &Anim, objs: &[Obj], obj_of: &dyn Fn(&Anim, i64) -> Option<usize>, anim: &mut Animation) {
+fn parent_channels(
+    a: &Anim,
+    objs: &[Obj],
+    obj_of: &dyn Fn(&Anim, i64) -> Option<usize>,
+    anim: &mut Animation,
+) {
     let mut quiet = Vec::new();
     let mut parent_keys: HashMap<usize, Vec<Key<Option<BoneId>>>> = HashMap::new();
     let mut differs: std::collections::HashSet<usize> = Default::default();
@@ -623,7 +753,11 @@ fn parent_channels(a: &Anim, objs: &[Obj], obj_of: &dyn Fn(&Anim, i64) -> Option
             }
             let keys = parent_keys.entry(o).or_default();
             if keys.last().is_none_or(|k| k.time_secs < secs(mk.time)) {
-                keys.push(Key { time_secs: secs(mk.time), value: p.map(|p| objs[p].bone), curve: Curve::Stepped });
+                keys.push(Key {
+                    time_secs: secs(mk.time),
+                    value: p.map(|p| objs[p].bone),
+                    curve: Curve::Stepped,
+                });
             }
         }
     }
@@ -654,7 +788,11 @@ fn timeline_channels(
         return;
     }
     let spans = spans_of(a, ti, pos, keys, hidden_at);
-    let chans = if spans.iter().all(|sp| sp.by_time) { by_time(a, keys) } else { by_span(a, &spans, keys, warnings) };
+    let chans = if spans.iter().all(|sp| sp.by_time) {
+        by_time(a, keys)
+    } else {
+        by_span(a, &spans, keys, warnings)
+    };
     let bone = obj.bone;
     for (property, ks) in [
         (BoneProperty::X, chans.x),
@@ -669,14 +807,27 @@ fn timeline_channels(
     match obj.slot {
         Some(slot) => {
             if has_alpha {
-                anim.slot_colors.push(SlotColorChannel { slot, component: ColorComponent::A, keys: chans.alpha });
+                anim.slot_colors.push(SlotColorChannel {
+                    slot,
+                    component: ColorComponent::A,
+                    keys: chans.alpha,
+                });
             }
             let atts: Vec<Key<Option<AttachmentId>>> = chans
                 .att
                 .iter()
-                .map(|&(tm, k)| Key { time_secs: secs(tm), value: attachment_for(slot, k, warnings), curve: Curve::Stepped })
+                .map(|&(tm, k)| Key {
+                    time_secs: secs(tm),
+                    value: attachment_for(slot, k, warnings),
+                    curve: Curve::Stepped,
+                })
                 .collect();
-            let keys = hide_where_absent(atts, &anim.draw_order, slot, a.looping.then_some(secs(a.length_ms)));
+            let keys = hide_where_absent(
+                atts,
+                &anim.draw_order,
+                slot,
+                a.looping.then_some(secs(a.length_ms)),
+            );
             anim.attachments.push(AttachmentChannel { slot, keys });
         }
         None if has_alpha => anim.bone_alpha.push(BoneAlphaChannel { bone, keys: chans.alpha }),
@@ -712,7 +863,15 @@ struct Chans<'a> {
 
 impl<'a> Chans<'a> {
     fn new() -> Self {
-        Chans { x: Vec::new(), y: Vec::new(), sx: Vec::new(), sy: Vec::new(), rot: Vec::new(), alpha: Vec::new(), att: Vec::new() }
+        Chans {
+            x: Vec::new(),
+            y: Vec::new(),
+            sx: Vec::new(),
+            sy: Vec::new(),
+            rot: Vec::new(),
+            alpha: Vec::new(),
+            att: Vec::new(),
+        }
     }
 }
 
@@ -738,7 +897,13 @@ fn next_of<'a>(a: &Anim, keys: &[&'a TKey], p: usize) -> (&'a TKey, f64) {
     }
 }
 
-fn spans_of(a: &Anim, ti: usize, pos: &[usize], keys: &[&TKey], hidden_at: &[Vec<usize>]) -> Vec<Span> {
+fn spans_of(
+    a: &Anim,
+    ti: usize,
+    pos: &[usize],
+    keys: &[&TKey],
+    hidden_at: &[Vec<usize>],
+) -> Vec<Span> {
     let mut out = Vec::new();
     for (mi, mk) in a.mainline.iter().enumerate() {
         let te = match a.mainline.get(mi + 1) {
@@ -860,7 +1025,9 @@ fn bezier_window(p: &[f64], r0: f64, r1: f64) -> Vec<f64> {
 /// The same progress over a part [r0, r1] of a curve, rescaled to 0..1,
 /// when it is a curve of the same kind (polynomials; linear).
 fn window_curve(curve: KeyCurve, r0: f64, r1: f64) -> Option<Curve> {
-    let KeyCurve::Other(c) = curve else { return (curve == KeyCurve::Linear).then_some(Curve::LINEAR) };
+    let KeyCurve::Other(c) = curve else {
+        return (curve == KeyCurve::Linear).then_some(Curve::LINEAR);
+    };
     let p: Vec<f64> = match c.kind {
         SpriterCurveKind::Quadratic => vec![0.0, c.c[0], 1.0],
         SpriterCurveKind::Cubic => vec![0.0, c.c[0], c.c[1], 1.0],
@@ -892,7 +1059,12 @@ const MAX_BAKED_PER_TIMELINE: usize = 200_000;
 /// interpolation from the ref's key exactly (a part of a polynomial curve
 /// is again one), or baked per millisecond where it is not (part of a
 /// bezier curve).
-fn by_span<'a>(a: &Anim, spans: &[Span], keys: &[&'a TKey], warnings: &mut Vec<Warning>) -> Chans<'a> {
+fn by_span<'a>(
+    a: &Anim,
+    spans: &[Span],
+    keys: &[&'a TKey],
+    warnings: &mut Vec<Warning>,
+) -> Chans<'a> {
     let mut c = Chans::new();
     let mut baked = 0usize;
     let mut baked_keys = 0usize;
@@ -923,7 +1095,8 @@ fn by_span<'a>(a: &Anim, spans: &[Span], keys: &[&'a TKey], warnings: &mut Vec<W
                 4 => &mut c.rot,
                 _ => &mut c.alpha,
             };
-            let key = |t: f64, v: f64, curve: Curve| Key { time_secs: t / 1000.0, value: conv(v), curve };
+            let key =
+                |t: f64, v: f64, curve: Curve| Key { time_secs: t / 1000.0, value: conv(v), curve };
             let f = |t: f64| va + (vb - va) * spp_progress(k.curve, ratio(t));
             if holds || (is_rot && k.spin == 0) {
                 out.push(key(sp.ts, va, Curve::Stepped));
@@ -945,7 +1118,8 @@ fn by_span<'a>(a: &Anim, spans: &[Span], keys: &[&'a TKey], warnings: &mut Vec<W
                 None => {
                     // Per millisecond, within a budget per timeline.
                     let left = MAX_BAKED_PER_TIMELINE.saturating_sub(baked_keys);
-                    let steps = ((sp.te - sp.ts).ceil() as usize).clamp(1, MAX_BAKED_KEYS.min(left.max(1)));
+                    let steps =
+                        ((sp.te - sp.ts).ceil() as usize).clamp(1, MAX_BAKED_KEYS.min(left.max(1)));
                     baked_keys += steps;
                     for i in 0..steps {
                         let t = sp.ts + (sp.te - sp.ts) * i as f64 / steps as f64;
@@ -959,7 +1133,14 @@ fn by_span<'a>(a: &Anim, spans: &[Span], keys: &[&'a TKey], warnings: &mut Vec<W
         }
     }
     if baked > 0 {
-        warn(warnings, &a.loc, format!("{baked} channel span(s) of \"{}\" are baked per millisecond (part of a bezier curve)", a.name));
+        warn(
+            warnings,
+            &a.loc,
+            format!(
+                "{baked} channel span(s) of \"{}\" are baked per millisecond (part of a bezier curve)",
+                a.name
+            ),
+        );
     }
     c
 }
@@ -980,7 +1161,9 @@ fn hide_where_absent(
         let te = order.get(i + 1).map(|n| n.time_secs).or(end).unwrap_or(f64::INFINITY);
         if m.value.contains(&slot) {
             out.push(step(m.time_secs, at(m.time_secs)));
-            out.extend(keys.iter().filter(|k| k.time_secs > m.time_secs && k.time_secs < te).copied());
+            out.extend(
+                keys.iter().filter(|k| k.time_secs > m.time_secs && k.time_secs < te).copied(),
+            );
         } else {
             out.push(step(m.time_secs, None));
         }

@@ -30,7 +30,11 @@ pub struct Warning {
 
 impl fmt::Display for Warning {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.at.is_empty() { write!(f, "{}", self.message) } else { write!(f, "{}: {}", self.at, self.message) }
+        if self.at.is_empty() {
+            write!(f, "{}", self.message)
+        } else {
+            write!(f, "{}: {}", self.at, self.message)
+        }
     }
 }
 
@@ -51,7 +55,8 @@ impl SpriterFile {
         match name {
             None => self.entities.first().ok_or_else(|| "the file has no entity".to_string()),
             Some(n) => self.entities.iter().find(|e| e.name == n).ok_or_else(|| {
-                let names: Vec<String> = self.entities.iter().map(|e| format!("\"{}\"", e.name)).collect();
+                let names: Vec<String> =
+                    self.entities.iter().map(|e| format!("\"{}\"", e.name)).collect();
                 format!("no entity named \"{n}\" (entities: {})", names.join(", "))
             }),
         }
@@ -95,10 +100,16 @@ pub fn read_str(text: &str, syntax: Syntax) -> Result<SpriterFile, String> {
 /// Reads a `.scml`/`.scon` file (images are not loaded here; they are
 /// named relative to the file's folder).
 pub fn load(path: &Path) -> Result<SpriterFile, String> {
-    let syntax = syntax_of(path).ok_or_else(|| format!("`{}` is not a .scml or .scon file", path.display()))?;
-    let meta = std::fs::metadata(path).map_err(|e| format!("cannot read `{}`: {}", path.display(), crate::io::reason(&e)))?;
+    let syntax = syntax_of(path)
+        .ok_or_else(|| format!("`{}` is not a .scml or .scon file", path.display()))?;
+    let meta = std::fs::metadata(path)
+        .map_err(|e| format!("cannot read `{}`: {}", path.display(), crate::io::reason(&e)))?;
     if meta.len() > MAX_FILE_BYTES {
-        return Err(format!("`{}` is {} bytes; Spriter files over {MAX_FILE_BYTES} bytes are refused", path.display(), meta.len()));
+        return Err(format!(
+            "`{}` is {} bytes; Spriter files over {MAX_FILE_BYTES} bytes are refused",
+            path.display(),
+            meta.len()
+        ));
     }
     let text = crate::io::read_script(path).map_err(|e| e.to_string())?;
     read_str(&text, syntax).map_err(|e| format!("{}: {e}", path.display()))
@@ -109,18 +120,26 @@ pub fn load(path: &Path) -> Result<SpriterFile, String> {
 /// for writers whose pictures are centered (SkelForm). Image sizes are read
 /// from the files' headers in `dir`; a picture whose size cannot be read
 /// keeps its pivot and is named in the returned messages.
-pub fn center_pictures(arm: &crate::model::Armature, dir: &Path) -> (crate::model::Armature, Vec<String>) {
+pub fn center_pictures(
+    arm: &crate::model::Armature,
+    dir: &Path,
+) -> (crate::model::Armature, Vec<String>) {
     use crate::model::{AttachmentKind, AttachmentTransform};
     let mut sk = (*arm.skeleton).clone();
-    let mut sizes: std::collections::HashMap<String, Option<(u32, u32)>> = std::collections::HashMap::new();
+    let mut sizes: std::collections::HashMap<String, Option<(u32, u32)>> =
+        std::collections::HashMap::new();
     let mut problems = Vec::new();
     for skin in &mut sk.skins {
         for att in &mut skin.attachments {
-            let AttachmentKind::Sprite { image: Some(img), pivot } = &mut att.kind else { continue };
+            let AttachmentKind::Sprite { image: Some(img), pivot } = &mut att.kind else {
+                continue;
+            };
             if *pivot == [0.5, 0.5] {
                 continue;
             }
-            let size = *sizes.entry(img.clone()).or_insert_with(|| image::image_dimensions(dir.join(&*img)).ok());
+            let size = *sizes
+                .entry(img.clone())
+                .or_insert_with(|| image::image_dimensions(dir.join(&*img)).ok());
             let Some((w, h)) = size else {
                 problems.push(format!("cannot read the size of `{img}`; its pivot is lost"));
                 continue;
@@ -134,5 +153,11 @@ pub fn center_pictures(arm: &crate::model::Armature, dir: &Path) -> (crate::mode
     }
     problems.sort();
     problems.dedup();
-    (crate::model::Armature { skeleton: std::sync::Arc::new(sk), animations: arm.animations.clone() }, problems)
+    (
+        crate::model::Armature {
+            skeleton: std::sync::Arc::new(sk),
+            animations: arm.animations.clone(),
+        },
+        problems,
+    )
 }

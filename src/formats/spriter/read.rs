@@ -205,7 +205,14 @@ impl Ctx<'_> {
         match v.trim().parse::<f64>() {
             Ok(x) if x.is_finite() => x,
             _ => {
-                self.warn(&e.loc, format!("`{name}` of <{}> is \"{}\", not a finite number; using {default}", e.name, clip(v)));
+                self.warn(
+                    &e.loc,
+                    format!(
+                        "`{name}` of <{}> is \"{}\", not a finite number; using {default}",
+                        e.name,
+                        clip(v)
+                    ),
+                );
                 default
             }
         }
@@ -226,7 +233,14 @@ impl Ctx<'_> {
         match t.parse::<f64>() {
             Ok(x) if x.is_finite() && x.fract() == 0.0 && x.abs() < 1e15 => Some(x as i64),
             _ => {
-                self.warn(&e.loc, format!("`{name}` of <{}> is \"{}\", not a whole number; ignored", e.name, clip(v)));
+                self.warn(
+                    &e.loc,
+                    format!(
+                        "`{name}` of <{}> is \"{}\", not a whole number; ignored",
+                        e.name,
+                        clip(v)
+                    ),
+                );
                 None
             }
         }
@@ -246,7 +260,12 @@ impl Ctx<'_> {
                 return KeyCurve::Linear;
             }
         };
-        let c = [self.num(e, "c1", 0.0), self.num(e, "c2", 0.0), self.num(e, "c3", 0.0), self.num(e, "c4", 0.0)];
+        let c = [
+            self.num(e, "c1", 0.0),
+            self.num(e, "c2", 0.0),
+            self.num(e, "c3", 0.0),
+            self.num(e, "c4", 0.0),
+        ];
         KeyCurve::Other(SpriterCurve { kind, c })
     }
 
@@ -261,11 +280,20 @@ impl Ctx<'_> {
 }
 
 fn clip(s: &str) -> String {
-    if s.chars().count() > 40 { format!("{}…", s.chars().take(40).collect::<String>()) } else { s.to_string() }
+    if s.chars().count() > 40 {
+        format!("{}…", s.chars().take(40).collect::<String>())
+    } else {
+        s.to_string()
+    }
 }
 
 /// At most [`MAX_ITEMS`] items, with a warning when there are more.
-fn bounded<'a>(ctx: &mut Ctx, parent: &Elem, items: impl Iterator<Item = &'a Elem>, what: &str) -> Vec<&'a Elem> {
+fn bounded<'a>(
+    ctx: &mut Ctx,
+    parent: &Elem,
+    items: impl Iterator<Item = &'a Elem>,
+    what: &str,
+) -> Vec<&'a Elem> {
     let mut v: Vec<&Elem> = items.take(MAX_ITEMS + 1).collect();
     if v.len() > MAX_ITEMS {
         v.truncate(MAX_ITEMS);
@@ -279,14 +307,20 @@ fn bounded<'a>(ctx: &mut Ctx, parent: &Elem, items: impl Iterator<Item = &'a Ele
 /// for a tree that is not Spriter data at all (wrong root, no entity).
 pub fn read_doc(root: &Elem, warnings: &mut Vec<Warning>) -> Result<Doc, String> {
     if root.name != "spriter_data" {
-        return Err(format!("not a Spriter file: the root element is <{}>, not <spriter_data>", clip(&root.name)));
+        return Err(format!(
+            "not a Spriter file: the root element is <{}>, not <spriter_data>",
+            clip(&root.name)
+        ));
     }
     let mut ctx = Ctx { warnings };
-    let mut doc = Doc { generator: root.attr("generator_version").map(str::to_string), ..Default::default() };
+    let mut doc =
+        Doc { generator: root.attr("generator_version").map(str::to_string), ..Default::default() };
     let folders = bounded(&mut ctx, root, root.children("folder"), "folders");
     for (fi, folder) in folders.iter().enumerate() {
         let fid = ctx.int(folder, "id").unwrap_or(fi as i64);
-        for (i, file) in bounded(&mut ctx, folder, folder.children("file"), "files").iter().enumerate() {
+        for (i, file) in
+            bounded(&mut ctx, folder, folder.children("file"), "files").iter().enumerate()
+        {
             let id = ctx.int(file, "id").unwrap_or(i as i64);
             let Some(name) = file.attr("name") else {
                 ctx.warn(&file.loc, "<file> without a `name`; ignored".into());
@@ -297,8 +331,15 @@ pub fn read_doc(root: &Elem, warnings: &mut Vec<Warning>) -> Result<Doc, String>
             let pivot = [ctx.num(file, "pivot_x", 0.0), ctx.num(file, "pivot_y", 0.0)];
             let width = ctx.opt_num(file, "width").filter(|w| *w >= 0.0);
             let height = ctx.opt_num(file, "height").filter(|h| *h >= 0.0);
-            if doc.files.insert((fid, id), FileInfo { name: name.to_string(), width, height, pivot, sound }).is_some() {
-                ctx.warn(&file.loc, format!("a second file {id} in folder {fid}; the last one counts"));
+            if doc
+                .files
+                .insert((fid, id), FileInfo { name: name.to_string(), width, height, pivot, sound })
+                .is_some()
+            {
+                ctx.warn(
+                    &file.loc,
+                    format!("a second file {id} in folder {fid}; the last one counts"),
+                );
             }
         }
     }
@@ -330,7 +371,8 @@ fn read_entity(ctx: &mut Ctx, e: &Elem, index: usize) -> Entity {
         ent.obj_info.push((name, ty, w, h));
     }
     for cm in bounded(ctx, e, e.children("character_map"), "character maps") {
-        let mut map = CharacterMap { name: cm.attr("name").unwrap_or("").to_string(), maps: Vec::new() };
+        let mut map =
+            CharacterMap { name: cm.attr("name").unwrap_or("").to_string(), maps: Vec::new() };
         for m in bounded(ctx, cm, cm.children("map"), "maps") {
             let (Some(f), Some(fi)) = (ctx.int(m, "folder"), ctx.int(m, "file")) else {
                 ctx.warn(&m.loc, "<map> without `folder` and `file`; ignored".into());
@@ -370,7 +412,8 @@ fn read_anim(ctx: &mut Ctx, a: &Elem) -> Anim {
             let refs = |name: &str, ctx: &mut Ctx| {
                 let mut out = Vec::new();
                 for r in bounded(ctx, k, k.children(name), name) {
-                    let (Some(timeline), Some(key)) = (ctx.int(r, "timeline"), ctx.int(r, "key")) else {
+                    let (Some(timeline), Some(key)) = (ctx.int(r, "timeline"), ctx.int(r, "key"))
+                    else {
                         ctx.warn(&r.loc, format!("<{name}> without `timeline` and `key`; ignored"));
                         continue;
                     };
@@ -384,10 +427,16 @@ fn read_anim(ctx: &mut Ctx, a: &Elem) -> Anim {
             mainline.push(MainKey { time, curve, bone_refs, object_refs, loc: k.loc.clone() });
         }
     } else {
-        ctx.warn(&a.loc, format!("animation \"{}\" has no <mainline>; nothing is shown", clip(&name)));
+        ctx.warn(
+            &a.loc,
+            format!("animation \"{}\" has no <mainline>; nothing is shown", clip(&name)),
+        );
     }
     if mainline.windows(2).any(|w| w[1].time < w[0].time) {
-        ctx.warn(&a.loc, format!("mainline keys of \"{}\" are out of time order; sorted", clip(&name)));
+        ctx.warn(
+            &a.loc,
+            format!("mainline keys of \"{}\" are out of time order; sorted", clip(&name)),
+        );
         mainline.sort_by(|x, y| x.time.total_cmp(&y.time));
     }
     let mut timelines = Vec::new();
@@ -403,13 +452,26 @@ fn read_anim(ctx: &mut Ctx, a: &Elem) -> Anim {
             loc: t.loc.clone(),
         });
     }
-    let max_key = mainline.iter().map(|k| k.time).chain(timelines.iter().flat_map(|t| t.keys.iter().map(|k| k.time))).fold(0.0, f64::max);
+    let max_key = mainline
+        .iter()
+        .map(|k| k.time)
+        .chain(timelines.iter().flat_map(|t| t.keys.iter().map(|k| k.time)))
+        .fold(0.0, f64::max);
     if length <= 0.0 {
         let fixed = if max_key > 0.0 { max_key } else { 1.0 };
-        ctx.warn(&a.loc, format!("animation \"{}\" has length {length}; using {fixed} ms", clip(&name)));
+        ctx.warn(
+            &a.loc,
+            format!("animation \"{}\" has length {length}; using {fixed} ms", clip(&name)),
+        );
         length = fixed;
     } else if length > MAX_LENGTH_MS {
-        ctx.warn(&a.loc, format!("animation \"{}\" is {length:e} ms long; clamped to {MAX_LENGTH_MS:e} ms", clip(&name)));
+        ctx.warn(
+            &a.loc,
+            format!(
+                "animation \"{}\" is {length:e} ms long; clamped to {MAX_LENGTH_MS:e} ms",
+                clip(&name)
+            ),
+        );
         length = MAX_LENGTH_MS;
     }
     let mut anim = Anim {
@@ -424,8 +486,9 @@ fn read_anim(ctx: &mut Ctx, a: &Elem) -> Anim {
         tags: Vec::new(),
         vars: Vec::new(),
     };
-    let key_times =
-        |ctx: &mut Ctx, line: &Elem| -> Vec<f64> { bounded(ctx, line, line.children("key"), "keys").iter().map(|k| ctx.time(k)).collect() };
+    let key_times = |ctx: &mut Ctx, line: &Elem| -> Vec<f64> {
+        bounded(ctx, line, line.children("key"), "keys").iter().map(|k| ctx.time(k)).collect()
+    };
     for ev in bounded(ctx, a, a.children("eventline"), "event lines") {
         let times = key_times(ctx, ev);
         anim.events.push((ev.attr("name").unwrap_or("").to_string(), times));
@@ -438,7 +501,8 @@ fn read_anim(ctx: &mut Ctx, a: &Elem) -> Anim {
         for tl in meta.children("tagline") {
             for k in bounded(ctx, tl, tl.children("key"), "tag keys") {
                 let time = ctx.time(k);
-                let tags = k.children("tag").filter_map(|t| t.attr("t").map(str::to_string)).collect();
+                let tags =
+                    k.children("tag").filter_map(|t| t.attr("t").map(str::to_string)).collect();
                 anim.tags.push((time, tags));
             }
         }

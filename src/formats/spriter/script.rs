@@ -53,9 +53,14 @@ fn num(v: f64) -> String {
 
 /// A name the language can quote (no spaces or quotes); renames are noted.
 fn quoted(kind: &str, name: &str, lost: &mut Vec<String>) -> String {
-    let q: String = name.chars().map(|c| if c.is_whitespace() || c == '"' || c == '#' { '_' } else { c }).collect();
+    let q: String = name
+        .chars()
+        .map(|c| if c.is_whitespace() || c == '"' || c == '#' { '_' } else { c })
+        .collect();
     if q != name {
-        lost.push(format!("{kind} \"{name}\" is called \"{q}\" (names cannot hold spaces or quotes)"));
+        lost.push(format!(
+            "{kind} \"{name}\" is called \"{q}\" (names cannot hold spaces or quotes)"
+        ));
     }
     q
 }
@@ -64,7 +69,8 @@ fn quoted(kind: &str, name: &str, lost: &mut Vec<String>) -> String {
 fn split(m: &Affine, prev: Option<f64>) -> (f64, f64, f64) {
     let [a, b, c, d, _, _] = m.to_array();
     let sx = a.hypot(b);
-    let (theta, sx) = if sx < 1e-12 { ((-c).atan2(d).to_degrees(), 0.0) } else { (b.atan2(a).to_degrees(), sx) };
+    let (theta, sx) =
+        if sx < 1e-12 { ((-c).atan2(d).to_degrees(), 0.0) } else { (b.atan2(a).to_degrees(), sx) };
     let sy = if sx == 0.0 { c.hypot(d) } else { m.determinant() / sx };
     let Some(p) = prev else { return (theta, sx, sy) };
     // Unwrap near the previous angle; the other branch (θ + 180°, −s) when nearer.
@@ -118,7 +124,11 @@ fn timeline(out: &mut String, prop: &str, keys: &[(f64, f64)], rest: f64, force:
 }
 
 /// Converts one entity. `sizes` gives an image's pixel size (for pivots).
-pub fn to_script(ent: &EntityModel, file_extras: &[String], sizes: &dyn Fn(&str) -> Option<(u32, u32)>) -> Converted {
+pub fn to_script(
+    ent: &EntityModel,
+    file_extras: &[String],
+    sizes: &dyn Fn(&str) -> Option<(u32, u32)>,
+) -> Converted {
     let mut lost: Vec<String> = file_extras.to_vec();
     // The language keeps one draw order: animated orders become slot copies.
     let baked = crate::formats::draw_order::bake(&ent.armature).unwrap_or_else(|why| {
@@ -128,7 +138,11 @@ pub fn to_script(ent: &EntityModel, file_extras: &[String], sizes: &dyn Fn(&str)
     let arm: &Armature = baked.as_ref().unwrap_or(&ent.armature);
     let sk = &*arm.skeleton;
     let mut s = String::new();
-    let _ = writeln!(s, "# Converted by skelpad from Spriter entity \"{}\".", ent.name.replace(['\n', '\r'], " "));
+    let _ = writeln!(
+        s,
+        "# Converted by skelpad from Spriter entity \"{}\".",
+        ent.name.replace(['\n', '\r'], " ")
+    );
     write_skeleton(&mut s, sk, sizes, &mut lost);
     write_skins(&mut s, sk, sizes, &mut lost);
     s.push_str("order\n");
@@ -144,11 +158,18 @@ pub fn to_script(ent: &EntityModel, file_extras: &[String], sizes: &dyn Fn(&str)
 }
 
 /// An attachment line's body: a sprite with its pivot moved into x/y.
-fn sprite_line(image: &str, pivot: [f64; 2], sizes: &dyn Fn(&str) -> Option<(u32, u32)>, lost: &mut Vec<String>) -> String {
+fn sprite_line(
+    image: &str,
+    pivot: [f64; 2],
+    sizes: &dyn Fn(&str) -> Option<(u32, u32)>,
+    lost: &mut Vec<String>,
+) -> String {
     let (dx, dy) = match sizes(image) {
         Some((w, h)) => ((0.5 - pivot[0]) * f64::from(w), (0.5 - pivot[1]) * f64::from(h)),
         None => {
-            lost.push(format!("the size of `{image}` is unknown: its pivot is lost (the picture is centered)"));
+            lost.push(format!(
+                "the size of `{image}` is unknown: its pivot is lost (the picture is centered)"
+            ));
             (0.0, 0.0)
         }
     };
@@ -158,7 +179,12 @@ fn sprite_line(image: &str, pivot: [f64; 2], sizes: &dyn Fn(&str) -> Option<(u32
 
 /// The `skeleton` section: every bone, and its slots with their default
 /// skin's attachments and a hidden one.
-fn write_skeleton(s: &mut String, sk: &Skeleton, sizes: &dyn Fn(&str) -> Option<(u32, u32)>, lost: &mut Vec<String>) {
+fn write_skeleton(
+    s: &mut String,
+    sk: &Skeleton,
+    sizes: &dyn Fn(&str) -> Option<(u32, u32)>,
+    lost: &mut Vec<String>,
+) {
     s.push_str("skeleton\n");
     for (bi, bone) in sk.bones.iter().enumerate() {
         let _ = write!(s, "\t{}", bone.name);
@@ -169,8 +195,15 @@ fn write_skeleton(s: &mut String, sk: &Skeleton, sizes: &dyn Fn(&str) -> Option<
         for (si, slot) in sk.slots.iter().enumerate().filter(|(_, sl)| sl.bone.index() == bi) {
             let short = slot.name.rsplit('.').next().unwrap_or(&slot.name);
             for (ai, a) in sk.attachments.iter().enumerate().filter(|(_, a)| a.slot.index() == si) {
-                let line = match sk.skins.first().and_then(|skin| skin.attachments.get(ai)).map(|x| &x.kind) {
-                    Some(AttachmentKind::Sprite { image: Some(img), pivot }) => sprite_line(img, *pivot, sizes, lost),
+                let line = match sk
+                    .skins
+                    .first()
+                    .and_then(|skin| skin.attachments.get(ai))
+                    .map(|x| &x.kind)
+                {
+                    Some(AttachmentKind::Sprite { image: Some(img), pivot }) => {
+                        sprite_line(img, *pivot, sizes, lost)
+                    }
                     _ => String::new(),
                 };
                 let _ = writeln!(s, "\t\t@{short}[{}] {line}", a.name);
@@ -182,7 +215,12 @@ fn write_skeleton(s: &mut String, sk: &Skeleton, sizes: &dyn Fn(&str) -> Option<
 
 /// Character maps → `skin` sections with the attachments that differ from
 /// the default skin's.
-fn write_skins(s: &mut String, sk: &Skeleton, sizes: &dyn Fn(&str) -> Option<(u32, u32)>, lost: &mut Vec<String>) {
+fn write_skins(
+    s: &mut String,
+    sk: &Skeleton,
+    sizes: &dyn Fn(&str) -> Option<(u32, u32)>,
+    lost: &mut Vec<String>,
+) {
     for skin in sk.skins.iter().skip(1) {
         let _ = writeln!(s, "skin \"{}\"", quoted("character map", &skin.name, lost));
         for (ai, a) in sk.attachments.iter().enumerate() {
@@ -190,7 +228,9 @@ fn write_skins(s: &mut String, sk: &Skeleton, sizes: &dyn Fn(&str) -> Option<(u3
                 continue;
             }
             let line = match skin.attachments.get(ai).map(|x| &x.kind) {
-                Some(AttachmentKind::Sprite { image: Some(img), pivot }) => sprite_line(img, *pivot, sizes, lost),
+                Some(AttachmentKind::Sprite { image: Some(img), pivot }) => {
+                    sprite_line(img, *pivot, sizes, lost)
+                }
                 _ => String::new(),
             };
             let _ = writeln!(s, "\t@skeleton.{}[{}] {line}", sk.slot(a.slot).name, a.name);
@@ -206,7 +246,10 @@ fn write_animation(s: &mut String, arm: &Armature, id: AnimId, lost: &mut Vec<St
     let times = sample_times(anim, sk, fps, lost);
     let samples = Samples::take(arm, id, &times, fps);
     if samples.order_changes {
-        lost.push(format!("animation \"{}\" changes the draw order: the script keeps one order", anim.name));
+        lost.push(format!(
+            "animation \"{}\" changes the draw order: the script keeps one order",
+            anim.name
+        ));
     }
     let _ = writeln!(s, "anim \"{}\" {}fps", quoted("animation", &anim.name, lost), num(fps));
     samples.write_bones(s, sk);
@@ -286,11 +329,16 @@ impl Samples {
             let order: Vec<usize> = pose.draw_order.iter().map(|s| s.index()).collect();
             for (si, sp) in pose.slots.iter().enumerate() {
                 slot_alpha[si].push((frame, sp.color.a));
-                let shown = order.contains(&si).then(|| sp.attachment.map(|a| sk.attachments[a.index()].name.clone())).flatten();
+                let shown = order
+                    .contains(&si)
+                    .then(|| sp.attachment.map(|a| sk.attachments[a.index()].name.clone()))
+                    .flatten();
                 slot_att[si].push((frame, shown));
             }
             if let Some(prev) = &last_order {
-                let common = |a: &[usize], b: &[usize]| a.iter().filter(|x| b.contains(x)).copied().collect::<Vec<_>>();
+                let common = |a: &[usize], b: &[usize]| {
+                    a.iter().filter(|x| b.contains(x)).copied().collect::<Vec<_>>()
+                };
                 if common(prev, &order) != common(&order, prev) {
                     order_changes = true;
                 }
@@ -314,7 +362,8 @@ impl Samples {
             .into_iter()
             .enumerate()
             {
-                let samples: Vec<(f64, f64)> = self.bones[i].iter().map(|v| (v[0], v[k + 1])).collect();
+                let samples: Vec<(f64, f64)> =
+                    self.bones[i].iter().map(|v| (v[0], v[k + 1])).collect();
                 // The first bone's x always runs to the end, so the animation is as long as Spriter's.
                 timeline(&mut body, prop, &compress(&samples, tol, span), rest, i == 0 && k == 0);
             }
@@ -329,13 +378,20 @@ impl Samples {
     fn write_slots(&self, s: &mut String, sk: &Skeleton) {
         for (si, slot) in sk.slots.iter().enumerate() {
             let mut body = String::new();
-            timeline(&mut body, "a", &compress(&self.slot_alpha[si], 1e-6, f64::INFINITY), 1.0, false);
+            timeline(
+                &mut body,
+                "a",
+                &compress(&self.slot_alpha[si], 1e-6, f64::INFINITY),
+                1.0,
+                false,
+            );
             // Attachment switches (stepped): only where the shown one changes.
             let mut line = String::new();
             let mut last: Option<&Option<String>> = None;
             for (f, shown) in &self.slot_att[si] {
                 if last != Some(shown) {
-                    let _ = write!(line, " {}:> {}", num(*f), shown.as_deref().unwrap_or("hidden_"));
+                    let _ =
+                        write!(line, " {}:> {}", num(*f), shown.as_deref().unwrap_or("hidden_"));
                     last = Some(shown);
                 }
             }

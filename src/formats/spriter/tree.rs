@@ -78,19 +78,34 @@ pub const MAX_DEPTH: usize = 64;
 
 /// Reads SCML text.
 pub fn from_xml(text: &str) -> Result<Elem, String> {
-    let opts = roxmltree::ParsingOptions { allow_dtd: false, nodes_limit: 5_000_000, ..Default::default() };
-    let doc = roxmltree::Document::parse_with_options(text, opts).map_err(|e| format!("not valid XML: {e}"))?;
-    fn conv(doc: &roxmltree::Document, node: roxmltree::Node, depth: usize) -> Result<Elem, String> {
+    let opts = roxmltree::ParsingOptions {
+        allow_dtd: false,
+        nodes_limit: 5_000_000,
+        ..Default::default()
+    };
+    let doc = roxmltree::Document::parse_with_options(text, opts)
+        .map_err(|e| format!("not valid XML: {e}"))?;
+    fn conv(
+        doc: &roxmltree::Document,
+        node: roxmltree::Node,
+        depth: usize,
+    ) -> Result<Elem, String> {
         let pos = doc.text_pos_at(node.range().start);
         if depth > MAX_DEPTH {
             return Err(format!("line {}: elements nested more than {MAX_DEPTH} deep", pos.row));
         }
-        let attrs = node.attributes().map(|a| (a.name().to_string(), a.value().to_string())).collect();
+        let attrs =
+            node.attributes().map(|a| (a.name().to_string(), a.value().to_string())).collect();
         let mut children = Vec::new();
         for c in node.children().filter(|c| c.is_element()) {
             children.push(conv(doc, c, depth + 1)?);
         }
-        Ok(Elem { name: node.tag_name().name().to_string(), attrs, children, loc: Loc::Line(pos.row, pos.col) })
+        Ok(Elem {
+            name: node.tag_name().name().to_string(),
+            attrs,
+            children,
+            loc: Loc::Line(pos.row, pos.col),
+        })
     }
     conv(&doc, doc.root_element(), 0)
 }
@@ -98,14 +113,22 @@ pub fn from_xml(text: &str) -> Result<Elem, String> {
 /// Reads SCON text. The root object becomes an element named `spriter_data`.
 pub fn from_json(text: &str) -> Result<Elem, String> {
     // serde_json refuses nesting deeper than 128 by itself.
-    let v: serde_json::Value = serde_json::from_str(text).map_err(|e| format!("not valid JSON: {e}"))?;
-    let serde_json::Value::Object(map) = &v else { return Err("not a Spriter SCON file: the top level is not a JSON object".into()) };
+    let v: serde_json::Value =
+        serde_json::from_str(text).map_err(|e| format!("not valid JSON: {e}"))?;
+    let serde_json::Value::Object(map) = &v else {
+        return Err("not a Spriter SCON file: the top level is not a JSON object".into());
+    };
     Ok(conv_obj("spriter_data", map, String::new()))
 }
 
 fn conv_obj(name: &str, map: &serde_json::Map<String, serde_json::Value>, path: String) -> Elem {
     use serde_json::Value;
-    let mut e = Elem { name: name.to_string(), attrs: Vec::new(), children: Vec::new(), loc: Loc::Path(path.clone()) };
+    let mut e = Elem {
+        name: name.to_string(),
+        attrs: Vec::new(),
+        children: Vec::new(),
+        loc: Loc::Path(path.clone()),
+    };
     let sub = |k: &str| if path.is_empty() { k.to_string() } else { format!("{path}.{k}") };
     for (k, v) in map {
         match v {
@@ -117,7 +140,9 @@ fn conv_obj(name: &str, map: &serde_json::Map<String, serde_json::Value>, path: 
             Value::Array(items) => {
                 for (i, item) in items.iter().enumerate() {
                     match item {
-                        Value::Object(m) => e.children.push(conv_obj(k, m, format!("{}[{i}]", sub(k)))),
+                        Value::Object(m) => {
+                            e.children.push(conv_obj(k, m, format!("{}[{i}]", sub(k))))
+                        }
                         // A list of plain values (e.g. an atlas name list): one child
                         // with the value as its `name` attribute.
                         Value::String(s) => e.children.push(Elem {
@@ -151,7 +176,10 @@ mod tests {
             assert_eq!(a.child("mainline").unwrap().children("key").count(), 1);
         }
         assert_eq!(x.child("entity").unwrap().loc, Loc::Line(1, 15));
-        assert_eq!(j.child("entity").unwrap().child("animation").unwrap().loc, Loc::Path("entity[0].animation[0]".into()));
+        assert_eq!(
+            j.child("entity").unwrap().child("animation").unwrap().loc,
+            Loc::Path("entity[0].animation[0]".into())
+        );
     }
 
     #[test]

@@ -14,8 +14,10 @@ pub(super) fn is_timeline_line(text: &str) -> bool {
 
 /// A timeline whose property is not one of the letters of its item's kind.
 pub(super) fn prop_error(line: &LogicalLine<'_>, head: &Token<'_>, is_slot: bool) -> Diagnostic {
-    let mut d =
-        Diagnostic::error(tok_span(line, head), format!("`{}` is not a {} property", head.text, if is_slot { "slot" } else { "bone" }));
+    let mut d = Diagnostic::error(
+        tok_span(line, head),
+        format!("`{}` is not a {} property", head.text, if is_slot { "slot" } else { "bone" }),
+    );
     d = d.hint(if is_slot {
         "slot timelines are @ (attachment), c (color), r g b a (color components)"
     } else {
@@ -24,7 +26,9 @@ pub(super) fn prop_error(line: &LogicalLine<'_>, head: &Token<'_>, is_slot: bool
     if !is_slot && TimelineProp::for_slot(head.text).is_some() {
         d = d.hint("color and attachment timelines belong to a slot item: `@slot`");
     }
-    if head.text.chars().count() > 1 && head.text.chars().all(|c| if is_slot { "@crgba" } else { "xyrijst" }.contains(c)) {
+    if head.text.chars().count() > 1
+        && head.text.chars().all(|c| if is_slot { "@crgba" } else { "xyrijst" }.contains(c))
+    {
         d = d.hint("a timeline has one property: write one line per letter");
     }
     d
@@ -42,13 +46,17 @@ pub(super) fn timeline(
         // The original reads `\t\t` + any character + whitespace as a
         // timeline whatever follows, so this line still counts; say so.
         let indent = span_of(line, 2, head.pos - 2);
-        let mut d = Diagnostic::warning(indent, "timeline indented deeper than two tabs; it is still read as a timeline");
+        let mut d = Diagnostic::warning(
+            indent,
+            "timeline indented deeper than two tabs; it is still read as a timeline",
+        );
         if line.text[2..head.pos].contains(|c: char| c != '\t') {
             d = d.hint("indent with tabs only");
         }
         diags.push(d);
     }
-    let prop = if is_slot { TimelineProp::for_slot(head.text) } else { TimelineProp::for_bone(head.text) };
+    let prop =
+        if is_slot { TimelineProp::for_slot(head.text) } else { TimelineProp::for_bone(head.text) };
     let Some(prop) = prop else {
         diags.push(prop_error(line, head, is_slot));
         return None;
@@ -78,9 +86,15 @@ pub(super) fn timeline(
             continue;
         }
         let value = match prop {
-            TimelineProp::Color => token::color(s).map(|c| TimelineCommand::Push(KeyValue::Color(c.to_color_exact()))),
-            TimelineProp::Attachment => token::is_name(s).then(|| TimelineCommand::Push(KeyValue::Name(s.to_string()))),
-            TimelineProp::FlipX | TimelineProp::FlipY => token::boolean(s).map(|b| TimelineCommand::Push(KeyValue::Bool(b))),
+            TimelineProp::Color => {
+                token::color(s).map(|c| TimelineCommand::Push(KeyValue::Color(c.to_color_exact())))
+            }
+            TimelineProp::Attachment => {
+                token::is_name(s).then(|| TimelineCommand::Push(KeyValue::Name(s.to_string())))
+            }
+            TimelineProp::FlipX | TimelineProp::FlipY => {
+                token::boolean(s).map(|b| TimelineCommand::Push(KeyValue::Bool(b)))
+            }
             _ => {
                 if let Some(v) = s.strip_prefix('+').and_then(token::number) {
                     Some(TimelineCommand::PushAdd(v))
@@ -104,7 +118,11 @@ pub(super) fn timeline(
         if let Some(o) = token::options(s, true) {
             role(Role::Option);
             if let Some(f) = o.frame {
-                push(if f.relative { TimelineCommand::AdvanceFrames(f.value) } else { TimelineCommand::SetFrame(f.value) });
+                push(if f.relative {
+                    TimelineCommand::AdvanceFrames(f.value)
+                } else {
+                    TimelineCommand::SetFrame(f.value)
+                });
             }
             if let Some(st) = o.step {
                 push(TimelineCommand::SetStep(st));
@@ -114,7 +132,10 @@ pub(super) fn timeline(
                 Some(EasingOpt::Unknown(name)) => {
                     let mut d = Diagnostic::error(span_of(line, t.pos + o.easing_pos, name.len()), format!("unknown easing `{name}`"))
                         .hint("easings are li (linear), si (sine in), so (sine out) and sio (sine in-out)");
-                    if let Some(c) = crate::syntax::suggest::closest(name, ["li", "si", "so", "sio"].iter().copied()) {
+                    if let Some(c) = crate::syntax::suggest::closest(
+                        name,
+                        ["li", "si", "so", "sio"].iter().copied(),
+                    ) {
                         d = d.hint(format!("did you mean `{c}`?"));
                     }
                     diags.push(d);
@@ -134,7 +155,9 @@ pub(super) fn timeline(
         };
         let mut d = Diagnostic::error(
             sp,
-            format!("unexpected `{s}` in timeline: expected {expected}, an advance `->`, options `F:S:E>`, `{{` or `}}`"),
+            format!(
+                "unexpected `{s}` in timeline: expected {expected}, an advance `->`, options `F:S:E>`, `{{` or `}}`"
+            ),
         );
         if s.contains(':') && !s.ends_with('>') {
             d = d.hint("options inside a timeline end with `>` or `->`, e.g. `10:>` or `:si->`");
@@ -144,18 +167,34 @@ pub(super) fn timeline(
         diags.push(d);
     }
     if commands.is_empty() {
-        diags.push(Diagnostic::warning(line_span(line), format!("timeline `{}` has no commands; it is ignored", head.text)));
+        diags.push(Diagnostic::warning(
+            line_span(line),
+            format!("timeline `{}` has no commands; it is ignored", head.text),
+        ));
         return None;
     }
-    Some(TimelineLine { prop: Spanned::new(prop, tok_span(line, head)), commands, span: line_span(line) })
+    Some(TimelineLine {
+        prop: Spanned::new(prop, tok_span(line, head)),
+        commands,
+        span: line_span(line),
+    })
 }
 
 impl Parser {
     /// `anim ["NAME"] [FPS] [OPTS]` and its items.
-    pub(super) fn anim_section(&mut self, header: &LogicalLine<'_>, toks: &[Token<'_>], rest: &[Ln<'_>]) -> AnimSection {
+    pub(super) fn anim_section(
+        &mut self,
+        header: &LogicalLine<'_>,
+        toks: &[Token<'_>],
+        rest: &[Ln<'_>],
+    ) -> AnimSection {
         self.role(header, &toks[0], Role::SectionKeyword);
-        let mut a =
-            AnimSection { name: Spanned::new(String::new(), span_of(header, 0, 4)), fps: None, opts: Opts::default(), items: Vec::new() };
+        let mut a = AnimSection {
+            name: Spanned::new(String::new(), span_of(header, 0, 4)),
+            fps: None,
+            opts: Opts::default(),
+            items: Vec::new(),
+        };
         for t in &toks[1..] {
             if let Some(n) = quoted(t.text) {
                 self.role(header, t, Role::String);
@@ -163,7 +202,10 @@ impl Parser {
             } else if let Some(f) = token::fps(t.text) {
                 self.role(header, t, Role::Number);
                 if f == 0.0 {
-                    self.push(Diagnostic::warning(tok_span(header, t), "0fps is not a frame rate; 20fps is used"));
+                    self.push(Diagnostic::warning(
+                        tok_span(header, t),
+                        "0fps is not a frame rate; 20fps is used",
+                    ));
                 }
                 a.fps = Some(f);
             } else if let Some(o) = token::options(t.text, false) {
@@ -182,7 +224,13 @@ impl Parser {
         a
     }
 
-    pub(super) fn apply_opts(&mut self, opts: &mut Opts, o: &OptionsTok, line: &LogicalLine<'_>, t: &Token<'_>) {
+    pub(super) fn apply_opts(
+        &mut self,
+        opts: &mut Opts,
+        o: &OptionsTok,
+        line: &LogicalLine<'_>,
+        t: &Token<'_>,
+    ) {
         if let Some(f) = o.frame {
             opts.frame = Some(f.value);
         }
@@ -196,10 +244,21 @@ impl Parser {
         }
     }
 
-    pub(super) fn unknown_easing(&mut self, name: &str, line: &LogicalLine<'_>, t: &Token<'_>, pos: usize) {
-        let mut d = Diagnostic::error(span_of(line, t.pos + pos, name.len()), format!("unknown easing `{name}`"))
-            .hint("easings are li (linear), si (sine in), so (sine out) and sio (sine in-out)");
-        if let Some(s) = crate::syntax::suggest::closest(name, ["li", "si", "so", "sio"].iter().copied()) {
+    pub(super) fn unknown_easing(
+        &mut self,
+        name: &str,
+        line: &LogicalLine<'_>,
+        t: &Token<'_>,
+        pos: usize,
+    ) {
+        let mut d = Diagnostic::error(
+            span_of(line, t.pos + pos, name.len()),
+            format!("unknown easing `{name}`"),
+        )
+        .hint("easings are li (linear), si (sine in), so (sine out) and sio (sine in-out)");
+        if let Some(s) =
+            crate::syntax::suggest::closest(name, ["li", "si", "so", "sio"].iter().copied())
+        {
             d = d.hint(format!("did you mean `{s}`?"));
         }
         self.push(d);
@@ -215,12 +274,21 @@ impl Parser {
             let text: &str = &line.text;
             let b = text.as_bytes();
             let after_at = if text.starts_with("\t@") { 2 } else { 1 };
-            let plen =
-                if text.starts_with('\t') && b.get(1).is_some_and(|&c| c != b'\t') { token::path_prefix_len(&text[after_at..]) } else { 0 };
+            let plen = if text.starts_with('\t') && b.get(1).is_some_and(|&c| c != b'\t') {
+                token::path_prefix_len(&text[after_at..])
+            } else {
+                0
+            };
             if plen > 0 && boundary(text, after_at + plen) {
                 let is_slot = after_at == 2;
-                let target = Spanned::new(text[after_at..after_at + plen].to_string(), span_of(line, after_at, plen));
-                self.role_at(span_of(line, 1, after_at - 1 + plen), if is_slot { Role::SlotRef } else { Role::BoneRef });
+                let target = Spanned::new(
+                    text[after_at..after_at + plen].to_string(),
+                    span_of(line, after_at, plen),
+                );
+                self.role_at(
+                    span_of(line, 1, after_at - 1 + plen),
+                    if is_slot { Role::SlotRef } else { Role::BoneRef },
+                );
                 let mut opts = Opts::default();
                 for t in &toks[1..] {
                     match token::options(t.text, false) {
@@ -248,17 +316,24 @@ impl Parser {
                 // every deeper line up to the next depth-1 line.
                 let mut d = Diagnostic::error(
                     line_span(line),
-                    if is_timeline_line(text) { "timeline outside an animation item" } else { "line outside an animation item" },
+                    if is_timeline_line(text) {
+                        "timeline outside an animation item"
+                    } else {
+                        "line outside an animation item"
+                    },
                 )
                 .hint("timelines go one tab deeper than a bone or `@slot` item");
                 if b.get(2).is_some_and(|&c| c == b' ') {
                     d = d.hint("indent with tabs only");
                 }
                 self.push(d);
-                self.skip = Some(Skip { depth: 1, diag: self.diags.len() - 1, count: 0, following: true });
+                self.skip =
+                    Some(Skip { depth: 1, diag: self.diags.len() - 1, count: 0, following: true });
             } else if is_timeline_line(text) {
                 let Some(item) = a.items.last_mut() else { continue };
-                if let Some(tl) = timeline(&mut self.diags, &mut self.roles, line, toks, item.is_slot) {
+                if let Some(tl) =
+                    timeline(&mut self.diags, &mut self.roles, line, toks, item.is_slot)
+                {
                     item.timelines.push(tl);
                 }
             } else if line.depth() == 2 && toks.first().is_some_and(|h| h.pos == 2) {
@@ -266,9 +341,16 @@ impl Parser {
                 // than one letter: the original reads neither as a timeline.
                 let is_slot = a.items.last().is_some_and(|i| i.is_slot);
                 let head = &toks[0];
-                let known = if is_slot { TimelineProp::for_slot(head.text) } else { TimelineProp::for_bone(head.text) };
+                let known = if is_slot {
+                    TimelineProp::for_slot(head.text)
+                } else {
+                    TimelineProp::for_bone(head.text)
+                };
                 if toks.len() == 1 && known.is_some() {
-                    self.push(Diagnostic::warning(line_span(line), format!("timeline `{}` has no commands; it is ignored", head.text)));
+                    self.push(Diagnostic::warning(
+                        line_span(line),
+                        format!("timeline `{}` has no commands; it is ignored", head.text),
+                    ));
                 } else {
                     self.push(prop_error(line, head, is_slot));
                 }
@@ -276,7 +358,10 @@ impl Parser {
                 // Inside an item only depth-1 lines open or close items, so
                 // an invalid deeper line is skipped alone: the lines after it,
                 // however deep, are still read as timelines of the open item.
-                let mut d = Diagnostic::error(line_span(line), "expected a timeline: a property followed by values, e.g. `x 0 -> 10`");
+                let mut d = Diagnostic::error(
+                    line_span(line),
+                    "expected a timeline: a property followed by values, e.g. `x 0 -> 10`",
+                );
                 if b.get(2).is_some_and(|&c| c == b' ') {
                     d = d.hint("indent with tabs only");
                 } else if line.depth() > 2 {

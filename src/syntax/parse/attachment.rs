@@ -20,7 +20,11 @@ pub(super) fn is_command_line(text: &str, tabs: usize) -> bool {
 
 impl Parser {
     /// `:TYPE` and the attachment tokens after it. `toks[0]` starts with `:`.
-    pub(super) fn attachment_spec(&mut self, line: &LogicalLine<'_>, toks: &[Token<'_>]) -> AttachmentSpec {
+    pub(super) fn attachment_spec(
+        &mut self,
+        line: &LogicalLine<'_>,
+        toks: &[Token<'_>],
+    ) -> AttachmentSpec {
         let (ty, ty_span) = self.attachment_type(line, &toks[0]);
         let mut props = Vec::with_capacity(toks.len() - 1);
         let unknown = matches!(ty, TypeName::Unknown(_));
@@ -39,10 +43,14 @@ impl Parser {
                     props.push(Spanned::new(p, tok_span(line, t)));
                 }
                 None if unknown => {
-                    self.push(Diagnostic::warning(tok_span(line, t), format!("`{s}` is ignored: the attachment type is unknown")));
+                    self.push(Diagnostic::warning(
+                        tok_span(line, t),
+                        format!("`{s}` is ignored: the attachment type is unknown"),
+                    ));
                 }
                 None => {
-                    let msg = problem.unwrap_or_else(|| format!("`{s}` is not a property of {}", ty.as_str()));
+                    let msg = problem
+                        .unwrap_or_else(|| format!("`{s}` is not a property of {}", ty.as_str()));
                     let mut d = Diagnostic::error(tok_span(line, t), msg);
                     // The list of valid properties is long: give it once per line.
                     if !listed_props {
@@ -67,7 +75,9 @@ impl Parser {
                 Diagnostic::error(ty_span, format!("unknown attachment type `{name}`"))
             }
             .hint(known_types_hint());
-            if let Some(s) = crate::syntax::suggest::closest(name, TypeName::KNOWN.iter().map(TypeName::as_str)) {
+            if let Some(s) =
+                crate::syntax::suggest::closest(name, TypeName::KNOWN.iter().map(TypeName::as_str))
+            {
                 d = d.hint(format!("did you mean `:{s}`?"));
             }
             self.push(d.hint("the attachment draws nothing"));
@@ -79,7 +89,12 @@ impl Parser {
 
     /// The property token `t` of an attachment of type `ty`, or what is wrong with it
     /// (`(None, None)`: not a property of the type).
-    fn attachment_prop(&mut self, line: &LogicalLine<'_>, t: &Token<'_>, ty: &TypeName) -> (Option<AttachmentProp>, Option<String>) {
+    fn attachment_prop(
+        &mut self,
+        line: &LogicalLine<'_>,
+        t: &Token<'_>,
+        ty: &TypeName,
+    ) -> (Option<AttachmentProp>, Option<String>) {
         let s = t.text;
         let is_sprite = *ty == TypeName::Sprite;
         let wh = matches!(ty, TypeName::Rect | TypeName::Ellipse);
@@ -87,15 +102,34 @@ impl Parser {
             if let Some(name) = quoted(s).filter(|_| is_sprite) {
                 (Some(AttachmentProp::Image(name.to_string())), None)
             } else if is_sprite {
-                (None, Some(format!("unterminated image name `{s}`: image names are written in double quotes and cannot contain spaces")))
+                (
+                    None,
+                    Some(format!(
+                        "unterminated image name `{s}`: image names are written in double quotes and cannot contain spaces"
+                    )),
+                )
             } else {
                 (None, Some(format!("`{s}`: only sprites take an image name")))
             }
         } else if let Some((c, v)) = token::letter_number(s, "wh", true) {
             if wh {
-                (Some(if c == 'w' { AttachmentProp::Width(v) } else { AttachmentProp::Height(v) }), None)
+                (
+                    Some(if c == 'w' {
+                        AttachmentProp::Width(v)
+                    } else {
+                        AttachmentProp::Height(v)
+                    }),
+                    None,
+                )
             } else {
-                (None, Some(format!("`{s}`: {} has no {}", ty.as_str(), if c == 'w' { "width" } else { "height" })))
+                (
+                    None,
+                    Some(format!(
+                        "`{s}`: {} has no {}",
+                        ty.as_str(),
+                        if c == 'w' { "width" } else { "height" }
+                    )),
+                )
             }
         } else if let Some((c, v)) = token::letter_number(s, "xyrij", true) {
             let prop = match c {
@@ -115,7 +149,12 @@ impl Parser {
 
     /// A shape's style token (join, cap, fill, stroke, widths, diameter), or
     /// what is wrong with it.
-    fn shape_prop(&mut self, line: &LogicalLine<'_>, t: &Token<'_>, ty: &TypeName) -> (Option<AttachmentProp>, Option<String>) {
+    fn shape_prop(
+        &mut self,
+        line: &LogicalLine<'_>,
+        t: &Token<'_>,
+        ty: &TypeName,
+    ) -> (Option<AttachmentProp>, Option<String>) {
         let s = t.text;
         let d_ok = matches!(ty, TypeName::Rect | TypeName::Circle);
         let prop = match s {
@@ -126,7 +165,10 @@ impl Parser {
                 if *ty != TypeName::Path {
                     self.push(Diagnostic::warning(
                         tok_span(line, t),
-                        format!("`{s}` has no effect on a {}: caps only end open paths", ty.as_str()),
+                        format!(
+                            "`{s}` has no effect on a {}: caps only end open paths",
+                            ty.as_str()
+                        ),
                     ));
                 }
                 Some(AttachmentProp::Cap(match s {
@@ -140,18 +182,43 @@ impl Parser {
         if prop.is_some() {
             return (prop, None);
         }
-        if let Some(rest) = s.strip_prefix('f').or_else(|| s.strip_prefix('s')).filter(|r| r.starts_with('#')) {
+        if let Some(rest) =
+            s.strip_prefix('f').or_else(|| s.strip_prefix('s')).filter(|r| r.starts_with('#'))
+        {
             match token::color(rest) {
                 Some(c) => {
                     let c = c.to_color8();
-                    (Some(if s.starts_with('f') { AttachmentProp::Fill(c) } else { AttachmentProp::Stroke(c) }), None)
+                    (
+                        Some(if s.starts_with('f') {
+                            AttachmentProp::Fill(c)
+                        } else {
+                            AttachmentProp::Stroke(c)
+                        }),
+                        None,
+                    )
                 }
-                None => (None, Some(format!("`{s}`: `{rest}` is not a color (#RGB or #RRGGBB, optionally `,ALPHA`)"))),
+                None => (
+                    None,
+                    Some(format!(
+                        "`{s}`: `{rest}` is not a color (#RGB or #RRGGBB, optionally `,ALPHA`)"
+                    )),
+                ),
             }
         } else if let Some((c, v)) = token::letter_number(s, "tm", false) {
-            (Some(if c == 't' { AttachmentProp::StrokeWidth(v) } else { AttachmentProp::MiterLimit(v) }), None)
+            (
+                Some(if c == 't' {
+                    AttachmentProp::StrokeWidth(v)
+                } else {
+                    AttachmentProp::MiterLimit(v)
+                }),
+                None,
+            )
         } else if let Some((_, v)) = token::letter_number(s, "d", false) {
-            if d_ok { (Some(AttachmentProp::Diameter(v)), None) } else { (None, Some(format!("`{s}`: {} has no diameter", ty.as_str()))) }
+            if d_ok {
+                (Some(AttachmentProp::Diameter(v)), None)
+            } else {
+                (None, Some(format!("`{s}`: {} has no diameter", ty.as_str())))
+            }
         } else if token::letter_number(s, "tmd", true).is_some() {
             (None, Some(format!("`{s}`: this value cannot be negative")))
         } else {
@@ -159,7 +226,11 @@ impl Parser {
         }
     }
 
-    pub(super) fn path_command(&mut self, line: &LogicalLine<'_>, toks: &[Token<'_>]) -> Option<PathCommandLine> {
+    pub(super) fn path_command(
+        &mut self,
+        line: &LogicalLine<'_>,
+        toks: &[Token<'_>],
+    ) -> Option<PathCommandLine> {
         let head = toks[0];
         if matches!(head.text, "M" | "L" | "Q" | "B" | "C" | ":") {
             self.role(line, &head, Role::PathCommand);
@@ -181,7 +252,13 @@ impl Parser {
                 };
                 self.role(line, t, Role::BoneRef);
                 self.extra_tokens(line, &toks[2..], "`: BONEREF`");
-                return Some(PathCommandLine { command: PathCommand::Switch(Spanned::new(t.text.to_string(), tok_span(line, t))), span });
+                return Some(PathCommandLine {
+                    command: PathCommand::Switch(Spanned::new(
+                        t.text.to_string(),
+                        tok_span(line, t),
+                    )),
+                    span,
+                });
             }
             _ => return None,
         };
@@ -189,8 +266,11 @@ impl Parser {
         for i in 0..count {
             let Some(t) = toks.get(1 + i) else {
                 self.push(
-                    Diagnostic::error(span, format!("`{}` needs {}", head.text, plural(count, "point")))
-                        .hint(format!("write `{usage}`; a point may name its bone: `x,y:bone`")),
+                    Diagnostic::error(
+                        span,
+                        format!("`{}` needs {}", head.text, plural(count, "point")),
+                    )
+                    .hint(format!("write `{usage}`; a point may name its bone: `x,y:bone`")),
                 );
                 return None;
             };
@@ -204,14 +284,19 @@ impl Parser {
                     pts.push(PointLit {
                         x,
                         y,
-                        bone: r.map(|(r, off)| Spanned::new(r.to_string(), span_of(line, t.pos + off, r.len()))),
+                        bone: r.map(|(r, off)| {
+                            Spanned::new(r.to_string(), span_of(line, t.pos + off, r.len()))
+                        }),
                         span: tok_span(line, t),
                     })
                 }
                 None => {
                     self.push(
-                        Diagnostic::error(tok_span(line, t), format!("`{}` is not a point", t.text))
-                            .hint(format!("points are `x,y` or `x,y:bone`, e.g. `{usage}`")),
+                        Diagnostic::error(
+                            tok_span(line, t),
+                            format!("`{}` is not a point", t.text),
+                        )
+                        .hint(format!("points are `x,y` or `x,y:bone`, e.g. `{usage}`")),
                     );
                     return None;
                 }
@@ -234,7 +319,8 @@ impl Parser {
         if let (Some(first), Some(last)) = (toks.first(), toks.last()) {
             let sp = Span::new(line.source_offset(first.pos), line.source_offset(last.end()));
             self.push(
-                Diagnostic::error(sp, format!("unexpected text after {what}")).hint("one command per line; the extra text is ignored"),
+                Diagnostic::error(sp, format!("unexpected text after {what}"))
+                    .hint("one command per line; the extra text is ignored"),
             );
         }
     }

@@ -2,11 +2,9 @@
 
 use super::*;
 
-pub(super) const EXPECT_HEADER_HINT: &str =
-    "the header takes an optional \"animation\" name (none: the setup pose), a frame number and a tolerance `~NUM`";
+pub(super) const EXPECT_HEADER_HINT: &str = "the header takes an optional \"animation\" name (none: the setup pose), a frame number and a tolerance `~NUM`";
 
-pub(super) const EXPECT_LINE_HINT: &str =
-    "write `BONE [local] [X,Y] xNUM yNUM rNUM iNUM jNUM [~TOL]` or `@SLOT rNUM gNUM bNUM aNUM [~TOL]`";
+pub(super) const EXPECT_LINE_HINT: &str = "write `BONE [local] [X,Y] xNUM yNUM rNUM iNUM jNUM [~TOL]` or `@SLOT rNUM gNUM bNUM aNUM [~TOL]`";
 
 /// `~NUM`: a tolerance.
 pub(super) fn tolerance(tok: &str) -> Option<f64> {
@@ -14,7 +12,12 @@ pub(super) fn tolerance(tok: &str) -> Option<f64> {
 }
 
 impl Parser {
-    pub(super) fn expect_section(&mut self, header: &LogicalLine<'_>, toks: &[Token<'_>], rest: &[Ln<'_>]) -> ExpectSection {
+    pub(super) fn expect_section(
+        &mut self,
+        header: &LogicalLine<'_>,
+        toks: &[Token<'_>],
+        rest: &[Ln<'_>],
+    ) -> ExpectSection {
         self.role(header, &toks[0], Role::SectionKeyword);
         let mut e = ExpectSection { anim: None, frame: 0.0, tolerance: 0.001, lines: Vec::new() };
         let mut frame_seen = false;
@@ -31,7 +34,11 @@ impl Parser {
                 e.tolerance = tol;
             } else {
                 self.push(
-                    Diagnostic::error(tok_span(header, t), format!("unexpected `{}` in expect header", t.text)).hint(EXPECT_HEADER_HINT),
+                    Diagnostic::error(
+                        tok_span(header, t),
+                        format!("unexpected `{}` in expect header", t.text),
+                    )
+                    .hint(EXPECT_HEADER_HINT),
                 );
             }
         }
@@ -42,7 +49,11 @@ impl Parser {
             if line.depth() != 1 || toks.is_empty() {
                 self.invalid_block(
                     line,
-                    Diagnostic::error(line_span(line), "an expectation line is indented with one tab").hint(EXPECT_LINE_HINT),
+                    Diagnostic::error(
+                        line_span(line),
+                        "an expectation line is indented with one tab",
+                    )
+                    .hint(EXPECT_LINE_HINT),
                 );
                 continue;
             }
@@ -54,8 +65,11 @@ impl Parser {
             if !token::is_path(name) {
                 self.invalid_block(
                     line,
-                    Diagnostic::error(tok_span(line, &head), format!("`{}` is not a bone or `@slot` reference", head.text))
-                        .hint(EXPECT_LINE_HINT),
+                    Diagnostic::error(
+                        tok_span(line, &head),
+                        format!("`{}` is not a bone or `@slot` reference", head.text),
+                    )
+                    .hint(EXPECT_LINE_HINT),
                 );
                 continue;
             }
@@ -97,16 +111,32 @@ impl Parser {
                     };
                     el.checks.push(Spanned::new((prop, v), tok_span(line, t)));
                 } else {
-                    let what = if is_slot { "a slot expectation takes rNUM gNUM bNUM aNUM (its color) and ~TOL" } else { EXPECT_LINE_HINT };
-                    self.push(Diagnostic::error(tok_span(line, t), format!("unexpected `{}` in an expectation", t.text)).hint(what));
+                    let what = if is_slot {
+                        "a slot expectation takes rNUM gNUM bNUM aNUM (its color) and ~TOL"
+                    } else {
+                        EXPECT_LINE_HINT
+                    };
+                    self.push(
+                        Diagnostic::error(
+                            tok_span(line, t),
+                            format!("unexpected `{}` in an expectation", t.text),
+                        )
+                        .hint(what),
+                    );
                 }
             }
             if el.local && el.point.is_some() {
-                self.push(Diagnostic::error(el.span, "a point is checked in world space: `local` and `X,Y` do not go together"));
+                self.push(Diagnostic::error(
+                    el.span,
+                    "a point is checked in world space: `local` and `X,Y` do not go together",
+                ));
                 continue;
             }
             if el.checks.is_empty() {
-                self.push(Diagnostic::error(el.span, "this expectation checks nothing").hint(EXPECT_LINE_HINT));
+                self.push(
+                    Diagnostic::error(el.span, "this expectation checks nothing")
+                        .hint(EXPECT_LINE_HINT),
+                );
                 continue;
             }
             e.lines.push(el);

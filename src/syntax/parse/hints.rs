@@ -11,7 +11,8 @@ pub(super) fn orphan_hint(n: usize) -> Option<String> {
     }
 }
 
-pub(super) const SECTION_HINT: &str = "a section starts at column 0 with `skeleton`, `skin \"NAME\"`, `order` or `anim \"NAME\"`";
+pub(super) const SECTION_HINT: &str =
+    "a section starts at column 0 with `skeleton`, `skin \"NAME\"`, `order` or `anim \"NAME\"`";
 
 pub(super) fn plural(n: usize, word: &str) -> String {
     if n == 1 { format!("1 {word}") } else { format!("{n} {word}s") }
@@ -24,10 +25,14 @@ pub(super) fn type_props_hint(ty: &TypeName) -> String {
     let style = "tNUM (stroke width), mNUM (miter limit), fCOLOR (fill), sCOLOR (stroke), miter-join|bevel-join|round-join, butt-cap|square-cap|round-cap";
     match ty {
         TypeName::Sprite => format!("sprite takes \"image-name\" and {transform}"),
-        TypeName::Rect => format!("rect takes wNUM hNUM (size), dNUM (corner diameter), {transform}, {style}"),
+        TypeName::Rect => {
+            format!("rect takes wNUM hNUM (size), dNUM (corner diameter), {transform}, {style}")
+        }
         TypeName::Ellipse => format!("ellipse takes wNUM hNUM (size), {transform}, {style}"),
         TypeName::Circle => format!("circle takes dNUM (diameter), {transform}, {style}"),
-        TypeName::Path => format!("path takes {transform}, {style}; its commands go on the lines below"),
+        TypeName::Path => {
+            format!("path takes {transform}, {style}; its commands go on the lines below")
+        }
         TypeName::Unknown(_) => transform.to_string(),
     }
 }

@@ -14,13 +14,21 @@ const IK_LINE_HINT: &str = "write `TIP to TARGET up N` or `TIP to TARGET from RO
 const IK_WORDS: [&str; 7] = ["to", "up", "from", "fabrik", "arc", "cw", "ccw"];
 
 impl Parser {
-    pub(super) fn ik_section(&mut self, header: &LogicalLine<'_>, toks: &[Token<'_>], rest: &[Ln<'_>]) -> IkSection {
+    pub(super) fn ik_section(
+        &mut self,
+        header: &LogicalLine<'_>,
+        toks: &[Token<'_>],
+        rest: &[Ln<'_>],
+    ) -> IkSection {
         self.role(header, &toks[0], Role::SectionKeyword);
         for t in &toks[1..] {
             self.push(
-                Diagnostic::error(tok_span(header, t), format!("unexpected `{}` after `ik`", t.text))
-                    .hint("list the IK families on the lines below, one per line")
-                    .hint(IK_LINE_HINT),
+                Diagnostic::error(
+                    tok_span(header, t),
+                    format!("unexpected `{}` after `ik`", t.text),
+                )
+                .hint("list the IK families on the lines below, one per line")
+                .hint(IK_LINE_HINT),
             );
         }
         let mut s = IkSection::default();
@@ -29,7 +37,9 @@ impl Parser {
                 continue;
             }
             if line.depth() != 1 || toks.is_empty() {
-                let mut d = Diagnostic::error(line_span(line), "an IK line is indented with one tab").hint(IK_LINE_HINT);
+                let mut d =
+                    Diagnostic::error(line_span(line), "an IK line is indented with one tab")
+                        .hint(IK_LINE_HINT);
                 if line.text[1..].starts_with(is_js_space) {
                     d = d.hint("indent with tabs only");
                 }
@@ -48,7 +58,11 @@ impl Parser {
     fn ik_line(&mut self, line: &LogicalLine<'_>, toks: &[Token<'_>]) -> Option<IkLine> {
         let head = toks[0];
         if !token::is_path(head.text) {
-            let mut d = Diagnostic::error(tok_span(line, &head), format!("`{}` is not a bone reference", head.text)).hint(IK_LINE_HINT);
+            let mut d = Diagnostic::error(
+                tok_span(line, &head),
+                format!("`{}` is not a bone reference", head.text),
+            )
+            .hint(IK_LINE_HINT);
             if IK_WORDS.contains(&head.text) {
                 d = d.hint("an IK line starts with the chain's tip bone");
             }
@@ -69,9 +83,18 @@ impl Parser {
             match t.text {
                 "to" | "from" => {
                     self.role(line, &t, Role::BoneProperty);
-                    let what = if t.text == "to" { "the target bone" } else { "the chain's first bone" };
-                    let Some(n) = next.filter(|n| token::is_path(n.text) && !IK_WORDS.contains(&n.text)) else {
-                        self.push(Diagnostic::error(tok_span(line, &t), format!("`{}` needs {what} after it", t.text)).hint(IK_LINE_HINT));
+                    let what =
+                        if t.text == "to" { "the target bone" } else { "the chain's first bone" };
+                    let Some(n) =
+                        next.filter(|n| token::is_path(n.text) && !IK_WORDS.contains(&n.text))
+                    else {
+                        self.push(
+                            Diagnostic::error(
+                                tok_span(line, &t),
+                                format!("`{}` needs {what} after it", t.text),
+                            )
+                            .hint(IK_LINE_HINT),
+                        );
                         continue;
                     };
                     i += 1;
@@ -79,14 +102,20 @@ impl Parser {
                     let r = Spanned::new(n.text.to_string(), tok_span(line, &n));
                     if t.text == "to" {
                         if target.is_some() {
-                            self.push(Diagnostic::error(tok_span(line, &t), "the target is given twice; this one is ignored"));
+                            self.push(Diagnostic::error(
+                                tok_span(line, &t),
+                                "the target is given twice; this one is ignored",
+                            ));
                         } else {
                             target = Some(r);
                         }
                     } else if reach.is_some() {
                         self.push(
-                            Diagnostic::error(tok_span(line, &t), "the start of the chain is given twice; this one is ignored")
-                                .hint("give either `up N` or `from BONE`"),
+                            Diagnostic::error(
+                                tok_span(line, &t),
+                                "the start of the chain is given twice; this one is ignored",
+                            )
+                            .hint("give either `up N` or `from BONE`"),
                         );
                     } else {
                         reach = Some(IkReach::From(r));
@@ -116,8 +145,11 @@ impl Parser {
                     self.role(line, &n, Role::Number);
                     if reach.is_some() {
                         self.push(
-                            Diagnostic::error(tok_span(line, &t), "the start of the chain is given twice; this one is ignored")
-                                .hint("give either `up N` or `from BONE`"),
+                            Diagnostic::error(
+                                tok_span(line, &t),
+                                "the start of the chain is given twice; this one is ignored",
+                            )
+                            .hint("give either `up N` or `from BONE`"),
                         );
                     } else {
                         reach = Some(IkReach::Up(Spanned::new(v as u32, tok_span(line, &n))));
@@ -126,20 +158,36 @@ impl Parser {
                 "fabrik" | "arc" => {
                     self.role(line, &t, Role::BoneProperty);
                     if mode.is_some() {
-                        self.push(Diagnostic::warning(tok_span(line, &t), "the mode is given twice; the last one counts"));
+                        self.push(Diagnostic::warning(
+                            tok_span(line, &t),
+                            "the mode is given twice; the last one counts",
+                        ));
                     }
                     mode = Some(if t.text == "arc" { IkMode::Arc } else { IkMode::Fabrik });
                 }
                 "cw" | "ccw" => {
                     self.role(line, &t, Role::BoneProperty);
                     if bend.is_some() {
-                        self.push(Diagnostic::warning(tok_span(line, &t), "the bend is given twice; the last one counts"));
+                        self.push(Diagnostic::warning(
+                            tok_span(line, &t),
+                            "the bend is given twice; the last one counts",
+                        ));
                     }
-                    bend = Some(if t.text == "cw" { IkConstraint::Clockwise } else { IkConstraint::CounterClockwise });
+                    bend = Some(if t.text == "cw" {
+                        IkConstraint::Clockwise
+                    } else {
+                        IkConstraint::CounterClockwise
+                    });
                 }
                 other => {
-                    let mut d = Diagnostic::error(tok_span(line, &t), format!("unexpected `{other}` in an IK line")).hint(IK_LINE_HINT);
-                    if let Some(s) = crate::syntax::suggest::closest(other, IK_WORDS.iter().copied()) {
+                    let mut d = Diagnostic::error(
+                        tok_span(line, &t),
+                        format!("unexpected `{other}` in an IK line"),
+                    )
+                    .hint(IK_LINE_HINT);
+                    if let Some(s) =
+                        crate::syntax::suggest::closest(other, IK_WORDS.iter().copied())
+                    {
                         d = d.hint(format!("did you mean `{s}`?"));
                     }
                     self.push(d);
@@ -147,16 +195,29 @@ impl Parser {
             }
         }
         let Some(target) = target else {
-            self.push(Diagnostic::error(line_span(line), "this IK line has no target: add `to BONE`").hint(IK_LINE_HINT));
-            return None;
-        };
-        let Some(reach) = reach else {
             self.push(
-                Diagnostic::error(line_span(line), "this IK line does not say where its chain starts: add `up N` or `from BONE`")
+                Diagnostic::error(line_span(line), "this IK line has no target: add `to BONE`")
                     .hint(IK_LINE_HINT),
             );
             return None;
         };
-        Some(IkLine { span: line_span(line), tip, target, reach, mode: mode.unwrap_or_default(), bend: bend.unwrap_or_default() })
+        let Some(reach) = reach else {
+            self.push(
+                Diagnostic::error(
+                    line_span(line),
+                    "this IK line does not say where its chain starts: add `up N` or `from BONE`",
+                )
+                .hint(IK_LINE_HINT),
+            );
+            return None;
+        };
+        Some(IkLine {
+            span: line_span(line),
+            tip,
+            target,
+            reach,
+            mode: mode.unwrap_or_default(),
+            bend: bend.unwrap_or_default(),
+        })
     }
 }

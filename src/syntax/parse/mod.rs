@@ -26,7 +26,8 @@ pub fn parse_section(src: &str) -> Section {
     let mut p = Parser { diags: Vec::new(), skip: None, roles: Vec::new() };
     // Each logical line is tokenized once, into one buffer; blank lines (no
     // token before a comment) are left out, comments recorded on the way.
-    let mut all: Vec<LogicalLine<'_>> = Vec::with_capacity(memchr::memchr_iter(b'\n', src.as_bytes()).count() + 1);
+    let mut all: Vec<LogicalLine<'_>> =
+        Vec::with_capacity(memchr::memchr_iter(b'\n', src.as_bytes()).count() + 1);
     all.extend(LogicalLines::new(src));
     // Timelines average about four bytes a token (with its space): room
     // for that, so the buffer rarely grows.
@@ -36,7 +37,10 @@ pub fn parse_section(src: &str) -> Section {
     for (i, line) in all.iter().enumerate() {
         let start = buf.len();
         if let Some(c) = tokenize_into(&line.text, &mut buf) {
-            comments.push(TokenRole { span: Span::new(line.source_offset(c), line.end.max(line.source_offset(c))), role: Role::Comment });
+            comments.push(TokenRole {
+                span: Span::new(line.source_offset(c), line.end.max(line.source_offset(c))),
+                role: Role::Comment,
+            });
         }
         if buf.len() > start {
             ranges.push((i, start, buf.len()));
@@ -44,7 +48,12 @@ pub fn parse_section(src: &str) -> Section {
     }
     let lines: Vec<Ln<'_>> = ranges.iter().map(|&(i, a, b)| (&all[i], &buf[a..b])).collect();
     let Some((header, rest)) = lines.split_first() else {
-        return Section { kind: SectionKind::Ignored, header: Span::default(), diagnostics: Vec::new(), roles: comments };
+        return Section {
+            kind: SectionKind::Ignored,
+            header: Span::default(),
+            diagnostics: Vec::new(),
+            roles: comments,
+        };
     };
     let header_span = Span::new(header.0.start, header.0.end);
     // Most tokens get one role; the path of a point may add a second.
@@ -59,7 +68,10 @@ type Ln<'a> = (&'a LogicalLine<'a>, &'a [Token<'a>]);
 
 fn push_comment(roles: &mut Vec<TokenRole>, line: &LogicalLine<'_>) {
     if let Some(c) = Tokens::new(&line.text).comment() {
-        roles.push(TokenRole { span: Span::new(line.source_offset(c), line.end.max(line.source_offset(c))), role: Role::Comment });
+        roles.push(TokenRole {
+            span: Span::new(line.source_offset(c), line.end.max(line.source_offset(c))),
+            role: Role::Comment,
+        });
     }
 }
 
@@ -119,7 +131,11 @@ fn keyword_header(text: &str, kw: &str) -> bool {
 /// The text between the quotes of a `"…"` token. A lone `"` counts as a
 /// quoted `"` (the original's substring call swaps its bounds there).
 fn quoted(tok: &str) -> Option<&str> {
-    if tok.starts_with('"') && tok.ends_with('"') { Some(if tok.len() >= 2 { &tok[1..tok.len() - 1] } else { tok }) } else { None }
+    if tok.starts_with('"') && tok.ends_with('"') {
+        Some(if tok.len() >= 2 { &tok[1..tok.len() - 1] } else { tok })
+    } else {
+        None
+    }
 }
 
 /// How many lines are indented by exactly one tab (at most the number of
@@ -177,7 +193,12 @@ impl Parser {
     /// reported once, as a count on this diagnostic.
     fn invalid_block(&mut self, line: &LogicalLine<'_>, d: Diagnostic) {
         self.diags.push(d);
-        self.skip = Some(Skip { depth: line.depth(), diag: self.diags.len() - 1, count: 0, following: false });
+        self.skip = Some(Skip {
+            depth: line.depth(),
+            diag: self.diags.len() - 1,
+            count: 0,
+            following: false,
+        });
     }
 
     /// Reports an invalid depth-1 line (and the lines nested under it).
@@ -209,18 +230,26 @@ impl Parser {
                 (false, 1) => "the line nested under it is ignored too".to_string(),
                 (false, n) => format!("the {n} lines nested under it are ignored too"),
                 (true, 1) => "the line after it, up to the next item, is ignored too".to_string(),
-                (true, n) => format!("the {n} lines after it, up to the next item, are ignored too"),
+                (true, n) => {
+                    format!("the {n} lines after it, up to the next item, are ignored too")
+                }
             };
             self.diags[skip.diag].hints.push(hint);
         }
     }
 
-    fn section(&mut self, header: &LogicalLine<'_>, toks: &[Token<'_>], rest: &[Ln<'_>]) -> SectionKind {
+    fn section(
+        &mut self,
+        header: &LogicalLine<'_>,
+        toks: &[Token<'_>],
+        rest: &[Ln<'_>],
+    ) -> SectionKind {
         let text: &str = &header.text;
         let first = text.chars().next().unwrap_or(' ');
         let ignored_lines = rest.len();
         if first == '\t' {
-            let mut d = Diagnostic::error(line_span(header), "indented line outside any section").hint(SECTION_HINT);
+            let mut d = Diagnostic::error(line_span(header), "indented line outside any section")
+                .hint(SECTION_HINT);
             if let Some(h) = orphan_hint(ignored_lines) {
                 d = d.hint(h);
             }
@@ -259,12 +288,20 @@ impl Parser {
     }
 
     /// A header that starts no section: everything up to the next one is ignored.
-    fn no_section(&mut self, header: &LogicalLine<'_>, toks: &[Token<'_>], ignored_lines: usize) -> SectionKind {
+    fn no_section(
+        &mut self,
+        header: &LogicalLine<'_>,
+        toks: &[Token<'_>],
+        ignored_lines: usize,
+    ) -> SectionKind {
         let word = toks.first().map_or("", |t| t.text);
-        let mut d = Diagnostic::error(line_span(header), format!("`{word}` starts no section")).hint(SECTION_HINT);
+        let mut d = Diagnostic::error(line_span(header), format!("`{word}` starts no section"))
+            .hint(SECTION_HINT);
         if word.starts_with('#') {
             d = d.hint("a comment needs a space after `#`");
-        } else if let Some(s) = crate::syntax::suggest::closest(word, SECTION_KEYWORDS.iter().copied()) {
+        } else if let Some(s) =
+            crate::syntax::suggest::closest(word, SECTION_KEYWORDS.iter().copied())
+        {
             d = d.hint(format!("did you mean `{s}`?"));
         }
         if let Some(h) = orphan_hint(ignored_lines) {

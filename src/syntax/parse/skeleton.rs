@@ -5,7 +5,12 @@ use super::*;
 
 impl Parser {
     /// `skeleton [COLOR]` and its bone lines.
-    pub(super) fn skeleton_section(&mut self, header: &LogicalLine<'_>, toks: &[Token<'_>], rest: &[Ln<'_>]) -> SkeletonSection {
+    pub(super) fn skeleton_section(
+        &mut self,
+        header: &LogicalLine<'_>,
+        toks: &[Token<'_>],
+        rest: &[Ln<'_>],
+    ) -> SkeletonSection {
         self.role(header, &toks[0], Role::SectionKeyword);
         let mut sk = SkeletonSection::default();
         for t in &toks[1..] {
@@ -15,8 +20,13 @@ impl Parser {
                     sk.color = Some(c.to_color8());
                 }
                 None => self.push(
-                    Diagnostic::error(tok_span(header, t), format!("unexpected `{}` after `skeleton`", t.text))
-                        .hint("the skeleton header takes only a default bone COLOR, e.g. `skeleton #FC0`"),
+                    Diagnostic::error(
+                        tok_span(header, t),
+                        format!("unexpected `{}` after `skeleton`", t.text),
+                    )
+                    .hint(
+                        "the skeleton header takes only a default bone COLOR, e.g. `skeleton #FC0`",
+                    ),
                 ),
             }
         }
@@ -40,7 +50,9 @@ impl Parser {
             if b.len() > 1 && b[1] != b'\t' && plen > 0 && boundary(text, 1 + plen) {
                 slot_open = false;
                 bone = self.bone_line(sk, line, toks);
-            } else if text.starts_with("\t\t@") && toks.first().is_some_and(|t| t.pos == 2 && token::slot_head(t.text).is_some()) {
+            } else if text.starts_with("\t\t@")
+                && toks.first().is_some_and(|t| t.pos == 2 && token::slot_head(t.text).is_some())
+            {
                 slot_open = false;
                 let Some(bi) = bone else {
                     self.invalid_block(
@@ -55,8 +67,11 @@ impl Parser {
                 if !slot_open {
                     self.invalid_block(
                         line,
-                        Diagnostic::error(line_span(line), "path command outside a path attachment")
-                            .hint("path commands go one tab deeper than a slot line with `:path`"),
+                        Diagnostic::error(
+                            line_span(line),
+                            "path command outside a path attachment",
+                        )
+                        .hint("path commands go one tab deeper than a slot line with `:path`"),
                     );
                     continue;
                 }
@@ -68,7 +83,10 @@ impl Parser {
             } else if b.len() > 1 && b[0] == b'\t' && b[1] != b'\t' {
                 bone = None;
                 slot_open = false;
-                let mut d = Diagnostic::error(line_span(line), "expected a bone: a dotted name like `arm.hand`, then its properties");
+                let mut d = Diagnostic::error(
+                    line_span(line),
+                    "expected a bone: a dotted name like `arm.hand`, then its properties",
+                );
                 if is_js_space(text[1..].chars().next().unwrap_or('x')) {
                     d = d.hint("indent with tabs only");
                 } else if let Some(t) = toks.first() {
@@ -78,8 +96,10 @@ impl Parser {
                 self.invalid_block(line, d);
             } else if b.len() > 2 && b[0] == b'\t' && b[1] == b'\t' && b[2] != b'\t' {
                 slot_open = false;
-                let mut d =
-                    Diagnostic::error(line_span(line), "expected a slot line: `@`, `@slot`, `@slot[attachment]` or `@[attachment]`");
+                let mut d = Diagnostic::error(
+                    line_span(line),
+                    "expected a slot line: `@`, `@slot`, `@slot[attachment]` or `@[attachment]`",
+                );
                 if is_js_space(text[2..].chars().next().unwrap_or('x')) {
                     d = d.hint("indent with tabs only");
                 } else if is_command_line(&format!("\t{text}"), 3) {
@@ -92,7 +112,10 @@ impl Parser {
                 if line.depth() == 3 && text[3..].starts_with(is_js_space) {
                     d = d.hint("indent with tabs only");
                 } else if line.depth() == 3 && matches!(first, "M" | "L" | "Q" | "B" | ":") {
-                    d.message = format!("`{first}` needs {}", if first == ":" { "a bone reference" } else { "points" });
+                    d.message = format!(
+                        "`{first}` needs {}",
+                        if first == ":" { "a bone reference" } else { "points" }
+                    );
                     d = d.hint("write `M x,y`, `L x,y`, `Q cx,cy x,y`, `B c1x,c1y c2x,c2y x,y`, `C` or `: bone`, with a space after the command letter");
                 } else if line.depth() >= 3 {
                     d = d.hint("only path commands (M, L, Q, B, C, `:`) go three tabs deep in a skeleton, and nothing deeper");
@@ -102,13 +125,21 @@ impl Parser {
         }
     }
 
-    pub(super) fn bone_line(&mut self, sk: &mut SkeletonSection, line: &LogicalLine<'_>, toks: &[Token<'_>]) -> Option<usize> {
+    pub(super) fn bone_line(
+        &mut self,
+        sk: &mut SkeletonSection,
+        line: &LogicalLine<'_>,
+        toks: &[Token<'_>],
+    ) -> Option<usize> {
         let head = toks[0];
         if head.text.split('.').any(|s| s == "skeleton") {
             self.invalid_block(
                 line,
-                Diagnostic::error(tok_span(line, &head), format!("`{}`: no part of a bone name may be `skeleton`", head.text))
-                    .hint("`skeleton` is reserved as the prefix that makes a reference unambiguous"),
+                Diagnostic::error(
+                    tok_span(line, &head),
+                    format!("`{}`: no part of a bone name may be `skeleton`", head.text),
+                )
+                .hint("`skeleton` is reserved as the prefix that makes a reference unambiguous"),
             );
             return None;
         }
@@ -137,26 +168,50 @@ impl Parser {
             };
             match p {
                 Some(p) => {
-                    self.role(line, t, if matches!(p, BoneProp::Color(_)) { Role::Color } else { Role::BoneProperty });
+                    self.role(
+                        line,
+                        t,
+                        if matches!(p, BoneProp::Color(_)) {
+                            Role::Color
+                        } else {
+                            Role::BoneProperty
+                        },
+                    );
                     props.push(Spanned::new(p, tok_span(line, t)));
                 }
                 None => self.push(bad_token(line, t, "bone property").hint(BONE_TOKENS)),
             }
         }
         let span = line_span(line);
-        sk.bones.push(BoneLine { path: Spanned::new(head.text.to_string(), tok_span(line, &head)), props, slots: Vec::new(), span });
+        sk.bones.push(BoneLine {
+            path: Spanned::new(head.text.to_string(), tok_span(line, &head)),
+            props,
+            slots: Vec::new(),
+            span,
+        });
         Some(sk.bones.len() - 1)
     }
 
     /// Parses a slot line into `bone`; returns whether path commands may follow.
-    pub(super) fn slot_line(&mut self, bone: &mut BoneLine, line: &LogicalLine<'_>, toks: &[Token<'_>]) -> bool {
+    pub(super) fn slot_line(
+        &mut self,
+        bone: &mut BoneLine,
+        line: &LogicalLine<'_>,
+        toks: &[Token<'_>],
+    ) -> bool {
         let head = toks[0];
         let Some((slot, att)) = token::slot_head(head.text) else { return false };
-        let sp = |(s, off): (&str, usize)| Spanned::new(s.to_string(), span_of(line, head.pos + off, s.len()));
+        let sp = |(s, off): (&str, usize)| {
+            Spanned::new(s.to_string(), span_of(line, head.pos + off, s.len()))
+        };
         let slot = slot.map(sp);
         let att = att.map(sp);
         if let Some(s) = slot.as_ref().filter(|s| s.node == "skeleton") {
-            self.invalid_block(line, Diagnostic::error(s.span, "a slot cannot be named `skeleton`").hint("the line is ignored"));
+            self.invalid_block(
+                line,
+                Diagnostic::error(s.span, "a slot cannot be named `skeleton`")
+                    .hint("the line is ignored"),
+            );
             return false;
         }
         let attachment_valid = att.as_ref().is_none_or(|a| a.node != "skeleton");
@@ -184,11 +239,14 @@ impl Parser {
                 }
                 None => {
                     let mut d = bad_token(line, &t, "slot color");
-                    d.message = format!("unexpected `{}`: expected a slot COLOR or `:TYPE`", t.text);
+                    d.message =
+                        format!("unexpected `{}`: expected a slot COLOR or `:TYPE`", t.text);
                     if t.text.starts_with('#') {
                         d = d.hint("colors are #RGB or #RRGGBB, optionally followed by `,ALPHA`");
                     } else {
-                        d = d.hint("attachment properties go after the type, e.g. `@ :rect w10 h10`");
+                        d = d.hint(
+                            "attachment properties go after the type, e.g. `@ :rect w10 h10`",
+                        );
                     }
                     self.push(d);
                 }
@@ -196,7 +254,15 @@ impl Parser {
             i += 1;
         }
         let takes_commands = attachment_valid;
-        bone.slots.push(SlotLine { span: line_span(line), slot, attachment: att, attachment_valid, colors, spec, commands: Vec::new() });
+        bone.slots.push(SlotLine {
+            span: line_span(line),
+            slot,
+            attachment: att,
+            attachment_valid,
+            colors,
+            spec,
+            commands: Vec::new(),
+        });
         takes_commands
     }
 }

@@ -5,7 +5,12 @@ use super::*;
 
 impl Parser {
     /// `skin "NAME"` and its items (ignored without a name, or named `default`).
-    pub(super) fn skin_section(&mut self, header: &LogicalLine<'_>, toks: &[Token<'_>], rest: &[Ln<'_>]) -> SectionKind {
+    pub(super) fn skin_section(
+        &mut self,
+        header: &LogicalLine<'_>,
+        toks: &[Token<'_>],
+        rest: &[Ln<'_>],
+    ) -> SectionKind {
         self.role(header, &toks[0], Role::SectionKeyword);
         let mut name: Option<Spanned<String>> = None;
         let mut strays = Vec::new();
@@ -22,15 +27,21 @@ impl Parser {
         if name.is_some() {
             for t in strays {
                 self.push(
-                    Diagnostic::error(tok_span(header, &t), format!("unexpected `{}` in skin header", t.text))
-                        .hint("write the skin name in double quotes, without spaces: `skin \"red\"`"),
+                    Diagnostic::error(
+                        tok_span(header, &t),
+                        format!("unexpected `{}` in skin header", t.text),
+                    )
+                    .hint("write the skin name in double quotes, without spaces: `skin \"red\"`"),
                 );
             }
         }
         match name {
             None => {
-                let mut d = Diagnostic::error(line_span(header), "skin section without a name in double quotes")
-                    .hint("write `skin \"NAME\"`; names cannot contain spaces");
+                let mut d = Diagnostic::error(
+                    line_span(header),
+                    "skin section without a name in double quotes",
+                )
+                .hint("write `skin \"NAME\"`; names cannot contain spaces");
                 if let Some(h) = orphan_hint(rest.len()) {
                     d = d.hint(h);
                 }
@@ -39,8 +50,11 @@ impl Parser {
             }
             Some(n) if n.node == "default" => {
                 self.push(
-                    Diagnostic::warning(n.span, "skin \"default\" is the skeleton itself; this section is ignored")
-                        .hint("change the skeleton section, or give this skin another name"),
+                    Diagnostic::warning(
+                        n.span,
+                        "skin \"default\" is the skeleton itself; this section is ignored",
+                    )
+                    .hint("change the skeleton section, or give this skin another name"),
                 );
                 SectionKind::Ignored
             }
@@ -60,12 +74,16 @@ impl Parser {
             }
             let text: &str = &line.text;
             let b = text.as_bytes();
-            if text.starts_with("\t@") && toks.first().is_some_and(|t| t.pos == 1 && token::skin_head(t.text).is_some()) {
+            if text.starts_with("\t@")
+                && toks.first().is_some_and(|t| t.pos == 1 && token::skin_head(t.text).is_some())
+            {
                 let head = toks[0];
                 let Some((slot, att)) = token::skin_head(head.text) else { continue };
                 self.role(line, &head, Role::SlotRef);
                 let slot = Spanned::new(slot.to_string(), span_of(line, head.pos + 1, slot.len()));
-                let att = att.map(|(a, off)| Spanned::new(a.to_string(), span_of(line, head.pos + off, a.len())));
+                let att = att.map(|(a, off)| {
+                    Spanned::new(a.to_string(), span_of(line, head.pos + off, a.len()))
+                });
                 let mut spec = AttachmentSpec::default();
                 for (i, t) in toks.iter().enumerate().skip(1) {
                     if t.text.starts_with(':') {
@@ -78,10 +96,22 @@ impl Parser {
                     );
                 }
                 path_open = spec.ty.as_ref().is_some_and(|t| t.node == TypeName::Path);
-                sk.items.push(SkinItem { span: line_span(line), slot, attachment: att, spec, commands: Vec::new() });
+                sk.items.push(SkinItem {
+                    span: line_span(line),
+                    slot,
+                    attachment: att,
+                    spec,
+                    commands: Vec::new(),
+                });
             } else if is_command_line(text, 2) {
                 if !path_open {
-                    self.invalid_block(line, Diagnostic::error(line_span(line), "path command outside a `:path` skin item"));
+                    self.invalid_block(
+                        line,
+                        Diagnostic::error(
+                            line_span(line),
+                            "path command outside a `:path` skin item",
+                        ),
+                    );
                     continue;
                 }
                 if let Some(cmd) = self.path_command(line, toks)

@@ -135,13 +135,17 @@ pub(super) fn plan_bones(ctx: &mut Ctx) {
         // One helper per picture: `@SLOT` when the slot has one, else
         // `@SLOT[ATTACHMENT]` each.
         for &att in &atts {
-            let name =
-                if atts.len() == 1 { format!("@{}", slot.name) } else { format!("@{}[{}]", slot.name, sk.attachments[att.index()].name) };
+            let name = if atts.len() == 1 {
+                format!("@{}", slot.name)
+            } else {
+                format!("@{}[{}]", slot.name, sk.attachments[att.index()].name)
+            };
             ctx.push(name, Some(bone), Kind::Plain { slot: slot_id, att });
         }
         for a in 0..sk.attachments.len() {
             let att = AttachmentId::from_index(a);
-            if sk.attachments[a].slot != slot_id || !ctx.owners[a].as_ref().is_some_and(|o| o.mesh) {
+            if sk.attachments[a].slot != slot_id || !ctx.owners[a].as_ref().is_some_and(|o| o.mesh)
+            {
                 continue;
             }
             let name = format!("@{}[{}]", slot.name, sk.attachments[a].name);

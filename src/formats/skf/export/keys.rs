@@ -40,11 +40,25 @@ pub(super) fn anchors_of<T>(keys: &[Key<T>], fps: f64, last: u32) -> Vec<Anchor>
 
 /// Chooses keys for one element so that a runtime lands within `tol` of
 /// `truth` at every frame. `truth` must already be unwrapped for angles.
-pub(super) fn encode(truth: &[f64], init: f64, anchors: &[Anchor], tol: f64, angle: bool, fitter: &mut Fitter) -> Vec<PlannedKey> {
+pub(super) fn encode(
+    truth: &[f64],
+    init: f64,
+    anchors: &[Anchor],
+    tol: f64,
+    angle: bool,
+    fitter: &mut Fitter,
+) -> Vec<PlannedKey> {
     let last = truth.len() as u32 - 1;
-    let near_init = |v: f64| if angle { sim::wrap_angle(v - init).abs() <= tol } else { (v - init).abs() <= tol };
+    let near_init = |v: f64| {
+        if angle { sim::wrap_angle(v - init).abs() <= tol } else { (v - init).abs() <= tol }
+    };
     let mut keys: Vec<PlannedKey> = Vec::new();
-    let key = |frame: u32, h: (Handle, Handle)| PlannedKey { frame, value: truth[frame as usize], h1: h.0, h2: h.1 };
+    let key = |frame: u32, h: (Handle, Handle)| PlannedKey {
+        frame,
+        value: truth[frame as usize],
+        h1: h.0,
+        h2: h.1,
+    };
     // Frames before the first key take `init`.
     let first = anchors.first().map_or(last + 1, |a| a.frame);
     if let Some(n0) = (0..first.min(last + 1)).find(|&n| !near_init(truth[n as usize])) {
@@ -65,11 +79,16 @@ pub(super) fn encode(truth: &[f64], init: f64, anchors: &[Anchor], tol: f64, ang
                 Some((f.h1, f.h2))
             }
             Curve::Bezier { x1, y1, x2, y2 } => Some((Handle::new(x1, y1), Handle::new(x2, y2))),
-            Curve::Spriter(c) => c.as_bezier().map(|(x1, y1, x2, y2)| (Handle::new(x1, y1), Handle::new(x2, y2))),
+            Curve::Spriter(c) => {
+                c.as_bezier().map(|(x1, y1, x2, y2)| (Handle::new(x1, y1), Handle::new(x2, y2)))
+            }
         };
         let (va, vb) = (truth[a.frame as usize], truth[b.frame as usize]);
         let fits = handles.filter(|&(h1, h2)| {
-            (a.frame + 1..b.frame).all(|n| (sim::interpolate(n - a.frame, span, va, vb, h1, h2) - truth[n as usize]).abs() <= tol)
+            (a.frame + 1..b.frame).all(|n| {
+                (sim::interpolate(n - a.frame, span, va, vb, h1, h2) - truth[n as usize]).abs()
+                    <= tol
+            })
         });
         match fits {
             Some((h1, h2)) => keys.push(PlannedKey { frame: b.frame, value: vb, h1, h2 }),
@@ -105,7 +124,9 @@ pub(super) fn bake(truth: &[f64], keys: &mut Vec<PlannedKey>, from: u32, to: u32
     let (h1, h2) = sim::LINEAR;
     let line_ok = |s: u32, e: u32| {
         let (vs, ve) = (truth[s as usize], truth[e as usize]);
-        (s + 1..e).all(|n| (sim::interpolate(n - s, e - s, vs, ve, h1, h2) - truth[n as usize]).abs() <= tol)
+        (s + 1..e).all(|n| {
+            (sim::interpolate(n - s, e - s, vs, ve, h1, h2) - truth[n as usize]).abs() <= tol
+        })
     };
     let mut start = from;
     while start < to {
@@ -148,7 +169,12 @@ pub(super) fn export_animation(
     key_bones(ctx, anim, &frames, out, fitter, &mut planned);
     key_tints(ctx, anim, &frames, fitter, &mut planned);
     end_key(&mut planned, last, out);
-    Ok(Some(SkfAnimation { id: index as u32, name: anim.name.clone(), fps: fps_r as u32, keyframes: keyframes(&planned) }))
+    Ok(Some(SkfAnimation {
+        id: index as u32,
+        name: anim.name.clone(),
+        fps: fps_r as u32,
+        keyframes: keyframes(&planned),
+    }))
 }
 
 /// The frame rate the animation is written at and its last frame; `None`
@@ -163,7 +189,10 @@ fn frame_count(ctx: &mut Ctx, anim: &Animation) -> Result<Option<(f64, u32)>, Ex
     }
     let frames_f = anim.duration_secs * fps_r;
     if !frames_f.is_finite() || frames_f > MAX_FRAMES as f64 {
-        return Err(ExportError::TooLong { animation: anim.name.clone(), frames: frames_f.min(u64::MAX as f64) as u64 });
+        return Err(ExportError::TooLong {
+            animation: anim.name.clone(),
+            frames: frames_f.min(u64::MAX as f64) as u64,
+        });
     }
     let last = (frames_f - 1e-6).ceil().max(0.0) as u32;
     if (frames_f - frames_f.round()).abs() > 1e-6 {
@@ -229,7 +258,10 @@ fn sample(ctx: &mut Ctx, anim: &Animation, fps: f64, last: u32) -> Frames {
         }
     }
     for (j, sheared) in t.sheared.iter().enumerate() {
-        if *sheared && let Kind::Plain { slot, .. } | Kind::Mesh { slot, .. } | Kind::Conjugate { slot, .. } = &ctx.bones[j].kind {
+        if *sheared
+            && let Kind::Plain { slot, .. } | Kind::Mesh { slot, .. } | Kind::Conjugate { slot, .. } =
+                &ctx.bones[j].kind
+        {
             ctx.warnings.push(Warning {
                 subject: format!("animation `{}`", anim.name),
                 message: format!(
@@ -245,7 +277,14 @@ fn sample(ctx: &mut Ctx, anim: &Animation, fps: f64, last: u32) -> Frames {
 /// Keys of every exported bone, parents first: each bone is keyed against
 /// its ideal parent and, when the simulated result drifts past the world
 /// tolerances, again against its parent as a runtime shows it.
-fn key_bones(ctx: &mut Ctx, anim: &Animation, f: &Frames, out: &SkfArmature, fitter: &mut Fitter, planned: &mut Vec<Planned>) {
+fn key_bones(
+    ctx: &mut Ctx,
+    anim: &Animation,
+    f: &Frames,
+    out: &SkfArmature,
+    fitter: &mut Fitter,
+    planned: &mut Vec<Planned>,
+) {
     // Channels by (bone, property).
     let mut bone_channels: HashMap<(BoneId, Element), &BoneChannel> = HashMap::new();
     for ch in &anim.bones {
@@ -285,12 +324,17 @@ fn key_bones(ctx: &mut Ctx, anim: &Animation, f: &Frames, out: &SkfArmature, fit
                 .map(|n| {
                     let me = f.target(j, n);
                     match parent {
-                        Some(p) => sim::local_for(if pass == 0 { &f.targets[p * nf + n] } else { &sim_world[p * nf + n] }, &me),
+                        Some(p) => sim::local_for(
+                            if pass == 0 { &f.targets[p * nf + n] } else { &sim_world[p * nf + n] },
+                            &me,
+                        ),
                         None => me,
                     }
                 })
                 .collect();
-            let pscale = |n: usize| parent.map_or(1.0, |p| f.target(p, n).sx.abs().max(f.target(p, n).sy.abs()));
+            let pscale = |n: usize| {
+                parent.map_or(1.0, |p| f.target(p, n).sx.abs().max(f.target(p, n).sy.abs()))
+            };
             let max_pscale = (0..nf).map(pscale).fold(0.0, f64::max).max(1e-9);
             for e in Element::ALL {
                 for (n, v) in truth.iter_mut().enumerate() {
@@ -308,7 +352,10 @@ fn key_bones(ctx: &mut Ctx, anim: &Animation, f: &Frames, out: &SkfArmature, fit
                 let anchors = if steps && !vis_anchors.is_empty() {
                     vis_anchors.clone()
                 } else {
-                    real_bone.and_then(|b| bone_channels.get(&(b, e))).map(|ch| anchors_of(&ch.keys, f.fps, f.last)).unwrap_or_default()
+                    real_bone
+                        .and_then(|b| bone_channels.get(&(b, e)))
+                        .map(|ch| anchors_of(&ch.keys, f.fps, f.last))
+                        .unwrap_or_default()
                 };
                 let tol = match e {
                     Element::PositionX | Element::PositionY => TOL_POS / max_pscale,
@@ -383,7 +430,13 @@ fn simulate(
 /// `Texture` keys are written (rusty_skelform resets the texture unless
 /// "Texture" is keyed and only sets it on "Tex" keys; skelform-js ignores
 /// both), so a helper always shows its own picture.
-fn key_tints(ctx: &mut Ctx, anim: &Animation, f: &Frames, fitter: &mut Fitter, planned: &mut Vec<Planned>) {
+fn key_tints(
+    ctx: &mut Ctx,
+    anim: &Animation,
+    f: &Frames,
+    fitter: &mut Fitter,
+    planned: &mut Vec<Planned>,
+) {
     let sk = ctx.sk;
     let mut truth = vec![0.0; f.n];
     let mut tinted = false;
@@ -397,7 +450,8 @@ fn key_tints(ctx: &mut Ctx, anim: &Animation, f: &Frames, fitter: &mut Fitter, p
             for (n, v) in truth.iter_mut().enumerate() {
                 *v = f.colors[slot.index()][n].to_array()[c];
             }
-            let component = [ColorComponent::R, ColorComponent::G, ColorComponent::B, ColorComponent::A][c];
+            let component =
+                [ColorComponent::R, ColorComponent::G, ColorComponent::B, ColorComponent::A][c];
             let anchors = anim
                 .slot_colors
                 .iter()
@@ -423,7 +477,11 @@ fn key_tints(ctx: &mut Ctx, anim: &Animation, f: &Frames, fitter: &mut Fitter, p
 fn end_key(planned: &mut Vec<Planned>, last: u32, out: &SkfArmature) {
     if planned.iter().all(|(_, _, k)| k.frame < last) || planned.is_empty() {
         let (bone, elem) = (0u32, Element::PositionX);
-        let existing: Vec<PlannedKey> = planned.iter().filter(|(b, e, _)| *b == bone && *e == elem.name()).map(|p| p.2).collect();
+        let existing: Vec<PlannedKey> = planned
+            .iter()
+            .filter(|(b, e, _)| *b == bone && *e == elem.name())
+            .map(|p| p.2)
+            .collect();
         let value = existing.last().map_or(out.bones[0].pos.x as f64, |k| k.value);
         let (h1, h2) = sim::LINEAR;
         planned.push((bone, elem.name(), PlannedKey { frame: last, value, h1, h2 }));
@@ -434,11 +492,18 @@ fn end_key(planned: &mut Vec<Planned>, last: u32, out: &SkfArmature) {
 /// element), each linked to the next of its bone and element.
 fn keyframes(planned: &[Planned]) -> Vec<SkfKeyframe> {
     let order = |e: &str| -> usize {
-        [element::POSITION_X, element::POSITION_Y, element::ROTATION, element::SCALE_X, element::SCALE_Y, element::TEXTURE]
-            .iter()
-            .chain(element::TINT.iter())
-            .position(|x| *x == e)
-            .unwrap_or(99)
+        [
+            element::POSITION_X,
+            element::POSITION_Y,
+            element::ROTATION,
+            element::SCALE_X,
+            element::SCALE_Y,
+            element::TEXTURE,
+        ]
+        .iter()
+        .chain(element::TINT.iter())
+        .position(|x| *x == e)
+        .unwrap_or(99)
     };
     let mut planned = planned.to_vec();
     planned.sort_by_key(|a| (a.2.frame, a.0, order(a.1)));
@@ -482,7 +547,8 @@ mod tests {
     #[test]
     fn linear_segments_stay_sparse() {
         let truth: Vec<f64> = (0..=10).map(|n| n as f64 * 2.0).collect();
-        let anchors = [Anchor { frame: 0, curve: Curve::LINEAR }, Anchor { frame: 10, curve: Curve::LINEAR }];
+        let anchors =
+            [Anchor { frame: 0, curve: Curve::LINEAR }, Anchor { frame: 10, curve: Curve::LINEAR }];
         let keys = run(&truth, 0.0, &anchors, false);
         assert_eq!(keys.len(), 2);
         assert!(replay(&keys, 0.0, 11).iter().zip(&truth).all(|(a, b)| (a - b).abs() < 1e-9));
@@ -492,7 +558,8 @@ mod tests {
     fn a_curve_the_keys_cannot_follow_is_baked_and_still_lands() {
         // Anchors claim linear, the truth is a parabola.
         let truth: Vec<f64> = (0..=10).map(|n| (n * n) as f64).collect();
-        let anchors = [Anchor { frame: 0, curve: Curve::LINEAR }, Anchor { frame: 10, curve: Curve::LINEAR }];
+        let anchors =
+            [Anchor { frame: 0, curve: Curve::LINEAR }, Anchor { frame: 10, curve: Curve::LINEAR }];
         let keys = run(&truth, 0.0, &anchors, false);
         assert!(keys.len() > 2);
         let got = replay(&keys, 0.0, 11);
@@ -505,7 +572,8 @@ mod tests {
     fn values_before_the_first_key_use_init_or_get_baked() {
         let mut truth = vec![5.0; 6];
         truth.extend([6.0, 7.0]);
-        let anchors = [Anchor { frame: 6, curve: Curve::LINEAR }, Anchor { frame: 7, curve: Curve::LINEAR }];
+        let anchors =
+            [Anchor { frame: 6, curve: Curve::LINEAR }, Anchor { frame: 7, curve: Curve::LINEAR }];
         let keys = run(&truth, 5.0, &anchors, false);
         // Init covers frames 0..5, held by step keys at 0 and 5 so a runtime
         // that plays on (without resetting to init) shows it too.
@@ -522,7 +590,8 @@ mod tests {
     #[test]
     fn steps_use_999_handles() {
         let truth = [0.0, 0.0, 0.0, 4.0, 4.0];
-        let anchors = [Anchor { frame: 0, curve: Curve::Stepped }, Anchor { frame: 3, curve: Curve::LINEAR }];
+        let anchors =
+            [Anchor { frame: 0, curve: Curve::Stepped }, Anchor { frame: 3, curve: Curve::LINEAR }];
         let keys = run(&truth, 0.0, &anchors, false);
         assert_eq!(keys.len(), 2);
         assert!(sim::is_step(keys[1].h1, keys[1].h2));

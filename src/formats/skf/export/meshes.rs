@@ -45,8 +45,15 @@ pub(super) fn write_visuals(
         };
         let tint = color_tint(sk.slot(slot).color);
         let z = zindex_of(sk, slot);
-        let mut vis =
-            SkfVisual { tex: tex.clone(), zindex: z, tint, init_tex: tex.clone(), init_tint: tint, init_zindex: z, ..SkfVisual::default() };
+        let mut vis = SkfVisual {
+            tex: tex.clone(),
+            zindex: z,
+            tint,
+            init_tex: tex.clone(),
+            init_tint: tint,
+            init_zindex: z,
+            ..SkfVisual::default()
+        };
         let v = out.visuals.len();
         if let Some(m) = meshes.remove(&j) {
             if m.bends {
@@ -55,7 +62,12 @@ pub(super) fn write_visuals(
                 vis.binds = m.binds;
                 mesh_uvs.push(MeshUv { visual: v, points: m.uv_points });
             }
-            jobs.push(PictureJob::Attachment { skin: m.skin, slot: m.slot, attachment: m.att, mesh: m.bends.then_some(v) });
+            jobs.push(PictureJob::Attachment {
+                skin: m.skin,
+                slot: m.slot,
+                attachment: m.att,
+                mesh: m.bends.then_some(v),
+            });
             mesh_jobs.insert(m.att, jobs.len() - 1);
         }
         out.visuals.push(vis);
@@ -70,7 +82,13 @@ pub(super) fn write_visuals(
 
 /// Plans the mesh of a path attachment owned by helper `j`, adding the
 /// bones its vertices are bound to.
-pub(super) fn build_mesh(ctx: &mut Ctx, j: usize, slot: SlotId, att: AttachmentId, setup_pose: &Pose) -> Option<MeshData> {
+pub(super) fn build_mesh(
+    ctx: &mut Ctx,
+    j: usize,
+    slot: SlotId,
+    att: AttachmentId,
+    setup_pose: &Pose,
+) -> Option<MeshData> {
     let sk = ctx.sk;
     let a = ctx.owner_att(att)?;
     let AttachmentKind::Path { path, style } = &a.kind else { return None };
@@ -84,13 +102,27 @@ pub(super) fn build_mesh(ctx: &mut Ctx, j: usize, slot: SlotId, att: AttachmentI
         Err(reason) => {
             ctx.warnings.push(Warning {
                 subject: format!("attachment `{}`", ctx.att_name(att)),
-                message: format!("cannot be made a mesh ({reason}); it is drawn as a picture that does not bend"),
+                message: format!(
+                    "cannot be made a mesh ({reason}); it is drawn as a picture that does not bend"
+                ),
             });
-            return Some(MeshData { att, vertices: vec![], indices: vec![], binds: vec![], uv_points: vec![], skin, slot, bends: false });
+            return Some(MeshData {
+                att,
+                vertices: vec![],
+                indices: vec![],
+                binds: vec![],
+                uv_points: vec![],
+                skin,
+                slot,
+                bends: false,
+            });
         }
     };
-    let att_from_world = (setup_pose.bones[slot_bone.index()].world * a.transform.matrix()).inverse().unwrap_or_default();
-    let (vertices, uv_points, mut binds) = bind_vertices(ctx, j, &geo, &frame_of, &setup, att_from_world);
+    let att_from_world = (setup_pose.bones[slot_bone.index()].world * a.transform.matrix())
+        .inverse()
+        .unwrap_or_default();
+    let (vertices, uv_points, mut binds) =
+        bind_vertices(ctx, j, &geo, &frame_of, &setup, att_from_world);
     chain_weights(&mut binds, geo.vertices.len());
     Some(MeshData {
         att,
@@ -102,7 +134,10 @@ pub(super) fn build_mesh(ctx: &mut Ctx, j: usize, slot: SlotId, att: AttachmentI
                 id,
                 bone_id: id,
                 is_path: false,
-                verts: verts.into_iter().map(|(id, weight)| SkfBindVert { id, weight: weight as f32 }).collect(),
+                verts: verts
+                    .into_iter()
+                    .map(|(id, weight)| SkfBindVert { id, weight: weight as f32 })
+                    .collect(),
             })
             .collect(),
         uv_points,
@@ -117,7 +152,13 @@ type Binds = Vec<(i32, Vec<(u32, f64)>)>;
 
 /// The frame each bone's points move in (see `Kind::Conjugate`): helper `j`
 /// for the slot's bone, a new conjugate frame for every other bone of the path.
-fn mesh_frames(ctx: &mut Ctx, j: usize, slot: SlotId, att: AttachmentId, path: &BoundPath) -> HashMap<BoneId, usize> {
+fn mesh_frames(
+    ctx: &mut Ctx,
+    j: usize,
+    slot: SlotId,
+    att: AttachmentId,
+    path: &BoundPath,
+) -> HashMap<BoneId, usize> {
     let sk = ctx.sk;
     let slot_bone = sk.slot(slot).bone;
     let mut frame_of: HashMap<BoneId, usize> = HashMap::new();
@@ -160,7 +201,9 @@ fn mesh_geometry(
         }
     };
     let k = 1.0 / texel;
-    let half = style.stroke_width / 2.0 * if style.join == LineJoin::Miter { style.miter_limit.min(4.0) } else { 1.0 } + 2.0 / k;
+    let half = style.stroke_width / 2.0
+        * if style.join == LineJoin::Miter { style.miter_limit.min(4.0) } else { 1.0 }
+        + 2.0 / k;
     mesh::build(path, &frame_matrix, 0.25 / k, half)
 }
 
@@ -179,7 +222,8 @@ fn bind_vertices(
     let mut offset_bones: HashMap<(usize, u64, u64), usize> = HashMap::new();
     let mut vertices = Vec::with_capacity(geo.vertices.len());
     let mut uv_points = Vec::with_capacity(geo.vertices.len());
-    for (vi, ((blend, setup_world), band)) in geo.vertices.iter().zip(&geo.band_offsets).enumerate() {
+    for (vi, ((blend, setup_world), band)) in geo.vertices.iter().zip(&geo.band_offsets).enumerate()
+    {
         let v = (blend.parts[0].2, blend.parts[0].3);
         // The band offset, solved in the blended frame so it is right at setup.
         let mut lin = [0.0; 4];

@@ -142,16 +142,27 @@ impl std::fmt::Display for ExportError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             ExportError::UnknownSkin { name, known } => {
-                write!(f, "there is no skin `{name}`; skins: {}", known.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", "))
+                write!(
+                    f,
+                    "there is no skin `{name}`; skins: {}",
+                    known.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ")
+                )
             }
-            ExportError::BadScale(k) => write!(f, "the scale must be a positive number of pixels per unit, not {k}"),
-            ExportError::Picture { texture, reason } => write!(f, "cannot make the picture of `{texture}`: {reason}"),
+            ExportError::BadScale(k) => {
+                write!(f, "the scale must be a positive number of pixels per unit, not {k}")
+            }
+            ExportError::Picture { texture, reason } => {
+                write!(f, "cannot make the picture of `{texture}`: {reason}")
+            }
             ExportError::AtlasTooLarge { texture, width, height, max } => write!(
                 f,
                 "atlas too large: the texture of `{texture}` is {width}×{height} pixels, more than the {max}×{max} an atlas page may hold; use a smaller --scale"
             ),
             ExportError::TooLong { animation, frames } => {
-                write!(f, "animation `{animation}` is {frames} frames long, more than the {MAX_FRAMES} that can be exported")
+                write!(
+                    f,
+                    "animation `{animation}` is {frames} frames long, more than the {MAX_FRAMES} that can be exported"
+                )
             }
             ExportError::Encode(reason) => f.write_str(reason),
             ExportError::Io(e) => e.fmt(f),
@@ -185,12 +196,19 @@ pub trait Pictures {
     /// it, alone, in its own attachment space (its transform, bone and slot
     /// color left out), with path points on other bones placed as in the
     /// setup pose, at `pixels_per_unit`. `Ok(None)` when it draws nothing.
-    fn attachment(&mut self, skin: SkinId, slot: SlotId, attachment: AttachmentId, pixels_per_unit: f64) -> Result<Option<Raster>, String>;
+    fn attachment(
+        &mut self,
+        skin: SkinId,
+        slot: SlotId,
+        attachment: AttachmentId,
+        pixels_per_unit: f64,
+    ) -> Result<Option<Raster>, String>;
     /// The pixels of a sprite image, as named in the script, at their own
     /// size (one pixel per unit), with the pivot at the image's center.
     fn sprite(&mut self, image: &str) -> Result<Raster, String>;
     /// The setup pose with `skin`, fitted into a `size`×`size` picture.
-    fn thumbnail(&mut self, armature: &Armature, skin: SkinId, size: u32) -> Result<Raster, String>;
+    fn thumbnail(&mut self, armature: &Armature, skin: SkinId, size: u32)
+    -> Result<Raster, String>;
 }
 
 /// A picture to make for a style entry.
@@ -262,7 +280,10 @@ fn resolve_skins(sk: &Skeleton, names: &[String]) -> Result<Vec<SkinId>, ExportE
             Some(id) if !out.contains(&id) => out.push(id),
             Some(_) => {}
             None => {
-                return Err(ExportError::UnknownSkin { name: n.clone(), known: sk.skins.iter().map(|s| s.name.clone()).collect() });
+                return Err(ExportError::UnknownSkin {
+                    name: n.clone(),
+                    known: sk.skins.iter().map(|s| s.name.clone()).collect(),
+                });
             }
         }
     }
@@ -302,7 +323,8 @@ pub fn plan_with_progress(
     let arm = if live.iter().any(|l| *l) {
         let mut sk = (*arm.skeleton).clone();
         sk.ik = sk.ik.iter().zip(&live).filter(|(_, l)| !**l).map(|(f, _)| f.clone()).collect();
-        before_ik = Armature { skeleton: std::sync::Arc::new(sk), animations: arm.animations.clone() };
+        before_ik =
+            Armature { skeleton: std::sync::Arc::new(sk), animations: arm.animations.clone() };
         &before_ik
     } else {
         arm
@@ -367,7 +389,9 @@ pub fn plan_with_progress(
     for (j, b) in ctx.bones.iter().enumerate() {
         if setup_t.sheared[j] {
             let subject = match &b.kind {
-                Kind::Plain { slot, .. } | Kind::Mesh { slot, .. } | Kind::Conjugate { slot, .. } => {
+                Kind::Plain { slot, .. }
+                | Kind::Mesh { slot, .. }
+                | Kind::Conjugate { slot, .. } => {
                     format!("slot `{}`", sk.slot(*slot).name)
                 }
                 _ => format!("bone `{}`", b.name),

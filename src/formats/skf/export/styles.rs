@@ -19,7 +19,8 @@ pub(super) fn write_styles(
         }
     }
     for (si, &skin) in ctx.skins.clone().iter().enumerate() {
-        let name = sk.skins.get(skin.index()).map(|s| s.name.clone()).unwrap_or_else(|| "default".into());
+        let name =
+            sk.skins.get(skin.index()).map(|s| s.name.clone()).unwrap_or_else(|| "default".into());
         let mut entries = Vec::new();
         for a in 0..sk.attachments.len() {
             let id = AttachmentId::from_index(a);
@@ -55,7 +56,10 @@ pub(super) fn write_styles(
                 }
                 if owner.mesh
                     && owner_version.is_some_and(|ov| match (&ov.kind, &version.kind) {
-                        (AttachmentKind::Path { path: p1, .. }, AttachmentKind::Path { path: p2, .. }) => p1 != p2,
+                        (
+                            AttachmentKind::Path { path: p1, .. },
+                            AttachmentKind::Path { path: p2, .. },
+                        ) => p1 != p2,
                         _ => false,
                     })
                 {
@@ -73,8 +77,15 @@ pub(super) fn write_styles(
                             _ => None,
                         };
                         let job = match &version.kind {
-                            AttachmentKind::Sprite { image: Some(img), .. } => PictureJob::Sprite(img.clone()),
-                            _ => PictureJob::Attachment { skin, slot: sk.attachments[a].slot, attachment: id, mesh },
+                            AttachmentKind::Sprite { image: Some(img), .. } => {
+                                PictureJob::Sprite(img.clone())
+                            }
+                            _ => PictureJob::Attachment {
+                                skin,
+                                slot: sk.attachments[a].slot,
+                                attachment: id,
+                                mesh,
+                            },
                         };
                         jobs.push(job);
                         list.push((version.clone(), jobs.len() - 1));

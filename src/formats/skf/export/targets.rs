@@ -16,13 +16,19 @@ pub(super) struct Targets {
 
 impl Ctx<'_> {
     pub(super) fn new_targets(&self) -> Targets {
-        Targets { trs: vec![Trs::default(); self.bones.len()], sheared: vec![false; self.bones.len()], show_all: false }
+        Targets {
+            trs: vec![Trs::default(); self.bones.len()],
+            sheared: vec![false; self.bones.len()],
+            show_all: false,
+        }
     }
 
     /// The attachment a helper shows (or, for mesh frames, moves), if any.
     pub(super) fn helper_attachment(&self, j: usize) -> Option<(SlotId, AttachmentId)> {
         match self.bones[j].kind {
-            Kind::Plain { slot, att } | Kind::Mesh { slot, att } | Kind::Conjugate { slot, att, .. } => Some((slot, att)),
+            Kind::Plain { slot, att }
+            | Kind::Mesh { slot, att }
+            | Kind::Conjugate { slot, att, .. } => Some((slot, att)),
             Kind::Real(_) | Kind::Offset { .. } => None,
         }
     }
@@ -57,7 +63,8 @@ impl Ctx<'_> {
             // F·R(θ)·S(s): a mirror on one axis turns the rotation around
             // and moves the sign into the scale; on both it is a half turn.
             let acc = pose.accumulated(BoneId::from_index(i));
-            let (rot, sx, sy) = acc.map_or((0.0, 1.0, 1.0), |a| (a.rotation_rad, a.scale_x, a.scale_y));
+            let (rot, sx, sy) =
+                acc.map_or((0.0, 1.0, 1.0), |a| (a.rotation_rad, a.scale_x, a.scale_y));
             let mut trs = match (fx < 0.0, fy < 0.0) {
                 // Spriter's world has no shear but its own accumulation (and
                 // parents that change): split the matrix, staying near the
@@ -94,7 +101,13 @@ impl Ctx<'_> {
                             let k = self.texel_of(a);
                             let tr = a.transform;
                             (
-                                Trs { x: tr.x, y: tr.y, rot: tr.rotation_rad, sx: tr.scale_x * k, sy: tr.scale_y * k },
+                                Trs {
+                                    x: tr.x,
+                                    y: tr.y,
+                                    rot: tr.rotation_rad,
+                                    sx: tr.scale_x * k,
+                                    sy: tr.scale_y * k,
+                                },
                                 tr.matrix() * Affine::scale(k, k),
                             )
                         }
@@ -103,8 +116,10 @@ impl Ctx<'_> {
                     let parent = t.trs[slot_bone];
                     let mut trs = sim::compose(&parent, &local);
                     let shown = pose.slots[slot.index()].attachment == Some(*att);
-                    if shown && matrix_local.x_axis().y.abs() + matrix_local.y_axis().x.abs() > 0.0 {
-                        let want = pose.bones[self.sk.slot(*slot).bone.index()].world * matrix_local;
+                    if shown && matrix_local.x_axis().y.abs() + matrix_local.y_axis().x.abs() > 0.0
+                    {
+                        let want =
+                            pose.bones[self.sk.slot(*slot).bone.index()].world * matrix_local;
                         let got = trs.matrix();
                         let tol = 1e-6 * linear_size(want).max(1e-9);
                         if (0..4).any(|k| (want.to_array()[k] - got.to_array()[k]).abs() > tol) {
@@ -119,7 +134,16 @@ impl Ctx<'_> {
                 Kind::Mesh { slot, att } => {
                     let parent = t.trs[self.real[self.sk.slot(*slot).bone.index()]];
                     let tr = self.owner_att(*att).map(|a| a.transform).unwrap_or_default();
-                    sim::compose(&parent, &Trs { x: tr.x, y: tr.y, rot: tr.rotation_rad, sx: tr.scale_x, sy: tr.scale_y })
+                    sim::compose(
+                        &parent,
+                        &Trs {
+                            x: tr.x,
+                            y: tr.y,
+                            rot: tr.rotation_rad,
+                            sx: tr.scale_x,
+                            sy: tr.scale_y,
+                        },
+                    )
                 }
                 Kind::Conjugate { slot, att, bone } => {
                     let s = pose.bones[self.sk.slot(*slot).bone.index()].world;
@@ -132,7 +156,9 @@ impl Ctx<'_> {
                     }
                     nearest_branch(trs, t.trs[j].rot)
                 }
-                Kind::Offset { of, dx, dy } => sim::compose(&t.trs[*of], &Trs { x: *dx, y: *dy, ..Trs::default() }),
+                Kind::Offset { of, dx, dy } => {
+                    sim::compose(&t.trs[*of], &Trs { x: *dx, y: *dy, ..Trs::default() })
+                }
             };
             if let Some((slot, att)) = self.helper_attachment(j)
                 && !t.show_all
@@ -160,5 +186,9 @@ impl Ctx<'_> {
 /// one whose rotation is nearest `rot`, so values stay continuous.
 pub(super) fn nearest_branch(trs: Trs, rot: f64) -> Trs {
     let alt = Trs { rot: trs.rot + std::f64::consts::PI, sx: -trs.sx, sy: -trs.sy, ..trs };
-    if sim::wrap_angle(alt.rot - rot).abs() < sim::wrap_angle(trs.rot - rot).abs() { alt } else { trs }
+    if sim::wrap_angle(alt.rot - rot).abs() < sim::wrap_angle(trs.rot - rot).abs() {
+        alt
+    } else {
+        trs
+    }
 }
