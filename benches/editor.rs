@@ -14,6 +14,11 @@ use skelpad::app::files::{FileDialogs, PendingDialog};
 use skelpad::app::{Services, SkelpadApp, editor::editor_id};
 use skelpad::generate;
 
+// Measured with the allocator the skelpad binary uses.
+#[cfg(feature = "mimalloc")]
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() {
     divan::main();
 }

@@ -12,6 +12,11 @@ use serde_json::json;
 use skelpad::generate;
 use skelpad::lsp::Server;
 
+// Measured with the allocator the skelpad binary uses.
+#[cfg(feature = "mimalloc")]
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() {
     divan::main();
 }

@@ -9,6 +9,11 @@ use skelpad::generate;
 use skelpad::model::{AnimId, Armature, SkinId};
 use skelpad::runtime::{Pose, evaluate_into};
 
+// Measured with the allocator the skelpad binary uses.
+#[cfg(feature = "mimalloc")]
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() {
     divan::main();
 }

@@ -12,6 +12,11 @@ use skelpad::model::{AnimId, Armature, SkinId};
 use skelpad::render::{self, DrawOptions, RenderCache, View, export};
 use skelpad::runtime::{Pose, evaluate_into, wrap_time};
 
+// Measured with the allocator the skelpad binary uses.
+#[cfg(feature = "mimalloc")]
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() {
     divan::main();
 }

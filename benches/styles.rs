@@ -13,6 +13,11 @@ use skelpad::generate;
 use skelpad::model::SkinId;
 use skelpad::runtime::{Pose, evaluate_into};
 
+// Measured with the allocator the skelpad binary uses.
+#[cfg(feature = "mimalloc")]
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() {
     divan::main();
 }

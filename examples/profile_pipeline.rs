@@ -11,6 +11,11 @@ use skelpad::generate;
 use skelpad::model::SkinId;
 use skelpad::runtime::{Pose, evaluate_into};
 
+// Measured with the allocator the skelpad binary uses.
+#[cfg(feature = "mimalloc")]
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn variants(text: &str, from: usize, needle: &str) -> Option<[String; 2]> {
     let at = text[from..]
         .match_indices(needle)

@@ -17,8 +17,3 @@ pub mod model;
 pub mod render;
 pub mod runtime;
 pub mod syntax;
-
-/// The process's allocator (feature `mimalloc`, on by default): see BENCHMARKS.md.
-#[cfg(feature = "mimalloc")]
-#[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
