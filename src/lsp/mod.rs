@@ -230,6 +230,20 @@ impl Server {
         }
     }
 
+    /// The open document at `uri`, or the error a request about an unknown one gets.
+    fn doc(&self, uri: &Uri) -> Result<&Doc, (ErrorCode, String)> {
+        self.docs.get(uri).ok_or_else(|| unknown_doc(uri))
+    }
+
+    /// The open document a position names, and the position as a byte offset in it.
+    fn doc_at(
+        &self,
+        at: &TextDocumentPositionParams,
+    ) -> Result<(&Doc, usize), (ErrorCode, String)> {
+        let doc = self.doc(&at.text_document.uri)?;
+        Ok((doc, doc.text.offset(at.position)))
+    }
+
     fn dispatch(&mut self, req: Request) -> Result<serde_json::Value, (ErrorCode, String)> {
         fn params<P: serde::de::DeserializeOwned>(req: &Request) -> Result<P, (ErrorCode, String)> {
             serde_json::from_value(req.params.clone())
@@ -238,17 +252,11 @@ impl Server {
         fn json(v: impl serde::Serialize) -> Result<serde_json::Value, (ErrorCode, String)> {
             serde_json::to_value(v).map_err(|e| (ErrorCode::InternalError, e.to_string()))
         }
-        let unknown =
-            |uri: &Uri| (ErrorCode::InvalidParams, format!("unknown document {}", uri.as_str()));
         match req.method.as_str() {
             HoverRequest::METHOD => {
                 let p: HoverParams = params(&req)?;
-                let (uri, pos) = (
-                    &p.text_document_position_params.text_document.uri,
-                    p.text_document_position_params.position,
-                );
-                let doc = self.docs.get(uri).ok_or_else(|| unknown(uri))?;
-                let at = doc.text.offset(pos) as u32;
+                let (doc, at) = self.doc_at(&p.text_document_position_params)?;
+                let at = at as u32;
                 json(analysis::hover(&doc.text.text, &doc.comp, at).map(|(md, span)| Hover {
                     contents: HoverContents::Markup(MarkupContent {
                         kind: MarkupKind::Markdown,
@@ -259,12 +267,7 @@ impl Server {
             }
             Completion::METHOD => {
                 let p: CompletionParams = params(&req)?;
-                let (uri, pos) = (
-                    &p.text_document_position.text_document.uri,
-                    p.text_document_position.position,
-                );
-                let doc = self.docs.get(uri).ok_or_else(|| unknown(uri))?;
-                let at = doc.text.offset(pos);
+                let (doc, at) = self.doc_at(&p.text_document_position)?;
                 let items: Vec<CompletionItem> = analysis::complete(&doc.text.text, &doc.comp, at)
                     .into_iter()
                     .map(|p| CompletionItem {
@@ -282,12 +285,9 @@ impl Server {
             }
             GotoDefinition::METHOD => {
                 let p: GotoDefinitionParams = params(&req)?;
-                let (uri, pos) = (
-                    &p.text_document_position_params.text_document.uri,
-                    p.text_document_position_params.position,
-                );
-                let doc = self.docs.get(uri).ok_or_else(|| unknown(uri))?;
-                let at = doc.text.offset(pos) as u32;
+                let uri = &p.text_document_position_params.text_document.uri;
+                let (doc, at) = self.doc_at(&p.text_document_position_params)?;
+                let at = at as u32;
                 json(analysis::definition(&doc.text.text, &doc.comp, at).map(|s| {
                     GotoDefinitionResponse::Scalar(Location {
                         uri: uri.clone(),
@@ -297,12 +297,9 @@ impl Server {
             }
             References::METHOD => {
                 let p: ReferenceParams = params(&req)?;
-                let (uri, pos) = (
-                    &p.text_document_position.text_document.uri,
-                    p.text_document_position.position,
-                );
-                let doc = self.docs.get(uri).ok_or_else(|| unknown(uri))?;
-                let at = doc.text.offset(pos) as u32;
+                let uri = &p.text_document_position.text_document.uri;
+                let (doc, at) = self.doc_at(&p.text_document_position)?;
+                let at = at as u32;
                 let locs: Vec<Location> = analysis::references(
                     &doc.text.text,
                     &doc.comp,
@@ -316,10 +313,7 @@ impl Server {
             }
             DocumentSymbolRequest::METHOD => {
                 let p: DocumentSymbolParams = params(&req)?;
-                let doc = self
-                    .docs
-                    .get(&p.text_document.uri)
-                    .ok_or_else(|| unknown(&p.text_document.uri))?;
+                let doc = self.doc(&p.text_document.uri)?;
                 let syms: Vec<DocumentSymbol> = analysis::symbols(&doc.text.text, &doc.comp)
                     .into_iter()
                     .map(|s| document_symbol(&doc.text, s))
@@ -328,11 +322,8 @@ impl Server {
             }
             PrepareRenameRequest::METHOD => {
                 let p: TextDocumentPositionParams = params(&req)?;
-                let doc = self
-                    .docs
-                    .get(&p.text_document.uri)
-                    .ok_or_else(|| unknown(&p.text_document.uri))?;
-                let at = doc.text.offset(p.position) as u32;
+                let (doc, at) = self.doc_at(&p)?;
+                let at = at as u32;
                 // No bone named here: `null` (nothing to rename).
                 json(
                     analysis::prepare_rename(&doc.text.text, &doc.comp, at)
@@ -342,12 +333,9 @@ impl Server {
             }
             Rename::METHOD => {
                 let p: RenameParams = params(&req)?;
-                let (uri, pos) = (
-                    &p.text_document_position.text_document.uri,
-                    p.text_document_position.position,
-                );
-                let doc = self.docs.get(uri).ok_or_else(|| unknown(uri))?;
-                let at = doc.text.offset(pos) as u32;
+                let uri = &p.text_document_position.text_document.uri;
+                let (doc, at) = self.doc_at(&p.text_document_position)?;
+                let at = at as u32;
                 let edits = analysis::rename_bone(&doc.text.text, &doc.comp, at, &p.new_name)
                     .map_err(|m| (ErrorCode::InvalidRequest, m))?;
                 let edits = text_edits(&doc.text, edits);
@@ -358,10 +346,7 @@ impl Server {
             }
             Formatting::METHOD => {
                 let p: DocumentFormattingParams = params(&req)?;
-                let doc = self
-                    .docs
-                    .get(&p.text_document.uri)
-                    .ok_or_else(|| unknown(&p.text_document.uri))?;
+                let doc = self.doc(&p.text_document.uri)?;
                 json(text_edits(&doc.text, analysis::format(&doc.text.text, p.options.tab_size)))
             }
             SemanticTokensFullRequest::METHOD => {
@@ -370,7 +355,7 @@ impl Server {
                 let doc = self
                     .docs
                     .get_mut(&p.text_document.uri)
-                    .ok_or_else(|| unknown(&p.text_document.uri))?;
+                    .ok_or_else(|| unknown_doc(&p.text_document.uri))?;
                 let data = semantic_tokens(doc);
                 doc.tokens = Some((id.clone(), data.clone()));
                 json(SemanticTokensResult::Tokens(SemanticTokens { result_id: Some(id), data }))
@@ -381,7 +366,7 @@ impl Server {
                 let doc = self
                     .docs
                     .get_mut(&p.text_document.uri)
-                    .ok_or_else(|| unknown(&p.text_document.uri))?;
+                    .ok_or_else(|| unknown_doc(&p.text_document.uri))?;
                 let data = semantic_tokens(doc);
                 let result = match doc.tokens.take() {
                     Some((prev_id, prev)) if prev_id == p.previous_result_id => {
@@ -514,4 +499,9 @@ fn delta(prev: &[SemanticToken], next: &[SemanticToken]) -> Vec<SemanticTokensEd
         delete_count: ((prev.len() - prefix - suffix) * 5) as u32,
         data: Some(next[prefix..next.len() - suffix].to_vec()),
     }]
+}
+
+/// The error a request about a document that is not open gets.
+fn unknown_doc(uri: &Uri) -> (ErrorCode, String) {
+    (ErrorCode::InvalidParams, format!("unknown document {}", uri.as_str()))
 }
