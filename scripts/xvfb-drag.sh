@@ -36,11 +36,9 @@ printf '%s\n' \
 cp "$script" "$work/before.skel2d"
 
 start_editor ":${XVFB_DISPLAY:-96}" "$script"
-display=":${XVFB_DISPLAY:-96}"
 DISPLAY="$display" import -window root -crop 1400x860+0+0 "$out/before.png"
 
-# The bounding box of the magenta pixels (the diamond at 70 % over the
-# background): from 5 units behind the origin of `arm` to 10 ahead.
+# `arm`'s diamond (drawn at 70 % over the background) is the magenta.
 mark="$(magenta_mark "$out/before.png" arm)"
 read -r cx cy <<<"$mark"
 

@@ -41,7 +41,6 @@ printf '%s\n' \
 cp "$script" "$work/before.skel2d"
 
 start_editor ":${XVFB_DISPLAY:-97}" "$script"
-display=":${XVFB_DISPLAY:-97}"
 DISPLAY="$display" import -window root -crop 1400x860+0+0 "$out/before.png"
 
 mark="$(magenta_mark "$out/before.png" goal)"

@@ -33,9 +33,11 @@ wait_for_window() {
 # Starts a virtual X server on display $1 and the editor ($bin) on the
 # script $2 in it (settings kept under $work); on exit both stop and $work
 # is removed. Sets xvfb, app and wid (the editor's window, 1400×860 at 0,0,
-# focused), then waits XVFB_WAIT seconds (default 3) for it to draw.
+# focused; `display` holds $1 afterwards), then waits XVFB_WAIT seconds
+# (default 3) for it to draw.
 start_editor() {
-    local display="$1" script="$2"
+    display="$1"
+    local script="$2"
     Xvfb "$display" -screen 0 1400x860x24 -nolisten tcp >/dev/null 2>&1 &
     xvfb=$!
     trap stop_editor EXIT
