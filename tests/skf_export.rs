@@ -14,6 +14,8 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "test code")]
 
+mod common;
+
 use std::collections::HashMap;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -637,15 +639,7 @@ fn prove_rusty_exported(name: &str, e: Exported, opts: &ExportOptions) -> (Worst
             |frame: u32| evaluate(arm, Some(id), SkinId(0), frame as f64 / anim.fps as f64);
         for frame in 0..=last {
             let mut a = theirs.clone();
-            rs::animate(
-                &mut a.bones,
-                &mut a.inverse_kinematics,
-                &mut a.visuals,
-                &vec![anim],
-                &vec![frame],
-                &vec![0],
-            );
-            rs::construct(&mut a);
+            common::rusty_play(&mut a, anim, frame);
             count_disputed(&mut w, &a.bones, &a.constructed_bones);
             let label = format!("{name}/{} frame {frame}", anim.name);
             let built = Built::from_rs(&a);
@@ -655,15 +649,7 @@ fn prove_rusty_exported(name: &str, e: Exported, opts: &ExportOptions) -> (Worst
         let mut a = theirs.clone();
         for lap in 0..2 {
             for frame in 0..=last {
-                rs::animate(
-                    &mut a.bones,
-                    &mut a.inverse_kinematics,
-                    &mut a.visuals,
-                    &vec![anim],
-                    &vec![frame],
-                    &vec![0],
-                );
-                rs::construct(&mut a);
+                common::rusty_play(&mut a, anim, frame);
                 if lap == 1 {
                     let label = format!("{name}/{} played on, frame {frame}", anim.name);
                     compare(

@@ -98,15 +98,7 @@ fn samples_play_like_rusty_skelform_frame_by_frame() {
             assert_eq!(arm.animations[ai].name, anim.name);
             for frame in 0..=last {
                 let mut a = theirs.clone();
-                rs::animate(
-                    &mut a.bones,
-                    &mut a.inverse_kinematics,
-                    &mut a.visuals,
-                    &vec![anim],
-                    &vec![frame],
-                    &vec![0],
-                );
-                rs::construct(&mut a);
+                common::rusty_play(&mut a, anim, frame);
                 let pose = evaluate(
                     arm,
                     Some(AnimId(ai as u32)),
@@ -170,15 +162,7 @@ fn physics_worst(
         let mut pose = Pose::default();
         let mut per_bone = vec![0.0f64; driven.len()];
         for frame in 0..=last {
-            rs::animate(
-                &mut a.bones,
-                &mut a.inverse_kinematics,
-                &mut a.visuals,
-                &vec![anim],
-                &vec![frame],
-                &vec![0],
-            );
-            rs::construct(&mut a);
+            common::rusty_play(&mut a, anim, frame);
             let t = f64::from(frame) / f64::from(anim.fps);
             evaluate_into(&mut pose, arm, arm.animations.get(ai).map(|a| &**a), SkinId(0), t);
             // A fresh evaluation (simulating from frame 0) agrees with the cached one.
@@ -271,15 +255,7 @@ fn cli_pose_of_a_sample_lists_file_bones_at_truncated_frames() {
     // 0.2599 s × 60 fps = 15.59: frame 15, like 0.25 s.
     assert_eq!(poses[0]["bones"], poses[1]["bones"]);
     let mut a = theirs.clone();
-    rs::animate(
-        &mut a.bones,
-        &mut a.inverse_kinematics,
-        &mut a.visuals,
-        &vec![anim],
-        &vec![15],
-        &vec![0],
-    );
-    rs::construct(&mut a);
+    common::rusty_play(&mut a, anim, 15);
     let bones = poses[0]["bones"].as_array().unwrap();
     assert_eq!(bones.len(), a.bones.len());
     let mut worst = 0.0f64;

@@ -53,3 +53,23 @@ pub fn samples_dir_in(root: &Path, test: &str, sub: &str, required: bool) -> Opt
     eprintln!("{test}: skipped: samples not found at {}", dir.display());
     None
 }
+
+/// Plays `anim` at `frame` on `arm` in rusty_skelform 0.8, as a game does
+/// each frame: the keyframes (`animate`, no blending), then the world bones
+/// (`construct`). On a fresh copy this is the frame alone; on one armature
+/// played frame after frame it carries physics state along.
+pub fn rusty_play(
+    arm: &mut rusty_skelform::Armature,
+    anim: &rusty_skelform::Animation,
+    frame: u32,
+) {
+    rusty_skelform::animate(
+        &mut arm.bones,
+        &mut arm.inverse_kinematics,
+        &mut arm.visuals,
+        &vec![anim],
+        &vec![frame],
+        &vec![0],
+    );
+    rusty_skelform::construct(arm);
+}
