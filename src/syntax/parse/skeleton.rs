@@ -132,7 +132,7 @@ impl Parser {
         toks: &[Token<'_>],
     ) -> Option<usize> {
         let head = toks[0];
-        if head.text.split('.').any(|s| s == "skeleton") {
+        if head.text.as_bytes().split(|&b| b == b'.').any(|s| s == b"skeleton") {
             self.invalid_block(
                 line,
                 Diagnostic::error(
