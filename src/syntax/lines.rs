@@ -519,6 +519,9 @@ mod tests {
 
     /// The one-pass scanner agrees with `LogicalLines` and `Tokens`: the same
     /// non-blank lines (text, start, end, offsets), tokens and comments.
+    /// A line as read: text, start, end, source offsets, tokens.
+    type Seen<'a> = (String, u32, u32, Vec<u32>, Vec<Token<'a>>);
+
     #[test]
     fn scan_lines_matches_logical_lines_and_tokens() {
         for text in [
@@ -549,7 +552,7 @@ mod tests {
                 ranges[i] = (start as u32, toks.len() as u32);
             }
             comments.sort_unstable();
-            let got: Vec<(String, u32, u32, Vec<u32>, Vec<Token<'_>>)> = lines
+            let got: Vec<Seen<'_>> = lines
                 .iter()
                 .zip(&ranges)
                 .filter(|(_, r)| r.1 > r.0)
@@ -566,7 +569,7 @@ mod tests {
                 .collect();
             let all: Vec<LogicalLine<'_>> = LogicalLines::new(text).collect();
             let mut want_comments = Vec::new();
-            let want: Vec<(String, u32, u32, Vec<u32>, Vec<Token<'_>>)> = all
+            let want: Vec<Seen<'_>> = all
                 .iter()
                 .filter_map(|l| {
                     let mut it = Tokens::new(&l.text);

@@ -17,7 +17,16 @@ use crate::model::{Color, Easing};
 type Res<'a, O> = IResult<&'a [u8], O, ()>;
 
 fn unsigned_lit(i: &[u8]) -> Res<'_, &[u8]> {
-    recognize((digit1, opt((char('.'), digit1)))).parse(i)
+    recognize(unsigned_shape).parse(i)
+}
+
+/// `[0-9]+(\.[0-9]+)?` without its text (for a whole token, the token is it).
+fn unsigned_shape(i: &[u8]) -> Res<'_, ()> {
+    let (i, _) = digit1(i)?;
+    match i.first() {
+        Some(b'.') => preceded(char('.'), digit1).parse(i).map(|(i, _)| (i, ())),
+        _ => Ok((i, ())),
+    }
 }
 
 fn number_lit(i: &[u8]) -> Res<'_, &[u8]> {
@@ -88,7 +97,7 @@ fn number_bytes(b: &[u8]) -> Option<f64> {
     if !(first.is_ascii_digit() || first == b'-') || !last.is_ascii_digit() {
         return None;
     }
-    whole(number_lit, b).map(to_f64).and_then(finite)
+    whole(preceded(opt(char('-')), unsigned_shape), b).map(|()| to_f64(b)).and_then(finite)
 }
 
 /// `[0-9]+(\.[0-9]+)?`.
@@ -100,7 +109,7 @@ fn unsigned_bytes(b: &[u8]) -> Option<f64> {
     if !b.first()?.is_ascii_digit() || !b.last()?.is_ascii_digit() {
         return None;
     }
-    whole(unsigned_lit, b).map(to_f64).and_then(finite)
+    whole(unsigned_shape, b).map(|()| to_f64(b)).and_then(finite)
 }
 
 fn name_start(c: u8) -> bool {
@@ -209,7 +218,7 @@ pub fn letter_number(tok: &str, letters: &str, signed: bool) -> Option<(char, f6
     let (&first, rest) = tok.as_bytes().split_first()?;
     // The letter is one ASCII byte of the list: any other first byte (a
     // non-ASCII one included) is turned away here.
-    if !first.is_ascii() || !letters.as_bytes().contains(&first) {
+    if !first.is_ascii() || !letters.bytes().any(|l| l == first) {
         return None;
     }
     let v = if signed { number_bytes(rest)? } else { unsigned_bytes(rest)? };
@@ -307,7 +316,8 @@ fn colon_parts(body: &str) -> [Option<&str>; 4] {
             *part = Some(rest);
             break;
         }
-        match memchr::memchr(b':', rest.as_bytes()) {
+        // Parts are short: a plain loop beats a vectorized search here.
+        match rest.bytes().position(|b| b == b':') {
             Some(i) => {
                 *part = Some(&rest[..i]);
                 rest = &rest[i + 1..];
@@ -334,7 +344,7 @@ pub fn options(tok: &str, in_timeline: bool) -> Option<OptionsTok> {
         body = trimmed;
     }
     // Every form has a `:`.
-    if memchr::memchr(b':', body.as_bytes()).is_none() {
+    if !body.bytes().any(|b| b == b':') {
         return None;
     }
     let parts = colon_parts(body);
