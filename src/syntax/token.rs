@@ -38,32 +38,38 @@ const POW10: [f64; 16] =
     [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15];
 
 /// The value of a recognized `-?[0-9]+(\.[0-9]+)?`.
+#[inline]
 fn to_f64(s: &[u8]) -> f64 {
-    // Up to 15 digits (most literals): the digits as a whole number are
-    // exact in an f64, and so is the power of ten that places the point, so
-    // one division rounds correctly (the standard library's fast path)
-    // instead of running the general decimal conversion.
-    let (neg, digits) = match s.strip_prefix(b"-") {
-        Some(d) => (true, d),
-        None => (false, s),
+    // Up to 15 characters (most literals): the digits as a whole number are
+    // exact in an f64 (below 10^15), and so is the power of ten that places
+    // the point, so one division rounds correctly (the standard library's
+    // fast path) instead of running the general decimal conversion.
+    let (neg, digits) = match s {
+        [b'-', rest @ ..] => (true, rest),
+        _ => (false, s),
     };
-    let mut m = 0u64;
-    let mut n = 0usize;
-    let mut point = None;
-    for &b in digits {
-        if b == b'.' && point.is_none() {
-            point = Some(n);
-        } else if b.is_ascii_digit() && n < 15 {
-            m = m * 10 + u64::from(b - b'0');
-            n += 1;
-        } else {
-            n = usize::MAX;
-            break;
+    if !digits.is_empty() && digits.len() <= 15 {
+        let mut m = 0u64;
+        let mut scale = 0usize;
+        let mut point = false;
+        let mut ok = true;
+        for &b in digits {
+            let d = b.wrapping_sub(b'0');
+            if d < 10 {
+                m = m * 10 + u64::from(d);
+                scale += usize::from(point);
+            } else if b == b'.' && !point {
+                point = true;
+            } else {
+                ok = false;
+            }
         }
-    }
-    if n != usize::MAX && n > 0 {
-        let v = m as f64 / POW10[n - point.unwrap_or(n)];
-        return if neg { -v } else { v };
+        if ok {
+            // Exact: m < 10^15 < 2^53.
+            let v = m as i64 as f64;
+            let v = if scale > 0 { v / POW10[scale & 15] } else { v };
+            return if neg { -v } else { v };
+        }
     }
     std::str::from_utf8(s).ok().and_then(|s| s.parse::<f64>().ok()).unwrap_or(0.0)
 }

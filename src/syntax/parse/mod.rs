@@ -120,14 +120,17 @@ struct Parser {
     roles: Vec<TokenRole>,
 }
 
+#[inline]
 fn span_of(line: &LogicalLine<'_>, pos: usize, len: usize) -> Span {
     Span::new(line.source_offset(pos), line.source_offset(pos + len))
 }
 
+#[inline]
 fn tok_span(line: &LogicalLine<'_>, tok: &Token<'_>) -> Span {
     span_of(line, tok.pos, tok.text.len())
 }
 
+#[inline]
 fn line_span(line: &LogicalLine<'_>) -> Span {
     let first = line.text.len() - line.text.trim_start_matches('\t').len();
     Span::new(line.source_offset(first), line.end.max(line.source_offset(first)))
