@@ -2,12 +2,11 @@
 //! function recognizes one whole token or returns `None`.
 
 use nom::branch::alt;
-use nom::bytes::complete::{tag, take_while, take_while_m_n, take_while1};
+use nom::bytes::complete::{tag, take_while1};
 use nom::character::complete::{char, digit1};
 use nom::combinator::{all_consuming, opt, recognize};
-use nom::multi::many0_count;
 use nom::sequence::{delimited, pair, preceded};
-use nom::{IResult, Parser};
+use nom::{IResult, Input, Parser};
 
 use crate::model::{Color, Easing};
 
@@ -20,11 +19,13 @@ fn unsigned_lit(i: &[u8]) -> Res<'_, &[u8]> {
     recognize(unsigned_shape).parse(i)
 }
 
-/// `[0-9]+(\.[0-9]+)?` without its text (for a whole token, the token is it).
+/// `[0-9]+(\.[0-9]+)?` without its text (for a whole token, the token is
+/// it). nom's `digit1` called directly: no combinator layers on the path
+/// every number takes.
 fn unsigned_shape(i: &[u8]) -> Res<'_, ()> {
     let (i, _) = digit1(i)?;
-    match i.first() {
-        Some(b'.') => preceded(char('.'), digit1).parse(i).map(|(i, _)| (i, ())),
+    match i {
+        [b'.', frac @ ..] => digit1(frac).map(|(i, _)| (i, ())),
         _ => Ok((i, ())),
     }
 }
@@ -103,7 +104,11 @@ fn number_bytes(b: &[u8]) -> Option<f64> {
     if !(first.is_ascii_digit() || first == b'-') || !last.is_ascii_digit() {
         return None;
     }
-    whole(preceded(opt(char('-')), unsigned_shape), b).map(|()| to_f64(b)).and_then(finite)
+    let unsigned = b.strip_prefix(b"-").unwrap_or(b);
+    match unsigned_shape(unsigned) {
+        Ok(([], ())) => finite(to_f64(b)),
+        _ => None,
+    }
 }
 
 /// `[0-9]+(\.[0-9]+)?`.
@@ -115,7 +120,10 @@ fn unsigned_bytes(b: &[u8]) -> Option<f64> {
     if !b.first()?.is_ascii_digit() || !b.last()?.is_ascii_digit() {
         return None;
     }
-    whole(unsigned_shape, b).map(|()| to_f64(b)).and_then(finite)
+    match unsigned_shape(b) {
+        Ok(([], ())) => finite(to_f64(b)),
+        _ => None,
+    }
 }
 
 fn name_start(c: u8) -> bool {
@@ -127,11 +135,27 @@ fn name_char(c: u8) -> bool {
 }
 
 fn name_lit(i: &[u8]) -> Res<'_, &[u8]> {
-    recognize((take_while_m_n(1, 1, name_start), take_while(name_char))).parse(i)
+    // One start byte, then nom splits off the run of name bytes.
+    match i {
+        [c, rest @ ..] if name_start(*c) => {
+            let (rest, _) = rest.split_at_position_complete(|c| !name_char(c))?;
+            Ok((rest, &i[..i.len() - rest.len()]))
+        }
+        _ => Err(nom::Err::Error(())),
+    }
 }
 
+/// Names joined by dots: `NAME(\.NAME)*` (a dot not followed by a name is
+/// left over).
 fn path_lit(i: &[u8]) -> Res<'_, &[u8]> {
-    recognize((name_lit, many0_count(preceded(char('.'), name_lit)))).parse(i)
+    let (mut rest, _) = name_lit(i)?;
+    while let [b'.', tail @ ..] = rest {
+        match name_lit(tail) {
+            Ok((r, _)) => rest = r,
+            Err(_) => break,
+        }
+    }
+    Ok((rest, &i[..i.len() - rest.len()]))
 }
 
 /// `NAME`: `[A-Za-z_-][A-Za-z0-9_-]*`.
@@ -242,11 +266,15 @@ pub fn fps(tok: &str) -> Option<f64> {
 /// An easing name as the original recognizes it inside option tokens:
 /// `[A-Za-z_]([A-Za-z0-9_-]*[A-Za-z_])?`.
 fn easing_lit(i: &[u8]) -> Res<'_, &[u8]> {
-    let (_, word) = recognize((
-        take_while_m_n(1, 1, |c: u8| c.is_ascii_alphabetic() || c == b'_'),
-        take_while(|c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'-'),
-    ))
-    .parse(i)?;
+    let word = match i {
+        [c, rest @ ..] if c.is_ascii_alphabetic() || *c == b'_' => {
+            let (rest, _) = rest.split_at_position_complete(|c| {
+                !(c.is_ascii_alphanumeric() || c == b'_' || c == b'-')
+            })?;
+            &i[..i.len() - rest.len()]
+        }
+        _ => return Err(nom::Err::Error(())),
+    };
     // The name must end with a letter or underscore: trailing digits and
     // hyphens are given back (hyphens before `>` are an advance). The first
     // character is a letter or underscore, so at least one is kept.
