@@ -442,14 +442,14 @@ pub fn advance(tok: &str) -> Option<u32> {
 
 /// `}` or `}[n]`: the number of iterations.
 pub fn end_loop(tok: &str) -> Option<f64> {
-    if tok == "}" {
-        return Some(1.0);
+    match tok.as_bytes() {
+        [b'}'] => Some(1.0),
+        [b'}', b'[', count @ .., b']'] => match digit1::<_, ()>(count) {
+            Ok(([], digits)) => Some(to_f64(digits)),
+            _ => None,
+        },
+        _ => None,
     }
-    if !tok.starts_with('}') {
-        return None;
-    }
-    whole(|i| preceded(char('}'), delimited(char('['), digit1, char(']'))).parse(i), tok.as_bytes())
-        .map(to_f64)
 }
 
 /// A name inside a token and its byte offset in the token.

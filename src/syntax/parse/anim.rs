@@ -4,6 +4,13 @@ use super::*;
 
 /// `^\t\t.\s`: two tabs, any character, whitespace.
 pub(super) fn is_timeline_line(text: &str) -> bool {
+    // Two ASCII characters after the tabs (nearly always): no decoding.
+    if let [b'\t', b'\t', c, d, ..] = *text.as_bytes()
+        && c.is_ascii()
+        && d.is_ascii()
+    {
+        return !matches!(c, b'\n' | b'\r') && is_js_space(char::from(d));
+    }
     let Some(rest) = text.strip_prefix("\t\t") else { return false };
     let mut chars = rest.chars();
     match chars.next() {

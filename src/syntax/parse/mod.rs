@@ -132,7 +132,7 @@ fn tok_span(line: &LogicalLine<'_>, tok: &Token<'_>) -> Span {
 
 #[inline]
 fn line_span(line: &LogicalLine<'_>) -> Span {
-    let first = line.text.len() - line.text.trim_start_matches('\t').len();
+    let first = line.depth();
     Span::new(line.source_offset(first), line.end.max(line.source_offset(first)))
 }
 
