@@ -264,7 +264,9 @@ pub fn scan_lines<'a>(
         let mut comment = None;
         let mut slow = false;
         loop {
-            i += run_len(&bytes[i..], SPACE);
+            while i < len && SCAN_CLASS[bytes[i] as usize] == SPACE {
+                i += 1;
+            }
             if i >= len {
                 break;
             }
@@ -277,7 +279,9 @@ pub fn scan_lines<'a>(
                 _ => {}
             }
             let s = i;
-            i += run_len(&bytes[i..], WORD);
+            while i < len && SCAN_CLASS[bytes[i] as usize] == WORD {
+                i += 1;
+            }
             if i < len && SCAN_CLASS[bytes[i] as usize] == NON_ASCII {
                 slow = true;
                 break;
@@ -336,12 +340,6 @@ pub fn scan_lines<'a>(
         pos = i + 1;
     }
     deferred
-}
-
-/// How many bytes at the start of `bytes` are of scan class `class`.
-#[inline]
-fn run_len(bytes: &[u8], class: u8) -> usize {
-    bytes.iter().position(|&b| SCAN_CLASS[b as usize] != class).unwrap_or(bytes.len())
 }
 
 /// An ASCII byte that JavaScript's `\s` matches.

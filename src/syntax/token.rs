@@ -4,7 +4,7 @@
 use nom::branch::alt;
 use nom::bytes::complete::{tag, take_while1};
 use nom::character::complete::{char, digit1};
-use nom::combinator::{all_consuming, opt, recognize};
+use nom::combinator::{opt, recognize};
 use nom::sequence::{delimited, pair, preceded};
 use nom::{IResult, Input, Parser};
 
@@ -83,7 +83,11 @@ fn finite(v: f64) -> Option<f64> {
 
 /// Runs `p` over the whole token: `None` unless it matches every byte.
 fn whole<'a, O>(mut p: impl Parser<&'a [u8], Output = O, Error = ()>, tok: &'a [u8]) -> Option<O> {
-    all_consuming(|i| p.parse(i)).parse(tok).ok().map(|(_, o)| o)
+    // As `all_consuming`: the parse must leave nothing over.
+    match p.parse(tok) {
+        Ok(([], o)) => Some(o),
+        _ => None,
+    }
 }
 
 /// The part of `tok` that `part` (a recognized sub-slice of its bytes) covers.
