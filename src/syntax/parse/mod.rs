@@ -55,12 +55,13 @@ pub fn parse_section(src: &str) -> Section {
         .into_iter()
         .map(|(s, e)| TokenRole { span: Span::new(s, e), role: Role::Comment })
         .collect();
-    let lines: Vec<Ln<'_>> = all
-        .iter()
-        .zip(&ranges)
-        .filter(|(_, r)| r.1 > r.0)
-        .map(|(l, &(a, b))| (l, &buf[a as usize..b as usize]))
-        .collect();
+    let mut lines: Vec<Ln<'_>> = Vec::with_capacity(all.len());
+    lines.extend(
+        all.iter()
+            .zip(&ranges)
+            .filter(|(_, r)| r.1 > r.0)
+            .map(|(l, &(a, b))| (l, &buf[a as usize..b as usize])),
+    );
     let Some((header, rest)) = lines.split_first() else {
         return Section {
             kind: SectionKind::Ignored,
