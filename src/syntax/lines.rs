@@ -201,13 +201,18 @@ impl<'a> Iterator for Tokens<'a> {
 }
 
 /// [`BYTE_CLASS`]: a byte that is not whitespace, an ASCII whitespace byte,
-/// or a byte of a non-ASCII character (decoded to tell).
+/// or a byte of a non-ASCII character (decoded to tell); [`SCAN_CLASS`] also
+/// tells the line break apart.
 const WORD: u8 = 0;
 const SPACE: u8 = 1;
 const NON_ASCII: u8 = 2;
+const NEWLINE: u8 = 3;
 
 /// The class of each byte value, for the tokenizer's inner loops.
-static BYTE_CLASS: [u8; 256] = {
+static BYTE_CLASS: [u8; 256] = byte_classes(SPACE);
+
+/// The class of each byte value: [`BYTE_CLASS`] with `\n` as `newline`.
+const fn byte_classes(newline: u8) -> [u8; 256] {
     let mut t = [WORD; 256];
     let mut b = 0;
     while b < 256 {
@@ -218,8 +223,124 @@ static BYTE_CLASS: [u8; 256] = {
         }
         b += 1;
     }
+    t[b'\n' as usize] = newline;
     t
-};
+}
+
+/// [`BYTE_CLASS`] with `\n` as [`NEWLINE`], for [`scan_lines`].
+static SCAN_CLASS: [u8; 256] = byte_classes(NEWLINE);
+
+/// The logical lines of a text that hold tokens, and their tokens, read in
+/// one pass over the bytes (LANGUAGE.md §1.1–1.3).
+///
+/// Appends each non-blank line to `lines`, its tokens to `toks` (their range
+/// in `ranges`, one per line) and the span of each comment (from the `#`
+/// token to the end of its logical line) to `comments`, in order. A line
+/// that continues on the next one (`\` at its end) is joined into an owned
+/// text, which the tokens cannot borrow while `lines` grows: such lines get an
+/// empty range and are returned, for the caller to tokenize with
+/// [`tokenize_into`] once `lines` is complete.
+///
+/// An ASCII physical line (nearly every line) is cut into tokens in the same
+/// loop that finds its end; a line with a non-ASCII byte or a continuation
+/// is read by [`LogicalLines`] and [`Tokens`] instead, which agree with it.
+pub fn scan_lines<'a>(
+    src: &'a str,
+    lines: &mut Vec<LogicalLine<'a>>,
+    toks: &mut Vec<Token<'a>>,
+    ranges: &mut Vec<(u32, u32)>,
+    comments: &mut Vec<(u32, u32)>,
+) -> Vec<usize> {
+    let bytes = src.as_bytes();
+    let len = bytes.len();
+    let mut deferred = Vec::new();
+    let mut pos = 0;
+    // Like `LogicalLines`, a text ending with `\n` ends with an empty line,
+    // which holds nothing.
+    while pos < len {
+        let start = pos;
+        let first_tok = toks.len();
+        let mut i = pos;
+        let mut comment = None;
+        let mut slow = false;
+        loop {
+            while i < len && SCAN_CLASS[bytes[i] as usize] == SPACE {
+                i += 1;
+            }
+            if i >= len {
+                break;
+            }
+            match SCAN_CLASS[bytes[i] as usize] {
+                NEWLINE => break,
+                NON_ASCII => {
+                    slow = true;
+                    break;
+                }
+                _ => {}
+            }
+            let s = i;
+            while i < len && SCAN_CLASS[bytes[i] as usize] == WORD {
+                i += 1;
+            }
+            if i < len && SCAN_CLASS[bytes[i] as usize] == NON_ASCII {
+                slow = true;
+                break;
+            }
+            if i - s == 1 && bytes[s] == b'#' {
+                comment = Some(s);
+                i = memchr::memchr(b'\n', &bytes[i..]).map_or(len, |k| i + k);
+                break;
+            }
+            toks.push(Token { text: &src[s..i], pos: s - start });
+        }
+        // `i` is at the line break (or the end of the text), unless `slow`.
+        let mut end = i;
+        if !slow && end > start && bytes[end - 1] == b'\r' {
+            end -= 1;
+        }
+        if slow || (i < len && end > start && bytes[end - 1] == b'\\') {
+            // Read by the general iterator: non-ASCII or joined.
+            toks.truncate(first_tok);
+            let mut it = LogicalLines { src, pos: start, done: false };
+            let Some(line) = it.next() else { break };
+            pos = if it.done { len } else { it.pos };
+            match line.text {
+                Cow::Borrowed(text) => {
+                    let mut tokens = Tokens::new(text);
+                    toks.extend(tokens.by_ref());
+                    if let Some(c) = tokens.comment_start() {
+                        let c = line.start + c as u32;
+                        comments.push((c, line.end.max(c)));
+                    }
+                    if toks.len() > first_tok {
+                        ranges.push((first_tok as u32, toks.len() as u32));
+                        lines.push(line);
+                    }
+                }
+                Cow::Owned(_) => {
+                    deferred.push(lines.len());
+                    ranges.push((0, 0));
+                    lines.push(line);
+                }
+            }
+            continue;
+        }
+        if let Some(c) = comment {
+            comments.push((c as u32, (end as u32).max(c as u32)));
+        }
+        if toks.len() > first_tok {
+            ranges.push((first_tok as u32, toks.len() as u32));
+            lines.push(LogicalLine {
+                text: Cow::Borrowed(&src[start..end]),
+                start: start as u32,
+                end: end as u32,
+                pieces: Vec::new(),
+            });
+        }
+        pos = i + 1;
+    }
+    deferred
+}
 
 /// An ASCII byte that JavaScript's `\s` matches.
 #[inline]
@@ -393,6 +514,76 @@ mod tests {
             let want: Vec<Token<'_>> = it.by_ref().collect();
             assert_eq!(buf, want, "{line:?}");
             assert_eq!(comment, it.comment_start(), "{line:?}");
+        }
+    }
+
+    /// The one-pass scanner agrees with `LogicalLines` and `Tokens`: the same
+    /// non-blank lines (text, start, end, offsets), tokens and comments.
+    /// A line as read: text, start, end, source offsets, tokens.
+    type Seen<'a> = (String, u32, u32, Vec<u32>, Vec<Token<'a>>);
+
+    #[test]
+    fn scan_lines_matches_logical_lines_and_tokens() {
+        for text in [
+            "",
+            "\n",
+            "skeleton #FC0\n\tb0 l35 x-10\n\t\t@ :rect w10\n",
+            "anim \"a\"\r\n\tb0 :4:li\r\n\t\tx 0 -> 1 # c\r\n\r\n# top\r\n",
+            "a \\\r\nb c\nd",
+            "a \\\nb \\\n\\\n c # x \\\n y\nz\\",
+            "\t# only a comment\n\t\t#\n#x y\n",
+            "é z\t#\t\n\u{a0}x\u{2003}y\nq\u{3000}",
+            "a\x0bb\x0cc\rd\r",
+            "\\",
+            "x\\\n",
+            "# c \\\nstill comment\nnext",
+            "t é # ü\nok\n",
+        ] {
+            let (mut lines, mut toks, mut ranges, mut comments) =
+                (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+            let deferred = scan_lines(text, &mut lines, &mut toks, &mut ranges, &mut comments);
+            let mut toks: Vec<Token<'_>> = toks;
+            for &i in &deferred {
+                let start = toks.len();
+                if let Some(c) = tokenize_into(&lines[i].text, &mut toks) {
+                    let c = lines[i].source_offset(c);
+                    comments.push((c, lines[i].end.max(c)));
+                }
+                ranges[i] = (start as u32, toks.len() as u32);
+            }
+            comments.sort_unstable();
+            let got: Vec<Seen<'_>> = lines
+                .iter()
+                .zip(&ranges)
+                .filter(|(_, r)| r.1 > r.0)
+                .map(|(l, &(a, b))| {
+                    let offsets = (0..=l.text.len()).map(|p| l.source_offset(p)).collect();
+                    (
+                        l.text.to_string(),
+                        l.start,
+                        l.end,
+                        offsets,
+                        toks[a as usize..b as usize].to_vec(),
+                    )
+                })
+                .collect();
+            let all: Vec<LogicalLine<'_>> = LogicalLines::new(text).collect();
+            let mut want_comments = Vec::new();
+            let want: Vec<Seen<'_>> = all
+                .iter()
+                .filter_map(|l| {
+                    let mut it = Tokens::new(&l.text);
+                    let t: Vec<Token<'_>> = it.by_ref().collect();
+                    if let Some(c) = it.comment_start() {
+                        let c = l.source_offset(c);
+                        want_comments.push((c, l.end.max(c)));
+                    }
+                    let offsets = (0..=l.text.len()).map(|p| l.source_offset(p)).collect();
+                    (!t.is_empty()).then(|| (l.text.to_string(), l.start, l.end, offsets, t))
+                })
+                .collect();
+            assert_eq!(got, want, "{text:?}");
+            assert_eq!(comments, want_comments, "{text:?}");
         }
     }
 

@@ -2,37 +2,77 @@
 //! function recognizes one whole token or returns `None`.
 
 use nom::branch::alt;
-use nom::bytes::complete::{tag, take_while, take_while_m_n, take_while1};
+use nom::bytes::complete::{tag, take_while1};
 use nom::character::complete::{char, digit1};
-use nom::combinator::{all_consuming, opt, recognize};
-use nom::multi::many0_count;
+use nom::combinator::{opt, recognize};
 use nom::sequence::{delimited, pair, preceded};
-use nom::{IResult, Parser};
+use nom::{IResult, Input, Parser};
 
 use crate::model::{Color, Easing};
 
-type Res<'a, O> = IResult<&'a str, O>;
+// The grammars run over the token's bytes (every literal of the language is
+// ASCII, so a recognized part is also a `str` slice of the token), and a
+// failed alternative costs nothing: the error type is `()`.
+type Res<'a, O> = IResult<&'a [u8], O, ()>;
 
-fn unsigned_lit(i: &str) -> Res<'_, &str> {
-    recognize((digit1, opt((char('.'), digit1)))).parse(i)
+fn unsigned_lit(i: &[u8]) -> Res<'_, &[u8]> {
+    recognize(unsigned_shape).parse(i)
 }
 
-fn number_lit(i: &str) -> Res<'_, &str> {
+/// `[0-9]+(\.[0-9]+)?` without its text (for a whole token, the token is
+/// it). nom's `digit1` called directly: no combinator layers on the path
+/// every number takes.
+fn unsigned_shape(i: &[u8]) -> Res<'_, ()> {
+    let (i, _) = digit1(i)?;
+    match i {
+        [b'.', frac @ ..] => digit1(frac).map(|(i, _)| (i, ())),
+        _ => Ok((i, ())),
+    }
+}
+
+fn number_lit(i: &[u8]) -> Res<'_, &[u8]> {
     recognize((opt(char('-')), digit1, opt((char('.'), digit1)))).parse(i)
 }
 
-fn to_f64(s: &str) -> f64 {
-    // Whole numbers of up to 15 digits (most literals) are exact in an f64:
-    // add them up instead of running the general decimal conversion.
-    let (neg, digits) = match s.strip_prefix('-') {
-        Some(d) => (true, d),
-        None => (false, s),
+/// Exact powers of ten (every one up to 10^22 is an f64).
+const POW10: [f64; 16] =
+    [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15];
+
+/// The value of a recognized `-?[0-9]+(\.[0-9]+)?`.
+#[inline]
+fn to_f64(s: &[u8]) -> f64 {
+    // Up to 15 characters (most literals): the digits as a whole number are
+    // exact in an f64 (below 10^15), and so is the power of ten that places
+    // the point, so one division rounds correctly (the standard library's
+    // fast path) instead of running the general decimal conversion.
+    let (neg, digits) = match s {
+        [b'-', rest @ ..] => (true, rest),
+        _ => (false, s),
     };
-    if !digits.is_empty() && digits.len() <= 15 && digits.bytes().all(|b| b.is_ascii_digit()) {
-        let v = digits.bytes().fold(0u64, |v, b| v * 10 + u64::from(b - b'0')) as f64;
-        return if neg { -v } else { v };
+    if !digits.is_empty() && digits.len() <= 15 {
+        let mut m = 0u64;
+        let mut scale = 0usize;
+        let mut point = false;
+        let mut ok = true;
+        for &b in digits {
+            let d = b.wrapping_sub(b'0');
+            if d < 10 {
+                m = m * 10 + u64::from(d);
+                scale += usize::from(point);
+            } else if b == b'.' && !point {
+                point = true;
+            } else {
+                ok = false;
+            }
+        }
+        if ok {
+            // Exact: m < 10^15 < 2^53.
+            let v = m as i64 as f64;
+            let v = if scale > 0 { v / POW10[scale & 15] } else { v };
+            return if neg { -v } else { v };
+        }
     }
-    s.parse::<f64>().unwrap_or(0.0)
+    std::str::from_utf8(s).ok().and_then(|s| s.parse::<f64>().ok()).unwrap_or(0.0)
 }
 
 /// A recognized literal whose value fits in an f64 (a literal with hundreds
@@ -41,61 +81,105 @@ fn finite(v: f64) -> Option<f64> {
     v.is_finite().then_some(v)
 }
 
-fn whole<'a, O>(
-    mut p: impl Parser<&'a str, Output = O, Error = nom::error::Error<&'a str>>,
-    tok: &'a str,
-) -> Option<O> {
-    all_consuming(|i| p.parse(i)).parse(tok).ok().map(|(_, o)| o)
+/// Runs `p` over the whole token: `None` unless it matches every byte.
+fn whole<'a, O>(mut p: impl Parser<&'a [u8], Output = O, Error = ()>, tok: &'a [u8]) -> Option<O> {
+    // As `all_consuming`: the parse must leave nothing over.
+    match p.parse(tok) {
+        Ok(([], o)) => Some(o),
+        _ => None,
+    }
+}
+
+/// The part of `tok` that `part` (a recognized sub-slice of its bytes) covers.
+fn sub<'a>(tok: &'a str, part: &[u8]) -> &'a str {
+    let off = (part.as_ptr() as usize).wrapping_sub(tok.as_ptr() as usize).min(tok.len());
+    tok.get(off..off + part.len()).unwrap_or_default()
 }
 
 /// `NUM`: `-?[0-9]+(\.[0-9]+)?`.
 pub fn number(tok: &str) -> Option<f64> {
-    // Only a digit or `-` starts one: most other tokens are turned away
-    // here, before the parser runs.
-    let first = *tok.as_bytes().first()?;
-    if !(first.is_ascii_digit() || first == b'-') {
+    number_bytes(tok.as_bytes())
+}
+
+fn number_bytes(b: &[u8]) -> Option<f64> {
+    // A number starts with a digit or `-` and ends with a digit: most other
+    // tokens are turned away here, before the parser runs.
+    let (&first, &last) = (b.first()?, b.last()?);
+    if !(first.is_ascii_digit() || first == b'-') || !last.is_ascii_digit() {
         return None;
     }
-    whole(number_lit, tok).map(to_f64).and_then(finite)
+    let unsigned = b.strip_prefix(b"-").unwrap_or(b);
+    match unsigned_shape(unsigned) {
+        Ok(([], ())) => finite(to_f64(b)),
+        _ => None,
+    }
 }
 
 /// `[0-9]+(\.[0-9]+)?`.
 pub fn unsigned(tok: &str) -> Option<f64> {
-    if !tok.as_bytes().first()?.is_ascii_digit() {
+    unsigned_bytes(tok.as_bytes())
+}
+
+fn unsigned_bytes(b: &[u8]) -> Option<f64> {
+    if !b.first()?.is_ascii_digit() || !b.last()?.is_ascii_digit() {
         return None;
     }
-    whole(unsigned_lit, tok).map(to_f64).and_then(finite)
+    match unsigned_shape(b) {
+        Ok(([], ())) => finite(to_f64(b)),
+        _ => None,
+    }
 }
 
-fn name_start(c: char) -> bool {
-    c.is_ascii_alphabetic() || c == '_' || c == '-'
+fn name_start(c: u8) -> bool {
+    c.is_ascii_alphabetic() || c == b'_' || c == b'-'
 }
 
-fn name_char(c: char) -> bool {
-    c.is_ascii_alphanumeric() || c == '_' || c == '-'
+fn name_char(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || c == b'_' || c == b'-'
 }
 
-fn name_lit(i: &str) -> Res<'_, &str> {
-    recognize((take_while_m_n(1, 1, name_start), take_while(name_char))).parse(i)
+fn name_lit(i: &[u8]) -> Res<'_, &[u8]> {
+    // One start byte, then nom splits off the run of name bytes.
+    match i {
+        [c, rest @ ..] if name_start(*c) => {
+            let (rest, _) = rest.split_at_position_complete(|c| !name_char(c))?;
+            Ok((rest, &i[..i.len() - rest.len()]))
+        }
+        _ => Err(nom::Err::Error(())),
+    }
 }
 
-fn path_lit(i: &str) -> Res<'_, &str> {
-    recognize((name_lit, many0_count(preceded(char('.'), name_lit)))).parse(i)
+/// Names joined by dots: `NAME(\.NAME)*` (a dot not followed by a name is
+/// left over).
+fn path_lit(i: &[u8]) -> Res<'_, &[u8]> {
+    let (mut rest, _) = name_lit(i)?;
+    while let [b'.', tail @ ..] = rest {
+        match name_lit(tail) {
+            Ok((r, _)) => rest = r,
+            Err(_) => break,
+        }
+    }
+    Ok((rest, &i[..i.len() - rest.len()]))
 }
 
 /// `NAME`: `[A-Za-z_-][A-Za-z0-9_-]*`.
 pub fn is_name(tok: &str) -> bool {
-    whole(name_lit, tok).is_some()
+    whole(name_lit, tok.as_bytes()).is_some()
 }
 
 /// A dotted path of names.
 pub fn is_path(tok: &str) -> bool {
-    whole(path_lit, tok).is_some()
+    whole(path_lit, tok.as_bytes()).is_some()
 }
 
 /// Length of the longest path at the start of `s` (0 if none).
 pub fn path_prefix_len(s: &str) -> usize {
-    path_lit(s).map_or(0, |(_, p)| p.len())
+    // A path starts with a name: anything else is turned away before the
+    // parser runs.
+    if !s.as_bytes().first().is_some_and(|&b| name_start(b)) {
+        return 0;
+    }
+    path_lit(s.as_bytes()).map_or(0, |(_, p)| p.len())
 }
 
 /// A color literal as written: hex digits and an optional alpha.
@@ -132,62 +216,74 @@ impl ColorLit {
     }
 }
 
-fn hex_digits(i: &str) -> Res<'_, &str> {
-    take_while1(|c: char| c.is_ascii_hexdigit()).parse(i)
+fn hex_digits(i: &[u8]) -> Res<'_, &[u8]> {
+    take_while1(|c: u8| c.is_ascii_hexdigit()).parse(i)
 }
 
-fn color_lit(i: &str) -> Res<'_, ColorLit> {
+fn color_lit(i: &[u8]) -> Res<'_, ColorLit> {
     let (rest, (hex, alpha)) =
         (preceded(char('#'), hex_digits), opt(preceded(char(','), unsigned_lit))).parse(i)?;
     let nib = |c: u8| (c as char).to_digit(16).unwrap_or(0) as u8;
-    let b = hex.as_bytes();
+    let b = hex;
     let rgb = match b.len() {
         3 => [nib(b[0]) * 17, nib(b[1]) * 17, nib(b[2]) * 17],
         6 => [nib(b[0]) * 16 + nib(b[1]), nib(b[2]) * 16 + nib(b[3]), nib(b[4]) * 16 + nib(b[5])],
-        _ => return Err(nom::Err::Error(nom::error::Error::new(i, nom::error::ErrorKind::Verify))),
+        _ => return Err(nom::Err::Error(())),
     };
     let alpha = alpha.map(to_f64);
     if alpha.is_some_and(|a| !a.is_finite()) {
-        return Err(nom::Err::Error(nom::error::Error::new(i, nom::error::ErrorKind::Verify)));
+        return Err(nom::Err::Error(()));
     }
     Ok((rest, ColorLit { rgb, alpha }))
 }
 
 /// `COLOR`: `#RGB` or `#RRGGBB`, optionally `,ALPHA`.
 pub fn color(tok: &str) -> Option<ColorLit> {
-    whole(color_lit, tok)
+    // Only `#` starts one.
+    if !tok.starts_with('#') {
+        return None;
+    }
+    whole(color_lit, tok.as_bytes())
 }
 
 /// A letter immediately followed by a number, e.g. `x-10.5`. `letters` lists
-/// the accepted letters; `signed` allows a minus sign.
+/// the accepted letters (ASCII); `signed` allows a minus sign.
 pub fn letter_number(tok: &str, letters: &str, signed: bool) -> Option<(char, f64)> {
-    let mut chars = tok.chars();
-    let first = chars.next()?;
-    if !letters.contains(first) {
+    let (&first, rest) = tok.as_bytes().split_first()?;
+    // The letter is one ASCII byte of the list: any other first byte (a
+    // non-ASCII one included) is turned away here.
+    if !first.is_ascii() || !letters.bytes().any(|l| l == first) {
         return None;
     }
-    let rest = chars.as_str();
-    let v = if signed { number(rest)? } else { unsigned(rest)? };
-    Some((first, v))
+    let v = if signed { number_bytes(rest)? } else { unsigned_bytes(rest)? };
+    Some((char::from(first), v))
 }
 
 /// `Nfps` (integer frames per second).
 pub fn fps(tok: &str) -> Option<f64> {
-    whole(|i| pair(digit1, tag("fps")).parse(i), tok).map(|(d, _)| to_f64(d))
+    if !tok.ends_with("fps") {
+        return None;
+    }
+    whole(|i| pair(digit1, tag("fps")).parse(i), tok.as_bytes()).map(|(d, _)| to_f64(d))
 }
 
 /// An easing name as the original recognizes it inside option tokens:
 /// `[A-Za-z_]([A-Za-z0-9_-]*[A-Za-z_])?`.
-fn easing_lit(i: &str) -> Res<'_, &str> {
-    let (_, word) = recognize((
-        take_while_m_n(1, 1, |c: char| c.is_ascii_alphabetic() || c == '_'),
-        take_while(|c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-'),
-    ))
-    .parse(i)?;
+fn easing_lit(i: &[u8]) -> Res<'_, &[u8]> {
+    let word = match i {
+        [c, rest @ ..] if c.is_ascii_alphabetic() || *c == b'_' => {
+            let (rest, _) = rest.split_at_position_complete(|c| {
+                !(c.is_ascii_alphanumeric() || c == b'_' || c == b'-')
+            })?;
+            &i[..i.len() - rest.len()]
+        }
+        _ => return Err(nom::Err::Error(())),
+    };
     // The name must end with a letter or underscore: trailing digits and
     // hyphens are given back (hyphens before `>` are an advance). The first
     // character is a letter or underscore, so at least one is kept.
-    let keep = word.trim_end_matches(|c: char| c.is_ascii_digit() || c == '-').len();
+    let keep =
+        word.len() - word.iter().rev().take_while(|&&c| c.is_ascii_digit() || c == b'-').count();
     Ok((&i[keep..], &i[..keep]))
 }
 
@@ -227,25 +323,50 @@ pub struct OptionsTok {
 
 enum Part<'a> {
     Empty,
-    Num(&'a str, bool),
+    Num(&'a [u8], bool),
     Ease(&'a str),
 }
 
 fn classify(s: &str, allow_plus: bool) -> Option<Part<'_>> {
-    if s.is_empty() {
+    let b = s.as_bytes();
+    if b.is_empty() {
         return Some(Part::Empty);
     }
-    if let Some(rest) = s.strip_prefix('+') {
-        return if allow_plus && unsigned(rest).is_some() {
+    if let Some(rest) = b.strip_prefix(b"+") {
+        return if allow_plus && unsigned_bytes(rest).is_some() {
             Some(Part::Num(rest, true))
         } else {
             None
         };
     }
-    if unsigned(s).is_some() {
-        return Some(Part::Num(s, false));
+    if unsigned_bytes(b).is_some() {
+        return Some(Part::Num(b, false));
     }
-    whole(easing_lit, s).map(Part::Ease)
+    whole(easing_lit, b).map(|e| Part::Ease(sub(s, e)))
+}
+
+/// Splits `body` at its first three `:` (as `splitn(4, ':')` does).
+fn colon_parts(body: &str) -> [Option<&str>; 4] {
+    let mut parts = [None; 4];
+    let mut rest = body;
+    for (k, part) in parts.iter_mut().enumerate() {
+        if k == 3 {
+            *part = Some(rest);
+            break;
+        }
+        // Parts are short: a plain loop beats a vectorized search here.
+        match rest.bytes().position(|b| b == b':') {
+            Some(i) => {
+                *part = Some(&rest[..i]);
+                rest = &rest[i + 1..];
+            }
+            None => {
+                *part = Some(rest);
+                break;
+            }
+        }
+    }
+    parts
 }
 
 /// Recognizes the OPTS forms `F:`, `F::`, `:S:`, `:S`, `::E`, `:E`, `F:S:`,
@@ -260,14 +381,17 @@ pub fn options(tok: &str, in_timeline: bool) -> Option<OptionsTok> {
         advance = (body.len() - trimmed.len()) as u32;
         body = trimmed;
     }
-    let mut split = body.splitn(4, ':');
-    let parts: [Option<&str>; 4] = [split.next(), split.next(), split.next(), split.next()];
+    // Every form has a `:`.
+    if !body.bytes().any(|b| b == b':') {
+        return None;
+    }
+    let parts = colon_parts(body);
     let mut out = OptionsTok { advance, ..OptionsTok::default() };
     let easing_of = |name: &str| match Easing::from_code(name) {
         Some(e) => EasingOpt::Known(e),
         None => EasingOpt::Unknown(name.to_string()),
     };
-    let num = |s: &str, rel: bool| FrameOpt { value: to_f64(s), relative: rel };
+    let num = |s: &[u8], rel: bool| FrameOpt { value: to_f64(s), relative: rel };
     match parts {
         [Some(f), Some(s), Some(e), None] => {
             // F?:S?:E?
@@ -322,14 +446,14 @@ pub fn advance(tok: &str) -> Option<u32> {
 
 /// `}` or `}[n]`: the number of iterations.
 pub fn end_loop(tok: &str) -> Option<f64> {
-    if tok == "}" {
-        return Some(1.0);
+    match tok.as_bytes() {
+        [b'}'] => Some(1.0),
+        [b'}', b'[', count @ .., b']'] => match digit1::<_, ()>(count) {
+            Ok(([], digits)) => Some(to_f64(digits)),
+            _ => None,
+        },
+        _ => None,
     }
-    if !tok.starts_with('}') {
-        return None;
-    }
-    whole(|i| preceded(char('}'), delimited(char('['), digit1, char(']'))).parse(i), tok)
-        .map(to_f64)
 }
 
 /// A name inside a token and its byte offset in the token.
@@ -343,39 +467,47 @@ pub fn point(tok: &str) -> Option<(f64, f64, Option<NameAt<'_>>)> {
             (number_lit, preceded(char(','), number_lit), opt(preceded(char(':'), path_lit)))
                 .parse(i)
         },
-        tok,
+        tok.as_bytes(),
     )?;
-    let reference = r.map(|r| (r, tok.len() - r.len()));
+    let reference = r.map(|r| (sub(tok, r), tok.len() - r.len()));
     Some((finite(to_f64(x))?, finite(to_f64(y))?, reference))
 }
 
 /// A name in brackets right after the start of `s`: `[NAME]`. Returns the
 /// name and the remaining text.
-fn bracket_name(i: &str) -> Res<'_, &str> {
+fn bracket_name(i: &[u8]) -> Res<'_, &[u8]> {
     delimited(char('['), name_lit, char(']')).parse(i)
 }
 
 /// The head token of a slot line: `@[SLOT][\[ATT\]]`. Returns the optional
 /// slot and attachment names with their byte offsets in the token.
 pub fn slot_head(tok: &str) -> Option<(Option<NameAt<'_>>, Option<NameAt<'_>>)> {
-    let (slot, att) =
-        whole(|i| preceded(char('@'), pair(opt(name_lit), opt(bracket_name))).parse(i), tok)?;
-    let slot = slot.map(|s| (s, 1));
-    let att = att.map(|a| (a, tok.len() - a.len() - 1));
+    if !tok.starts_with('@') {
+        return None;
+    }
+    let (slot, att) = whole(
+        |i| preceded(char('@'), pair(opt(name_lit), opt(bracket_name))).parse(i),
+        tok.as_bytes(),
+    )?;
+    let slot = slot.map(|s| (sub(tok, s), 1));
+    let att = att.map(|a| (sub(tok, a), tok.len() - a.len() - 1));
     Some((slot, att))
 }
 
 /// The head token of a skin item: `@SLOTREF[\[ATT\]]`.
 pub fn skin_head(tok: &str) -> Option<(&str, Option<NameAt<'_>>)> {
+    if !tok.starts_with('@') {
+        return None;
+    }
     let (slot, att) =
-        whole(|i| preceded(char('@'), pair(path_lit, opt(bracket_name))).parse(i), tok)?;
-    let att = att.map(|a| (a, tok.len() - a.len() - 1));
-    Some((slot, att))
+        whole(|i| preceded(char('@'), pair(path_lit, opt(bracket_name))).parse(i), tok.as_bytes())?;
+    let att = att.map(|a| (sub(tok, a), tok.len() - a.len() - 1));
+    Some((sub(tok, slot), att))
 }
 
 /// `true` or `false`.
 pub fn boolean(tok: &str) -> Option<bool> {
-    whole(|i| alt((tag("true"), tag("false"))).parse(i), tok).map(|t| t == "true")
+    whole(|i| alt((tag("true"), tag("false"))).parse(i), tok.as_bytes()).map(|t| t == b"true")
 }
 
 #[cfg(test)]
@@ -395,10 +527,41 @@ mod tests {
             "1000000000000000",
             "9007199254740993",
             "12.75",
+            "0.1",
+            "-0.3",
+            "1.1",
+            "123456.789012345",
+            "0.000000000000001",
+            "99999999999999.9",
+            "1234567890123456.5",
+            "3.14159265358979323846",
+            "-0.0",
         ] {
             let want: f64 = lit.parse().unwrap();
             let got = number(lit).unwrap();
             assert_eq!(got.to_bits(), want.to_bits(), "{lit}");
+        }
+    }
+
+    /// Many decimals of every length up to the fast path's 15 digits and
+    /// past it, against the standard library's correctly rounded conversion.
+    #[test]
+    fn decimals_convert_exactly_as_the_standard_library_does() {
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..20_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let digits = format!("{}", x % 10u64.pow(1 + (x % 18) as u32));
+            let point = (x >> 40) as usize % (digits.len() + 1);
+            let lit = if point == 0 || point == digits.len() {
+                digits.clone()
+            } else {
+                format!("{}.{}", &digits[..point], &digits[point..])
+            };
+            let lit = if x & 1 == 0 { lit } else { format!("-{lit}") };
+            let want: f64 = lit.parse().unwrap();
+            assert_eq!(number(&lit).map(f64::to_bits), Some(want.to_bits()), "{lit}");
         }
     }
 

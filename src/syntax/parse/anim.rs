@@ -4,6 +4,13 @@ use super::*;
 
 /// `^\t\t.\s`: two tabs, any character, whitespace.
 pub(super) fn is_timeline_line(text: &str) -> bool {
+    // Two ASCII characters after the tabs (nearly always): no decoding.
+    if let [b'\t', b'\t', c, d, ..] = *text.as_bytes()
+        && c.is_ascii()
+        && d.is_ascii()
+    {
+        return !matches!(c, b'\n' | b'\r') && is_js_space(char::from(d));
+    }
     let Some(rest) = text.strip_prefix("\t\t") else { return false };
     let mut chars = rest.chars();
     match chars.next() {
@@ -68,17 +75,24 @@ pub(super) fn timeline(
         let sp = tok_span(line, t);
         let mut role = |role: Role| roles.push(TokenRole { span: sp, role });
         let mut push = |c: TimelineCommand| commands.push(Spanned::new(c, sp));
-        if s == "{" {
+        // Loops start with a brace and advances end with `>`: other
+        // tokens skip their recognizers.
+        let (first, last) = (s.as_bytes()[0], s.as_bytes()[s.len() - 1]);
+        if first == b'{' && s.len() == 1 {
             role(Role::Loop);
             push(TimelineCommand::BeginLoop);
             continue;
         }
-        if let Some(n) = token::end_loop(s) {
+        if first == b'}'
+            && let Some(n) = token::end_loop(s)
+        {
             role(Role::Loop);
             push(TimelineCommand::EndLoop(n));
             continue;
         }
-        if let Some(n) = token::advance(s) {
+        if last == b'>'
+            && let Some(n) = token::advance(s)
+        {
             role(Role::Advance);
             if n > 0 {
                 push(TimelineCommand::AdvanceSteps(n));
@@ -267,7 +281,7 @@ impl Parser {
     pub(super) fn anim(&mut self, a: &mut AnimSection, lines: &[Ln<'_>]) {
         a.items.reserve(depth_one_lines(lines));
         let mut item_open = false;
-        for &(line, toks) in lines {
+        for (k, &(line, toks)) in lines.iter().enumerate() {
             if self.skipped(line) {
                 continue;
             }
@@ -304,7 +318,17 @@ impl Parser {
                         }
                     }
                 }
-                a.items.push(AnimItem { target, is_slot, opts, timelines: Vec::new() });
+                // Room for the lines up to the next item (its timelines).
+                let nested = lines[k + 1..]
+                    .iter()
+                    .take_while(|(l, _)| l.text.as_bytes().get(1).is_some_and(|&c| c == b'\t'))
+                    .count();
+                a.items.push(AnimItem {
+                    target,
+                    is_slot,
+                    opts,
+                    timelines: Vec::with_capacity(nested),
+                });
                 item_open = true;
             } else if b.len() > 1 && b[0] == b'\t' && b[1] != b'\t' {
                 // Only a depth-1 line opens or closes an item; this one closes

@@ -3,7 +3,9 @@
 //! the one the original tool builds.
 
 use super::diag::{Diagnostic, Span};
-use super::lines::{LogicalLine, LogicalLines, Token, Tokens, is_js_space, tokenize_into};
+use super::lines::{
+    LogicalLine, LogicalLines, Token, Tokens, is_js_space, scan_lines, tokenize_into,
+};
 use super::role::{Role, TokenRole};
 use super::token::{self, EasingOpt, OptionsTok};
 use super::tree::*;
@@ -24,29 +26,42 @@ use hints::*;
 /// Spans in the result are relative to the start of `src`.
 pub fn parse_section(src: &str) -> Section {
     let mut p = Parser { diags: Vec::new(), skip: None, roles: Vec::new() };
-    // Each logical line is tokenized once, into one buffer; blank lines (no
-    // token before a comment) are left out, comments recorded on the way.
-    let mut all: Vec<LogicalLine<'_>> =
-        Vec::with_capacity(memchr::memchr_iter(b'\n', src.as_bytes()).count() + 1);
-    all.extend(LogicalLines::new(src));
+    // Each logical line is tokenized once, into one buffer, as it is
+    // found; blank lines (no token before a comment) are left out, comments
+    // recorded on the way.
+    let newlines = memchr::memchr_iter(b'\n', src.as_bytes()).count();
+    let mut all: Vec<LogicalLine<'_>> = Vec::with_capacity(newlines + 1);
+    let mut ranges: Vec<(u32, u32)> = Vec::with_capacity(newlines + 1);
     // Timelines average about four bytes a token (with its space): room
     // for that, so the buffer rarely grows.
     let mut buf: Vec<Token<'_>> = Vec::with_capacity(src.len() / 3 + 4);
-    let mut ranges: Vec<(usize, usize, usize)> = Vec::with_capacity(all.len());
-    let mut comments: Vec<TokenRole> = Vec::new();
-    for (i, line) in all.iter().enumerate() {
+    let mut comment_spans: Vec<(u32, u32)> = Vec::new();
+    let deferred = scan_lines(src, &mut all, &mut buf, &mut ranges, &mut comment_spans);
+    // Joined lines are tokenized now that their texts stay put.
+    let mut buf: Vec<Token<'_>> = buf;
+    for &i in &deferred {
+        let line = &all[i];
         let start = buf.len();
         if let Some(c) = tokenize_into(&line.text, &mut buf) {
-            comments.push(TokenRole {
-                span: Span::new(line.source_offset(c), line.end.max(line.source_offset(c))),
-                role: Role::Comment,
-            });
+            let c = line.source_offset(c);
+            comment_spans.push((c, line.end.max(c)));
         }
-        if buf.len() > start {
-            ranges.push((i, start, buf.len()));
-        }
+        ranges[i] = (start as u32, buf.len() as u32);
     }
-    let lines: Vec<Ln<'_>> = ranges.iter().map(|&(i, a, b)| (&all[i], &buf[a..b])).collect();
+    if !deferred.is_empty() {
+        comment_spans.sort_unstable_by_key(|c| c.0);
+    }
+    let comments: Vec<TokenRole> = comment_spans
+        .into_iter()
+        .map(|(s, e)| TokenRole { span: Span::new(s, e), role: Role::Comment })
+        .collect();
+    let mut lines: Vec<Ln<'_>> = Vec::with_capacity(all.len());
+    lines.extend(
+        all.iter()
+            .zip(&ranges)
+            .filter(|(_, r)| r.1 > r.0)
+            .map(|(l, &(a, b))| (l, &buf[a as usize..b as usize])),
+    );
     let Some((header, rest)) = lines.split_first() else {
         return Section {
             kind: SectionKind::Ignored,
@@ -106,16 +121,19 @@ struct Parser {
     roles: Vec<TokenRole>,
 }
 
+#[inline]
 fn span_of(line: &LogicalLine<'_>, pos: usize, len: usize) -> Span {
     Span::new(line.source_offset(pos), line.source_offset(pos + len))
 }
 
+#[inline]
 fn tok_span(line: &LogicalLine<'_>, tok: &Token<'_>) -> Span {
     span_of(line, tok.pos, tok.text.len())
 }
 
+#[inline]
 fn line_span(line: &LogicalLine<'_>) -> Span {
-    let first = line.text.len() - line.text.trim_start_matches('\t').len();
+    let first = line.depth();
     Span::new(line.source_offset(first), line.end.max(line.source_offset(first)))
 }
 

@@ -3,6 +3,10 @@
 use super::attachment::is_command_line;
 use super::*;
 
+/// The slot and attachment names of a slot line's head token, from
+/// [`token::slot_head`].
+type SlotHead<'a> = (Option<token::NameAt<'a>>, Option<token::NameAt<'a>>);
+
 impl Parser {
     /// `skeleton [COLOR]` and its bone lines.
     pub(super) fn skeleton_section(
@@ -51,7 +55,8 @@ impl Parser {
                 slot_open = false;
                 bone = self.bone_line(sk, line, toks);
             } else if text.starts_with("\t\t@")
-                && toks.first().is_some_and(|t| t.pos == 2 && token::slot_head(t.text).is_some())
+                && let Some(head) =
+                    toks.first().filter(|t| t.pos == 2).and_then(|t| token::slot_head(t.text))
             {
                 slot_open = false;
                 let Some(bi) = bone else {
@@ -62,7 +67,7 @@ impl Parser {
                     );
                     continue;
                 };
-                slot_open = self.slot_line(&mut sk.bones[bi], line, toks);
+                slot_open = self.slot_line(&mut sk.bones[bi], line, toks, head);
             } else if is_command_line(text, 3) {
                 if !slot_open {
                     self.invalid_block(
@@ -132,7 +137,7 @@ impl Parser {
         toks: &[Token<'_>],
     ) -> Option<usize> {
         let head = toks[0];
-        if head.text.split('.').any(|s| s == "skeleton") {
+        if head.text.as_bytes().split(|&b| b == b'.').any(|s| s == b"skeleton") {
             self.invalid_block(
                 line,
                 Diagnostic::error(
@@ -193,14 +198,14 @@ impl Parser {
     }
 
     /// Parses a slot line into `bone`; returns whether path commands may follow.
-    pub(super) fn slot_line(
+    pub(super) fn slot_line<'a>(
         &mut self,
         bone: &mut BoneLine,
         line: &LogicalLine<'_>,
-        toks: &[Token<'_>],
+        toks: &[Token<'a>],
+        (slot, att): SlotHead<'a>,
     ) -> bool {
         let head = toks[0];
-        let Some((slot, att)) = token::slot_head(head.text) else { return false };
         let sp = |(s, off): (&str, usize)| {
             Spanned::new(s.to_string(), span_of(line, head.pos + off, s.len()))
         };
