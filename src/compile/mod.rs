@@ -7,6 +7,7 @@
 //! re-parses one section and recompiles one animation.
 
 mod anim;
+mod delta;
 pub mod expect;
 pub mod ik;
 pub mod names;
@@ -105,6 +106,8 @@ pub fn compile(text: &str) -> Compilation {
 }
 
 struct CachedSection {
+    /// Where it started in the text it was last seen in.
+    start: u32,
     text: Box<str>,
     tree: Arc<Section>,
 }
@@ -156,6 +159,11 @@ pub struct Compiler {
     anims: HashMap<String, AnimCache>,
     generation: u64,
     placed_rig: Option<PlacedRig>,
+    /// The text before the first section in the last update (the rest of
+    /// that text is the cached sections' texts, in order).
+    leading: String,
+    /// The line starts of the last text (empty before the first update).
+    line_starts: Vec<u32>,
     /// How many sections the last update parsed (the rest came from the cache).
     pub last_parsed_sections: usize,
     /// How many compile units (rig, animations) the last update rebuilt.
@@ -194,11 +202,23 @@ impl Compiler {
     pub fn update(&mut self, text: &str) -> Compilation {
         self.last_parsed_sections = 0;
         self.last_compiled_units = 0;
-        // One scan for line breaks serves the line index and the split.
-        let line_index = LineIndex::new(text);
+        // What changed since the last text: the line index is rebuilt
+        // from the last one, scanning only the edited bytes, and sections
+        // wholly in the unchanged ends are reused without comparing texts.
+        let window = self.edit_window(text);
+        let line_index = match window {
+            Some(w) => LineIndex::from_line_starts(delta::updated_line_starts(
+                &self.line_starts,
+                w.old_len,
+                text.as_bytes(),
+                w.prefix,
+                w.suffix,
+            )),
+            None => LineIndex::new(text),
+        };
         let slices = split_sections_at(text, line_index.line_breaks());
         let starts: Vec<u32> = slices.iter().map(|s| s.start).collect();
-        let sections = self.parse_sections(text, &slices);
+        let sections = self.parse_sections(text, &slices, window);
         let (rig_idx, rig_out, rig_generation) = self.update_rig(&sections);
         let (ik_idx, ik_out) = self.update_ik(&sections, &rig_out);
         let (groups, anim_outputs) = self.update_anims(&sections, &rig_out, rig_generation);
@@ -220,6 +240,10 @@ impl Compiler {
         self.sections = sections;
         let leading_end = slices.first().map_or(text.len(), |s| s.start as usize);
         let leading_roles = comment_roles(&text[..leading_end]);
+        self.leading.clear();
+        self.leading.push_str(&text[..leading_end]);
+        self.line_starts.clear();
+        self.line_starts.extend_from_slice(line_index.line_starts());
         Compilation {
             armature,
             diagnostics,
@@ -232,28 +256,70 @@ impl Compiler {
         }
     }
 
+    /// How `text` differs from the last one (`None` before the first update).
+    fn edit_window(&self, text: &str) -> Option<EditWindow> {
+        if self.line_starts.is_empty() {
+            return None;
+        }
+        let pieces: Vec<&[u8]> = std::iter::once(self.leading.as_bytes())
+            .chain(self.sections.iter().map(|s| s.text.as_bytes()))
+            .collect();
+        let old_len = pieces.iter().map(|p| p.len()).sum();
+        let (prefix, suffix) = delta::edit_window(&pieces, text.as_bytes());
+        Some(EditWindow { old_len, prefix, suffix })
+    }
+
     /// Section trees for `slices`, parsing only the texts not seen in the last update.
     fn parse_sections(
         &mut self,
         text: &str,
         slices: &[crate::syntax::SectionSlice],
+        window: Option<EditWindow>,
     ) -> Vec<CachedSection> {
         let mut prev: Vec<Option<CachedSection>> =
             std::mem::take(&mut self.sections).into_iter().map(Some).collect();
+        let (n_new, n_old) = (slices.len(), prev.len());
         let mut sections: Vec<CachedSection> = Vec::with_capacity(slices.len());
         for (i, sl) in slices.iter().enumerate() {
             let src = &text[sl.start as usize..sl.end as usize];
-            let hit = prev.get(i).and_then(|p| p.as_ref()).is_some_and(|p| &*p.text == src);
-            let found = if hit {
-                Some(i)
-            } else {
-                prev.iter().position(|p| p.as_ref().is_some_and(|p| &*p.text == src))
+            let (start, end) = (sl.start as usize, sl.end as usize);
+            let same_place = |j: usize, shift: isize| {
+                prev.get(j).and_then(|p| p.as_ref()).is_some_and(|p| {
+                    p.start as isize + shift == start as isize && p.text.len() == src.len()
+                })
             };
+            // Wholly inside the bytes the edit kept at either end, at the
+            // same place (after the edit: moved by its length change) and
+            // of the same length: the same text, without comparing it.
+            let kept = window.and_then(|w| {
+                let shift = text.len() as isize - w.old_len as isize;
+                if end <= w.prefix && same_place(i, 0) {
+                    Some(i)
+                } else if start >= text.len() - w.suffix
+                    && (i + n_old).checked_sub(n_new).is_some_and(|j| same_place(j, shift))
+                {
+                    Some(i + n_old - n_new)
+                } else {
+                    None
+                }
+            });
+            let found = kept.or_else(|| {
+                let hit = prev.get(i).and_then(|p| p.as_ref()).is_some_and(|p| &*p.text == src);
+                if hit {
+                    Some(i)
+                } else {
+                    prev.iter().position(|p| p.as_ref().is_some_and(|p| &*p.text == src))
+                }
+            });
             let cached = match found.and_then(|j| prev[j].take()) {
-                Some(c) => c,
+                Some(c) => CachedSection { start: sl.start, ..c },
                 None => {
                     self.last_parsed_sections += 1;
-                    CachedSection { text: src.into(), tree: Arc::new(parse_section(src)) }
+                    CachedSection {
+                        start: sl.start,
+                        text: src.into(),
+                        tree: Arc::new(parse_section(src)),
+                    }
                 }
             };
             sections.push(cached);
@@ -439,6 +505,15 @@ impl Compiler {
             }
         }
     }
+}
+
+/// How a text differs from the one before: the length of that one and the
+/// bytes they share at the start and at the end (not overlapping).
+#[derive(Clone, Copy, Debug)]
+struct EditWindow {
+    old_len: usize,
+    prefix: usize,
+    suffix: usize,
 }
 
 /// An animation's name and the indices of its sections.
