@@ -91,6 +91,9 @@ pub fn compile_anim(rig: &RigOutput, sections: &[(Ordinal, &AnimSection)]) -> An
     }
     let anim = build_animation(rig, &name, fps, &t.order, &t.keys);
     check_attachment_names(rig, sections, &mut t.diags, &mut t.src.references);
+    // In document order once here (stably, as the compiler's list is), so
+    // merging them into the document's sorted list is cheap on every update.
+    t.src.references.sort_by_key(|(o, r)| (*o, r.span.start));
     t.src.keys = t.keys_src.into();
     AnimOutput { animation: std::sync::Arc::new(anim), diagnostics: t.diags, sources: t.src }
 }

@@ -133,11 +133,13 @@ struct AnimCache {
 }
 
 /// The rig's part of a source map in document offsets, for the rig output
-/// and section starts it was placed with.
+/// and section starts it was placed with (its references sorted by position).
 struct PlacedRig {
     rig: Arc<rig::RigOutput>,
     starts: Vec<u32>,
+    /// Without references (they are in `references`).
     sources: SourceMap,
+    references: Arc<[Reference]>,
 }
 
 /// An incremental compiler: call [`Compiler::update`] with each new version
@@ -469,11 +471,13 @@ impl Compiler {
     /// The rig's part of the source map in document offsets: kept while
     /// the rig and where its sections start do not change (an edit in an
     /// animation after them), then copied rather than shifted again.
-    fn placed_rig_sources(&mut self, units: &Units) -> SourceMap {
+    fn placed_rig_sources(&mut self, units: &Units) -> (SourceMap, Arc<[Reference]>) {
         let rig_out = &units.rig_out;
         let rig_starts: Vec<u32> = units.rig_idx.iter().map(|&i| units.starts[i]).collect();
         match &self.placed_rig {
-            Some(p) if Arc::ptr_eq(&p.rig, rig_out) && p.starts == rig_starts => p.sources.clone(),
+            Some(p) if Arc::ptr_eq(&p.rig, rig_out) && p.starts == rig_starts => {
+                (p.sources.clone(), p.references.clone())
+            }
             _ => {
                 let rig_start = |o: Ordinal| rig_starts[o];
                 let rs = &rig_out.sources;
@@ -488,20 +492,25 @@ impl Compiler {
                         .iter()
                         .map(|(o, sp)| sp.shifted(rig_start(*o)))
                         .collect(),
-                    bone_defs: placed(&rs.bone_defs, rig_start),
-                    slot_defs: placed(&rs.slot_defs, rig_start),
-                    skin_entries: placed(&rs.skin_entries, rig_start),
-                    order_entries: placed(&rs.order_entries, rig_start),
-                    props: placed(&rs.props, rig_start),
-                    references: placed(&rs.references, rig_start),
+                    bone_defs: placed_iter(&rs.bone_defs, rig_start).collect(),
+                    slot_defs: placed_iter(&rs.slot_defs, rig_start).collect(),
+                    skin_entries: placed_iter(&rs.skin_entries, rig_start).collect(),
+                    order_entries: placed_iter(&rs.order_entries, rig_start).collect(),
+                    props: placed_iter(&rs.props, rig_start).collect(),
                     ..SourceMap::default()
                 };
+                // Sorted once here (stably, as the whole list is later):
+                // the final sort then merges long runs.
+                let mut references = placed(&rs.references, rig_start);
+                references.sort_by_key(|r| r.span.start);
+                let references: Arc<[Reference]> = references.into();
                 self.placed_rig = Some(PlacedRig {
                     rig: rig_out.clone(),
                     starts: rig_starts,
                     sources: sources.clone(),
+                    references: references.clone(),
                 });
-                sources
+                (sources, references)
             }
         }
     }
@@ -565,7 +574,11 @@ impl Units {
     }
 
     /// The source map: the placed rig's part, then the animations' and IK's in document offsets.
-    fn sources(&self, sections: &[CachedSection], placed_rig: SourceMap) -> SourceMap {
+    fn sources(
+        &self,
+        sections: &[CachedSection],
+        (placed_rig, rig_references): (SourceMap, Arc<[Reference]>),
+    ) -> SourceMap {
         let start_of = |i: usize| self.starts[i];
         let mut sources = SourceMap {
             animations: self
@@ -581,9 +594,12 @@ impl Units {
         sources
             .timelines
             .reserve(self.anim_outputs.iter().map(|o| o.sources.timelines.len()).sum());
-        sources
-            .references
-            .reserve(self.anim_outputs.iter().map(|o| o.sources.references.len()).sum());
+        let anim_references: usize =
+            self.anim_outputs.iter().map(|o| o.sources.references.len()).sum();
+        let ik_references = self.ik_out.as_ref().map_or(0, |(o, _)| o.references.len());
+        sources.references =
+            Vec::with_capacity(rig_references.len() + anim_references + ik_references);
+        sources.references.extend_from_slice(&rig_references);
         for (a, ((_, idx), out)) in self.groups.iter().zip(&self.anim_outputs).enumerate() {
             let anim = AnimId::from_index(a);
             let start = |o: Ordinal| start_of(idx[o]);
