@@ -55,7 +55,8 @@ impl RigOutput {
     pub fn same_names(&self, other: &RigOutput) -> bool {
         self.bone_names.names() == other.bone_names.names()
             && self.slot_names.names() == other.slot_names.names()
-            && self.attachment_ids == other.attachment_ids
+            // (`attachment_ids` is built from the attachment list, so equal
+            // lists make equal maps.)
             && self.skeleton.attachments == other.skeleton.attachments
             && self.skeleton.slots.len() == other.skeleton.slots.len()
             && self.skeleton.slots.iter().zip(&other.skeleton.slots).all(|(a, b)| a.name == b.name)
