@@ -370,6 +370,10 @@ impl Merge {
             .sum();
         m.bones.reserve(bone_lines);
         m.bone_by_name.reserve(bone_lines);
+        m.slots.reserve(slot_lines);
+        m.slot_by_name.reserve(slot_lines);
+        m.atts.reserve(slot_lines);
+        m.att_by_name.reserve(slot_lines);
         m.src.bone_defs.reserve(bone_lines);
         m.src.slot_defs.reserve(slot_lines);
         m.src.props.reserve(prop_count);
@@ -661,8 +665,8 @@ impl Merge {
         let att_short = item
             .attachment
             .as_ref()
-            .map_or_else(|| last_segment(&item.slot.node).to_string(), |a| a.node.clone());
-        let full = dotted(&self.slots[slot].name, &att_short);
+            .map_or_else(|| last_segment(&item.slot.node), |a| a.node.as_str());
+        let full = dotted(&self.slots[slot].name, att_short);
         let found = self.att_by_name.get(&full).copied();
         entry.attachment = found.map(AttachmentId::from_index);
         self.src.skin_entries.push((ord, entry));
@@ -713,7 +717,8 @@ impl Merge {
         };
         let default_atts: Vec<Attachment> =
             self.atts.iter().map(|(slot, _, w)| finish(w, *slot, cx)).collect();
-        let mut skins = vec![Skin { name: "default".into(), attachments: default_atts.clone() }];
+        let mut skins = Vec::with_capacity(1 + skin_items.len());
+        skins.push(Skin { name: "default".into(), attachments: Vec::new() });
         for (name, items) in skin_items {
             let mut list = default_atts.clone();
             for (ai, w) in items {
@@ -721,6 +726,8 @@ impl Merge {
             }
             skins.push(Skin { name: name.clone(), attachments: list });
         }
+        // The default list itself goes to the default skin (one copy fewer).
+        skins[0].attachments = default_atts;
         skins
     }
 
