@@ -827,3 +827,44 @@ fn overflowing_number_literals_keep_matrices_finite() {
     let finite = check_finite(&c.armature);
     assert!(finite.is_ok() || c.has_errors(), "non-finite pose without any diagnostic: {finite:?}");
 }
+
+// ---- (f) a reused pose is a fresh pose -------------------------------------------
+
+/// The armatures (f) plays: every conformance script and a generated rig
+/// with flips, long chains, several slots and relative values.
+fn armatures() -> &'static [Armature] {
+    static ARMS: OnceLock<Vec<Armature>> = OnceLock::new();
+    ARMS.get_or_init(|| {
+        let style = skelpad::generate::style("everything").unwrap();
+        let mut texts: Vec<String> = scripts().iter().map(|(_, t)| t.clone()).collect();
+        texts.push(skelpad::generate::styled(&style, 60, 4));
+        texts.push(skelpad::generate::script(40, 3));
+        texts.iter().map(|t| compile(t).armature).filter(|a| !a.animations.is_empty()).collect()
+    })
+}
+
+proptest! {
+    #![proptest_config(cases(200))]
+
+    /// `evaluate_into` keeps caches in the pose (sine/cosine per bone, a key
+    /// cursor per channel, locals reset lazily): whatever it was asked
+    /// before, the pose it gives equals a fresh evaluation, bit for bit.
+    #[test]
+    fn a_reused_pose_equals_a_fresh_one(
+        which in any::<prop::sample::Index>(),
+        asks in prop::collection::vec((any::<prop::sample::Index>(), -0.5f64..8.0, any::<bool>()), 1..24),
+    ) {
+        let arm = which.get(armatures());
+        let mut pose = skelpad::runtime::Pose::default();
+        for (anim, t, setup) in asks {
+            let id = (!setup).then(|| AnimId(anim.index(arm.animations.len()) as u32));
+            let anim = id.and_then(|a| arm.animation(a));
+            skelpad::runtime::evaluate_into(&mut pose, arm, anim, SkinId(0), t);
+            let fresh = evaluate(arm, id, SkinId(0), t);
+            prop_assert!(pose == fresh, "anim {id:?} at {t}");
+            for (a, b) in pose.bones.iter().zip(&fresh.bones) {
+                prop_assert_eq!(a.world.to_array().map(f64::to_bits), b.world.to_array().map(f64::to_bits));
+            }
+        }
+    }
+}

@@ -11,6 +11,7 @@ mod math;
 mod mesh;
 mod physics;
 pub mod spriter;
+pub mod trig;
 
 use std::sync::Arc;
 
@@ -568,9 +569,9 @@ impl Easing {
         use std::f64::consts::{FRAC_PI_2, PI};
         match self {
             Easing::Linear => t,
-            Easing::SineIn => 1.0 - (FRAC_PI_2 + t * FRAC_PI_2).sin(),
-            Easing::SineOut => (t * FRAC_PI_2).sin(),
-            Easing::SineInOut => 0.5 + 0.5 * (t * PI - FRAC_PI_2).sin(),
+            Easing::SineIn => 1.0 - trig::sin(FRAC_PI_2 + t * FRAC_PI_2),
+            Easing::SineOut => trig::sin(t * FRAC_PI_2),
+            Easing::SineInOut => 0.5 + 0.5 * trig::sin(t * PI - FRAC_PI_2),
         }
     }
 

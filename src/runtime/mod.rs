@@ -31,6 +31,18 @@ pub struct Pose {
     /// bones whose rotation does not change between frames skip the
     /// trigonometry. A pure cache: results do not depend on it.
     trig: Vec<(f64, f64, f64)>,
+    /// Per channel of the animation last evaluated: the key found last time,
+    /// where the next search starts. A pure cache: results do not depend on it.
+    cursors: Vec<u32>,
+    /// Per bone: the evaluation ([`Pose::generation`]) that last set its
+    /// local transform, while the reset of locals is deferred (see
+    /// [`Pose::reset`]).
+    stamp: Vec<u32>,
+    /// Counts evaluations whose reset of locals is deferred.
+    generation: u32,
+    /// The locals of bones not stamped with `generation` still hold the
+    /// previous pose's values and are set to the setup by the world update.
+    deferred: bool,
     /// Skeletons with [`Composition::SkelForm`]: each bone's world position,
     /// rotation and per-axis scale as SkelForm computes them (empty otherwise).
     pub skf: Vec<skelform::SkfXform>,
@@ -124,7 +136,7 @@ impl Pose {
     /// The setup pose.
     pub fn setup(skeleton: &Skeleton) -> Pose {
         let mut pose = Pose::default();
-        pose.reset(skeleton, SkinId(0));
+        pose.reset(skeleton, SkinId(0), false);
         if skeleton.composition == Composition::SkelForm {
             let armature = Armature {
                 skeleton: std::sync::Arc::new(skeleton.clone()),
@@ -141,23 +153,76 @@ impl Pose {
         pose
     }
 
-    fn reset(&mut self, skeleton: &Skeleton, skin: SkinId) {
+    /// Back to the setup. With `defer_locals` (the language's composition,
+    /// whose world update visits every bone anyway) bone locals are not
+    /// copied here: the animation stamps the bones it sets (after setting
+    /// them to the setup, see [`Pose::local_mut`]) and
+    /// [`Pose::update_world`] sets the others, in the pass it makes anyway.
+    fn reset(&mut self, skeleton: &Skeleton, skin: SkinId, defer_locals: bool) {
         self.skin = skin;
-        self.bones.clear();
-        self.bones.extend(
-            skeleton.bones.iter().map(|b| BonePose { local: b.setup, world: Affine::IDENTITY }),
-        );
-        self.slots.clear();
-        self.slots.extend(
-            skeleton.slots.iter().map(|s| SlotPose { color: s.color, attachment: s.attachment }),
-        );
+        self.deferred = false;
+        if self.bones.len() == skeleton.bones.len() {
+            if defer_locals && self.stamp.len() == self.bones.len() {
+                if self.generation == u32::MAX {
+                    self.stamp.fill(0);
+                    self.generation = 0;
+                }
+                self.generation += 1;
+                self.deferred = true;
+            } else {
+                // Storage of the previous pose: only the locals go back to
+                // the setup; every composition computes every world again.
+                for (bp, bone) in self.bones.iter_mut().zip(&skeleton.bones) {
+                    bp.local = bone.setup;
+                }
+            }
+        } else {
+            self.bones.clear();
+            self.bones.extend(
+                skeleton.bones.iter().map(|b| BonePose { local: b.setup, world: Affine::IDENTITY }),
+            );
+        }
+        if self.slots.len() == skeleton.slots.len() {
+            for (sp, slot) in self.slots.iter_mut().zip(&skeleton.slots) {
+                sp.color = slot.color;
+                sp.attachment = slot.attachment;
+            }
+        } else {
+            self.slots.clear();
+            self.slots.extend(
+                skeleton
+                    .slots
+                    .iter()
+                    .map(|s| SlotPose { color: s.color, attachment: s.attachment }),
+            );
+        }
         self.draw_order.clear();
         self.draw_order.extend_from_slice(&skeleton.draw_order);
         self.alpha.clear();
         self.parent.clear();
-        // Filled again by whichever composition evaluates the pose.
-        self.accum.clear();
+        // Filled again by whichever composition evaluates the pose (all of
+        // `accum`, without clearing it first, by `update_world`).
+        if skeleton.composition == Composition::SkelForm {
+            self.accum.clear();
+        }
         self.skf.clear();
+        self.stamp.resize(self.bones.len(), 0);
+    }
+
+    /// The local transform of bone `i` for an animation to change: first set
+    /// to the setup when the reset of locals was deferred and this
+    /// evaluation has not touched the bone yet. `None` for a bone the pose
+    /// does not have.
+    fn local_mut(&mut self, skeleton: &Skeleton, i: usize) -> Option<&mut BoneTransform> {
+        let bp = self.bones.get_mut(i)?;
+        if self.deferred {
+            let (stamp, setup) = (self.stamp.get_mut(i)?, &skeleton.bones.get(i)?.setup);
+            if *stamp != self.generation {
+                *stamp = self.generation;
+                bp.local = *setup;
+            }
+        }
+        Some(&mut bp.local)
     }
 
     /// The attachment a slot shows, as the pose's skin defines it.
@@ -181,7 +246,12 @@ impl Pose {
         self.trig.resize(self.bones.len(), (f64::NAN, 0.0, 1.0));
         let (bones, accum, trig) =
             (&mut self.bones[..n], &mut self.accum[..n], &mut self.trig[..n]);
+        // A deferred reset (see `reset`) is completed here.
+        let unset = |i: usize| self.deferred && self.stamp.get(i) != Some(&self.generation);
         for (i, bone) in skeleton.bones[..n].iter().enumerate() {
+            if unset(i) {
+                bones[i].local = bone.setup;
+            }
             let local = bones[i].local;
             let mut acc = Accum {
                 rot: local.rotation_rad,
@@ -195,10 +265,11 @@ impl Pose {
             // sin/cos of the local rotation, cached while it does not change.
             let cached = &mut trig[i];
             if cached.0.to_bits() != local.rotation_rad.to_bits() {
-                let (s, c) = local.rotation_rad.sin_cos();
+                let (s, c) = crate::model::trig::sin_cos(local.rotation_rad);
                 *cached = (local.rotation_rad, s, c);
             }
-            (acc.sin, acc.cos) = (cached.1, cached.2);
+            let (ls, lc) = (cached.1, cached.2);
+            (acc.sin, acc.cos) = (ls, lc);
             // Inverse of the parent's rotation and scale (LANGUAGE.md §6).
             let (mut is, mut ic, mut isx, mut isy) = (0.0, 1.0, 1.0, 1.0);
             let mut parent_world = Affine::IDENTITY;
@@ -214,7 +285,6 @@ impl Pose {
                 if bone.inherit_rotation {
                     acc.rot += pa.rot;
                     // sin/cos of the accumulated rotation by angle addition.
-                    let (ls, lc) = (acc.sin, acc.cos);
                     acc.sin = ls * pa.cos + lc * pa.sin;
                     acc.cos = lc * pa.cos - ls * pa.sin;
                 }
@@ -225,26 +295,77 @@ impl Pose {
             }
             acc.isx = if acc.sx == 0.0 { 0.0 } else { 1.0 / acc.sx };
             acc.isy = if acc.sy == 0.0 { 0.0 } else { 1.0 / acc.sy };
-            let (ws, wc) = (acc.sin, acc.cos);
-            let fx = if local.flip_x { -1.0 } else { 1.0 };
-            let fy = if local.flip_y { -1.0 } else { 1.0 };
-            let [a, b, c, d, e, f] = parent_world.to_array();
-            // P · T(x, y) · S(isx, isy) · R(irot) · F · R(acc.rot) · S(acc.sx, acc.sy), expanded.
-            let (ax, bx, cy, dy) = (a * isx, b * isx, c * isy, d * isy);
-            let (fxx, fxy, fyx, fyy) = (fx * acc.sx, fx * acc.sy, fy * acc.sx, fy * acc.sy);
-            let (cc, ss, cs, sc) = (ic * wc, is * ws, ic * ws, is * wc);
-            let world = Affine::from_array([
-                ax * (fxx * cc - fyx * ss) + cy * (fyx * cs + fxx * sc),
-                bx * (fxx * cc - fyx * ss) + dy * (fyx * cs + fxx * sc),
-                cy * (fyy * cc - fxy * ss) - ax * (fxy * cs + fyy * sc),
-                dy * (fyy * cc - fxy * ss) - bx * (fxy * cs + fyy * sc),
-                c * local.y + a * local.x + e,
-                d * local.y + b * local.x + f,
-            ]);
+            // The parent's inverse rotation and the accumulated rotation
+            // cancel down to the local one when the bone inherits rotation
+            // (or the parent is not turned, or there is none) and is
+            // flipped on both axes or neither.
+            let local_turn =
+                (bone.inherit_rotation || (is == 0.0 && ic == 1.0)) && local.flip_x == local.flip_y;
+            let world = if local_turn {
+                world_turned_locally(parent_world, &local, (ls, lc), &acc, (isx, isy))
+            } else {
+                world_in_general(parent_world, &local, &acc, (is, ic), (isx, isy))
+            };
             bones[i].world = world;
             accum[i] = acc;
         }
+        self.deferred = false;
     }
+}
+
+/// `P · T(x, y) · S(isx, isy) · F · R(local) · S(acc.sx, acc.sy)`: the world
+/// transform of LANGUAGE.md §6 when the parent's inverse rotation and the
+/// accumulated rotation cancel to the local one (`R(−p) · F · R(l + p) =
+/// F · R(l)` for `F = ±I`). Besides fewer products, the parent's rotation is
+/// then not on the path from one bone of a chain to the next, which is what
+/// the pose's time is made of.
+fn world_turned_locally(
+    parent: Affine,
+    local: &BoneTransform,
+    (ls, lc): (f64, f64),
+    acc: &Accum,
+    (isx, isy): (f64, f64),
+) -> Affine {
+    let f = if local.flip_x { -1.0 } else { 1.0 };
+    let [a, b, c, d, e, g] = parent.to_array();
+    // The columns of S(isx, isy) · F · R(local) · S(acc.sx, acc.sy).
+    let (m00, m01) = (f * isx * lc * acc.sx, f * isy * ls * acc.sx);
+    let (m10, m11) = (-f * isx * ls * acc.sy, f * isy * lc * acc.sy);
+    Affine::from_array([
+        a * m00 + c * m01,
+        b * m00 + d * m01,
+        a * m10 + c * m11,
+        b * m10 + d * m11,
+        c * local.y + a * local.x + e,
+        d * local.y + b * local.x + g,
+    ])
+}
+
+/// `P · T(x, y) · S(isx, isy) · R(irot) · F · R(acc.rot) · S(acc.sx, acc.sy)`
+/// (LANGUAGE.md §6), expanded, with `(is, ic)` the sine and cosine of the
+/// parent's inverse rotation `irot`.
+fn world_in_general(
+    parent: Affine,
+    local: &BoneTransform,
+    acc: &Accum,
+    (is, ic): (f64, f64),
+    (isx, isy): (f64, f64),
+) -> Affine {
+    let (ws, wc) = (acc.sin, acc.cos);
+    let fx = if local.flip_x { -1.0 } else { 1.0 };
+    let fy = if local.flip_y { -1.0 } else { 1.0 };
+    let [a, b, c, d, e, f] = parent.to_array();
+    let (ax, bx, cy, dy) = (a * isx, b * isx, c * isy, d * isy);
+    let (fxx, fxy, fyx, fyy) = (fx * acc.sx, fx * acc.sy, fy * acc.sx, fy * acc.sy);
+    let (cc, ss, cs, sc) = (ic * wc, is * ws, ic * ws, is * wc);
+    Affine::from_array([
+        ax * (fxx * cc - fyx * ss) + cy * (fyx * cs + fxx * sc),
+        bx * (fxx * cc - fyx * ss) + dy * (fyx * cs + fxx * sc),
+        cy * (fyy * cc - fxy * ss) - ax * (fxy * cs + fyy * sc),
+        dy * (fyy * cc - fxy * ss) - bx * (fxy * cs + fyy * sc),
+        c * local.y + a * local.x + e,
+        d * local.y + b * local.x + f,
+    ])
 }
 
 impl Pose {
@@ -274,7 +395,7 @@ impl Pose {
                 x = origin.x + pa.cos * lx - pa.sin * ly;
                 y = origin.y + pa.sin * lx + pa.cos * ly;
             }
-            let (sin, cos) = rot.sin_cos();
+            let (sin, cos) = crate::model::trig::sin_cos(rot);
             let inverse = |s: f64| if s == 0.0 { 0.0 } else { 1.0 / s };
             self.accum[i] = Accum { rot, sin, cos, sx, sy, isx: inverse(sx), isy: inverse(sy) };
             self.bones[i].world =
@@ -314,9 +435,46 @@ fn locate<T>(keys: &[Key<T>], t: f64) -> Option<usize> {
     Some(keys.partition_point(|k| k.time_secs <= t).saturating_sub(1))
 }
 
+/// [`locate`] starting from a guess: a player asks for times close to the
+/// previous one, so the key found last time (`cursor`), or the one after it,
+/// is usually the answer and the binary search is skipped. The cursor is
+/// only a hint: any value gives the same result, and it is updated to the
+/// key found.
+fn locate_from<T>(keys: &[Key<T>], t: f64, cursor: &mut u32) -> Option<usize> {
+    let c = *cursor as usize;
+    if let Some(k) = keys.get(c)
+        && k.time_secs <= t
+    {
+        match keys.get(c + 1) {
+            None => return Some(c),
+            Some(next) if t < next.time_secs => return Some(c),
+            Some(next) if keys.get(c + 2).is_none_or(|after| t < after.time_secs) => {
+                // `next.time_secs <= t` here (t is not NaN: it passed the first test).
+                debug_assert!(next.time_secs <= t);
+                *cursor = (c + 1) as u32;
+                return Some(c + 1);
+            }
+            Some(_) => {}
+        }
+    }
+    let i = locate(keys, t)?;
+    *cursor = u32::try_from(i).unwrap_or(0);
+    Some(i)
+}
+
 /// The value of a numeric channel at `t` (`None` before its first key).
 pub fn sample(keys: &[Key<f64>], t: f64, angle: Option<AngleInterpolation>) -> Option<f64> {
-    let i = locate(keys, t)?;
+    sample_from(keys, t, angle, &mut 0)
+}
+
+/// [`sample`] with a key cursor (see [`locate_from`]).
+fn sample_from(
+    keys: &[Key<f64>],
+    t: f64,
+    angle: Option<AngleInterpolation>,
+    cursor: &mut u32,
+) -> Option<f64> {
+    let i = locate_from(keys, t, cursor)?;
     let a = &keys[i];
     let Some(b) = keys.get(i + 1) else { return Some(a.value) };
     let span = b.time_secs - a.time_secs;
@@ -330,6 +488,11 @@ pub fn sample(keys: &[Key<f64>], t: f64, angle: Option<AngleInterpolation>) -> O
 /// The value of a stepped channel at `t` (`None` before its first key).
 pub fn sample_stepped<T: Copy>(keys: &[Key<T>], t: f64) -> Option<T> {
     locate(keys, t).map(|i| keys[i].value)
+}
+
+/// [`sample_stepped`] with a key cursor (see [`locate_from`]).
+fn sample_stepped_from<T: Copy>(keys: &[Key<T>], t: f64, cursor: &mut u32) -> Option<T> {
+    locate_from(keys, t, cursor).map(|i| keys[i].value)
 }
 
 /// Evaluates a pose. `anim` None gives the setup pose; the time is used as
@@ -349,7 +512,7 @@ pub fn evaluate_into(
     time_secs: f64,
 ) {
     let skeleton = &*armature.skeleton;
-    pose.reset(skeleton, skin);
+    pose.reset(skeleton, skin, skeleton.composition == Composition::Affine);
     if skeleton.composition == Composition::SkelForm {
         skelform::evaluate_into(pose, armature, anim, time_secs);
         return;
@@ -394,12 +557,20 @@ fn apply(pose: &mut Pose, skeleton: &Skeleton, anim: &Animation, t: f64) {
             }
         }
     }
-    for ch in &anim.bones {
+    // One key cursor per channel, in the order bones, flips, colors, attachments.
+    let channels =
+        anim.bones.len() + anim.flips.len() + anim.slot_colors.len() + anim.attachments.len();
+    let mut cursors = std::mem::take(&mut pose.cursors);
+    cursors.resize(channels, 0);
+    let (bone_cursors, rest) = cursors.split_at_mut(anim.bones.len());
+    let (flip_cursors, rest) = rest.split_at_mut(anim.flips.len());
+    let (color_cursors, attachment_cursors) = rest.split_at_mut(anim.slot_colors.len());
+    for (ch, cursor) in anim.bones.iter().zip(bone_cursors) {
         let Some(bone) = skeleton.bones.get(ch.bone.index()) else { continue };
         let angle = (ch.property == BoneProperty::Rotation).then_some(anim.angle_interpolation);
-        let Some(v) = sample(&ch.keys, t, angle) else { continue };
+        let Some(v) = sample_from(&ch.keys, t, angle, cursor) else { continue };
         let setup = &bone.setup;
-        let local = &mut pose.bones[ch.bone.index()].local;
+        let Some(local) = pose.local_mut(skeleton, ch.bone.index()) else { continue };
         let relative = ch.mode == ValueMode::RelativeToSetup;
         match ch.property {
             BoneProperty::X => local.x = if relative { setup.x + v } else { v },
@@ -411,25 +582,26 @@ fn apply(pose: &mut Pose, skeleton: &Skeleton, anim: &Animation, t: f64) {
             BoneProperty::ScaleY => local.scale_y = if relative { setup.scale_y * v } else { v },
         }
     }
-    for ch in &anim.flips {
-        let Some(v) = sample_stepped(&ch.keys, t) else { continue };
-        let Some(bp) = pose.bones.get_mut(ch.bone.index()) else { continue };
+    for (ch, cursor) in anim.flips.iter().zip(flip_cursors) {
+        let Some(v) = sample_stepped_from(&ch.keys, t, cursor) else { continue };
+        let Some(local) = pose.local_mut(skeleton, ch.bone.index()) else { continue };
         match ch.axis {
-            Axis::X => bp.local.flip_x = v,
-            Axis::Y => bp.local.flip_y = v,
+            Axis::X => local.flip_x = v,
+            Axis::Y => local.flip_y = v,
         }
     }
-    for ch in &anim.slot_colors {
-        let Some(v) = sample(&ch.keys, t, None) else { continue };
+    for (ch, cursor) in anim.slot_colors.iter().zip(color_cursors) {
+        let Some(v) = sample_from(&ch.keys, t, None, cursor) else { continue };
         let Some(sp) = pose.slots.get_mut(ch.slot.index()) else { continue };
         sp.set_color_component(ch.component, v);
     }
-    for ch in &anim.attachments {
-        let Some(v) = sample_stepped(&ch.keys, t) else { continue };
+    for (ch, cursor) in anim.attachments.iter().zip(attachment_cursors) {
+        let Some(v) = sample_stepped_from(&ch.keys, t, cursor) else { continue };
         if let Some(sp) = pose.slots.get_mut(ch.slot.index()) {
             sp.attachment = v;
         }
     }
+    pose.cursors = cursors;
 }
 
 /// Maps a playback time onto an animation's timeline: looping over
@@ -575,6 +747,58 @@ mod tests {
         let pose = evaluate(&arm, Some(AnimId(0)), SkinId(0), 0.0);
         assert_eq!(pose.bones[0].local.x, 6.0);
         assert_eq!(pose.bones[0].local.scale_x, 3.0);
+    }
+
+    #[test]
+    fn a_key_cursor_never_changes_where_a_time_falls() {
+        // Keys with repeated times, every cursor (in range or not), times
+        // before, between, on and after the keys, and NaN.
+        let times = [0.0, 0.5, 0.5, 1.0, 2.0, 2.0, 2.0, 3.5];
+        let keys: Vec<Key<f64>> =
+            times.iter().map(|&t| Key { time_secs: t, value: t, curve: Curve::LINEAR }).collect();
+        let asks = [-1.0, 0.0, 0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0, 3.5, 9.0, f64::NAN];
+        for n in 0..=keys.len() {
+            for t in asks {
+                for start in 0..n as u32 + 3 {
+                    let mut cursor = start;
+                    assert_eq!(locate_from(&keys[..n], t, &mut cursor), locate(&keys[..n], t));
+                    // Asked again from where it stopped.
+                    assert_eq!(locate_from(&keys[..n], t, &mut cursor), locate(&keys[..n], t));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_local_turn_shortcut_is_the_general_product() {
+        // R(−p) · F · R(l + p) = F · R(l) for F = ±I: both ways of forming a
+        // world transform agree on bones that inherit rotation.
+        let parent = Affine::from_array([0.3, -1.7, 0.9, 0.4, 5.0, -2.0]);
+        for (p, l, flip) in [(0.7, -2.1, false), (-3.0, 0.2, true), (0.0, 1.0, false)] {
+            let local = BoneTransform {
+                x: 2.5,
+                y: -1.25,
+                rotation_rad: l,
+                scale_x: 1.5,
+                scale_y: -0.75,
+                flip_x: flip,
+                flip_y: flip,
+            };
+            let (sx, sy): (f64, f64) = (2.0, 0.5);
+            let acc = Accum {
+                rot: l + p,
+                sin: (l + p).sin(),
+                cos: (l + p).cos(),
+                sx: local.scale_x * sx,
+                sy: local.scale_y * sy,
+                isx: 0.0,
+                isy: 0.0,
+            };
+            let inverse = (1.0 / sx, 1.0 / sy);
+            let short = world_turned_locally(parent, &local, (l.sin(), l.cos()), &acc, inverse);
+            let long = world_in_general(parent, &local, &acc, ((-p).sin(), (-p).cos()), inverse);
+            assert_affine_close(short, long.to_array(), 1e-12);
+        }
     }
 
     #[test]
