@@ -35,7 +35,7 @@ pub struct AnimSources {
     pub items: Vec<(Ordinal, ItemSource)>,
     pub timelines: Vec<(Ordinal, TimelineSource)>,
     /// Keys, relative to the section of their timeline (which says which).
-    pub keys: std::sync::Arc<[KeySource]>,
+    pub keys: std::sync::Arc<Vec<KeySource>>,
     pub references: Vec<(Ordinal, Reference)>,
 }
 
@@ -113,7 +113,8 @@ pub fn compile_anim(rig: &RigOutput, sections: &[(Ordinal, &AnimSection)]) -> An
     // In document order once here (stably, as the compiler's list is), so
     // merging them into the document's sorted list is cheap on every update.
     t.src.references.sort_by_key(|(o, r)| (*o, r.span.start));
-    t.src.keys = t.keys_src.into();
+    // (An `Arc<Vec>`, not an `Arc<[_]>`: converting would copy every key.)
+    t.src.keys = std::sync::Arc::new(t.keys_src);
     AnimOutput { animation: std::sync::Arc::new(anim), diagnostics: t.diags, sources: t.src }
 }
 

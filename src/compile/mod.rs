@@ -139,7 +139,7 @@ struct PlacedRig {
     starts: Vec<u32>,
     /// Without references (they are in `references`).
     sources: SourceMap,
-    references: Arc<[Reference]>,
+    references: Arc<Vec<Reference>>,
 }
 
 /// An incremental compiler: call [`Compiler::update`] with each new version
@@ -471,7 +471,7 @@ impl Compiler {
     /// The rig's part of the source map in document offsets: kept while
     /// the rig and where its sections start do not change (an edit in an
     /// animation after them), then copied rather than shifted again.
-    fn placed_rig_sources(&mut self, units: &Units) -> (SourceMap, Arc<[Reference]>) {
+    fn placed_rig_sources(&mut self, units: &Units) -> (SourceMap, Arc<Vec<Reference>>) {
         let rig_out = &units.rig_out;
         let rig_starts: Vec<u32> = units.rig_idx.iter().map(|&i| units.starts[i]).collect();
         match &self.placed_rig {
@@ -503,7 +503,7 @@ impl Compiler {
                 // the final sort then merges long runs.
                 let mut references = placed(&rs.references, rig_start);
                 references.sort_by_key(|r| r.span.start);
-                let references: Arc<[Reference]> = references.into();
+                let references = Arc::new(references);
                 self.placed_rig = Some(PlacedRig {
                     rig: rig_out.clone(),
                     starts: rig_starts,
@@ -577,7 +577,7 @@ impl Units {
     fn sources(
         &self,
         sections: &[CachedSection],
-        (placed_rig, rig_references): (SourceMap, Arc<[Reference]>),
+        (placed_rig, rig_references): (SourceMap, Arc<Vec<Reference>>),
     ) -> SourceMap {
         let start_of = |i: usize| self.starts[i];
         let mut sources = SourceMap {

@@ -242,7 +242,7 @@ pub struct SourceMap {
     /// `TimelineSource`), with spans relative to their timeline's section:
     /// shared with the compiler's cache, so an update does not copy the keys
     /// of animations that did not change. Read them with [`SourceMap::keys_of`].
-    pub keys: Vec<std::sync::Arc<[KeySource]>>,
+    pub keys: Vec<Arc<Vec<KeySource>>>,
     /// Every name written, sorted by position.
     pub references: Vec<Reference>,
     /// Every line of the `ik` sections, in document order.
