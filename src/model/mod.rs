@@ -940,6 +940,25 @@ mod tests {
     }
 
     #[test]
+    fn easings_follow_their_formulas() {
+        // LANGUAGE.md §5 with the standard library's sine, inside the key
+        // span and beyond it (overshoot).
+        use std::f64::consts::{FRAC_PI_2, PI};
+        for i in -200..=1200 {
+            let t = f64::from(i) / 1000.0;
+            let spec = [
+                t,
+                1.0 - (FRAC_PI_2 + t * FRAC_PI_2).sin(),
+                (t * FRAC_PI_2).sin(),
+                0.5 + 0.5 * (t * PI - FRAC_PI_2).sin(),
+            ];
+            for (e, want) in Easing::ALL.into_iter().zip(spec) {
+                assert!((e.apply(t) - want).abs() <= 2.0 * f64::EPSILON, "{e:?} at {t}");
+            }
+        }
+    }
+
+    #[test]
     fn linear_bezier_is_identity() {
         let c = Curve::Bezier { x1: 1.0 / 3.0, y1: 1.0 / 3.0, x2: 2.0 / 3.0, y2: 2.0 / 3.0 };
         for i in 0..=10 {

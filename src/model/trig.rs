@@ -52,23 +52,27 @@ const COS: [f64; 8] = [
     1.0 / 20_922_789_888_000.0,
 ];
 
-/// Sine of `r` for |r| ≤ π/4 (truncation error below 5 · 10⁻¹⁷).
+/// Sine of `r` for |r| ≤ π/4 (truncation error below 5 · 10⁻¹⁷). The
+/// polynomial in `z = r²` is evaluated in pairs of terms (Estrin's scheme)
+/// rather than one term after another: the same products, a shorter chain
+/// of dependent operations.
 fn kernel_sin(r: f64) -> f64 {
     let z = r * r;
-    let mut p = SIN[6];
-    for c in SIN[..6].iter().rev() {
-        p = p * z + *c;
-    }
+    let (z2, s) = (z * z, &SIN);
+    let z4 = z2 * z2;
+    let p = (s[0] + s[1] * z) + z2 * (s[2] + s[3] * z) + z4 * ((s[4] + s[5] * z) + z2 * s[6]);
     r + (r * z) * p
 }
 
-/// Cosine of `r` for |r| ≤ π/4 (truncation error below 3 · 10⁻¹⁸).
+/// Cosine of `r` for |r| ≤ π/4 (truncation error below 3 · 10⁻¹⁸), by
+/// Estrin's scheme as [`kernel_sin`].
 fn kernel_cos(r: f64) -> f64 {
     let z = r * r;
-    let mut p = COS[7];
-    for c in COS[..7].iter().rev() {
-        p = p * z + *c;
-    }
+    let (z2, c) = (z * z, &COS);
+    let z4 = z2 * z2;
+    let p = (c[0] + c[1] * z)
+        + z2 * (c[2] + c[3] * z)
+        + z4 * ((c[4] + c[5] * z) + z2 * (c[6] + c[7] * z));
     1.0 + z * p
 }
 

@@ -249,10 +249,14 @@ impl Pose {
         // A deferred reset (see `reset`) is completed here.
         let unset = |i: usize| self.deferred && self.stamp.get(i) != Some(&self.generation);
         for (i, bone) in skeleton.bones[..n].iter().enumerate() {
-            if unset(i) {
+            // (Read from the setup, not back from the pose just written: a
+            // load that spans two fresh stores stalls.)
+            let local = if unset(i) {
                 bones[i].local = bone.setup;
-            }
-            let local = bones[i].local;
+                bone.setup
+            } else {
+                bones[i].local
+            };
             let mut acc = Accum {
                 rot: local.rotation_rad,
                 sin: 0.0,
