@@ -35,7 +35,7 @@ pub struct AnimSources {
     pub items: Vec<(Ordinal, ItemSource)>,
     pub timelines: Vec<(Ordinal, TimelineSource)>,
     /// Keys, relative to the section of their timeline (which says which).
-    pub keys: std::sync::Arc<[KeySource]>,
+    pub keys: std::sync::Arc<Vec<KeySource>>,
     pub references: Vec<(Ordinal, Reference)>,
 }
 
@@ -51,11 +51,20 @@ struct RawKey {
     placed_by: Option<(Span, f64)>,
 }
 
-/// What running a timeline gives.
+/// What running a timeline gives (its keys are appended to a list the
+/// caller gives).
 struct TimelineRun {
-    keys: Vec<RawKey>,
     end_frame: f64,
     open_loop: bool,
+}
+
+/// Buffers a timeline run works in, kept from one timeline to the next so
+/// a run allocates nothing but its loops' lists.
+#[derive(Default)]
+struct Scratch {
+    arena: Vec<RawKey>,
+    timeline: Vec<usize>,
+    stack: Vec<LoopState>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
@@ -70,12 +79,22 @@ enum Target {
 struct Tracks {
     /// Channels in order of first appearance.
     order: Vec<(Target, TimelineProp)>,
-    keys: HashMap<(Target, TimelineProp), Vec<RawKey>>,
-    /// The timeline line (in `src.timelines`) that makes each channel.
-    effective: HashMap<(Target, TimelineProp), usize>,
+    /// Per channel: the keys of its last timeline (a range of `keys`) and
+    /// that timeline's line (in `src.timelines`), which makes the channel.
+    channels: HashMap<(Target, TimelineProp), Channel>,
+    /// The keys of every timeline run, one after the other.
+    keys: Vec<RawKey>,
     src: AnimSources,
     keys_src: Vec<KeySource>,
     diags: Vec<LocalDiag>,
+    scratch: Scratch,
+}
+
+/// A channel's keys (a range of [`Tracks::keys`]) and the timeline that makes it.
+#[derive(Clone, Copy)]
+struct Channel {
+    keys: (u32, u32),
+    timeline: usize,
 }
 
 /// Compiles every section of one animation name, in document order.
@@ -86,12 +105,16 @@ pub fn compile_anim(rig: &RigOutput, sections: &[(Ordinal, &AnimSection)]) -> An
     for (ord, sec) in sections {
         t.section(rig, *ord, sec, opts, fps);
     }
-    for &i in t.effective.values() {
-        t.src.timelines[i].1.effective = true;
+    for c in t.channels.values() {
+        t.src.timelines[c.timeline].1.effective = true;
     }
-    let anim = build_animation(rig, &name, fps, &t.order, &t.keys);
+    let anim = build_animation(rig, &name, fps, &t.order, &t.channels, &t.keys);
     check_attachment_names(rig, sections, &mut t.diags, &mut t.src.references);
-    t.src.keys = t.keys_src.into();
+    // In document order once here (stably, as the compiler's list is), so
+    // merging them into the document's sorted list is cheap on every update.
+    t.src.references.sort_by_key(|(o, r)| (*o, r.span.start));
+    // (An `Arc<Vec>`, not an `Arc<[_]>`: converting would copy every key.)
+    t.src.keys = std::sync::Arc::new(t.keys_src);
     AnimOutput { animation: std::sync::Arc::new(anim), diagnostics: t.diags, sources: t.src }
 }
 
@@ -127,10 +150,10 @@ impl Tracks {
         t.src.items.reserve(items);
         t.src.timelines.reserve(timelines);
         t.keys_src.reserve(commands);
+        t.keys.reserve(commands);
         t.src.references.reserve(items + sections.len());
         t.order.reserve(timelines);
-        t.keys.reserve(timelines);
-        t.effective.reserve(timelines);
+        t.channels.reserve(timelines);
         t
     }
 
@@ -190,9 +213,11 @@ impl Tracks {
         fps: f64,
     ) {
         let this_anim = AnimId(0);
-        let run = run_timeline(tl, start, &mut self.diags, ord);
+        let keys_from = self.keys.len();
+        let run = run_timeline(tl, start, &mut self.diags, ord, &mut self.scratch, &mut self.keys);
+        let run_keys = &self.keys[keys_from..];
         let first = self.keys_src.len() as u32;
-        self.keys_src.extend(run.keys.iter().map(|k| KeySource {
+        self.keys_src.extend(run_keys.iter().map(|k| KeySource {
             frame: k.frame,
             time_secs: k.frame / fps,
             value: if let KeyValue::Number(v) = k.value { Some(v) } else { None },
@@ -217,11 +242,13 @@ impl Tracks {
             },
         ));
         let key = (target, tl.prop.node);
-        if !self.keys.contains_key(&key) {
+        let channel = Channel {
+            keys: (keys_from as u32, self.keys.len() as u32),
+            timeline: self.src.timelines.len() - 1,
+        };
+        if self.channels.insert(key, channel).is_none() {
             self.order.push(key);
         }
-        self.keys.insert(key, run.keys);
-        self.effective.insert(key, self.src.timelines.len() - 1);
     }
 }
 
@@ -231,19 +258,24 @@ fn build_animation(
     name: &str,
     fps: f64,
     order: &[(Target, TimelineProp)],
-    tracks: &HashMap<(Target, TimelineProp), Vec<RawKey>>,
+    channels: &HashMap<(Target, TimelineProp), Channel>,
+    all_keys: &[RawKey],
 ) -> Animation {
+    let keys_of = |k: &(Target, TimelineProp)| {
+        let (a, b) = channels[k].keys;
+        &all_keys[a as usize..b as usize]
+    };
     let mut anim = Animation::empty(name, fps);
     let fps = anim.fps;
     let time = |k: &RawKey| k.frame / fps;
     let num = |v: &KeyValue| if let KeyValue::Number(n) = v { *n } else { 0.0 };
     let color_tracks: Vec<(Target, TimelineProp)> = order
         .iter()
-        .filter(|k| k.1 == TimelineProp::Color && !tracks[*k].is_empty())
+        .filter(|k| k.1 == TimelineProp::Color && !keys_of(k).is_empty())
         .copied()
         .collect();
     for key in order {
-        let keys = &tracks[key];
+        let keys = keys_of(key);
         if keys.is_empty() {
             continue;
         }
@@ -442,8 +474,10 @@ fn run_timeline(
     start: Opts,
     diags: &mut Vec<LocalDiag>,
     ord: Ordinal,
+    scratch: &mut Scratch,
+    out: &mut Vec<RawKey>,
 ) -> TimelineRun {
-    let mut run = TimelineRunner::new(tl, start, diags, ord);
+    let mut run = TimelineRunner::new(tl, start, diags, ord, std::mem::take(scratch));
     let mut k = 0;
     let mut steps = 0usize;
     while k < tl.commands.len() {
@@ -454,7 +488,9 @@ fn run_timeline(
         }
         k = run.command(k);
     }
-    run.finish()
+    let (result, used) = run.finish(out);
+    *scratch = used;
+    result
 }
 
 /// The state of [`run_timeline`] between commands.
@@ -484,7 +520,16 @@ struct TimelineRunner<'a> {
 
 impl<'a> TimelineRunner<'a> {
     /// A run at the options in effect where the timeline starts.
-    fn new(tl: &'a TimelineLine, start: Opts, diags: &'a mut Vec<LocalDiag>, ord: Ordinal) -> Self {
+    fn new(
+        tl: &'a TimelineLine,
+        start: Opts,
+        diags: &'a mut Vec<LocalDiag>,
+        ord: Ordinal,
+        mut scratch: Scratch,
+    ) -> Self {
+        scratch.arena.clear();
+        scratch.timeline.clear();
+        scratch.stack.clear();
         TimelineRunner {
             tl,
             diags,
@@ -492,9 +537,9 @@ impl<'a> TimelineRunner<'a> {
             frame: start.frame.unwrap_or(0.0),
             step: start.step.unwrap_or(5.0),
             easing: start.easing.unwrap_or(Easing::Linear),
-            arena: Vec::with_capacity(tl.commands.len()),
-            timeline: Vec::with_capacity(tl.commands.len()),
-            stack: Vec::new(),
+            arena: scratch.arena,
+            timeline: scratch.timeline,
+            stack: scratch.stack,
             last_push: -1.0,
             last_value: KeyValue::Number(0.0),
             last_key: None,
@@ -666,8 +711,9 @@ impl<'a> TimelineRunner<'a> {
         k + 1
     }
 
-    /// Drops the keys of a loop left open (reported) and returns the keys.
-    fn finish(mut self) -> TimelineRun {
+    /// Drops the keys of a loop left open (reported) and appends the keys
+    /// to `out`; gives its buffers back.
+    fn finish(mut self, out: &mut Vec<RawKey>) -> (TimelineRun, Scratch) {
         let open_loop = !self.stack.is_empty();
         if let Some(first) = self.stack.first() {
             self.diags.push((
@@ -682,10 +728,8 @@ impl<'a> TimelineRunner<'a> {
             self.timeline = outer;
         }
         let arena = &self.arena;
-        TimelineRun {
-            keys: self.timeline.into_iter().map(|i| arena[i].clone()).collect(),
-            end_frame: self.frame,
-            open_loop,
-        }
+        out.extend(self.timeline.iter().map(|&i| arena[i].clone()));
+        let run = TimelineRun { end_frame: self.frame, open_loop };
+        (run, Scratch { arena: self.arena, timeline: self.timeline, stack: self.stack })
     }
 }

@@ -7,6 +7,7 @@
 //! re-parses one section and recompiles one animation.
 
 mod anim;
+mod delta;
 pub mod expect;
 pub mod ik;
 pub mod names;
@@ -105,6 +106,8 @@ pub fn compile(text: &str) -> Compilation {
 }
 
 struct CachedSection {
+    /// Where it started in the text it was last seen in.
+    start: u32,
     text: Box<str>,
     tree: Arc<Section>,
 }
@@ -130,11 +133,13 @@ struct AnimCache {
 }
 
 /// The rig's part of a source map in document offsets, for the rig output
-/// and section starts it was placed with.
+/// and section starts it was placed with (its references sorted by position).
 struct PlacedRig {
     rig: Arc<rig::RigOutput>,
     starts: Vec<u32>,
+    /// Without references (they are in `references`).
     sources: SourceMap,
+    references: Arc<Vec<Reference>>,
 }
 
 /// An incremental compiler: call [`Compiler::update`] with each new version
@@ -156,6 +161,11 @@ pub struct Compiler {
     anims: HashMap<String, AnimCache>,
     generation: u64,
     placed_rig: Option<PlacedRig>,
+    /// The text before the first section in the last update (the rest of
+    /// that text is the cached sections' texts, in order).
+    leading: String,
+    /// The line starts of the last text (empty before the first update).
+    line_starts: Vec<u32>,
     /// How many sections the last update parsed (the rest came from the cache).
     pub last_parsed_sections: usize,
     /// How many compile units (rig, animations) the last update rebuilt.
@@ -194,11 +204,23 @@ impl Compiler {
     pub fn update(&mut self, text: &str) -> Compilation {
         self.last_parsed_sections = 0;
         self.last_compiled_units = 0;
-        // One scan for line breaks serves the line index and the split.
-        let line_index = LineIndex::new(text);
+        // What changed since the last text: the line index is rebuilt
+        // from the last one, scanning only the edited bytes, and sections
+        // wholly in the unchanged ends are reused without comparing texts.
+        let window = self.edit_window(text);
+        let line_index = match window {
+            Some(w) => LineIndex::from_line_starts(delta::updated_line_starts(
+                &self.line_starts,
+                w.old_len,
+                text.as_bytes(),
+                w.prefix,
+                w.suffix,
+            )),
+            None => LineIndex::new(text),
+        };
         let slices = split_sections_at(text, line_index.line_breaks());
         let starts: Vec<u32> = slices.iter().map(|s| s.start).collect();
-        let sections = self.parse_sections(text, &slices);
+        let sections = self.parse_sections(text, &slices, window);
         let (rig_idx, rig_out, rig_generation) = self.update_rig(&sections);
         let (ik_idx, ik_out) = self.update_ik(&sections, &rig_out);
         let (groups, anim_outputs) = self.update_anims(&sections, &rig_out, rig_generation);
@@ -220,6 +242,10 @@ impl Compiler {
         self.sections = sections;
         let leading_end = slices.first().map_or(text.len(), |s| s.start as usize);
         let leading_roles = comment_roles(&text[..leading_end]);
+        self.leading.clear();
+        self.leading.push_str(&text[..leading_end]);
+        self.line_starts.clear();
+        self.line_starts.extend_from_slice(line_index.line_starts());
         Compilation {
             armature,
             diagnostics,
@@ -232,28 +258,70 @@ impl Compiler {
         }
     }
 
+    /// How `text` differs from the last one (`None` before the first update).
+    fn edit_window(&self, text: &str) -> Option<EditWindow> {
+        if self.line_starts.is_empty() {
+            return None;
+        }
+        let pieces: Vec<&[u8]> = std::iter::once(self.leading.as_bytes())
+            .chain(self.sections.iter().map(|s| s.text.as_bytes()))
+            .collect();
+        let old_len = pieces.iter().map(|p| p.len()).sum();
+        let (prefix, suffix) = delta::edit_window(&pieces, text.as_bytes());
+        Some(EditWindow { old_len, prefix, suffix })
+    }
+
     /// Section trees for `slices`, parsing only the texts not seen in the last update.
     fn parse_sections(
         &mut self,
         text: &str,
         slices: &[crate::syntax::SectionSlice],
+        window: Option<EditWindow>,
     ) -> Vec<CachedSection> {
         let mut prev: Vec<Option<CachedSection>> =
             std::mem::take(&mut self.sections).into_iter().map(Some).collect();
+        let (n_new, n_old) = (slices.len(), prev.len());
         let mut sections: Vec<CachedSection> = Vec::with_capacity(slices.len());
         for (i, sl) in slices.iter().enumerate() {
             let src = &text[sl.start as usize..sl.end as usize];
-            let hit = prev.get(i).and_then(|p| p.as_ref()).is_some_and(|p| &*p.text == src);
-            let found = if hit {
-                Some(i)
-            } else {
-                prev.iter().position(|p| p.as_ref().is_some_and(|p| &*p.text == src))
+            let (start, end) = (sl.start as usize, sl.end as usize);
+            let same_place = |j: usize, shift: isize| {
+                prev.get(j).and_then(|p| p.as_ref()).is_some_and(|p| {
+                    p.start as isize + shift == start as isize && p.text.len() == src.len()
+                })
             };
+            // Wholly inside the bytes the edit kept at either end, at the
+            // same place (after the edit: moved by its length change) and
+            // of the same length: the same text, without comparing it.
+            let kept = window.and_then(|w| {
+                let shift = text.len() as isize - w.old_len as isize;
+                if end <= w.prefix && same_place(i, 0) {
+                    Some(i)
+                } else if start >= text.len() - w.suffix
+                    && (i + n_old).checked_sub(n_new).is_some_and(|j| same_place(j, shift))
+                {
+                    Some(i + n_old - n_new)
+                } else {
+                    None
+                }
+            });
+            let found = kept.or_else(|| {
+                let hit = prev.get(i).and_then(|p| p.as_ref()).is_some_and(|p| &*p.text == src);
+                if hit {
+                    Some(i)
+                } else {
+                    prev.iter().position(|p| p.as_ref().is_some_and(|p| &*p.text == src))
+                }
+            });
             let cached = match found.and_then(|j| prev[j].take()) {
-                Some(c) => c,
+                Some(c) => CachedSection { start: sl.start, ..c },
                 None => {
                     self.last_parsed_sections += 1;
-                    CachedSection { text: src.into(), tree: Arc::new(parse_section(src)) }
+                    CachedSection {
+                        start: sl.start,
+                        text: src.into(),
+                        tree: Arc::new(parse_section(src)),
+                    }
                 }
             };
             sections.push(cached);
@@ -403,11 +471,13 @@ impl Compiler {
     /// The rig's part of the source map in document offsets: kept while
     /// the rig and where its sections start do not change (an edit in an
     /// animation after them), then copied rather than shifted again.
-    fn placed_rig_sources(&mut self, units: &Units) -> SourceMap {
+    fn placed_rig_sources(&mut self, units: &Units) -> (SourceMap, Arc<Vec<Reference>>) {
         let rig_out = &units.rig_out;
         let rig_starts: Vec<u32> = units.rig_idx.iter().map(|&i| units.starts[i]).collect();
         match &self.placed_rig {
-            Some(p) if Arc::ptr_eq(&p.rig, rig_out) && p.starts == rig_starts => p.sources.clone(),
+            Some(p) if Arc::ptr_eq(&p.rig, rig_out) && p.starts == rig_starts => {
+                (p.sources.clone(), p.references.clone())
+            }
             _ => {
                 let rig_start = |o: Ordinal| rig_starts[o];
                 let rs = &rig_out.sources;
@@ -422,23 +492,37 @@ impl Compiler {
                         .iter()
                         .map(|(o, sp)| sp.shifted(rig_start(*o)))
                         .collect(),
-                    bone_defs: placed(&rs.bone_defs, rig_start),
-                    slot_defs: placed(&rs.slot_defs, rig_start),
-                    skin_entries: placed(&rs.skin_entries, rig_start),
-                    order_entries: placed(&rs.order_entries, rig_start),
-                    props: placed(&rs.props, rig_start),
-                    references: placed(&rs.references, rig_start),
+                    bone_defs: placed_iter(&rs.bone_defs, rig_start).collect(),
+                    slot_defs: placed_iter(&rs.slot_defs, rig_start).collect(),
+                    skin_entries: placed_iter(&rs.skin_entries, rig_start).collect(),
+                    order_entries: placed_iter(&rs.order_entries, rig_start).collect(),
+                    props: placed_iter(&rs.props, rig_start).collect(),
                     ..SourceMap::default()
                 };
+                // Sorted once here (stably, as the whole list is later):
+                // the final sort then merges long runs.
+                let mut references = placed(&rs.references, rig_start);
+                references.sort_by_key(|r| r.span.start);
+                let references = Arc::new(references);
                 self.placed_rig = Some(PlacedRig {
                     rig: rig_out.clone(),
                     starts: rig_starts,
                     sources: sources.clone(),
+                    references: references.clone(),
                 });
-                sources
+                (sources, references)
             }
         }
     }
+}
+
+/// How a text differs from the one before: the length of that one and the
+/// bytes they share at the start and at the end (not overlapping).
+#[derive(Clone, Copy, Debug)]
+struct EditWindow {
+    old_len: usize,
+    prefix: usize,
+    suffix: usize,
 }
 
 /// An animation's name and the indices of its sections.
@@ -490,7 +574,11 @@ impl Units {
     }
 
     /// The source map: the placed rig's part, then the animations' and IK's in document offsets.
-    fn sources(&self, sections: &[CachedSection], placed_rig: SourceMap) -> SourceMap {
+    fn sources(
+        &self,
+        sections: &[CachedSection],
+        (placed_rig, rig_references): (SourceMap, Arc<Vec<Reference>>),
+    ) -> SourceMap {
         let start_of = |i: usize| self.starts[i];
         let mut sources = SourceMap {
             animations: self
@@ -506,9 +594,12 @@ impl Units {
         sources
             .timelines
             .reserve(self.anim_outputs.iter().map(|o| o.sources.timelines.len()).sum());
-        sources
-            .references
-            .reserve(self.anim_outputs.iter().map(|o| o.sources.references.len()).sum());
+        let anim_references: usize =
+            self.anim_outputs.iter().map(|o| o.sources.references.len()).sum();
+        let ik_references = self.ik_out.as_ref().map_or(0, |(o, _)| o.references.len());
+        sources.references =
+            Vec::with_capacity(rig_references.len() + anim_references + ik_references);
+        sources.references.extend_from_slice(&rig_references);
         for (a, ((_, idx), out)) in self.groups.iter().zip(&self.anim_outputs).enumerate() {
             let anim = AnimId::from_index(a);
             let start = |o: Ordinal| start_of(idx[o]);

@@ -47,13 +47,17 @@ pub enum Resolved<Id = u32> {
     Unknown,
 }
 
-/// The places (name id, byte offset where the suffix starts) that share one
-/// hash of a reference form.
-#[derive(Clone, Debug)]
-enum Entry {
-    One(u32, u32),
-    Many(Vec<(u32, u32)>),
+/// A place a reference form starts: (name id, byte offset where the
+/// suffix starts), and the next place with the same hash (`NONE`: none).
+#[derive(Clone, Copy, Debug)]
+struct Place {
+    id: u32,
+    start: u32,
+    next: u32,
 }
+
+/// The end of a chain of [`Place`]s.
+const NONE: u32 = u32::MAX;
 
 /// An index from every reference form to the items it names, so lookups
 /// cost one hash probe whatever the number of items.
@@ -62,16 +66,27 @@ enum Entry {
 /// suffix by a hash built segment by segment from the right (so all the
 /// suffixes of a name cost one pass over it), and a lookup checks each
 /// candidate against the name itself, so hash collisions cannot mislead it.
+///
+/// Every place is one entry of a flat list, chained per hash (no list per
+/// hash), and the map is sized up front: building the index of a thousand
+/// deep names allocates a handful of times.
 #[derive(Clone, Debug)]
 pub struct NameIndex<Id = u32> {
-    map: HashMap<u64, Entry>,
+    /// Hash of a reference form → the first of its places.
+    map: HashMap<u64, u32>,
+    places: Vec<Place>,
     names: Vec<String>,
     id: std::marker::PhantomData<Id>,
 }
 
 impl<Id> Default for NameIndex<Id> {
     fn default() -> Self {
-        NameIndex { map: HashMap::default(), names: Vec::new(), id: std::marker::PhantomData }
+        NameIndex {
+            map: HashMap::default(),
+            places: Vec::new(),
+            names: Vec::new(),
+            id: std::marker::PhantomData,
+        }
     }
 }
 
@@ -95,7 +110,14 @@ fn reference_hash(reference: &str) -> u64 {
 impl<Id: NameId> NameIndex<Id> {
     /// The index of `names` (full dotted names; an item's id is its position).
     pub fn new<'a>(names: impl IntoIterator<Item = &'a str>) -> Self {
+        let names: Vec<&str> = names.into_iter().collect();
+        // One place per dotted suffix: room for all of them up front.
+        let suffixes: usize =
+            names.iter().map(|n| 1 + n.bytes().filter(|&b| b == b'.').count()).sum();
         let mut idx = NameIndex::default();
+        idx.map.reserve(suffixes);
+        idx.places.reserve(suffixes);
+        idx.names.reserve(names.len());
         for (i, name) in names.into_iter().enumerate() {
             idx.insert(name, Id::from_u32(i as u32));
         }
@@ -103,18 +125,10 @@ impl<Id: NameId> NameIndex<Id> {
     }
 
     fn add(&mut self, hash: u64, id: u32, start: u32) {
-        match self.map.entry(hash) {
-            std::collections::hash_map::Entry::Vacant(v) => {
-                v.insert(Entry::One(id, start));
-            }
-            std::collections::hash_map::Entry::Occupied(mut o) => match o.get_mut() {
-                Entry::One(i, s) => {
-                    let prev = (*i, *s);
-                    o.insert(Entry::Many(vec![prev, (id, start)]));
-                }
-                Entry::Many(v) => v.push((id, start)),
-            },
-        }
+        let at = self.places.len() as u32;
+        let head = self.map.entry(hash).or_insert(NONE);
+        self.places.push(Place { id, start, next: *head });
+        *head = at;
     }
 
     /// Adds an item; ids must be given in increasing order.
@@ -139,12 +153,13 @@ impl<Id: NameId> NameIndex<Id> {
         self.names[id as usize] = name.to_string();
     }
 
-    /// Calls `f` with each place whose reference form hashes to `hash`.
+    /// Calls `f` with each place whose reference form hashes to `hash` (in
+    /// no particular order).
     fn candidates(&self, hash: u64, mut f: impl FnMut(u32, u32)) {
-        match self.map.get(&hash) {
-            Some(Entry::One(i, s)) => f(*i, *s),
-            Some(Entry::Many(v)) => v.iter().for_each(|&(i, s)| f(i, s)),
-            None => {}
+        let mut at = self.map.get(&hash).copied().unwrap_or(NONE);
+        while let Some(p) = self.places.get(at as usize) {
+            f(p.id, p.start);
+            at = p.next;
         }
     }
 

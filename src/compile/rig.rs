@@ -55,7 +55,8 @@ impl RigOutput {
     pub fn same_names(&self, other: &RigOutput) -> bool {
         self.bone_names.names() == other.bone_names.names()
             && self.slot_names.names() == other.slot_names.names()
-            && self.attachment_ids == other.attachment_ids
+            // (`attachment_ids` is built from the attachment list, so equal
+            // lists make equal maps.)
             && self.skeleton.attachments == other.skeleton.attachments
             && self.skeleton.slots.len() == other.skeleton.slots.len()
             && self.skeleton.slots.iter().zip(&other.skeleton.slots).all(|(a, b)| a.name == b.name)
@@ -240,7 +241,8 @@ fn parent_name(s: &str) -> Option<&str> {
 struct WSlot {
     /// `bone.slot`.
     name: String,
-    bone: String,
+    /// Its bone (an index into [`Merge::bones`]).
+    bone: usize,
     color: Color,
     source: (Ordinal, Span),
 }
@@ -288,8 +290,6 @@ pub fn compile_rig(
     }
     m.add_implicit_parents();
     let sorted = m.sort_bones();
-    let bone_id =
-        |name: &str| m.bone_by_name.get(name).map(|&i| BoneId::from_index(sorted.new_index[i]));
     let bone_names = reuse_or_index(
         previous.map(|p| &p.bone_names),
         sorted.bones.iter().map(|b| b.name.as_str()),
@@ -297,7 +297,7 @@ pub fn compile_rig(
     let slot_names =
         reuse_or_index(previous.map(|p| &p.slot_names), m.slots.iter().map(|s| s.name.as_str()));
     let bone_of_slot: Vec<BoneId> =
-        m.slots.iter().map(|s| bone_id(&s.bone).unwrap_or(BoneId(0))).collect();
+        m.slots.iter().map(|s| BoneId::from_index(sorted.new_index[s.bone])).collect();
 
     let mut cx = std::mem::take(&mut m.cx);
     let skin_items = m.skins(sections, &slot_names, &mut cx);
@@ -370,6 +370,10 @@ impl Merge {
             .sum();
         m.bones.reserve(bone_lines);
         m.bone_by_name.reserve(bone_lines);
+        m.slots.reserve(slot_lines);
+        m.slot_by_name.reserve(slot_lines);
+        m.atts.reserve(slot_lines);
+        m.att_by_name.reserve(slot_lines);
         m.src.bone_defs.reserve(bone_lines);
         m.src.slot_defs.reserve(slot_lines);
         m.src.props.reserve(prop_count);
@@ -384,20 +388,22 @@ impl Merge {
         }
         for line in &sk.bones {
             let bi = self.bone_line(ord, line);
-            let bone_name = self.bones[bi].name.clone();
             for sl in &line.slots {
-                self.slot_line(ord, &bone_name, sl);
+                self.slot_line(ord, bi, sl);
             }
         }
     }
 
     /// Merges a bone line's properties; returns the bone's index.
     fn bone_line(&mut self, ord: Ordinal, line: &BoneLine) -> usize {
-        let bones = &mut self.bones;
-        let bi = *self.bone_by_name.entry(line.path.node.clone()).or_insert_with(|| {
-            bones.push(WBone::new(line.path.node.clone(), Some((ord, line.path.span))));
-            bones.len() - 1
-        });
+        let bi = match self.bone_by_name.get(line.path.node.as_str()) {
+            Some(&bi) => bi,
+            None => {
+                self.bones.push(WBone::new(line.path.node.clone(), Some((ord, line.path.span))));
+                self.bone_by_name.insert(line.path.node.clone(), self.bones.len() - 1);
+                self.bones.len() - 1
+            }
+        };
         let props = record_props(&mut self.src.props, ord, &line.props, bone_prop_key);
         let end =
             line.props.last().map_or(line.path.span.end, |p| p.span.end.max(line.path.span.end));
@@ -426,23 +432,25 @@ impl Merge {
         bi
     }
 
-    /// Merges a slot line of bone `bone_name`: the slot and its attachment.
-    fn slot_line(&mut self, ord: Ordinal, bone_name: &str, sl: &SlotLine) {
-        let short = sl
-            .slot
-            .as_ref()
-            .map_or_else(|| last_segment(bone_name).to_string(), |s| s.node.clone());
-        let full = dotted(bone_name, &short);
-        let slots = &mut self.slots;
-        let si = *self.slot_by_name.entry(full.clone()).or_insert_with(|| {
-            slots.push(WSlot {
-                name: full.clone(),
-                bone: bone_name.to_string(),
-                color: Color::WHITE,
-                source: (ord, sl.span),
-            });
-            slots.len() - 1
-        });
+    /// Merges a slot line of bone `bone` (an index into `bones`): the slot
+    /// and its attachment.
+    fn slot_line(&mut self, ord: Ordinal, bone: usize, sl: &SlotLine) {
+        let bone_name = self.bones[bone].name.as_str();
+        let short = sl.slot.as_ref().map_or_else(|| last_segment(bone_name), |s| s.node.as_str());
+        let full = dotted(bone_name, short);
+        let si = match self.slot_by_name.get(full.as_str()) {
+            Some(&si) => si,
+            None => {
+                self.slots.push(WSlot {
+                    name: full.clone(),
+                    bone,
+                    color: Color::WHITE,
+                    source: (ord, sl.span),
+                });
+                self.slot_by_name.insert(full.clone(), self.slots.len() - 1);
+                self.slots.len() - 1
+            }
+        };
         if let Some(c) = sl.colors.last() {
             self.slots[si].color = *c;
         }
@@ -469,8 +477,8 @@ impl Merge {
             self.src.slot_defs.push((ord, slot_def));
             return;
         }
-        let att_short = sl.attachment.as_ref().map_or_else(|| short.clone(), |a| a.node.clone());
-        let att_full = dotted(&full, &att_short);
+        let att_short = sl.attachment.as_ref().map_or(short, |a| a.node.as_str());
+        let att_full = dotted(&full, att_short);
         let line_type = written_type(&sl.spec);
         let atts = &mut self.atts;
         let ai = match self.att_by_name.get(&att_full) {
@@ -483,7 +491,11 @@ impl Merge {
                 ai
             }
             None => {
-                atts.push((si, att_short, WAtt { ty: line_type.flatten(), ..WAtt::default() }));
+                atts.push((
+                    si,
+                    att_short.to_string(),
+                    WAtt { ty: line_type.flatten(), ..WAtt::default() },
+                ));
                 self.att_by_name.insert(att_full, atts.len() - 1);
                 atts.len() - 1
             }
@@ -527,22 +539,22 @@ impl Merge {
         // Bones whose every ancestor exists: the walk up a chain stops there.
         let mut complete = vec![false; written];
         for i in 0..written {
-            let name = bones[i].name.clone();
-            let mut cur = name.as_str();
-            let mut missing = Vec::new();
+            let mut cur = bones[i].name.as_str();
+            // (Allocates only for a bone whose parent was never written.)
+            let mut missing: Vec<String> = Vec::new();
             while let Some(p) = parent_name(cur) {
                 match bone_by_name.get(p) {
                     Some(&j) if complete.get(j).copied().unwrap_or(false) => break,
                     Some(_) => {}
-                    None if !missing.contains(&p) => missing.push(p),
+                    None if !missing.iter().any(|m| m == p) => missing.push(p.to_string()),
                     None => {}
                 }
                 cur = p;
             }
             // The original adds parents shallow to deep per bone name.
             for p in missing.into_iter().rev() {
-                bone_by_name.insert(p.to_string(), bones.len());
-                bones.push(WBone::new(p.to_string(), None));
+                bone_by_name.insert(p.clone(), bones.len());
+                bones.push(WBone::new(p, None));
                 complete.push(true);
             }
             complete[i] = true;
@@ -653,8 +665,8 @@ impl Merge {
         let att_short = item
             .attachment
             .as_ref()
-            .map_or_else(|| last_segment(&item.slot.node).to_string(), |a| a.node.clone());
-        let full = dotted(&self.slots[slot].name, &att_short);
+            .map_or_else(|| last_segment(&item.slot.node), |a| a.node.as_str());
+        let full = dotted(&self.slots[slot].name, att_short);
         let found = self.att_by_name.get(&full).copied();
         entry.attachment = found.map(AttachmentId::from_index);
         self.src.skin_entries.push((ord, entry));
@@ -705,7 +717,8 @@ impl Merge {
         };
         let default_atts: Vec<Attachment> =
             self.atts.iter().map(|(slot, _, w)| finish(w, *slot, cx)).collect();
-        let mut skins = vec![Skin { name: "default".into(), attachments: default_atts.clone() }];
+        let mut skins = Vec::with_capacity(1 + skin_items.len());
+        skins.push(Skin { name: "default".into(), attachments: Vec::new() });
         for (name, items) in skin_items {
             let mut list = default_atts.clone();
             for (ai, w) in items {
@@ -713,6 +726,8 @@ impl Merge {
             }
             skins.push(Skin { name: name.clone(), attachments: list });
         }
+        // The default list itself goes to the default skin (one copy fewer).
+        skins[0].attachments = default_atts;
         skins
     }
 

@@ -9,6 +9,7 @@
 //! shifts it into document offsets.
 
 use std::ops::Range;
+use std::sync::Arc;
 
 use crate::model::{AnimId, AttachmentId, BoneId, SkinId, SlotId};
 use crate::syntax::Span;
@@ -209,34 +210,39 @@ pub struct ItemSource {
 }
 
 /// Where model items were written, in document offsets.
+///
+/// The rig's parts (`bones` to `props` but `animations`) are shared
+/// (`Arc`) with the compiler's cache: an update whose rig and rig section
+/// starts did not change (an edit in an animation after them) reuses them
+/// instead of copying them.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct SourceMap {
     /// Per bone (by `BoneId`): the path of its first line; `None` for
     /// parents that were never written.
-    pub bones: Vec<Option<Span>>,
+    pub bones: Arc<[Option<Span>]>,
     /// Per slot (by `SlotId`): its first slot line.
-    pub slots: Vec<Span>,
+    pub slots: Arc<[Span]>,
     /// Per animation (by `AnimId`): the header of its first section.
     pub animations: Vec<Span>,
     /// Every bone line, in document order.
-    pub bone_defs: Vec<BoneDef>,
+    pub bone_defs: Arc<[BoneDef]>,
     /// Every slot line, in document order.
-    pub slot_defs: Vec<SlotDef>,
+    pub slot_defs: Arc<[SlotDef]>,
     /// Every skin item.
-    pub skin_entries: Vec<SkinEntry>,
+    pub skin_entries: Arc<[SkinEntry]>,
     /// Every order entry.
-    pub order_entries: Vec<OrderEntry>,
+    pub order_entries: Arc<[OrderEntry]>,
     /// Every animation item.
     pub items: Vec<ItemSource>,
     /// Every timeline line.
     pub timelines: Vec<TimelineSource>,
     /// Property tokens of bone and slot lines (ranges in `BoneDef`, `SlotDef`).
-    pub props: Vec<PropSource>,
+    pub props: Arc<[PropSource]>,
     /// Keys of the timelines, per animation (by `AnimId`; ranges in
     /// `TimelineSource`), with spans relative to their timeline's section:
     /// shared with the compiler's cache, so an update does not copy the keys
     /// of animations that did not change. Read them with [`SourceMap::keys_of`].
-    pub keys: Vec<std::sync::Arc<[KeySource]>>,
+    pub keys: Vec<Arc<Vec<KeySource>>>,
     /// Every name written, sorted by position.
     pub references: Vec<Reference>,
     /// Every line of the `ik` sections, in document order.

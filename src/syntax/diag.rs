@@ -125,6 +125,20 @@ impl LineIndex {
         LineIndex { line_starts }
     }
 
+    /// The index of a text whose line starts are `line_starts` (0 first,
+    /// then one past each `\n`, in order): what [`LineIndex::new`] would
+    /// compute, when the caller worked them out another way (the compiler
+    /// updates them from the previous text).
+    pub fn from_line_starts(line_starts: Vec<u32>) -> Self {
+        debug_assert!(line_starts.first() == Some(&0));
+        LineIndex { line_starts }
+    }
+
+    /// Line starts: 0, then one past each `\n`.
+    pub fn line_starts(&self) -> &[u32] {
+        &self.line_starts
+    }
+
     /// Offsets of the line breaks (`\n`), in order.
     pub fn line_breaks(&self) -> impl Iterator<Item = usize> + '_ {
         self.line_starts.get(1..).unwrap_or_default().iter().map(|&s| s as usize - 1)

@@ -1,0 +1,151 @@
+//! `Compiler::update` against a fresh `compile` on generated scripts of
+//! every style (`generate::styled`), after sequences of small edits like an
+//! editor's: typed and deleted characters and line breaks anywhere
+//! (inside a bone or slot line, a timeline, a header, across a section
+//! boundary, at the very start and end), pasted and cut lines. The update
+//! reuses the line index, section trees, rig and animations of the text
+//! before; everything it returns must equal what a compile from scratch
+//! returns: armature, diagnostics, source map, line index and section
+//! offsets.
+//!
+//! Case counts keep this file to a few seconds in a debug build; set
+//! `PROPTEST_CASES=N` for a longer run.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "test code")]
+
+use proptest::prelude::*;
+use skelpad::compile::{Compilation, Compiler, compile};
+use skelpad::generate;
+
+fn cases(default: u32) -> ProptestConfig {
+    let n = std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(default);
+    ProptestConfig { cases: n, max_shrink_iters: 500, ..ProptestConfig::default() }
+}
+
+/// One edit: at a position (wrapped to the text, moved back to a char
+/// boundary), delete some bytes (up to the next char boundary) and insert
+/// a string.
+#[derive(Clone, Debug)]
+struct Edit {
+    at: usize,
+    /// `Some(d)`: `at` picks a section start (a line break followed by a
+    /// character other than a tab) and the edit is `d` bytes from it, where
+    /// a wrong reuse of the sections on either side would show.
+    near_section_start: Option<i8>,
+    delete: usize,
+    insert: String,
+}
+
+fn edit() -> impl Strategy<Value = Edit> {
+    let insert = prop_oneof![
+        4 => Just(String::new()),
+        3 => "[0-9]{1,2}",
+        2 => Just("\n".to_string()),
+        2 => Just("\t".to_string()),
+        1 => Just("\r\n".to_string()),
+        1 => Just(" \\\n".to_string()),
+        1 => Just("# c\n".to_string()),
+        1 => Just("skeleton\n".to_string()),
+        1 => Just("anim \"z\"\n\tb\n\t\tx 0 -> 5\n".to_string()),
+        1 => Just("\tnew.bone l3\n".to_string()),
+        1 => "[a-z.@ :>{}\\[\\]-]{1,4}",
+    ];
+    let near = prop_oneof![1 => Just(None), 1 => (-4i8..4).prop_map(Some)];
+    let typed = (any::<usize>(), near.clone(), 0usize..4, insert).prop_map(
+        |(at, near_section_start, delete, insert)| Edit { at, near_section_start, delete, insert },
+    );
+    // Characters typed over others: the text keeps its length, so only
+    // the contents tell the old section from the new one.
+    let overwritten =
+        (any::<usize>(), near, "[0-9a-z]{1,3}").prop_map(|(at, near_section_start, insert)| Edit {
+            at,
+            near_section_start,
+            delete: insert.len(),
+            insert,
+        });
+    prop_oneof![2 => typed, 1 => overwritten]
+}
+
+fn apply(text: &str, e: &Edit) -> String {
+    let starts: Vec<usize> = text
+        .match_indices('\n')
+        .map(|(i, _)| i + 1)
+        .filter(|&i| text[i..].starts_with(|c: char| c != '\t'))
+        .collect();
+    let mut at = match e.near_section_start {
+        Some(d) if !starts.is_empty() => {
+            let s = starts[e.at % starts.len()] as isize + isize::from(d);
+            s.clamp(0, text.len() as isize) as usize
+        }
+        _ => e.at % (text.len() + 1),
+    };
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    let mut end = (at + e.delete).min(text.len());
+    while !text.is_char_boundary(end) {
+        end += 1;
+    }
+    format!("{}{}{}", &text[..at], e.insert, &text[end..])
+}
+
+/// Everything a compilation says, in a comparable form.
+fn observe(c: &Compilation) -> String {
+    let sections: Vec<u32> = c.sections.iter().map(|(start, _)| *start).collect();
+    let roles: Vec<_> = c.roles().collect();
+    format!(
+        "{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}",
+        c.armature, c.diagnostics, c.sources, c.lines, sections, roles
+    )
+}
+
+proptest! {
+    #![proptest_config(cases(48))]
+
+    #[test]
+    fn updates_after_edits_equal_fresh_compiles_on_generated_scripts(
+        style in 0usize..generate::STYLES.len(),
+        bones in 3usize..40,
+        anims in 1usize..4,
+        edits in prop::collection::vec(edit(), 1..8),
+        revert_to_start in any::<bool>(),
+    ) {
+        let (name, style) = &generate::STYLES[style];
+        let original = generate::styled(style, bones, anims);
+        let mut compiler = Compiler::new();
+        let first = compiler.update(&original);
+        prop_assert_eq!(observe(&first), observe(&compile(&original)), "{}: first update", name);
+        let mut text = original.clone();
+        for (i, e) in edits.iter().enumerate() {
+            text = apply(&text, e);
+            let inc = compiler.update(&text);
+            prop_assert!(
+                observe(&inc) == observe(&compile(&text)),
+                "{name}, {bones} bones, edit {i} ({e:?}): the update differs from a fresh compile"
+            );
+        }
+        if revert_to_start {
+            let inc = compiler.update(&original);
+            prop_assert!(observe(&inc) == observe(&first), "{name}: back to the first text");
+        }
+    }
+}
+
+/// A one-character edit inside one animation of a generated script
+/// re-parses one section and recompiles one animation, and gives what a
+/// fresh compile gives (the edit the `styles` benchmark times).
+#[test]
+fn a_digit_typed_in_an_animation_reparses_one_section() {
+    for (name, style) in generate::STYLES {
+        let text = generate::styled(style, 60, 4);
+        let anim_at = text.match_indices("anim \"").nth(2).map(|(i, _)| i).unwrap();
+        let at = text[anim_at..].find(" -> ").map(|i| anim_at + i + 4).unwrap();
+        let edited = format!("{}1{}", &text[..at], &text[at..]);
+        let mut compiler = Compiler::new();
+        compiler.update(&text);
+        let inc = compiler.update(&edited);
+        assert_eq!(compiler.last_parsed_sections, 1, "{name}");
+        assert_eq!(compiler.last_compiled_units, 1, "{name}");
+        assert_eq!(observe(&inc), observe(&compile(&edited)), "{name}");
+    }
+}
