@@ -38,6 +38,9 @@ pub struct Pose {
     /// local transform, while the reset of locals is deferred (see
     /// [`Pose::reset`]).
     stamp: Vec<u32>,
+    /// The skeleton last evaluated and its slots' setup state (see
+    /// [`Pose::cache_setup_slots`]).
+    setup_slots: Option<(std::sync::Arc<Skeleton>, Vec<SlotPose>)>,
     /// Counts evaluations whose reset of locals is deferred.
     generation: u32,
     /// The locals of bones not stamped with `generation` still hold the
@@ -182,7 +185,10 @@ impl Pose {
                 skeleton.bones.iter().map(|b| BonePose { local: b.setup, world: Affine::IDENTITY }),
             );
         }
-        if self.slots.len() == skeleton.slots.len() {
+        let setup_slots = self.setup_slots.as_ref().map(|(_, slots)| slots.as_slice());
+        if let Some(setup) = setup_slots.filter(|s| s.len() == self.slots.len()) {
+            self.slots.copy_from_slice(setup);
+        } else if self.slots.len() == skeleton.slots.len() {
             for (sp, slot) in self.slots.iter_mut().zip(&skeleton.slots) {
                 sp.color = slot.color;
                 sp.attachment = slot.attachment;
@@ -207,6 +213,22 @@ impl Pose {
         }
         self.skf.clear();
         self.stamp.resize(self.bones.len(), 0);
+    }
+
+    /// Keeps the slots' setup state of `skeleton` in one array, so that a
+    /// reset copies it whole instead of gathering it slot by slot. The
+    /// skeleton is held, so the identity test cannot be fooled by another
+    /// skeleton at the same address.
+    fn cache_setup_slots(&mut self, skeleton: &std::sync::Arc<Skeleton>) {
+        if self.setup_slots.as_ref().is_some_and(|(s, _)| std::sync::Arc::ptr_eq(s, skeleton)) {
+            return;
+        }
+        let slots = skeleton
+            .slots
+            .iter()
+            .map(|s| SlotPose { color: s.color, attachment: s.attachment })
+            .collect();
+        self.setup_slots = Some((std::sync::Arc::clone(skeleton), slots));
     }
 
     /// The local transform of bone `i` for an animation to change: first set
@@ -516,6 +538,7 @@ pub fn evaluate_into(
     time_secs: f64,
 ) {
     let skeleton = &*armature.skeleton;
+    pose.cache_setup_slots(&armature.skeleton);
     pose.reset(skeleton, skin, skeleton.composition == Composition::Affine);
     if skeleton.composition == Composition::SkelForm {
         skelform::evaluate_into(pose, armature, anim, time_secs);
