@@ -239,6 +239,30 @@ fn mistakes_are_located_errors_and_drop_the_family() {
 }
 
 #[test]
+fn a_chain_start_given_twice_is_an_error_at_the_second() {
+    let base = "skeleton\n\thip\n\thip.thigh r-90 l60\n\thip.thigh.shin x60 l55\n\thip.thigh.shin.ankle x55\n\tfoot y-100\nik\n";
+    for (line, second) in [
+        ("\tankle to foot up 2 from hip.thigh", 20),
+        ("\tankle to foot from hip.thigh up 1", 30),
+        ("\tankle to foot up 2 up 1", 20),
+    ] {
+        let text = format!("{base}{line}\n");
+        let at = base.len() + second;
+        let errs: Vec<_> = compile(&text)
+            .diagnostics
+            .into_iter()
+            .filter(|d| d.is_error())
+            .map(|d| (d.span.range().start, d.message, d.hints))
+            .collect();
+        assert_eq!(errs.len(), 1, "{line}: {errs:?}");
+        let (start, msg, hints) = &errs[0];
+        assert_eq!(*start, at, "{line}: {msg}");
+        assert_eq!(msg, "the start of the chain is given twice; this one is ignored");
+        assert_eq!(hints, &["give either `up N` or `from BONE`".to_string()]);
+    }
+}
+
+#[test]
 fn families_that_would_move_each_other_are_errors() {
     let base = "skeleton\n\troot\n\troot.a l10\n\troot.a.b x10 l10\n\troot.a.b.c x10 l10\n\troot.a.b.c.d x10 l10\n\troot.a.b.c.d.e x10\n\troot.a.side y5\n\tt1 x20\n\tt2 x30\n\tother\n\tother.o x5\nik\n";
     // A second chain below the first one's first bone; a target that another

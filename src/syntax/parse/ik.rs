@@ -109,16 +109,8 @@ impl Parser {
                         } else {
                             target = Some(r);
                         }
-                    } else if reach.is_some() {
-                        self.push(
-                            Diagnostic::error(
-                                tok_span(line, &t),
-                                "the start of the chain is given twice; this one is ignored",
-                            )
-                            .hint("give either `up N` or `from BONE`"),
-                        );
                     } else {
-                        reach = Some(IkReach::From(r));
+                        self.set_reach(&mut reach, IkReach::From(r), tok_span(line, &t));
                     }
                 }
                 "up" => {
@@ -143,17 +135,8 @@ impl Parser {
                         continue;
                     }
                     self.role(line, &n, Role::Number);
-                    if reach.is_some() {
-                        self.push(
-                            Diagnostic::error(
-                                tok_span(line, &t),
-                                "the start of the chain is given twice; this one is ignored",
-                            )
-                            .hint("give either `up N` or `from BONE`"),
-                        );
-                    } else {
-                        reach = Some(IkReach::Up(Spanned::new(v as u32, tok_span(line, &n))));
-                    }
+                    let up = IkReach::Up(Spanned::new(v as u32, tok_span(line, &n)));
+                    self.set_reach(&mut reach, up, tok_span(line, &t));
                 }
                 "fabrik" | "arc" => {
                     self.role(line, &t, Role::BoneProperty);
@@ -219,5 +202,21 @@ impl Parser {
             mode: mode.unwrap_or_default(),
             bend: bend.unwrap_or_default(),
         })
+    }
+
+    /// Where the chain starts (`up N` or `from BONE`, written at `word`),
+    /// unless the line gave it already: then an error, and the first stays.
+    fn set_reach(&mut self, reach: &mut Option<IkReach>, new: IkReach, word: Span) {
+        if reach.is_some() {
+            self.push(
+                Diagnostic::error(
+                    word,
+                    "the start of the chain is given twice; this one is ignored",
+                )
+                .hint("give either `up N` or `from BONE`"),
+            );
+        } else {
+            *reach = Some(new);
+        }
     }
 }
