@@ -3,10 +3,13 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "test code")]
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use std::path::PathBuf;
 use std::process::{Command, Output};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use common::{s, skelpad};
 use serde_json::Value;
 
 const CLEAN: &str = "skeleton\n\thip l10\n\t\t@ :rect w4 h4\n\tarm x10\n\t\t@ :circle d4\norder\n\t@arm\nanim \"walk\" 20fps\n\thip\n\t\tx 0 -> 10 -> 0\nanim \"wave\"\n\tarm\n\t\tr 0 -> 90\n";
@@ -41,19 +44,6 @@ impl Drop for TempDir {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.0);
     }
-}
-
-fn skelpad(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_skelpad"))
-        .args(args)
-        .env("RUST_BACKTRACE", "1")
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("run skelpad")
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().expect("temp paths are UTF-8")
 }
 
 fn stdout(o: &Output) -> String {

@@ -4,25 +4,15 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "test code")]
 
 use std::io::Read;
+mod common;
+
 use std::path::Path;
-use std::process::{Command, Output};
+
+use common::{s, skelpad};
 
 /// Line 4 holds an invalid bone property; `hip`, its rectangle and the
 /// animation compile.
 const WITH_ERROR: &str = "skeleton\n\thip l10\n\t\t@ :rect w4 h4\n\tarm q5 x1\nanim \"walk\" 10fps\n\thip\n\t\tx 0 -> 10\n";
-
-fn skelpad(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_skelpad"))
-        .args(args)
-        .env("RUST_BACKTRACE", "1")
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("run skelpad")
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().expect("temp paths are UTF-8")
-}
 
 fn armature_json(skf: &Path) -> serde_json::Value {
     let file = std::fs::File::open(skf).expect("the export exists");

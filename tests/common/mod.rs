@@ -10,6 +10,7 @@
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
 
 /// The repository root.
 pub fn manifest() -> PathBuf {
@@ -72,4 +73,19 @@ pub fn rusty_play(
         &vec![0],
     );
     rusty_skelform::construct(arm);
+}
+
+/// Runs the `skelpad` binary with `args` (no colors, backtraces on).
+pub fn skelpad(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_skelpad"))
+        .args(args)
+        .env("RUST_BACKTRACE", "1")
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("run skelpad")
+}
+
+/// A temporary path as a command-line argument.
+pub fn s(p: &Path) -> &str {
+    p.to_str().expect("temp paths are UTF-8")
 }
