@@ -185,22 +185,21 @@ impl Pose {
                 skeleton.bones.iter().map(|b| BonePose { local: b.setup, world: Affine::IDENTITY }),
             );
         }
-        let setup_slots = self.setup_slots.as_ref().map(|(_, slots)| slots.as_slice());
-        if let Some(setup) = setup_slots.filter(|s| s.len() == self.slots.len()) {
-            self.slots.copy_from_slice(setup);
-        } else if self.slots.len() == skeleton.slots.len() {
-            for (sp, slot) in self.slots.iter_mut().zip(&skeleton.slots) {
-                sp.color = slot.color;
-                sp.attachment = slot.attachment;
-            }
-        } else {
-            self.slots.clear();
-            self.slots.extend(
+        // The setup slots kept for this very skeleton (see
+        // `cache_setup_slots`), or gathered from it.
+        let cached = self
+            .setup_slots
+            .as_ref()
+            .filter(|(sk, _)| std::ptr::eq(std::sync::Arc::as_ptr(sk), skeleton));
+        self.slots.clear();
+        match cached {
+            Some((_, setup)) => self.slots.extend_from_slice(setup),
+            None => self.slots.extend(
                 skeleton
                     .slots
                     .iter()
                     .map(|s| SlotPose { color: s.color, attachment: s.attachment }),
-            );
+            ),
         }
         self.draw_order.clear();
         self.draw_order.extend_from_slice(&skeleton.draw_order);
