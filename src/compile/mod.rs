@@ -13,6 +13,7 @@ pub mod ik;
 pub mod names;
 mod rig;
 pub mod source;
+mod splice;
 
 use source::Shift;
 pub use source::{
@@ -166,8 +167,14 @@ pub struct Compiler {
     leading: String,
     /// The line starts of the last text (empty before the first update).
     line_starts: Vec<u32>,
+    /// The section of this update whose tree was spliced from the last
+    /// one's (only its edited items parsed), and how.
+    item_edit: Option<(usize, splice::ItemEdit)>,
     /// How many sections the last update parsed (the rest came from the cache).
     pub last_parsed_sections: usize,
+    /// How many of those it parsed only in part: the edited items of an
+    /// `anim` section, spliced into the section's last tree.
+    pub last_spliced_sections: usize,
     /// How many compile units (rig, animations) the last update rebuilt.
     pub last_compiled_units: usize,
 }
@@ -204,6 +211,8 @@ impl Compiler {
     pub fn update(&mut self, text: &str) -> Compilation {
         self.last_parsed_sections = 0;
         self.last_compiled_units = 0;
+        self.last_spliced_sections = 0;
+        self.item_edit = None;
         // What changed since the last text: the line index is rebuilt
         // from the last one, scanning only the edited bytes, and sections
         // wholly in the unchanged ends are reused without comparing texts.
@@ -317,16 +326,54 @@ impl Compiler {
                 Some(c) => CachedSection { start: sl.start, ..c },
                 None => {
                     self.last_parsed_sections += 1;
-                    CachedSection {
-                        start: sl.start,
-                        text: src.into(),
-                        tree: Arc::new(parse_section(src)),
-                    }
+                    let spliced = window.and_then(|w| {
+                        let old = prev.get(i)?.as_ref()?;
+                        Self::splice_section(old, text, w, sl)
+                    });
+                    let tree = match spliced {
+                        Some((tree, edit)) => {
+                            self.last_spliced_sections += 1;
+                            self.item_edit = Some((i, edit));
+                            tree
+                        }
+                        None => parse_section(src),
+                    };
+                    CachedSection { start: sl.start, text: src.into(), tree: Arc::new(tree) }
                 }
             };
             sections.push(cached);
         }
         sections
+    }
+
+    /// The tree of section `sl` of `text` from the old tree of the section
+    /// at the same place, when the edit lies inside that `anim` section's
+    /// items: only the edited items are parsed.
+    fn splice_section(
+        old: &CachedSection,
+        text: &str,
+        w: EditWindow,
+        sl: &crate::syntax::SectionSlice,
+    ) -> Option<(Section, splice::ItemEdit)> {
+        let (start, end) = (sl.start as usize, sl.end as usize);
+        let edit_end = text.len() - w.suffix;
+        let old_len = (end - start).wrapping_sub(text.len()).wrapping_add(w.old_len);
+        if old.start as usize != start
+            || w.prefix < start
+            || edit_end > end
+            || old.text.len() != old_len
+            || !matches!(old.tree.kind, SectionKind::Anim(_))
+        {
+            return None;
+        }
+        let new = &text[start..end];
+        let window = splice::item_window(
+            old.text.as_bytes(),
+            new.as_bytes(),
+            w.prefix - start,
+            edit_end - start,
+        )?;
+        splice::splice_items(&old.tree, new, window)
     }
 
     /// The rig (rebuilt when its sections changed): the indices of its
