@@ -169,7 +169,7 @@ pub struct Compiler {
     line_starts: Vec<u32>,
     /// The section of this update whose tree was spliced from the last
     /// one's (only its edited items parsed), and how.
-    item_edit: Option<(usize, splice::ItemEdit)>,
+    item_edit: Option<(usize, splice::ItemEdit, Arc<Section>)>,
     /// How many sections the last update parsed (the rest came from the cache).
     pub last_parsed_sections: usize,
     /// How many of those it parsed only in part: the edited items of an
@@ -328,12 +328,13 @@ impl Compiler {
                     self.last_parsed_sections += 1;
                     let spliced = window.and_then(|w| {
                         let old = prev.get(i)?.as_ref()?;
-                        Self::splice_section(old, text, w, sl)
+                        let (tree, edit) = Self::splice_section(old, text, w, sl)?;
+                        Some((tree, edit, old.tree.clone()))
                     });
                     let tree = match spliced {
-                        Some((tree, edit)) => {
+                        Some((tree, edit, old_tree)) => {
                             self.last_spliced_sections += 1;
-                            self.item_edit = Some((i, edit));
+                            self.item_edit = Some((i, edit, old_tree));
                             tree
                         }
                         None => parse_section(src),
@@ -486,10 +487,9 @@ impl Compiler {
         let mut anims = HashMap::with_capacity_and_hasher(groups.len(), Default::default());
         for (name, idx) in &groups {
             let key: Vec<Arc<Section>> = idx.iter().map(|&i| sections[i].tree.clone()).collect();
-            let cached = self
-                .anims
-                .remove(name)
-                .filter(|c| c.rig_generation == rig_generation && same(&c.key, &key));
+            let mut earlier = self.anims.remove(name);
+            let cached =
+                earlier.take_if(|c| c.rig_generation == rig_generation && same(&c.key, &key));
             let cache = match cached {
                 Some(c) => c,
                 None => {
@@ -501,11 +501,20 @@ impl Compiler {
                             if let SectionKind::Anim(a) = &s.kind { Some((o, a)) } else { None }
                         })
                         .collect();
-                    AnimCache {
-                        rig_generation,
-                        output: Arc::new(anim::compile_anim(rig_out, &input)),
-                        key,
-                    }
+                    // Only the edited items of one of its sections changed:
+                    // the other items' results are taken from the last output.
+                    let prev = earlier.as_ref().and_then(|c| {
+                        let (edited, edit, old_tree) = self.item_edit.as_ref()?;
+                        let ord = idx.iter().position(|i| i == edited)?;
+                        let unchanged = c.rig_generation == rig_generation
+                            && c.key.len() == key.len()
+                            && c.key.iter().zip(&key).enumerate().all(|(o, (a, b))| {
+                                if o == ord { Arc::ptr_eq(a, old_tree) } else { Arc::ptr_eq(a, b) }
+                            });
+                        unchanged.then_some(anim::Previous { output: &c.output, ord, edit: *edit })
+                    });
+                    let output = anim::compile_anim(rig_out, &input, prev);
+                    AnimCache { rig_generation, output: Arc::new(output), key }
                 }
             };
             anim_outputs.push(cache.output.clone());
