@@ -180,6 +180,70 @@ pub(super) fn splice_items(
     Some((section, edit))
 }
 
+/// [`splice_items`] on the old tree itself (`tree`, which becomes the
+/// new one): only the edited items are dropped and made, the ones after
+/// them moved where they are.
+pub(super) fn splice_items_in_place(
+    tree: &mut Section,
+    new: &str,
+    (from, to_new, to_old): (usize, usize, usize),
+) -> Option<ItemEdit> {
+    let SectionKind::Anim(a) = &mut tree.kind else { return None };
+    let (from32, to_old32) = (from as u32, to_old as u32);
+    let diags = &mut tree.diagnostics;
+    let d0 = diags.iter().position(|d| d.span.start >= from32).unwrap_or(diags.len());
+    let d1 =
+        diags[d0..].iter().position(|d| d.span.start >= to_old32).map_or(diags.len(), |i| d0 + i);
+    if diags[d1..].iter().any(|d| d.span.start < to_old32) {
+        return None;
+    }
+    let chunk = parse_anim_items(&new[from..to_new]);
+    let first = a.items.partition_point(|i| i.target.span.start < from32);
+    let last = a.items.partition_point(|i| i.target.span.start < to_old32);
+    let edit = ItemEdit {
+        from: from32,
+        to_old: to_old32,
+        to_new: to_new as u32,
+        first,
+        old_count: last - first,
+        new_count: chunk.items.len(),
+    };
+    let delta = edit.delta();
+
+    a.items.splice(
+        first..last,
+        chunk.items.into_iter().map(|mut i| {
+            move_item(&mut i, from32);
+            i
+        }),
+    );
+    for i in &mut a.items[first + edit.new_count..] {
+        move_item(i, delta);
+    }
+
+    let n = chunk.diagnostics.len();
+    diags.splice(
+        d0..d1,
+        chunk.diagnostics.into_iter().map(|d| Diagnostic { span: moved(d.span, from32), ..d }),
+    );
+    for d in &mut diags[d0 + n..] {
+        d.span = moved(d.span, delta);
+    }
+
+    let roles = &mut tree.roles;
+    let r0 = roles.partition_point(|r| r.span.start < from32);
+    let r1 = roles.partition_point(|r| r.span.start < to_old32);
+    let n = chunk.roles.len();
+    roles.splice(
+        r0..r1,
+        chunk.roles.iter().map(|r| TokenRole { span: moved(r.span, from32), role: r.role }),
+    );
+    for r in &mut roles[r0 + n..] {
+        r.span = moved(r.span, delta);
+    }
+    Some(edit)
+}
+
 /// Moves every span of an item by `by` (wrapping).
 fn move_item(i: &mut AnimItem, by: u32) {
     i.target.span = moved(i.target.span, by);
@@ -225,6 +289,10 @@ mod tests {
                     let Some((tree, edit)) = splice_items(&old_tree, &new, w) else { continue };
                     spliced += 1;
                     assert_eq!(tree, parse_section(&new), "{at} {del} {ins:?}: {new:?}");
+                    let mut in_place = old_tree.clone();
+                    let edit_in_place = splice_items_in_place(&mut in_place, &new, w);
+                    assert_eq!(edit_in_place, Some(edit));
+                    assert_eq!(in_place, tree, "in place: {at} {del} {ins:?}: {new:?}");
                     let SectionKind::Anim(a) = &tree.kind else { panic!() };
                     assert!(edit.first + edit.new_count <= a.items.len());
                 }
