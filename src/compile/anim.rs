@@ -38,6 +38,10 @@ pub struct AnimOutput {
 struct Memo {
     items: Vec<ItemMemo>,
     keys: Vec<RawKey>,
+    /// Per item, what checking its attachment names added: a range of
+    /// `attachment_refs` and one of the diagnostics.
+    checks: Vec<((u32, u32), (u32, u32))>,
+    attachment_refs: Vec<Reference>,
 }
 
 /// The timelines (a range of `sources.timelines`) and the diagnostics (a
@@ -118,6 +122,9 @@ struct Tracks {
     diags: Vec<LocalDiag>,
     scratch: Scratch,
     items: Vec<ItemMemo>,
+    /// Per item: the same item in the earlier output and how far it moved,
+    /// when it was taken from there.
+    earlier: Vec<Option<(usize, u32)>>,
 }
 
 /// A channel's keys (a range of [`Tracks::keys`]) and the timeline that makes it.
@@ -141,7 +148,7 @@ pub(super) fn compile_anim(
     let name = sections.first().map_or(String::new(), |s| s.1.name.node.clone());
     let (fps, opts) = header_defaults(sections);
     let mut t = Tracks::with_room(sections);
-    // Items before this section's are numbered alike in both outputs.
+    // How many items come before this section in the earlier output.
     let mut before = 0;
     for (ord, sec) in sections {
         let replay = prev.as_ref().map(|p| {
@@ -149,13 +156,47 @@ pub(super) fn compile_anim(
             (p.output, before, edit)
         });
         t.section(rig, *ord, sec, opts, fps, replay);
-        before += sec.items.len();
+        before += match replay {
+            Some((_, _, Some(e))) => sec.items.len() - e.new_count + e.old_count,
+            _ => sec.items.len(),
+        };
     }
     for c in t.channels.values() {
         t.src.timelines[c.timeline].1.effective = true;
     }
     let anim = build_animation(rig, &name, fps, &t.order, &t.channels, &t.keys);
-    check_attachment_names(rig, sections, &mut t.diags, &mut t.src.references);
+    // Attachment names: checked per item after all of them (their
+    // diagnostics come last), or taken from the earlier output.
+    let mut checks = Vec::with_capacity(t.items.len());
+    let mut attachment_refs = Vec::new();
+    let mut g = 0;
+    for (ord, sec) in sections {
+        for item in &sec.items {
+            let (r0, d0) = (attachment_refs.len() as u32, t.diags.len() as u32);
+            match (t.earlier[g], prev.as_ref()) {
+                (Some((k, by)), Some(p)) => {
+                    let (r, d) = p.output.memo.checks[k];
+                    attachment_refs.extend(
+                        p.output.memo.attachment_refs[r.0 as usize..r.1 as usize]
+                            .iter()
+                            .map(|x| Reference { span: moved(x.span, by), ..*x }),
+                    );
+                    t.diags.extend(
+                        p.output.diagnostics[d.0 as usize..d.1 as usize].iter().map(|(_, x)| {
+                            (*ord, Diagnostic { span: moved(x.span, by), ..x.clone() })
+                        }),
+                    );
+                }
+                _ => check_attachment_names(rig, *ord, item, &mut t.diags, &mut attachment_refs),
+            }
+            checks.push(((r0, attachment_refs.len() as u32), (d0, t.diags.len() as u32)));
+            g += 1;
+        }
+        // (Each section's, in its items' order.)
+        let from = checks.len() - sec.items.len();
+        let r0 = checks.get(from).map_or(attachment_refs.len() as u32, |c| c.0.0) as usize;
+        t.src.references.extend(attachment_refs[r0..].iter().map(|r| (*ord, *r)));
+    }
     // In document order once here (stably, as the compiler's list is), so
     // merging them into the document's sorted list is cheap on every update.
     t.src.references.sort_by_key(|(o, r)| (*o, r.span.start));
@@ -165,7 +206,7 @@ pub(super) fn compile_anim(
         animation: std::sync::Arc::new(anim),
         diagnostics: t.diags,
         sources: t.src,
-        memo: Memo { items: t.items, keys: t.keys },
+        memo: Memo { items: t.items, keys: t.keys, checks, attachment_refs },
     }
 }
 
@@ -206,6 +247,7 @@ impl Tracks {
         t.order.reserve(timelines);
         t.channels.reserve(timelines);
         t.items.reserve(items);
+        t.earlier.reserve(items);
         t
     }
 
@@ -243,6 +285,7 @@ impl Tracks {
                 }
                 Some(_) => None,
             });
+            self.earlier.push(earlier.map(|(_, k, by)| (k, by)));
             match earlier {
                 Some((out, k, by)) => self.replay(ord, item, region, out, k, by),
                 None => self.item(rig, ord, item, region, opts, fps),
@@ -556,60 +599,55 @@ fn build_animation(
     anim
 }
 
-/// Reports attachment names an `@` timeline switches to that the slot lacks.
-/// Also records each such name and the attachment it names.
+/// Reports attachment names an `@` timeline of `item` switches to that
+/// the slot lacks. Also records each such name and the attachment it names.
 fn check_attachment_names(
     rig: &RigOutput,
-    sections: &[(Ordinal, &AnimSection)],
+    ord: Ordinal,
+    item: &AnimItem,
     diags: &mut Vec<LocalDiag>,
-    refs: &mut Vec<(Ordinal, Reference)>,
+    refs: &mut Vec<Reference>,
 ) {
-    for (ord, sec) in sections {
-        for item in sec.items.iter().filter(|i| i.is_slot) {
-            let crate::compile::names::Resolved::Found(slot) =
-                rig.slot_names.resolve(&item.target.node)
-            else {
-                continue;
-            };
-            for tl in item.timelines.iter().filter(|t| t.prop.node == TimelineProp::Attachment) {
-                for c in &tl.commands {
-                    let TimelineCommand::Push(KeyValue::Name(n)) = &c.node else { continue };
-                    let found = rig.attachment_ids.get(&(slot.0, n.clone())).copied();
-                    refs.push((
-                        *ord,
-                        Reference {
-                            span: c.span,
-                            target: found.map(SrcTarget::Attachment),
-                            definition: false,
-                        },
-                    ));
-                    if found.is_none() {
-                        let slot_name = &rig.skeleton.slots[slot.index()].name;
-                        let names: Vec<&str> = rig
-                            .skeleton
-                            .attachments
-                            .iter()
-                            .filter(|a| a.slot == slot)
-                            .map(|a| a.name.as_str())
-                            .collect();
-                        let mut d = Diagnostic::warning(
-                            c.span,
-                            format!(
-                                "slot `{slot_name}` has no attachment `{n}`; nothing is shown from this key"
-                            ),
-                        );
-                        match crate::compile::names::closest(n, names.iter().copied()) {
-                            Some(s) => d = d.hint(format!("did you mean `{s}`?")),
-                            None if !names.is_empty() => {
-                                let list: Vec<String> =
-                                    names.iter().map(|s| format!("`{s}`")).collect();
-                                d = d.hint(format!("its attachments: {}", list.join(", ")));
-                            }
-                            None => {}
-                        }
-                        diags.push((*ord, d));
+    if !item.is_slot {
+        return;
+    }
+    let crate::compile::names::Resolved::Found(slot) = rig.slot_names.resolve(&item.target.node)
+    else {
+        return;
+    };
+    for tl in item.timelines.iter().filter(|t| t.prop.node == TimelineProp::Attachment) {
+        for c in &tl.commands {
+            let TimelineCommand::Push(KeyValue::Name(n)) = &c.node else { continue };
+            let found = rig.attachment_ids.get(&(slot.0, n.clone())).copied();
+            refs.push(Reference {
+                span: c.span,
+                target: found.map(SrcTarget::Attachment),
+                definition: false,
+            });
+            if found.is_none() {
+                let slot_name = &rig.skeleton.slots[slot.index()].name;
+                let names: Vec<&str> = rig
+                    .skeleton
+                    .attachments
+                    .iter()
+                    .filter(|a| a.slot == slot)
+                    .map(|a| a.name.as_str())
+                    .collect();
+                let mut d = Diagnostic::warning(
+                    c.span,
+                    format!(
+                        "slot `{slot_name}` has no attachment `{n}`; nothing is shown from this key"
+                    ),
+                );
+                match crate::compile::names::closest(n, names.iter().copied()) {
+                    Some(s) => d = d.hint(format!("did you mean `{s}`?")),
+                    None if !names.is_empty() => {
+                        let list: Vec<String> = names.iter().map(|s| format!("`{s}`")).collect();
+                        d = d.hint(format!("its attachments: {}", list.join(", ")));
                     }
+                    None => {}
                 }
+                diags.push((ord, d));
             }
         }
     }
