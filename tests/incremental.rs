@@ -165,6 +165,11 @@ const HAND: &str = "skeleton\n\tarm l20\n\t\t@hand[open] :rect w2 h2\n\t\t@hand[
 /// fresh compile, whichever of its trees and animations it splices.
 #[test]
 fn every_one_byte_edit_of_a_hand_written_script() {
+    let messages: Vec<String> = compile(HAND).diagnostics.into_iter().map(|d| d.message).collect();
+    for what in ["ambiguous bone reference `arm`", "unknown bone `nobody`", "no attachment `lost`"]
+    {
+        assert!(messages.iter().any(|m| m.contains(what)), "{what} not in {messages:?}");
+    }
     let mut compiler = Compiler::new();
     let base = observe(&compiler.update(HAND));
     assert_eq!(base, observe(&compile(HAND)));
