@@ -571,7 +571,7 @@ impl Merge {
     fn sort_bones(&mut self) -> SortedBones {
         let bones = &self.bones;
         let mut order: Vec<usize> = (0..bones.len()).collect();
-        order.sort_by_cached_key(|&i| bones[i].name.bytes().filter(|&b| b == b'.').count());
+        order.sort_by_cached_key(|&i| memchr::memchr_iter(b'.', bones[i].name.as_bytes()).count());
         let mut new_index = vec![0usize; bones.len()];
         for (new, &old) in order.iter().enumerate() {
             new_index[old] = new;
