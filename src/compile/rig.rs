@@ -28,7 +28,7 @@ pub struct RigOutput {
     pub bone_names: std::sync::Arc<NameIndex<BoneId>>,
     pub slot_names: std::sync::Arc<NameIndex<SlotId>>,
     /// (slot, short name) → attachment.
-    pub attachment_ids: HashMap<(u32, String), AttachmentId>,
+    pub attachment_ids: AttachmentIds,
     pub diagnostics: Vec<LocalDiag>,
     /// Where each bone was first written (implicit parents: nowhere).
     pub bone_sources: Vec<Option<(Ordinal, Span)>>,
@@ -36,6 +36,56 @@ pub struct RigOutput {
     pub slot_sources: Vec<(Ordinal, Span)>,
     /// The source map's rig part, in section-relative spans.
     pub sources: RigSources,
+}
+
+/// (slot, short name) → attachment, without building a full name: each
+/// attachment is chained under the hash of its slot and short name, and a
+/// lookup compares the chain's names (the hash only picks the chain).
+#[derive(Debug, Default)]
+pub struct AttachmentIds {
+    /// Hash of (slot, short name) → the last attachment with that hash.
+    heads: HashMap<u64, u32>,
+    /// Per attachment, by id: its slot, its short name and the attachment
+    /// before it with the same hash (`u32::MAX`: none).
+    entries: Vec<(u32, String, u32)>,
+}
+
+impl AttachmentIds {
+    fn key(slot: u32, name: &str) -> u64 {
+        use std::hash::BuildHasher;
+        rustc_hash::FxBuildHasher.hash_one((slot, name))
+    }
+
+    /// The attachment `name` of slot `slot`.
+    pub fn get(&self, slot: u32, name: &str) -> Option<AttachmentId> {
+        let mut at = self.heads.get(&Self::key(slot, name)).copied().unwrap_or(u32::MAX);
+        while let Some((s, n, before)) = self.entries.get(at as usize) {
+            if *s == slot && n == name {
+                return Some(AttachmentId(at));
+            }
+            at = *before;
+        }
+        None
+    }
+
+    /// Adds attachment `name` of slot `slot` (not there yet); returns its id.
+    fn push(&mut self, slot: u32, name: &str) -> AttachmentId {
+        let id = self.entries.len() as u32;
+        let head = self.heads.entry(Self::key(slot, name)).or_insert(u32::MAX);
+        self.entries.push((slot, name.to_string(), *head));
+        *head = id;
+        AttachmentId(id)
+    }
+
+    /// The short name of attachment `id`.
+    fn name(&self, id: usize) -> &str {
+        self.entries.get(id).map_or("", |e| e.1.as_str())
+    }
+
+    fn reserve(&mut self, n: usize) {
+        self.heads.reserve(n);
+        self.entries.reserve(n);
+    }
 }
 
 /// `a.b`, without the formatting machinery (this runs for every slot).
@@ -258,9 +308,9 @@ struct Merge {
     skeleton_color: Option<Color>,
     slots: Vec<WSlot>,
     slot_by_name: HashMap<String, usize>,
-    /// Attachments: (slot index, short name, data).
-    atts: Vec<(usize, String, WAtt)>,
-    att_by_name: HashMap<String, usize>,
+    /// Attachments: (slot index, data); their names are in `att_ids`.
+    atts: Vec<(usize, WAtt)>,
+    att_ids: AttachmentIds,
 }
 
 /// The bones sorted by depth, parents first.
@@ -306,7 +356,7 @@ pub fn compile_rig(
 
     // A slot's setup attachment is the first one defined for it.
     let mut first_attachment: Vec<Option<AttachmentId>> = vec![None; m.slots.len()];
-    for (i, (slot, _, _)) in m.atts.iter().enumerate().rev() {
+    for (i, (slot, _)) in m.atts.iter().enumerate().rev() {
         first_attachment[*slot] = Some(AttachmentId::from_index(i));
     }
     let model_slots: Vec<Slot> = m
@@ -320,16 +370,11 @@ pub fn compile_rig(
             attachment: first_attachment[i],
         })
         .collect();
-    let attachment_ids = m
-        .atts
-        .iter()
-        .enumerate()
-        .map(|(i, (s, n, _))| ((*s as u32, n.clone()), AttachmentId::from_index(i)))
-        .collect();
     let attachments = m
-        .atts
+        .att_ids
+        .entries
         .iter()
-        .map(|(s, n, _)| AttachmentSlotName { slot: SlotId::from_index(*s), name: n.clone() })
+        .map(|(s, n, _)| AttachmentSlotName { slot: SlotId(*s), name: n.clone() })
         .collect();
     let mut src = m.src;
     src.references = cx.refs;
@@ -345,7 +390,7 @@ pub fn compile_rig(
         }),
         bone_names,
         slot_names,
-        attachment_ids,
+        attachment_ids: m.att_ids,
         diagnostics: cx.diags,
         bone_sources: sorted.sources,
         slot_sources: m.slots.iter().map(|s| s.source).collect(),
@@ -373,7 +418,7 @@ impl Merge {
         m.slots.reserve(slot_lines);
         m.slot_by_name.reserve(slot_lines);
         m.atts.reserve(slot_lines);
-        m.att_by_name.reserve(slot_lines);
+        m.att_ids.reserve(slot_lines);
         m.src.bone_defs.reserve(bone_lines);
         m.src.slot_defs.reserve(slot_lines);
         m.src.props.reserve(prop_count);
@@ -477,27 +522,24 @@ impl Merge {
             self.src.slot_defs.push((ord, slot_def));
             return;
         }
+        // (Slot and attachment names have no dots, so the slot and the short
+        // name identify an attachment as its full `BONE.SLOT.ATT` does.)
         let att_short = sl.attachment.as_ref().map_or(short, |a| a.node.as_str());
-        let att_full = dotted(&full, att_short);
         let line_type = written_type(&sl.spec);
         let atts = &mut self.atts;
-        let ai = match self.att_by_name.get(&att_full) {
-            Some(&ai) => {
+        let ai = match self.att_ids.get(si as u32, att_short) {
+            Some(id) => {
+                let ai = id.index();
                 if let Some(t) = &line_type
-                    && *t != atts[ai].2.ty
+                    && *t != atts[ai].1.ty
                 {
-                    atts[ai].2 = WAtt { ty: t.clone(), ..WAtt::default() };
+                    atts[ai].1 = WAtt { ty: t.clone(), ..WAtt::default() };
                 }
                 ai
             }
             None => {
-                atts.push((
-                    si,
-                    att_short.to_string(),
-                    WAtt { ty: line_type.flatten(), ..WAtt::default() },
-                ));
-                self.att_by_name.insert(att_full, atts.len() - 1);
-                atts.len() - 1
+                atts.push((si, WAtt { ty: line_type.flatten(), ..WAtt::default() }));
+                self.att_ids.push(si as u32, att_short).index()
             }
         };
         self.src
@@ -511,7 +553,7 @@ impl Merge {
                 true,
             );
         }
-        let w = &mut self.atts[ai].2;
+        let w = &mut self.atts[ai].1;
         w.apply(&sl.spec.props);
         if w.ty == Some(TypeName::Path) {
             w.commands.extend(sl.commands.iter().map(|c| (ord, c.clone())));
@@ -666,8 +708,7 @@ impl Merge {
             .attachment
             .as_ref()
             .map_or_else(|| last_segment(&item.slot.node), |a| a.node.as_str());
-        let full = dotted(&self.slots[slot].name, att_short);
-        let found = self.att_by_name.get(&full).copied();
+        let found = self.att_ids.get(slot as u32, att_short).map(AttachmentId::index);
         entry.attachment = found.map(AttachmentId::from_index);
         self.src.skin_entries.push((ord, entry));
         if let Some(a) = &item.attachment {
@@ -680,8 +721,10 @@ impl Merge {
         }
         let Some(ai) = found else {
             let span = item.attachment.as_ref().map_or(item.slot.span, |a| a.span);
-            let existing: Vec<String> =
-                self.atts.iter().filter(|a| a.0 == slot).map(|a| format!("`{}`", a.1)).collect();
+            let existing: Vec<String> = (self.atts.iter().enumerate())
+                .filter(|(_, a)| a.0 == slot)
+                .map(|(i, _)| format!("`{}`", self.att_ids.name(i)))
+                .collect();
             let mut d = Diagnostic::error(
                 span,
                 format!(
@@ -716,7 +759,7 @@ impl Merge {
             finish_attachment(w, bone_of_slot[slot], bone_names, cx)
         };
         let default_atts: Vec<Attachment> =
-            self.atts.iter().map(|(slot, _, w)| finish(w, *slot, cx)).collect();
+            self.atts.iter().map(|(slot, w)| finish(w, *slot, cx)).collect();
         let mut skins = Vec::with_capacity(1 + skin_items.len());
         skins.push(Skin { name: "default".into(), attachments: Vec::new() });
         for (name, items) in skin_items {
@@ -916,4 +959,43 @@ fn build_path(
         first = false;
     }
     path
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn attachment_ids_tell_slots_and_names_apart() {
+        let mut ids = AttachmentIds::default();
+        assert_eq!(ids.push(0, "a"), AttachmentId(0));
+        assert_eq!(ids.push(1, "a"), AttachmentId(1));
+        assert_eq!(ids.push(0, "b"), AttachmentId(2));
+        assert_eq!(ids.get(0, "a"), Some(AttachmentId(0)));
+        assert_eq!(ids.get(1, "a"), Some(AttachmentId(1)));
+        assert_eq!(ids.get(0, "b"), Some(AttachmentId(2)));
+        assert_eq!(ids.get(1, "b"), None);
+        assert_eq!(ids.get(2, "a"), None);
+        assert_eq!(ids.name(2), "b");
+        // Through the compiler: the same short name under two slots, and a
+        // skin that replaces one of them.
+        let comp = crate::compile::compile(
+            "skeleton\n\tarm\n\t\t@s[x] :rect\n\t\t@t[x] :circle\nskin \"k\"\n\t@arm.t[x] :rect\n",
+        );
+        assert!(comp.diagnostics.is_empty(), "{:?}", comp.diagnostics);
+        let sk = &comp.armature.skeleton;
+        assert_eq!(sk.attachments.len(), 2);
+        assert!(matches!(
+            sk.skins[1].attachments[1].kind,
+            crate::model::AttachmentKind::Rect { .. }
+        ));
+        assert!(matches!(
+            sk.skins[1].attachments[0].kind,
+            crate::model::AttachmentKind::Rect { .. }
+        ));
+        assert!(matches!(
+            sk.skins[0].attachments[1].kind,
+            crate::model::AttachmentKind::Circle { .. }
+        ));
+    }
 }
