@@ -28,7 +28,7 @@ pub struct RigOutput {
     pub bone_names: std::sync::Arc<NameIndex<BoneId>>,
     pub slot_names: std::sync::Arc<NameIndex<SlotId>>,
     /// (slot, short name) → attachment.
-    pub attachment_ids: AttachmentIds,
+    pub attachment_ids: ChildIds<AttachmentId>,
     pub diagnostics: Vec<LocalDiag>,
     /// Where each bone was first written (implicit parents: nowhere).
     pub bone_sources: Vec<Option<(Ordinal, Span)>>,
@@ -38,46 +38,55 @@ pub struct RigOutput {
     pub sources: RigSources,
 }
 
-/// (slot, short name) → attachment, without building a full name: each
-/// attachment is chained under the hash of its slot and short name, and a
-/// lookup compares the chain's names (the hash only picks the chain).
-#[derive(Debug, Default)]
-pub struct AttachmentIds {
-    /// Hash of (slot, short name) → the last attachment with that hash.
+/// (parent, short name) → child: a slot of a bone, an attachment of a
+/// slot. Slot and attachment names have no dots, so a parent and a short
+/// name identify a child as its full dotted name does, without building
+/// that name: each child is chained under the hash of its parent and short
+/// name, and a lookup compares the chain's names (the hash only picks it).
+#[derive(Debug)]
+pub struct ChildIds<Id> {
+    /// Hash of (parent, short name) → the last child with that hash.
     heads: HashMap<u64, u32>,
-    /// Per attachment, by id: its slot, its short name and the attachment
-    /// before it with the same hash (`u32::MAX`: none).
+    /// Per child, by id: its parent, its short name and the child before
+    /// it with the same hash (`u32::MAX`: none).
     entries: Vec<(u32, String, u32)>,
+    id: std::marker::PhantomData<Id>,
 }
 
-impl AttachmentIds {
-    fn key(slot: u32, name: &str) -> u64 {
+impl<Id> Default for ChildIds<Id> {
+    fn default() -> Self {
+        ChildIds { heads: HashMap::default(), entries: Vec::new(), id: std::marker::PhantomData }
+    }
+}
+
+impl<Id: NameId> ChildIds<Id> {
+    fn key(parent: u32, name: &str) -> u64 {
         use std::hash::BuildHasher;
-        rustc_hash::FxBuildHasher.hash_one((slot, name))
+        rustc_hash::FxBuildHasher.hash_one((parent, name))
     }
 
-    /// The attachment `name` of slot `slot`.
-    pub fn get(&self, slot: u32, name: &str) -> Option<AttachmentId> {
-        let mut at = self.heads.get(&Self::key(slot, name)).copied().unwrap_or(u32::MAX);
-        while let Some((s, n, before)) = self.entries.get(at as usize) {
-            if *s == slot && n == name {
-                return Some(AttachmentId(at));
+    /// The child `name` of `parent`.
+    pub fn get(&self, parent: u32, name: &str) -> Option<Id> {
+        let mut at = self.heads.get(&Self::key(parent, name)).copied().unwrap_or(u32::MAX);
+        while let Some((p, n, before)) = self.entries.get(at as usize) {
+            if *p == parent && n == name {
+                return Some(Id::from_u32(at));
             }
             at = *before;
         }
         None
     }
 
-    /// Adds attachment `name` of slot `slot` (not there yet); returns its id.
-    fn push(&mut self, slot: u32, name: &str) -> AttachmentId {
+    /// Adds child `name` of `parent` (not there yet); returns its id.
+    fn push(&mut self, parent: u32, name: &str) -> Id {
         let id = self.entries.len() as u32;
-        let head = self.heads.entry(Self::key(slot, name)).or_insert(u32::MAX);
-        self.entries.push((slot, name.to_string(), *head));
+        let head = self.heads.entry(Self::key(parent, name)).or_insert(u32::MAX);
+        self.entries.push((parent, name.to_string(), *head));
         *head = id;
-        AttachmentId(id)
+        Id::from_u32(id)
     }
 
-    /// The short name of attachment `id`.
+    /// The short name of child `id`.
     fn name(&self, id: usize) -> &str {
         self.entries.get(id).map_or("", |e| e.1.as_str())
     }
@@ -307,10 +316,11 @@ struct Merge {
     bone_by_name: HashMap<String, usize>,
     skeleton_color: Option<Color>,
     slots: Vec<WSlot>,
-    slot_by_name: HashMap<String, usize>,
+    /// (bone index, short name) → slot index.
+    slot_ids: ChildIds<SlotId>,
     /// Attachments: (slot index, data); their names are in `att_ids`.
     atts: Vec<(usize, WAtt)>,
-    att_ids: AttachmentIds,
+    att_ids: ChildIds<AttachmentId>,
 }
 
 /// The bones sorted by depth, parents first.
@@ -416,7 +426,7 @@ impl Merge {
         m.bones.reserve(bone_lines);
         m.bone_by_name.reserve(bone_lines);
         m.slots.reserve(slot_lines);
-        m.slot_by_name.reserve(slot_lines);
+        m.slot_ids.reserve(slot_lines);
         m.atts.reserve(slot_lines);
         m.att_ids.reserve(slot_lines);
         m.src.bone_defs.reserve(bone_lines);
@@ -482,18 +492,16 @@ impl Merge {
     fn slot_line(&mut self, ord: Ordinal, bone: usize, sl: &SlotLine) {
         let bone_name = self.bones[bone].name.as_str();
         let short = sl.slot.as_ref().map_or_else(|| last_segment(bone_name), |s| s.node.as_str());
-        let full = dotted(bone_name, short);
-        let si = match self.slot_by_name.get(full.as_str()) {
-            Some(&si) => si,
+        let si = match self.slot_ids.get(bone as u32, short) {
+            Some(id) => id.index(),
             None => {
                 self.slots.push(WSlot {
-                    name: full.clone(),
+                    name: dotted(bone_name, short),
                     bone,
                     color: Color::WHITE,
                     source: (ord, sl.span),
                 });
-                self.slot_by_name.insert(full.clone(), self.slots.len() - 1);
-                self.slots.len() - 1
+                self.slot_ids.push(bone as u32, short).index()
             }
         };
         if let Some(c) = sl.colors.last() {
@@ -966,8 +974,8 @@ mod tests {
     use super::*;
 
     #[test]
-    fn attachment_ids_tell_slots_and_names_apart() {
-        let mut ids = AttachmentIds::default();
+    fn child_ids_tell_parents_and_names_apart() {
+        let mut ids = ChildIds::<AttachmentId>::default();
         assert_eq!(ids.push(0, "a"), AttachmentId(0));
         assert_eq!(ids.push(1, "a"), AttachmentId(1));
         assert_eq!(ids.push(0, "b"), AttachmentId(2));
@@ -997,5 +1005,11 @@ mod tests {
             sk.skins[0].attachments[1].kind,
             crate::model::AttachmentKind::Circle { .. }
         ));
+        // Slots by bone and short name: bone `a.b`'s slot `c` is not bone
+        // `a`'s slot `b`, and a slot written twice is one slot.
+        let comp = crate::compile::compile("skeleton\n\ta\n\t\t@b\n\ta.b\n\t\t@c\n\t\t@c\n");
+        let names: Vec<&str> =
+            comp.armature.skeleton.slots.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(names, ["a.b", "a.b.c"]);
     }
 }
