@@ -204,3 +204,82 @@ fn first_difference(a: &str, b: &str) -> String {
     let around = |v: &[&str]| v[i.saturating_sub(2)..(i + 3).min(v.len())].join(", ");
     format!("update: …{}…; fresh: …{}…", around(&a), around(&b))
 }
+
+/// A hand-written script with what generated ones lack: two timelines for
+/// the same property of one bone in different items (the later replaces
+/// the earlier), a `c` timeline after `r g b a` ones, an animation in two
+/// sections of the same name, nested loops with counts, options on items
+/// and inside timelines, relative values, a continued line, comments and
+/// blank lines between items, an unknown and an ambiguous target, and a
+/// pose assertion that reads the animation.
+const TRICKY: &str = "skeleton\n\
+\tarm l20\n\
+\tarm.hand x20 l10\n\
+\t\t@[a] :rect w4 h4\n\
+\t\t@[b] :circle r3\n\
+\tleg.hand x5\n\
+anim \"walk\" 24fps 0:4:sio\n\
+\tarm 2:\n\
+\t\tr 0 -> 30 --> -10 { +5 -> }[2]\n\
+\t\tx 1 -> *2 -> +3\n\
+\t# between items\n\
+\n\
+\tarm.hand\n\
+\t\ty 0 :2:so-> 4 { 1 { 2 -> }[2] -> }[0] 9\n\
+\t@hand 5::li\n\
+\t\t@ a --> b -> a\n\
+\t\tr 0.5 -> 1\n\
+\t\tc #ff0000 -> #00ff00\n\
+\tarm\n\
+\t\tr 90 -> \\\n\
+\t\t\t45\n\
+\thand\n\
+\t\tx 1 -> 2\n\
+\tnope\n\
+\t\tx 1\n\
+anim \"walk\"\n\
+\tleg.hand\n\
+\t\ti 1 -> 2 +2:-> 3\n\
+expect \"walk\" 4 ~0.5\n\
+\tarm r45 ~1\n";
+
+/// Every one-character edit of the animation sections of [`TRICKY`] (a
+/// character typed at each position, each character deleted), compiled
+/// incrementally from the script before it and also after dropping the
+/// last compilation (which lets the compiler edit its cached trees in
+/// place), equals a fresh compile.
+#[test]
+fn every_one_character_edit_of_an_animation_equals_a_fresh_compile() {
+    let from = TRICKY.find("anim \"walk\" 24fps").unwrap();
+    let to = TRICKY.find("expect").unwrap();
+    let mut compiler = Compiler::new();
+    let mut held = compiler.update(TRICKY);
+    assert_eq!(observe(&held), observe(&compile(TRICKY)));
+    let mut checked = 0;
+    for at in from..=to {
+        let mut edits: Vec<String> = ["1", "-", "\n", "\t", " ", "x", "#", "{", "}", ">", "@", ":"]
+            .iter()
+            .map(|c| format!("{}{c}{}", &TRICKY[..at], &TRICKY[at..]))
+            .collect();
+        if at < to {
+            edits.push(format!("{}{}", &TRICKY[..at], &TRICKY[at + 1..]));
+        }
+        for (k, edited) in edits.iter().enumerate() {
+            // Alternately keep the last compilation alive (trees shared, so
+            // copied) and drop it first (trees edited in place).
+            if (at + k) % 2 == 0 {
+                drop(held);
+            }
+            let inc = compiler.update(edited);
+            let fresh = compile(edited);
+            assert!(
+                observe(&inc) == observe(&fresh),
+                "edit {k} at byte {at}: the update differs from a fresh compile\n{edited}"
+            );
+            drop(inc);
+            held = compiler.update(TRICKY);
+            checked += 1;
+        }
+    }
+    assert!(checked > 4000, "{checked}");
+}

@@ -537,9 +537,7 @@ fn build_animation(
                             .iter()
                             .map(|k| {
                                 let value = match &k.value {
-                                    KeyValue::Name(n) => {
-                                        rig.attachment_ids.get(&(s, n.clone())).copied()
-                                    }
+                                    KeyValue::Name(n) => rig.attachment_ids.get(s, n),
                                     _ => None,
                                 };
                                 Key { time_secs: time(k), value, curve: Curve::Stepped }
@@ -618,7 +616,7 @@ fn check_attachment_names(
     for tl in item.timelines.iter().filter(|t| t.prop.node == TimelineProp::Attachment) {
         for c in &tl.commands {
             let TimelineCommand::Push(KeyValue::Name(n)) = &c.node else { continue };
-            let found = rig.attachment_ids.get(&(slot.0, n.clone())).copied();
+            let found = rig.attachment_ids.get(slot.0, n);
             refs.push(Reference {
                 span: c.span,
                 target: found.map(SrcTarget::Attachment),

@@ -102,6 +102,11 @@ fn combine(seg: u64, rest: u64) -> u64 {
 
 const EMPTY: u64 = 0x2545_F491_4F6C_DD1D;
 
+/// The positions of the dots of a dotted name.
+fn dots(name: &str) -> memchr::Memchr<'_> {
+    memchr::memchr_iter(b'.', name.as_bytes())
+}
+
 /// The hash of a reference form (see [`NameIndex`]).
 fn reference_hash(reference: &str) -> u64 {
     reference.rsplit('.').fold(EMPTY, |h, seg| combine(segment_hash(seg), h))
@@ -112,15 +117,14 @@ impl<Id: NameId> NameIndex<Id> {
     pub fn new<'a>(names: impl IntoIterator<Item = &'a str>) -> Self {
         let names: Vec<&str> = names.into_iter().collect();
         // One place per dotted suffix: room for all of them up front.
-        let suffixes: usize =
-            names.iter().map(|n| 1 + n.bytes().filter(|&b| b == b'.').count()).sum();
+        let suffixes: usize = names.iter().map(|n| 1 + dots(n).count()).sum();
         let mut idx = NameIndex::default();
         idx.map.reserve(suffixes);
         idx.places.reserve(suffixes);
-        idx.names.reserve(names.len());
-        for (i, name) in names.into_iter().enumerate() {
-            idx.insert(name, Id::from_u32(i as u32));
+        for (i, name) in names.iter().enumerate() {
+            idx.add_suffixes(name, i as u32);
         }
+        idx.names = names.into_iter().map(str::to_string).collect();
         idx
     }
 
@@ -131,26 +135,19 @@ impl<Id: NameId> NameIndex<Id> {
         *head = at;
     }
 
-    /// Adds an item; ids must be given in increasing order.
-    pub fn insert(&mut self, name: &str, id: Id) {
-        let id = id.to_u32();
-        // Every dotted suffix: segments from the right, each suffix's hash
-        // built from the one after it.
+    /// Adds a place for every dotted suffix of `name`: segments from the
+    /// right, each suffix's hash built from the one after it (names can be
+    /// long dotted paths, so the dots are found with `memchr`).
+    fn add_suffixes(&mut self, name: &str, id: u32) {
         let mut h = EMPTY;
         let mut end = name.len();
-        for (i, &b) in name.as_bytes().iter().enumerate().rev() {
-            if b == b'.' {
-                h = combine(segment_hash(&name[i + 1..end]), h);
-                self.add(h, id, (i + 1) as u32);
-                end = i;
-            }
+        for i in memchr::memrchr_iter(b'.', name.as_bytes()) {
+            h = combine(segment_hash(&name[i + 1..end]), h);
+            self.add(h, id, (i + 1) as u32);
+            end = i;
         }
         h = combine(segment_hash(&name[..end]), h);
         self.add(h, id, 0);
-        if self.names.len() <= id as usize {
-            self.names.resize(id as usize + 1, String::new());
-        }
-        self.names[id as usize] = name.to_string();
     }
 
     /// Calls `f` with each place whose reference form hashes to `hash` (in
