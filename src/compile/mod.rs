@@ -226,14 +226,17 @@ impl Compiler {
         // wholly in the unchanged ends are reused without comparing texts.
         let window = self.edit_window(text);
         let line_index = match window {
-            Some(w) => LineIndex::from_line_starts(delta::updated_line_starts(
-                &self.line_starts,
-                w.old_len,
-                text.as_bytes(),
-                w.prefix,
-                w.suffix,
-            )),
-            None => LineIndex::new(text),
+            Some(w) => {
+                let (old_len, p, s) = (w.old_len, w.prefix, w.suffix);
+                delta::update_line_starts(&mut self.line_starts, old_len, text.as_bytes(), p, s);
+                LineIndex::from_line_starts(self.line_starts.clone())
+            }
+            None => {
+                let index = LineIndex::new(text);
+                self.line_starts.clear();
+                self.line_starts.extend_from_slice(index.line_starts());
+                index
+            }
         };
         let slices = split_sections_at(text, line_index.line_breaks());
         let starts: Vec<u32> = slices.iter().map(|s| s.start).collect();
@@ -261,8 +264,6 @@ impl Compiler {
         let leading_roles = comment_roles(&text[..leading_end]);
         self.leading.clear();
         self.leading.push_str(&text[..leading_end]);
-        self.line_starts.clear();
-        self.line_starts.extend_from_slice(line_index.line_starts());
         Compilation {
             armature,
             diagnostics,

@@ -47,6 +47,9 @@ impl Doc {
     }
 
     fn recompile(&mut self) {
+        // The last compilation's section trees are let go first, so the
+        // compiler can edit the edited animation's tree in place.
+        self.comp.sections = Vec::new();
         self.comp = self.compiler.update(&self.text.text);
         crate::runtime::expect::check(&mut self.comp);
     }
