@@ -168,6 +168,8 @@ pub struct Compiler {
     anims: HashMap<String, AnimCache>,
     generation: u64,
     placed_rig: Option<PlacedRig>,
+    /// Each animation's part of the last source map (by `AnimId`).
+    placed_anims: Vec<PlacedAnim>,
     /// The text before the first section in the last update (the rest of
     /// that text is the cached sections' texts, in order).
     leading: String,
@@ -247,7 +249,7 @@ impl Compiler {
         let units = Units { starts, rig_idx, rig_out, ik_idx, ik_out, groups, anim_outputs };
         let mut diagnostics = units.diagnostics(&sections);
         let rig_sources = self.placed_rig_sources(&units);
-        let mut sources = units.sources(&sections, rig_sources);
+        let mut sources = units.sources(&sections, rig_sources, &mut self.placed_anims);
         let skeleton = units
             .ik_out
             .as_ref()
@@ -598,6 +600,64 @@ impl Compiler {
     }
 }
 
+/// An animation's part of a source map in document offsets, for the
+/// output, number and section starts it was placed with.
+struct PlacedAnim {
+    output: Arc<anim::AnimOutput>,
+    anim: AnimId,
+    starts: Vec<u32>,
+    items: Vec<ItemSource>,
+    timelines: Vec<TimelineSource>,
+    references: Vec<Reference>,
+}
+
+impl PlacedAnim {
+    /// `out`, numbered `anim`, with its sections at `starts`.
+    fn new(out: &Arc<anim::AnimOutput>, anim: AnimId, starts: Vec<u32>) -> PlacedAnim {
+        let start = |o: Ordinal| starts[o];
+        let src = &out.sources;
+        let items = placed_iter(&src.items, start).map(|i| ItemSource { anim, ..i }).collect();
+        let timelines =
+            placed_iter(&src.timelines, start).map(|t| TimelineSource { anim, ..t }).collect();
+        let references = placed_iter(&src.references, start)
+            .map(|r| match r.target {
+                Some(Target::Animation(_)) => {
+                    Reference { target: Some(Target::Animation(anim)), ..r }
+                }
+                _ => r,
+            })
+            .collect();
+        PlacedAnim { output: out.clone(), anim, starts, items, timelines, references }
+    }
+
+    /// This placement moved to `starts` when every section of it moved by
+    /// the same length (an edit before them), else `None`.
+    fn moved_to(mut self, starts: &[u32]) -> Option<PlacedAnim> {
+        let by = starts.first()?.wrapping_sub(*self.starts.first()?);
+        if self.starts.len() != starts.len()
+            || !self.starts.iter().zip(starts).all(|(a, b)| a.wrapping_add(by) == *b)
+        {
+            return None;
+        }
+        if by != 0 {
+            let mv = |s| splice::moved(s, by);
+            for i in &mut self.items {
+                i.region = mv(i.region);
+            }
+            for t in &mut self.timelines {
+                t.line = mv(t.line);
+                t.end = t.end.wrapping_add(by);
+                t.key_base = t.key_base.wrapping_add(by);
+            }
+            for r in &mut self.references {
+                r.span = mv(r.span);
+            }
+            self.starts.copy_from_slice(starts);
+        }
+        Some(self)
+    }
+}
+
 /// How a text differs from the one before: the length of that one and the
 /// bytes they share at the start and at the end (not overlapping).
 #[derive(Clone, Copy, Debug)]
@@ -656,10 +716,15 @@ impl Units {
     }
 
     /// The source map: the placed rig's part, then the animations' and IK's in document offsets.
+    ///
+    /// Each animation's part is kept in `placed_anims` for the next update, which
+    /// copies it when the animation did not change (moved when text before
+    /// it changed length) instead of placing it again.
     fn sources(
         &self,
         sections: &[CachedSection],
         (placed_rig, rig_references): (SourceMap, Arc<Vec<Reference>>),
+        placed_anims: &mut Vec<PlacedAnim>,
     ) -> SourceMap {
         let start_of = |i: usize| self.starts[i];
         let mut sources = SourceMap {
@@ -682,23 +747,22 @@ impl Units {
         sources.references =
             Vec::with_capacity(rig_references.len() + anim_references + ik_references);
         sources.references.extend_from_slice(&rig_references);
+        let mut last: Vec<Option<PlacedAnim>> =
+            std::mem::take(placed_anims).into_iter().map(Some).collect();
         for (a, ((_, idx), out)) in self.groups.iter().zip(&self.anim_outputs).enumerate() {
             let anim = AnimId::from_index(a);
-            let start = |o: Ordinal| start_of(idx[o]);
-            let src = &out.sources;
-            sources.keys.push(src.keys.clone());
-            sources.items.extend(placed_iter(&src.items, start).map(|i| ItemSource { anim, ..i }));
-            sources
-                .timelines
-                .extend(placed_iter(&src.timelines, start).map(|t| TimelineSource { anim, ..t }));
-            sources.references.extend(placed_iter(&src.references, start).map(
-                |r| match r.target {
-                    Some(Target::Animation(_)) => {
-                        Reference { target: Some(Target::Animation(anim)), ..r }
-                    }
-                    _ => r,
-                },
-            ));
+            let starts: Vec<u32> = idx.iter().map(|&i| start_of(i)).collect();
+            let kept = last
+                .get_mut(a)
+                .and_then(Option::take)
+                .filter(|p| p.anim == anim && Arc::ptr_eq(&p.output, out))
+                .and_then(|p| p.moved_to(&starts));
+            let p = kept.unwrap_or_else(|| PlacedAnim::new(out, anim, starts));
+            sources.keys.push(out.sources.keys.clone());
+            sources.items.extend_from_slice(&p.items);
+            sources.timelines.extend_from_slice(&p.timelines);
+            sources.references.extend_from_slice(&p.references);
+            placed_anims.push(p);
         }
         if let Some((out, _)) = &self.ik_out {
             let start = |o: Ordinal| start_of(self.ik_idx[o]);
