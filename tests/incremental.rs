@@ -153,58 +153,6 @@ fn a_digit_typed_in_an_animation_reparses_one_section() {
     }
 }
 
-/// A script with what generated ones lack: attachment switches (to names
-/// the slot has and lacks), items naming unknown and ambiguous bones, an
-/// animation written in two sections, an item before any other line and a
-/// continued line.
-const HAND: &str = "skeleton\n\tarm l20\n\t\t@hand[open] :rect w2 h2\n\t\t@hand[shut] :circle d3\n\tleg.arm l5\n\tleg\nanim \"wave\" 10fps\n\tarm\n\t\tr 0 -> 90 -> { +5 -> }[2]\n\t\tx 1 -> 2\n\t@hand\n\t\t@ shut -> open -> lost\n\t\ta 1 -> 0.5\n\tnobody\n\t\tx 1\n\tleg\n\t\ty 3 -> \\\n\t\t4\n\t@hand :2:si\n\t\t@ open -> gone\nanim \"other\"\n\tleg.arm\n\t\tr 5 -> 10\nanim \"wave\" 0:2:so\n\tarm\n\t\tx 9 -> 8\n\t@hand\n\t\t@ open\n";
-
-/// Every one-byte insertion (of characters that change items: digits,
-/// names, tabs, line breaks, `@`, `\`) and deletion at every position of
-/// [`HAND`], each from the unedited text and back: the update equals a
-/// fresh compile, whichever of its trees and animations it splices.
-#[test]
-fn every_one_byte_edit_of_a_hand_written_script() {
-    let messages: Vec<String> = compile(HAND).diagnostics.into_iter().map(|d| d.message).collect();
-    for what in ["ambiguous bone reference `arm`", "unknown bone `nobody`", "no attachment `lost`"]
-    {
-        assert!(messages.iter().any(|m| m.contains(what)), "{what} not in {messages:?}");
-    }
-    let mut compiler = Compiler::new();
-    let base = observe(&compiler.update(HAND));
-    assert_eq!(base, observe(&compile(HAND)));
-    let mut spliced = 0;
-    for at in 0..=HAND.len() {
-        let mut edits: Vec<String> = ["1", "a", "\n", "\t", "@", "\\", " ", "."]
-            .iter()
-            .map(|ins| format!("{}{ins}{}", &HAND[..at], &HAND[at..]))
-            .collect();
-        if at < HAND.len() {
-            edits.push(format!("{}{}", &HAND[..at], &HAND[at + 1..]));
-        }
-        for text in edits {
-            let inc = observe(&compiler.update(&text));
-            spliced += compiler.last_spliced_sections;
-            let fresh = observe(&compile(&text));
-            assert!(
-                inc == fresh,
-                "{text:?}: the update differs ({})",
-                first_difference(&inc, &fresh)
-            );
-            assert!(observe(&compiler.update(HAND)) == base, "{text:?}: back to the start");
-        }
-    }
-    assert!(spliced > 500, "only {spliced} updates spliced an animation's items");
-}
-
-/// Where two observations part (a few fields around the first difference).
-fn first_difference(a: &str, b: &str) -> String {
-    let (a, b): (Vec<&str>, Vec<&str>) = (a.split(", ").collect(), b.split(", ").collect());
-    let i = a.iter().zip(&b).position(|(x, y)| x != y).unwrap_or(a.len().min(b.len()));
-    let around = |v: &[&str]| v[i.saturating_sub(2)..(i + 3).min(v.len())].join(", ");
-    format!("update: …{}…; fresh: …{}…", around(&a), around(&b))
-}
-
 /// A hand-written script with what generated ones lack: two timelines for
 /// the same property of one bone in different items (the later replaces
 /// the earlier), a `c` timeline after `r g b a` ones, an animation in two
@@ -282,4 +230,56 @@ fn every_one_character_edit_of_an_animation_equals_a_fresh_compile() {
         }
     }
     assert!(checked > 4000, "{checked}");
+}
+
+/// A script with what generated ones lack: attachment switches (to names
+/// the slot has and lacks), items naming unknown and ambiguous bones, an
+/// animation written in two sections, an item before any other line and a
+/// continued line.
+const HAND: &str = "skeleton\n\tarm l20\n\t\t@hand[open] :rect w2 h2\n\t\t@hand[shut] :circle d3\n\tleg.arm l5\n\tleg\nanim \"wave\" 10fps\n\tarm\n\t\tr 0 -> 90 -> { +5 -> }[2]\n\t\tx 1 -> 2\n\t@hand\n\t\t@ shut -> open -> lost\n\t\ta 1 -> 0.5\n\tnobody\n\t\tx 1\n\tleg\n\t\ty 3 -> \\\n\t\t4\n\t@hand :2:si\n\t\t@ open -> gone\nanim \"other\"\n\tleg.arm\n\t\tr 5 -> 10\nanim \"wave\" 0:2:so\n\tarm\n\t\tx 9 -> 8\n\t@hand\n\t\t@ open\n";
+
+/// Every one-byte insertion (of characters that change items: digits,
+/// names, tabs, line breaks, `@`, `\`) and deletion at every position of
+/// [`HAND`], each from the unedited text and back: the update equals a
+/// fresh compile, whichever of its trees and animations it splices.
+#[test]
+fn every_one_byte_edit_of_a_hand_written_script() {
+    let messages: Vec<String> = compile(HAND).diagnostics.into_iter().map(|d| d.message).collect();
+    for what in ["ambiguous bone reference `arm`", "unknown bone `nobody`", "no attachment `lost`"]
+    {
+        assert!(messages.iter().any(|m| m.contains(what)), "{what} not in {messages:?}");
+    }
+    let mut compiler = Compiler::new();
+    let base = observe(&compiler.update(HAND));
+    assert_eq!(base, observe(&compile(HAND)));
+    let mut spliced = 0;
+    for at in 0..=HAND.len() {
+        let mut edits: Vec<String> = ["1", "a", "\n", "\t", "@", "\\", " ", "."]
+            .iter()
+            .map(|ins| format!("{}{ins}{}", &HAND[..at], &HAND[at..]))
+            .collect();
+        if at < HAND.len() {
+            edits.push(format!("{}{}", &HAND[..at], &HAND[at + 1..]));
+        }
+        for text in edits {
+            let inc = observe(&compiler.update(&text));
+            spliced += compiler.last_spliced_sections;
+            let fresh = observe(&compile(&text));
+            assert!(
+                inc == fresh,
+                "{text:?}: the update differs ({})",
+                first_difference(&inc, &fresh)
+            );
+            assert!(observe(&compiler.update(HAND)) == base, "{text:?}: back to the start");
+        }
+    }
+    assert!(spliced > 500, "only {spliced} updates spliced an animation's items");
+}
+
+/// Where two observations part (a few fields around the first difference).
+fn first_difference(a: &str, b: &str) -> String {
+    let (a, b): (Vec<&str>, Vec<&str>) = (a.split(", ").collect(), b.split(", ").collect());
+    let i = a.iter().zip(&b).position(|(x, y)| x != y).unwrap_or(a.len().min(b.len()));
+    let around = |v: &[&str]| v[i.saturating_sub(2)..(i + 3).min(v.len())].join(", ");
+    format!("update: …{}…; fresh: …{}…", around(&a), around(&b))
 }
