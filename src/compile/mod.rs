@@ -4,7 +4,11 @@
 //! cached on its text; the rig (skeleton, skin and order sections) is rebuilt
 //! only when one of those trees changes, and each animation only when its own
 //! sections or the rig's names change (animations read nothing else of it). Editing inside one animation therefore
-//! re-parses one section and recompiles one animation.
+//! re-parses one section and recompiles one animation, and inside that
+//! section's items only the edited items (`splice`): their lines are
+//! parsed alone and spliced into the section's last tree, and the
+//! animation is recompiled from its last output, the untouched items'
+//! parts taken over.
 
 mod anim;
 mod delta;
