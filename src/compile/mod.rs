@@ -184,6 +184,9 @@ pub struct Compiler {
     item_edit: Option<(usize, splice::ItemEdit, u64)>,
     /// The id of the last section tree made.
     last_id: u64,
+    /// The source-key list of an animation output no longer used, emptied
+    /// and filled by the next animation compiled.
+    spare_keys: Vec<KeySource>,
     /// How many sections the last update parsed (the rest came from the cache).
     pub last_parsed_sections: usize,
     /// How many of those it parsed only in part: the edited items of an
@@ -545,7 +548,16 @@ impl Compiler {
                                 .all(|(o, (a, b))| if o == ord { a == old_id } else { a == b });
                         unchanged.then_some(anim::Previous { output: &c.output, ord, edit: *edit })
                     });
-                    let output = anim::compile_anim(rig_out, &input, prev);
+                    let spare = std::mem::take(&mut self.spare_keys);
+                    let output = anim::compile_anim(rig_out, &input, prev, spare);
+                    // The replaced output's source keys, when nothing else
+                    // holds them (the caller let the last compilation go),
+                    // are the next animation's buffer.
+                    if let Some(out) = earlier.as_mut().and_then(|c| Arc::get_mut(&mut c.output))
+                        && let Some(keys) = Arc::get_mut(&mut out.sources.keys)
+                    {
+                        self.spare_keys = std::mem::take(keys);
+                    }
                     AnimCache { rig_generation, output: Arc::new(output), key }
                 }
             };
