@@ -3,7 +3,7 @@
 use rustc_hash::FxHashMap as HashMap;
 
 use super::names::resolve_or_explain;
-use super::rig::RigOutput;
+use super::rig::{ChildIds, RigOutput};
 use super::source::{
     ItemSource, KeyOrigin, KeySource, Reference, Target as SrcTarget, TimelineSource,
 };
@@ -38,6 +38,8 @@ pub struct AnimOutput {
 struct Memo {
     items: Vec<ItemMemo>,
     keys: Vec<RawKey>,
+    /// What the keys' indices point to ([`Side`]).
+    side: Side,
     /// Per item, what checking its attachment names added: a range of
     /// `attachment_refs` and one of the diagnostics.
     checks: Vec<((u32, u32), (u32, u32))>,
@@ -72,16 +74,64 @@ pub struct AnimSources {
     pub references: Vec<(Ordinal, Reference)>,
 }
 
-#[derive(Clone, Debug)]
+/// A key as a timeline run makes it: 40 bytes, no allocation. What few
+/// keys have (a colour, an absolute frame option that placed it) is in a
+/// [`Side`] list, by index; an attachment name is resolved as it is pushed
+/// (an animation is only reused with the same rig names).
+#[derive(Clone, Copy, Debug)]
 struct RawKey {
     frame: f64,
-    value: KeyValue,
-    easing: Easing,
-    /// The value token, how the value was written, and the absolute frame
-    /// option that placed the key (with the frame before it).
+    value: RawValue,
+    /// The value token.
     span: Span,
+    /// The absolute frame option that placed the key, with the frame before
+    /// it: an index in [`Side::placed`], or [`NONE`].
+    placed_by: u32,
+    easing: Easing,
+    /// How the value was written.
     origin: KeyOrigin,
-    placed_by: Option<(Span, f64)>,
+}
+
+/// No entry of a [`Side`] list.
+const NONE: u32 = u32::MAX;
+
+/// A key's value, as the animation uses it.
+#[derive(Clone, Copy, Debug)]
+enum RawValue {
+    Number(f64),
+    Bool(bool),
+    /// The slot's attachment an `@` key names (`None`: none of that name,
+    /// or the item is a bone).
+    Attachment(Option<AttachmentId>),
+    /// An index in [`Side::colors`].
+    Color(u32),
+}
+
+impl RawValue {
+    fn number(self) -> Option<f64> {
+        if let RawValue::Number(v) = self { Some(v) } else { None }
+    }
+}
+
+/// What the few keys that have it have, out of [`RawKey`].
+#[derive(Debug, Default)]
+struct Side {
+    placed: Vec<(Span, f64)>,
+    colors: Vec<Color>,
+}
+
+impl Side {
+    fn placed(&self, i: u32) -> Option<(Span, f64)> {
+        self.placed.get(i as usize).copied()
+    }
+}
+
+/// Where a timeline runs: its section, and for a slot's timeline the
+/// slot and the attachment names its `@` keys resolve against.
+#[derive(Clone, Copy)]
+struct Place<'r> {
+    ord: Ordinal,
+    slot: Option<(&'r ChildIds<AttachmentId>, u32)>,
 }
 
 /// What running a timeline gives (its keys are appended to a list the
@@ -117,6 +167,8 @@ struct Tracks {
     channels: HashMap<(Target, TimelineProp), Channel>,
     /// The keys of every timeline run, one after the other.
     keys: Vec<RawKey>,
+    /// What `keys` (and keys runs discarded) point to.
+    side: Side,
     src: AnimSources,
     keys_src: Vec<KeySource>,
     diags: Vec<LocalDiag>,
@@ -169,7 +221,7 @@ pub(super) fn compile_anim(
     for c in t.channels.values() {
         t.src.timelines[c.timeline].1.effective = true;
     }
-    let anim = build_animation(rig, &name, fps, &t.order, &t.channels, &t.keys);
+    let anim = build_animation(&name, fps, &t.order, &t.channels, &t.keys, &t.side.colors);
     // Attachment names: checked per item after all of them (their
     // diagnostics come last), or taken from the earlier output.
     let mut checks = Vec::with_capacity(t.items.len());
@@ -211,7 +263,7 @@ pub(super) fn compile_anim(
         animation: std::sync::Arc::new(anim),
         diagnostics: t.diags,
         sources: t.src,
-        memo: Memo { items: t.items, keys: t.keys, checks, attachment_refs },
+        memo: Memo { items: t.items, keys: t.keys, side: t.side, checks, attachment_refs },
     }
 }
 
@@ -341,7 +393,14 @@ impl Tracks {
                 step: item.opts.step.or(opts.step),
                 easing: item.opts.easing.or(opts.easing),
             };
-            self.timeline(ord, tl, start, target, src_target, fps);
+            let at = Place {
+                ord,
+                slot: match target {
+                    Target::Slot(s) => Some((&rig.attachment_ids, s)),
+                    Target::Bone(_) => None,
+                },
+            };
+            self.timeline(at, tl, start, target, src_target, fps);
         }
     }
 
@@ -379,10 +438,19 @@ impl Tracks {
             let keys = old.keys.start as usize..old.keys.end as usize;
             let keys_from = self.keys.len();
             let first = self.keys_src.len() as u32;
-            self.keys.extend(out.memo.keys[keys.clone()].iter().map(|k| RawKey {
-                span: moved(k.span, by),
-                placed_by: k.placed_by.map(|(s, f)| (moved(s, by), f)),
-                ..k.clone()
+            let (old_side, side) = (&out.memo.side, &mut self.side);
+            self.keys.extend(out.memo.keys[keys.clone()].iter().map(|k| {
+                let mut k = *k;
+                k.span = moved(k.span, by);
+                if let Some((s, f)) = old_side.placed(k.placed_by) {
+                    side.placed.push((moved(s, by), f));
+                    k.placed_by = side.placed.len() as u32 - 1;
+                }
+                if let RawValue::Color(c) = k.value {
+                    side.colors.push(old_side.colors[c as usize]);
+                    k.value = RawValue::Color(side.colors.len() as u32 - 1);
+                }
+                k
             }));
             self.keys_src.extend(out.sources.keys[keys].iter().map(|k| KeySource {
                 span: moved(k.span, by),
@@ -413,7 +481,7 @@ impl Tracks {
     /// Runs one timeline; its keys replace those of the channel's timeline before.
     fn timeline(
         &mut self,
-        ord: Ordinal,
+        at: Place<'_>,
         tl: &TimelineLine,
         start: Opts,
         target: Target,
@@ -422,16 +490,26 @@ impl Tracks {
     ) {
         let this_anim = AnimId(0);
         let keys_from = self.keys.len();
-        let run = run_timeline(tl, start, &mut self.diags, ord, &mut self.scratch, &mut self.keys);
+        let ord = at.ord;
+        let run = run_timeline(
+            tl,
+            start,
+            at,
+            &mut self.diags,
+            &mut self.scratch,
+            &mut self.side,
+            &mut self.keys,
+        );
         let run_keys = &self.keys[keys_from..];
         let first = self.keys_src.len() as u32;
+        let side = &self.side;
         self.keys_src.extend(run_keys.iter().map(|k| KeySource {
             frame: k.frame,
             time_secs: k.frame / fps,
-            value: if let KeyValue::Number(v) = k.value { Some(v) } else { None },
+            value: k.value.number(),
             span: k.span,
             origin: k.origin,
-            placed_by: k.placed_by,
+            placed_by: side.placed(k.placed_by),
         }));
         let end = tl.commands.last().map_or(tl.prop.span.end, |c| c.span.end);
         self.src.timelines.push((
@@ -462,12 +540,12 @@ impl Tracks {
 
 /// The animation's channels from the keys of each (target, property).
 fn build_animation(
-    rig: &RigOutput,
     name: &str,
     fps: f64,
     order: &[(Target, TimelineProp)],
     channels: &HashMap<(Target, TimelineProp), Channel>,
     all_keys: &[RawKey],
+    colors: &[Color],
 ) -> Animation {
     let keys_of = |k: &(Target, TimelineProp)| {
         let (a, b) = channels[k].keys;
@@ -476,7 +554,7 @@ fn build_animation(
     let mut anim = Animation::empty(name, fps);
     let fps = anim.fps;
     let time = |k: &RawKey| k.frame / fps;
-    let num = |v: &KeyValue| if let KeyValue::Number(n) = v { *n } else { 0.0 };
+    let num = |v: &RawValue| v.number().unwrap_or(0.0);
     let color_tracks: Vec<(Target, TimelineProp)> = order
         .iter()
         .filter(|k| k.1 == TimelineProp::Color && !keys_of(k).is_empty())
@@ -503,7 +581,7 @@ fn build_animation(
                             .iter()
                             .map(|k| Key {
                                 time_secs: time(k),
-                                value: matches!(k.value, KeyValue::Bool(true)),
+                                value: matches!(k.value, RawValue::Bool(true)),
                                 curve: Curve::Stepped,
                             })
                             .collect();
@@ -542,8 +620,8 @@ fn build_animation(
                         let keys = keys
                             .iter()
                             .map(|k| {
-                                let value = match &k.value {
-                                    KeyValue::Name(n) => rig.attachment_ids.get(s, n),
+                                let value = match k.value {
+                                    RawValue::Attachment(a) => a,
                                     _ => None,
                                 };
                                 Key { time_secs: time(k), value, curve: Curve::Stepped }
@@ -565,8 +643,8 @@ fn build_animation(
                             let keys = keys
                                 .iter()
                                 .map(|k| {
-                                    let c = if let KeyValue::Color(c) = k.value {
-                                        c.to_array()[i]
+                                    let c = if let RawValue::Color(c) = k.value {
+                                        colors[c as usize].to_array()[i]
                                     } else {
                                         0.0
                                     };
@@ -673,12 +751,13 @@ struct LoopState {
 fn run_timeline(
     tl: &TimelineLine,
     start: Opts,
+    at: Place<'_>,
     diags: &mut Vec<LocalDiag>,
-    ord: Ordinal,
     scratch: &mut Scratch,
+    side: &mut Side,
     out: &mut Vec<RawKey>,
 ) -> TimelineRun {
-    let mut run = TimelineRunner::new(tl, start, diags, ord, std::mem::take(scratch));
+    let mut run = TimelineRunner::new(tl, start, at, diags, side, std::mem::take(scratch));
     let mut k = 0;
     let mut steps = 0usize;
     while k < tl.commands.len() {
@@ -699,6 +778,10 @@ struct TimelineRunner<'a> {
     tl: &'a TimelineLine,
     diags: &'a mut Vec<LocalDiag>,
     ord: Ordinal,
+    /// The slot whose attachments `@` keys name.
+    slot: Option<(&'a ChildIds<AttachmentId>, u32)>,
+    /// Where keys put their colours and absolute frame options.
+    side: &'a mut Side,
     frame: f64,
     step: f64,
     easing: Easing,
@@ -710,11 +793,14 @@ struct TimelineRunner<'a> {
     timeline: Vec<usize>,
     stack: Vec<LoopState>,
     last_push: f64,
-    last_value: KeyValue,
+    /// The last value pushed when a number, else 0 (what `+N` and `*N` use).
+    last_number: f64,
     last_key: Option<usize>,
     /// The absolute frame option that set the current frame, if the last
     /// move was one.
     placed_by: Option<(Span, f64)>,
+    /// `placed_by`'s index in [`Side::placed`], once a key used it.
+    placed_at: Option<u32>,
     /// A key past [`MAX_KEY_FRAME`] was reported.
     too_late: bool,
 }
@@ -724,8 +810,9 @@ impl<'a> TimelineRunner<'a> {
     fn new(
         tl: &'a TimelineLine,
         start: Opts,
+        at: Place<'a>,
         diags: &'a mut Vec<LocalDiag>,
-        ord: Ordinal,
+        side: &'a mut Side,
         mut scratch: Scratch,
     ) -> Self {
         scratch.arena.clear();
@@ -734,7 +821,9 @@ impl<'a> TimelineRunner<'a> {
         TimelineRunner {
             tl,
             diags,
-            ord,
+            ord: at.ord,
+            slot: at.slot,
+            side,
             frame: start.frame.unwrap_or(0.0),
             step: start.step.unwrap_or(5.0),
             easing: start.easing.unwrap_or(Easing::Linear),
@@ -742,9 +831,10 @@ impl<'a> TimelineRunner<'a> {
             timeline: scratch.timeline,
             stack: scratch.stack,
             last_push: -1.0,
-            last_value: KeyValue::Number(0.0),
+            last_number: 0.0,
             last_key: None,
             placed_by: None,
+            placed_at: None,
             too_late: false,
         }
     }
@@ -777,6 +867,7 @@ impl<'a> TimelineRunner<'a> {
             TimelineCommand::SetFrame(v) => {
                 if *v > self.frame {
                     self.placed_by = Some((cmd.span, self.frame));
+                    self.placed_at = None;
                     self.frame = *v;
                 }
             }
@@ -784,10 +875,12 @@ impl<'a> TimelineRunner<'a> {
             TimelineCommand::AdvanceSteps(n) => {
                 self.frame += self.step * f64::from(*n);
                 self.placed_by = None;
+                self.placed_at = None;
             }
             TimelineCommand::AdvanceFrames(v) => {
                 self.frame += v;
                 self.placed_by = None;
+                self.placed_at = None;
             }
             TimelineCommand::SetEasing(e) => {
                 self.easing = *e;
@@ -814,11 +907,17 @@ impl<'a> TimelineRunner<'a> {
     /// A push command (`=`, `+`, `*`): a new key at the current frame, or
     /// an edit of the last one when it is at the same frame.
     fn push(&mut self, cmd: &TimelineCommand, span: Span) {
-        let prev = if let KeyValue::Number(n) = self.last_value { n } else { 0.0 };
+        let prev = self.last_number;
         let value = match cmd {
-            TimelineCommand::Push(v) => v.clone(),
-            TimelineCommand::PushAdd(v) => KeyValue::Number(prev + v),
-            TimelineCommand::PushMul(v) => KeyValue::Number(prev * v),
+            TimelineCommand::Push(KeyValue::Number(v)) => RawValue::Number(*v),
+            TimelineCommand::Push(KeyValue::Bool(b)) => RawValue::Bool(*b),
+            TimelineCommand::Push(KeyValue::Name(n)) => {
+                RawValue::Attachment(self.slot.and_then(|(ids, s)| ids.get(s, n)))
+            }
+            // (Pushed to the side list below, when the key is kept.)
+            TimelineCommand::Push(KeyValue::Color(_)) => RawValue::Color(NONE),
+            TimelineCommand::PushAdd(v) => RawValue::Number(prev + v),
+            TimelineCommand::PushMul(v) => RawValue::Number(prev * v),
             _ => unreachable!("only called for pushes"),
         };
         let frame = self.frame;
@@ -842,6 +941,13 @@ impl<'a> TimelineRunner<'a> {
             }
             return;
         }
+        let value = match (value, cmd) {
+            (RawValue::Color(_), TimelineCommand::Push(KeyValue::Color(c))) => {
+                self.side.colors.push(*c);
+                RawValue::Color(self.side.colors.len() as u32 - 1)
+            }
+            (v, _) => v,
+        };
         let origin = if !self.stack.is_empty() {
             KeyOrigin::Loop
         } else if matches!(cmd, TimelineCommand::Push(_)) {
@@ -853,19 +959,29 @@ impl<'a> TimelineRunner<'a> {
             && let Some(lk) = self.last_key
         {
             let k = &mut self.arena[lk];
-            k.value = value.clone();
+            k.value = value;
             k.easing = Easing::Linear;
             k.span = span;
             k.origin = origin;
             lk
         } else {
+            let placed_by = match (self.placed_by, self.placed_at) {
+                (None, _) => NONE,
+                (Some(_), Some(i)) => i,
+                (Some(p), None) => {
+                    self.side.placed.push(p);
+                    let i = self.side.placed.len() as u32 - 1;
+                    self.placed_at = Some(i);
+                    i
+                }
+            };
             self.arena.push(RawKey {
                 frame,
-                value: value.clone(),
+                value,
                 easing: Easing::Linear,
                 span,
                 origin,
-                placed_by: self.placed_by,
+                placed_by,
             });
             self.timeline.push(self.arena.len() - 1);
             self.arena.len() - 1
@@ -874,7 +990,7 @@ impl<'a> TimelineRunner<'a> {
             self.arena[key].easing = self.easing;
         }
         self.last_push = frame;
-        self.last_value = value;
+        self.last_number = value.number().unwrap_or(0.0);
         self.last_key = Some(key);
     }
 
@@ -929,7 +1045,7 @@ impl<'a> TimelineRunner<'a> {
             self.timeline = outer;
         }
         let arena = &self.arena;
-        out.extend(self.timeline.iter().map(|&i| arena[i].clone()));
+        out.extend(self.timeline.iter().map(|&i| arena[i]));
         let run = TimelineRun { end_frame: self.frame, open_loop };
         (run, Scratch { arena: self.arena, timeline: self.timeline, stack: self.stack })
     }
