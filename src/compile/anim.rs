@@ -145,7 +145,6 @@ struct TimelineRun {
 /// a run allocates nothing but its loops' lists.
 #[derive(Default)]
 struct Scratch {
-    arena: Vec<RawKey>,
     timeline: Vec<usize>,
     stack: Vec<LoopState>,
 }
@@ -757,18 +756,18 @@ fn run_timeline(
     side: &mut Side,
     out: &mut Vec<RawKey>,
 ) -> TimelineRun {
-    let mut run = TimelineRunner::new(tl, start, at, diags, side, std::mem::take(scratch));
+    let mut run = TimelineRunner::new(tl, start, at, diags, side, out, std::mem::take(scratch));
     let mut k = 0;
     let mut steps = 0usize;
     while k < tl.commands.len() {
         steps += 1;
-        if steps > MAX_STEPS || run.arena.len() > MAX_KEYS {
+        if steps > MAX_STEPS || run.arena.len() - run.base > MAX_KEYS {
             run.stop_runaway();
             break;
         }
         k = run.command(k);
     }
-    let (result, used) = run.finish(out);
+    let (result, used) = run.finish();
     *scratch = used;
     result
 }
@@ -785,11 +784,14 @@ struct TimelineRunner<'a> {
     frame: f64,
     step: f64,
     easing: Easing,
-    /// Keys live in an arena: loops that discard their keys leave them there,
-    /// and a later push at the same frame still edits the discarded key, as
-    /// in the original.
-    arena: Vec<RawKey>,
-    /// Indices into `arena` of the keys kept so far (of the innermost loop).
+    /// Keys live in an arena, the caller's list from `base` on: loops that
+    /// discard their keys leave them there, and a later push at the same
+    /// frame still edits the discarded key, as in the original. The keys
+    /// kept are moved down over the others at the end.
+    arena: &'a mut Vec<RawKey>,
+    base: usize,
+    /// Indices into `arena` of the keys kept so far (of the innermost loop),
+    /// in the order they were made.
     timeline: Vec<usize>,
     stack: Vec<LoopState>,
     last_push: f64,
@@ -813,9 +815,9 @@ impl<'a> TimelineRunner<'a> {
         at: Place<'a>,
         diags: &'a mut Vec<LocalDiag>,
         side: &'a mut Side,
+        arena: &'a mut Vec<RawKey>,
         mut scratch: Scratch,
     ) -> Self {
-        scratch.arena.clear();
         scratch.timeline.clear();
         scratch.stack.clear();
         TimelineRunner {
@@ -827,7 +829,8 @@ impl<'a> TimelineRunner<'a> {
             frame: start.frame.unwrap_or(0.0),
             step: start.step.unwrap_or(5.0),
             easing: start.easing.unwrap_or(Easing::Linear),
-            arena: scratch.arena,
+            base: arena.len(),
+            arena,
             timeline: scratch.timeline,
             stack: scratch.stack,
             last_push: -1.0,
@@ -1028,9 +1031,9 @@ impl<'a> TimelineRunner<'a> {
         k + 1
     }
 
-    /// Drops the keys of a loop left open (reported) and appends the keys
-    /// to `out`; gives its buffers back.
-    fn finish(mut self, out: &mut Vec<RawKey>) -> (TimelineRun, Scratch) {
+    /// Drops the keys of a loop left open (reported) and leaves the keys
+    /// kept at the end of the caller's list; gives its buffers back.
+    fn finish(mut self) -> (TimelineRun, Scratch) {
         let open_loop = !self.stack.is_empty();
         if let Some(first) = self.stack.first() {
             self.diags.push((
@@ -1044,9 +1047,17 @@ impl<'a> TimelineRunner<'a> {
             let outer = self.stack.swap_remove(0).prev;
             self.timeline = outer;
         }
-        let arena = &self.arena;
-        out.extend(self.timeline.iter().map(|&i| arena[i]));
+        // The keys kept are in the order they were made, so each moves down
+        // (or stays): unless a loop discarded keys, all of them stay.
+        let kept = self.timeline.len();
+        if self.base + kept != self.arena.len() {
+            for (j, &i) in self.timeline.iter().enumerate() {
+                debug_assert!(i >= self.base + j);
+                self.arena[self.base + j] = self.arena[i];
+            }
+            self.arena.truncate(self.base + kept);
+        }
         let run = TimelineRun { end_frame: self.frame, open_loop };
-        (run, Scratch { arena: self.arena, timeline: self.timeline, stack: self.stack })
+        (run, Scratch { timeline: self.timeline, stack: self.stack })
     }
 }
