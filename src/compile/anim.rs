@@ -359,7 +359,7 @@ fn build_animation(
                             let keys = keys
                                 .iter()
                                 .map(|k| {
-                                    let c = if let KeyValue::Color(c) = k.value {
+                                    let c = if let KeyValue::Color(c) = &k.value {
                                         c.to_array()[i]
                                     } else {
                                         0.0

@@ -321,26 +321,26 @@ pub struct OptionsTok {
     pub easing_pos: usize,
 }
 
+/// One `:`-separated part of an option token, its number read once.
 enum Part<'a> {
     Empty,
-    Num(&'a [u8], bool),
+    /// The value and whether it was written with a leading `+`.
+    Num(f64, bool),
     Ease(&'a str),
 }
 
 fn classify(s: &str, allow_plus: bool) -> Option<Part<'_>> {
     let b = s.as_bytes();
-    if b.is_empty() {
+    let Some(&first) = b.first() else {
         return Some(Part::Empty);
+    };
+    if first == b'+' {
+        return if allow_plus { unsigned_bytes(&b[1..]).map(|v| Part::Num(v, true)) } else { None };
     }
-    if let Some(rest) = b.strip_prefix(b"+") {
-        return if allow_plus && unsigned_bytes(rest).is_some() {
-            Some(Part::Num(rest, true))
-        } else {
-            None
-        };
-    }
-    if unsigned_bytes(b).is_some() {
-        return Some(Part::Num(b, false));
+    // A number starts with a digit, an easing with a letter or `_`: the
+    // first byte says which recognizer can match.
+    if first.is_ascii_digit() {
+        return unsigned_bytes(b).map(|v| Part::Num(v, false));
     }
     whole(easing_lit, b).map(|e| Part::Ease(sub(s, e)))
 }
@@ -391,7 +391,7 @@ pub fn options(tok: &str, in_timeline: bool) -> Option<OptionsTok> {
         Some(e) => EasingOpt::Known(e),
         None => EasingOpt::Unknown(name.to_string()),
     };
-    let num = |s: &[u8], rel: bool| FrameOpt { value: to_f64(s), relative: rel };
+    let num = |value: f64, relative: bool| FrameOpt { value, relative };
     match parts {
         [Some(f), Some(s), Some(e), None] => {
             // F?:S?:E?
@@ -402,7 +402,7 @@ pub fn options(tok: &str, in_timeline: bool) -> Option<OptionsTok> {
             }
             match classify(s, false)? {
                 Part::Empty => {}
-                Part::Num(v, _) => out.step = Some(to_f64(v)),
+                Part::Num(v, _) => out.step = Some(v),
                 Part::Ease(_) => return None,
             }
             match classify(e, false)? {
@@ -418,12 +418,12 @@ pub fn options(tok: &str, in_timeline: bool) -> Option<OptionsTok> {
             (Part::Num(f, rel), Part::Empty) => out.frame = Some(num(f, rel)),
             (Part::Num(f, rel), Part::Num(s, _)) => {
                 out.frame = Some(num(f, rel));
-                out.step = Some(to_f64(s));
+                out.step = Some(s);
             }
-            (Part::Empty, Part::Num(s, _)) => out.step = Some(to_f64(s)),
+            (Part::Empty, Part::Num(s, _)) => out.step = Some(s),
             // `S:E` — the number is the step.
             (Part::Num(s, false), Part::Ease(e)) => {
-                out.step = Some(to_f64(s));
+                out.step = Some(s);
                 out.easing = Some(easing_of(e));
                 out.easing_pos = x.len() + 1;
             }

@@ -100,9 +100,8 @@ pub(super) fn timeline(
             continue;
         }
         let value = match prop {
-            TimelineProp::Color => {
-                token::color(s).map(|c| TimelineCommand::Push(KeyValue::Color(c.to_color_exact())))
-            }
+            TimelineProp::Color => token::color(s)
+                .map(|c| TimelineCommand::Push(KeyValue::Color(Box::new(c.to_color_exact())))),
             TimelineProp::Attachment => {
                 token::is_name(s).then(|| TimelineCommand::Push(KeyValue::Name(s.to_string())))
             }
