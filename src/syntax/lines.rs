@@ -46,6 +46,13 @@ impl LogicalLine<'_> {
         s + (pos - p)
     }
 
+    /// Whether the line was joined from several physical lines (its text
+    /// is then not a slice of the source, and offsets need mapping).
+    #[inline]
+    pub fn is_joined(&self) -> bool {
+        !self.pieces.is_empty()
+    }
+
     /// Number of leading tab characters.
     pub fn depth(&self) -> usize {
         self.text.bytes().take_while(|&b| b == b'\t').count()
@@ -280,11 +287,10 @@ pub fn scan_lines<'a>(
             }
             let s = i;
             i = word_end(bytes, i + 1);
-            if i < len && SCAN_CLASS[bytes[i] as usize] == NON_ASCII {
-                slow = true;
-                break;
-            }
-            if i - s == 1 && bytes[s] == b'#' {
+            // A token followed by a non-ASCII byte may go on (the byte
+            // starts a character that is not a space): the next turn sends
+            // the line to the general reader, which reads it again.
+            if i - s == 1 && bytes[s] == b'#' && bytes.get(i).is_none_or(|&b| b < 0x80) {
                 comment = Some(s);
                 i = memchr::memchr(b'\n', &bytes[i..]).map_or(len, |k| i + k);
                 break;

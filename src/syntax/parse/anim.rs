@@ -240,7 +240,7 @@ impl Parser {
     pub(super) fn apply_opts(
         &mut self,
         opts: &mut Opts,
-        o: &OptionsTok,
+        o: &OptionsTok<'_>,
         line: &LogicalLine<'_>,
         t: &Token<'_>,
     ) {

@@ -168,11 +168,13 @@ impl Parser {
     }
 
     /// Records the role of a whole token.
+    #[inline(always)]
     fn role(&mut self, line: &LogicalLine<'_>, t: &Token<'_>, role: Role) {
         self.roles.push(TokenRole { span: tok_span(line, t), role });
     }
 
     /// Records the role of a span.
+    #[inline(always)]
     fn role_at(&mut self, span: Span, role: Role) {
         self.roles.push(TokenRole { span, role });
     }
@@ -187,18 +189,31 @@ impl Parser {
         }
         let claimed = self.roles.len();
         // Tokens come in order too: one merge walk finds the unclaimed ones.
+        // Nearly always the next role is the next token's (one role a
+        // token), which is tried first.
         let mut j = 0;
+        let mut invalid = Vec::new();
         for (line, toks) in lines {
+            let base = line.start;
             for t in *toks {
-                let start = line.source_offset(t.pos);
-                while j < claimed && self.roles[j].span.start < start {
+                let start =
+                    if line.is_joined() { line.source_offset(t.pos) } else { base + t.pos as u32 };
+                let claimed_roles = &self.roles[..claimed];
+                if claimed_roles.get(j).is_some_and(|r| r.span.start == start) {
+                    j += 1;
+                    continue;
+                }
+                while claimed_roles.get(j).is_some_and(|r| r.span.start < start) {
                     j += 1;
                 }
-                if j >= claimed || self.roles[j].span.start != start {
-                    self.roles.push(TokenRole { span: tok_span(line, t), role: Role::Invalid });
+                if claimed_roles.get(j).is_some_and(|r| r.span.start == start) {
+                    j += 1;
+                } else {
+                    invalid.push(TokenRole { span: tok_span(line, t), role: Role::Invalid });
                 }
             }
         }
+        self.roles.append(&mut invalid);
         let sorted = self.roles.len() == claimed && comments.is_empty();
         self.roles.extend(comments);
         if !sorted {
