@@ -91,7 +91,9 @@ fn apply(text: &str, e: &Edit) -> String {
 
 /// Everything a compilation says, in a comparable form.
 fn observe(c: &Compilation) -> String {
-    let sections: Vec<u32> = c.sections.iter().map(|(start, _)| *start).collect();
+    // Offsets and whole trees: an update may splice a section's tree from
+    // the last one's (only the edited items of an animation parsed).
+    let sections: Vec<_> = c.sections.iter().map(|(start, tree)| (*start, &**tree)).collect();
     let roles: Vec<_> = c.roles().collect();
     format!(
         "{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}",
@@ -145,7 +147,139 @@ fn a_digit_typed_in_an_animation_reparses_one_section() {
         compiler.update(&text);
         let inc = compiler.update(&edited);
         assert_eq!(compiler.last_parsed_sections, 1, "{name}");
+        assert_eq!(compiler.last_spliced_sections, 1, "{name}: only the edited item is parsed");
         assert_eq!(compiler.last_compiled_units, 1, "{name}");
         assert_eq!(observe(&inc), observe(&compile(&edited)), "{name}");
     }
+}
+
+/// A hand-written script with what generated ones lack: two timelines for
+/// the same property of one bone in different items (the later replaces
+/// the earlier), a `c` timeline after `r g b a` ones, an animation in two
+/// sections of the same name, nested loops with counts, options on items
+/// and inside timelines, relative values, a continued line, comments and
+/// blank lines between items, an unknown and an ambiguous target, and a
+/// pose assertion that reads the animation.
+const TRICKY: &str = "skeleton\n\
+\tarm l20\n\
+\tarm.hand x20 l10\n\
+\t\t@[a] :rect w4 h4\n\
+\t\t@[b] :circle r3\n\
+\tleg.hand x5\n\
+anim \"walk\" 24fps 0:4:sio\n\
+\tarm 2:\n\
+\t\tr 0 -> 30 --> -10 { +5 -> }[2]\n\
+\t\tx 1 -> *2 -> +3\n\
+\t# between items\n\
+\n\
+\tarm.hand\n\
+\t\ty 0 :2:so-> 4 { 1 { 2 -> }[2] -> }[0] 9\n\
+\t@hand 5::li\n\
+\t\t@ a --> b -> a\n\
+\t\tr 0.5 -> 1\n\
+\t\tc #ff0000 -> #00ff00\n\
+\tarm\n\
+\t\tr 90 -> \\\n\
+\t\t\t45\n\
+\thand\n\
+\t\tx 1 -> 2\n\
+\tnope\n\
+\t\tx 1\n\
+anim \"walk\"\n\
+\tleg.hand\n\
+\t\ti 1 -> 2 +2:-> 3\n\
+expect \"walk\" 4 ~0.5\n\
+\tarm r45 ~1\n";
+
+/// Every one-character edit of the animation sections of [`TRICKY`] (a
+/// character typed at each position, each character deleted), compiled
+/// incrementally from the script before it and also after dropping the
+/// last compilation (which lets the compiler edit its cached trees in
+/// place), equals a fresh compile.
+#[test]
+fn every_one_character_edit_of_an_animation_equals_a_fresh_compile() {
+    let from = TRICKY.find("anim \"walk\" 24fps").unwrap();
+    let to = TRICKY.find("expect").unwrap();
+    let mut compiler = Compiler::new();
+    let mut held = compiler.update(TRICKY);
+    assert_eq!(observe(&held), observe(&compile(TRICKY)));
+    let mut checked = 0;
+    for at in from..=to {
+        let mut edits: Vec<String> = ["1", "-", "\n", "\t", " ", "x", "#", "{", "}", ">", "@", ":"]
+            .iter()
+            .map(|c| format!("{}{c}{}", &TRICKY[..at], &TRICKY[at..]))
+            .collect();
+        if at < to {
+            edits.push(format!("{}{}", &TRICKY[..at], &TRICKY[at + 1..]));
+        }
+        for (k, edited) in edits.iter().enumerate() {
+            // Alternately keep the last compilation alive (trees shared, so
+            // copied) and drop it first (trees edited in place).
+            if (at + k) % 2 == 0 {
+                drop(held);
+            }
+            let inc = compiler.update(edited);
+            let fresh = compile(edited);
+            assert!(
+                observe(&inc) == observe(&fresh),
+                "edit {k} at byte {at}: the update differs from a fresh compile\n{edited}"
+            );
+            drop(inc);
+            held = compiler.update(TRICKY);
+            checked += 1;
+        }
+    }
+    assert!(checked > 4000, "{checked}");
+}
+
+/// A script with what generated ones lack: attachment switches (to names
+/// the slot has and lacks), items naming unknown and ambiguous bones, an
+/// animation written in two sections, an item before any other line and a
+/// continued line.
+const HAND: &str = "skeleton\n\tarm l20\n\t\t@hand[open] :rect w2 h2\n\t\t@hand[shut] :circle d3\n\tleg.arm l5\n\tleg\nanim \"wave\" 10fps\n\tarm\n\t\tr 0 -> 90 -> { +5 -> }[2]\n\t\tx 1 -> 2\n\t@hand\n\t\t@ shut -> open -> lost\n\t\ta 1 -> 0.5\n\tnobody\n\t\tx 1\n\tleg\n\t\ty 3 -> \\\n\t\t4\n\t@hand :2:si\n\t\t@ open -> gone\nanim \"other\"\n\tleg.arm\n\t\tr 5 -> 10\nanim \"wave\" 0:2:so\n\tarm\n\t\tx 9 -> 8\n\t@hand\n\t\t@ open\n";
+
+/// Every one-byte insertion (of characters that change items: digits,
+/// names, tabs, line breaks, `@`, `\`) and deletion at every position of
+/// [`HAND`], each from the unedited text and back: the update equals a
+/// fresh compile, whichever of its trees and animations it splices.
+#[test]
+fn every_one_byte_edit_of_a_hand_written_script() {
+    let messages: Vec<String> = compile(HAND).diagnostics.into_iter().map(|d| d.message).collect();
+    for what in ["ambiguous bone reference `arm`", "unknown bone `nobody`", "no attachment `lost`"]
+    {
+        assert!(messages.iter().any(|m| m.contains(what)), "{what} not in {messages:?}");
+    }
+    let mut compiler = Compiler::new();
+    let base = observe(&compiler.update(HAND));
+    assert_eq!(base, observe(&compile(HAND)));
+    let mut spliced = 0;
+    for at in 0..=HAND.len() {
+        let mut edits: Vec<String> = ["1", "a", "\n", "\t", "@", "\\", " ", "."]
+            .iter()
+            .map(|ins| format!("{}{ins}{}", &HAND[..at], &HAND[at..]))
+            .collect();
+        if at < HAND.len() {
+            edits.push(format!("{}{}", &HAND[..at], &HAND[at + 1..]));
+        }
+        for text in edits {
+            let inc = observe(&compiler.update(&text));
+            spliced += compiler.last_spliced_sections;
+            let fresh = observe(&compile(&text));
+            assert!(
+                inc == fresh,
+                "{text:?}: the update differs ({})",
+                first_difference(&inc, &fresh)
+            );
+            assert!(observe(&compiler.update(HAND)) == base, "{text:?}: back to the start");
+        }
+    }
+    assert!(spliced > 500, "only {spliced} updates spliced an animation's items");
+}
+
+/// Where two observations part (a few fields around the first difference).
+fn first_difference(a: &str, b: &str) -> String {
+    let (a, b): (Vec<&str>, Vec<&str>) = (a.split(", ").collect(), b.split(", ").collect());
+    let i = a.iter().zip(&b).position(|(x, y)| x != y).unwrap_or(a.len().min(b.len()));
+    let around = |v: &[&str]| v[i.saturating_sub(2)..(i + 3).min(v.len())].join(", ");
+    format!("update: …{}…; fresh: …{}…", around(&a), around(&b))
 }

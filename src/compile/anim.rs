@@ -7,6 +7,7 @@ use super::rig::RigOutput;
 use super::source::{
     ItemSource, KeyOrigin, KeySource, Reference, Target as SrcTarget, TimelineSource,
 };
+use super::splice::{ItemEdit, moved};
 use super::{LocalDiag, Ordinal};
 use crate::model::*;
 use crate::syntax::tree::*;
@@ -26,6 +27,38 @@ pub struct AnimOutput {
     /// The source map's part for this animation, in section-relative spans;
     /// its `AnimId`s are 0 until the compiler numbers the animation.
     pub sources: AnimSources,
+    /// What each item produced, so a later compile can take it over for
+    /// the items an edit did not touch ([`compile_anim`]).
+    memo: Memo,
+}
+
+/// Per item of every section (in order), the part of an [`AnimOutput`] it
+/// produced; with the raw keys (aligned with `sources.keys`).
+#[derive(Debug, Default)]
+struct Memo {
+    items: Vec<ItemMemo>,
+    keys: Vec<RawKey>,
+    /// Per item, what checking its attachment names added: a range of
+    /// `attachment_refs` and one of the diagnostics.
+    checks: Vec<((u32, u32), (u32, u32))>,
+    attachment_refs: Vec<Reference>,
+}
+
+/// The timelines (a range of `sources.timelines`) and the diagnostics (a
+/// range of `diagnostics`) one item produced.
+#[derive(Clone, Copy, Debug)]
+struct ItemMemo {
+    timelines: (u32, u32),
+    diags: (u32, u32),
+}
+
+/// An earlier output of the same animation, and how one of its sections
+/// changed since: the items that did not change are taken from it.
+pub(super) struct Previous<'a> {
+    pub output: &'a AnimOutput,
+    /// The changed section's ordinal among the animation's sections.
+    pub ord: Ordinal,
+    pub edit: super::splice::ItemEdit,
 }
 
 /// An animation's part of the source map; each entry with the ordinal of
@@ -88,6 +121,10 @@ struct Tracks {
     keys_src: Vec<KeySource>,
     diags: Vec<LocalDiag>,
     scratch: Scratch,
+    items: Vec<ItemMemo>,
+    /// Per item: the same item in the earlier output and how far it moved,
+    /// when it was taken from there.
+    earlier: Vec<Option<(usize, u32)>>,
 }
 
 /// A channel's keys (a range of [`Tracks::keys`]) and the timeline that makes it.
@@ -98,24 +135,79 @@ struct Channel {
 }
 
 /// Compiles every section of one animation name, in document order.
-pub fn compile_anim(rig: &RigOutput, sections: &[(Ordinal, &AnimSection)]) -> AnimOutput {
+///
+/// With `prev` (an output compiled from the same sections but one, with the
+/// same rig names), what the items an edit did not touch produced is taken
+/// from it, moved where the edit moved them: only the edited items' names
+/// are resolved and their timelines run.
+pub(super) fn compile_anim(
+    rig: &RigOutput,
+    sections: &[(Ordinal, &AnimSection)],
+    prev: Option<Previous<'_>>,
+) -> AnimOutput {
     let name = sections.first().map_or(String::new(), |s| s.1.name.node.clone());
     let (fps, opts) = header_defaults(sections);
     let mut t = Tracks::with_room(sections);
+    // How many items come before this section in the earlier output.
+    let mut before = 0;
     for (ord, sec) in sections {
-        t.section(rig, *ord, sec, opts, fps);
+        let replay = prev.as_ref().map(|p| {
+            let edit = (p.ord == *ord).then_some(p.edit);
+            (p.output, before, edit)
+        });
+        t.section(rig, *ord, sec, opts, fps, replay);
+        before += match replay {
+            Some((_, _, Some(e))) => sec.items.len() - e.new_count + e.old_count,
+            _ => sec.items.len(),
+        };
     }
     for c in t.channels.values() {
         t.src.timelines[c.timeline].1.effective = true;
     }
     let anim = build_animation(rig, &name, fps, &t.order, &t.channels, &t.keys);
-    check_attachment_names(rig, sections, &mut t.diags, &mut t.src.references);
+    // Attachment names: checked per item after all of them (their
+    // diagnostics come last), or taken from the earlier output.
+    let mut checks = Vec::with_capacity(t.items.len());
+    let mut attachment_refs = Vec::new();
+    let mut g = 0;
+    for (ord, sec) in sections {
+        for item in &sec.items {
+            let (r0, d0) = (attachment_refs.len() as u32, t.diags.len() as u32);
+            match (t.earlier[g], prev.as_ref()) {
+                (Some((k, by)), Some(p)) => {
+                    let (r, d) = p.output.memo.checks[k];
+                    attachment_refs.extend(
+                        p.output.memo.attachment_refs[r.0 as usize..r.1 as usize]
+                            .iter()
+                            .map(|x| Reference { span: moved(x.span, by), ..*x }),
+                    );
+                    t.diags.extend(
+                        p.output.diagnostics[d.0 as usize..d.1 as usize].iter().map(|(_, x)| {
+                            (*ord, Diagnostic { span: moved(x.span, by), ..x.clone() })
+                        }),
+                    );
+                }
+                _ => check_attachment_names(rig, *ord, item, &mut t.diags, &mut attachment_refs),
+            }
+            checks.push(((r0, attachment_refs.len() as u32), (d0, t.diags.len() as u32)));
+            g += 1;
+        }
+        // (Each section's, in its items' order.)
+        let from = checks.len() - sec.items.len();
+        let r0 = checks.get(from).map_or(attachment_refs.len() as u32, |c| c.0.0) as usize;
+        t.src.references.extend(attachment_refs[r0..].iter().map(|r| (*ord, *r)));
+    }
     // In document order once here (stably, as the compiler's list is), so
     // merging them into the document's sorted list is cheap on every update.
     t.src.references.sort_by_key(|(o, r)| (*o, r.span.start));
     // (An `Arc<Vec>`, not an `Arc<[_]>`: converting would copy every key.)
     t.src.keys = std::sync::Arc::new(t.keys_src);
-    AnimOutput { animation: std::sync::Arc::new(anim), diagnostics: t.diags, sources: t.src }
+    AnimOutput {
+        animation: std::sync::Arc::new(anim),
+        diagnostics: t.diags,
+        sources: t.src,
+        memo: Memo { items: t.items, keys: t.keys, checks, attachment_refs },
+    }
 }
 
 /// The frame rate and the defaults of the headers (later headers override
@@ -154,11 +246,24 @@ impl Tracks {
         t.src.references.reserve(items + sections.len());
         t.order.reserve(timelines);
         t.channels.reserve(timelines);
+        t.items.reserve(items);
+        t.earlier.reserve(items);
         t
     }
 
-    /// Reads one section's items: resolves each target and runs its timelines.
-    fn section(&mut self, rig: &RigOutput, ord: Ordinal, sec: &AnimSection, opts: Opts, fps: f64) {
+    /// Reads one section's items: resolves each target and runs its
+    /// timelines, or takes what an item produced from an earlier output
+    /// (`replay`: that output, the number of items before this section
+    /// in both, and how this section's items changed, if they did).
+    fn section(
+        &mut self,
+        rig: &RigOutput,
+        ord: Ordinal,
+        sec: &AnimSection,
+        opts: Opts,
+        fps: f64,
+        replay: Option<(&AnimOutput, usize, Option<ItemEdit>)>,
+    ) {
         let this_anim = AnimId(0);
         self.src.references.push((
             ord,
@@ -168,36 +273,133 @@ impl Tracks {
                 definition: true,
             },
         ));
-        for item in &sec.items {
+        for (j, item) in sec.items.iter().enumerate() {
             let region = item.timelines.iter().fold(item.target.span, |r, t| r.cover(t.span));
-            let fallback = "its timelines are ignored";
-            let resolved = if item.is_slot {
-                resolve_or_explain(&rig.slot_names, "slot", &item.target, fallback)
-                    .map(|s| (Target::Slot(s.0), SrcTarget::Slot(s)))
-            } else {
-                resolve_or_explain(&rig.bone_names, "bone", &item.target, fallback)
-                    .map(|b| (Target::Bone(b.0), SrcTarget::Bone(b)))
-            };
-            let src_target = resolved.as_ref().ok().map(|r| r.1);
-            self.src.references.push((
-                ord,
-                Reference { span: item.target.span, target: src_target, definition: false },
-            ));
-            self.src.items.push((ord, ItemSource { anim: this_anim, region, target: src_target }));
-            let target = match resolved {
-                Ok((t, _)) => t,
-                Err(d) => {
-                    self.diags.push((ord, d));
-                    continue;
+            let (tl0, d0) = (self.src.timelines.len() as u32, self.diags.len() as u32);
+            // The same item in the earlier output, and how far it moved.
+            let earlier = replay.and_then(|(out, before, edit)| match edit {
+                None => Some((out, before + j, 0)),
+                Some(e) if j < e.first => Some((out, before + j, 0)),
+                Some(e) if j >= e.first + e.new_count => {
+                    Some((out, before + j - e.new_count + e.old_count, e.delta()))
                 }
+                Some(_) => None,
+            });
+            self.earlier.push(earlier.map(|(_, k, by)| (k, by)));
+            match earlier {
+                Some((out, k, by)) => self.replay(ord, item, region, out, k, by),
+                None => self.item(rig, ord, item, region, opts, fps),
+            }
+            self.items.push(ItemMemo {
+                timelines: (tl0, self.src.timelines.len() as u32),
+                diags: (d0, self.diags.len() as u32),
+            });
+        }
+    }
+
+    /// Resolves one item's target and runs its timelines.
+    fn item(
+        &mut self,
+        rig: &RigOutput,
+        ord: Ordinal,
+        item: &AnimItem,
+        region: Span,
+        opts: Opts,
+        fps: f64,
+    ) {
+        let this_anim = AnimId(0);
+        let fallback = "its timelines are ignored";
+        let resolved = if item.is_slot {
+            resolve_or_explain(&rig.slot_names, "slot", &item.target, fallback)
+                .map(|s| (Target::Slot(s.0), SrcTarget::Slot(s)))
+        } else {
+            resolve_or_explain(&rig.bone_names, "bone", &item.target, fallback)
+                .map(|b| (Target::Bone(b.0), SrcTarget::Bone(b)))
+        };
+        let src_target = resolved.as_ref().ok().map(|r| r.1);
+        self.src.references.push((
+            ord,
+            Reference { span: item.target.span, target: src_target, definition: false },
+        ));
+        self.src.items.push((ord, ItemSource { anim: this_anim, region, target: src_target }));
+        let target = match resolved {
+            Ok((t, _)) => t,
+            Err(d) => {
+                self.diags.push((ord, d));
+                return;
+            }
+        };
+        for tl in &item.timelines {
+            let start = Opts {
+                frame: item.opts.frame.or(opts.frame),
+                step: item.opts.step.or(opts.step),
+                easing: item.opts.easing.or(opts.easing),
             };
-            for tl in &item.timelines {
-                let start = Opts {
-                    frame: item.opts.frame.or(opts.frame),
-                    step: item.opts.step.or(opts.step),
-                    easing: item.opts.easing.or(opts.easing),
-                };
-                self.timeline(ord, tl, start, target, src_target, fps);
+            self.timeline(ord, tl, start, target, src_target, fps);
+        }
+    }
+
+    /// Takes what item `k` of `out` produced (the same item, moved by `by`
+    /// bytes in its section, modulo 2³²): its reference, source, diagnostics,
+    /// timelines and keys, as if it were compiled again.
+    fn replay(
+        &mut self,
+        ord: Ordinal,
+        item: &AnimItem,
+        region: Span,
+        out: &AnimOutput,
+        k: usize,
+        by: u32,
+    ) {
+        let this_anim = AnimId(0);
+        let src_target = out.sources.items[k].1.target;
+        self.src.references.push((
+            ord,
+            Reference { span: item.target.span, target: src_target, definition: false },
+        ));
+        self.src.items.push((ord, ItemSource { anim: this_anim, region, target: src_target }));
+        let m = out.memo.items[k];
+        self.diags.extend(
+            out.diagnostics[m.diags.0 as usize..m.diags.1 as usize]
+                .iter()
+                .map(|(_, d)| (ord, Diagnostic { span: moved(d.span, by), ..d.clone() })),
+        );
+        let target = match src_target {
+            Some(SrcTarget::Bone(b)) => Target::Bone(b.0),
+            Some(SrcTarget::Slot(s)) => Target::Slot(s.0),
+            _ => return,
+        };
+        for (_, old) in &out.sources.timelines[m.timelines.0 as usize..m.timelines.1 as usize] {
+            let keys = old.keys.start as usize..old.keys.end as usize;
+            let keys_from = self.keys.len();
+            let first = self.keys_src.len() as u32;
+            self.keys.extend(out.memo.keys[keys.clone()].iter().map(|k| RawKey {
+                span: moved(k.span, by),
+                placed_by: k.placed_by.map(|(s, f)| (moved(s, by), f)),
+                ..k.clone()
+            }));
+            self.keys_src.extend(out.sources.keys[keys].iter().map(|k| KeySource {
+                span: moved(k.span, by),
+                placed_by: k.placed_by.map(|(s, f)| (moved(s, by), f)),
+                ..*k
+            }));
+            self.src.timelines.push((
+                ord,
+                TimelineSource {
+                    line: moved(old.line, by),
+                    end: old.end.wrapping_add(by),
+                    effective: false,
+                    keys: first..self.keys_src.len() as u32,
+                    ..old.clone()
+                },
+            ));
+            let key = (target, old.prop);
+            let channel = Channel {
+                keys: (keys_from as u32, self.keys.len() as u32),
+                timeline: self.src.timelines.len() - 1,
+            };
+            if self.channels.insert(key, channel).is_none() {
+                self.order.push(key);
             }
         }
     }
@@ -335,9 +537,7 @@ fn build_animation(
                             .iter()
                             .map(|k| {
                                 let value = match &k.value {
-                                    KeyValue::Name(n) => {
-                                        rig.attachment_ids.get(&(s, n.clone())).copied()
-                                    }
+                                    KeyValue::Name(n) => rig.attachment_ids.get(s, n),
                                     _ => None,
                                 };
                                 Key { time_secs: time(k), value, curve: Curve::Stepped }
@@ -397,60 +597,55 @@ fn build_animation(
     anim
 }
 
-/// Reports attachment names an `@` timeline switches to that the slot lacks.
-/// Also records each such name and the attachment it names.
+/// Reports attachment names an `@` timeline of `item` switches to that
+/// the slot lacks. Also records each such name and the attachment it names.
 fn check_attachment_names(
     rig: &RigOutput,
-    sections: &[(Ordinal, &AnimSection)],
+    ord: Ordinal,
+    item: &AnimItem,
     diags: &mut Vec<LocalDiag>,
-    refs: &mut Vec<(Ordinal, Reference)>,
+    refs: &mut Vec<Reference>,
 ) {
-    for (ord, sec) in sections {
-        for item in sec.items.iter().filter(|i| i.is_slot) {
-            let crate::compile::names::Resolved::Found(slot) =
-                rig.slot_names.resolve(&item.target.node)
-            else {
-                continue;
-            };
-            for tl in item.timelines.iter().filter(|t| t.prop.node == TimelineProp::Attachment) {
-                for c in &tl.commands {
-                    let TimelineCommand::Push(KeyValue::Name(n)) = &c.node else { continue };
-                    let found = rig.attachment_ids.get(&(slot.0, n.clone())).copied();
-                    refs.push((
-                        *ord,
-                        Reference {
-                            span: c.span,
-                            target: found.map(SrcTarget::Attachment),
-                            definition: false,
-                        },
-                    ));
-                    if found.is_none() {
-                        let slot_name = &rig.skeleton.slots[slot.index()].name;
-                        let names: Vec<&str> = rig
-                            .skeleton
-                            .attachments
-                            .iter()
-                            .filter(|a| a.slot == slot)
-                            .map(|a| a.name.as_str())
-                            .collect();
-                        let mut d = Diagnostic::warning(
-                            c.span,
-                            format!(
-                                "slot `{slot_name}` has no attachment `{n}`; nothing is shown from this key"
-                            ),
-                        );
-                        match crate::compile::names::closest(n, names.iter().copied()) {
-                            Some(s) => d = d.hint(format!("did you mean `{s}`?")),
-                            None if !names.is_empty() => {
-                                let list: Vec<String> =
-                                    names.iter().map(|s| format!("`{s}`")).collect();
-                                d = d.hint(format!("its attachments: {}", list.join(", ")));
-                            }
-                            None => {}
-                        }
-                        diags.push((*ord, d));
+    if !item.is_slot {
+        return;
+    }
+    let crate::compile::names::Resolved::Found(slot) = rig.slot_names.resolve(&item.target.node)
+    else {
+        return;
+    };
+    for tl in item.timelines.iter().filter(|t| t.prop.node == TimelineProp::Attachment) {
+        for c in &tl.commands {
+            let TimelineCommand::Push(KeyValue::Name(n)) = &c.node else { continue };
+            let found = rig.attachment_ids.get(slot.0, n);
+            refs.push(Reference {
+                span: c.span,
+                target: found.map(SrcTarget::Attachment),
+                definition: false,
+            });
+            if found.is_none() {
+                let slot_name = &rig.skeleton.slots[slot.index()].name;
+                let names: Vec<&str> = rig
+                    .skeleton
+                    .attachments
+                    .iter()
+                    .filter(|a| a.slot == slot)
+                    .map(|a| a.name.as_str())
+                    .collect();
+                let mut d = Diagnostic::warning(
+                    c.span,
+                    format!(
+                        "slot `{slot_name}` has no attachment `{n}`; nothing is shown from this key"
+                    ),
+                );
+                match crate::compile::names::closest(n, names.iter().copied()) {
+                    Some(s) => d = d.hint(format!("did you mean `{s}`?")),
+                    None if !names.is_empty() => {
+                        let list: Vec<String> = names.iter().map(|s| format!("`{s}`")).collect();
+                        d = d.hint(format!("its attachments: {}", list.join(", ")));
                     }
+                    None => {}
                 }
+                diags.push((ord, d));
             }
         }
     }

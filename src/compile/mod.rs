@@ -13,6 +13,7 @@ pub mod ik;
 pub mod names;
 mod rig;
 pub mod source;
+mod splice;
 
 use source::Shift;
 pub use source::{
@@ -108,6 +109,11 @@ pub fn compile(text: &str) -> Compilation {
 struct CachedSection {
     /// Where it started in the text it was last seen in.
     start: u32,
+    /// Names this tree: a new one for every parse (or splice), kept while
+    /// the section is reused. Animations are cached on their sections' ids,
+    /// so they hold no reference to the trees, which an edit can then
+    /// splice in place.
+    id: u64,
     text: Box<str>,
     tree: Arc<Section>,
 }
@@ -128,7 +134,8 @@ struct IkCache {
 
 struct AnimCache {
     rig_generation: u64,
-    key: Vec<Arc<Section>>,
+    /// The ids of its sections.
+    key: Vec<u64>,
     output: Arc<anim::AnimOutput>,
 }
 
@@ -166,8 +173,16 @@ pub struct Compiler {
     leading: String,
     /// The line starts of the last text (empty before the first update).
     line_starts: Vec<u32>,
+    /// The section of this update whose tree was spliced from the last
+    /// one's (only its edited items parsed), and how.
+    item_edit: Option<(usize, splice::ItemEdit, u64)>,
+    /// The id of the last section tree made.
+    last_id: u64,
     /// How many sections the last update parsed (the rest came from the cache).
     pub last_parsed_sections: usize,
+    /// How many of those it parsed only in part: the edited items of an
+    /// `anim` section, spliced into the section's last tree.
+    pub last_spliced_sections: usize,
     /// How many compile units (rig, animations) the last update rebuilt.
     pub last_compiled_units: usize,
 }
@@ -204,6 +219,8 @@ impl Compiler {
     pub fn update(&mut self, text: &str) -> Compilation {
         self.last_parsed_sections = 0;
         self.last_compiled_units = 0;
+        self.last_spliced_sections = 0;
+        self.item_edit = None;
         // What changed since the last text: the line index is rebuilt
         // from the last one, scanning only the edited bytes, and sections
         // wholly in the unchanged ends are reused without comparing texts.
@@ -317,16 +334,67 @@ impl Compiler {
                 Some(c) => CachedSection { start: sl.start, ..c },
                 None => {
                     self.last_parsed_sections += 1;
-                    CachedSection {
-                        start: sl.start,
-                        text: src.into(),
-                        tree: Arc::new(parse_section(src)),
-                    }
+                    self.last_id += 1;
+                    let id = self.last_id;
+                    let spliced = window.and_then(|w| {
+                        let old = prev.get_mut(i)?;
+                        let (tree, edit) = Self::splice_section(old.as_mut()?, text, w, sl)?;
+                        // Its tree may now be the new one: never reused as the old.
+                        let old_id = old.take()?.id;
+                        Some((tree, edit, old_id))
+                    });
+                    let tree = match spliced {
+                        Some((tree, edit, old_id)) => {
+                            self.last_spliced_sections += 1;
+                            self.item_edit = Some((i, edit, old_id));
+                            tree
+                        }
+                        None => Arc::new(parse_section(src)),
+                    };
+                    CachedSection { start: sl.start, id, text: src.into(), tree }
                 }
             };
             sections.push(cached);
         }
         sections
+    }
+
+    /// The tree of section `sl` of `text` from the old tree of the section
+    /// at the same place, when the edit lies inside that `anim` section's
+    /// items: only the edited items are parsed.
+    ///
+    /// The old tree is edited in place when nothing else holds it (the
+    /// caller dropped the last compilation), else copied.
+    fn splice_section(
+        old: &mut CachedSection,
+        text: &str,
+        w: EditWindow,
+        sl: &crate::syntax::SectionSlice,
+    ) -> Option<(Arc<Section>, splice::ItemEdit)> {
+        let (start, end) = (sl.start as usize, sl.end as usize);
+        let edit_end = text.len() - w.suffix;
+        let old_len = (end - start).wrapping_sub(text.len()).wrapping_add(w.old_len);
+        if old.start as usize != start
+            || w.prefix < start
+            || edit_end > end
+            || old.text.len() != old_len
+            || !matches!(old.tree.kind, SectionKind::Anim(_))
+        {
+            return None;
+        }
+        let new = &text[start..end];
+        let window = splice::item_window(
+            old.text.as_bytes(),
+            new.as_bytes(),
+            w.prefix - start,
+            edit_end - start,
+        )?;
+        if let Some(tree) = Arc::get_mut(&mut old.tree) {
+            let edit = splice::splice_items_in_place(tree, new, window)?;
+            return Some((old.tree.clone(), edit));
+        }
+        let (tree, edit) = splice::splice_items(&old.tree, new, window)?;
+        Some((Arc::new(tree), edit))
     }
 
     /// The rig (rebuilt when its sections changed): the indices of its
@@ -438,27 +506,40 @@ impl Compiler {
         let mut anim_outputs = Vec::with_capacity(groups.len());
         let mut anims = HashMap::with_capacity_and_hasher(groups.len(), Default::default());
         for (name, idx) in &groups {
-            let key: Vec<Arc<Section>> = idx.iter().map(|&i| sections[i].tree.clone()).collect();
-            let cached = self
-                .anims
-                .remove(name)
-                .filter(|c| c.rig_generation == rig_generation && same(&c.key, &key));
+            let key: Vec<u64> = idx.iter().map(|&i| sections[i].id).collect();
+            let mut earlier = self.anims.remove(name);
+            let cached = earlier.take_if(|c| c.rig_generation == rig_generation && c.key == key);
             let cache = match cached {
                 Some(c) => c,
                 None => {
                     self.last_compiled_units += 1;
-                    let input: Vec<(Ordinal, &crate::syntax::tree::AnimSection)> = key
+                    let input: Vec<(Ordinal, &crate::syntax::tree::AnimSection)> = idx
                         .iter()
                         .enumerate()
-                        .filter_map(|(o, s)| {
-                            if let SectionKind::Anim(a) = &s.kind { Some((o, a)) } else { None }
+                        .filter_map(|(o, &i)| {
+                            if let SectionKind::Anim(a) = &sections[i].tree.kind {
+                                Some((o, a))
+                            } else {
+                                None
+                            }
                         })
                         .collect();
-                    AnimCache {
-                        rig_generation,
-                        output: Arc::new(anim::compile_anim(rig_out, &input)),
-                        key,
-                    }
+                    // Only the edited items of one of its sections changed:
+                    // the other items' results are taken from the last output.
+                    let prev = earlier.as_ref().and_then(|c| {
+                        let (edited, edit, old_id) = self.item_edit.as_ref()?;
+                        let ord = idx.iter().position(|i| i == edited)?;
+                        let unchanged = c.rig_generation == rig_generation
+                            && c.key.len() == key.len()
+                            && c.key
+                                .iter()
+                                .zip(&key)
+                                .enumerate()
+                                .all(|(o, (a, b))| if o == ord { a == old_id } else { a == b });
+                        unchanged.then_some(anim::Previous { output: &c.output, ord, edit: *edit })
+                    });
+                    let output = anim::compile_anim(rig_out, &input, prev);
+                    AnimCache { rig_generation, output: Arc::new(output), key }
                 }
             };
             anim_outputs.push(cache.output.clone());

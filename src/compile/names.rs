@@ -56,23 +56,42 @@ struct Place {
     next: u32,
 }
 
-/// The end of a chain of [`Place`]s.
+/// The end of a chain of [`Place`]s or of a group's names.
 const NONE: u32 = u32::MAX;
 
-/// An index from every reference form to the items it names, so lookups
-/// cost one hash probe whatever the number of items.
+/// The most names a group of one last segment walks on a lookup; a larger
+/// group indexes every dotted suffix of its names instead.
+const SMALL_GROUP: u32 = 8;
+
+/// The names that end in one segment: a chain through [`NameIndex::next`].
+#[derive(Clone, Copy, Debug)]
+struct Group {
+    head: u32,
+    len: u32,
+}
+
+/// An index from every reference form to the items it names, so a lookup
+/// costs one hash probe and a few comparisons whatever the number of items.
 ///
-/// Reference forms are not stored as strings: the index keys each dotted
-/// suffix by a hash built segment by segment from the right (so all the
-/// suffixes of a name cost one pass over it), and a lookup checks each
-/// candidate against the name itself, so hash collisions cannot mislead it.
-///
-/// Every place is one entry of a flat list, chained per hash (no list per
-/// hash), and the map is sized up front: building the index of a thousand
-/// deep names allocates a handful of times.
+/// A reference names the items whose full name ends with it at a segment
+/// boundary, so it can only name items with the same last segment. Names
+/// are grouped by their last segment; a lookup walks the group of the
+/// reference's last segment and compares. Most groups are small (a rig's
+/// names rarely share a last segment more than a few times), and building
+/// them costs one hash per name. A group larger than [`SMALL_GROUP`] (say
+/// a hundred bones all named `….tip`) would make lookups slow: its names are indexed by
+/// every dotted suffix instead, each suffix keyed by a hash built segment by
+/// segment from the right (all the suffixes of a name cost one pass over
+/// it), and a lookup checks each candidate against the name itself, so
+/// hash collisions cannot mislead it.
 #[derive(Clone, Debug)]
 pub struct NameIndex<Id = u32> {
-    /// Hash of a reference form → the first of its places.
+    /// Hash of a last segment → the group of names ending in it.
+    groups: HashMap<u64, Group>,
+    /// Per name: the next name of its group (`NONE`: the last).
+    next: Vec<u32>,
+    /// Names of large groups only: hash of a reference form → the first of
+    /// its places.
     map: HashMap<u64, u32>,
     places: Vec<Place>,
     names: Vec<String>,
@@ -82,6 +101,8 @@ pub struct NameIndex<Id = u32> {
 impl<Id> Default for NameIndex<Id> {
     fn default() -> Self {
         NameIndex {
+            groups: HashMap::default(),
+            next: Vec::new(),
             map: HashMap::default(),
             places: Vec::new(),
             names: Vec::new(),
@@ -102,6 +123,19 @@ fn combine(seg: u64, rest: u64) -> u64 {
 
 const EMPTY: u64 = 0x2545_F491_4F6C_DD1D;
 
+/// The last segment of a dotted name (the whole name without a dot).
+fn last_segment(name: &str) -> &str {
+    memchr::memrchr(b'.', name.as_bytes()).map_or(name, |i| &name[i + 1..])
+}
+
+/// Whether `reference` is `name` or a dotted suffix of it (whole segments).
+fn is_suffix(name: &str, reference: &str) -> bool {
+    name.ends_with(reference) && {
+        let start = name.len() - reference.len();
+        start == 0 || name.as_bytes()[start - 1] == b'.'
+    }
+}
+
 /// The hash of a reference form (see [`NameIndex`]).
 fn reference_hash(reference: &str) -> u64 {
     reference.rsplit('.').fold(EMPTY, |h, seg| combine(segment_hash(seg), h))
@@ -111,16 +145,31 @@ impl<Id: NameId> NameIndex<Id> {
     /// The index of `names` (full dotted names; an item's id is its position).
     pub fn new<'a>(names: impl IntoIterator<Item = &'a str>) -> Self {
         let names: Vec<&str> = names.into_iter().collect();
-        // One place per dotted suffix: room for all of them up front.
-        let suffixes: usize =
-            names.iter().map(|n| 1 + n.bytes().filter(|&b| b == b'.').count()).sum();
         let mut idx = NameIndex::default();
-        idx.map.reserve(suffixes);
-        idx.places.reserve(suffixes);
-        idx.names.reserve(names.len());
-        for (i, name) in names.into_iter().enumerate() {
-            idx.insert(name, Id::from_u32(i as u32));
+        idx.groups.reserve(names.len());
+        idx.next = vec![NONE; names.len()];
+        // Groups are chained from their last name to their first.
+        for (i, name) in names.iter().enumerate() {
+            let g = idx
+                .groups
+                .entry(segment_hash(last_segment(name)))
+                .or_insert(Group { head: NONE, len: 0 });
+            idx.next[i] = g.head;
+            g.head = i as u32;
+            g.len += 1;
         }
+        // (Groups of different segments may share a hash: they are one
+        // group then, which lookups tell apart by comparing names.)
+        let large: Vec<u32> =
+            idx.groups.values().filter(|g| g.len > SMALL_GROUP).map(|g| g.head).collect();
+        for head in large {
+            let mut at = head;
+            while let Some(&name) = names.get(at as usize) {
+                idx.add_suffixes(name, at);
+                at = idx.next[at as usize];
+            }
+        }
+        idx.names = names.into_iter().map(str::to_string).collect();
         idx
     }
 
@@ -131,34 +180,46 @@ impl<Id: NameId> NameIndex<Id> {
         *head = at;
     }
 
-    /// Adds an item; ids must be given in increasing order.
-    pub fn insert(&mut self, name: &str, id: Id) {
-        let id = id.to_u32();
-        // Every dotted suffix: segments from the right, each suffix's hash
-        // built from the one after it.
+    /// Adds a place for every dotted suffix of `name`: segments from the
+    /// right, each suffix's hash built from the one after it.
+    fn add_suffixes(&mut self, name: &str, id: u32) {
         let mut h = EMPTY;
         let mut end = name.len();
-        for (i, &b) in name.as_bytes().iter().enumerate().rev() {
-            if b == b'.' {
-                h = combine(segment_hash(&name[i + 1..end]), h);
-                self.add(h, id, (i + 1) as u32);
-                end = i;
-            }
+        for i in memchr::memrchr_iter(b'.', name.as_bytes()) {
+            h = combine(segment_hash(&name[i + 1..end]), h);
+            self.add(h, id, (i + 1) as u32);
+            end = i;
         }
         h = combine(segment_hash(&name[..end]), h);
         self.add(h, id, 0);
-        if self.names.len() <= id as usize {
-            self.names.resize(id as usize + 1, String::new());
-        }
-        self.names[id as usize] = name.to_string();
     }
 
-    /// Calls `f` with each place whose reference form hashes to `hash` (in
-    /// no particular order).
-    fn candidates(&self, hash: u64, mut f: impl FnMut(u32, u32)) {
-        let mut at = self.map.get(&hash).copied().unwrap_or(NONE);
+    /// Calls `f` with the id of each name whose suffix (whole segments)
+    /// or whole name, as `whole` says, is `reference`.
+    fn matches(&self, reference: &str, whole: bool, mut f: impl FnMut(u32)) {
+        let Some(group) = self.groups.get(&segment_hash(last_segment(reference))) else {
+            return;
+        };
+        if group.len <= SMALL_GROUP {
+            let mut at = group.head;
+            while let Some(name) = self.names.get(at as usize) {
+                if if whole { name == reference } else { is_suffix(name, reference) } {
+                    f(at);
+                }
+                at = self.next[at as usize];
+            }
+            return;
+        }
+        let mut at = self.map.get(&reference_hash(reference)).copied().unwrap_or(NONE);
         while let Some(p) = self.places.get(at as usize) {
-            f(p.id, p.start);
+            if (!whole || p.start == 0)
+                && self
+                    .names
+                    .get(p.id as usize)
+                    .is_some_and(|n| &n[p.start as usize..] == reference)
+            {
+                f(p.id);
+            }
             at = p.next;
         }
     }
@@ -183,18 +244,10 @@ impl<Id: NameId> NameIndex<Id> {
             }
         };
         // A dotted suffix of a name, whole segments only.
-        self.candidates(reference_hash(reference), |id, start| {
-            if self.names.get(id as usize).is_some_and(|n| &n[start as usize..] == reference) {
-                found(id);
-            }
-        });
+        self.matches(reference, false, &mut found);
         // `skeleton.` + a full name.
         if let Some(full) = reference.strip_prefix("skeleton.") {
-            self.candidates(reference_hash(full), |id, start| {
-                if start == 0 && self.names.get(id as usize).is_some_and(|n| n == full) {
-                    found(id);
-                }
-            });
+            self.matches(full, true, &mut found);
         }
         if !ids.is_empty() {
             ids.sort_unstable();
@@ -308,5 +361,64 @@ mod tests {
         assert_eq!(idx.resolve("one"), Resolved::Unknown);
         assert_eq!(idx.resolve("rm.forearm"), Resolved::Unknown);
         assert_eq!(idx.suggestions("forarm"), vec!["arm.forearm"]);
+    }
+
+    /// What a reference names, by trying every name (the definition of
+    /// LANGUAGE.md §2.4, without an index).
+    fn brute_force(names: &[String], reference: &str) -> Resolved {
+        let mut ids: Vec<u32> = (0..names.len() as u32)
+            .filter(|&i| {
+                let n = names[i as usize].as_str();
+                let suffix = n.len() >= reference.len()
+                    && n.ends_with(reference)
+                    && (n.len() == reference.len()
+                        || n.as_bytes()[n.len() - reference.len() - 1] == b'.');
+                suffix || reference.strip_prefix("skeleton.") == Some(n)
+            })
+            .collect();
+        ids.dedup();
+        match ids.len() {
+            0 => Resolved::Unknown,
+            1 => Resolved::Found(ids[0]),
+            _ => Resolved::Ambiguous(ids),
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
+
+        /// Groups small and large (the last segments come from a few
+        /// letters, so some are shared by many names), references that are
+        /// suffixes, whole names, `skeleton.` names, parts of segments and
+        /// names that exist nowhere: the index answers as trying every name.
+        #[test]
+        fn the_index_answers_as_trying_every_name(
+            names in proptest::collection::vec("[a-c]{1,2}(\\.[a-d]{1,2}){0,3}", 0..60),
+            probes in proptest::collection::vec("(skeleton\\.)?[a-d]{0,2}(\\.[a-d]{1,2}){0,3}", 1..40),
+        ) {
+            let mut names = names;
+            names.sort();
+            names.dedup();
+            let idx: NameIndex = NameIndex::new(names.iter().map(String::as_str));
+            let some_large = idx.groups.values().any(|g| g.len > SMALL_GROUP);
+            for r in probes.iter().map(String::as_str).chain(names.iter().map(String::as_str)) {
+                proptest::prop_assert_eq!(idx.resolve(r), brute_force(&names, r), "{} (large groups: {})", r, some_large);
+            }
+        }
+    }
+
+    #[test]
+    fn a_crowded_last_segment_is_indexed_by_every_suffix() {
+        let names: Vec<String> = (0..40).map(|i| format!("limb{i}.joint.tip")).collect();
+        let idx: NameIndex = NameIndex::new(names.iter().map(String::as_str));
+        assert!(idx.groups.values().any(|g| g.len > SMALL_GROUP));
+        assert!(!idx.places.is_empty());
+        assert_eq!(idx.resolve("limb7.joint.tip"), Resolved::Found(7));
+        assert_eq!(idx.resolve("skeleton.limb7.joint.tip"), Resolved::Found(7));
+        assert_eq!(idx.resolve("mb7.joint.tip"), Resolved::Unknown);
+        assert_eq!(idx.resolve("joint.tip"), Resolved::Ambiguous((0..40).collect()));
+        let few: NameIndex = NameIndex::new(["a.tip", "b.tip"]);
+        assert!(few.places.is_empty());
+        assert_eq!(few.resolve("tip"), Resolved::Ambiguous(vec![0, 1]));
     }
 }

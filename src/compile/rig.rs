@@ -28,7 +28,7 @@ pub struct RigOutput {
     pub bone_names: std::sync::Arc<NameIndex<BoneId>>,
     pub slot_names: std::sync::Arc<NameIndex<SlotId>>,
     /// (slot, short name) → attachment.
-    pub attachment_ids: HashMap<(u32, String), AttachmentId>,
+    pub attachment_ids: ChildIds<AttachmentId>,
     pub diagnostics: Vec<LocalDiag>,
     /// Where each bone was first written (implicit parents: nowhere).
     pub bone_sources: Vec<Option<(Ordinal, Span)>>,
@@ -36,6 +36,65 @@ pub struct RigOutput {
     pub slot_sources: Vec<(Ordinal, Span)>,
     /// The source map's rig part, in section-relative spans.
     pub sources: RigSources,
+}
+
+/// (parent, short name) → child: a slot of a bone, an attachment of a
+/// slot. Slot and attachment names have no dots, so a parent and a short
+/// name identify a child as its full dotted name does, without building
+/// that name: each child is chained under the hash of its parent and short
+/// name, and a lookup compares the chain's names (the hash only picks it).
+#[derive(Debug)]
+pub struct ChildIds<Id> {
+    /// Hash of (parent, short name) → the last child with that hash.
+    heads: HashMap<u64, u32>,
+    /// Per child, by id: its parent, its short name and the child before
+    /// it with the same hash (`u32::MAX`: none).
+    entries: Vec<(u32, String, u32)>,
+    id: std::marker::PhantomData<Id>,
+}
+
+impl<Id> Default for ChildIds<Id> {
+    fn default() -> Self {
+        ChildIds { heads: HashMap::default(), entries: Vec::new(), id: std::marker::PhantomData }
+    }
+}
+
+impl<Id: NameId> ChildIds<Id> {
+    fn key(parent: u32, name: &str) -> u64 {
+        use std::hash::BuildHasher;
+        rustc_hash::FxBuildHasher.hash_one((parent, name))
+    }
+
+    /// The child `name` of `parent`.
+    pub fn get(&self, parent: u32, name: &str) -> Option<Id> {
+        let mut at = self.heads.get(&Self::key(parent, name)).copied().unwrap_or(u32::MAX);
+        while let Some((p, n, before)) = self.entries.get(at as usize) {
+            if *p == parent && n == name {
+                return Some(Id::from_u32(at));
+            }
+            at = *before;
+        }
+        None
+    }
+
+    /// Adds child `name` of `parent` (not there yet); returns its id.
+    fn push(&mut self, parent: u32, name: &str) -> Id {
+        let id = self.entries.len() as u32;
+        let head = self.heads.entry(Self::key(parent, name)).or_insert(u32::MAX);
+        self.entries.push((parent, name.to_string(), *head));
+        *head = id;
+        Id::from_u32(id)
+    }
+
+    /// The short name of child `id`.
+    fn name(&self, id: usize) -> &str {
+        self.entries.get(id).map_or("", |e| e.1.as_str())
+    }
+
+    fn reserve(&mut self, n: usize) {
+        self.heads.reserve(n);
+        self.entries.reserve(n);
+    }
 }
 
 /// `a.b`, without the formatting machinery (this runs for every slot).
@@ -257,10 +316,11 @@ struct Merge {
     bone_by_name: HashMap<String, usize>,
     skeleton_color: Option<Color>,
     slots: Vec<WSlot>,
-    slot_by_name: HashMap<String, usize>,
-    /// Attachments: (slot index, short name, data).
-    atts: Vec<(usize, String, WAtt)>,
-    att_by_name: HashMap<String, usize>,
+    /// (bone index, short name) → slot index.
+    slot_ids: ChildIds<SlotId>,
+    /// Attachments: (slot index, data); their names are in `att_ids`.
+    atts: Vec<(usize, WAtt)>,
+    att_ids: ChildIds<AttachmentId>,
 }
 
 /// The bones sorted by depth, parents first.
@@ -306,7 +366,7 @@ pub fn compile_rig(
 
     // A slot's setup attachment is the first one defined for it.
     let mut first_attachment: Vec<Option<AttachmentId>> = vec![None; m.slots.len()];
-    for (i, (slot, _, _)) in m.atts.iter().enumerate().rev() {
+    for (i, (slot, _)) in m.atts.iter().enumerate().rev() {
         first_attachment[*slot] = Some(AttachmentId::from_index(i));
     }
     let model_slots: Vec<Slot> = m
@@ -320,16 +380,11 @@ pub fn compile_rig(
             attachment: first_attachment[i],
         })
         .collect();
-    let attachment_ids = m
-        .atts
-        .iter()
-        .enumerate()
-        .map(|(i, (s, n, _))| ((*s as u32, n.clone()), AttachmentId::from_index(i)))
-        .collect();
     let attachments = m
-        .atts
+        .att_ids
+        .entries
         .iter()
-        .map(|(s, n, _)| AttachmentSlotName { slot: SlotId::from_index(*s), name: n.clone() })
+        .map(|(s, n, _)| AttachmentSlotName { slot: SlotId(*s), name: n.clone() })
         .collect();
     let mut src = m.src;
     src.references = cx.refs;
@@ -345,7 +400,7 @@ pub fn compile_rig(
         }),
         bone_names,
         slot_names,
-        attachment_ids,
+        attachment_ids: m.att_ids,
         diagnostics: cx.diags,
         bone_sources: sorted.sources,
         slot_sources: m.slots.iter().map(|s| s.source).collect(),
@@ -371,9 +426,9 @@ impl Merge {
         m.bones.reserve(bone_lines);
         m.bone_by_name.reserve(bone_lines);
         m.slots.reserve(slot_lines);
-        m.slot_by_name.reserve(slot_lines);
+        m.slot_ids.reserve(slot_lines);
         m.atts.reserve(slot_lines);
-        m.att_by_name.reserve(slot_lines);
+        m.att_ids.reserve(slot_lines);
         m.src.bone_defs.reserve(bone_lines);
         m.src.slot_defs.reserve(slot_lines);
         m.src.props.reserve(prop_count);
@@ -437,18 +492,16 @@ impl Merge {
     fn slot_line(&mut self, ord: Ordinal, bone: usize, sl: &SlotLine) {
         let bone_name = self.bones[bone].name.as_str();
         let short = sl.slot.as_ref().map_or_else(|| last_segment(bone_name), |s| s.node.as_str());
-        let full = dotted(bone_name, short);
-        let si = match self.slot_by_name.get(full.as_str()) {
-            Some(&si) => si,
+        let si = match self.slot_ids.get(bone as u32, short) {
+            Some(id) => id.index(),
             None => {
                 self.slots.push(WSlot {
-                    name: full.clone(),
+                    name: dotted(bone_name, short),
                     bone,
                     color: Color::WHITE,
                     source: (ord, sl.span),
                 });
-                self.slot_by_name.insert(full.clone(), self.slots.len() - 1);
-                self.slots.len() - 1
+                self.slot_ids.push(bone as u32, short).index()
             }
         };
         if let Some(c) = sl.colors.last() {
@@ -477,27 +530,24 @@ impl Merge {
             self.src.slot_defs.push((ord, slot_def));
             return;
         }
+        // (Slot and attachment names have no dots, so the slot and the short
+        // name identify an attachment as its full `BONE.SLOT.ATT` does.)
         let att_short = sl.attachment.as_ref().map_or(short, |a| a.node.as_str());
-        let att_full = dotted(&full, att_short);
         let line_type = written_type(&sl.spec);
         let atts = &mut self.atts;
-        let ai = match self.att_by_name.get(&att_full) {
-            Some(&ai) => {
+        let ai = match self.att_ids.get(si as u32, att_short) {
+            Some(id) => {
+                let ai = id.index();
                 if let Some(t) = &line_type
-                    && *t != atts[ai].2.ty
+                    && *t != atts[ai].1.ty
                 {
-                    atts[ai].2 = WAtt { ty: t.clone(), ..WAtt::default() };
+                    atts[ai].1 = WAtt { ty: t.clone(), ..WAtt::default() };
                 }
                 ai
             }
             None => {
-                atts.push((
-                    si,
-                    att_short.to_string(),
-                    WAtt { ty: line_type.flatten(), ..WAtt::default() },
-                ));
-                self.att_by_name.insert(att_full, atts.len() - 1);
-                atts.len() - 1
+                atts.push((si, WAtt { ty: line_type.flatten(), ..WAtt::default() }));
+                self.att_ids.push(si as u32, att_short).index()
             }
         };
         self.src
@@ -511,7 +561,7 @@ impl Merge {
                 true,
             );
         }
-        let w = &mut self.atts[ai].2;
+        let w = &mut self.atts[ai].1;
         w.apply(&sl.spec.props);
         if w.ty == Some(TypeName::Path) {
             w.commands.extend(sl.commands.iter().map(|c| (ord, c.clone())));
@@ -571,7 +621,7 @@ impl Merge {
     fn sort_bones(&mut self) -> SortedBones {
         let bones = &self.bones;
         let mut order: Vec<usize> = (0..bones.len()).collect();
-        order.sort_by_cached_key(|&i| bones[i].name.bytes().filter(|&b| b == b'.').count());
+        order.sort_by_cached_key(|&i| memchr::memchr_iter(b'.', bones[i].name.as_bytes()).count());
         let mut new_index = vec![0usize; bones.len()];
         for (new, &old) in order.iter().enumerate() {
             new_index[old] = new;
@@ -666,8 +716,7 @@ impl Merge {
             .attachment
             .as_ref()
             .map_or_else(|| last_segment(&item.slot.node), |a| a.node.as_str());
-        let full = dotted(&self.slots[slot].name, att_short);
-        let found = self.att_by_name.get(&full).copied();
+        let found = self.att_ids.get(slot as u32, att_short).map(AttachmentId::index);
         entry.attachment = found.map(AttachmentId::from_index);
         self.src.skin_entries.push((ord, entry));
         if let Some(a) = &item.attachment {
@@ -680,8 +729,10 @@ impl Merge {
         }
         let Some(ai) = found else {
             let span = item.attachment.as_ref().map_or(item.slot.span, |a| a.span);
-            let existing: Vec<String> =
-                self.atts.iter().filter(|a| a.0 == slot).map(|a| format!("`{}`", a.1)).collect();
+            let existing: Vec<String> = (self.atts.iter().enumerate())
+                .filter(|(_, a)| a.0 == slot)
+                .map(|(i, _)| format!("`{}`", self.att_ids.name(i)))
+                .collect();
             let mut d = Diagnostic::error(
                 span,
                 format!(
@@ -716,7 +767,7 @@ impl Merge {
             finish_attachment(w, bone_of_slot[slot], bone_names, cx)
         };
         let default_atts: Vec<Attachment> =
-            self.atts.iter().map(|(slot, _, w)| finish(w, *slot, cx)).collect();
+            self.atts.iter().map(|(slot, w)| finish(w, *slot, cx)).collect();
         let mut skins = Vec::with_capacity(1 + skin_items.len());
         skins.push(Skin { name: "default".into(), attachments: Vec::new() });
         for (name, items) in skin_items {
@@ -916,4 +967,49 @@ fn build_path(
         first = false;
     }
     path
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn child_ids_tell_parents_and_names_apart() {
+        let mut ids = ChildIds::<AttachmentId>::default();
+        assert_eq!(ids.push(0, "a"), AttachmentId(0));
+        assert_eq!(ids.push(1, "a"), AttachmentId(1));
+        assert_eq!(ids.push(0, "b"), AttachmentId(2));
+        assert_eq!(ids.get(0, "a"), Some(AttachmentId(0)));
+        assert_eq!(ids.get(1, "a"), Some(AttachmentId(1)));
+        assert_eq!(ids.get(0, "b"), Some(AttachmentId(2)));
+        assert_eq!(ids.get(1, "b"), None);
+        assert_eq!(ids.get(2, "a"), None);
+        assert_eq!(ids.name(2), "b");
+        // Through the compiler: the same short name under two slots, and a
+        // skin that replaces one of them.
+        let comp = crate::compile::compile(
+            "skeleton\n\tarm\n\t\t@s[x] :rect\n\t\t@t[x] :circle\nskin \"k\"\n\t@arm.t[x] :rect\n",
+        );
+        assert!(comp.diagnostics.is_empty(), "{:?}", comp.diagnostics);
+        let sk = &comp.armature.skeleton;
+        assert_eq!(sk.attachments.len(), 2);
+        assert!(matches!(
+            sk.skins[1].attachments[1].kind,
+            crate::model::AttachmentKind::Rect { .. }
+        ));
+        assert!(matches!(
+            sk.skins[1].attachments[0].kind,
+            crate::model::AttachmentKind::Rect { .. }
+        ));
+        assert!(matches!(
+            sk.skins[0].attachments[1].kind,
+            crate::model::AttachmentKind::Circle { .. }
+        ));
+        // Slots by bone and short name: bone `a.b`'s slot `c` is not bone
+        // `a`'s slot `b`, and a slot written twice is one slot.
+        let comp = crate::compile::compile("skeleton\n\ta\n\t\t@b\n\ta.b\n\t\t@c\n\t\t@c\n");
+        let names: Vec<&str> =
+            comp.armature.skeleton.slots.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(names, ["a.b", "a.b.c"]);
+    }
 }

@@ -25,7 +25,64 @@ use hints::*;
 /// Parses one top-level section (text from [`super::split_sections`]).
 /// Spans in the result are relative to the start of `src`.
 pub fn parse_section(src: &str) -> Section {
-    let mut p = Parser { diags: Vec::new(), skip: None, roles: Vec::new() };
+    with_lines(src, |lines, comments, tokens| {
+        let mut p = Parser { diags: Vec::new(), skip: None, roles: Vec::new() };
+        let Some((header, rest)) = lines.split_first() else {
+            return Section {
+                kind: SectionKind::Ignored,
+                header: Span::default(),
+                diagnostics: Vec::new(),
+                roles: comments,
+            };
+        };
+        let header_span = Span::new(header.0.start, header.0.end);
+        // Most tokens get one role; the path of a point may add a second.
+        p.roles.reserve(tokens + comments.len() + 8);
+        let kind = p.section(header.0, header.1, rest);
+        p.finish_roles(lines, comments);
+        Section { kind, header: header_span, diagnostics: p.diags, roles: p.roles }
+    })
+}
+
+/// The items of an `anim` section's body: `src` is whole logical lines of
+/// such a section, starting at an item line (one tab, then not a tab) and
+/// ending where the next item line starts or the section ends. Gives what
+/// [`parse_section`] gives for those lines (items, diagnostics in reading
+/// order, sorted roles), spans relative to the start of `src`; the lines
+/// before and after them do not change how they parse, so the compiler
+/// re-parses only the edited items of an animation.
+pub fn parse_anim_items(src: &str) -> AnimItems {
+    with_lines(src, |lines, comments, tokens| {
+        let mut p = Parser { diags: Vec::new(), skip: None, roles: Vec::new() };
+        p.roles.reserve(tokens + comments.len() + 8);
+        let mut a = AnimSection {
+            name: Spanned::new(String::new(), Span::default()),
+            fps: None,
+            opts: Opts::default(),
+            items: Vec::new(),
+        };
+        p.anim(&mut a, lines);
+        p.finish_skip();
+        p.finish_roles(lines, comments);
+        AnimItems { items: a.items, diagnostics: p.diags, roles: p.roles }
+    })
+}
+
+/// What [`parse_anim_items`] reads from a run of animation items.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AnimItems {
+    /// The items, in the order written.
+    pub items: Vec<AnimItem>,
+    /// Problems found, in reading order.
+    pub diagnostics: Vec<Diagnostic>,
+    /// Every token's role, sorted by position.
+    pub roles: Vec<TokenRole>,
+}
+
+/// Cuts `src` into its non-blank logical lines, each tokenized once into
+/// one buffer, and gives them to `f` with the comments' roles (sorted) and
+/// the number of tokens.
+fn with_lines<R>(src: &str, f: impl FnOnce(&[Ln<'_>], Vec<TokenRole>, usize) -> R) -> R {
     // Each logical line is tokenized once, into one buffer, as it is
     // found; blank lines (no token before a comment) are left out, comments
     // recorded on the way.
@@ -62,20 +119,7 @@ pub fn parse_section(src: &str) -> Section {
             .filter(|(_, r)| r.1 > r.0)
             .map(|(l, &(a, b))| (l, &buf[a as usize..b as usize])),
     );
-    let Some((header, rest)) = lines.split_first() else {
-        return Section {
-            kind: SectionKind::Ignored,
-            header: Span::default(),
-            diagnostics: Vec::new(),
-            roles: comments,
-        };
-    };
-    let header_span = Span::new(header.0.start, header.0.end);
-    // Most tokens get one role; the path of a point may add a second.
-    p.roles.reserve(buf.len() + comments.len() + 8);
-    let kind = p.section(header.0, header.1, rest);
-    p.finish_roles(&lines, comments);
-    Section { kind, header: header_span, diagnostics: p.diags, roles: p.roles }
+    f(&lines, comments, buf.len())
 }
 
 /// A logical line that is not blank, with its tokens.
