@@ -69,7 +69,9 @@ pub(super) fn timeline(
         return None;
     };
     roles.push(TokenRole { span: tok_span(line, head), role: Role::Property });
-    let mut commands = Vec::with_capacity(toks.len());
+    // One command a token after the property, nearly always (an options
+    // token may give more, and the vector then grows).
+    let mut commands = Vec::with_capacity(toks.len() - 1);
     for t in &toks[1..] {
         let s = t.text;
         let sp = tok_span(line, t);

@@ -177,8 +177,8 @@ fn tok_span(line: &LogicalLine<'_>, tok: &Token<'_>) -> Span {
 
 #[inline]
 fn line_span(line: &LogicalLine<'_>) -> Span {
-    let first = line.depth();
-    Span::new(line.source_offset(first), line.end.max(line.source_offset(first)))
+    let first = line.source_offset(line.depth());
+    Span::new(first, line.end.max(first))
 }
 
 /// True when the text continues with whitespace or ends at `pos`.
