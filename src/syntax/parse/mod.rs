@@ -235,25 +235,31 @@ impl Parser {
         // Tokens come in order too: one merge walk finds the unclaimed ones.
         // Nearly always the next role is the next token's (one role a
         // token), which is tried first.
+        let roles = &self.roles[..];
         let mut j = 0;
         let mut invalid = Vec::new();
+        let mut check = |start: u32, line: &LogicalLine<'_>, t: &Token<'_>| {
+            if roles.get(j).is_some_and(|r| r.span.start == start) {
+                j += 1;
+                return;
+            }
+            while roles.get(j).is_some_and(|r| r.span.start < start) {
+                j += 1;
+            }
+            if roles.get(j).is_some_and(|r| r.span.start == start) {
+                j += 1;
+            } else {
+                invalid.push(TokenRole { span: tok_span(line, t), role: Role::Invalid });
+            }
+        };
         for (line, toks) in lines {
-            let base = line.start;
-            for t in *toks {
-                let start =
-                    if line.is_joined() { line.source_offset(t.pos) } else { base + t.pos as u32 };
-                let claimed_roles = &self.roles[..claimed];
-                if claimed_roles.get(j).is_some_and(|r| r.span.start == start) {
-                    j += 1;
-                    continue;
+            if line.is_joined() {
+                for t in *toks {
+                    check(line.source_offset(t.pos), line, t);
                 }
-                while claimed_roles.get(j).is_some_and(|r| r.span.start < start) {
-                    j += 1;
-                }
-                if claimed_roles.get(j).is_some_and(|r| r.span.start == start) {
-                    j += 1;
-                } else {
-                    invalid.push(TokenRole { span: tok_span(line, t), role: Role::Invalid });
+            } else {
+                for t in *toks {
+                    check(line.start + t.pos as u32, line, t);
                 }
             }
         }
