@@ -80,6 +80,11 @@ impl Analysis {
     /// animations or channels compared with the last error-free version, the
     /// canvas keeps showing that version.
     pub fn recompile(&mut self, text: &str) {
+        // The last compilation's section trees and source map are let go
+        // first, so the compiler can edit the edited animation's tree in
+        // place and reuse its key list.
+        self.comp.sections = Vec::new();
+        self.comp.sources = Default::default();
         self.comp = self.compiler.update(text);
         crate::runtime::expect::check(&mut self.comp);
         text.clone_into(&mut self.compiled_text);

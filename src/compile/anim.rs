@@ -140,14 +140,19 @@ struct Channel {
 /// same rig names), what the items an edit did not touch produced is taken
 /// from it, moved where the edit moved them: only the edited items' names
 /// are resolved and their timelines run.
+///
+/// The source keys are written into `spare` (emptied first), a buffer of an
+/// output no longer used: a list this long would otherwise come in fresh
+/// pages from the kernel on every edit.
 pub(super) fn compile_anim(
     rig: &RigOutput,
     sections: &[(Ordinal, &AnimSection)],
     prev: Option<Previous<'_>>,
+    spare: Vec<KeySource>,
 ) -> AnimOutput {
     let name = sections.first().map_or(String::new(), |s| s.1.name.node.clone());
     let (fps, opts) = header_defaults(sections);
-    let mut t = Tracks::with_room(sections);
+    let mut t = Tracks::with_room(sections, spare);
     // How many items come before this section in the earlier output.
     let mut before = 0;
     for (ord, sec) in sections {
@@ -228,8 +233,9 @@ fn header_defaults(sections: &[(Ordinal, &AnimSection)]) -> (f64, Opts) {
 impl Tracks {
     /// Room for everything up front: growing these vectors one push at a
     /// time copies them again and again (keys: about one per command).
-    fn with_room(sections: &[(Ordinal, &AnimSection)]) -> Tracks {
-        let mut t = Tracks::default();
+    fn with_room(sections: &[(Ordinal, &AnimSection)], mut keys_src: Vec<KeySource>) -> Tracks {
+        keys_src.clear();
+        let mut t = Tracks { keys_src, ..Tracks::default() };
         let items: usize = sections.iter().map(|s| s.1.items.len()).sum();
         let timelines: usize =
             sections.iter().flat_map(|s| &s.1.items).map(|i| i.timelines.len()).sum();

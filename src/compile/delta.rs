@@ -69,26 +69,27 @@ pub(super) fn edit_window(pieces: &[&[u8]], new: &[u8]) -> (usize, usize) {
     (p, s)
 }
 
-/// The line starts (0, then one past each `\n`) of `new`, from those of
-/// the previous text (`old`, of length `old_len`) when the two share `p`
-/// bytes at the start and `s` at the end: only `new[p..len − s]` is scanned.
-pub(super) fn updated_line_starts(
-    old: &[u32],
+/// Turns the line starts (0, then one past each `\n`) of the previous
+/// text (`starts`, of a text of length `old_len`) into those of `new` when
+/// the two share `p` bytes at the start and `s` at the end: only
+/// `new[p..len − s]` is scanned, the starts after it are moved in place.
+pub(super) fn update_line_starts(
+    starts: &mut Vec<u32>,
     old_len: usize,
     new: &[u8],
     p: usize,
     s: usize,
-) -> Vec<u32> {
+) {
     // A line start x ≥ 1 is one past a `\n` at x − 1.
-    let keep = old.partition_point(|&x| x as usize <= p);
-    let tail = old.partition_point(|&x| x as usize <= old_len - s);
-    let mut out = Vec::with_capacity(keep + (old.len() - tail) + 64);
-    out.extend_from_slice(&old[..keep]);
-    out.extend(memchr::memchr_iter(b'\n', &new[p..new.len() - s]).map(|j| (p + j + 1) as u32));
+    let keep = starts.partition_point(|&x| x as usize <= p);
+    let tail = starts.partition_point(|&x| x as usize <= old_len - s);
     // Moved by the change in length (modulo 2³², which the result fits).
     let moved = (new.len() as u32).wrapping_sub(old_len as u32);
-    out.extend(old[tail..].iter().map(|&x| x.wrapping_add(moved)));
-    out
+    for x in &mut starts[tail..] {
+        *x = x.wrapping_add(moved);
+    }
+    let inserted = memchr::memchr_iter(b'\n', &new[p..new.len() - s]).map(|j| (p + j + 1) as u32);
+    starts.splice(keep..tail, inserted);
 }
 
 #[cfg(test)]
@@ -123,8 +124,8 @@ mod tests {
             prop_assert_eq!(p, naive_p);
             let naive_s = o[p..].iter().rev().zip(n[p..].iter().rev()).take_while(|(a, b)| a == b).count();
             prop_assert_eq!(s, naive_s);
-            let old_idx = LineIndex::new(&old);
-            let starts = updated_line_starts(old_idx.line_starts(), old.len(), n, p, s);
+            let mut starts = LineIndex::new(&old).line_starts().to_vec();
+            update_line_starts(&mut starts, old.len(), n, p, s);
             let fresh = LineIndex::new(&new);
             prop_assert_eq!(starts.as_slice(), fresh.line_starts());
         }
@@ -146,7 +147,8 @@ mod tests {
             prop_assert!(p + s <= base.len().min(new.len()));
             prop_assert_eq!(&base.as_bytes()[..p], &new.as_bytes()[..p]);
             prop_assert_eq!(&base.as_bytes()[base.len() - s..], &new.as_bytes()[new.len() - s..]);
-            let starts = updated_line_starts(LineIndex::new(&base).line_starts(), base.len(), new.as_bytes(), p, s);
+            let mut starts = LineIndex::new(&base).line_starts().to_vec();
+            update_line_starts(&mut starts, base.len(), new.as_bytes(), p, s);
             let fresh = LineIndex::new(&new);
             prop_assert_eq!(starts.as_slice(), fresh.line_starts());
         }

@@ -4,7 +4,11 @@
 //! cached on its text; the rig (skeleton, skin and order sections) is rebuilt
 //! only when one of those trees changes, and each animation only when its own
 //! sections or the rig's names change (animations read nothing else of it). Editing inside one animation therefore
-//! re-parses one section and recompiles one animation.
+//! re-parses one section and recompiles one animation, and inside that
+//! section's items only the edited items (`splice`): their lines are
+//! parsed alone and spliced into the section's last tree, and the
+//! animation is recompiled from its last output, the untouched items'
+//! parts taken over.
 
 mod anim;
 mod delta;
@@ -168,6 +172,8 @@ pub struct Compiler {
     anims: HashMap<String, AnimCache>,
     generation: u64,
     placed_rig: Option<PlacedRig>,
+    /// Each animation's part of the last source map (by `AnimId`).
+    placed_anims: Vec<PlacedAnim>,
     /// The text before the first section in the last update (the rest of
     /// that text is the cached sections' texts, in order).
     leading: String,
@@ -178,6 +184,9 @@ pub struct Compiler {
     item_edit: Option<(usize, splice::ItemEdit, u64)>,
     /// The id of the last section tree made.
     last_id: u64,
+    /// The source-key list of an animation output no longer used, emptied
+    /// and filled by the next animation compiled.
+    spare_keys: Vec<KeySource>,
     /// How many sections the last update parsed (the rest came from the cache).
     pub last_parsed_sections: usize,
     /// How many of those it parsed only in part: the edited items of an
@@ -226,14 +235,17 @@ impl Compiler {
         // wholly in the unchanged ends are reused without comparing texts.
         let window = self.edit_window(text);
         let line_index = match window {
-            Some(w) => LineIndex::from_line_starts(delta::updated_line_starts(
-                &self.line_starts,
-                w.old_len,
-                text.as_bytes(),
-                w.prefix,
-                w.suffix,
-            )),
-            None => LineIndex::new(text),
+            Some(w) => {
+                let (old_len, p, s) = (w.old_len, w.prefix, w.suffix);
+                delta::update_line_starts(&mut self.line_starts, old_len, text.as_bytes(), p, s);
+                LineIndex::from_line_starts(self.line_starts.clone())
+            }
+            None => {
+                let index = LineIndex::new(text);
+                self.line_starts.clear();
+                self.line_starts.extend_from_slice(index.line_starts());
+                index
+            }
         };
         let slices = split_sections_at(text, line_index.line_breaks());
         let starts: Vec<u32> = slices.iter().map(|s| s.start).collect();
@@ -244,7 +256,7 @@ impl Compiler {
         let units = Units { starts, rig_idx, rig_out, ik_idx, ik_out, groups, anim_outputs };
         let mut diagnostics = units.diagnostics(&sections);
         let rig_sources = self.placed_rig_sources(&units);
-        let mut sources = units.sources(&sections, rig_sources);
+        let mut sources = units.sources(&sections, rig_sources, &mut self.placed_anims);
         let skeleton = units
             .ik_out
             .as_ref()
@@ -261,8 +273,6 @@ impl Compiler {
         let leading_roles = comment_roles(&text[..leading_end]);
         self.leading.clear();
         self.leading.push_str(&text[..leading_end]);
-        self.line_starts.clear();
-        self.line_starts.extend_from_slice(line_index.line_starts());
         Compilation {
             armature,
             diagnostics,
@@ -538,7 +548,16 @@ impl Compiler {
                                 .all(|(o, (a, b))| if o == ord { a == old_id } else { a == b });
                         unchanged.then_some(anim::Previous { output: &c.output, ord, edit: *edit })
                     });
-                    let output = anim::compile_anim(rig_out, &input, prev);
+                    let spare = std::mem::take(&mut self.spare_keys);
+                    let output = anim::compile_anim(rig_out, &input, prev, spare);
+                    // The replaced output's source keys, when nothing else
+                    // holds them (the caller let the last compilation go),
+                    // are the next animation's buffer.
+                    if let Some(out) = earlier.as_mut().and_then(|c| Arc::get_mut(&mut c.output))
+                        && let Some(keys) = Arc::get_mut(&mut out.sources.keys)
+                    {
+                        self.spare_keys = std::mem::take(keys);
+                    }
                     AnimCache { rig_generation, output: Arc::new(output), key }
                 }
             };
@@ -594,6 +613,64 @@ impl Compiler {
                 (sources, references)
             }
         }
+    }
+}
+
+/// An animation's part of a source map in document offsets, for the
+/// output, number and section starts it was placed with.
+struct PlacedAnim {
+    output: Arc<anim::AnimOutput>,
+    anim: AnimId,
+    starts: Vec<u32>,
+    items: Vec<ItemSource>,
+    timelines: Vec<TimelineSource>,
+    references: Vec<Reference>,
+}
+
+impl PlacedAnim {
+    /// `out`, numbered `anim`, with its sections at `starts`.
+    fn new(out: &Arc<anim::AnimOutput>, anim: AnimId, starts: Vec<u32>) -> PlacedAnim {
+        let start = |o: Ordinal| starts[o];
+        let src = &out.sources;
+        let items = placed_iter(&src.items, start).map(|i| ItemSource { anim, ..i }).collect();
+        let timelines =
+            placed_iter(&src.timelines, start).map(|t| TimelineSource { anim, ..t }).collect();
+        let references = placed_iter(&src.references, start)
+            .map(|r| match r.target {
+                Some(Target::Animation(_)) => {
+                    Reference { target: Some(Target::Animation(anim)), ..r }
+                }
+                _ => r,
+            })
+            .collect();
+        PlacedAnim { output: out.clone(), anim, starts, items, timelines, references }
+    }
+
+    /// This placement moved to `starts` when every section of it moved by
+    /// the same length (an edit before them), else `None`.
+    fn moved_to(mut self, starts: &[u32]) -> Option<PlacedAnim> {
+        let by = starts.first()?.wrapping_sub(*self.starts.first()?);
+        if self.starts.len() != starts.len()
+            || !self.starts.iter().zip(starts).all(|(a, b)| a.wrapping_add(by) == *b)
+        {
+            return None;
+        }
+        if by != 0 {
+            let mv = |s| splice::moved(s, by);
+            for i in &mut self.items {
+                i.region = mv(i.region);
+            }
+            for t in &mut self.timelines {
+                t.line = mv(t.line);
+                t.end = t.end.wrapping_add(by);
+                t.key_base = t.key_base.wrapping_add(by);
+            }
+            for r in &mut self.references {
+                r.span = mv(r.span);
+            }
+            self.starts.copy_from_slice(starts);
+        }
+        Some(self)
     }
 }
 
@@ -655,10 +732,15 @@ impl Units {
     }
 
     /// The source map: the placed rig's part, then the animations' and IK's in document offsets.
+    ///
+    /// Each animation's part is kept in `placed_anims` for the next update, which
+    /// copies it when the animation did not change (moved when text before
+    /// it changed length) instead of placing it again.
     fn sources(
         &self,
         sections: &[CachedSection],
         (placed_rig, rig_references): (SourceMap, Arc<Vec<Reference>>),
+        placed_anims: &mut Vec<PlacedAnim>,
     ) -> SourceMap {
         let start_of = |i: usize| self.starts[i];
         let mut sources = SourceMap {
@@ -681,23 +763,22 @@ impl Units {
         sources.references =
             Vec::with_capacity(rig_references.len() + anim_references + ik_references);
         sources.references.extend_from_slice(&rig_references);
+        let mut last: Vec<Option<PlacedAnim>> =
+            std::mem::take(placed_anims).into_iter().map(Some).collect();
         for (a, ((_, idx), out)) in self.groups.iter().zip(&self.anim_outputs).enumerate() {
             let anim = AnimId::from_index(a);
-            let start = |o: Ordinal| start_of(idx[o]);
-            let src = &out.sources;
-            sources.keys.push(src.keys.clone());
-            sources.items.extend(placed_iter(&src.items, start).map(|i| ItemSource { anim, ..i }));
-            sources
-                .timelines
-                .extend(placed_iter(&src.timelines, start).map(|t| TimelineSource { anim, ..t }));
-            sources.references.extend(placed_iter(&src.references, start).map(
-                |r| match r.target {
-                    Some(Target::Animation(_)) => {
-                        Reference { target: Some(Target::Animation(anim)), ..r }
-                    }
-                    _ => r,
-                },
-            ));
+            let starts: Vec<u32> = idx.iter().map(|&i| start_of(i)).collect();
+            let kept = last
+                .get_mut(a)
+                .and_then(Option::take)
+                .filter(|p| p.anim == anim && Arc::ptr_eq(&p.output, out))
+                .and_then(|p| p.moved_to(&starts));
+            let p = kept.unwrap_or_else(|| PlacedAnim::new(out, anim, starts));
+            sources.keys.push(out.sources.keys.clone());
+            sources.items.extend_from_slice(&p.items);
+            sources.timelines.extend_from_slice(&p.timelines);
+            sources.references.extend_from_slice(&p.references);
+            placed_anims.push(p);
         }
         if let Some((out, _)) = &self.ik_out {
             let start = |o: Ordinal| start_of(self.ik_idx[o]);

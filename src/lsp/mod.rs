@@ -47,6 +47,11 @@ impl Doc {
     }
 
     fn recompile(&mut self) {
+        // The last compilation's section trees and source map are let go
+        // first, so the compiler can edit the edited animation's tree in
+        // place and reuse its key list.
+        self.comp.sections = Vec::new();
+        self.comp.sources = Default::default();
         self.comp = self.compiler.update(&self.text.text);
         crate::runtime::expect::check(&mut self.comp);
     }
