@@ -122,6 +122,30 @@ fn with_lines<R>(src: &str, f: impl FnOnce(&[Ln<'_>], Vec<TokenRole>, usize) -> 
     f(&lines, comments, buf.len())
 }
 
+/// Merges `extra` into `roles` (both sorted by start) so that `roles` is
+/// sorted by start, an element of `roles` before an element of `extra` that
+/// starts at the same place (as a stable sort of the two, one after the
+/// other, orders them). From the back, in place: each element moves once.
+fn merge_sorted(roles: &mut Vec<TokenRole>, extra: &[TokenRole]) {
+    if extra.is_empty() {
+        return;
+    }
+    let mut i = roles.len();
+    roles.extend_from_slice(extra);
+    let mut j = extra.len();
+    let mut k = roles.len();
+    while j > 0 {
+        k -= 1;
+        if i > 0 && roles[i - 1].span.start > extra[j - 1].span.start {
+            i -= 1;
+            roles[k] = roles[i];
+        } else {
+            j -= 1;
+            roles[k] = extra[j];
+        }
+    }
+}
+
 /// A logical line that is not blank, with its tokens.
 type Ln<'a> = (&'a LogicalLine<'a>, &'a [Token<'a>]);
 
@@ -231,7 +255,6 @@ impl Parser {
         if !self.roles.is_sorted_by_key(|r| r.span.start) {
             self.roles.sort_by_key(|r| r.span.start);
         }
-        let claimed = self.roles.len();
         // Tokens come in order too: one merge walk finds the unclaimed ones.
         // Nearly always the next role is the next token's (one role a
         // token), which is tried first.
@@ -263,13 +286,10 @@ impl Parser {
                 }
             }
         }
-        self.roles.append(&mut invalid);
-        let sorted = self.roles.len() == claimed && comments.is_empty();
-        self.roles.extend(comments);
-        if !sorted {
-            // Three sorted runs (claimed, invalid, comments): a merge.
-            self.roles.sort_by_key(|r| r.span.start);
-        }
+        // The unclaimed tokens and the comments are sorted runs of their
+        // own: each is merged in, in one pass (a sort would look for runs).
+        merge_sorted(&mut self.roles, &invalid);
+        merge_sorted(&mut self.roles, &comments);
     }
 
     /// Reports an invalid line; lines nested deeper are ignored with it and
