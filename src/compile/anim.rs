@@ -946,7 +946,7 @@ impl<'a> TimelineRunner<'a> {
         }
         let value = match (value, cmd) {
             (RawValue::Color(_), TimelineCommand::Push(KeyValue::Color(c))) => {
-                self.side.colors.push(*c);
+                self.side.colors.push(**c);
                 RawValue::Color(self.side.colors.len() as u32 - 1)
             }
             (v, _) => v,

@@ -23,8 +23,7 @@ pub enum RigSection<'a> {
 pub struct RigOutput {
     pub skeleton: std::sync::Arc<Skeleton>,
     /// Shared with the rig before when the names are the same (a skeleton
-    /// edit that changes a value): building the index hashes every dotted
-    /// suffix of every name.
+    /// edit that changes a value): building the index hashes every name.
     pub bone_names: std::sync::Arc<NameIndex<BoneId>>,
     pub slot_names: std::sync::Arc<NameIndex<SlotId>>,
     /// (slot, short name) → attachment.

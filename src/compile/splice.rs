@@ -10,7 +10,7 @@
 //! the change in length.
 
 use crate::syntax::lines::Tokens;
-use crate::syntax::tree::{AnimItem, AnimSection, Section, SectionKind};
+use crate::syntax::tree::{AnimItem, Section, SectionKind};
 use crate::syntax::{Diagnostic, Span, TokenRole, parse_anim_items};
 
 /// How an edit inside one `anim` section changed its items: the old
@@ -108,76 +108,16 @@ pub(super) fn item_window(
 pub(super) fn splice_items(
     old: &Section,
     new: &str,
-    (from, to_new, to_old): (usize, usize, usize),
+    window: (usize, usize, usize),
 ) -> Option<(Section, ItemEdit)> {
-    let SectionKind::Anim(a) = &old.kind else { return None };
-    let (from32, to_old32) = (from as u32, to_old as u32);
-    let diags = &old.diagnostics;
-    let d0 = diags.iter().position(|d| d.span.start >= from32).unwrap_or(diags.len());
-    let d1 =
-        diags[d0..].iter().position(|d| d.span.start >= to_old32).map_or(diags.len(), |i| d0 + i);
-    if diags[d1..].iter().any(|d| d.span.start < to_old32) {
+    if !matches!(old.kind, SectionKind::Anim(_)) {
         return None;
     }
-    let chunk = parse_anim_items(&new[from..to_new]);
-    let edit = ItemEdit {
-        from: from32,
-        to_old: to_old32,
-        to_new: to_new as u32,
-        first: a.items.partition_point(|i| i.target.span.start < from32),
-        old_count: 0,
-        new_count: chunk.items.len(),
-    };
-    let last = a.items.partition_point(|i| i.target.span.start < to_old32);
-    let edit = ItemEdit { old_count: last - edit.first, ..edit };
-    let delta = edit.delta();
-
-    let mut items: Vec<AnimItem> =
-        Vec::with_capacity(a.items.len() - edit.old_count + edit.new_count);
-    items.extend_from_slice(&a.items[..edit.first]);
-    items.extend(chunk.items.into_iter().map(|mut i| {
-        move_item(&mut i, from32);
-        i
-    }));
-    items.extend(a.items[last..].iter().map(|i| {
-        let mut i = i.clone();
-        move_item(&mut i, delta);
-        i
-    }));
-
-    let mut diagnostics: Vec<Diagnostic> =
-        Vec::with_capacity(diags.len() - (d1 - d0) + chunk.diagnostics.len());
-    diagnostics.extend_from_slice(&diags[..d0]);
-    diagnostics.extend(
-        chunk.diagnostics.into_iter().map(|d| Diagnostic { span: moved(d.span, from32), ..d }),
-    );
-    diagnostics
-        .extend(diags[d1..].iter().map(|d| Diagnostic { span: moved(d.span, delta), ..d.clone() }));
-
-    let roles = &old.roles;
-    let r0 = roles.partition_point(|r| r.span.start < from32);
-    let r1 = roles.partition_point(|r| r.span.start < to_old32);
-    let mut new_roles: Vec<TokenRole> =
-        Vec::with_capacity(roles.len() - (r1 - r0) + chunk.roles.len());
-    new_roles.extend_from_slice(&roles[..r0]);
-    new_roles.extend(
-        chunk.roles.iter().map(|r| TokenRole { span: moved(r.span, from32), role: r.role }),
-    );
-    new_roles
-        .extend(roles[r1..].iter().map(|r| TokenRole { span: moved(r.span, delta), role: r.role }));
-
-    let section = Section {
-        kind: SectionKind::Anim(AnimSection {
-            name: a.name.clone(),
-            fps: a.fps,
-            opts: a.opts,
-            items,
-        }),
-        header: old.header,
-        diagnostics,
-        roles: new_roles,
-    };
-    Some((section, edit))
+    // A copy, spliced in place: the copy of the edited items is wasted, and
+    // they are few.
+    let mut tree = old.clone();
+    let edit = splice_items_in_place(&mut tree, new, window)?;
+    Some((tree, edit))
 }
 
 /// [`splice_items`] on the old tree itself (`tree`, which becomes the

@@ -23,11 +23,32 @@ fn unsigned_lit(i: &[u8]) -> Res<'_, &[u8]> {
 /// it). nom's `digit1` called directly: no combinator layers on the path
 /// every number takes.
 fn unsigned_shape(i: &[u8]) -> Res<'_, ()> {
-    let (i, _) = digit1(i)?;
+    unsigned_parts(i).map(|(i, _)| (i, ()))
+}
+
+/// `[0-9]+(\.[0-9]+)?` as its whole and fractional digits (the latter
+/// empty without a point).
+fn unsigned_parts(i: &[u8]) -> Res<'_, (&[u8], &[u8])> {
+    let (i, whole) = digit1(i)?;
     match i {
-        [b'.', frac @ ..] => digit1(frac).map(|(i, _)| (i, ())),
-        _ => Ok((i, ())),
+        [b'.', frac @ ..] => digit1(frac).map(|(i, frac)| (i, (whole, frac))),
+        _ => Ok((i, (whole, &[]))),
     }
+}
+
+/// The value of a recognized unsigned literal from its digits: with up to
+/// 15 digits the whole number they spell and the power of ten that places
+/// the point are exact in an f64, so one division rounds correctly (as
+/// [`to_f64`]); longer ones take the general conversion of `lit`.
+#[inline]
+fn unsigned_value(lit: &[u8], whole: &[u8], frac: &[u8]) -> Option<f64> {
+    if whole.len() + frac.len() > 15 {
+        return finite(to_f64(lit));
+    }
+    let digits = |m: u64, d: &[u8]| d.iter().fold(m, |m, &b| m * 10 + u64::from(b - b'0'));
+    // Exact: m < 10^15 < 2^53.
+    let m = digits(digits(0, whole), frac) as i64 as f64;
+    Some(if frac.is_empty() { m } else { m / POW10[frac.len()] })
 }
 
 fn number_lit(i: &[u8]) -> Res<'_, &[u8]> {
@@ -108,9 +129,15 @@ fn number_bytes(b: &[u8]) -> Option<f64> {
     if !(first.is_ascii_digit() || first == b'-') || !last.is_ascii_digit() {
         return None;
     }
-    let unsigned = b.strip_prefix(b"-").unwrap_or(b);
-    match unsigned_shape(unsigned) {
-        Ok(([], ())) => finite(to_f64(b)),
+    let (neg, unsigned) = match b {
+        [b'-', rest @ ..] => (true, rest),
+        _ => (false, b),
+    };
+    match unsigned_parts(unsigned) {
+        Ok(([], (whole, frac))) => {
+            let v = unsigned_value(unsigned, whole, frac)?;
+            Some(if neg { -v } else { v })
+        }
         _ => None,
     }
 }
@@ -124,8 +151,8 @@ fn unsigned_bytes(b: &[u8]) -> Option<f64> {
     if !b.first()?.is_ascii_digit() || !b.last()?.is_ascii_digit() {
         return None;
     }
-    match unsigned_shape(b) {
-        Ok(([], ())) => finite(to_f64(b)),
+    match unsigned_parts(b) {
+        Ok(([], (whole, frac))) => unsigned_value(b, whole, frac),
         _ => None,
     }
 }
@@ -297,82 +324,58 @@ pub struct FrameOpt {
 }
 
 /// The easing part of an option token: a known easing or the unknown name.
-#[derive(Clone, Debug, PartialEq)]
-pub enum EasingOpt {
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum EasingOpt<'a> {
     /// One of the language's easings (LANGUAGE.md §5).
     Known(Easing),
     /// A name that is none of them, kept for the diagnostic and its hint.
-    Unknown(String),
+    Unknown(&'a str),
 }
 
 /// A parsed `F:S:E` option token (any of its accepted forms). In timelines
 /// it may carry a trailing advance `-…->`.
-#[derive(Clone, Debug, PartialEq, Default)]
-pub struct OptionsTok {
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
+pub struct OptionsTok<'a> {
     /// `F`: the frame of the first key (or of this key, in timelines).
     pub frame: Option<FrameOpt>,
     /// `S`: frames between consecutive keys.
     pub step: Option<f64>,
     /// `E`: the easing of the segments that follow.
-    pub easing: Option<EasingOpt>,
+    pub easing: Option<EasingOpt<'a>>,
     /// Number of steps to advance (timelines only).
     pub advance: u32,
     /// Byte offset of the easing name inside the token.
     pub easing_pos: usize,
 }
 
+/// One `:`-separated part of an option token, its number read once.
 enum Part<'a> {
     Empty,
-    Num(&'a [u8], bool),
+    /// The value and whether it was written with a leading `+`.
+    Num(f64, bool),
     Ease(&'a str),
 }
 
 fn classify(s: &str, allow_plus: bool) -> Option<Part<'_>> {
     let b = s.as_bytes();
-    if b.is_empty() {
+    let Some(&first) = b.first() else {
         return Some(Part::Empty);
+    };
+    if first == b'+' {
+        return if allow_plus { unsigned_bytes(&b[1..]).map(|v| Part::Num(v, true)) } else { None };
     }
-    if let Some(rest) = b.strip_prefix(b"+") {
-        return if allow_plus && unsigned_bytes(rest).is_some() {
-            Some(Part::Num(rest, true))
-        } else {
-            None
-        };
-    }
-    if unsigned_bytes(b).is_some() {
-        return Some(Part::Num(b, false));
+    // A number starts with a digit, an easing with a letter or `_`: the
+    // first byte says which recognizer can match.
+    if first.is_ascii_digit() {
+        return unsigned_bytes(b).map(|v| Part::Num(v, false));
     }
     whole(easing_lit, b).map(|e| Part::Ease(sub(s, e)))
-}
-
-/// Splits `body` at its first three `:` (as `splitn(4, ':')` does).
-fn colon_parts(body: &str) -> [Option<&str>; 4] {
-    let mut parts = [None; 4];
-    let mut rest = body;
-    for (k, part) in parts.iter_mut().enumerate() {
-        if k == 3 {
-            *part = Some(rest);
-            break;
-        }
-        // Parts are short: a plain loop beats a vectorized search here.
-        match rest.bytes().position(|b| b == b':') {
-            Some(i) => {
-                *part = Some(&rest[..i]);
-                rest = &rest[i + 1..];
-            }
-            None => {
-                *part = Some(rest);
-                break;
-            }
-        }
-    }
-    parts
 }
 
 /// Recognizes the OPTS forms `F:`, `F::`, `:S:`, `:S`, `::E`, `:E`, `F:S:`,
 /// `F:S`, `F::E`, `:S:E`, `S:E`, `F:S:E` (LANGUAGE.md §5). With
 /// `in_timeline`, the token must end in `-*>` and F may be `+F`.
-pub fn options(tok: &str, in_timeline: bool) -> Option<OptionsTok> {
+pub fn options(tok: &str, in_timeline: bool) -> Option<OptionsTok<'_>> {
     let mut body = tok;
     let mut advance = 0u32;
     if in_timeline {
@@ -381,17 +384,27 @@ pub fn options(tok: &str, in_timeline: bool) -> Option<OptionsTok> {
         advance = (body.len() - trimmed.len()) as u32;
         body = trimmed;
     }
-    // Every form has a `:`.
-    if !body.bytes().any(|b| b == b':') {
-        return None;
-    }
-    let parts = colon_parts(body);
-    let mut out = OptionsTok { advance, ..OptionsTok::default() };
-    let easing_of = |name: &str| match Easing::from_code(name) {
-        Some(e) => EasingOpt::Known(e),
-        None => EasingOpt::Unknown(name.to_string()),
+    // Every form has one or two `:`.
+    let first = body.bytes().position(|b| b == b':')?;
+    let rest = &body[first + 1..];
+    let parts = match rest.bytes().position(|b| b == b':') {
+        None => [Some(&body[..first]), Some(rest), None, None],
+        Some(second) => {
+            let third = &rest[second + 1..];
+            if third.bytes().any(|b| b == b':') {
+                return None;
+            }
+            [Some(&body[..first]), Some(&rest[..second]), Some(third), None]
+        }
     };
-    let num = |s: &[u8], rel: bool| FrameOpt { value: to_f64(s), relative: rel };
+    let mut out = OptionsTok { advance, ..OptionsTok::default() };
+    fn easing_of(name: &str) -> EasingOpt<'_> {
+        match Easing::from_code(name) {
+            Some(e) => EasingOpt::Known(e),
+            None => EasingOpt::Unknown(name),
+        }
+    }
+    let num = |value: f64, relative: bool| FrameOpt { value, relative };
     match parts {
         [Some(f), Some(s), Some(e), None] => {
             // F?:S?:E?
@@ -402,7 +415,7 @@ pub fn options(tok: &str, in_timeline: bool) -> Option<OptionsTok> {
             }
             match classify(s, false)? {
                 Part::Empty => {}
-                Part::Num(v, _) => out.step = Some(to_f64(v)),
+                Part::Num(v, _) => out.step = Some(v),
                 Part::Ease(_) => return None,
             }
             match classify(e, false)? {
@@ -418,12 +431,12 @@ pub fn options(tok: &str, in_timeline: bool) -> Option<OptionsTok> {
             (Part::Num(f, rel), Part::Empty) => out.frame = Some(num(f, rel)),
             (Part::Num(f, rel), Part::Num(s, _)) => {
                 out.frame = Some(num(f, rel));
-                out.step = Some(to_f64(s));
+                out.step = Some(s);
             }
-            (Part::Empty, Part::Num(s, _)) => out.step = Some(to_f64(s)),
+            (Part::Empty, Part::Num(s, _)) => out.step = Some(s),
             // `S:E` — the number is the step.
             (Part::Num(s, false), Part::Ease(e)) => {
-                out.step = Some(to_f64(s));
+                out.step = Some(s);
                 out.easing = Some(easing_of(e));
                 out.easing_pos = x.len() + 1;
             }
@@ -599,7 +612,7 @@ mod tests {
         let o = options(":2", false).unwrap();
         assert_eq!(o.step, Some(2.0));
         let o = options("::bogus", false).unwrap();
-        assert_eq!(o.easing, Some(EasingOpt::Unknown("bogus".into())));
+        assert_eq!(o.easing, Some(EasingOpt::Unknown("bogus")));
         assert!(options(":", false).is_none());
         assert!(options("a:b:c:d", false).is_none());
         let o = options("+2::li>", true).unwrap();

@@ -431,8 +431,10 @@ pub enum KeyValue {
     Bool(bool),
     /// An attachment's short name (`@`).
     Name(String),
-    /// A COLOR (`c`), as written (not rounded to 8 bits).
-    Color(Color),
+    /// A COLOR (`c`), as written (not rounded to 8 bits). Boxed: color
+    /// keys are rare, and without the four numbers inline a command is a
+    /// third smaller.
+    Color(Box<Color>),
 }
 
 /// One command of a timeline (LANGUAGE.md §5.1).

@@ -69,7 +69,9 @@ pub(super) fn timeline(
         return None;
     };
     roles.push(TokenRole { span: tok_span(line, head), role: Role::Property });
-    let mut commands = Vec::with_capacity(toks.len());
+    // One command a token after the property, nearly always (an options
+    // token may give more, and the vector then grows).
+    let mut commands = Vec::with_capacity(toks.len() - 1);
     for t in &toks[1..] {
         let s = t.text;
         let sp = tok_span(line, t);
@@ -100,9 +102,8 @@ pub(super) fn timeline(
             continue;
         }
         let value = match prop {
-            TimelineProp::Color => {
-                token::color(s).map(|c| TimelineCommand::Push(KeyValue::Color(c.to_color_exact())))
-            }
+            TimelineProp::Color => token::color(s)
+                .map(|c| TimelineCommand::Push(KeyValue::Color(Box::new(c.to_color_exact())))),
             TimelineProp::Attachment => {
                 token::is_name(s).then(|| TimelineCommand::Push(KeyValue::Name(s.to_string())))
             }
@@ -241,7 +242,7 @@ impl Parser {
     pub(super) fn apply_opts(
         &mut self,
         opts: &mut Opts,
-        o: &OptionsTok,
+        o: &OptionsTok<'_>,
         line: &LogicalLine<'_>,
         t: &Token<'_>,
     ) {

@@ -122,6 +122,30 @@ fn with_lines<R>(src: &str, f: impl FnOnce(&[Ln<'_>], Vec<TokenRole>, usize) -> 
     f(&lines, comments, buf.len())
 }
 
+/// Merges `extra` into `roles` (both sorted by start) so that `roles` is
+/// sorted by start, an element of `roles` before an element of `extra` that
+/// starts at the same place (as a stable sort of the two, one after the
+/// other, orders them). From the back, in place: each element moves once.
+fn merge_sorted(roles: &mut Vec<TokenRole>, extra: &[TokenRole]) {
+    if extra.is_empty() {
+        return;
+    }
+    let mut i = roles.len();
+    roles.extend_from_slice(extra);
+    let mut j = extra.len();
+    let mut k = roles.len();
+    while j > 0 {
+        k -= 1;
+        if i > 0 && roles[i - 1].span.start > extra[j - 1].span.start {
+            i -= 1;
+            roles[k] = roles[i];
+        } else {
+            j -= 1;
+            roles[k] = extra[j];
+        }
+    }
+}
+
 /// A logical line that is not blank, with its tokens.
 type Ln<'a> = (&'a LogicalLine<'a>, &'a [Token<'a>]);
 
@@ -177,8 +201,8 @@ fn tok_span(line: &LogicalLine<'_>, tok: &Token<'_>) -> Span {
 
 #[inline]
 fn line_span(line: &LogicalLine<'_>) -> Span {
-    let first = line.depth();
-    Span::new(line.source_offset(first), line.end.max(line.source_offset(first)))
+    let first = line.source_offset(line.depth());
+    Span::new(first, line.end.max(first))
 }
 
 /// True when the text continues with whitespace or ends at `pos`.
@@ -212,11 +236,13 @@ impl Parser {
     }
 
     /// Records the role of a whole token.
+    #[inline(always)]
     fn role(&mut self, line: &LogicalLine<'_>, t: &Token<'_>, role: Role) {
         self.roles.push(TokenRole { span: tok_span(line, t), role });
     }
 
     /// Records the role of a span.
+    #[inline(always)]
     fn role_at(&mut self, span: Span, role: Role) {
         self.roles.push(TokenRole { span, role });
     }
@@ -229,26 +255,41 @@ impl Parser {
         if !self.roles.is_sorted_by_key(|r| r.span.start) {
             self.roles.sort_by_key(|r| r.span.start);
         }
-        let claimed = self.roles.len();
         // Tokens come in order too: one merge walk finds the unclaimed ones.
+        // Nearly always the next role is the next token's (one role a
+        // token), which is tried first.
+        let roles = &self.roles[..];
         let mut j = 0;
+        let mut invalid = Vec::new();
+        let mut check = |start: u32, line: &LogicalLine<'_>, t: &Token<'_>| {
+            if roles.get(j).is_some_and(|r| r.span.start == start) {
+                j += 1;
+                return;
+            }
+            while roles.get(j).is_some_and(|r| r.span.start < start) {
+                j += 1;
+            }
+            if roles.get(j).is_some_and(|r| r.span.start == start) {
+                j += 1;
+            } else {
+                invalid.push(TokenRole { span: tok_span(line, t), role: Role::Invalid });
+            }
+        };
         for (line, toks) in lines {
-            for t in *toks {
-                let start = line.source_offset(t.pos);
-                while j < claimed && self.roles[j].span.start < start {
-                    j += 1;
+            if line.is_joined() {
+                for t in *toks {
+                    check(line.source_offset(t.pos), line, t);
                 }
-                if j >= claimed || self.roles[j].span.start != start {
-                    self.roles.push(TokenRole { span: tok_span(line, t), role: Role::Invalid });
+            } else {
+                for t in *toks {
+                    check(line.start + t.pos as u32, line, t);
                 }
             }
         }
-        let sorted = self.roles.len() == claimed && comments.is_empty();
-        self.roles.extend(comments);
-        if !sorted {
-            // Three sorted runs (claimed, invalid, comments): a merge.
-            self.roles.sort_by_key(|r| r.span.start);
-        }
+        // The unclaimed tokens and the comments are sorted runs of their
+        // own: each is merged in, in one pass (a sort would look for runs).
+        merge_sorted(&mut self.roles, &invalid);
+        merge_sorted(&mut self.roles, &comments);
     }
 
     /// Reports an invalid line; lines nested deeper are ignored with it and

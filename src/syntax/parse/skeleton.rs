@@ -44,7 +44,7 @@ impl Parser {
         // path commands.
         let mut bone: Option<usize> = None;
         let mut slot_open = false;
-        for &(line, toks) in lines {
+        for (k, &(line, toks)) in lines.iter().enumerate() {
             if self.skipped(line) {
                 continue;
             }
@@ -53,7 +53,14 @@ impl Parser {
             let plen = token::path_prefix_len(&text[1..]);
             if b.len() > 1 && b[1] != b'\t' && plen > 0 && boundary(text, 1 + plen) {
                 slot_open = false;
-                bone = self.bone_line(sk, line, toks);
+                // Room for the slot lines nested under it (a vector that
+                // grew from empty would hold four).
+                let slots = lines[k + 1..]
+                    .iter()
+                    .take_while(|(l, _)| l.text.starts_with("\t\t"))
+                    .filter(|(l, _)| l.text.as_bytes().get(2) == Some(&b'@'))
+                    .count();
+                bone = self.bone_line(sk, line, toks, slots);
             } else if text.starts_with("\t\t@")
                 && let Some(head) =
                     toks.first().filter(|t| t.pos == 2).and_then(|t| token::slot_head(t.text))
@@ -135,6 +142,7 @@ impl Parser {
         sk: &mut SkeletonSection,
         line: &LogicalLine<'_>,
         toks: &[Token<'_>],
+        slots: usize,
     ) -> Option<usize> {
         let head = toks[0];
         if head.text.as_bytes().split(|&b| b == b'.').any(|s| s == b"skeleton") {
@@ -191,7 +199,7 @@ impl Parser {
         sk.bones.push(BoneLine {
             path: Spanned::new(head.text.to_string(), tok_span(line, &head)),
             props,
-            slots: Vec::new(),
+            slots: Vec::with_capacity(slots),
             span,
         });
         Some(sk.bones.len() - 1)

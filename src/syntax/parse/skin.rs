@@ -67,6 +67,7 @@ impl Parser {
     }
 
     pub(super) fn skin(&mut self, sk: &mut SkinSection, lines: &[Ln<'_>]) {
+        sk.items.reserve(depth_one_lines(lines));
         let mut path_open = false;
         for &(line, toks) in lines {
             if self.skipped(line) {
