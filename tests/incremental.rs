@@ -234,9 +234,10 @@ fn every_one_character_edit_of_an_animation_equals_a_fresh_compile() {
 
 /// A script with what generated ones lack: attachment switches (to names
 /// the slot has and lacks), items naming unknown and ambiguous bones, an
-/// animation written in two sections, an item before any other line and a
-/// continued line.
-const HAND: &str = "skeleton\n\tarm l20\n\t\t@hand[open] :rect w2 h2\n\t\t@hand[shut] :circle d3\n\tleg.arm l5\n\tleg\nanim \"wave\" 10fps\n\tarm\n\t\tr 0 -> 90 -> { +5 -> }[2]\n\t\tx 1 -> 2\n\t@hand\n\t\t@ shut -> open -> lost\n\t\ta 1 -> 0.5\n\tnobody\n\t\tx 1\n\tleg\n\t\ty 3 -> \\\n\t\t4\n\t@hand :2:si\n\t\t@ open -> gone\nanim \"other\"\n\tleg.arm\n\t\tr 5 -> 10\nanim \"wave\" 0:2:so\n\tarm\n\t\tx 9 -> 8\n\t@hand\n\t\t@ open\n";
+/// animation written in two sections, an item before any other line, a
+/// continued line, and colour keys and absolute frame options in two items
+/// (kept out of the keys, in lists an edit before them renumbers).
+const HAND: &str = "skeleton\n\tarm l20\n\t\t@hand[open] :rect w2 h2\n\t\t@hand[shut] :circle d3\n\tleg.arm l5\n\tleg\nanim \"wave\" 10fps\n\tarm\n\t\tr 0 -> 90 -> { +5 -> }[2]\n\t\tx 1 -> 2\n\t@hand\n\t\t@ shut -> open -> lost\n\t\ta 1 -> 0.5\n\t\tc #ff0000 -> 8:> #00ff00\n\tnobody\n\t\tx 1\n\tleg\n\t\ty 3 -> \\\n\t\t4\n\t@hand :2:si\n\t\t@ open -> gone\n\t\tc #0000ff -> 6:> #ffffff\nanim \"other\"\n\tleg.arm\n\t\tr 5 -> 10\nanim \"wave\" 0:2:so\n\tarm\n\t\tx 9 -> 8\n\t@hand\n\t\t@ open\n";
 
 /// Every one-byte insertion (of characters that change items: digits,
 /// names, tabs, line breaks, `@`, `\`) and deletion at every position of

@@ -85,7 +85,9 @@ struct RawKey {
     /// The value token.
     span: Span,
     /// The absolute frame option that placed the key, with the frame before
-    /// it: an index in [`Side::placed`], or [`NONE`].
+    /// it: an index in [`Side::placed`], or [`NONE`]. Only read to make the
+    /// key's [`KeySource`] after its run ([`NONE`] in keys taken from an
+    /// earlier output: their sources are taken with them).
     placed_by: u32,
     easing: Easing,
     /// How the value was written.
@@ -258,6 +260,8 @@ pub(super) fn compile_anim(
     t.src.references.sort_by_key(|(o, r)| (*o, r.span.start));
     // (An `Arc<Vec>`, not an `Arc<[_]>`: converting would copy every key.)
     t.src.keys = std::sync::Arc::new(t.keys_src);
+    // (Only read to make the sources of the keys run here.)
+    t.side.placed = Vec::new();
     AnimOutput {
         animation: std::sync::Arc::new(anim),
         diagnostics: t.diags,
@@ -441,10 +445,8 @@ impl Tracks {
             self.keys.extend(out.memo.keys[keys.clone()].iter().map(|k| {
                 let mut k = *k;
                 k.span = moved(k.span, by);
-                if let Some((s, f)) = old_side.placed(k.placed_by) {
-                    side.placed.push((moved(s, by), f));
-                    k.placed_by = side.placed.len() as u32 - 1;
-                }
+                // (Read only to make the key's source, taken with it below.)
+                k.placed_by = NONE;
                 if let RawValue::Color(c) = k.value {
                     side.colors.push(old_side.colors[c as usize]);
                     k.value = RawValue::Color(side.colors.len() as u32 - 1);
