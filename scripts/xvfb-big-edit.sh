@@ -27,12 +27,6 @@ cp "$file" "$work/original.skel2d"
 
 XVFB_WAIT=4 start_editor ":${BIG_EDIT_DISPLAY:-95}" "$file"
 x() { DISPLAY="$display" xdotool "$@"; }
-# Keyboard focus: the window may not have been mapped when start_editor
-# asked for it.
-for _ in $(seq 1 50); do
-    x windowfocus --sync "$wid" 2>/dev/null && break
-    sleep 0.2
-done
 x mousemove --window "$wid" 250 120 click 1
 sleep 0.5
 

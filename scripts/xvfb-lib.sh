@@ -33,7 +33,7 @@ wait_for_window() {
 # Starts a virtual X server on display $1 and the editor ($bin) on the
 # script $2 in it (settings kept under $work); on exit both stop and $work
 # is removed. Sets xvfb, app and wid (the editor's window, 1400×860 at 0,0,
-# focused; `display` holds $1 afterwards), then waits XVFB_WAIT seconds
+# with the keyboard focus; `display` holds $1 afterwards), then waits XVFB_WAIT seconds
 # (default 3) for it to draw.
 start_editor() {
     display="$1"
@@ -46,7 +46,12 @@ start_editor() {
         LIBGL_ALWAYS_SOFTWARE=1 "$bin" "$script" &
     app=$!
     wid="$(wait_for_window "$display")"
-    DISPLAY="$display" xdotool windowsize "$wid" 1400 860 windowmove "$wid" 0 0 windowfocus --sync "$wid" 2>/dev/null || true
+    DISPLAY="$display" xdotool windowsize "$wid" 1400 860 windowmove "$wid" 0 0 2>/dev/null || true
+    # Keyboard focus: asking fails until the window is mapped.
+    for _ in $(seq 1 50); do
+        DISPLAY="$display" xdotool windowfocus --sync "$wid" 2>/dev/null && break
+        sleep 0.2
+    done
     sleep "${XVFB_WAIT:-3}"
 }
 
