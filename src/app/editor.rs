@@ -323,8 +323,13 @@ impl Editor {
             ui,
             |ui| {
                 ui.horizontal_top(|ui| {
+                    // The gutter takes its width only: the text field sets
+                    // the height. (Sized as line count × the font's row
+                    // height, it came out taller than the laid-out text,
+                    // whose rows are whole pixels: 1.7k pixels more at
+                    // 13.6k lines, where a jump to the end showed nothing.)
                     let (gutter, _) = ui.allocate_exact_size(
-                        Vec2::new(look.gutter_w, look.row_height * look.line_count as f32),
+                        Vec2::new(look.gutter_w, look.row_height),
                         egui::Sense::hover(),
                     );
                     let Document { text, analysis, .. } = doc;
@@ -479,7 +484,6 @@ struct Look {
     /// Width of a digit.
     char_w: f32,
     dark: bool,
-    line_count: usize,
     gutter_w: f32,
     /// Highlighted matches of the find bar (empty: none).
     find_query: String,
@@ -496,7 +500,6 @@ impl Look {
             row_height,
             char_w,
             dark: ui.visuals().dark_mode,
-            line_count,
             gutter_w: digits as f32 * char_w + 12.0,
             find_query,
             font,
