@@ -4,10 +4,11 @@ use rustc_hash::FxHashMap as HashMap;
 
 use super::names::resolve_or_explain;
 use super::rig::{ChildIds, RigOutput};
+use super::source::Shift;
 use super::source::{
     ItemSource, KeyOrigin, KeySource, Reference, Target as SrcTarget, TimelineSource,
 };
-use super::splice::{ItemEdit, moved};
+use super::splice::ItemEdit;
 use super::{LocalDiag, Ordinal};
 use crate::model::*;
 use crate::syntax::tree::*;
@@ -235,14 +236,16 @@ pub(super) fn compile_anim(
                 (Some((k, by)), Some(p)) => {
                     let (r, d) = p.output.memo.checks[k];
                     attachment_refs.extend(
-                        p.output.memo.attachment_refs[r.0 as usize..r.1 as usize]
-                            .iter()
-                            .map(|x| Reference { span: moved(x.span, by), ..*x }),
+                        p.output.memo.attachment_refs[r.0 as usize..r.1 as usize].iter().map(|x| {
+                            let mut x = *x;
+                            x.shift(by);
+                            x
+                        }),
                     );
                     t.diags.extend(
-                        p.output.diagnostics[d.0 as usize..d.1 as usize].iter().map(|(_, x)| {
-                            (*ord, Diagnostic { span: moved(x.span, by), ..x.clone() })
-                        }),
+                        p.output.diagnostics[d.0 as usize..d.1 as usize]
+                            .iter()
+                            .map(|(_, x)| (*ord, x.clone().shifted(by))),
                     );
                 }
                 _ => check_attachment_names(rig, *ord, item, &mut t.diags, &mut attachment_refs),
@@ -430,7 +433,7 @@ impl Tracks {
         self.diags.extend(
             out.diagnostics[m.diags.0 as usize..m.diags.1 as usize]
                 .iter()
-                .map(|(_, d)| (ord, Diagnostic { span: moved(d.span, by), ..d.clone() })),
+                .map(|(_, d)| (ord, d.clone().shifted(by))),
         );
         let target = match src_target {
             Some(SrcTarget::Bone(b)) => Target::Bone(b.0),
@@ -444,7 +447,7 @@ impl Tracks {
             let (old_side, side) = (&out.memo.side, &mut self.side);
             self.keys.extend(out.memo.keys[keys.clone()].iter().map(|k| {
                 let mut k = *k;
-                k.span = moved(k.span, by);
+                k.span = k.span.shifted(by);
                 // (Read only to make the key's source, taken with it below.)
                 k.placed_by = NONE;
                 if let RawValue::Color(c) = k.value {
@@ -453,15 +456,15 @@ impl Tracks {
                 }
                 k
             }));
-            self.keys_src.extend(out.sources.keys[keys].iter().map(|k| KeySource {
-                span: moved(k.span, by),
-                placed_by: k.placed_by.map(|(s, f)| (moved(s, by), f)),
-                ..*k
+            self.keys_src.extend(out.sources.keys[keys].iter().map(|k| {
+                let mut k = *k;
+                k.shift(by);
+                k
             }));
             self.src.timelines.push((
                 ord,
                 TimelineSource {
-                    line: moved(old.line, by),
+                    line: old.line.shifted(by),
                     end: old.end.wrapping_add(by),
                     effective: false,
                     keys: first..self.keys_src.len() as u32,

@@ -656,18 +656,9 @@ impl PlacedAnim {
             return None;
         }
         if by != 0 {
-            let mv = |s| splice::moved(s, by);
-            for i in &mut self.items {
-                i.region = mv(i.region);
-            }
-            for t in &mut self.timelines {
-                t.line = mv(t.line);
-                t.end = t.end.wrapping_add(by);
-                t.key_base = t.key_base.wrapping_add(by);
-            }
-            for r in &mut self.references {
-                r.span = mv(r.span);
-            }
+            self.items.iter_mut().for_each(|i| i.shift(by));
+            self.timelines.iter_mut().for_each(|t| t.shift(by));
+            self.references.iter_mut().for_each(|r| r.shift(by));
             self.starts.copy_from_slice(starts);
         }
         Some(self)

@@ -363,6 +363,8 @@ impl SourceMap {
 }
 
 /// Moves spans by a section's document offset.
+/// Moves every document position of a source-map entry by `by` bytes
+/// (wrapping, as [`Span::shifted`]: a move back is a wrapped `u32`).
 pub(crate) trait Shift {
     fn shift(&mut self, by: u32);
 }
@@ -404,7 +406,7 @@ impl Shift for BoneDef {
     fn shift(&mut self, by: u32) {
         self.line.shift(by);
         self.path.shift(by);
-        self.end += by;
+        self.end = self.end.wrapping_add(by);
     }
 }
 
@@ -412,7 +414,7 @@ impl Shift for SlotDef {
     fn shift(&mut self, by: u32) {
         self.line.shift(by);
         self.region.shift(by);
-        self.end += by;
+        self.end = self.end.wrapping_add(by);
     }
 }
 
@@ -437,8 +439,8 @@ impl Shift for ItemSource {
 impl Shift for TimelineSource {
     fn shift(&mut self, by: u32) {
         self.line.shift(by);
-        self.end += by;
-        self.key_base += by;
+        self.end = self.end.wrapping_add(by);
+        self.key_base = self.key_base.wrapping_add(by);
     }
 }
 

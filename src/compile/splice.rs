@@ -11,7 +11,7 @@
 
 use crate::syntax::lines::Tokens;
 use crate::syntax::tree::{AnimItem, Section, SectionKind};
-use crate::syntax::{Diagnostic, Span, TokenRole, parse_anim_items};
+use crate::syntax::{TokenRole, parse_anim_items};
 
 /// How an edit inside one `anim` section changed its items: the old
 /// section's bytes `from..to_old` became `from..to_new`, and its items
@@ -32,11 +32,6 @@ impl ItemEdit {
     pub fn delta(&self) -> u32 {
         self.to_new.wrapping_sub(self.to_old)
     }
-}
-
-/// A span moved by `by` bytes (modulo 2³²: `by` may stand for a negative move).
-pub(super) fn moved(s: Span, by: u32) -> Span {
-    Span::new(s.start.wrapping_add(by), s.end.wrapping_add(by))
 }
 
 /// Whether the line that starts at byte `at` of a section's text is an
@@ -162,12 +157,9 @@ pub(super) fn splice_items_in_place(
     }
 
     let n = chunk.diagnostics.len();
-    diags.splice(
-        d0..d1,
-        chunk.diagnostics.into_iter().map(|d| Diagnostic { span: moved(d.span, from32), ..d }),
-    );
+    diags.splice(d0..d1, chunk.diagnostics.into_iter().map(|d| d.shifted(from32)));
     for d in &mut diags[d0 + n..] {
-        d.span = moved(d.span, delta);
+        d.span = d.span.shifted(delta);
     }
 
     let roles = &mut tree.roles;
@@ -176,22 +168,22 @@ pub(super) fn splice_items_in_place(
     let n = chunk.roles.len();
     roles.splice(
         r0..r1,
-        chunk.roles.iter().map(|r| TokenRole { span: moved(r.span, from32), role: r.role }),
+        chunk.roles.iter().map(|r| TokenRole { span: r.span.shifted(from32), role: r.role }),
     );
     for r in &mut roles[r0 + n..] {
-        r.span = moved(r.span, delta);
+        r.span = r.span.shifted(delta);
     }
     Some(edit)
 }
 
 /// Moves every span of an item by `by` (wrapping).
 fn move_item(i: &mut AnimItem, by: u32) {
-    i.target.span = moved(i.target.span, by);
+    i.target.span = i.target.span.shifted(by);
     for t in &mut i.timelines {
-        t.prop.span = moved(t.prop.span, by);
-        t.span = moved(t.span, by);
+        t.prop.span = t.prop.span.shifted(by);
+        t.span = t.span.shifted(by);
         for c in &mut t.commands {
-            c.span = moved(c.span, by);
+            c.span = c.span.shifted(by);
         }
     }
 }

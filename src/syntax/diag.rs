@@ -19,8 +19,10 @@ impl Span {
     }
 
     /// The same span `by` bytes later (section offsets → document offsets).
+    /// Wrapping: a span moved back by `n` bytes is shifted by `0u32 -
+    /// n` (how an edit that shortened the text moves what follows it).
     pub fn shifted(self, by: u32) -> Span {
-        Span { start: self.start + by, end: self.end + by }
+        Span { start: self.start.wrapping_add(by), end: self.end.wrapping_add(by) }
     }
 
     /// The smallest span holding both.
