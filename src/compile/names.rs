@@ -124,7 +124,7 @@ fn combine(seg: u64, rest: u64) -> u64 {
 const EMPTY: u64 = 0x2545_F491_4F6C_DD1D;
 
 /// The last segment of a dotted name (the whole name without a dot).
-fn last_segment(name: &str) -> &str {
+pub(super) fn last_segment(name: &str) -> &str {
     memchr::memrchr(b'.', name.as_bytes()).map_or(name, |i| &name[i + 1..])
 }
 

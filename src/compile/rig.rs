@@ -2,7 +2,7 @@
 
 use rustc_hash::FxHashMap as HashMap;
 
-use super::names::{NameId, NameIndex, resolve_or_explain};
+use super::names::{NameId, NameIndex, last_segment, resolve_or_explain};
 use super::source::{
     BoneDef, OrderEntry, PropKey, PropSource, Reference, SkinEntry, SlotDef, Target,
 };
@@ -285,10 +285,6 @@ impl Ctx {
     fn reference(&mut self, ord: Ordinal, span: Span, target: Option<Target>, definition: bool) {
         self.refs.push((ord, Reference { span, target, definition }));
     }
-}
-
-fn last_segment(s: &str) -> &str {
-    s.rsplit('.').next().unwrap_or(s)
 }
 
 fn parent_name(s: &str) -> Option<&str> {
