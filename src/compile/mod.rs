@@ -179,9 +179,6 @@ pub struct Compiler {
     leading: String,
     /// The line starts of the last text (empty before the first update).
     line_starts: Vec<u32>,
-    /// The section of this update whose tree was spliced from the last
-    /// one's (only its edited items parsed), and how.
-    item_edit: Option<(usize, splice::ItemEdit, u64)>,
     /// The id of the last section tree made.
     last_id: u64,
     /// The source-key list of an animation output no longer used, emptied
@@ -229,7 +226,6 @@ impl Compiler {
         self.last_parsed_sections = 0;
         self.last_compiled_units = 0;
         self.last_spliced_sections = 0;
-        self.item_edit = None;
         // What changed since the last text: the line index is rebuilt
         // from the last one, scanning only the edited bytes, and sections
         // wholly in the unchanged ends are reused without comparing texts.
@@ -249,10 +245,11 @@ impl Compiler {
         };
         let slices = split_sections_at(text, line_index.line_breaks());
         let starts: Vec<u32> = slices.iter().map(|s| s.start).collect();
-        let sections = self.parse_sections(text, &slices, window);
+        let (sections, item_edit) = self.parse_sections(text, &slices, window);
         let (rig_idx, rig_out, rig_generation) = self.update_rig(&sections);
         let (ik_idx, ik_out) = self.update_ik(&sections, &rig_out);
-        let (groups, anim_outputs) = self.update_anims(&sections, &rig_out, rig_generation);
+        let (groups, anim_outputs) =
+            self.update_anims(&sections, item_edit, &rig_out, rig_generation);
         let units = Units { starts, rig_idx, rig_out, ik_idx, ik_out, groups, anim_outputs };
         let mut diagnostics = units.diagnostics(&sections);
         let rig_sources = self.placed_rig_sources(&units);
@@ -298,13 +295,16 @@ impl Compiler {
         Some(EditWindow { old_len, prefix, suffix })
     }
 
-    /// Section trees for `slices`, parsing only the texts not seen in the last update.
+    /// Section trees for `slices`, parsing only the texts not seen in the
+    /// last update; and the section whose tree was spliced from the last
+    /// one's (only its edited items parsed), how, and the old tree's id.
     fn parse_sections(
         &mut self,
         text: &str,
         slices: &[crate::syntax::SectionSlice],
         window: Option<EditWindow>,
-    ) -> Vec<CachedSection> {
+    ) -> (Vec<CachedSection>, Option<ItemEditAt>) {
+        let mut item_edit = None;
         let mut prev: Vec<Option<CachedSection>> =
             std::mem::take(&mut self.sections).into_iter().map(Some).collect();
         let (n_new, n_old) = (slices.len(), prev.len());
@@ -356,7 +356,7 @@ impl Compiler {
                     let tree = match spliced {
                         Some((tree, edit, old_id)) => {
                             self.last_spliced_sections += 1;
-                            self.item_edit = Some((i, edit, old_id));
+                            item_edit = Some((i, edit, old_id));
                             tree
                         }
                         None => Arc::new(parse_section(src)),
@@ -366,7 +366,7 @@ impl Compiler {
             };
             sections.push(cached);
         }
-        sections
+        (sections, item_edit)
     }
 
     /// The tree of section `sl` of `text` from the old tree of the section
@@ -501,6 +501,7 @@ impl Compiler {
     fn update_anims(
         &mut self,
         sections: &[CachedSection],
+        item_edit: Option<ItemEditAt>,
         rig_out: &rig::RigOutput,
         rig_generation: u64,
     ) -> (Vec<AnimGroup>, Vec<Arc<anim::AnimOutput>>) {
@@ -537,7 +538,7 @@ impl Compiler {
                     // Only the edited items of one of its sections changed:
                     // the other items' results are taken from the last output.
                     let prev = earlier.as_ref().and_then(|c| {
-                        let (edited, edit, old_id) = self.item_edit.as_ref()?;
+                        let (edited, edit, old_id) = item_edit.as_ref()?;
                         let ord = idx.iter().position(|i| i == edited)?;
                         let unchanged = c.rig_generation == rig_generation
                             && c.key.len() == key.len()
@@ -615,6 +616,10 @@ impl Compiler {
         }
     }
 }
+
+/// The section (by position) whose tree an update spliced from the last
+/// one's, how, and the id of that last tree.
+type ItemEditAt = (usize, splice::ItemEdit, u64);
 
 /// An animation's part of a source map in document offsets, for the
 /// output, number and section starts it was placed with.
