@@ -471,14 +471,7 @@ impl Tracks {
                     ..old.clone()
                 },
             ));
-            let key = (target, old.prop);
-            let channel = Channel {
-                keys: (keys_from as u32, self.keys.len() as u32),
-                timeline: self.src.timelines.len() - 1,
-            };
-            if self.channels.insert(key, channel).is_none() {
-                self.order.push(key);
-            }
+            self.set_channel((target, old.prop), keys_from);
         }
     }
 
@@ -531,7 +524,13 @@ impl Tracks {
                 open_loop: run.open_loop,
             },
         ));
-        let key = (target, tl.prop.node);
+        self.set_channel((target, tl.prop.node), keys_from);
+    }
+
+    /// Makes the timeline just added (the last of `src.timelines`, its keys
+    /// `keys[keys_from..]`) the one of channel `key`, replacing an earlier
+    /// timeline of it.
+    fn set_channel(&mut self, key: (Target, TimelineProp), keys_from: usize) {
         let channel = Channel {
             keys: (keys_from as u32, self.keys.len() as u32),
             timeline: self.src.timelines.len() - 1,
