@@ -34,13 +34,10 @@ pub struct AnimOutput {
 }
 
 /// Per item of every section (in order), the part of an [`AnimOutput`] it
-/// produced; with the raw keys (aligned with `sources.keys`).
+/// produced (its keys are those of `sources.keys`).
 #[derive(Debug, Default)]
 struct Memo {
     items: Vec<ItemMemo>,
-    keys: Vec<RawKey>,
-    /// What the keys' indices point to ([`Side`]).
-    side: Side,
     /// Per item, what checking its attachment names added: a range of
     /// `attachment_refs` and one of the diagnostics.
     checks: Vec<((u32, u32), (u32, u32))>,
@@ -71,8 +68,70 @@ pub struct AnimSources {
     pub items: Vec<(Ordinal, ItemSource)>,
     pub timelines: Vec<(Ordinal, TimelineSource)>,
     /// Keys, relative to the section of their timeline (which says which).
-    pub keys: std::sync::Arc<Vec<KeySource>>,
+    pub keys: std::sync::Arc<KeyList>,
     pub references: Vec<(Ordinal, Reference)>,
+}
+
+/// Every key an animation's timelines made (those of timelines a later
+/// line replaced too), in the order they were made: what the source map
+/// hands out as [`KeySource`]s and what a later compile takes over for the
+/// items an edit did not touch. Kept as the timeline runs make them (40
+/// bytes a key) rather than as [`KeySource`]s (72): a key's source is made
+/// from its run key when it is asked for.
+#[derive(Default)]
+pub struct KeyList {
+    keys: Vec<RawKey>,
+    /// What the keys' indices point to.
+    side: Side,
+    /// The animation's frame rate, which makes a key's time.
+    fps: f64,
+}
+
+impl KeyList {
+    /// How many keys there are.
+    pub fn len(&self) -> usize {
+        self.keys.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.keys.is_empty()
+    }
+
+    /// Key `i`, with spans relative to the start of its timeline's section.
+    pub fn get(&self, i: usize) -> Option<KeySource> {
+        let k = self.keys.get(i)?;
+        Some(KeySource {
+            frame: k.frame,
+            time_secs: k.frame / self.fps,
+            value: k.value.number(),
+            span: k.span,
+            origin: k.origin,
+            placed_by: self.side.placed(k.placed_by),
+        })
+    }
+
+    /// The list of keys, emptied, for the next compile to fill.
+    pub(super) fn take_buffer(&mut self) -> Vec<RawKey> {
+        let mut keys = std::mem::take(&mut self.keys);
+        keys.clear();
+        keys
+    }
+}
+
+impl std::fmt::Debug for KeyList {
+    /// The keys as the source map hands them out (not the indices they
+    /// are kept with, which depend on the order a compile made them in).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries((0..self.len()).filter_map(|i| self.get(i))).finish()
+    }
+}
+
+impl PartialEq for KeyList {
+    /// The same keys, as the source map hands them out.
+    fn eq(&self, other: &KeyList) -> bool {
+        self.len() == other.len() && (0..self.len()).all(|i| self.get(i) == other.get(i))
+    }
 }
 
 /// A key as a timeline run makes it: 40 bytes, no allocation. What few
@@ -80,15 +139,14 @@ pub struct AnimSources {
 /// [`Side`] list, by index; an attachment name is resolved as it is pushed
 /// (an animation is only reused with the same rig names).
 #[derive(Clone, Copy, Debug)]
-struct RawKey {
+pub(super) struct RawKey {
     frame: f64,
     value: RawValue,
     /// The value token.
     span: Span,
     /// The absolute frame option that placed the key, with the frame before
     /// it: an index in [`Side::placed`], or [`NONE`]. Only read to make the
-    /// key's [`KeySource`] after its run ([`NONE`] in keys taken from an
-    /// earlier output: their sources are taken with them).
+    /// key's [`KeySource`].
     placed_by: u32,
     easing: Easing,
     /// How the value was written.
@@ -172,7 +230,6 @@ struct Tracks {
     /// What `keys` (and keys runs discarded) point to.
     side: Side,
     src: AnimSources,
-    keys_src: Vec<KeySource>,
     diags: Vec<LocalDiag>,
     scratch: Scratch,
     items: Vec<ItemMemo>,
@@ -195,14 +252,14 @@ struct Channel {
 /// from it, moved where the edit moved them: only the edited items' names
 /// are resolved and their timelines run.
 ///
-/// The source keys are written into `spare` (emptied first), a buffer of an
+/// The keys are written into `spare` (emptied first), a buffer of an
 /// output no longer used: a list this long would otherwise come in fresh
 /// pages from the kernel on every edit.
 pub(super) fn compile_anim(
     rig: &RigOutput,
     sections: &[(Ordinal, &AnimSection)],
     prev: Option<Previous<'_>>,
-    spare: Vec<KeySource>,
+    spare: Vec<RawKey>,
 ) -> AnimOutput {
     let name = sections.first().map_or(String::new(), |s| s.1.name.node.clone());
     let (fps, opts) = header_defaults(sections);
@@ -214,7 +271,7 @@ pub(super) fn compile_anim(
             let edit = (p.ord == *ord).then_some(p.edit);
             (p.output, before, edit)
         });
-        t.section(rig, *ord, sec, opts, fps, replay);
+        t.section(rig, *ord, sec, opts, replay);
         before += match replay {
             Some((_, _, Some(e))) => sec.items.len() - e.new_count + e.old_count,
             _ => sec.items.len(),
@@ -261,15 +318,12 @@ pub(super) fn compile_anim(
     // In document order once here (stably, as the compiler's list is), so
     // merging them into the document's sorted list is cheap on every update.
     t.src.references.sort_by_key(|(o, r)| (*o, r.span.start));
-    // (An `Arc<Vec>`, not an `Arc<[_]>`: converting would copy every key.)
-    t.src.keys = std::sync::Arc::new(t.keys_src);
-    // (Only read to make the sources of the keys run here.)
-    t.side.placed = Vec::new();
+    t.src.keys = std::sync::Arc::new(KeyList { keys: t.keys, side: t.side, fps: anim.fps });
     AnimOutput {
         animation: std::sync::Arc::new(anim),
         diagnostics: t.diags,
         sources: t.src,
-        memo: Memo { items: t.items, keys: t.keys, side: t.side, checks, attachment_refs },
+        memo: Memo { items: t.items, checks, attachment_refs },
     }
 }
 
@@ -291,9 +345,9 @@ fn header_defaults(sections: &[(Ordinal, &AnimSection)]) -> (f64, Opts) {
 impl Tracks {
     /// Room for everything up front: growing these vectors one push at a
     /// time copies them again and again (keys: about one per command).
-    fn with_room(sections: &[(Ordinal, &AnimSection)], mut keys_src: Vec<KeySource>) -> Tracks {
-        keys_src.clear();
-        let mut t = Tracks { keys_src, ..Tracks::default() };
+    fn with_room(sections: &[(Ordinal, &AnimSection)], mut keys: Vec<RawKey>) -> Tracks {
+        keys.clear();
+        let mut t = Tracks { keys, ..Tracks::default() };
         let items: usize = sections.iter().map(|s| s.1.items.len()).sum();
         let timelines: usize =
             sections.iter().flat_map(|s| &s.1.items).map(|i| i.timelines.len()).sum();
@@ -305,7 +359,6 @@ impl Tracks {
             .sum();
         t.src.items.reserve(items);
         t.src.timelines.reserve(timelines);
-        t.keys_src.reserve(commands);
         t.keys.reserve(commands);
         t.src.references.reserve(items + sections.len());
         t.order.reserve(timelines);
@@ -325,7 +378,6 @@ impl Tracks {
         ord: Ordinal,
         sec: &AnimSection,
         opts: Opts,
-        fps: f64,
         replay: Option<(&AnimOutput, usize, Option<ItemEdit>)>,
     ) {
         let this_anim = AnimId(0);
@@ -352,7 +404,7 @@ impl Tracks {
             self.earlier.push(earlier.map(|(_, k, by)| (k, by)));
             match earlier {
                 Some((out, k, by)) => self.replay(ord, item, region, out, k, by),
-                None => self.item(rig, ord, item, region, opts, fps),
+                None => self.item(rig, ord, item, region, opts),
             }
             self.items.push(ItemMemo {
                 timelines: (tl0, self.src.timelines.len() as u32),
@@ -362,15 +414,7 @@ impl Tracks {
     }
 
     /// Resolves one item's target and runs its timelines.
-    fn item(
-        &mut self,
-        rig: &RigOutput,
-        ord: Ordinal,
-        item: &AnimItem,
-        region: Span,
-        opts: Opts,
-        fps: f64,
-    ) {
+    fn item(&mut self, rig: &RigOutput, ord: Ordinal, item: &AnimItem, region: Span, opts: Opts) {
         let this_anim = AnimId(0);
         let fallback = "its timelines are ignored";
         let resolved = if item.is_slot {
@@ -406,7 +450,7 @@ impl Tracks {
                     Target::Bone(_) => None,
                 },
             };
-            self.timeline(at, tl, start, target, src_target, fps);
+            self.timeline(at, tl, start, target, src_target);
         }
     }
 
@@ -443,22 +487,18 @@ impl Tracks {
         for (_, old) in &out.sources.timelines[m.timelines.0 as usize..m.timelines.1 as usize] {
             let keys = old.keys.start as usize..old.keys.end as usize;
             let keys_from = self.keys.len();
-            let first = self.keys_src.len() as u32;
-            let (old_side, side) = (&out.memo.side, &mut self.side);
-            self.keys.extend(out.memo.keys[keys.clone()].iter().map(|k| {
+            let (old_side, side) = (&out.sources.keys.side, &mut self.side);
+            self.keys.extend(out.sources.keys.keys[keys].iter().map(|k| {
                 let mut k = *k;
                 k.span = k.span.shifted(by);
-                // (Read only to make the key's source, taken with it below.)
-                k.placed_by = NONE;
+                if let Some((s, before)) = old_side.placed(k.placed_by) {
+                    side.placed.push((s.shifted(by), before));
+                    k.placed_by = side.placed.len() as u32 - 1;
+                }
                 if let RawValue::Color(c) = k.value {
                     side.colors.push(old_side.colors[c as usize]);
                     k.value = RawValue::Color(side.colors.len() as u32 - 1);
                 }
-                k
-            }));
-            self.keys_src.extend(out.sources.keys[keys].iter().map(|k| {
-                let mut k = *k;
-                k.shift(by);
                 k
             }));
             self.src.timelines.push((
@@ -467,7 +507,7 @@ impl Tracks {
                     line: old.line.shifted(by),
                     end: old.end.wrapping_add(by),
                     effective: false,
-                    keys: first..self.keys_src.len() as u32,
+                    keys: keys_from as u32..self.keys.len() as u32,
                     ..old.clone()
                 },
             ));
@@ -483,7 +523,6 @@ impl Tracks {
         start: Opts,
         target: Target,
         src_target: Option<SrcTarget>,
-        fps: f64,
     ) {
         let this_anim = AnimId(0);
         let keys_from = self.keys.len();
@@ -497,17 +536,6 @@ impl Tracks {
             &mut self.side,
             &mut self.keys,
         );
-        let run_keys = &self.keys[keys_from..];
-        let first = self.keys_src.len() as u32;
-        let side = &self.side;
-        self.keys_src.extend(run_keys.iter().map(|k| KeySource {
-            frame: k.frame,
-            time_secs: k.frame / fps,
-            value: k.value.number(),
-            span: k.span,
-            origin: k.origin,
-            placed_by: side.placed(k.placed_by),
-        }));
         let end = tl.commands.last().map_or(tl.prop.span.end, |c| c.span.end);
         self.src.timelines.push((
             ord,
@@ -517,7 +545,7 @@ impl Tracks {
                 prop: tl.prop.node,
                 line: tl.span,
                 effective: false,
-                keys: first..self.keys_src.len() as u32,
+                keys: keys_from as u32..self.keys.len() as u32,
                 key_base: 0,
                 end,
                 end_frame: run.end_frame,

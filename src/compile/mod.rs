@@ -19,6 +19,7 @@ mod rig;
 pub mod source;
 mod splice;
 
+pub use anim::KeyList;
 use source::Shift;
 pub use source::{
     BoneDef, IkSource, ItemSource, KeyOrigin, KeySource, OrderEntry, PropKey, PropSource,
@@ -183,7 +184,7 @@ pub struct Compiler {
     last_id: u64,
     /// The source-key list of an animation output no longer used, emptied
     /// and filled by the next animation compiled.
-    spare_keys: Vec<KeySource>,
+    spare_keys: Vec<anim::RawKey>,
     /// How many sections the last update parsed (the rest came from the cache).
     pub last_parsed_sections: usize,
     /// How many of those it parsed only in part: the edited items of an
@@ -557,7 +558,7 @@ impl Compiler {
                     if let Some(out) = earlier.as_mut().and_then(|c| Arc::get_mut(&mut c.output))
                         && let Some(keys) = Arc::get_mut(&mut out.sources.keys)
                     {
-                        self.spare_keys = std::mem::take(keys);
+                        self.spare_keys = keys.take_buffer();
                     }
                     AnimCache { rig_generation, output: Arc::new(output), key }
                 }

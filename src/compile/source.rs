@@ -242,7 +242,7 @@ pub struct SourceMap {
     /// `TimelineSource`), with spans relative to their timeline's section:
     /// shared with the compiler's cache, so an update does not copy the keys
     /// of animations that did not change. Read them with [`SourceMap::keys_of`].
-    pub keys: Vec<Arc<Vec<KeySource>>>,
+    pub keys: Vec<Arc<super::KeyList>>,
     /// Every name written, sorted by position.
     pub references: Vec<Reference>,
     /// Every line of the `ik` sections, in document order.
@@ -334,16 +334,12 @@ impl SourceMap {
 
     /// The keys of a timeline, in document offsets.
     pub fn keys_of(&self, t: &TimelineSource) -> Vec<KeySource> {
-        let keys = self
-            .keys
-            .get(t.anim.index())
-            .and_then(|k| k.get(t.keys.start as usize..t.keys.end as usize))
-            .unwrap_or_default();
-        keys.iter()
-            .map(|k| {
-                let mut k = *k;
+        let Some(list) = self.keys.get(t.anim.index()) else { return Vec::new() };
+        (t.keys.start as usize..t.keys.end as usize)
+            .map_while(|i| {
+                let mut k = list.get(i)?;
                 k.shift(t.key_base);
-                k
+                Some(k)
             })
             .collect()
     }
