@@ -78,7 +78,7 @@ struct Group {
 /// are grouped by their last segment; a lookup walks the group of the
 /// reference's last segment and compares. Most groups are small (a rig's
 /// names rarely share a last segment more than a few times), and building
-/// them costs one hash per name. A group larger than [`SMALL_GROUP`] (say
+/// them costs one hash per name. A group larger than eight names (`SMALL_GROUP`; say
 /// a hundred bones all named `….tip`) would make lookups slow: its names are indexed by
 /// every dotted suffix instead, each suffix keyed by a hash built segment by
 /// segment from the right (all the suffixes of a name cost one pass over
