@@ -8,7 +8,7 @@
 
 use divan::Bencher;
 use divan::counter::BytesCount;
-use skelpad::compile::{Compiler, compile};
+use skelpad::compile::{Compiler, Threads, compile};
 use skelpad::generate;
 use skelpad::model::SkinId;
 use skelpad::runtime::{Pose, evaluate_into};
@@ -46,6 +46,16 @@ fn parse<const BONES: usize>(bencher: Bencher, style: &str) {
 fn parse_and_compile<const BONES: usize>(bencher: Bencher, style: &str) {
     let text = text(style, BONES);
     bencher.counter(BytesCount::of_str(&text)).bench(|| compile(divan::black_box(&text)));
+}
+
+/// Parse + compile from scratch on the calling thread only (the default
+/// shares sections and animations among rayon's threads; see `Threads`).
+#[divan::bench(args = NAMES, consts = [1000, 5000], sample_count = 20)]
+fn parse_and_compile_one_thread<const BONES: usize>(bencher: Bencher, style: &str) {
+    let text = text(style, BONES);
+    bencher
+        .counter(BytesCount::of_str(&text))
+        .bench(|| Compiler::with_threads(Threads::One).update(divan::black_box(&text)));
 }
 
 /// One pose of every bone, each iteration at a new time: the playhead walks

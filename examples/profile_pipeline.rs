@@ -3,10 +3,10 @@
 //! compared before and after a change while the machine is busy.
 //!
 //! `cargo run --release --example profile_pipeline -- STAGE STYLE BONES ITERS`
-//! with STAGE one of parse, compile, pose, edit-anim, edit-skel (or write:
+//! with STAGE one of parse, compile, compile-one (one thread), pose, edit-anim, edit-skel (or write:
 //! print the script); STYLE a name from `generate::STYLES`.
 
-use skelpad::compile::{Compiler, compile};
+use skelpad::compile::{Compiler, Threads, compile};
 use skelpad::generate;
 use skelpad::model::SkinId;
 use skelpad::runtime::{Pose, evaluate_into};
@@ -48,6 +48,13 @@ fn main() -> std::process::ExitCode {
         "compile" => {
             for _ in 0..iters {
                 std::hint::black_box(compile(std::hint::black_box(&text)));
+            }
+        }
+        // One thread (a compile's work is otherwise shared out; see `Threads`).
+        "compile-one" => {
+            for _ in 0..iters {
+                let mut c = Compiler::with_threads(Threads::One);
+                std::hint::black_box(c.update(std::hint::black_box(&text)));
             }
         }
         "pose" => {

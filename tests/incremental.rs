@@ -14,7 +14,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "test code")]
 
 use proptest::prelude::*;
-use skelpad::compile::{Compilation, Compiler, compile};
+use skelpad::compile::{Compilation, Compiler, Threads, compile};
 use skelpad::generate;
 
 fn cases(default: u32) -> ProptestConfig {
@@ -114,7 +114,10 @@ proptest! {
     ) {
         let (name, style) = &generate::STYLES[style];
         let original = generate::styled(style, bones, anims);
-        let mut compiler = Compiler::new();
+        // Its sections parsed and animations compiled on rayon's threads
+        // (these scripts are too small for `Threads::Auto` to share them
+        // out); the fresh compiles it is checked against use one thread.
+        let mut compiler = Compiler::with_threads(Threads::Always);
         let first = compiler.update(&original);
         prop_assert_eq!(observe(&first), observe(&compile(&original)), "{}: first update", name);
         let mut text = original.clone();
@@ -250,7 +253,7 @@ fn every_one_byte_edit_of_a_hand_written_script() {
     {
         assert!(messages.iter().any(|m| m.contains(what)), "{what} not in {messages:?}");
     }
-    let mut compiler = Compiler::new();
+    let mut compiler = Compiler::with_threads(Threads::Always);
     let base = observe(&compiler.update(HAND));
     assert_eq!(base, observe(&compile(HAND)));
     let mut spliced = 0;
@@ -275,6 +278,27 @@ fn every_one_byte_edit_of_a_hand_written_script() {
         }
     }
     assert!(spliced > 500, "only {spliced} updates spliced an animation's items");
+}
+
+/// On scripts large enough for `Threads::Auto` to share sections and
+/// animations among threads, the compile equals one made on one thread, in
+/// every generated style, and so does an update after a bone is added to
+/// the skeleton (every animation recompiled at once).
+#[test]
+fn work_shared_among_threads_gives_what_one_thread_gives() {
+    for (name, style) in generate::STYLES {
+        let text = generate::styled(style, 400, 6);
+        assert!(text.len() >= Threads::MIN_SHARED_BYTES, "{name}: {} bytes", text.len());
+        let one = observe(&Compiler::with_threads(Threads::One).update(&text));
+        let mut shared = Compiler::new();
+        assert!(observe(&shared.update(&text)) == one, "{name}: a compile from scratch differs");
+        let added = text.replacen("\n\t", "\n\tadded_bone\n\t", 1);
+        assert_ne!(added, text);
+        let inc = observe(&shared.update(&added));
+        assert!(shared.last_compiled_units > 2, "{name}: {}", shared.last_compiled_units);
+        let one = observe(&Compiler::with_threads(Threads::One).update(&added));
+        assert!(inc == one, "{name}: the update differs ({})", first_difference(&inc, &one));
+    }
 }
 
 /// Where two observations part (a few fields around the first difference).

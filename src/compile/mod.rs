@@ -144,6 +144,18 @@ struct AnimCache {
     output: Arc<anim::AnimOutput>,
 }
 
+/// An animation to compile: its group, its sections, the cache entry it
+/// replaces and how much of that can be reused, its cache key and a key
+/// buffer to fill.
+struct AnimJob<'a> {
+    group: usize,
+    input: Vec<(Ordinal, &'a crate::syntax::tree::AnimSection)>,
+    earlier: Option<AnimCache>,
+    reuse: Option<(Ordinal, splice::ItemEdit)>,
+    key: Vec<u64>,
+    spare: Vec<anim::RawKey>,
+}
+
 /// The rig's part of a source map in document offsets, for the rig output
 /// and section starts it was placed with (its references sorted by position).
 struct PlacedRig {
@@ -185,6 +197,8 @@ pub struct Compiler {
     /// The source-key list of an animation output no longer used, emptied
     /// and filled by the next animation compiled.
     spare_keys: Vec<anim::RawKey>,
+    /// Whether sections are parsed and animations compiled on several threads.
+    threads: Threads,
     /// How many sections the last update parsed (the rest came from the cache).
     pub last_parsed_sections: usize,
     /// How many of those it parsed only in part: the edited items of an
@@ -192,6 +206,50 @@ pub struct Compiler {
     pub last_spliced_sections: usize,
     /// How many compile units (rig, animations) the last update rebuilt.
     pub last_compiled_units: usize,
+}
+
+/// Whether a compile shares its work out among threads (rayon's pool).
+///
+/// The sections of a document are parsed independently of each other, and
+/// its animations compiled independently once the rig is built: with enough
+/// text, they are spread over the pool's threads. The result is the same
+/// either way.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Threads {
+    /// Several threads when there are at least two pieces of work and
+    /// [`Threads::MIN_SHARED_BYTES`] of text among them (below that, waking
+    /// the pool costs more than it saves).
+    #[default]
+    Auto,
+    /// The calling thread only.
+    One,
+    /// Several threads whenever there are two pieces of work.
+    Always,
+}
+
+impl Threads {
+    /// The least text, in bytes, that [`Threads::Auto`] shares out.
+    pub const MIN_SHARED_BYTES: usize = 64 * 1024;
+
+    /// Whether `pieces` pieces of work over `bytes` of text are shared out.
+    fn share(self, pieces: usize, bytes: usize) -> bool {
+        match self {
+            Threads::One => false,
+            Threads::Auto => pieces >= 2 && bytes >= Self::MIN_SHARED_BYTES,
+            Threads::Always => pieces >= 2,
+        }
+    }
+}
+
+/// Parses each text as a section, on several threads when `threads` says so.
+fn parse_all(srcs: &[&str], threads: Threads) -> Vec<Section> {
+    let bytes = srcs.iter().map(|s| s.len()).sum();
+    if threads.share(srcs.len(), bytes) {
+        use rayon::prelude::*;
+        srcs.par_iter().map(|s| parse_section(s)).collect()
+    } else {
+        srcs.iter().map(|s| parse_section(s)).collect()
+    }
 }
 
 /// Section-relative source entries in document offsets.
@@ -219,6 +277,12 @@ impl Compiler {
     /// A compiler that has seen no text yet.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// A compiler that shares its work among threads as `threads` says
+    /// (see [`Threads`]; [`Compiler::new`] uses [`Threads::Auto`]).
+    pub fn with_threads(threads: Threads) -> Self {
+        Compiler { threads, ..Self::default() }
     }
 
     /// Compiles `text`, reusing every section tree, rig and animation whose
@@ -309,7 +373,10 @@ impl Compiler {
         let mut prev: Vec<Option<CachedSection>> =
             std::mem::take(&mut self.sections).into_iter().map(Some).collect();
         let (n_new, n_old) = (slices.len(), prev.len());
-        let mut sections: Vec<CachedSection> = Vec::with_capacity(slices.len());
+        // Each section is reused, spliced or left to parse; the ones to parse
+        // are parsed afterwards, on several threads when there is enough text.
+        let mut sections: Vec<Option<CachedSection>> = Vec::with_capacity(slices.len());
+        let mut to_parse: Vec<(usize, u64, &str)> = Vec::new();
         for (i, sl) in slices.iter().enumerate() {
             let src = &text[sl.start as usize..sl.end as usize];
             let (start, end) = (sl.start as usize, sl.end as usize);
@@ -342,7 +409,7 @@ impl Compiler {
                 }
             });
             let cached = match found.and_then(|j| prev[j].take()) {
-                Some(c) => CachedSection { start: sl.start, ..c },
+                Some(c) => Some(CachedSection { start: sl.start, ..c }),
                 None => {
                     self.last_parsed_sections += 1;
                     self.last_id += 1;
@@ -354,19 +421,28 @@ impl Compiler {
                         let old_id = old.take()?.id;
                         Some((tree, edit, old_id))
                     });
-                    let tree = match spliced {
+                    match spliced {
                         Some((tree, edit, old_id)) => {
                             self.last_spliced_sections += 1;
                             item_edit = Some((i, edit, old_id));
-                            tree
+                            Some(CachedSection { start: sl.start, id, text: src.into(), tree })
                         }
-                        None => Arc::new(parse_section(src)),
-                    };
-                    CachedSection { start: sl.start, id, text: src.into(), tree }
+                        None => {
+                            to_parse.push((i, id, src));
+                            None
+                        }
+                    }
                 }
             };
             sections.push(cached);
         }
+        let srcs: Vec<&str> = to_parse.iter().map(|&(_, _, src)| src).collect();
+        let trees = parse_all(&srcs, self.threads);
+        for ((i, id, src), tree) in to_parse.into_iter().zip(trees) {
+            let start = slices[i].start;
+            sections[i] = Some(CachedSection { start, id, text: src.into(), tree: Arc::new(tree) });
+        }
+        let sections = sections.into_iter().flatten().collect();
         (sections, item_edit)
     }
 
@@ -515,54 +591,91 @@ impl Compiler {
                 }
             }
         }
-        let mut anim_outputs = Vec::with_capacity(groups.len());
-        let mut anims = HashMap::with_capacity_and_hasher(groups.len(), Default::default());
-        for (name, idx) in &groups {
+        // Each animation is taken from the cache or left to compile; those
+        // are compiled afterwards, on several threads when they are many.
+        let mut done: Vec<Option<AnimCache>> = Vec::with_capacity(groups.len());
+        let mut jobs: Vec<AnimJob<'_>> = Vec::new();
+        for (g, (name, idx)) in groups.iter().enumerate() {
             let key: Vec<u64> = idx.iter().map(|&i| sections[i].id).collect();
             let mut earlier = self.anims.remove(name);
-            let cached = earlier.take_if(|c| c.rig_generation == rig_generation && c.key == key);
-            let cache = match cached {
-                Some(c) => c,
-                None => {
-                    self.last_compiled_units += 1;
-                    let input: Vec<(Ordinal, &crate::syntax::tree::AnimSection)> = idx
-                        .iter()
-                        .enumerate()
-                        .filter_map(|(o, &i)| {
-                            if let SectionKind::Anim(a) = &sections[i].tree.kind {
-                                Some((o, a))
-                            } else {
-                                None
-                            }
-                        })
-                        .collect();
-                    // Only the edited items of one of its sections changed:
-                    // the other items' results are taken from the last output.
-                    let prev = earlier.as_ref().and_then(|c| {
-                        let (edited, edit, old_id) = item_edit.as_ref()?;
-                        let ord = idx.iter().position(|i| i == edited)?;
-                        let unchanged = c.rig_generation == rig_generation
-                            && c.key.len() == key.len()
-                            && c.key
-                                .iter()
-                                .zip(&key)
-                                .enumerate()
-                                .all(|(o, (a, b))| if o == ord { a == old_id } else { a == b });
-                        unchanged.then_some(anim::Previous { output: &c.output, ord, edit: *edit })
-                    });
-                    let spare = std::mem::take(&mut self.spare_keys);
-                    let output = anim::compile_anim(rig_out, &input, prev, spare);
-                    // The replaced output's source keys, when nothing else
-                    // holds them (the caller let the last compilation go),
-                    // are the next animation's buffer.
-                    if let Some(out) = earlier.as_mut().and_then(|c| Arc::get_mut(&mut c.output))
-                        && let Some(keys) = Arc::get_mut(&mut out.sources.keys)
-                    {
-                        self.spare_keys = keys.take_buffer();
+            if let Some(c) = earlier.take_if(|c| c.rig_generation == rig_generation && c.key == key)
+            {
+                done.push(Some(c));
+                continue;
+            }
+            self.last_compiled_units += 1;
+            let input: Vec<(Ordinal, &crate::syntax::tree::AnimSection)> = idx
+                .iter()
+                .enumerate()
+                .filter_map(|(o, &i)| {
+                    if let SectionKind::Anim(a) = &sections[i].tree.kind {
+                        Some((o, a))
+                    } else {
+                        None
                     }
-                    AnimCache { rig_generation, output: Arc::new(output), key }
-                }
+                })
+                .collect();
+            // Only the edited items of one of its sections changed: the
+            // other items' results are taken from the last output.
+            let reuse = earlier.as_ref().and_then(|c| {
+                let (edited, edit, old_id) = item_edit.as_ref()?;
+                let ord = idx.iter().position(|i| i == edited)?;
+                let unchanged = c.rig_generation == rig_generation
+                    && c.key.len() == key.len()
+                    && c.key
+                        .iter()
+                        .zip(&key)
+                        .enumerate()
+                        .all(|(o, (a, b))| if o == ord { a == old_id } else { a == b });
+                unchanged.then_some((ord, *edit))
+            });
+            // The source keys of the output this one replaces, when nothing
+            // else holds them (the caller let the last compilation go), are
+            // its buffer; unless it is read from, as the last output.
+            let own = match (reuse, earlier.as_mut()) {
+                (None, Some(c)) => Arc::get_mut(&mut c.output)
+                    .and_then(|out| Arc::get_mut(&mut out.sources.keys))
+                    .map(KeyList::take_buffer),
+                _ => None,
             };
+            let spare = own.unwrap_or_else(|| std::mem::take(&mut self.spare_keys));
+            jobs.push(AnimJob { group: g, input, earlier, reuse, key, spare });
+            done.push(None);
+        }
+        let compile_job = |job: AnimJob<'_>| {
+            let prev = job.reuse.zip(job.earlier.as_ref()).map(|((ord, edit), c)| anim::Previous {
+                output: &c.output,
+                ord,
+                edit,
+            });
+            let output = anim::compile_anim(rig_out, &job.input, prev, job.spare);
+            let cache = AnimCache { rig_generation, output: Arc::new(output), key: job.key };
+            (job.group, cache, job.earlier)
+        };
+        let bytes: usize =
+            jobs.iter().flat_map(|j| &groups[j.group].1).map(|&i| sections[i].text.len()).sum();
+        let compiled: Vec<_> = if self.threads.share(jobs.len(), bytes) {
+            use rayon::prelude::*;
+            jobs.into_par_iter().map(compile_job).collect()
+        } else {
+            jobs.into_iter().map(compile_job).collect()
+        };
+        for (g, cache, mut earlier) in compiled {
+            // The replaced output of an edited animation, read while
+            // compiling: its keys are the next update's buffer.
+            if let Some(keys) = earlier
+                .as_mut()
+                .and_then(|c| Arc::get_mut(&mut c.output))
+                .and_then(|out| Arc::get_mut(&mut out.sources.keys))
+            {
+                self.spare_keys = keys.take_buffer();
+            }
+            done[g] = Some(cache);
+        }
+        let mut anim_outputs = Vec::with_capacity(groups.len());
+        let mut anims = HashMap::with_capacity_and_hasher(groups.len(), Default::default());
+        // (Every group is in `done` by now: from the cache or compiled.)
+        for ((name, _), cache) in groups.iter().zip(done).filter_map(|(g, c)| Some((g, c?))) {
             anim_outputs.push(cache.output.clone());
             anims.insert(name.clone(), cache);
         }

@@ -157,12 +157,30 @@ fn unsigned_bytes(b: &[u8]) -> Option<f64> {
     }
 }
 
+/// Per byte value: whether it may start a name (bit 0) and whether it may
+/// continue one (bit 1). One look-up per byte in the name scanners, which
+/// every bone line and timeline item runs.
+static NAME_BYTES: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        if c.is_ascii_alphabetic() || c == b'_' || c == b'-' {
+            t[b] = 3;
+        } else if c.is_ascii_digit() {
+            t[b] = 2;
+        }
+        b += 1;
+    }
+    t
+};
+
 fn name_start(c: u8) -> bool {
-    c.is_ascii_alphabetic() || c == b'_' || c == b'-'
+    NAME_BYTES[c as usize] & 1 != 0
 }
 
 fn name_char(c: u8) -> bool {
-    c.is_ascii_alphanumeric() || c == b'_' || c == b'-'
+    NAME_BYTES[c as usize] & 2 != 0
 }
 
 fn name_lit(i: &[u8]) -> Res<'_, &[u8]> {
