@@ -308,3 +308,37 @@ fn first_difference(a: &str, b: &str) -> String {
     let around = |v: &[&str]| v[i.saturating_sub(2)..(i + 3).min(v.len())].join(", ");
     format!("update: …{}…; fresh: …{}…", around(&a), around(&b))
 }
+
+/// The rig is started before the other sections are parsed, on the
+/// strength of each section's first physical line; a header continued onto
+/// the next line (`skeleton\` + `#FC0`) is a rig section only once parsed, and
+/// the compile still equals one made on one thread, from scratch and after
+/// edits that move sections into and out of the rig.
+#[test]
+fn a_rig_header_seen_only_by_the_parse_still_builds_the_rig() {
+    let body = generate::styled(&generate::STYLES[0].1, 30, 3);
+    let split = body.replacen("skeleton ", "skeleton\\\n", 1);
+    assert_ne!(split, body);
+    assert!(!skelpad::syntax::opens_rig_section(&split[split.find("skeleton").unwrap()..]));
+    let renamed = split.replacen("skeleton\\\n", "skeletons\\\n", 1);
+    for text in [&split, &renamed, &body, &split] {
+        let one = observe(&Compiler::with_threads(Threads::One).update(text));
+        let shared = observe(&Compiler::with_threads(Threads::Always).update(text));
+        assert!(shared == one, "{}", first_difference(&shared, &one));
+    }
+    let mut compiler = Compiler::with_threads(Threads::Always);
+    for text in [&split, &renamed, &body, &split, &body] {
+        let inc = observe(&compiler.update(text));
+        let one = observe(&Compiler::with_threads(Threads::One).update(text));
+        assert!(inc == one, "{}", first_difference(&inc, &one));
+    }
+    // And the split header is a skeleton: the armature is the one of the
+    // unsplit script, on any number of threads (a rig built only from the
+    // foreseen sections would have no bones, on one thread too).
+    let whole = format!("{:?}", compile(&body).armature);
+    for threads in [Threads::One, Threads::Always] {
+        let comp = Compiler::with_threads(threads).update(&split);
+        assert_eq!(comp.armature.skeleton.bones.len(), 30);
+        assert!(format!("{:?}", comp.armature) == whole, "{threads:?}");
+    }
+}

@@ -310,8 +310,10 @@ impl Compiler {
         };
         let slices = split_sections_at(text, line_index.line_breaks());
         let starts: Vec<u32> = slices.iter().map(|s| s.start).collect();
-        let (sections, item_edit) = self.parse_sections(text, &slices, window);
-        let (rig_idx, rig_out, rig_generation) = self.update_rig(&sections);
+        let mut plan = self.plan_sections(text, &slices, window);
+        let item_edit = plan.item_edit.take();
+        let (sections, (rig_idx, rig_out, rig_generation)) =
+            self.parse_and_build_rig(plan, &slices);
         let (ik_idx, ik_out) = self.update_ik(&sections, &rig_out);
         let (groups, anim_outputs) =
             self.update_anims(&sections, item_edit, &rig_out, rig_generation);
@@ -360,15 +362,16 @@ impl Compiler {
         Some(EditWindow { old_len, prefix, suffix })
     }
 
-    /// Section trees for `slices`, parsing only the texts not seen in the
-    /// last update; and the section whose tree was spliced from the last
-    /// one's (only its edited items parsed), how, and the old tree's id.
-    fn parse_sections(
+    /// Which sections of `slices` keep their trees from the last update,
+    /// which are spliced from the last one's (only an `anim` section's
+    /// edited items parsed; how, and the old tree's id) and which are left
+    /// to parse: the texts not seen in the last update.
+    fn plan_sections<'t>(
         &mut self,
-        text: &str,
+        text: &'t str,
         slices: &[crate::syntax::SectionSlice],
         window: Option<EditWindow>,
-    ) -> (Vec<CachedSection>, Option<ItemEditAt>) {
+    ) -> SectionPlan<'t> {
         let mut item_edit = None;
         let mut prev: Vec<Option<CachedSection>> =
             std::mem::take(&mut self.sections).into_iter().map(Some).collect();
@@ -436,14 +439,72 @@ impl Compiler {
             };
             sections.push(cached);
         }
-        let srcs: Vec<&str> = to_parse.iter().map(|&(_, _, src)| src).collect();
-        let trees = parse_all(&srcs, self.threads);
-        for ((i, id, src), tree) in to_parse.into_iter().zip(trees) {
+        SectionPlan { sections, to_parse, item_edit }
+    }
+
+    /// Parses the sections `plan` left to parse and builds the rig. With
+    /// enough text to share out, the rig's sections are parsed and the rig
+    /// built on one thread while the other sections (the animations, most
+    /// of the text) are parsed on the rest of the pool: the rig is the one
+    /// piece of a compile from scratch that cannot be split, so it starts
+    /// first. Which sections are the rig's is foreseen from their header
+    /// line ([`crate::syntax::opens_rig_section`]); the rig is built again
+    /// from the parsed trees should that have been wrong, so the result does
+    /// not depend on it.
+    fn parse_and_build_rig(
+        &mut self,
+        plan: SectionPlan<'_>,
+        slices: &[crate::syntax::SectionSlice],
+    ) -> (Vec<CachedSection>, RigAt) {
+        let SectionPlan { mut sections, to_parse, .. } = plan;
+        let (rig_first, rest): (Vec<_>, Vec<_>) =
+            to_parse.into_iter().partition(|&(_, _, src)| crate::syntax::opens_rig_section(src));
+        let bytes = rig_first.iter().chain(&rest).map(|&(_, _, src)| src.len()).sum();
+        let threads = self.threads;
+        let share = threads.share(rig_first.len() + rest.len(), bytes);
+        let parse_rig = |this: &mut Self| {
+            let parsed: Vec<Arc<Section>> =
+                rig_first.iter().map(|&(_, _, src)| Arc::new(parse_section(src))).collect();
+            // The rig's sections in document order: those reused and those
+            // just parsed.
+            let mut fresh = rig_first.iter().map(|&(i, ..)| i).zip(&parsed).peekable();
+            let mut key = Vec::new();
+            for (i, cached) in sections.iter().enumerate() {
+                let tree = match cached {
+                    Some(c) => &c.tree,
+                    None => match fresh.next_if(|&(j, _)| j == i) {
+                        Some((_, t)) => t,
+                        None => continue,
+                    },
+                };
+                if is_rig_section(tree) {
+                    key.push(tree.clone());
+                }
+            }
+            let rig = this.rig_for(key.clone());
+            (parsed, key, rig)
+        };
+        let parse_rest = || {
+            let srcs: Vec<&str> = rest.iter().map(|&(_, _, src)| src).collect();
+            parse_all(&srcs, if share { threads } else { Threads::One })
+        };
+        let ((rig_trees, used_key, rig), rest_trees) = if share {
+            rayon::join(|| parse_rig(self), parse_rest)
+        } else {
+            (parse_rig(self), parse_rest())
+        };
+        let parsed = rig_first.into_iter().zip(rig_trees);
+        let rest = rest.into_iter().zip(rest_trees.into_iter().map(Arc::new));
+        for ((i, id, src), tree) in parsed.chain(rest) {
             let start = slices[i].start;
-            sections[i] = Some(CachedSection { start, id, text: src.into(), tree: Arc::new(tree) });
+            sections[i] = Some(CachedSection { start, id, text: src.into(), tree });
         }
-        let sections = sections.into_iter().flatten().collect();
-        (sections, item_edit)
+        let sections: Vec<CachedSection> = sections.into_iter().flatten().collect();
+        let rig_idx: Vec<usize> =
+            (0..sections.len()).filter(|&i| is_rig_section(&sections[i].tree)).collect();
+        let key: Vec<Arc<Section>> = rig_idx.iter().map(|&i| sections[i].tree.clone()).collect();
+        let (rig_out, generation) = if same(&key, &used_key) { rig } else { self.rig_for(key) };
+        (sections, (rig_idx, rig_out, generation))
     }
 
     /// The tree of section `sl` of `text` from the old tree of the section
@@ -484,22 +545,9 @@ impl Compiler {
         Some((Arc::new(tree), edit))
     }
 
-    /// The rig (rebuilt when its sections changed): the indices of its
-    /// sections, its output and the generation of its names.
-    fn update_rig(&mut self, sections: &[CachedSection]) -> (Vec<usize>, Arc<rig::RigOutput>, u64) {
-        let rig_idx: Vec<usize> = sections
-            .iter()
-            .enumerate()
-            .filter(|(_, s)| {
-                matches!(
-                    s.tree.kind,
-                    SectionKind::Skeleton(_) | SectionKind::Skin(_) | SectionKind::Order(_)
-                )
-            })
-            .map(|(i, _)| i)
-            .collect();
-        let rig_key: Vec<Arc<Section>> =
-            rig_idx.iter().map(|&i| sections[i].tree.clone()).collect();
+    /// The rig of the sections `rig_key` (rebuilt when they changed): its
+    /// output and the generation of its names.
+    fn rig_for(&mut self, rig_key: Vec<Arc<Section>>) -> (Arc<rig::RigOutput>, u64) {
         let rig_hit = self.rig.as_ref().is_some_and(|r| same(&r.key, &rig_key));
         if !rig_hit {
             self.last_compiled_units += 1;
@@ -527,7 +575,7 @@ impl Compiler {
             self.rig = Some(RigCache { key: rig_key, output, generation });
         }
         let Some(rig) = self.rig.as_ref() else { unreachable!("the rig was just built") };
-        (rig_idx, rig.output.clone(), rig.generation)
+        (rig.output.clone(), rig.generation)
     }
 
     /// IK families: built on the rig, cached on it and the `ik` sections.
@@ -734,6 +782,25 @@ impl Compiler {
 /// The section (by position) whose tree an update spliced from the last
 /// one's, how, and the id of that last tree.
 type ItemEditAt = (usize, splice::ItemEdit, u64);
+
+/// What an update does with each section of the new text: `sections`
+/// holds those reused or spliced (at their index), `to_parse` the index,
+/// new id and text of the others; and the section whose items were
+/// spliced, if any.
+struct SectionPlan<'t> {
+    sections: Vec<Option<CachedSection>>,
+    to_parse: Vec<(usize, u64, &'t str)>,
+    item_edit: Option<ItemEditAt>,
+}
+
+/// The rig of an update: the indices of its sections, its output and the
+/// generation of its names.
+type RigAt = (Vec<usize>, Arc<rig::RigOutput>, u64);
+
+/// Whether a section is one the rig is built from.
+fn is_rig_section(tree: &Section) -> bool {
+    matches!(tree.kind, SectionKind::Skeleton(_) | SectionKind::Skin(_) | SectionKind::Order(_))
+}
 
 /// An animation's part of a source map in document offsets, for the
 /// output, number and section starts it was placed with.

@@ -11,7 +11,7 @@ pub mod tree;
 
 pub use diag::{Diagnostic, LineCol, LineIndex, Severity, Span};
 pub use lines::{SectionSlice, split_sections, split_sections_at};
-pub use parse::{AnimItems, comment_roles, parse_anim_items, parse_section};
+pub use parse::{AnimItems, comment_roles, opens_rig_section, parse_anim_items, parse_section};
 pub use role::{Role, TokenRole};
 
 /// Parses a whole document: each section with its place in the text.

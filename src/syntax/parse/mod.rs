@@ -210,6 +210,16 @@ fn boundary(text: &str, pos: usize) -> bool {
     text[pos..].chars().next().is_none_or(is_js_space)
 }
 
+/// Whether `src`, a section's text, opens with the header of a section the
+/// rig is built from (`skeleton`, `skin` or `order`), read from its first
+/// physical line as [`parse_section`] reads the header: a scheduling hint
+/// for the compiler, which starts the rig first (a header continued onto a
+/// second line is not recognised here, only by the parse).
+pub fn opens_rig_section(src: &str) -> bool {
+    let first = src.split(['\n', '\r']).next().unwrap_or("");
+    ["skeleton", "skin", "order"].iter().any(|kw| keyword_header(first, kw))
+}
+
 fn keyword_header(text: &str, kw: &str) -> bool {
     text.strip_prefix(kw).is_some_and(|r| r.chars().next().is_none_or(is_js_space))
 }
