@@ -310,8 +310,7 @@ impl Compiler {
         };
         let slices = split_sections_at(text, line_index.line_breaks());
         let starts: Vec<u32> = slices.iter().map(|s| s.start).collect();
-        let mut plan = self.plan_sections(text, &slices, window);
-        let item_edit = plan.item_edit.take();
+        let (plan, item_edit) = self.plan_sections(text, &slices, window);
         let (sections, (rig_idx, rig_out, rig_generation)) =
             self.parse_and_build_rig(plan, &slices);
         let (ik_idx, ik_out) = self.update_ik(&sections, &rig_out);
@@ -371,7 +370,7 @@ impl Compiler {
         text: &'t str,
         slices: &[crate::syntax::SectionSlice],
         window: Option<EditWindow>,
-    ) -> SectionPlan<'t> {
+    ) -> (SectionPlan<'t>, Option<ItemEditAt>) {
         let mut item_edit = None;
         let mut prev: Vec<Option<CachedSection>> =
             std::mem::take(&mut self.sections).into_iter().map(Some).collect();
@@ -439,7 +438,7 @@ impl Compiler {
             };
             sections.push(cached);
         }
-        SectionPlan { sections, to_parse, item_edit }
+        (SectionPlan { sections, to_parse }, item_edit)
     }
 
     /// Parses the sections `plan` left to parse and builds the rig. With
@@ -456,7 +455,7 @@ impl Compiler {
         plan: SectionPlan<'_>,
         slices: &[crate::syntax::SectionSlice],
     ) -> (Vec<CachedSection>, RigAt) {
-        let SectionPlan { mut sections, to_parse, .. } = plan;
+        let SectionPlan { mut sections, to_parse } = plan;
         let (rig_first, rest): (Vec<_>, Vec<_>) =
             to_parse.into_iter().partition(|&(_, _, src)| crate::syntax::opens_rig_section(src));
         let bytes = rig_first.iter().chain(&rest).map(|&(_, _, src)| src.len()).sum();
@@ -785,12 +784,10 @@ type ItemEditAt = (usize, splice::ItemEdit, u64);
 
 /// What an update does with each section of the new text: `sections`
 /// holds those reused or spliced (at their index), `to_parse` the index,
-/// new id and text of the others; and the section whose items were
-/// spliced, if any.
+/// new id and text of the others.
 struct SectionPlan<'t> {
     sections: Vec<Option<CachedSection>>,
     to_parse: Vec<(usize, u64, &'t str)>,
-    item_edit: Option<ItemEditAt>,
 }
 
 /// The rig of an update: the indices of its sections, its output and the
