@@ -342,3 +342,64 @@ fn a_rig_header_seen_only_by_the_parse_still_builds_the_rig() {
         assert!(format!("{:?}", comp.armature) == whole, "{threads:?}");
     }
 }
+
+/// A skeleton section parsed in two halves (`skeleton_cut`,
+/// `parse_skeleton_from`, `join_skeleton`) is the section parsed whole, at
+/// every place it can be cut, in every generated style, every example,
+/// conformance and diagnostics fixture, and a hand-written skeleton full of
+/// what recovery has to handle (invalid bones, slots outside bones, path
+/// commands in the wrong place, nested lines skipped, comments, continued
+/// lines, CRLF, non-ASCII text).
+#[test]
+fn a_skeleton_parsed_in_two_halves_is_the_skeleton_parsed_whole() {
+    use skelpad::syntax::{join_skeleton, parse_section, parse_skeleton_from, skeleton_cut};
+    const HAND: &str = "skeleton #FC0\n\
+        \tarm l20 x5\n\t\t@ :rect w4 h2\n\t\t\tM 0,0\n\
+        \t9bad l3\n\t\tnested under it\n\t\t\tand deeper\n\
+        \tleg\n\t\tfoo bar\n\t\t\tL 1,1\n\
+        # a comment\n\t# an indented comment\n\tleg.foot r10 \\\n\t\tx4\n\
+        \t\t@s[a] :path\n\t\t\tM 0,0\n\t\t\tL 5,5\n\t\t\tX 1\n\
+        \t\t\t\tfour deep\n\
+        \tcaf\u{e9}.x l2\n\t\t@ :circle d3\n\
+        \thead  \u{2003} r5\r\n\t\t@ :ellipse w2 h3\r\n\
+        \t\t\tM 1,1\n\t tail\n\t\t@ :rect w1 h1\n\
+        \tz l1 unknownprop\n\t\t@[b] :circle d1\n\tq l1 \\\n\tr5\n\t\t@ :circle d2\n";
+    let mut texts: Vec<(String, String)> = vec![("hand".into(), HAND.into())];
+    for (name, style) in generate::STYLES {
+        texts.push((name.to_string(), generate::styled(style, 40, 2)));
+    }
+    for dir in
+        ["examples", "tests/conformance", "tests/conformance_extra", "tests/fixtures/diagnostics"]
+    {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
+        for entry in std::fs::read_dir(&root).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|e| e == "skel2d") {
+                texts.push((path.display().to_string(), std::fs::read_to_string(&path).unwrap()));
+            }
+        }
+    }
+    let mut cuts = 0;
+    for (name, text) in &texts {
+        for sl in skelpad::syntax::split_sections(text) {
+            let src = &text[sl.start as usize..sl.end as usize];
+            if !src.starts_with("skeleton") {
+                continue;
+            }
+            let whole = parse_section(src);
+            let mut at = 0;
+            while let Some(cut) = skeleton_cut(src, at) {
+                let joined =
+                    join_skeleton(parse_section(&src[..cut]), parse_skeleton_from(src, cut))
+                        .unwrap_or_else(|| panic!("{name}: the head at {cut} is no skeleton"));
+                assert!(joined == whole, "{name}: cut at {cut}:\n{joined:?}\n{whole:?}");
+                cuts += 1;
+                at = cut;
+            }
+        }
+    }
+    assert!(cuts > 300, "only {cuts} cuts tried");
+    // The hand-written skeleton's recovery is there to be tested: it has
+    // errors, and a cut lands after each kind.
+    assert!(parse_section(HAND).diagnostics.len() >= 6);
+}

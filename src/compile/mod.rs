@@ -223,7 +223,9 @@ pub enum Threads {
     Auto,
     /// The calling thread only.
     One,
-    /// Several threads whenever there are two pieces of work.
+    /// Several threads whenever there are two pieces of work, and a
+    /// skeleton section parsed in two halves whatever its length (for
+    /// tests: every path that shares work, on small scripts).
     Always,
 }
 
@@ -446,7 +448,10 @@ impl Compiler {
     /// built on one thread while the other sections (the animations, most
     /// of the text) are parsed on the rest of the pool: the rig is the one
     /// piece of a compile from scratch that cannot be split, so it starts
-    /// first. Which sections are the rig's is foreseen from their header
+    /// first. A `skeleton` section longer than all the other sections to
+    /// parse (`SPLIT_SKELETON_BYTES` at least) is instead parsed in two
+    /// halves side by side first (`syntax::skeleton_cut`), then the rig is
+    /// built beside the others' parse. Which sections are the rig's is foreseen from their header
     /// line ([`crate::syntax::opens_rig_section`]); the rig is built again
     /// from the parsed trees should that have been wrong, so the result does
     /// not depend on it.
@@ -461,12 +466,38 @@ impl Compiler {
         let bytes = rig_first.iter().chain(&rest).map(|&(_, _, src)| src.len()).sum();
         let threads = self.threads;
         let share = threads.share(rig_first.len() + rest.len(), bytes);
-        let parse_rig = |this: &mut Self| {
-            let parsed: Vec<Arc<Section>> =
-                rig_first.iter().map(|&(_, _, src)| Arc::new(parse_section(src))).collect();
-            // The rig's sections in document order: those reused and those
-            // just parsed.
-            let mut fresh = rig_first.iter().map(|&(i, ..)| i).zip(&parsed).peekable();
+        // A skeleton longer than everything else left to parse is the
+        // longest piece of work: its two halves are parsed side by side
+        // first, then the rig is built beside the other sections' parse.
+        let rest_bytes: usize = rest.iter().map(|&(_, _, src)| src.len()).sum();
+        let halves = rig_first
+            .iter()
+            .position(|&(_, _, src)| {
+                src.starts_with("skeleton")
+                    && (threads == Threads::Always
+                        || (src.len() >= SPLIT_SKELETON_BYTES && src.len() > rest_bytes))
+            })
+            .filter(|_| share)
+            .and_then(|k| {
+                Some((k, crate::syntax::skeleton_cut(rig_first[k].2, rig_first[k].2.len() / 2)?))
+            });
+        let parse_rig_sections = || -> Vec<Arc<Section>> {
+            let parse = |k: usize, src: &str| match halves {
+                Some((h, at)) if h == k => {
+                    let (head, tail) = rayon::join(
+                        || parse_section(&src[..at]),
+                        || crate::syntax::parse_skeleton_from(src, at),
+                    );
+                    crate::syntax::join_skeleton(head, tail).unwrap_or_else(|| parse_section(src))
+                }
+                _ => parse_section(src),
+            };
+            rig_first.iter().enumerate().map(|(k, &(_, _, src))| Arc::new(parse(k, src))).collect()
+        };
+        // The rig's sections in document order, those reused and those just
+        // parsed, and the rig built from them.
+        let build_rig = |this: &mut Self, parsed: &[Arc<Section>]| {
+            let mut fresh = rig_first.iter().map(|&(i, ..)| i).zip(parsed).peekable();
             let mut key = Vec::new();
             for (i, cached) in sections.iter().enumerate() {
                 let tree = match cached {
@@ -481,16 +512,30 @@ impl Compiler {
                 }
             }
             let rig = this.rig_for(key.clone());
-            (parsed, key, rig)
+            (key, rig)
         };
         let parse_rest = || {
             let srcs: Vec<&str> = rest.iter().map(|&(_, _, src)| src).collect();
             parse_all(&srcs, if share { threads } else { Threads::One })
         };
-        let ((rig_trees, used_key, rig), rest_trees) = if share {
-            rayon::join(|| parse_rig(self), parse_rest)
+        let (rig_trees, (used_key, rig), rest_trees) = if halves.is_some() {
+            let parsed = parse_rig_sections();
+            let (built, rest_trees) = rayon::join(|| build_rig(self, &parsed), parse_rest);
+            (parsed, built, rest_trees)
+        } else if share {
+            let ((parsed, built), rest_trees) = rayon::join(
+                || {
+                    let parsed = parse_rig_sections();
+                    let built = build_rig(self, &parsed);
+                    (parsed, built)
+                },
+                parse_rest,
+            );
+            (parsed, built, rest_trees)
         } else {
-            (parse_rig(self), parse_rest())
+            let parsed = parse_rig_sections();
+            let built = build_rig(self, &parsed);
+            (parsed, built, parse_rest())
         };
         let parsed = rig_first.into_iter().zip(rig_trees);
         let rest = rest.into_iter().zip(rest_trees.into_iter().map(Arc::new));
@@ -793,6 +838,11 @@ struct SectionPlan<'t> {
 /// The rig of an update: the indices of its sections, its output and the
 /// generation of its names.
 type RigAt = (Vec<usize>, Arc<rig::RigOutput>, u64);
+
+/// The least text of a `skeleton` section that a compile sharing its work
+/// parses in two halves side by side (when it is also longer than the
+/// other sections left to parse).
+const SPLIT_SKELETON_BYTES: usize = 128 * 1024;
 
 /// Whether a section is one the rig is built from.
 fn is_rig_section(tree: &Section) -> bool {

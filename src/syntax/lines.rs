@@ -258,10 +258,23 @@ pub fn scan_lines<'a>(
     ranges: &mut Vec<(u32, u32)>,
     comments: &mut Vec<(u32, u32)>,
 ) -> Vec<usize> {
+    scan_lines_from(src, 0, lines, toks, ranges, comments)
+}
+
+/// [`scan_lines`] from byte `from` of `src` on (the start of a logical
+/// line), offsets still relative to the start of `src`.
+pub fn scan_lines_from<'a>(
+    src: &'a str,
+    from: usize,
+    lines: &mut Vec<LogicalLine<'a>>,
+    toks: &mut Vec<Token<'a>>,
+    ranges: &mut Vec<(u32, u32)>,
+    comments: &mut Vec<(u32, u32)>,
+) -> Vec<usize> {
     let bytes = src.as_bytes();
     let len = bytes.len();
     let mut deferred = Vec::new();
-    let mut pos = 0;
+    let mut pos = from.min(len);
     // Like `LogicalLines`, a text ending with `\n` ends with an empty line,
     // which holds nothing.
     while pos < len {

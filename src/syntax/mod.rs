@@ -11,7 +11,10 @@ pub mod tree;
 
 pub use diag::{Diagnostic, LineCol, LineIndex, Severity, Span};
 pub use lines::{SectionSlice, split_sections, split_sections_at};
-pub use parse::{AnimItems, comment_roles, opens_rig_section, parse_anim_items, parse_section};
+pub use parse::{
+    AnimItems, SkeletonLines, comment_roles, join_skeleton, opens_rig_section, parse_anim_items,
+    parse_section, parse_skeleton_from, skeleton_cut,
+};
 pub use role::{Role, TokenRole};
 
 /// Parses a whole document: each section with its place in the text.

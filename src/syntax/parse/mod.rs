@@ -4,7 +4,7 @@
 
 use super::diag::{Diagnostic, Span};
 use super::lines::{
-    LogicalLine, LogicalLines, Token, Tokens, is_js_space, scan_lines, tokenize_into,
+    LogicalLine, LogicalLines, Token, Tokens, is_js_space, scan_lines_from, tokenize_into,
 };
 use super::role::{Role, TokenRole};
 use super::token::{self, EasingOpt, OptionsTok};
@@ -68,6 +68,70 @@ pub fn parse_anim_items(src: &str) -> AnimItems {
     })
 }
 
+/// Where the text `src` of a `skeleton` section can be cut in two for its
+/// halves to be parsed apart (on two threads): the start of the first line
+/// at or after byte `near` that is indented by one tab and starts a name,
+/// and does not continue the line before it; `None` when there is none.
+///
+/// Such a line ends any run of skipped lines and sets which bone the lines
+/// under it belong to, whatever came before it, so [`parse_section`] of
+/// `src[..at]` (the header and the bone lines before `at`) joined by
+/// [`join_skeleton`] with [`parse_skeleton_from`]`(src, at)` is
+/// [`parse_section`]`(src)`.
+pub fn skeleton_cut(src: &str, near: usize) -> Option<usize> {
+    let b = src.as_bytes();
+    let mut from = near.min(b.len());
+    while let Some(k) = memchr::memchr(b'\n', b.get(from..)?) {
+        let at = from + k + 1;
+        let before = &b[..at - 1];
+        let continued = before.strip_suffix(b"\r").unwrap_or(before).ends_with(b"\\");
+        let starts_name = b.get(at) == Some(&b'\t')
+            && b.get(at + 1).is_some_and(|&c| c.is_ascii_alphabetic() || c == b'_' || c == b'-');
+        if starts_name && !continued {
+            return Some(at);
+        }
+        from = at;
+    }
+    None
+}
+
+/// The bone lines of a `skeleton` section's text `src` from byte `at` on
+/// (a place [`skeleton_cut`] gave), parsed as [`parse_section`] parses
+/// them, spans relative to the start of `src`.
+pub fn parse_skeleton_from(src: &str, at: usize) -> SkeletonLines {
+    with_lines_from(src, at, |lines, comments, tokens| {
+        let mut p = Parser { diags: Vec::new(), skip: None, roles: Vec::new() };
+        p.roles.reserve(tokens + comments.len() + 8);
+        let mut sk = SkeletonSection::default();
+        p.skeleton(&mut sk, lines);
+        p.finish_skip();
+        p.finish_roles(lines, comments);
+        SkeletonLines { bones: sk.bones, diagnostics: p.diags, roles: p.roles }
+    })
+}
+
+/// What [`parse_skeleton_from`] reads from the second part of a skeleton.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SkeletonLines {
+    /// The bone lines, in the order written.
+    pub bones: Vec<BoneLine>,
+    /// Problems found, in reading order.
+    pub diagnostics: Vec<Diagnostic>,
+    /// Every token's role, sorted by position.
+    pub roles: Vec<TokenRole>,
+}
+
+/// A skeleton section parsed in two parts: `head`, the section up to a
+/// cut, and `tail`, its lines from the cut on. `None` when `head` is not a
+/// `skeleton` section (its header did not open one).
+pub fn join_skeleton(mut head: Section, tail: SkeletonLines) -> Option<Section> {
+    let SectionKind::Skeleton(sk) = &mut head.kind else { return None };
+    sk.bones.extend(tail.bones);
+    head.diagnostics.extend(tail.diagnostics);
+    head.roles.extend(tail.roles);
+    Some(head)
+}
+
 /// What [`parse_anim_items`] reads from a run of animation items.
 #[derive(Clone, Debug, PartialEq)]
 pub struct AnimItems {
@@ -83,17 +147,28 @@ pub struct AnimItems {
 /// one buffer, and gives them to `f` with the comments' roles (sorted) and
 /// the number of tokens.
 fn with_lines<R>(src: &str, f: impl FnOnce(&[Ln<'_>], Vec<TokenRole>, usize) -> R) -> R {
+    with_lines_from(src, 0, f)
+}
+
+/// [`with_lines`] for the lines of `src` from byte `from` on (the start of
+/// a logical line), offsets relative to the start of `src`.
+fn with_lines_from<R>(
+    src: &str,
+    from: usize,
+    f: impl FnOnce(&[Ln<'_>], Vec<TokenRole>, usize) -> R,
+) -> R {
     // Each logical line is tokenized once, into one buffer, as it is
     // found; blank lines (no token before a comment) are left out, comments
     // recorded on the way.
-    let newlines = memchr::memchr_iter(b'\n', src.as_bytes()).count();
+    let src_from = src.get(from..).unwrap_or("");
+    let newlines = memchr::memchr_iter(b'\n', src_from.as_bytes()).count();
     let mut all: Vec<LogicalLine<'_>> = Vec::with_capacity(newlines + 1);
     let mut ranges: Vec<(u32, u32)> = Vec::with_capacity(newlines + 1);
     // Timelines average about four bytes a token (with its space): room
     // for that, so the buffer rarely grows.
-    let mut buf: Vec<Token<'_>> = Vec::with_capacity(src.len() / 3 + 4);
+    let mut buf: Vec<Token<'_>> = Vec::with_capacity(src_from.len() / 3 + 4);
     let mut comment_spans: Vec<(u32, u32)> = Vec::new();
-    let deferred = scan_lines(src, &mut all, &mut buf, &mut ranges, &mut comment_spans);
+    let deferred = scan_lines_from(src, from, &mut all, &mut buf, &mut ranges, &mut comment_spans);
     // Joined lines are tokenized now that their texts stay put.
     let mut buf: Vec<Token<'_>> = buf;
     for &i in &deferred {
