@@ -470,16 +470,14 @@ impl Compiler {
         // longest piece of work: its two halves are parsed side by side
         // first, then the rig is built beside the other sections' parse.
         let rest_bytes: usize = rest.iter().map(|&(_, _, src)| src.len()).sum();
-        let halves = rig_first
-            .iter()
-            .position(|&(_, _, src)| {
-                src.starts_with("skeleton")
-                    && (threads == Threads::Always
-                        || (src.len() >= SPLIT_SKELETON_BYTES && src.len() > rest_bytes))
-            })
-            .filter(|_| share)
-            .and_then(|k| {
-                Some((k, crate::syntax::skeleton_cut(rig_first[k].2, rig_first[k].2.len() / 2)?))
+        let wanted = |src: &str| {
+            threads == Threads::Always
+                || (src.len() >= SPLIT_SKELETON_BYTES && src.len() > rest_bytes)
+        };
+        let halves =
+            rig_first.iter().enumerate().filter(|_| share).find_map(|(k, &(_, _, src))| {
+                let at = wanted(src).then(|| crate::syntax::skeleton_cut(src, src.len() / 2))??;
+                Some((k, at))
             });
         let parse_rig_sections = || -> Vec<Arc<Section>> {
             let parse = |k: usize, src: &str| match halves {

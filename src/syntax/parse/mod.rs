@@ -71,7 +71,8 @@ pub fn parse_anim_items(src: &str) -> AnimItems {
 /// Where the text `src` of a `skeleton` section can be cut in two for its
 /// halves to be parsed apart (on two threads): the start of the first line
 /// at or after byte `near` that is indented by one tab and starts a name,
-/// and does not continue the line before it; `None` when there is none.
+/// and does not continue the line before it; `None` when there is none or
+/// when the first line is not a `skeleton` header.
 ///
 /// Such a line ends any run of skipped lines and sets which bone the lines
 /// under it belong to, whatever came before it, so [`parse_section`] of
@@ -79,6 +80,9 @@ pub fn parse_anim_items(src: &str) -> AnimItems {
 /// [`join_skeleton`] with [`parse_skeleton_from`]`(src, at)` is
 /// [`parse_section`]`(src)`.
 pub fn skeleton_cut(src: &str, near: usize) -> Option<usize> {
+    if !keyword_header(src.split(['\n', '\r']).next().unwrap_or(""), "skeleton") {
+        return None;
+    }
     let b = src.as_bytes();
     let mut from = near.min(b.len());
     while let Some(k) = memchr::memchr(b'\n', b.get(from..)?) {
