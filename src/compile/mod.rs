@@ -451,10 +451,10 @@ impl Compiler {
     /// first. A `skeleton` section longer than all the other sections to
     /// parse (`SPLIT_SKELETON_BYTES` at least) is instead parsed in two
     /// halves side by side first (`syntax::skeleton_cut`), then the rig is
-    /// built beside the others' parse. Which sections are the rig's is foreseen from their header
-    /// line ([`crate::syntax::opens_rig_section`]); the rig is built again
-    /// from the parsed trees should that have been wrong, so the result does
-    /// not depend on it.
+    /// built beside the others' parse. Which sections are the rig's is
+    /// foreseen from their header line ([`crate::syntax::opens_rig_section`]);
+    /// the rig is built again from the parsed trees should that have been
+    /// wrong, so the result does not depend on it.
     fn parse_and_build_rig(
         &mut self,
         plan: SectionPlan<'_>,
@@ -463,13 +463,13 @@ impl Compiler {
         let SectionPlan { mut sections, to_parse } = plan;
         let (rig_first, rest): (Vec<_>, Vec<_>) =
             to_parse.into_iter().partition(|&(_, _, src)| crate::syntax::opens_rig_section(src));
-        let bytes = rig_first.iter().chain(&rest).map(|&(_, _, src)| src.len()).sum();
+        let rest_bytes: usize = rest.iter().map(|&(_, _, src)| src.len()).sum();
+        let bytes = rest_bytes + rig_first.iter().map(|&(_, _, src)| src.len()).sum::<usize>();
         let threads = self.threads;
         let share = threads.share(rig_first.len() + rest.len(), bytes);
         // A skeleton longer than everything else left to parse is the
         // longest piece of work: its two halves are parsed side by side
         // first, then the rig is built beside the other sections' parse.
-        let rest_bytes: usize = rest.iter().map(|&(_, _, src)| src.len()).sum();
         let wanted = |src: &str| {
             threads == Threads::Always
                 || (src.len() >= SPLIT_SKELETON_BYTES && src.len() > rest_bytes)
@@ -516,24 +516,19 @@ impl Compiler {
             let srcs: Vec<&str> = rest.iter().map(|&(_, _, src)| src).collect();
             parse_all(&srcs, if share { threads } else { Threads::One })
         };
-        let (rig_trees, (used_key, rig), rest_trees) = if halves.is_some() {
+        let rig_side = |this: &mut Self| {
+            let parsed = parse_rig_sections();
+            let built = build_rig(this, &parsed);
+            (parsed, built)
+        };
+        let ((rig_trees, (used_key, rig)), rest_trees) = if halves.is_some() {
             let parsed = parse_rig_sections();
             let (built, rest_trees) = rayon::join(|| build_rig(self, &parsed), parse_rest);
-            (parsed, built, rest_trees)
+            ((parsed, built), rest_trees)
         } else if share {
-            let ((parsed, built), rest_trees) = rayon::join(
-                || {
-                    let parsed = parse_rig_sections();
-                    let built = build_rig(self, &parsed);
-                    (parsed, built)
-                },
-                parse_rest,
-            );
-            (parsed, built, rest_trees)
+            rayon::join(|| rig_side(self), parse_rest)
         } else {
-            let parsed = parse_rig_sections();
-            let built = build_rig(self, &parsed);
-            (parsed, built, parse_rest())
+            (rig_side(self), parse_rest())
         };
         let parsed = rig_first.into_iter().zip(rig_trees);
         let rest = rest.into_iter().zip(rest_trees.into_iter().map(Arc::new));

@@ -175,7 +175,7 @@ static NAME_BYTES: [u8; 256] = {
     t
 };
 
-fn name_start(c: u8) -> bool {
+pub(crate) fn name_start(c: u8) -> bool {
     NAME_BYTES[c as usize] & 1 != 0
 }
 

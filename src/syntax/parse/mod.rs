@@ -80,7 +80,7 @@ pub fn parse_anim_items(src: &str) -> AnimItems {
 /// [`join_skeleton`] with [`parse_skeleton_from`]`(src, at)` is
 /// [`parse_section`]`(src)`.
 pub fn skeleton_cut(src: &str, near: usize) -> Option<usize> {
-    if !keyword_header(src.split(['\n', '\r']).next().unwrap_or(""), "skeleton") {
+    if !keyword_header(first_line(src), "skeleton") {
         return None;
     }
     let b = src.as_bytes();
@@ -89,8 +89,8 @@ pub fn skeleton_cut(src: &str, near: usize) -> Option<usize> {
         let at = from + k + 1;
         let before = &b[..at - 1];
         let continued = before.strip_suffix(b"\r").unwrap_or(before).ends_with(b"\\");
-        let starts_name = b.get(at) == Some(&b'\t')
-            && b.get(at + 1).is_some_and(|&c| c.is_ascii_alphabetic() || c == b'_' || c == b'-');
+        let starts_name =
+            b.get(at) == Some(&b'\t') && b.get(at + 1).is_some_and(|&c| token::name_start(c));
         if starts_name && !continued {
             return Some(at);
         }
@@ -295,8 +295,12 @@ fn boundary(text: &str, pos: usize) -> bool {
 /// for the compiler, which starts the rig first (a header continued onto a
 /// second line is not recognised here, only by the parse).
 pub fn opens_rig_section(src: &str) -> bool {
-    let first = src.split(['\n', '\r']).next().unwrap_or("");
-    ["skeleton", "skin", "order"].iter().any(|kw| keyword_header(first, kw))
+    ["skeleton", "skin", "order"].iter().any(|kw| keyword_header(first_line(src), kw))
+}
+
+/// The first physical line of `src`, without its line break.
+fn first_line(src: &str) -> &str {
+    src.split(['\n', '\r']).next().unwrap_or("")
 }
 
 fn keyword_header(text: &str, kw: &str) -> bool {
