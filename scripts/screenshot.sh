@@ -28,7 +28,7 @@ cleanup() {
     rm -rf "$home"
 }
 trap cleanup EXIT
-sleep 1
+wait_for_display "$display"
 
 args=()
 [ -n "$script" ] && args+=("$script")

@@ -17,6 +17,19 @@ ensure_xvfb_packages() {
     $sudo_cmd apt-get install -y -qq "${missing[@]}" >/dev/null
 }
 
+# Waits until the X server of display $1 answers (up to 10 s; a fixed
+# one-second sleep was sometimes too short on a busy machine); fails with a
+# message when it does not.
+wait_for_display() {
+    local display="$1"
+    for _ in $(seq 1 100); do
+        DISPLAY="$display" xdotool getdisplaygeometry >/dev/null 2>&1 && return 0
+        sleep 0.1
+    done
+    echo "error: the X server on $display did not start" >&2
+    return 1
+}
+
 # Prints the id of the editor's window on display $1 once it appears (up to
 # 10 s); fails with a message when it does not.
 wait_for_window() {
@@ -41,7 +54,7 @@ start_editor() {
     Xvfb "$display" -screen 0 1400x860x24 -nolisten tcp >/dev/null 2>&1 &
     xvfb=$!
     trap stop_editor EXIT
-    sleep 1
+    wait_for_display "$display"
     DISPLAY="$display" XDG_DATA_HOME="$work" XDG_CONFIG_HOME="$work" WAYLAND_DISPLAY= \
         LIBGL_ALWAYS_SOFTWARE=1 "$bin" "$script" &
     app=$!

@@ -29,7 +29,7 @@ cleanup() {
     rm -rf "$work"
 }
 trap cleanup EXIT
-sleep 1
+wait_for_display "$display"
 
 # The file to type over: the editor opens it, Ctrl+A selects it all, and
 # typing replaces it (the save dialog is not scriptable here).
