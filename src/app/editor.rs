@@ -401,7 +401,10 @@ impl Editor {
     }
 
     /// Line numbers in the gutter, for the visible rows only (the cursor's
-    /// line stronger).
+    /// line stronger). The gutter stays at the left edge when the text is
+    /// scrolled sideways (a long line, the cursor at its end): the numbers
+    /// are drawn there over the panel's own color, with the text passing
+    /// under them, instead of scrolling out of view with it.
     fn line_numbers(
         &self,
         ui: &egui::Ui,
@@ -412,6 +415,15 @@ impl Editor {
         look: &Look,
     ) {
         let painter = ui.painter_at(clip);
+        let left = gutter.left().max(clip.left());
+        if left > gutter.left() {
+            let rect = egui::Rect::from_min_size(
+                Pos2::new(left, clip.top()),
+                Vec2::new(look.gutter_w, clip.height()),
+            );
+            painter.rect_filled(rect, 0.0, ui.visuals().panel_fill);
+        }
+        let right = left + look.gutter_w - 8.0;
         let weak = ui.visuals().weak_text_color();
         let strong = ui.visuals().strong_text_color();
         let cursor_line =
@@ -427,7 +439,7 @@ impl Editor {
             }
             let color = if Some(i) == cursor_line { strong } else { weak };
             painter.text(
-                Pos2::new(gutter.right() - 8.0, y),
+                Pos2::new(right, y),
                 egui::Align2::RIGHT_TOP,
                 (i + 1).to_string(),
                 look.font.clone(),
