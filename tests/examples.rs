@@ -51,7 +51,7 @@ fn examples_show_their_topics() {
 
     let tentacle = load("tentacle.skel2d");
     let sk = &tentacle.armature.skeleton;
-    let multi_bone_path = sk.skins[0].attachments.iter().any(|a| match &a.kind {
+    let multi_bone_path = sk.contents.iter().any(|a| match &a.kind {
         skelpad::model::AttachmentKind::Path { path, .. } => path.bones().len() >= 3 && path.closed,
         _ => false,
     });

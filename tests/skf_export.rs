@@ -456,9 +456,9 @@ fn count_disputed(w: &mut Worst, local: &[rs::Bone], built: &[rs::Bone]) {
 fn with_sprites(name: &str, arm: &Armature, dir: &Path) -> PathBuf {
     let names: Vec<&str> = arm
         .skeleton
-        .skins
+        .contents
         .iter()
-        .flat_map(|s| s.attachments.iter())
+        .chain(arm.skeleton.skins.iter().flat_map(|s| s.replaced.iter().map(|(_, a)| a)))
         .filter_map(|a| match &a.kind {
             AttachmentKind::Sprite { image: Some(img), .. } => Some(img.as_str()),
             _ => None,

@@ -356,7 +356,7 @@ pub fn compile_rig(
 
     let mut cx = std::mem::take(&mut m.cx);
     let skin_items = m.skins(sections, &slot_names, &mut cx);
-    let skins = m.finish_skins(&skin_items, &bone_of_slot, &bone_names, &mut cx);
+    let (contents, skins) = m.finish_skins(&skin_items, &bone_of_slot, &bone_names, &mut cx);
     let draw_order = m.draw_order(sections, &slot_names, &mut cx);
 
     // A slot's setup attachment is the first one defined for it.
@@ -389,6 +389,7 @@ pub fn compile_rig(
             bones: sorted.bones,
             slots: model_slots,
             attachments,
+            contents,
             skins,
             draw_order,
             ..Default::default()
@@ -750,31 +751,36 @@ impl Merge {
         Some((ai, w))
     }
 
-    /// Attachments of the default skin, then every other skin.
+    /// The contents of every attachment in the default skin, and every
+    /// skin (the default one first) with what it replaces.
     fn finish_skins(
         &self,
         skin_items: &SkinItems,
         bone_of_slot: &[BoneId],
         bone_names: &NameIndex<BoneId>,
         cx: &mut Ctx,
-    ) -> Vec<Skin> {
+    ) -> (Vec<Attachment>, Vec<Skin>) {
         let finish = |w: &WAtt, slot: usize, cx: &mut Ctx| {
             finish_attachment(w, bone_of_slot[slot], bone_names, cx)
         };
-        let default_atts: Vec<Attachment> =
+        let contents: Vec<Attachment> =
             self.atts.iter().map(|(slot, w)| finish(w, *slot, cx)).collect();
         let mut skins = Vec::with_capacity(1 + skin_items.len());
-        skins.push(Skin { name: "default".into(), attachments: Vec::new() });
+        skins.push(Skin::named("default"));
         for (name, items) in skin_items {
-            let mut list = default_atts.clone();
-            for (ai, w) in items {
-                list[*ai] = finish(w, self.atts[*ai].0, cx);
-            }
-            skins.push(Skin { name: name.clone(), attachments: list });
+            // In the order written (so are their diagnostics); the last
+            // entry for an attachment wins, as when each overwrote a copy
+            // of the default list.
+            let mut replaced: Vec<(AttachmentId, Attachment)> = items
+                .iter()
+                .map(|(ai, w)| (AttachmentId::from_index(*ai), finish(w, self.atts[*ai].0, cx)))
+                .collect();
+            replaced.reverse();
+            replaced.sort_by_key(|(a, _)| *a);
+            replaced.dedup_by_key(|(a, _)| *a);
+            skins.push(Skin { name: name.clone(), replaced });
         }
-        // The default list itself goes to the default skin (one copy fewer).
-        skins[0].attachments = default_atts;
-        skins
+        (contents, skins)
     }
 
     /// The draw order: the slots the order sections list, then the others.
@@ -988,18 +994,15 @@ mod tests {
         assert!(comp.diagnostics.is_empty(), "{:?}", comp.diagnostics);
         let sk = &comp.armature.skeleton;
         assert_eq!(sk.attachments.len(), 2);
-        assert!(matches!(
-            sk.skins[1].attachments[1].kind,
-            crate::model::AttachmentKind::Rect { .. }
-        ));
-        assert!(matches!(
-            sk.skins[1].attachments[0].kind,
-            crate::model::AttachmentKind::Rect { .. }
-        ));
-        assert!(matches!(
-            sk.skins[0].attachments[1].kind,
-            crate::model::AttachmentKind::Circle { .. }
-        ));
+        let shown = |skin: usize, a: u32| {
+            &sk.attachment(SkinId(skin as u32), AttachmentId(a)).unwrap().kind
+        };
+        assert!(matches!(shown(1, 1), crate::model::AttachmentKind::Rect { .. }));
+        assert!(matches!(shown(1, 0), crate::model::AttachmentKind::Rect { .. }));
+        assert!(matches!(shown(0, 1), crate::model::AttachmentKind::Circle { .. }));
+        // The skin holds only what it replaces.
+        assert_eq!(sk.skins[1].replaced.len(), 1);
+        assert_eq!(sk.skins[1].replaced[0].0, AttachmentId(1));
         // Slots by bone and short name: bone `a.b`'s slot `c` is not bone
         // `a`'s slot `b`, and a slot written twice is one slot.
         let comp = crate::compile::compile("skeleton\n\ta\n\t\t@b\n\ta.b\n\t\t@c\n\t\t@c\n");

@@ -119,11 +119,17 @@ pub fn bake(arm: &Armature) -> Result<Option<Armature>, String> {
                 AttachmentId::from_index(a)
             } else {
                 out.attachments.push(AttachmentSlotName { slot: c, name: name.name.clone() });
+                let new = AttachmentId::from_index(out.attachments.len() - 1);
+                let entry = out.contents.get(a).cloned();
+                out.contents.push(entry.unwrap_or_else(crate::model::Attachment::none));
+                // (The new id is past every other: each list stays sorted.)
+                let old = AttachmentId::from_index(a);
                 for skin in &mut out.skins {
-                    let entry = skin.attachments.get(a).cloned();
-                    skin.attachments.push(entry.unwrap_or_else(crate::model::Attachment::none));
+                    if let Some(r) = skin.replacement(old).cloned() {
+                        skin.replaced.push((new, r));
+                    }
                 }
-                AttachmentId::from_index(out.attachments.len() - 1)
+                new
             };
             att_of.insert((a, c), id);
         }

@@ -99,10 +99,14 @@ pub struct Skeleton {
     /// In definition order.
     pub slots: Vec<Slot>,
     /// Names of attachments (which slot, which short name); their contents
-    /// live in the skins.
+    /// are in `contents` and the skins.
     pub attachments: Vec<AttachmentSlotName>,
-    /// Skin 0 is the default skin (the skeleton section itself). Every skin
-    /// holds one entry per attachment, in [`Skeleton::attachments`] order.
+    /// What every attachment shows in the default skin, in
+    /// [`Skeleton::attachments`] order.
+    pub contents: Vec<Attachment>,
+    /// Skin 0 is the default skin (the skeleton section itself, which
+    /// replaces nothing); each other skin holds what it shows instead of
+    /// `contents` for some attachments ([`Skeleton::attachment`] looks it up).
     pub skins: Vec<Skin>,
     /// Slots back to front.
     pub draw_order: Vec<SlotId>,
@@ -186,9 +190,11 @@ impl Skeleton {
             .map(AttachmentId::from_index)
     }
 
-    /// The contents of an attachment as the given skin shows it.
+    /// The contents of an attachment as the given skin shows it (`None` for
+    /// a skin or an attachment that does not exist).
     pub fn attachment(&self, skin: SkinId, id: AttachmentId) -> Option<&Attachment> {
-        self.skins.get(skin.index()).and_then(|s| s.attachments.get(id.index()))
+        let s = self.skins.get(skin.index())?;
+        s.replacement(id).or_else(|| self.contents.get(id.index()))
     }
 }
 
@@ -289,14 +295,46 @@ pub struct AttachmentSlotName {
 }
 
 /// One set of attachment contents: what each attachment looks like when
-/// this skin is active.
-#[derive(Clone, Debug, PartialEq)]
+/// this skin is active. A skin holds only what it replaces; every other
+/// attachment shows the default contents ([`Skeleton::contents`]), so a skin
+/// costs what it changes, not a copy of every attachment.
+#[derive(Clone, Debug, PartialEq, Default)]
 pub struct Skin {
     /// Name from `skin "NAME"` (or the imported file); skin 0 is `default`.
     pub name: String,
-    /// Contents of every attachment, indexed by [`AttachmentId`]. A script's
-    /// skin starts as a copy of the default skin and replaces some entries.
-    pub attachments: Vec<Attachment>,
+    /// The attachments this skin shows differently, with their contents:
+    /// sorted by attachment, each at most once (empty for the default skin).
+    pub replaced: Vec<(AttachmentId, Attachment)>,
+}
+
+impl Skin {
+    /// A skin named `name` that replaces nothing.
+    pub fn named(name: impl Into<String>) -> Skin {
+        Skin { name: name.into(), replaced: Vec::new() }
+    }
+
+    /// A skin named `name` from the contents it gives every attachment:
+    /// those that differ from `default` are kept (one list per skin, as
+    /// importers read them).
+    pub fn from_full(
+        name: impl Into<String>,
+        full: Vec<Attachment>,
+        default: &[Attachment],
+    ) -> Skin {
+        let replaced = full
+            .into_iter()
+            .enumerate()
+            .filter(|(i, a)| default.get(*i) != Some(a))
+            .map(|(i, a)| (AttachmentId::from_index(i), a))
+            .collect();
+        Skin { name: name.into(), replaced }
+    }
+
+    /// What this skin shows instead of the default contents of `id`, if it
+    /// replaces them.
+    pub fn replacement(&self, id: AttachmentId) -> Option<&Attachment> {
+        self.replaced.binary_search_by_key(&id, |(a, _)| *a).ok().map(|i| &self.replaced[i].1)
+    }
 }
 
 /// An attachment's transform relative to its slot's bone: `T(x,y)·R(r)·S(i,j)`.

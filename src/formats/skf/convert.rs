@@ -549,8 +549,9 @@ impl<'a> Converter<'a> {
         let mut s = std::mem::take(&mut self.s);
         for skin in sk.skins.iter().skip(1) {
             let mut body = String::new();
-            for (a, att) in skin.attachments.iter().enumerate() {
-                if sk.skins[0].attachments.get(a) == Some(att) {
+            for (id, att) in &skin.replaced {
+                let a = id.index();
+                if sk.contents.get(a) == Some(att) {
                     continue;
                 }
                 let slot = &sk.slots[sk.attachments[a].slot.index()];

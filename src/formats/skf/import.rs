@@ -252,7 +252,7 @@ pub fn import(file: SkfFile) -> Imported {
     let (mut slots, slot_of, slot_visual) = import_slots(a);
     let (attachments, att_of) = name_attachments(a, &slot_of, &slot_visual);
     show_setup_attachments(a, &mut slots, &slot_visual, &att_of);
-    let (skins, sprites) = import_skins(&file, &attachments, &slot_visual);
+    let (contents, skins, sprites) = import_skins(&file, &attachments, &slot_visual);
     // Draw order: by z-index, then bone order.
     let mut draw_order: Vec<SlotId> = (0..slots.len()).map(SlotId::from_index).collect();
     draw_order.sort_by_key(|s| a.visuals[slot_visual[s.index()]].zindex);
@@ -261,6 +261,7 @@ pub fn import(file: SkfFile) -> Imported {
         bones,
         slots,
         attachments,
+        contents,
         skins,
         draw_order,
         composition: Composition::SkelForm,
@@ -499,7 +500,7 @@ fn import_skins(
     file: &SkfFile,
     attachments: &[AttachmentSlotName],
     slot_visual: &[usize],
-) -> (Vec<Skin>, Vec<SpriteSource>) {
+) -> (Vec<Attachment>, Vec<Skin>, Vec<SpriteSource>) {
     let a = &file.armature;
     let active = active_styles(file);
     let mut sprites: Vec<SpriteSource> = Vec::new();
@@ -528,7 +529,8 @@ fn import_skins(
         }
         skin_orders.push((name, order));
     }
-    let mut skins = Vec::new();
+    // Each skin's contents of every attachment; the first is the default.
+    let mut lists: Vec<(String, Vec<Attachment>)> = Vec::new();
     for (skin_name, order) in &skin_orders {
         let mut atts = Vec::with_capacity(attachments.len());
         for att in attachments {
@@ -560,9 +562,13 @@ fn import_skins(
                 });
             }
         }
-        skins.push(Skin { name: skin_name.clone(), attachments: atts });
+        lists.push((skin_name.clone(), atts));
     }
-    (skins, sprites)
+    let mut lists = lists.into_iter();
+    let (default_name, contents) = lists.next().unwrap_or_default();
+    let mut skins = vec![Skin::named(default_name)];
+    skins.extend(lists.map(|(name, full)| Skin::from_full(name, full, &contents)));
+    (contents, skins, sprites)
 }
 
 fn mesh_of(vis: &SkfVisual, image: Option<String>) -> Mesh {

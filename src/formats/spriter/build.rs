@@ -161,12 +161,13 @@ fn build_entity(doc: &Doc, ent: &Entity, warnings: &mut Vec<Warning>) -> EntityM
     let (animations, extras) =
         build_anims(ent, &objs, &obj_of, &slots, &mut |s, k, w| atts.for_key(s, k, w), warnings);
     set_setup_pose(ent, &by_name, &mut objs, &mut bones);
-    let (skins, map_names) = make_skins(doc, ent, &atts.defs, warnings);
+    let (contents, skins, map_names) = make_skins(doc, ent, &atts.defs, warnings);
     let draw_order = slots.iter().enumerate().map(|(i, _)| SlotId::from_index(i)).collect();
     let skeleton = Skeleton {
         bones,
         slots,
         attachments: atts.names,
+        contents,
         skins,
         draw_order,
         composition: Composition::Spriter,
@@ -499,7 +500,7 @@ fn make_skins(
     ent: &Entity,
     att_defs: &[(FileRef, Option<[f64; 2]>)],
     warnings: &mut Vec<Warning>,
-) -> (Vec<Skin>, Vec<String>) {
+) -> (Vec<Attachment>, Vec<Skin>, Vec<String>) {
     let sprite = |file: (i64, i64), key_pivot: Option<[f64; 2]>| -> Attachment {
         match doc.files.get(&file) {
             Some(f) if !f.sound => Attachment {
@@ -512,10 +513,8 @@ fn make_skins(
             _ => Attachment::none(),
         }
     };
-    let mut skins = vec![Skin {
-        name: "default".into(),
-        attachments: att_defs.iter().map(|&(f, p)| sprite(f, p)).collect(),
-    }];
+    let contents: Vec<Attachment> = att_defs.iter().map(|&(f, p)| sprite(f, p)).collect();
+    let mut skins = vec![Skin::named("default")];
     let mut map_names = Vec::new();
     let mut skin_names = std::collections::HashSet::from(["default".to_string()]);
     for cm in &ent.character_maps {
@@ -538,9 +537,9 @@ fn make_skins(
                 }
             })
             .collect();
-        skins.push(Skin { name, attachments });
+        skins.push(Skin::from_full(name, attachments, &contents));
     }
-    (skins, map_names)
+    (contents, skins, map_names)
 }
 
 /// The object a ref's `parent` names (a bone_ref of the same mainline key), if any.

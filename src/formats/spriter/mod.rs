@@ -129,27 +129,26 @@ pub fn center_pictures(
     let mut sizes: std::collections::HashMap<String, Option<(u32, u32)>> =
         std::collections::HashMap::new();
     let mut problems = Vec::new();
-    for skin in &mut sk.skins {
-        for att in &mut skin.attachments {
-            let AttachmentKind::Sprite { image: Some(img), pivot } = &mut att.kind else {
-                continue;
-            };
-            if *pivot == [0.5, 0.5] {
-                continue;
-            }
-            let size = *sizes
-                .entry(img.clone())
-                .or_insert_with(|| image::image_dimensions(dir.join(&*img)).ok());
-            let Some((w, h)) = size else {
-                problems.push(format!("cannot read the size of `{img}`; its pivot is lost"));
-                continue;
-            };
-            let (dx, dy) = ((0.5 - pivot[0]) * f64::from(w), (0.5 - pivot[1]) * f64::from(h));
-            let m = att.transform.matrix() * crate::model::Affine::translate(dx, dy);
-            let t = att.transform;
-            att.transform = AttachmentTransform { x: m.translation().x, y: m.translation().y, ..t };
-            *pivot = [0.5, 0.5];
+    let replaced = sk.skins.iter_mut().flat_map(|skin| skin.replaced.iter_mut().map(|(_, a)| a));
+    for att in sk.contents.iter_mut().chain(replaced) {
+        let AttachmentKind::Sprite { image: Some(img), pivot } = &mut att.kind else {
+            continue;
+        };
+        if *pivot == [0.5, 0.5] {
+            continue;
         }
+        let size = *sizes
+            .entry(img.clone())
+            .or_insert_with(|| image::image_dimensions(dir.join(&*img)).ok());
+        let Some((w, h)) = size else {
+            problems.push(format!("cannot read the size of `{img}`; its pivot is lost"));
+            continue;
+        };
+        let (dx, dy) = ((0.5 - pivot[0]) * f64::from(w), (0.5 - pivot[1]) * f64::from(h));
+        let m = att.transform.matrix() * crate::model::Affine::translate(dx, dy);
+        let t = att.transform;
+        att.transform = AttachmentTransform { x: m.translation().x, y: m.translation().y, ..t };
+        *pivot = [0.5, 0.5];
     }
     problems.sort();
     problems.dedup();

@@ -195,12 +195,7 @@ fn write_skeleton(
         for (si, slot) in sk.slots.iter().enumerate().filter(|(_, sl)| sl.bone.index() == bi) {
             let short = slot.name.rsplit('.').next().unwrap_or(&slot.name);
             for (ai, a) in sk.attachments.iter().enumerate().filter(|(_, a)| a.slot.index() == si) {
-                let line = match sk
-                    .skins
-                    .first()
-                    .and_then(|skin| skin.attachments.get(ai))
-                    .map(|x| &x.kind)
-                {
+                let line = match sk.contents.get(ai).map(|x| &x.kind) {
                     Some(AttachmentKind::Sprite { image: Some(img), pivot }) => {
                         sprite_line(img, *pivot, sizes, lost)
                     }
@@ -223,12 +218,13 @@ fn write_skins(
 ) {
     for skin in sk.skins.iter().skip(1) {
         let _ = writeln!(s, "skin \"{}\"", quoted("character map", &skin.name, lost));
-        for (ai, a) in sk.attachments.iter().enumerate() {
-            if sk.skins[0].attachments.get(ai) == skin.attachments.get(ai) {
+        for (id, shown) in &skin.replaced {
+            if sk.contents.get(id.index()) == Some(shown) {
                 continue;
             }
-            let line = match skin.attachments.get(ai).map(|x| &x.kind) {
-                Some(AttachmentKind::Sprite { image: Some(img), pivot }) => {
+            let Some(a) = sk.attachments.get(id.index()) else { continue };
+            let line = match &shown.kind {
+                AttachmentKind::Sprite { image: Some(img), pivot } => {
                     sprite_line(img, *pivot, sizes, lost)
                 }
                 _ => String::new(),
