@@ -196,6 +196,19 @@ impl Skeleton {
         let s = self.skins.get(skin.index())?;
         s.replacement(id).or_else(|| self.contents.get(id.index()))
     }
+
+    /// What `skin` shows differently from the default skin, by attachment
+    /// (its replacements that equal the default contents left out): what a
+    /// `skin` section written for it lists.
+    pub fn skin_changes<'a>(
+        &'a self,
+        skin: &'a Skin,
+    ) -> impl Iterator<Item = (AttachmentId, &'a Attachment)> + 'a {
+        skin.replaced
+            .iter()
+            .filter(|(id, shown)| self.contents.get(id.index()) != Some(shown))
+            .map(|(id, shown)| (*id, shown))
+    }
 }
 
 /// A bone's local transform: what the setup pose holds and animations change.

@@ -549,11 +549,8 @@ impl<'a> Converter<'a> {
         let mut s = std::mem::take(&mut self.s);
         for skin in sk.skins.iter().skip(1) {
             let mut body = String::new();
-            for (id, att) in &skin.replaced {
+            for (id, att) in sk.skin_changes(skin) {
                 let a = id.index();
-                if sk.contents.get(a) == Some(att) {
-                    continue;
-                }
                 let slot = &sk.slots[sk.attachments[a].slot.index()];
                 let mut ignore = 0;
                 let tok = self.att_token(att, &mut ignore).unwrap_or_default();

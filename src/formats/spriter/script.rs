@@ -218,10 +218,7 @@ fn write_skins(
 ) {
     for skin in sk.skins.iter().skip(1) {
         let _ = writeln!(s, "skin \"{}\"", quoted("character map", &skin.name, lost));
-        for (id, shown) in &skin.replaced {
-            if sk.contents.get(id.index()) == Some(shown) {
-                continue;
-            }
+        for (id, shown) in sk.skin_changes(skin) {
             let Some(a) = sk.attachments.get(id.index()) else { continue };
             let line = match &shown.kind {
                 AttachmentKind::Sprite { image: Some(img), pivot } => {
