@@ -208,6 +208,9 @@ struct TimelineRun {
 struct Scratch {
     timeline: Vec<usize>,
     stack: Vec<LoopState>,
+    /// Emptied lists of loop bodies, for the next loop to fill (as many as
+    /// loops were ever nested).
+    spare: Vec<Vec<usize>>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
@@ -591,6 +594,22 @@ fn build_animation(
         .filter(|k| k.1 == TimelineProp::Color && !keys_of(k).is_empty())
         .copied()
         .collect();
+    // Room for every channel up front (a channel per timeline of a bone
+    // property, of a flip or of an attachment, four of a `c` timeline).
+    let (mut bones, mut flips, mut attachments, mut colors_n) = (0, 0, 0, 0);
+    for key in order.iter().filter(|k| !keys_of(k).is_empty()) {
+        match *key {
+            (Target::Bone(_), TimelineProp::FlipX | TimelineProp::FlipY) => flips += 1,
+            (Target::Bone(_), _) => bones += 1,
+            (Target::Slot(_), TimelineProp::Attachment) => attachments += 1,
+            (Target::Slot(_), TimelineProp::Color) => colors_n += 4,
+            (Target::Slot(_), _) => colors_n += 1,
+        }
+    }
+    anim.bones.reserve_exact(bones);
+    anim.flips.reserve_exact(flips);
+    anim.attachments.reserve_exact(attachments);
+    anim.slot_colors.reserve_exact(colors_n);
     for key in order {
         let keys = keys_of(key);
         if keys.is_empty() {
@@ -826,6 +845,8 @@ struct TimelineRunner<'a> {
     /// in the order they were made.
     timeline: Vec<usize>,
     stack: Vec<LoopState>,
+    /// See [`Scratch::spare`].
+    spare: Vec<Vec<usize>>,
     last_push: f64,
     /// The last value pushed when a number, else 0 (what `+N` and `*N` use).
     last_number: f64,
@@ -865,6 +886,7 @@ impl<'a> TimelineRunner<'a> {
             arena,
             timeline: scratch.timeline,
             stack: scratch.stack,
+            spare: scratch.spare,
             last_push: -1.0,
             last_number: 0.0,
             last_key: None,
@@ -927,9 +949,10 @@ impl<'a> TimelineRunner<'a> {
             | TimelineCommand::PushAdd(_)
             | TimelineCommand::PushMul(_)) => self.push(c, cmd.span),
             TimelineCommand::BeginLoop => {
+                let body = self.spare.pop().unwrap_or_default();
                 self.stack.push(LoopState {
                     start: k + 1,
-                    prev: std::mem::take(&mut self.timeline),
+                    prev: std::mem::replace(&mut self.timeline, body),
                     count: -1,
                     span: cmd.span,
                 });
@@ -1045,7 +1068,9 @@ impl<'a> TimelineRunner<'a> {
         if top.count == -1 {
             if n == 0.0 {
                 if let Some(s) = self.stack.pop() {
-                    self.timeline = s.prev;
+                    let mut body = std::mem::replace(&mut self.timeline, s.prev);
+                    body.clear();
+                    self.spare.push(body);
                 }
                 return k + 1;
             }
@@ -1058,7 +1083,8 @@ impl<'a> TimelineRunner<'a> {
         if let Some(s) = self.stack.pop() {
             let mut prev = s.prev;
             prev.append(&mut self.timeline);
-            self.timeline = prev;
+            let body = std::mem::replace(&mut self.timeline, prev);
+            self.spare.push(body);
         }
         k + 1
     }
@@ -1090,6 +1116,6 @@ impl<'a> TimelineRunner<'a> {
             self.arena.truncate(self.base + kept);
         }
         let run = TimelineRun { end_frame: self.frame, open_loop };
-        (run, Scratch { timeline: self.timeline, stack: self.stack })
+        (run, Scratch { timeline: self.timeline, stack: self.stack, spare: self.spare })
     }
 }

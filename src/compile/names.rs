@@ -47,8 +47,9 @@ pub enum Resolved<Id = u32> {
     Unknown,
 }
 
-/// A place a reference form starts: (name id, byte offset where the
-/// suffix starts), and the next place with the same hash (`NONE`: none).
+/// A name in a group of names sharing a suffix: the name's id, the byte
+/// offset where that suffix starts, and the next name of the group
+/// (`NONE`: none).
 #[derive(Clone, Copy, Debug)]
 struct Place {
     id: u32,
@@ -56,14 +57,14 @@ struct Place {
     next: u32,
 }
 
-/// The end of a chain of [`Place`]s or of a group's names.
+/// The end of a chain of [`Place`]s.
 const NONE: u32 = u32::MAX;
 
-/// The most names a group of one last segment walks on a lookup; a larger
-/// group indexes every dotted suffix of its names instead.
+/// The most names a lookup walks in one group; the names of a larger group
+/// are grouped again by one more segment to the left.
 const SMALL_GROUP: u32 = 8;
 
-/// The names that end in one segment: a chain through [`NameIndex::next`].
+/// The names that end in one suffix: a chain of [`Place`]s.
 #[derive(Clone, Copy, Debug)]
 struct Group {
     head: u32,
@@ -71,41 +72,41 @@ struct Group {
 }
 
 /// An index from every reference form to the items it names, so a lookup
-/// costs one hash probe and a few comparisons whatever the number of items.
+/// costs a few hash probes and a few comparisons whatever the number of
+/// items.
 ///
 /// A reference names the items whose full name ends with it at a segment
-/// boundary, so it can only name items with the same last segment. Names
-/// are grouped by their last segment; a lookup walks the group of the
-/// reference's last segment and compares. Most groups are small (a rig's
-/// names rarely share a last segment more than a few times), and building
-/// them costs one hash per name. A group larger than eight names (`SMALL_GROUP`; say
-/// a hundred bones all named `….tip`) would make lookups slow: its names are indexed by
-/// every dotted suffix instead, each suffix keyed by a hash built segment by
-/// segment from the right (all the suffixes of a name cost one pass over
-/// it), and a lookup checks each candidate against the name itself, so
-/// hash collisions cannot mislead it.
+/// boundary, so it can only name items whose last segments are its own.
+/// Names are grouped by their last segment (level 0); a lookup finds the
+/// group of the reference's last segment and compares its names. Most
+/// groups are small (a rig's names rarely share a last segment more than a
+/// few times). The names of a group larger than eight (`SMALL_GROUP`; say a
+/// thousand slots all named `….s1`) are grouped again by their last two
+/// segments (level 1), and so on to the left while a group stays large: a
+/// lookup descends one level per segment of the reference until its group
+/// is small or the reference has no more segments. Building costs one hash
+/// per name plus one per name and level of a large group (not one per
+/// segment of every name), and a lookup checks each candidate against the
+/// name itself, so hash collisions cannot mislead it.
 #[derive(Clone, Debug)]
 pub struct NameIndex<Id = u32> {
-    /// Hash of a last segment → the group of names ending in it.
-    groups: HashMap<u64, Group>,
-    /// Per name: the next name of its group (`NONE`: the last).
-    next: Vec<u32>,
-    /// Names of large groups only: hash of a reference form → the first of
-    /// its places.
-    map: HashMap<u64, u32>,
+    /// Per level k, the hash of a suffix of k + 1 segments → its group.
+    levels: Vec<HashMap<u64, Group>>,
     places: Vec<Place>,
-    names: Vec<String>,
+    /// Every full name, one after the other.
+    text: String,
+    /// Where each name ends in `text`, by id.
+    ends: Vec<u32>,
     id: std::marker::PhantomData<Id>,
 }
 
 impl<Id> Default for NameIndex<Id> {
     fn default() -> Self {
         NameIndex {
-            groups: HashMap::default(),
-            next: Vec::new(),
-            map: HashMap::default(),
+            levels: Vec::new(),
             places: Vec::new(),
-            names: Vec::new(),
+            text: String::new(),
+            ends: Vec::new(),
             id: std::marker::PhantomData,
         }
     }
@@ -121,11 +122,17 @@ fn combine(seg: u64, rest: u64) -> u64 {
     (seg ^ rest.rotate_left(29)).wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
 
+/// The hash of the empty suffix, that a name's last segment is combined with.
 const EMPTY: u64 = 0x2545_F491_4F6C_DD1D;
 
 /// The last segment of a dotted name (the whole name without a dot).
 pub(super) fn last_segment(name: &str) -> &str {
-    memchr::memrchr(b'.', name.as_bytes()).map_or(name, |i| &name[i + 1..])
+    &name[segment_start(name, name.len())..]
+}
+
+/// Where the segment of `name` that ends at byte `end` starts.
+fn segment_start(name: &str, end: usize) -> usize {
+    memchr::memrchr(b'.', &name.as_bytes()[..end]).map_or(0, |i| i + 1)
 }
 
 /// Whether `reference` is `name` or a dotted suffix of it (whole segments).
@@ -136,91 +143,108 @@ fn is_suffix(name: &str, reference: &str) -> bool {
     }
 }
 
-/// The hash of a reference form (see [`NameIndex`]).
-fn reference_hash(reference: &str) -> u64 {
-    reference.rsplit('.').fold(EMPTY, |h, seg| combine(segment_hash(seg), h))
+/// Adds a place to the group of `hash` in `level`.
+fn add(level: &mut HashMap<u64, Group>, places: &mut Vec<Place>, hash: u64, id: u32, start: u32) {
+    let at = places.len() as u32;
+    let g = level.entry(hash).or_insert(Group { head: NONE, len: 0 });
+    places.push(Place { id, start, next: g.head });
+    g.head = at;
+    g.len += 1;
+}
+
+/// Name `i` of names laid one after the other in `text`, each ending where
+/// `ends` says (empty out of range).
+fn name_in<'a>(text: &'a str, ends: &[u32], i: u32) -> &'a str {
+    let i = i as usize;
+    let Some(&end) = ends.get(i) else { return "" };
+    let start = if i == 0 { 0 } else { ends[i - 1] };
+    &text[start as usize..end as usize]
 }
 
 impl<Id: NameId> NameIndex<Id> {
     /// The index of `names` (full dotted names; an item's id is its position).
-    pub fn new<'a>(names: impl IntoIterator<Item = &'a str>) -> Self {
-        let names: Vec<&str> = names.into_iter().collect();
+    pub fn new<'a, I>(names: I) -> Self
+    where
+        I: IntoIterator<Item = &'a str>,
+        I::IntoIter: Clone,
+    {
+        let names = names.into_iter();
         let mut idx = NameIndex::default();
-        idx.groups.reserve(names.len());
-        idx.next = vec![NONE; names.len()];
-        // Groups are chained from their last name to their first.
-        for (i, name) in names.iter().enumerate() {
-            let g = idx
-                .groups
-                .entry(segment_hash(last_segment(name)))
-                .or_insert(Group { head: NONE, len: 0 });
-            idx.next[i] = g.head;
-            g.head = i as u32;
-            g.len += 1;
+        idx.text.reserve(names.clone().map(str::len).sum());
+        idx.ends.reserve(names.size_hint().0);
+        for name in names {
+            idx.text.push_str(name);
+            idx.ends.push(idx.text.len() as u32);
         }
-        // (Groups of different segments may share a hash: they are one
-        // group then, which lookups tell apart by comparing names.)
-        let large: Vec<u32> =
-            idx.groups.values().filter(|g| g.len > SMALL_GROUP).map(|g| g.head).collect();
-        for head in large {
-            let mut at = head;
-            while let Some(&name) = names.get(at as usize) {
-                idx.add_suffixes(name, at);
-                at = idx.next[at as usize];
+        let count = idx.ends.len();
+        let mut level = HashMap::with_capacity_and_hasher(count, Default::default());
+        idx.places.reserve(count);
+        for i in 0..count {
+            let name = name_in(&idx.text, &idx.ends, i as u32);
+            let start = segment_start(name, name.len());
+            let h = combine(segment_hash(&name[start..]), EMPTY);
+            add(&mut level, &mut idx.places, h, i as u32, start as u32);
+        }
+        // The names of each large group, grouped again by one more segment;
+        // each level starts every place further left, so there are at most
+        // as many levels as a name has segments.
+        loop {
+            let large: Vec<(u64, u32)> = level
+                .iter()
+                .filter(|(_, g)| g.len > SMALL_GROUP)
+                .map(|(&h, g)| (h, g.head))
+                .collect();
+            let mut deeper = HashMap::default();
+            for (h, head) in large {
+                let mut at = head;
+                while let Some(&p) = idx.places.get(at as usize) {
+                    at = p.next;
+                    if p.start == 0 {
+                        continue;
+                    }
+                    let name = name_in(&idx.text, &idx.ends, p.id);
+                    let end = p.start as usize - 1;
+                    let start = segment_start(name, end);
+                    let h = combine(segment_hash(&name[start..end]), h);
+                    add(&mut deeper, &mut idx.places, h, p.id, start as u32);
+                }
             }
+            idx.levels.push(level);
+            if deeper.is_empty() {
+                break;
+            }
+            level = deeper;
         }
-        idx.names = names.into_iter().map(str::to_string).collect();
         idx
     }
 
-    fn add(&mut self, hash: u64, id: u32, start: u32) {
-        let at = self.places.len() as u32;
-        let head = self.map.entry(hash).or_insert(NONE);
-        self.places.push(Place { id, start, next: *head });
-        *head = at;
-    }
-
-    /// Adds a place for every dotted suffix of `name`: segments from the
-    /// right, each suffix's hash built from the one after it.
-    fn add_suffixes(&mut self, name: &str, id: u32) {
-        let mut h = EMPTY;
-        let mut end = name.len();
-        for i in memchr::memrchr_iter(b'.', name.as_bytes()) {
-            h = combine(segment_hash(&name[i + 1..end]), h);
-            self.add(h, id, (i + 1) as u32);
-            end = i;
-        }
-        h = combine(segment_hash(&name[..end]), h);
-        self.add(h, id, 0);
+    /// The full name of the item at position `i` (empty out of range).
+    fn name_at(&self, i: u32) -> &str {
+        name_in(&self.text, &self.ends, i)
     }
 
     /// Calls `f` with the id of each name whose suffix (whole segments)
     /// or whole name, as `whole` says, is `reference`.
     fn matches(&self, reference: &str, whole: bool, mut f: impl FnMut(u32)) {
-        let Some(group) = self.groups.get(&segment_hash(last_segment(reference))) else {
-            return;
-        };
-        if group.len <= SMALL_GROUP {
+        let mut h = EMPTY;
+        let mut end = reference.len();
+        for level in &self.levels {
+            let start = segment_start(reference, end);
+            h = combine(segment_hash(&reference[start..end]), h);
+            let Some(group) = level.get(&h) else { return };
+            if group.len > SMALL_GROUP && start > 0 {
+                end = start - 1;
+                continue;
+            }
             let mut at = group.head;
-            while let Some(name) = self.names.get(at as usize) {
+            while let Some(p) = self.places.get(at as usize) {
+                let name = self.name_at(p.id);
                 if if whole { name == reference } else { is_suffix(name, reference) } {
-                    f(at);
+                    f(p.id);
                 }
-                at = self.next[at as usize];
+                at = p.next;
             }
             return;
-        }
-        let mut at = self.map.get(&reference_hash(reference)).copied().unwrap_or(NONE);
-        while let Some(p) = self.places.get(at as usize) {
-            if (!whole || p.start == 0)
-                && self
-                    .names
-                    .get(p.id as usize)
-                    .is_some_and(|n| &n[p.start as usize..] == reference)
-            {
-                f(p.id);
-            }
-            at = p.next;
         }
     }
 
@@ -260,14 +284,29 @@ impl<Id: NameId> NameIndex<Id> {
         first.map_or(Resolved::Unknown, Resolved::Found)
     }
 
+    /// How many names there are.
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+
     /// The full names, by id.
-    pub fn names(&self) -> &[String] {
-        &self.names
+    pub fn names(&self) -> impl ExactSizeIterator<Item = &str> + Clone + '_ {
+        (0..self.ends.len() as u32).map(|i| self.name_at(i))
+    }
+
+    /// Whether `other` indexes the same names in the same order.
+    pub fn same_names(&self, other: &NameIndex<Id>) -> bool {
+        self.ends == other.ends && self.text == other.text
     }
 
     /// The full name of item `id` (empty for an id out of range).
     pub fn name(&self, id: Id) -> &str {
-        self.names.get(id.to_u32() as usize).map_or("", |s| s.as_str())
+        self.name_at(id.to_u32())
     }
 
     /// Full names closest to an unknown reference (compared with the same
@@ -276,7 +315,7 @@ impl<Id: NameId> NameIndex<Id> {
         let reference = reference.strip_prefix("skeleton.").unwrap_or(reference);
         let segs = reference.split('.').count();
         let mut scored: Vec<(usize, &str)> = Vec::new();
-        for name in &self.names {
+        for name in self.names() {
             let parts: Vec<&str> = name.split('.').collect();
             let tail = parts[parts.len().saturating_sub(segs)..].join(".");
             let d = suggest::distance(reference, &tail);
@@ -400,7 +439,7 @@ mod tests {
             names.sort();
             names.dedup();
             let idx: NameIndex = NameIndex::new(names.iter().map(String::as_str));
-            let some_large = idx.groups.values().any(|g| g.len > SMALL_GROUP);
+            let some_large = idx.levels.len() > 1;
             for r in probes.iter().map(String::as_str).chain(names.iter().map(String::as_str)) {
                 proptest::prop_assert_eq!(idx.resolve(r), brute_force(&names, r), "{} (large groups: {})", r, some_large);
             }
@@ -408,17 +447,18 @@ mod tests {
     }
 
     #[test]
-    fn a_crowded_last_segment_is_indexed_by_every_suffix() {
+    fn a_crowded_suffix_is_grouped_again_by_one_more_segment() {
         let names: Vec<String> = (0..40).map(|i| format!("limb{i}.joint.tip")).collect();
         let idx: NameIndex = NameIndex::new(names.iter().map(String::as_str));
-        assert!(idx.groups.values().any(|g| g.len > SMALL_GROUP));
-        assert!(!idx.places.is_empty());
+        // `tip`, then `joint.tip`, are shared by all 40; `limbN.joint.tip` by one.
+        assert_eq!(idx.levels.len(), 3);
+        assert_eq!(idx.places.len(), 3 * 40);
         assert_eq!(idx.resolve("limb7.joint.tip"), Resolved::Found(7));
         assert_eq!(idx.resolve("skeleton.limb7.joint.tip"), Resolved::Found(7));
         assert_eq!(idx.resolve("mb7.joint.tip"), Resolved::Unknown);
         assert_eq!(idx.resolve("joint.tip"), Resolved::Ambiguous((0..40).collect()));
         let few: NameIndex = NameIndex::new(["a.tip", "b.tip"]);
-        assert!(few.places.is_empty());
+        assert_eq!(few.levels.len(), 1);
         assert_eq!(few.resolve("tip"), Resolved::Ambiguous(vec![0, 1]));
     }
 }

@@ -46,15 +46,22 @@ pub struct RigOutput {
 pub struct ChildIds<Id> {
     /// Hash of (parent, short name) → the last child with that hash.
     heads: HashMap<u64, u32>,
-    /// Per child, by id: its parent, its short name and the child before
-    /// it with the same hash (`u32::MAX`: none).
-    entries: Vec<(u32, String, u32)>,
+    /// Per child, by id: its parent, where its short name ends in `names`
+    /// and the child before it with the same hash (`u32::MAX`: none).
+    entries: Vec<(u32, u32, u32)>,
+    /// The children's short names, one after the other.
+    names: String,
     id: std::marker::PhantomData<Id>,
 }
 
 impl<Id> Default for ChildIds<Id> {
     fn default() -> Self {
-        ChildIds { heads: HashMap::default(), entries: Vec::new(), id: std::marker::PhantomData }
+        ChildIds {
+            heads: HashMap::default(),
+            entries: Vec::new(),
+            names: String::new(),
+            id: std::marker::PhantomData,
+        }
     }
 }
 
@@ -67,11 +74,11 @@ impl<Id: NameId> ChildIds<Id> {
     /// The child `name` of `parent`.
     pub fn get(&self, parent: u32, name: &str) -> Option<Id> {
         let mut at = self.heads.get(&Self::key(parent, name)).copied().unwrap_or(u32::MAX);
-        while let Some((p, n, before)) = self.entries.get(at as usize) {
-            if *p == parent && n == name {
+        while let Some(&(p, _, before)) = self.entries.get(at as usize) {
+            if p == parent && self.name(at as usize) == name {
                 return Some(Id::from_u32(at));
             }
-            at = *before;
+            at = before;
         }
         None
     }
@@ -80,19 +87,29 @@ impl<Id: NameId> ChildIds<Id> {
     fn push(&mut self, parent: u32, name: &str) -> Id {
         let id = self.entries.len() as u32;
         let head = self.heads.entry(Self::key(parent, name)).or_insert(u32::MAX);
-        self.entries.push((parent, name.to_string(), *head));
+        self.names.push_str(name);
+        self.entries.push((parent, self.names.len() as u32, *head));
         *head = id;
         Id::from_u32(id)
     }
 
     /// The short name of child `id`.
     fn name(&self, id: usize) -> &str {
-        self.entries.get(id).map_or("", |e| e.1.as_str())
+        let Some(&(_, end, _)) = self.entries.get(id) else { return "" };
+        let start = id.checked_sub(1).map_or(0, |i| self.entries[i].1);
+        &self.names[start as usize..end as usize]
     }
 
-    fn reserve(&mut self, n: usize) {
+    /// Each child's parent and short name, by id.
+    fn children(&self) -> impl Iterator<Item = (u32, &str)> + '_ {
+        self.entries.iter().enumerate().map(|(i, e)| (e.0, self.name(i)))
+    }
+
+    /// Room for `n` more children, whose names take about `bytes` bytes.
+    fn reserve(&mut self, n: usize, bytes: usize) {
         self.heads.reserve(n);
         self.entries.reserve(n);
+        self.names.reserve(bytes);
     }
 }
 
@@ -111,8 +128,8 @@ impl RigOutput {
     /// and attachment names and ids) is equal. Setup values, shapes, skins
     /// and the source map do not matter to an animation.
     pub fn same_names(&self, other: &RigOutput) -> bool {
-        self.bone_names.names() == other.bone_names.names()
-            && self.slot_names.names() == other.slot_names.names()
+        self.bone_names.same_names(&other.bone_names)
+            && self.slot_names.same_names(&other.slot_names)
             // (`attachment_ids` is built from the attachment list, so equal
             // lists make equal maps.)
             && self.skeleton.attachments == other.skeleton.attachments
@@ -301,6 +318,51 @@ struct WSlot {
     source: (Ordinal, Span),
 }
 
+/// Full bone names → positions in a list of bones, without a copy of
+/// the names: each bone is chained under the hash of its name, and a
+/// lookup compares the chain's names in the list (the hash only picks it).
+#[derive(Default)]
+struct BoneNames {
+    /// Hash of a name → the last bone with that hash.
+    heads: HashMap<u64, u32>,
+    /// Per bone: the bone before it with the same hash (`u32::MAX`: none).
+    before: Vec<u32>,
+}
+
+impl BoneNames {
+    fn hash(name: &str) -> u64 {
+        use std::hash::BuildHasher;
+        rustc_hash::FxBuildHasher.hash_one(name)
+    }
+
+    /// The bone of `bones` named `name`.
+    fn get(&self, bones: &[WBone], name: &str) -> Option<usize> {
+        let mut at = self.heads.get(&Self::hash(name)).copied().unwrap_or(u32::MAX);
+        while let Some(b) = bones.get(at as usize) {
+            if b.name == name {
+                return Some(at as usize);
+            }
+            at = self.before[at as usize];
+        }
+        None
+    }
+
+    /// Adds `bone` (not there yet) at the end of `bones`; returns its index.
+    fn push(&mut self, bones: &mut Vec<WBone>, bone: WBone) -> usize {
+        let i = bones.len();
+        let head = self.heads.entry(Self::hash(&bone.name)).or_insert(u32::MAX);
+        self.before.push(*head);
+        *head = i as u32;
+        bones.push(bone);
+        i
+    }
+
+    fn reserve(&mut self, n: usize) {
+        self.heads.reserve(n);
+        self.before.reserve(n);
+    }
+}
+
 /// The rig while its sections are merged (bone ids are positions before
 /// sorting until [`Merge::sort_bones`]).
 #[derive(Default)]
@@ -308,7 +370,8 @@ struct Merge {
     cx: Ctx,
     src: RigSources,
     bones: Vec<WBone>,
-    bone_by_name: HashMap<String, usize>,
+    /// Full name → bone (an index into `bones`), by the names in `bones`.
+    bone_by_name: BoneNames,
     skeleton_color: Option<Color>,
     slots: Vec<WSlot>,
     /// (bone index, short name) → slot index.
@@ -364,12 +427,13 @@ pub fn compile_rig(
     for (i, (slot, _)) in m.atts.iter().enumerate().rev() {
         first_attachment[*slot] = Some(AttachmentId::from_index(i));
     }
+    // (Nothing reads the merged slots' names after this: they move.)
     let model_slots: Vec<Slot> = m
         .slots
-        .iter()
+        .iter_mut()
         .enumerate()
         .map(|(i, s)| Slot {
-            name: s.name.clone(),
+            name: std::mem::take(&mut s.name),
             bone: bone_of_slot[i],
             color: s.color,
             attachment: first_attachment[i],
@@ -377,9 +441,8 @@ pub fn compile_rig(
         .collect();
     let attachments = m
         .att_ids
-        .entries
-        .iter()
-        .map(|(s, n, _)| AttachmentSlotName { slot: SlotId(*s), name: n.clone() })
+        .children()
+        .map(|(s, n)| AttachmentSlotName { slot: SlotId(s), name: n.to_string() })
         .collect();
     let mut src = m.src;
     src.references = cx.refs;
@@ -422,9 +485,10 @@ impl Merge {
         m.bones.reserve(bone_lines);
         m.bone_by_name.reserve(bone_lines);
         m.slots.reserve(slot_lines);
-        m.slot_ids.reserve(slot_lines);
+        // (Short names are rarely longer than 8 bytes.)
+        m.slot_ids.reserve(slot_lines, 8 * slot_lines);
         m.atts.reserve(slot_lines);
-        m.att_ids.reserve(slot_lines);
+        m.att_ids.reserve(slot_lines, 8 * slot_lines);
         m.src.bone_defs.reserve(bone_lines);
         m.src.slot_defs.reserve(slot_lines);
         m.src.props.reserve(prop_count);
@@ -447,12 +511,11 @@ impl Merge {
 
     /// Merges a bone line's properties; returns the bone's index.
     fn bone_line(&mut self, ord: Ordinal, line: &BoneLine) -> usize {
-        let bi = match self.bone_by_name.get(line.path.node.as_str()) {
-            Some(&bi) => bi,
+        let bi = match self.bone_by_name.get(&self.bones, &line.path.node) {
+            Some(bi) => bi,
             None => {
-                self.bones.push(WBone::new(line.path.node.clone(), Some((ord, line.path.span))));
-                self.bone_by_name.insert(line.path.node.clone(), self.bones.len() - 1);
-                self.bones.len() - 1
+                let bone = WBone::new(line.path.node.clone(), Some((ord, line.path.span)));
+                self.bone_by_name.push(&mut self.bones, bone)
             }
         };
         let props = record_props(&mut self.src.props, ord, &line.props, bone_prop_key);
@@ -589,8 +652,8 @@ impl Merge {
             // (Allocates only for a bone whose parent was never written.)
             let mut missing: Vec<String> = Vec::new();
             while let Some(p) = parent_name(cur) {
-                match bone_by_name.get(p) {
-                    Some(&j) if complete.get(j).copied().unwrap_or(false) => break,
+                match bone_by_name.get(bones, p) {
+                    Some(j) if complete.get(j).copied().unwrap_or(false) => break,
                     Some(_) => {}
                     None if !missing.iter().any(|m| m == p) => missing.push(p.to_string()),
                     None => {}
@@ -599,8 +662,7 @@ impl Merge {
             }
             // The original adds parents shallow to deep per bone name.
             for p in missing.into_iter().rev() {
-                bone_by_name.insert(p.clone(), bones.len());
-                bones.push(WBone::new(p, None));
+                bone_by_name.push(bones, WBone::new(p, None));
                 complete.push(true);
             }
             complete[i] = true;
@@ -622,15 +684,21 @@ impl Merge {
         for (new, &old) in order.iter().enumerate() {
             new_index[old] = new;
         }
-        let bone_id =
-            |name: &str| self.bone_by_name.get(name).map(|&i| BoneId::from_index(new_index[i]));
+        let bone_id = |name: &str| {
+            self.bone_by_name.get(bones, name).map(|i| BoneId::from_index(new_index[i]))
+        };
+        let parents: Vec<Option<BoneId>> =
+            order.iter().map(|&i| parent_name(&bones[i].name).and_then(bone_id)).collect();
+        // (Nothing looks a merged bone up by name after this: the names move.)
+        let bones = &mut self.bones;
         let model_bones: Vec<Bone> = order
             .iter()
-            .map(|&i| {
-                let b = &bones[i];
+            .zip(parents)
+            .map(|(&i, parent)| {
+                let b = &mut bones[i];
                 Bone {
-                    name: b.name.clone(),
-                    parent: parent_name(&b.name).and_then(bone_id),
+                    name: std::mem::take(&mut b.name),
+                    parent,
                     setup: BoneTransform {
                         x: b.x,
                         y: b.y,
@@ -832,12 +900,7 @@ fn reuse_or_index<'a, Id: NameId>(
     names: impl ExactSizeIterator<Item = &'a str> + Clone,
 ) -> std::sync::Arc<NameIndex<Id>> {
     match previous {
-        Some(p)
-            if p.names().len() == names.len()
-                && p.names().iter().map(String::as_str).eq(names.clone()) =>
-        {
-            p.clone()
-        }
+        Some(p) if p.len() == names.len() && p.names().eq(names.clone()) => p.clone(),
         _ => std::sync::Arc::new(NameIndex::new(names)),
     }
 }

@@ -69,9 +69,12 @@ pub(super) fn timeline(
         return None;
     };
     roles.push(TokenRole { span: tok_span(line, head), role: Role::Property });
-    // One command a token after the property, nearly always (an options
-    // token may give more, and the vector then grows).
-    let mut commands = Vec::with_capacity(toks.len() - 1);
+    // One command a token after the property, and up to three more for an
+    // options token (`F:S:E->` is a frame, a step, an easing and an
+    // advance): counted first, so the vector never grows.
+    let options =
+        toks[1..].iter().filter(|t| t.text.ends_with('>') && t.text.contains(':')).count();
+    let mut commands = Vec::with_capacity(toks.len() - 1 + 3 * options);
     for t in &toks[1..] {
         let s = t.text;
         let sp = tok_span(line, t);
