@@ -749,6 +749,8 @@ impl Merge {
             };
             let skin = SkinId::from_index(si + 1);
             cx.reference(ord, sk.name.span, Some(Target::Skin(skin)), true);
+            // (An item's data is large: growing the list would copy it.)
+            skins[si].1.reserve(sk.items.len());
             for item in &sk.items {
                 if let Some(found) = self.skin_item(ord, skin, item, slot_names, cx) {
                     skins[si].1.push(found);
@@ -859,6 +861,7 @@ impl Merge {
         cx: &mut Ctx,
     ) -> Vec<SlotId> {
         let mut listed: Vec<SlotId> = Vec::new();
+        let mut is_listed = vec![false; self.slots.len()];
         for (ord, sec) in sections {
             let RigSection::Order(o) = sec else { continue };
             for e in &o.entries {
@@ -866,8 +869,7 @@ impl Merge {
                 cx.reference(*ord, e.span, resolved.map(Target::Slot), false);
                 self.src.order_entries.push((*ord, OrderEntry { span: e.span, slot: resolved }));
                 let Some(id) = resolved else { continue };
-                if listed.contains(&id) {
-                    // (A draw order lists few slots; a linear check is enough.)
+                if is_listed[id.index()] {
                     cx.push(
                         *ord,
                         Diagnostic::warning(
@@ -880,12 +882,9 @@ impl Merge {
                     );
                     continue;
                 }
+                is_listed[id.index()] = true;
                 listed.push(id);
             }
-        }
-        let mut is_listed = vec![false; self.slots.len()];
-        for s in &listed {
-            is_listed[s.index()] = true;
         }
         let mut draw_order = listed;
         draw_order.extend((0..self.slots.len()).filter(|&i| !is_listed[i]).map(SlotId::from_index));
