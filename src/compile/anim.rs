@@ -3,7 +3,7 @@
 use rustc_hash::FxHashMap as HashMap;
 
 use super::names::resolve_or_explain;
-use super::rig::{ChildIds, RigOutput};
+use super::rig::{ChildIds, RigNames};
 use super::source::Shift;
 use super::source::{
     ItemSource, KeyOrigin, KeySource, Reference, Target as SrcTarget, TimelineSource,
@@ -259,7 +259,7 @@ struct Channel {
 /// output no longer used: a list this long would otherwise come in fresh
 /// pages from the kernel on every edit.
 pub(super) fn compile_anim(
-    rig: &RigOutput,
+    rig: &RigNames,
     sections: &[(Ordinal, &AnimSection)],
     prev: Option<Previous<'_>>,
     spare: Vec<RawKey>,
@@ -377,7 +377,7 @@ impl Tracks {
     /// in both, and how this section's items changed, if they did).
     fn section(
         &mut self,
-        rig: &RigOutput,
+        rig: &RigNames,
         ord: Ordinal,
         sec: &AnimSection,
         opts: Opts,
@@ -417,7 +417,7 @@ impl Tracks {
     }
 
     /// Resolves one item's target and runs its timelines.
-    fn item(&mut self, rig: &RigOutput, ord: Ordinal, item: &AnimItem, region: Span, opts: Opts) {
+    fn item(&mut self, rig: &RigNames, ord: Ordinal, item: &AnimItem, region: Span, opts: Opts) {
         let this_anim = AnimId(0);
         let fallback = "its timelines are ignored";
         let resolved = if item.is_slot {
@@ -449,7 +449,7 @@ impl Tracks {
             let at = Place {
                 ord,
                 slot: match target {
-                    Target::Slot(s) => Some((&rig.attachment_ids, s)),
+                    Target::Slot(s) => Some((&*rig.attachment_ids, s)),
                     Target::Bone(_) => None,
                 },
             };
@@ -734,7 +734,7 @@ fn build_animation(
 /// Reports attachment names an `@` timeline of `item` switches to that
 /// the slot lacks. Also records each such name and the attachment it names.
 fn check_attachment_names(
-    rig: &RigOutput,
+    rig: &RigNames,
     ord: Ordinal,
     item: &AnimItem,
     diags: &mut Vec<LocalDiag>,
@@ -757,13 +757,12 @@ fn check_attachment_names(
                 definition: false,
             });
             if found.is_none() {
-                let slot_name = &rig.skeleton.slots[slot.index()].name;
+                let slot_name = rig.slot_names.name(slot);
                 let names: Vec<&str> = rig
-                    .skeleton
-                    .attachments
-                    .iter()
-                    .filter(|a| a.slot == slot)
-                    .map(|a| a.name.as_str())
+                    .attachment_ids
+                    .children()
+                    .filter(|&(s, _)| s == slot.0)
+                    .map(|(_, name)| name)
                     .collect();
                 let mut d = Diagnostic::warning(
                     c.span,

@@ -169,9 +169,9 @@ pub(crate) fn resolve_section(
     for l in &e.lines {
         let fallback = "the expectation is not checked";
         let resolved = if l.is_slot {
-            resolve_or_explain(&rig.slot_names, "slot", &l.target, fallback).map(Target::Slot)
+            resolve_or_explain(&rig.names.slot_names, "slot", &l.target, fallback).map(Target::Slot)
         } else {
-            resolve_or_explain(&rig.bone_names, "bone", &l.target, fallback).map(Target::Bone)
+            resolve_or_explain(&rig.names.bone_names, "bone", &l.target, fallback).map(Target::Bone)
         };
         let target = match resolved {
             Ok(t) => {

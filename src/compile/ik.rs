@@ -102,7 +102,7 @@ fn resolve_ends<'a>(
 ) -> (Option<BoneId>, Option<BoneId>, Option<Root<'a>>) {
     let resolve =
         |out: &mut IkOutput, r: &crate::syntax::tree::Spanned<String>| match resolve_or_explain(
-            &rig.bone_names,
+            &rig.names.bone_names,
             "bone",
             r,
             "the IK family is left out",

@@ -340,11 +340,10 @@ impl Compiler {
         (plan, share, item_edit): (SectionPlan<'_>, bool, Option<ItemEditAt>),
     ) -> Compilation {
         let starts: Vec<u32> = slices.iter().map(|s| s.start).collect();
-        let (sections, (rig_idx, rig_out, rig_generation)) =
-            self.parse_and_build_rig(plan, share, slices);
+        let (sections, (rig_idx, rig)) = self.parse_and_build_rig(plan, share, slices);
+        let (rig_out, (groups, anim_outputs)) =
+            self.finish_rig_and_anims(&sections, item_edit, rig, share);
         let (ik_idx, ik_out) = self.update_ik(&sections, &rig_out);
-        let (groups, anim_outputs) =
-            self.update_anims(&sections, item_edit, &rig_out, rig_generation);
         let units = Units { starts, rig_idx, rig_out, ik_idx, ik_out, groups, anim_outputs };
         let mut diagnostics = units.diagnostics(&sections);
         let rig_sources = self.placed_rig_sources(&units);
@@ -569,8 +568,8 @@ impl Compiler {
         let rig_idx: Vec<usize> =
             (0..sections.len()).filter(|&i| is_rig_section(&sections[i].tree)).collect();
         let key: Vec<Arc<Section>> = rig_idx.iter().map(|&i| sections[i].tree.clone()).collect();
-        let (rig_out, generation) = if same(&key, &used_key) { rig } else { self.rig_for(key) };
-        (sections, (rig_idx, rig_out, generation))
+        let rig = if same(&key, &used_key) { rig } else { self.rig_for(key) };
+        (sections, (rig_idx, rig))
     }
 
     /// The tree of section `sl` of `text` from the old tree of the section
@@ -611,37 +610,53 @@ impl Compiler {
         Some((Arc::new(tree), edit))
     }
 
-    /// The rig of the sections `rig_key` (rebuilt when they changed): its
-    /// output and the generation of its names.
-    fn rig_for(&mut self, rig_key: Vec<Arc<Section>>) -> (Arc<rig::RigOutput>, u64) {
-        let rig_hit = self.rig.as_ref().is_some_and(|r| same(&r.key, &rig_key));
-        if !rig_hit {
-            self.last_compiled_units += 1;
-            self.generation += 1;
-            let input: Vec<(Ordinal, rig::RigSection<'_>)> = rig_key
-                .iter()
-                .enumerate()
-                .filter_map(|(o, s)| {
-                    let r = match &s.kind {
-                        SectionKind::Skeleton(x) => rig::RigSection::Skeleton(x),
-                        SectionKind::Skin(x) => rig::RigSection::Skin(x),
-                        SectionKind::Order(x) => rig::RigSection::Order(x),
-                        _ => return None,
-                    };
-                    Some((o, r))
-                })
-                .collect();
-            let output = Arc::new(rig::compile_rig(&input, self.rig.as_ref().map(|r| &*r.output)));
-            // Animations only read the rig's names: when those did not
-            // change (an edited length, position or shape), they stay valid.
-            let generation = match &self.rig {
-                Some(old) if old.output.same_names(&output) => old.generation,
-                _ => self.generation,
-            };
-            self.rig = Some(RigCache { key: rig_key, output, generation });
+    /// The rig of the sections `rig_key`: the one built before when they
+    /// did not change, else merged (its names known, the rest to finish in
+    /// [`Compiler::finish_rig_and_anims`]).
+    fn rig_for(&mut self, rig_key: Vec<Arc<Section>>) -> RigState {
+        if let Some(r) = self.rig.as_ref().filter(|r| same(&r.key, &rig_key)) {
+            return RigState::Built(r.output.clone(), r.generation);
         }
-        let Some(rig) = self.rig.as_ref() else { unreachable!("the rig was just built") };
-        (rig.output.clone(), rig.generation)
+        self.last_compiled_units += 1;
+        self.generation += 1;
+        let merged = rig::merge_rig(&rig_input(&rig_key), self.rig.as_ref().map(|r| &*r.output));
+        // Animations only read the rig's names: when those did not
+        // change (an edited length, position or shape), they stay valid.
+        let generation = match &self.rig {
+            Some(old) if old.output.names.same(&merged.names) => old.generation,
+            _ => self.generation,
+        };
+        RigState::Merged(Box::new(PendingRig { key: rig_key, merged, generation }))
+    }
+
+    /// Finishes a merged rig (skins, draw order, the model) and compiles
+    /// the animations, which need only its names: side by side when the
+    /// update shares its work out.
+    fn finish_rig_and_anims(
+        &mut self,
+        sections: &[CachedSection],
+        item_edit: Option<ItemEditAt>,
+        rig: RigState,
+        share: bool,
+    ) -> (Arc<rig::RigOutput>, Anims) {
+        let pending = match rig {
+            RigState::Built(output, generation) => {
+                let anims = self.update_anims(sections, item_edit, &output.names, generation);
+                return (output, anims);
+            }
+            RigState::Merged(p) => *p,
+        };
+        let PendingRig { key, merged, generation } = pending;
+        let names = merged.names.clone();
+        let finish = || Arc::new(rig::finish_rig(&rig_input(&key), merged));
+        let (output, anims) = if share {
+            rayon::join(finish, || self.update_anims(sections, item_edit, &names, generation))
+        } else {
+            let output = finish();
+            (output, self.update_anims(sections, item_edit, &names, generation))
+        };
+        self.rig = Some(RigCache { key, output: output.clone(), generation });
+        (output, anims)
     }
 
     /// IK families: built on the rig, cached on it and the `ik` sections.
@@ -693,9 +708,9 @@ impl Compiler {
         &mut self,
         sections: &[CachedSection],
         item_edit: Option<ItemEditAt>,
-        rig_out: &rig::RigOutput,
+        rig_names: &rig::RigNames,
         rig_generation: u64,
-    ) -> (Vec<AnimGroup>, Vec<Arc<anim::AnimOutput>>) {
+    ) -> Anims {
         let mut groups: Vec<AnimGroup> = Vec::new();
         for (i, s) in sections.iter().enumerate() {
             if let SectionKind::Anim(a) = &s.tree.kind {
@@ -762,7 +777,7 @@ impl Compiler {
                 ord,
                 edit,
             });
-            let output = anim::compile_anim(rig_out, &job.input, prev, job.spare);
+            let output = anim::compile_anim(rig_names, &job.input, prev, job.spare);
             let cache = AnimCache { rig_generation, output: Arc::new(output), key: job.key };
             (job.group, cache, job.earlier)
         };
@@ -857,9 +872,45 @@ struct SectionPlan<'t> {
     to_parse: Vec<(usize, u64, &'t str)>,
 }
 
-/// The rig of an update: the indices of its sections, its output and the
-/// generation of its names.
-type RigAt = (Vec<usize>, Arc<rig::RigOutput>, u64);
+/// An update's animations: the groups of sections by name and the output
+/// of each group.
+type Anims = (Vec<AnimGroup>, Vec<Arc<anim::AnimOutput>>);
+
+/// The rig of an update: the indices of its sections and the rig.
+type RigAt = (Vec<usize>, RigState);
+
+/// A rig as [`Compiler::rig_for`] leaves it.
+enum RigState {
+    /// Built before (its sections did not change), with the generation
+    /// of its names.
+    Built(Arc<rig::RigOutput>, u64),
+    /// Merged, to be finished.
+    Merged(Box<PendingRig>),
+}
+
+/// A rig merged from the sections `key`, whose names have `generation`.
+struct PendingRig {
+    key: Vec<Arc<Section>>,
+    merged: rig::MergedRig,
+    generation: u64,
+}
+
+/// The rig's sections among `key` (the trees the rig is built from), each
+/// with its ordinal.
+fn rig_input(key: &[Arc<Section>]) -> Vec<(Ordinal, rig::RigSection<'_>)> {
+    key.iter()
+        .enumerate()
+        .filter_map(|(o, s)| {
+            let r = match &s.kind {
+                SectionKind::Skeleton(x) => rig::RigSection::Skeleton(x),
+                SectionKind::Skin(x) => rig::RigSection::Skin(x),
+                SectionKind::Order(x) => rig::RigSection::Order(x),
+                _ => return None,
+            };
+            Some((o, r))
+        })
+        .collect()
+}
 
 /// The least text of a `skeleton` section that a compile sharing its work
 /// parses in two halves side by side (when it is also longer than half of

@@ -1,5 +1,7 @@
 //! Skeleton, skin and order sections → [`Skeleton`] (LANGUAGE.md §2–4).
 
+use std::sync::Arc;
+
 use rustc_hash::FxHashMap as HashMap;
 
 use super::names::{NameId, NameIndex, last_segment, resolve_or_explain};
@@ -18,16 +20,37 @@ pub enum RigSection<'a> {
     Order(&'a OrderSection),
 }
 
+/// What animations need of a rig to resolve names: everything
+/// `anim::compile_anim` reads. It is known before the rest of the rig
+/// (skins, draw order, the model), which can then be finished beside the
+/// animations ([`merge_rig`], [`finish_rig`]).
+#[derive(Clone, Debug, Default)]
+pub struct RigNames {
+    /// Shared with the rig before when the names are the same (a skeleton
+    /// edit that changes a value): building the index hashes every name.
+    pub bone_names: Arc<NameIndex<BoneId>>,
+    pub slot_names: Arc<NameIndex<SlotId>>,
+    /// (slot, short name) → attachment.
+    pub attachment_ids: Arc<ChildIds<AttachmentId>>,
+}
+
+impl RigNames {
+    /// Whether an animation compiled against `self` compiles the same
+    /// against `other`: the bone, slot and attachment names and ids are
+    /// equal. Setup values, shapes, skins and the source map do not matter
+    /// to an animation.
+    pub fn same(&self, other: &RigNames) -> bool {
+        self.bone_names.same_names(&other.bone_names)
+            && self.slot_names.same_names(&other.slot_names)
+            && self.attachment_ids.same(&other.attachment_ids)
+    }
+}
+
 /// A compiled rig with what the animations need to resolve names.
 #[derive(Debug, Default)]
 pub struct RigOutput {
-    pub skeleton: std::sync::Arc<Skeleton>,
-    /// Shared with the rig before when the names are the same (a skeleton
-    /// edit that changes a value): building the index hashes every name.
-    pub bone_names: std::sync::Arc<NameIndex<BoneId>>,
-    pub slot_names: std::sync::Arc<NameIndex<SlotId>>,
-    /// (slot, short name) → attachment.
-    pub attachment_ids: ChildIds<AttachmentId>,
+    pub skeleton: Arc<Skeleton>,
+    pub names: RigNames,
     pub diagnostics: Vec<LocalDiag>,
     /// Where each bone was first written (implicit parents: nowhere).
     pub bone_sources: Vec<Option<(Ordinal, Span)>>,
@@ -100,8 +123,16 @@ impl<Id: NameId> ChildIds<Id> {
         &self.names[start as usize..end as usize]
     }
 
+    /// Whether `other` has the same children (parents and short names) in
+    /// the same order.
+    fn same(&self, other: &ChildIds<Id>) -> bool {
+        self.names == other.names
+            && self.entries.len() == other.entries.len()
+            && self.entries.iter().zip(&other.entries).all(|(a, b)| a.0 == b.0 && a.1 == b.1)
+    }
+
     /// Each child's parent and short name, by id.
-    fn children(&self) -> impl Iterator<Item = (u32, &str)> + '_ {
+    pub(super) fn children(&self) -> impl Iterator<Item = (u32, &str)> + '_ {
         self.entries.iter().enumerate().map(|(i, e)| (e.0, self.name(i)))
     }
 
@@ -120,22 +151,6 @@ fn dotted(a: &str, b: &str) -> String {
     s.push('.');
     s.push_str(b);
     s
-}
-
-impl RigOutput {
-    /// Whether an animation compiled against `self` compiles the same
-    /// against `other`: everything `anim::compile_anim` reads (bone, slot
-    /// and attachment names and ids) is equal. Setup values, shapes, skins
-    /// and the source map do not matter to an animation.
-    pub fn same_names(&self, other: &RigOutput) -> bool {
-        self.bone_names.same_names(&other.bone_names)
-            && self.slot_names.same_names(&other.slot_names)
-            // (`attachment_ids` is built from the attachment list, so equal
-            // lists make equal maps.)
-            && self.skeleton.attachments == other.skeleton.attachments
-            && self.skeleton.slots.len() == other.skeleton.slots.len()
-            && self.skeleton.slots.iter().zip(&other.skeleton.slots).all(|(a, b)| a.name == b.name)
-    }
 }
 
 /// The rig's part of the source map; each entry with the ordinal of its section.
@@ -392,14 +407,23 @@ struct SortedBones {
 /// The skins other than the default one: name and (attachment, data) items.
 type SkinItems = Vec<(String, Vec<(usize, WAtt)>)>;
 
-/// Builds the rig from its sections (each with its ordinal for diagnostics).
-///
-/// `previous` is the rig compiled before, if any: its name indexes are
-/// reused when the bone or slot names are the same.
-pub fn compile_rig(
+/// A rig whose skeleton sections are merged and whose names are known
+/// ([`merge_rig`]), to be finished ([`finish_rig`]).
+pub struct MergedRig {
+    m: Merge,
+    sorted: SortedBones,
+    /// What animations need; [`finish_rig`] puts it in the output.
+    pub names: RigNames,
+}
+
+/// The first part of building a rig: merges the skeleton sections (bones,
+/// implicit parents, slots, attachments) and indexes the names, which is
+/// all the animations need. `previous` is the rig compiled before, if any:
+/// its name indexes are reused when the bone or slot names are the same.
+pub fn merge_rig(
     sections: &[(Ordinal, RigSection<'_>)],
     previous: Option<&RigOutput>,
-) -> RigOutput {
+) -> MergedRig {
     let mut m = Merge::with_room(sections);
     for (ord, sec) in sections {
         if let RigSection::Skeleton(sk) = sec {
@@ -409,18 +433,29 @@ pub fn compile_rig(
     m.add_implicit_parents();
     let sorted = m.sort_bones();
     let bone_names = reuse_or_index(
-        previous.map(|p| &p.bone_names),
+        previous.map(|p| &p.names.bone_names),
         sorted.bones.iter().map(|b| b.name.as_str()),
     );
-    let slot_names =
-        reuse_or_index(previous.map(|p| &p.slot_names), m.slots.iter().map(|s| s.name.as_str()));
+    let slot_names = reuse_or_index(
+        previous.map(|p| &p.names.slot_names),
+        m.slots.iter().map(|s| s.name.as_str()),
+    );
+    let attachment_ids = Arc::new(std::mem::take(&mut m.att_ids));
+    MergedRig { m, sorted, names: RigNames { bone_names, slot_names, attachment_ids } }
+}
+
+/// The rest of building a rig from `sections` (the same as
+/// [`merge_rig`]'s): skins, the draw order and the model.
+pub fn finish_rig(sections: &[(Ordinal, RigSection<'_>)], merged: MergedRig) -> RigOutput {
+    let MergedRig { mut m, sorted, names } = merged;
+    let (bone_names, slot_names) = (&names.bone_names, &names.slot_names);
     let bone_of_slot: Vec<BoneId> =
         m.slots.iter().map(|s| BoneId::from_index(sorted.new_index[s.bone])).collect();
 
     let mut cx = std::mem::take(&mut m.cx);
-    let skin_items = m.skins(sections, &slot_names, &mut cx);
-    let (contents, skins) = m.finish_skins(&skin_items, &bone_of_slot, &bone_names, &mut cx);
-    let draw_order = m.draw_order(sections, &slot_names, &mut cx);
+    let skin_items = m.skins(sections, slot_names, &names.attachment_ids, &mut cx);
+    let (contents, skins) = m.finish_skins(&skin_items, &bone_of_slot, bone_names, &mut cx);
+    let draw_order = m.draw_order(sections, slot_names, &mut cx);
 
     // A slot's setup attachment is the first one defined for it.
     let mut first_attachment: Vec<Option<AttachmentId>> = vec![None; m.slots.len()];
@@ -439,8 +474,8 @@ pub fn compile_rig(
             attachment: first_attachment[i],
         })
         .collect();
-    let attachments = m
-        .att_ids
+    let attachments = names
+        .attachment_ids
         .children()
         .map(|(s, n)| AttachmentSlotName { slot: SlotId(s), name: n.to_string() })
         .collect();
@@ -448,7 +483,7 @@ pub fn compile_rig(
     src.references = cx.refs;
     RigOutput {
         sources: src,
-        skeleton: std::sync::Arc::new(Skeleton {
+        skeleton: Arc::new(Skeleton {
             bones: sorted.bones,
             slots: model_slots,
             attachments,
@@ -457,9 +492,7 @@ pub fn compile_rig(
             draw_order,
             ..Default::default()
         }),
-        bone_names,
-        slot_names,
-        attachment_ids: m.att_ids,
+        names,
         diagnostics: cx.diags,
         bone_sources: sorted.sources,
         slot_sources: m.slots.iter().map(|s| s.source).collect(),
@@ -734,6 +767,7 @@ impl Merge {
         &mut self,
         sections: &[(Ordinal, RigSection<'_>)],
         slot_names: &NameIndex<SlotId>,
+        att_ids: &ChildIds<AttachmentId>,
         cx: &mut Ctx,
     ) -> SkinItems {
         let mut skins: SkinItems = Vec::new();
@@ -752,7 +786,7 @@ impl Merge {
             // (An item's data is large: growing the list would copy it.)
             skins[si].1.reserve(sk.items.len());
             for item in &sk.items {
-                if let Some(found) = self.skin_item(ord, skin, item, slot_names, cx) {
+                if let Some(found) = self.skin_item(ord, skin, item, slot_names, att_ids, cx) {
                     skins[si].1.push(found);
                 }
             }
@@ -767,6 +801,7 @@ impl Merge {
         skin: SkinId,
         item: &SkinItem,
         slot_names: &NameIndex<SlotId>,
+        att_ids: &ChildIds<AttachmentId>,
         cx: &mut Ctx,
     ) -> Option<(usize, WAtt)> {
         let region = item.commands.iter().fold(item.span, |r, c| r.cover(c.span));
@@ -782,7 +817,7 @@ impl Merge {
             .attachment
             .as_ref()
             .map_or_else(|| last_segment(&item.slot.node), |a| a.node.as_str());
-        let found = self.att_ids.get(slot as u32, att_short).map(AttachmentId::index);
+        let found = att_ids.get(slot as u32, att_short).map(AttachmentId::index);
         entry.attachment = found.map(AttachmentId::from_index);
         self.src.skin_entries.push((ord, entry));
         if let Some(a) = &item.attachment {
@@ -797,7 +832,7 @@ impl Merge {
             let span = item.attachment.as_ref().map_or(item.slot.span, |a| a.span);
             let existing: Vec<String> = (self.atts.iter().enumerate())
                 .filter(|(_, a)| a.0 == slot)
-                .map(|(i, _)| format!("`{}`", self.att_ids.name(i)))
+                .map(|(i, _)| format!("`{}`", att_ids.name(i)))
                 .collect();
             let mut d = Diagnostic::error(
                 span,
