@@ -211,7 +211,7 @@ pub struct Compiler {
 /// Whether a compile shares its work out among threads (rayon's pool).
 ///
 /// The sections of a document are parsed independently of each other, and
-/// its animations compiled independently once the rig is built: with enough
+/// its animations compiled independently once the rig's names are known: with enough
 /// text, they are spread over the pool's threads. The result is the same
 /// either way.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -340,7 +340,7 @@ impl Compiler {
         (plan, share, item_edit): (SectionPlan<'_>, bool, Option<ItemEditAt>),
     ) -> Compilation {
         let starts: Vec<u32> = slices.iter().map(|s| s.start).collect();
-        let (sections, (rig_idx, rig)) = self.parse_and_build_rig(plan, share, slices);
+        let (sections, (rig_idx, rig)) = self.parse_and_merge_rig(plan, share, slices);
         let (rig_out, (groups, anim_outputs)) =
             self.finish_rig_and_anims(&sections, item_edit, rig, share);
         let (ik_idx, ik_out) = self.update_ik(&sections, &rig_out);
@@ -468,19 +468,20 @@ impl Compiler {
         (SectionPlan { sections, to_parse }, item_edit)
     }
 
-    /// Parses the sections `plan` left to parse and builds the rig. When
+    /// Parses the sections `plan` left to parse and merges the rig (its
+    /// names; [`Compiler::finish_rig_and_anims`] does the rest). When
     /// `share` (enough text to share out), the rig's sections are parsed and the rig
-    /// built on one thread while the other sections (the animations, most
+    /// merged on one thread while the other sections (the animations, most
     /// of the text) are parsed on the rest of the pool: the rig is the one
     /// piece of a compile from scratch that cannot be split, so it starts
     /// first. A `skeleton` section longer than half of all the other
     /// sections to parse (`SPLIT_SKELETON_BYTES` at least) is instead parsed
     /// in two halves side by side first (`syntax::skeleton_cut`), then the
-    /// rig is built beside the others' parse. Which sections are the rig's is
+    /// rig is merged beside the others' parse. Which sections are the rig's is
     /// foreseen from their header line ([`crate::syntax::opens_rig_section`]);
-    /// the rig is built again from the parsed trees should that have been
+    /// the rig is merged again from the parsed trees should that have been
     /// wrong, so the result does not depend on it.
-    fn parse_and_build_rig(
+    fn parse_and_merge_rig(
         &mut self,
         plan: SectionPlan<'_>,
         share: bool,
@@ -491,12 +492,12 @@ impl Compiler {
             to_parse.into_iter().partition(|&(_, _, src)| crate::syntax::opens_rig_section(src));
         let rest_bytes: usize = rest.iter().map(|&(_, _, src)| src.len()).sum();
         let threads = self.threads;
-        // The rig's side costs about twice its skeleton's parse (building the
+        // The rig's side costs about twice its skeleton's parse (merging the
         // rig costs about as much again), so a skeleton longer than half of
         // everything else left to parse makes it the longer side: its two
-        // halves are parsed side by side first, then the rig is built beside
+        // halves are parsed side by side first, then the rig is merged beside
         // the other sections' parse, whose work the rig's thread takes a
-        // share of once the rig is done. (Measured on `slots-skins`, a 167 KB
+        // share of once the rig is merged. (Measured on `slots-skins`, a 167 KB
         // skeleton beside 244 KB of animations: 4.27–4.33 → 3.79–3.84 ms.)
         let wanted = |src: &str| {
             threads == Threads::Always
@@ -521,8 +522,8 @@ impl Compiler {
             rig_first.iter().enumerate().map(|(k, &(_, _, src))| Arc::new(parse(k, src))).collect()
         };
         // The rig's sections in document order, those reused and those just
-        // parsed, and the rig built from them.
-        let build_rig = |this: &mut Self, parsed: &[Arc<Section>]| {
+        // parsed, and the rig merged from them.
+        let merge_rig = |this: &mut Self, parsed: &[Arc<Section>]| {
             let mut fresh = rig_first.iter().map(|&(i, ..)| i).zip(parsed).peekable();
             let mut key = Vec::new();
             for (i, cached) in sections.iter().enumerate() {
@@ -546,13 +547,13 @@ impl Compiler {
         };
         let rig_side = |this: &mut Self| {
             let parsed = parse_rig_sections();
-            let built = build_rig(this, &parsed);
-            (parsed, built)
+            let merged = merge_rig(this, &parsed);
+            (parsed, merged)
         };
         let ((rig_trees, (used_key, rig)), rest_trees) = if halves.is_some() {
             let parsed = parse_rig_sections();
-            let (built, rest_trees) = rayon::join(|| build_rig(self, &parsed), parse_rest);
-            ((parsed, built), rest_trees)
+            let (merged, rest_trees) = rayon::join(|| merge_rig(self, &parsed), parse_rest);
+            ((parsed, merged), rest_trees)
         } else if share {
             rayon::join(|| rig_side(self), parse_rest)
         } else {

@@ -93,10 +93,8 @@ pub struct NameIndex<Id = u32> {
     /// Per level k, the hash of a suffix of k + 1 segments → its group.
     levels: Vec<HashMap<u64, Group>>,
     places: Vec<Place>,
-    /// Every full name, one after the other.
-    text: String,
-    /// Where each name ends in `text`, by id.
-    ends: Vec<u32>,
+    /// Every full name, by id.
+    names: NameList,
     id: std::marker::PhantomData<Id>,
 }
 
@@ -105,8 +103,7 @@ impl<Id> Default for NameIndex<Id> {
         NameIndex {
             levels: Vec::new(),
             places: Vec::new(),
-            text: String::new(),
-            ends: Vec::new(),
+            names: NameList::default(),
             id: std::marker::PhantomData,
         }
     }
@@ -152,13 +149,45 @@ fn add(level: &mut HashMap<u64, Group>, places: &mut Vec<Place>, hash: u64, id: 
     g.len += 1;
 }
 
-/// Name `i` of names laid one after the other in `text`, each ending where
-/// `ends` says (empty out of range).
-fn name_in<'a>(text: &'a str, ends: &[u32], i: u32) -> &'a str {
-    let i = i as usize;
-    let Some(&end) = ends.get(i) else { return "" };
-    let start = if i == 0 { 0 } else { ends[i - 1] };
-    &text[start as usize..end as usize]
+/// Names laid one after the other in one buffer, by position: one
+/// allocation for them all instead of a `String` each.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(super) struct NameList {
+    text: String,
+    /// Where each name ends in `text`.
+    ends: Vec<u32>,
+}
+
+impl NameList {
+    /// Room for `n` more names of `bytes` bytes in all.
+    pub(super) fn reserve(&mut self, n: usize, bytes: usize) {
+        self.text.reserve(bytes);
+        self.ends.reserve(n);
+    }
+
+    /// Adds `name` at the end.
+    pub(super) fn push(&mut self, name: &str) {
+        self.text.push_str(name);
+        self.ends.push(self.text.len() as u32);
+    }
+
+    /// How many names there are.
+    pub(super) fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    /// Name `i` (empty out of range).
+    pub(super) fn get(&self, i: u32) -> &str {
+        let i = i as usize;
+        let Some(&end) = self.ends.get(i) else { return "" };
+        let start = if i == 0 { 0 } else { self.ends[i - 1] };
+        &self.text[start as usize..end as usize]
+    }
+
+    /// The names in order.
+    pub(super) fn iter(&self) -> impl ExactSizeIterator<Item = &str> + Clone + '_ {
+        (0..self.ends.len() as u32).map(|i| self.get(i))
+    }
 }
 
 impl<Id: NameId> NameIndex<Id> {
@@ -170,17 +199,15 @@ impl<Id: NameId> NameIndex<Id> {
     {
         let names = names.into_iter();
         let mut idx = NameIndex::default();
-        idx.text.reserve(names.clone().map(str::len).sum());
-        idx.ends.reserve(names.size_hint().0);
+        idx.names.reserve(names.size_hint().0, names.clone().map(str::len).sum());
         for name in names {
-            idx.text.push_str(name);
-            idx.ends.push(idx.text.len() as u32);
+            idx.names.push(name);
         }
-        let count = idx.ends.len();
+        let count = idx.names.len();
         let mut level = HashMap::with_capacity_and_hasher(count, Default::default());
         idx.places.reserve(count);
         for i in 0..count {
-            let name = name_in(&idx.text, &idx.ends, i as u32);
+            let name = idx.names.get(i as u32);
             let start = segment_start(name, name.len());
             let h = combine(segment_hash(&name[start..]), EMPTY);
             add(&mut level, &mut idx.places, h, i as u32, start as u32);
@@ -202,7 +229,7 @@ impl<Id: NameId> NameIndex<Id> {
                     if p.start == 0 {
                         continue;
                     }
-                    let name = name_in(&idx.text, &idx.ends, p.id);
+                    let name = idx.names.get(p.id);
                     let end = p.start as usize - 1;
                     let start = segment_start(name, end);
                     let h = combine(segment_hash(&name[start..end]), h);
@@ -216,11 +243,6 @@ impl<Id: NameId> NameIndex<Id> {
             level = deeper;
         }
         idx
-    }
-
-    /// The full name of the item at position `i` (empty out of range).
-    fn name_at(&self, i: u32) -> &str {
-        name_in(&self.text, &self.ends, i)
     }
 
     /// Calls `f` with the id of each name whose suffix (whole segments)
@@ -238,7 +260,7 @@ impl<Id: NameId> NameIndex<Id> {
             }
             let mut at = group.head;
             while let Some(p) = self.places.get(at as usize) {
-                let name = self.name_at(p.id);
+                let name = self.names.get(p.id);
                 if if whole { name == reference } else { is_suffix(name, reference) } {
                     f(p.id);
                 }
@@ -286,27 +308,27 @@ impl<Id: NameId> NameIndex<Id> {
 
     /// How many names there are.
     pub fn len(&self) -> usize {
-        self.ends.len()
+        self.names.len()
     }
 
     /// Whether there are none.
     pub fn is_empty(&self) -> bool {
-        self.ends.is_empty()
+        self.names.len() == 0
     }
 
     /// The full names, by id.
     pub fn names(&self) -> impl ExactSizeIterator<Item = &str> + Clone + '_ {
-        (0..self.ends.len() as u32).map(|i| self.name_at(i))
+        self.names.iter()
     }
 
     /// Whether `other` indexes the same names in the same order.
     pub fn same_names(&self, other: &NameIndex<Id>) -> bool {
-        self.ends == other.ends && self.text == other.text
+        self.names == other.names
     }
 
     /// The full name of item `id` (empty for an id out of range).
     pub fn name(&self, id: Id) -> &str {
-        self.name_at(id.to_u32())
+        self.names.get(id.to_u32())
     }
 
     /// Full names closest to an unknown reference (compared with the same

@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use rustc_hash::FxHashMap as HashMap;
 
-use super::names::{NameId, NameIndex, last_segment, resolve_or_explain};
+use super::names::{NameId, NameIndex, NameList, last_segment, resolve_or_explain};
 use super::source::{
     BoneDef, OrderEntry, PropKey, PropSource, Reference, SkinEntry, SlotDef, Target,
 };
@@ -69,11 +69,11 @@ pub struct RigOutput {
 pub struct ChildIds<Id> {
     /// Hash of (parent, short name) → the last child with that hash.
     heads: HashMap<u64, u32>,
-    /// Per child, by id: its parent, where its short name ends in `names`
-    /// and the child before it with the same hash (`u32::MAX`: none).
-    entries: Vec<(u32, u32, u32)>,
-    /// The children's short names, one after the other.
-    names: String,
+    /// Per child, by id: its parent and the child before it with the same
+    /// hash (`u32::MAX`: none).
+    entries: Vec<(u32, u32)>,
+    /// The children's short names, by id.
+    names: NameList,
     id: std::marker::PhantomData<Id>,
 }
 
@@ -82,7 +82,7 @@ impl<Id> Default for ChildIds<Id> {
         ChildIds {
             heads: HashMap::default(),
             entries: Vec::new(),
-            names: String::new(),
+            names: NameList::default(),
             id: std::marker::PhantomData,
         }
     }
@@ -97,8 +97,8 @@ impl<Id: NameId> ChildIds<Id> {
     /// The child `name` of `parent`.
     pub fn get(&self, parent: u32, name: &str) -> Option<Id> {
         let mut at = self.heads.get(&Self::key(parent, name)).copied().unwrap_or(u32::MAX);
-        while let Some(&(p, _, before)) = self.entries.get(at as usize) {
-            if p == parent && self.name(at as usize) == name {
+        while let Some(&(p, before)) = self.entries.get(at as usize) {
+            if p == parent && self.names.get(at) == name {
                 return Some(Id::from_u32(at));
             }
             at = before;
@@ -110,17 +110,15 @@ impl<Id: NameId> ChildIds<Id> {
     fn push(&mut self, parent: u32, name: &str) -> Id {
         let id = self.entries.len() as u32;
         let head = self.heads.entry(Self::key(parent, name)).or_insert(u32::MAX);
-        self.names.push_str(name);
-        self.entries.push((parent, self.names.len() as u32, *head));
+        self.names.push(name);
+        self.entries.push((parent, *head));
         *head = id;
         Id::from_u32(id)
     }
 
     /// The short name of child `id`.
     fn name(&self, id: usize) -> &str {
-        let Some(&(_, end, _)) = self.entries.get(id) else { return "" };
-        let start = id.checked_sub(1).map_or(0, |i| self.entries[i].1);
-        &self.names[start as usize..end as usize]
+        self.names.get(id as u32)
     }
 
     /// Whether `other` has the same children (parents and short names) in
@@ -128,19 +126,19 @@ impl<Id: NameId> ChildIds<Id> {
     fn same(&self, other: &ChildIds<Id>) -> bool {
         self.names == other.names
             && self.entries.len() == other.entries.len()
-            && self.entries.iter().zip(&other.entries).all(|(a, b)| a.0 == b.0 && a.1 == b.1)
+            && self.entries.iter().zip(&other.entries).all(|(a, b)| a.0 == b.0)
     }
 
     /// Each child's parent and short name, by id.
     pub(super) fn children(&self) -> impl Iterator<Item = (u32, &str)> + '_ {
-        self.entries.iter().enumerate().map(|(i, e)| (e.0, self.name(i)))
+        self.entries.iter().zip(self.names.iter()).map(|(e, name)| (e.0, name))
     }
 
     /// Room for `n` more children, whose names take about `bytes` bytes.
     fn reserve(&mut self, n: usize, bytes: usize) {
         self.heads.reserve(n);
         self.entries.reserve(n);
-        self.names.reserve(bytes);
+        self.names.reserve(n, bytes);
     }
 }
 
