@@ -48,12 +48,15 @@ pub enum Resolved<Id = u32> {
 }
 
 /// A name in a group of names sharing a suffix: the name's id, the byte
-/// offset where that suffix starts, and the next name of the group
-/// (`NONE`: none).
+/// offset in the name where that suffix starts, where the name lies in the
+/// [`NameList`]'s text (so a lookup compares bytes there without finding
+/// the name first), and the next name of the group (`NONE`: none).
 #[derive(Clone, Copy, Debug)]
 struct Place {
     id: u32,
     start: u32,
+    lo: u32,
+    hi: u32,
     next: u32,
 }
 
@@ -64,9 +67,13 @@ const NONE: u32 = u32::MAX;
 /// are grouped again by one more segment to the left.
 const SMALL_GROUP: u32 = 8;
 
-/// The names that end in one suffix: a chain of [`Place`]s.
+/// The names that end in one suffix: a chain of [`Place`]s, whose first
+/// place is kept here too (a copy of the last one added), so a lookup in a
+/// group of one reads the hash table and the name's bytes and nothing else.
 #[derive(Clone, Copy, Debug)]
 struct Group {
+    first: Place,
+    /// Where `first` is in the index's places.
     head: u32,
     len: u32,
 }
@@ -132,21 +139,14 @@ fn segment_start(name: &str, end: usize) -> usize {
     memchr::memrchr(b'.', &name.as_bytes()[..end]).map_or(0, |i| i + 1)
 }
 
-/// Whether `reference` is `name` or a dotted suffix of it (whole segments).
-fn is_suffix(name: &str, reference: &str) -> bool {
-    name.ends_with(reference) && {
-        let start = name.len() - reference.len();
-        start == 0 || name.as_bytes()[start - 1] == b'.'
-    }
-}
-
-/// Adds a place to the group of `hash` in `level`.
-fn add(level: &mut HashMap<u64, Group>, places: &mut Vec<Place>, hash: u64, id: u32, start: u32) {
+/// Adds `place` (its `next` aside) to the group of `hash` in `level`, as
+/// the group's first.
+fn add(level: &mut HashMap<u64, Group>, places: &mut Vec<Place>, hash: u64, place: Place) {
     let at = places.len() as u32;
-    let g = level.entry(hash).or_insert(Group { head: NONE, len: 0 });
-    places.push(Place { id, start, next: g.head });
-    g.head = at;
-    g.len += 1;
+    let g = level.entry(hash).or_insert(Group { first: place, head: NONE, len: 0 });
+    let place = Place { next: g.head, ..place };
+    places.push(place);
+    *g = Group { first: place, head: at, len: g.len + 1 };
 }
 
 /// Names laid one after the other in one buffer, by position: one
@@ -176,12 +176,17 @@ impl NameList {
         self.ends.len()
     }
 
+    /// Where name `i` lies in the text, as byte offsets (empty out of range).
+    fn range(&self, i: u32) -> (u32, u32) {
+        let i = i as usize;
+        let Some(&end) = self.ends.get(i) else { return (0, 0) };
+        (if i == 0 { 0 } else { self.ends[i - 1] }, end)
+    }
+
     /// Name `i` (empty out of range).
     pub(super) fn get(&self, i: u32) -> &str {
-        let i = i as usize;
-        let Some(&end) = self.ends.get(i) else { return "" };
-        let start = if i == 0 { 0 } else { self.ends[i - 1] };
-        &self.text[start as usize..end as usize]
+        let (lo, hi) = self.range(i);
+        &self.text[lo as usize..hi as usize]
     }
 
     /// The names in order.
@@ -207,10 +212,12 @@ impl<Id: NameId> NameIndex<Id> {
         let mut level = HashMap::with_capacity_and_hasher(count, Default::default());
         idx.places.reserve(count);
         for i in 0..count {
+            let (lo, hi) = idx.names.range(i as u32);
             let name = idx.names.get(i as u32);
             let start = segment_start(name, name.len());
             let h = combine(segment_hash(&name[start..]), EMPTY);
-            add(&mut level, &mut idx.places, h, i as u32, start as u32);
+            let place = Place { id: i as u32, start: start as u32, lo, hi, next: NONE };
+            add(&mut level, &mut idx.places, h, place);
         }
         // The names of each large group, grouped again by one more segment;
         // each level starts every place further left, so there are at most
@@ -233,7 +240,7 @@ impl<Id: NameId> NameIndex<Id> {
                     let end = p.start as usize - 1;
                     let start = segment_start(name, end);
                     let h = combine(segment_hash(&name[start..end]), h);
-                    add(&mut deeper, &mut idx.places, h, p.id, start as u32);
+                    add(&mut deeper, &mut idx.places, h, Place { start: start as u32, ..p });
                 }
             }
             idx.levels.push(level);
@@ -258,15 +265,29 @@ impl<Id: NameId> NameIndex<Id> {
                 end = start - 1;
                 continue;
             }
-            let mut at = group.head;
-            while let Some(p) = self.places.get(at as usize) {
-                let name = self.names.get(p.id);
-                if if whole { name == reference } else { is_suffix(name, reference) } {
+            // Compared as bytes where each name lies: only the part of the
+            // name the reference covers (and the byte before it) is read.
+            let text = self.names.text.as_bytes();
+            let r = reference.as_bytes();
+            let mut p = &group.first;
+            loop {
+                let (lo, hi) = (p.lo as usize, p.hi as usize);
+                let hit = if whole {
+                    text.get(lo..hi) == Some(r)
+                } else {
+                    hi - lo >= r.len() && {
+                        let at = hi - r.len();
+                        text.get(at..hi) == Some(r) && (at == lo || text[at - 1] == b'.')
+                    }
+                };
+                if hit {
                     f(p.id);
                 }
-                at = p.next;
+                match self.places.get(p.next as usize) {
+                    Some(next) => p = next,
+                    None => return,
+                }
             }
-            return;
         }
     }
 
