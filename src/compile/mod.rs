@@ -358,7 +358,8 @@ impl Compiler {
         let units = Units { starts, rig_idx, rig_out, ik_idx, ik_out, groups, anim_outputs };
         let mut diagnostics = units.diagnostics(&sections);
         let rig_sources = self.placed_rig_sources(&units);
-        let mut sources = units.sources(&sections, rig_sources, &mut self.placed_anims);
+        let keep = (!self.one_shot).then_some(&mut self.placed_anims);
+        let mut sources = units.sources(&sections, rig_sources, keep);
         let skeleton = units
             .ik_out
             .as_ref()
@@ -872,12 +873,15 @@ impl Compiler {
                 let mut references = placed(&rs.references, rig_start);
                 references.sort_by_key(|r| r.span.start);
                 let references = Arc::new(references);
-                self.placed_rig = Some(PlacedRig {
-                    rig: rig_out.clone(),
-                    starts: rig_starts,
-                    sources: sources.clone(),
-                    references: references.clone(),
-                });
+                // (A one-shot compiler has no next update to keep it for.)
+                if !self.one_shot {
+                    self.placed_rig = Some(PlacedRig {
+                        rig: rig_out.clone(),
+                        starts: rig_starts,
+                        sources: sources.clone(),
+                        references: references.clone(),
+                    });
+                }
                 (sources, references)
             }
         }
@@ -960,20 +964,24 @@ struct PlacedAnim {
 impl PlacedAnim {
     /// `out`, numbered `anim`, with its sections at `starts`.
     fn new(out: &Arc<anim::AnimOutput>, anim: AnimId, starts: Vec<u32>) -> PlacedAnim {
+        let mut map = SourceMap::default();
+        PlacedAnim::place(out, anim, &starts, &mut map);
+        let SourceMap { items, timelines, references, .. } = map;
+        PlacedAnim { output: out.clone(), anim, starts, items, timelines, references }
+    }
+
+    /// Appends the entries of `out`, numbered `anim`, with its sections at
+    /// `starts`, to `map`'s items, timelines and references.
+    fn place(out: &anim::AnimOutput, anim: AnimId, starts: &[u32], map: &mut SourceMap) {
         let start = |o: Ordinal| starts[o];
         let src = &out.sources;
-        let items = placed_iter(&src.items, start).map(|i| ItemSource { anim, ..i }).collect();
-        let timelines =
-            placed_iter(&src.timelines, start).map(|t| TimelineSource { anim, ..t }).collect();
-        let references = placed_iter(&src.references, start)
-            .map(|r| match r.target {
-                Some(Target::Animation(_)) => {
-                    Reference { target: Some(Target::Animation(anim)), ..r }
-                }
-                _ => r,
-            })
-            .collect();
-        PlacedAnim { output: out.clone(), anim, starts, items, timelines, references }
+        map.items.extend(placed_iter(&src.items, start).map(|i| ItemSource { anim, ..i }));
+        map.timelines
+            .extend(placed_iter(&src.timelines, start).map(|t| TimelineSource { anim, ..t }));
+        map.references.extend(placed_iter(&src.references, start).map(|r| match r.target {
+            Some(Target::Animation(_)) => Reference { target: Some(Target::Animation(anim)), ..r },
+            _ => r,
+        }));
     }
 
     /// This placement moved to `starts` when every section of it moved by
@@ -1061,7 +1069,7 @@ impl Units {
         &self,
         sections: &[CachedSection],
         (placed_rig, rig_references): (SourceMap, Arc<Vec<Reference>>),
-        placed_anims: &mut Vec<PlacedAnim>,
+        mut placed_anims: Option<&mut Vec<PlacedAnim>>,
     ) -> SourceMap {
         let start_of = |i: usize| self.starts[i];
         let mut sources = SourceMap {
@@ -1084,22 +1092,29 @@ impl Units {
         sources.references =
             Vec::with_capacity(rig_references.len() + anim_references + ik_references);
         sources.references.extend_from_slice(&rig_references);
-        let mut last: Vec<Option<PlacedAnim>> =
-            std::mem::take(placed_anims).into_iter().map(Some).collect();
+        let mut last: Vec<Option<PlacedAnim>> = match placed_anims.as_deref_mut() {
+            Some(placed) => std::mem::take(placed).into_iter().map(Some).collect(),
+            None => Vec::new(),
+        };
         for (a, ((_, idx), out)) in self.groups.iter().zip(&self.anim_outputs).enumerate() {
             let anim = AnimId::from_index(a);
             let starts: Vec<u32> = idx.iter().map(|&i| start_of(i)).collect();
+            sources.keys.push(out.sources.keys.clone());
+            let Some(placed) = placed_anims.as_deref_mut() else {
+                // Nothing kept for a next update: placed straight into the map.
+                PlacedAnim::place(out, anim, &starts, &mut sources);
+                continue;
+            };
             let kept = last
                 .get_mut(a)
                 .and_then(Option::take)
                 .filter(|p| p.anim == anim && Arc::ptr_eq(&p.output, out))
                 .and_then(|p| p.moved_to(&starts));
             let p = kept.unwrap_or_else(|| PlacedAnim::new(out, anim, starts));
-            sources.keys.push(out.sources.keys.clone());
             sources.items.extend_from_slice(&p.items);
             sources.timelines.extend_from_slice(&p.timelines);
             sources.references.extend_from_slice(&p.references);
-            placed_anims.push(p);
+            placed.push(p);
         }
         if let Some((out, _)) = &self.ik_out {
             let start = |o: Ordinal| start_of(self.ik_idx[o]);
