@@ -758,12 +758,7 @@ fn check_attachment_names(
             });
             if found.is_none() {
                 let slot_name = rig.slot_names.name(slot);
-                let names: Vec<&str> = rig
-                    .attachment_ids
-                    .children()
-                    .filter(|&(s, _)| s == slot.0)
-                    .map(|(_, name)| name)
-                    .collect();
+                let names = rig.attachment_ids.names_of(slot.0);
                 let mut d = Diagnostic::warning(
                     c.span,
                     format!(

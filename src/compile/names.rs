@@ -356,13 +356,14 @@ impl<Id: NameId> NameIndex<Id> {
     /// number of trailing segments), best first.
     pub fn suggestions(&self, reference: &str) -> Vec<&str> {
         let reference = reference.strip_prefix("skeleton.").unwrap_or(reference);
-        let segs = reference.split('.').count();
+        let segs = memchr::memchr_iter(b'.', reference.as_bytes()).count() + 1;
         let mut scored: Vec<(usize, &str)> = Vec::new();
         for name in self.names() {
-            let parts: Vec<&str> = name.split('.').collect();
-            let tail = parts[parts.len().saturating_sub(segs)..].join(".");
-            let d = suggest::distance(reference, &tail);
-            if d <= suggest::max_distance(reference) {
+            // The name's last `segs` segments (all of it if it has fewer).
+            let tail = memchr::memrchr_iter(b'.', name.as_bytes())
+                .nth(segs - 1)
+                .map_or(name, |dot| &name[dot + 1..]);
+            if let Some(d) = suggest::within(reference, tail) {
                 scored.push((d, name));
             }
         }

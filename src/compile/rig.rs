@@ -179,6 +179,19 @@ impl<Id: NameId> ChildIds<Id> {
             && self.entries.iter().zip(&other.entries).all(|(a, b)| a.0 == b.0)
     }
 
+    /// The short names of `parent`'s children, in the order they were added
+    /// (its chain, not every child).
+    pub(super) fn names_of(&self, parent: u32) -> Vec<&str> {
+        let (mut at, count) = self.parents.get(parent as usize).copied().unwrap_or((NONE, 0));
+        let mut names = Vec::with_capacity(count as usize);
+        while let Some(&(_, before)) = self.entries.get(at as usize) {
+            names.push(self.names.get(at));
+            at = before;
+        }
+        names.reverse();
+        names
+    }
+
     /// Each child's parent and short name, by id.
     pub(super) fn children(&self) -> impl Iterator<Item = (u32, &str)> + '_ {
         self.entries.iter().zip(self.names.iter()).map(|(e, name)| (e.0, name))
@@ -1174,6 +1187,11 @@ mod tests {
             let children: Vec<(u32, &str)> = ids.children().collect();
             let expected: Vec<(u32, &str)> = all.iter().map(|(p, n)| (*p, n.as_str())).collect();
             proptest::prop_assert_eq!(children, expected);
+            for parent in 0..6 {
+                let of: Vec<&str> =
+                    all.iter().filter(|(p, _)| *p == parent).map(|(_, n)| n.as_str()).collect();
+                proptest::prop_assert_eq!(ids.names_of(parent), of);
+            }
         }
     }
 
