@@ -5,7 +5,7 @@ use std::path::Path;
 
 use codespan_reporting::diagnostic::{Diagnostic as CsDiagnostic, Label, Severity as CsSeverity};
 use codespan_reporting::files::SimpleFile;
-use codespan_reporting::term::termcolor::{ColorChoice, StandardStream};
+use codespan_reporting::term::termcolor::{BufferedStandardStream, ColorChoice};
 use codespan_reporting::term::{self, Config};
 
 use crate::compile::Compilation;
@@ -40,12 +40,14 @@ pub fn render_plain(path: &Path, text: &str, diags: &[Diagnostic]) -> String {
 pub fn print_human(path: &Path, text: &str, diags: &[Diagnostic]) {
     let choice =
         if std::io::stderr().is_terminal() { ColorChoice::Auto } else { ColorChoice::Never };
-    let stream = StandardStream::stderr(choice);
-    let mut lock = stream.lock();
+    // Buffered: the renderer writes a diagnostic in dozens of small
+    // pieces, and standard error is otherwise unbuffered (a system call
+    // each; with 600 diagnostics, a third of the process's time).
+    let mut out = BufferedStandardStream::stderr(choice);
     let file = SimpleFile::new(path.display().to_string(), text);
     let config = Config::default();
     for d in diags {
-        let _ = term::emit_to_write_style(&mut lock, &config, &file, &to_codespan(d, text.len()));
+        let _ = term::emit_to_write_style(&mut out, &config, &file, &to_codespan(d, text.len()));
     }
     let errors = diags.iter().filter(|d| d.is_error()).count();
     let warnings = diags.len() - errors;
@@ -53,7 +55,8 @@ pub fn print_human(path: &Path, text: &str, diags: &[Diagnostic]) {
         (0, 0) => format!("{}: ok", path.display()),
         _ => format!("{}: {} error(s), {} warning(s)", path.display(), errors, warnings),
     };
-    let _ = writeln!(lock, "{summary}");
+    let _ = writeln!(out, "{summary}");
+    let _ = out.flush();
 }
 
 /// One diagnostic as JSON: severity, message, hints, 1-based line/column
