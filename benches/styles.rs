@@ -48,6 +48,49 @@ fn parse_and_compile<const BONES: usize>(bencher: Bencher, style: &str) {
     bencher.counter(BytesCount::of_str(&text)).bench(|| compile(divan::black_box(&text)));
 }
 
+/// `text` with mistakes a person makes, spread through it: an unknown
+/// token on every 30th timeline line and a misspelt bone on every 100th
+/// animation item (each then asks for "did you mean" among every bone).
+fn with_mistakes(text: &str) -> String {
+    let (mut timelines, mut items) = (0, 0);
+    let mut out = String::with_capacity(text.len() + text.len() / 50);
+    for line in text.split_inclusive('\n') {
+        let body = line.trim_end_matches(['\n', '\r']);
+        let end = &line[body.len()..];
+        let depth = body.bytes().take_while(|&b| b == b'\t').count();
+        let in_anim = depth > 0 && !body[depth..].starts_with(['#', '@', ':']);
+        if depth == 2 && in_anim {
+            timelines += 1;
+            if timelines % 30 == 0 {
+                out.push_str(body);
+                out.push_str(" zz9");
+                out.push_str(end);
+                continue;
+            }
+        } else if depth == 1 && in_anim {
+            items += 1;
+            if items % 100 == 0 {
+                out.push_str("\tnosuch_");
+                out.push_str(&body[1..]);
+                out.push_str(end);
+                continue;
+            }
+        }
+        out.push_str(line);
+    }
+    out
+}
+
+/// Parse + compile of scripts with a few hundred mistakes: their
+/// diagnostics, hints and name suggestions included.
+#[divan::bench(args = ["plain", "everything"], consts = [1000], sample_count = 20)]
+fn parse_and_compile_with_mistakes<const BONES: usize>(bencher: Bencher, style: &str) {
+    let text = with_mistakes(&text(style, BONES));
+    let found = compile(&text).diagnostics.len();
+    assert!(found > 100, "{style}: only {found} diagnostics");
+    bencher.counter(BytesCount::of_str(&text)).bench(|| compile(divan::black_box(&text)));
+}
+
 /// Parse + compile from scratch on the calling thread only (the default
 /// shares sections and animations among rayon's threads; see `Threads`).
 #[divan::bench(args = NAMES, consts = [1000, 5000], sample_count = 20)]
