@@ -357,13 +357,14 @@ impl<Id: NameId> NameIndex<Id> {
     pub fn suggestions(&self, reference: &str) -> Vec<&str> {
         let reference = reference.strip_prefix("skeleton.").unwrap_or(reference);
         let segs = memchr::memchr_iter(b'.', reference.as_bytes()).count() + 1;
+        let near = suggest::Near::new(reference);
         let mut scored: Vec<(usize, &str)> = Vec::new();
         for name in self.names() {
             // The name's last `segs` segments (all of it if it has fewer).
             let tail = memchr::memrchr_iter(b'.', name.as_bytes())
                 .nth(segs - 1)
                 .map_or(name, |dot| &name[dot + 1..]);
-            if let Some(d) = suggest::within(reference, tail) {
+            if let Some(d) = near.distance_to(tail) {
                 scored.push((d, name));
             }
         }

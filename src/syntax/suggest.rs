@@ -15,42 +15,63 @@ pub fn distance(a: &str, b: &str) -> usize {
     strsim::damerau_levenshtein(a, b)
 }
 
-/// The distance from `word` to `candidate` when it is within
-/// [`max_distance`] of `word`, else `None`. Words whose lengths differ by
-/// more than that are not compared (their distance is at least the
-/// difference), so a misspelt name checked against a thousand long names
-/// costs a thousand length checks and a few comparisons, not a thousand
-/// distance tables.
-pub fn within(word: &str, candidate: &str) -> Option<usize> {
-    let max = max_distance(word);
-    if word.chars().count().abs_diff(candidate.chars().count()) > max {
-        return None;
+/// A misspelt word, ready to be compared with many candidates: each
+/// candidate whose length or letter counts put it beyond
+/// [`max_distance`] of the word is rejected before any distance is
+/// computed (the distance is at least the length difference, and at least
+/// half the letter-count difference: a substitution takes one letter and
+/// gives another, a swap changes none). Names of very different lengths or
+/// letters cost a count each; similar ones still get a distance table.
+pub struct Near<'a> {
+    word: &'a str,
+    max: usize,
+    chars: usize,
+    /// How often each ASCII byte occurs in the word (`None`: not ASCII).
+    letters: Option<[i32; 128]>,
+}
+
+impl<'a> Near<'a> {
+    /// `word`, to compare with candidates.
+    pub fn new(word: &'a str) -> Near<'a> {
+        let letters = word.is_ascii().then(|| {
+            let mut counts = [0i32; 128];
+            for b in word.bytes() {
+                counts[b as usize] += 1;
+            }
+            counts
+        });
+        Near { word, max: max_distance(word), chars: word.chars().count(), letters }
     }
-    // Each edit changes the two words' letter counts by at most two (a
-    // substitution takes one letter and gives another; a swap changes
-    // none), so half their difference is a lower bound too.
-    if word.is_ascii() && candidate.is_ascii() {
-        let mut counts = [0i32; 128];
-        for b in word.bytes() {
-            counts[b as usize] += 1;
-        }
-        for b in candidate.bytes() {
-            counts[b as usize] -= 1;
-        }
-        let apart: u32 = counts.iter().map(|c| c.unsigned_abs()).sum();
-        if (apart as usize).div_ceil(2) > max {
+
+    /// The distance from the word to `candidate` when it is within
+    /// [`max_distance`] of the word, else `None`.
+    pub fn distance_to(&self, candidate: &str) -> Option<usize> {
+        if self.chars.abs_diff(candidate.chars().count()) > self.max {
             return None;
         }
+        if let Some(letters) = &self.letters
+            && candidate.is_ascii()
+        {
+            let mut counts = *letters;
+            for b in candidate.bytes() {
+                counts[b as usize] -= 1;
+            }
+            let apart: u32 = counts.iter().map(|c| c.unsigned_abs()).sum();
+            if (apart as usize).div_ceil(2) > self.max {
+                return None;
+            }
+        }
+        let d = distance(self.word, candidate);
+        (d <= self.max).then_some(d)
     }
-    let d = distance(word, candidate);
-    (d <= max).then_some(d)
 }
 
 /// The candidate closest to `word` within [`max_distance`] (the first of
 /// equally close ones).
 pub fn closest<'a>(word: &str, candidates: impl Iterator<Item = &'a str>) -> Option<&'a str> {
+    let near = Near::new(word);
     candidates
-        .filter_map(|c| within(word, c).map(|d| (d, c)))
+        .filter_map(|c| near.distance_to(c).map(|d| (d, c)))
         .min_by_key(|&(d, _)| d)
         .map(|(_, c)| c)
 }
@@ -58,6 +79,10 @@ pub fn closest<'a>(word: &str, candidates: impl Iterator<Item = &'a str>) -> Opt
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn within(word: &str, candidate: &str) -> Option<usize> {
+        Near::new(word).distance_to(candidate)
+    }
 
     #[test]
     fn close_words_are_suggested_and_far_ones_are_not() {
