@@ -428,7 +428,7 @@ impl Compiler {
             let (start, end) = (sl.start as usize, sl.end as usize);
             let same_place = |j: usize, shift: isize| {
                 prev.get(j).and_then(|p| p.as_ref()).is_some_and(|p| {
-                    p.start as isize + shift == start as isize && p.text.len() == src.len()
+                    p.start as isize + shift == start as isize && p.len as usize == src.len()
                 })
             };
             // Wholly inside the bytes the edit kept at either end, at the
@@ -615,7 +615,7 @@ impl Compiler {
         if old.start as usize != start
             || w.prefix < start
             || edit_end > end
-            || old.text.len() != old_len
+            || old.len as usize != old_len
             || !matches!(old.tree.kind, SectionKind::Anim(_))
         {
             return None;
