@@ -52,13 +52,17 @@ fn parse_and_compile<const BONES: usize>(bencher: Bencher, style: &str) {
 /// token on every 30th timeline line and a misspelt bone on every 100th
 /// animation item (each then asks for "did you mean" among every bone).
 fn with_mistakes(text: &str) -> String {
-    let (mut timelines, mut items) = (0, 0);
+    let (mut timelines, mut items, mut in_anim) = (0, 0, false);
     let mut out = String::with_capacity(text.len() + text.len() / 50);
     for line in text.split_inclusive('\n') {
         let body = line.trim_end_matches(['\n', '\r']);
         let end = &line[body.len()..];
         let depth = body.bytes().take_while(|&b| b == b'\t').count();
-        let in_anim = depth > 0 && !body[depth..].starts_with(['#', '@', ':']);
+        if depth == 0 && !body.is_empty() && !body.starts_with('#') {
+            in_anim = body.starts_with("anim");
+        }
+        // (Comments and `@slot` items are left as they are.)
+        let in_anim = in_anim && depth > 0 && !body[depth..].starts_with(['#', '@']);
         if depth == 2 && in_anim {
             timelines += 1;
             if timelines % 30 == 0 {
