@@ -8,7 +8,8 @@
 //! section's items only the edited items (`splice`): their lines are
 //! parsed alone and spliced into the section's last tree, and the
 //! animation is recompiled from its last output, the untouched items'
-//! parts taken over.
+//! parts taken over. Editing inside the skeleton's bone lines likewise
+//! re-parses only the edited bone lines, then rebuilds the rig.
 
 mod anim;
 mod delta;
@@ -128,7 +129,9 @@ struct CachedSection {
 }
 
 struct RigCache {
-    key: Vec<Arc<Section>>,
+    /// The ids of its sections (see [`CachedSection::id`]): holding no
+    /// tree, it lets an edit of the skeleton splice its tree in place.
+    key: Vec<u64>,
     output: Arc<rig::RigOutput>,
     /// Changes when the rig's names change (what animations depend on).
     generation: u64,
@@ -470,7 +473,12 @@ impl Compiler {
                     match spliced {
                         Some((tree, edit, old_id)) => {
                             self.last_spliced_sections += 1;
-                            item_edit = Some((i, edit, old_id));
+                            // Animations take over their untouched items'
+                            // results (a skeleton's edit reaches them only
+                            // through the rig's names).
+                            if matches!(tree.kind, SectionKind::Anim(_)) {
+                                item_edit = Some((i, edit, old_id));
+                            }
                             Some(CachedSection {
                                 start: sl.start,
                                 id,
@@ -547,22 +555,23 @@ impl Compiler {
         // The rig's sections in document order, those reused and those just
         // parsed, and the rig merged from them.
         let merge_rig = |this: &mut Self, parsed: &[Arc<Section>]| {
-            let mut fresh = rig_first.iter().map(|&(i, ..)| i).zip(parsed).peekable();
-            let mut key = Vec::new();
+            let mut fresh = rig_first.iter().map(|&(i, id, _)| (i, id)).zip(parsed).peekable();
+            let mut key = RigKey::default();
             for (i, cached) in sections.iter().enumerate() {
-                let tree = match cached {
-                    Some(c) => &c.tree,
-                    None => match fresh.next_if(|&(j, _)| j == i) {
-                        Some((_, t)) => t,
+                let (id, tree) = match cached {
+                    Some(c) => (c.id, &c.tree),
+                    None => match fresh.next_if(|&((j, _), _)| j == i) {
+                        Some(((_, id), t)) => (id, t),
                         None => continue,
                     },
                 };
                 if is_rig_section(tree) {
-                    key.push(tree.clone());
+                    key.ids.push(id);
+                    key.trees.push(tree.clone());
                 }
             }
-            let rig = this.rig_for(key.clone());
-            (key, rig)
+            let ids = key.ids.clone();
+            (ids, this.rig_for(key))
         };
         let parse_rest = || {
             let srcs: Vec<&str> = rest.iter().map(|&(_, _, src)| src).collect();
@@ -592,14 +601,20 @@ impl Compiler {
         let sections: Vec<CachedSection> = sections.into_iter().flatten().collect();
         let rig_idx: Vec<usize> =
             (0..sections.len()).filter(|&i| is_rig_section(&sections[i].tree)).collect();
-        let key: Vec<Arc<Section>> = rig_idx.iter().map(|&i| sections[i].tree.clone()).collect();
-        let rig = if same(&key, &used_key) { rig } else { self.rig_for(key) };
+        let ids: Vec<u64> = rig_idx.iter().map(|&i| sections[i].id).collect();
+        let rig = if ids == used_key {
+            rig
+        } else {
+            let trees = rig_idx.iter().map(|&i| sections[i].tree.clone()).collect();
+            self.rig_for(RigKey { ids, trees })
+        };
         (sections, (rig_idx, rig))
     }
 
     /// The tree of section `sl` of `text` from the old tree of the section
     /// at the same place, when the edit lies inside that `anim` section's
-    /// items: only the edited items are parsed.
+    /// items or that `skeleton` section's bone lines: only the edited items
+    /// (bone lines) are parsed.
     ///
     /// The old tree is edited in place when nothing else holds it (the
     /// caller dropped the last compilation), else copied.
@@ -612,39 +627,43 @@ impl Compiler {
         let (start, end) = (sl.start as usize, sl.end as usize);
         let edit_end = text.len() - w.suffix;
         let old_len = (end - start).wrapping_sub(text.len()).wrapping_add(w.old_len);
+        let (window, splice): (splice::FindWindow, splice::Splice) = match old.tree.kind {
+            SectionKind::Anim(_) => (splice::item_window, splice::splice_items_in_place),
+            SectionKind::Skeleton(_) => (splice::bone_window, splice::splice_bones_in_place),
+            _ => return None,
+        };
         if old.start as usize != start
             || w.prefix < start
             || edit_end > end
             || old.len as usize != old_len
-            || !matches!(old.tree.kind, SectionKind::Anim(_))
         {
             return None;
         }
         let new = &text[start..end];
-        let window = splice::item_window(
-            old.text.as_bytes(),
-            new.as_bytes(),
-            w.prefix - start,
-            edit_end - start,
-        )?;
+        let window =
+            window(old.text.as_bytes(), new.as_bytes(), w.prefix - start, edit_end - start)?;
         if let Some(tree) = Arc::get_mut(&mut old.tree) {
-            let edit = splice::splice_items_in_place(tree, new, window)?;
+            let edit = splice(tree, new, window)?;
             return Some((old.tree.clone(), edit));
         }
-        let (tree, edit) = splice::splice_items(&old.tree, new, window)?;
+        // A copy, spliced in place: the copy of the edited lines is
+        // wasted, and they are few.
+        let mut tree = Section::clone(&old.tree);
+        let edit = splice(&mut tree, new, window)?;
         Some((Arc::new(tree), edit))
     }
 
     /// The rig of the sections `rig_key`: the one built before when they
     /// did not change, else merged (its names known, the rest to finish in
     /// [`Compiler::finish_rig_and_anims`]).
-    fn rig_for(&mut self, rig_key: Vec<Arc<Section>>) -> RigState {
-        if let Some(r) = self.rig.as_ref().filter(|r| same(&r.key, &rig_key)) {
+    fn rig_for(&mut self, rig_key: RigKey) -> RigState {
+        if let Some(r) = self.rig.as_ref().filter(|r| r.key == rig_key.ids) {
             return RigState::Built(r.output.clone(), r.generation);
         }
         self.last_compiled_units += 1;
         self.generation += 1;
-        let merged = rig::merge_rig(&rig_input(&rig_key), self.rig.as_ref().map(|r| &*r.output));
+        let input = rig_input(&rig_key.trees);
+        let merged = rig::merge_rig(&input, self.rig.as_ref().map(|r| &*r.output));
         // Animations only read the rig's names: when those did not
         // change (an edited length, position or shape), they stay valid.
         let generation = match &self.rig {
@@ -673,14 +692,14 @@ impl Compiler {
         };
         let PendingRig { key, merged, generation } = pending;
         let names = merged.names.clone();
-        let finish = || Arc::new(rig::finish_rig(&rig_input(&key), merged));
+        let finish = || Arc::new(rig::finish_rig(&rig_input(&key.trees), merged));
         let (output, anims) = if share {
             rayon::join(finish, || self.update_anims(sections, item_edit, &names, generation))
         } else {
             let output = finish();
             (output, self.update_anims(sections, item_edit, &names, generation))
         };
-        self.rig = Some(RigCache { key, output: output.clone(), generation });
+        self.rig = Some(RigCache { key: key.ids, output: output.clone(), generation });
         (output, anims)
     }
 
@@ -918,9 +937,17 @@ enum RigState {
 
 /// A rig merged from the sections `key`, whose names have `generation`.
 struct PendingRig {
-    key: Vec<Arc<Section>>,
+    key: RigKey,
     merged: rig::MergedRig,
     generation: u64,
+}
+
+/// The rig's sections of an update, in document order: their ids and
+/// trees.
+#[derive(Default)]
+struct RigKey {
+    ids: Vec<u64>,
+    trees: Vec<Arc<Section>>,
 }
 
 /// The rig's sections among `key` (the trees the rig is built from), each

@@ -1,4 +1,5 @@
-//! Re-parsing only the edited items of an `anim` section.
+//! Re-parsing only the edited items of an `anim` section, or the edited
+//! bone lines of a `skeleton` section.
 //!
 //! Inside an `anim` section only a line indented by one tab opens or closes
 //! an item, and such a line ends whatever the parser was skipping, so the
@@ -8,10 +9,28 @@
 //! parsed alone, and the section's tree is the old one with those items,
 //! their diagnostics and roles replaced and everything after them moved by
 //! the change in length.
+//!
+//! A `skeleton` section is cut the same way at its bone lines (one tab,
+//! then a name, not continuing the line before): such a line ends any
+//! skipped run and opens the bone the lines under it belong to
+//! ([`crate::syntax::skeleton_cut`]).
 
 use crate::syntax::lines::Tokens;
-use crate::syntax::tree::{AnimItem, Section, SectionKind};
-use crate::syntax::{TokenRole, parse_anim_items};
+use crate::syntax::tree::{
+    AnimItem, BoneLine, PathCommand, PathCommandLine, PointLit, Section, SectionKind,
+};
+use crate::syntax::{Diagnostic, TokenRole, bone_cut_at, parse_anim_items, parse_skeleton_from};
+
+/// Bytes of a section to re-parse after an edit: `(from, to_new, to_old)`
+/// (see [`item_window`]).
+pub(super) type Window = (usize, usize, usize);
+
+/// How to find the [`Window`] of an edit: [`item_window`], [`bone_window`].
+pub(super) type FindWindow = fn(&[u8], &[u8], usize, usize) -> Option<Window>;
+
+/// How to splice a window's lines into a section's tree in place:
+/// [`splice_items_in_place`], [`splice_bones_in_place`].
+pub(super) type Splice = fn(&mut Section, &str, Window) -> Option<ItemEdit>;
 
 /// How an edit inside one `anim` section changed its items: the old
 /// section's bytes `from..to_old` became `from..to_new`, and its items
@@ -67,16 +86,33 @@ pub(super) fn item_line_at(t: &[u8], at: usize) -> bool {
 /// line of both texts and ending at one (or at the end of the section);
 /// `None` when the edit touches the header or the lines before the first
 /// item.
-pub(super) fn item_window(
+pub(super) fn item_window(old: &[u8], new: &[u8], p: usize, new_end: usize) -> Option<Window> {
+    window_between_cuts(old, new, p, new_end, item_line_at)
+}
+
+/// [`item_window`] for a `skeleton` section: whole bone lines (each with
+/// the lines nested under it), from a place `crate::syntax::skeleton_cut`
+/// may cut at to the next such place of both texts (or the section's end).
+pub(super) fn bone_window(old: &[u8], new: &[u8], p: usize, new_end: usize) -> Option<Window> {
+    window_between_cuts(old, new, p, new_end, bone_cut_at)
+}
+
+/// The window of [`item_window`] and [`bone_window`]: from the last line
+/// start at or before `p` that is a cut of both texts (`is_cut`) to the
+/// first line start at or after the edited lines that is one of both.
+/// Each step moves one line, so both loops are bounded by the lines of
+/// the section.
+fn window_between_cuts(
     old: &[u8],
     new: &[u8],
     p: usize,
     new_end: usize,
-) -> Option<(usize, usize, usize)> {
+    is_cut: fn(&[u8], usize) -> bool,
+) -> Option<Window> {
     let delta = new.len().wrapping_sub(old.len());
     let line_start = |t: &[u8], at: usize| memchr::memrchr(b'\n', &t[..at]).map_or(0, |i| i + 1);
     let mut from = line_start(new, p);
-    while !(item_line_at(new, from) && item_line_at(old, from)) {
+    while !(is_cut(new, from) && is_cut(old, from)) {
         if from == 0 {
             return None;
         }
@@ -87,51 +123,27 @@ pub(super) fn item_window(
     } else {
         memchr::memchr(b'\n', &new[new_end..]).map_or(new.len(), |i| new_end + i + 1)
     };
-    while to < new.len() && !(item_line_at(new, to) && item_line_at(old, to.wrapping_sub(delta))) {
+    while to < new.len() && !(is_cut(new, to) && is_cut(old, to.wrapping_sub(delta))) {
         to = memchr::memchr(b'\n', &new[to..]).map_or(new.len(), |i| to + i + 1);
     }
     let to_old = to.wrapping_sub(delta);
     Some((from, to, to_old))
 }
 
-/// The tree of `new` (an edited version of the `anim` section `old`)
-/// with only `new[from..to_new]` parsed: the old tree's items, diagnostics
-/// and roles of `from..to_old` replaced by those lines' and the ones after
-/// moved. `None` when the old tree is not an `anim` section or its
-/// diagnostics are not in the order of their lines (then the caller parses
-/// the whole section).
-pub(super) fn splice_items(
-    old: &Section,
-    new: &str,
-    window: (usize, usize, usize),
-) -> Option<(Section, ItemEdit)> {
-    if !matches!(old.kind, SectionKind::Anim(_)) {
-        return None;
-    }
-    // A copy, spliced in place: the copy of the edited items is wasted, and
-    // they are few.
-    let mut tree = old.clone();
-    let edit = splice_items_in_place(&mut tree, new, window)?;
-    Some((tree, edit))
-}
-
-/// [`splice_items`] on the old tree itself (`tree`, which becomes the
-/// new one): only the edited items are dropped and made, the ones after
-/// them moved where they are.
+/// The tree of `new` (an edited version of the `anim` section `tree`),
+/// made from the old one in place with only `new[from..to_new]` parsed:
+/// the old tree's items, diagnostics and roles of `from..to_old` replaced
+/// by those lines' and the ones after moved where they are. `None` when
+/// the tree is not an `anim` section or its diagnostics are not in the
+/// order of their lines (then the caller parses the whole section).
 pub(super) fn splice_items_in_place(
     tree: &mut Section,
     new: &str,
-    (from, to_new, to_old): (usize, usize, usize),
+    (from, to_new, to_old): Window,
 ) -> Option<ItemEdit> {
     let SectionKind::Anim(a) = &mut tree.kind else { return None };
     let (from32, to_old32) = (from as u32, to_old as u32);
-    let diags = &mut tree.diagnostics;
-    let d0 = diags.iter().position(|d| d.span.start >= from32).unwrap_or(diags.len());
-    let d1 =
-        diags[d0..].iter().position(|d| d.span.start >= to_old32).map_or(diags.len(), |i| d0 + i);
-    if diags[d1..].iter().any(|d| d.span.start < to_old32) {
-        return None;
-    }
+    let diag_range = edited_diagnostics(&tree.diagnostics, from32, to_old32)?;
     let chunk = parse_anim_items(&new[from..to_new]);
     let first = a.items.partition_point(|i| i.target.span.start < from32);
     let last = a.items.partition_point(|i| i.target.span.start < to_old32);
@@ -155,25 +167,142 @@ pub(super) fn splice_items_in_place(
     for i in &mut a.items[first + edit.new_count..] {
         move_item(i, delta);
     }
+    let lists = (&mut tree.diagnostics, &mut tree.roles);
+    splice_lists(lists, diag_range, (chunk.diagnostics, &chunk.roles), &edit, from32);
+    Some(edit)
+}
 
-    let n = chunk.diagnostics.len();
-    diags.splice(d0..d1, chunk.diagnostics.into_iter().map(|d| d.shifted(from32)));
+/// [`splice_items_in_place`] for a `skeleton` section's tree: the bone
+/// lines of `new[from..to_new]` (a [`bone_window`]) are parsed alone and
+/// replace the old tree's bone lines of `from..to_old`, with their
+/// diagnostics and roles; the ones after are moved. `None` when `tree` is
+/// not a `skeleton` section or its diagnostics are not in the order of
+/// their lines (then the caller parses the whole section).
+pub(super) fn splice_bones_in_place(
+    tree: &mut Section,
+    new: &str,
+    (from, to_new, to_old): Window,
+) -> Option<ItemEdit> {
+    let SectionKind::Skeleton(sk) = &mut tree.kind else { return None };
+    let (from32, to_old32) = (from as u32, to_old as u32);
+    let diag_range = edited_diagnostics(&tree.diagnostics, from32, to_old32)?;
+    // Spans relative to the section's start, as the tree's.
+    let chunk = parse_skeleton_from(&new[..to_new], from);
+    let first = sk.bones.partition_point(|b| b.span.start < from32);
+    let last = sk.bones.partition_point(|b| b.span.start < to_old32);
+    let edit = ItemEdit {
+        from: from32,
+        to_old: to_old32,
+        to_new: to_new as u32,
+        first,
+        old_count: last - first,
+        new_count: chunk.bones.len(),
+    };
+    let delta = edit.delta();
+    sk.bones.splice(first..last, chunk.bones);
+    for b in &mut sk.bones[first + edit.new_count..] {
+        move_bone(b, delta);
+    }
+    let lists = (&mut tree.diagnostics, &mut tree.roles);
+    splice_lists(lists, diag_range, (chunk.diagnostics, &chunk.roles), &edit, 0);
+    Some(edit)
+}
+
+/// The diagnostics of `diags` whose spans start in `from..to_old`, as a
+/// range of it; `None` when one after them starts before `to_old` (not in
+/// the order of their lines, so not spliced).
+fn edited_diagnostics(
+    diags: &[Diagnostic],
+    from: u32,
+    to_old: u32,
+) -> Option<std::ops::Range<usize>> {
+    let d0 = diags.iter().position(|d| d.span.start >= from).unwrap_or(diags.len());
+    let d1 =
+        diags[d0..].iter().position(|d| d.span.start >= to_old).map_or(diags.len(), |i| d0 + i);
+    if diags[d1..].iter().any(|d| d.span.start < to_old) {
+        return None;
+    }
+    Some(d0..d1)
+}
+
+/// Replaces a section's diagnostics `d0..d1` (those of the edited lines)
+/// and its roles in `edit.from..edit.to_old` by the re-parsed lines' (their
+/// spans moved by `at`) and moves the ones after by the edit's change in
+/// length.
+fn splice_lists(
+    (diags, roles): (&mut Vec<Diagnostic>, &mut Vec<TokenRole>),
+    d: std::ops::Range<usize>,
+    (new_diags, new_roles): (Vec<Diagnostic>, &[TokenRole]),
+    edit: &ItemEdit,
+    at: u32,
+) {
+    let delta = edit.delta();
+    let n = new_diags.len();
+    let d0 = d.start;
+    diags.splice(d, new_diags.into_iter().map(|d| d.shifted(at)));
     for d in &mut diags[d0 + n..] {
         d.span = d.span.shifted(delta);
     }
-
-    let roles = &mut tree.roles;
-    let r0 = roles.partition_point(|r| r.span.start < from32);
-    let r1 = roles.partition_point(|r| r.span.start < to_old32);
-    let n = chunk.roles.len();
+    let r0 = roles.partition_point(|r| r.span.start < edit.from);
+    let r1 = roles.partition_point(|r| r.span.start < edit.to_old);
+    let n = new_roles.len();
     roles.splice(
         r0..r1,
-        chunk.roles.iter().map(|r| TokenRole { span: r.span.shifted(from32), role: r.role }),
+        new_roles.iter().map(|r| TokenRole { span: r.span.shifted(at), role: r.role }),
     );
     for r in &mut roles[r0 + n..] {
         r.span = r.span.shifted(delta);
     }
-    Some(edit)
+}
+
+/// Moves every span of a bone line (its slot lines and their path
+/// commands included) by `by` (wrapping).
+fn move_bone(b: &mut BoneLine, by: u32) {
+    b.path.span = b.path.span.shifted(by);
+    b.span = b.span.shifted(by);
+    for p in &mut b.props {
+        p.span = p.span.shifted(by);
+    }
+    for sl in &mut b.slots {
+        sl.span = sl.span.shifted(by);
+        for name in [&mut sl.slot, &mut sl.attachment].into_iter().flatten() {
+            name.span = name.span.shifted(by);
+        }
+        if let Some(ty) = &mut sl.spec.ty {
+            ty.span = ty.span.shifted(by);
+        }
+        for p in &mut sl.spec.props {
+            p.span = p.span.shifted(by);
+        }
+        for c in &mut sl.commands {
+            move_command(c, by);
+        }
+    }
+}
+
+/// Moves every span of a path command line by `by` (wrapping).
+fn move_command(c: &mut PathCommandLine, by: u32) {
+    c.span = c.span.shifted(by);
+    let point = |p: &mut PointLit| {
+        p.span = p.span.shifted(by);
+        if let Some(b) = &mut p.bone {
+            b.span = b.span.shifted(by);
+        }
+    };
+    match &mut c.command {
+        PathCommand::Move(p) | PathCommand::Line(p) => point(p),
+        PathCommand::Quad(a, b) => {
+            point(a);
+            point(b);
+        }
+        PathCommand::Cubic(a, b, c) => {
+            point(a);
+            point(b);
+            point(c);
+        }
+        PathCommand::Close => {}
+        PathCommand::Switch(b) => b.span = b.span.shifted(by),
+    }
 }
 
 /// Moves every span of an item by `by` (wrapping).
@@ -193,13 +322,13 @@ mod tests {
     use super::*;
     use crate::syntax::parse_section;
 
-    /// Every single-byte deletion and every insertion of a few strings at
-    /// every position of a small `anim` section: when the window is found,
-    /// the spliced tree equals a fresh parse of the edited section.
-    #[test]
-    fn spliced_trees_equal_fresh_parses() {
-        let base = "anim \"a\" 10fps\n\t\t# before\n\tb :2:si\n\t\tx 0 -> 10 -> { +5 -> }[2]\n\n\t\tr 5\n\t@s\n\t\t@ open -> shut\n\t\tc #F00 -> #0F0\r\n\tnope !\n\t\tx 1\n\t\t\ty 2\n\tb.c\n\t\tq 1\n\t\ty \\\n\t\t 4\n\tc\n\t\tx 1 -> 2\n\tb \\\r\n\t\tx 1\n\tc\n";
-        let inserts = ["", "1", "\n", "\t", "\n\t", "\n\tb\n", "\\", "#", " ", "\r", "@", "x"];
+    /// The window of every edit of `base` (each deletion of up to two bytes
+    /// and each insertion of a few strings at every position) that leaves
+    /// one section, spliced into the tree of `base` by `splice` when it is
+    /// found; gives how many were, after checking each against a fresh
+    /// parse of the edited text.
+    fn check_every_edit(base: &str, inserts: &[&str], window: FindWindow, splice: Splice) -> usize {
+        let old_tree = parse_section(base);
         let mut spliced = 0;
         for at in 0..=base.len() {
             for del in 0..3 {
@@ -208,7 +337,10 @@ mod tests {
                         continue;
                     }
                     let new = format!("{}{}{}", &base[..at], ins, &base[at + del..]);
-                    let old_tree = parse_section(base);
+                    // The compiler splices only a section that stays one.
+                    if crate::syntax::split_sections(&new).len() != 1 {
+                        continue;
+                    }
                     let (o, n) = (base.as_bytes(), new.as_bytes());
                     let p = o.iter().zip(n).take_while(|(a, b)| a == b).count();
                     let s = o[p..]
@@ -217,19 +349,43 @@ mod tests {
                         .zip(n[p..].iter().rev())
                         .take_while(|(a, b)| a == b)
                         .count();
-                    let Some(w) = item_window(o, n, p, n.len() - s) else { continue };
-                    let Some((tree, edit)) = splice_items(&old_tree, &new, w) else { continue };
+                    let Some(w) = window(o, n, p, n.len() - s) else { continue };
+                    let mut tree = old_tree.clone();
+                    let Some(edit) = splice(&mut tree, &new, w) else { continue };
                     spliced += 1;
                     assert_eq!(tree, parse_section(&new), "{at} {del} {ins:?}: {new:?}");
-                    let mut in_place = old_tree.clone();
-                    let edit_in_place = splice_items_in_place(&mut in_place, &new, w);
-                    assert_eq!(edit_in_place, Some(edit));
-                    assert_eq!(in_place, tree, "in place: {at} {del} {ins:?}: {new:?}");
-                    let SectionKind::Anim(a) = &tree.kind else { panic!() };
-                    assert!(edit.first + edit.new_count <= a.items.len());
+                    assert_eq!(edit.delta(), (n.len() as u32).wrapping_sub(o.len() as u32));
                 }
             }
         }
+        spliced
+    }
+
+    /// Every edit of a `skeleton` section whose window is found splices
+    /// into the tree a fresh parse gives: bone lines with slots, shapes,
+    /// path commands, comments, blank lines, CRLF, joined lines, a bad
+    /// header token and invalid lines with lines nested under them.
+    #[test]
+    fn spliced_skeletons_equal_fresh_parses() {
+        let base = "skeleton #F00 junk\n\t# lead\n\tarm l10 r5\n\t\t@a :rect w4 h2\n\n\tarm.hand x2 \\\n\t y3\r\n\t\t@p[q] #0F0 :path f#00F\n\t\t\tM 0,0:arm\n\t\t\tQ 1,1 2,2\n\t\t\t: hand\n\t\t\tC\n\t!bad\n\t\t@x\n\t\t\tL 1,1\n\tleg flip-x no-rot\n\t\t@s\n\t\tnope\n\tleg.foot i2 #FC0\n\t\t@ :circle d3\n";
+        let inserts =
+            ["", "1", "\n", "\t", "\n\t", "\n\tb\n", "\\", "#", " ", "\r", "@", "x", "\t@"];
+        let spliced = check_every_edit(base, &inserts, bone_window, splice_bones_in_place);
+        assert!(spliced > 1000, "{spliced}");
+    }
+
+    /// Every edit of a small `anim` section whose window is found splices
+    /// into the tree a fresh parse gives.
+    #[test]
+    fn spliced_trees_equal_fresh_parses() {
+        let base = "anim \"a\" 10fps\n\t\t# before\n\tb :2:si\n\t\tx 0 -> 10 -> { +5 -> }[2]\n\n\t\tr 5\n\t@s\n\t\t@ open -> shut\n\t\tc #F00 -> #0F0\r\n\tnope !\n\t\tx 1\n\t\t\ty 2\n\tb.c\n\t\tq 1\n\t\ty \\\n\t\t 4\n\tc\n\t\tx 1 -> 2\n\tb \\\r\n\t\tx 1\n\tc\n";
+        let inserts = ["", "1", "\n", "\t", "\n\t", "\n\tb\n", "\\", "#", " ", "\r", "@", "x"];
+        let spliced = check_every_edit(base, &inserts, item_window, |tree, new, w| {
+            let edit = splice_items_in_place(tree, new, w)?;
+            let SectionKind::Anim(a) = &tree.kind else { panic!() };
+            assert!(edit.first + edit.new_count <= a.items.len());
+            Some(edit)
+        });
         assert!(spliced > 500, "{spliced}");
     }
 }

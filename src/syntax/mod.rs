@@ -12,8 +12,8 @@ pub mod tree;
 pub use diag::{Diagnostic, LineCol, LineIndex, Severity, Span};
 pub use lines::{SectionSlice, split_sections, split_sections_at};
 pub use parse::{
-    AnimItems, SkeletonLines, comment_roles, join_skeleton, opens_rig_section, parse_anim_items,
-    parse_section, parse_skeleton_from, skeleton_cut,
+    AnimItems, SkeletonLines, bone_cut_at, comment_roles, join_skeleton, opens_rig_section,
+    parse_anim_items, parse_section, parse_skeleton_from, skeleton_cut,
 };
 pub use role::{Role, TokenRole};
 

@@ -87,16 +87,26 @@ pub fn skeleton_cut(src: &str, near: usize) -> Option<usize> {
     let mut from = near.min(b.len());
     while let Some(k) = memchr::memchr(b'\n', b.get(from..)?) {
         let at = from + k + 1;
-        let before = &b[..at - 1];
-        let continued = before.strip_suffix(b"\r").unwrap_or(before).ends_with(b"\\");
-        let starts_name =
-            b.get(at) == Some(&b'\t') && b.get(at + 1).is_some_and(|&c| token::name_start(c));
-        if starts_name && !continued {
+        if bone_cut_at(b, at) {
             return Some(at);
         }
         from = at;
     }
     None
+}
+
+/// Whether byte `at` of a `skeleton` section's text `b` is a place
+/// [`skeleton_cut`] may cut at: the start of a line that is indented by one
+/// tab, starts a name and does not continue the line before it.
+pub fn bone_cut_at(b: &[u8], at: usize) -> bool {
+    if at == 0 || b.get(at - 1) != Some(&b'\n') {
+        return false;
+    }
+    let before = &b[..at - 1];
+    let continued = before.strip_suffix(b"\r").unwrap_or(before).ends_with(b"\\");
+    let starts_name =
+        b.get(at) == Some(&b'\t') && b.get(at + 1).is_some_and(|&c| token::name_start(c));
+    starts_name && !continued
 }
 
 /// The bone lines of a `skeleton` section's text `src` from byte `at` on
