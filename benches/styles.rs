@@ -162,17 +162,32 @@ fn edit_in_animation<const BONES: usize>(bencher: Bencher, style: &str) {
     bench_edit(bencher, one_char_variants(&text, anim_at, " -> "), 4);
 }
 
+/// Where the skeleton section of a generated script ends: where the first
+/// other section starts.
+fn skeleton_end(text: &str) -> usize {
+    ["\nskin ", "\norder", "\nanim "]
+        .iter()
+        .filter_map(|s| text.find(s))
+        .min()
+        .unwrap_or(text.len())
+}
+
 /// One character typed in the skeleton section (a bone's length, half-way
 /// down the rig), then update + pose.
 #[divan::bench(args = NAMES, consts = [1000], sample_count = 50)]
 fn edit_in_skeleton<const BONES: usize>(bencher: Bencher, style: &str) {
     let text = text(style, BONES);
-    // Half-way down the skeleton section, which ends where the first other
-    // section starts.
-    let end = ["\nskin ", "\norder", "\nanim "]
-        .iter()
-        .filter_map(|s| text.find(s))
-        .min()
-        .unwrap_or(text.len());
-    bench_edit(bencher, one_char_variants(&text, end / 2, " l"), 4);
+    bench_edit(bencher, one_char_variants(&text, skeleton_end(&text) / 2, " l"), 4);
+}
+
+/// One letter typed at the end of a bone line's path half-way down the
+/// skeleton, then update + pose: the rig's names change, so every
+/// animation is compiled again.
+#[divan::bench(args = NAMES, consts = [1000], sample_count = 50)]
+fn rename_in_skeleton<const BONES: usize>(bencher: Bencher, style: &str) {
+    let text = text(style, BONES);
+    let from = skeleton_end(&text) / 2;
+    let line = text[from..].find("\n\t").map(|i| from + i + 2).expect("a bone line");
+    let at = line + text[line..].find([' ', '\r', '\n']).expect("the end of its path");
+    bench_edit(bencher, [text.clone(), format!("{}q{}", &text[..at], &text[at..])], 4);
 }

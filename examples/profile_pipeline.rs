@@ -3,8 +3,9 @@
 //! compared before and after a change while the machine is busy.
 //!
 //! `cargo run --release --example profile_pipeline -- STAGE STYLE BONES ITERS`
-//! with STAGE one of parse, compile, compile-one (one thread), pose, edit-anim, edit-skel (or write:
-//! print the script); STYLE a name from `generate::STYLES`.
+//! with STAGE one of parse, compile, compile-one (one thread), pose, edit-anim, edit-skel
+//! (a bone's length), rename (a letter at the end of a bone line's path; the benches'
+//! `rename_in_skeleton`) or write (print the script); STYLE a name from `generate::STYLES`.
 
 use skelpad::compile::{Compiler, Threads, compile};
 use skelpad::generate;
@@ -69,17 +70,22 @@ fn main() -> std::process::ExitCode {
                 std::hint::black_box(&pose);
             }
         }
-        "edit-anim" | "edit-skel" => {
-            let v = if stage == "edit-anim" {
-                let anim_at = text.match_indices("anim \"").nth(4).map_or(0, |(i, _)| i);
-                variants(&text, anim_at, " -> ")
-            } else {
-                let end = ["\nskin ", "\norder", "\nanim "]
-                    .iter()
-                    .filter_map(|s| text.find(s))
-                    .min()
-                    .unwrap_or(text.len());
-                variants(&text, end / 2, " l")
+        "edit-anim" | "edit-skel" | "rename" => {
+            let end = ["\nskin ", "\norder", "\nanim "]
+                .iter()
+                .filter_map(|s| text.find(s))
+                .min()
+                .unwrap_or(text.len());
+            let v = match stage {
+                "edit-anim" => {
+                    let anim_at = text.match_indices("anim \"").nth(4).map_or(0, |(i, _)| i);
+                    variants(&text, anim_at, " -> ")
+                }
+                "edit-skel" => variants(&text, end / 2, " l"),
+                _ => text[end / 2..].find("\n\t").map(|i| end / 2 + i + 2).and_then(|line| {
+                    let at = line + text[line..].find([' ', '\r', '\n'])?;
+                    Some([text.clone(), format!("{}q{}", &text[..at], &text[at..])])
+                }),
             };
             let Some(v) = v else {
                 eprintln!("no place to edit in this script");

@@ -187,6 +187,33 @@ fn a_digit_typed_in_the_skeleton_reparses_one_bone_line() {
     }
 }
 
+/// Renaming a bone changes the rig's names, yet an animation whose every
+/// lookup finds what it found before is not compiled again; one that
+/// names the renamed bone is, and each update equals a fresh compile.
+#[test]
+fn a_renamed_bone_recompiles_only_the_animations_that_name_it() {
+    let text = "skeleton\n\tarm l20\n\tarm.hand x20\n\t\t@grip[open] :rect w2 h2\n\t\t@grip[shut] :circle d2\n\tleg l5\nanim \"a\"\n\tarm\n\t\tr 0 -> 90\n\t@grip\n\t\t@ open -> shut\nanim \"b\"\n\tleg\n\t\tx 0 -> 5\n";
+    let mut compiler = Compiler::new();
+    compiler.update(text);
+    let cases = [
+        // (edit, units compiled: the rig and the animations naming it)
+        (("\tleg l5", "\tlegs l5"), 2),
+        (("\tarm.hand x20", "\tarm.hands x20"), 1),
+        (("[shut]", "[shot]"), 2),
+        (("\tleg l5", "\tleg l5\n\tlegs"), 1),
+        // Every bone after `back` moves: both animations' ids change.
+        (("skeleton\n", "skeleton\n\tback\n"), 3),
+    ];
+    for ((from, to), units) in cases {
+        let edited = text.replace(from, to);
+        let inc = compiler.update(&edited);
+        assert_eq!(compiler.last_compiled_units, units, "{to:?}");
+        assert_eq!(observe(&inc), observe(&compile(&edited)), "{to:?}");
+        let back = compiler.update(text);
+        assert_eq!(observe(&back), observe(&compile(text)), "back from {to:?}");
+    }
+}
+
 /// A hand-written script with what generated ones lack: two timelines for
 /// the same property of one bone in different items (the later replaces
 /// the earlier), a `c` timeline after `r g b a` ones, an animation in two

@@ -731,6 +731,43 @@ fn build_animation(
     anim
 }
 
+/// Whether an animation of the sections `sections`, compiled against the
+/// rig names `old`, compiles the same against `new`: each item's target
+/// names the same bone or slot in both, and each attachment name pushed on
+/// a slot item's timelines the same attachment. A name that found
+/// nothing or was ambiguous in `old` counts as a change (its message lists
+/// names, which may be others now). Nothing else of an animation's compile
+/// reads the rig.
+pub(super) fn same_lookups<'a>(
+    sections: impl IntoIterator<Item = &'a AnimSection>,
+    old: &RigNames,
+    new: &RigNames,
+) -> bool {
+    use crate::compile::names::Resolved::Found;
+    sections.into_iter().flat_map(|s| &s.items).all(|item| {
+        let target = &item.target.node;
+        if !item.is_slot {
+            return match old.bone_names.resolve(target) {
+                Found(b) => matches!(new.bone_names.resolve(target), Found(n) if n == b),
+                _ => false,
+            };
+        }
+        let Found(slot) = old.slot_names.resolve(target) else { return false };
+        if !matches!(new.slot_names.resolve(target), Found(n) if n == slot) {
+            return false;
+        }
+        // (A name pushed on any timeline of a slot is looked up among its
+        // attachments; only `@` timelines take it, the others report it.)
+        item.timelines.iter().flat_map(|t| &t.commands).all(|c| match &c.node {
+            TimelineCommand::Push(KeyValue::Name(n)) => match old.attachment_ids.get(slot.0, n) {
+                Some(a) => new.attachment_ids.get(slot.0, n) == Some(a),
+                None => false,
+            },
+            _ => true,
+        })
+    })
+}
+
 /// Reports attachment names an `@` timeline of `item` switches to that
 /// the slot lacks. Also records each such name and the attachment it names.
 fn check_attachment_names(

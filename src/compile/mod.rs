@@ -146,6 +146,9 @@ struct IkCache {
 
 struct AnimCache {
     rig_generation: u64,
+    /// The rig names it was compiled against (when they change, it is
+    /// still valid if every name it looks up names the same thing).
+    names: rig::RigNames,
     /// The ids of its sections.
     key: Vec<u64>,
     output: Arc<anim::AnimOutput>,
@@ -776,6 +779,25 @@ impl Compiler {
                 done.push(Some(c));
                 continue;
             }
+            // Its sections are the same but the rig's names changed (a bone
+            // renamed, added, removed): the animation stands when every
+            // name it looks up finds what it found before.
+            if let Some(mut c) = earlier.take_if(|c| {
+                c.key == key
+                    && anim::same_lookups(
+                        idx.iter().filter_map(|&i| match &sections[i].tree.kind {
+                            SectionKind::Anim(a) => Some(a),
+                            _ => None,
+                        }),
+                        &c.names,
+                        rig_names,
+                    )
+            }) {
+                c.rig_generation = rig_generation;
+                c.names = rig_names.clone();
+                done.push(Some(c));
+                continue;
+            }
             self.last_compiled_units += 1;
             let input: Vec<(Ordinal, &crate::syntax::tree::AnimSection)> = idx
                 .iter()
@@ -822,7 +844,9 @@ impl Compiler {
                 edit,
             });
             let output = anim::compile_anim(rig_names, &job.input, prev, job.spare);
-            let cache = AnimCache { rig_generation, output: Arc::new(output), key: job.key };
+            let names = rig_names.clone();
+            let output = Arc::new(output);
+            let cache = AnimCache { rig_generation, names, output, key: job.key };
             (job.group, cache, job.earlier)
         };
         let bytes: usize =
