@@ -187,7 +187,11 @@ fn edit_in_skeleton<const BONES: usize>(bencher: Bencher, style: &str) {
 fn rename_in_skeleton<const BONES: usize>(bencher: Bencher, style: &str) {
     let text = text(style, BONES);
     let from = skeleton_end(&text) / 2;
-    let line = text[from..].find("\n\t").map(|i| from + i + 2).expect("a bone line");
+    let line = text[from..]
+        .match_indices("\n\t")
+        .map(|(i, _)| from + i + 2)
+        .find(|&at| text.as_bytes()[at].is_ascii_alphabetic())
+        .expect("a bone line");
     let at = line + text[line..].find([' ', '\r', '\n']).expect("the end of its path");
     bench_edit(bencher, [text.clone(), format!("{}q{}", &text[..at], &text[at..])], 4);
 }

@@ -82,10 +82,14 @@ fn main() -> std::process::ExitCode {
                     variants(&text, anim_at, " -> ")
                 }
                 "edit-skel" => variants(&text, end / 2, " l"),
-                _ => text[end / 2..].find("\n\t").map(|i| end / 2 + i + 2).and_then(|line| {
-                    let at = line + text[line..].find([' ', '\r', '\n'])?;
-                    Some([text.clone(), format!("{}q{}", &text[..at], &text[at..])])
-                }),
+                _ => text[end / 2..]
+                    .match_indices("\n\t")
+                    .map(|(i, _)| end / 2 + i + 2)
+                    .find(|&at| text.as_bytes()[at].is_ascii_alphabetic())
+                    .and_then(|line| {
+                        let at = line + text[line..].find([' ', '\r', '\n'])?;
+                        Some([text.clone(), format!("{}q{}", &text[..at], &text[at..])])
+                    }),
             };
             let Some(v) = v else {
                 eprintln!("no place to edit in this script");
