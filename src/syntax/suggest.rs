@@ -46,9 +46,16 @@ impl<'a> Near<'a> {
     /// The distance from the word to `candidate` when it is within
     /// [`max_distance`] of the word, else `None`.
     pub fn distance_to(&self, candidate: &str) -> Option<usize> {
-        if self.chars.abs_diff(candidate.chars().count()) > self.max {
-            return None;
-        }
+        self.lower_bound(candidate)?;
+        self.distance_within(candidate)
+    }
+
+    /// A lower bound of [`Near::distance_to`], from lengths and letter
+    /// counts alone (`None`: beyond [`max_distance`]). Comparing candidates
+    /// in the order of their bounds, one whose bound is past the distances
+    /// already found cannot come closer.
+    pub fn lower_bound(&self, candidate: &str) -> Option<usize> {
+        let mut bound = self.chars.abs_diff(candidate.chars().count());
         if let Some(letters) = &self.letters
             && candidate.is_ascii()
         {
@@ -57,13 +64,39 @@ impl<'a> Near<'a> {
                 counts[b as usize] -= 1;
             }
             let apart: u32 = counts.iter().map(|c| c.unsigned_abs()).sum();
-            if (apart as usize).div_ceil(2) > self.max {
-                return None;
-            }
+            bound = bound.max((apart as usize).div_ceil(2));
+        }
+        (bound <= self.max).then_some(bound)
+    }
+
+    /// The distance from the word to `candidate` when it is within
+    /// [`max_distance`] of the word (no bound checked first).
+    pub fn distance_within(&self, candidate: &str) -> Option<usize> {
+        if self.max == 1 && self.letters.is_some() && candidate.is_ascii() {
+            return within_one(self.word.as_bytes(), candidate.as_bytes());
         }
         let d = distance(self.word, candidate);
         (d <= self.max).then_some(d)
     }
+}
+
+/// The Damerau–Levenshtein distance between `a` and `b` when it is at most
+/// 1, else `None`, in one pass and without the distance table: past their
+/// common prefix, one byte substituted, deleted, inserted or swapped with
+/// the next must leave the same rest. (Most misspelt names are short, so
+/// reach 1 only; a table per candidate name was most of a "did you mean"
+/// over a thousand similar names.)
+fn within_one(a: &[u8], b: &[u8]) -> Option<usize> {
+    let p = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    let (a, b) = (&a[p..], &b[p..]);
+    let one = match a.len() as isize - b.len() as isize {
+        0 if a.is_empty() => return Some(0),
+        0 => a[1..] == b[1..] || (a.len() >= 2 && a[0] == b[1] && a[1] == b[0] && a[2..] == b[2..]),
+        1 => a[1..] == *b,
+        -1 => *a == b[1..],
+        _ => false,
+    };
+    one.then_some(1)
 }
 
 /// The candidate closest to `word` within [`max_distance`] (the first of
@@ -79,6 +112,43 @@ pub fn closest<'a>(word: &str, candidates: impl Iterator<Item = &'a str>) -> Opt
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    /// `a` with up to two edits: (0 substitute, 1 insert, 2 delete, 3 swap
+    /// with the next byte; at a place; the byte put in), none off its end.
+    fn edited(a: &str, edits: &[(u8, usize, u8)]) -> String {
+        let mut b = a.as_bytes().to_vec();
+        for &(kind, at, byte) in edits {
+            let at = at % (b.len() + 1);
+            match kind {
+                0 if at < b.len() => b[at] = byte,
+                1 => b.insert(at, byte),
+                2 if at < b.len() => {
+                    b.remove(at);
+                }
+                3 if at + 1 < b.len() => b.swap(at, at + 1),
+                _ => {}
+            }
+        }
+        String::from_utf8(b).unwrap()
+    }
+
+    proptest! {
+        /// The one-pass check agrees with the distance table on short words
+        /// of few letters and on those words edited once or twice (so that
+        /// swaps, repeats and near misses abound).
+        #[test]
+        fn within_one_is_the_distance_up_to_one(
+            a in "[ab.1]{0,6}",
+            other in "[ab.1]{0,6}",
+            edits in prop::collection::vec((0u8..4, 0usize..8, prop::sample::select(b"ab.1".to_vec())), 0..3),
+        ) {
+            for b in [other, edited(&a, &edits)] {
+                let d = distance(&a, &b);
+                prop_assert_eq!(within_one(a.as_bytes(), b.as_bytes()), (d <= 1).then_some(d), "{:?} {:?}", a, b);
+            }
+        }
+    }
 
     fn within(word: &str, candidate: &str) -> Option<usize> {
         Near::new(word).distance_to(candidate)
@@ -107,6 +177,10 @@ mod tests {
         // in four letters each way (four edits at least; two are allowed).
         assert_eq!(within("wxyzab", "abcdef"), None);
         assert_eq!(within("abcdefghi", "badcfeghi"), Some(3));
+        assert_eq!(within("b496", "b469"), Some(1), "a swap, by the one-pass check");
+        assert_eq!(within("b496", "b4968"), Some(1));
+        assert_eq!(within("b496", "b96"), Some(1));
+        assert_eq!(within("b496", "b694"), None);
         // The bounds never reject what the distance accepts.
         for (a, b) in [("forearm", "forarm"), ("limb_3", "limb_13"), ("ab", "ba"), ("", "x")] {
             assert_eq!(within(a, b), Some(distance(a, b)).filter(|&d| d <= max_distance(a)));
