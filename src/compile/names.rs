@@ -379,7 +379,9 @@ impl<Id: NameId> NameIndex<Id> {
             if best.len() == 3 && bound > best[2].0 {
                 break;
             }
-            let Some(d) = near.distance_within(tail) else { continue };
+            // (A name farther than the third found cannot place.)
+            let limit = best.get(2).map_or(usize::MAX, |b| b.0);
+            let Some(d) = near.distance_at_most(tail, limit) else { continue };
             if let Err(at) = best.binary_search(&(d, name)) {
                 best.insert(at, (d, name));
                 best.truncate(3);

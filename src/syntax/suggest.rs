@@ -47,7 +47,7 @@ impl<'a> Near<'a> {
     /// [`max_distance`] of the word, else `None`.
     pub fn distance_to(&self, candidate: &str) -> Option<usize> {
         self.lower_bound(candidate)?;
-        self.distance_within(candidate)
+        self.distance_at_most(candidate, self.max)
     }
 
     /// A lower bound of [`Near::distance_to`], from lengths and letter
@@ -69,34 +69,74 @@ impl<'a> Near<'a> {
         (bound <= self.max).then_some(bound)
     }
 
-    /// The distance from the word to `candidate` when it is within
-    /// [`max_distance`] of the word (no bound checked first).
-    pub fn distance_within(&self, candidate: &str) -> Option<usize> {
-        if self.max == 1 && self.letters.is_some() && candidate.is_ascii() {
-            return within_one(self.word.as_bytes(), candidate.as_bytes());
+    /// The distance from the word to `candidate` when it is at most
+    /// `limit` (and within [`max_distance`]), else `None`: a caller that
+    /// has found closer names already asks for no more than it can use.
+    pub fn distance_at_most(&self, candidate: &str, limit: usize) -> Option<usize> {
+        let limit = limit.min(self.max);
+        if self.letters.is_some() && candidate.is_ascii() {
+            return banded(self.word.as_bytes(), candidate.as_bytes(), limit);
         }
         let d = distance(self.word, candidate);
-        (d <= self.max).then_some(d)
+        (d <= limit).then_some(d)
     }
 }
 
-/// The Damerau–Levenshtein distance between `a` and `b` when it is at most
-/// 1, else `None`, in one pass and without the distance table: past their
-/// common prefix, one byte substituted, deleted, inserted or swapped with
-/// the next must leave the same rest. (Most misspelt names are short, so
-/// reach 1 only; a table per candidate name was most of a "did you mean"
-/// over a thousand similar names.)
-fn within_one(a: &[u8], b: &[u8]) -> Option<usize> {
-    let p = a.iter().zip(b).take_while(|(x, y)| x == y).count();
-    let (a, b) = (&a[p..], &b[p..]);
-    let one = match a.len() as isize - b.len() as isize {
-        0 if a.is_empty() => return Some(0),
-        0 => a[1..] == b[1..] || (a.len() >= 2 && a[0] == b[1] && a[1] == b[0] && a[2..] == b[2..]),
-        1 => a[1..] == *b,
-        -1 => *a == b[1..],
-        _ => false,
-    };
-    one.then_some(1)
+/// The Damerau–Levenshtein distance between the ASCII words `a` and `b`
+/// when it is at most `k`, else `None` (what [`distance`] gives, computed
+/// with less). The usual table (Lowrance and Wagner's, with the row of
+/// each letter's last occurrence) is filled only within `k` of its
+/// diagonal: a cell `(i, j)` is at least `|i − j|` from the start, so a
+/// path of cost `k` or less never leaves that band, and the cells outside
+/// it keep a value above `k`. The last occurrences are bytes indexed by
+/// byte, not a hash map. strsim fills the whole table and hashes a letter
+/// per cell; "did you mean" over thousands of long, similar names was
+/// mostly that.
+fn banded(a: &[u8], b: &[u8], k: usize) -> Option<usize> {
+    let (n, m) = (a.len(), b.len());
+    if n.abs_diff(m) > k {
+        return None;
+    }
+    // `far` is more than any cost; row and column 0 of the table are
+    // `far`, row and column 1 the distances from the empty word.
+    let far = (n + m + 1) as u32;
+    let w = m + 2;
+    let mut d = vec![far; (n + 2) * w];
+    for i in 0..=n {
+        d[(i + 1) * w + 1] = i as u32;
+    }
+    for j in 0..=m {
+        d[w + j + 1] = j as u32;
+    }
+    // The last row (1-based) in which each byte occurred in `a`.
+    let mut last_row = [0usize; 128];
+    for i in 1..=n {
+        let ai = a[i - 1];
+        let (lo, hi) = (i.saturating_sub(k).max(1), (i + k).min(m));
+        // The last column of this row so far whose byte is `ai`, within
+        // the band: a swap from a column left of it costs more than `k`
+        // (its cell is at least as far from the diagonal as it is back).
+        let mut last_col = 0;
+        for j in lo..=hi {
+            let bj = b[j - 1];
+            let (k1, l1) = (last_row[bj as usize & 127], last_col);
+            let cost = if ai == bj {
+                last_col = j;
+                0
+            } else {
+                1
+            };
+            let swap = d[k1 * w + l1] + (i - k1 - 1) as u32 + 1 + (j - l1 - 1) as u32;
+            let best = (d[i * w + j] + cost)
+                .min(d[(i + 1) * w + j] + 1)
+                .min(d[i * w + j + 1] + 1)
+                .min(swap);
+            d[(i + 1) * w + j + 1] = best;
+        }
+        last_row[ai as usize & 127] = i;
+    }
+    let dist = d[(n + 1) * w + m + 1] as usize;
+    (dist <= k).then_some(dist)
 }
 
 /// The candidate closest to `word` within [`max_distance`] (the first of
@@ -114,7 +154,11 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
-    /// `a` with up to two edits: (0 substitute, 1 insert, 2 delete, 3 swap
+    fn within(word: &str, candidate: &str) -> Option<usize> {
+        Near::new(word).distance_to(candidate)
+    }
+
+    /// `a` with a few edits: (0 substitute, 1 insert, 2 delete, 3 swap
     /// with the next byte; at a place; the byte put in), none off its end.
     fn edited(a: &str, edits: &[(u8, usize, u8)]) -> String {
         let mut b = a.as_bytes().to_vec();
@@ -134,24 +178,24 @@ mod tests {
     }
 
     proptest! {
-        /// The one-pass check agrees with the distance table on short words
-        /// of few letters and on those words edited once or twice (so that
-        /// swaps, repeats and near misses abound).
+        /// The banded table agrees with strsim's whole one, at every
+        /// limit, on words of few letters and on those words edited up to
+        /// three times (so that swaps, repeats and near misses abound).
         #[test]
-        fn within_one_is_the_distance_up_to_one(
-            a in "[ab.1]{0,6}",
-            other in "[ab.1]{0,6}",
-            edits in prop::collection::vec((0u8..4, 0usize..8, prop::sample::select(b"ab.1".to_vec())), 0..3),
+        fn the_band_gives_the_distance_within_its_limit(
+            a in "[ab.1]{0,9}",
+            other in "[ab.1]{0,9}",
+            edits in prop::collection::vec(
+                (0u8..4, 0usize..10, prop::sample::select(b"ab.1".to_vec())),
+                0..4,
+            ),
+            k in 0usize..5,
         ) {
             for b in [other, edited(&a, &edits)] {
                 let d = distance(&a, &b);
-                prop_assert_eq!(within_one(a.as_bytes(), b.as_bytes()), (d <= 1).then_some(d), "{:?} {:?}", a, b);
+                prop_assert_eq!(banded(a.as_bytes(), b.as_bytes(), k), (d <= k).then_some(d), "{:?} {:?} {}", a, b, k);
             }
         }
-    }
-
-    fn within(word: &str, candidate: &str) -> Option<usize> {
-        Near::new(word).distance_to(candidate)
     }
 
     #[test]
@@ -177,7 +221,8 @@ mod tests {
         // in four letters each way (four edits at least; two are allowed).
         assert_eq!(within("wxyzab", "abcdef"), None);
         assert_eq!(within("abcdefghi", "badcfeghi"), Some(3));
-        assert_eq!(within("b496", "b469"), Some(1), "a swap, by the one-pass check");
+        assert_eq!(within("b496", "b469"), Some(1), "a swap");
+        assert_eq!(banded(b"ca", b"abc", 2), Some(2), "a swap with a letter between");
         assert_eq!(within("b496", "b4968"), Some(1));
         assert_eq!(within("b496", "b96"), Some(1));
         assert_eq!(within("b496", "b694"), None);
