@@ -485,6 +485,14 @@ mod tests {
         }
     }
 
+    /// The names sorted, without repeats, and their index.
+    fn indexed(mut names: Vec<String>) -> (Vec<String>, NameIndex) {
+        names.sort();
+        names.dedup();
+        let idx = NameIndex::new(names.iter().map(String::as_str));
+        (names, idx)
+    }
+
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
 
@@ -497,10 +505,7 @@ mod tests {
             names in proptest::collection::vec("[a-c]{1,2}(\\.[a-d]{1,2}){0,3}", 0..60),
             probes in proptest::collection::vec("(skeleton\\.)?[a-d]{0,2}(\\.[a-d]{1,2}){0,3}", 1..40),
         ) {
-            let mut names = names;
-            names.sort();
-            names.dedup();
-            let idx: NameIndex = NameIndex::new(names.iter().map(String::as_str));
+            let (names, idx) = indexed(names);
             let some_large = idx.levels.len() > 1;
             for r in probes.iter().map(String::as_str).chain(names.iter().map(String::as_str)) {
                 proptest::prop_assert_eq!(idx.resolve(r), brute_force(&names, r), "{} (large groups: {})", r, some_large);
@@ -516,10 +521,7 @@ mod tests {
             names in proptest::collection::vec("[a-c1]{1,4}(\\.[a-d1]{1,3}){0,2}", 0..80),
             probes in proptest::collection::vec("[a-d1]{1,6}(\\.[a-d1]{1,3}){0,1}", 1..20),
         ) {
-            let mut names = names;
-            names.sort();
-            names.dedup();
-            let idx: NameIndex = NameIndex::new(names.iter().map(String::as_str));
+            let (names, idx) = indexed(names);
             for r in &probes {
                 let segs = r.split('.').count();
                 let max = crate::syntax::suggest::max_distance(r);

@@ -46,6 +46,17 @@ pub(super) struct ItemEdit {
 }
 
 impl ItemEdit {
+    /// The edit of `window`, whose lines held the entries `first..last`
+    /// and now hold `new_count`.
+    fn new(
+        (from, to_new, to_old): Window,
+        (first, last): (usize, usize),
+        new_count: usize,
+    ) -> ItemEdit {
+        let (from, to_old, to_new) = (from as u32, to_old as u32, to_new as u32);
+        ItemEdit { from, to_old, to_new, first, old_count: last - first, new_count }
+    }
+
     /// How far what follows the edited items moved (modulo 2³², so a
     /// shrinking section moves spans back with a wrapping add).
     pub fn delta(&self) -> u32 {
@@ -145,16 +156,8 @@ pub(super) fn splice_items_in_place(
     let (from32, to_old32) = (from as u32, to_old as u32);
     let diag_range = edited_diagnostics(&tree.diagnostics, from32, to_old32)?;
     let chunk = parse_anim_items(&new[from..to_new]);
-    let first = a.items.partition_point(|i| i.target.span.start < from32);
-    let last = a.items.partition_point(|i| i.target.span.start < to_old32);
-    let edit = ItemEdit {
-        from: from32,
-        to_old: to_old32,
-        to_new: to_new as u32,
-        first,
-        old_count: last - first,
-        new_count: chunk.items.len(),
-    };
+    let (first, last) = replaced(&a.items, |i| i.target.span.start, from32, to_old32);
+    let edit = ItemEdit::new((from, to_new, to_old), (first, last), chunk.items.len());
     let delta = edit.delta();
 
     a.items.splice(
@@ -188,16 +191,8 @@ pub(super) fn splice_bones_in_place(
     let diag_range = edited_diagnostics(&tree.diagnostics, from32, to_old32)?;
     // Spans relative to the section's start, as the tree's.
     let chunk = parse_skeleton_from(&new[..to_new], from);
-    let first = sk.bones.partition_point(|b| b.span.start < from32);
-    let last = sk.bones.partition_point(|b| b.span.start < to_old32);
-    let edit = ItemEdit {
-        from: from32,
-        to_old: to_old32,
-        to_new: to_new as u32,
-        first,
-        old_count: last - first,
-        new_count: chunk.bones.len(),
-    };
+    let (first, last) = replaced(&sk.bones, |b| b.span.start, from32, to_old32);
+    let edit = ItemEdit::new((from, to_new, to_old), (first, last), chunk.bones.len());
     let delta = edit.delta();
     sk.bones.splice(first..last, chunk.bones);
     for b in &mut sk.bones[first + edit.new_count..] {
@@ -206,6 +201,12 @@ pub(super) fn splice_bones_in_place(
     let lists = (&mut tree.diagnostics, &mut tree.roles);
     splice_lists(lists, diag_range, (chunk.diagnostics, &chunk.roles), &edit, 0);
     Some(edit)
+}
+
+/// The entries of `list` (sorted by where they start, `start`) that start
+/// in `from..to_old`, as a range `(first, last)`.
+fn replaced<T>(list: &[T], start: impl Fn(&T) -> u32, from: u32, to_old: u32) -> (usize, usize) {
+    (list.partition_point(|t| start(t) < from), list.partition_point(|t| start(t) < to_old))
 }
 
 /// The diagnostics of `diags` whose spans start in `from..to_old`, as a
