@@ -9,6 +9,10 @@ pub fn max_distance(word: &str) -> usize {
     (word.chars().count() / 3).max(1)
 }
 
+/// The longest word, in characters, that is compared letter by letter
+/// with others; a longer one suggests nothing.
+pub const LONGEST_SUGGESTED: usize = 256;
+
 /// The edit distance between two words (Damerau–Levenshtein: a swap of two
 /// neighbouring letters counts once).
 pub fn distance(a: &str, b: &str) -> usize {
@@ -73,6 +77,12 @@ impl<'a> Near<'a> {
     /// `limit` (and within [`max_distance`]), else `None`: a caller that
     /// has found closer names already asks for no more than it can use.
     pub fn distance_at_most(&self, candidate: &str, limit: usize) -> Option<usize> {
+        // A table is the product of the two lengths: past a few hundred
+        // characters a name is no typo of another, and a script of such
+        // names would make every "did you mean" quadratic in them.
+        if self.chars > LONGEST_SUGGESTED {
+            return None;
+        }
         let limit = limit.min(self.max);
         if self.letters.is_some() && candidate.is_ascii() {
             return banded(self.word.as_bytes(), candidate.as_bytes(), limit);
@@ -226,6 +236,11 @@ mod tests {
         assert_eq!(within("b496", "b4968"), Some(1));
         assert_eq!(within("b496", "b96"), Some(1));
         assert_eq!(within("b496", "b694"), None);
+        // A word too long to be a typo suggests nothing (candidates within
+        // reach of it are at most a third longer, so no table is large).
+        let long = "a".repeat(LONGEST_SUGGESTED + 1);
+        assert_eq!(within(&long, &format!("{long}b")), None);
+        assert_eq!(within(&long[1..], &format!("{}b", &long[1..])), Some(1));
         // The bounds never reject what the distance accepts.
         for (a, b) in [("forearm", "forarm"), ("limb_3", "limb_13"), ("ab", "ba"), ("", "x")] {
             assert_eq!(within(a, b), Some(distance(a, b)).filter(|&d| d <= max_distance(a)));
