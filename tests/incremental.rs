@@ -152,6 +152,7 @@ fn a_digit_typed_in_an_animation_reparses_one_section() {
         assert_eq!(compiler.last_parsed_sections, 1, "{name}");
         assert_eq!(compiler.last_spliced_sections, 1, "{name}: only the edited item is parsed");
         assert_eq!(compiler.last_compiled_units, 1, "{name}");
+        assert_eq!(compiler.last_replayed_anims, 1, "{name}: its untouched items taken over");
         assert_eq!(observe(&inc), observe(&compile(&edited)), "{name}");
     }
 }
@@ -188,8 +189,9 @@ fn a_digit_typed_in_the_skeleton_reparses_one_bone_line() {
 }
 
 /// Renaming a bone changes the rig's names, yet an animation whose every
-/// lookup finds what it found before is not compiled again; one that
-/// names the renamed bone is, and each update equals a fresh compile.
+/// lookup finds what it found before (or the same things renumbered) is
+/// not compiled again; one that names the renamed bone is, and each update
+/// equals a fresh compile.
 #[test]
 fn a_renamed_bone_recompiles_only_the_animations_that_name_it() {
     let text = "skeleton\n\tarm l20\n\tarm.hand x20\n\t\t@grip[open] :rect w2 h2\n\t\t@grip[shut] :circle d2\n\tleg l5\nanim \"a\"\n\tarm\n\t\tr 0 -> 90\n\t@grip\n\t\t@ open -> shut\nanim \"b\"\n\tleg\n\t\tx 0 -> 5\n";
@@ -201,14 +203,25 @@ fn a_renamed_bone_recompiles_only_the_animations_that_name_it() {
         (("\tarm.hand x20", "\tarm.hands x20"), 1),
         (("[shut]", "[shot]"), 2),
         (("\tleg l5", "\tleg l5\n\tlegs"), 1),
-        // Every bone after `back` moves: both animations' ids change.
-        (("skeleton\n", "skeleton\n\tback\n"), 3),
+        // Every bone after `back` moves: both animations are renumbered.
+        (("skeleton\n", "skeleton\n\tback\n"), 1),
+        // So do the slots and attachments after `first`'s.
+        (("skeleton\n", "skeleton\n\tfirst\n\t\t@[x] :rect w1 h1\n\t\t@[y] :rect w1 h1\n"), 1),
+        // `leg.arm` makes `arm` ambiguous: animation `a` names it.
+        (("\tleg l5", "\tleg l5\n\tleg.arm"), 2),
     ];
     for ((from, to), units) in cases {
         let edited = text.replace(from, to);
         let inc = compiler.update(&edited);
         assert_eq!(compiler.last_compiled_units, units, "{to:?}");
         assert_eq!(observe(&inc), observe(&compile(&edited)), "{to:?}");
+        // Then a digit typed in an item of `a`: its other items are taken
+        // over from the output kept (renumbered, maybe) through the rename.
+        let typed = edited.replace("r 0 -> 90", "r 0 -> 910");
+        drop(inc);
+        let inc = compiler.update(&typed);
+        assert_eq!(compiler.last_replayed_anims, 1, "{to:?}, then a digit");
+        assert_eq!(observe(&inc), observe(&compile(&typed)), "{to:?}, then a digit");
         let back = compiler.update(text);
         assert_eq!(observe(&back), observe(&compile(text)), "back from {to:?}");
     }
@@ -356,8 +369,9 @@ fn every_one_byte_edit_of_a_hand_written_script() {
 
 /// On scripts large enough for `Threads::Auto` to share sections and
 /// animations among threads, the compile equals one made on one thread, in
-/// every generated style, and so does an update after a bone is added to
-/// the skeleton (every animation recompiled at once).
+/// every generated style, and so do an update after a bone is added to
+/// the skeleton (every animation renumbered) and one after every animation
+/// is renamed (all recompiled at once).
 #[test]
 fn work_shared_among_threads_gives_what_one_thread_gives() {
     for (name, style) in generate::STYLES {
@@ -366,11 +380,19 @@ fn work_shared_among_threads_gives_what_one_thread_gives() {
         let one = observe(&Compiler::with_threads(Threads::One).update(&text));
         let mut shared = Compiler::new();
         assert!(observe(&shared.update(&text)) == one, "{name}: a compile from scratch differs");
+        // A bone added before the others renumbers them: the animations
+        // are kept, renumbered.
         let added = text.replacen("\n\t", "\n\tadded_bone\n\t", 1);
         assert_ne!(added, text);
         let inc = observe(&shared.update(&added));
-        assert!(shared.last_compiled_units > 2, "{name}: {}", shared.last_compiled_units);
+        assert_eq!(shared.last_compiled_units, 1, "{name}: the rig only");
         let one = observe(&Compiler::with_threads(Threads::One).update(&added));
+        assert!(inc == one, "{name}: the update differs ({})", first_difference(&inc, &one));
+        // Every animation renamed as well: all of them compiled again.
+        let renamed = added.replace("anim \"", "anim \"re");
+        let inc = observe(&shared.update(&renamed));
+        assert!(shared.last_compiled_units > 2, "{name}: {}", shared.last_compiled_units);
+        let one = observe(&Compiler::with_threads(Threads::One).update(&renamed));
         assert!(inc == one, "{name}: the update differs ({})", first_difference(&inc, &one));
     }
 }

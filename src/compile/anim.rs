@@ -78,7 +78,7 @@ pub struct AnimSources {
 /// items an edit did not touch. Kept as the timeline runs make them (40
 /// bytes a key) rather than as [`KeySource`]s (72): a key's source is made
 /// from its run key when it is asked for.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub struct KeyList {
     keys: Vec<RawKey>,
     /// What the keys' indices point to.
@@ -175,7 +175,7 @@ impl RawValue {
 }
 
 /// What the few keys that have it have, out of [`RawKey`].
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 struct Side {
     placed: Vec<(Span, f64)>,
     colors: Vec<Color>,
@@ -731,41 +731,163 @@ fn build_animation(
     anim
 }
 
-/// Whether an animation of the sections `sections`, compiled against the
-/// rig names `old`, compiles the same against `new`: each item's target
-/// names the same bone or slot in both, and each attachment name pushed on
-/// a slot item's timelines the same attachment. A name that found
-/// nothing or was ambiguous in `old` counts as a change (its message lists
-/// names, which may be others now). Nothing else of an animation's compile
-/// reads the rig.
-pub(super) fn same_lookups<'a>(
+/// How the bones, slots and attachments an animation's lookups found in
+/// one set of rig names are numbered in another: for each kind, old id →
+/// new id, one to one.
+#[derive(Debug, Default)]
+pub(super) struct IdMap {
+    bones: HashMap<u32, u32>,
+    slots: HashMap<u32, u32>,
+    attachments: HashMap<u32, u32>,
+    /// The new ids taken, per kind (bones, slots, attachments).
+    taken: [rustc_hash::FxHashSet<u32>; 3],
+}
+
+impl IdMap {
+    /// Records `old` → `new` for `kind` (0 bones, 1 slots, 2 attachments);
+    /// `false` when either is already mapped otherwise (two names of one
+    /// bone before would be two bones now, or the reverse: the animation
+    /// is no longer the same).
+    fn pair(&mut self, kind: usize, old: u32, new: u32) -> bool {
+        let map = [&mut self.bones, &mut self.slots, &mut self.attachments][kind].entry(old);
+        match map {
+            std::collections::hash_map::Entry::Occupied(e) => *e.get() == new,
+            std::collections::hash_map::Entry::Vacant(e) => {
+                e.insert(new);
+                self.taken[kind].insert(new)
+            }
+        }
+    }
+
+    /// Whether every id keeps its number (the output stands as it is).
+    pub(super) fn is_identity(&self) -> bool {
+        [&self.bones, &self.slots, &self.attachments].iter().all(|m| m.iter().all(|(o, n)| o == n))
+    }
+
+    fn bone(&self, b: BoneId) -> BoneId {
+        BoneId(self.bones.get(&b.0).copied().unwrap_or(b.0))
+    }
+
+    fn slot(&self, s: SlotId) -> SlotId {
+        SlotId(self.slots.get(&s.0).copied().unwrap_or(s.0))
+    }
+
+    fn attachment(&self, a: AttachmentId) -> AttachmentId {
+        AttachmentId(self.attachments.get(&a.0).copied().unwrap_or(a.0))
+    }
+
+    fn target(&self, t: Option<SrcTarget>) -> Option<SrcTarget> {
+        Some(match t? {
+            SrcTarget::Bone(b) => SrcTarget::Bone(self.bone(b)),
+            SrcTarget::Slot(s) => SrcTarget::Slot(self.slot(s)),
+            SrcTarget::Attachment(a) => SrcTarget::Attachment(self.attachment(a)),
+            other => other,
+        })
+    }
+}
+
+/// How an animation of the sections `sections`, compiled against the rig
+/// names `old`, is numbered against `new`, when it compiles the same there
+/// but for its ids: each item's target and each attachment name pushed on
+/// a slot item's timelines find one bone, slot or attachment in both, and
+/// different ones before stay different now. `None` otherwise: a name
+/// that found nothing or was ambiguous in `old` counts as a change (its
+/// message lists names, which may be others now). Nothing else of an
+/// animation's compile reads the rig.
+pub(super) fn lookup_map<'a>(
     sections: impl IntoIterator<Item = &'a AnimSection>,
     old: &RigNames,
     new: &RigNames,
-) -> bool {
+) -> Option<IdMap> {
     use crate::compile::names::Resolved::Found;
-    sections.into_iter().flat_map(|s| &s.items).all(|item| {
+    let mut map = IdMap::default();
+    for item in sections.into_iter().flat_map(|s| &s.items) {
         let target = &item.target.node;
         if !item.is_slot {
-            return match old.bone_names.resolve(target) {
-                Found(b) => matches!(new.bone_names.resolve(target), Found(n) if n == b),
-                _ => false,
+            let (Found(o), Found(n)) =
+                (old.bone_names.resolve(target), new.bone_names.resolve(target))
+            else {
+                return None;
             };
+            if !map.pair(0, o.0, n.0) {
+                return None;
+            }
+            continue;
         }
-        let Found(slot) = old.slot_names.resolve(target) else { return false };
-        if !matches!(new.slot_names.resolve(target), Found(n) if n == slot) {
-            return false;
+        let (Found(o), Found(n)) = (old.slot_names.resolve(target), new.slot_names.resolve(target))
+        else {
+            return None;
+        };
+        if !map.pair(1, o.0, n.0) {
+            return None;
         }
         // (A name pushed on any timeline of a slot is looked up among its
         // attachments; only `@` timelines take it, the others report it.)
-        item.timelines.iter().flat_map(|t| &t.commands).all(|c| match &c.node {
-            TimelineCommand::Push(KeyValue::Name(n)) => match old.attachment_ids.get(slot.0, n) {
-                Some(a) => new.attachment_ids.get(slot.0, n) == Some(a),
-                None => false,
-            },
-            _ => true,
-        })
-    })
+        for c in item.timelines.iter().flat_map(|t| &t.commands) {
+            let TimelineCommand::Push(KeyValue::Name(name)) = &c.node else { continue };
+            let (Some(a), Some(b)) =
+                (old.attachment_ids.get(o.0, name), new.attachment_ids.get(n.0, name))
+            else {
+                return None;
+            };
+            if !map.pair(2, a.0, b.0) {
+                return None;
+            }
+        }
+    }
+    Some(map)
+}
+
+impl AnimOutput {
+    /// This output with its bones, slots and attachments numbered by `map`
+    /// (every id in it came from a lookup `map` holds).
+    pub(super) fn renumbered(&self, map: &IdMap) -> AnimOutput {
+        let mut animation = Animation::clone(&self.animation);
+        for ch in &mut animation.bones {
+            ch.bone = map.bone(ch.bone);
+        }
+        for ch in &mut animation.flips {
+            ch.bone = map.bone(ch.bone);
+        }
+        for ch in &mut animation.slot_colors {
+            ch.slot = map.slot(ch.slot);
+        }
+        for ch in &mut animation.attachments {
+            ch.slot = map.slot(ch.slot);
+            for k in &mut ch.keys {
+                k.value = k.value.map(|a| map.attachment(a));
+            }
+        }
+        let src = &self.sources;
+        let mut keys = KeyList::clone(&src.keys);
+        for k in &mut keys.keys {
+            if let RawValue::Attachment(a) = &mut k.value {
+                *a = a.map(|a| map.attachment(a));
+            }
+        }
+        let reference = |r: &Reference| Reference { target: map.target(r.target), ..*r };
+        let sources = AnimSources {
+            items: (src.items.iter())
+                .map(|(o, i)| (*o, ItemSource { target: map.target(i.target), ..i.clone() }))
+                .collect(),
+            timelines: (src.timelines.iter())
+                .map(|(o, t)| (*o, TimelineSource { target: map.target(t.target), ..t.clone() }))
+                .collect(),
+            keys: std::sync::Arc::new(keys),
+            references: src.references.iter().map(|(o, r)| (*o, reference(r))).collect(),
+        };
+        let memo = Memo {
+            items: self.memo.items.clone(),
+            checks: self.memo.checks.clone(),
+            attachment_refs: self.memo.attachment_refs.iter().map(reference).collect(),
+        };
+        AnimOutput {
+            animation: std::sync::Arc::new(animation),
+            diagnostics: self.diagnostics.clone(),
+            sources,
+            memo,
+        }
+    }
 }
 
 /// Reports attachment names an `@` timeline of `item` switches to that
@@ -1148,5 +1270,26 @@ impl<'a> TimelineRunner<'a> {
         }
         let run = TimelineRun { end_frame: self.frame, open_loop };
         (run, Scratch { timeline: self.timeline, stack: self.stack, spare: self.spare })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::IdMap;
+
+    /// Ids pair one to one: an old id keeps the new one it got, and a new
+    /// id taken by one old id is refused to another.
+    #[test]
+    fn ids_pair_one_to_one() {
+        let mut map = IdMap::default();
+        assert!(map.pair(0, 1, 2));
+        assert!(map.pair(0, 1, 2));
+        assert!(!map.pair(0, 1, 3), "one old bone, two new ones");
+        assert!(!map.pair(0, 5, 2), "two old bones, one new one");
+        assert!(map.pair(1, 5, 2), "slots are numbered apart from bones");
+        assert!(!map.is_identity());
+        let mut same = IdMap::default();
+        assert!(same.pair(2, 4, 4));
+        assert!(same.is_identity());
     }
 }

@@ -221,6 +221,9 @@ pub struct Compiler {
     pub last_spliced_sections: usize,
     /// How many compile units (rig, animations) the last update rebuilt.
     pub last_compiled_units: usize,
+    /// How many of the animations it rebuilt took the items an edit did
+    /// not touch over from their last output.
+    pub last_replayed_anims: usize,
 }
 
 /// Whether a compile shares its work out among threads (rayon's pool).
@@ -307,6 +310,7 @@ impl Compiler {
     pub fn update(&mut self, text: &str) -> Compilation {
         self.last_parsed_sections = 0;
         self.last_compiled_units = 0;
+        self.last_replayed_anims = 0;
         self.last_spliced_sections = 0;
         // What changed since the last text: the line index is rebuilt
         // from the last one, scanning only the edited bytes, and sections
@@ -781,18 +785,19 @@ impl Compiler {
             }
             // Its sections are the same but the rig's names changed (a bone
             // renamed, added, removed): the animation stands when every
-            // name it looks up finds what it found before.
-            if let Some(mut c) = earlier.take_if(|c| {
-                c.key == key
-                    && anim::same_lookups(
-                        idx.iter().filter_map(|&i| match &sections[i].tree.kind {
-                            SectionKind::Anim(a) => Some(a),
-                            _ => None,
-                        }),
-                        &c.names,
-                        rig_names,
-                    )
-            }) {
+            // name it looks up finds what it found before, renumbered when
+            // those moved (a bone inserted before them).
+            let renumbering = earlier.as_ref().filter(|c| c.key == key).and_then(|c| {
+                let secs = idx.iter().filter_map(|&i| match &sections[i].tree.kind {
+                    SectionKind::Anim(a) => Some(a),
+                    _ => None,
+                });
+                anim::lookup_map(secs, &c.names, rig_names)
+            });
+            if let Some((map, mut c)) = renumbering.and_then(|m| Some((m, earlier.take()?))) {
+                if !map.is_identity() {
+                    c.output = Arc::new(c.output.renumbered(&map));
+                }
                 c.rig_generation = rig_generation;
                 c.names = rig_names.clone();
                 done.push(Some(c));
@@ -834,6 +839,7 @@ impl Compiler {
                 _ => None,
             };
             let spare = own.unwrap_or_else(|| std::mem::take(&mut self.spare_keys));
+            self.last_replayed_anims += usize::from(reuse.is_some());
             jobs.push(AnimJob { group: g, input, earlier, reuse, key, spare });
             done.push(None);
         }
