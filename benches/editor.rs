@@ -20,6 +20,8 @@ use skelpad::generate;
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() {
+    #[cfg(feature = "mimalloc")]
+    skelpad::alloc::keep_freed_memory();
     divan::main();
 }
 

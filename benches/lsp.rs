@@ -18,6 +18,8 @@ use skelpad::lsp::Server;
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() {
+    #[cfg(feature = "mimalloc")]
+    skelpad::alloc::keep_freed_memory();
     divan::main();
 }
 

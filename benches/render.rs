@@ -18,6 +18,8 @@ use skelpad::runtime::{Pose, evaluate_into, wrap_time};
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() {
+    #[cfg(feature = "mimalloc")]
+    skelpad::alloc::keep_freed_memory();
     divan::main();
 }
 

@@ -19,6 +19,8 @@ use skelpad::runtime::{Pose, evaluate_into};
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() {
+    #[cfg(feature = "mimalloc")]
+    skelpad::alloc::keep_freed_memory();
     divan::main();
 }
 

@@ -26,6 +26,8 @@ fn variants(text: &str, from: usize, needle: &str) -> Option<[String; 2]> {
 }
 
 fn main() -> std::process::ExitCode {
+    #[cfg(feature = "mimalloc")]
+    skelpad::alloc::keep_freed_memory();
     let args: Vec<String> = std::env::args().collect();
     let stage = args.get(1).map_or("compile", |s| s.as_str());
     let Some(style) = generate::style(args.get(2).map_or("everything", |s| s.as_str())) else {

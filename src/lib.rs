@@ -5,6 +5,8 @@
 //! (armature + time → [`runtime::Pose`]) → [`render`] (pose → draw list →
 //! epaint meshes or pixels). See ARCHITECTURE.md.
 
+#[cfg(feature = "mimalloc")]
+pub mod alloc;
 #[cfg(feature = "app")]
 pub mod app;
 pub mod cli;

@@ -9,5 +9,7 @@
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() {
+    #[cfg(feature = "mimalloc")]
+    skelpad::alloc::keep_freed_memory();
     std::process::exit(skelpad::cli::main());
 }

@@ -13,8 +13,8 @@ use std::path::{Path, PathBuf};
 /// The layers, lowest first. A module may use modules of lower layers
 /// only; modules of one layer do not use each other.
 const LAYERS: &[&[&str]] = &[
-    // Shared foundations: the data model, files, synthetic scripts.
-    &["model", "io"],
+    // Shared foundations: the data model, files, the allocator's setting.
+    &["model", "io", "alloc"],
     // Synthetic scripts name the model's limits.
     &["generate", "syntax"],
     &["compile"],
@@ -426,4 +426,29 @@ fn after() { crate::runtime::evaluate(); }
     );
     // The wiring edge: the command line opens the editor.
     assert!(violations(&["cli"], "fn f() { crate::app::run(None); }").is_empty());
+}
+
+/// `unsafe_code` is denied crate-wide (Cargo.toml), and denied lints can be
+/// allowed locally: this keeps the one allowance, mimalloc's option setter,
+/// in `src/alloc.rs`, across the library, the binary, benches, examples and
+/// tests.
+#[test]
+fn only_src_alloc_allows_unsafe_code() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    for dir in ["src", "benches", "examples", "tests", "fuzz"] {
+        if root.join(dir).is_dir() {
+            rust_files(&root.join(dir), &mut files);
+        }
+    }
+    files.sort();
+    let mut allowing = Vec::new();
+    for f in &files {
+        let code = code_only(&std::fs::read_to_string(f).unwrap());
+        let mut words = code.split(|c: char| !is_ident(c));
+        if words.any(|w| w == "unsafe" || w == "unsafe_code") {
+            allowing.push(f.strip_prefix(root).unwrap().display().to_string());
+        }
+    }
+    assert_eq!(allowing, ["src/alloc.rs"], "files with unsafe code or an allowance for it");
 }
