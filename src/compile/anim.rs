@@ -239,6 +239,24 @@ struct Tracks {
     /// Per item: the same item in the earlier output and how far it moved,
     /// when it was taken from there.
     earlier: Vec<Option<(usize, u32)>>,
+    /// The resolved targets of one section's items (storage kept between
+    /// sections; see [`Tracks::section`]).
+    targets: Vec<ResolvedTarget>,
+}
+
+/// An item's target, or why it has none.
+type ResolvedTarget = Result<(Target, SrcTarget), crate::syntax::Diagnostic>;
+
+/// What an item's target names: a slot (`@…`) or a bone.
+fn resolve_target(rig: &RigNames, item: &AnimItem) -> ResolvedTarget {
+    let fallback = "its timelines are ignored";
+    if item.is_slot {
+        resolve_or_explain(&rig.slot_names, "slot", &item.target, fallback)
+            .map(|s| (Target::Slot(s.0), SrcTarget::Slot(s)))
+    } else {
+        resolve_or_explain(&rig.bone_names, "bone", &item.target, fallback)
+            .map(|b| (Target::Bone(b.0), SrcTarget::Bone(b)))
+    }
 }
 
 /// A channel's keys (a range of [`Tracks::keys`]) and the timeline that makes it.
@@ -392,41 +410,65 @@ impl Tracks {
                 definition: true,
             },
         ));
-        for (j, item) in sec.items.iter().enumerate() {
-            let region = item.timelines.iter().fold(item.target.span, |r, t| r.cover(t.span));
-            let (tl0, d0) = (self.src.timelines.len() as u32, self.diags.len() as u32);
-            // The same item in the earlier output, and how far it moved.
-            let earlier = replay.and_then(|(out, before, edit)| match edit {
+        // The same item in the earlier output, and how far it moved.
+        let earlier_of = |j: usize| {
+            replay.and_then(|(out, before, edit)| match edit {
                 None => Some((out, before + j, 0)),
                 Some(e) if j < e.first => Some((out, before + j, 0)),
                 Some(e) if j >= e.first + e.new_count => {
                     Some((out, before + j - e.new_count + e.old_count, e.delta()))
                 }
                 Some(_) => None,
-            });
+            })
+        };
+        // The targets of the items compiled anew, looked up first in one
+        // loop of their own: each lookup waits on memory (the index's table
+        // and the name's bytes), and lookups one after the other overlap
+        // those waits, which lookups between timelines' work do not.
+        let mut targets = std::mem::take(&mut self.targets);
+        targets.clear();
+        targets.extend(
+            sec.items
+                .iter()
+                .enumerate()
+                .filter(|&(j, _)| earlier_of(j).is_none())
+                .map(|(_, item)| resolve_target(rig, item)),
+        );
+        let mut targets_left = targets.drain(..);
+        for (j, item) in sec.items.iter().enumerate() {
+            let region = item.timelines.iter().fold(item.target.span, |r, t| r.cover(t.span));
+            let (tl0, d0) = (self.src.timelines.len() as u32, self.diags.len() as u32);
+            let earlier = earlier_of(j);
             self.earlier.push(earlier.map(|(_, k, by)| (k, by)));
             match earlier {
                 Some((out, k, by)) => self.replay(ord, item, region, out, k, by),
-                None => self.item(rig, ord, item, region, opts),
+                None => {
+                    // (Looked up above, in the same order.)
+                    let resolved = targets_left.next().unwrap_or_else(|| resolve_target(rig, item));
+                    self.item(rig, ord, item, region, opts, resolved);
+                }
             }
             self.items.push(ItemMemo {
                 timelines: (tl0, self.src.timelines.len() as u32),
                 diags: (d0, self.diags.len() as u32),
             });
         }
+        drop(targets_left);
+        self.targets = targets;
     }
 
-    /// Resolves one item's target and runs its timelines.
-    fn item(&mut self, rig: &RigNames, ord: Ordinal, item: &AnimItem, region: Span, opts: Opts) {
+    /// Runs one item's timelines on its target (`resolved`, from
+    /// [`resolve_target`]).
+    fn item(
+        &mut self,
+        rig: &RigNames,
+        ord: Ordinal,
+        item: &AnimItem,
+        region: Span,
+        opts: Opts,
+        resolved: ResolvedTarget,
+    ) {
         let this_anim = AnimId(0);
-        let fallback = "its timelines are ignored";
-        let resolved = if item.is_slot {
-            resolve_or_explain(&rig.slot_names, "slot", &item.target, fallback)
-                .map(|s| (Target::Slot(s.0), SrcTarget::Slot(s)))
-        } else {
-            resolve_or_explain(&rig.bone_names, "bone", &item.target, fallback)
-                .map(|b| (Target::Bone(b.0), SrcTarget::Bone(b)))
-        };
         let src_target = resolved.as_ref().ok().map(|r| r.1);
         self.src.references.push((
             ord,
