@@ -9,7 +9,9 @@ BENCH_BINARY is a divan bench binary built with `machine_reference` in it
 `machine_reference` again. The machines this project is measured on change
 speed by up to 2.5 times within minutes (a second core that comes and goes,
 a whole core slower), so a figure means little without the machine's speed
-at that moment beside it.
+at that moment beside it. A FILTER may name one row by its full path
+(`parse_and_compile::5000::everything`): a round is then about 1.5 s long,
+short enough for the readings at its two ends to describe it.
 
 Prints, per benchmark row: the median of the rounds' medians and the
 fastest sample over all rounds; then the same over the *quiet* rounds only,
