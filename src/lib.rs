@@ -4,18 +4,21 @@
 //! [`compile`] (trees → [`model::Armature`], incrementally) → [`runtime`]
 //! (armature + time → [`runtime::Pose`]) → [`render`] (pose → draw list →
 //! epaint meshes or pixels). See ARCHITECTURE.md.
+//!
+//! This crate is the top of a workspace: the language lives in
+//! `skelpad-lang`, drawing and other tools' files in `skelpad-media`, the
+//! language features and server in `skelpad-ide`. Their modules are
+//! re-exported here under the paths users and tests rely on
+//! (`skelpad::syntax::parse_document`, `skelpad::compile::Compiler`, …);
+//! this crate adds the editor ([`app`], feature `app`) and the command line
+//! ([`cli`]).
 
 #[cfg(feature = "mimalloc")]
 pub mod alloc;
 #[cfg(feature = "app")]
 pub mod app;
 pub mod cli;
-pub mod compile;
-pub mod formats;
-pub mod generate;
-pub mod io;
-pub mod lsp;
-pub mod model;
-pub mod render;
-pub mod runtime;
-pub mod syntax;
+
+pub use skelpad_ide::lsp;
+pub use skelpad_lang::{compile, generate, io, model, runtime, syntax};
+pub use skelpad_media::{formats, png, render};

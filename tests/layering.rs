@@ -1,5 +1,8 @@
 //! The pipeline runs one way (ARCHITECTURE.md, "Layers"): a module may use
-//! only modules of a lower layer. This test reads every file under `src/`,
+//! only modules of a lower layer. Between crates the compiler enforces it
+//! (`skelpad-lang` < `skelpad-media`, `skelpad-ide` < `skelpad`); inside
+//! them this test does. It reads every file under each crate's `src/`
+//! (module paths relative to that crate's root),
 //! finds the crate paths it names (`crate::…`, `use crate::{…}`, and
 //! `super::` chains that climb to the crate root), leaving out comments,
 //! string contents and test code (`#[cfg(test)]` items and the files they
@@ -13,8 +16,9 @@ use std::path::{Path, PathBuf};
 /// The layers, lowest first. A module may use modules of lower layers
 /// only; modules of one layer do not use each other.
 const LAYERS: &[&[&str]] = &[
-    // Shared foundations: the data model, files, the allocator's setting.
-    &["model", "io", "alloc"],
+    // Shared foundations: the data model, files, the allocator's setting,
+    // PNG encoding (in skelpad-media).
+    &["model", "io", "alloc", "png"],
     // Synthetic scripts name the model's limits.
     &["generate", "syntax"],
     &["compile"],
@@ -316,11 +320,32 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
+/// The `src/` folders of the workspace's crates, lowest first.
+const CRATE_SOURCES: &[&str] = &["crates/lang/src", "crates/media/src", "crates/ide/src", "src"];
+
 #[test]
 fn every_reference_in_src_follows_the_layers() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut checked = 0;
+    let mut bad = Vec::new();
+    for dir in CRATE_SOURCES {
+        let src = root.join(dir);
+        assert!(src.is_dir(), "{} is missing", src.display());
+        checked += check_crate(&src, &mut bad);
+    }
+    assert!(checked > 40, "only {checked} files checked");
+    assert!(
+        bad.is_empty(),
+        "edges against the layers (ARCHITECTURE.md, \"Layers\"):\n{}",
+        bad.join("\n")
+    );
+}
+
+/// Checks the files of one crate's `src/` against the layers, adding each
+/// bad edge to `bad`; returns how many files were read.
+fn check_crate(src: &Path, bad: &mut Vec<String>) -> usize {
     let mut files = Vec::new();
-    rust_files(&src, &mut files);
+    rust_files(src, &mut files);
     files.sort();
     // Files declared as test modules are test code.
     let mut test_only: BTreeSet<PathBuf> = BTreeSet::new();
@@ -336,10 +361,9 @@ fn every_reference_in_src_follows_the_layers() {
             test_only.insert(dir.join(&t).join("mod.rs"));
         }
     }
-    let mut bad = Vec::new();
     let mut checked = 0;
     for f in &files {
-        let rel = f.strip_prefix(&src).unwrap();
+        let rel = f.strip_prefix(src).unwrap();
         let path = module_path(rel);
         // The crate root and the binary only declare and wire modules.
         if test_only.contains(f) || path.is_empty() || path == ["lib"] || path == ["main"] {
@@ -354,19 +378,14 @@ fn every_reference_in_src_follows_the_layers() {
         }
         checked += 1;
     }
-    assert!(checked > 40, "only {checked} files checked");
-    assert!(
-        bad.is_empty(),
-        "edges against the layers (ARCHITECTURE.md, \"Layers\"):\n{}",
-        bad.join("\n")
-    );
     // Every top-level module has a layer.
     for f in &files {
-        let path = module_path(f.strip_prefix(&src).unwrap());
+        let path = module_path(f.strip_prefix(src).unwrap());
         if let Some(top) = path.first().filter(|t| *t != "lib" && *t != "main") {
             assert!(layer(top).is_some(), "module `{top}` has no layer in LAYERS");
         }
     }
+    checked
 }
 
 #[test]
@@ -428,15 +447,19 @@ fn after() { crate::runtime::evaluate(); }
     assert!(violations(&["cli"], "fn f() { crate::app::run(None); }").is_empty());
 }
 
-/// `unsafe_code` is denied crate-wide (Cargo.toml), and denied lints can be
-/// allowed locally: this keeps the one allowance, mimalloc's option setter,
-/// in `src/alloc.rs`, across the library, the binary, benches, examples and
-/// tests.
+/// `unsafe_code` is denied workspace-wide (Cargo.toml) and forbidden at the
+/// root of each library crate; denied lints can be allowed locally: this
+/// keeps the one allowance, mimalloc's option setter, in `src/alloc.rs`,
+/// across the crates, the binary, benches, examples and tests.
 #[test]
 fn only_src_alloc_allows_unsafe_code() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for lib in ["crates/lang/src/lib.rs", "crates/media/src/lib.rs", "crates/ide/src/lib.rs"] {
+        let code = std::fs::read_to_string(root.join(lib)).unwrap();
+        assert!(code.contains("#![forbid(unsafe_code)]"), "{lib} must forbid unsafe code");
+    }
     let mut files = Vec::new();
-    for dir in ["src", "benches", "examples", "tests", "fuzz"] {
+    for dir in ["src", "crates", "benches", "examples", "tests", "fuzz"] {
         if root.join(dir).is_dir() {
             rust_files(&root.join(dir), &mut files);
         }
@@ -445,6 +468,8 @@ fn only_src_alloc_allows_unsafe_code() {
     let mut allowing = Vec::new();
     for f in &files {
         let code = code_only(&std::fs::read_to_string(f).unwrap());
+        // The library crates' roots name the lint to forbid it.
+        let code = code.replace("#![forbid(unsafe_code)]", "");
         let mut words = code.split(|c: char| !is_ident(c));
         if words.any(|w| w == "unsafe" || w == "unsafe_code") {
             allowing.push(f.strip_prefix(root).unwrap().display().to_string());

@@ -1,6 +1,7 @@
-//! Files: the one place that reads scripts, writes files atomically, encodes
-//! PNGs and words I/O errors for people. The CLI, the editor, the renderer's
-//! exports and the file formats all go through it.
+//! Files: the one place that reads scripts, writes files atomically and
+//! words I/O errors for people. The CLI, the editor, the renderer's exports
+//! and the file formats all go through it (PNG encoding lives in
+//! `skelpad-media`, beside the pictures it encodes).
 //!
 //! Writes are atomic: each file is written to a temporary file in the
 //! target's folder (from `tempfile`), flushed to disk, then renamed over the
@@ -196,25 +197,6 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), IoError> {
     files.commit().map(drop)
 }
 
-/// PNG bytes of an 8-bit RGBA picture (`rgba` is `width × height × 4` bytes).
-/// Fast compression: these are previews, frames and atlases, written often.
-pub fn encode_png(width: u32, height: u32, rgba: &[u8]) -> Result<Vec<u8>, String> {
-    use image::ImageEncoder;
-    use image::codecs::png::{CompressionType, FilterType, PngEncoder};
-    let expected = u64::from(width) * u64::from(height) * 4;
-    if rgba.len() as u64 != expected {
-        return Err(format!(
-            "cannot encode a PNG: {} bytes of pixels for a {width}×{height} picture",
-            rgba.len()
-        ));
-    }
-    let mut out = Vec::new();
-    PngEncoder::new_with_quality(&mut out, CompressionType::Fast, FilterType::Adaptive)
-        .write_image(rgba, width, height, image::ExtendedColorType::Rgba8)
-        .map_err(|e| format!("cannot encode a PNG: {e}"))?;
-    Ok(out)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -384,16 +366,5 @@ mod tests {
         assert_eq!(script_dir(Some(Path::new("walk.skel2d"))), PathBuf::from("."));
         assert_eq!(script_dir(Some(Path::new("art/walk.skel2d"))), PathBuf::from("art"));
         assert_eq!(script_dir(None), PathBuf::from("."));
-    }
-
-    #[test]
-    fn png_round_trips() {
-        let rgba: Vec<u8> = (0..4 * 3 * 2).map(|i| (i * 10) as u8).collect();
-        let png = encode_png(3, 2, &rgba).unwrap();
-        let back =
-            image::load_from_memory_with_format(&png, image::ImageFormat::Png).unwrap().to_rgba8();
-        assert_eq!((back.width(), back.height()), (3, 2));
-        assert_eq!(back.into_raw(), rgba);
-        assert!(encode_png(3, 2, &rgba[..5]).is_err(), "too few bytes is an error, not a panic");
     }
 }

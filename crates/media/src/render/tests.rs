@@ -85,9 +85,11 @@ fn open_paths_are_only_stroked_and_zero_width_means_fill_only() {
 
 #[test]
 fn active_skin_decides_the_shape() {
-    let text =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/examples/skins.skel2d"))
-            .expect("example");
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../examples/skins.skel2d"
+    ))
+    .expect("example");
     let arm = armature(&text);
     let blue = arm.skeleton.skin_by_name("blue").expect("skin");
     let head = arm.skeleton.slot_by_name("bot.head.head").expect("slot");

@@ -53,7 +53,7 @@ impl Converted {
                     format!("cannot create `{}`: {}", parent.display(), crate::io::reason(&e))
                 })?;
             }
-            let png = crate::io::encode_png(*w, *h, rgba).map_err(|e| format!("{rel}: {e}"))?;
+            let png = crate::png::encode_png(*w, *h, rgba).map_err(|e| format!("{rel}: {e}"))?;
             files.write(&path, &png).map_err(|e| e.to_string())?;
         }
         files.write(script, self.script.as_bytes()).map_err(|e| e.to_string())?;

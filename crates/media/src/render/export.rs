@@ -199,9 +199,9 @@ impl From<IoError> for ExportError {
     }
 }
 
-/// PNG bytes of an image (see [`crate::io::encode_png`]).
+/// PNG bytes of an image (see [`crate::png::encode_png`]).
 pub fn encode_png(img: &RgbaImage) -> Result<Vec<u8>, ExportError> {
-    crate::io::encode_png(img.width(), img.height(), img.as_raw()).map_err(ExportError::Encode)
+    crate::png::encode_png(img.width(), img.height(), img.as_raw()).map_err(ExportError::Encode)
 }
 
 /// The file of frame `index` of a sequence written to `out`:

@@ -286,7 +286,7 @@ fn set_uvs(
 }
 
 fn png(w: u32, h: u32, rgba: &[u8]) -> Result<Vec<u8>, ExportError> {
-    crate::io::encode_png(w, h, rgba).map_err(ExportError::Encode)
+    crate::png::encode_png(w, h, rgba).map_err(ExportError::Encode)
 }
 
 const README: &str = "# Exported by skelpad

@@ -183,7 +183,7 @@ mod tests {
     #[test]
     fn fixture_jpeg_decodes_and_a_text_file_named_png_is_refused() {
         let mut store =
-            ImageStore::new(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden/assets"));
+            ImageStore::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/golden/assets"));
         let jpg = store.get("gradient.jpg").expect("JPEG decodes");
         assert_eq!((jpg.width(), jpg.height()), (24, 16));
         // Opaque, and the dark bar at x 10..14 survives compression.
