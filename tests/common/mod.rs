@@ -1,5 +1,5 @@
-//! Helpers shared by the integration tests (each test file that needs them
-//! says `mod common;`).
+//! Helpers shared by the integration tests (the `suite` binary declares this
+//! module once; its modules say `use crate::common;`).
 //!
 //! Test data that belongs to this project (the conformance scripts and
 //! poses) is vendored under `tests/`. Third-party sample files are not ours

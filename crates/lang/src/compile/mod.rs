@@ -102,7 +102,7 @@ impl Compilation {
 /// Compiles a document from scratch.
 ///
 /// ```
-/// let comp = skelpad::compile::compile("skeleton\n\tarm l20\n\tarm.hand x20\n");
+/// let comp = skelpad_lang::compile::compile("skeleton\n\tarm l20\n\tarm.hand x20\n");
 /// assert!(comp.diagnostics.is_empty());
 /// let sk = &comp.armature.skeleton;
 /// assert_eq!(sk.bones.len(), 2);
@@ -180,7 +180,7 @@ struct PlacedRig {
 /// of the text.
 ///
 /// ```
-/// let mut c = skelpad::compile::Compiler::new();
+/// let mut c = skelpad_lang::compile::Compiler::new();
 /// c.update("skeleton\n\tb\nanim \"a\"\n\tb\n\t\tx 0 -> 10\n");
 /// // An edit inside the animation re-parses only that section.
 /// let comp = c.update("skeleton\n\tb\nanim \"a\"\n\tb\n\t\tx 0 -> 20\n");

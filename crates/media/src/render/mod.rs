@@ -11,10 +11,10 @@
 //! triangles instead of tessellating again (see [`build_draw_list`]).
 //!
 //! ```no_run
-//! use skelpad::render::{self, DrawOptions, RenderCache, View};
+//! use skelpad_media::render::{self, DrawOptions, RenderCache, View};
 //! # let text = "";
-//! let comp = skelpad::compile::compile(text);
-//! let pose = skelpad::runtime::evaluate(&comp.armature, None, Default::default(), 0.0);
+//! let comp = skelpad_lang::compile::compile(text);
+//! let pose = skelpad_lang::runtime::evaluate(&comp.armature, None, Default::default(), 0.0);
 //! let mut cache = RenderCache::new("path/to/script/folder");
 //! let view = View::centered(256, 256, 2.0);
 //! let options = DrawOptions { pixels_per_unit: view.pixels_per_unit, bones: true, ..DrawOptions::default() };

@@ -14,7 +14,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "test code")]
 
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 use std::io::Read;

@@ -3,8 +3,8 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "test code")]
 
+use crate::common;
 use std::io::Read;
-mod common;
 
 use std::path::Path;
 

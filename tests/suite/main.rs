@@ -1,0 +1,32 @@
+//! Every integration test of skelpad but the editor's, in one binary (one link
+//! of the whole stack instead of one per file). Each module is one subject;
+//! `common` holds what several share. `cargo test --test suite MODULE::` runs one.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "test code")]
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod backends;
+mod cli;
+mod cli_export;
+mod cli_render;
+mod compile_semantics;
+mod conformance;
+mod examples;
+mod expect;
+mod fixtures;
+mod geometry;
+mod golden;
+mod grammar;
+mod ik;
+mod incremental;
+mod layering;
+mod lsp;
+mod props;
+mod skf_errors;
+mod skf_export;
+mod skf_format;
+mod skf_import;
+mod spriter;
+mod spriter_reference;
