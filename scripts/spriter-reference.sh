@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds SpriterPlusPlus (the official C++ Spriter runtime) OUTSIDE this
 # repository with the small driver in scripts/spriter-reference/driver.cpp
-# and writes the expectation files that tests/spriter_reference.rs compares
+# and writes the expectation files that tests/suite/spriter_reference.rs compares
 # skelpad's `pose --draw` output with.
 #
 # Run by hand; it fetches nothing. Get SpriterPlusPlus yourself first, e.g.
@@ -12,7 +12,7 @@
 # BUILD_DIR defaults to /tmp/spriter-reference-build, SAMPLES_DIR to
 # ../shared/samples/spriter, OUT_DIR to tests/spriter_reference. To check
 # other Spriter files, write their expectations elsewhere and run
-#   SKELPAD_SPRITER_SAMPLES=SAMPLES_DIR SKELPAD_SPRITER_REFS=OUT_DIR cargo test --test spriter_reference Needs g++ (C++14). The source tree must hold
+#   SKELPAD_SPRITER_SAMPLES=SAMPLES_DIR SKELPAD_SPRITER_REFS=OUT_DIR cargo test --test suite spriter_reference:: Needs g++ (C++14). The source tree must hold
 # spriterengine/, example/override/, pugixml/ and nlohmann-json/ (all in
 # SpriterPlusPlus's repository).
 set -euo pipefail

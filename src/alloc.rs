@@ -15,7 +15,7 @@
 //! and reuses it. A user's `MIMALLOC_PURGE_DELAY` still wins.
 //!
 //! This is the crate's only `unsafe` code (`unsafe_code` is denied
-//! everywhere else; `tests/layering.rs` checks that no other file allows it).
+//! everywhere else; `tests/suite/layering.rs` checks that no other file allows it).
 
 /// mimalloc's `mi_option_purge_delay` (v3 `mimalloc.h`, `mi_option_e`: the
 /// 16th entry). `libmimalloc-sys` does not name it; the test below checks the

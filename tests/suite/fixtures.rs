@@ -8,7 +8,7 @@
 //! To refresh every `.expected` file after an intended change (or to create
 //! the one of a new fixture), run:
 //!
-//!     UPDATE_EXPECT=1 cargo test --test fixtures
+//!     UPDATE_EXPECT=1 cargo test --test suite fixtures::
 //!
 //! and review the diff before committing it.
 
@@ -70,7 +70,7 @@ fn diagnostics_fixtures() {
     }
     assert!(
         failed.is_empty(),
-        "{} fixture(s) differ from their .expected file: {}\n(run `UPDATE_EXPECT=1 cargo test --test fixtures` if the change is intended)",
+        "{} fixture(s) differ from their .expected file: {}\n(run `UPDATE_EXPECT=1 cargo test --test suite fixtures::` if the change is intended)",
         failed.len(),
         failed.join(", ")
     );

@@ -8,7 +8,7 @@
 //! far too little for a moved, missing or recolored shape).
 //!
 //! Refresh all references after an intended change with
-//! `UPDATE_GOLDEN=1 cargo test --test golden`. On a mismatch the test
+//! `UPDATE_GOLDEN=1 cargo test --test suite golden::`. On a mismatch the test
 //! writes `NAME.new.png` and `NAME.diff.png` next to the reference.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "test code")]
@@ -204,7 +204,7 @@ fn renders_match_golden_images() {
             Ok(img) => img.into_rgba8(),
             Err(e) => {
                 failures.push(format!(
-                    "{}: no reference ({e}); run UPDATE_GOLDEN=1 cargo test --test golden",
+                    "{}: no reference ({e}); run UPDATE_GOLDEN=1 cargo test --test suite golden::",
                     path.display()
                 ));
                 continue;

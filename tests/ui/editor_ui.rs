@@ -1073,7 +1073,7 @@ fn the_worst_script_opens_plays_and_fits() {
 }
 
 /// Timed as eframe runs a frame. Timings of an unoptimized build say
-/// nothing: run it with `cargo test --release --test editor_ui worst`.
+/// nothing: run it with `cargo test --release --test ui editor_ui::worst`.
 #[test]
 #[cfg_attr(debug_assertions, ignore = "a timing: run it in a release build")]
 fn the_worst_script_keeps_each_frame_under_50_ms() {

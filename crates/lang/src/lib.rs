@@ -4,7 +4,7 @@
 //! crate computes, `skelpad-ide` answers questions about its texts.
 //!
 //! Inside this crate the stages keep their layers (checked by
-//! `tests/layering.rs`): `model`, `io` < `syntax`, `generate` < `compile` <
+//! `tests/suite/layering.rs`): `model`, `io` < `syntax`, `generate` < `compile` <
 //! `runtime`.
 
 #![forbid(unsafe_code)]
