@@ -4,7 +4,8 @@
 # CI runs only `cargo test` (the README's command); run this before pushing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo fmt --check
-cargo clippy --all-targets -- -D warnings
+cargo fmt --all --check
+cargo clippy --workspace --all-targets -- -D warnings
+cargo build --no-default-features
 cargo test
-RUSTDOCFLAGS="-D warnings" cargo doc --no-deps
+RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps
