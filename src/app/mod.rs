@@ -281,6 +281,10 @@ impl SkelpadApp {
     pub fn frame(&mut self, ui: &mut egui::Ui) {
         let ctx = ui.ctx().clone();
         self.begin_frame(&ctx);
+        // Prompts first: an answer that replaces the document (Restore,
+        // Don't save, Reload from disk) is then shown by the panels below
+        // in this same frame. (Modals draw on top whatever the order.)
+        self.prompt_ui(&ctx);
         egui::Panel::top("menu").show(ui, |ui| self.menu_bar(ui));
         egui::Panel::bottom("status").show(ui, |ui| self.status_bar(ui));
         egui::Panel::left("editor")
@@ -447,7 +451,7 @@ impl SkelpadApp {
         ui.add_space(2.0);
     }
 
-    /// The help windows, prompts and the export dialog; settings that follow
+    /// The help windows and the export dialog; settings that follow
     /// playback; the window title; a requested close.
     fn end_frame(&mut self, ctx: &egui::Context) {
         if let Some(line) = self.help.ui(ctx) {
@@ -455,7 +459,6 @@ impl SkelpadApp {
             self.editor.insert_at_cursor(line);
             ctx.request_repaint();
         }
-        self.prompt_ui(ctx);
         self.export_dialog_ui(ctx);
 
         self.settings.view.looping = self.playback.looping;

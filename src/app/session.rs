@@ -156,6 +156,8 @@ impl SkelpadApp {
     pub(super) fn replace_document(&mut self, doc: Document) {
         self.doc = doc;
         self.selected = None;
+        self.drag = None;
+        self.editor.forget_document();
         self.editor.select(0..0);
         self.canvas.fit_requested = true;
         self.playback.time_secs = 0.0;
