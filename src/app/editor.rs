@@ -19,6 +19,13 @@ pub fn editor_id() -> egui::Id {
     egui::Id::unique("skelpad.editor")
 }
 
+/// Whether a text field (the script's, the find bar's, a number being typed)
+/// has keyboard focus: keys then belong to it. (Every text field keeps its
+/// state in egui's memory under its id.)
+pub fn text_field_focused(ctx: &egui::Context) -> bool {
+    ctx.memory(|m| m.focused()).is_some_and(|id| TextEditState::load(ctx, id).is_some())
+}
+
 /// Byte offset of the character at `char_index` (the end for an index past it).
 pub fn byte_of_char(text: &str, char_index: usize) -> usize {
     if text.is_ascii() {

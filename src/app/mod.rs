@@ -271,6 +271,19 @@ impl SkelpadApp {
         if pressed(Modifiers::NONE, Key::F12) {
             self.go_to_definition();
         }
+        // Undo and redo act on the script wherever the focus is: a text
+        // field with focus handles them itself (the script's own field, or
+        // the find bar's query); anywhere else — the canvas after a drag, a
+        // button, nothing — they are applied to the script's history here.
+        if !editor::text_field_focused(ctx) {
+            if pressed(Modifiers::COMMAND | Modifiers::SHIFT, Key::Z)
+                || pressed(Modifiers::COMMAND, Key::Y)
+            {
+                self.undo_redo(ctx, false);
+            } else if pressed(Modifiers::COMMAND, Key::Z) {
+                self.undo_redo(ctx, true);
+            }
+        }
     }
 
     // --- Frame ---------------------------------------------------------------
