@@ -23,6 +23,8 @@ use skelpad::runtime::evaluate;
 struct ScriptedDialogs {
     answers: Arc<Mutex<VecDeque<Option<PathBuf>>>>,
     asked: Arc<Mutex<Vec<String>>>,
+    /// Like a desktop without a portal: no dialog can be shown.
+    unavailable: Arc<std::sync::atomic::AtomicBool>,
 }
 
 impl ScriptedDialogs {
@@ -32,6 +34,9 @@ impl ScriptedDialogs {
 
     fn next(&self, what: &str) -> PendingDialog {
         self.asked.lock().unwrap().push(what.to_owned());
+        if self.unavailable.load(std::sync::atomic::Ordering::Relaxed) {
+            return PendingDialog::unavailable();
+        }
         PendingDialog::ready(self.answers.lock().unwrap().pop_front().flatten())
     }
 }
@@ -1324,4 +1329,73 @@ fn every_way_of_replacing_the_document_shows_the_new_text_in_the_same_frame() {
     h.step();
     assert_eq!(h.state().doc.text, "skeleton\n\tkept l5\n");
     assert_pane_shows_the_document(&h, "recovery");
+}
+
+// --- No native file dialog: the built-in one --------------------------------
+
+/// Without a native dialog (no desktop portal), Save of an untitled script,
+/// Open and Export fall back to the dialog drawn in egui, say so once, and
+/// a save over an existing file asks first.
+#[test]
+fn without_a_native_dialog_saving_opening_and_exporting_use_the_built_in_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let setup = Setup::new(None);
+    setup.dialogs.unavailable.store(true, std::sync::atomic::Ordering::Relaxed);
+    let mut h = setup.build();
+    let rig = write(dir.path(), "rig.skel2d", RIG);
+    // The dialog starts in the folder of the most recent file.
+    h.state_mut().settings.add_recent(&rig);
+    focus_editor_at(&mut h, 0);
+    h.get_by_label("Script").type_text("# mine\n");
+    h.run_steps(1);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::S);
+    h.run_steps(2);
+    assert_eq!(setup.dialogs.asked.lock().unwrap().as_slice(), ["Save script as"]);
+    let status = h.state().status.clone().unwrap();
+    assert!(status.0.contains("No native file dialog"), "{status:?}");
+    h.get_by_label_contains("Save script as");
+    h.get_by_label("Save").click();
+    h.run_steps(2);
+    let saved = dir.path().join("walk_cycle.skel2d");
+    assert_eq!(std::fs::read_to_string(&saved).unwrap(), h.state().doc.text);
+    assert!(h.state().doc.text.starts_with("# mine\n"));
+    assert!(!h.state().doc.is_dirty());
+    assert_eq!(h.state().doc.path.as_deref(), Some(saved.as_path()));
+
+    // Open: the native dialog is not asked again; the built-in one lists
+    // the folder's files.
+    h.key_press_modifiers(Modifiers::COMMAND, Key::O);
+    h.run_steps(2);
+    assert_eq!(setup.dialogs.asked.lock().unwrap().len(), 1);
+    h.get_by_label_contains("rig.skel2d").click();
+    h.run_steps(1);
+    h.get_by_label("Open").click();
+    h.run_steps(2);
+    assert_eq!(h.state().doc.path.as_deref(), Some(rig.as_path()));
+    assert_eq!(h.state().doc.text, RIG);
+
+    // Export ▸ PNG over an existing file: asked first; Cancel keeps it.
+    let png = dir.path().join("rig.png");
+    std::fs::write(&png, "old").unwrap();
+    for replace in [false, true] {
+        h.get_by_label("Export").click();
+        h.run_steps(3);
+        h.get_by_label("PNG of this frame…").click();
+        h.run_steps(3);
+        h.get_by_label("Choose file…").click();
+        h.run_steps(20); // until the options dialog has faded out
+        h.get_by_label("Save").click();
+        h.run_steps(20);
+        h.get_by_label("Replace the file?");
+        h.get_by_label(if replace { "Replace" } else { "Cancel" }).click();
+        h.run_steps(2);
+    }
+    assert!(
+        step_until(&mut h, |app| app.export_job.is_none()
+            && app.status.as_ref().is_some_and(|s| s.0.starts_with("Exported PNG"))),
+        "{:?}",
+        h.state().status
+    );
+    assert!(std::fs::read(&png).unwrap().starts_with(b"\x89PNG"));
+    assert_eq!(setup.dialogs.asked.lock().unwrap().len(), 1, "native dialogs not asked again");
 }

@@ -43,7 +43,9 @@ use canvas::{Canvas, Drawing, Pick, Scene, View};
 use document::Document;
 use editor::Editor;
 use export::{ExportFailure, ExportJob, ExportKind, ExportOptions, ExportRequest};
-use files::{FileDialogs, FileWatcher, PendingDialog, Recovery, RecoveryRecord};
+use files::{
+    DialogAnswer, DialogRequest, FileDialogs, FileWatcher, PendingDialog, Recovery, RecoveryRecord,
+};
 use session::{DialogPurpose, Prompt};
 use settings::{Settings, Theme};
 use timeline::Playback;
@@ -138,7 +140,12 @@ pub struct SkelpadApp {
     pub export_options: ExportOptions,
     /// The export running in the background.
     pub export_job: Option<ExportJob>,
-    pending_dialog: Option<(DialogPurpose, PendingDialog)>,
+    pending_dialog: Option<(DialogPurpose, DialogRequest, PendingDialog)>,
+    /// The file dialog drawn in egui, open in place of a native one.
+    builtin_dialog: Option<(DialogPurpose, DialogRequest, egui_file::FileDialog)>,
+    /// A native dialog could not be shown: the built-in one is used from
+    /// then on.
+    native_dialogs_missing: bool,
     prompt: Option<Prompt>,
     recovery: Option<Recovery>,
     last_recovery_check: f64,
@@ -216,6 +223,8 @@ impl SkelpadApp {
             export_options: ExportOptions::default(),
             export_job: None,
             pending_dialog: None,
+            builtin_dialog: None,
+            native_dialogs_missing: false,
             prompt: None,
             recovery: services.recovery_dir.map(Recovery::new),
             last_recovery_check: 0.0,
@@ -298,6 +307,7 @@ impl SkelpadApp {
         // Don't save, Reload from disk) is then shown by the panels below
         // in this same frame. (Modals draw on top whatever the order.)
         self.prompt_ui(&ctx);
+        self.builtin_dialog_ui(&ctx);
         egui::Panel::top("menu").show(ui, |ui| self.menu_bar(ui));
         egui::Panel::bottom("status").show(ui, |ui| self.status_bar(ui));
         egui::Panel::left("editor")
