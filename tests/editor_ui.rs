@@ -1399,3 +1399,59 @@ fn without_a_native_dialog_saving_opening_and_exporting_use_the_built_in_one() {
     assert!(std::fs::read(&png).unwrap().starts_with(b"\x89PNG"));
     assert_eq!(setup.dialogs.asked.lock().unwrap().len(), 1, "native dialogs not asked again");
 }
+
+// --- A small window -----------------------------------------------------------
+
+/// At 800×600 every control of the timeline toolbar is inside the window
+/// (the toolbar wraps instead of running off the right edge), and so is the
+/// scrub bar under it.
+#[test]
+fn every_timeline_control_is_on_screen_in_an_800_by_600_window() {
+    for size in [[800.0, 600.0], [640.0, 400.0], [1280.0, 800.0]] {
+        let services = Services {
+            dialogs: Box::new(ScriptedDialogs::default()),
+            recovery_dir: None,
+            watch_files: false,
+        };
+        let mut h = Harness::builder()
+            .with_size(size)
+            .build_eframe(move |cc| SkelpadApp::new(cc, None, services));
+        h.run_steps(3);
+        let screen = eframe::egui::Rect::from_min_size(Pos2::ZERO, size.into());
+        let playing = if h.state().playback.playing { "Pause" } else { "Play" };
+        for label in [
+            "Animation",
+            "Skin",
+            "|<",
+            "<",
+            playing,
+            ">",
+            ">|",
+            "Loop",
+            "Speed",
+            "Bones",
+            "Onion skin",
+            "Grid",
+            "Drag bones",
+            "Drag shapes",
+            "Snap",
+            "Fit",
+            "Scrub bar",
+        ] {
+            let nodes: Vec<_> = h.get_all_by_label(label).collect();
+            assert!(!nodes.is_empty(), "no {label}");
+            for n in nodes {
+                let r = n.rect();
+                assert!(
+                    screen.contains_rect(r) && r.width() > 0.0,
+                    "{label} at {r:?} is not inside the {size:?} window"
+                );
+            }
+        }
+        let readout = h.get_by_label_contains(" frame ").rect();
+        assert!(screen.contains_rect(readout), "frame readout at {readout:?}, {size:?}");
+        // The canvas keeps a usable area.
+        let canvas = h.state().canvas.rect;
+        assert!(canvas.height() >= size[1] * 0.25, "canvas {canvas:?} at {size:?}");
+    }
+}

@@ -310,9 +310,12 @@ impl SkelpadApp {
         self.builtin_dialog_ui(&ctx);
         egui::Panel::top("menu").show(ui, |ui| self.menu_bar(ui));
         egui::Panel::bottom("status").show(ui, |ui| self.status_bar(ui));
+        // In a small window the script takes less than half the width at
+        // first, leaving the stage room (the width chosen is kept).
+        let editor_width = (ui.available_width() * 0.45).clamp(200.0, 520.0);
         egui::Panel::left("editor")
             .resizable(true)
-            .default_size(520.0)
+            .default_size(editor_width)
             .size_range(200.0..=1400.0)
             .show(ui, |ui| self.editor_panel(ui));
         egui::CentralPanel::default().frame(egui::Frame::NONE).show(ui, |ui| self.stage(ui, &ctx));
