@@ -341,7 +341,7 @@ pub fn ui(
 /// so that a wrapping toolbar can place each).
 fn transport(ui: &mut egui::Ui, playback: &mut Playback, anim: Option<&Animation>) {
     let on = anim.is_some();
-    let mut button = |ui: &mut egui::Ui, label: &str, hint: &str| {
+    let button = |ui: &mut egui::Ui, label: &str, hint: &str| {
         ui.add_enabled(on, egui::Button::new(label)).on_hover_text(hint).clicked()
     };
     if button(ui, "|<", "First frame (Home)") {
