@@ -1,6 +1,7 @@
 //! The canvas: a y-up view of the skeleton with its origin at the center,
 //! pan and zoom, grid and axes, picking bones and shapes, and the keyboard
-//! shortcuts that only apply while the canvas has focus.
+//! shortcuts that apply while the canvas has focus or the pointer is over it
+//! (and no text field has focus).
 
 use eframe::egui::{
     self, Color32, EventFilter, Key, Modifiers, PointerButton, Pos2, Rect, Sense, Stroke, Vec2,
@@ -265,8 +266,9 @@ impl Canvas {
         out
     }
 
-    /// Keyboard: single keys only while the canvas has focus, so they
-    /// never fire while typing in the editor.
+    /// Keyboard: single keys while the canvas has focus, or while the
+    /// pointer is over it and no text field has focus — never while typing
+    /// in the editor, wherever the pointer rests.
     fn keys(
         &mut self,
         ui: &mut egui::Ui,
@@ -276,7 +278,8 @@ impl Canvas {
     ) {
         let ctrl_zero = (focused || response.hovered())
             && ui.input_mut(|i| i.consume_key(Modifiers::COMMAND, Key::Num0));
-        if focused {
+        let hovered_free = response.hovered() && !super::editor::text_field_focused(ui.ctx());
+        if focused || hovered_free {
             ui.input_mut(|i| {
                 if i.key_pressed(Key::Space) {
                     self.space_held = true;

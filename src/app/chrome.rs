@@ -58,7 +58,7 @@ impl SkelpadApp {
             });
             ui.menu_button("Export", |ui| {
                 let has_anim = !self.doc.analysis.shown.animations.is_empty();
-                let idle = self.export_job.is_none() && self.pending_dialog.is_none();
+                let idle = self.export_job.is_none() && !self.dialog_open();
                 for kind in ExportKind::ALL {
                     let enabled = idle && (has_anim || !kind.needs_animation());
                     if ui.add_enabled(enabled, egui::Button::new(kind.menu_label())).clicked() {
@@ -127,6 +127,18 @@ impl SkelpadApp {
                     job.progress.cancel();
                 }
             }
+            if self.pending_dialog.is_some() {
+                ui.spinner();
+                ui.label("Waiting for the file dialog…");
+                if ui
+                    .small_button("Use the built-in dialog")
+                    .on_hover_text("If no dialog appeared, choose the file in skelpad itself")
+                    .clicked()
+                    && let Some((purpose, request, _)) = self.pending_dialog.take()
+                {
+                    self.open_builtin_dialog(purpose, request);
+                }
+            }
             if let Some((msg, is_error)) = &self.status {
                 let r = if *is_error {
                     ui.colored_label(ui.visuals().error_fg_color, msg)
@@ -167,6 +179,7 @@ impl SkelpadApp {
     pub(super) fn prompt_ui(&mut self, ctx: &egui::Context) {
         let Some(prompt) = self.prompt.take() else { return };
         let mut keep = true;
+        let mut replace = false;
         let mut then: Option<Action> = None;
         egui::Modal::new(egui::Id::unique("skelpad.prompt")).show(ctx, |ui| {
             ui.set_max_width(460.0);
@@ -214,6 +227,19 @@ impl SkelpadApp {
                         }
                     });
                 }
+                Prompt::Overwrite { path, .. } => {
+                    ui.heading("Replace the file?");
+                    ui.label(format!("{} already exists. Replace it?", path.display()));
+                    ui.horizontal(|ui| {
+                        if ui.button("Replace").clicked() {
+                            keep = false;
+                            replace = true;
+                        }
+                        if ui.button("Cancel").clicked() {
+                            keep = false;
+                        }
+                    });
+                }
                 Prompt::Recover { file, record } => {
                     ui.heading("Recover unsaved changes?");
                     let what = record.path.as_ref().map_or_else(
@@ -237,7 +263,9 @@ impl SkelpadApp {
                 }
             }
         });
-        if keep && self.prompt.is_none() {
+        if replace && let Prompt::Overwrite { purpose, path } = prompt {
+            self.dialog_answered(purpose, path, ctx);
+        } else if keep && self.prompt.is_none() {
             self.prompt = Some(prompt);
         }
         if let Some(a) = then {
@@ -271,10 +299,14 @@ impl SkelpadApp {
                     (ExportKind::Png, _) | (_, None) => format!("{stem}.{}", kind.extension()),
                     (_, Some(a)) => format!("{stem}-{}.{}", a.name, kind.extension()),
                 };
-                let dir = self.doc.path.as_ref().and_then(|p| p.parent()).map(Path::to_path_buf);
-                let pending =
-                    self.dialogs.pick_save(kind.title(), dir.as_deref(), &name, kind.extension());
-                self.pending_dialog = Some((DialogPurpose::Export(kind), pending));
+                let request = DialogRequest {
+                    save: true,
+                    title: kind.title().to_owned(),
+                    start_dir: self.dialog_dir(),
+                    suggested: name,
+                    extension: kind.extension().to_owned(),
+                };
+                self.ask_file(DialogPurpose::Export(kind), request);
             }
             Some(false) => self.export_dialog = None,
             None => {}

@@ -8,6 +8,19 @@ use crate::model::Armature;
 
 use super::files::{self, LineEnding};
 
+/// A number no compilation in this process had before.
+///
+/// The generation names what the text panel shows: its highlighted layout is
+/// cached by it. Counted per document, a freshly opened document started
+/// again at 1 — the number of the document it replaced when that one had
+/// not been edited — and the panel kept showing the old text's layout while
+/// edits went to the new text. One counter for all documents rules that out.
+pub fn next_generation() -> u64 {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static NEXT: AtomicU64 = AtomicU64::new(1);
+    NEXT.fetch_add(1, Ordering::Relaxed)
+}
+
 /// The compiled form of the text, kept up to date by one incremental
 /// [`Compiler`] that lives as long as the document.
 pub struct Analysis {
@@ -15,7 +28,9 @@ pub struct Analysis {
     compiled_text: String,
     /// The compilation of the current text (diagnostics, source map, lines).
     pub comp: Compilation,
-    /// Increases with every compilation; caches key on it.
+    /// Names this compilation: a new number with every compilation, drawn
+    /// from one counter for the whole process (see [`next_generation`]), so
+    /// no two documents ever share one. Caches key on it.
     pub generation: u64,
     last_clean: Option<Armature>,
     /// What the canvas shows: see [`Analysis::recompile`].
@@ -39,7 +54,7 @@ impl Analysis {
             compiler,
             compiled_text: text.to_owned(),
             comp,
-            generation: 1,
+            generation: next_generation(),
             last_clean,
             shown,
             shown_is_stale: false,
@@ -58,7 +73,7 @@ impl Analysis {
     /// Shows another armature (an imported file's other entity).
     pub fn show(&mut self, armature: Armature) {
         self.shown = armature;
-        self.generation += 1;
+        self.generation = next_generation();
     }
 
     /// Recompiles if `text` is not the text compiled last; returns whether it did.
@@ -88,7 +103,7 @@ impl Analysis {
         self.comp = self.compiler.update(text);
         crate::runtime::expect::check(&mut self.comp);
         text.clone_into(&mut self.compiled_text);
-        self.generation += 1;
+        self.generation = next_generation();
         let current = &self.comp.armature;
         // (Failing pose assertions do not make the armature doubtful.)
         if !self.comp.has_armature_errors() {

@@ -19,6 +19,13 @@ pub fn editor_id() -> egui::Id {
     egui::Id::unique("skelpad.editor")
 }
 
+/// Whether a text field (the script's, the find bar's, a number being typed)
+/// has keyboard focus: keys then belong to it. (Every text field keeps its
+/// state in egui's memory under its id.)
+pub fn text_field_focused(ctx: &egui::Context) -> bool {
+    ctx.memory(|m| m.focused()).is_some_and(|id| TextEditState::load(ctx, id).is_some())
+}
+
 /// Byte offset of the character at `char_index` (the end for an index past it).
 pub fn byte_of_char(text: &str, char_index: usize) -> usize {
     if text.is_ascii() {
@@ -135,12 +142,38 @@ pub struct Editor {
     edited: bool,
     /// Text to insert at the cursor at the start of the next frame.
     pending_insert: Option<String>,
+    /// Another document replaced the shown one: the text field's own
+    /// memory (cursor, undo history) is cleared before it is drawn next.
+    forget_field: bool,
+    /// The galley the text field drew last (what the pane shows).
+    shown: Option<std::sync::Arc<egui::Galley>>,
 }
 
 impl Editor {
     /// Puts the cursor at `range` (bytes) and scrolls to it on the next frame.
     pub fn select(&mut self, range: Range<usize>) {
         self.pending_select = Some(range);
+    }
+
+    /// Another document replaces the one shown (opened, an example, new,
+    /// converted, recovered): forgets the cursor, keystrokes held back, a
+    /// pending insert and the text field's memory of the old text (its
+    /// cursor and undo history, cleared before the field is drawn next, so
+    /// an undo cannot bring the old file's text into the new one).
+    pub fn forget_document(&mut self) {
+        self.cursor = None;
+        self.deferred.clear();
+        self.pending_insert = None;
+        self.pending_select = None;
+        self.edited = false;
+        self.forget_field = true;
+        self.highlighter.forget();
+    }
+
+    /// The text the field laid out and drew in the last frame (`None`
+    /// before the first frame).
+    pub fn shown_text(&self) -> Option<&str> {
+        self.shown.as_ref().map(|g| g.text())
     }
 
     /// The selection [`Editor::select`] will apply on the next frame.
@@ -237,11 +270,15 @@ impl Editor {
         if std::mem::take(&mut self.edited) {
             out.changed = true;
         }
+        if std::mem::take(&mut self.forget_field) {
+            TextEditState::default().store(ui.ctx(), editor_id());
+        }
         self.apply_pending_selection(ui.ctx(), doc);
         let look =
             Look::of(ui, doc, if self.find.open { self.find.query.clone() } else { String::new() });
         let scroll = self.text_field(ui, doc, &look, skf, spriter);
         let (gutter, output) = &scroll.inner;
+        self.shown = Some(output.galley.clone());
         let response = &output.response;
         // Named for screen readers (and tests) by the "Script" heading.
         let _ = response.response.clone().labelled_by(label.id);

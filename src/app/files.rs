@@ -218,25 +218,117 @@ impl FileWatcher {
 // ---------------------------------------------------------------------------
 // Dialogs
 
+/// How a file dialog ended.
+#[derive(Clone, Debug, PartialEq)]
+pub enum DialogAnswer {
+    /// The user chose this file.
+    Picked(PathBuf),
+    /// The user closed the dialog without choosing.
+    Cancelled,
+    /// No dialog could be shown (no desktop portal and no zenity, a dialog
+    /// thread that could not start or died): the app falls back to its own.
+    Unavailable,
+}
+
+/// A native dialog that comes back empty sooner than this after it was
+/// asked for was never on screen: no person opens a file dialog, reads it
+/// and cancels it in half a second. (rfd reports a missing desktop portal
+/// and a missing zenity only in its log, and answers "cancelled".)
+pub const NATIVE_DIALOG_MIN_SECS: f64 = 0.5;
+
 /// A file dialog's answer, delivered later so the UI keeps running while the
 /// dialog is open.
-pub struct PendingDialog(Receiver<Option<PathBuf>>);
+pub struct PendingDialog(Receiver<DialogAnswer>);
 
 impl PendingDialog {
-    /// A dialog already answered.
+    /// A dialog already answered (`None`: cancelled).
     pub fn ready(answer: Option<PathBuf>) -> Self {
+        Self::answered(answer.map_or(DialogAnswer::Cancelled, DialogAnswer::Picked))
+    }
+
+    /// A dialog that could not be shown.
+    pub fn unavailable() -> Self {
+        Self::answered(DialogAnswer::Unavailable)
+    }
+
+    fn answered(answer: DialogAnswer) -> Self {
         let (tx, rx) = channel();
         let _ = tx.send(answer);
         PendingDialog(rx)
     }
 
     /// `None` while the dialog is open; `Some(None)` when it was cancelled
-    /// (or its thread died).
+    /// or could not be shown.
     pub fn poll(&self) -> Option<Option<PathBuf>> {
+        match self.poll_answer()? {
+            DialogAnswer::Picked(p) => Some(Some(p)),
+            DialogAnswer::Cancelled | DialogAnswer::Unavailable => Some(None),
+        }
+    }
+
+    /// `None` while the dialog is open, else how it ended (a dialog thread
+    /// that died counts as unavailable).
+    pub fn poll_answer(&self) -> Option<DialogAnswer> {
         match self.0.try_recv() {
             Ok(answer) => Some(answer),
             Err(TryRecvError::Empty) => None,
-            Err(TryRecvError::Disconnected) => Some(None),
+            Err(TryRecvError::Disconnected) => Some(DialogAnswer::Unavailable),
+        }
+    }
+}
+
+/// What a file dialog asks for.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DialogRequest {
+    /// A save dialog (else an open dialog).
+    pub save: bool,
+    /// The dialog's title ("Save script as", "Export PNG").
+    pub title: String,
+    /// The folder it starts in.
+    pub start_dir: Option<PathBuf>,
+    /// The file name offered (save dialogs).
+    pub suggested: String,
+    /// The extension of the files asked for, without the dot ("" for any).
+    pub extension: String,
+}
+
+impl DialogRequest {
+    /// Asks `dialogs` (the native dialogs, or a test's).
+    pub fn ask(&self, dialogs: &dyn FileDialogs) -> PendingDialog {
+        if self.save {
+            dialogs.pick_save(
+                &self.title,
+                self.start_dir.as_deref(),
+                &self.suggested,
+                &self.extension,
+            )
+        } else {
+            dialogs.pick_open(self.start_dir.as_deref())
+        }
+    }
+
+    /// The built-in dialog (drawn in egui) for this request, opened.
+    pub fn builtin(&self) -> egui_file::FileDialog {
+        let mut d = if self.save {
+            egui_file::FileDialog::save_file().default_filename(self.suggested.clone())
+        } else {
+            egui_file::FileDialog::open_file()
+        };
+        d = d.title(&self.title).id(eframe::egui::Id::unique("skelpad.file-dialog"));
+        if let Some(dir) = self.start_dir.as_ref().filter(|d| d.is_dir()) {
+            d = d.initial_path(dir.clone());
+        }
+        d.open();
+        d
+    }
+
+    /// The path chosen in a save dialog with the requested extension added
+    /// when the name typed has none.
+    pub fn with_extension(&self, path: PathBuf) -> PathBuf {
+        if self.save && !self.extension.is_empty() && path.extension().is_none() {
+            path.with_extension(&self.extension)
+        } else {
+            path
         }
     }
 }
@@ -297,20 +389,63 @@ impl FileDialogs for NativeDialogs {
     }
 }
 
+/// Runs a native dialog on its own thread; an empty answer that comes too
+/// soon to be a person's (see [`NATIVE_DIALOG_MIN_SECS`]) means the dialog
+/// was never shown.
 fn spawn_dialog(f: impl FnOnce() -> Option<PathBuf> + Send + 'static) -> PendingDialog {
     let (tx, rx) = channel();
     let spawned = std::thread::Builder::new().name("file dialog".into()).spawn(move || {
-        let _ = tx.send(f());
+        let asked = std::time::Instant::now();
+        let answer = match f() {
+            Some(p) => DialogAnswer::Picked(p),
+            None if asked.elapsed().as_secs_f64() < NATIVE_DIALOG_MIN_SECS => {
+                DialogAnswer::Unavailable
+            }
+            None => DialogAnswer::Cancelled,
+        };
+        let _ = tx.send(answer);
     });
     match spawned {
         Ok(_) => PendingDialog(rx),
-        Err(_) => PendingDialog::ready(None),
+        Err(_) => PendingDialog::unavailable(),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn wait(p: &PendingDialog) -> DialogAnswer {
+        for _ in 0..500 {
+            if let Some(a) = p.poll_answer() {
+                return a;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        panic!("no answer");
+    }
+
+    #[test]
+    fn an_empty_answer_too_soon_to_be_a_person_means_no_dialog() {
+        assert_eq!(wait(&spawn_dialog(|| None)), DialogAnswer::Unavailable);
+        let slow = || {
+            std::thread::sleep(std::time::Duration::from_secs_f64(NATIVE_DIALOG_MIN_SECS + 0.1));
+            None
+        };
+        assert_eq!(wait(&spawn_dialog(slow)), DialogAnswer::Cancelled);
+        let p = PathBuf::from("/x/y.skel2d");
+        let q = p.clone();
+        assert_eq!(wait(&spawn_dialog(move || Some(q))), DialogAnswer::Picked(p));
+        let saved = DialogRequest {
+            save: true,
+            title: "t".into(),
+            start_dir: None,
+            suggested: String::new(),
+            extension: "png".into(),
+        };
+        assert_eq!(saved.with_extension("a/b".into()), PathBuf::from("a/b.png"));
+        assert_eq!(saved.with_extension("a/b.gif".into()), PathBuf::from("a/b.gif"));
+    }
 
     #[test]
     fn crlf_files_keep_their_line_endings() {

@@ -270,6 +270,13 @@ pub struct Highlighter {
 }
 
 impl Highlighter {
+    /// Drops the last layout (another document is shown); the per-line
+    /// layouts stay, keyed on their own text.
+    pub fn forget(&mut self) {
+        self.key = None;
+        self.galley = None;
+    }
+
     /// The galley of `text`, whose compilation is `comp` (generation
     /// `generation`): its token roles and diagnostics.
     #[allow(clippy::too_many_arguments)]

@@ -43,7 +43,9 @@ use canvas::{Canvas, Drawing, Pick, Scene, View};
 use document::Document;
 use editor::Editor;
 use export::{ExportFailure, ExportJob, ExportKind, ExportOptions, ExportRequest};
-use files::{FileDialogs, FileWatcher, PendingDialog, Recovery, RecoveryRecord};
+use files::{
+    DialogAnswer, DialogRequest, FileDialogs, FileWatcher, PendingDialog, Recovery, RecoveryRecord,
+};
 use session::{DialogPurpose, Prompt};
 use settings::{Settings, Theme};
 use timeline::Playback;
@@ -138,7 +140,12 @@ pub struct SkelpadApp {
     pub export_options: ExportOptions,
     /// The export running in the background.
     pub export_job: Option<ExportJob>,
-    pending_dialog: Option<(DialogPurpose, PendingDialog)>,
+    pending_dialog: Option<(DialogPurpose, DialogRequest, PendingDialog)>,
+    /// The file dialog drawn in egui, open in place of a native one.
+    builtin_dialog: Option<(DialogPurpose, DialogRequest, egui_file::FileDialog)>,
+    /// A native dialog could not be shown: the built-in one is used from
+    /// then on.
+    native_dialogs_missing: bool,
     prompt: Option<Prompt>,
     recovery: Option<Recovery>,
     last_recovery_check: f64,
@@ -216,6 +223,8 @@ impl SkelpadApp {
             export_options: ExportOptions::default(),
             export_job: None,
             pending_dialog: None,
+            builtin_dialog: None,
+            native_dialogs_missing: false,
             prompt: None,
             recovery: services.recovery_dir.map(Recovery::new),
             last_recovery_check: 0.0,
@@ -271,6 +280,19 @@ impl SkelpadApp {
         if pressed(Modifiers::NONE, Key::F12) {
             self.go_to_definition();
         }
+        // Undo and redo act on the script wherever the focus is: a text
+        // field with focus handles them itself (the script's own field, or
+        // the find bar's query); anywhere else — the canvas after a drag, a
+        // button, nothing — they are applied to the script's history here.
+        if !editor::text_field_focused(ctx) {
+            if pressed(Modifiers::COMMAND | Modifiers::SHIFT, Key::Z)
+                || pressed(Modifiers::COMMAND, Key::Y)
+            {
+                self.undo_redo(ctx, false);
+            } else if pressed(Modifiers::COMMAND, Key::Z) {
+                self.undo_redo(ctx, true);
+            }
+        }
     }
 
     // --- Frame ---------------------------------------------------------------
@@ -281,11 +303,19 @@ impl SkelpadApp {
     pub fn frame(&mut self, ui: &mut egui::Ui) {
         let ctx = ui.ctx().clone();
         self.begin_frame(&ctx);
+        // Prompts first: an answer that replaces the document (Restore,
+        // Don't save, Reload from disk) is then shown by the panels below
+        // in this same frame. (Modals draw on top whatever the order.)
+        self.prompt_ui(&ctx);
+        self.builtin_dialog_ui(&ctx);
         egui::Panel::top("menu").show(ui, |ui| self.menu_bar(ui));
         egui::Panel::bottom("status").show(ui, |ui| self.status_bar(ui));
+        // In a small window the script takes less than half the width at
+        // first, leaving the stage room (the width chosen is kept).
+        let editor_width = (ui.available_width() * 0.45).clamp(200.0, 520.0);
         egui::Panel::left("editor")
             .resizable(true)
-            .default_size(520.0)
+            .default_size(editor_width)
             .size_range(200.0..=1400.0)
             .show(ui, |ui| self.editor_panel(ui));
         egui::CentralPanel::default().frame(egui::Frame::NONE).show(ui, |ui| self.stage(ui, &ctx));
@@ -447,7 +477,7 @@ impl SkelpadApp {
         ui.add_space(2.0);
     }
 
-    /// The help windows, prompts and the export dialog; settings that follow
+    /// The help windows and the export dialog; settings that follow
     /// playback; the window title; a requested close.
     fn end_frame(&mut self, ctx: &egui::Context) {
         if let Some(line) = self.help.ui(ctx) {
@@ -455,7 +485,6 @@ impl SkelpadApp {
             self.editor.insert_at_cursor(line);
             ctx.request_repaint();
         }
-        self.prompt_ui(ctx);
         self.export_dialog_ui(ctx);
 
         self.settings.view.looping = self.playback.looping;

@@ -15,6 +15,8 @@ pub(super) enum Prompt {
     ChangedOnDisk { loaded: files::Loaded },
     /// Buffers left unsaved by an earlier run.
     Recover { file: PathBuf, record: RecoveryRecord },
+    /// The built-in save dialog chose a file that exists.
+    Overwrite { purpose: DialogPurpose, path: PathBuf },
 }
 
 /// What a file dialog was opened for.
@@ -53,12 +55,14 @@ impl SkelpadApp {
                 }
             }
             Action::Open(None) => {
-                if self.pending_dialog.is_none() {
-                    let dir =
-                        self.doc.path.as_ref().and_then(|p| p.parent()).map(Path::to_path_buf);
-                    self.pending_dialog =
-                        Some((DialogPurpose::Open, self.dialogs.pick_open(dir.as_deref())));
-                }
+                let request = DialogRequest {
+                    save: false,
+                    title: "Open script".into(),
+                    start_dir: self.dialog_dir(),
+                    suggested: String::new(),
+                    extension: "skel2d".into(),
+                };
+                self.ask_file(DialogPurpose::Open, request);
             }
             Action::Save => match self.doc.path.clone() {
                 Some(p) => {
@@ -78,10 +82,6 @@ impl SkelpadApp {
     }
 
     pub(super) fn ask_save_as(&mut self, then: Option<Action>) {
-        if self.pending_dialog.is_some() {
-            return;
-        }
-        let dir = self.doc.path.as_ref().and_then(|p| p.parent()).map(Path::to_path_buf);
         let name = match &self.doc.path {
             Some(p) => p
                 .file_name()
@@ -90,8 +90,95 @@ impl SkelpadApp {
                 help::example_file(&self.doc.untitled_name).unwrap_or("untitled.skel2d").to_owned()
             }
         };
-        let pending = self.dialogs.pick_save("Save script as", dir.as_deref(), &name, "skel2d");
-        self.pending_dialog = Some((DialogPurpose::SaveAs { then }, pending));
+        let request = DialogRequest {
+            save: true,
+            title: "Save script as".into(),
+            start_dir: self.dialog_dir(),
+            suggested: name,
+            extension: "skel2d".into(),
+        };
+        self.ask_file(DialogPurpose::SaveAs { then }, request);
+    }
+
+    /// The folder file dialogs start in: the script's, else that of the
+    /// most recent file, else the home folder.
+    pub(super) fn dialog_dir(&self) -> Option<PathBuf> {
+        let of_file = |p: &PathBuf| p.parent().map(Path::to_path_buf);
+        self.doc
+            .path
+            .as_ref()
+            .and_then(of_file)
+            .or_else(|| self.settings.recent_files.first().and_then(of_file))
+            .or_else(|| std::env::var_os("HOME").map(PathBuf::from))
+    }
+
+    /// Whether a file dialog (native or built-in) is waiting for an answer.
+    pub(super) fn dialog_open(&self) -> bool {
+        self.pending_dialog.is_some() || self.builtin_dialog.is_some()
+    }
+
+    /// Asks for a file: through the native dialog, or the built-in one when
+    /// native dialogs are known not to work here. One dialog at a time.
+    pub(super) fn ask_file(&mut self, purpose: DialogPurpose, request: DialogRequest) {
+        if self.dialog_open() {
+            self.say("A file dialog is already open: answer it first", true);
+            return;
+        }
+        if self.native_dialogs_missing {
+            self.open_builtin_dialog(purpose, request);
+        } else {
+            let pending = request.ask(self.dialogs.as_ref());
+            self.pending_dialog = Some((purpose, request, pending));
+        }
+    }
+
+    /// Opens the file dialog drawn in egui for `request`.
+    pub(super) fn open_builtin_dialog(&mut self, purpose: DialogPurpose, request: DialogRequest) {
+        let dialog = request.builtin();
+        self.builtin_dialog = Some((purpose, request, dialog));
+    }
+
+    /// Draws the built-in file dialog, and carries out its answer (a save
+    /// over an existing file asks first: the native dialogs do).
+    pub(super) fn builtin_dialog_ui(&mut self, ctx: &egui::Context) {
+        let Some((_, _, dialog)) = self.builtin_dialog.as_mut() else { return };
+        let state = dialog.show(ctx).state();
+        let picked = dialog.path().map(Path::to_path_buf);
+        match state {
+            egui_file::State::Open => {}
+            egui_file::State::Selected => {
+                let Some((purpose, request, _)) = self.builtin_dialog.take() else { return };
+                let Some(path) = picked else { return };
+                let path = request.with_extension(path);
+                let own = self.doc.path.as_ref().is_some_and(|p| same_file(p, &path));
+                if request.save && path.exists() && !own {
+                    self.prompt = Some(Prompt::Overwrite { purpose, path });
+                } else {
+                    self.dialog_answered(purpose, path, ctx);
+                }
+            }
+            egui_file::State::Cancelled | egui_file::State::Closed => self.builtin_dialog = None,
+        }
+    }
+
+    /// Carries out what a file was asked for.
+    pub(super) fn dialog_answered(
+        &mut self,
+        purpose: DialogPurpose,
+        path: PathBuf,
+        ctx: &egui::Context,
+    ) {
+        match purpose {
+            DialogPurpose::Open => self.open_path(&path),
+            DialogPurpose::SaveAs { then } => {
+                if self.save_to(&path)
+                    && let Some(a) = then
+                {
+                    self.perform(a);
+                }
+            }
+            DialogPurpose::Export(kind) => self.start_export(kind, path, ctx),
+        }
     }
 
     /// Saves the buffer to `path`; returns whether it worked.
@@ -156,6 +243,8 @@ impl SkelpadApp {
     pub(super) fn replace_document(&mut self, doc: Document) {
         self.doc = doc;
         self.selected = None;
+        self.drag = None;
+        self.editor.forget_document();
         self.editor.select(0..0);
         self.canvas.fit_requested = true;
         self.playback.time_secs = 0.0;
@@ -205,20 +294,23 @@ impl SkelpadApp {
         if self.want_watch {
             self.watch(ctx);
         }
-        if let Some((_, pending)) = &self.pending_dialog {
-            if let Some(answer) = pending.poll() {
-                let Some((purpose, _)) = self.pending_dialog.take() else { return };
-                match (purpose, answer) {
-                    (DialogPurpose::Open, Some(p)) => self.open_path(&p),
-                    (DialogPurpose::SaveAs { then }, Some(p)) => {
-                        if self.save_to(&p)
-                            && let Some(a) = then
-                        {
-                            self.perform(a);
+        if let Some((_, _, pending)) = &self.pending_dialog {
+            if let Some(answer) = pending.poll_answer() {
+                let Some((purpose, request, _)) = self.pending_dialog.take() else { return };
+                match answer {
+                    DialogAnswer::Picked(p) => self.dialog_answered(purpose, p, ctx),
+                    DialogAnswer::Cancelled => {}
+                    DialogAnswer::Unavailable => {
+                        if !self.native_dialogs_missing {
+                            self.native_dialogs_missing = true;
+                            self.say(
+                                "No native file dialog here (no desktop portal or zenity): \
+                                 using skelpad's own",
+                                false,
+                            );
                         }
+                        self.open_builtin_dialog(purpose, request);
                     }
-                    (DialogPurpose::Export(kind), Some(p)) => self.start_export(kind, p, ctx),
-                    (_, None) => {}
                 }
             } else {
                 ctx.request_repaint_after(Duration::from_millis(50));

@@ -233,7 +233,9 @@ pub fn ui(
     let mut out = TimelineOutput::default();
     let (anim_id, skin_id) = playback.resolve(arm);
     let anim = anim_id.and_then(|a| arm.animation(a));
-    ui.horizontal(|ui| {
+    // The toolbar wraps onto more rows in a narrow window; each group
+    // (transport buttons, frame readout, view toggles) moves as one.
+    ui.horizontal_wrapped(|ui| {
         let none = if arm.animations.is_empty() { "(no animation)" } else { "(setup pose)" };
         let anim_label = anim.map_or_else(|| none.to_owned(), anim_title);
         egui::ComboBox::from_label("Animation").selected_text(anim_label).show_ui(ui, |ui| {
@@ -260,51 +262,39 @@ pub fn ui(
                 }
             }
         });
-        ui.separator();
-        ui.add_enabled_ui(anim.is_some(), |ui| {
-            if ui.button("|<").on_hover_text("First frame (Home)").clicked() {
-                playback.home();
-            }
-            if ui.button("<").on_hover_text("Previous frame (Left)").clicked() {
-                playback.step_frames(anim, -1);
-            }
-            let play_label = if playback.playing { "Pause" } else { "Play" };
-            if ui.button(play_label).on_hover_text("Play or pause (Space on the canvas)").clicked()
-            {
-                playback.toggle_play(anim);
-            }
-            if ui.button(">").on_hover_text("Next frame (Right)").clicked() {
-                playback.step_frames(anim, 1);
-            }
-            if ui.button(">|").on_hover_text("Last frame (End)").clicked() {
-                playback.end(anim);
-            }
-        });
+        transport(ui, playback, anim);
         if let Some(a) = anim {
-            ui.monospace(format!(
-                "{:.3} s  frame {} / {}",
+            // Padded to its widest, so that it keeps its width (and the
+            // toolbar its rows) while playing.
+            let last = last_frame(a);
+            let digits = last.to_string().len();
+            let readout = format!(
+                "{:>7.3} s  frame {:>digits$} / {last}",
                 playback.sample_time(Some(a)),
                 playback.frame(a),
-                last_frame(a)
-            ));
+            );
+            ui.add(
+                egui::Label::new(egui::RichText::new(readout).monospace())
+                    .wrap_mode(egui::TextWrapMode::Extend),
+            );
         }
-    });
-    ui.horizontal(|ui| {
         ui.checkbox(&mut playback.looping, "Loop");
-        ui.add(
-            egui::Slider::new(&mut playback.speed, SPEED_RANGE)
-                .logarithmic(true)
-                .fixed_decimals(1)
-                .suffix("×")
-                .text("Speed"),
-        );
-        ui.separator();
+        // Label, slider and value as separate widgets: a slider with its
+        // own text and value box is one row that cannot wrap.
+        let label = ui.label("Speed");
+        // (Given its size first, the slider wraps like a single widget.)
+        let size = Vec2::new(ui.spacing().slider_width, ui.spacing().interact_size.y);
+        ui.add_sized(
+            size,
+            egui::Slider::new(&mut playback.speed, SPEED_RANGE).logarithmic(true).show_value(false),
+        )
+        .labelled_by(label.id);
+        ui.monospace(format!("{:.1}×", playback.speed));
         // The canvas's view toggles, at hand (also in the View menu).
         ui.checkbox(&mut view.show_bones, "Bones");
         ui.checkbox(&mut view.onion_skin, "Onion skin")
             .on_hover_text("Ghosts of the frames before (red) and after (green)");
         ui.checkbox(&mut view.show_grid, "Grid");
-        ui.separator();
         // Distinct names: "Bones" is the overlay toggle above.
         ui.selectable_value(&mut view.drag_shapes, false, "Drag bones")
             .on_hover_text("Dragging a shape moves its bone");
@@ -345,6 +335,31 @@ pub fn ui(
         }
     }
     out
+}
+
+/// First, previous, play/pause, next and last frame (each its own widget,
+/// so that a wrapping toolbar can place each).
+fn transport(ui: &mut egui::Ui, playback: &mut Playback, anim: Option<&Animation>) {
+    let on = anim.is_some();
+    let button = |ui: &mut egui::Ui, label: &str, hint: &str| {
+        ui.add_enabled(on, egui::Button::new(label)).on_hover_text(hint).clicked()
+    };
+    if button(ui, "|<", "First frame (Home)") {
+        playback.home();
+    }
+    if button(ui, "<", "Previous frame (Left)") {
+        playback.step_frames(anim, -1);
+    }
+    let play_label = if playback.playing { "Pause" } else { "Play" };
+    if button(ui, play_label, "Play or pause (Space on the canvas)") {
+        playback.toggle_play(anim);
+    }
+    if button(ui, ">", "Next frame (Right)") {
+        playback.step_frames(anim, 1);
+    }
+    if button(ui, ">|", "Last frame (End)") {
+        playback.end(anim);
+    }
 }
 
 fn anim_title(a: &Animation) -> String {

@@ -236,3 +236,89 @@ fn the_setup_pose_of_an_animated_script_edits_the_skeleton() {
     assert_eq!(now, text.replace("\tarm l40\n", &format!("\tarm l40 y{y}\n")));
     assert!((y.parse::<f64>().unwrap() + 30.0 / zoom).abs() < 0.01);
 }
+
+/// Ctrl+Z right after a drag (the canvas has keyboard focus) undoes the
+/// drag, restoring the file exactly; Ctrl+Shift+Z and Ctrl+Y redo it; and
+/// Ctrl+S saves from there.
+#[test]
+fn undo_and_redo_work_right_after_a_drag_with_the_canvas_focused() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(dir.path(), "rig.skel2d", RIG);
+    let mut h = open(&path);
+    let zoom = f64::from(h.state().view.zoom);
+    drag(&mut h, (5.0, 0.0), (5.0 + 70.0 / zoom, 0.0), Modifiers::NONE);
+    let dragged = h.state().doc.text.clone();
+    assert_ne!(dragged, RIG);
+    assert!(h.ctx.memory(|m| m.has_focus(skelpad::app::canvas::canvas_id())), "canvas focused");
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run_steps(1);
+    assert_eq!(h.state().doc.text, RIG, "Ctrl+Z restores the text before the drag");
+    assert_eq!(setup_of(&h.state().doc.text, "arm").x, 5.0);
+    h.key_press_modifiers(Modifiers::COMMAND | Modifiers::SHIFT, Key::Z);
+    h.run_steps(1);
+    assert_eq!(h.state().doc.text, dragged, "Ctrl+Shift+Z redoes");
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run_steps(1);
+    assert_eq!(h.state().doc.text, RIG);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Y);
+    h.run_steps(1);
+    assert_eq!(h.state().doc.text, dragged, "Ctrl+Y redoes");
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run_steps(1);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::S);
+    h.run_steps(2);
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), RIG, "saved exactly as before the drag");
+    assert!(!h.state().doc.is_dirty());
+}
+
+/// Space, arrows and F act on the canvas under the pointer without a click
+/// first; while the editor has focus they are typed, wherever the pointer is.
+#[test]
+fn canvas_keys_work_under_the_pointer_but_never_steal_typing() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = format!("{RIG}anim \"a\" 10fps\n\tarm\n\t\tr 0 -> 90 -> 0\n");
+    let mut h = open(&write(dir.path(), "rig.skel2d", &text));
+    h.ctx.memory_mut(|m| {
+        if let Some(id) = m.focused() {
+            m.surrender_focus(id);
+        }
+    });
+    let over = h.state().canvas.rect.center();
+    h.event(Event::PointerMoved(over));
+    h.run_steps(1);
+    assert!(h.ctx.memory(|m| m.focused()).is_none());
+    h.state_mut().playback.playing = false;
+    h.state_mut().playback.time_secs = 0.0;
+    h.key_press(Key::ArrowRight);
+    h.run_steps(1);
+    h.key_press(Key::ArrowRight);
+    h.run_steps(1);
+    assert!((h.state().playback.time_secs - 0.2).abs() < 1e-9, "{}", h.state().playback.time_secs);
+    h.key_press(Key::Space);
+    h.run_steps(1);
+    assert!(h.state().playback.playing, "Space plays");
+    h.key_press(Key::Space);
+    h.run_steps(1);
+    assert!(!h.state().playback.playing, "Space pauses");
+    let zoom = h.state().view.zoom;
+    h.state_mut().view.zoom = zoom * 3.0;
+    h.key_press(Key::F);
+    h.run_steps(2);
+    assert!((h.state().view.zoom - zoom).abs() < zoom * 0.01, "F fits again");
+
+    // The editor has focus, the pointer rests on the canvas: keys type.
+    h.ctx.memory_mut(|m| m.request_focus(skelpad::app::editor::editor_id()));
+    h.run_steps(1);
+    h.state_mut().editor.select(0..0);
+    h.run_steps(1);
+    h.event(Event::PointerMoved(over));
+    let time = h.state().playback.time_secs;
+    h.event(Event::Text("f".into()));
+    h.key_press(Key::F);
+    h.event(Event::Text(" ".into()));
+    h.key_press(Key::Space);
+    h.run_steps(2);
+    assert!(h.state().doc.text.starts_with("f "), "{:?}", &h.state().doc.text[..12]);
+    assert!(!h.state().playback.playing);
+    assert_eq!(h.state().playback.time_secs, time);
+}

@@ -23,6 +23,8 @@ use skelpad::runtime::evaluate;
 struct ScriptedDialogs {
     answers: Arc<Mutex<VecDeque<Option<PathBuf>>>>,
     asked: Arc<Mutex<Vec<String>>>,
+    /// Like a desktop without a portal: no dialog can be shown.
+    unavailable: Arc<std::sync::atomic::AtomicBool>,
 }
 
 impl ScriptedDialogs {
@@ -32,6 +34,9 @@ impl ScriptedDialogs {
 
     fn next(&self, what: &str) -> PendingDialog {
         self.asked.lock().unwrap().push(what.to_owned());
+        if self.unavailable.load(std::sync::atomic::Ordering::Relaxed) {
+            return PendingDialog::unavailable();
+        }
         PendingDialog::ready(self.answers.lock().unwrap().pop_front().flatten())
     }
 }
@@ -1224,4 +1229,229 @@ fn a_spriter_file_opens_read_only() {
     h.state_mut().playback.select_anim(&arm, once);
     h.run_steps(2);
     assert!(!h.state().playback.looping);
+}
+
+// --- Replacing the document: the pane shows the new text at once ------------
+
+/// The text field drew exactly the document's text in the last frame.
+fn assert_pane_shows_the_document(h: &Harness<'_, SkelpadApp>, what: &str) {
+    let app = h.state();
+    assert_eq!(app.editor.shown_text(), Some(app.doc.text.as_str()), "after {what}");
+}
+
+/// Every way a document is replaced shows the new text in the frame that
+/// replaced it, and typing then edits the text shown. (The highlighted
+/// layout was cached by a generation number every new document restarted
+/// at 1: an unedited document replaced by another kept its layout on screen.)
+#[test]
+fn every_way_of_replacing_the_document_shows_the_new_text_in_the_same_frame() {
+    let dir = tempfile::tempdir().unwrap();
+    let recovery = dir.path().join("recovery");
+    let mut setup = Setup::new(None);
+    setup.watch = true;
+    setup.recovery_dir = Some(recovery.clone());
+    let mut h = setup.build();
+    assert_eq!(h.state().doc.text, skelpad::app::EXAMPLE);
+    assert_pane_shows_the_document(&h, "start");
+
+    // File ▸ Examples, nothing changed before: the reported case.
+    h.get_by_label("File").click();
+    h.run_steps(2);
+    h.get_by_label("Examples").click();
+    h.run_steps(2);
+    h.get_by_label("skins.skel2d").click();
+    h.step();
+    let skins = EXAMPLES.iter().find(|e| e.file == "skins.skel2d").unwrap();
+    assert_eq!(h.state().doc.text, skins.text);
+    assert_pane_shows_the_document(&h, "Examples");
+    // Typing edits the text shown, where the cursor is shown.
+    focus_editor_at(&mut h, 0);
+    h.get_by_label("Script").type_text("zz");
+    h.run_steps(1);
+    assert_eq!(h.state().doc.text, format!("zz{}", skins.text));
+    assert_pane_shows_the_document(&h, "typing");
+    // Undo cannot bring back the previous document's text.
+    for _ in 0..4 {
+        h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+        h.run_steps(1);
+    }
+    assert_eq!(h.state().doc.text, skins.text, "undo stops at the opened text");
+    assert_pane_shows_the_document(&h, "undo");
+
+    // File ▸ Open Recent.
+    let rig = write(dir.path(), "rig.skel2d", RIG);
+    h.state_mut().settings.add_recent(&rig);
+    h.get_by_label("File").click();
+    h.run_steps(2);
+    h.get_by_label("Open Recent").click();
+    h.run_steps(2);
+    let label = std::fs::canonicalize(&rig).unwrap().display().to_string();
+    h.get_by_label(&label).click();
+    h.step();
+    assert_eq!(h.state().doc.text, RIG);
+    assert_pane_shows_the_document(&h, "Open Recent");
+
+    // Reloaded from disk (another program wrote the file), once the
+    // watcher started on the next frame is running.
+    h.run_steps(2);
+    std::thread::sleep(Duration::from_millis(200));
+    let v2 = RIG.replace("l40", "l55");
+    std::fs::write(&rig, &v2).unwrap();
+    assert!(step_until(&mut h, |app| app.doc.text == v2), "not reloaded");
+    assert_pane_shows_the_document(&h, "reload from disk");
+
+    // File ▸ Open… through the dialog.
+    let other = write(dir.path(), "other.skel2d", &RIG.replace("arm", "leg"));
+    setup.dialogs.answer(Some(&other));
+    h.key_press_modifiers(Modifiers::COMMAND, Key::O);
+    h.step(); // asks; the answer is taken at the start of the next frame
+    h.step();
+    assert_eq!(h.state().doc.path.as_deref(), Some(other.as_path()));
+    assert_pane_shows_the_document(&h, "Open");
+
+    // File ▸ New.
+    h.key_press_modifiers(Modifiers::COMMAND, Key::N);
+    h.step();
+    assert_eq!(h.state().doc.text, "");
+    assert_pane_shows_the_document(&h, "New");
+
+    // Recovery: an unsaved buffer offered back by the next run.
+    focus_editor_at(&mut h, 0);
+    h.get_by_label("Script").type_text("skeleton\n\tkept l5\n");
+    for t in [100.0, 104.0, 108.0] {
+        h.input_mut().time = Some(t);
+        h.step();
+    }
+    drop(h);
+    let mut h = setup.build();
+    assert!(h.state().has_prompt());
+    h.get_by_label("Restore").click();
+    h.step();
+    assert_eq!(h.state().doc.text, "skeleton\n\tkept l5\n");
+    assert_pane_shows_the_document(&h, "recovery");
+}
+
+// --- No native file dialog: the built-in one --------------------------------
+
+/// Without a native dialog (no desktop portal), Save of an untitled script,
+/// Open and Export fall back to the dialog drawn in egui, say so once, and
+/// a save over an existing file asks first.
+#[test]
+fn without_a_native_dialog_saving_opening_and_exporting_use_the_built_in_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let setup = Setup::new(None);
+    setup.dialogs.unavailable.store(true, std::sync::atomic::Ordering::Relaxed);
+    let mut h = setup.build();
+    let rig = write(dir.path(), "rig.skel2d", RIG);
+    // The dialog starts in the folder of the most recent file.
+    h.state_mut().settings.add_recent(&rig);
+    focus_editor_at(&mut h, 0);
+    h.get_by_label("Script").type_text("# mine\n");
+    h.run_steps(1);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::S);
+    h.run_steps(2);
+    assert_eq!(setup.dialogs.asked.lock().unwrap().as_slice(), ["Save script as"]);
+    let status = h.state().status.clone().unwrap();
+    assert!(status.0.contains("No native file dialog"), "{status:?}");
+    h.get_by_label_contains("Save script as");
+    h.get_by_label("Save").click();
+    h.run_steps(2);
+    let saved = dir.path().join("walk_cycle.skel2d");
+    assert_eq!(std::fs::read_to_string(&saved).unwrap(), h.state().doc.text);
+    assert!(h.state().doc.text.starts_with("# mine\n"));
+    assert!(!h.state().doc.is_dirty());
+    assert_eq!(h.state().doc.path.as_deref(), Some(saved.as_path()));
+
+    // Open: the native dialog is not asked again; the built-in one lists
+    // the folder's files.
+    h.key_press_modifiers(Modifiers::COMMAND, Key::O);
+    h.run_steps(2);
+    assert_eq!(setup.dialogs.asked.lock().unwrap().len(), 1);
+    h.get_by_label_contains("rig.skel2d").click();
+    h.run_steps(1);
+    h.get_by_label("Open").click();
+    h.run_steps(2);
+    assert_eq!(h.state().doc.path.as_deref(), Some(rig.as_path()));
+    assert_eq!(h.state().doc.text, RIG);
+
+    // Export ▸ PNG over an existing file: asked first; Cancel keeps it.
+    let png = dir.path().join("rig.png");
+    std::fs::write(&png, "old").unwrap();
+    for replace in [false, true] {
+        h.get_by_label("Export").click();
+        h.run_steps(3);
+        h.get_by_label("PNG of this frame…").click();
+        h.run_steps(3);
+        h.get_by_label("Choose file…").click();
+        h.run_steps(20); // until the options dialog has faded out
+        h.get_by_label("Save").click();
+        h.run_steps(20);
+        h.get_by_label("Replace the file?");
+        h.get_by_label(if replace { "Replace" } else { "Cancel" }).click();
+        h.run_steps(2);
+    }
+    assert!(
+        step_until(&mut h, |app| app.export_job.is_none()
+            && app.status.as_ref().is_some_and(|s| s.0.starts_with("Exported PNG"))),
+        "{:?}",
+        h.state().status
+    );
+    assert!(std::fs::read(&png).unwrap().starts_with(b"\x89PNG"));
+    assert_eq!(setup.dialogs.asked.lock().unwrap().len(), 1, "native dialogs not asked again");
+}
+
+// --- A small window -----------------------------------------------------------
+
+/// At 800×600 every control of the timeline toolbar is inside the window
+/// (the toolbar wraps instead of running off the right edge), and so is the
+/// scrub bar under it.
+#[test]
+fn every_timeline_control_is_on_screen_in_an_800_by_600_window() {
+    for size in [[800.0, 600.0], [640.0, 400.0], [1280.0, 800.0]] {
+        let services = Services {
+            dialogs: Box::new(ScriptedDialogs::default()),
+            recovery_dir: None,
+            watch_files: false,
+        };
+        let mut h = Harness::builder()
+            .with_size(size)
+            .build_eframe(move |cc| SkelpadApp::new(cc, None, services));
+        h.run_steps(3);
+        let screen = eframe::egui::Rect::from_min_size(Pos2::ZERO, size.into());
+        let playing = if h.state().playback.playing { "Pause" } else { "Play" };
+        for label in [
+            "Animation",
+            "Skin",
+            "|<",
+            "<",
+            playing,
+            ">",
+            ">|",
+            "Loop",
+            "Speed",
+            "Bones",
+            "Onion skin",
+            "Grid",
+            "Drag bones",
+            "Drag shapes",
+            "Snap",
+            "Fit",
+            "Scrub bar",
+        ] {
+            let nodes: Vec<_> = h.get_all_by_label(label).collect();
+            assert!(!nodes.is_empty(), "no {label}");
+            for n in nodes {
+                let r = n.rect();
+                assert!(
+                    screen.contains_rect(r) && r.width() > 0.0,
+                    "{label} at {r:?} is not inside the {size:?} window"
+                );
+            }
+        }
+        let readout = h.get_by_label_contains(" frame ").rect();
+        assert!(screen.contains_rect(readout), "frame readout at {readout:?}, {size:?}");
+        // The canvas keeps a usable area.
+        let canvas = h.state().canvas.rect;
+        assert!(canvas.height() >= size[1] * 0.25, "canvas {canvas:?} at {size:?}");
+    }
 }
