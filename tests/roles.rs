@@ -93,6 +93,7 @@ fn plausible(role: Role, s: &str) -> bool {
         // (`~NUM`: an expectation's tolerance.)
         Role::Option => s.contains(':') || s.starts_with('~'),
         Role::Loop => s == "{" || s.starts_with('}'),
+        Role::Event => s.starts_with('!'),
         Role::Advance => s.ends_with('>') && s.trim_end_matches('>').chars().all(|c| c == '-'),
         Role::PathCommand => ["M", "L", "Q", "B", "C", ":"].contains(&s),
         Role::Comment => s.starts_with('#'),

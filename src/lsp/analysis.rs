@@ -52,7 +52,7 @@ pub fn role_token(role: Role) -> Option<(u32, u32)> {
         Role::Boolean | Role::AttachmentRef => (7, 0),
         Role::Loop | Role::Advance => (8, 0),
         Role::Option => (9, 0),
-        Role::PathCommand => (10, 0),
+        Role::PathCommand | Role::Event => (10, 0),
         Role::Comment => (11, 0),
         Role::Color => (COLOR_TYPE, 0),
         Role::Invalid => return None,

@@ -341,8 +341,55 @@ pub struct AnimItem {
     pub is_slot: bool,
     /// Defaults overriding the animation's for this item's timelines.
     pub opts: Opts,
-    /// The timeline lines under the item, in the order written.
+    /// The timeline lines under the item, in the order written (none for
+    /// an event item).
     pub timelines: Vec<TimelineLine>,
+    /// `true` for `!EVENT`: `target` is the event's name and `events` its
+    /// lines.
+    pub is_event: bool,
+    /// The lines under an event item, in the order written (none for a
+    /// bone or slot item).
+    pub events: Vec<EventLine>,
+}
+
+/// The payload the keys of an event line carry: its first token.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum EventKind {
+    /// `e`: no payload; each `!` token fires the event.
+    Bare,
+    /// `i`: a whole number (-2147483648 to 2147483647).
+    Int,
+    /// `f`: a number.
+    Float,
+    /// `s`: a `"string"` (no whitespace inside, like every token).
+    Text,
+}
+
+impl EventKind {
+    /// The kind named by an event line's first token.
+    pub fn parse(s: &str) -> Option<EventKind> {
+        Some(match s {
+            "e" => EventKind::Bare,
+            "i" => EventKind::Int,
+            "f" => EventKind::Float,
+            "s" => EventKind::Text,
+            _ => return None,
+        })
+    }
+}
+
+/// `KIND COMMAND+` under an event item: the timeline notation, each value
+/// fires the event at the current frame. Values are `!` (`e`), numbers
+/// (`i`, `f`, also `+N` and `*N`) or `"strings"` (`s`), pushed as
+/// [`KeyValue::Bool`], [`KeyValue::Number`] and [`KeyValue::Name`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct EventLine {
+    /// The payload kind and its token.
+    pub kind: Spanned<EventKind>,
+    /// The valid commands in the order written (never empty).
+    pub commands: Vec<Spanned<TimelineCommand>>,
+    /// The whole line (without its indentation).
+    pub span: Span,
 }
 
 /// The property a timeline animates: its one-letter name at the start of
