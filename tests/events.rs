@@ -60,7 +60,8 @@ fn events_fire_at_their_frames_in_time_order() {
 
 #[test]
 fn an_event_after_the_last_key_lengthens_the_animation() {
-    let a = anim("skeleton\n\tb\nanim \"a\" 10fps\n\tb\n\t\tx 0 -> 1\n\t!end\n\t\te ! 30:> !\n", "a");
+    let a =
+        anim("skeleton\n\tb\nanim \"a\" 10fps\n\tb\n\t\tx 0 -> 1\n\t!end\n\t\te ! 30:> !\n", "a");
     // x ends at frame 5; the event at 30 (3 s at 10 fps).
     assert_eq!(a.duration_secs, 3.0);
     assert_eq!(a.events.len(), 2);
@@ -68,7 +69,8 @@ fn an_event_after_the_last_key_lengthens_the_animation() {
 
 #[test]
 fn sections_of_one_animation_merge_their_events() {
-    let text = "skeleton\n\tb\nanim \"a\"\n\t!hit\n\t\te ! 10:> !\nanim \"a\"\n\t!hit 5:\n\t\te !\n";
+    let text =
+        "skeleton\n\tb\nanim \"a\"\n\t!hit\n\t\te ! 10:> !\nanim \"a\"\n\t!hit 5:\n\t\te !\n";
     let a = anim(text, "a");
     let frames: Vec<f64> = a.events.iter().map(|e| e.frame).collect();
     assert_eq!(frames, [0.0, 5.0, 10.0]);
@@ -132,4 +134,35 @@ fn pose_json_lists_each_animations_events() {
         events[8],
         serde_json::json!({"name": "gain", "frame": 20.0, "time": 1.0, "float": 2.25})
     );
+}
+
+#[test]
+fn expect_checks_that_an_event_fires_and_that_it_does_not() {
+    use skelpad::runtime::expect::compile_checked;
+    let base = "skeleton\n\tb\nanim \"a\" 10fps 0:5\n\tb\n\t\tx 0 --> 1\n\t!hit\n\t\ti 7 -> 8\n";
+    // hit: 7 at frame 0, 8 at frame 5.
+    let good =
+        format!("{base}expect \"a\" 5\n\t!hit\n\t!hit 8\n\t!hit never 1 4\n\t!hit never 6 10\n");
+    let comp = compile_checked(&good);
+    assert!(comp.diagnostics.is_empty(), "{:?}", comp.diagnostics);
+    assert_eq!(comp.expectations.len(), 4);
+    assert!(comp.expectations.iter().all(|e| e.passed() && e.event.as_deref() == Some("hit")));
+
+    let bad = format!(
+        "{base}expect \"a\" 4\n\t!hit\nexpect \"a\" 5\n\t!hit 7\n\t!hit never 0 4\n\t!miss\nexpect\n\t!hit\n"
+    );
+    let comp = compile_checked(&bad);
+    let m: Vec<&str> = comp.diagnostics.iter().map(|d| d.message.as_str()).collect();
+    assert_eq!(
+        m,
+        [
+            "expected event `hit` to fire at frame 4; it fires at frames: 0, 5",
+            "expected event `hit` at frame 5 to carry 7, it carries 8",
+            "expected event `hit` not to fire from frame 0 to 4; it fires at frame 0",
+            "animation \"a\" fires no event `miss`",
+            "an event expectation needs an animation",
+        ]
+    );
+    assert_eq!(comp.expectations.len(), 5);
+    assert!(comp.expectations.iter().all(|e| !e.passed()));
 }

@@ -544,6 +544,21 @@ pub struct ExpectLine {
     pub checks: Vec<Spanned<(ExpectProp, f64)>>,
     /// The line's `~TOL`, overriding the section's tolerance.
     pub tolerance: Option<f64>,
+    /// `!EVENT …`: an event check (then `target` is the event's name and
+    /// `checks` is empty).
+    pub event: Option<EventExpect>,
+}
+
+/// What an `expect` line says about an event (LANGUAGE-EXT.md, "Events").
+#[derive(Clone, Debug, PartialEq)]
+pub enum EventExpect {
+    /// `!EVENT [PAYLOAD]`: the event fires at the section's frame (with
+    /// this payload: a number for `i`/`f` events, a [`KeyValue::Name`]
+    /// string for `s` events).
+    Fires(Option<Spanned<KeyValue>>),
+    /// `!EVENT never FROM TO`: no key of the event falls on a frame from
+    /// FROM to TO (both included); the span covers the three tokens.
+    Never(Spanned<(f64, f64)>),
 }
 
 /// A value an expectation checks.
