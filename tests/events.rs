@@ -166,3 +166,105 @@ fn expect_checks_that_an_event_fires_and_that_it_does_not() {
     assert_eq!(comp.expectations.len(), 5);
     assert!(comp.expectations.iter().all(|e| !e.passed()));
 }
+
+/// `(name, time)` of every event of `v`'s animation `anim`, sorted.
+fn event_keys(v: &serde_json::Value, anim: &str) -> Vec<(String, f64)> {
+    let a = v["animations"].as_array().unwrap().iter().find(|a| a["name"] == anim).unwrap();
+    let mut out: Vec<(String, f64)> = a["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            assert!(
+                e.get("int").is_none() && e.get("float").is_none() && e.get("string").is_none()
+            );
+            (e["name"].as_str().unwrap().to_string(), e["time"].as_f64().unwrap())
+        })
+        .collect();
+    out.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
+    out
+}
+
+fn pose(path: &std::path::Path) -> serde_json::Value {
+    let out = Command::new(env!("CARGO_BIN_EXE_skelpad"))
+        .args(["pose", "--json", path.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// The eventline keys of `tests/fixtures/spriter/events.scml` and `.scon`
+/// (the same file in both syntaxes), copied from the files by hand:
+/// `skelpad pose --json` of the file and of the script `skelpad convert`
+/// writes from it list exactly these, in time order.
+#[test]
+fn spriter_eventlines_become_events_and_survive_convert() {
+    let file_keys = |space: &str| {
+        let mut v: Vec<(String, f64)> = vec![
+            ("land".to_string(), 0.333),
+            ("land".to_string(), 0.75),
+            ("step".to_string(), 0.0),
+            ("step".to_string(), 0.333),
+            ("step".to_string(), 1.0),
+            (format!("hit{space}sound"), 0.5),
+        ];
+        v.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
+        v
+    };
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/spriter");
+    let dir = tempfile::tempdir().unwrap();
+    for ext in ["scml", "scon"] {
+        let src = root.join(format!("events.{ext}"));
+        let imported = pose(&src);
+        assert_eq!(event_keys(&imported, "run"), file_keys(" "), "{ext}: import");
+        assert!(event_keys(&imported, "still").is_empty());
+        let script = dir.path().join(format!("events-{ext}.skel2d"));
+        let out = Command::new(env!("CARGO_BIN_EXE_skelpad"))
+            .args(["convert", src.to_str().unwrap(), "-o", script.to_str().unwrap()])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("event \"hit sound\" is called \"hit_sound\""), "{err}");
+        assert!(!err.contains("event key(s)"), "{err}");
+        let text = std::fs::read_to_string(&script).unwrap();
+        assert!(text.contains("\t!step\n"), "{text}");
+        let converted = pose(&script);
+        let got = event_keys(&converted, "run");
+        let want = file_keys("_");
+        assert_eq!(got.len(), want.len(), "{ext}: {got:?}");
+        for (g, w) in got.iter().zip(&want) {
+            assert_eq!(g.0, w.0, "{ext}");
+            // frame / fps gives the millisecond time back to a double's
+            // last bits.
+            assert!((g.1 - w.1).abs() < 1e-12, "{ext}: {g:?} vs {w:?}");
+        }
+        // In time order in the JSON itself.
+        let times: Vec<f64> = converted["animations"][0]["events"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| e["time"].as_f64().unwrap())
+            .collect();
+        assert!(times.is_sorted(), "{times:?}");
+    }
+}
+
+#[test]
+fn skf_export_warns_once_naming_the_events_it_leaves_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("w.skel2d");
+    let text = format!("{WALK}anim \"other\"\n\tleg\n\t\tr 0 -> 5\n\t!ping\n\t\te ! -> !\n");
+    std::fs::write(&src, text).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_skelpad"))
+        .args(["export", src.to_str().unwrap(), "-o", dir.path().join("w.skf").to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let err = String::from_utf8_lossy(&out.stderr);
+    // walk: 9 keys of 4 events; other: 2 keys of one.
+    let want = "warning: events: SkelForm files have no events; 11 event key(s) are left out: \"walk\" (`blink`, `count`, `footstep`, `gain`); \"other\" (`ping`)";
+    assert_eq!(err.matches("SkelForm files have no events").count(), 1, "{err}");
+    assert!(err.contains(want), "{err}");
+}
