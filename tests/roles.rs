@@ -62,12 +62,12 @@ fn plausible(role: Role, s: &str) -> bool {
         Role::BonePath | Role::BoneRef => {
             s.split('.').all(|seg| !seg.is_empty() && !seg.contains(['@', ':', '#', ',']))
         }
-        // `local`/`world` of expectation lines; the words of IK lines.
+        // `local`/`world`/`never` of expectation lines; the words of IK lines.
         Role::BoneProperty => {
             letter_number("lrxyij")
                 || [
                     "flip-x", "flip-y", "no-rot", "no-scale", "local", "world", "to", "up", "from",
-                    "fabrik", "arc", "cw", "ccw",
+                    "fabrik", "arc", "cw", "ccw", "never",
                 ]
                 .contains(&s)
         }

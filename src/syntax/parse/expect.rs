@@ -186,7 +186,7 @@ impl Parser {
         };
         let mut rest = &toks[1..];
         if let Some(t) = rest.first().filter(|t| t.text == "never") {
-            self.role(line, t, Role::Property);
+            self.role(line, t, Role::BoneProperty);
             let frames: Vec<Option<f64>> =
                 rest[1..].iter().take(2).map(|t| token::unsigned(t.text)).collect();
             let (Some(Some(a)), Some(Some(b))) = (frames.first(), frames.get(1)) else {
