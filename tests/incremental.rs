@@ -49,6 +49,9 @@ fn edit() -> impl Strategy<Value = Edit> {
         1 => Just("anim \"z\"\n\tb\n\t\tx 0 -> 5\n".to_string()),
         1 => Just("\tnew.bone l3\n".to_string()),
         1 => Just("\t!ev 2:\n\t\ts \"a\" -> \"b\"\n".to_string()),
+        1 => Just(" delay 3".to_string()),
+        1 => Just(" chain 2 reverse".to_string()),
+        1 => Just("anim \"m\" from \"z\" mirror pingpong\n".to_string()),
         1 => "[a-z.@ :>{}!\"\\[\\]-]{1,4}",
     ];
     let near = prop_oneof![1 => Just(None), 1 => (-4i8..4).prop_map(Some)];

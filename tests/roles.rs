@@ -91,7 +91,12 @@ fn plausible(role: Role, s: &str) -> bool {
         Role::Boolean => s == "true" || s == "false",
         Role::AttachmentRef => !s.is_empty(),
         // (`~NUM`: an expectation's tolerance.)
-        Role::Option => s.contains(':') || s.starts_with('~'),
+        // (Timing modifiers: header and item words.)
+        Role::Option => {
+            s.contains(':')
+                || s.starts_with('~')
+                || ["from", "reverse", "pingpong", "mirror", "delay", "chain"].contains(&s)
+        }
         Role::Loop => s == "{" || s.starts_with('}'),
         Role::Event => s.starts_with('!'),
         Role::Advance => s.ends_with('>') && s.trim_end_matches('>').chars().all(|c| c == '-'),

@@ -316,6 +316,9 @@ fn move_item(i: &mut AnimItem, by: u32) {
             c.span = c.span.shifted(by);
         }
     }
+    for d in [&mut i.delay, &mut i.chain].into_iter().flatten() {
+        d.span = d.span.shifted(by);
+    }
     for e in &mut i.events {
         e.kind.span = e.kind.span.shifted(by);
         e.span = e.span.shifted(by);

@@ -925,6 +925,10 @@ pub struct Animation {
     /// The events it fires, in time order (events at the same time in the
     /// order they were written).
     pub events: Vec<Event>,
+    /// Per bone, seconds its bone and flip channels play late, wrapping
+    /// around `[0, duration)` (`delay`/`chain` in a script), sorted by
+    /// bone; each delay in `(0, duration)`.
+    pub bone_delays: Vec<(BoneId, f64)>,
 }
 
 impl Animation {
@@ -946,6 +950,7 @@ impl Animation {
             parents: Vec::new(),
             looping: None,
             events: Vec::new(),
+            bone_delays: Vec::new(),
         }
     }
 

@@ -330,6 +330,32 @@ pub struct AnimSection {
     pub opts: Opts,
     /// The animated bones and slots in the order written.
     pub items: Vec<AnimItem>,
+    /// Timing modifiers on the header (LANGUAGE-EXT.md, "Timing modifiers").
+    pub modifiers: AnimModifiers,
+}
+
+/// `from "SOURCE"`, `reverse`, `pingpong`, `mirror` on an `anim` header;
+/// each with the span of its word(s).
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct AnimModifiers {
+    /// `from "SOURCE"`: the animation starts as a copy of SOURCE's.
+    pub from: Option<Spanned<String>>,
+    /// `reverse`: plays backwards.
+    pub reverse: Option<Span>,
+    /// `pingpong`: plays forwards, then backwards (twice as long).
+    pub pingpong: Option<Span>,
+    /// `mirror`: left and right swapped (see LANGUAGE-EXT.md).
+    pub mirror: Option<Span>,
+}
+
+impl AnimModifiers {
+    /// Whether the header sets any modifier.
+    pub fn any(&self) -> bool {
+        self.from.is_some()
+            || self.reverse.is_some()
+            || self.pingpong.is_some()
+            || self.mirror.is_some()
+    }
 }
 
 /// `BONEREF [OPTS]` or `@SLOTREF [OPTS]`.
@@ -350,6 +376,12 @@ pub struct AnimItem {
     /// The lines under an event item, in the order written (none for a
     /// bone or slot item).
     pub events: Vec<EventLine>,
+    /// `delay N`: the item's bone plays its timelines N frames later,
+    /// wrapping around the animation's loop (bone items only).
+    pub delay: Option<Spanned<f64>>,
+    /// `chain N`: every bone below the item's bone plays its timelines N
+    /// frames after its parent (bone items only).
+    pub chain: Option<Spanned<f64>>,
 }
 
 /// The payload the keys of an event line carry: its first token.

@@ -336,8 +336,38 @@ impl Parser {
             fps: None,
             opts: Opts::default(),
             items: Vec::new(),
+            modifiers: AnimModifiers::default(),
         };
+        let mut after_from: Option<Span> = None;
         for t in &toks[1..] {
+            let sp = tok_span(header, t);
+            if let Some(from) = after_from.take() {
+                match quoted(t.text).filter(|_| t.text.len() >= 2) {
+                    Some(n) => {
+                        self.role(header, t, Role::String);
+                        a.modifiers.from = Some(Spanned::new(n.to_string(), sp));
+                    }
+                    None => self.push(
+                        Diagnostic::error(from, "`from` takes the name of an animation in quotes")
+                            .hint("e.g. `anim \"walk-back\" from \"walk\" reverse`"),
+                    ),
+                }
+                if a.modifiers.from.is_some() {
+                    continue;
+                }
+            }
+            let word = match t.text {
+                "from" => Some(&mut after_from),
+                "reverse" => Some(&mut a.modifiers.reverse),
+                "pingpong" => Some(&mut a.modifiers.pingpong),
+                "mirror" => Some(&mut a.modifiers.mirror),
+                _ => None,
+            };
+            if let Some(slot) = word {
+                self.role(header, t, Role::Option);
+                *slot = Some(sp);
+                continue;
+            }
             if let Some(n) = quoted(t.text) {
                 self.role(header, t, Role::String);
                 a.name = Spanned::new(n.to_string(), tok_span(header, t));
@@ -355,12 +385,15 @@ impl Parser {
                 self.apply_opts(&mut a.opts, &o, header, t);
             } else {
                 let mut d = Diagnostic::error(tok_span(header, t), format!("unexpected `{}` in animation header", t.text))
-                    .hint("the header takes a \"name\", a frame rate like `24fps` and defaults `frame:step:easing` like `0:5:li`");
+                    .hint("the header takes a \"name\", a frame rate like `24fps`, defaults `frame:step:easing` like `0:5:li` and the modifiers `from \"ANIM\"`, `reverse`, `pingpong`, `mirror`");
                 if t.text.starts_with('"') {
                     d = d.hint("names are written in double quotes and cannot contain spaces");
                 }
                 self.push(d);
             }
+        }
+        if let Some(from) = after_from {
+            self.push(Diagnostic::error(from, "`from` takes the name of an animation in quotes"));
         }
         self.anim(&mut a, rest);
         a
@@ -439,7 +472,28 @@ impl Parser {
                     },
                 );
                 let mut opts = Opts::default();
+                let (mut delay, mut chain) = (None, None);
+                let mut word: Option<(&str, Span)> = None;
                 for t in &toks[1..] {
+                    if let Some((w, wsp)) = word.take() {
+                        match token::unsigned(t.text) {
+                            Some(n) => {
+                                self.role(line, t, Role::Number);
+                                let v = Some(Spanned::new(n, wsp.cover(tok_span(line, t))));
+                                if w == "delay" { delay = v } else { chain = v }
+                            }
+                            None => self.push(Diagnostic::error(
+                                wsp,
+                                format!("`{w}` takes a number of frames, e.g. `{w} 3`"),
+                            )),
+                        }
+                        continue;
+                    }
+                    if (t.text == "delay" || t.text == "chain") && !is_event && !is_slot {
+                        self.role(line, t, Role::Option);
+                        word = Some((t.text, tok_span(line, t)));
+                        continue;
+                    }
                     match token::options(t.text, false) {
                         Some(o) => {
                             self.role(line, t, Role::Option);
@@ -458,10 +512,18 @@ impl Parser {
                     .iter()
                     .take_while(|(l, _)| l.text.as_bytes().get(1).is_some_and(|&c| c == b'\t'))
                     .count();
+                if let Some((w, wsp)) = word {
+                    self.push(Diagnostic::error(
+                        wsp,
+                        format!("`{w}` takes a number of frames, e.g. `{w} 3`"),
+                    ));
+                }
                 a.items.push(AnimItem {
                     target,
                     is_slot,
                     opts,
+                    delay,
+                    chain,
                     timelines: Vec::with_capacity(if is_event { 0 } else { nested }),
                     is_event,
                     events: Vec::with_capacity(if is_event { nested } else { 0 }),
