@@ -139,6 +139,14 @@ impl SkelpadApp {
                     self.open_builtin_dialog(purpose, request);
                 }
             }
+            // An event the playhead just passed flashes here.
+            if let Some(ev) = self.playback.flash(self.now) {
+                ui.colored_label(egui::Color32::from_rgb(0xD0, 0x40, 0xC0), format!("▶ {ev}"))
+                    .on_hover_text(
+                        "an event of the animation fired (the timeline marks its events)",
+                    );
+                ui.separator();
+            }
             if let Some((msg, is_error)) = &self.status {
                 let r = if *is_error {
                     ui.colored_label(ui.visuals().error_fg_color, msg)

@@ -63,7 +63,7 @@ pub const SHORTCUTS: &[(&str, &str)] = &[
 /// One entry of the quick reference.
 pub struct RefEntry {
     /// Where it belongs: "Lines", "Skeleton", "Slots", "Shapes", "Paths",
-    /// "Skins", "Order", "IK", "Animation", "Timelines", "Easings".
+    /// "Skins", "Order", "IK", "Animation", "Timelines", "Events", "Easings".
     pub section: &'static str,
     /// The entry's heading.
     pub title: &'static str,
@@ -262,6 +262,24 @@ pub const REFERENCE: &[RefEntry] = &[
         example: "\t\tx 0 1000000:> 10",
     },
     RefEntry {
+        section: "Events",
+        title: "!NAME: an event item",
+        text: "One tab, among the animated items: an event the animation fires, optionally with its own F:S:E defaults. Its lines place keys like a timeline's; playback flashes the event on the status line (see LANGUAGE-EXT.md).",
+        example: "\t!footstep 0:10",
+    },
+    RefEntry {
+        section: "Events",
+        title: "Event lines: e i f s",
+        text: "Two tabs: a payload kind and keys in the timeline notation. e fires with `!` (no payload), i a whole number, f a number, s a \"string\"; each value fires the event at the current frame.",
+        example: "\t\ts \"foot-l\" -> \"foot-r\"",
+    },
+    RefEntry {
+        section: "Events",
+        title: "expect: !EVENT, !EVENT never F G",
+        text: "In an expect section of an animation: the event fires at the section's frame (with a payload if written), or never fires from frame F to frame G.",
+        example: "\t!footstep never 1 9",
+    },
+    RefEntry {
         section: "IK",
         title: "ik: inverse kinematics",
         text: "One family per line: the tip bone, `to` the target bone, `up N` parents (or `from` a bone above the tip), then fabrik|arc and cw|ccw. The tip's origin reaches for the target; the target must not hang below the chain (see LANGUAGE-EXT.md).",
@@ -429,6 +447,11 @@ mod tests {
                 ("Order", 1) => format!("{base}order\n{line}\n"),
                 ("IK", 1) => format!("{base}\ttarget x30\nik\n{line}\n"),
                 ("Animation", 1) => format!("{base}anim \"a\"\n{line}\n\t\tx 0 -> 1\n"),
+                ("Events", 1) if e.title.starts_with("expect") => {
+                    format!("{base}anim \"a\"\n\t!footstep\n\t\te ! 10:> !\nexpect \"a\"\n{line}\n")
+                }
+                ("Events", 1) => format!("{base}anim \"a\"\n{line}\n\t\te !\n"),
+                ("Events", 2) => format!("{base}anim \"a\"\n\t!ev\n{line}\n"),
                 ("Timelines", 2) if e.title.starts_with("Slot") => {
                     format!("{base}anim \"a\"\n\t@body\n{line}\n")
                 }

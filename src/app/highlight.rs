@@ -109,7 +109,7 @@ impl Palette {
         match role {
             Role::SectionKeyword | Role::Boolean | Role::PathCommand => self.keyword,
             Role::BonePath | Role::BoneRef | Role::AttachmentRef => self.name,
-            Role::SlotHead | Role::SlotRef => self.slot,
+            Role::SlotHead | Role::SlotRef | Role::Event => self.slot,
             Role::AttachmentType => self.kind,
             Role::BoneProperty | Role::Property => self.property,
             Role::Number => self.number,

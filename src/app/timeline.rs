@@ -38,6 +38,9 @@ pub struct Playback {
     last_clock: Option<f64>,
     /// Imported files: the animation whose own looping set `looping`.
     pub looping_set_for: Option<String>,
+    /// The events the playhead last passed while playing, as the status
+    /// line shows them, and the clock reading then ([`Playback::flash`]).
+    flash: Option<(String, f64)>,
 }
 
 /// The most key ticks the scrub bar draws: more than it has pixels.
@@ -71,6 +74,7 @@ impl Default for Playback {
             setup_pose: false,
             last_clock: None,
             looping_set_for: None,
+            flash: None,
         }
     }
 }
@@ -78,6 +82,43 @@ impl Default for Playback {
 /// The longest step one frame may advance the playhead: after the app was
 /// stalled (a dialog, a suspended laptop) playback resumes instead of jumping.
 const MAX_STEP_SECS: f64 = 0.25;
+
+/// How long the status line shows an event the playhead passed.
+pub const FLASH_SECS: f64 = 0.8;
+
+/// The most event names one flash lists.
+const FLASH_NAMES: usize = 3;
+
+/// The events of `anim` whose time lies in `(from, to]` (`from` included
+/// when `from_included`), as the status line lists them: `name` or
+/// `name "payload"`, at most [`FLASH_NAMES`] and a count of the others.
+fn events_between(
+    anim: &Animation,
+    from: f64,
+    to: f64,
+    from_included: bool,
+    out: &mut Vec<String>,
+    more: &mut usize,
+) {
+    use crate::model::EventPayload;
+    // Events are sorted by time: the first one at or after `from`.
+    let start = anim.events.partition_point(|e| e.time_secs < from);
+    for e in anim.events[start..].iter().take_while(|e| e.time_secs <= to) {
+        if e.time_secs == from && !from_included {
+            continue;
+        }
+        if out.len() >= FLASH_NAMES {
+            *more += 1;
+            continue;
+        }
+        out.push(match &e.payload {
+            EventPayload::None => e.name.clone(),
+            EventPayload::Int(i) => format!("{} {i}", e.name),
+            EventPayload::Float(f) => format!("{} {f}", e.name),
+            EventPayload::Text(t) => format!("{} \"{t}\"", e.name),
+        });
+    }
+}
 
 impl Playback {
     /// Finds the selected animation and skin in `arm`, following renames.
@@ -130,6 +171,7 @@ impl Playback {
             self.last_clock = None;
             return;
         };
+        let starting = self.last_clock.is_none();
         let dt = self.last_clock.map_or(0.0, |last| (now_secs - last).clamp(0.0, MAX_STEP_SECS));
         self.last_clock = Some(now_secs);
         let d = anim.duration_secs;
@@ -137,6 +179,7 @@ impl Playback {
             self.time_secs = 0.0;
             return;
         }
+        let before = self.time_secs;
         let t = self.time_secs + dt * self.speed;
         if self.looping {
             self.time_secs = t.rem_euclid(d);
@@ -147,6 +190,31 @@ impl Playback {
         } else {
             self.time_secs = t;
         }
+        // The events passed: from the time before (included when playback
+        // just started there) to the time now, across the loop's end.
+        let (mut names, mut more) = (Vec::new(), 0);
+        if self.looping && t >= d {
+            events_between(anim, before, d, starting, &mut names, &mut more);
+            events_between(anim, 0.0, self.time_secs, true, &mut names, &mut more);
+        } else {
+            events_between(anim, before, self.time_secs, starting, &mut names, &mut more);
+        }
+        if !names.is_empty() {
+            let mut text = names.join(", ");
+            if more > 0 {
+                text.push_str(&format!(" and {more} more"));
+            }
+            self.flash = Some((text, now_secs));
+        }
+    }
+
+    /// The events the playhead passed less than [`FLASH_SECS`] before the
+    /// clock reading `now_secs`, for the status line.
+    pub fn flash(&self, now_secs: f64) -> Option<&str> {
+        self.flash
+            .as_ref()
+            .filter(|(_, at)| now_secs - at < FLASH_SECS && now_secs >= *at)
+            .map(|(t, _)| t.as_str())
     }
 
     /// The time handed to the runtime.
@@ -468,6 +536,7 @@ fn scrub_bar(
             Stroke::NONE,
         ));
     }
+    event_marks(&response, &painter, anim, rect, x_of);
     let x = x_of(playback.sample_time(Some(anim)));
     painter.line_segment(
         [Pos2::new(x, rect.top()), Pos2::new(x, rect.bottom())],
@@ -485,6 +554,85 @@ fn scrub_bar(
         text_color,
     );
     jump
+}
+
+/// The colour of event marks on the scrub bar.
+const EVENT_COLOR: Color32 = Color32::from_rgb(0xD0, 0x40, 0xC0);
+
+/// The positions of `anim`'s events on the scrub bar: one mark per pixel
+/// column (events are sorted by time), each with the events it stands for
+/// (a range of `anim.events`).
+fn event_columns(
+    anim: &Animation,
+    x_of: impl Fn(f64) -> f32,
+) -> Vec<(f32, std::ops::Range<usize>)> {
+    let mut out: Vec<(f32, std::ops::Range<usize>)> = Vec::new();
+    for (i, e) in anim.events.iter().enumerate() {
+        let x = x_of(e.time_secs).round();
+        match out.last_mut() {
+            Some((last, r)) if *last == x => r.end = i + 1,
+            _ => out.push((x, i..i + 1)),
+        }
+    }
+    out
+}
+
+/// Draws each event as a flag (a downward triangle on a stem) in the
+/// upper half of the scrub bar, and names the events under the pointer.
+fn event_marks(
+    response: &egui::Response,
+    painter: &egui::Painter,
+    anim: &Animation,
+    rect: egui::Rect,
+    x_of: impl Fn(f64) -> f32,
+) {
+    if anim.events.is_empty() {
+        return;
+    }
+    let columns = event_columns(anim, x_of);
+    let top = rect.top() + 12.0;
+    for (x, _) in &columns {
+        let r = 4.0;
+        painter.line_segment(
+            [Pos2::new(*x, top), Pos2::new(*x, rect.bottom() - 14.0)],
+            Stroke::new(1.0, EVENT_COLOR),
+        );
+        painter.add(egui::Shape::convex_polygon(
+            vec![Pos2::new(*x - r, top), Pos2::new(*x + r, top), Pos2::new(*x, top + r * 1.5)],
+            EVENT_COLOR,
+            Stroke::NONE,
+        ));
+    }
+    let Some(p) = response.hover_pos() else { return };
+    if p.y > rect.bottom() - 14.0 {
+        return;
+    }
+    let near = columns
+        .iter()
+        .filter(|(x, _)| (x - p.x).abs() <= 5.0)
+        .min_by(|a, b| (a.0 - p.x).abs().total_cmp(&(b.0 - p.x).abs()));
+    if let Some((_, range)) = near {
+        let lines: Vec<String> = anim.events[range.clone()]
+            .iter()
+            .take(12)
+            .map(|e| {
+                use crate::model::EventPayload;
+                let payload = match &e.payload {
+                    EventPayload::None => String::new(),
+                    EventPayload::Int(i) => format!(" {i}"),
+                    EventPayload::Float(f) => format!(" {f}"),
+                    EventPayload::Text(t) => format!(" \"{t}\""),
+                };
+                format!("!{}{payload} at frame {}", e.name, e.frame)
+            })
+            .collect();
+        let extra = range.len().saturating_sub(12);
+        let mut text = lines.join("\n");
+        if extra > 0 {
+            text.push_str(&format!("\n… {extra} more"));
+        }
+        response.clone().on_hover_text_at_pointer(text);
+    }
 }
 
 #[cfg(test)]
@@ -519,6 +667,47 @@ mod tests {
         }
         assert_eq!(p.time_secs, 1.0);
         assert!(!p.playing);
+    }
+
+    #[test]
+    fn playing_through_events_flashes_them() {
+        // 10 fps: `hit` at frames 0 and 3 (0.3 s), `end` at 10 (1 s, the
+        // last frame); the rotation also ends at 1 s.
+        let arm = compile("skeleton\n\ta l10\nanim \"one\" 10fps\n\ta\n\t\tr 0 -> 90 -> 0\n\t!hit\n\t\ti 1 3:> 2\n\t!end\n\t\te 10:> !\n").armature;
+        let anim = arm.animation(AnimId(0));
+        let mut p = Playback::default();
+        p.resolve(&arm);
+        // Starting at 0 flashes what fires there.
+        p.advance(100.0, anim);
+        assert_eq!(p.flash(100.0), Some("hit 1"));
+        p.advance(100.2, anim);
+        // Nothing between 0 and 0.2: the old flash fades on its own.
+        assert_eq!(p.flash(100.2), Some("hit 1"));
+        assert_eq!(p.flash(100.0 + FLASH_SECS + 0.01), None);
+        p.advance(100.4, anim);
+        assert_eq!(p.flash(100.4), Some("hit 2"));
+        // 0.4 → 1.05 wraps to 0.05: `end` at 1 and `hit` at 0 both pass.
+        p.speed = 0.65 / 0.25;
+        p.advance(100.65, anim);
+        assert!((p.time_secs - 0.05).abs() < 1e-9, "{}", p.time_secs);
+        assert_eq!(p.flash(100.65), Some("end, hit 1"));
+        // Paused: nothing new.
+        p.playing = false;
+        p.advance(101.0, anim);
+        assert_eq!(p.flash(101.0 + FLASH_SECS), None);
+    }
+
+    #[test]
+    fn event_marks_are_one_per_pixel_column() {
+        let text = "skeleton\n\ta\nanim \"one\" 1000fps\n\t!tick\n\t\te { ! -> }[400]\n";
+        let arm = compile(text).armature;
+        let a = arm.animation(AnimId(0)).unwrap();
+        assert_eq!(a.events.len(), 400);
+        // 400 events over 100 pixels: 100 columns (one every 4 events).
+        let d = a.duration_secs;
+        let cols = event_columns(a, |t| (t / d * 100.0) as f32);
+        assert!(cols.len() <= 101, "{}", cols.len());
+        assert_eq!(cols.iter().map(|c| c.1.len()).sum::<usize>(), 400);
     }
 
     #[test]

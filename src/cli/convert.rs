@@ -152,15 +152,12 @@ fn run_spriter(args: &ConvertArgs, err: &mut dyn Write) -> i32 {
     EXIT_OK
 }
 
-/// What the entity holds that the script cannot: events, sounds, tags,
+/// What the entity holds that the script cannot: sounds, tags,
 /// variables, boxes, points, sub-entities.
 fn not_played(ent: &spriter::EntityModel) -> Vec<String> {
     let mut out = Vec::new();
     for (a, ex) in ent.armature.animations.iter().zip(&ent.extras) {
         let n = &a.name;
-        if !ex.events.is_empty() {
-            out.push(format!("animation \"{n}\": {} event key(s)", ex.events.len()));
-        }
         if !ex.sounds.is_empty() {
             out.push(format!("animation \"{n}\": {} sound key(s)", ex.sounds.len()));
         }

@@ -54,6 +54,14 @@ fn target_name(comp: &Compilation, t: Option<Target>) -> String {
     }
 }
 
+/// What an expectation line is about: its bone or slot, or `!EVENT`.
+fn line_name(comp: &Compilation, e: &crate::compile::expect::ExpectResult) -> String {
+    match &e.event {
+        Some(name) => format!("!{name}"),
+        None => target_name(comp, e.target),
+    }
+}
+
 pub(super) fn run(args: &[PathBuf], format: Format) -> i32 {
     let files = match collect(args) {
         Ok(f) => f,
@@ -126,7 +134,7 @@ pub(super) fn run(args: &[PathBuf], format: Format) -> i32 {
                             .collect();
                         serde_json::json!({
                             "line": comp.lines.line_col(&text, e.line.start).line,
-                            "target": target_name(&comp, e.target),
+                            "target": line_name(&comp, e),
                             "animation": e.anim.and_then(|a| comp.armature.animation(a)).map(|a| a.name.clone()),
                             "time": e.time_secs,
                             "passed": e.passed(),
@@ -180,7 +188,7 @@ fn file_report(
             None => "setup pose".to_string(),
         };
         entries.push((
-            format!("{}:{line} {} ({when})", path.display(), target_name(comp, e.target)),
+            format!("{}:{line} {} ({when})", path.display(), line_name(comp, e)),
             e.passed(),
         ));
         if e.passed() {

@@ -48,7 +48,11 @@ fn edit() -> impl Strategy<Value = Edit> {
         1 => Just("skeleton\n".to_string()),
         1 => Just("anim \"z\"\n\tb\n\t\tx 0 -> 5\n".to_string()),
         1 => Just("\tnew.bone l3\n".to_string()),
-        1 => "[a-z.@ :>{}\\[\\]-]{1,4}",
+        1 => Just("\t!ev 2:\n\t\ts \"a\" -> \"b\"\n".to_string()),
+        1 => Just(" delay 3".to_string()),
+        1 => Just(" chain 2 reverse".to_string()),
+        1 => Just("anim \"m\" from \"z\" mirror pingpong\n".to_string()),
+        1 => "[a-z.@ :>{}!\"\\[\\]-]{1,4}",
     ];
     let near = prop_oneof![1 => Just(None), 1 => (-4i8..4).prop_map(Some)];
     let typed = (any::<usize>(), near.clone(), 0usize..4, insert).prop_map(
@@ -89,6 +93,22 @@ fn apply(text: &str, e: &Edit) -> String {
     format!("{}{}{}", &text[..at], e.insert, &text[end..])
 }
 
+/// `text` with an event item after every `anim` header: string payloads
+/// in a loop, and a bare event at an absolute frame.
+fn with_events(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 256);
+    for line in text.split_inclusive('\n') {
+        out.push_str(line);
+        if line.starts_with("anim") {
+            let nl = if line.ends_with("\r\n") { "\r\n" } else { "\n" };
+            out.push_str(&format!(
+                "\t!step 2:{nl}\t\ts \"l\" {{ -> \"r\" }}[3]{nl}\t!land{nl}\t\te ! 7:> !{nl}"
+            ));
+        }
+    }
+    out
+}
+
 /// Everything a compilation says, in a comparable form.
 fn observe(c: &Compilation) -> String {
     // Offsets and whole trees: an update may splice a section's tree from
@@ -114,6 +134,9 @@ proptest! {
     ) {
         let (name, style) = &generate::STYLES[style];
         let original = generate::styled(style, bones, anims);
+        // Every other case with event items in each animation (the
+        // generator writes none).
+        let original = if edits.len() % 2 == 0 { with_events(&original) } else { original };
         // Its sections parsed and animations compiled on rayon's threads
         // (these scripts are too small for `Threads::Auto` to share them
         // out); the fresh compiles it is checked against use one thread.
@@ -259,9 +282,14 @@ anim \"walk\" 24fps 0:4:sio\n\
 \t\tx 1 -> 2\n\
 \tnope\n\
 \t\tx 1\n\
+\t!step 3:\n\
+\t\ts \"l\" -> \"r\" { -> }[2]\n\
+\t\ti 1 -> +1\n\
 anim \"walk\"\n\
 \tleg.hand\n\
 \t\ti 1 -> 2 +2:-> 3\n\
+\t!step\n\
+\t\te ! 4:> !\n\
 expect \"walk\" 4 ~0.5\n\
 \tarm r45 ~1\n";
 
@@ -295,10 +323,11 @@ fn every_one_character_edit_equals_a_fresh_compile(from: usize, to: usize) -> us
     assert_eq!(observe(&held), observe(&compile(TRICKY)));
     let mut checked = 0;
     for at in from..=to {
-        let mut edits: Vec<String> = ["1", "-", "\n", "\t", " ", "x", "#", "{", "}", ">", "@", ":"]
-            .iter()
-            .map(|c| format!("{}{c}{}", &TRICKY[..at], &TRICKY[at..]))
-            .collect();
+        let mut edits: Vec<String> =
+            ["1", "-", "\n", "\t", " ", "x", "#", "{", "}", ">", "@", ":", "!"]
+                .iter()
+                .map(|c| format!("{}{c}{}", &TRICKY[..at], &TRICKY[at..]))
+                .collect();
         if at < to {
             edits.push(format!("{}{}", &TRICKY[..at], &TRICKY[at + 1..]));
         }
@@ -327,7 +356,7 @@ fn every_one_character_edit_equals_a_fresh_compile(from: usize, to: usize) -> us
 /// animation written in two sections, an item before any other line, a
 /// continued line, and colour keys and absolute frame options in two items
 /// (kept out of the keys, in lists an edit before them renumbers).
-const HAND: &str = "skeleton\n\tarm l20\n\t\t@hand[open] :rect w2 h2\n\t\t@hand[shut] :circle d3\n\tleg.arm l5\n\tleg\nanim \"wave\" 10fps\n\tarm\n\t\tr 0 -> 90 -> { +5 -> }[2]\n\t\tx 1 -> 2\n\t@hand\n\t\t@ shut -> open -> lost\n\t\ta 1 -> 0.5\n\t\tc #ff0000 -> 8:> #00ff00\n\tnobody\n\t\tx 1\n\tleg\n\t\ty 3 -> \\\n\t\t4\n\t@hand :2:si\n\t\t@ open -> gone\n\t\tc #0000ff -> 6:> #ffffff\nanim \"other\"\n\tleg.arm\n\t\tr 5 -> 10\nanim \"wave\" 0:2:so\n\tarm\n\t\tx 9 -> 8\n\t@hand\n\t\t@ open\n";
+const HAND: &str = "skeleton\n\tarm l20\n\t\t@hand[open] :rect w2 h2\n\t\t@hand[shut] :circle d3\n\tleg.arm l5\n\tleg\nanim \"wave\" 10fps\n\tarm\n\t\tr 0 -> 90 -> { +5 -> }[2]\n\t\tx 1 -> 2\n\t@hand\n\t\t@ shut -> open -> lost\n\t\ta 1 -> 0.5\n\t\tc #ff0000 -> 8:> #00ff00\n\tnobody\n\t\tx 1\n\tleg\n\t\ty 3 -> \\\n\t\t4\n\t@hand :2:si\n\t\t@ open -> gone\n\t\tc #0000ff -> 6:> #ffffff\nanim \"other\"\n\tleg.arm\n\t\tr 5 -> 10\nanim \"wave\" 0:2:so\n\tarm\n\t\tx 9 -> 8\n\t!hit 2:\n\t\tf 0.5 -> 1\n\t@hand\n\t\t@ open\n\t!hit\n\t\te ! 4:> !\n";
 
 /// Every one-byte insertion (of characters that change items: digits,
 /// names, tabs, line breaks, `@`, `\`) and deletion at every position of
@@ -345,7 +374,7 @@ fn every_one_byte_edit_of_a_hand_written_script() {
     assert_eq!(base, observe(&compile(HAND)));
     let mut spliced = 0;
     for at in 0..=HAND.len() {
-        let mut edits: Vec<String> = ["1", "a", "\n", "\t", "@", "\\", " ", "."]
+        let mut edits: Vec<String> = ["1", "a", "\n", "\t", "@", "\\", " ", ".", "!"]
             .iter()
             .map(|ins| format!("{}{ins}{}", &HAND[..at], &HAND[at..]))
             .collect();

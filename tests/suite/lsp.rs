@@ -675,3 +675,31 @@ fn ik_lines_complete_bones_and_words_and_their_names_resolve() {
     assert_eq!(d["range"]["start"]["line"], 3, "{d}");
     c.stop();
 }
+
+#[test]
+fn events_complete_and_hover() {
+    let mut c = Client::start();
+    // Lines: 0 skeleton, 1 leg, 2 anim, 3 !step, 4 s line, 5 empty item
+    // line, 6 !step again, 7 event line start, 8 expect, 9 expect line.
+    let text = "skeleton\n\tleg l10\nanim \"a\" 10fps 0:5\n\t!step\n\t\ts \"l\" -> \"r\"\n\t\n\t!step 20:\n\t\t\nexpect \"a\" 5\n\t\n";
+    c.open(text);
+    let complete = |c: &mut Client, line: u32, ch: u32| c.at("textDocument/completion", line, ch);
+    let items = labels(&complete(&mut c, 5, 1));
+    assert!(
+        items.contains(&"!step".to_string()) && items.contains(&"leg".to_string()),
+        "{items:?}"
+    );
+    let kinds = labels(&complete(&mut c, 7, 2));
+    for k in ["e", "i", "f", "s"] {
+        assert!(kinds.contains(&k.to_string()), "{k} in {kinds:?}");
+    }
+    assert!(!kinds.contains(&"x".to_string()), "{kinds:?}");
+    let checks = labels(&complete(&mut c, 9, 1));
+    assert!(checks.contains(&"!step".to_string()), "{checks:?}");
+    // Hover on the event's name lists where it fires: frame 0 "l", 5 "r".
+    let h = c.at("textDocument/hover", 3, 3);
+    let v = h["contents"]["value"].as_str().unwrap_or_default().to_string();
+    assert!(v.contains("**event** `step` in \"a\""), "{h}");
+    assert!(v.contains("frame 0 (0 s): \"l\"") && v.contains("frame 5 (0.5 s): \"r\""), "{v}");
+    c.stop();
+}

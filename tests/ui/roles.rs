@@ -62,12 +62,12 @@ fn plausible(role: Role, s: &str) -> bool {
         Role::BonePath | Role::BoneRef => {
             s.split('.').all(|seg| !seg.is_empty() && !seg.contains(['@', ':', '#', ',']))
         }
-        // `local`/`world` of expectation lines; the words of IK lines.
+        // `local`/`world`/`never` of expectation lines; the words of IK lines.
         Role::BoneProperty => {
             letter_number("lrxyij")
                 || [
                     "flip-x", "flip-y", "no-rot", "no-scale", "local", "world", "to", "up", "from",
-                    "fabrik", "arc", "cw", "ccw",
+                    "fabrik", "arc", "cw", "ccw", "never",
                 ]
                 .contains(&s)
         }
@@ -91,8 +91,14 @@ fn plausible(role: Role, s: &str) -> bool {
         Role::Boolean => s == "true" || s == "false",
         Role::AttachmentRef => !s.is_empty(),
         // (`~NUM`: an expectation's tolerance.)
-        Role::Option => s.contains(':') || s.starts_with('~'),
+        // (Timing modifiers: header and item words.)
+        Role::Option => {
+            s.contains(':')
+                || s.starts_with('~')
+                || ["from", "reverse", "pingpong", "mirror", "delay", "chain"].contains(&s)
+        }
         Role::Loop => s == "{" || s.starts_with('}'),
+        Role::Event => s.starts_with('!'),
         Role::Advance => s.ends_with('>') && s.trim_end_matches('>').chars().all(|c| c == '-'),
         Role::PathCommand => ["M", "L", "Q", "B", "C", ":"].contains(&s),
         Role::Comment => s.starts_with('#'),

@@ -52,7 +52,7 @@ pub fn role_token(role: Role) -> Option<(u32, u32)> {
         Role::Boolean | Role::AttachmentRef => (7, 0),
         Role::Loop | Role::Advance => (8, 0),
         Role::Option => (9, 0),
-        Role::PathCommand => (10, 0),
+        Role::PathCommand | Role::Event => (10, 0),
         Role::Comment => (11, 0),
         Role::Color => (COLOR_TYPE, 0),
         Role::Invalid => return None,
@@ -169,6 +169,7 @@ pub fn hover(text: &str, comp: &Compilation, offset: u32) -> Option<(String, Spa
             let (span, t) = target_at_text(text, comp, at)?;
             Some((target_hover(comp, t), span))
         }
+        Role::Event => Some((event_hover(comp, offset, tok.trim_start_matches('!'))?, span)),
         Role::Property if src.timelines.iter().any(|t| t.line.start == span.start) => {
             let t = src.timelines.iter().find(|t| t.line.start == span.start)?;
             Some((timeline_hover(comp, t), span))
@@ -228,6 +229,43 @@ pub fn hover(text: &str, comp: &Compilation, offset: u32) -> Option<(String, Spa
         }
         _ => None,
     }
+}
+
+/// The animation of the section at `offset`: an `anim` section's, or the
+/// one an `expect` section names.
+fn section_animation(comp: &Compilation, offset: u32) -> Option<&crate::model::Animation> {
+    let si = section_at(comp, offset as usize)?;
+    let name = match &comp.sections[si].1.kind {
+        SectionKind::Anim(a) => &a.name.node,
+        SectionKind::Expect(e) => &e.anim.as_ref()?.node,
+        _ => return None,
+    };
+    comp.armature.animations.iter().find(|a| &a.name == name).map(|a| &**a)
+}
+
+/// Markdown for an event's name: the frames (and payloads) it fires at in
+/// the animation of the section at `offset`.
+fn event_hover(comp: &Compilation, offset: u32, name: &str) -> Option<String> {
+    use crate::model::EventPayload;
+    let a = section_animation(comp, offset)?;
+    let mut s = format!("**event** `{name}` in \"{}\"\n\n", a.name);
+    let keys: Vec<&crate::model::Event> = a.events.iter().filter(|e| e.name == name).collect();
+    if keys.is_empty() {
+        s.push_str("never fires");
+    }
+    for e in keys.iter().take(200) {
+        let payload = match &e.payload {
+            EventPayload::None => String::new(),
+            EventPayload::Int(i) => format!(": {i}"),
+            EventPayload::Float(f) => format!(": {}", num(*f)),
+            EventPayload::Text(t) => format!(": \"{t}\""),
+        };
+        let _ = writeln!(s, "frame {} ({} s){payload}  ", num(e.frame), num(e.time_secs));
+    }
+    if keys.len() > 200 {
+        let _ = write!(s, "… {} more", keys.len() - 200);
+    }
+    Some(s)
 }
 
 fn owner_of_prop(comp: &Compilation, span: Span) -> Option<String> {
@@ -675,6 +713,14 @@ const SLOT_TIMELINES: [(&str, &str); 6] = [
     ("b", "blue"),
     ("a", "alpha"),
 ];
+/// The payload kinds that start an event line.
+const EVENT_KINDS: [(&str, &str); 4] = [
+    ("e", "e ! -> !: fires without a payload"),
+    ("i", "i 1 -> 2: a whole-number payload"),
+    ("f", "f 0.5 -> 1: a number payload"),
+    ("s", "s \"left\" -> \"right\": a string payload"),
+];
+
 const TIMELINE_TOKENS: [(&str, &str); 11] = [
     ("->", "advance one step"),
     ("-->", "advance two steps"),
@@ -1026,13 +1072,47 @@ impl<'a> Completer<'a> {
         }
     }
 
+    /// Every event name the document's animations fire, each once.
+    fn event_names(&self) -> Vec<String> {
+        let mut names: Vec<String> = (self.comp.armature.animations.iter())
+            .flat_map(|a| a.events.iter().map(|e| e.name.clone()))
+            .collect();
+        names.sort_unstable();
+        names.dedup();
+        names
+    }
+
+    /// Whether the item the cursor's line belongs to is an event item
+    /// (`\t!NAME`): the last line above it indented by one tab.
+    fn in_event_item(&self) -> bool {
+        let above = &self.text[..self.line_start];
+        above
+            .split('\n')
+            .rev()
+            .find(|l| l.starts_with('\t') && !l.starts_with("\t\t"))
+            .is_some_and(|l| l.starts_with("\t!"))
+    }
+
     /// Targets, options and timeline lines of an animation.
     fn anim(&mut self, sec_start: u32) {
         if self.depth == 1 && self.first_token {
             self.bone_refs(self.replace);
             self.slot_refs();
+            for n in self.event_names() {
+                self.push(&format!("!{n}"), CompletionItemKind::FUNCTION, "event");
+            }
+            self.push("!", CompletionItemKind::FUNCTION, "!NAME: an event item");
         } else if self.depth == 1 {
             self.push_all(&SECTION_OPTIONS, CompletionItemKind::OPERATOR);
+        } else if self.depth == 2 && self.in_event_item() {
+            if self.first_token {
+                self.push_all(&EVENT_KINDS, CompletionItemKind::PROPERTY);
+            } else {
+                if self.before.trim_start().starts_with("e ") {
+                    self.push("!", CompletionItemKind::KEYWORD, "fire the event here");
+                }
+                self.push_all(&TIMELINE_TOKENS, CompletionItemKind::OPERATOR);
+            }
         } else if self.depth == 2 {
             let item = self.comp.sources.items.iter().rfind(|i| {
                 (i.region.start as usize) < self.line_start
@@ -1089,6 +1169,30 @@ impl<'a> Completer<'a> {
         if self.depth == 1 && self.first_token {
             self.bone_refs(self.replace);
             self.slot_refs();
+            let events: Vec<String> = match section_animation(self.comp, self.offset as u32) {
+                Some(a) => {
+                    let mut v: Vec<String> = a.events.iter().map(|e| e.name.clone()).collect();
+                    v.sort_unstable();
+                    v.dedup();
+                    v
+                }
+                None => Vec::new(),
+            };
+            for n in events {
+                self.push(
+                    &format!("!{n}"),
+                    CompletionItemKind::FUNCTION,
+                    "event: fires at this frame",
+                );
+            }
+        } else if self.depth == 1 && self.before.trim_start().starts_with('!') {
+            self.push_all(
+                &[
+                    ("never", "never FROM TO: does not fire from frame FROM to TO"),
+                    ("~", "~NUM: tolerance of a number payload"),
+                ],
+                CompletionItemKind::KEYWORD,
+            );
         } else if self.depth == 1 {
             let slot = self.before.trim_start().starts_with('@');
             let list: &[(&str, &str)] = if slot {

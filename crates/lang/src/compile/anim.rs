@@ -166,6 +166,8 @@ enum RawValue {
     Attachment(Option<AttachmentId>),
     /// An index in [`Side::colors`].
     Color(u32),
+    /// An event's string payload: an index in [`Side::texts`].
+    Text(u32),
 }
 
 impl RawValue {
@@ -179,6 +181,8 @@ impl RawValue {
 struct Side {
     placed: Vec<(Span, f64)>,
     colors: Vec<Color>,
+    /// String payloads of event keys (only while events are compiled).
+    texts: Vec<String>,
 }
 
 impl Side {
@@ -193,6 +197,8 @@ impl Side {
 struct Place<'r> {
     ord: Ordinal,
     slot: Option<(&'r ChildIds<AttachmentId>, u32)>,
+    /// An event line: names pushed are string payloads.
+    event: bool,
 }
 
 /// What running a timeline gives (its keys are appended to a list the
@@ -301,7 +307,7 @@ pub(super) fn compile_anim(
     for c in t.channels.values() {
         t.src.timelines[c.timeline].1.effective = true;
     }
-    let anim = build_animation(&name, fps, &t.order, &t.channels, &t.keys, &t.side.colors);
+    let mut anim = build_animation(&name, fps, &t.order, &t.channels, &t.keys, &t.side.colors);
     // Attachment names: checked per item after all of them (their
     // diagnostics come last), or taken from the earlier output.
     let mut checks = Vec::with_capacity(t.items.len());
@@ -335,6 +341,12 @@ pub(super) fn compile_anim(
         let from = checks.len() - sec.items.len();
         let r0 = checks.get(from).map_or(attachment_refs.len() as u32, |c| c.0.0) as usize;
         t.src.references.extend(attachment_refs[r0..].iter().map(|r| (*ord, *r)));
+    }
+    // Events: every compile runs all of them (they are few, and read
+    // nothing but their own lines), after every item's diagnostics.
+    anim.events = compile_events(sections, anim.fps, opts, &mut t.diags);
+    if !anim.events.is_empty() {
+        anim.update_duration();
     }
     // In document order once here (stably, as the compiler's list is), so
     // merging them into the document's sorted list is cheap on every update.
@@ -431,17 +443,22 @@ impl Tracks {
             sec.items
                 .iter()
                 .enumerate()
-                .filter(|&(j, _)| earlier_of(j).is_none())
+                .filter(|&(j, item)| earlier_of(j).is_none() && !item.is_event)
                 .map(|(_, item)| resolve_target(rig, item)),
         );
         let mut targets_left = targets.drain(..);
         for (j, item) in sec.items.iter().enumerate() {
             let region = item.timelines.iter().fold(item.target.span, |r, t| r.cover(t.span));
+            let region = item.events.iter().fold(region, |r, t| r.cover(t.span));
             let (tl0, d0) = (self.src.timelines.len() as u32, self.diags.len() as u32);
             let earlier = earlier_of(j);
             self.earlier.push(earlier.map(|(_, k, by)| (k, by)));
             match earlier {
                 Some((out, k, by)) => self.replay(ord, item, region, out, k, by),
+                // (Events are compiled apart, see `compile_events`.)
+                None if item.is_event => {
+                    self.src.items.push((ord, ItemSource { anim: AnimId(0), region, target: None }))
+                }
                 None => {
                     // (Looked up above, in the same order.)
                     let resolved = targets_left.next().unwrap_or_else(|| resolve_target(rig, item));
@@ -494,6 +511,7 @@ impl Tracks {
                     Target::Slot(s) => Some((&*rig.attachment_ids, s)),
                     Target::Bone(_) => None,
                 },
+                event: false,
             };
             self.timeline(at, tl, start, target, src_target);
         }
@@ -513,6 +531,10 @@ impl Tracks {
     ) {
         let this_anim = AnimId(0);
         let src_target = out.sources.items[k].1.target;
+        if item.is_event {
+            self.src.items.push((ord, ItemSource { anim: this_anim, region, target: None }));
+            return;
+        }
         self.src.references.push((
             ord,
             Reference { span: item.target.span, target: src_target, definition: false },
@@ -573,7 +595,7 @@ impl Tracks {
         let keys_from = self.keys.len();
         let ord = at.ord;
         let run = run_timeline(
-            tl,
+            (&tl.commands, tl.span),
             start,
             at,
             &mut self.diags,
@@ -773,6 +795,109 @@ fn build_animation(
     anim
 }
 
+/// The events of an animation's sections: every event item's lines run in
+/// document order (with the timeline notation and its bounds), sorted by
+/// frame (stably, so events at one frame keep the order written). A
+/// payload out of range and a second key of one event at one frame (from
+/// another line) are reported and left out.
+fn compile_events(
+    sections: &[(Ordinal, &AnimSection)],
+    fps: f64,
+    opts: Opts,
+    diags: &mut Vec<LocalDiag>,
+) -> Vec<Event> {
+    let mut out: Vec<Event> = Vec::new();
+    if !sections.iter().any(|s| s.1.items.iter().any(|i| i.is_event)) {
+        return out;
+    }
+    let mut scratch = Scratch::default();
+    let mut side = Side::default();
+    let mut keys = Vec::new();
+    // Per (event, frame): the event's index in `out`, for duplicates.
+    let mut seen: HashMap<(&str, u64), usize> = HashMap::default();
+    for (ord, sec) in sections {
+        for item in sec.items.iter().filter(|i| i.is_event) {
+            let start = Opts {
+                frame: item.opts.frame.or(opts.frame),
+                step: item.opts.step.or(opts.step),
+                easing: item.opts.easing.or(opts.easing),
+            };
+            let name = item.target.node.as_str();
+            for line in &item.events {
+                keys.clear();
+                side.texts.clear();
+                let at = Place { ord: *ord, slot: None, event: true };
+                let tl = (&line.commands[..], line.span);
+                run_timeline(tl, start, at, diags, &mut scratch, &mut side, &mut keys);
+                for k in &keys {
+                    let payload = match (line.kind.node, k.value) {
+                        (EventKind::Int, RawValue::Number(v)) => {
+                            if v.fract() != 0.0
+                                || !(f64::from(i32::MIN)..=f64::from(i32::MAX)).contains(&v)
+                            {
+                                diags.push((
+                                    *ord,
+                                    Diagnostic::error(
+                                        k.span,
+                                        format!("the payload this key computes, {v}, is not a 32-bit whole number; the event is left out"),
+                                    )
+                                    .hint("`i` payloads are whole numbers from -2147483648 to 2147483647; `f` takes any number"),
+                                ));
+                                continue;
+                            }
+                            EventPayload::Int(v as i32)
+                        }
+                        (EventKind::Float, RawValue::Number(v)) => {
+                            if !v.is_finite() {
+                                diags.push((
+                                    *ord,
+                                    Diagnostic::error(
+                                        k.span,
+                                        "the payload this key computes is not a finite number; the event is left out",
+                                    ),
+                                ));
+                                continue;
+                            }
+                            EventPayload::Float(v)
+                        }
+                        (EventKind::Text, RawValue::Text(i)) => EventPayload::Text(
+                            side.texts.get(i as usize).cloned().unwrap_or_default(),
+                        ),
+                        _ => EventPayload::None,
+                    };
+                    match seen.entry((name, k.frame.to_bits())) {
+                        std::collections::hash_map::Entry::Occupied(_) => {
+                            diags.push((
+                                *ord,
+                                Diagnostic::warning(
+                                    k.span,
+                                    format!(
+                                        "event `{name}` already fires at frame {}; this one is left out",
+                                        fmt_frame(k.frame)
+                                    ),
+                                )
+                                .hint("an event fires at most once a frame: give the second one another name or frame"),
+                            ));
+                            continue;
+                        }
+                        std::collections::hash_map::Entry::Vacant(e) => {
+                            e.insert(out.len());
+                        }
+                    }
+                    out.push(Event {
+                        name: name.to_string(),
+                        frame: k.frame,
+                        time_secs: k.frame / fps,
+                        payload,
+                    });
+                }
+            }
+        }
+    }
+    out.sort_by(|a, b| a.frame.total_cmp(&b.frame));
+    out
+}
+
 /// How the bones, slots and attachments an animation's lookups found in
 /// one set of rig names are numbered in another: for each kind, old id →
 /// new id, one to one.
@@ -843,7 +968,7 @@ pub(super) fn lookup_map<'a>(
 ) -> Option<IdMap> {
     use crate::compile::names::Resolved::Found;
     let mut map = IdMap::default();
-    for item in sections.into_iter().flat_map(|s| &s.items) {
+    for item in sections.into_iter().flat_map(|s| &s.items).filter(|i| !i.is_event) {
         let target = &item.target.node;
         if !item.is_slot {
             let (Found(o), Found(n)) =
@@ -992,9 +1117,12 @@ struct LoopState {
     span: Span,
 }
 
+/// A timeline's (or an event line's) commands and its line.
+type Commands<'a> = (&'a [Spanned<TimelineCommand>], Span);
+
 /// Runs a timeline's commands (LANGUAGE.md §5.1) and returns its keys.
 fn run_timeline(
-    tl: &TimelineLine,
+    tl: Commands<'_>,
     start: Opts,
     at: Place<'_>,
     diags: &mut Vec<LocalDiag>,
@@ -1005,7 +1133,7 @@ fn run_timeline(
     let mut run = TimelineRunner::new(tl, start, at, diags, side, out, std::mem::take(scratch));
     let mut k = 0;
     let mut steps = 0usize;
-    while k < tl.commands.len() {
+    while k < tl.0.len() {
         steps += 1;
         if steps > MAX_STEPS || run.arena.len() - run.base > MAX_KEYS {
             run.stop_runaway();
@@ -1020,11 +1148,13 @@ fn run_timeline(
 
 /// The state of [`run_timeline`] between commands.
 struct TimelineRunner<'a> {
-    tl: &'a TimelineLine,
+    tl: Commands<'a>,
     diags: &'a mut Vec<LocalDiag>,
     ord: Ordinal,
     /// The slot whose attachments `@` keys name.
     slot: Option<(&'a ChildIds<AttachmentId>, u32)>,
+    /// Names pushed are event payloads ([`Place::event`]).
+    event: bool,
     /// Where keys put their colours and absolute frame options.
     side: &'a mut Side,
     frame: f64,
@@ -1058,7 +1188,7 @@ struct TimelineRunner<'a> {
 impl<'a> TimelineRunner<'a> {
     /// A run at the options in effect where the timeline starts.
     fn new(
-        tl: &'a TimelineLine,
+        tl: Commands<'a>,
         start: Opts,
         at: Place<'a>,
         diags: &'a mut Vec<LocalDiag>,
@@ -1073,6 +1203,7 @@ impl<'a> TimelineRunner<'a> {
             diags,
             ord: at.ord,
             slot: at.slot,
+            event: at.event,
             side,
             frame: start.frame.unwrap_or(0.0),
             step: start.step.unwrap_or(5.0),
@@ -1102,7 +1233,7 @@ impl<'a> TimelineRunner<'a> {
         self.diags.push((
             self.ord,
             Diagnostic::error(
-                self.tl.span,
+                self.tl.1,
                 format!(
                     "this timeline's loops would push too many keys; only the first {} are kept",
                     self.timeline.len()
@@ -1114,7 +1245,7 @@ impl<'a> TimelineRunner<'a> {
 
     /// Runs command `k`; returns the index of the next one.
     fn command(&mut self, k: usize) -> usize {
-        let cmd = &self.tl.commands[k];
+        let cmd = &self.tl.0[k];
         match &cmd.node {
             TimelineCommand::SetFrame(v) => {
                 if *v > self.frame {
@@ -1164,6 +1295,10 @@ impl<'a> TimelineRunner<'a> {
         let value = match cmd {
             TimelineCommand::Push(KeyValue::Number(v)) => RawValue::Number(*v),
             TimelineCommand::Push(KeyValue::Bool(b)) => RawValue::Bool(*b),
+            TimelineCommand::Push(KeyValue::Name(n)) if self.event => {
+                self.side.texts.push(n.clone());
+                RawValue::Text(self.side.texts.len() as u32 - 1)
+            }
             TimelineCommand::Push(KeyValue::Name(n)) => {
                 RawValue::Attachment(self.slot.and_then(|(ids, s)| ids.get(s, n)))
             }
@@ -1253,10 +1388,7 @@ impl<'a> TimelineRunner<'a> {
         let Some(top) = self.stack.last_mut() else {
             self.diags.push((
                 self.ord,
-                Diagnostic::warning(
-                    self.tl.commands[k].span,
-                    "`}` without a matching `{` is ignored",
-                ),
+                Diagnostic::warning(self.tl.0[k].span, "`}` without a matching `{` is ignored"),
             ));
             return k + 1;
         };

@@ -11,7 +11,7 @@ use super::source::{Reference, Target};
 use crate::model::{AnimId, Armature, BoneId, clean_fps};
 use crate::syntax::Diagnostic;
 use crate::syntax::Span;
-use crate::syntax::tree::{ExpectProp, ExpectSection, Spanned};
+use crate::syntax::tree::{EventExpect, ExpectProp, ExpectSection, Spanned};
 
 /// One resolved `expect` section: the pose to evaluate and its lines.
 #[derive(Clone, Debug, PartialEq)]
@@ -45,6 +45,9 @@ pub struct CheckLine {
     pub tolerance: f64,
     /// What to compare, each on its token (document offsets once shifted).
     pub checks: Vec<Spanned<(ExpectProp, f64)>>,
+    /// An event check, when the event is one the section's animation
+    /// fires (`name` is the event's name; document offsets once shifted).
+    pub event: Option<EventExpect>,
 }
 
 impl PoseCheck {
@@ -60,6 +63,14 @@ impl PoseCheck {
                     .into_iter()
                     .map(|c| Spanned::new(c.node, c.span.shifted(at)))
                     .collect(),
+                event: l.event.map(|e| match e {
+                    EventExpect::Fires(v) => {
+                        EventExpect::Fires(v.map(|v| Spanned::new(v.node, v.span.shifted(at))))
+                    }
+                    EventExpect::Never(r) => {
+                        EventExpect::Never(Spanned::new(r.node, r.span.shifted(at)))
+                    }
+                }),
                 ..l
             })
             .collect();
@@ -80,12 +91,14 @@ pub struct ExpectResult {
     pub target: Option<Target>,
     /// How many of its checks failed (a line that did not resolve counts as failed).
     pub failed: usize,
+    /// For an event check whose event resolved: the event's name.
+    pub event: Option<String>,
 }
 
 impl ExpectResult {
     /// The line resolved and all its checks held.
     pub fn passed(&self) -> bool {
-        self.target.is_some() && self.failed == 0
+        (self.target.is_some() || self.event.is_some()) && self.failed == 0
     }
 
     /// The bone the line is about (a slot's bone).
@@ -134,6 +147,7 @@ pub(crate) fn resolve_section(
         point: l.point,
         tolerance: l.tolerance.unwrap_or(e.tolerance),
         checks: l.checks.clone(),
+        event: None,
     };
     if let Some(name) = &e.anim {
         match armature.animation_by_name(&name.node) {
@@ -167,6 +181,40 @@ pub(crate) fn resolve_section(
         }
     }
     for l in &e.lines {
+        if let Some(ev) = &l.event {
+            let known = out.check.anim.and_then(|id| armature.animations.get(id.index()));
+            match known {
+                None => out.diagnostics.push(
+                    Diagnostic::error(l.target.span, "an event expectation needs an animation")
+                        .hint("name the animation in the section's header: `expect \"walk\" 10`"),
+                ),
+                Some(a) if a.events.iter().any(|x| x.name == l.target.node) => {
+                    out.check.lines.push(CheckLine { event: Some(ev.clone()), ..line(l, None) });
+                    continue;
+                }
+                Some(a) => {
+                    let mut names: Vec<&str> = a.events.iter().map(|x| x.name.as_str()).collect();
+                    names.sort_unstable();
+                    names.dedup();
+                    let mut d = Diagnostic::error(
+                        l.target.span,
+                        format!("animation \"{}\" fires no event `{}`", a.name, l.target.node),
+                    );
+                    match super::names::closest(&l.target.node, names.iter().copied()) {
+                        Some(c) => d = d.hint(format!("did you mean `{c}`?")),
+                        None if names.is_empty() => d = d.hint("it fires no events"),
+                        None => {
+                            let list: Vec<String> =
+                                names.iter().map(|n| format!("`{n}`")).collect();
+                            d = d.hint(format!("its events: {}", list.join(", ")));
+                        }
+                    }
+                    out.diagnostics.push(d.hint("the expectation is not checked"));
+                }
+            }
+            out.check.lines.push(line(l, None));
+            continue;
+        }
         let fallback = "the expectation is not checked";
         let resolved = if l.is_slot {
             resolve_or_explain(&rig.names.slot_names, "slot", &l.target, fallback).map(Target::Slot)

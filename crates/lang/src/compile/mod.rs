@@ -15,6 +15,7 @@ mod anim;
 mod delta;
 pub mod expect;
 pub mod ik;
+pub mod modifiers;
 pub mod names;
 mod rig;
 pub mod source;
@@ -374,10 +375,10 @@ impl Compiler {
             .ik_out
             .as_ref()
             .map_or_else(|| units.rig_out.skeleton.clone(), |(_, sk)| sk.clone());
-        let armature = Armature {
-            skeleton,
-            animations: units.anim_outputs.iter().map(|o| o.animation.clone()).collect(),
-        };
+        let mut animations: Vec<Arc<crate::model::Animation>> =
+            units.anim_outputs.iter().map(|o| o.animation.clone()).collect();
+        units.apply_modifiers(&sections, &skeleton, &mut animations, &mut diagnostics);
+        let armature = Armature { skeleton, animations };
         let pose_checks = units.pose_checks(&sections, &armature, &mut diagnostics, &mut sources);
         let trees = sections.iter().zip(slices).map(|(s, sl)| (sl.start, s.tree.clone())).collect();
         self.sections = sections;
@@ -1089,6 +1090,36 @@ struct Units {
 }
 
 impl Units {
+    /// The timing modifiers of every animation ([`modifiers::apply`]);
+    /// their diagnostics are merged into `diagnostics` (kept sorted).
+    fn apply_modifiers(
+        &self,
+        sections: &[CachedSection],
+        skeleton: &crate::model::Skeleton,
+        animations: &mut [Arc<crate::model::Animation>],
+        diagnostics: &mut Vec<Diagnostic>,
+    ) {
+        let groups: Vec<modifiers::Sections<'_>> = self
+            .groups
+            .iter()
+            .map(|(_, idx)| {
+                idx.iter()
+                    .filter_map(|&i| match &sections[i].tree.kind {
+                        SectionKind::Anim(a) => Some((self.starts[i], a)),
+                        _ => None,
+                    })
+                    .collect()
+            })
+            .collect();
+        let mut extra = Vec::new();
+        modifiers::apply(&groups, &self.rig_out.names, skeleton, animations, &mut extra);
+        if !extra.is_empty() {
+            diagnostics.extend(extra);
+            diagnostics
+                .sort_by(|a, b| a.span.start.cmp(&b.span.start).then(a.severity.cmp(&b.severity)));
+        }
+    }
+
     /// Every section's and unit's diagnostics in document offsets, sorted.
     fn diagnostics(&self, sections: &[CachedSection]) -> Vec<Diagnostic> {
         let start_of = |i: usize| self.starts[i];

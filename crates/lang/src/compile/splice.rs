@@ -316,6 +316,16 @@ fn move_item(i: &mut AnimItem, by: u32) {
             c.span = c.span.shifted(by);
         }
     }
+    for d in [&mut i.delay, &mut i.chain].into_iter().flatten() {
+        d.span = d.span.shifted(by);
+    }
+    for e in &mut i.events {
+        e.kind.span = e.kind.span.shifted(by);
+        e.span = e.span.shifted(by);
+        for c in &mut e.commands {
+            c.span = c.span.shifted(by);
+        }
+    }
 }
 
 #[cfg(test)]
@@ -381,8 +391,8 @@ mod tests {
     /// into the tree a fresh parse gives.
     #[test]
     fn spliced_trees_equal_fresh_parses() {
-        let base = "anim \"a\" 10fps\n\t\t# before\n\tb :2:si\n\t\tx 0 -> 10 -> { +5 -> }[2]\n\n\t\tr 5\n\t@s\n\t\t@ open -> shut\n\t\tc #F00 -> #0F0\r\n\tnope !\n\t\tx 1\n\t\t\ty 2\n\tb.c\n\t\tq 1\n\t\ty \\\n\t\t 4\n\tc\n\t\tx 1 -> 2\n\tb \\\r\n\t\tx 1\n\tc\n";
-        let inserts = ["", "1", "\n", "\t", "\n\t", "\n\tb\n", "\\", "#", " ", "\r", "@", "x"];
+        let base = "anim \"a\" 10fps\n\t\t# before\n\tb :2:si\n\t\tx 0 -> 10 -> { +5 -> }[2]\n\n\t\tr 5\n\t@s\n\t\t@ open -> shut\n\t\tc #F00 -> #0F0\r\n\tnope !\n\t\tx 1\n\t\t\ty 2\n\tb.c\n\t\tq 1\n\t\ty \\\n\t\t 4\n\tc\n\t\tx 1 -> 2\n\t!step 2:\n\t\ts \"l\" -> \"r\"\n\t\te ! 3:>\n\tb \\\r\n\t\tx 1\n\tc\n";
+        let inserts = ["", "1", "\n", "\t", "\n\t", "\n\tb\n", "\\", "#", " ", "\r", "@", "x", "!"];
         let spliced = check_every_edit(base, &inserts, item_window, |tree, new, w| {
             let edit = splice_items_in_place(tree, new, w)?;
             let SectionKind::Anim(a) = &tree.kind else { panic!() };

@@ -861,6 +861,32 @@ pub fn clean_fps(fps: f64) -> f64 {
     if fps.is_finite() && fps > 0.0 { fps } else { DEFAULT_FPS }
 }
 
+/// What an event carries besides its name (LANGUAGE-EXT.md, "Events").
+#[derive(Clone, Debug, PartialEq)]
+pub enum EventPayload {
+    /// Nothing.
+    None,
+    /// A whole number (32-bit, as in Spine and Spriter).
+    Int(i32),
+    /// A number.
+    Float(f64),
+    /// A string.
+    Text(String),
+}
+
+/// A named event an animation fires at a frame.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Event {
+    /// The event's name (`!NAME` in a script).
+    pub name: String,
+    /// The frame it fires at (the time is `frame / fps`).
+    pub frame: f64,
+    /// Seconds from the start of the animation.
+    pub time_secs: f64,
+    /// What it carries.
+    pub payload: EventPayload,
+}
+
 /// One animation: timelines over the skeleton's bones and slots.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Animation {
@@ -896,6 +922,13 @@ pub struct Animation {
     pub parents: Vec<ParentChannel>,
     /// Whether the file says the animation loops (`None`: the player decides).
     pub looping: Option<bool>,
+    /// The events it fires, in time order (events at the same time in the
+    /// order they were written).
+    pub events: Vec<Event>,
+    /// Per bone, seconds its bone and flip channels play late, wrapping
+    /// around `[0, duration)` (`delay`/`chain` in a script), sorted by
+    /// bone; each delay in `(0, duration)`.
+    pub bone_delays: Vec<(BoneId, f64)>,
 }
 
 impl Animation {
@@ -916,11 +949,13 @@ impl Animation {
             bone_alpha: Vec::new(),
             parents: Vec::new(),
             looping: None,
+            events: Vec::new(),
+            bone_delays: Vec::new(),
         }
     }
 
     /// Recomputes `duration_secs` as the latest key of the bone, flip, slot
-    /// color and attachment channels (0 without keys). The Spriter-only
+    /// color and attachment channels and the latest event (0 without keys). The Spriter-only
     /// lists are not counted: its importer sets the duration from the file.
     pub fn update_duration(&mut self) {
         let mut d: f64 = 0.0;
@@ -941,6 +976,7 @@ impl Animation {
         for c in &self.attachments {
             last(c.keys.last().map(|k| k.time_secs), &mut d);
         }
+        last(self.events.last().map(|e| e.time_secs), &mut d);
         self.duration_secs = d;
     }
 

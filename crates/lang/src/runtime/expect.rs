@@ -10,9 +10,9 @@
 use super::{Pose, evaluate};
 use crate::compile::expect::{ExpectResult, PoseCheck, fmt};
 use crate::compile::{Compilation, Target, compile};
-use crate::model::{Armature, SkinId, normalize_angle};
+use crate::model::{Armature, EventPayload, SkinId, normalize_angle};
 use crate::syntax::Diagnostic;
-use crate::syntax::tree::ExpectProp;
+use crate::syntax::tree::{EventExpect, ExpectProp, KeyValue};
 
 /// Evaluates every pose assertion of `comp`: fills `comp.expectations` (one
 /// result per line, in document order) and adds an error to
@@ -108,6 +108,98 @@ fn actual(
     }
 }
 
+/// An event line of section `c`: 1 when it fails (with an error on its
+/// line in `failures`), else 0. Frames are compared to within a
+/// millionth of a frame, payloads (numbers) to the line's tolerance.
+fn check_event(
+    armature: &Armature,
+    c: &PoseCheck,
+    l: &crate::compile::expect::CheckLine,
+    ev: &EventExpect,
+    failures: &mut Vec<Diagnostic>,
+) -> usize {
+    const SAME_FRAME: f64 = 1e-6;
+    let Some(a) = c.anim.and_then(|id| armature.animations.get(id.index())) else { return 1 };
+    let frame = c.time_secs * a.fps;
+    let keys = a.events.iter().filter(|e| e.name == l.name);
+    let fail =
+        |span, message: String| Diagnostic::error(span, message).hint(format!("at {}", c.when));
+    let frames_of = |list: &mut dyn Iterator<Item = &crate::model::Event>| {
+        let v: Vec<String> = list.map(|e| fmt(e.frame)).collect();
+        if v.is_empty() { "none".to_string() } else { v.join(", ") }
+    };
+    match ev {
+        EventExpect::Fires(payload) => {
+            let at: Vec<&crate::model::Event> =
+                keys.clone().filter(|e| (e.frame - frame).abs() <= SAME_FRAME).collect();
+            if at.is_empty() {
+                failures.push(fail(
+                    l.line,
+                    format!(
+                        "expected event `{}` to fire at frame {}; it fires at frames: {}",
+                        l.name,
+                        fmt(frame),
+                        frames_of(&mut keys.clone())
+                    ),
+                ));
+                return 1;
+            }
+            let Some(want) = payload else { return 0 };
+            let matches = |e: &&crate::model::Event| match (&e.payload, &want.node) {
+                (EventPayload::Int(i), KeyValue::Number(v)) => {
+                    (f64::from(*i) - v).abs() <= l.tolerance
+                }
+                (EventPayload::Float(f), KeyValue::Number(v)) => (f - v).abs() <= l.tolerance,
+                (EventPayload::Text(s), KeyValue::Name(v)) => s == v,
+                _ => false,
+            };
+            if at.iter().any(matches) {
+                return 0;
+            }
+            let shown = |p: &EventPayload| match p {
+                EventPayload::None => "no payload".to_string(),
+                EventPayload::Int(i) => i.to_string(),
+                EventPayload::Float(f) => fmt(*f),
+                EventPayload::Text(s) => format!("\"{s}\""),
+            };
+            let want_text = match &want.node {
+                KeyValue::Number(v) => fmt(*v),
+                KeyValue::Name(s) => format!("\"{s}\""),
+                _ => String::new(),
+            };
+            failures.push(fail(
+                want.span,
+                format!(
+                    "expected event `{}` at frame {} to carry {want_text}, it carries {}",
+                    l.name,
+                    fmt(frame),
+                    shown(&at[0].payload)
+                ),
+            ));
+            1
+        }
+        EventExpect::Never(range) => {
+            let (from, to) = range.node;
+            let mut inside =
+                keys.filter(|e| e.frame >= from - SAME_FRAME && e.frame <= to + SAME_FRAME);
+            let Some(first) = inside.next() else { return 0 };
+            let more = inside.count();
+            failures.push(fail(
+                range.span,
+                format!(
+                    "expected event `{}` not to fire from frame {} to {}; it fires at frame {}{}",
+                    l.name,
+                    fmt(from),
+                    fmt(to),
+                    fmt(first.frame),
+                    if more > 0 { format!(" and {more} more") } else { String::new() }
+                ),
+            ));
+            1
+        }
+    }
+}
+
 /// One section: one pose, one result per line; failures go to `failures`.
 fn check_section(
     armature: &Armature,
@@ -120,13 +212,25 @@ fn check_section(
         time_secs: c.time_secs,
         target: l.target,
         failed,
+        event: l.event.as_ref().map(|_| l.name.clone()),
     };
     if c.lines.iter().all(|l| l.target.is_none()) {
-        return c.lines.iter().map(|l| result(l, l.checks.len())).collect();
+        return c
+            .lines
+            .iter()
+            .map(|l| match &l.event {
+                Some(ev) => result(l, check_event(armature, c, l, ev, failures)),
+                None => result(l, l.checks.len()),
+            })
+            .collect();
     }
     let pose = evaluate(armature, c.anim, SkinId(0), c.time_secs);
     let mut out = Vec::with_capacity(c.lines.len());
     for l in &c.lines {
+        if let Some(ev) = &l.event {
+            out.push(result(l, check_event(armature, c, l, ev, failures)));
+            continue;
+        }
         let Some(target) = l.target else {
             out.push(result(l, l.checks.len()));
             continue;

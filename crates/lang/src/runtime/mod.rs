@@ -555,6 +555,20 @@ pub fn evaluate_into(
     }
 }
 
+/// The time `bone`'s channels are sampled at when the animation is at
+/// `t`: `t` less the bone's delay, wrapped into `[0, duration)`.
+fn delayed(anim: &Animation, bone: BoneId, t: f64) -> f64 {
+    if anim.bone_delays.is_empty() {
+        return t;
+    }
+    match anim.bone_delays.binary_search_by_key(&bone, |d| d.0) {
+        Ok(i) if anim.duration_secs > 0.0 => {
+            (t - anim.bone_delays[i].1).rem_euclid(anim.duration_secs)
+        }
+        _ => t,
+    }
+}
+
 fn apply(pose: &mut Pose, skeleton: &Skeleton, anim: &Animation, t: f64) {
     if let Some(order) = locate(&anim.draw_order, t).map(|i| &anim.draw_order[i].value) {
         pose.draw_order.clear();
@@ -594,6 +608,7 @@ fn apply(pose: &mut Pose, skeleton: &Skeleton, anim: &Animation, t: f64) {
     for (ch, cursor) in anim.bones.iter().zip(bone_cursors) {
         let Some(bone) = skeleton.bones.get(ch.bone.index()) else { continue };
         let angle = (ch.property == BoneProperty::Rotation).then_some(anim.angle_interpolation);
+        let t = delayed(anim, ch.bone, t);
         let Some(v) = sample_from(&ch.keys, t, angle, cursor) else { continue };
         let setup = &bone.setup;
         let Some(local) = pose.local_mut(skeleton, ch.bone.index()) else { continue };
@@ -609,7 +624,9 @@ fn apply(pose: &mut Pose, skeleton: &Skeleton, anim: &Animation, t: f64) {
         }
     }
     for (ch, cursor) in anim.flips.iter().zip(flip_cursors) {
-        let Some(v) = sample_stepped_from(&ch.keys, t, cursor) else { continue };
+        let Some(v) = sample_stepped_from(&ch.keys, delayed(anim, ch.bone, t), cursor) else {
+            continue;
+        };
         let Some(local) = pose.local_mut(skeleton, ch.bone.index()) else { continue };
         match ch.axis {
             Axis::X => local.flip_x = v,

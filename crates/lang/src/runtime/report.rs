@@ -54,7 +54,7 @@ pub fn pose_document_with(
                 v
             })
             .collect();
-        let mut entry = serde_json::json!({ "name": a.name, "duration": a.duration_secs, "fps": a.fps, "poses": poses });
+        let mut entry = serde_json::json!({ "name": a.name, "duration": a.duration_secs, "fps": a.fps, "poses": poses, "events": events_json(a) });
         if let Some(l) = a.looping {
             entry["looping"] = l.into();
         }
@@ -66,6 +66,29 @@ pub fn pose_document_with(
         setup_json["draw"] = draw_json(arm, &setup);
     }
     serde_json::json!({ "draw_order": draw_order, "setup": setup_json, "animations": animations })
+}
+
+/// An animation's events, in time order: each with its `name`, `frame`,
+/// `time` (seconds) and its payload as `int`, `float` or `string` (none for
+/// a bare event).
+pub fn events_json(a: &crate::model::Animation) -> serde_json::Value {
+    use crate::model::EventPayload;
+    let list: Vec<serde_json::Value> = a
+        .events
+        .iter()
+        .map(|e| {
+            let mut v =
+                serde_json::json!({ "name": e.name, "frame": e.frame, "time": e.time_secs });
+            match &e.payload {
+                EventPayload::None => {}
+                EventPayload::Int(i) => v["int"] = (*i).into(),
+                EventPayload::Float(f) => v["float"] = (*f).into(),
+                EventPayload::Text(s) => v["string"] = s.as_str().into(),
+            }
+            v
+        })
+        .collect();
+    serde_json::Value::Array(list)
 }
 
 /// Everything a pose draws, in draw order: per shown attachment its `slot`,

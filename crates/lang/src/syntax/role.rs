@@ -43,6 +43,9 @@ pub enum Role {
     Option,
     /// `{`, `}`, `}[3]`.
     Loop,
+    /// An event's name (`!footstep` heading an event item or in an
+    /// `expect` line) and the `!` that fires a bare event.
+    Event,
     /// `->`, `-->`.
     Advance,
     /// `M`, `L`, `Q`, `B`, `C`, `:` of path commands.
@@ -56,7 +59,7 @@ pub enum Role {
 
 impl Role {
     /// Every role.
-    pub const ALL: [Role; 19] = [
+    pub const ALL: [Role; 20] = [
         Role::SectionKeyword,
         Role::BonePath,
         Role::BoneRef,
@@ -72,6 +75,7 @@ impl Role {
         Role::AttachmentRef,
         Role::Option,
         Role::Loop,
+        Role::Event,
         Role::Advance,
         Role::PathCommand,
         Role::Comment,

@@ -330,6 +330,32 @@ pub struct AnimSection {
     pub opts: Opts,
     /// The animated bones and slots in the order written.
     pub items: Vec<AnimItem>,
+    /// Timing modifiers on the header (LANGUAGE-EXT.md, "Timing modifiers").
+    pub modifiers: AnimModifiers,
+}
+
+/// `from "SOURCE"`, `reverse`, `pingpong`, `mirror` on an `anim` header;
+/// each with the span of its word(s).
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct AnimModifiers {
+    /// `from "SOURCE"`: the animation starts as a copy of SOURCE's.
+    pub from: Option<Spanned<String>>,
+    /// `reverse`: plays backwards.
+    pub reverse: Option<Span>,
+    /// `pingpong`: plays forwards, then backwards (twice as long).
+    pub pingpong: Option<Span>,
+    /// `mirror`: left and right swapped (see LANGUAGE-EXT.md).
+    pub mirror: Option<Span>,
+}
+
+impl AnimModifiers {
+    /// Whether the header sets any modifier.
+    pub fn any(&self) -> bool {
+        self.from.is_some()
+            || self.reverse.is_some()
+            || self.pingpong.is_some()
+            || self.mirror.is_some()
+    }
 }
 
 /// `BONEREF [OPTS]` or `@SLOTREF [OPTS]`.
@@ -341,8 +367,61 @@ pub struct AnimItem {
     pub is_slot: bool,
     /// Defaults overriding the animation's for this item's timelines.
     pub opts: Opts,
-    /// The timeline lines under the item, in the order written.
+    /// The timeline lines under the item, in the order written (none for
+    /// an event item).
     pub timelines: Vec<TimelineLine>,
+    /// `true` for `!EVENT`: `target` is the event's name and `events` its
+    /// lines.
+    pub is_event: bool,
+    /// The lines under an event item, in the order written (none for a
+    /// bone or slot item).
+    pub events: Vec<EventLine>,
+    /// `delay N`: the item's bone plays its timelines N frames later,
+    /// wrapping around the animation's loop (bone items only).
+    pub delay: Option<Spanned<f64>>,
+    /// `chain N`: every bone below the item's bone plays its timelines N
+    /// frames after its parent (bone items only).
+    pub chain: Option<Spanned<f64>>,
+}
+
+/// The payload the keys of an event line carry: its first token.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum EventKind {
+    /// `e`: no payload; each `!` token fires the event.
+    Bare,
+    /// `i`: a whole number (-2147483648 to 2147483647).
+    Int,
+    /// `f`: a number.
+    Float,
+    /// `s`: a `"string"` (no whitespace inside, like every token).
+    Text,
+}
+
+impl EventKind {
+    /// The kind named by an event line's first token.
+    pub fn parse(s: &str) -> Option<EventKind> {
+        Some(match s {
+            "e" => EventKind::Bare,
+            "i" => EventKind::Int,
+            "f" => EventKind::Float,
+            "s" => EventKind::Text,
+            _ => return None,
+        })
+    }
+}
+
+/// `KIND COMMAND+` under an event item: the timeline notation, each value
+/// fires the event at the current frame. Values are `!` (`e`), numbers
+/// (`i`, `f`, also `+N` and `*N`) or `"strings"` (`s`), pushed as
+/// [`KeyValue::Bool`], [`KeyValue::Number`] and [`KeyValue::Name`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct EventLine {
+    /// The payload kind and its token.
+    pub kind: Spanned<EventKind>,
+    /// The valid commands in the order written (never empty).
+    pub commands: Vec<Spanned<TimelineCommand>>,
+    /// The whole line (without its indentation).
+    pub span: Span,
 }
 
 /// The property a timeline animates: its one-letter name at the start of
@@ -497,6 +576,21 @@ pub struct ExpectLine {
     pub checks: Vec<Spanned<(ExpectProp, f64)>>,
     /// The line's `~TOL`, overriding the section's tolerance.
     pub tolerance: Option<f64>,
+    /// `!EVENT …`: an event check (then `target` is the event's name and
+    /// `checks` is empty).
+    pub event: Option<EventExpect>,
+}
+
+/// What an `expect` line says about an event (LANGUAGE-EXT.md, "Events").
+#[derive(Clone, Debug, PartialEq)]
+pub enum EventExpect {
+    /// `!EVENT [PAYLOAD]`: the event fires at the section's frame (with
+    /// this payload: a number for `i`/`f` events, a [`KeyValue::Name`]
+    /// string for `s` events).
+    Fires(Option<Spanned<KeyValue>>),
+    /// `!EVENT never FROM TO`: no key of the event falls on a frame from
+    /// FROM to TO (both included); the span covers the three tokens.
+    Never(Spanned<(f64, f64)>),
 }
 
 /// A value an expectation checks.

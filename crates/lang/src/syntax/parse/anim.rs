@@ -41,6 +41,179 @@ pub(super) fn prop_error(line: &LogicalLine<'_>, head: &Token<'_>, is_slot: bool
     d
 }
 
+/// An options token inside a timeline (`F:S:E` followed by an advance):
+/// pushes its commands; `false` when `t` is not one.
+fn options_command(
+    diags: &mut Vec<Diagnostic>,
+    line: &LogicalLine<'_>,
+    t: &Token<'_>,
+    commands: &mut Vec<Spanned<TimelineCommand>>,
+) -> bool {
+    let Some(o) = token::options(t.text, true) else { return false };
+    let sp = tok_span(line, t);
+    let mut push = |c: TimelineCommand| commands.push(Spanned::new(c, sp));
+    if let Some(f) = o.frame {
+        push(if f.relative {
+            TimelineCommand::AdvanceFrames(f.value)
+        } else {
+            TimelineCommand::SetFrame(f.value)
+        });
+    }
+    if let Some(st) = o.step {
+        push(TimelineCommand::SetStep(st));
+    }
+    match &o.easing {
+        Some(EasingOpt::Known(e)) => push(TimelineCommand::SetEasing(*e)),
+        Some(EasingOpt::Unknown(name)) => {
+            let mut d = Diagnostic::error(
+                span_of(line, t.pos + o.easing_pos, name.len()),
+                format!("unknown easing `{name}`"),
+            )
+            .hint("easings are li (linear), si (sine in), so (sine out) and sio (sine in-out)");
+            if let Some(c) =
+                crate::syntax::suggest::closest(name, ["li", "si", "so", "sio"].iter().copied())
+            {
+                d = d.hint(format!("did you mean `{c}`?"));
+            }
+            diags.push(d);
+        }
+        None => {}
+    }
+    if o.advance > 0 {
+        push(TimelineCommand::AdvanceSteps(o.advance));
+    }
+    true
+}
+
+/// A loop brace or an advance: pushes its command (an advance of 0 pushes
+/// none); `false` when `s` is neither.
+fn flow_command(s: &str, sp: Span, commands: &mut Vec<Spanned<TimelineCommand>>) -> Option<Role> {
+    let (first, last) = (s.as_bytes()[0], s.as_bytes()[s.len() - 1]);
+    if first == b'{' && s.len() == 1 {
+        commands.push(Spanned::new(TimelineCommand::BeginLoop, sp));
+        return Some(Role::Loop);
+    }
+    if first == b'}'
+        && let Some(n) = token::end_loop(s)
+    {
+        commands.push(Spanned::new(TimelineCommand::EndLoop(n), sp));
+        return Some(Role::Loop);
+    }
+    if last == b'>'
+        && let Some(n) = token::advance(s)
+    {
+        if n > 0 {
+            commands.push(Spanned::new(TimelineCommand::AdvanceSteps(n), sp));
+        }
+        return Some(Role::Advance);
+    }
+    None
+}
+
+/// The largest payload an `i` event line takes (Spine's and Spriter's int).
+const EVENT_INT_MAX: f64 = i32::MAX as f64;
+
+/// A line under an `!EVENT` item: `KIND COMMAND+`, the timeline notation
+/// with event values (see [`EventLine`]).
+pub(super) fn event_line(
+    diags: &mut Vec<Diagnostic>,
+    roles: &mut Vec<TokenRole>,
+    line: &LogicalLine<'_>,
+    toks: &[Token<'_>],
+) -> Option<EventLine> {
+    let head = toks.first()?;
+    let Some(kind) = EventKind::parse(head.text) else {
+        diags.push(
+            Diagnostic::error(
+                tok_span(line, head),
+                format!("`{}` is not an event payload kind", head.text),
+            )
+            .hint("an event line starts with `e` (no payload, fired by `!`), `i` (whole number), `f` (number) or `s` (\"string\")"),
+        );
+        return None;
+    };
+    if head.pos > 2 {
+        diags.push(Diagnostic::warning(
+            span_of(line, 2, head.pos - 2),
+            "event line indented deeper than two tabs; it is still read",
+        ));
+    }
+    roles.push(TokenRole { span: tok_span(line, head), role: Role::Property });
+    let mut commands = Vec::with_capacity(toks.len() - 1);
+    for t in &toks[1..] {
+        let s = t.text;
+        let sp = tok_span(line, t);
+        if let Some(role) = flow_command(s, sp, &mut commands) {
+            roles.push(TokenRole { span: sp, role });
+            continue;
+        }
+        let number = |v: f64| {
+            if kind == EventKind::Int && (v.fract() != 0.0 || v.abs() > EVENT_INT_MAX) {
+                None
+            } else {
+                Some(v)
+            }
+        };
+        let value = match kind {
+            EventKind::Bare => {
+                (s == "!").then_some((TimelineCommand::Push(KeyValue::Bool(true)), Role::Event))
+            }
+            EventKind::Text => (s.len() >= 2)
+                .then(|| quoted(s))
+                .flatten()
+                .map(|q| (TimelineCommand::Push(KeyValue::Name(q.to_string())), Role::String)),
+            EventKind::Int | EventKind::Float => {
+                if let Some(v) = s.strip_prefix('+').and_then(token::number) {
+                    number(v).map(|v| (TimelineCommand::PushAdd(v), Role::Number))
+                } else if let Some(v) = s.strip_prefix('*').and_then(token::number) {
+                    number(v).map(|v| (TimelineCommand::PushMul(v), Role::Number))
+                } else {
+                    token::number(s)
+                        .and_then(number)
+                        .map(|v| (TimelineCommand::Push(KeyValue::Number(v)), Role::Number))
+                }
+            }
+        };
+        if let Some((c, role)) = value {
+            roles.push(TokenRole { span: sp, role });
+            commands.push(Spanned::new(c, sp));
+            continue;
+        }
+        if options_command(diags, line, t, &mut commands) {
+            roles.push(TokenRole { span: sp, role: Role::Option });
+            continue;
+        }
+        let expected = match kind {
+            EventKind::Bare => "`!`",
+            EventKind::Int => "a whole number (or `+N`, `*N`)",
+            EventKind::Float => "a number (or `+N`, `*N`)",
+            EventKind::Text => "a \"string\"",
+        };
+        let mut d = Diagnostic::error(
+            sp,
+            format!(
+                "unexpected `{s}` in event line: expected {expected}, an advance `->`, options `F:S:E>`, `{{` or `}}`"
+            ),
+        );
+        if kind == EventKind::Int && token::number(s.trim_start_matches(['+', '*'])).is_some() {
+            d = d.hint("an `i` payload is a whole number from -2147483648 to 2147483647; use `f` for fractions");
+        }
+        diags.push(d);
+    }
+    if commands.is_empty() {
+        diags.push(Diagnostic::warning(
+            line_span(line),
+            "event line has no commands; it is ignored",
+        ));
+        return None;
+    }
+    Some(EventLine {
+        kind: Spanned::new(kind, tok_span(line, head)),
+        commands,
+        span: line_span(line),
+    })
+}
+
 pub(super) fn timeline(
     diags: &mut Vec<Diagnostic>,
     roles: &mut Vec<TokenRole>,
@@ -78,30 +251,8 @@ pub(super) fn timeline(
     for t in &toks[1..] {
         let s = t.text;
         let sp = tok_span(line, t);
-        let mut role = |role: Role| roles.push(TokenRole { span: sp, role });
-        let mut push = |c: TimelineCommand| commands.push(Spanned::new(c, sp));
-        // Loops start with a brace and advances end with `>`: other
-        // tokens skip their recognizers.
-        let (first, last) = (s.as_bytes()[0], s.as_bytes()[s.len() - 1]);
-        if first == b'{' && s.len() == 1 {
-            role(Role::Loop);
-            push(TimelineCommand::BeginLoop);
-            continue;
-        }
-        if first == b'}'
-            && let Some(n) = token::end_loop(s)
-        {
-            role(Role::Loop);
-            push(TimelineCommand::EndLoop(n));
-            continue;
-        }
-        if last == b'>'
-            && let Some(n) = token::advance(s)
-        {
-            role(Role::Advance);
-            if n > 0 {
-                push(TimelineCommand::AdvanceSteps(n));
-            }
+        if let Some(role) = flow_command(s, sp, &mut commands) {
+            roles.push(TokenRole { span: sp, role });
             continue;
         }
         let value = match prop {
@@ -124,45 +275,18 @@ pub(super) fn timeline(
             }
         };
         if let Some(c) = value {
+            let mut role = |role: Role| roles.push(TokenRole { span: sp, role });
             role(match prop {
                 TimelineProp::Color => Role::Color,
                 TimelineProp::Attachment => Role::AttachmentRef,
                 TimelineProp::FlipX | TimelineProp::FlipY => Role::Boolean,
                 _ => Role::Number,
             });
-            push(c);
+            commands.push(Spanned::new(c, sp));
             continue;
         }
-        if let Some(o) = token::options(s, true) {
-            role(Role::Option);
-            if let Some(f) = o.frame {
-                push(if f.relative {
-                    TimelineCommand::AdvanceFrames(f.value)
-                } else {
-                    TimelineCommand::SetFrame(f.value)
-                });
-            }
-            if let Some(st) = o.step {
-                push(TimelineCommand::SetStep(st));
-            }
-            match &o.easing {
-                Some(EasingOpt::Known(e)) => push(TimelineCommand::SetEasing(*e)),
-                Some(EasingOpt::Unknown(name)) => {
-                    let mut d = Diagnostic::error(span_of(line, t.pos + o.easing_pos, name.len()), format!("unknown easing `{name}`"))
-                        .hint("easings are li (linear), si (sine in), so (sine out) and sio (sine in-out)");
-                    if let Some(c) = crate::syntax::suggest::closest(
-                        name,
-                        ["li", "si", "so", "sio"].iter().copied(),
-                    ) {
-                        d = d.hint(format!("did you mean `{c}`?"));
-                    }
-                    diags.push(d);
-                }
-                None => {}
-            }
-            if o.advance > 0 {
-                commands.push(Spanned::new(TimelineCommand::AdvanceSteps(o.advance), sp));
-            }
+        if options_command(diags, line, t, &mut commands) {
+            roles.push(TokenRole { span: sp, role: Role::Option });
             continue;
         }
         let expected = match prop {
@@ -212,8 +336,38 @@ impl Parser {
             fps: None,
             opts: Opts::default(),
             items: Vec::new(),
+            modifiers: AnimModifiers::default(),
         };
+        let mut after_from: Option<Span> = None;
         for t in &toks[1..] {
+            let sp = tok_span(header, t);
+            if let Some(from) = after_from.take() {
+                match quoted(t.text).filter(|_| t.text.len() >= 2) {
+                    Some(n) => {
+                        self.role(header, t, Role::String);
+                        a.modifiers.from = Some(Spanned::new(n.to_string(), sp));
+                    }
+                    None => self.push(
+                        Diagnostic::error(from, "`from` takes the name of an animation in quotes")
+                            .hint("e.g. `anim \"walk-back\" from \"walk\" reverse`"),
+                    ),
+                }
+                if a.modifiers.from.is_some() {
+                    continue;
+                }
+            }
+            let word = match t.text {
+                "from" => Some(&mut after_from),
+                "reverse" => Some(&mut a.modifiers.reverse),
+                "pingpong" => Some(&mut a.modifiers.pingpong),
+                "mirror" => Some(&mut a.modifiers.mirror),
+                _ => None,
+            };
+            if let Some(slot) = word {
+                self.role(header, t, Role::Option);
+                *slot = Some(sp);
+                continue;
+            }
             if let Some(n) = quoted(t.text) {
                 self.role(header, t, Role::String);
                 a.name = Spanned::new(n.to_string(), tok_span(header, t));
@@ -231,12 +385,15 @@ impl Parser {
                 self.apply_opts(&mut a.opts, &o, header, t);
             } else {
                 let mut d = Diagnostic::error(tok_span(header, t), format!("unexpected `{}` in animation header", t.text))
-                    .hint("the header takes a \"name\", a frame rate like `24fps` and defaults `frame:step:easing` like `0:5:li`");
+                    .hint("the header takes a \"name\", a frame rate like `24fps`, defaults `frame:step:easing` like `0:5:li` and the modifiers `from \"ANIM\"`, `reverse`, `pingpong`, `mirror`");
                 if t.text.starts_with('"') {
                     d = d.hint("names are written in double quotes and cannot contain spaces");
                 }
                 self.push(d);
             }
+        }
+        if let Some(from) = after_from {
+            self.push(Diagnostic::error(from, "`from` takes the name of an animation in quotes"));
         }
         self.anim(&mut a, rest);
         a
@@ -291,24 +448,52 @@ impl Parser {
             }
             let text: &str = &line.text;
             let b = text.as_bytes();
-            let after_at = if text.starts_with("\t@") { 2 } else { 1 };
+            let after_at = if text.starts_with("\t@") || text.starts_with("\t!") { 2 } else { 1 };
             let plen = if text.starts_with('\t') && b.get(1).is_some_and(|&c| c != b'\t') {
                 token::path_prefix_len(&text[after_at..])
             } else {
                 0
             };
             if plen > 0 && boundary(text, after_at + plen) {
-                let is_slot = after_at == 2;
+                let is_event = text.as_bytes()[1] == b'!';
+                let is_slot = after_at == 2 && !is_event;
                 let target = Spanned::new(
                     text[after_at..after_at + plen].to_string(),
                     span_of(line, after_at, plen),
                 );
                 self.role_at(
                     span_of(line, 1, after_at - 1 + plen),
-                    if is_slot { Role::SlotRef } else { Role::BoneRef },
+                    if is_event {
+                        Role::Event
+                    } else if is_slot {
+                        Role::SlotRef
+                    } else {
+                        Role::BoneRef
+                    },
                 );
                 let mut opts = Opts::default();
+                let (mut delay, mut chain) = (None, None);
+                let mut word: Option<(&str, Span)> = None;
                 for t in &toks[1..] {
+                    if let Some((w, wsp)) = word.take() {
+                        match token::unsigned(t.text) {
+                            Some(n) => {
+                                self.role(line, t, Role::Number);
+                                let v = Some(Spanned::new(n, wsp.cover(tok_span(line, t))));
+                                if w == "delay" { delay = v } else { chain = v }
+                            }
+                            None => self.push(Diagnostic::error(
+                                wsp,
+                                format!("`{w}` takes a number of frames, e.g. `{w} 3`"),
+                            )),
+                        }
+                        continue;
+                    }
+                    if (t.text == "delay" || t.text == "chain") && !is_event && !is_slot {
+                        self.role(line, t, Role::Option);
+                        word = Some((t.text, tok_span(line, t)));
+                        continue;
+                    }
                     match token::options(t.text, false) {
                         Some(o) => {
                             self.role(line, t, Role::Option);
@@ -327,11 +512,21 @@ impl Parser {
                     .iter()
                     .take_while(|(l, _)| l.text.as_bytes().get(1).is_some_and(|&c| c == b'\t'))
                     .count();
+                if let Some((w, wsp)) = word {
+                    self.push(Diagnostic::error(
+                        wsp,
+                        format!("`{w}` takes a number of frames, e.g. `{w} 3`"),
+                    ));
+                }
                 a.items.push(AnimItem {
                     target,
                     is_slot,
                     opts,
-                    timelines: Vec::with_capacity(nested),
+                    delay,
+                    chain,
+                    timelines: Vec::with_capacity(if is_event { 0 } else { nested }),
+                    is_event,
+                    events: Vec::with_capacity(if is_event { nested } else { 0 }),
                 });
                 item_open = true;
             } else if b.len() > 1 && b[0] == b'\t' && b[1] != b'\t' {
@@ -357,6 +552,13 @@ impl Parser {
                 self.push(d);
                 self.skip =
                     Some(Skip { depth: 1, diag: self.diags.len() - 1, count: 0, following: true });
+            } else if let Some(item) =
+                a.items.last_mut().filter(|i| i.is_event && b.starts_with(b"\t\t"))
+            {
+                // Every line under an event item is one of its lines.
+                if let Some(ev) = event_line(&mut self.diags, &mut self.roles, line, toks) {
+                    item.events.push(ev);
+                }
             } else if is_timeline_line(text) {
                 let Some(item) = a.items.last_mut() else { continue };
                 if let Some(tl) =

@@ -4,7 +4,9 @@ use super::*;
 
 pub(super) const EXPECT_HEADER_HINT: &str = "the header takes an optional \"animation\" name (none: the setup pose), a frame number and a tolerance `~NUM`";
 
-pub(super) const EXPECT_LINE_HINT: &str = "write `BONE [local] [X,Y] xNUM yNUM rNUM iNUM jNUM [~TOL]` or `@SLOT rNUM gNUM bNUM aNUM [~TOL]`";
+pub(super) const EXPECT_LINE_HINT: &str = "write `BONE [local] [X,Y] xNUM yNUM rNUM iNUM jNUM [~TOL]`, `@SLOT rNUM gNUM bNUM aNUM [~TOL]`, `!EVENT [PAYLOAD]` or `!EVENT never FROM TO`";
+
+const EVENT_LINE_HINT: &str = "an event expectation is `!EVENT` (fires at the section's frame), `!EVENT PAYLOAD` (with a number or \"string\") or `!EVENT never FROM TO` (no key from frame FROM to frame TO)";
 
 /// `~NUM`: a tolerance.
 pub(super) fn tolerance(tok: &str) -> Option<f64> {
@@ -58,6 +60,12 @@ impl Parser {
                 continue;
             }
             let head = toks[0];
+            if let Some(name) = head.text.strip_prefix('!') {
+                if let Some(el) = self.event_expectation(line, toks, name) {
+                    e.lines.push(el);
+                }
+                continue;
+            }
             let (is_slot, name) = match head.text.strip_prefix('@') {
                 Some(n) => (true, n),
                 None => (false, head.text),
@@ -84,6 +92,7 @@ impl Parser {
                 point: None,
                 checks: Vec::new(),
                 tolerance: None,
+                event: None,
             };
             let letters = if is_slot { "rgba" } else { "xyrij" };
             for t in &toks[1..] {
@@ -142,5 +151,96 @@ impl Parser {
             e.lines.push(el);
         }
         e
+    }
+}
+
+impl Parser {
+    /// `!EVENT [PAYLOAD | never FROM TO] [~TOL]` in an `expect` section.
+    fn event_expectation(
+        &mut self,
+        line: &LogicalLine<'_>,
+        toks: &[Token<'_>],
+        name: &str,
+    ) -> Option<ExpectLine> {
+        let head = toks[0];
+        if !token::is_path(name) {
+            self.push(
+                Diagnostic::error(
+                    tok_span(line, &head),
+                    format!("`{}` is not an event name", head.text),
+                )
+                .hint(EVENT_LINE_HINT),
+            );
+            return None;
+        }
+        self.role(line, &head, Role::Event);
+        let mut el = ExpectLine {
+            span: line_span(line),
+            target: Spanned::new(name.to_string(), span_of(line, head.pos + 1, name.len())),
+            is_slot: false,
+            local: false,
+            point: None,
+            checks: Vec::new(),
+            tolerance: None,
+            event: Some(EventExpect::Fires(None)),
+        };
+        let mut rest = &toks[1..];
+        if let Some(t) = rest.first().filter(|t| t.text == "never") {
+            self.role(line, t, Role::BoneProperty);
+            let frames: Vec<Option<f64>> =
+                rest[1..].iter().take(2).map(|t| token::unsigned(t.text)).collect();
+            let (Some(Some(a)), Some(Some(b))) = (frames.first(), frames.get(1)) else {
+                self.push(
+                    Diagnostic::error(
+                        tok_span(line, t),
+                        "`never` takes two frames: `never FROM TO`",
+                    )
+                    .hint(EVENT_LINE_HINT),
+                );
+                return None;
+            };
+            for t in &rest[1..3] {
+                self.role(line, t, Role::Number);
+            }
+            if a > b {
+                self.push(Diagnostic::error(
+                    tok_span(line, &rest[1]).cover(tok_span(line, &rest[2])),
+                    format!("the first frame of `never` comes after the second ({a} > {b})"),
+                ));
+                return None;
+            }
+            let span = tok_span(line, t).cover(tok_span(line, &rest[2]));
+            el.event = Some(EventExpect::Never(Spanned::new((*a, *b), span)));
+            rest = &rest[3..];
+        } else if let Some(t) = rest.first().filter(|t| !t.text.starts_with('~')) {
+            let value = if let Some(v) = token::number(t.text) {
+                self.role(line, t, Role::Number);
+                Some(KeyValue::Number(v))
+            } else if let Some(q) = quoted(t.text).filter(|_| t.text.len() >= 2) {
+                self.role(line, t, Role::String);
+                Some(KeyValue::Name(q.to_string()))
+            } else {
+                None
+            };
+            if let Some(v) = value {
+                el.event = Some(EventExpect::Fires(Some(Spanned::new(v, tok_span(line, t)))));
+                rest = &rest[1..];
+            }
+        }
+        for t in rest {
+            if let Some(tol) = tolerance(t.text) {
+                self.role(line, t, Role::Option);
+                el.tolerance = Some(tol);
+            } else {
+                self.push(
+                    Diagnostic::error(
+                        tok_span(line, t),
+                        format!("unexpected `{}` in an event expectation", t.text),
+                    )
+                    .hint(EVENT_LINE_HINT),
+                );
+            }
+        }
+        Some(el)
     }
 }

@@ -60,6 +60,7 @@ pub fn parse_anim_items(src: &str) -> AnimItems {
             fps: None,
             opts: Opts::default(),
             items: Vec::new(),
+            modifiers: AnimModifiers::default(),
         };
         p.anim(&mut a, lines);
         p.finish_skip();

@@ -618,7 +618,27 @@ fn build_anim(
     let _ = slots;
     anim.duration_secs = secs(a.length_ms);
     read_extras(a, &mut ex);
+    anim.events = events(a, anim.fps);
     (anim, ex)
+}
+
+/// The eventlines' keys as events (Spriter's events carry no payload
+/// here), in time order (keys at one time in file order).
+fn events(a: &Anim, fps: f64) -> Vec<crate::model::Event> {
+    let mut out: Vec<crate::model::Event> = a
+        .events
+        .iter()
+        .flat_map(|(name, times)| {
+            times.iter().map(move |&t| crate::model::Event {
+                name: name.clone(),
+                frame: secs(t) * fps,
+                time_secs: secs(t),
+                payload: crate::model::EventPayload::None,
+            })
+        })
+        .collect();
+    out.sort_by(|x, y| x.time_secs.total_cmp(&y.time_secs));
+    out
 }
 
 /// Milliseconds → seconds.

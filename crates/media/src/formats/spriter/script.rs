@@ -247,6 +247,59 @@ fn write_animation(s: &mut String, arm: &Armature, id: AnimId, lost: &mut Vec<St
     let _ = writeln!(s, "anim \"{}\" {}fps", quoted("animation", &anim.name, lost), num(fps));
     samples.write_bones(s, sk);
     samples.write_slots(s, sk);
+    write_events(s, anim, fps, lost);
+}
+
+/// An animation's events as `!NAME` items, one per name (in the order
+/// names first fire), each key an absolute frame `F:>` and a `!`. Frames
+/// are written in full (`frame / fps` gives the key's time back to the
+/// last bits of a double).
+fn write_events(s: &mut String, anim: &Animation, fps: f64, lost: &mut Vec<String>) {
+    let mut names: Vec<&str> = Vec::new();
+    for e in &anim.events {
+        if !names.contains(&e.name.as_str()) {
+            names.push(&e.name);
+        }
+    }
+    for name in names {
+        let _ = write!(s, "\t!{}\n\t\te", event_name(name, lost));
+        for e in anim.events.iter().filter(|e| e.name == name) {
+            let _ = write!(s, " {}:> !", frame_num(e.time_secs * fps));
+        }
+        s.push('\n');
+    }
+}
+
+/// A frame as the language writes it, with every digit a double has
+/// (Rust prints doubles without exponents).
+fn frame_num(f: f64) -> String {
+    if f.is_finite() && f > 0.0 { format!("{f}") } else { "0".into() }
+}
+
+/// An event name the language reads (`NAME(.NAME)*`): other characters
+/// become `_`, a segment that would start with a digit (or be empty) gets
+/// a `_` before it; renames are noted.
+fn event_name(name: &str, lost: &mut Vec<String>) -> String {
+    let q: String = name
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.') { c } else { '_' })
+        .collect();
+    // Each segment starts with a letter, `_` or `-`.
+    let q = q
+        .split('.')
+        .map(|p| {
+            if p.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_' || c == '-') {
+                p.to_string()
+            } else {
+                format!("_{p}")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(".");
+    if q != name {
+        lost.push(format!("event \"{name}\" is called \"{q}\" (event names are NAME(.NAME)*)"));
+    }
+    q
 }
 
 /// Sample times (seconds): frames, key times and a hair before them

@@ -402,9 +402,32 @@ pub fn plan_with_progress(
             });
         }
     }
+    ctx.warnings.extend(dropped_events(arm));
     ctx.warnings.sort();
     ctx.warnings.dedup();
     Ok(Plan { armature: out, jobs, style_textures, mesh_uvs, warnings: ctx.warnings, skins })
+}
+
+/// One warning naming every event the export leaves out (SkelForm files
+/// have no events): per animation, its event names.
+fn dropped_events(arm: &Armature) -> Option<Warning> {
+    let mut parts = Vec::new();
+    let mut keys = 0;
+    for a in arm.animations.iter().filter(|a| !a.events.is_empty()) {
+        let mut names: Vec<&str> = a.events.iter().map(|e| e.name.as_str()).collect();
+        names.sort_unstable();
+        names.dedup();
+        keys += a.events.len();
+        let list: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+        parts.push(format!("\"{}\" ({})", a.name, list.join(", ")));
+    }
+    (!parts.is_empty()).then(|| Warning {
+        subject: "events".into(),
+        message: format!(
+            "SkelForm files have no events; {keys} event key(s) are left out: {}",
+            parts.join("; ")
+        ),
+    })
 }
 
 /// `|a| + |b| + |c| + |d|`: the size of a transform's linear part, which

@@ -1,0 +1,427 @@
+//! Timing modifiers (LANGUAGE-EXT.md, "Timing modifiers"): `delay N` and
+//! `chain N` on bone items, `from "SOURCE"`, `mirror`, `reverse` and
+//! `pingpong` on `anim` headers. They leave the keys as written and are
+//! applied to the compiled animations, after every animation is compiled
+//! and on every compile (they read only the section trees, the rig and the
+//! animations), so a fresh compile and an incremental one agree and every
+//! consumer of the armature (pose, render, exports, editor) plays them.
+//!
+//! Order: `from` copies the source (the section's own channels replace the
+//! source's of the same bone and property, its events are added), then
+//! delays, then `mirror`, then `reverse`, then `pingpong`.
+
+use std::sync::Arc;
+
+use super::names::resolve_or_explain;
+use super::rig::RigNames;
+use crate::model::{
+    Animation, AttachmentId, BoneId, BoneProperty, Event, EventPayload, Key, Skeleton, SlotId,
+    ValueMode,
+};
+use crate::syntax::Diagnostic;
+use crate::syntax::tree::{AnimModifiers, AnimSection};
+
+/// One animation's sections, each with its start in the document.
+pub(super) type Sections<'a> = Vec<(u32, &'a AnimSection)>;
+
+/// Applies the modifiers of every animation (`groups[i]` are the sections
+/// of `animations[i]`); diagnostics in document offsets go to `diags`.
+pub(super) fn apply(
+    groups: &[Sections<'_>],
+    rig: &RigNames,
+    sk: &Skeleton,
+    animations: &mut [Arc<Animation>],
+    diags: &mut Vec<Diagnostic>,
+) {
+    if !groups.iter().flatten().any(|(_, s)| uses_modifiers(s)) {
+        return;
+    }
+    let compiled: Vec<Arc<Animation>> = animations.to_vec();
+    for (i, secs) in groups.iter().enumerate() {
+        if !secs.iter().any(|(_, s)| uses_modifiers(s)) {
+            continue;
+        }
+        let Some(own) = compiled.get(i) else { continue };
+        let m = merged(secs);
+        let mut anim = match &m.from {
+            Some((at, from)) => match source(groups, &compiled, i, from, *at, diags) {
+                Some(src) => derive(src, own),
+                None => Animation::clone(own),
+            },
+            None => Animation::clone(own),
+        };
+        delays(secs, rig, sk, &mut anim, diags);
+        if m.mirror {
+            anim = mirrored(sk, &anim);
+        }
+        if m.reverse {
+            anim = reversed(&anim);
+        }
+        if m.pingpong {
+            anim = ping_ponged(&anim);
+        }
+        animations[i] = Arc::new(anim);
+    }
+}
+
+fn uses_modifiers(s: &AnimSection) -> bool {
+    s.modifiers.any() || s.items.iter().any(|i| i.delay.is_some() || i.chain.is_some())
+}
+
+/// The header modifiers of all of an animation's sections (`from`: the
+/// last one written, with its section's start).
+struct Merged {
+    from: Option<(u32, crate::syntax::tree::Spanned<String>)>,
+    mirror: bool,
+    reverse: bool,
+    pingpong: bool,
+}
+
+fn merged(secs: &Sections<'_>) -> Merged {
+    let mut m = Merged { from: None, mirror: false, reverse: false, pingpong: false };
+    for (at, s) in secs {
+        let AnimModifiers { from, reverse, pingpong, mirror } = &s.modifiers;
+        if let Some(f) = from {
+            m.from = Some((*at, f.clone()));
+        }
+        m.mirror |= mirror.is_some();
+        m.reverse |= reverse.is_some();
+        m.pingpong |= pingpong.is_some();
+    }
+    m
+}
+
+/// The compiled animation `from` names, when it is another one that is
+/// not itself made `from` another (else an error at the name).
+fn source<'a>(
+    groups: &[Sections<'_>],
+    compiled: &'a [Arc<Animation>],
+    me: usize,
+    from: &crate::syntax::tree::Spanned<String>,
+    at: u32,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<&'a Animation> {
+    let span = from.span.shifted(at);
+    let Some(k) = compiled.iter().position(|a| a.name == from.node) else {
+        let names: Vec<String> = compiled.iter().map(|a| format!("\"{}\"", a.name)).collect();
+        diags.push(
+            Diagnostic::error(span, format!("unknown animation \"{}\"", from.node))
+                .hint(format!("animations: {}", names.join(", ")))
+                .hint("the animation plays its own keys only"),
+        );
+        return None;
+    };
+    if k == me {
+        diags.push(Diagnostic::error(span, "an animation cannot be made from itself"));
+        return None;
+    }
+    if groups.get(k).is_some_and(|g| g.iter().any(|(_, s)| s.modifiers.from.is_some())) {
+        diags.push(
+            Diagnostic::error(
+                span,
+                format!("\"{}\" is itself made `from` another animation", from.node),
+            )
+            .hint("name the animation it is made from, and repeat its modifiers here"),
+        );
+        return None;
+    }
+    Some(&compiled[k])
+}
+
+/// `src` with `own`'s channels replacing those of the same bone (slot) and
+/// property, `own`'s events added, at `src`'s frame rate.
+fn derive(src: &Animation, own: &Animation) -> Animation {
+    let mut a = src.clone();
+    a.name.clone_from(&own.name);
+    for ch in &own.bones {
+        a.bones.retain(|c| !(c.bone == ch.bone && c.property == ch.property));
+        a.bones.push(ch.clone());
+    }
+    for ch in &own.flips {
+        a.flips.retain(|c| !(c.bone == ch.bone && c.axis == ch.axis));
+        a.flips.push(ch.clone());
+    }
+    for ch in &own.slot_colors {
+        a.slot_colors.retain(|c| !(c.slot == ch.slot && c.component == ch.component));
+        a.slot_colors.push(ch.clone());
+    }
+    for ch in &own.attachments {
+        a.attachments.retain(|c| c.slot != ch.slot);
+        a.attachments.push(ch.clone());
+    }
+    a.events.extend(own.events.iter().map(|e| Event { frame: e.time_secs * a.fps, ..e.clone() }));
+    a.events.sort_by(|x, y| x.time_secs.total_cmp(&y.time_secs));
+    a.duration_secs = a.duration_secs.max(own.duration_secs);
+    a
+}
+
+/// The most generations `chain` walks down (the deepest rig is far less).
+const MAX_CHAIN_DEPTH: usize = 10_000;
+
+/// `delay N` and `chain N` of the bone items: each bone's total delay in
+/// frames (delays add up), kept modulo the animation's length.
+fn delays(
+    secs: &Sections<'_>,
+    rig: &RigNames,
+    sk: &Skeleton,
+    anim: &mut Animation,
+    diags: &mut Vec<Diagnostic>,
+) {
+    let mut frames: Vec<f64> = vec![0.0; sk.bones.len()];
+    let mut any = false;
+    for (at, s) in secs {
+        for item in s.items.iter().filter(|i| i.delay.is_some() || i.chain.is_some()) {
+            // (An unknown bone is reported by the animation's compile.)
+            let Ok(b) = resolve_or_explain(&rig.bone_names, "bone", &item.target, "") else {
+                continue;
+            };
+            any = true;
+            if let Some(d) = &item.delay {
+                frames[b.index()] += d.node;
+            }
+            let Some(c) = &item.chain else { continue };
+            // Depth below `b` of every bone (parents come before children).
+            let mut depth: Vec<Option<usize>> = vec![None; sk.bones.len()];
+            depth[b.index()] = Some(0);
+            for (j, bone) in sk.bones.iter().enumerate() {
+                if let Some(p) = bone.parent
+                    && p.index() < j
+                    && let Some(dp) = depth[p.index()]
+                    && dp < MAX_CHAIN_DEPTH
+                {
+                    depth[j] = Some(dp + 1);
+                    frames[j] += (dp + 1) as f64 * c.node;
+                }
+            }
+            if !sk.bones.iter().any(|x| x.parent == Some(b)) {
+                diags.push(Diagnostic::warning(
+                    c.span.shifted(*at),
+                    format!(
+                        "bone `{}` has no bones below it: `chain` delays nothing",
+                        item.target.node
+                    ),
+                ));
+            }
+        }
+    }
+    if !any {
+        return;
+    }
+    // Whole loops (to a billionth of a frame) delay nothing.
+    let loop_frames = anim.duration_secs * anim.fps;
+    if loop_frames <= 0.0 {
+        return;
+    }
+    anim.bone_delays = frames
+        .iter()
+        .enumerate()
+        .filter_map(|(j, f)| {
+            let r = f.rem_euclid(loop_frames);
+            (r > 1e-9 && loop_frames - r > 1e-9).then_some((BoneId::from_index(j), r / anim.fps))
+        })
+        .collect();
+}
+
+/// The name of a bone or slot's left/right partner by the naming rule
+/// (every dotted segment: suffixes `-l`/`-r`, `_l`/`_r`, `-L`/`-R`,
+/// `_L`/`_R`, `-left`/`-right`, `_left`/`_right`, and prefixes `left-`/
+/// `right-`, `left_`/`right_` swapped), `None` when no segment has one.
+pub fn partner_name(name: &str) -> Option<String> {
+    const SUFFIXES: [(&str, &str); 6] = [
+        ("-l", "-r"),
+        ("_l", "_r"),
+        ("-L", "-R"),
+        ("_L", "_R"),
+        ("-left", "-right"),
+        ("_left", "_right"),
+    ];
+    const PREFIXES: [(&str, &str); 2] = [("left-", "right-"), ("left_", "right_")];
+    let mut changed = false;
+    let segs: Vec<String> = name
+        .split('.')
+        .map(|seg| {
+            for (a, b) in SUFFIXES {
+                for (from, to) in [(a, b), (b, a)] {
+                    if let Some(stem) = seg.strip_suffix(from).filter(|s| !s.is_empty()) {
+                        changed = true;
+                        return format!("{stem}{to}");
+                    }
+                }
+            }
+            for (a, b) in PREFIXES {
+                for (from, to) in [(a, b), (b, a)] {
+                    if let Some(rest) = seg.strip_prefix(from).filter(|s| !s.is_empty()) {
+                        changed = true;
+                        return format!("{to}{rest}");
+                    }
+                }
+            }
+            seg.to_string()
+        })
+        .collect();
+    changed.then(|| segs.join("."))
+}
+
+/// Left and right swapped: every channel moves to its bone's (slot's)
+/// partner; rotations are negated, and x of a root bone (mirrored in the
+/// world) or y of a child bone (its parent's frame is mirrored across the
+/// parent's axis); scales and flips are kept. String payloads of events
+/// are renamed by the same rule.
+/// `a` with left and right swapped (`mirror`, see [`mirror`]).
+pub fn mirrored(sk: &Skeleton, a: &Animation) -> Animation {
+    let mut a = a.clone();
+    mirror(sk, &mut a);
+    a
+}
+
+fn mirror(sk: &Skeleton, a: &mut Animation) {
+    let bone_partner = |b: BoneId| -> BoneId {
+        let name = &sk.bones[b.index()].name;
+        partner_name(name)
+            .and_then(|p| sk.bones.iter().position(|x| x.name == p))
+            .map_or(b, BoneId::from_index)
+    };
+    let slot_partner = |s: SlotId| -> SlotId {
+        let name = &sk.slots[s.index()].name;
+        partner_name(name)
+            .and_then(|p| sk.slots.iter().position(|x| x.name == p))
+            .map_or(s, SlotId::from_index)
+    };
+    for ch in &mut a.bones {
+        let is_root = sk.bones[ch.bone.index()].parent.is_none();
+        let negate = ch.mode == ValueMode::RelativeToSetup
+            && match ch.property {
+                BoneProperty::Rotation => true,
+                BoneProperty::X => is_root,
+                BoneProperty::Y => !is_root,
+                BoneProperty::ScaleX | BoneProperty::ScaleY => false,
+            };
+        if negate {
+            for k in &mut ch.keys {
+                k.value = -k.value;
+            }
+        }
+        ch.bone = bone_partner(ch.bone);
+    }
+    for ch in &mut a.flips {
+        ch.bone = bone_partner(ch.bone);
+    }
+    for ch in &mut a.slot_colors {
+        ch.slot = slot_partner(ch.slot);
+    }
+    for ch in &mut a.attachments {
+        let to = slot_partner(ch.slot);
+        if to != ch.slot {
+            for k in &mut ch.keys {
+                k.value = k.value.map(|att| partner_attachment(sk, att, to));
+            }
+        }
+        ch.slot = to;
+    }
+    for d in &mut a.bone_delays {
+        d.0 = bone_partner(d.0);
+    }
+    a.bone_delays.sort_by_key(|d| d.0);
+    for e in &mut a.events {
+        if let EventPayload::Text(t) = &mut e.payload
+            && let Some(p) = partner_name(t)
+        {
+            *t = p;
+        }
+    }
+}
+
+/// The attachment of slot `to` named like `att` (by the naming rule, or
+/// as it is), else `att`.
+fn partner_attachment(sk: &Skeleton, att: AttachmentId, to: SlotId) -> AttachmentId {
+    let Some(a) = sk.attachments.get(att.index()) else { return att };
+    let wanted = [partner_name(&a.name), Some(a.name.clone())];
+    wanted
+        .iter()
+        .flatten()
+        .find_map(|n| sk.attachments.iter().position(|x| x.slot == to && &x.name == n))
+        .map_or(att, AttachmentId::from_index)
+}
+
+/// Plays backwards: the channels are sampled at `duration - t` (a time
+/// warp), events fire at `duration - t`.
+/// `a` played backwards (`reverse`, see [`reverse`]).
+pub fn reversed(a: &Animation) -> Animation {
+    let mut a = a.clone();
+    reverse(&mut a);
+    a
+}
+
+fn reverse(a: &mut Animation) {
+    let d = a.duration_secs;
+    let warp = if a.time_warp.is_empty() {
+        vec![lin(0.0, 0.0), lin(d, d)]
+    } else {
+        std::mem::take(&mut a.time_warp)
+    };
+    a.time_warp = warp.iter().rev().map(|k| lin(d - k.time_secs, k.value)).collect();
+    for e in &mut a.events {
+        e.time_secs = d - e.time_secs;
+        e.frame = e.time_secs * a.fps;
+    }
+    a.events.reverse();
+    a.events.sort_by(|x, y| x.time_secs.total_cmp(&y.time_secs));
+}
+
+/// Forwards, then backwards: twice as long; the channels are sampled at
+/// `t` and then `2·duration - t`; events fire on the way there and back
+/// (once at the turn, and not again at the end, where the loop starts).
+/// `a` forwards then backwards (`pingpong`, see [`pingpong`]).
+pub fn ping_ponged(a: &Animation) -> Animation {
+    let mut a = a.clone();
+    pingpong(&mut a);
+    a
+}
+
+fn pingpong(a: &mut Animation) {
+    let d = a.duration_secs;
+    if d <= 0.0 {
+        return;
+    }
+    let warp = if a.time_warp.is_empty() {
+        vec![lin(0.0, 0.0), lin(d, d)]
+    } else {
+        std::mem::take(&mut a.time_warp)
+    };
+    let mut out = warp.clone();
+    out.extend(
+        warp.iter().rev().filter(|k| k.time_secs < d).map(|k| lin(2.0 * d - k.time_secs, k.value)),
+    );
+    a.time_warp = out;
+    let back: Vec<Event> = a
+        .events
+        .iter()
+        .rev()
+        .filter(|e| e.time_secs > 0.0 && e.time_secs < d)
+        .map(|e| {
+            let t = 2.0 * d - e.time_secs;
+            Event { time_secs: t, frame: t * a.fps, ..e.clone() }
+        })
+        .collect();
+    a.events.extend(back);
+    a.duration_secs = 2.0 * d;
+}
+
+fn lin(t: f64, v: f64) -> Key<f64> {
+    Key { time_secs: t, value: v, curve: crate::model::Curve::LINEAR }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::partner_name;
+
+    #[test]
+    fn partners_swap_every_segment_by_the_rule() {
+        assert_eq!(partner_name("hip.thigh-l.shin-l").as_deref(), Some("hip.thigh-r.shin-r"));
+        assert_eq!(partner_name("arm_R").as_deref(), Some("arm_L"));
+        assert_eq!(partner_name("left-eye").as_deref(), Some("right-eye"));
+        assert_eq!(partner_name("hand-left").as_deref(), Some("hand-right"));
+        assert_eq!(partner_name("torso"), None);
+        assert_eq!(partner_name("-l"), None, "a bare suffix is not a name with a side");
+    }
+}
