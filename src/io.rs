@@ -69,13 +69,38 @@ pub fn reason(e: &std::io::Error) -> String {
     }
 }
 
-/// Reads a script: its text, or a clear message (unreadable, or not UTF-8
-/// with the offset of the first bad byte).
+/// Why `bytes` are not a script's text, or `None` when they are: a NUL
+/// byte (no text file has one; binary files nearly always do) or bytes
+/// that are not UTF-8, each with the offset of the first. One reason for
+/// the whole file: a picture or an archive opened by mistake is one clear
+/// error, not a diagnostic for every "word" of it.
+pub fn not_text(bytes: &[u8]) -> Option<String> {
+    let utf8_end = match std::str::from_utf8(bytes) {
+        Ok(_) => bytes.len(),
+        Err(e) => e.valid_up_to(),
+    };
+    match memchr::memchr(0, &bytes[..utf8_end]) {
+        Some(at) => Some(format!("it is not a text file (a NUL byte at offset {at})")),
+        None if utf8_end < bytes.len() => {
+            Some(format!("it is not a text file (not UTF-8: invalid byte at offset {utf8_end})"))
+        }
+        None => None,
+    }
+}
+
+/// Reads a script: its text, or a clear message (unreadable, or not a text
+/// file: see [`not_text`]).
 pub fn read_script(path: &Path) -> Result<String, IoError> {
     let bytes = std::fs::read(path).map_err(|e| IoError::read(path, reason(&e)))?;
+    if let Some(why) = not_text(&bytes) {
+        return Err(IoError::read(path, why));
+    }
     String::from_utf8(bytes).map_err(|e| {
         let at = e.utf8_error().valid_up_to();
-        IoError::read(path, format!("it is not UTF-8 text (invalid byte at offset {at})"))
+        IoError::read(
+            path,
+            format!("it is not a text file (not UTF-8: invalid byte at offset {at})"),
+        )
     })
 }
 
@@ -379,8 +404,18 @@ mod tests {
             read_script(&latin1)
                 .unwrap_err()
                 .reason
-                .contains("not UTF-8 text (invalid byte at offset 11)")
+                .contains("not a text file (not UTF-8: invalid byte at offset 11)")
         );
+        // A binary file that happens to be valid UTF-8: its first NUL.
+        let binary = tmp.path().join("picture.png");
+        fs::write(&binary, b"\x7fELF\x02\x01\x01\x00\x00rest").unwrap();
+        assert_eq!(
+            read_script(&binary).unwrap_err().reason,
+            "it is not a text file (a NUL byte at offset 7)"
+        );
+        // A NUL after the first invalid byte: the earlier problem is named.
+        assert!(not_text(b"ab\xffc\x00").unwrap().contains("invalid byte at offset 2"));
+        assert!(not_text("tab\there, é".as_bytes()).is_none());
         assert_eq!(script_dir(Some(Path::new("walk.skel2d"))), PathBuf::from("."));
         assert_eq!(script_dir(Some(Path::new("art/walk.skel2d"))), PathBuf::from("art"));
         assert_eq!(script_dir(None), PathBuf::from("."));

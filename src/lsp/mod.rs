@@ -41,8 +41,7 @@ struct Doc {
 impl Doc {
     fn new(text: String) -> Self {
         let mut compiler = Compiler::new();
-        let mut comp = compiler.update(&text);
-        crate::runtime::expect::check(&mut comp);
+        let comp = compile_text(&mut compiler, &text);
         Doc { text: Text::new(text), compiler, comp, tokens: None }
     }
 
@@ -52,9 +51,22 @@ impl Doc {
         // place and reuse its key list.
         self.comp.sections = Vec::new();
         self.comp.sources = Default::default();
-        self.comp = self.compiler.update(&self.text.text);
-        crate::runtime::expect::check(&mut self.comp);
+        self.comp = compile_text(&mut self.compiler, &self.text.text);
     }
+}
+
+/// The compilation of a document's text, its pose assertions checked; a
+/// text that is not a script's (a NUL byte: a binary file opened by
+/// mistake) is one error at its start, with nothing compiled.
+fn compile_text(compiler: &mut Compiler, text: &str) -> Compilation {
+    if let Some(why) = crate::io::not_text(text.as_bytes()) {
+        let mut comp = compiler.update("");
+        comp.diagnostics = vec![crate::syntax::Diagnostic::error(Span::new(0, 0), why)];
+        return comp;
+    }
+    let mut comp = compiler.update(text);
+    crate::runtime::expect::check(&mut comp);
+    comp
 }
 
 /// The server's state.
