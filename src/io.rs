@@ -65,6 +65,9 @@ pub fn reason(e: &std::io::Error) -> String {
         std::io::ErrorKind::NotFound => "no such file".into(),
         std::io::ErrorKind::PermissionDenied => "permission denied".into(),
         std::io::ErrorKind::IsADirectory => "it is a directory".into(),
+        std::io::ErrorKind::StorageFull => "the disk is full".into(),
+        std::io::ErrorKind::QuotaExceeded => "the disk quota is used up".into(),
+        std::io::ErrorKind::ReadOnlyFilesystem => "the disk is read-only".into(),
         _ => e.to_string(),
     }
 }
@@ -153,6 +156,16 @@ impl AtomicFiles {
     /// symbolic link points to), flushed to disk, with the permissions the
     /// target has now.
     pub fn write(&mut self, path: &Path, bytes: &[u8]) -> Result<(), IoError> {
+        self.write_with(path, &mut |w| w.write_all(bytes))
+    }
+
+    /// [`AtomicFiles::write`] with the bytes written by `fill` (tests pass
+    /// writers that fail on purpose: a full disk after so many bytes).
+    fn write_with(
+        &mut self,
+        path: &Path,
+        fill: &mut dyn FnMut(&mut dyn Write) -> std::io::Result<()>,
+    ) -> Result<(), IoError> {
         let target = resolve(path)?;
         let name =
             target.file_name().ok_or_else(|| IoError::write(path, "it is not a file name"))?;
@@ -181,7 +194,7 @@ impl AtomicFiles {
                 format!("cannot create a temporary file beside it: {}", reason(&e)),
             )
         })?;
-        tmp.write_all(bytes).map_err(|e| IoError::write(path, reason(&e)))?;
+        fill(&mut tmp).map_err(|e| IoError::write(path, reason(&e)))?;
         if let Ok(meta) = std::fs::metadata(&target) {
             // Best effort: a file system without permissions still gets the data.
             let _ = tmp.as_file().set_permissions(meta.permissions());
@@ -379,6 +392,63 @@ mod tests {
         }
         assert!(result.is_err());
         assert!(names_in(&d1).is_empty(), "the file already placed is removed again");
+    }
+
+    /// Passes `budget` bytes on, then fails as a full disk does.
+    struct FullAfter<'a> {
+        inner: &'a mut dyn Write,
+        budget: usize,
+    }
+
+    impl Write for FullAfter<'_> {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            if self.budget == 0 {
+                return Err(std::io::ErrorKind::StorageFull.into());
+            }
+            let n = buf.len().min(self.budget);
+            self.budget -= n;
+            self.inner.write(&buf[..n])
+        }
+
+        fn flush(&mut self) -> std::io::Result<()> {
+            self.inner.flush()
+        }
+    }
+
+    #[test]
+    fn a_disk_that_fills_up_mid_write_leaves_the_original_and_no_temporary_file() {
+        let tmp = tempfile::tempdir().unwrap();
+        let target = tmp.path().join("walk.skel2d");
+        fs::write(&target, "skeleton\n\thip\n").unwrap();
+        let new = "skeleton\n\thip l10\n".repeat(100);
+        for budget in [0, 7, new.len() - 1] {
+            let mut files = AtomicFiles::new();
+            let err = files
+                .write_with(&target, &mut |w| {
+                    FullAfter { inner: w, budget }.write_all(new.as_bytes())
+                })
+                .unwrap_err();
+            assert_eq!(
+                err.to_string(),
+                format!("cannot write `{}`: the disk is full", target.display())
+            );
+            assert_eq!(files.commit().unwrap(), Vec::<PathBuf>::new(), "nothing pending");
+            assert_eq!(
+                fs::read_to_string(&target).unwrap(),
+                "skeleton\n\thip\n",
+                "budget {budget}"
+            );
+            assert_eq!(names_in(tmp.path()), ["walk.skel2d"], "the partial temporary file is gone");
+        }
+        // The same writer with room enough writes the whole file.
+        let mut files = AtomicFiles::new();
+        files
+            .write_with(&target, &mut |w| {
+                FullAfter { inner: w, budget: new.len() }.write_all(new.as_bytes())
+            })
+            .unwrap();
+        files.commit().unwrap();
+        assert_eq!(fs::read_to_string(&target).unwrap(), new);
     }
 
     #[test]
