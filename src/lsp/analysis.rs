@@ -631,6 +631,28 @@ pub fn format(text: &str, tab_size: u32) -> Vec<(Span, String)> {
     edits
 }
 
+/// [`format`] of the whole lines that `range` touches (what an editor's
+/// "format selection", Neovim's `gq`, asks for); the edits are in document
+/// offsets. The line the range ends in counts even when the range ends at
+/// its start: Neovim 0.7's `gq` sends `start of the first line .. start of
+/// the last line` for the lines it means.
+pub fn format_range(text: &str, tab_size: u32, range: Span) -> Vec<(Span, String)> {
+    let clamp = |o: u32| {
+        let mut o = (o as usize).min(text.len());
+        while !text.is_char_boundary(o) {
+            o -= 1;
+        }
+        o
+    };
+    let (start, end) = (clamp(range.start), clamp(range.end.max(range.start)));
+    let from = text[..start].rfind('\n').map_or(0, |i| i + 1);
+    let to = text[end..].find('\n').map_or(text.len(), |i| end + i + 1);
+    format(&text[from..to], tab_size)
+        .into_iter()
+        .map(|(span, new)| (span.shifted(from as u32), new))
+        .collect()
+}
+
 /// A completion proposal: the text replacing `replace` and what it is.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Proposal {
@@ -935,9 +957,34 @@ impl<'a> Completer<'a> {
             }
             _ => return,
         };
-        let what = if matches!(kind, SectionKind::Skin(_)) { "skin" } else { "animation" };
+        // The section being written names a skin or an animation of its own
+        // (`""` while it has no name): only the names other sections made
+        // are offered. A new skin or animation section with one of them
+        // adds to it, so the offer says so.
+        let own = match kind {
+            SectionKind::Skin(k) => Some(&k.name.node),
+            SectionKind::Anim(a) => Some(&a.name.node),
+            _ => None,
+        };
+        let comp = self.comp;
+        let by_others = |name: &str| {
+            let sections = comp.sections.iter().filter(|(_, sec)| match &sec.kind {
+                SectionKind::Skin(k) => matches!(kind, SectionKind::Skin(_)) && k.name.node == name,
+                SectionKind::Anim(a) => matches!(kind, SectionKind::Anim(_)) && a.name.node == name,
+                _ => false,
+            });
+            sections.count() > usize::from(own.is_some_and(|o| o == name))
+        };
+        let detail = match kind {
+            SectionKind::Skin(_) => "skin already defined: this section adds to it",
+            SectionKind::Anim(_) => "animation already defined: this section adds to it",
+            _ => "animation",
+        };
         for n in quoted {
-            self.push(&format!("\"{n}\""), CompletionItemKind::VALUE, what);
+            if n.is_empty() || (own.is_some() && !by_others(&n)) {
+                continue;
+            }
+            self.push(&format!("\"{n}\""), CompletionItemKind::VALUE, detail);
         }
     }
 
@@ -1212,5 +1259,65 @@ mod tests {
             out.replace_range(s.range(), &t);
         }
         assert_eq!(out, "skeleton\r\n\tarm l1\n\n\t\tx\n");
+    }
+
+    #[test]
+    fn range_formatting_touches_the_whole_lines_of_the_range_only() {
+        let text = "skeleton \n    arm l1 \n    leg\t\n    hip  \n";
+        let line =
+            |n: usize| text.split_inclusive('\n').take(n).map(str::len).sum::<usize>() as u32;
+        // Lines 1 and 2 (0-based), the range from the middle of one to the
+        // middle of the other: both whole lines, nothing else.
+        let r = Span::new(line(1) + 6, line(2) + 2);
+        assert_eq!(
+            apply(text, format_range(text, 4, r)),
+            "skeleton \n\tarm l1\n\tleg\n    hip  \n"
+        );
+        // A range ending at the start of a line takes that line too (what
+        // Neovim 0.7's `gqj` sends for lines 1 and 2).
+        let r = Span::new(line(1), line(2));
+        assert_eq!(
+            apply(text, format_range(text, 4, r)),
+            "skeleton \n\tarm l1\n\tleg\n    hip  \n"
+        );
+        // An empty range formats its line; ranges past the end are clamped.
+        assert_eq!(
+            apply(text, format_range(text, 4, Span::new(line(3) + 1, line(3) + 1))),
+            "skeleton \n    arm l1 \n    leg\t\n\thip\n"
+        );
+        assert_eq!(
+            apply(text, format_range(text, 4, Span::new(0, u32::MAX))),
+            apply(text, format(text, 4))
+        );
+        // Inside a multi-byte character: no panic, its line.
+        let t = "é  \n";
+        assert_eq!(apply(t, format_range(t, 4, Span::new(1, 1))), "é\n");
+    }
+
+    #[test]
+    fn a_section_header_offers_the_names_other_sections_made_not_its_own() {
+        let labels = |text: &str| -> Vec<(String, String)> {
+            let comp = crate::compile::compile(text);
+            complete(text, &comp, text.len()).into_iter().map(|p| (p.label, p.detail)).collect()
+        };
+        // `anim ` alone: no `""` (its own name while it has none).
+        assert_eq!(labels("skeleton\n\tarm\nanim "), []);
+        // Other animations are offered, said to be added to.
+        let got = labels("skeleton\n\tarm\nanim \"walk\"\n\tarm\n\t\tx 1\nanim ");
+        assert_eq!(
+            got,
+            [(
+                "\"walk\"".to_string(),
+                "animation already defined: this section adds to it".to_string()
+            )]
+        );
+        // Its own name, while typing it, is not offered; another section's
+        // of the same name is.
+        assert_eq!(labels("skeleton\n\tarm\nanim \"run"), []);
+        assert_eq!(labels("skeleton\n\tarm\nanim \"run\"\nanim \"run").len(), 1);
+        // Skins alike; `expect` names animations to check, all of them.
+        assert_eq!(labels("skeleton\n\tarm\nskin "), []);
+        let got = labels("skeleton\n\tarm\nanim \"walk\"\nexpect ");
+        assert_eq!(got, [("\"walk\"".to_string(), "animation".to_string())]);
     }
 }

@@ -20,8 +20,8 @@ use lsp_types::notification::{
 };
 use lsp_types::request::{
     Completion, DocumentSymbolRequest, Formatting, GotoDefinition, HoverRequest,
-    PrepareRenameRequest, References, Rename, Request as _, SemanticTokensFullDeltaRequest,
-    SemanticTokensFullRequest,
+    PrepareRenameRequest, RangeFormatting, References, Rename, Request as _,
+    SemanticTokensFullDeltaRequest, SemanticTokensFullRequest,
 };
 use lsp_types::*;
 
@@ -102,6 +102,7 @@ pub fn capabilities() -> ServerCapabilities {
             work_done_progress_options: Default::default(),
         })),
         document_formatting_provider: Some(OneOf::Left(true)),
+        document_range_formatting_provider: Some(OneOf::Left(true)),
         semantic_tokens_provider: Some(SemanticTokensServerCapabilities::SemanticTokensOptions(
             SemanticTokensOptions {
                 legend: SemanticTokensLegend {
@@ -366,6 +367,16 @@ impl Server {
                 let doc = self.doc(&p.text_document.uri)?;
                 json(text_edits(&doc.text, analysis::format(&doc.text.text, p.options.tab_size)))
             }
+            RangeFormatting::METHOD => {
+                let p: DocumentRangeFormattingParams = params(&req)?;
+                let doc = self.doc(&p.text_document.uri)?;
+                let range = Span::new(
+                    doc.text.offset(p.range.start) as u32,
+                    doc.text.offset(p.range.end) as u32,
+                );
+                let edits = analysis::format_range(&doc.text.text, p.options.tab_size, range);
+                json(text_edits(&doc.text, edits))
+            }
             SemanticTokensFullRequest::METHOD => {
                 let p: SemanticTokensParams = params(&req)?;
                 let id = self.result_id();
@@ -433,12 +444,22 @@ fn diagnostics(uri: &Uri, doc: &Doc) -> Vec<lsp_types::Diagnostic> {
                     Severity::Warning => DiagnosticSeverity::WARNING,
                 }),
                 source: Some("skelpad".into()),
-                message: d.message.clone(),
+                message: message_with_suggestion(d),
                 related_information: (!related.is_empty()).then_some(related),
                 ..lsp_types::Diagnostic::default()
             }
         })
         .collect()
+}
+
+/// A diagnostic's message, with its "did you mean" hint added: many
+/// clients (Neovim's float, for one) show only the message, not the
+/// related information the hints are also sent as.
+fn message_with_suggestion(d: &crate::syntax::Diagnostic) -> String {
+    match d.hints.iter().find(|h| h.starts_with("did you mean")) {
+        Some(h) => format!("{}; {h}", d.message),
+        None => d.message.clone(),
+    }
 }
 
 fn text_edits(text: &Text, edits: Vec<(Span, String)>) -> Vec<TextEdit> {
