@@ -18,6 +18,9 @@ use skelpad::runtime::{Pose, evaluate_into};
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+#[path = "support/reference.rs"]
+mod reference;
+
 fn main() {
     #[cfg(feature = "mimalloc")]
     skelpad::alloc::keep_freed_memory();
@@ -199,55 +202,8 @@ fn rename_in_skeleton<const BONES: usize>(bencher: Bencher, style: &str) {
     bench_edit(bencher, [text.clone(), format!("{}q{}", &text[..at], &text[at..])], 4);
 }
 
-/// A fixed text for [`machine_reference`]: 12 000 lines of a word and three
-/// numbers, from a fixed xorshift sequence (about 330 KB, like the
-/// 1000-bone scripts).
-fn reference_text() -> String {
-    use std::fmt::Write as _;
-    let mut x = 0x9E37_79B9_7F4A_7C15u64;
-    let mut next = move || {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x
-    };
-    let mut text = String::new();
-    for _ in 0..12_000 {
-        let (a, b, c, d) = (next(), next(), next(), next());
-        let _ = writeln!(
-            text,
-            "\tpart_{:x}.{:x} {}.{} -{}.{} {}",
-            a % 4096,
-            b % 65536,
-            c % 1000,
-            c % 97,
-            d % 500,
-            d % 89,
-            a % 360
-        );
-    }
-    text
-}
-
-/// The workload of [`machine_reference`]: std's line splitting, float
-/// parsing, `String` allocation and sorting over [`reference_text`].
-fn reference_work(text: &str) -> (usize, f64) {
-    let mut words = Vec::new();
-    let mut sum = 0.0;
-    for line in text.lines() {
-        let mut fields = line.split_ascii_whitespace();
-        if let Some(word) = fields.next() {
-            words.push(word.to_string());
-        }
-        sum += fields.filter_map(|f| f.parse::<f64>().ok()).sum::<f64>();
-    }
-    words.sort_unstable();
-    words.dedup();
-    (words.len(), sum)
-}
-
 /// How fast the machine is right now, from work that owes nothing to
-/// skelpad: [`reference_work`] on one thread, or on each of two threads at
+/// skelpad: [`reference::reference_work`] on one thread, or on each of two threads at
 /// once (the same time as one when both cores are free). The machines this
 /// is measured on change speed by up to 2.5 times within minutes, so
 /// `scripts/bench-rounds.py` runs this between the other benches and
@@ -255,11 +211,12 @@ fn reference_work(text: &str) -> (usize, f64) {
 /// figures compare across passes only while it stays the same.
 #[divan::bench(args = [1, 2], sample_count = 20)]
 fn machine_reference(bencher: Bencher, threads: usize) {
-    let text = reference_text();
+    let text = reference::reference_text();
     bencher.bench(|| {
         std::thread::scope(|s| {
-            let others: Vec<_> = (1..threads).map(|_| s.spawn(|| reference_work(&text))).collect();
-            let mine = reference_work(divan::black_box(&text));
+            let others: Vec<_> =
+                (1..threads).map(|_| s.spawn(|| reference::reference_work(&text))).collect();
+            let mine = reference::reference_work(divan::black_box(&text));
             others.into_iter().map(|h| h.join().expect("no panic")).fold(mine, |a, b| {
                 assert_eq!(a.0, b.0);
                 a

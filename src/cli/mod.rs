@@ -245,8 +245,16 @@ fn check(files: &[PathBuf], format: Format, timings: bool) -> i32 {
             std::time::Duration::ZERO
         };
         let t1 = Instant::now();
-        let comp = compile_checked(&text);
+        let mut comp = compile_checked(&text);
         let t_compile = t1.elapsed();
+        // Sprite images are files the compiler does not read: one warning
+        // at each image name that cannot be loaded.
+        let mut images = crate::render::images::ImageStore::new(crate::io::script_dir(Some(path)));
+        let missing = crate::render::images::image_warnings(&text, &comp, &mut images);
+        for d in missing {
+            let at = comp.diagnostics.partition_point(|e| e.span.start <= d.span.start);
+            comp.diagnostics.insert(at, d);
+        }
         let t2 = Instant::now();
         let anim = (!comp.armature.animations.is_empty()).then_some(AnimId(0));
         let pose = evaluate(&comp.armature, anim, SkinId(0), 0.0);

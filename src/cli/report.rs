@@ -4,34 +4,148 @@ use std::io::{IsTerminal, Write};
 use std::path::Path;
 
 use codespan_reporting::diagnostic::{Diagnostic as CsDiagnostic, Label, Severity as CsSeverity};
-use codespan_reporting::files::SimpleFile;
 use codespan_reporting::term::termcolor::{BufferedStandardStream, ColorChoice};
 use codespan_reporting::term::{self, Config};
 
 use crate::compile::Compilation;
 use crate::syntax::{Diagnostic, LineIndex, Severity};
 
-fn to_codespan(d: &Diagnostic, text_len: usize) -> CsDiagnostic<()> {
+fn to_codespan(d: &Diagnostic, label: std::ops::Range<usize>) -> CsDiagnostic<()> {
     let severity = match d.severity {
         Severity::Error => CsSeverity::Error,
         Severity::Warning => CsSeverity::Warning,
     };
-    let start = (d.span.start as usize).min(text_len);
-    let end = (d.span.end as usize).clamp(start, text_len);
     CsDiagnostic::new(severity)
         .with_message(d.message.clone())
-        .with_labels(vec![Label::primary((), start..end)])
+        .with_labels(vec![Label::primary((), label)])
         .with_notes(d.hints.iter().map(|h| format!("help: {h}")).collect())
 }
 
+/// A source line longer than this many bytes is shown in part (see
+/// [`Shown`]).
+const LONG_LINE: usize = 240;
+/// Bytes shown before a diagnostic's start on a long line, and in all.
+const BEFORE: usize = 40;
+const WINDOW: usize = 160;
+
+/// What a diagnostic shows of the source: the whole text, or, when its line
+/// is long (a minified or binary "line" of 200 KB), a window of that line
+/// around the diagnostic with `…` where it is cut, so the report stays a few
+/// lines long. Line and column in the `file:line:col` header stay those of
+/// the whole text.
+struct Shown<'a> {
+    name: &'a str,
+    /// The text, or `…` + the window + `…` standing for line `first_line`.
+    source: std::borrow::Cow<'a, str>,
+    line_starts: std::borrow::Cow<'a, [usize]>,
+    /// The 0-based line of the text the source's first line is.
+    first_line: usize,
+    /// Added to a column counted in `source` (the characters cut off).
+    column_shift: usize,
+}
+
+impl<'a> Shown<'a> {
+    /// The source to show for `d`, and its label's range in that source.
+    fn new(
+        name: &'a str,
+        text: &'a str,
+        line_starts: &'a [usize],
+        d: &Diagnostic,
+    ) -> (Self, std::ops::Range<usize>) {
+        let start = (d.span.start as usize).min(text.len());
+        let end = (d.span.end as usize).clamp(start, text.len());
+        let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
+        let line_end = text[start..].find('\n').map_or(text.len(), |i| start + i);
+        let whole = || Shown {
+            name,
+            source: std::borrow::Cow::Borrowed(text),
+            line_starts: std::borrow::Cow::Borrowed(line_starts),
+            first_line: 0,
+            column_shift: 0,
+        };
+        if line_end - line_start <= LONG_LINE {
+            return (whole(), start..end);
+        }
+        let floor = |mut i: usize| {
+            while !text.is_char_boundary(i) {
+                i -= 1;
+            }
+            i
+        };
+        let from = floor(start.saturating_sub(BEFORE).max(line_start));
+        let to = floor((from + WINDOW).min(line_end)).max(start);
+        let prefix = if from > line_start { "…" } else { "" };
+        let suffix = if to < line_end { "…" } else { "" };
+        let source = format!("{prefix}{}{suffix}", &text[from..to]);
+        let label = prefix.len() + (start - from)..prefix.len() + (end.min(to) - from);
+        let cut = text[line_start..from].chars().count();
+        let shown = Shown {
+            name,
+            line_starts: std::borrow::Cow::Owned(vec![0]),
+            first_line: line_starts.partition_point(|&s| s <= line_start).saturating_sub(1),
+            column_shift: cut.saturating_sub(prefix.chars().count()),
+            source: std::borrow::Cow::Owned(source),
+        };
+        (shown, label)
+    }
+}
+
+impl<'a> codespan_reporting::files::Files<'a> for Shown<'_> {
+    type FileId = ();
+    type Name = &'a str;
+    type Source = &'a str;
+
+    fn name(&'a self, (): ()) -> Result<&'a str, codespan_reporting::files::Error> {
+        Ok(self.name)
+    }
+
+    fn source(&'a self, (): ()) -> Result<&'a str, codespan_reporting::files::Error> {
+        Ok(&self.source)
+    }
+
+    fn line_index(
+        &'a self,
+        (): (),
+        byte: usize,
+    ) -> Result<usize, codespan_reporting::files::Error> {
+        let i = self.line_starts.partition_point(|&s| s <= byte).saturating_sub(1);
+        Ok(self.first_line + i)
+    }
+
+    fn column_number(
+        &'a self,
+        (): (),
+        line: usize,
+        byte: usize,
+    ) -> Result<usize, codespan_reporting::files::Error> {
+        let range = self.line_range((), line)?;
+        Ok(codespan_reporting::files::column_index(&self.source, range, byte)
+            + 1
+            + self.column_shift)
+    }
+
+    fn line_range(
+        &'a self,
+        (): (),
+        line: usize,
+    ) -> Result<std::ops::Range<usize>, codespan_reporting::files::Error> {
+        let i = line.saturating_sub(self.first_line);
+        let start = self.line_starts.get(i).copied().unwrap_or(self.source.len());
+        let end = self.line_starts.get(i + 1).copied().unwrap_or(self.source.len());
+        Ok(start..end)
+    }
+}
+
 /// Renders diagnostics as text, like rustc: `file:line:col`, the source
-/// line, an underline and the hints.
+/// line (a window of a long one), an underline and the hints.
 pub fn render_plain(path: &Path, text: &str, diags: &[Diagnostic]) -> String {
-    let file = SimpleFile::new(path.display().to_string(), text);
+    let name = path.display().to_string();
     let config = Config::default();
     let mut out = String::new();
+    let starts: Vec<usize> = codespan_reporting::files::line_starts(text).collect();
     for d in diags {
-        let _ = term::emit_to_string(&mut out, &config, &file, &to_codespan(d, text.len()));
+        let (file, label) = Shown::new(&name, text, &starts, d);
+        let _ = term::emit_to_string(&mut out, &config, &file, &to_codespan(d, label));
     }
     out
 }
@@ -44,10 +158,12 @@ pub fn print_human(path: &Path, text: &str, diags: &[Diagnostic]) {
     // pieces, and standard error is otherwise unbuffered (a system call
     // each; with 600 diagnostics, a third of the process's time).
     let mut out = BufferedStandardStream::stderr(choice);
-    let file = SimpleFile::new(path.display().to_string(), text);
+    let name = path.display().to_string();
     let config = Config::default();
+    let starts: Vec<usize> = codespan_reporting::files::line_starts(text).collect();
     for d in diags {
-        let _ = term::emit_to_write_style(&mut out, &config, &file, &to_codespan(d, text.len()));
+        let (file, label) = Shown::new(&name, text, &starts, d);
+        let _ = term::emit_to_write_style(&mut out, &config, &file, &to_codespan(d, label));
     }
     let errors = diags.iter().filter(|d| d.is_error()).count();
     let warnings = diags.len() - errors;

@@ -369,7 +369,7 @@ fn an_unreadable_file_is_reported_before_any_window_opens() {
     std::fs::write(&bad, [0xff, 0xfe, 0x00]).unwrap();
     let o = skelpad_without_display(&[s(&bad)]);
     assert_eq!(code(&o), 2);
-    assert!(stderr(&o).contains("is not UTF-8"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("is not a text file"), "{}", stderr(&o));
 }
 
 #[test]

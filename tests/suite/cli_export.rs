@@ -71,3 +71,63 @@ fn allow_errors_exports_what_compiled_with_renders_warning() {
     assert_eq!(anims.len(), 1);
     assert_eq!(anims[0]["name"], "walk");
 }
+
+/// A sprite whose picture is missing, one whose picture is not an image,
+/// and a rectangle.
+const MISSING_PICTURE: &str = "skeleton\n\tb l10\n\t\t@spr :sprite \"missing.png\" x1\n\t\t@txt :sprite \"notes.png\"\n\t\t@box :rect w4 h2 f#00FF00\n";
+
+/// The pixels of the export's first atlas that are the placeholder's magenta.
+fn magenta_pixels(skf: &Path) -> usize {
+    let file = std::fs::File::open(skf).expect("the export exists");
+    let mut zip = zip::ZipArchive::new(file).expect("a zip");
+    let mut bytes = Vec::new();
+    zip.by_name("atlas0.png").expect("an atlas").read_to_end(&mut bytes).unwrap();
+    let img = image::load_from_memory(&bytes).unwrap().to_rgba8();
+    img.pixels().filter(|p| p.0 == [255, 0, 255, 255]).count()
+}
+
+#[test]
+fn a_missing_picture_is_a_warning_and_a_placeholder_not_a_failed_export() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("pics.skel2d");
+    std::fs::write(&script, MISSING_PICTURE).unwrap();
+    std::fs::write(dir.path().join("notes.png"), "not a picture").unwrap();
+
+    // `check`: a warning at each image name, exit 0.
+    let o = skelpad(&["check", s(&script)]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(err.contains("pics.skel2d:3:16") && err.contains("\"missing.png\""), "{err}");
+    assert!(err.contains("no such file"), "{err}");
+    assert!(err.contains("pics.skel2d:4:16") && err.contains("is not a PNG or JPEG"), "{err}");
+    assert!(err.contains("0 error(s), 2 warning(s)"), "{err}");
+
+    // `export`, with and without --allow-errors: written, with a warning
+    // each, and the placeholders are in the atlas (two 32×32 checkerboards,
+    // half magenta each).
+    // The second script also has an error (a bad bone property).
+    let with_error = dir.path().join("pics-err.skel2d");
+    std::fs::write(&with_error, format!("{MISSING_PICTURE}\tarm q5\n")).unwrap();
+    for (name, file, extra) in
+        [("plain", &script, None), ("allow", &with_error, Some("--allow-errors"))]
+    {
+        let out = dir.path().join(format!("{name}.skf"));
+        let mut args = vec!["export", s(file), "-o", s(&out)];
+        args.extend(extra);
+        let o = skelpad(&args);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(0), "{err}");
+        assert_eq!(err.matches("placeholder is drawn in its place").count(), 2, "{err}");
+        assert!(err.contains("wrote `") && !err.contains("cannot make the picture"), "{err}");
+        assert_eq!(magenta_pixels(&out), 2 * 32 * 32 / 2, "{name}");
+    }
+
+    // `render`: the pictures are left out with a warning; the rest is drawn.
+    let png = dir.path().join("pics.png");
+    let o = skelpad(&["render", s(&script), "-o", s(&png)]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(err.contains("missing.png") && err.contains("notes.png"), "{err}");
+    let img = image::open(&png).unwrap().to_rgba8();
+    assert!(img.pixels().any(|p| p.0[1] > 200 && p.0[0] < 50), "the green box is drawn");
+}

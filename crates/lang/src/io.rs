@@ -66,17 +66,45 @@ pub fn reason(e: &std::io::Error) -> String {
         std::io::ErrorKind::NotFound => "no such file".into(),
         std::io::ErrorKind::PermissionDenied => "permission denied".into(),
         std::io::ErrorKind::IsADirectory => "it is a directory".into(),
+        std::io::ErrorKind::StorageFull => "the disk is full".into(),
+        std::io::ErrorKind::QuotaExceeded => "the disk quota is used up".into(),
+        std::io::ErrorKind::ReadOnlyFilesystem => "the disk is read-only".into(),
         _ => e.to_string(),
     }
 }
 
-/// Reads a script: its text, or a clear message (unreadable, or not UTF-8
-/// with the offset of the first bad byte).
+/// Why `bytes` are not a script's text, or `None` when they are: a NUL
+/// byte (no text file has one; binary files nearly always do) or bytes
+/// that are not UTF-8, each with the offset of the first. One reason for
+/// the whole file: a picture or an archive opened by mistake is one clear
+/// error, not a diagnostic for every "word" of it.
+pub fn not_text(bytes: &[u8]) -> Option<String> {
+    let utf8_end = match std::str::from_utf8(bytes) {
+        Ok(_) => bytes.len(),
+        Err(e) => e.valid_up_to(),
+    };
+    match memchr::memchr(0, &bytes[..utf8_end]) {
+        Some(at) => Some(format!("it is not a text file (a NUL byte at offset {at})")),
+        None if utf8_end < bytes.len() => {
+            Some(format!("it is not a text file (not UTF-8: invalid byte at offset {utf8_end})"))
+        }
+        None => None,
+    }
+}
+
+/// Reads a script: its text, or a clear message (unreadable, or not a text
+/// file: see [`not_text`]).
 pub fn read_script(path: &Path) -> Result<String, IoError> {
     let bytes = std::fs::read(path).map_err(|e| IoError::read(path, reason(&e)))?;
+    if let Some(why) = not_text(&bytes) {
+        return Err(IoError::read(path, why));
+    }
     String::from_utf8(bytes).map_err(|e| {
         let at = e.utf8_error().valid_up_to();
-        IoError::read(path, format!("it is not UTF-8 text (invalid byte at offset {at})"))
+        IoError::read(
+            path,
+            format!("it is not a text file (not UTF-8: invalid byte at offset {at})"),
+        )
     })
 }
 
@@ -129,6 +157,16 @@ impl AtomicFiles {
     /// symbolic link points to), flushed to disk, with the permissions the
     /// target has now.
     pub fn write(&mut self, path: &Path, bytes: &[u8]) -> Result<(), IoError> {
+        self.write_with(path, &mut |w| w.write_all(bytes))
+    }
+
+    /// [`AtomicFiles::write`] with the bytes written by `fill` (tests pass
+    /// writers that fail on purpose: a full disk after so many bytes).
+    fn write_with(
+        &mut self,
+        path: &Path,
+        fill: &mut dyn FnMut(&mut dyn Write) -> std::io::Result<()>,
+    ) -> Result<(), IoError> {
         let target = resolve(path)?;
         let name =
             target.file_name().ok_or_else(|| IoError::write(path, "it is not a file name"))?;
@@ -157,7 +195,7 @@ impl AtomicFiles {
                 format!("cannot create a temporary file beside it: {}", reason(&e)),
             )
         })?;
-        tmp.write_all(bytes).map_err(|e| IoError::write(path, reason(&e)))?;
+        fill(&mut tmp).map_err(|e| IoError::write(path, reason(&e)))?;
         if let Ok(meta) = std::fs::metadata(&target) {
             // Best effort: a file system without permissions still gets the data.
             let _ = tmp.as_file().set_permissions(meta.permissions());
@@ -338,6 +376,63 @@ mod tests {
         assert!(names_in(&d1).is_empty(), "the file already placed is removed again");
     }
 
+    /// Passes `budget` bytes on, then fails as a full disk does.
+    struct FullAfter<'a> {
+        inner: &'a mut dyn Write,
+        budget: usize,
+    }
+
+    impl Write for FullAfter<'_> {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            if self.budget == 0 {
+                return Err(std::io::ErrorKind::StorageFull.into());
+            }
+            let n = buf.len().min(self.budget);
+            self.budget -= n;
+            self.inner.write(&buf[..n])
+        }
+
+        fn flush(&mut self) -> std::io::Result<()> {
+            self.inner.flush()
+        }
+    }
+
+    #[test]
+    fn a_disk_that_fills_up_mid_write_leaves_the_original_and_no_temporary_file() {
+        let tmp = tempfile::tempdir().unwrap();
+        let target = tmp.path().join("walk.skel2d");
+        fs::write(&target, "skeleton\n\thip\n").unwrap();
+        let new = "skeleton\n\thip l10\n".repeat(100);
+        for budget in [0, 7, new.len() - 1] {
+            let mut files = AtomicFiles::new();
+            let err = files
+                .write_with(&target, &mut |w| {
+                    FullAfter { inner: w, budget }.write_all(new.as_bytes())
+                })
+                .unwrap_err();
+            assert_eq!(
+                err.to_string(),
+                format!("cannot write `{}`: the disk is full", target.display())
+            );
+            assert_eq!(files.commit().unwrap(), Vec::<PathBuf>::new(), "nothing pending");
+            assert_eq!(
+                fs::read_to_string(&target).unwrap(),
+                "skeleton\n\thip\n",
+                "budget {budget}"
+            );
+            assert_eq!(names_in(tmp.path()), ["walk.skel2d"], "the partial temporary file is gone");
+        }
+        // The same writer with room enough writes the whole file.
+        let mut files = AtomicFiles::new();
+        files
+            .write_with(&target, &mut |w| {
+                FullAfter { inner: w, budget: new.len() }.write_all(new.as_bytes())
+            })
+            .unwrap();
+        files.commit().unwrap();
+        assert_eq!(fs::read_to_string(&target).unwrap(), new);
+    }
+
     #[test]
     fn a_directory_target_fails_before_anything_is_written() {
         let tmp = tempfile::tempdir().unwrap();
@@ -361,8 +456,18 @@ mod tests {
             read_script(&latin1)
                 .unwrap_err()
                 .reason
-                .contains("not UTF-8 text (invalid byte at offset 11)")
+                .contains("not a text file (not UTF-8: invalid byte at offset 11)")
         );
+        // A binary file that happens to be valid UTF-8: its first NUL.
+        let binary = tmp.path().join("picture.png");
+        fs::write(&binary, b"\x7fELF\x02\x01\x01\x00\x00rest").unwrap();
+        assert_eq!(
+            read_script(&binary).unwrap_err().reason,
+            "it is not a text file (a NUL byte at offset 7)"
+        );
+        // A NUL after the first invalid byte: the earlier problem is named.
+        assert!(not_text(b"ab\xffc\x00").unwrap().contains("invalid byte at offset 2"));
+        assert!(not_text("tab\there, é".as_bytes()).is_none());
         assert_eq!(script_dir(Some(Path::new("walk.skel2d"))), PathBuf::from("."));
         assert_eq!(script_dir(Some(Path::new("art/walk.skel2d"))), PathBuf::from("art"));
         assert_eq!(script_dir(None), PathBuf::from("."));

@@ -66,6 +66,105 @@ pub fn token_types() -> Vec<SemanticTokenType> {
     v
 }
 
+/// Semantic tokens of one piece of a document that starts at a line start
+/// (a section, or the comments before the first), in LSP's relative
+/// encoding from the piece's own start: `delta_line` of the first token
+/// counts lines from the piece's first line. `roles` are sorted spans
+/// relative to `text`; a token that crosses a line break is split there,
+/// lengths are UTF-16 units without a line's `\r`. Pieces whose text did
+/// not change keep their tokens, so a document's tokens are these joined
+/// ([`join_tokens`]).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PieceTokens {
+    /// The tokens, relative as LSP sends them.
+    pub data: Vec<lsp_types::SemanticToken>,
+    /// The line of the last token, counted from the piece's first line.
+    pub last_line: u32,
+}
+
+/// [`PieceTokens`] of `text` with these roles, in one pass over the text.
+pub fn piece_tokens(
+    text: &str,
+    roles: impl Iterator<Item = crate::syntax::TokenRole>,
+) -> PieceTokens {
+    let bytes = text.as_bytes();
+    let utf16 = |a: usize, b: usize| -> u32 {
+        let s = &bytes[a..b];
+        if s.is_ascii() {
+            s.len() as u32
+        } else {
+            text.get(a..b).map_or(0, |t| t.encode_utf16().count() as u32)
+        }
+    };
+    let mut out = PieceTokens::default();
+    // The scan's position: its line, the line's UTF-16 column, and byte.
+    let (mut line, mut col, mut pos) = (0u32, 0u32, 0usize);
+    let (mut prev_line, mut prev_col) = (0u32, 0u32);
+    for r in roles {
+        let Some((ty, mods)) = role_token(r.role) else { continue };
+        let (mut start, end) =
+            ((r.span.start as usize).min(text.len()), (r.span.end as usize).min(text.len()));
+        if start < pos || !text.is_char_boundary(start) || !text.is_char_boundary(end) {
+            continue; // overlapping or split: not a token of this text
+        }
+        while start < end {
+            // Move the scan to `start`.
+            match memchr::memrchr(b'\n', &bytes[pos..start]) {
+                Some(i) => {
+                    line += memchr::memchr_iter(b'\n', &bytes[pos..start]).count() as u32;
+                    col = utf16(pos + i + 1, start);
+                }
+                None => col += utf16(pos, start),
+            }
+            pos = start;
+            let next_break = memchr::memchr(b'\n', &bytes[start..end]).map(|i| start + i);
+            let mut seg_end = next_break.unwrap_or(end);
+            if next_break.is_some() && seg_end > start && bytes[seg_end - 1] == b'\r' {
+                seg_end -= 1;
+            }
+            let len = utf16(start, seg_end);
+            if len > 0 {
+                let delta_line = line - prev_line;
+                out.data.push(lsp_types::SemanticToken {
+                    delta_line,
+                    delta_start: if delta_line == 0 { col - prev_col } else { col },
+                    length: len,
+                    token_type: ty,
+                    token_modifiers_bitset: mods,
+                });
+                (prev_line, prev_col) = (line, col);
+            }
+            match next_break {
+                Some(b) => start = b + 1,
+                None => break,
+            }
+        }
+    }
+    out.last_line = prev_line;
+    out
+}
+
+/// A document's semantic tokens from its pieces' (`(first line, tokens)`
+/// in document order).
+pub fn join_tokens<'a>(
+    pieces: impl IntoIterator<Item = (u32, &'a PieceTokens)>,
+) -> Vec<lsp_types::SemanticToken> {
+    let mut out = Vec::new();
+    // The line of the last token written, if any.
+    let mut last: Option<u32> = None;
+    for (first_line, piece) in pieces {
+        let Some(first) = piece.data.first() else { continue };
+        let at = out.len();
+        out.extend_from_slice(&piece.data);
+        // Pieces start at line starts, after the last token's line: the
+        // first token's column stays absolute, only its line moves.
+        let line = first_line + first.delta_line;
+        out[at].delta_line = line - last.unwrap_or(0).min(line);
+        last = Some(first_line + piece.last_line);
+    }
+    out
+}
+
 /// A section's extent in the document: from its first byte to the next
 /// section (or the end).
 pub fn section_extents(comp: &Compilation, text_len: usize) -> Vec<Span> {
@@ -669,6 +768,28 @@ pub fn format(text: &str, tab_size: u32) -> Vec<(Span, String)> {
     edits
 }
 
+/// [`format`] of the whole lines that `range` touches (what an editor's
+/// "format selection", Neovim's `gq`, asks for); the edits are in document
+/// offsets. The line the range ends in counts even when the range ends at
+/// its start: Neovim 0.7's `gq` sends `start of the first line .. start of
+/// the last line` for the lines it means.
+pub fn format_range(text: &str, tab_size: u32, range: Span) -> Vec<(Span, String)> {
+    let clamp = |o: u32| {
+        let mut o = (o as usize).min(text.len());
+        while !text.is_char_boundary(o) {
+            o -= 1;
+        }
+        o
+    };
+    let (start, end) = (clamp(range.start), clamp(range.end.max(range.start)));
+    let from = text[..start].rfind('\n').map_or(0, |i| i + 1);
+    let to = text[end..].find('\n').map_or(text.len(), |i| end + i + 1);
+    format(&text[from..to], tab_size)
+        .into_iter()
+        .map(|(span, new)| (span.shifted(from as u32), new))
+        .collect()
+}
+
 /// A completion proposal: the text replacing `replace` and what it is.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Proposal {
@@ -981,9 +1102,34 @@ impl<'a> Completer<'a> {
             }
             _ => return,
         };
-        let what = if matches!(kind, SectionKind::Skin(_)) { "skin" } else { "animation" };
+        // The section being written names a skin or an animation of its own
+        // (`""` while it has no name): only the names other sections made
+        // are offered. A new skin or animation section with one of them
+        // adds to it, so the offer says so.
+        let own = match kind {
+            SectionKind::Skin(k) => Some(&k.name.node),
+            SectionKind::Anim(a) => Some(&a.name.node),
+            _ => None,
+        };
+        let comp = self.comp;
+        let by_others = |name: &str| {
+            let sections = comp.sections.iter().filter(|(_, sec)| match &sec.kind {
+                SectionKind::Skin(k) => matches!(kind, SectionKind::Skin(_)) && k.name.node == name,
+                SectionKind::Anim(a) => matches!(kind, SectionKind::Anim(_)) && a.name.node == name,
+                _ => false,
+            });
+            sections.count() > usize::from(own.is_some_and(|o| o == name))
+        };
+        let detail = match kind {
+            SectionKind::Skin(_) => "skin already defined: this section adds to it",
+            SectionKind::Anim(_) => "animation already defined: this section adds to it",
+            _ => "animation",
+        };
         for n in quoted {
-            self.push(&format!("\"{n}\""), CompletionItemKind::VALUE, what);
+            if n.is_empty() || (own.is_some() && !by_others(&n)) {
+                continue;
+            }
+            self.push(&format!("\"{n}\""), CompletionItemKind::VALUE, detail);
         }
     }
 
@@ -1316,5 +1462,65 @@ mod tests {
             out.replace_range(s.range(), &t);
         }
         assert_eq!(out, "skeleton\r\n\tarm l1\n\n\t\tx\n");
+    }
+
+    #[test]
+    fn range_formatting_touches_the_whole_lines_of_the_range_only() {
+        let text = "skeleton \n    arm l1 \n    leg\t\n    hip  \n";
+        let line =
+            |n: usize| text.split_inclusive('\n').take(n).map(str::len).sum::<usize>() as u32;
+        // Lines 1 and 2 (0-based), the range from the middle of one to the
+        // middle of the other: both whole lines, nothing else.
+        let r = Span::new(line(1) + 6, line(2) + 2);
+        assert_eq!(
+            apply(text, format_range(text, 4, r)),
+            "skeleton \n\tarm l1\n\tleg\n    hip  \n"
+        );
+        // A range ending at the start of a line takes that line too (what
+        // Neovim 0.7's `gqj` sends for lines 1 and 2).
+        let r = Span::new(line(1), line(2));
+        assert_eq!(
+            apply(text, format_range(text, 4, r)),
+            "skeleton \n\tarm l1\n\tleg\n    hip  \n"
+        );
+        // An empty range formats its line; ranges past the end are clamped.
+        assert_eq!(
+            apply(text, format_range(text, 4, Span::new(line(3) + 1, line(3) + 1))),
+            "skeleton \n    arm l1 \n    leg\t\n\thip\n"
+        );
+        assert_eq!(
+            apply(text, format_range(text, 4, Span::new(0, u32::MAX))),
+            apply(text, format(text, 4))
+        );
+        // Inside a multi-byte character: no panic, its line.
+        let t = "é  \n";
+        assert_eq!(apply(t, format_range(t, 4, Span::new(1, 1))), "é\n");
+    }
+
+    #[test]
+    fn a_section_header_offers_the_names_other_sections_made_not_its_own() {
+        let labels = |text: &str| -> Vec<(String, String)> {
+            let comp = crate::compile::compile(text);
+            complete(text, &comp, text.len()).into_iter().map(|p| (p.label, p.detail)).collect()
+        };
+        // `anim ` alone: no `""` (its own name while it has none).
+        assert_eq!(labels("skeleton\n\tarm\nanim "), []);
+        // Other animations are offered, said to be added to.
+        let got = labels("skeleton\n\tarm\nanim \"walk\"\n\tarm\n\t\tx 1\nanim ");
+        assert_eq!(
+            got,
+            [(
+                "\"walk\"".to_string(),
+                "animation already defined: this section adds to it".to_string()
+            )]
+        );
+        // Its own name, while typing it, is not offered; another section's
+        // of the same name is.
+        assert_eq!(labels("skeleton\n\tarm\nanim \"run"), []);
+        assert_eq!(labels("skeleton\n\tarm\nanim \"run\"\nanim \"run").len(), 1);
+        // Skins alike; `expect` names animations to check, all of them.
+        assert_eq!(labels("skeleton\n\tarm\nskin "), []);
+        let got = labels("skeleton\n\tarm\nanim \"walk\"\nexpect ");
+        assert_eq!(got, [("\"walk\"".to_string(), "animation".to_string())]);
     }
 }

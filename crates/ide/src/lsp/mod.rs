@@ -20,12 +20,15 @@ use lsp_types::notification::{
 };
 use lsp_types::request::{
     Completion, DocumentSymbolRequest, Formatting, GotoDefinition, HoverRequest,
-    PrepareRenameRequest, References, Rename, Request as _, SemanticTokensFullDeltaRequest,
-    SemanticTokensFullRequest,
+    PrepareRenameRequest, RangeFormatting, References, Rename, Request as _,
+    SemanticTokensFullDeltaRequest, SemanticTokensFullRequest,
 };
 use lsp_types::*;
 
+use std::sync::Arc;
+
 use crate::compile::{Compilation, Compiler};
+use crate::syntax::tree::Section;
 use crate::syntax::{Severity, Span};
 use text::Text;
 
@@ -36,14 +39,17 @@ struct Doc {
     comp: Compilation,
     /// The last semantic tokens sent, with their result id (for deltas).
     tokens: Option<(String, Vec<SemanticToken>)>,
+    /// The semantic tokens of each section tree last seen, by the tree's
+    /// address (the tree is kept, so the address stays its own): an edit
+    /// makes a new tree for the sections it touches only.
+    piece_tokens: HashMap<*const Section, (Arc<Section>, Arc<analysis::PieceTokens>)>,
 }
 
 impl Doc {
     fn new(text: String) -> Self {
         let mut compiler = Compiler::new();
-        let mut comp = compiler.update(&text);
-        crate::runtime::expect::check(&mut comp);
-        Doc { text: Text::new(text), compiler, comp, tokens: None }
+        let comp = compile_text(&mut compiler, &text);
+        Doc { text: Text::new(text), compiler, comp, tokens: None, piece_tokens: HashMap::new() }
     }
 
     fn recompile(&mut self) {
@@ -52,9 +58,22 @@ impl Doc {
         // place and reuse its key list.
         self.comp.sections = Vec::new();
         self.comp.sources = Default::default();
-        self.comp = self.compiler.update(&self.text.text);
-        crate::runtime::expect::check(&mut self.comp);
+        self.comp = compile_text(&mut self.compiler, &self.text.text);
     }
+}
+
+/// The compilation of a document's text, its pose assertions checked; a
+/// text that is not a script's (a NUL byte: a binary file opened by
+/// mistake) is one error at its start, with nothing compiled.
+fn compile_text(compiler: &mut Compiler, text: &str) -> Compilation {
+    if let Some(why) = crate::io::not_text(text.as_bytes()) {
+        let mut comp = compiler.update("");
+        comp.diagnostics = vec![crate::syntax::Diagnostic::error(Span::new(0, 0), why)];
+        return comp;
+    }
+    let mut comp = compiler.update(text);
+    crate::runtime::expect::check(&mut comp);
+    comp
 }
 
 /// The server's state.
@@ -90,6 +109,7 @@ pub fn capabilities() -> ServerCapabilities {
             work_done_progress_options: Default::default(),
         })),
         document_formatting_provider: Some(OneOf::Left(true)),
+        document_range_formatting_provider: Some(OneOf::Left(true)),
         semantic_tokens_provider: Some(SemanticTokensServerCapabilities::SemanticTokensOptions(
             SemanticTokensOptions {
                 legend: SemanticTokensLegend {
@@ -354,6 +374,16 @@ impl Server {
                 let doc = self.doc(&p.text_document.uri)?;
                 json(text_edits(&doc.text, analysis::format(&doc.text.text, p.options.tab_size)))
             }
+            RangeFormatting::METHOD => {
+                let p: DocumentRangeFormattingParams = params(&req)?;
+                let doc = self.doc(&p.text_document.uri)?;
+                let range = Span::new(
+                    doc.text.offset(p.range.start) as u32,
+                    doc.text.offset(p.range.end) as u32,
+                );
+                let edits = analysis::format_range(&doc.text.text, p.options.tab_size, range);
+                json(text_edits(&doc.text, edits))
+            }
             SemanticTokensFullRequest::METHOD => {
                 let p: SemanticTokensParams = params(&req)?;
                 let id = self.result_id();
@@ -421,12 +451,22 @@ fn diagnostics(uri: &Uri, doc: &Doc) -> Vec<lsp_types::Diagnostic> {
                     Severity::Warning => DiagnosticSeverity::WARNING,
                 }),
                 source: Some("skelpad".into()),
-                message: d.message.clone(),
+                message: message_with_suggestion(d),
                 related_information: (!related.is_empty()).then_some(related),
                 ..lsp_types::Diagnostic::default()
             }
         })
         .collect()
+}
+
+/// A diagnostic's message, with its "did you mean" hint added: many
+/// clients (Neovim's float, for one) show only the message, not the
+/// related information the hints are also sent as.
+fn message_with_suggestion(d: &crate::syntax::Diagnostic) -> String {
+    match d.hints.iter().find(|h| h.starts_with("did you mean")) {
+        Some(h) => format!("{}; {h}", d.message),
+        None => d.message.clone(),
+    }
 }
 
 fn text_edits(text: &Text, edits: Vec<(Span, String)>) -> Vec<TextEdit> {
@@ -448,41 +488,33 @@ fn document_symbol(text: &Text, s: analysis::Symbol) -> DocumentSymbol {
 }
 
 /// The token roles as LSP semantic tokens (relative positions, UTF-16
-/// lengths, a token that crosses a line split at the line break).
-fn semantic_tokens(doc: &Doc) -> Vec<SemanticToken> {
-    let t = &doc.text;
-    let mut out = Vec::new();
-    let (mut prev_line, mut prev_char) = (0u32, 0u32);
-    for r in doc.comp.roles() {
-        let Some((ty, mods)) = analysis::role_token(r.role) else { continue };
-        let mut start = r.span.start as usize;
-        let end = (r.span.end as usize).min(t.text.len());
-        while start < end {
-            let line = t.line_of(start);
-            let line_end = (t.line_start(line) + t.line(line).len()).min(end);
-            let p = t.position(start);
-            let len = t.text.get(start..line_end).map_or(0, |s| s.encode_utf16().count()) as u32;
-            if len > 0 {
-                let delta_line = p.line - prev_line;
-                let delta_start =
-                    if delta_line == 0 { p.character - prev_char } else { p.character };
-                out.push(SemanticToken {
-                    delta_line,
-                    delta_start,
-                    length: len,
-                    token_type: ty,
-                    token_modifiers_bitset: mods,
-                });
-                (prev_line, prev_char) = (p.line, p.character);
+/// lengths, a token that crosses a line split at the line break): each
+/// section's tokens are kept while its tree is, and joined.
+fn semantic_tokens(doc: &mut Doc) -> Vec<SemanticToken> {
+    let (text, comp) = (&doc.text, &doc.comp);
+    let mut cache = std::mem::take(&mut doc.piece_tokens);
+    let mut kept = HashMap::with_capacity(comp.sections.len());
+    let first = comp.sections.first().map_or(text.text.len(), |s| s.0 as usize);
+    let leading = analysis::piece_tokens(
+        text.text.get(..first).unwrap_or(""),
+        comp.leading_roles.iter().copied(),
+    );
+    let mut pieces: Vec<(u32, Arc<analysis::PieceTokens>)> = vec![(0, Arc::new(leading))];
+    for (i, (start, sec)) in comp.sections.iter().enumerate() {
+        let key = Arc::as_ptr(sec);
+        let tokens = match cache.remove(&key) {
+            Some((_, t)) => t,
+            None => {
+                let end = comp.sections.get(i + 1).map_or(text.text.len(), |s| s.0 as usize);
+                let piece = text.text.get(*start as usize..end).unwrap_or("");
+                Arc::new(analysis::piece_tokens(piece, sec.roles.iter().copied()))
             }
-            let next = t.line_start(line + 1);
-            if next <= start {
-                break;
-            }
-            start = next;
-        }
+        };
+        kept.insert(key, (sec.clone(), tokens.clone()));
+        pieces.push((text.line_of(*start as usize) as u32, tokens));
     }
-    out
+    doc.piece_tokens = kept;
+    analysis::join_tokens(pieces.iter().map(|(line, t)| (*line, &**t)))
 }
 
 /// One edit turning `prev` into `next` (their common prefix and suffix kept).
@@ -509,4 +541,107 @@ fn delta(prev: &[SemanticToken], next: &[SemanticToken]) -> Vec<SemanticTokensEd
 /// The error a request about a document that is not open gets.
 fn unknown_doc(uri: &Uri) -> (ErrorCode, String) {
     (ErrorCode::InvalidParams, format!("unknown document {}", uri.as_str()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The tokens as the server made them before they were kept per section
+    /// (every token's position looked up on its own): the reference the kept
+    /// ones are checked against.
+    /// The token roles as LSP semantic tokens (relative positions, UTF-16
+    /// lengths, a token that crosses a line split at the line break).
+    pub(super) fn semantic_tokens_reference(doc: &Doc) -> Vec<SemanticToken> {
+        let t = &doc.text;
+        let mut out = Vec::new();
+        let (mut prev_line, mut prev_char) = (0u32, 0u32);
+        for r in doc.comp.roles() {
+            let Some((ty, mods)) = analysis::role_token(r.role) else { continue };
+            let mut start = r.span.start as usize;
+            let end = (r.span.end as usize).min(t.text.len());
+            while start < end {
+                let line = t.line_of(start);
+                let line_end = (t.line_start(line) + t.line(line).len()).min(end);
+                let p = t.position(start);
+                let len =
+                    t.text.get(start..line_end).map_or(0, |s| s.encode_utf16().count()) as u32;
+                if len > 0 {
+                    let delta_line = p.line - prev_line;
+                    let delta_start =
+                        if delta_line == 0 { p.character - prev_char } else { p.character };
+                    out.push(SemanticToken {
+                        delta_line,
+                        delta_start,
+                        length: len,
+                        token_type: ty,
+                        token_modifiers_bitset: mods,
+                    });
+                    (prev_line, prev_char) = (p.line, p.character);
+                }
+                let next = t.line_start(line + 1);
+                if next <= start {
+                    break;
+                }
+                start = next;
+            }
+        }
+        out
+    }
+
+    fn change(server: &mut Server, uri: &str, version: i32, at: usize, text: &str, del: usize) {
+        let doc = &server.docs[&uri.parse::<Uri>().unwrap()];
+        let range = doc.text.range(Span::new(at as u32, (at + del) as u32));
+        let params = serde_json::json!({
+            "textDocument": { "uri": uri, "version": version },
+            "contentChanges": [{ "range": range, "text": text }],
+        });
+        server.notification(Notification::new("textDocument/didChange".into(), params));
+    }
+
+    /// Tokens kept per section equal the tokens made whole, for generated
+    /// scripts of every style, the examples, text with multi-byte
+    /// characters, comments before the first section, continued lines and
+    /// CRLF, and after edits that change one section, add one, remove one.
+    #[test]
+    fn kept_semantic_tokens_equal_tokens_made_whole() {
+        let mut texts: Vec<String> = crate::generate::STYLES
+            .iter()
+            .map(|(_, style)| crate::generate::styled(style, 120, 3))
+            .collect();
+        for e in ["walk_cycle", "skins", "tentacle", "ik_walk"] {
+            let path = format!("{}/examples/{e}.skel2d", env!("CARGO_MANIFEST_DIR"));
+            texts.push(std::fs::read_to_string(path).unwrap());
+        }
+        texts.push("# lead é𝄞\r\n\n# two\nskeleton\r\n\tarm l1 \\\n\t\tx2 # ü\nanim \"gänge𝄞\" 10fps\n\tarm\n\t\tx 0 -> 1\n".into());
+        for (n, text) in texts.iter().enumerate() {
+            let uri = format!("file:///t{n}.skel2d");
+            let mut server = Server::default();
+            let open = serde_json::json!({ "textDocument": {
+                "uri": uri, "languageId": "skel2d", "version": 1, "text": text } });
+            server.notification(Notification::new("textDocument/didOpen".into(), open));
+            let key: Uri = uri.parse().unwrap();
+            let check = |server: &mut Server, what: &str| {
+                let doc = server.docs.get_mut(&key).unwrap();
+                let want = semantic_tokens_reference(doc);
+                assert_eq!(semantic_tokens(doc), want, "text {n}, {what}");
+                assert_eq!(semantic_tokens(doc), want, "text {n}, {what}, again (kept)");
+            };
+            check(&mut server, "opened");
+            // A digit typed into the last line, a section added at the end,
+            // then the first section's first line removed.
+            let len = server.docs[&key].text.text.len();
+            let at = server.docs[&key].text.text[..len.saturating_sub(1)]
+                .rfind(' ')
+                .map_or(0, |i| i + 1);
+            change(&mut server, &uri, 2, at, "7", 0);
+            check(&mut server, "a digit typed");
+            let len = server.docs[&key].text.text.len();
+            change(&mut server, &uri, 3, len, "\nanim \"new\"\n\tx\n\t\tr 0 -> 9\n", 0);
+            check(&mut server, "a section added");
+            let first_line = server.docs[&key].text.text.find('\n').map_or(0, |i| i + 1);
+            change(&mut server, &uri, 4, 0, "", first_line);
+            check(&mut server, "the first line removed");
+        }
+    }
 }

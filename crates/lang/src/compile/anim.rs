@@ -12,7 +12,7 @@ use super::splice::ItemEdit;
 use super::{LocalDiag, Ordinal};
 use crate::model::*;
 use crate::syntax::tree::*;
-use crate::syntax::{Diagnostic, Span};
+use crate::syntax::{Diagnostic, Span, clip, quote_list};
 
 /// Stops a timeline whose loops would push more keys than this (the
 /// original would hang).
@@ -1088,14 +1088,18 @@ fn check_attachment_names(
                 let mut d = Diagnostic::warning(
                     c.span,
                     format!(
-                        "slot `{slot_name}` has no attachment `{n}`; nothing is shown from this key"
+                        "slot `{}` has no attachment `{}`; nothing is shown from this key",
+                        clip(slot_name),
+                        clip(n)
                     ),
                 );
                 match crate::compile::names::closest(n, names.iter().copied()) {
-                    Some(s) => d = d.hint(format!("did you mean `{s}`?")),
+                    Some(s) => d = d.hint(format!("did you mean `{}`?", clip(s))),
                     None if !names.is_empty() => {
-                        let list: Vec<String> = names.iter().map(|s| format!("`{s}`")).collect();
-                        d = d.hint(format!("its attachments: {}", list.join(", ")));
+                        d = d.hint(format!(
+                            "its attachments: {}",
+                            quote_list(names.iter().copied())
+                        ));
                     }
                     None => {}
                 }

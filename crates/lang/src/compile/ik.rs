@@ -21,8 +21,8 @@ use super::names::resolve_or_explain;
 use super::rig::RigOutput;
 use super::source::{IkSource, Reference, Target};
 use crate::model::{BoneId, IkFamily, Skeleton};
-use crate::syntax::Diagnostic;
 use crate::syntax::tree::{IkLine, IkReach, IkSection};
+use crate::syntax::{Diagnostic, clip};
 
 /// The most IK families a script may define.
 pub const MAX_IK_FAMILIES: usize = 256;
@@ -163,7 +163,7 @@ fn chain_of(
     tip: BoneId,
     root: Root<'_>,
 ) -> Result<Vec<BoneId>, Diagnostic> {
-    let name = |b: BoneId| sk.bones[b.index()].name.as_str();
+    let name = |b: BoneId| clip(sk.bones[b.index()].name.as_str());
     // The chain, tip first.
     let mut chain = vec![tip];
     match root {
@@ -241,7 +241,7 @@ fn target_in_own_chain(
     chain: &[BoneId],
     target: BoneId,
 ) -> Option<Diagnostic> {
-    let name = |b: BoneId| sk.bones[b.index()].name.as_str();
+    let name = |b: BoneId| clip(sk.bones[b.index()].name.as_str());
     let first = chain[0];
     under(sk, target, first).then(|| {
         Diagnostic::error(
@@ -266,7 +266,7 @@ fn overlap_with_families(
     chain: &[BoneId],
     target: BoneId,
 ) -> Option<Diagnostic> {
-    let name = |b: BoneId| sk.bones[b.index()].name.as_str();
+    let name = |b: BoneId| clip(sk.bones[b.index()].name.as_str());
     let first = chain[0];
     for (f, fam) in families.iter().enumerate() {
         let other_first = fam.bones[0];

@@ -403,24 +403,21 @@ pub fn resolve_or_explain<Id: NameId>(
     use crate::syntax::Diagnostic;
     let mut d = match idx.resolve(&reference.node) {
         Resolved::Found(id) => return Ok(id),
-        Resolved::Ambiguous(ids) => {
-            let names: Vec<String> =
-                ids.iter().take(6).map(|&i| format!("`{}`", idx.name(i))).collect();
-            let more =
-                if ids.len() > 6 { format!(" and {} more", ids.len() - 6) } else { String::new() };
-            Diagnostic::error(
-                reference.span,
-                format!("ambiguous {what} reference `{}`", reference.node),
-            )
-            .hint(format!("it matches {}{more}", names.join(", ")))
-            .hint("write more of the dotted name, or prefix the full name with `skeleton.`")
-        }
+        Resolved::Ambiguous(ids) => Diagnostic::error(
+            reference.span,
+            format!("ambiguous {what} reference `{}`", crate::syntax::clip(&reference.node)),
+        )
+        .hint(format!("it matches {}", crate::syntax::quote_list(ids.iter().map(|&i| idx.name(i)))))
+        .hint("write more of the dotted name, or prefix the full name with `skeleton.`"),
         Resolved::Unknown => {
-            let mut d =
-                Diagnostic::error(reference.span, format!("unknown {what} `{}`", reference.node));
+            let mut d = Diagnostic::error(
+                reference.span,
+                format!("unknown {what} `{}`", crate::syntax::clip(&reference.node)),
+            );
             let sugg = idx.suggestions(&reference.node);
             if !sugg.is_empty() {
-                let list: Vec<String> = sugg.iter().map(|s| format!("`{s}`")).collect();
+                let list: Vec<String> =
+                    sugg.iter().map(|s| format!("`{}`", crate::syntax::clip(s))).collect();
                 d = d.hint(format!("did you mean {}?", list.join(" or ")));
             }
             d

@@ -11,7 +11,7 @@ use super::source::{
 use super::{LocalDiag, Ordinal};
 use crate::model::*;
 use crate::syntax::tree::*;
-use crate::syntax::{Diagnostic, Span};
+use crate::syntax::{Diagnostic, Span, clip, quote_list};
 
 /// The sections a rig is built from, in document order.
 pub enum RigSection<'a> {
@@ -734,7 +734,7 @@ impl Merge {
                 )
                 .hint(match &w.ty {
                     None => "this attachment has no type".to_string(),
-                    Some(t) => format!("this attachment is a {}", t.as_str()),
+                    Some(t) => format!("this attachment is a {}", clip(t.as_str())),
                 }),
             );
         }
@@ -914,20 +914,22 @@ impl Merge {
         }
         let Some(ai) = found else {
             let span = item.attachment.as_ref().map_or(item.slot.span, |a| a.span);
-            let existing: Vec<String> = (self.atts.iter().enumerate())
-                .filter(|(_, a)| a.0 == slot)
-                .map(|(i, _)| format!("`{}`", att_ids.name(i)))
-                .collect();
+            let existing = quote_list(
+                (self.atts.iter().enumerate())
+                    .filter(|(_, a)| a.0 == slot)
+                    .map(|(i, _)| att_ids.name(i)),
+            );
             let mut d = Diagnostic::error(
                 span,
                 format!(
-                    "slot `{}` has no attachment `{att_short}` in the skeleton",
-                    self.slots[slot].name
+                    "slot `{}` has no attachment `{}` in the skeleton",
+                    clip(&self.slots[slot].name),
+                    clip(att_short)
                 ),
             )
             .hint("a skin can only replace attachments the skeleton defines; the item is ignored");
             if !existing.is_empty() {
-                d = d.hint(format!("its attachments: {}", existing.join(", ")));
+                d = d.hint(format!("its attachments: {existing}"));
             }
             cx.push(ord, d);
             return None;
@@ -995,7 +997,7 @@ impl Merge {
                             e.span,
                             format!(
                                 "slot `{}` is already listed; this entry is ignored",
-                                self.slots[id.index()].name
+                                clip(&self.slots[id.index()].name)
                             ),
                         ),
                     );

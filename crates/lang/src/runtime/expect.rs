@@ -252,7 +252,7 @@ fn check_section(
                         format!(
                             "expected {} of `{}` to be {} (± {}), it is {}",
                             prop_label(prop, l.local, l.point),
-                            l.name,
+                            crate::syntax::clip(&l.name),
                             fmt(expected),
                             fmt(l.tolerance),
                             fmt(actual)

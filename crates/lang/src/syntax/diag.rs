@@ -102,6 +102,59 @@ impl Diagnostic {
     }
 }
 
+/// The most characters of a token or name a message quotes (see [`clip`]).
+pub const QUOTE_CHARS: usize = 60;
+
+/// Text quoted into a message, at most [`QUOTE_CHARS`] characters of it
+/// followed by `…` when it is longer: a 200 KB "word" (a binary file opened
+/// by mistake, a line without spaces) makes a message of one line, not of
+/// 200 KB. Every message that quotes a token, a name or a reference the
+/// user wrote goes through it: `format!("unknown bone `{}`", clip(name))`.
+pub fn clip(text: &str) -> Clip<'_> {
+    Clip(text)
+}
+
+/// The most names a message lists (see [`quote_list`]).
+pub const LIST_NAMES: usize = 6;
+
+/// Names listed in a message: each quoted in backticks and [`clip`]ped, at
+/// most [`LIST_NAMES`] of them, then "and N more" (a slot with a thousand
+/// attachments is listed in one short line). Empty for no names.
+pub fn quote_list<'a>(names: impl IntoIterator<Item = &'a str>) -> String {
+    let mut out = String::new();
+    let mut more = 0usize;
+    for (i, name) in names.into_iter().enumerate() {
+        if i >= LIST_NAMES {
+            more += 1;
+            continue;
+        }
+        if i > 0 {
+            out.push_str(", ");
+        }
+        out.push_str(&format!("`{}`", clip(name)));
+    }
+    if more > 0 {
+        out.push_str(&format!(" and {more} more"));
+    }
+    out
+}
+
+/// What [`clip`] returns: displays the clipped text.
+#[derive(Clone, Copy, Debug)]
+pub struct Clip<'a>(&'a str);
+
+impl fmt::Display for Clip<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0.char_indices().nth(QUOTE_CHARS) {
+            None => f.write_str(self.0),
+            Some((cut, _)) => {
+                f.write_str(&self.0[..cut])?;
+                f.write_str("…")
+            }
+        }
+    }
+}
+
 /// Maps byte offsets of a document to 1-based lines and columns (columns
 /// count characters, so a tab is one column).
 #[derive(Clone, Debug, Default)]
@@ -178,6 +231,29 @@ impl LineIndex {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn quoted_text_is_clipped_at_sixty_characters() {
+        assert_eq!(clip("arm.forearm").to_string(), "arm.forearm");
+        let exact = "é".repeat(QUOTE_CHARS);
+        assert_eq!(clip(&exact).to_string(), exact, "exactly the limit is kept whole");
+        let long = format!("{}xyz", "é".repeat(QUOTE_CHARS));
+        assert_eq!(clip(&long).to_string(), format!("{exact}…"));
+        assert_eq!(clip("").to_string(), "");
+    }
+
+    #[test]
+    fn listed_names_are_few_and_clipped() {
+        assert_eq!(quote_list([]), "");
+        assert_eq!(quote_list(["a", "b"]), "`a`, `b`");
+        let many: Vec<String> = (0..9).map(|i| format!("n{i}")).collect();
+        assert_eq!(
+            quote_list(many.iter().map(String::as_str)),
+            "`n0`, `n1`, `n2`, `n3`, `n4`, `n5` and 3 more"
+        );
+        let long = "x".repeat(100);
+        assert_eq!(quote_list([long.as_str()]), format!("`{}…`", "x".repeat(QUOTE_CHARS)));
+    }
 
     #[test]
     fn line_columns_count_characters() {

@@ -9,7 +9,9 @@ pub mod suggest;
 pub mod token;
 pub mod tree;
 
-pub use diag::{Diagnostic, LineCol, LineIndex, Severity, Span};
+pub use diag::{
+    Clip, Diagnostic, LIST_NAMES, LineCol, LineIndex, QUOTE_CHARS, Severity, Span, clip, quote_list,
+};
 pub use lines::{SectionSlice, split_sections, split_sections_at};
 pub use parse::{
     AnimItems, SkeletonLines, bone_cut_at, comment_roles, join_skeleton, opens_rig_section,

@@ -126,7 +126,11 @@ fn load(dir: &Path, name: &str) -> Result<SpriteImage, String> {
             _ if path.is_dir() => "it is a folder".to_string(),
             _ => e.to_string(),
         };
-        format!("cannot read sprite image \"{name}\" ({}): {why}", path.display())
+        format!(
+            "cannot read sprite image \"{}\" ({}): {why}",
+            crate::syntax::clip(name),
+            path.display()
+        )
     })?;
     let format = image::guess_format(&bytes)
         .ok()
@@ -143,6 +147,66 @@ fn load(dir: &Path, name: &str) -> Result<SpriteImage, String> {
     SpriteImage::from_rgba(name, &path, w, h, decoded.as_raw()).ok_or_else(|| {
         format!("sprite image \"{name}\" ({}) is empty ({w}×{h} pixels)", path.display())
     })
+}
+
+/// A warning at every sprite image name of a script (`"face.png"` on a
+/// slot line or a skin item) whose file cannot be loaded from `store`'s
+/// folder: missing, unreadable, not a PNG or JPEG. `skelpad check` adds
+/// them to the compiler's diagnostics, since the compiler reads no files.
+pub fn image_warnings(
+    text: &str,
+    comp: &crate::compile::Compilation,
+    store: &mut ImageStore,
+) -> Vec<crate::syntax::Diagnostic> {
+    use crate::syntax::{Diagnostic, Role, Span};
+    // The lines that may name an image: slot lines and skin items (an
+    // animation's or an expectation's header names no file).
+    let mut lines: Vec<Span> = comp.sources.slot_defs.iter().map(|d| d.line).collect();
+    lines.extend(comp.sources.skin_entries.iter().map(|e| e.region));
+    lines.sort_unstable();
+    let on_a_line = |s: Span| {
+        let i = lines.partition_point(|l| l.start <= s.start);
+        i > 0 && lines[i - 1].end >= s.end
+    };
+    let mut out = Vec::new();
+    for r in comp.roles() {
+        if r.role != Role::String || !on_a_line(r.span) {
+            continue;
+        }
+        let Some(name) = text
+            .get(r.span.range())
+            .and_then(|t| t.strip_prefix('"'))
+            .and_then(|t| t.strip_suffix('"'))
+        else {
+            continue;
+        };
+        if let Err(why) = store.get(name) {
+            out.push(Diagnostic::warning(r.span, why).hint(
+                "`render` leaves this picture out; `export` draws a placeholder in its place",
+            ));
+        }
+    }
+    out
+}
+
+/// The side, in pixels, of the picture drawn in place of a sprite image
+/// that cannot be loaded (see [`placeholder_rgba`]).
+pub const PLACEHOLDER_SIDE: u32 = 32;
+
+/// A picture that says "missing": a magenta and black checkerboard of
+/// [`PLACEHOLDER_SIDE`] pixels a side in squares of 8, opaque, straight
+/// RGBA. Exports draw it where a sprite's image cannot be loaded, so the
+/// attachment stays visible and its place obvious.
+pub fn placeholder_rgba() -> Vec<u8> {
+    let n = PLACEHOLDER_SIDE;
+    let mut out = Vec::with_capacity((n * n * 4) as usize);
+    for y in 0..n {
+        for x in 0..n {
+            let magenta = ((x / 8) + (y / 8)) % 2 == 0;
+            out.extend(if magenta { [255, 0, 255, 255] } else { [0, 0, 0, 255] });
+        }
+    }
+    out
 }
 
 #[cfg(test)]

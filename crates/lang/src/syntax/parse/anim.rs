@@ -23,7 +23,11 @@ pub(super) fn is_timeline_line(text: &str) -> bool {
 pub(super) fn prop_error(line: &LogicalLine<'_>, head: &Token<'_>, is_slot: bool) -> Diagnostic {
     let mut d = Diagnostic::error(
         tok_span(line, head),
-        format!("`{}` is not a {} property", head.text, if is_slot { "slot" } else { "bone" }),
+        format!(
+            "`{}` is not a {} property",
+            clip(head.text),
+            if is_slot { "slot" } else { "bone" }
+        ),
     );
     d = d.hint(if is_slot {
         "slot timelines are @ (attachment), c (color), r g b a (color components)"
@@ -67,7 +71,7 @@ fn options_command(
         Some(EasingOpt::Unknown(name)) => {
             let mut d = Diagnostic::error(
                 span_of(line, t.pos + o.easing_pos, name.len()),
-                format!("unknown easing `{name}`"),
+                format!("unknown easing `{}`", clip(name)),
             )
             .hint("easings are li (linear), si (sine in), so (sine out) and sio (sine in-out)");
             if let Some(c) =
@@ -298,7 +302,8 @@ pub(super) fn timeline(
         let mut d = Diagnostic::error(
             sp,
             format!(
-                "unexpected `{s}` in timeline: expected {expected}, an advance `->`, options `F:S:E>`, `{{` or `}}`"
+                "unexpected `{}` in timeline: expected {expected}, an advance `->`, options `F:S:E>`, `{{` or `}}`",
+                clip(s)
             ),
         );
         if s.contains(':') && !s.ends_with('>') {
@@ -311,7 +316,7 @@ pub(super) fn timeline(
     if commands.is_empty() {
         diags.push(Diagnostic::warning(
             line_span(line),
-            format!("timeline `{}` has no commands; it is ignored", head.text),
+            format!("timeline `{}` has no commands; it is ignored", clip(head.text)),
         ));
         return None;
     }
@@ -384,7 +389,7 @@ impl Parser {
                 self.role(header, t, Role::Option);
                 self.apply_opts(&mut a.opts, &o, header, t);
             } else {
-                let mut d = Diagnostic::error(tok_span(header, t), format!("unexpected `{}` in animation header", t.text))
+                let mut d = Diagnostic::error(tok_span(header, t), format!("unexpected `{}` in animation header", clip(t.text)))
                     .hint("the header takes a \"name\", a frame rate like `24fps`, defaults `frame:step:easing` like `0:5:li` and the modifiers `from \"ANIM\"`, `reverse`, `pingpong`, `mirror`");
                 if t.text.starts_with('"') {
                     d = d.hint("names are written in double quotes and cannot contain spaces");
@@ -428,7 +433,7 @@ impl Parser {
     ) {
         let mut d = Diagnostic::error(
             span_of(line, t.pos + pos, name.len()),
-            format!("unknown easing `{name}`"),
+            format!("unknown easing `{}`", clip(name)),
         )
         .hint("easings are li (linear), si (sine in), so (sine out) and sio (sine in-out)");
         if let Some(s) =
@@ -502,7 +507,8 @@ impl Parser {
                         None => {
                             let mut d = bad_token(line, t, "item option")
                                 .hint("an item may set its own defaults `frame:step:easing`, e.g. `10:5:sio`");
-                            d.message = format!("unexpected `{}` after the animation item", t.text);
+                            d.message =
+                                format!("unexpected `{}` after the animation item", clip(t.text));
                             self.push(d);
                         }
                     }
@@ -579,7 +585,7 @@ impl Parser {
                 if toks.len() == 1 && known.is_some() {
                     self.push(Diagnostic::warning(
                         line_span(line),
-                        format!("timeline `{}` has no commands; it is ignored", head.text),
+                        format!("timeline `{}` has no commands; it is ignored", clip(head.text)),
                     ));
                 } else {
                     self.push(prop_error(line, head, is_slot));

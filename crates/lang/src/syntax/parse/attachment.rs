@@ -45,12 +45,13 @@ impl Parser {
                 None if unknown => {
                     self.push(Diagnostic::warning(
                         tok_span(line, t),
-                        format!("`{s}` is ignored: the attachment type is unknown"),
+                        format!("`{}` is ignored: the attachment type is unknown", clip(s)),
                     ));
                 }
                 None => {
-                    let msg = problem
-                        .unwrap_or_else(|| format!("`{s}` is not a property of {}", ty.as_str()));
+                    let msg = problem.unwrap_or_else(|| {
+                        format!("`{}` is not a property of {}", clip(s), ty.as_str())
+                    });
                     let mut d = Diagnostic::error(tok_span(line, t), msg);
                     // The list of valid properties is long: give it once per line.
                     if !listed_props {
@@ -72,7 +73,7 @@ impl Parser {
             let mut d = if name.is_empty() {
                 Diagnostic::error(ty_span, "missing attachment type after `:`")
             } else {
-                Diagnostic::error(ty_span, format!("unknown attachment type `{name}`"))
+                Diagnostic::error(ty_span, format!("unknown attachment type `{}`", clip(name)))
             }
             .hint(known_types_hint());
             if let Some(s) =
@@ -105,11 +106,12 @@ impl Parser {
                 (
                     None,
                     Some(format!(
-                        "unterminated image name `{s}`: image names are written in double quotes and cannot contain spaces"
+                        "unterminated image name `{}`: image names are written in double quotes and cannot contain spaces",
+                        clip(s)
                     )),
                 )
             } else {
-                (None, Some(format!("`{s}`: only sprites take an image name")))
+                (None, Some(format!("`{}`: only sprites take an image name", clip(s))))
             }
         } else if let Some((c, v)) = token::letter_number(s, "wh", true) {
             if wh {
@@ -125,7 +127,8 @@ impl Parser {
                 (
                     None,
                     Some(format!(
-                        "`{s}`: {} has no {}",
+                        "`{}`: {} has no {}",
+                        clip(s),
                         ty.as_str(),
                         if c == 'w' { "width" } else { "height" }
                     )),
@@ -166,7 +169,8 @@ impl Parser {
                     self.push(Diagnostic::warning(
                         tok_span(line, t),
                         format!(
-                            "`{s}` has no effect on a {}: caps only end open paths",
+                            "`{}` has no effect on a {}: caps only end open paths",
+                            clip(s),
                             ty.as_str()
                         ),
                     ));
@@ -200,7 +204,9 @@ impl Parser {
                 None => (
                     None,
                     Some(format!(
-                        "`{s}`: `{rest}` is not a color (#RGB or #RRGGBB, optionally `,ALPHA`)"
+                        "`{}`: `{}` is not a color (#RGB or #RRGGBB, optionally `,ALPHA`)",
+                        clip(s),
+                        clip(rest)
                     )),
                 ),
             }
@@ -217,10 +223,10 @@ impl Parser {
             if d_ok {
                 (Some(AttachmentProp::Diameter(v)), None)
             } else {
-                (None, Some(format!("`{s}`: {} has no diameter", ty.as_str())))
+                (None, Some(format!("`{}`: {} has no diameter", clip(s), ty.as_str())))
             }
         } else if token::letter_number(s, "tmd", true).is_some() {
-            (None, Some(format!("`{s}`: this value cannot be negative")))
+            (None, Some(format!("`{}`: this value cannot be negative", clip(s))))
         } else {
             (None, None)
         }
@@ -268,7 +274,7 @@ impl Parser {
                 self.push(
                     Diagnostic::error(
                         span,
-                        format!("`{}` needs {}", head.text, plural(count, "point")),
+                        format!("`{}` needs {}", clip(head.text), plural(count, "point")),
                     )
                     .hint(format!("write `{usage}`; a point may name its bone: `x,y:bone`")),
                 );
@@ -294,7 +300,7 @@ impl Parser {
                     self.push(
                         Diagnostic::error(
                             tok_span(line, t),
-                            format!("`{}` is not a point", t.text),
+                            format!("`{}` is not a point", clip(t.text)),
                         )
                         .hint(format!("points are `x,y` or `x,y:bone`, e.g. `{usage}`")),
                     );

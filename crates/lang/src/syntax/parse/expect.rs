@@ -38,7 +38,7 @@ impl Parser {
                 self.push(
                     Diagnostic::error(
                         tok_span(header, t),
-                        format!("unexpected `{}` in expect header", t.text),
+                        format!("unexpected `{}` in expect header", clip(t.text)),
                     )
                     .hint(EXPECT_HEADER_HINT),
                 );
@@ -75,7 +75,7 @@ impl Parser {
                     line,
                     Diagnostic::error(
                         tok_span(line, &head),
-                        format!("`{}` is not a bone or `@slot` reference", head.text),
+                        format!("`{}` is not a bone or `@slot` reference", clip(head.text)),
                     )
                     .hint(EXPECT_LINE_HINT),
                 );
@@ -128,7 +128,7 @@ impl Parser {
                     self.push(
                         Diagnostic::error(
                             tok_span(line, t),
-                            format!("unexpected `{}` in an expectation", t.text),
+                            format!("unexpected `{}` in an expectation", clip(t.text)),
                         )
                         .hint(what),
                     );

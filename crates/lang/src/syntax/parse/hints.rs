@@ -45,5 +45,5 @@ pub(super) fn known_types_hint() -> String {
 }
 
 pub(super) fn bad_token(line: &LogicalLine<'_>, t: &Token<'_>, what: &str) -> Diagnostic {
-    Diagnostic::error(tok_span(line, t), format!("`{}` is not a valid {what}", t.text))
+    Diagnostic::error(tok_span(line, t), format!("`{}` is not a valid {what}", clip(t.text)))
 }

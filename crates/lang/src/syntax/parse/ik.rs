@@ -25,7 +25,7 @@ impl Parser {
             self.push(
                 Diagnostic::error(
                     tok_span(header, t),
-                    format!("unexpected `{}` after `ik`", t.text),
+                    format!("unexpected `{}` after `ik`", clip(t.text)),
                 )
                 .hint("list the IK families on the lines below, one per line")
                 .hint(IK_LINE_HINT),
@@ -60,7 +60,7 @@ impl Parser {
         if !token::is_path(head.text) {
             let mut d = Diagnostic::error(
                 tok_span(line, &head),
-                format!("`{}` is not a bone reference", head.text),
+                format!("`{}` is not a bone reference", clip(head.text)),
             )
             .hint(IK_LINE_HINT);
             if IK_WORDS.contains(&head.text) {
@@ -91,7 +91,7 @@ impl Parser {
                         self.push(
                             Diagnostic::error(
                                 tok_span(line, &t),
-                                format!("`{}` needs {what} after it", t.text),
+                                format!("`{}` needs {what} after it", clip(t.text)),
                             )
                             .hint(IK_LINE_HINT),
                         );
@@ -165,7 +165,7 @@ impl Parser {
                 other => {
                     let mut d = Diagnostic::error(
                         tok_span(line, &t),
-                        format!("unexpected `{other}` in an IK line"),
+                        format!("unexpected `{}` in an IK line", clip(other)),
                     )
                     .hint(IK_LINE_HINT);
                     if let Some(s) =

@@ -2,7 +2,7 @@
 //! reported, and recovery follows LANGUAGE.md §1.6 so the compiled model is
 //! the one the original tool builds.
 
-use super::diag::{Diagnostic, Span};
+use super::diag::{Diagnostic, Span, clip};
 use super::lines::{
     LogicalLine, LogicalLines, Token, Tokens, is_js_space, scan_lines_from, tokenize_into,
 };
@@ -502,8 +502,9 @@ impl Parser {
         ignored_lines: usize,
     ) -> SectionKind {
         let word = toks.first().map_or("", |t| t.text);
-        let mut d = Diagnostic::error(line_span(header), format!("`{word}` starts no section"))
-            .hint(SECTION_HINT);
+        let mut d =
+            Diagnostic::error(line_span(header), format!("`{}` starts no section", clip(word)))
+                .hint(SECTION_HINT);
         if word.starts_with('#') {
             d = d.hint("a comment needs a space after `#`");
         } else if let Some(s) =

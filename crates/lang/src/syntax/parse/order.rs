@@ -15,7 +15,7 @@ impl Parser {
             self.push(
                 Diagnostic::error(
                     tok_span(header, t),
-                    format!("unexpected `{}` after `order`", t.text),
+                    format!("unexpected `{}` after `order`", clip(t.text)),
                 )
                 .hint("list the slots on the lines below, one `@slot` per line"),
             );

@@ -26,7 +26,7 @@ impl Parser {
                 None => self.push(
                     Diagnostic::error(
                         tok_span(header, t),
-                        format!("unexpected `{}` after `skeleton`", t.text),
+                        format!("unexpected `{}` after `skeleton`", clip(t.text)),
                     )
                     .hint(
                         "the skeleton header takes only a default bone COLOR, e.g. `skeleton #FC0`",
@@ -102,7 +102,7 @@ impl Parser {
                 if is_js_space(text[1..].chars().next().unwrap_or('x')) {
                     d = d.hint("indent with tabs only");
                 } else if let Some(t) = toks.first() {
-                    d.message = format!("`{}` is not a bone name", t.text);
+                    d.message = format!("`{}` is not a bone name", clip(t.text));
                     d = d.hint("bone names are made of letters, digits, `_` and `-`, separated by dots, and do not start with a digit");
                 }
                 self.invalid_block(line, d);
@@ -150,7 +150,7 @@ impl Parser {
                 line,
                 Diagnostic::error(
                     tok_span(line, &head),
-                    format!("`{}`: no part of a bone name may be `skeleton`", head.text),
+                    format!("`{}`: no part of a bone name may be `skeleton`", clip(head.text)),
                 )
                 .hint("`skeleton` is reserved as the prefix that makes a reference unambiguous"),
             );
@@ -253,7 +253,7 @@ impl Parser {
                 None => {
                     let mut d = bad_token(line, &t, "slot color");
                     d.message =
-                        format!("unexpected `{}`: expected a slot COLOR or `:TYPE`", t.text);
+                        format!("unexpected `{}`: expected a slot COLOR or `:TYPE`", clip(t.text));
                     if t.text.starts_with('#') {
                         d = d.hint("colors are #RGB or #RRGGBB, optionally followed by `,ALPHA`");
                     } else {

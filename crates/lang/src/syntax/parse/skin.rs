@@ -29,7 +29,7 @@ impl Parser {
                 self.push(
                     Diagnostic::error(
                         tok_span(header, &t),
-                        format!("unexpected `{}` in skin header", t.text),
+                        format!("unexpected `{}` in skin header", clip(t.text)),
                     )
                     .hint("write the skin name in double quotes, without spaces: `skin \"red\"`"),
                 );
@@ -92,7 +92,7 @@ impl Parser {
                         break;
                     }
                     self.push(
-                        Diagnostic::error(tok_span(line, t), format!("unexpected `{}`: expected `:TYPE`", t.text))
+                        Diagnostic::error(tok_span(line, t), format!("unexpected `{}`: expected `:TYPE`", clip(t.text)))
                             .hint("a skin item is `@slot[attachment] :TYPE properties…`; without a type it hides the attachment"),
                     );
                 }

@@ -5,8 +5,8 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use super::export::{Pictures, Raster};
-use crate::model::{Armature, AttachmentId, Skeleton, SkinId, SlotId};
+use super::export::{Pictures, Raster, Warning};
+use crate::model::{Armature, AttachmentId, AttachmentKind, Skeleton, SkinId, SlotId};
 use crate::render::{self, DrawOptions, RenderCache, View};
 use crate::runtime::Pose;
 
@@ -15,6 +15,8 @@ pub struct RenderedPictures {
     skeleton: Arc<Skeleton>,
     setup: Pose,
     cache: RenderCache,
+    /// Images drawn as placeholders (each said once).
+    warnings: Vec<Warning>,
 }
 
 impl RenderedPictures {
@@ -26,6 +28,26 @@ impl RenderedPictures {
             skeleton: armature.skeleton.clone(),
             setup: Pose::setup(&armature.skeleton),
             cache: RenderCache::new(dir),
+            warnings: Vec::new(),
+        }
+    }
+
+    /// The placeholder drawn for an image that cannot be loaded (`why`),
+    /// centered on the attachment's origin; the warning is kept once.
+    fn placeholder(&mut self, why: String) -> Raster {
+        let warning = Warning {
+            subject: "missing picture".into(),
+            message: format!("{why}; a magenta and black placeholder is drawn in its place"),
+        };
+        if !self.warnings.contains(&warning) {
+            self.warnings.push(warning);
+        }
+        let side = render::images::PLACEHOLDER_SIDE;
+        Raster {
+            width: side,
+            height: side,
+            rgba: render::images::placeholder_rgba(),
+            pivot: (f64::from(side) / 2.0, f64::from(side) / 2.0),
         }
     }
 
@@ -44,6 +66,17 @@ impl Pictures for RenderedPictures {
         attachment: AttachmentId,
         pixels_per_unit: f64,
     ) -> Result<Option<Raster>, String> {
+        // A sprite or mesh whose image cannot be loaded: a placeholder.
+        let image_name = match self.skeleton.attachment(skin, attachment).map(|a| &a.kind) {
+            Some(AttachmentKind::Sprite { image: Some(name), .. }) => Some(name.clone()),
+            Some(AttachmentKind::Mesh(mesh)) => mesh.image.clone(),
+            _ => None,
+        };
+        if let Some(name) = image_name
+            && let Err(why) = self.cache.images.get(&name)
+        {
+            return Ok(Some(self.placeholder(why)));
+        }
         let pose = self.setup_with(skin);
         let image = render::cpu::render_attachment(
             &self.skeleton,
@@ -63,7 +96,10 @@ impl Pictures for RenderedPictures {
     }
 
     fn sprite(&mut self, image: &str) -> Result<Raster, String> {
-        let img = self.cache.images.get(image)?;
+        let img = match self.cache.images.get(image) {
+            Ok(img) => img,
+            Err(why) => return Ok(self.placeholder(why)),
+        };
         // The store keeps premultiplied pixels; atlases hold straight alpha.
         let rgba = img
             .rgba_premultiplied()
@@ -101,5 +137,9 @@ impl Pictures for RenderedPictures {
         );
         let image = render::cpu::render_rgba(&list, &view, size, size, None)?;
         Ok(Raster { width: size, height: size, rgba: image.into_raw(), pivot: (0.0, 0.0) })
+    }
+
+    fn take_warnings(&mut self) -> Vec<Warning> {
+        std::mem::take(&mut self.warnings)
     }
 }

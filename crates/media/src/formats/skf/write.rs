@@ -192,6 +192,7 @@ pub fn finish(
         rasters.push(raster);
     }
     report(progress, Stage::Pictures, jobs.len(), jobs.len())?;
+    warnings.extend(pictures.take_warnings());
     let empty = rasters.len();
     rasters.push(blank());
     let sizes: Vec<(u32, u32)> = rasters.iter().map(|r| (r.width, r.height)).collect();

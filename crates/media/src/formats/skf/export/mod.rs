@@ -209,6 +209,12 @@ pub trait Pictures {
     /// The setup pose with `skin`, fitted into a `size`×`size` picture.
     fn thumbnail(&mut self, armature: &Armature, skin: SkinId, size: u32)
     -> Result<Raster, String>;
+    /// What the source drew in place of what it could not make (a
+    /// placeholder for a missing sprite image), said once each; the export
+    /// adds them to its warnings. None by default.
+    fn take_warnings(&mut self) -> Vec<Warning> {
+        Vec::new()
+    }
 }
 
 /// A picture to make for a style entry.
