@@ -204,13 +204,13 @@ pub const REFERENCE: &[RefEntry] = &[
     RefEntry {
         section: "Timelines",
         title: "Longest animation",
-        text: "Keys may fall on frame 1 000 000 at most; a later key is an error and is dropped (see LANGUAGE-EXT.md).",
+        text: "Keys may fall on frame 1 000 000 at most; a later key is an error and is dropped (docs/reference.md, Limits).",
         example: "\t\tx 0 1000000:> 10",
     },
     RefEntry {
         section: "IK",
         title: "ik: inverse kinematics",
-        text: "One family per line: the tip bone, `to` the target bone, `up N` parents (or `from` a bone above the tip), then fabrik|arc and cw|ccw. The tip's origin reaches for the target; the target must not hang below the chain (see LANGUAGE-EXT.md).",
+        text: "One family per line: the tip bone, `to` the target bone, `up N` parents (or `from` a bone above the tip), then fabrik|arc and cw|ccw. The tip's origin reaches for the target; the target must not hang below the chain (docs/reference.md, IK).",
         example: "\thand to target up 1 ccw",
     },
     RefEntry {
