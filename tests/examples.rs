@@ -1,5 +1,8 @@
-//! The scripts in `examples/` are what newcomers learn from: each must check
-//! clean (no errors, no warnings) and show what its name promises.
+//! What newcomers learn from: the scripts in `examples/` must check clean
+//! (no errors, no warnings, assertions included) and show what their names
+//! promise; the `skel2d` blocks of the guide (`docs/`), README.md and
+//! LANGUAGE-EXT.md check clean or give the diagnostic written after them;
+//! the Help window's reference examples check clean in a small script.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "test code")]
 
