@@ -89,3 +89,57 @@ pub fn skelpad(args: &[&str]) -> Output {
 pub fn s(p: &Path) -> &str {
     p.to_str().expect("temp paths are UTF-8")
 }
+
+/// A fenced code block of the Markdown documentation.
+pub struct DocBlock {
+    /// The Markdown file, relative to the repository root.
+    pub file: String,
+    /// The line of the opening fence (1-based).
+    pub line: usize,
+    /// The fence's language: `skel2d`, `skel2d-error`, `text`, …
+    pub lang: String,
+    /// The block's text (every line with its `\n`).
+    pub text: String,
+}
+
+/// Every fenced block of `docs/*.md`, `README.md` and `LANGUAGE-EXT.md`, in
+/// file order. A fence is a line starting with three backquotes; the
+/// language is the rest of the opening line. A fence left open is a panic
+/// (it would hide the blocks after it).
+pub fn doc_blocks() -> Vec<DocBlock> {
+    let root = manifest();
+    let mut files = vec![root.join("README.md"), root.join("LANGUAGE-EXT.md")];
+    let mut docs: Vec<PathBuf> = std::fs::read_dir(root.join("docs"))
+        .expect("docs/ is readable")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "md"))
+        .collect();
+    docs.sort();
+    files.extend(docs);
+    let mut out = Vec::new();
+    for path in files {
+        let file = path.strip_prefix(&root).unwrap_or(&path).display().to_string();
+        let text = std::fs::read_to_string(&path).expect("readable Markdown");
+        let mut open: Option<DocBlock> = None;
+        for (i, line) in text.lines().enumerate() {
+            match (&mut open, line.strip_prefix("```")) {
+                (None, Some(lang)) => {
+                    open = Some(DocBlock {
+                        file: file.clone(),
+                        line: i + 1,
+                        lang: lang.trim().to_string(),
+                        text: String::new(),
+                    });
+                }
+                (Some(_), Some(_)) => out.extend(open.take()),
+                (Some(b), None) => {
+                    b.text.push_str(line);
+                    b.text.push('\n');
+                }
+                (None, None) => {}
+            }
+        }
+        assert!(open.is_none(), "{file}: a code fence is never closed");
+    }
+    out
+}

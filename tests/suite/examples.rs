@@ -1,11 +1,17 @@
-//! The scripts in `examples/` are what newcomers learn from: each must check
-//! clean (no errors, no warnings) and show what its name promises.
+//! What newcomers learn from: the scripts in `examples/` must check clean
+//! (no errors, no warnings, assertions included) and show what their names
+//! promise; the `skel2d` blocks of the guide (`docs/`), README.md and
+//! LANGUAGE-EXT.md check clean or give the diagnostic written after them;
+//! the Help window's reference examples check clean in a small script.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "test code")]
 
 use std::path::{Path, PathBuf};
 
 use skelpad::compile::{Compilation, compile};
+use skelpad::runtime::expect::compile_checked;
+
+mod common;
 
 fn examples() -> Vec<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
@@ -29,7 +35,7 @@ fn every_example_checks_clean() {
     assert!(all.len() >= 5, "at least five examples: {all:?}");
     for path in all {
         let text = std::fs::read_to_string(&path).expect("readable");
-        let comp = compile(&text);
+        let comp = compile_checked(&text);
         let rendered = skelpad::cli::report::render_plain(&path, &text, &comp.diagnostics);
         assert!(comp.diagnostics.is_empty(), "{} is not clean:\n{rendered}", path.display());
         assert!(!comp.armature.animations.is_empty(), "{} has an animation", path.display());
@@ -72,4 +78,130 @@ fn examples_show_their_topics() {
         order.armature.animations.iter().any(|a| !a.slot_colors.is_empty()),
         "animated slot colors"
     );
+}
+
+/// The blocks of the documentation fenced as `skel2d` compile with no
+/// diagnostic at all; a block fenced as `skel2d-error` is followed by a
+/// `text` block whose first line, `error: MESSAGE` or `warning: MESSAGE`,
+/// is one of the diagnostics it produces (docs/language.md states the
+/// convention).
+#[test]
+fn every_skel2d_block_of_the_docs_checks_as_it_says() {
+    let blocks = common::doc_blocks();
+    let (mut clean, mut mistakes, mut in_docs) = (0, 0, 0);
+    for (i, b) in blocks.iter().enumerate() {
+        let place = format!("{}:{}", b.file, b.line);
+        if !b.lang.starts_with("skel2d") {
+            continue;
+        }
+        // (with the `expect` assertions evaluated, as `skelpad check` does)
+        let comp = compile_checked(&b.text);
+        let found: Vec<String> = comp
+            .diagnostics
+            .iter()
+            .map(|d| format!("{}: {}", if d.is_error() { "error" } else { "warning" }, d.message))
+            .collect();
+        match b.lang.as_str() {
+            "skel2d" => {
+                let shown = skelpad::cli::report::render_plain(
+                    std::path::Path::new(&place),
+                    &b.text,
+                    &comp.diagnostics,
+                );
+                assert!(comp.diagnostics.is_empty(), "{place}: the block is not clean:\n{shown}");
+                clean += 1;
+                in_docs += usize::from(b.file.starts_with("docs/"));
+            }
+            "skel2d-error" => {
+                let expected = blocks
+                    .get(i + 1)
+                    .filter(|n| n.lang == "text")
+                    .and_then(|n| n.text.lines().next())
+                    .unwrap_or_else(|| {
+                        panic!("{place}: a skel2d-error block must be followed by a text block")
+                    });
+                assert!(
+                    found.iter().any(|f| f == expected),
+                    "{place}: expected the diagnostic\n  {expected}\nbut the block gives {found:#?}"
+                );
+                mistakes += 1;
+            }
+            other => panic!("{place}: unknown fence `{other}` (skel2d or skel2d-error)"),
+        }
+    }
+    assert!(in_docs >= 20, "the guide has {in_docs} checked skel2d blocks, fewer than 20");
+    assert!(mistakes >= 5, "{mistakes} skel2d-error blocks");
+    assert!(blocks.iter().any(|b| b.file == "README.md" && b.lang == "skel2d"), "README's script");
+    eprintln!("{clean} clean blocks ({in_docs} in docs/), {mistakes} mistakes as stated");
+}
+
+/// A Help reference example (one line, tabs included) inside the smallest
+/// script that gives it its meaning: a bone with slots and a path above it,
+/// the section or item it belongs in, and what it needs after it.
+fn help_context(e: &skelpad::syntax::reference::RefEntry) -> String {
+    let base = "skeleton\n\tarm l40\n\tarm.hand l20\n\t\t@body[idle] :rect w20 h10\n\t\t@path :path t1\n\t\t\tM 0,0\n\t\t\tL 5,0\n";
+    let line = e.example;
+    let depth = line.bytes().take_while(|b| *b == b'\t').count();
+    match (e.section, depth) {
+        (_, 0) if line.starts_with('#') || line.starts_with("skeleton") => {
+            format!("{base}{line}\n")
+        }
+        (_, 0) if line.starts_with("skin") => format!("{base}{line}\n\t@body[idle] :rect w2 h2\n"),
+        (_, 0) => format!("{base}{line}\n\tarm\n\t\tx 0 -> 1\n"),
+        ("Skins", 1) => format!("{base}skin \"s\"\n{line}\n"),
+        ("Order", 1) => format!("{base}order\n{line}\n"),
+        ("IK", 1) => format!("{base}\ttarget x30\nik\n{line}\n"),
+        ("Animation", 1) => format!("{base}anim \"a\"\n{line}\n\t\tx 0 -> 1\n"),
+        ("Events", 1) if e.title.starts_with("expect") => {
+            format!("{base}anim \"a\"\n\t!footstep\n\t\te ! 10:> !\nexpect \"a\"\n{line}\n")
+        }
+        ("Events", 1) => format!("{base}anim \"a\"\n{line}\n\t\te !\n"),
+        ("Events", 2) => format!("{base}anim \"a\"\n\t!ev\n{line}\n"),
+        ("Timelines", 2) if e.title.starts_with("Slot") => {
+            format!("{base}anim \"a\"\n\t@body\n{line}\n")
+        }
+        ("Timelines" | "Easings", 2) => format!("{base}anim \"a\"\n\tarm.hand\n{line}\n"),
+        (_, 3) => format!("{base}{line}\n"),
+        // A :path slot line needs a command under it to draw anything.
+        ("Slots" | "Shapes", 2) if line.contains(":path") => {
+            format!("skeleton\n\tarm l40\n\tarm.hand\n{line}\n\t\t\tL 1,1\n")
+        }
+        ("Slots" | "Shapes", 2) => format!("skeleton\n\tarm l40\n\tarm.hand\n{line}\n"),
+        (_, 1) if line.ends_with('\\') => format!("skeleton\n{line}\nr10\n"),
+        _ => format!("skeleton\n{line}\n"),
+    }
+}
+
+/// Every example of the Help window's language reference, in its place,
+/// compiles with no diagnostic, and the example line itself is read without
+/// an invalid token.
+#[test]
+fn every_help_reference_example_checks_clean() {
+    use skelpad::syntax::Role;
+    use skelpad::syntax::reference::REFERENCE;
+    assert!(REFERENCE.len() >= 30, "{} entries", REFERENCE.len());
+    for e in REFERENCE {
+        let text = help_context(e);
+        let comp = compile_checked(&text);
+        let shown = skelpad::cli::report::render_plain(
+            std::path::Path::new("help"),
+            &text,
+            &comp.diagnostics,
+        );
+        assert!(comp.diagnostics.is_empty(), "{}: {:?} in\n{text}\n{shown}", e.title, e.example);
+        let at = text.find(e.example).expect("the example is in its script");
+        let inside = |r: &&skelpad::syntax::TokenRole| (r.span.start as usize) >= at;
+        let roles: Vec<_> = comp.roles().collect();
+        assert!(
+            roles
+                .iter()
+                .filter(inside)
+                .take_while(|r| (r.span.start as usize) < at + e.example.len())
+                .count()
+                > 0,
+            "{}: the example's tokens have no roles",
+            e.title
+        );
+        assert!(roles.iter().all(|r| r.role != Role::Invalid), "{}: an invalid token", e.title);
+    }
 }

@@ -1,8 +1,14 @@
 //! The language features, answered from a [`Compilation`]: the parser's
 //! token roles and the compiler's source map say what every token is and
-//! what every name resolved to; nothing here resolves a name or parses a
-//! line of the language again. Positions are byte offsets here; `super`
-//! converts them to and from LSP positions.
+//! what every name resolved to. Hover, definition, references, rename,
+//! symbols and semantic tokens resolve no name and parse no line again.
+//! Two features read the text themselves: formatting works line by line on
+//! indentation and trailing blanks only, and completion reads the cursor's
+//! line (its depth, the word under the cursor and the tokens before it),
+//! since the line being typed is usually incomplete; it proposes words from
+//! its own vocabulary lists, which no test yet checks against the parser's.
+//! Positions are byte offsets here; `super` converts them to and from LSP
+//! positions.
 
 use std::fmt::Write as _;
 

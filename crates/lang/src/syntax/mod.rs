@@ -4,6 +4,7 @@
 mod diag;
 pub mod lines;
 mod parse;
+pub mod reference;
 pub mod role;
 pub mod suggest;
 pub mod token;
