@@ -1,0 +1,315 @@
+//! Lottie export, played by independent players: every bone layer's world
+//! matrix at every frame equals skelpad's pose after the file's own map
+//! (`metadata.skelpad.view`), within 1e-3 units.
+//!
+//! - velato (Rust, in-process): every example, every `.skf` test rig, the
+//!   Lottie rigs of `tests/lottie_rigs`, the Spriter and SkelForm samples.
+//! - lottie-web under node + jsdom (`tests/lottie-web/`), when installed
+//!   (`.ci/run` installs it; `SKELPAD_REQUIRE_NODE=1` makes it required).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::path::{Path, PathBuf};
+
+use skelpad::formats::lottie::{FilePictures, Lottie, LottieOptions, PictureSource, export};
+use skelpad::model::{Affine, Armature, SkinId};
+use skelpad::runtime::evaluate;
+
+fn manifest() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Every script the tests export: examples, `.skf` rigs, Lottie rigs.
+fn scripts() -> Vec<(String, PathBuf)> {
+    let mut out = Vec::new();
+    for dir in ["examples", "tests/skf_rigs", "tests/lottie_rigs"] {
+        let mut files: Vec<PathBuf> = std::fs::read_dir(manifest().join(dir))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "skel2d"))
+            .collect();
+        files.sort();
+        for f in files {
+            out.push((format!("{dir}/{}", f.file_name().unwrap().to_string_lossy()), f));
+        }
+    }
+    out
+}
+
+fn compile(path: &Path) -> Armature {
+    let text = std::fs::read_to_string(path).unwrap();
+    let comp = skelpad::runtime::expect::compile_checked(&text);
+    assert!(!comp.has_errors(), "{}: {:?}", path.display(), comp.diagnostics);
+    comp.armature
+}
+
+fn export_with(arm: &Armature, dir: &Path, opts: &LottieOptions) -> Lottie {
+    let mut pics: Box<dyn PictureSource> = Box::new(FilePictures(dir.to_path_buf()));
+    export(arm, opts, pics.as_mut()).unwrap()
+}
+
+/// What skelpad says each bone layer's world matrix must be at frame `f`:
+/// the marker the frame falls in names the animation.
+struct Truth<'a> {
+    arm: &'a Armature,
+    doc: &'a serde_json::Value,
+    skin: SkinId,
+    view: Affine,
+    fps: f64,
+}
+
+impl Truth<'_> {
+    fn new<'a>(arm: &'a Armature, doc: &'a serde_json::Value, skin: SkinId) -> Truth<'a> {
+        let v: Vec<f64> = doc["metadata"]["skelpad"]["view"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_f64().unwrap())
+            .collect();
+        let view = Affine::from_array([v[0], v[1], v[2], v[3], v[4], v[5]]);
+        Truth { arm, doc, skin, view, fps: doc["fr"].as_f64().unwrap() }
+    }
+
+    fn frames(&self) -> usize {
+        self.doc["op"].as_f64().unwrap() as usize
+    }
+
+    /// Expected layer matrices by bone name at frame `f`.
+    fn at(&self, f: usize) -> Vec<(String, Affine)> {
+        let markers = self.doc["markers"].as_array().unwrap();
+        let m = markers
+            .iter()
+            .find(|m| {
+                let (tm, dr) =
+                    (m["tm"].as_f64().unwrap() as usize, m["dr"].as_f64().unwrap() as usize);
+                f >= tm && f < tm + dr.max(1)
+            })
+            .unwrap_or_else(|| panic!("frame {f} is in no marker"));
+        let tm = m["tm"].as_f64().unwrap() as usize;
+        let anim = self.arm.animation_by_name(m["cm"].as_str().unwrap());
+        let pose = evaluate(self.arm, anim, self.skin, (f - tm) as f64 / self.fps);
+        let c = Affine::scale(1.0, -1.0);
+        self.arm
+            .skeleton
+            .bones
+            .iter()
+            .zip(&pose.bones)
+            .map(|(b, p)| (b.name.clone(), self.view * p.world * c))
+            .collect()
+    }
+
+    /// The error, in skelpad's world units, of a player's matrix.
+    fn error(&self, got: [f64; 6], want: Affine) -> f64 {
+        let ppu = self.view.to_array()[0].abs().max(1e-12);
+        let w = want.to_array();
+        got.iter().zip(&w).map(|(g, w)| (g - w).abs() / ppu).fold(0.0, f64::max)
+    }
+}
+
+/// Plays the file in velato and returns the worst error over every bone
+/// layer and frame.
+fn velato_worst(name: &str, arm: &Armature, lottie: &Lottie, skin: SkinId) -> f64 {
+    let text = serde_json::to_string(&lottie.json).unwrap();
+    let comp: velato::Composition =
+        text.parse().unwrap_or_else(|e| panic!("{name}: velato cannot load the export: {e}"));
+    let truth = Truth::new(arm, &lottie.json, skin);
+    // The bone layers are the last ones, in bone order (names may repeat
+    // in imported files, so they are found by place and checked by name).
+    let layers = lottie.json["layers"].as_array().unwrap();
+    let first = layers.len() - arm.skeleton.bones.len();
+    let index: Vec<Option<usize>> = arm
+        .skeleton
+        .bones
+        .iter()
+        .enumerate()
+        .map(|(i, b)| {
+            let l = &layers[first + i];
+            (l["ty"] == 3 && l["nm"] == b.name.as_str() && comp.layers[first + i].name == b.name)
+                .then_some(first + i)
+        })
+        .collect();
+    assert_eq!(comp.layers.len(), layers.len(), "{name}: velato read every layer");
+    let mut worst: f64 = 0.0;
+    for f in 0..truth.frames() {
+        let want = truth.at(f);
+        for ((bone, m), layer) in want.iter().zip(&index) {
+            let layer = layer.unwrap_or_else(|| panic!("{name}: no layer for bone `{bone}`"));
+            let mut world = comp.layers[layer].transform.evaluate(f as f64).into_owned();
+            let mut parent = comp.layers[layer].parent;
+            let mut depth = 0;
+            while let Some(p) = parent {
+                world = comp.layers[p].transform.evaluate(f as f64).into_owned() * world;
+                parent = comp.layers[p].parent;
+                depth += 1;
+                assert!(depth < 10_000, "{name}: parent loop");
+            }
+            let e = truth.error(world.as_coeffs(), *m);
+            assert!(e <= 1e-3, "{name}: bone `{bone}` at frame {f}: velato is off by {e}");
+            worst = worst.max(e);
+        }
+    }
+    worst
+}
+
+#[test]
+fn velato_plays_every_script_export_like_skelpad() {
+    let mut report = Vec::new();
+    for (name, path) in scripts() {
+        let arm = compile(&path);
+        let dir = path.parent().unwrap();
+        let lottie = export_with(&arm, dir, &LottieOptions::default());
+        let worst = velato_worst(&name, &arm, &lottie, SkinId(0));
+        report.push(format!("{name}: worst {worst:.2e}, baked {}", lottie.baked.len()));
+        // Each animation alone, too (its own timeline from frame 0).
+        for a in &arm.animations {
+            let opts = LottieOptions { anim: Some(a.name.clone()), ..Default::default() };
+            let one = export_with(&arm, dir, &opts);
+            velato_worst(&format!("{name} --anim {}", a.name), &arm, &one, SkinId(0));
+        }
+    }
+    eprintln!("velato:\n  {}", report.join("\n  "));
+}
+
+/// The attachments velato shows at frame `f`, back to front, by full name
+/// (a draw-order copy `SLOT_zN` named as its slot).
+fn velato_shown(comp: &velato::Composition, bones: usize, f: usize) -> Vec<String> {
+    let _ = bones;
+    let mut out: Vec<String> = comp
+        .layers
+        .iter()
+        .filter(|l| !matches!(l.content, velato::model::Content::None))
+        .filter(|l| l.opacity.evaluate(f as f64) > 0.0)
+        .map(|l| uncopied(&l.name))
+        .collect();
+    out.reverse();
+    out
+}
+
+/// `bone.slot_z3.att` → `bone.slot.att`.
+fn uncopied(name: &str) -> String {
+    let parts: Vec<&str> = name.split('.').collect();
+    let n = parts.len();
+    let mut parts: Vec<String> = parts.iter().map(|s| s.to_string()).collect();
+    if n >= 2
+        && let Some(i) = parts[n - 2].rfind("_z")
+        && parts[n - 2][i + 2..].chars().all(|c| c.is_ascii_digit())
+        && i + 2 < parts[n - 2].len()
+    {
+        parts[n - 2].truncate(i);
+    }
+    parts.join(".")
+}
+
+/// What skelpad draws at a pose, back to front, by attachment full name
+/// (attachments that draw nothing, sprites without a readable picture and
+/// meshes left out, as the exporter warns).
+fn skelpad_shown(arm: &Armature, pose: &skelpad::runtime::Pose, dir: &Path) -> Vec<String> {
+    use skelpad::model::AttachmentKind;
+    let sk = &*arm.skeleton;
+    let mut out = Vec::new();
+    for &slot in &pose.draw_order {
+        let Some((id, att)) = pose.attachment(sk, slot) else { continue };
+        let drawn = match &att.kind {
+            AttachmentKind::None | AttachmentKind::Mesh(_) => false,
+            AttachmentKind::Sprite { image, .. } => {
+                image.as_ref().is_some_and(|i| FilePictures(dir.to_path_buf()).picture(i).is_ok())
+            }
+            _ => true,
+        };
+        if drawn {
+            out.push(sk.attachment_full_name(id));
+        }
+    }
+    out
+}
+
+/// Which attachments show, in which order, at every frame, in every skin.
+fn check_shown(name: &str, arm: &Armature, dir: &Path, skin: Option<&str>) -> usize {
+    let opts = LottieOptions { skin: skin.map(str::to_string), ..Default::default() };
+    let lottie = export_with(arm, dir, &opts);
+    let skin_id = skin.map_or(SkinId(0), |s| arm.skeleton.skin_by_name(s).unwrap());
+    let comp: velato::Composition = serde_json::to_string(&lottie.json).unwrap().parse().unwrap();
+    let truth = Truth::new(arm, &lottie.json, skin_id);
+    let markers = lottie.json["markers"].as_array().unwrap().clone();
+    let mut checked = 0;
+    for f in 0..truth.frames() {
+        let m = markers
+            .iter()
+            .find(|m| {
+                let tm = m["tm"].as_f64().unwrap() as usize;
+                f >= tm && f < tm + m["dr"].as_f64().unwrap() as usize
+            })
+            .unwrap();
+        let tm = m["tm"].as_f64().unwrap() as usize;
+        let anim = arm.animation_by_name(m["cm"].as_str().unwrap());
+        let pose = evaluate(arm, anim, skin_id, (f - tm) as f64 / truth.fps);
+        let want = skelpad_shown(arm, &pose, dir);
+        let got = velato_shown(&comp, arm.skeleton.bones.len(), f);
+        assert_eq!(got, want, "{name} skin {skin:?}: what is shown at frame {f}");
+        checked += want.len();
+    }
+    checked
+}
+
+#[test]
+fn velato_shows_the_attachments_skelpad_draws_in_every_skin() {
+    let mut checked = 0;
+    for (name, path) in scripts() {
+        let arm = compile(&path);
+        let dir = path.parent().unwrap();
+        checked += check_shown(&name, &arm, dir, None);
+        for s in arm.skeleton.skins.iter().skip(1) {
+            checked += check_shown(&name, &arm, dir, Some(&s.name));
+        }
+    }
+    assert!(checked > 1000, "{checked}");
+}
+
+/// Spriter files (skelpad's test rig and the samples in ../shared, whose
+/// mainline keys are animated draw orders) and SkelForm samples.
+#[test]
+fn velato_plays_spriter_and_skelform_exports_like_skelpad() {
+    let mut files = vec![manifest().join("tests/fixtures/spriter/rig.scml")];
+    let samples = manifest().join("../shared/samples");
+    if samples.is_dir() {
+        for sub in ["spriter", "skelform"] {
+            let mut stack = vec![samples.join(sub)];
+            while let Some(d) = stack.pop() {
+                for e in std::fs::read_dir(&d).unwrap() {
+                    let p = e.unwrap().path();
+                    if p.is_dir() {
+                        stack.push(p);
+                    } else if skelpad::formats::spriter::syntax_of(&p).is_some()
+                        || p.extension().is_some_and(|x| x == "skf")
+                    {
+                        files.push(p);
+                    }
+                }
+            }
+        }
+    } else {
+        assert!(
+            std::env::var("SKELPAD_REQUIRE_SAMPLES").as_deref() != Ok("1"),
+            "samples not found"
+        );
+    }
+    files.sort();
+    let mut report = Vec::new();
+    for f in files {
+        let dir = f.parent().unwrap();
+        let arms: Vec<(String, Armature)> = if f.extension().is_some_and(|x| x == "skf") {
+            let imp = skelpad::formats::skf::import::import_path(&f).unwrap();
+            vec![(String::new(), imp.armature)]
+        } else {
+            let file = skelpad::formats::spriter::load(&f).unwrap();
+            file.entities.iter().map(|e| (e.name.clone(), e.armature.clone())).collect()
+        };
+        for (entity, arm) in arms {
+            let name = format!("{}:{entity}", f.file_name().unwrap().to_string_lossy());
+            let lottie = export_with(&arm, dir, &LottieOptions::default());
+            let worst = velato_worst(&name, &arm, &lottie, SkinId(0));
+            check_shown(&name, &arm, dir, None);
+            report.push(format!("{name}: worst {worst:.2e}, baked {}", lottie.baked.len()));
+        }
+    }
+    eprintln!("velato (imports):\n  {}", report.join("\n  "));
+}
