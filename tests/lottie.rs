@@ -313,3 +313,79 @@ fn velato_plays_spriter_and_skelform_exports_like_skelpad() {
     }
     eprintln!("velato (imports):\n  {}", report.join("\n  "));
 }
+
+/// Where lottie-web and jsdom are installed (`.ci/run` puts them in
+/// `$HOME/.cache/skelpad-lottie-web`; `SKELPAD_LOTTIE_WEB_DIR` overrides),
+/// or `None` (a skip, or a failure under `SKELPAD_REQUIRE_NODE=1`).
+fn lottie_web() -> Option<PathBuf> {
+    let dir = std::env::var_os("SKELPAD_LOTTIE_WEB_DIR").map(PathBuf::from).or_else(|| {
+        std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache/skelpad-lottie-web"))
+    });
+    let node_ok = std::process::Command::new("node")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    let found = dir.filter(|d| {
+        d.join("node_modules/lottie-web").is_dir() && d.join("node_modules/jsdom").is_dir()
+    });
+    if node_ok && found.is_some() {
+        return found;
+    }
+    assert!(
+        std::env::var("SKELPAD_REQUIRE_NODE").as_deref() != Ok("1"),
+        "SKELPAD_REQUIRE_NODE=1 but node or lottie-web is missing (.ci/run installs lottie-web into $HOME/.cache/skelpad-lottie-web)"
+    );
+    eprintln!("SKIPPED the lottie-web half: node or lottie-web + jsdom not found (see .ci/run)");
+    None
+}
+
+/// Plays the file in lottie-web under node; the worst error over every bone
+/// layer and frame.
+fn lottie_web_worst(dir: &Path, name: &str, arm: &Armature, lottie: &Lottie) -> f64 {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("anim.json");
+    std::fs::write(&file, serde_json::to_vec(&lottie.json).unwrap()).unwrap();
+    let out = std::process::Command::new("node")
+        .arg(manifest().join("tests/lottie-web/play.js"))
+        .arg(&file)
+        .env("SKELPAD_LOTTIE_WEB_DIR", dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{name}: {}", String::from_utf8_lossy(&out.stderr));
+    let played: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let truth = Truth::new(arm, &lottie.json, SkinId(0));
+    let frames = played["frames"].as_array().unwrap();
+    assert_eq!(frames.len(), truth.frames(), "{name}");
+    assert_eq!(played["layers"].as_array().unwrap().len(), arm.skeleton.bones.len(), "{name}");
+    let mut worst: f64 = 0.0;
+    for (f, layers) in frames.iter().enumerate() {
+        let want = truth.at(f);
+        for ((bone, m), got) in want.iter().zip(layers.as_array().unwrap()) {
+            let g: Vec<f64> = got.as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect();
+            let e = truth.error([g[0], g[1], g[2], g[3], g[4], g[5]], *m);
+            assert!(e <= 1e-3, "{name}: bone `{bone}` at frame {f}: lottie-web is off by {e}");
+            worst = worst.max(e);
+        }
+    }
+    worst
+}
+
+#[test]
+fn lottie_web_plays_every_export_like_skelpad() {
+    let Some(dir) = lottie_web() else { return };
+    let mut report = Vec::new();
+    for (name, path) in scripts() {
+        let arm = compile(&path);
+        let lottie = export_with(&arm, path.parent().unwrap(), &LottieOptions::default());
+        let worst = lottie_web_worst(&dir, &name, &arm, &lottie);
+        report.push(format!("{name}: worst {worst:.2e}"));
+    }
+    let rig = manifest().join("tests/fixtures/spriter/rig.scml");
+    let file = skelpad::formats::spriter::load(&rig).unwrap();
+    for e in &file.entities {
+        let lottie = export_with(&e.armature, rig.parent().unwrap(), &LottieOptions::default());
+        let worst = lottie_web_worst(&dir, "rig.scml", &e.armature, &lottie);
+        report.push(format!("rig.scml:{}: worst {worst:.2e}", e.name));
+    }
+    eprintln!("lottie-web:\n  {}", report.join("\n  "));
+}
