@@ -389,3 +389,84 @@ fn lottie_web_plays_every_export_like_skelpad() {
     }
     eprintln!("lottie-web:\n  {}", report.join("\n  "));
 }
+
+/// The Python that has `lottie-specs` and `jsonschema` (`.ci/run` makes a
+/// venv in `$HOME/.cache/skelpad-lottie-specs`; `SKELPAD_LOTTIE_SPECS_PYTHON`
+/// overrides), or `None` (a skip, or a failure under
+/// `SKELPAD_REQUIRE_SCHEMA=1`).
+fn schema_python() -> Option<PathBuf> {
+    let py = std::env::var_os("SKELPAD_LOTTIE_SPECS_PYTHON").map(PathBuf::from).or_else(|| {
+        std::env::var_os("HOME")
+            .map(|h| PathBuf::from(h).join(".cache/skelpad-lottie-specs/bin/python"))
+    });
+    let ok = py.as_ref().is_some_and(|p| {
+        std::process::Command::new(p)
+            .args(["-c", "import lottie_specs, jsonschema"])
+            .output()
+            .is_ok_and(|o| o.status.success())
+    });
+    if ok {
+        return py;
+    }
+    assert!(
+        std::env::var("SKELPAD_REQUIRE_SCHEMA").as_deref() != Ok("1"),
+        "SKELPAD_REQUIRE_SCHEMA=1 but no Python with lottie-specs and jsonschema (.ci/run makes one)"
+    );
+    eprintln!("SKIPPED the schema check: no Python with lottie-specs and jsonschema (see .ci/run)");
+    None
+}
+
+#[test]
+fn every_export_validates_against_the_lottie_schema() {
+    let Some(py) = schema_python() else { return };
+    let tmp = tempfile::tempdir().unwrap();
+    let mut files = Vec::new();
+    let mut write = |name: &str, lottie: &Lottie| {
+        let f = tmp.path().join(format!("{}.json", files.len()));
+        std::fs::write(&f, serde_json::to_vec(&lottie.json).unwrap()).unwrap();
+        files.push((name.to_string(), f));
+    };
+    for (name, path) in scripts() {
+        let arm = compile(&path);
+        let dir = path.parent().unwrap();
+        write(&name, &export_with(&arm, dir, &LottieOptions::default()));
+        for s in arm.skeleton.skins.iter().skip(1) {
+            let opts = LottieOptions { skin: Some(s.name.clone()), ..Default::default() };
+            write(&format!("{name} --skin {}", s.name), &export_with(&arm, dir, &opts));
+        }
+    }
+    let rig = manifest().join("tests/fixtures/spriter/rig.scml");
+    for e in &skelpad::formats::spriter::load(&rig).unwrap().entities {
+        write(
+            "rig.scml",
+            &export_with(&e.armature, rig.parent().unwrap(), &LottieOptions::default()),
+        );
+    }
+    // A document the schema must refuse (no `op`), so the check can fail.
+    let broken = tmp.path().join("broken.json");
+    let mut doc =
+        export_with(&compile(&scripts()[0].1), tmp.path(), &LottieOptions::default()).json;
+    doc.as_object_mut().unwrap().remove("op");
+    std::fs::write(&broken, serde_json::to_vec(&doc).unwrap()).unwrap();
+    let out = std::process::Command::new(&py)
+        .arg(manifest().join("tests/lottie-schema/validate.py"))
+        .arg(&broken)
+        .args(files.iter().map(|(_, f)| f))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let lines: Vec<serde_json::Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), files.len() + 1);
+    assert!(
+        !lines[0]["errors"].as_array().unwrap().is_empty(),
+        "the schema refuses a file without `op`"
+    );
+    for ((name, _), line) in files.iter().zip(&lines[1..]) {
+        let errors = line["errors"].as_array().unwrap();
+        assert!(errors.is_empty(), "{name} breaks the Lottie schema: {errors:#?}");
+    }
+}
