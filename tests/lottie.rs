@@ -470,3 +470,124 @@ fn every_export_validates_against_the_lottie_schema() {
         assert!(errors.is_empty(), "{name} breaks the Lottie schema: {errors:#?}");
     }
 }
+
+fn skelpad_cli(args: &[&str]) -> (bool, String) {
+    let out =
+        std::process::Command::new(env!("CARGO_BIN_EXE_skelpad")).args(args).output().unwrap();
+    (out.status.success(), String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+fn gunzip(bytes: &[u8]) -> serde_json::Value {
+    use std::io::Read;
+    let mut s = String::new();
+    flate2::read::GzDecoder::new(bytes).read_to_string(&mut s).unwrap();
+    serde_json::from_str(&s).unwrap()
+}
+
+/// `skelpad export` picks the container by extension or `--format`; a
+/// dotLottie has its manifest; a `.tgs` meets Telegram's limits or is
+/// refused with the reason and nothing is written.
+#[test]
+fn export_writes_json_dotlottie_and_tgs_by_extension_or_format() {
+    let tmp = tempfile::tempdir().unwrap();
+    let ex = |n: &str| manifest().join("examples").join(n).to_string_lossy().into_owned();
+    let out = |n: &str| tmp.path().join(n).to_string_lossy().into_owned();
+
+    let (ok, msg) = skelpad_cli(&["export", &ex("walk_cycle.skel2d"), "-o", &out("w.json")]);
+    assert!(ok, "{msg}");
+    let doc: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out("w.json")).unwrap()).unwrap();
+    assert_eq!(
+        doc["layers"].as_array().unwrap().iter().filter(|l| l["ty"] == 3).count(),
+        compile(Path::new(&ex("walk_cycle.skel2d"))).skeleton.bones.len()
+    );
+    assert!(doc["markers"].as_array().is_some_and(|m| !m.is_empty()));
+
+    // --format wins over the extension.
+    let (ok, msg) =
+        skelpad_cli(&["export", &ex("skins.skel2d"), "--format", "dotlottie", "-o", &out("s.zip")]);
+    assert!(ok, "{msg}");
+    let mut zip = zip::ZipArchive::new(std::fs::File::open(out("s.zip")).unwrap()).unwrap();
+    let manifest: serde_json::Value =
+        serde_json::from_reader(zip.by_name("manifest.json").unwrap()).unwrap();
+    let id = manifest["animations"][0]["id"].as_str().unwrap().to_string();
+    assert_eq!(id, "s");
+    let anim: serde_json::Value =
+        serde_json::from_reader(zip.by_name(&format!("animations/{id}.json")).unwrap()).unwrap();
+    assert!(anim["layers"].as_array().is_some_and(|l| !l.is_empty()));
+
+    // A sticker: 512x512, 60 fps, at most 3 s, gzipped under 64 KiB.
+    for name in ["bouncing_ball.skel2d", "walk_cycle.skel2d", "skins.skel2d"] {
+        let (ok, msg) = skelpad_cli(&["export", &ex(name), "-o", &out("x.tgs")]);
+        assert!(ok, "{name}: {msg}");
+        let bytes = std::fs::read(out("x.tgs")).unwrap();
+        assert!(bytes.len() <= 64 * 1024);
+        let doc = gunzip(&bytes);
+        assert_eq!(
+            (doc["w"].as_f64(), doc["h"].as_f64(), doc["fr"].as_f64()),
+            (Some(512.0), Some(512.0), Some(60.0))
+        );
+        assert!(doc["op"].as_f64().unwrap() <= 180.0 && doc["tgs"] == 1, "{name}");
+        std::fs::remove_file(out("x.tgs")).unwrap();
+    }
+    // Too long: refused with the reason, nothing written.
+    let (ok, msg) = skelpad_cli(&["export", &ex("ik_arm.skel2d"), "-o", &out("long.tgs")]);
+    assert!(!ok && msg.contains("at most 3 s") && msg.contains("nothing was written"), "{msg}");
+    assert!(!tmp.path().join("long.tgs").exists());
+    // Wrong size: refused.
+    let (ok, msg) =
+        skelpad_cli(&["export", &ex("skins.skel2d"), "--size", "100x100", "-o", &out("s.tgs")]);
+    assert!(!ok && msg.contains("512x512"), "{msg}");
+    // Unknown animation and skin: the names there are.
+    let (ok, msg) =
+        skelpad_cli(&["export", &ex("skins.skel2d"), "--anim", "nope", "-o", &out("n.json")]);
+    assert!(!ok && msg.contains("there is no animation `nope`"), "{msg}");
+    let (ok, msg) =
+        skelpad_cli(&["export", &ex("skins.skel2d"), "--skin", "nope", "-o", &out("n.json")]);
+    assert!(!ok && msg.contains("there is no skin `nope`"), "{msg}");
+    assert!(!tmp.path().join("n.json").exists());
+}
+
+/// Sprites: an image layer with the picture as a data URI; a picture that
+/// cannot be read is left out with a warning, the export still written; a
+/// `.tgs` with pictures is refused.
+#[test]
+fn sprites_embed_their_pictures_and_missing_ones_are_left_out() {
+    let tmp = tempfile::tempdir().unwrap();
+    let png = {
+        let img = image::RgbaImage::from_pixel(4, 2, image::Rgba([255, 0, 0, 255]));
+        let mut buf = std::io::Cursor::new(Vec::new());
+        img.write_to(&mut buf, image::ImageFormat::Png).unwrap();
+        buf.into_inner()
+    };
+    std::fs::write(tmp.path().join("red.png"), &png).unwrap();
+    let script = tmp.path().join("s.skel2d");
+    std::fs::write(
+        &script,
+        "skeleton\n\ta l10\n\t\t@ :sprite \"red.png\"\n\tb x20 l10\n\t\t@ :sprite \"gone.png\"\n",
+    )
+    .unwrap();
+    let out = tmp.path().join("s.json");
+    let (ok, msg) =
+        skelpad_cli(&["export", &script.to_string_lossy(), "-o", &out.to_string_lossy()]);
+    assert!(ok, "{msg}");
+    assert!(msg.contains("gone.png") && msg.contains("left out"), "{msg}");
+    let doc: serde_json::Value = serde_json::from_slice(&std::fs::read(&out).unwrap()).unwrap();
+    let assets = doc["assets"].as_array().unwrap();
+    assert_eq!(assets.len(), 1);
+    assert_eq!((assets[0]["w"].as_u64(), assets[0]["h"].as_u64()), (Some(4), Some(2)));
+    let uri = assets[0]["p"].as_str().unwrap();
+    use base64::Engine;
+    let data = base64::engine::general_purpose::STANDARD
+        .decode(uri.strip_prefix("data:image/png;base64,").unwrap())
+        .unwrap();
+    assert_eq!(data, png);
+    // The image layer's anchor is the picture's centre (the language's pivot).
+    let layer = doc["layers"].as_array().unwrap().iter().find(|l| l["ty"] == 2).unwrap();
+    assert_eq!(layer["ks"]["a"]["k"], serde_json::json!([2.0, 1.0]));
+    let tgs = tmp.path().join("s.tgs");
+    let (ok, msg) =
+        skelpad_cli(&["export", &script.to_string_lossy(), "-o", &tgs.to_string_lossy()]);
+    assert!(!ok && msg.contains("may not contain images"), "{msg}");
+    assert!(!tgs.exists());
+}

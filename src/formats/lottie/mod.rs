@@ -185,10 +185,10 @@ pub fn export(
     };
     let arm: &Armature = baked_order.as_ref().unwrap_or(arm);
     let plan = frames::Plan::new(arm, &anims, opts.fps)?;
-    if plan.anims.iter().any(|a| (a.fps - plan.fps).abs() > 1e-9) {
+    for a in plan.anims.iter().filter(|a| a.id.is_some() && (a.fps - plan.fps).abs() > 1e-9) {
         warnings.push(format!(
-            "the animations have different frame rates; all are sampled at {} fps",
-            plan.fps
+            "animation `{}` ({} fps) is sampled at the file's {} fps",
+            a.name, a.fps, plan.fps
         ));
     }
     let view = frames::framing(arm, &plan, skin, opts)?;
