@@ -10,7 +10,9 @@
 
 use std::path::{Path, PathBuf};
 
-use skelpad::formats::lottie::{FilePictures, Lottie, LottieOptions, PictureSource, export};
+use skelpad::formats::lottie::{
+    FilePictures, Lottie, LottieOptions, PictureSource, export, to_bytes,
+};
 use skelpad::model::{Affine, Armature, SkinId};
 use skelpad::runtime::evaluate;
 
@@ -108,7 +110,7 @@ impl Truth<'_> {
 /// Plays the file in velato and returns the worst error over every bone
 /// layer and frame.
 fn velato_worst(name: &str, arm: &Armature, lottie: &Lottie, skin: SkinId) -> f64 {
-    let text = serde_json::to_string(&lottie.json).unwrap();
+    let text = String::from_utf8(to_bytes(&lottie.json).unwrap()).unwrap();
     let comp: velato::Composition =
         text.parse().unwrap_or_else(|e| panic!("{name}: velato cannot load the export: {e}"));
     let truth = Truth::new(arm, &lottie.json, skin);
@@ -227,7 +229,8 @@ fn check_shown(name: &str, arm: &Armature, dir: &Path, skin: Option<&str>) -> us
     let opts = LottieOptions { skin: skin.map(str::to_string), ..Default::default() };
     let lottie = export_with(arm, dir, &opts);
     let skin_id = skin.map_or(SkinId(0), |s| arm.skeleton.skin_by_name(s).unwrap());
-    let comp: velato::Composition = serde_json::to_string(&lottie.json).unwrap().parse().unwrap();
+    let comp: velato::Composition =
+        String::from_utf8(to_bytes(&lottie.json).unwrap()).unwrap().parse().unwrap();
     let truth = Truth::new(arm, &lottie.json, skin_id);
     let markers = lottie.json["markers"].as_array().unwrap().clone();
     let mut checked = 0;
@@ -344,7 +347,7 @@ fn lottie_web() -> Option<PathBuf> {
 fn lottie_web_worst(dir: &Path, name: &str, arm: &Armature, lottie: &Lottie) -> f64 {
     let tmp = tempfile::tempdir().unwrap();
     let file = tmp.path().join("anim.json");
-    std::fs::write(&file, serde_json::to_vec(&lottie.json).unwrap()).unwrap();
+    std::fs::write(&file, to_bytes(&lottie.json).unwrap()).unwrap();
     let out = std::process::Command::new("node")
         .arg(manifest().join("tests/lottie-web/play.js"))
         .arg(&file)
@@ -423,7 +426,7 @@ fn every_export_validates_against_the_lottie_schema() {
     let mut files = Vec::new();
     let mut write = |name: &str, lottie: &Lottie| {
         let f = tmp.path().join(format!("{}.json", files.len()));
-        std::fs::write(&f, serde_json::to_vec(&lottie.json).unwrap()).unwrap();
+        std::fs::write(&f, to_bytes(&lottie.json).unwrap()).unwrap();
         files.push((name.to_string(), f));
     };
     for (name, path) in scripts() {
@@ -590,4 +593,53 @@ fn sprites_embed_their_pictures_and_missing_ones_are_left_out() {
         skelpad_cli(&["export", &script.to_string_lossy(), "-o", &tgs.to_string_lossy()]);
     assert!(!ok && msg.contains("may not contain images"), "{msg}");
     assert!(!tgs.exists());
+}
+
+/// Pictures: rlottie and ThorVG (their PyPI wheels, in the schema's venv)
+/// draw frame 0 and the middle frame of every animation of the examples
+/// and rigs as `skelpad render` does, by soft IoU ≥ 0.98 of the alpha
+/// (framing: each animation alone at `--size 256x256 --fit` in both;
+/// `tests/lottie-pictures/compare.py`).
+#[test]
+fn rlottie_and_thorvg_draw_what_skelpad_renders() {
+    let Some(py) = schema_python() else { return };
+    let has = std::process::Command::new(&py)
+        .args(["-c", "import rlottie_python, thorvg_python, PIL, numpy"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !has {
+        assert!(
+            std::env::var("SKELPAD_REQUIRE_SCHEMA").as_deref() != Ok("1"),
+            "SKELPAD_REQUIRE_SCHEMA=1 but rlottie-python/thorvg-python are missing from the venv"
+        );
+        eprintln!(
+            "SKIPPED the pictures: rlottie-python and thorvg-python not installed (see .ci/run)"
+        );
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let out = std::process::Command::new(&py)
+        .arg(manifest().join("tests/lottie-pictures/compare.py"))
+        .arg(env!("CARGO_BIN_EXE_skelpad"))
+        .arg(tmp.path())
+        .args(scripts().iter().map(|(_, p)| p))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let mut worst: Vec<(f64, String)> = Vec::new();
+    for line in String::from_utf8(out.stdout).unwrap().lines() {
+        let r: serde_json::Value = serde_json::from_str(line).unwrap();
+        let what = format!("{} {} frame {} in {}", r["script"], r["anim"], r["frame"], r["player"]);
+        worst.push((r["iou"].as_f64().unwrap(), what));
+    }
+    worst.sort_by(|a, b| a.0.total_cmp(&b.0));
+    assert!(worst.len() >= 40, "{}", worst.len());
+    eprintln!("pictures: lowest soft IoU {:?}", &worst[..3.min(worst.len())]);
+    for (iou, what) in &worst {
+        // The Lottie rig strokes shapes under uneven scales on purpose: the
+        // exporter warns that Lottie draws those strokes in the layer's
+        // space (uneven widths), so its pictures only roughly agree.
+        let bar = if what.contains("lottie_rigs") { 0.9 } else { 0.98 };
+        assert!(*iou >= bar, "{what}: soft IoU {iou}");
+    }
 }

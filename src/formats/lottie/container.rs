@@ -26,12 +26,9 @@ pub const TGS_MAX_BYTES: usize = 64 * 1024;
 pub fn encode(lottie: &Lottie, container: Container, id: &str) -> Result<Vec<u8>, LottieError> {
     let io = |e: std::io::Error| LottieError::Io(format!("cannot encode: {e}"));
     match container {
-        Container::Json => {
-            serde_json::to_vec(&lottie.json).map_err(|e| LottieError::Io(e.to_string()))
-        }
+        Container::Json => to_bytes(&lottie.json),
         Container::DotLottie => {
-            let json =
-                serde_json::to_vec(&lottie.json).map_err(|e| LottieError::Io(e.to_string()))?;
+            let json = to_bytes(&lottie.json)?;
             let id = if id.is_empty() { "animation" } else { id };
             let manifest = serde_json::json!({
                 "version": "1",
@@ -56,7 +53,7 @@ pub fn encode(lottie: &Lottie, container: Container, id: &str) -> Result<Vec<u8>
             tgs_limits(lottie)?;
             let mut doc = lottie.json.clone();
             doc["tgs"] = serde_json::json!(1);
-            let json = serde_json::to_vec(&doc).map_err(|e| LottieError::Io(e.to_string()))?;
+            let json = to_bytes(&doc)?;
             let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
             gz.write_all(&json).map_err(io)?;
             let bytes = gz.finish().map_err(io)?;
@@ -69,6 +66,46 @@ pub fn encode(lottie: &Lottie, container: Container, id: &str) -> Result<Vec<u8>
             Ok(bytes)
         }
     }
+}
+
+/// The document as JSON text with every object's `ty` first: rlottie (and
+/// so Telegram's players) reads an object's type from its first keys and
+/// draws nothing when `ty` comes after the others.
+pub fn to_bytes(doc: &serde_json::Value) -> Result<Vec<u8>, LottieError> {
+    let mut out = Vec::new();
+    write_value(&mut out, doc).map_err(|e| LottieError::Io(format!("cannot encode: {e}")))?;
+    Ok(out)
+}
+
+fn write_value(out: &mut Vec<u8>, v: &serde_json::Value) -> serde_json::Result<()> {
+    match v {
+        serde_json::Value::Object(map) => {
+            out.push(b'{');
+            let first = map.get_key_value("ty").into_iter();
+            let rest = map.iter().filter(|(k, _)| k.as_str() != "ty");
+            for (i, (k, val)) in first.chain(rest).enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                serde_json::to_writer(&mut *out, k)?;
+                out.push(b':');
+                write_value(out, val)?;
+            }
+            out.push(b'}');
+        }
+        serde_json::Value::Array(items) => {
+            out.push(b'[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                write_value(out, item)?;
+            }
+            out.push(b']');
+        }
+        scalar => serde_json::to_writer(&mut *out, scalar)?,
+    }
+    Ok(())
 }
 
 fn tgs_limits(lottie: &Lottie) -> Result<(), LottieError> {

@@ -150,7 +150,9 @@ pub fn framing(
         }
     };
     let view = if opts.fit && opts.size.is_some() {
-        View::fit(bounds, width, height, MARGIN)
+        // The margin `skelpad render --fit` keeps, so both frame alike.
+        let margin = (f64::from(width.min(height)) * 0.04).max(2.0);
+        View::fit(bounds, width, height, margin)
     } else {
         let (w, h) = (f64::from(width), f64::from(height));
         View { origin_px: [w / 2.0 - center[0], h / 2.0 + center[1]], pixels_per_unit: 1.0 }

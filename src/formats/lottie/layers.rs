@@ -189,6 +189,8 @@ impl<'a> Builder<'a> {
         Some(l)
     }
 
+    /// A path keyed at every frame where its outline changes (linear in
+    /// between; the last key has no handles, or rlottie draws nothing).
     fn moving_path(&self, outlines: &[crate::render::AttachmentOutline]) -> Value {
         let mut k: Vec<Value> = Vec::new();
         let mut last: Option<&crate::render::AttachmentOutline> = None;
@@ -197,10 +199,15 @@ impl<'a> Builder<'a> {
                 continue;
             }
             last = Some(o);
-            k.push(json!({ "t": f, "s": [shapes::bezier(o)], "o": {"x": 0, "y": 0}, "i": {"x": 1, "y": 1} }));
+            k.push(json!({ "t": f, "s": [shapes::bezier(o)] }));
         }
         if k.len() == 1 {
             return json!({ "a": 0, "k": k[0]["s"][0].clone() });
+        }
+        let n = k.len();
+        for key in k.iter_mut().take(n - 1) {
+            key["o"] = json!({ "x": 0, "y": 0 });
+            key["i"] = json!({ "x": 1, "y": 1 });
         }
         json!({ "a": 1, "k": k })
     }

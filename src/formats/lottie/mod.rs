@@ -34,7 +34,7 @@ mod layers;
 mod shapes;
 mod transform;
 
-pub use container::{Container, encode};
+pub use container::{Container, encode, to_bytes};
 
 /// What to export.
 #[derive(Clone, Debug, Default)]
