@@ -1225,3 +1225,27 @@ fn a_spriter_file_opens_read_only() {
     h.run_steps(2);
     assert!(!h.state().playback.looping);
 }
+
+#[test]
+fn the_export_menu_writes_a_lottie_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(dir.path(), "rig.skel2d", RIG);
+    let setup = Setup::new(Some(&path));
+    let mut h = setup.build();
+    let out = dir.path().join("rig.json");
+    setup.dialogs.answer(Some(&out));
+    h.get_by_label("Export").click();
+    h.run_steps(3);
+    h.get_by_label("Lottie…").click();
+    h.run_steps(3);
+    h.get_by_label("Export Lottie");
+    h.get_by_label("Choose file…").click();
+    assert!(
+        step_until(&mut h, |app| app.export_job.is_none()
+            && app.status.as_ref().is_some_and(|s| s.0.starts_with("Exported"))),
+        "{:?}",
+        h.state().status
+    );
+    let doc: serde_json::Value = serde_json::from_slice(&std::fs::read(&out).unwrap()).unwrap();
+    assert!(doc["layers"].as_array().unwrap().iter().any(|l| l["ty"] == 3 && l["nm"] == "arm"));
+}
