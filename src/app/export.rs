@@ -27,23 +27,27 @@ pub enum ExportKind {
     Gif,
     /// The rig, its pictures and animations for SkelForm's runtimes.
     Skf,
+    /// Lottie JSON (`.json`; `.lottie` and `.tgs` by the chosen name).
+    Lottie,
 }
 
 impl ExportKind {
     /// Whether the export stops when cancelled, writing nothing: every kind
     /// does (frame exports at the next frame, a single PNG before it is
-    /// written, `.skf` at the next animation, picture or before writing).
+    /// written, `.skf` at the next animation, picture or before writing,
+    /// Lottie before writing).
     pub fn can_cancel(self) -> bool {
         true
     }
 
     /// Every kind, in menu order.
-    pub const ALL: [ExportKind; 5] = [
+    pub const ALL: [ExportKind; 6] = [
         ExportKind::Png,
         ExportKind::Sequence,
         ExportKind::SpriteSheet,
         ExportKind::Gif,
         ExportKind::Skf,
+        ExportKind::Lottie,
     ];
 
     /// The entry in the Export menu.
@@ -54,6 +58,7 @@ impl ExportKind {
             ExportKind::SpriteSheet => "Sprite sheet…",
             ExportKind::Gif => "Animated GIF…",
             ExportKind::Skf => "SkelForm (.skf)…",
+            ExportKind::Lottie => "Lottie…",
         }
     }
 
@@ -65,6 +70,7 @@ impl ExportKind {
             ExportKind::SpriteSheet => "Export sprite sheet",
             ExportKind::Gif => "Export GIF",
             ExportKind::Skf => "Export SkelForm",
+            ExportKind::Lottie => "Export Lottie",
         }
     }
 
@@ -74,12 +80,13 @@ impl ExportKind {
             ExportKind::Png | ExportKind::Sequence | ExportKind::SpriteSheet => "png",
             ExportKind::Gif => "gif",
             ExportKind::Skf => "skf",
+            ExportKind::Lottie => "json",
         }
     }
 
     /// Whether it needs an animation.
     pub fn needs_animation(self) -> bool {
-        !matches!(self, ExportKind::Png | ExportKind::Skf)
+        !matches!(self, ExportKind::Png | ExportKind::Skf | ExportKind::Lottie)
     }
 }
 
@@ -100,6 +107,8 @@ pub struct ExportOptions {
     pub bones: bool,
     /// `.skf`: texture pixels per world unit of the rasterized shapes.
     pub skf_scale: f64,
+    /// Lottie: only the animation shown (else every one, each a marker).
+    pub lottie_one: bool,
 }
 
 impl Default for ExportOptions {
@@ -112,6 +121,7 @@ impl Default for ExportOptions {
             background: egui::Color32::WHITE,
             bones: false,
             skf_scale: 1.0,
+            lottie_one: false,
         }
     }
 }
@@ -133,6 +143,10 @@ impl ExportOptions {
                 .labelled_by(l.id);
             });
             ui.weak("Every skin is written as a style; anything SkelForm cannot play exactly is listed as a warning.");
+        } else if kind == ExportKind::Lottie {
+            ui.radio_value(&mut self.lottie_one, false, "Every animation, each a marker");
+            ui.radio_value(&mut self.lottie_one, true, "Only the animation shown");
+            ui.weak("The skin shown is exported. Name the file .json (Lottie), .lottie (dotLottie) or .tgs (Telegram sticker). Bones Lottie cannot parent exactly (flips, no-rot, no-scale, IK, uneven scales) are keyed at every frame: the warnings name them.");
         } else {
             ui.horizontal(|ui| {
                 let l = ui.label("Width");
@@ -196,6 +210,9 @@ impl ExportRequest {
         if self.kind == ExportKind::Skf {
             return self.run_skf(progress);
         }
+        if self.kind == ExportKind::Lottie {
+            return self.run_lottie(progress);
+        }
         let o = &self.options;
         let background = (!o.transparent).then(|| {
             let c = egui::Rgba::from(o.background);
@@ -231,7 +248,7 @@ impl ExportRequest {
         };
         let out: &Path = &self.out;
         let written = match self.kind {
-            ExportKind::Png | ExportKind::Skf => {
+            ExportKind::Png | ExportKind::Skf | ExportKind::Lottie => {
                 render::export::write_png(&mut renderer, self.time_secs, out, &mut report)
             }
             ExportKind::Sequence => {
@@ -250,6 +267,47 @@ impl ExportRequest {
         })?;
         let warnings = renderer.warnings().iter().map(|w| w.message.clone()).collect();
         Ok(ExportDone { files, warnings })
+    }
+
+    /// The Lottie export (as `skelpad export OUT.json|.lottie|.tgs`).
+    fn run_lottie(self, progress: &Progress) -> ExportResult {
+        use crate::formats::lottie::{Container, FilePictures, LottieOptions, encode, export};
+        if self.script_has_errors {
+            return Err(ExportFailure::Failed(
+                "the script has errors: fix them before exporting to Lottie".into(),
+            ));
+        }
+        let ext = self.out.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
+        let container = match ext.as_deref() {
+            Some("lottie") => Container::DotLottie,
+            Some("tgs") => Container::Tgs,
+            _ => Container::Json,
+        };
+        let tgs = container == Container::Tgs;
+        let name = |id: Option<AnimId>| {
+            id.and_then(|a| self.armature.animation(a)).map(|a| a.name.clone())
+        };
+        let opts = LottieOptions {
+            anim: if self.options.lottie_one { name(self.anim) } else { None },
+            skin: self.armature.skeleton.skins.get(self.skin.index()).map(|s| s.name.clone()),
+            size: tgs.then_some((512, 512)),
+            fit: tgs,
+            fps: tgs.then_some(60.0),
+        };
+        progress.set_stage("sampling");
+        let mut pictures = FilePictures(self.image_dir.clone());
+        let lottie = export(&self.armature, &opts, &mut pictures)
+            .map_err(|e| ExportFailure::Failed(e.to_string()))?;
+        let id = self.out.file_stem().and_then(|s| s.to_str()).unwrap_or("animation");
+        let bytes =
+            encode(&lottie, container, id).map_err(|e| ExportFailure::Failed(e.to_string()))?;
+        if progress.is_cancelled() {
+            return Err(ExportFailure::Cancelled);
+        }
+        progress.set_stage("writing");
+        crate::io::write_atomic(&self.out, &bytes)
+            .map_err(|e| ExportFailure::Failed(e.to_string()))?;
+        Ok(ExportDone { files: vec![self.out], warnings: lottie.warnings })
     }
 
     /// The `.skf` export (the same as `skelpad export`).
@@ -476,6 +534,27 @@ mod tests {
             out,
             script_has_errors: false,
         }
+    }
+
+    /// Export ▸ Lottie… writes the Lottie file (the format by the file's
+    /// extension); cancelled, it writes nothing.
+    #[test]
+    fn lottie_exports_write_their_file_or_nothing_when_cancelled() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        for name in ["a.json", "a.lottie", "a.tgs"] {
+            let out = dir.path().join(name);
+            let done = request(ExportKind::Lottie, out.clone(), dir.path())
+                .run(&Progress::default())
+                .expect("exported");
+            assert_eq!(done.files, vec![out.clone()]);
+            assert!(std::fs::metadata(&out).expect("written").len() > 100, "{name}");
+        }
+        let out = dir.path().join("b.json");
+        let progress = Progress::default();
+        progress.cancel();
+        let result = request(ExportKind::Lottie, out.clone(), dir.path()).run(&progress);
+        assert_eq!(result.err(), Some(ExportFailure::Cancelled));
+        assert!(!out.exists());
     }
 
     /// A single PNG and a `.skf` stop when cancelled, at any step, and

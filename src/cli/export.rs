@@ -1,4 +1,7 @@
-//! `skelpad export FILE -o OUT.skf [--skin NAME ...] [--scale K] [--allow-errors]`.
+//! `skelpad export FILE -o OUT [--format skf|lottie|dotlottie|tgs] [--anim NAME]
+//! [--skin NAME ...] [--size WxH] [--fit] [--scale K] [--allow-errors]`: the
+//! output's extension picks the format (`.skf`, `.json` Lottie, `.lottie`,
+//! `.tgs`) unless `--format` names one.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -19,13 +22,27 @@ pub struct ExportArgs {
     /// Spriter files: the entity (default: the first).
     #[arg(long, value_name = "NAME")]
     pub entity: Option<String>,
-    /// The `.skf` file to write (replaced atomically).
-    #[arg(short = 'o', long = "output", value_name = "OUT.skf")]
+    /// The file to write (replaced atomically): `.skf` SkelForm, `.json`
+    /// Lottie, `.lottie` dotLottie, `.tgs` Telegram sticker.
+    #[arg(short = 'o', long = "output", value_name = "OUT")]
     pub output: PathBuf,
+    /// The format, whatever the output's extension.
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub format: Option<Format>,
     /// Skins to write as SkelForm styles, in order (default: every skin,
-    /// the default skin first).
+    /// the default skin first). Lottie shows one skin (default: the default).
     #[arg(long = "skin", value_name = "NAME", num_args = 1..)]
     pub skins: Vec<String>,
+    /// Lottie: export this animation only (default: every animation, one
+    /// after another, each a marker).
+    #[arg(long, value_name = "NAME")]
+    pub anim: Option<String>,
+    /// Lottie: the composition's size (default: the animations' bounds).
+    #[arg(long, value_name = "WxH", value_parser = super::lottie::parse_size)]
+    pub size: Option<(u32, u32)>,
+    /// Lottie: scale the animations to fit --size.
+    #[arg(long, requires = "size")]
+    pub fit: bool,
     /// Texture pixels per unit: higher gives crisper atlases.
     #[arg(long, value_name = "K", default_value_t = 1.0)]
     pub scale: f64,
@@ -33,6 +50,35 @@ pub struct ExportArgs {
     /// instead of refusing it.
     #[arg(long)]
     pub allow_errors: bool,
+}
+
+/// The formats `export` writes.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// SkelForm (`.skf`).
+    Skf,
+    /// Lottie JSON (`.json`).
+    Lottie,
+    /// dotLottie (`.lottie`).
+    Dotlottie,
+    /// Telegram sticker (`.tgs`).
+    Tgs,
+}
+
+impl Format {
+    /// `--format`, else the output's extension (unknown ones: `.skf`).
+    pub fn of(args: &ExportArgs) -> Format {
+        if let Some(f) = args.format {
+            return f;
+        }
+        let ext = args.output.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
+        match ext.as_deref() {
+            Some("json") => Format::Lottie,
+            Some("lottie") => Format::Dotlottie,
+            Some("tgs") => Format::Tgs,
+            _ => Format::Skf,
+        }
+    }
 }
 
 /// `skelpad export FILE.skf -o OUT.skf`: the file checked and written again
@@ -87,6 +133,14 @@ pub fn run(
     make_pictures: &mut dyn FnMut(&Armature, &Path) -> Box<dyn Pictures>,
     err: &mut dyn Write,
 ) -> i32 {
+    let format = Format::of(args);
+    if format != Format::Skf {
+        return super::lottie::run(args, format, err);
+    }
+    if args.anim.is_some() || args.size.is_some() {
+        let _ =
+            writeln!(err, "warning: --anim and --size apply to Lottie; a .skf has every animation");
+    }
     if super::is_skf(&args.file) {
         return repack(args, err);
     }

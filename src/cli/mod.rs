@@ -2,6 +2,7 @@
 
 pub mod convert;
 pub mod export;
+mod lottie;
 pub mod render;
 pub mod report;
 mod test;
@@ -86,8 +87,9 @@ enum Command {
     },
     /// Render a pose or an animation to PNG, a PNG sequence, a sprite sheet or a GIF.
     Render(render::RenderArgs),
-    /// Export to SkelForm (`.skf`): bones, pictures in atlases, styles and
-    /// animations that SkelForm's runtimes play as skelpad does.
+    /// Export to SkelForm (`.skf`: bones, pictures in atlases, styles and
+    /// animations that SkelForm's runtimes play as skelpad does) or Lottie
+    /// (`.json`, `.lottie`, `.tgs`), by the output's extension.
     Export(export::ExportArgs),
     /// Run the pose assertions (`expect` sections) of scripts and print a summary.
     Test {

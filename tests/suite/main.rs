@@ -22,6 +22,7 @@ mod grammar;
 mod ik;
 mod incremental;
 mod layering;
+mod lottie;
 mod lsp;
 mod props;
 mod skf_errors;

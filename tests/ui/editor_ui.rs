@@ -1454,4 +1454,27 @@ fn every_timeline_control_is_on_screen_in_an_800_by_600_window() {
         let canvas = h.state().canvas.rect;
         assert!(canvas.height() >= size[1] * 0.25, "canvas {canvas:?} at {size:?}");
     }
+
+#[test]
+fn the_export_menu_writes_a_lottie_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(dir.path(), "rig.skel2d", RIG);
+    let setup = Setup::new(Some(&path));
+    let mut h = setup.build();
+    let out = dir.path().join("rig.json");
+    setup.dialogs.answer(Some(&out));
+    h.get_by_label("Export").click();
+    h.run_steps(3);
+    h.get_by_label("Lottie…").click();
+    h.run_steps(3);
+    h.get_by_label("Export Lottie");
+    h.get_by_label("Choose file…").click();
+    assert!(
+        step_until(&mut h, |app| app.export_job.is_none()
+            && app.status.as_ref().is_some_and(|s| s.0.starts_with("Exported"))),
+        "{:?}",
+        h.state().status
+    );
+    let doc: serde_json::Value = serde_json::from_slice(&std::fs::read(&out).unwrap()).unwrap();
+    assert!(doc["layers"].as_array().unwrap().iter().any(|l| l["ty"] == 3 && l["nm"] == "arm"));
 }

@@ -5,9 +5,11 @@
 //! - [`atlas`]: rectangle packing of textures into atlas pages.
 //! - [`draw_order`]: animated draw orders as static slots, for the files
 //!   and scripts that keep one order.
+//! - [`lottie`]: Lottie JSON, dotLottie and Telegram stickers (export).
 //! - [`spriter`]: Spriter's `.scml`/`.scon` read into the model.
 
 pub mod atlas;
 pub mod draw_order;
+pub mod lottie;
 pub mod skf;
 pub mod spriter;

@@ -346,3 +346,54 @@ mod tests {
         }
     }
 }
+
+/// One segment of an [`AttachmentOutline`]: its control points and end
+/// point, in attachment space.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum OutlineSegment {
+    /// A straight line to the point.
+    Line([f64; 2]),
+    /// A quadratic bezier: control point, end point.
+    Quad([f64; 2], [f64; 2]),
+    /// A cubic bezier: two control points, end point.
+    Cubic([f64; 2], [f64; 2], [f64; 2]),
+}
+
+/// The outline the renderer fills and strokes for a shape attachment, in
+/// attachment space (for exporters that write vector shapes).
+#[derive(Clone, Debug, PartialEq)]
+pub struct AttachmentOutline {
+    /// Where the outline starts.
+    pub start: [f64; 2],
+    /// The segments after the start.
+    pub segments: Vec<OutlineSegment>,
+    /// Closed outlines are filled.
+    pub closed: bool,
+}
+
+/// The outline of a shape attachment as the renderer draws it (paths with
+/// points on other bones placed as `pose` has them); `None` for kinds
+/// without one (none, sprite, mesh).
+pub fn attachment_outline(
+    kind: &AttachmentKind,
+    slot_bone: BoneId,
+    pose: &Pose,
+) -> Option<AttachmentOutline> {
+    let mut o = Outline::default();
+    if !outline(&mut o, kind, slot_bone, pose, &mut Vec::new()) {
+        return None;
+    }
+    let p = |i: usize| o.points.get(i).map(|p| [f64::from(p[0]), f64::from(p[1])]);
+    let start = p(0)?;
+    let mut at = 1;
+    let mut segments = Vec::with_capacity(o.verbs.len());
+    for verb in &o.verbs {
+        segments.push(match verb {
+            Verb::Line => OutlineSegment::Line(p(at)?),
+            Verb::Quad => OutlineSegment::Quad(p(at)?, p(at + 1)?),
+            Verb::Cubic => OutlineSegment::Cubic(p(at)?, p(at + 1)?, p(at + 2)?),
+        });
+        at += verb.points();
+    }
+    Some(AttachmentOutline { start, segments, closed: o.closed })
+}

@@ -35,6 +35,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 pub use cache::CacheStats;
+pub use geometry::{AttachmentOutline, OutlineSegment, attachment_outline};
 pub use images::{ImageStore, SpriteImage};
 
 use crate::model::{

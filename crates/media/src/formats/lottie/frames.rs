@@ -1,0 +1,253 @@
+//! The composition's timeline (which animation lies at which frames), its
+//! framing, and skelpad's pose sampled at every frame.
+
+use super::LottieError;
+use super::LottieOptions;
+use crate::model::{Affine, AnimId, Armature, AttachmentId, Color, SkinId};
+use crate::render::{AttachmentOutline, Bounds, DrawOptions, RenderCache, View};
+use crate::runtime::{Pose, evaluate_into};
+
+/// Frames a file may have at most (all animations together).
+pub const MAX_FRAMES: usize = 100_000;
+/// Bone-frames (bones × frames) an export samples at most.
+pub const MAX_SAMPLES: usize = 20_000_000;
+
+/// One animation on the timeline.
+#[derive(Clone, Debug)]
+pub struct PlanAnim {
+    /// The animation (`None`: the setup pose, for a file without animations).
+    pub id: Option<AnimId>,
+    /// Its name (the marker's).
+    pub name: String,
+    /// Its own frame rate.
+    pub fps: f64,
+    /// Its first frame on the composition's timeline.
+    pub offset: usize,
+    /// Its frames: `offset .. offset + frames`.
+    pub frames: usize,
+}
+
+/// The composition's timeline.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    /// Frames per second of the file.
+    pub fps: f64,
+    /// The animations, one after another.
+    pub anims: Vec<PlanAnim>,
+    /// All frames.
+    pub total: usize,
+}
+
+impl Plan {
+    /// Lays `ids` one after another at `fps` (default: the first one's).
+    pub fn new(arm: &Armature, ids: &[AnimId], fps: Option<f64>) -> Result<Plan, LottieError> {
+        let first_fps = ids.first().and_then(|&i| arm.animation(i)).map_or(30.0, |a| a.fps);
+        let fps = fps.unwrap_or(first_fps);
+        let mut anims = Vec::new();
+        let mut offset = 0usize;
+        for &id in ids {
+            let Some(a) = arm.animation(id) else { continue };
+            let n = (a.duration_secs * fps - 1e-9).ceil().max(1.0);
+            if !n.is_finite() || n > MAX_FRAMES as f64 {
+                return Err(LottieError::Cannot(format!(
+                    "animation `{}` is too long: {n} frames (at most {MAX_FRAMES})",
+                    a.name
+                )));
+            }
+            let frames = n as usize;
+            anims.push(PlanAnim { id: Some(id), name: a.name.clone(), fps: a.fps, offset, frames });
+            offset += frames;
+        }
+        if anims.is_empty() {
+            anims.push(PlanAnim { id: None, name: "setup".into(), fps, offset: 0, frames: 1 });
+            offset = 1;
+        }
+        if offset > MAX_FRAMES {
+            return Err(LottieError::Cannot(format!(
+                "the animations are too long together: {offset} frames (at most {MAX_FRAMES}); export one with --anim"
+            )));
+        }
+        Ok(Plan { fps, anims, total: offset })
+    }
+}
+
+/// Everything the layers need from skelpad at every frame.
+pub struct Samples {
+    /// Bones per frame.
+    pub bones: usize,
+    /// Slots per frame.
+    pub slots: usize,
+    /// `world[f * bones + b]`: skelpad's world matrix of bone `b` at frame `f`.
+    pub world: Vec<Affine>,
+    /// `local[f * bones + b]`: the bone's local values (as the runtime left them).
+    pub local: Vec<crate::model::BoneTransform>,
+    /// `shown[f * slots + s]`: the attachment slot `s` shows (`None` when
+    /// hidden by the draw order too).
+    pub shown: Vec<Option<AttachmentId>>,
+    /// `color[f * slots + s]`: the slot's colour.
+    pub color: Vec<Color>,
+    /// Outlines of paths with points on other bones, per (slot, attachment):
+    /// one per frame.
+    pub moving_paths: Vec<((usize, AttachmentId), Vec<AttachmentOutline>)>,
+    /// Per bone: some frame has a non-uniform accumulated scale.
+    pub non_uniform: Vec<bool>,
+}
+
+/// The file-wide map from skelpad's world to the composition, and its size.
+pub struct Framing {
+    /// World (y up) → composition pixels (y down).
+    pub view: View,
+    /// Composition width.
+    pub width: u32,
+    /// Composition height.
+    pub height: u32,
+}
+
+impl Framing {
+    /// The view as an affine map.
+    pub fn matrix(&self) -> Affine {
+        let v = &self.view;
+        Affine::from_array([
+            v.pixels_per_unit,
+            0.0,
+            0.0,
+            -v.pixels_per_unit,
+            v.origin_px[0],
+            v.origin_px[1],
+        ])
+    }
+
+    /// `[a, b, c, d, e, f]` of [`Framing::matrix`].
+    pub fn to_array(&self) -> [f64; 6] {
+        self.matrix().to_array()
+    }
+}
+
+/// Frames the animations: their bounds at one pixel per unit (with a
+/// margin), or `opts.size` (scaled to fit with `opts.fit`).
+pub fn framing(
+    arm: &Armature,
+    plan: &Plan,
+    skin: SkinId,
+    opts: &LottieOptions,
+) -> Result<Framing, LottieError> {
+    const MARGIN: f64 = 8.0;
+    let options = DrawOptions { bones: false, ..DrawOptions::default() };
+    let mut cache = RenderCache::new(".");
+    let mut bounds: Option<Bounds> = None;
+    for a in &plan.anims {
+        if let Some(b) = crate::render::animation_bounds(arm, a.id, skin, &options, &mut cache) {
+            bounds = Some(bounds.map_or(b, |x| x.union(b)));
+        }
+    }
+    let bounds = bounds.unwrap_or(Bounds { min: [-50.0, -50.0], max: [50.0, 50.0] });
+    let center = [(bounds.min[0] + bounds.max[0]) / 2.0, (bounds.min[1] + bounds.max[1]) / 2.0];
+    let (width, height) = match opts.size {
+        Some(s) => s,
+        None => {
+            let side = |v: f64| (v + 2.0 * MARGIN).ceil().clamp(1.0, 16384.0) as u32;
+            (side(bounds.width()), side(bounds.height()))
+        }
+    };
+    let view = if opts.fit && opts.size.is_some() {
+        // The margin `skelpad render --fit` keeps, so both frame alike.
+        let margin = (f64::from(width.min(height)) * 0.04).max(2.0);
+        View::fit(bounds, width, height, margin)
+    } else {
+        let (w, h) = (f64::from(width), f64::from(height));
+        View { origin_px: [w / 2.0 - center[0], h / 2.0 + center[1]], pixels_per_unit: 1.0 }
+    };
+    if !view.origin_px.iter().all(|v| v.is_finite()) {
+        return Err(LottieError::Cannot("the animation's bounds are not finite".into()));
+    }
+    Ok(Framing { view, width, height })
+}
+
+/// Samples skelpad's pose at every frame of the plan.
+pub fn sample(arm: &Armature, plan: &Plan, skin: SkinId) -> Result<Samples, LottieError> {
+    let sk = &*arm.skeleton;
+    let (nb, ns) = (sk.bones.len(), sk.slots.len());
+    if nb.max(ns).saturating_mul(plan.total) > MAX_SAMPLES {
+        return Err(LottieError::Cannot(format!(
+            "{} bones and {} slots over {} frames are too many to sample (at most {MAX_SAMPLES} per kind); export one animation with --anim",
+            nb, ns, plan.total
+        )));
+    }
+    let moving = moving_path_attachments(arm, skin);
+    let mut s = Samples {
+        bones: nb,
+        slots: ns,
+        world: Vec::with_capacity(nb * plan.total),
+        local: Vec::with_capacity(nb * plan.total),
+        shown: Vec::with_capacity(ns * plan.total),
+        color: Vec::with_capacity(ns * plan.total),
+        moving_paths: moving.iter().map(|&k| (k, Vec::new())).collect(),
+        non_uniform: vec![false; nb],
+    };
+    let mut pose = Pose::default();
+    for a in &plan.anims {
+        let anim = a.id.and_then(|i| arm.animation(i));
+        // A fresh pose per animation: physics state starts over with it.
+        pose = Pose::default();
+        for k in 0..a.frames {
+            evaluate_into(&mut pose, arm, anim, skin, k as f64 / plan.fps);
+            record(&mut s, arm, &pose);
+        }
+    }
+    drop(pose);
+    Ok(s)
+}
+
+fn record(s: &mut Samples, arm: &Armature, pose: &Pose) {
+    let sk = &*arm.skeleton;
+    for (b, bp) in pose.bones.iter().enumerate() {
+        s.world.push(bp.world);
+        s.local.push(bp.local);
+        if let Some(acc) = pose.accumulated(crate::model::BoneId::from_index(b)) {
+            let uniform = (acc.scale_x.abs() - acc.scale_y.abs()).abs()
+                <= 1e-9 * acc.scale_x.abs().max(acc.scale_y.abs()).max(1.0);
+            if !uniform {
+                s.non_uniform[b] = true;
+            }
+        }
+    }
+    let start = s.shown.len();
+    s.shown.extend(std::iter::repeat_n(None, s.slots));
+    for &slot in &pose.draw_order {
+        if let (Some(sp), Some(cell)) =
+            (pose.slots.get(slot.index()), s.shown.get_mut(start + slot.index()))
+        {
+            *cell = sp.attachment;
+        }
+    }
+    s.color.extend(pose.slots.iter().map(|sp| sp.color));
+    for ((slot, att), outlines) in &mut s.moving_paths {
+        let bone = sk.slots[*slot].bone;
+        let kind = sk.attachment(pose.skin, *att).map(|a| &a.kind);
+        let o = kind.and_then(|k| crate::render::attachment_outline(k, bone, pose));
+        outlines.push(o.unwrap_or(AttachmentOutline {
+            start: [0.0, 0.0],
+            segments: Vec::new(),
+            closed: false,
+        }));
+    }
+}
+
+/// The (slot, attachment) pairs whose path has points on other bones.
+fn moving_path_attachments(arm: &Armature, skin: SkinId) -> Vec<(usize, AttachmentId)> {
+    let sk = &*arm.skeleton;
+    let mut out = Vec::new();
+    for (i, a) in sk.attachments.iter().enumerate() {
+        let id = AttachmentId::from_index(i);
+        let Some(slot) = sk.slots.get(a.slot.index()) else { continue };
+        if let Some(crate::model::Attachment {
+            kind: crate::model::AttachmentKind::Path { path, .. },
+            ..
+        }) = sk.attachment(skin, id)
+            && path.bones().iter().any(|&b| b != slot.bone)
+        {
+            out.push((a.slot.index(), id));
+        }
+    }
+    out
+}

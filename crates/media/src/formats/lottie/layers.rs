@@ -1,0 +1,343 @@
+//! The layers of the pictures (shape and image layers under their slot's
+//! bone layer), and the document around everything.
+
+use base64::Engine;
+use serde_json::{Value, json};
+
+use super::frames::{Framing, Plan, Samples};
+use super::keys::{self, KeyOut, Series};
+use super::transform::BoneLayer;
+use super::{LottieError, PictureSource, shapes};
+use crate::model::{Affine, Armature, AttachmentId, AttachmentKind, Color, ShapeStyle, SkinId};
+
+/// Builds the attachment layers and the document.
+pub struct Builder<'a> {
+    arm: &'a Armature,
+    plan: &'a Plan,
+    s: &'a Samples,
+    framing: &'a Framing,
+    skin: SkinId,
+    bones: &'a [BoneLayer],
+    assets: Vec<Value>,
+}
+
+/// Frames where a slot shows an attachment, as opacity values (0 or 1).
+fn visibility(s: &Samples, plan: &Plan, slot: usize, att: AttachmentId) -> Vec<f64> {
+    (0..plan.total).map(|f| f64::from(u8::from(s.shown[f * s.slots + slot] == Some(att)))).collect()
+}
+
+impl<'a> Builder<'a> {
+    /// A builder over the sampled frames.
+    pub fn new(
+        arm: &'a Armature,
+        plan: &'a Plan,
+        s: &'a Samples,
+        framing: &'a Framing,
+        skin: SkinId,
+        bones: &'a [BoneLayer],
+    ) -> Self {
+        Builder { arm, plan, s, framing, skin, bones, assets: Vec::new() }
+    }
+
+    /// Whether an image layer was made.
+    pub fn has_images(&self) -> bool {
+        !self.assets.is_empty()
+    }
+
+    fn fit(&self, data: &[f64], dims: usize, hold: bool) -> Vec<KeyOut> {
+        let series = Series { dims, data };
+        let all = |ai: usize| (0..self.plan.anims[ai].frames).collect();
+        keys::fit(self.plan, &series, &all, &|_, _| Vec::new(), hold)
+    }
+
+    /// Every attachment layer, top first.
+    pub fn attachment_layers(
+        &mut self,
+        pictures: &mut dyn PictureSource,
+        warnings: &mut Vec<String>,
+    ) -> Result<Vec<Value>, LottieError> {
+        let sk = &*self.arm.skeleton;
+        let mut out = Vec::new();
+        for &slot in sk.draw_order.iter().rev() {
+            let si = slot.index();
+            let Some(sl) = sk.slots.get(si) else { continue };
+            let mut atts: Vec<AttachmentId> =
+                (0..self.plan.total).filter_map(|f| self.s.shown[f * self.s.slots + si]).collect();
+            atts.sort_unstable();
+            atts.dedup();
+            for att in atts {
+                let Some(a) = sk.attachment(self.skin, att) else { continue };
+                let name = sk.attachment_full_name(att);
+                let vis = visibility(self.s, self.plan, si, att);
+                let layer = match &a.kind {
+                    AttachmentKind::None => None,
+                    AttachmentKind::Sprite { image: None, .. } => {
+                        warnings.push(format!(
+                            "slot `{}`: sprite `{name}` names no picture; left out",
+                            sl.name
+                        ));
+                        None
+                    }
+                    AttachmentKind::Sprite { image: Some(image), pivot } => {
+                        self.image_layer(si, &name, image, *pivot, &vis, pictures, warnings)
+                    }
+                    AttachmentKind::Mesh(_) => {
+                        warnings.push(format!(
+                            "slot `{}`: mesh `{name}` left out (Lottie has no textured meshes)",
+                            sl.name
+                        ));
+                        None
+                    }
+                    kind => self.shape_layer(si, att, &name, kind, &vis, warnings),
+                };
+                if let Some(mut l) = layer {
+                    let (anchor, o) = (l["ks"]["a"].clone(), l["ks"]["o"].clone());
+                    l["ks"] = attachment_transform(&a.transform, anchor, &o);
+                    l["parent"] = json!(sl.bone.index() + 1);
+                    out.push(l);
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn image_layer(
+        &mut self,
+        slot: usize,
+        name: &str,
+        image: &str,
+        pivot: [f64; 2],
+        vis: &[f64],
+        pictures: &mut dyn PictureSource,
+        warnings: &mut Vec<String>,
+    ) -> Option<Value> {
+        let pic = match pictures.picture(image) {
+            Ok(p) => p,
+            Err(why) => {
+                warnings.push(format!("sprite `{name}`: {why}; left out"));
+                return None;
+            }
+        };
+        let id = format!("image_{}", self.assets.len());
+        let data = base64::engine::general_purpose::STANDARD.encode(&pic.bytes);
+        self.assets.push(json!({
+            "id": id, "w": pic.width, "h": pic.height, "u": "",
+            "p": format!("data:{};base64,{data}", pic.mime), "e": 1,
+        }));
+        let s = self.s;
+        let mut tinted = false;
+        let o: Vec<f64> = (0..self.plan.total)
+            .map(|f| {
+                let c = s.color[f * s.slots + slot];
+                tinted |= (c.r, c.g, c.b) != (1.0, 1.0, 1.0) && vis[f] > 0.0;
+                vis[f] * c.a * 100.0
+            })
+            .collect();
+        if tinted {
+            warnings.push(format!(
+                "sprite `{name}`: the slot colour's red, green and blue are not carried over (Lottie cannot tint an image); its alpha is"
+            ));
+        }
+        let (w, h) = (f64::from(pic.width), f64::from(pic.height));
+        let anchor = json!({ "a": 0, "k": [pivot[0] * w, (1.0 - pivot[1]) * h] });
+        let mut l = layer_head(name, 2, self.plan.total);
+        l["refId"] = json!(id);
+        l["ks"] = json!({ "a": anchor, "o": keys::property(&self.fit(&o, 1, true), true) });
+        Some(l)
+    }
+
+    fn shape_layer(
+        &self,
+        slot: usize,
+        att: AttachmentId,
+        name: &str,
+        kind: &AttachmentKind,
+        vis: &[f64],
+        warnings: &mut Vec<String>,
+    ) -> Option<Value> {
+        let sk = &*self.arm.skeleton;
+        let style = *kind.style()?;
+        let bone = sk.slots[slot].bone;
+        let moving = self.s.moving_paths.iter().find(|((s, a), _)| *s == slot && *a == att);
+        let (path, closed) = match moving {
+            Some((_, outlines)) => {
+                let closed = outlines.first().is_some_and(|o| o.closed);
+                (self.moving_path(outlines), closed)
+            }
+            None => {
+                let pose = crate::runtime::Pose::setup(sk);
+                let o = crate::render::attachment_outline(kind, bone, &pose)?;
+                (json!({ "a": 0, "k": shapes::bezier(&o) }), o.closed)
+            }
+        };
+        let mut items = vec![json!({ "ty": "sh", "nm": "outline", "ks": path })];
+        let att_m =
+            sk.attachment(self.skin, att).map_or(Affine::IDENTITY, |a| a.transform.matrix());
+        if style.stroke_width > 0.0 {
+            items.push(self.stroke(slot, bone.index(), att_m, &style, name, warnings));
+        }
+        if closed {
+            let (c, o) = self.paint(slot, style.fill);
+            items.push(json!({ "ty": "fl", "nm": "fill", "c": c, "o": o, "r": 1 }));
+        }
+        items.push(shapes::group_transform());
+        let mut l = layer_head(name, 4, self.plan.total);
+        let o = self.fit(vis.iter().map(|v| v * 100.0).collect::<Vec<_>>().as_slice(), 1, true);
+        l["ks"] = json!({ "o": keys::property(&o, true) });
+        l["shapes"] = json!([{ "ty": "gr", "nm": name, "it": items }]);
+        Some(l)
+    }
+
+    /// A path keyed at every frame where its outline changes (linear in
+    /// between; the last key has no handles, or rlottie draws nothing).
+    fn moving_path(&self, outlines: &[crate::render::AttachmentOutline]) -> Value {
+        let mut k: Vec<Value> = Vec::new();
+        let mut last: Option<&crate::render::AttachmentOutline> = None;
+        for (f, o) in outlines.iter().enumerate() {
+            if last == Some(o) {
+                continue;
+            }
+            last = Some(o);
+            k.push(json!({ "t": f, "s": [shapes::bezier(o)] }));
+        }
+        if k.len() == 1 {
+            return json!({ "a": 0, "k": k[0]["s"][0].clone() });
+        }
+        let n = k.len();
+        for key in k.iter_mut().take(n - 1) {
+            key["o"] = json!({ "x": 0, "y": 0 });
+            key["i"] = json!({ "x": 1, "y": 1 });
+        }
+        json!({ "a": 1, "k": k })
+    }
+
+    /// Colour and opacity of a paint times the slot colour, keyed.
+    fn paint(&self, slot: usize, paint: Color) -> (Value, Value) {
+        let s = self.s;
+        let mut c = Vec::with_capacity(self.plan.total * 3);
+        let mut o = Vec::with_capacity(self.plan.total);
+        for f in 0..self.plan.total {
+            let t = paint.tint(s.color[f * s.slots + slot]);
+            c.extend([t.r, t.g, t.b]);
+            o.push(t.a * 100.0);
+        }
+        (
+            keys::property(&self.fit(&c, 3, false), false),
+            keys::property(&self.fit(&o, 1, false), true),
+        )
+    }
+
+    fn stroke(
+        &self,
+        slot: usize,
+        bone: usize,
+        att_m: Affine,
+        style: &ShapeStyle,
+        name: &str,
+        warnings: &mut Vec<String>,
+    ) -> Value {
+        let s = self.s;
+        let mut distorted = false;
+        let w: Vec<f64> = (0..self.plan.total)
+            .map(|f| {
+                let m = s.world[f * s.bones + bone] * att_m;
+                let [a, b, c, d, _, _] = m.to_array();
+                let k = (a * d - b * c).abs().sqrt();
+                let (n0, n1) = ((a * a + b * b).sqrt(), (c * c + d * d).sqrt());
+                distorted |=
+                    (n0 - n1).abs() > 1e-6 * n0.max(n1) || (a * c + b * d).abs() > 1e-6 * (n0 * n1);
+                if k > 1e-12 { style.stroke_width / k } else { 0.0 }
+            })
+            .collect();
+        if distorted {
+            warnings.push(format!(
+                "shape `{name}`: its stroke is scaled unevenly by its bones (Lottie strokes in the layer's space)"
+            ));
+        }
+        let (c, o) = self.paint(slot, style.stroke);
+        json!({
+            "ty": "st", "nm": "stroke", "c": c, "o": o,
+            "w": keys::property(&self.fit(&w, 1, false), true),
+            "lc": shapes::cap(style.cap), "lj": shapes::join(style.join),
+            "ml": style.miter_limit.max(1.0),
+        })
+    }
+
+    /// The whole document.
+    pub fn document(
+        &self,
+        bones: &[BoneLayer],
+        pictures: Vec<Value>,
+        baked: &[(String, String)],
+    ) -> Value {
+        let total = self.plan.total;
+        let mut layers = pictures;
+        let first_bone = layers.len();
+        for (b, bone) in bones.iter().enumerate() {
+            let mut l = layer_head(&bone.name, 3, total);
+            l["ind"] = json!(b + 1);
+            if let Some(p) = bone.parent {
+                l["parent"] = json!(p + 1);
+            }
+            l["ks"] = json!({
+                "a": { "a": 0, "k": [0, 0] },
+                "p": keys::property(&bone.position, false),
+                "r": keys::property(&bone.rotation, true),
+                "s": keys::property(&bone.scale, false),
+                "o": { "a": 0, "k": 100 },
+            });
+            layers.push(l);
+        }
+        for (i, l) in layers.iter_mut().take(first_bone).enumerate() {
+            l["ind"] = json!(self.bones.len() + 1 + i);
+        }
+        let markers: Vec<Value> = self
+            .plan
+            .anims
+            .iter()
+            .map(|a| json!({ "cm": a.name, "tm": a.offset, "dr": a.frames }))
+            .collect();
+        json!({
+            "v": "5.7.0",
+            "fr": self.plan.fps,
+            "ip": 0,
+            "op": total,
+            "w": self.framing.width,
+            "h": self.framing.height,
+            "nm": "skelpad",
+            "ddd": 0,
+            "assets": self.assets,
+            "layers": layers,
+            "markers": markers,
+            "meta": { "g": concat!("skelpad ", env!("CARGO_PKG_VERSION")) },
+            "metadata": { "skelpad": {
+                "view": self.framing.to_array(),
+                "about": "every bone layer's world matrix is view · (skelpad world of the bone) · diag(1, -1); view maps skelpad's world (y up) to the composition: x' = a·x + c·y + e, y' = b·x + d·y + f with view = [a, b, c, d, e, f]",
+                "baked": baked.iter().map(|(n, r)| json!({ "bone": n, "reason": r })).collect::<Vec<_>>(),
+            } },
+        })
+    }
+}
+
+/// An attachment layer's transform under its bone's layer: the attachment
+/// transform with y turned down.
+fn attachment_transform(
+    t: &crate::model::AttachmentTransform,
+    anchor: Value,
+    opacity: &Value,
+) -> Value {
+    let anchor = if anchor.is_null() { json!({ "a": 0, "k": [0, 0] }) } else { anchor };
+    json!({
+        "a": anchor,
+        "p": { "a": 0, "k": [t.x, -t.y] },
+        "r": { "a": 0, "k": -t.rotation_rad.to_degrees() },
+        "s": { "a": 0, "k": [t.scale_x * 100.0, t.scale_y * 100.0] },
+        "o": opacity,
+    })
+}
+
+/// The fields every layer has.
+fn layer_head(name: &str, ty: u8, total: usize) -> Value {
+    json!({ "ddd": 0, "ty": ty, "nm": name, "sr": 1, "ao": 0, "ip": 0, "op": total, "st": 0, "bm": 0 })
+}

@@ -1,0 +1,222 @@
+//! Armature → Lottie (the JSON animation format of lottie-web, the mobile
+//! players and Telegram stickers). `docs/lottie.md` has the mapping.
+//!
+//! **Bones.** Every bone is a null layer (`ty` 3) named with its full dotted
+//! name. Every bone layer's world matrix is `view · world · C` at every
+//! frame, where `world` is skelpad's pose of the bone, `view` the one
+//! file-wide map from skelpad's world (y up) to the composition (pixels, y
+//! down) written in the file's `meta`, and `C = diag(1, −1)` turns a bone's
+//! own axes y down too (a layer's point `(x, y)` is the bone's `(x, −y)`).
+//! A bone is parented to its skeleton parent when its transform relative
+//! to it is a rotation and a scale (Lottie multiplies whole matrices, and
+//! the players do not read skew alike); its keys are then the bone's own
+//! local values wherever those give its world, and sampled per frame
+//! elsewhere (baked, with a warning naming the bone and the reason). A bone
+//! whose transform relative to its parent would need a skew is a root layer
+//! keyed with its world transform.
+//!
+//! **Pictures.** Each attachment a slot shows is a layer under the slot's
+//! bone: shapes and paths are shape layers (fill, stroke), sprites image
+//! layers with their pictures as data URIs. Layers stack in the draw order
+//! (an animated draw order first becomes slot copies,
+//! [`super::draw_order::bake`]); an attachment switch keys the layers'
+//! opacity with hold keys; slot colours key the fill and stroke colours.
+//!
+//! **Time.** Every animation is sampled at every frame; the animations lie
+//! one after another on the composition's timeline, each a marker.
+
+use crate::model::{AnimId, Armature, SkinId};
+
+mod container;
+mod frames;
+mod keys;
+mod layers;
+mod shapes;
+mod transform;
+
+pub use container::{Container, encode, to_bytes};
+
+/// What to export.
+#[derive(Clone, Debug, Default)]
+pub struct LottieOptions {
+    /// One animation by name; `None`: every animation, one after another.
+    pub anim: Option<String>,
+    /// The skin shown; `None`: the default skin.
+    pub skin: Option<String>,
+    /// Composition size in pixels; `None`: the animations' bounds.
+    pub size: Option<(u32, u32)>,
+    /// Scale the animations' bounds to fill `size` (else one unit is one pixel).
+    pub fit: bool,
+    /// Frame rate of the file; `None`: the (first) animation's.
+    pub fps: Option<f64>,
+}
+
+/// Why an export was refused; nothing is written.
+#[derive(Clone, Debug, PartialEq)]
+pub enum LottieError {
+    /// `--anim` names no animation.
+    UnknownAnimation {
+        /// The name asked for.
+        name: String,
+        /// The animations there are.
+        known: Vec<String>,
+    },
+    /// `--skin` names no skin.
+    UnknownSkin {
+        /// The name asked for.
+        name: String,
+        /// The skins there are.
+        known: Vec<String>,
+    },
+    /// Something Lottie cannot say, or a limit of the export.
+    Cannot(String),
+    /// A limit of the container (`.tgs`) is not met.
+    Limit(String),
+    /// Encoding or writing failed.
+    Io(String),
+}
+
+impl std::fmt::Display for LottieError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let list = |v: &[String]| {
+            if v.is_empty() {
+                "none".to_string()
+            } else {
+                v.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
+            }
+        };
+        match self {
+            LottieError::UnknownAnimation { name, known } => {
+                write!(f, "there is no animation `{name}` (animations: {})", list(known))
+            }
+            LottieError::UnknownSkin { name, known } => {
+                write!(f, "there is no skin `{name}` (skins: {})", list(known))
+            }
+            LottieError::Cannot(m) | LottieError::Limit(m) | LottieError::Io(m) => f.write_str(m),
+        }
+    }
+}
+
+/// A picture's bytes for a sprite: the encoded file and its size in pixels.
+#[derive(Clone, Debug)]
+pub struct Picture {
+    /// PNG or JPEG bytes.
+    pub bytes: Vec<u8>,
+    /// `image/png` or `image/jpeg`.
+    pub mime: &'static str,
+    /// Width in pixels.
+    pub width: u32,
+    /// Height in pixels.
+    pub height: u32,
+}
+
+/// Where sprites' pictures come from (the CLI reads them beside the script).
+pub trait PictureSource {
+    /// The picture named `image`, or why it cannot be read.
+    fn picture(&mut self, image: &str) -> Result<Picture, String>;
+}
+
+/// Reads pictures from files relative to a folder.
+pub struct FilePictures(pub std::path::PathBuf);
+
+impl PictureSource for FilePictures {
+    fn picture(&mut self, image: &str) -> Result<Picture, String> {
+        let path = self.0.join(image);
+        let bytes = std::fs::read(&path)
+            .map_err(|e| format!("cannot read `{}`: {}", path.display(), crate::io::reason(&e)))?;
+        let format = image::guess_format(&bytes)
+            .map_err(|e| format!("`{}` is not a picture: {e}", path.display()))?;
+        let mime = match format {
+            image::ImageFormat::Png => "image/png",
+            image::ImageFormat::Jpeg => "image/jpeg",
+            _ => return Err(format!("`{}` is neither PNG nor JPEG", path.display())),
+        };
+        let (width, height) = image::ImageReader::with_format(std::io::Cursor::new(&bytes), format)
+            .into_dimensions()
+            .map_err(|e| format!("cannot decode `{}`: {e}", path.display()))?;
+        Ok(Picture { bytes, mime, width, height })
+    }
+}
+
+/// A finished export: the Lottie document and what could not be carried
+/// over exactly.
+#[derive(Clone, Debug)]
+pub struct Lottie {
+    /// The Lottie JSON document.
+    pub json: serde_json::Value,
+    /// Warnings, each naming what it is about.
+    pub warnings: Vec<String>,
+    /// The bones keyed per frame (baked), with the reason.
+    pub baked: Vec<(String, String)>,
+    /// Whether any image layer was written.
+    pub has_images: bool,
+    /// The file-wide map from skelpad's world to the composition:
+    /// `[a, b, c, d, e, f]` with `x' = a·x + c·y + e`, `y' = b·x + d·y + f`.
+    pub view: [f64; 6],
+}
+
+/// Builds the Lottie document of `arm` (in memory; nothing is written).
+pub fn export(
+    arm: &Armature,
+    opts: &LottieOptions,
+    pictures: &mut dyn PictureSource,
+) -> Result<Lottie, LottieError> {
+    let skin = match &opts.skin {
+        None => SkinId(0),
+        Some(name) => arm.skeleton.skin_by_name(name).ok_or_else(|| LottieError::UnknownSkin {
+            name: name.clone(),
+            known: arm.skeleton.skins.iter().map(|s| s.name.clone()).collect(),
+        })?,
+    };
+    let anims: Vec<AnimId> = match &opts.anim {
+        Some(name) => {
+            vec![arm.animation_by_name(name).ok_or_else(|| LottieError::UnknownAnimation {
+                name: name.clone(),
+                known: arm.animations.iter().map(|a| a.name.clone()).collect(),
+            })?]
+        }
+        None => (0..arm.animations.len()).map(AnimId::from_index).collect(),
+    };
+    let mut warnings = Vec::new();
+    // An animated draw order becomes static slot copies with attachment keys.
+    let baked_order = match super::draw_order::bake(arm) {
+        Ok(b) => b,
+        Err(why) => return Err(LottieError::Cannot(format!("the animated draw order: {why}"))),
+    };
+    let arm: &Armature = baked_order.as_ref().unwrap_or(arm);
+    let plan = frames::Plan::new(arm, &anims, opts.fps)?;
+    for a in plan.anims.iter().filter(|a| a.id.is_some() && (a.fps - plan.fps).abs() > 1e-9) {
+        warnings.push(format!(
+            "animation `{}` ({} fps) is sampled at the file's {} fps",
+            a.name, a.fps, plan.fps
+        ));
+    }
+    let view = frames::framing(arm, &plan, skin, opts)?;
+    let samples = frames::sample(arm, &plan, skin)?;
+    let bones = transform::bone_layers(arm, &plan, &samples, &view)?;
+    let mut out = layers::Builder::new(arm, &plan, &samples, &view, skin, &bones);
+    let picture_layers = out.attachment_layers(pictures, &mut warnings)?;
+    let baked: Vec<(String, String)> = bones
+        .iter()
+        .filter_map(|b| b.baked.as_ref().map(|r| (b.name.clone(), r.clone())))
+        .collect();
+    for (name, reason) in &baked {
+        warnings.push(format!("bone `{name}`: keyed at every frame ({reason})"));
+    }
+    let has_images = out.has_images();
+    let json = out.document(&bones, picture_layers, &baked);
+    Ok(Lottie { json, warnings, baked, has_images, view: view.to_array() })
+}
+
+/// The animations' names in the order they lie on the timeline (for the
+/// markers), shared with the tests through the document itself.
+pub fn marker_names(doc: &serde_json::Value) -> Vec<String> {
+    doc.get("markers")
+        .and_then(|m| m.as_array())
+        .map(|m| {
+            m.iter()
+                .filter_map(|k| k.get("cm").and_then(|c| c.as_str()).map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default()
+}

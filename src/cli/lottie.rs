@@ -1,0 +1,128 @@
+//! `skelpad export FILE -o OUT.json|.lottie|.tgs`: Lottie export.
+
+use std::io::Write;
+
+use super::export::{ExportArgs, Format};
+use super::{EXIT_ERRORS, EXIT_OK, EXIT_USAGE, report};
+use crate::formats::lottie::{Container, FilePictures, LottieOptions, encode, export};
+use crate::model::Armature;
+
+/// Parses `WxH` (each side 1..=16384).
+pub fn parse_size(s: &str) -> Result<(u32, u32), String> {
+    let (w, h) = s
+        .split_once(['x', 'X'])
+        .ok_or_else(|| format!("expected WIDTHxHEIGHT such as 512x512, got `{s}`"))?;
+    let side = |v: &str| v.trim().parse::<u32>().ok().filter(|n| (1..=16384).contains(n));
+    match (side(w), side(h)) {
+        (Some(w), Some(h)) => Ok((w, h)),
+        _ => Err(format!("expected WIDTHxHEIGHT with each side from 1 to 16384, got `{s}`")),
+    }
+}
+
+/// The armature of FILE (script, Spriter or `.skf`), or the exit code.
+fn load(args: &ExportArgs, err: &mut dyn Write) -> Result<Armature, i32> {
+    let loaded = match super::load_input(&args.file, args.entity.as_deref()) {
+        Ok(l) => l,
+        Err(msg) => {
+            let _ = writeln!(err, "error: {msg}");
+            return Err(EXIT_USAGE);
+        }
+    };
+    for w in &loaded.warnings {
+        let _ = writeln!(err, "warning: {w}");
+    }
+    if loaded.error_count > 0 {
+        if !args.allow_errors {
+            if let Ok(text) = super::read_script(&args.file) {
+                let comp = crate::runtime::expect::compile_checked(&text);
+                let _ =
+                    write!(err, "{}", report::render_plain(&args.file, &text, &comp.diagnostics));
+            }
+            let _ = writeln!(
+                err,
+                "error: `{}` has errors; nothing was exported (--allow-errors exports what compiled)",
+                args.file.display()
+            );
+            return Err(EXIT_ERRORS);
+        }
+        let _ = writeln!(
+            err,
+            "warning: {} has {} error(s); exporting what compiled (run `skelpad check` to see them)",
+            args.file.display(),
+            loaded.error_count
+        );
+    }
+    Ok(loaded.armature)
+}
+
+/// Runs a Lottie export. Exit codes as for `.skf`.
+pub fn run(args: &ExportArgs, format: Format, err: &mut dyn Write) -> i32 {
+    let container = match format {
+        Format::Dotlottie => Container::DotLottie,
+        Format::Tgs => Container::Tgs,
+        _ => Container::Json,
+    };
+    if args.skins.len() > 1 {
+        let _ = writeln!(err, "error: a Lottie file shows one skin; give one --skin");
+        return EXIT_USAGE;
+    }
+    if args.scale != 1.0 {
+        let _ =
+            writeln!(err, "warning: --scale applies to .skf atlases; Lottie keeps vector shapes");
+    }
+    let arm = match load(args, err) {
+        Ok(a) => a,
+        Err(code) => return code,
+    };
+    let mut opts = LottieOptions {
+        anim: args.anim.clone(),
+        skin: args.skins.first().cloned(),
+        size: args.size,
+        fit: args.fit,
+        fps: None,
+    };
+    if container == Container::Tgs {
+        // Telegram's sticker: 512×512 at 60 fps, the animation fitted.
+        if args.size.is_some_and(|s| s != (512, 512)) {
+            let _ = writeln!(err, "error: a .tgs sticker is 512x512; drop --size or give 512x512");
+            return EXIT_USAGE;
+        }
+        opts.size = Some((512, 512));
+        opts.fit = true;
+        opts.fps = Some(60.0);
+    }
+    let mut pictures = FilePictures(crate::io::script_dir(Some(&args.file)));
+    let result = export(&arm, &opts, &mut pictures).and_then(|l| {
+        let id = args.output.file_stem().and_then(|s| s.to_str()).unwrap_or("animation");
+        encode(&l, container, id).map(|bytes| (l, bytes))
+    });
+    let (lottie, bytes) = match result {
+        Ok(x) => x,
+        Err(e) => {
+            let _ = writeln!(
+                err,
+                "error: cannot export `{}`: {e}; nothing was written",
+                args.output.display()
+            );
+            return EXIT_USAGE;
+        }
+    };
+    for w in &lottie.warnings {
+        let _ = writeln!(err, "warning: {w}");
+    }
+    match crate::io::write_atomic(&args.output, &bytes) {
+        Ok(()) => {
+            let _ = writeln!(
+                err,
+                "wrote `{}` ({} warning(s))",
+                args.output.display(),
+                lottie.warnings.len()
+            );
+            EXIT_OK
+        }
+        Err(e) => {
+            let _ = writeln!(err, "error: {e}");
+            EXIT_USAGE
+        }
+    }
+}
