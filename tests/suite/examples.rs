@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use skelpad::compile::{Compilation, compile};
 use skelpad::runtime::expect::compile_checked;
 
-mod common;
+use crate::common;
 
 fn examples() -> Vec<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");

@@ -11,7 +11,7 @@ use std::path::Path;
 use skelpad::compile::compile;
 use skelpad::syntax::Role;
 
-mod common;
+use crate::common;
 
 const KEYWORDS: [&str; 6] = ["skeleton", "skin", "order", "anim", "expect", "ik"];
 
@@ -140,6 +140,7 @@ fn scopes_of(role: Role) -> &'static [&'static str] {
             "constant.numeric",
         ],
         Role::Advance => &["keyword.operator.advance"],
+        Role::Event => &["entity.name.function.event", "punctuation.definition.event"],
         Role::PathCommand => &["keyword.operator.path", "keyword.operator.path.switch"],
         Role::Comment => &["comment.line.number-sign", "punctuation.definition.comment"],
         Role::Invalid => &[],

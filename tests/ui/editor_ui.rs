@@ -1454,6 +1454,7 @@ fn every_timeline_control_is_on_screen_in_an_800_by_600_window() {
         let canvas = h.state().canvas.rect;
         assert!(canvas.height() >= size[1] * 0.25, "canvas {canvas:?} at {size:?}");
     }
+}
 
 #[test]
 fn the_export_menu_writes_a_lottie_file() {
