@@ -8,11 +8,13 @@
 mod common;
 
 mod backends;
+mod bad_input;
 mod cli;
 mod cli_export;
 mod cli_render;
 mod compile_semantics;
 mod conformance;
+mod events;
 mod examples;
 mod expect;
 mod fixtures;
@@ -24,7 +26,9 @@ mod incremental;
 mod layering;
 mod lottie;
 mod lsp;
+mod modifiers;
 mod props;
+mod save_faults;
 mod skf_errors;
 mod skf_export;
 mod skf_format;

@@ -10,7 +10,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "test code")]
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 
