@@ -205,6 +205,21 @@ fn the_textmate_grammar_scopes_every_token_as_the_parser_reads_it() {
     for b in common::doc_blocks().into_iter().filter(|b| b.lang == "skel2d") {
         texts.push((format!("{}:{}", b.file, b.line), b.text));
     }
+    // The conformance scripts that check clean (some show mistakes on purpose).
+    for dir in ["tests/conformance", "tests/conformance_extra"] {
+        let mut paths: Vec<_> = std::fs::read_dir(root.join(dir))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|x| x == "skel2d"))
+            .collect();
+        paths.sort();
+        for p in paths {
+            let text = std::fs::read_to_string(&p).unwrap();
+            if compile(&text).diagnostics.is_empty() {
+                texts.push((p.display().to_string(), text));
+            }
+        }
+    }
     for e in skelpad::syntax::reference::REFERENCE {
         texts.push((format!("Help: {}", e.title), common::help_context(e)));
     }
