@@ -135,43 +135,6 @@ fn every_skel2d_block_of_the_docs_checks_as_it_says() {
     eprintln!("{clean} clean blocks ({in_docs} in docs/), {mistakes} mistakes as stated");
 }
 
-/// A Help reference example (one line, tabs included) inside the smallest
-/// script that gives it its meaning: a bone with slots and a path above it,
-/// the section or item it belongs in, and what it needs after it.
-fn help_context(e: &skelpad::syntax::reference::RefEntry) -> String {
-    let base = "skeleton\n\tarm l40\n\tarm.hand l20\n\t\t@body[idle] :rect w20 h10\n\t\t@path :path t1\n\t\t\tM 0,0\n\t\t\tL 5,0\n";
-    let line = e.example;
-    let depth = line.bytes().take_while(|b| *b == b'\t').count();
-    match (e.section, depth) {
-        (_, 0) if line.starts_with('#') || line.starts_with("skeleton") => {
-            format!("{base}{line}\n")
-        }
-        (_, 0) if line.starts_with("skin") => format!("{base}{line}\n\t@body[idle] :rect w2 h2\n"),
-        (_, 0) => format!("{base}{line}\n\tarm\n\t\tx 0 -> 1\n"),
-        ("Skins", 1) => format!("{base}skin \"s\"\n{line}\n"),
-        ("Order", 1) => format!("{base}order\n{line}\n"),
-        ("IK", 1) => format!("{base}\ttarget x30\nik\n{line}\n"),
-        ("Animation", 1) => format!("{base}anim \"a\"\n{line}\n\t\tx 0 -> 1\n"),
-        ("Events", 1) if e.title.starts_with("expect") => {
-            format!("{base}anim \"a\"\n\t!footstep\n\t\te ! 10:> !\nexpect \"a\"\n{line}\n")
-        }
-        ("Events", 1) => format!("{base}anim \"a\"\n{line}\n\t\te !\n"),
-        ("Events", 2) => format!("{base}anim \"a\"\n\t!ev\n{line}\n"),
-        ("Timelines", 2) if e.title.starts_with("Slot") => {
-            format!("{base}anim \"a\"\n\t@body\n{line}\n")
-        }
-        ("Timelines" | "Easings", 2) => format!("{base}anim \"a\"\n\tarm.hand\n{line}\n"),
-        (_, 3) => format!("{base}{line}\n"),
-        // A :path slot line needs a command under it to draw anything.
-        ("Slots" | "Shapes", 2) if line.contains(":path") => {
-            format!("skeleton\n\tarm l40\n\tarm.hand\n{line}\n\t\t\tL 1,1\n")
-        }
-        ("Slots" | "Shapes", 2) => format!("skeleton\n\tarm l40\n\tarm.hand\n{line}\n"),
-        (_, 1) if line.ends_with('\\') => format!("skeleton\n{line}\nr10\n"),
-        _ => format!("skeleton\n{line}\n"),
-    }
-}
-
 /// Every example of the Help window's language reference, in its place,
 /// compiles with no diagnostic, and the example line itself is read without
 /// an invalid token.
@@ -181,7 +144,7 @@ fn every_help_reference_example_checks_clean() {
     use skelpad::syntax::reference::REFERENCE;
     assert!(REFERENCE.len() >= 30, "{} entries", REFERENCE.len());
     for e in REFERENCE {
-        let text = help_context(e);
+        let text = common::help_context(e);
         let comp = compile_checked(&text);
         let shown = skelpad::cli::report::render_plain(
             std::path::Path::new("help"),

@@ -183,8 +183,8 @@ fn textmate_modules() -> Option<std::path::PathBuf> {
     None
 }
 
-/// Every example script and every `skel2d` block of the documentation,
-/// tokenized by VS Code's own engine (vscode-textmate with vscode-oniguruma,
+/// Every example script, every `skel2d` block of the documentation and
+/// every Help reference example (in its small script), tokenized by VS Code's own engine (vscode-textmate with vscode-oniguruma,
 /// through `editors/vscode/test/tokenize.js`) with
 /// `grammar/skel2d.tmLanguage.json`: every token the parser gives a role
 /// is colored with a scope of that role, part by part, and nothing the
@@ -205,6 +205,24 @@ fn the_textmate_grammar_scopes_every_token_as_the_parser_reads_it() {
     }
     for b in common::doc_blocks().into_iter().filter(|b| b.lang == "skel2d") {
         texts.push((format!("{}:{}", b.file, b.line), b.text));
+    }
+    // The conformance scripts that check clean (some show mistakes on purpose).
+    for dir in ["tests/conformance", "tests/conformance_extra"] {
+        let mut paths: Vec<_> = std::fs::read_dir(root.join(dir))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|x| x == "skel2d"))
+            .collect();
+        paths.sort();
+        for p in paths {
+            let text = std::fs::read_to_string(&p).unwrap();
+            if compile(&text).diagnostics.is_empty() {
+                texts.push((p.display().to_string(), text));
+            }
+        }
+    }
+    for e in skelpad::syntax::reference::REFERENCE {
+        texts.push((format!("Help: {}", e.title), common::help_context(e)));
     }
     let input = serde_json::json!({
         "grammar": root.join("grammar/skel2d.tmLanguage.json"),

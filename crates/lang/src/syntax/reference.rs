@@ -8,7 +8,8 @@
 /// One entry of the quick reference.
 pub struct RefEntry {
     /// Where it belongs: "Lines", "Skeleton", "Slots", "Shapes", "Paths",
-    /// "Skins", "Order", "IK", "Animation", "Timelines", "Events", "Easings".
+    /// "Skins", "Order", "IK", "Animation", "Timelines", "Events",
+    /// "Expect", "Easings".
     pub section: &'static str,
     /// The entry's heading.
     pub title: &'static str,
@@ -230,6 +231,18 @@ pub const REFERENCE: &[RefEntry] = &[
         title: "ik: inverse kinematics",
         text: "One family per line: the tip bone, `to` the target bone, `up N` parents (or `from` a bone above the tip), then fabrik|arc and cw|ccw. The tip's origin reaches for the target; the target must not hang below the chain (docs/reference.md, IK).",
         example: "\thand to target up 1 ccw",
+    },
+    RefEntry {
+        section: "Expect",
+        title: "expect [\"ANIM\"] [FRAME] [~TOL]",
+        text: "Pose assertions: skelpad check reports every check that fails. The animation (none: the setup pose), the frame at its frame rate (default 0) and how far values may be off (default ~0.001).",
+        example: "expect \"a\" 5 ~0.01",
+    },
+    RefEntry {
+        section: "Expect",
+        title: "Checks: BONE x y r i j, local, X,Y, @SLOT r g b a",
+        text: "One tab: a bone and its world position, rotation (degrees) and scale; `local` for its own values; a point X,Y of the bone's space for x y; @SLOT for its color (0..1); ~NUM for this line's tolerance.",
+        example: "\tarm.hand x0 y0 r0",
     },
     RefEntry {
         section: "Easings",
