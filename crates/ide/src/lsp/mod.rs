@@ -610,7 +610,7 @@ mod tests {
             .map(|(_, style)| crate::generate::styled(style, 120, 3))
             .collect();
         for e in ["walk_cycle", "skins", "tentacle", "ik_walk"] {
-            let path = format!("{}/examples/{e}.skel2d", env!("CARGO_MANIFEST_DIR"));
+            let path = format!("{}/../../examples/{e}.skel2d", env!("CARGO_MANIFEST_DIR"));
             texts.push(std::fs::read_to_string(path).unwrap());
         }
         texts.push("# lead é𝄞\r\n\n# two\nskeleton\r\n\tarm l1 \\\n\t\tx2 # ü\nanim \"gänge𝄞\" 10fps\n\tarm\n\t\tx 0 -> 1\n".into());
