@@ -180,9 +180,11 @@ fn velato_shown(comp: &velato::Composition, bones: usize, f: usize) -> Vec<Strin
         .iter()
         .filter(|l| !matches!(l.content, velato::model::Content::None))
         .filter(|l| l.opacity.evaluate(f as f64) > 0.0)
-        .map(|l| uncopied(&l.name))
+        .map(|l| uncopied(l.name.strip_suffix(" (stroke)").unwrap_or(&l.name)))
         .collect();
     out.reverse();
+    // A shape stroked in composition space is two layers, stroke over fill.
+    out.dedup();
     out
 }
 
@@ -636,10 +638,10 @@ fn rlottie_and_thorvg_draw_what_skelpad_renders() {
     assert!(worst.len() >= 40, "{}", worst.len());
     eprintln!("pictures: lowest soft IoU {:?}", &worst[..3.min(worst.len())]);
     for (iou, what) in &worst {
-        // The Lottie rig strokes shapes under uneven scales on purpose: the
-        // exporter warns that Lottie draws those strokes in the layer's
-        // space (uneven widths), so its pictures only roughly agree.
-        let bar = if what.contains("lottie_rigs") { 0.9 } else { 0.98 };
+        // The Lottie rig is many thin shapes on a 256-pixel picture: its
+        // soft IoU is ruled by anti-aliased edges (0.970 at worst, the
+        // pictures alike by eye), hence a lower bar for it alone.
+        let bar = if what.contains("lottie_rigs") { 0.95 } else { 0.98 };
         assert!(*iou >= bar, "{what}: soft IoU {iou}");
     }
 }
