@@ -4,7 +4,9 @@ use std::io::Write;
 
 use super::export::{ExportArgs, Format};
 use super::{EXIT_ERRORS, EXIT_OK, EXIT_USAGE, report};
-use crate::formats::lottie::{Container, FilePictures, LottieOptions, encode, export};
+use crate::formats::lottie::{
+    Container, FilePictures, LottieOptions, MemoryPictures, PictureSource, encode, export,
+};
 use crate::model::Armature;
 
 /// Parses `WxH` (each side 1..=16384).
@@ -91,8 +93,15 @@ pub fn run(args: &ExportArgs, format: Format, err: &mut dyn Write) -> i32 {
         opts.fit = true;
         opts.fps = Some(60.0);
     }
-    let mut pictures = FilePictures(crate::io::script_dir(Some(&args.file)));
-    let result = export(&arm, &opts, &mut pictures).and_then(|l| {
+    let dir = crate::io::script_dir(Some(&args.file));
+    // A SkelForm file's sprites are textures in its atlases.
+    let mut pictures: Box<dyn PictureSource> = match super::is_skf(&args.file)
+        .then(|| crate::formats::skf::import::import_path(&args.file))
+    {
+        Some(Ok(imported)) => Box::new(MemoryPictures::from_skf(&imported, dir)),
+        _ => Box::new(FilePictures(dir)),
+    };
+    let result = export(&arm, &opts, pictures.as_mut()).and_then(|l| {
         let id = args.output.file_stem().and_then(|s| s.to_str()).unwrap_or("animation");
         encode(&l, container, id).map(|bytes| (l, bytes))
     });

@@ -180,9 +180,11 @@ fn velato_shown(comp: &velato::Composition, bones: usize, f: usize) -> Vec<Strin
         .iter()
         .filter(|l| !matches!(l.content, velato::model::Content::None))
         .filter(|l| l.opacity.evaluate(f as f64) > 0.0)
-        .map(|l| uncopied(&l.name))
+        .map(|l| uncopied(l.name.strip_suffix(" (stroke)").unwrap_or(&l.name)))
         .collect();
     out.reverse();
+    // A shape stroked in composition space is two layers, stroke over fill.
+    out.dedup();
     out
 }
 
@@ -268,9 +270,9 @@ fn velato_shows_the_attachments_skelpad_draws_in_every_skin() {
 }
 
 /// Spriter files (skelpad's test rig and the samples in ../shared, whose
-/// mainline keys are animated draw orders) and SkelForm samples.
-#[test]
-fn velato_plays_spriter_and_skelform_exports_like_skelpad() {
+/// mainline keys are animated draw orders) and SkelForm samples, as
+/// (name, armature, folder).
+fn imports() -> Vec<(String, Armature, PathBuf)> {
     let mut files = vec![manifest().join("tests/fixtures/spriter/rig.scml")];
     let samples = manifest().join("../shared/samples");
     if samples.is_dir() {
@@ -296,23 +298,30 @@ fn velato_plays_spriter_and_skelform_exports_like_skelpad() {
         );
     }
     files.sort();
-    let mut report = Vec::new();
+    let mut out = Vec::new();
     for f in files {
-        let dir = f.parent().unwrap();
-        let arms: Vec<(String, Armature)> = if f.extension().is_some_and(|x| x == "skf") {
+        let dir = f.parent().unwrap().to_path_buf();
+        let file_name = f.file_name().unwrap().to_string_lossy().into_owned();
+        if f.extension().is_some_and(|x| x == "skf") {
             let imp = skelpad::formats::skf::import::import_path(&f).unwrap();
-            vec![(String::new(), imp.armature)]
+            out.push((file_name, imp.armature, dir));
         } else {
-            let file = skelpad::formats::spriter::load(&f).unwrap();
-            file.entities.iter().map(|e| (e.name.clone(), e.armature.clone())).collect()
-        };
-        for (entity, arm) in arms {
-            let name = format!("{}:{entity}", f.file_name().unwrap().to_string_lossy());
-            let lottie = export_with(&arm, dir, &LottieOptions::default());
-            let worst = velato_worst(&name, &arm, &lottie, SkinId(0));
-            check_shown(&name, &arm, dir, None);
-            report.push(format!("{name}: worst {worst:.2e}, baked {}", lottie.baked.len()));
+            for e in skelpad::formats::spriter::load(&f).unwrap().entities {
+                out.push((format!("{file_name}:{}", e.name), e.armature, dir.clone()));
+            }
         }
+    }
+    out
+}
+
+#[test]
+fn velato_plays_spriter_and_skelform_exports_like_skelpad() {
+    let mut report = Vec::new();
+    for (name, arm, dir) in imports() {
+        let lottie = export_with(&arm, &dir, &LottieOptions::default());
+        let worst = velato_worst(&name, &arm, &lottie, SkinId(0));
+        check_shown(&name, &arm, &dir, None);
+        report.push(format!("{name}: worst {worst:.2e}, baked {}", lottie.baked.len()));
     }
     eprintln!("velato (imports):\n  {}", report.join("\n  "));
 }
@@ -383,12 +392,10 @@ fn lottie_web_plays_every_export_like_skelpad() {
         let worst = lottie_web_worst(&dir, &name, &arm, &lottie);
         report.push(format!("{name}: worst {worst:.2e}"));
     }
-    let rig = manifest().join("tests/fixtures/spriter/rig.scml");
-    let file = skelpad::formats::spriter::load(&rig).unwrap();
-    for e in &file.entities {
-        let lottie = export_with(&e.armature, rig.parent().unwrap(), &LottieOptions::default());
-        let worst = lottie_web_worst(&dir, "rig.scml", &e.armature, &lottie);
-        report.push(format!("rig.scml:{}: worst {worst:.2e}", e.name));
+    for (name, arm, folder) in imports() {
+        let lottie = export_with(&arm, &folder, &LottieOptions::default());
+        let worst = lottie_web_worst(&dir, &name, &arm, &lottie);
+        report.push(format!("{name}: worst {worst:.2e}"));
     }
     eprintln!("lottie-web:\n  {}", report.join("\n  "));
 }
@@ -636,10 +643,10 @@ fn rlottie_and_thorvg_draw_what_skelpad_renders() {
     assert!(worst.len() >= 40, "{}", worst.len());
     eprintln!("pictures: lowest soft IoU {:?}", &worst[..3.min(worst.len())]);
     for (iou, what) in &worst {
-        // The Lottie rig strokes shapes under uneven scales on purpose: the
-        // exporter warns that Lottie draws those strokes in the layer's
-        // space (uneven widths), so its pictures only roughly agree.
-        let bar = if what.contains("lottie_rigs") { 0.9 } else { 0.98 };
+        // The Lottie rig is many thin shapes on a 256-pixel picture: its
+        // soft IoU is ruled by anti-aliased edges (0.970 at worst, the
+        // pictures alike by eye), hence a lower bar for it alone.
+        let bar = if what.contains("lottie_rigs") { 0.95 } else { 0.98 };
         assert!(*iou >= bar, "{what}: soft IoU {iou}");
     }
 }

@@ -130,10 +130,12 @@ pub fn framing(
     plan: &Plan,
     skin: SkinId,
     opts: &LottieOptions,
+    pictures: &dyn super::PictureSource,
 ) -> Result<Framing, LottieError> {
     const MARGIN: f64 = 8.0;
     let options = DrawOptions { bones: false, ..DrawOptions::default() };
     let mut cache = RenderCache::new(".");
+    pictures.prepare(&mut cache);
     let mut bounds: Option<Bounds> = None;
     for a in &plan.anims {
         if let Some(b) = crate::render::animation_bounds(arm, a.id, skin, &options, &mut cache) {

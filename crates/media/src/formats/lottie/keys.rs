@@ -224,3 +224,79 @@ fn handles(o: &mut serde_json::Map<String, Value>, [x1, y1, x2, y2]: [f64; 4]) {
     o.insert("o".into(), json!({ "x": num(x1), "y": num(y1) }));
     o.insert("i".into(), json!({ "x": num(x2), "y": num(y2) }));
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::formats::lottie::frames::PlanAnim;
+
+    fn plan(frames: usize) -> Plan {
+        let a = PlanAnim { id: None, name: "a".into(), fps: 10.0, offset: 0, frames };
+        Plan { fps: 10.0, anims: vec![a], total: frames }
+    }
+
+    /// Plays keys as a player does (Lottie's handles, frames between keys).
+    fn play(keys: &[KeyOut], f: usize) -> f64 {
+        let i = keys.iter().rposition(|k| k.frame <= f).unwrap();
+        let Some(next) = keys.get(i + 1) else { return keys[i].value[0] };
+        let t = (f - keys[i].frame) as f64 / (next.frame - keys[i].frame) as f64;
+        let p = keys[i].ease.progress(t);
+        keys[i].value[0] + (next.value[0] - keys[i].value[0]) * p
+    }
+
+    #[test]
+    fn lines_merge_curves_are_kept_and_jumps_hold() {
+        // 0..=10 a line, 10..=20 an ease-in bezier, then a jump at 21.
+        let bez = Curve::Bezier { x1: 0.42, y1: 0.0, x2: 1.0, y2: 1.0 };
+        let data: Vec<f64> = (0..30)
+            .map(|f| match f {
+                0..=10 => f as f64 * 2.0,
+                11..=20 => 20.0 + 30.0 * bez.progress((f - 10) as f64 / 10.0),
+                _ => -5.0,
+            })
+            .collect();
+        let series = Series { dims: 1, data: &data };
+        let breaks = |_: usize| vec![10, 20];
+        let cands = |f0: usize, _: usize| {
+            if f0 == 10 { vec![Ease::Bezier([0.42, 0.0, 1.0, 1.0])] } else { Vec::new() }
+        };
+        let keys = fit(&plan(30), &series, &breaks, &cands, true);
+        let frames: Vec<usize> = keys.iter().map(|k| k.frame).collect();
+        assert_eq!(frames, [0, 10, 20, 21, 29], "{keys:?}");
+        assert_eq!(keys[0].ease, Ease::Linear);
+        assert_eq!(keys[1].ease, Ease::Bezier([0.42, 0.0, 1.0, 1.0]));
+        assert_eq!(keys[2].ease, Ease::Hold, "the jump holds");
+        for (f, want) in data.iter().enumerate() {
+            assert!((play(&keys, f) - want).abs() < 1e-6, "frame {f}");
+        }
+    }
+
+    #[test]
+    fn a_sine_without_a_matching_curve_is_keyed_at_every_frame() {
+        let data: Vec<f64> =
+            (0..=12).map(|f| 10.0 * Easing::SineIn.apply(f as f64 / 12.0)).collect();
+        let series = Series { dims: 1, data: &data };
+        let keys = fit(&plan(13), &series, &|_| vec![12], &|_, _| Vec::new(), false);
+        assert_eq!(keys.len(), 13);
+        for (f, want) in data.iter().enumerate() {
+            assert!((play(&keys, f) - want).abs() < 1e-9, "frame {f}");
+        }
+    }
+
+    #[test]
+    fn a_static_property_is_written_bare() {
+        let keys = vec![
+            KeyOut { frame: 0, value: vec![3.0], ease: Ease::Linear },
+            KeyOut { frame: 5, value: vec![3.0], ease: Ease::Hold },
+        ];
+        assert_eq!(property(&keys, true), json!({ "a": 0, "k": 3.0 }));
+        let moving = vec![
+            KeyOut { frame: 0, value: vec![1.0, 2.0], ease: Ease::Hold },
+            KeyOut { frame: 5, value: vec![3.0, 4.0], ease: Ease::Linear },
+        ];
+        let p = property(&moving, false);
+        assert_eq!(p["a"], 1);
+        assert_eq!(p["k"][0]["h"], 1);
+        assert!(p["k"][1].get("o").is_none(), "the last key has no handles");
+    }
+}

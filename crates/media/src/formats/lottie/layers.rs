@@ -88,7 +88,13 @@ impl<'a> Builder<'a> {
                         ));
                         None
                     }
-                    kind => self.shape_layer(si, att, &name, kind, &vis, warnings),
+                    kind => match self.shape_layer(si, att, &name, kind, &vis) {
+                        Some((l, world_stroke)) => {
+                            out.extend(world_stroke);
+                            Some(l)
+                        }
+                        None => None,
+                    },
                 };
                 if let Some(mut l) = layer {
                     let (anchor, o) = (l["ks"]["a"].clone(), l["ks"]["o"].clone());
@@ -154,28 +160,38 @@ impl<'a> Builder<'a> {
         name: &str,
         kind: &AttachmentKind,
         vis: &[f64],
-        warnings: &mut Vec<String>,
-    ) -> Option<Value> {
+    ) -> Option<(Value, Option<Value>)> {
         let sk = &*self.arm.skeleton;
         let style = *kind.style()?;
         let bone = sk.slots[slot].bone;
         let moving = self.s.moving_paths.iter().find(|((s, a), _)| *s == slot && *a == att);
-        let (path, closed) = match moving {
-            Some((_, outlines)) => {
-                let closed = outlines.first().is_some_and(|o| o.closed);
-                (self.moving_path(outlines), closed)
-            }
+        let fixed = match moving {
+            Some(_) => None,
             None => {
                 let pose = crate::runtime::Pose::setup(sk);
-                let o = crate::render::attachment_outline(kind, bone, &pose)?;
-                (json!({ "a": 0, "k": shapes::bezier(&o) }), o.closed)
+                Some(crate::render::attachment_outline(kind, bone, &pose)?)
             }
+        };
+        let outline_at = |f: usize| match (moving, &fixed) {
+            (Some((_, outlines)), _) => outlines.get(f),
+            (None, o) => o.as_ref(),
+        };
+        let closed = outline_at(0).is_some_and(|o| o.closed);
+        let path = match (moving, &fixed) {
+            (Some((_, outlines)), _) => self.moving_path(outlines),
+            (None, Some(o)) => json!({ "a": 0, "k": shapes::bezier(o) }),
+            (None, None) => return None,
         };
         let mut items = vec![json!({ "ty": "sh", "nm": "outline", "ks": path })];
         let att_m =
             sk.attachment(self.skin, att).map_or(Affine::IDENTITY, |a| a.transform.matrix());
-        if style.stroke_width > 0.0 {
-            items.push(self.stroke(slot, bone.index(), att_m, &style, name, warnings));
+        let uneven = self.uneven(bone.index(), att_m);
+        let mut world_stroke = None;
+        if style.stroke_width > 0.0 && uneven {
+            world_stroke =
+                Some(self.world_stroke(slot, bone.index(), att_m, &style, name, vis, &outline_at));
+        } else if style.stroke_width > 0.0 {
+            items.push(self.stroke(slot, bone.index(), att_m, &style));
         }
         if closed {
             let (c, o) = self.paint(slot, style.fill);
@@ -186,7 +202,80 @@ impl<'a> Builder<'a> {
         let o = self.fit(vis.iter().map(|v| v * 100.0).collect::<Vec<_>>().as_slice(), 1, true);
         l["ks"] = json!({ "o": keys::property(&o, true) });
         l["shapes"] = json!([{ "ty": "gr", "nm": name, "it": items }]);
-        Some(l)
+        Some((l, world_stroke))
+    }
+
+    /// Whether the attachment's world transform is not a similarity at some
+    /// frame (a stroke in its layer's space would then be uneven).
+    fn uneven(&self, bone: usize, att_m: Affine) -> bool {
+        let s = self.s;
+        (0..self.plan.total).any(|f| {
+            let [a, b, c, d, _, _] = (s.world[f * s.bones + bone] * att_m).to_array();
+            let (n0, n1) = ((a * a + b * b).sqrt(), (c * c + d * d).sqrt());
+            (n0 - n1).abs() > 1e-6 * n0.max(n1) || (a * c + b * d).abs() > 1e-6 * (n0 * n1)
+        })
+    }
+
+    /// The stroke of a shape its bones scale unevenly: a root layer whose
+    /// outline is keyed in composition space at every frame where it moves,
+    /// so the stroke keeps its width in world units as skelpad draws it.
+    #[allow(clippy::too_many_arguments)]
+    fn world_stroke<'o>(
+        &self,
+        slot: usize,
+        bone: usize,
+        att_m: Affine,
+        style: &ShapeStyle,
+        name: &str,
+        vis: &[f64],
+        outline_at: &dyn Fn(usize) -> Option<&'o crate::render::AttachmentOutline>,
+    ) -> Value {
+        let s = self.s;
+        let view = self.framing.matrix();
+        let mut k: Vec<Value> = Vec::new();
+        for f in 0..self.plan.total {
+            let Some(o) = outline_at(f) else { continue };
+            let m = view * s.world[f * s.bones + bone] * att_m;
+            let b = shapes::bezier_mapped(o, &|p| {
+                let (x, y) = m.apply(p[0], p[1]);
+                [x, y]
+            });
+            if k.last().is_some_and(|last| last["s"][0] == b) {
+                continue;
+            }
+            k.push(json!({ "t": f, "s": [b] }));
+        }
+        let path = if k.len() <= 1 {
+            json!({ "a": 0, "k": k.first().map_or(Value::Null, |x| x["s"][0].clone()) })
+        } else {
+            let n = k.len();
+            for key in k.iter_mut().take(n - 1) {
+                key["o"] = json!({ "x": 0, "y": 0 });
+                key["i"] = json!({ "x": 1, "y": 1 });
+            }
+            json!({ "a": 1, "k": k })
+        };
+        let (c, o) = self.paint(slot, style.stroke);
+        let width = style.stroke_width * self.framing.view.pixels_per_unit;
+        let items = vec![
+            json!({ "ty": "sh", "nm": "outline", "ks": path }),
+            json!({
+                "ty": "st", "nm": "stroke", "c": c, "o": o, "w": { "a": 0, "k": width },
+                "lc": shapes::cap(style.cap), "lj": shapes::join(style.join),
+                "ml": style.miter_limit.max(1.0),
+            }),
+            shapes::group_transform(),
+        ];
+        let stroke_name = format!("{name} (stroke)");
+        let mut l = layer_head(&stroke_name, 4, self.plan.total);
+        let op = self.fit(vis.iter().map(|v| v * 100.0).collect::<Vec<_>>().as_slice(), 1, true);
+        l["ks"] = json!({
+            "a": { "a": 0, "k": [0, 0] }, "p": { "a": 0, "k": [0, 0] },
+            "r": { "a": 0, "k": 0 }, "s": { "a": 0, "k": [100, 100] },
+            "o": keys::property(&op, true),
+        });
+        l["shapes"] = json!([{ "ty": "gr", "nm": stroke_name, "it": items }]);
+        l
     }
 
     /// A path keyed at every frame where its outline changes (linear in
@@ -228,33 +317,18 @@ impl<'a> Builder<'a> {
         )
     }
 
-    fn stroke(
-        &self,
-        slot: usize,
-        bone: usize,
-        att_m: Affine,
-        style: &ShapeStyle,
-        name: &str,
-        warnings: &mut Vec<String>,
-    ) -> Value {
+    /// A stroke in the layer's space: its width divided by the layer's
+    /// (uniform) scale at every frame, so it is `stroke_width` world units.
+    fn stroke(&self, slot: usize, bone: usize, att_m: Affine, style: &ShapeStyle) -> Value {
         let s = self.s;
-        let mut distorted = false;
         let w: Vec<f64> = (0..self.plan.total)
             .map(|f| {
                 let m = s.world[f * s.bones + bone] * att_m;
                 let [a, b, c, d, _, _] = m.to_array();
                 let k = (a * d - b * c).abs().sqrt();
-                let (n0, n1) = ((a * a + b * b).sqrt(), (c * c + d * d).sqrt());
-                distorted |=
-                    (n0 - n1).abs() > 1e-6 * n0.max(n1) || (a * c + b * d).abs() > 1e-6 * (n0 * n1);
                 if k > 1e-12 { style.stroke_width / k } else { 0.0 }
             })
             .collect();
-        if distorted {
-            warnings.push(format!(
-                "shape `{name}`: its stroke is scaled unevenly by its bones (Lottie strokes in the layer's space)"
-            ));
-        }
         let (c, o) = self.paint(slot, style.stroke);
         json!({
             "ty": "st", "nm": "stroke", "c": c, "o": o,

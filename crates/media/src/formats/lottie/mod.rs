@@ -114,6 +114,9 @@ pub struct Picture {
 pub trait PictureSource {
     /// The picture named `image`, or why it cannot be read.
     fn picture(&mut self, image: &str) -> Result<Picture, String>;
+    /// Makes the renderer find the same pictures (the framing measures the
+    /// animations' bounds with it, as `skelpad render --fit` does).
+    fn prepare(&self, cache: &mut crate::render::RenderCache);
 }
 
 /// Reads pictures from files relative to a folder.
@@ -135,6 +138,60 @@ impl PictureSource for FilePictures {
             .into_dimensions()
             .map_err(|e| format!("cannot decode `{}`: {e}", path.display()))?;
         Ok(Picture { bytes, mime, width, height })
+    }
+
+    fn prepare(&self, cache: &mut crate::render::RenderCache) {
+        cache.images.set_dir(&self.0);
+    }
+}
+
+/// Pictures held in memory by name (a SkelForm file's textures, cut from
+/// its atlases), others read from a folder.
+pub struct MemoryPictures {
+    /// Pictures by sprite name.
+    pub pictures: std::collections::HashMap<String, Result<Picture, String>>,
+    /// Where other pictures are read.
+    pub fallback: FilePictures,
+    /// The same pictures for the renderer: name, width, height, straight RGBA.
+    pub pixels: Vec<(String, u32, u32, Vec<u8>)>,
+}
+
+impl MemoryPictures {
+    /// The textures of an imported `.skf` as PNG pictures.
+    pub fn from_skf(imported: &super::skf::import::Imported, dir: std::path::PathBuf) -> Self {
+        let mut pixels_kept = Vec::new();
+        let pictures = imported
+            .sprite_pixels()
+            .into_iter()
+            .map(|(sprite, pixels)| {
+                let pic = pixels.and_then(|(width, height, rgba)| {
+                    let bytes = crate::io::encode_png(width, height, &rgba)?;
+                    pixels_kept.push((sprite.name.clone(), width, height, rgba));
+                    Ok(Picture { bytes, mime: "image/png", width, height })
+                });
+                (sprite.name.clone(), pic)
+            })
+            .collect();
+        MemoryPictures { pictures, fallback: FilePictures(dir), pixels: pixels_kept }
+    }
+}
+
+impl PictureSource for MemoryPictures {
+    fn picture(&mut self, image: &str) -> Result<Picture, String> {
+        match self.pictures.get(image) {
+            Some(p) => p.clone(),
+            None => self.fallback.picture(image),
+        }
+    }
+
+    fn prepare(&self, cache: &mut crate::render::RenderCache) {
+        self.fallback.prepare(cache);
+        for (name, w, h, rgba) in &self.pixels {
+            let path = std::path::Path::new(name);
+            if let Some(img) = crate::render::SpriteImage::from_rgba(name, path, *w, *h, rgba) {
+                cache.images.insert(name, img);
+            }
+        }
     }
 }
 
@@ -191,7 +248,7 @@ pub fn export(
             a.name, a.fps, plan.fps
         ));
     }
-    let view = frames::framing(arm, &plan, skin, opts)?;
+    let view = frames::framing(arm, &plan, skin, opts, &*pictures)?;
     let samples = frames::sample(arm, &plan, skin)?;
     let bones = transform::bone_layers(arm, &plan, &samples, &view)?;
     let mut out = layers::Builder::new(arm, &plan, &samples, &view, skin, &bones);

@@ -9,7 +9,13 @@ use crate::render::{AttachmentOutline, OutlineSegment};
 /// (y up), written in layer space (y down). Tangents are relative to their
 /// vertex, as Lottie has them; quadratics are raised to cubics.
 pub fn bezier(o: &AttachmentOutline) -> Value {
-    let flip = |p: [f64; 2]| [p[0], -p[1]];
+    bezier_mapped(o, &|p| [p[0], -p[1]])
+}
+
+/// A Lottie bezier of an outline with every point mapped by `map` (an
+/// affine map: tangents are mapped points minus mapped vertices).
+pub fn bezier_mapped(o: &AttachmentOutline, map: &dyn Fn([f64; 2]) -> [f64; 2]) -> Value {
+    let flip = map;
     let mut v: Vec<[f64; 2]> = vec![flip(o.start)];
     let mut tin: Vec<[f64; 2]> = vec![[0.0, 0.0]];
     let mut tout: Vec<[f64; 2]> = vec![[0.0, 0.0]];
@@ -27,11 +33,12 @@ pub fn bezier(o: &AttachmentOutline) -> Value {
             }
             OutlineSegment::Cubic(c1, c2, p) => (c1, c2, p),
         };
+        let (ml, mc1, mc2, mp) = (flip(last), flip(c1), flip(c2), flip(p));
         if let Some(t) = tout.last_mut() {
-            *t = [c1[0] - last[0], -(c1[1] - last[1])];
+            *t = [mc1[0] - ml[0], mc1[1] - ml[1]];
         }
-        v.push(flip(p));
-        tin.push([c2[0] - p[0], -(c2[1] - p[1])]);
+        v.push(mp);
+        tin.push([mc2[0] - mp[0], mc2[1] - mp[1]]);
         tout.push([0.0, 0.0]);
         last = p;
     }

@@ -277,3 +277,34 @@ fn keyed(
     let scale = make(&sca, 2, &[BoneProperty::ScaleX, BoneProperty::ScaleY]);
     BoneLayer { name: sk.bones[b].name.clone(), parent, baked, position, rotation, scale }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Lottie's layer matrix from position, rotation (degrees) and scale.
+    fn compose(t: &Trs) -> Affine {
+        Affine::translate(t.p[0], t.p[1])
+            * Affine::rotate(t.r.to_radians())
+            * Affine::scale(t.s[0], t.s[1])
+    }
+
+    #[test]
+    fn matrices_without_skew_decompose_exactly_near_the_hint() {
+        for (x, y, r, sx, sy) in [
+            (3.0, -4.0, 0.3, 2.0, 0.5),
+            (0.0, 1.0, -2.9, -1.0, 1.5),
+            (5.0, 5.0, 3.0, 1.0, -1.0),
+            (1.0, 2.0, 1.0, 0.0, 2.0),
+        ] {
+            let m = Affine::trs(x, y, r, sx, sy);
+            for hint in [-400.0, 0.0, 170.0, 725.0] {
+                let t = decompose(m, hint).expect("no skew");
+                assert!(close(compose(&t), m), "{m:?} near {hint}: {t:?}");
+                assert!((t.r - hint).abs() <= 180.0 + 1e-9, "{t:?} near {hint}");
+            }
+        }
+        let skewed = Affine::from_array([1.0, 0.0, 0.5, 1.0, 0.0, 0.0]);
+        assert!(decompose(skewed, 0.0).is_none());
+    }
+}
