@@ -650,3 +650,47 @@ fn rlottie_and_thorvg_draw_what_skelpad_renders() {
         assert!(*iou >= bar, "{what}: soft IoU {iou}");
     }
 }
+
+/// Events become markers `ANIM/EVENT` of no length at the frame they fire
+/// on the file's timeline (the second animation's counted from its own
+/// marker), with their payloads in the metadata. The frames are worked out
+/// by hand from the script: 10 fps, `!hit` at frames 3 and 7 of "a" (an
+/// absolute frame, then an advance of 4), `!step` at frame 2 of "b", which
+/// starts at frame 10 (after "a"'s 10 frames).
+#[test]
+fn events_become_markers_at_their_frames() {
+    let text = "skeleton\n\tarm l10\nanim \"a\" 10fps\n\tarm\n\t\tx 0 10:> 1\n\t!hit\n\t\ti 3:> 5 +4:> 6\nanim \"b\" 10fps\n\tarm\n\t\tx 0 10:> 2\n\t!step\n\t\ts 2:> \"left\"\n";
+    let comp = skelpad::runtime::expect::compile_checked(text);
+    assert!(comp.diagnostics.is_empty(), "{:?}", comp.diagnostics);
+    let dir = tempfile::tempdir().unwrap();
+    let lottie = export_with(&comp.armature, dir.path(), &LottieOptions::default());
+    let markers: Vec<(String, f64, f64)> = lottie.json["markers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            let cm = m["cm"].as_str().unwrap().to_string();
+            (cm, m["tm"].as_f64().unwrap(), m["dr"].as_f64().unwrap())
+        })
+        .collect();
+    let want = [
+        ("a".to_string(), 0.0, 10.0),
+        ("b".to_string(), 10.0, 10.0),
+        ("a/hit".to_string(), 3.0, 0.0),
+        ("a/hit".to_string(), 7.0, 0.0),
+        ("b/step".to_string(), 12.0, 0.0),
+    ];
+    assert_eq!(markers.len(), want.len(), "{markers:?}");
+    for ((cm, tm, dr), (wcm, wtm, wdr)) in markers.iter().zip(&want) {
+        assert_eq!(cm, wcm);
+        assert!((tm - wtm).abs() < 1e-9 && (dr - wdr).abs() < 1e-9, "{cm}: {tm} {dr}");
+    }
+    let about = lottie.json["metadata"]["skelpad"]["events"].as_array().unwrap();
+    assert_eq!(about[0]["int"], 5);
+    assert_eq!(about[1]["int"], 6);
+    assert_eq!(about[2]["string"], "left");
+    assert_eq!(about[2]["animation"], "b");
+    // Players still find every animation by name, and velato loads it.
+    let _: velato::Composition =
+        String::from_utf8(to_bytes(&lottie.json).unwrap()).unwrap().parse().unwrap();
+}

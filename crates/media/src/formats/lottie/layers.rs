@@ -8,7 +8,9 @@ use super::frames::{Framing, Plan, Samples};
 use super::keys::{self, KeyOut, Series};
 use super::transform::BoneLayer;
 use super::{LottieError, PictureSource, shapes};
-use crate::model::{Affine, Armature, AttachmentId, AttachmentKind, Color, ShapeStyle, SkinId};
+use crate::model::{
+    Affine, Armature, AttachmentId, AttachmentKind, Color, EventPayload, ShapeStyle, SkinId,
+};
 
 /// Builds the attachment layers and the document.
 pub struct Builder<'a> {
@@ -338,6 +340,33 @@ impl<'a> Builder<'a> {
         })
     }
 
+    /// The events of the animations on the timeline, in time order: each a
+    /// marker `ANIM/EVENT` of no length at the frame it fires (the file's
+    /// frame rate, counted from the animation's marker), and its full
+    /// description (payload included) for the file's metadata.
+    fn events(&self) -> Vec<EventMarker> {
+        let mut out = Vec::new();
+        for pa in &self.plan.anims {
+            let Some(anim) = pa.id.and_then(|id| self.arm.animation(id)) else { continue };
+            for e in &anim.events {
+                let tm = pa.offset as f64 + e.time_secs * self.plan.fps;
+                let name = format!("{}/{}", anim.name, e.name);
+                let mut about = json!({
+                    "marker": name, "animation": anim.name, "event": e.name,
+                    "frame": e.frame, "time": e.time_secs,
+                });
+                match &e.payload {
+                    EventPayload::None => {}
+                    EventPayload::Int(v) => about["int"] = json!(v),
+                    EventPayload::Float(v) => about["float"] = json!(v),
+                    EventPayload::Text(v) => about["string"] = json!(v),
+                }
+                out.push(EventMarker { marker: json!({ "cm": name, "tm": tm, "dr": 0 }), about });
+            }
+        }
+        out
+    }
+
     /// The whole document.
     pub fn document(
         &self,
@@ -366,12 +395,14 @@ impl<'a> Builder<'a> {
         for (i, l) in layers.iter_mut().take(first_bone).enumerate() {
             l["ind"] = json!(self.bones.len() + 1 + i);
         }
-        let markers: Vec<Value> = self
+        let mut markers: Vec<Value> = self
             .plan
             .anims
             .iter()
             .map(|a| json!({ "cm": a.name, "tm": a.offset, "dr": a.frames }))
             .collect();
+        let events = self.events();
+        markers.extend(events.iter().map(|e| e.marker.clone()));
         json!({
             "v": "5.7.0",
             "fr": self.plan.fps,
@@ -389,6 +420,7 @@ impl<'a> Builder<'a> {
                 "view": self.framing.to_array(),
                 "about": "every bone layer's world matrix is view · (skelpad world of the bone) · diag(1, -1); view maps skelpad's world (y up) to the composition: x' = a·x + c·y + e, y' = b·x + d·y + f with view = [a, b, c, d, e, f]",
                 "baked": baked.iter().map(|(n, r)| json!({ "bone": n, "reason": r })).collect::<Vec<_>>(),
+                "events": events.into_iter().map(|e| e.about).collect::<Vec<_>>(),
             } },
         })
     }
@@ -414,4 +446,12 @@ fn attachment_transform(
 /// The fields every layer has.
 fn layer_head(name: &str, ty: u8, total: usize) -> Value {
     json!({ "ddd": 0, "ty": ty, "nm": name, "sr": 1, "ao": 0, "ip": 0, "op": total, "st": 0, "bm": 0 })
+}
+
+/// One event on the file's timeline (see `Builder::events`).
+struct EventMarker {
+    /// The Lottie marker.
+    marker: Value,
+    /// Its description in `metadata.skelpad.events`.
+    about: Value,
 }

@@ -165,7 +165,7 @@ impl MemoryPictures {
             .into_iter()
             .map(|(sprite, pixels)| {
                 let pic = pixels.and_then(|(width, height, rgba)| {
-                    let bytes = crate::io::encode_png(width, height, &rgba)?;
+                    let bytes = crate::png::encode_png(width, height, &rgba)?;
                     pixels_kept.push((sprite.name.clone(), width, height, rgba));
                     Ok(Picture { bytes, mime: "image/png", width, height })
                 });
