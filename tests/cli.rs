@@ -105,7 +105,7 @@ fn check_missing_file_exits_2() {
     let missing = dir.0.join("does-not-exist.skel2d");
     let o = skelpad(&["check", s(&missing)]);
     assert_usage_error(&o, "does-not-exist.skel2d");
-    assert!(stderr(&o).contains("no such file"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("file not found"), "{}", stderr(&o));
 }
 
 #[test]
