@@ -1455,3 +1455,63 @@ fn every_timeline_control_is_on_screen_in_an_800_by_600_window() {
         assert!(canvas.height() >= size[1] * 0.25, "canvas {canvas:?} at {size:?}");
     }
 }
+
+/// A file that is not there is reported as such: from the command line (in
+/// a folder that exists, or not) and from Open Recent; never as a failure
+/// to watch it.
+#[test]
+fn a_missing_file_says_file_not_found() {
+    let dir = tempfile::tempdir().unwrap();
+    for (path, error) in [
+        (dir.path().join("new.skel2d"), false),
+        (dir.path().join("no").join("such").join("dir.skel2d"), true),
+    ] {
+        let mut setup = Setup::new(Some(&path));
+        setup.watch = true;
+        let h = setup.build();
+        let (msg, is_error) = h.state().status.clone().unwrap();
+        assert!(msg.contains("file not found") && !msg.contains("watch"), "{msg}");
+        assert_eq!(is_error, error, "{msg}");
+    }
+    let gone = write(dir.path(), "gone.skel2d", RIG);
+    let mut h = Setup::new(None).build();
+    h.state_mut().settings.add_recent(&gone);
+    std::fs::remove_file(&gone).unwrap();
+    h.get_by_label("File").click();
+    h.run_steps(2);
+    h.get_by_label("Open Recent").click();
+    h.run_steps(2);
+    let label = std::fs::canonicalize(dir.path()).unwrap().join("gone.skel2d");
+    h.get_by_label(&label.display().to_string()).click();
+    h.run_steps(2);
+    let (msg, is_error) = h.state().status.clone().unwrap();
+    assert!(is_error && msg.contains("file not found"), "{msg}");
+    assert_eq!(h.state().doc.text, skelpad::app::EXAMPLE, "nothing replaced");
+}
+
+/// A message too long for the Problems list is cut there and shown whole,
+/// with its hints, when the pointer rests on it.
+#[test]
+fn a_long_problem_is_shown_whole_on_hover() {
+    let dir = tempfile::tempdir().unwrap();
+    let long = "q".repeat(120);
+    let path = write(dir.path(), "long.skel2d", &format!("skeleton\n\tarm l40 {long}\n"));
+    let mut h = Setup::new(Some(&path)).build();
+    let message = format!("`{long}` is not a valid bone property");
+    assert!(h.query_by_label(&message).is_none(), "not shown whole before hovering");
+    let row = h.get_by_label_contains("is not a valid bone property");
+    let row_rect = row.rect();
+    row.hover();
+    // The pointer rests there past the tooltip delay.
+    let mut clock = h.state().now();
+    for _ in 0..20 {
+        clock += 0.1;
+        h.input_mut().time = Some(clock);
+        h.step();
+    }
+    let whole = h.get_by_label(&message).rect();
+    let screen = eframe::egui::Rect::from_min_size(Pos2::ZERO, [1280.0, 800.0].into());
+    assert!(screen.contains_rect(whole) && whole.width() > 0.0, "{whole:?}");
+    assert_ne!(whole, row_rect);
+    h.get_by_label_contains("bone properties are lNUM");
+}

@@ -194,8 +194,17 @@ impl SkelpadApp {
             Some(p) if !p.exists() => {
                 let mut d = Document::untitled("untitled", "");
                 d.path = Some(p.clone());
-                status =
-                    Some((format!("{} does not exist yet: saving creates it", p.display()), false));
+                status = Some(match p.parent().filter(|d| !d.as_os_str().is_empty()) {
+                    Some(dir) if !dir.is_dir() => (
+                        format!(
+                            "{}: file not found, nor its folder {}: Save As to save elsewhere",
+                            p.display(),
+                            dir.display()
+                        ),
+                        true,
+                    ),
+                    _ => (format!("{}: file not found: saving creates it", p.display()), false),
+                });
                 d
             }
             Some(p) => match Document::open(p) {
@@ -311,12 +320,14 @@ impl SkelpadApp {
         egui::Panel::top("menu").show(ui, |ui| self.menu_bar(ui));
         egui::Panel::bottom("status").show(ui, |ui| self.status_bar(ui));
         // In a small window the script takes less than half the width at
-        // first, leaving the stage room (the width chosen is kept).
-        let editor_width = (ui.available_width() * 0.45).clamp(200.0, 520.0);
+        // first, leaving the stage room, and at most 55% of it when the
+        // window shrinks later.
+        let width = ui.available_width();
+        let editor_width = (width * 0.45).clamp(200.0, 520.0);
         egui::Panel::left("editor")
             .resizable(true)
             .default_size(editor_width)
-            .size_range(200.0..=1400.0)
+            .size_range(200.0..=(width * 0.55).clamp(200.0, 1400.0))
             .show(ui, |ui| self.editor_panel(ui));
         egui::CentralPanel::default().frame(egui::Frame::NONE).show(ui, |ui| self.stage(ui, &ctx));
         self.end_frame(&ctx);
@@ -541,6 +552,7 @@ impl SkelpadApp {
                     match edit.update(d.world, snap) {
                         Ok(text) => {
                             if text != self.doc.text {
+                                self.editor.follow_replacement(ctx, &self.doc.text, &text);
                                 self.doc.text = text;
                                 self.doc.sync();
                                 edit.changed = true;
