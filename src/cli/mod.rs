@@ -245,8 +245,9 @@ fn check(files: &[PathBuf], format: Format, timings: bool) -> i32 {
             std::time::Duration::ZERO
         };
         let t1 = Instant::now();
-        let comp = compile_checked(&text);
+        let mut comp = compile_checked(&text);
         let t_compile = t1.elapsed();
+        picture_warnings(path, &text, &mut comp);
         let t2 = Instant::now();
         let anim = (!comp.armature.animations.is_empty()).then_some(AnimId(0));
         let pose = evaluate(&comp.armature, anim, SkinId(0), 0.0);
@@ -286,6 +287,47 @@ fn check(files: &[PathBuf], format: Format, timings: bool) -> i32 {
 }
 
 pub use crate::formats::skf::is_skf;
+
+/// Adds a warning at every sprite line whose picture cannot be read where
+/// `render` looks for it (relative to the script's folder): a script can
+/// check clean and still draw nothing.
+fn picture_warnings(path: &Path, text: &str, comp: &mut Compilation) {
+    use crate::model::{Attachment, AttachmentKind};
+    let image = |a: Option<&Attachment>| match a.map(|a| &a.kind) {
+        Some(AttachmentKind::Sprite { image: Some(i), .. }) => Some(i.clone()),
+        _ => None,
+    };
+    let sk = &comp.armature.skeleton;
+    let src = &comp.sources;
+    let mut uses: Vec<(crate::syntax::Span, String)> = Vec::new();
+    for d in src.slot_defs.iter() {
+        if let Some(img) = d.attachment.and_then(|id| image(sk.contents.get(id.index()))) {
+            uses.push((d.line, img));
+        }
+    }
+    for e in src.skin_entries.iter() {
+        let replaced = e.attachment.and_then(|id| {
+            let skin = sk.skins.get(e.skin.index())?;
+            skin.replaced.iter().find(|(a, _)| *a == id).map(|(_, a)| a)
+        });
+        if let Some(img) = image(replaced) {
+            // The item's own line (its region also holds path commands).
+            let r = e.region.range();
+            let end = text.get(r.clone()).and_then(|t| t.find('\n')).map_or(r.end, |i| r.start + i);
+            uses.push((crate::syntax::Span::new(e.region.start, end as u32), img));
+        }
+    }
+    if uses.is_empty() {
+        return;
+    }
+    let mut store = crate::render::images::ImageStore::new(crate::io::script_dir(Some(path)));
+    for (span, img) in uses {
+        if let Err(why) = store.get(&img) {
+            comp.diagnostics.push(crate::syntax::Diagnostic::warning(span, why));
+        }
+    }
+    comp.diagnostics.sort_by_key(|d| d.span.start);
+}
 
 /// What `skelpad pose` was asked for.
 struct PoseOptions<'a> {
