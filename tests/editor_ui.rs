@@ -1515,3 +1515,31 @@ fn a_long_problem_is_shown_whole_on_hover() {
     assert_ne!(whole, row_rect);
     h.get_by_label_contains("bone properties are lNUM");
 }
+
+/// View ▸ Outline shows the bone tree; clicking a bone puts the cursor on
+/// its line and selects it on the canvas.
+#[test]
+fn the_outline_selects_a_bone_and_jumps_to_its_line() {
+    let mut h = Setup::new(None).build();
+    assert!(h.query_by_label("Outline").is_none());
+    h.get_by_label("View").click();
+    h.run_steps(2);
+    h.get_by_label("Outline").click();
+    h.run_steps(3);
+    h.get_by_label_contains("Skeleton (13 bones)");
+    h.get_by_label("thigh-l").click();
+    h.run_steps(2);
+    let app = h.state();
+    assert_eq!(app.selected, Some(skelpad::app::Selected::Bone("hip.thigh-l".into())));
+    let line = app.doc.text.find("\thip.thigh-l ").unwrap() + 1;
+    assert_eq!(app.editor.cursor, Some(line));
+    // The animations' items are listed under them (further down: rows
+    // off screen are not laid out).
+    let app = h.state_mut();
+    let generation = app.doc.analysis.generation;
+    let rows = app.outline.rows(&app.doc.analysis.comp, generation);
+    let labels: Vec<&str> = rows.iter().map(|r| r.label.as_str()).collect();
+    let idle = labels.iter().position(|l| *l == "idle").unwrap();
+    assert_eq!(labels[idle + 1..], ["hip.torso", "hip.torso.head"]);
+    assert!(h.query_by_label("hip.torso.head").is_none(), "not drawn while off screen");
+}
