@@ -1543,3 +1543,24 @@ fn the_outline_selects_a_bone_and_jumps_to_its_line() {
     assert_eq!(labels[idle + 1..], ["hip.torso", "hip.torso.head"]);
     assert!(h.query_by_label("hip.torso.head").is_none(), "not drawn while off screen");
 }
+
+/// Moving the editor cursor onto a bone far down a long skeleton scrolls
+/// the outline to it (rows off screen are not drawn at all).
+#[test]
+fn the_outline_follows_the_bone_under_the_cursor() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut text = String::from("skeleton\n");
+    for i in 0..300 {
+        text.push_str(&format!("\tb{i} l5\n"));
+    }
+    let path = write(dir.path(), "many.skel2d", &text);
+    let mut h = Setup::new(Some(&path)).build();
+    h.state_mut().settings.view.show_outline = true;
+    h.run_steps(2);
+    h.get_by_label("b0");
+    assert!(h.query_by_label("b250").is_none(), "off screen at first");
+    focus_editor_at(&mut h, text.find("\tb250 ").unwrap() + 2);
+    h.run_steps(2);
+    h.get_by_label("b250");
+    assert!(h.query_by_label("b0").is_none(), "scrolled away from the top");
+}

@@ -60,6 +60,9 @@ pub struct Outline {
     rows: Vec<Row>,
     /// The compilation generation (and fold count) the rows were built for.
     built_for: Option<(u64, usize)>,
+    /// The bone or slot last highlighted: when another one is, the tree
+    /// scrolls to it.
+    followed: Option<String>,
 }
 
 /// What a click in the outline asked for.
@@ -244,46 +247,64 @@ impl Outline {
         let rows = self.rows(comp, generation).to_vec();
         let row_h = ui.spacing().interact_size.y;
         let mut toggle: Option<String> = None;
-        egui::ScrollArea::both().id_salt("outline.scroll").auto_shrink([false, false]).show_rows(
-            ui,
-            row_h,
-            rows.len(),
-            |ui, range| {
-                for row in &rows[range] {
-                    ui.horizontal(|ui| {
-                        ui.add_space(row.depth as f32 * 12.0);
-                        if row.has_children && matches!(row.kind, RowKind::Bone(_)) {
-                            let arrow = if row.collapsed { "+" } else { "-" };
-                            if ui.small_button(arrow).on_hover_text("Fold or unfold").clicked()
-                                && let RowKind::Bone(name) = &row.kind
-                            {
-                                toggle = Some(name.clone());
-                            }
+        // Selected on the canvas or under the editor cursor: scrolled to
+        // when it changes.
+        let focus = match selected {
+            Some(Selected::Bone(n) | Selected::Slot(n)) => Some(n.as_str()),
+            None => cursor_bone,
+        };
+        let mut area =
+            egui::ScrollArea::both().id_salt("outline.scroll").auto_shrink([false, false]);
+        if focus != self.followed.as_deref() {
+            self.followed = focus.map(str::to_owned);
+            let at = focus.and_then(|f| {
+                rows.iter().position(|r| match &r.kind {
+                    RowKind::Bone(n) | RowKind::Slot(n) => n == f,
+                    _ => false,
+                })
+            });
+            if let Some(i) = at {
+                let step = row_h + ui.spacing().item_spacing.y;
+                let view = ui.available_height();
+                let y = (i as f32 * step - view / 2.0).max(0.0);
+                area = area.vertical_scroll_offset(y);
+            }
+        }
+        area.show_rows(ui, row_h, rows.len(), |ui, range| {
+            for row in &rows[range] {
+                ui.horizontal(|ui| {
+                    ui.add_space(row.depth as f32 * 12.0);
+                    if row.has_children && matches!(row.kind, RowKind::Bone(_)) {
+                        let arrow = if row.collapsed { "+" } else { "-" };
+                        if ui.small_button(arrow).on_hover_text("Fold or unfold").clicked()
+                            && let RowKind::Bone(name) = &row.kind
+                        {
+                            toggle = Some(name.clone());
                         }
-                        let on = match (&row.kind, selected) {
-                            (RowKind::Bone(n), Some(Selected::Bone(s))) => n == s,
-                            (RowKind::Slot(n), Some(Selected::Slot(s))) => n == s,
-                            (RowKind::Bone(n), None) => Some(n.as_str()) == cursor_bone,
-                            _ => false,
+                    }
+                    let on = match (&row.kind, selected) {
+                        (RowKind::Bone(n), Some(Selected::Bone(s))) => n == s,
+                        (RowKind::Slot(n), Some(Selected::Slot(s))) => n == s,
+                        (RowKind::Bone(n), None) => Some(n.as_str()) == cursor_bone,
+                        _ => false,
+                    };
+                    let text = if row.depth == 0 {
+                        egui::RichText::new(&row.label).strong()
+                    } else {
+                        egui::RichText::new(&row.label)
+                    };
+                    let r = ui.add(egui::Button::selectable(on, text));
+                    if r.clicked() {
+                        out.jump = row.span.clone();
+                        out.select = match &row.kind {
+                            RowKind::Bone(n) => Some(Selected::Bone(n.clone())),
+                            RowKind::Slot(n) => Some(Selected::Slot(n.clone())),
+                            _ => None,
                         };
-                        let text = if row.depth == 0 {
-                            egui::RichText::new(&row.label).strong()
-                        } else {
-                            egui::RichText::new(&row.label)
-                        };
-                        let r = ui.add(egui::Button::selectable(on, text));
-                        if r.clicked() {
-                            out.jump = row.span.clone();
-                            out.select = match &row.kind {
-                                RowKind::Bone(n) => Some(Selected::Bone(n.clone())),
-                                RowKind::Slot(n) => Some(Selected::Slot(n.clone())),
-                                _ => None,
-                            };
-                        }
-                    });
-                }
-            },
-        );
+                    }
+                });
+            }
+        });
         if let Some(name) = toggle
             && !self.collapsed.remove(&name)
         {
