@@ -270,17 +270,23 @@ impl Outline {
                 area = area.vertical_scroll_offset(y);
             }
         }
+        let followed = &mut self.followed;
         area.show_rows(ui, row_h, rows.len(), |ui, range| {
             for row in &rows[range] {
                 ui.horizontal(|ui| {
                     ui.add_space(row.depth as f32 * 12.0);
+                    let fold_w = 18.0;
                     if row.has_children && matches!(row.kind, RowKind::Bone(_)) {
                         let arrow = if row.collapsed { "+" } else { "-" };
-                        if ui.small_button(arrow).on_hover_text("Fold or unfold").clicked()
+                        let b = egui::Button::new(arrow).small().min_size([fold_w, 0.0].into());
+                        if ui.add(b).on_hover_text("Fold or unfold").clicked()
                             && let RowKind::Bone(name) = &row.kind
                         {
                             toggle = Some(name.clone());
                         }
+                    } else if row.depth > 0 {
+                        // Leaves line up with the names of their siblings.
+                        ui.add_space(fold_w + ui.spacing().item_spacing.x);
                     }
                     let on = match (&row.kind, selected) {
                         (RowKind::Bone(n), Some(Selected::Bone(s))) => n == s,
@@ -301,6 +307,10 @@ impl Outline {
                             RowKind::Slot(n) => Some(Selected::Slot(n.clone())),
                             _ => None,
                         };
+                        // Selected here, so already in view: no scroll.
+                        if let RowKind::Bone(n) | RowKind::Slot(n) = &row.kind {
+                            *followed = Some(n.clone());
+                        }
                     }
                 });
             }
