@@ -70,6 +70,7 @@ impl SkelpadApp {
                 ui.checkbox(&mut self.settings.view.show_grid, "Grid and axes");
                 ui.checkbox(&mut self.settings.view.show_bones, "Bone overlay");
                 ui.checkbox(&mut self.settings.view.onion_skin, "Onion skin");
+                ui.checkbox(&mut self.settings.view.show_outline, "Outline");
                 if ui.button("Fit to view   F / Ctrl+0").clicked() {
                     self.canvas.fit_requested = true;
                 }

@@ -34,6 +34,25 @@ pub fn byte_of_char(text: &str, char_index: usize) -> usize {
     text.char_indices().nth(char_index).map_or(text.len(), |(b, _)| b)
 }
 
+/// Where byte `at` of `old` is in `new`, `new` being `old` with one range
+/// replaced (found as the common prefix and suffix): before the change it
+/// stays, after it it moves with the text, inside it it goes to the end of
+/// the new text there.
+pub fn map_offset(old: &str, new: &str, at: usize) -> usize {
+    let (o, n) = (old.as_bytes(), new.as_bytes());
+    let prefix = o.iter().zip(n).take_while(|(a, b)| a == b).count();
+    let room = o.len().min(n.len()) - prefix;
+    let suffix = o.iter().rev().zip(n.iter().rev()).take(room).take_while(|(a, b)| a == b).count();
+    let mapped = if at <= prefix {
+        at
+    } else if at >= o.len() - suffix {
+        at + n.len() - o.len()
+    } else {
+        n.len() - suffix
+    };
+    floor_boundary(new, mapped)
+}
+
 /// `byte` clamped to the text and moved back to a character boundary.
 pub fn floor_boundary(text: &str, byte: usize) -> usize {
     let mut b = byte.min(text.len());
@@ -179,6 +198,26 @@ impl Editor {
     /// The selection [`Editor::select`] will apply on the next frame.
     pub fn pending_selection(&self) -> Option<Range<usize>> {
         self.pending_select.clone()
+    }
+
+    /// The text was changed from `old` to `new` outside the text field (a
+    /// canvas drag writing a value): the cursor and selection move with the
+    /// text around them, so they stay on their token rather than on their
+    /// byte offset.
+    pub fn follow_replacement(&mut self, ctx: &egui::Context, old: &str, new: &str) {
+        let id = editor_id();
+        if let Some(mut state) = TextEditState::load(ctx, id)
+            && let Some(r) = state.cursor.char_range()
+        {
+            let map = |c: CCursor| {
+                let b = map_offset(old, new, byte_of_char(old, c.index.0));
+                CCursor::new(char_of_byte(new, b))
+            };
+            let (a, b) = (map(r.secondary), map(r.primary));
+            state.cursor.set_char_range(Some(CCursorRange::two(a, b)));
+            state.store(ctx, id);
+        }
+        self.cursor = self.cursor.map(|c| map_offset(old, new, c));
     }
 
     /// Applies this frame's typing to the script in the order it arrived,
@@ -469,19 +508,24 @@ impl Editor {
         let rows = &output.galley.rows;
         let first = rows
             .partition_point(|row| output.galley_pos.y + row.pos.y + look.row_height < clip.top());
-        for (i, row) in rows.iter().enumerate().skip(first) {
+        // Lines of the file, not rows on screen: a line wrapped into
+        // several rows (the read-only Spriter view wraps) has one number,
+        // on its first row.
+        for (row, line) in numbered_rows(rows, first) {
             let y = output.galley_pos.y + row.pos.y;
             if y > clip.bottom() {
                 break;
             }
-            let color = if Some(i) == cursor_line { strong } else { weak };
-            painter.text(
-                Pos2::new(right, y),
-                egui::Align2::RIGHT_TOP,
-                (i + 1).to_string(),
-                look.font.clone(),
-                color,
-            );
+            if let Some(line) = line {
+                let color = if Some(line) == cursor_line { strong } else { weak };
+                painter.text(
+                    Pos2::new(right, y),
+                    egui::Align2::RIGHT_TOP,
+                    (line + 1).to_string(),
+                    look.font.clone(),
+                    color,
+                );
+            }
         }
     }
 
@@ -524,6 +568,23 @@ impl Editor {
             self.select(r);
         }
     }
+}
+
+/// The rows of a galley from row `first` on, each with the index of the
+/// file line it starts (`None` for the further rows of a wrapped line).
+fn numbered_rows(
+    rows: &[egui::epaint::text::PlacedRow],
+    first: usize,
+) -> impl Iterator<Item = (&egui::epaint::text::PlacedRow, Option<usize>)> {
+    let first = first.min(rows.len());
+    let mut line = rows[..first].iter().filter(|r| r.ends_with_newline).count();
+    let mut starts_line = first == 0 || rows[first - 1].ends_with_newline;
+    rows[first..].iter().map(move |row| {
+        let number = starts_line.then_some(line);
+        starts_line = row.ends_with_newline;
+        line += usize::from(row.ends_with_newline);
+        (row, number)
+    })
 }
 
 /// How the editor's text is laid out this frame.
@@ -658,7 +719,11 @@ pub fn diagnostics_ui(ui: &mut egui::Ui, doc: &Document) -> Option<Range<usize>>
                     egui::Button::selectable(false, egui::RichText::new(label).color(color))
                         .truncate(),
                 );
-                let r = if d.hints.is_empty() { r } else { r.on_hover_text(d.hints.join("\n")) };
+                // Cut to one row in the list; whole (with its hints) on hover.
+                let r = r.on_hover_ui(|ui| {
+                    ui.set_max_width(480.0);
+                    diagnostic_text(ui, d, true);
+                });
                 if r.clicked() {
                     clicked = Some(d.span.range());
                 }
@@ -705,6 +770,51 @@ mod tests {
         let mut e = String::new();
         assert_eq!(insert_line(&mut e, 0, "skeleton"), 8);
         assert_eq!(e, "skeleton");
+    }
+
+    #[test]
+    fn wrapped_rows_share_their_line_number() {
+        let ctx = egui::Context::default();
+        let mut galley = None;
+        let mut out = ctx.run_ui(egui::RawInput::default(), |ui| {
+            let mut job = egui::text::LayoutJob::simple(
+                "short\na line long enough to wrap into several rows\nend".into(),
+                FontId::monospace(13.0),
+                egui::Color32::WHITE,
+                60.0,
+            );
+            job.wrap.max_width = 60.0;
+            galley = Some(ui.fonts_mut(|f| f.layout_job(job)));
+        });
+        out.textures_delta.clear();
+        let galley = galley.unwrap();
+        assert!(galley.rows.len() > 4, "the long line wraps");
+        let lines: Vec<Option<usize>> =
+            numbered_rows(&galley.rows, 0).map(|(_, line)| line).collect();
+        let n = lines.len();
+        assert_eq!(lines[..2], [Some(0), Some(1)]);
+        assert!(lines[2..n - 1].iter().all(Option::is_none), "{lines:?}");
+        assert_eq!(lines[n - 1], Some(2));
+        // From the middle of the wrapped line on.
+        let tail: Vec<Option<usize>> =
+            numbered_rows(&galley.rows, 3).map(|(_, line)| line).collect();
+        assert_eq!(tail.last(), Some(&Some(2)));
+        assert!(tail[..tail.len() - 1].iter().all(Option::is_none));
+    }
+
+    #[test]
+    fn offsets_follow_a_replacement() {
+        let old = "a x5 b\nleg\n";
+        let new = "a x12.5 b\nleg\n";
+        assert_eq!(map_offset(old, new, 0), 0);
+        assert_eq!(map_offset(old, new, old.find("leg").unwrap()), new.find("leg").unwrap());
+        assert_eq!(map_offset(old, new, old.len()), new.len());
+        // Inside the replaced digits: the end of the new ones.
+        assert_eq!(map_offset(old, new, 4), new.find(" b").unwrap());
+        // A shorter text.
+        assert_eq!(map_offset(new, old, new.find("leg").unwrap()), old.find("leg").unwrap());
+        assert_eq!(map_offset("abc", "abc", 2), 2);
+        assert_eq!(map_offset("é\nx", "éé\nx", 3), 5);
     }
 
     #[test]

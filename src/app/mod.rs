@@ -4,6 +4,7 @@
 //!   compiler per document).
 //! - [`editor`] + [`highlight`]: the text panel and the diagnostics list.
 //! - [`canvas`]: the view of the pose; [`timeline`]: playback.
+//! - [`outline`]: the bone tree, skins and animations (View ▸ Outline).
 //! - [`files`]: atomic saves, recovery, watching, dialogs; [`settings`]: what
 //!   persists between runs.
 //! - `session` (the file session: open, save, convert, prompts before
@@ -24,6 +25,7 @@ pub mod export;
 pub mod files;
 pub mod help;
 pub mod highlight;
+pub mod outline;
 mod session;
 pub mod settings;
 pub mod spriter;
@@ -133,6 +135,8 @@ pub struct SkelpadApp {
     pub cursor_bone: Option<BoneId>,
     /// A canvas drag that is editing the script.
     pub drag: Option<drag::DragEdit>,
+    /// The outline panel's state.
+    pub outline: outline::Outline,
     dialogs: Box<dyn FileDialogs>,
     /// The export whose options are being chosen.
     export_dialog: Option<ExportKind>,
@@ -194,8 +198,17 @@ impl SkelpadApp {
             Some(p) if !p.exists() => {
                 let mut d = Document::untitled("untitled", "");
                 d.path = Some(p.clone());
-                status =
-                    Some((format!("{} does not exist yet: saving creates it", p.display()), false));
+                status = Some(match p.parent().filter(|d| !d.as_os_str().is_empty()) {
+                    Some(dir) if !dir.is_dir() => (
+                        format!(
+                            "{}: file not found, nor its folder {}: Save As to save elsewhere",
+                            p.display(),
+                            dir.display()
+                        ),
+                        true,
+                    ),
+                    _ => (format!("{}: file not found: saving creates it", p.display()), false),
+                });
                 d
             }
             Some(p) => match Document::open(p) {
@@ -218,6 +231,7 @@ impl SkelpadApp {
             help: help::Help::default(),
             cursor_bone: None,
             drag: None,
+            outline: outline::Outline::default(),
             dialogs: services.dialogs,
             export_dialog: None,
             export_options: ExportOptions::default(),
@@ -311,12 +325,21 @@ impl SkelpadApp {
         egui::Panel::top("menu").show(ui, |ui| self.menu_bar(ui));
         egui::Panel::bottom("status").show(ui, |ui| self.status_bar(ui));
         // In a small window the script takes less than half the width at
-        // first, leaving the stage room (the width chosen is kept).
-        let editor_width = (ui.available_width() * 0.45).clamp(200.0, 520.0);
+        // first, leaving the stage room, and at most 55% of it when the
+        // window shrinks later.
+        let width = ui.available_width();
+        let editor_width = (width * 0.45).clamp(200.0, 520.0);
+        if self.settings.view.show_outline {
+            egui::Panel::left("outline")
+                .resizable(true)
+                .default_size(200.0)
+                .size_range(120.0..=600.0)
+                .show(ui, |ui| self.outline_panel(ui));
+        }
         egui::Panel::left("editor")
             .resizable(true)
             .default_size(editor_width)
-            .size_range(200.0..=1400.0)
+            .size_range(200.0..=(width * 0.55).clamp(200.0, 1400.0))
             .show(ui, |ui| self.editor_panel(ui));
         egui::CentralPanel::default().frame(egui::Frame::NONE).show(ui, |ui| self.stage(ui, &ctx));
         self.end_frame(&ctx);
@@ -342,6 +365,28 @@ impl SkelpadApp {
         self.drawing.set_image_dir(&self.script_dir());
         if let Some(iv) = &self.doc.imported {
             self.drawing.use_imported_sprites(iv);
+        }
+    }
+
+    /// The outline: a click puts the cursor on the row's line and selects
+    /// its bone or slot on the canvas.
+    fn outline_panel(&mut self, ui: &mut egui::Ui) {
+        let shown = &self.doc.analysis.shown.skeleton;
+        let cursor_bone =
+            self.cursor_bone.and_then(|b| shown.bones.get(b.index())).map(|b| b.name.clone());
+        let a = &self.doc.analysis;
+        let out = self.outline.ui(
+            ui,
+            &a.comp,
+            a.generation,
+            self.selected.as_ref(),
+            cursor_bone.as_deref(),
+        );
+        if let Some(span) = out.jump {
+            self.editor.select(span.start..span.start);
+        }
+        if out.select.is_some() {
+            self.selected = out.select;
         }
     }
 
@@ -541,6 +586,7 @@ impl SkelpadApp {
                     match edit.update(d.world, snap) {
                         Ok(text) => {
                             if text != self.doc.text {
+                                self.editor.follow_replacement(ctx, &self.doc.text, &text);
                                 self.doc.text = text;
                                 self.doc.sync();
                                 edit.changed = true;

@@ -261,6 +261,11 @@ impl SkelpadApp {
             return;
         }
         let Some(path) = self.doc.path.clone() else { return };
+        // A file in a folder that does not exist (yet) has nothing to
+        // watch; saving it starts the watch.
+        if path.parent().is_some_and(|d| !d.as_os_str().is_empty() && !d.is_dir()) {
+            return;
+        }
         let ctx = ctx.clone();
         match FileWatcher::new(&path, move || ctx.request_repaint()) {
             Ok(w) => self.watcher = Some(w),

@@ -60,6 +60,8 @@ pub struct ViewSettings {
     /// Canvas drags on a shape edit the shape's own transform (its slot
     /// line) instead of moving its bone.
     pub drag_shapes: bool,
+    /// Show the outline panel (bone tree, skins, animations).
+    pub show_outline: bool,
 }
 
 impl Default for ViewSettings {
@@ -72,6 +74,7 @@ impl Default for ViewSettings {
             speed: 1.0,
             snap: false,
             drag_shapes: false,
+            show_outline: false,
         }
     }
 }

@@ -418,8 +418,24 @@ fn transport(ui: &mut egui::Ui, playback: &mut Playback, anim: Option<&Animation
     if button(ui, "<", "Previous frame (Left)") {
         playback.step_frames(anim, -1);
     }
+    // As wide as "Pause" either way: a toolbar that wraps would otherwise
+    // reflow (and move the canvas) each time playback starts or stops.
+    let pause_w = ui.fonts_mut(|f| {
+        f.layout_no_wrap(
+            "Pause".into(),
+            egui::TextStyle::Button.resolve(ui.style()),
+            Color32::WHITE,
+        )
+        .size()
+        .x
+    });
     let play_label = if playback.playing { "Pause" } else { "Play" };
-    if button(ui, play_label, "Play or pause (Space on the canvas)") {
+    let min = Vec2::new(pause_w + 2.0 * ui.spacing().button_padding.x, 0.0);
+    if ui
+        .add_enabled(on, egui::Button::new(play_label).min_size(min))
+        .on_hover_text("Play or pause (Space on the canvas)")
+        .clicked()
+    {
         playback.toggle_play(anim);
     }
     if button(ui, ">", "Next frame (Right)") {

@@ -120,8 +120,13 @@ fn run_spriter(args: &ConvertArgs, err: &mut dyn Write) -> i32 {
             others.join(", ")
         );
     }
-    let dir = args.file.parent().map(Path::to_path_buf).unwrap_or_default();
-    let sizes = |img: &str| image::image_dimensions(dir.join(img)).ok();
+    // The script looks its pictures up in its own folder: every path the
+    // Spriter file names (relative to the file) is rewritten relative to
+    // the output's folder, so the script finds them wherever it is written.
+    let from = crate::io::script_dir(Some(&args.file));
+    let to = crate::io::script_dir(Some(&args.output));
+    let ent = &rebase_images(ent, &from, &to);
+    let sizes = |img: &str| image::image_dimensions(to.join(img)).ok();
     let extras = not_played(ent);
     let conv = spriter::script::to_script(ent, &extras, &sizes);
     // The script must compile without errors (the converter's own check).
@@ -150,6 +155,61 @@ fn run_spriter(args: &ConvertArgs, err: &mut dyn Write) -> i32 {
     }
     let _ = writeln!(err, "wrote `{}`", args.output.display());
     EXIT_OK
+}
+
+/// `ent` with every sprite picture's path (relative to the folder `from`)
+/// made relative to the folder `to`.
+fn rebase_images(ent: &spriter::EntityModel, from: &Path, to: &Path) -> spriter::EntityModel {
+    use crate::model::AttachmentKind;
+    let mut ent = ent.clone();
+    let sk = std::sync::Arc::make_mut(&mut ent.armature.skeleton);
+    let rebase = |kind: &mut AttachmentKind| {
+        if let AttachmentKind::Sprite { image: Some(img), .. } = kind {
+            *img = relative_path(&from.join(&*img), to);
+        }
+    };
+    for a in &mut sk.contents {
+        rebase(&mut a.kind);
+    }
+    for skin in &mut sk.skins {
+        for (_, a) in &mut skin.replaced {
+            rebase(&mut a.kind);
+        }
+    }
+    ent
+}
+
+/// `target` as a path relative to the folder `base`, with `/` between its
+/// parts (both made absolute and `..` resolved by name first; the absolute
+/// path when they share no root, e.g. two Windows drives).
+pub fn relative_path(target: &Path, base: &Path) -> String {
+    let (Ok(t), Ok(b)) = (std::path::absolute(target), std::path::absolute(base)) else {
+        return target.to_string_lossy().into_owned();
+    };
+    let (t, b) = (normal_parts(&t), normal_parts(&b));
+    let common = t.iter().zip(&b).take_while(|(x, y)| x == y).count();
+    if common == 0 {
+        return target.to_string_lossy().into_owned();
+    }
+    let mut parts: Vec<String> = vec!["..".to_owned(); b.len() - common];
+    parts.extend(t[common..].iter().map(|c| c.as_os_str().to_string_lossy().into_owned()));
+    parts.join("/")
+}
+
+/// The parts of an absolute path with `.` dropped and `..` applied by name.
+fn normal_parts(p: &Path) -> Vec<std::path::Component<'_>> {
+    use std::path::Component;
+    let mut out: Vec<Component<'_>> = Vec::new();
+    for c in p.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir if matches!(out.last(), Some(Component::Normal(_))) => {
+                out.pop();
+            }
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// What the entity holds that the script cannot: sounds, tags,
@@ -187,4 +247,19 @@ fn not_played(ent: &spriter::EntityModel) -> Vec<String> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::relative_path;
+    use std::path::Path;
+
+    #[test]
+    fn relative_paths_between_folders() {
+        let r = |t: &str, b: &str| relative_path(Path::new(t), Path::new(b));
+        assert_eq!(r("/a/in/x.png", "/a/other/dir"), "../../in/x.png");
+        assert_eq!(r("/a/in/x.png", "/a/in"), "x.png");
+        assert_eq!(r("/a/in/../in/sub/x.png", "/a/in/."), "sub/x.png");
+        assert_eq!(r("/a/x.png", "/a/b/c/d"), "../../../x.png");
+    }
 }

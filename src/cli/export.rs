@@ -319,7 +319,7 @@ mod tests {
         let (code, msg) =
             run_with(&[dir.join("missing.skel2d").to_str().unwrap(), "-o", out.to_str().unwrap()]);
         assert_eq!(code, EXIT_USAGE);
-        assert!(msg.contains("no such file"), "{msg}");
+        assert!(msg.contains("file not found"), "{msg}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -5,7 +5,7 @@
 
 use crate::common;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -105,7 +105,7 @@ fn check_missing_file_exits_2() {
     let missing = dir.0.join("does-not-exist.skel2d");
     let o = skelpad(&["check", s(&missing)]);
     assert_usage_error(&o, "does-not-exist.skel2d");
-    assert!(stderr(&o).contains("no such file"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("file not found"), "{}", stderr(&o));
 }
 
 #[test]
@@ -387,4 +387,41 @@ fn version_exits_0() {
     let o = skelpad(&["--version"]);
     assert_eq!(code(&o), 0);
     assert!(stdout(&o).contains(env!("CARGO_PKG_VERSION")), "{}", stdout(&o));
+}
+
+/// `convert` of a Spriter file into another folder writes the picture
+/// paths relative to the script's new folder, so it renders there; `check`
+/// warns at the sprite's line about a picture it cannot read.
+#[test]
+fn converted_sprite_paths_follow_the_output_and_check_warns_about_missing_pictures() {
+    let dir = TempDir::new();
+    let input = dir.0.join("in");
+    let out_dir = dir.0.join("other").join("dir");
+    std::fs::create_dir_all(&input).unwrap();
+    std::fs::create_dir_all(&out_dir).unwrap();
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/spriter/rig.scml");
+    std::fs::copy(&fixture, input.join("rig.scml")).unwrap();
+    for name in ["a.png", "b.png"] {
+        image::RgbaImage::from_pixel(20, 10, image::Rgba([200, 10, 10, 255]))
+            .save(input.join(name))
+            .unwrap();
+    }
+    let out = out_dir.join("out.skel2d");
+    let o = skelpad(&["convert", s(&input.join("rig.scml")), "-o", s(&out)]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let script = std::fs::read_to_string(&out).unwrap();
+    assert!(script.contains(":sprite \"../../in/a.png\""), "{script}");
+    assert!(script.contains(":sprite \"../../in/b.png\""), "{script}");
+    let o = skelpad(&["check", s(&out)]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(!stderr(&o).contains("warning"), "{}", stderr(&o));
+
+    // The same script one folder up: its pictures are not where it says.
+    let moved = dir.file("moved.skel2d", &script);
+    let o = skelpad(&["check", s(&moved)]);
+    let err = stderr(&o);
+    assert_eq!(code(&o), 0, "warnings only: {err}");
+    let line = script.lines().position(|l| l.contains("a.png")).unwrap() + 1;
+    assert!(err.contains("warning: cannot read sprite image \"../../in/a.png\""), "{err}");
+    assert!(err.contains(&format!("moved.skel2d:{line}:")), "line {line}: {err}");
 }

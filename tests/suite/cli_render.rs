@@ -284,7 +284,7 @@ fn bad_arguments_and_missing_animations_exit_with_2_and_say_why() {
             "expected `transparent` or a color",
         ),
         (vec![s(&script)], "--output"),
-        (vec!["/no/such/script.skel2d", "-o", s(&out)], "no such file"),
+        (vec!["/no/such/script.skel2d", "-o", s(&out)], "file not found"),
         (vec![s(&script), "-o", "/no/such/folder/x.png"], "does not exist"),
     ];
     for (args, expect) in cases {

@@ -234,7 +234,7 @@ fn the_setup_pose_of_an_animated_script_edits_the_skeleton() {
     let now = h.state().doc.text.clone();
     let y = now.split("\tarm l40 y").nth(1).and_then(|r| r.split('\n').next()).unwrap();
     assert_eq!(now, text.replace("\tarm l40\n", &format!("\tarm l40 y{y}\n")));
-    assert!((y.parse::<f64>().unwrap() + 30.0 / zoom).abs() < 0.01);
+    assert!((y.parse::<f64>().unwrap() + 30.0 / zoom).abs() < 0.01, "{y} {}", 30.0 / zoom);
 }
 
 /// Ctrl+Z right after a drag (the canvas has keyboard focus) undoes the
@@ -321,4 +321,30 @@ fn canvas_keys_work_under_the_pointer_but_never_steal_typing() {
     assert!(h.state().doc.text.starts_with("f "), "{:?}", &h.state().doc.text[..12]);
     assert!(!h.state().playback.playing);
     assert_eq!(h.state().playback.time_secs, time);
+}
+
+/// A drag that lengthens a line above the caret keeps the caret on its
+/// token (the same character of `leg`), not on its old byte offset.
+#[test]
+fn the_caret_stays_on_its_token_when_a_drag_writes_above_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = open(&write(dir.path(), "rig.skel2d", RIG));
+    let at = RIG.find("leg x-60").unwrap() + 1; // between `l` and `eg`
+    h.ctx.memory_mut(|m| m.request_focus(skelpad::app::editor::editor_id()));
+    h.run_steps(1);
+    h.state_mut().editor.select(at..at);
+    h.run_steps(2);
+    assert_eq!(h.state().editor.cursor, Some(at));
+    let zoom = f64::from(h.state().view.zoom);
+    drag(&mut h, (5.0, 0.0), (5.0 + 73.0 / zoom, 0.0), Modifiers::NONE);
+    let text = h.state().doc.text.clone();
+    assert!(text.len() > RIG.len(), "the drag wrote a longer number: {text}");
+    let want = text.find("leg x-60").unwrap() + 1;
+    assert_eq!(h.state().editor.cursor, Some(want));
+    // Typing goes there too.
+    h.ctx.memory_mut(|m| m.request_focus(skelpad::app::editor::editor_id()));
+    h.run_steps(1);
+    h.event(Event::Text("Z".into()));
+    h.run_steps(2);
+    assert!(h.state().doc.text.contains("\tlZeg x-60"), "{}", h.state().doc.text);
 }

@@ -1479,3 +1479,112 @@ fn the_export_menu_writes_a_lottie_file() {
     let doc: serde_json::Value = serde_json::from_slice(&std::fs::read(&out).unwrap()).unwrap();
     assert!(doc["layers"].as_array().unwrap().iter().any(|l| l["ty"] == 3 && l["nm"] == "arm"));
 }
+
+/// A file that is not there is reported as such: from the command line (in
+/// a folder that exists, or not) and from Open Recent; never as a failure
+/// to watch it.
+#[test]
+fn a_missing_file_says_file_not_found() {
+    let dir = tempfile::tempdir().unwrap();
+    for (path, error) in [
+        (dir.path().join("new.skel2d"), false),
+        (dir.path().join("no").join("such").join("dir.skel2d"), true),
+    ] {
+        let mut setup = Setup::new(Some(&path));
+        setup.watch = true;
+        let h = setup.build();
+        let (msg, is_error) = h.state().status.clone().unwrap();
+        assert!(msg.contains("file not found") && !msg.contains("watch"), "{msg}");
+        assert_eq!(is_error, error, "{msg}");
+    }
+    let gone = write(dir.path(), "gone.skel2d", RIG);
+    let mut h = Setup::new(None).build();
+    h.state_mut().settings.add_recent(&gone);
+    std::fs::remove_file(&gone).unwrap();
+    h.get_by_label("File").click();
+    h.run_steps(2);
+    h.get_by_label("Open Recent").click();
+    h.run_steps(2);
+    let label = std::fs::canonicalize(dir.path()).unwrap().join("gone.skel2d");
+    h.get_by_label(&label.display().to_string()).click();
+    h.run_steps(2);
+    let (msg, is_error) = h.state().status.clone().unwrap();
+    assert!(is_error && msg.contains("file not found"), "{msg}");
+    assert_eq!(h.state().doc.text, skelpad::app::EXAMPLE, "nothing replaced");
+}
+
+/// A message too long for the Problems list is cut there and shown whole,
+/// with its hints, when the pointer rests on it.
+#[test]
+fn a_long_problem_is_shown_whole_on_hover() {
+    let dir = tempfile::tempdir().unwrap();
+    let long = "q".repeat(120);
+    let path = write(dir.path(), "long.skel2d", &format!("skeleton\n\tarm l40 {long}\n"));
+    let mut h = Setup::new(Some(&path)).build();
+    let message = format!("`{long}` is not a valid bone property");
+    assert!(h.query_by_label(&message).is_none(), "not shown whole before hovering");
+    let row = h.get_by_label_contains("is not a valid bone property");
+    let row_rect = row.rect();
+    row.hover();
+    // The pointer rests there past the tooltip delay.
+    let mut clock = h.state().now();
+    for _ in 0..20 {
+        clock += 0.1;
+        h.input_mut().time = Some(clock);
+        h.step();
+    }
+    let whole = h.get_by_label(&message).rect();
+    let screen = eframe::egui::Rect::from_min_size(Pos2::ZERO, [1280.0, 800.0].into());
+    assert!(screen.contains_rect(whole) && whole.width() > 0.0, "{whole:?}");
+    assert_ne!(whole, row_rect);
+    h.get_by_label_contains("bone properties are lNUM");
+}
+
+/// View ▸ Outline shows the bone tree; clicking a bone puts the cursor on
+/// its line and selects it on the canvas.
+#[test]
+fn the_outline_selects_a_bone_and_jumps_to_its_line() {
+    let mut h = Setup::new(None).build();
+    assert!(h.query_by_label("Outline").is_none());
+    h.get_by_label("View").click();
+    h.run_steps(2);
+    h.get_by_label("Outline").click();
+    h.run_steps(3);
+    h.get_by_label_contains("Skeleton (13 bones)");
+    h.get_by_label("thigh-l").click();
+    h.run_steps(2);
+    let app = h.state();
+    assert_eq!(app.selected, Some(skelpad::app::Selected::Bone("hip.thigh-l".into())));
+    let line = app.doc.text.find("\thip.thigh-l ").unwrap() + 1;
+    assert_eq!(app.editor.cursor, Some(line));
+    // The animations' items are listed under them (further down: rows
+    // off screen are not laid out).
+    let app = h.state_mut();
+    let generation = app.doc.analysis.generation;
+    let rows = app.outline.rows(&app.doc.analysis.comp, generation);
+    let labels: Vec<&str> = rows.iter().map(|r| r.label.as_str()).collect();
+    let idle = labels.iter().position(|l| *l == "idle").unwrap();
+    assert_eq!(labels[idle + 1..], ["hip.torso", "hip.torso.head"]);
+    assert!(h.query_by_label("hip.torso.head").is_none(), "not drawn while off screen");
+}
+
+/// Moving the editor cursor onto a bone far down a long skeleton scrolls
+/// the outline to it (rows off screen are not drawn at all).
+#[test]
+fn the_outline_follows_the_bone_under_the_cursor() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut text = String::from("skeleton\n");
+    for i in 0..300 {
+        text.push_str(&format!("\tb{i} l5\n"));
+    }
+    let path = write(dir.path(), "many.skel2d", &text);
+    let mut h = Setup::new(Some(&path)).build();
+    h.state_mut().settings.view.show_outline = true;
+    h.run_steps(2);
+    h.get_by_label("b0");
+    assert!(h.query_by_label("b250").is_none(), "off screen at first");
+    focus_editor_at(&mut h, text.find("\tb250 ").unwrap() + 2);
+    h.run_steps(2);
+    h.get_by_label("b250");
+    assert!(h.query_by_label("b0").is_none(), "scrolled away from the top");
+}

@@ -22,7 +22,7 @@ pub struct IoError {
     pub op: IoOp,
     /// The file as the user named it.
     pub path: PathBuf,
-    /// Why, for people ("no such file", "permission denied", …).
+    /// Why, for people ("file not found", "permission denied", …).
     pub reason: String,
 }
 
@@ -63,7 +63,7 @@ impl std::error::Error for IoError {}
 /// the system says them.
 pub fn reason(e: &std::io::Error) -> String {
     match e.kind() {
-        std::io::ErrorKind::NotFound => "no such file".into(),
+        std::io::ErrorKind::NotFound => "file not found".into(),
         std::io::ErrorKind::PermissionDenied => "permission denied".into(),
         std::io::ErrorKind::IsADirectory => "it is a directory".into(),
         std::io::ErrorKind::StorageFull => "the disk is full".into(),
@@ -448,7 +448,7 @@ mod tests {
         let missing = tmp.path().join("missing.skel2d");
         assert_eq!(
             read_script(&missing).unwrap_err().to_string(),
-            format!("cannot read `{}`: no such file", missing.display())
+            format!("cannot read `{}`: file not found", missing.display())
         );
         let latin1 = tmp.path().join("latin1.skel2d");
         fs::write(&latin1, b"skeleton\n\tb\xe9\n").unwrap();

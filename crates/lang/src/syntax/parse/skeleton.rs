@@ -192,7 +192,20 @@ impl Parser {
                     );
                     props.push(Spanned::new(p, tok_span(line, t)));
                 }
-                None => self.push(bad_token(line, t, "bone property").hint(BONE_TOKENS)),
+                None => match missing_value(t.text) {
+                    // A property letter with its number not typed (yet).
+                    Some(what) => self.push(
+                        Diagnostic::error(
+                            tok_span(line, t),
+                            format!("`{}` has no value: the {what} is missing", t.text),
+                        )
+                        .hint(format!(
+                            "write the number right after the letter, e.g. `{}10`",
+                            t.text
+                        )),
+                    ),
+                    None => self.push(bad_token(line, t, "bone property").hint(BONE_TOKENS)),
+                },
             }
         }
         let span = line_span(line);
@@ -278,4 +291,17 @@ impl Parser {
         });
         takes_commands
     }
+}
+
+/// What a bone property letter written alone (`l`, `r`, …) is missing.
+fn missing_value(token: &str) -> Option<&'static str> {
+    Some(match token {
+        "l" => "length",
+        "r" => "rotation",
+        "x" => "x position",
+        "y" => "y position",
+        "i" => "x scale",
+        "j" => "y scale",
+        _ => return None,
+    })
 }

@@ -1,0 +1,381 @@
+//! The outline: the skeleton as a tree (bones with their slots and
+//! attachments), the skins and the animations with their items, built from
+//! the compilation (its armature and source map), never by reading text.
+//!
+//! The tree is flattened into rows (collapsed bones hide their subtree) once
+//! per compilation and drawn virtualised: only the rows on screen are laid
+//! out, so thousands of bones scroll smoothly.
+
+use std::collections::HashSet;
+use std::ops::Range;
+
+use eframe::egui;
+
+use crate::compile::{Compilation, Target};
+use crate::model::{AnimId, BoneId};
+
+use super::Selected;
+
+/// What a row of the outline stands for.
+#[derive(Clone, Debug, PartialEq)]
+pub enum RowKind {
+    /// A section heading ("Skeleton", "Skins", "Animations").
+    Heading,
+    /// A bone (by full name).
+    Bone(String),
+    /// A slot (by full name).
+    Slot(String),
+    /// An attachment of a slot.
+    Attachment,
+    /// A skin.
+    Skin,
+    /// An animation.
+    Animation,
+    /// An animated item of an animation (its bone or slot).
+    Item,
+}
+
+/// One line of the outline.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Row {
+    /// Nesting depth (0: a heading).
+    pub depth: usize,
+    /// The text shown.
+    pub label: String,
+    /// What it is.
+    pub kind: RowKind,
+    /// Where it is written (bytes of the text), when known.
+    pub span: Option<Range<usize>>,
+    /// Whether it has rows under it (a bone with children or slots).
+    pub has_children: bool,
+    /// Whether those rows are hidden.
+    pub collapsed: bool,
+}
+
+/// The outline panel's state.
+#[derive(Default)]
+pub struct Outline {
+    /// Bones (full names) whose subtree is folded.
+    pub collapsed: HashSet<String>,
+    rows: Vec<Row>,
+    /// The compilation generation (and fold count) the rows were built for.
+    built_for: Option<(u64, usize)>,
+    /// The bone or slot last highlighted: when another one is, the tree
+    /// scrolls to it.
+    followed: Option<String>,
+}
+
+/// What a click in the outline asked for.
+pub struct OutlineOutput {
+    /// Put the editor cursor here.
+    pub jump: Option<Range<usize>>,
+    /// Select this on the canvas.
+    pub select: Option<Selected>,
+}
+
+/// The outline's rows for `comp`, bones under their parents, with the
+/// subtrees of `collapsed` bones left out.
+pub fn rows(comp: &Compilation, collapsed: &HashSet<String>) -> Vec<Row> {
+    let arm = &comp.armature;
+    let sk = &arm.skeleton;
+    let src = &comp.sources;
+    let n = sk.bones.len();
+    // Children lists (bones come after their parents in the model).
+    let mut children: Vec<Vec<usize>> = vec![Vec::new(); n];
+    let mut roots = Vec::new();
+    for (i, b) in sk.bones.iter().enumerate() {
+        match b.parent.map(BoneId::index).filter(|&p| p < n) {
+            Some(p) => children[p].push(i),
+            None => roots.push(i),
+        }
+    }
+    let mut slots_of: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (i, s) in sk.slots.iter().enumerate() {
+        if let Some(v) = slots_of.get_mut(s.bone.index()) {
+            v.push(i);
+        }
+    }
+    let mut attachments_of: Vec<Vec<usize>> = vec![Vec::new(); sk.slots.len()];
+    for (i, a) in sk.attachments.iter().enumerate() {
+        if let Some(v) = attachments_of.get_mut(a.slot.index()) {
+            v.push(i);
+        }
+    }
+    let mut out = vec![Row {
+        depth: 0,
+        label: format!("Skeleton ({n} bones)"),
+        kind: RowKind::Heading,
+        span: None,
+        has_children: n > 0,
+        collapsed: false,
+    }];
+    // Depth-first, with an explicit stack (no recursion on user-sized trees).
+    let mut stack: Vec<(usize, usize)> = roots.iter().rev().map(|&r| (r, 1)).collect();
+    while let Some((b, depth)) = stack.pop() {
+        let bone = &sk.bones[b];
+        let short = bone.name.rsplit('.').next().unwrap_or(&bone.name).to_owned();
+        let has_children = !children[b].is_empty() || !slots_of[b].is_empty();
+        let folded = collapsed.contains(&bone.name);
+        out.push(Row {
+            depth,
+            label: short,
+            kind: RowKind::Bone(bone.name.clone()),
+            span: src.bones.get(b).copied().flatten().map(|s| s.range()),
+            has_children,
+            collapsed: folded && has_children,
+        });
+        if folded {
+            continue;
+        }
+        for &s in &slots_of[b] {
+            let slot = &sk.slots[s];
+            out.push(Row {
+                depth: depth + 1,
+                label: format!("@{}", slot.name.rsplit('.').next().unwrap_or(&slot.name)),
+                kind: RowKind::Slot(slot.name.clone()),
+                span: src.slots.get(s).map(|s| s.range()),
+                has_children: false,
+                collapsed: false,
+            });
+            for &a in &attachments_of[s] {
+                let def = src.slot_defs.iter().find(|d| d.attachment.map(|x| x.index()) == Some(a));
+                let name = &sk.attachments[a].name;
+                out.push(Row {
+                    depth: depth + 2,
+                    label: if name.is_empty() {
+                        "(attachment)".into()
+                    } else {
+                        format!("[{name}]")
+                    },
+                    kind: RowKind::Attachment,
+                    span: def.map(|d| d.line.range()),
+                    has_children: false,
+                    collapsed: false,
+                });
+            }
+        }
+        for &c in children[b].iter().rev() {
+            stack.push((c, depth + 1));
+        }
+    }
+    if sk.skins.len() > 1 {
+        out.push(Row {
+            depth: 0,
+            label: "Skins".into(),
+            kind: RowKind::Heading,
+            span: None,
+            has_children: true,
+            collapsed: false,
+        });
+        for (i, skin) in sk.skins.iter().enumerate().skip(1) {
+            let first = src.skin_entries.iter().find(|e| e.skin.index() == i);
+            out.push(Row {
+                depth: 1,
+                label: skin.name.clone(),
+                kind: RowKind::Skin,
+                span: first.map(|e| e.region.range()),
+                has_children: false,
+                collapsed: false,
+            });
+        }
+    }
+    if !arm.animations.is_empty() {
+        out.push(Row {
+            depth: 0,
+            label: "Animations".into(),
+            kind: RowKind::Heading,
+            span: None,
+            has_children: true,
+            collapsed: false,
+        });
+        for (i, a) in arm.animations.iter().enumerate() {
+            out.push(Row {
+                depth: 1,
+                label: if a.name.is_empty() { "(unnamed)".into() } else { a.name.clone() },
+                kind: RowKind::Animation,
+                span: src.animations.get(i).map(|s| s.range()),
+                has_children: true,
+                collapsed: false,
+            });
+            let id = AnimId::from_index(i);
+            for item in src.items.iter().filter(|it| it.anim == id) {
+                let label = match item.target {
+                    Some(Target::Bone(b)) => sk.bones.get(b.index()).map(|b| b.name.clone()),
+                    Some(Target::Slot(s)) => {
+                        sk.slots.get(s.index()).map(|s| format!("@{}", s.name))
+                    }
+                    _ => None,
+                };
+                out.push(Row {
+                    depth: 2,
+                    label: label.unwrap_or_else(|| "(unresolved)".into()),
+                    kind: RowKind::Item,
+                    span: Some(item.region.range()),
+                    has_children: false,
+                    collapsed: false,
+                });
+            }
+        }
+    }
+    out
+}
+
+impl Outline {
+    /// The rows for `comp` (rebuilt only when the compilation or the folds
+    /// changed).
+    pub fn rows(&mut self, comp: &Compilation, generation: u64) -> &[Row] {
+        let key = (generation, self.collapsed.len());
+        if self.built_for != Some(key) {
+            self.rows = rows(comp, &self.collapsed);
+            self.built_for = Some(key);
+        }
+        &self.rows
+    }
+
+    /// Draws the outline; `selected` (from the canvas) and `cursor_bone`
+    /// (the bone of the editor cursor's line) are highlighted.
+    pub fn ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        comp: &Compilation,
+        generation: u64,
+        selected: Option<&Selected>,
+        cursor_bone: Option<&str>,
+    ) -> OutlineOutput {
+        let mut out = OutlineOutput { jump: None, select: None };
+        ui.strong("Outline");
+        let rows = self.rows(comp, generation).to_vec();
+        let row_h = ui.spacing().interact_size.y;
+        let mut toggle: Option<String> = None;
+        // Selected on the canvas or under the editor cursor: scrolled to
+        // when it changes.
+        let focus = match selected {
+            Some(Selected::Bone(n) | Selected::Slot(n)) => Some(n.as_str()),
+            None => cursor_bone,
+        };
+        let mut area =
+            egui::ScrollArea::both().id_salt("outline.scroll").auto_shrink([false, false]);
+        if focus != self.followed.as_deref() {
+            self.followed = focus.map(str::to_owned);
+            let at = focus.and_then(|f| {
+                rows.iter().position(|r| match &r.kind {
+                    RowKind::Bone(n) | RowKind::Slot(n) => n == f,
+                    _ => false,
+                })
+            });
+            if let Some(i) = at {
+                let step = row_h + ui.spacing().item_spacing.y;
+                let view = ui.available_height();
+                let y = (i as f32 * step - view / 2.0).max(0.0);
+                area = area.vertical_scroll_offset(y);
+            }
+        }
+        let followed = &mut self.followed;
+        area.show_rows(ui, row_h, rows.len(), |ui, range| {
+            for row in &rows[range] {
+                ui.horizontal(|ui| {
+                    ui.add_space(row.depth as f32 * 12.0);
+                    let fold_w = 18.0;
+                    if row.has_children && matches!(row.kind, RowKind::Bone(_)) {
+                        let arrow = if row.collapsed { "+" } else { "-" };
+                        let b = egui::Button::new(arrow).small().min_size([fold_w, 0.0].into());
+                        if ui.add(b).on_hover_text("Fold or unfold").clicked()
+                            && let RowKind::Bone(name) = &row.kind
+                        {
+                            toggle = Some(name.clone());
+                        }
+                    } else if row.depth > 0 {
+                        // Leaves line up with the names of their siblings.
+                        ui.add_space(fold_w + ui.spacing().item_spacing.x);
+                    }
+                    let on = match (&row.kind, selected) {
+                        (RowKind::Bone(n), Some(Selected::Bone(s))) => n == s,
+                        (RowKind::Slot(n), Some(Selected::Slot(s))) => n == s,
+                        (RowKind::Bone(n), None) => Some(n.as_str()) == cursor_bone,
+                        _ => false,
+                    };
+                    let text = if row.depth == 0 {
+                        egui::RichText::new(&row.label).strong()
+                    } else {
+                        egui::RichText::new(&row.label)
+                    };
+                    let r = ui.add(egui::Button::selectable(on, text));
+                    if r.clicked() {
+                        out.jump = row.span.clone();
+                        out.select = match &row.kind {
+                            RowKind::Bone(n) => Some(Selected::Bone(n.clone())),
+                            RowKind::Slot(n) => Some(Selected::Slot(n.clone())),
+                            _ => None,
+                        };
+                        // Selected here, so already in view: no scroll.
+                        if let RowKind::Bone(n) | RowKind::Slot(n) = &row.kind {
+                            *followed = Some(n.clone());
+                        }
+                    }
+                });
+            }
+        });
+        if let Some(name) = toggle
+            && !self.collapsed.remove(&name)
+        {
+            self.collapsed.insert(name);
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_tree_nests_bones_slots_and_attachments_and_lists_skins_and_animations() {
+        let text = "skeleton\n\thip l10\n\thip.arm l5\n\t\t@ :rect w1 h1\n\thip.leg l5\nskin \"red\"\n\t@arm :circle d2\nanim \"wave\"\n\tarm\n\t\tr 0 -> 9\n";
+        let comp = crate::compile::compile(text);
+        let rows = rows(&comp, &HashSet::new());
+        let shown: Vec<(usize, &str)> = rows.iter().map(|r| (r.depth, r.label.as_str())).collect();
+        assert_eq!(
+            shown,
+            [
+                (0, "Skeleton (3 bones)"),
+                (1, "hip"),
+                (2, "arm"),
+                (3, "@arm"),
+                (4, "[arm]"),
+                (2, "leg"),
+                (0, "Skins"),
+                (1, "red"),
+                (0, "Animations"),
+                (1, "wave"),
+                (2, "hip.arm"),
+            ]
+        );
+        // Each row points at its own text.
+        let at =
+            |label: &str| rows.iter().find(|r| r.label == label).unwrap().span.clone().unwrap();
+        assert_eq!(&text[at("arm")], "hip.arm");
+        assert!(text[at("wave")].contains("wave"));
+        assert!(text[at("[arm]")].starts_with("@ :rect"));
+        // Folding `hip` hides its subtree.
+        let folded = super::rows(&comp, &HashSet::from(["hip".to_string()]));
+        assert!(folded.iter().all(|r| r.label != "arm" && r.label != "leg"));
+        assert!(folded.iter().any(|r| r.label == "hip" && r.collapsed));
+    }
+
+    #[test]
+    fn five_thousand_bones_build_without_recursion() {
+        let mut text = String::from("skeleton\n\tb0 l1\n");
+        let mut path = String::from("b0");
+        for i in 1..5000 {
+            path.push_str(&format!(".b{i}"));
+            if i % 50 == 0 {
+                path = format!("b{i}");
+            }
+            text.push_str(&format!("\t{path} l1\n"));
+        }
+        let comp = crate::compile::compile(&text);
+        let n = comp.armature.skeleton.bones.len();
+        let rows = rows(&comp, &HashSet::new());
+        assert_eq!(rows.iter().filter(|r| matches!(r.kind, RowKind::Bone(_))).count(), n);
+    }
+}
