@@ -25,8 +25,10 @@ const LAYERS: &[&[&str]] = &[
     &["runtime"],
     &["render"],
     &["formats"],
-    // The editor and the language server: two front ends on the same stages.
-    &["app", "lsp"],
+    // The language features and the language server (skelpad-ide).
+    &["lsp"],
+    // The editor: it answers with the same language features.
+    &["app"],
     // The command line opens the editor (`app::run`): the one wiring edge.
     &["cli"],
 ];
