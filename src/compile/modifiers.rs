@@ -1,6 +1,6 @@
 //! Timing modifiers (LANGUAGE-EXT.md, "Timing modifiers"): `delay N` and
-//! `chain N` on bone items, `from "SOURCE"`, `mirror`, `reverse` and
-//! `pingpong` on `anim` headers. They leave the keys as written and are
+//! `chain N` on bone items, `from "SOURCE"`, `mirror`, `swap`, `reverse`
+//! and `pingpong` on `anim` headers. They leave the keys as written and are
 //! applied to the compiled animations, after every animation is compiled
 //! and on every compile (they read only the section trees, the rig and the
 //! animations), so a fresh compile and an incremental one agree and every
@@ -8,7 +8,7 @@
 //!
 //! Order: `from` copies the source (the section's own channels replace the
 //! source's of the same bone and property, its events are added), then
-//! delays, then `mirror`, then `reverse`, then `pingpong`.
+//! delays, then `mirror`, then `swap`, then `reverse`, then `pingpong`.
 
 use std::sync::Arc;
 
@@ -54,6 +54,9 @@ pub(super) fn apply(
         if m.mirror {
             anim = mirrored(sk, &anim);
         }
+        if m.swap {
+            anim = swapped(sk, &anim);
+        }
         if m.reverse {
             anim = reversed(&anim);
         }
@@ -73,18 +76,20 @@ fn uses_modifiers(s: &AnimSection) -> bool {
 struct Merged {
     from: Option<(u32, crate::syntax::tree::Spanned<String>)>,
     mirror: bool,
+    swap: bool,
     reverse: bool,
     pingpong: bool,
 }
 
 fn merged(secs: &Sections<'_>) -> Merged {
-    let mut m = Merged { from: None, mirror: false, reverse: false, pingpong: false };
+    let mut m = Merged { from: None, mirror: false, swap: false, reverse: false, pingpong: false };
     for (at, s) in secs {
-        let AnimModifiers { from, reverse, pingpong, mirror } = &s.modifiers;
+        let AnimModifiers { from, reverse, pingpong, mirror, swap } = &s.modifiers;
         if let Some(f) = from {
             m.from = Some((*at, f.clone()));
         }
         m.mirror |= mirror.is_some();
+        m.swap |= swap.is_some();
         m.reverse |= reverse.is_some();
         m.pingpong |= pingpong.is_some();
     }
@@ -274,7 +279,21 @@ pub fn mirrored(sk: &Skeleton, a: &Animation) -> Animation {
     a
 }
 
+/// `a` with left and right partners trading their channels, values
+/// unchanged (`swap`: for rigs whose partners share a setup, like a side
+/// view's near and far legs).
+pub fn swapped(sk: &Skeleton, a: &Animation) -> Animation {
+    let mut a = a.clone();
+    mirror_or_swap(sk, &mut a, false);
+    a
+}
+
 fn mirror(sk: &Skeleton, a: &mut Animation) {
+    mirror_or_swap(sk, a, true);
+}
+
+/// [`mirror`] (`negate`) or [`swapped`].
+fn mirror_or_swap(sk: &Skeleton, a: &mut Animation, negate: bool) {
     let bone_partner = |b: BoneId| -> BoneId {
         let name = &sk.bones[b.index()].name;
         partner_name(name)
@@ -289,7 +308,8 @@ fn mirror(sk: &Skeleton, a: &mut Animation) {
     };
     for ch in &mut a.bones {
         let is_root = sk.bones[ch.bone.index()].parent.is_none();
-        let negate = ch.mode == ValueMode::RelativeToSetup
+        let negate = negate
+            && ch.mode == ValueMode::RelativeToSetup
             && match ch.property {
                 BoneProperty::Rotation => true,
                 BoneProperty::X => is_root,
