@@ -280,6 +280,18 @@ pub const REFERENCE: &[RefEntry] = &[
         example: "\t!footstep never 1 9",
     },
     RefEntry {
+        section: "Animation",
+        title: "delay N, chain N: play later",
+        text: "On a bone item: delay N plays the bone's timelines N frames late; chain N plays every bone below it N frames per generation late. Delays wrap around the loop (see LANGUAGE-EXT.md).",
+        example: "\tarm chain 3",
+    },
+    RefEntry {
+        section: "Animation",
+        title: "from \"ANIM\" mirror swap reverse pingpong",
+        text: "On the header: from copies another animation; mirror swaps -l/-r partners and negates what a mirror image needs; swap trades partners unchanged; reverse plays backwards; pingpong there and back.",
+        example: "anim \"back\" from \"wave\" reverse",
+    },
+    RefEntry {
         section: "IK",
         title: "ik: inverse kinematics",
         text: "One family per line: the tip bone, `to` the target bone, `up N` parents (or `from` a bone above the tip), then fabrik|arc and cw|ccw. The tip's origin reaches for the target; the target must not hang below the chain (see LANGUAGE-EXT.md).",
@@ -441,6 +453,9 @@ mod tests {
                 }
                 (_, 0) if line.starts_with("skin") => {
                     format!("{base}{line}\n\t@body[idle] :rect w2 h2\n")
+                }
+                (_, 0) if line.contains(" from ") => {
+                    format!("{base}anim \"wave\"\n\tarm\n\t\tx 0 -> 1\n{line}\n")
                 }
                 (_, 0) => format!("{base}{line}\n\tarm\n\t\tx 0 -> 1\n"),
                 ("Skins", 1) => format!("{base}skin \"s\"\n{line}\n"),
