@@ -7,7 +7,9 @@
 //!   bone where the world mirror image of its partner is; swap ∘ swap =
 //!   identity;
 //! - a delay (or a chain delay) of a whole loop = identity;
-//! - ping-pong of a palindrome = the palindrome played twice.
+//! - ping-pong of a palindrome = the palindrome played twice;
+//! - after `cycle` the pose at the end is the pose at 0, and cycle is
+//!   idempotent.
 //!
 //! Case counts keep this file to a few seconds in a debug build; set
 //! `PROPTEST_CASES=N` for a longer run.
@@ -16,7 +18,7 @@
 
 use proptest::prelude::*;
 use skelpad::compile::compile;
-use skelpad::compile::modifiers::{mirrored, ping_ponged, reversed, swapped};
+use skelpad::compile::modifiers::{cycled, mirrored, ping_ponged, reversed, swapped};
 use skelpad::model::{AnimId, Animation, Armature, SkinId};
 use skelpad::runtime::{Pose, evaluate};
 
@@ -157,6 +159,32 @@ proptest! {
                 prop_assert!((bx + ax).abs() < 1e-7 && (by - ay).abs() < 1e-7, "{} at {t}: axis", sk.bones[i].name);
             }
         }
+    }
+
+    #[test]
+    fn cycle_closes_the_loop_and_is_idempotent(anim in animation("a")) {
+        let comp = compile(&format!("{RIG}{anim}"));
+        let arm = &comp.armature;
+        let a = &arm.animations[0];
+        let c = cycled(&arm.skeleton, a);
+        let d = a.duration_secs;
+        prop_assert_eq!(c.duration_secs, d);
+        same_poses(arm, &c, &c, std::iter::once((d, 0.0)))?;
+        let cc = cycled(&arm.skeleton, &c);
+        same_poses(arm, &c, &cc, times(d).map(|t| (t, t)))?;
+        // Nothing changes before the last key of a timeline (the one before
+        // it, for a timeline whose last key is at the end and is replaced).
+        let last_key = a
+            .bones
+            .iter()
+            .map(|ch| match ch.keys.as_slice() {
+                [.., p, k] if k.time_secs >= d => p.time_secs,
+                [k] if k.time_secs >= d => 0.0,
+                [.., k] => k.time_secs,
+                [] => d,
+            })
+            .fold(d, f64::min);
+        same_poses(arm, a, &c, times(last_key).map(|t| (t, t)))?;
     }
 
     #[test]

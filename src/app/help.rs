@@ -287,8 +287,8 @@ pub const REFERENCE: &[RefEntry] = &[
     },
     RefEntry {
         section: "Animation",
-        title: "from \"ANIM\" mirror swap reverse pingpong",
-        text: "On the header: from copies another animation; mirror swaps -l/-r partners and negates what a mirror image needs; swap trades partners unchanged; reverse plays backwards; pingpong there and back.",
+        title: "from \"ANIM\" cycle mirror swap reverse pingpong",
+        text: "On the header: from copies another animation; cycle ends every numeric timeline on its frame-0 value; mirror swaps -l/-r partners and negates what a mirror image needs; swap trades partners unchanged; reverse plays backwards; pingpong there and back.",
         example: "anim \"back\" from \"wave\" reverse",
     },
     RefEntry {

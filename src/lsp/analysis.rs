@@ -714,7 +714,8 @@ const SLOT_TIMELINES: [(&str, &str); 6] = [
     ("a", "alpha"),
 ];
 /// Timing modifiers of an `anim` header (LANGUAGE-EXT.md).
-const ANIM_MODIFIERS: [(&str, &str); 5] = [
+const ANIM_MODIFIERS: [(&str, &str); 6] = [
+    ("cycle", "every numeric timeline ends on its value at frame 0"),
     ("from", "from \"ANIM\": start as a copy of another animation"),
     ("reverse", "play backwards"),
     ("pingpong", "play forwards, then backwards"),

@@ -348,6 +348,8 @@ pub struct AnimModifiers {
     pub mirror: Option<Span>,
     /// `swap`: left and right partners trade their channels, unmirrored.
     pub swap: Option<Span>,
+    /// `cycle`: every numeric timeline ends on its value at frame 0.
+    pub cycle: Option<Span>,
 }
 
 impl AnimModifiers {
@@ -358,6 +360,7 @@ impl AnimModifiers {
             || self.pingpong.is_some()
             || self.mirror.is_some()
             || self.swap.is_some()
+            || self.cycle.is_some()
     }
 }
 
