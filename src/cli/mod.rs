@@ -57,6 +57,10 @@ enum Command {
         /// Print the time spent parsing, compiling and evaluating one pose.
         #[arg(long)]
         timings: bool,
+        /// Also report motion lints (warnings: loop seams, pops, timelines
+        /// that change nothing, attachments never shown, long animations).
+        #[arg(long)]
+        lint: bool,
     },
     /// Evaluate poses: the setup pose and poses of each animation.
     Pose {
@@ -132,7 +136,9 @@ where
     };
     match cli.command {
         None => open_editor(cli.file),
-        Some(Command::Check { files, format, timings }) => check(&files, format, timings),
+        Some(Command::Check { files, format, timings, lint }) => {
+            check(&files, format, timings, lint)
+        }
         Some(Command::Pose { file, json, anim, skin, times, entity, draw }) => pose(
             &file,
             &PoseOptions {
@@ -224,7 +230,7 @@ pub fn find_animation(arm: &Armature, name: &str) -> Result<AnimId, String> {
     })
 }
 
-fn check(files: &[PathBuf], format: Format, timings: bool) -> i32 {
+fn check(files: &[PathBuf], format: Format, timings: bool, lint: bool) -> i32 {
     let mut code = EXIT_OK;
     let mut json_out = Vec::new();
     for path in files {
@@ -245,8 +251,11 @@ fn check(files: &[PathBuf], format: Format, timings: bool) -> i32 {
             std::time::Duration::ZERO
         };
         let t1 = Instant::now();
-        let comp = compile_checked(&text);
+        let mut comp = compile_checked(&text);
         let t_compile = t1.elapsed();
+        if lint {
+            crate::runtime::lint::lint(&mut comp);
+        }
         let t2 = Instant::now();
         let anim = (!comp.armature.animations.is_empty()).then_some(AnimId(0));
         let pose = evaluate(&comp.armature, anim, SkinId(0), 0.0);
