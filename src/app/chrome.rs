@@ -142,7 +142,7 @@ impl SkelpadApp {
             }
             // An event the playhead just passed flashes here.
             if let Some(ev) = self.playback.flash(self.now) {
-                ui.colored_label(egui::Color32::from_rgb(0xD0, 0x40, 0xC0), format!("▶ {ev}"))
+                ui.colored_label(egui::Color32::from_rgb(0xD0, 0x40, 0xC0), format!("event: {ev}"))
                     .on_hover_text(
                         "an event of the animation fired (the timeline marks its events)",
                     );

@@ -58,6 +58,10 @@ enum Command {
         /// Print the time spent parsing, compiling and evaluating one pose.
         #[arg(long)]
         timings: bool,
+        /// Also report motion lints (warnings: loop seams, pops, timelines
+        /// that change nothing, attachments never shown, long animations).
+        #[arg(long)]
+        lint: bool,
     },
     /// Evaluate poses: the setup pose and poses of each animation.
     Pose {
@@ -134,7 +138,9 @@ where
     };
     match cli.command {
         None => open_editor(cli.file),
-        Some(Command::Check { files, format, timings }) => check(&files, format, timings),
+        Some(Command::Check { files, format, timings, lint }) => {
+            check(&files, format, timings, lint)
+        }
         Some(Command::Pose { file, json, anim, skin, times, entity, draw }) => pose(
             &file,
             &PoseOptions {
@@ -226,7 +232,7 @@ pub fn find_animation(arm: &Armature, name: &str) -> Result<AnimId, String> {
     })
 }
 
-fn check(files: &[PathBuf], format: Format, timings: bool) -> i32 {
+fn check(files: &[PathBuf], format: Format, timings: bool, lint: bool) -> i32 {
     let mut code = EXIT_OK;
     let mut json_out = Vec::new();
     for path in files {
@@ -256,6 +262,9 @@ fn check(files: &[PathBuf], format: Format, timings: bool) -> i32 {
         for d in missing {
             let at = comp.diagnostics.partition_point(|e| e.span.start <= d.span.start);
             comp.diagnostics.insert(at, d);
+        }
+        if lint {
+            crate::runtime::lint::lint(&mut comp);
         }
         let t2 = Instant::now();
         let anim = (!comp.armature.animations.is_empty()).then_some(AnimId(0));

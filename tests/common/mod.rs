@@ -159,6 +159,9 @@ pub fn help_context(e: &skelpad::syntax::reference::RefEntry) -> String {
         // At frame 5 of "a" (a step of 5 frames), `arm` has moved 1 along x.
         ("Expect", 0) => format!("{base}anim \"a\"\n\tarm\n\t\tx 0 -> 1\n{line}\n\tarm x1\n"),
         ("Expect", 1) => format!("{base}expect\n{line}\n"),
+        (_, 0) if line.contains(" from ") => {
+            format!("{base}anim \"wave\"\n\tarm\n\t\tx 0 -> 1\n{line}\n")
+        }
         (_, 0) => format!("{base}{line}\n\tarm\n\t\tx 0 -> 1\n"),
         ("Skins", 1) => format!("{base}skin \"s\"\n{line}\n"),
         ("Order", 1) => format!("{base}order\n{line}\n"),

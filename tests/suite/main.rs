@@ -24,6 +24,7 @@ mod grammar;
 mod ik;
 mod incremental;
 mod layering;
+mod lint;
 mod lottie;
 mod lsp;
 mod modifiers;

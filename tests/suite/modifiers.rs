@@ -4,9 +4,12 @@
 //!
 //! - reverse ∘ reverse = identity;
 //! - mirror ∘ mirror = identity on a symmetric rig, and mirror puts each
-//!   bone where the world mirror image of its partner is;
+//!   bone where the world mirror image of its partner is; swap ∘ swap =
+//!   identity;
 //! - a delay (or a chain delay) of a whole loop = identity;
-//! - ping-pong of a palindrome = the palindrome played twice.
+//! - ping-pong of a palindrome = the palindrome played twice;
+//! - after `cycle` the pose at the end is the pose at 0, and cycle is
+//!   idempotent.
 //!
 //! Case counts keep this file to a few seconds in a debug build; set
 //! `PROPTEST_CASES=N` for a longer run.
@@ -15,7 +18,7 @@
 
 use proptest::prelude::*;
 use skelpad::compile::compile;
-use skelpad::compile::modifiers::{mirrored, ping_ponged, reversed};
+use skelpad::compile::modifiers::{cycled, mirrored, ping_ponged, reversed, swapped};
 use skelpad::model::{AnimId, Animation, Armature, SkinId};
 use skelpad::runtime::{Pose, evaluate};
 
@@ -133,6 +136,8 @@ proptest! {
         let a = &arm.animations[0];
         let mm = mirrored(&arm.skeleton, &mirrored(&arm.skeleton, a));
         same_poses(arm, a, &mm, times(a.duration_secs).map(|t| (t, t)))?;
+        let ss = swapped(&arm.skeleton, &swapped(&arm.skeleton, a));
+        same_poses(arm, a, &ss, times(a.duration_secs).map(|t| (t, t)))?;
         // Each bone of the mirrored animation is where the mirror image
         // (x → −x) of its partner is in the original, pointing the mirrored
         // way.
@@ -154,6 +159,32 @@ proptest! {
                 prop_assert!((bx + ax).abs() < 1e-7 && (by - ay).abs() < 1e-7, "{} at {t}: axis", sk.bones[i].name);
             }
         }
+    }
+
+    #[test]
+    fn cycle_closes_the_loop_and_is_idempotent(anim in animation("a")) {
+        let comp = compile(&format!("{RIG}{anim}"));
+        let arm = &comp.armature;
+        let a = &arm.animations[0];
+        let c = cycled(&arm.skeleton, a);
+        let d = a.duration_secs;
+        prop_assert_eq!(c.duration_secs, d);
+        same_poses(arm, &c, &c, std::iter::once((d, 0.0)))?;
+        let cc = cycled(&arm.skeleton, &c);
+        same_poses(arm, &c, &cc, times(d).map(|t| (t, t)))?;
+        // Nothing changes before the last key of a timeline (the one before
+        // it, for a timeline whose last key is at the end and is replaced).
+        let last_key = a
+            .bones
+            .iter()
+            .map(|ch| match ch.keys.as_slice() {
+                [.., p, k] if k.time_secs >= d => p.time_secs,
+                [k] if k.time_secs >= d => 0.0,
+                [.., k] => k.time_secs,
+                [] => d,
+            })
+            .fold(d, f64::min);
+        same_poses(arm, a, &c, times(last_key).map(|t| (t, t)))?;
     }
 
     #[test]
@@ -223,7 +254,8 @@ fn header_modifiers_in_a_script() {
     let text = format!(
         "{RIG}anim \"a\" 10fps\n\tarm-l\n\t\tr 0 -> 40 -> 10\n\t!hit\n\t\ts \"hand-l\" -> \"hand-r\"\n\
          anim \"m\" from \"a\" mirror\nanim \"r\" from \"a\" reverse\nanim \"p\" from \"a\" pingpong\n\
-         anim \"mr\" from \"a\" mirror reverse\nanim \"x\" from \"nope\"\nanim \"y\" from \"m\"\n"
+         anim \"mr\" from \"a\" mirror reverse\nanim \"x\" from \"nope\"\nanim \"y\" from \"m\"\n\
+         anim \"s\" from \"a\" swap\n"
     );
     let comp = compile(&text);
     let msgs: Vec<&str> = comp.diagnostics.iter().map(|d| d.message.as_str()).collect();
@@ -231,7 +263,7 @@ fn header_modifiers_in_a_script() {
     assert!(msgs.contains(&"\"m\" is itself made `from` another animation"), "{msgs:?}");
     let arm = &comp.armature;
     let by = |n: &str| arm.animations.iter().find(|a| a.name == n).unwrap().clone();
-    let (a, m, r, p, mr) = (by("a"), by("m"), by("r"), by("p"), by("mr"));
+    let (a, m, r, p, mr, sw) = (by("a"), by("m"), by("r"), by("p"), by("mr"), by("s"));
     let d = a.duration_secs;
     assert_eq!(d, 1.0);
     let sk = &arm.skeleton;
@@ -241,6 +273,15 @@ fn header_modifiers_in_a_script() {
     cmp(&m, &mirrored(sk, &a));
     cmp(&r, &reversed(&a));
     cmp(&mr, &reversed(&mirrored(sk, &a)));
+    cmp(&sw, &swapped(sk, &a));
+    // swap moves arm-l's rotation to arm-r unchanged: +40 at 0.5 s.
+    let rot = |x: &Animation, bone: &str| {
+        let i = sk.bones.iter().position(|b| b.name == bone).unwrap();
+        let setup = sk.bones[i].setup.rotation_rad;
+        (pose(arm, x, 0.5).bones[i].local.rotation_rad - setup).to_degrees()
+    };
+    assert!((rot(&sw, "hip.arm-r") - 40.0).abs() < 1e-9, "{}", rot(&sw, "hip.arm-r"));
+    assert!((rot(&m, "hip.arm-r") + 40.0).abs() < 1e-9, "{}", rot(&m, "hip.arm-r"));
     assert_eq!(p.duration_secs, 2.0);
     // Events: mirrored payloads, reversed times, and there and back again.
     let ev = |x: &Animation| -> Vec<(f64, String)> {
@@ -257,6 +298,7 @@ fn header_modifiers_in_a_script() {
     };
     assert_eq!(ev(&a), [(0.0, "hand-l".into()), (0.5, "hand-r".into())]);
     assert_eq!(ev(&m), [(0.0, "hand-r".into()), (0.5, "hand-l".into())]);
+    assert_eq!(ev(&sw), ev(&m));
     assert_eq!(ev(&r), [(0.5, "hand-r".into()), (1.0, "hand-l".into())]);
     assert_eq!(ev(&p), [(0.0, "hand-l".into()), (0.5, "hand-r".into()), (1.5, "hand-r".into())]);
 }

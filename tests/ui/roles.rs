@@ -95,7 +95,8 @@ fn plausible(role: Role, s: &str) -> bool {
         Role::Option => {
             s.contains(':')
                 || s.starts_with('~')
-                || ["from", "reverse", "pingpong", "mirror", "delay", "chain"].contains(&s)
+                || ["from", "reverse", "pingpong", "mirror", "swap", "cycle", "delay", "chain"]
+                    .contains(&s)
         }
         Role::Loop => s == "{" || s.starts_with('}'),
         Role::Event => s.starts_with('!'),

@@ -840,6 +840,22 @@ const SLOT_TIMELINES: [(&str, &str); 6] = [
     ("b", "blue"),
     ("a", "alpha"),
 ];
+/// Timing modifiers of an `anim` header (LANGUAGE-EXT.md).
+const ANIM_MODIFIERS: [(&str, &str); 6] = [
+    ("cycle", "every numeric timeline ends on its value at frame 0"),
+    ("from", "from \"ANIM\": start as a copy of another animation"),
+    ("reverse", "play backwards"),
+    ("pingpong", "play forwards, then backwards"),
+    ("mirror", "swap -l/-r partners and mirror their motion"),
+    ("swap", "swap -l/-r partners' channels unchanged"),
+];
+
+/// Timing modifiers of a bone item (LANGUAGE-EXT.md).
+const ITEM_MODIFIERS: [(&str, &str); 2] = [
+    ("delay", "delay N: this bone plays N frames late, wrapping around the loop"),
+    ("chain", "chain N: every bone below plays N frames per generation late"),
+];
+
 /// The payload kinds that start an event line.
 const EVENT_KINDS: [(&str, &str); 4] = [
     ("e", "e ! -> !: fires without a payload"),
@@ -1104,6 +1120,16 @@ impl<'a> Completer<'a> {
                 ];
                 self.push_all(&fps, CompletionItemKind::UNIT);
                 self.push_all(&SECTION_OPTIONS, CompletionItemKind::OPERATOR);
+                if self.prev_token() == Some("from") {
+                    for a in &self.comp.armature.animations {
+                        self.push(
+                            &format!("\"{}\"", a.name),
+                            CompletionItemKind::VALUE,
+                            "animation",
+                        );
+                    }
+                }
+                self.push_all(&ANIM_MODIFIERS, CompletionItemKind::KEYWORD);
                 return;
             }
             _ => return,
@@ -1256,6 +1282,10 @@ impl<'a> Completer<'a> {
             self.push("!", CompletionItemKind::FUNCTION, "!NAME: an event item");
         } else if self.depth == 1 {
             self.push_all(&SECTION_OPTIONS, CompletionItemKind::OPERATOR);
+            let line = self.before.trim_start();
+            if !line.starts_with('@') && !line.starts_with('!') {
+                self.push_all(&ITEM_MODIFIERS, CompletionItemKind::KEYWORD);
+            }
         } else if self.depth == 2 && self.in_event_item() {
             if self.first_token {
                 self.push_all(&EVENT_KINDS, CompletionItemKind::PROPERTY);

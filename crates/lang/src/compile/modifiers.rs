@@ -1,6 +1,6 @@
 //! Timing modifiers (LANGUAGE-EXT.md, "Timing modifiers"): `delay N` and
-//! `chain N` on bone items, `from "SOURCE"`, `mirror`, `reverse` and
-//! `pingpong` on `anim` headers. They leave the keys as written and are
+//! `chain N` on bone items, `from "SOURCE"`, `cycle`, `mirror`, `swap`,
+//! `reverse` and `pingpong` on `anim` headers. They leave the keys as written and are
 //! applied to the compiled animations, after every animation is compiled
 //! and on every compile (they read only the section trees, the rig and the
 //! animations), so a fresh compile and an incremental one agree and every
@@ -8,7 +8,8 @@
 //!
 //! Order: `from` copies the source (the section's own channels replace the
 //! source's of the same bone and property, its events are added), then
-//! delays, then `mirror`, then `reverse`, then `pingpong`.
+//! `cycle`, then delays, then `mirror`, then `swap`, then `reverse`, then
+//! `pingpong`.
 
 use std::sync::Arc;
 
@@ -50,9 +51,15 @@ pub(super) fn apply(
             },
             None => Animation::clone(own),
         };
+        if m.cycle {
+            anim = cycled(sk, &anim);
+        }
         delays(secs, rig, sk, &mut anim, diags);
         if m.mirror {
             anim = mirrored(sk, &anim);
+        }
+        if m.swap {
+            anim = swapped(sk, &anim);
         }
         if m.reverse {
             anim = reversed(&anim);
@@ -72,19 +79,30 @@ fn uses_modifiers(s: &AnimSection) -> bool {
 /// last one written, with its section's start).
 struct Merged {
     from: Option<(u32, crate::syntax::tree::Spanned<String>)>,
+    cycle: bool,
     mirror: bool,
+    swap: bool,
     reverse: bool,
     pingpong: bool,
 }
 
 fn merged(secs: &Sections<'_>) -> Merged {
-    let mut m = Merged { from: None, mirror: false, reverse: false, pingpong: false };
+    let mut m = Merged {
+        from: None,
+        cycle: false,
+        mirror: false,
+        swap: false,
+        reverse: false,
+        pingpong: false,
+    };
     for (at, s) in secs {
-        let AnimModifiers { from, reverse, pingpong, mirror } = &s.modifiers;
+        let AnimModifiers { from, reverse, pingpong, mirror, swap, cycle } = &s.modifiers;
         if let Some(f) = from {
             m.from = Some((*at, f.clone()));
         }
         m.mirror |= mirror.is_some();
+        m.swap |= swap.is_some();
+        m.cycle |= cycle.is_some();
         m.reverse |= reverse.is_some();
         m.pingpong |= pingpong.is_some();
     }
@@ -152,6 +170,58 @@ fn derive(src: &Animation, own: &Animation) -> Animation {
     a.events.extend(own.events.iter().map(|e| Event { frame: e.time_secs * a.fps, ..e.clone() }));
     a.events.sort_by(|x, y| x.time_secs.total_cmp(&y.time_secs));
     a.duration_secs = a.duration_secs.max(own.duration_secs);
+    a
+}
+
+/// `a` with every numeric channel (bone position, rotation, scale; slot
+/// color components) ending on the value it has at time 0 (`cycle`): a key
+/// with that value at the animation's end, replacing a key already there
+/// (the curve into it is the previous key's). The value at time 0 is the
+/// first key's when it is at 0, else the setup value (no offset, scale 1,
+/// the slot's setup color). Flips, attachment switches and events are
+/// left alone (a stepped value at the very end shows for no time).
+pub fn cycled(sk: &Skeleton, a: &Animation) -> Animation {
+    let mut a = a.clone();
+    let d = a.duration_secs;
+    if d <= 0.0 {
+        return a;
+    }
+    let close = |keys: &mut Vec<Key<f64>>, setup: f64| {
+        let Some(first) = keys.first() else { return };
+        let start = if first.time_secs <= 0.0 { first.value } else { setup };
+        match keys.last_mut() {
+            Some(k) if k.time_secs >= d => k.value = start,
+            _ => keys.push(Key { time_secs: d, value: start, curve: crate::model::Curve::LINEAR }),
+        }
+    };
+    for ch in &mut a.bones {
+        let setup = match (ch.mode, ch.property) {
+            (ValueMode::RelativeToSetup, BoneProperty::ScaleX | BoneProperty::ScaleY) => 1.0,
+            (ValueMode::RelativeToSetup, _) => 0.0,
+            // (Absolute channels, from imports: the setup value itself.)
+            (ValueMode::Absolute, p) => {
+                let s = sk.bones.get(ch.bone.index()).map(|b| b.setup);
+                s.map_or(0.0, |s| match p {
+                    BoneProperty::X => s.x,
+                    BoneProperty::Y => s.y,
+                    BoneProperty::Rotation => s.rotation_rad,
+                    BoneProperty::ScaleX => s.scale_x,
+                    BoneProperty::ScaleY => s.scale_y,
+                })
+            }
+        };
+        close(&mut ch.keys, setup);
+    }
+    for ch in &mut a.slot_colors {
+        let c = sk.slots.get(ch.slot.index()).map_or([1.0; 4], |s| s.color.to_array());
+        let i = match ch.component {
+            crate::model::ColorComponent::R => 0,
+            crate::model::ColorComponent::G => 1,
+            crate::model::ColorComponent::B => 2,
+            crate::model::ColorComponent::A => 3,
+        };
+        close(&mut ch.keys, c[i]);
+    }
     a
 }
 
@@ -274,7 +344,21 @@ pub fn mirrored(sk: &Skeleton, a: &Animation) -> Animation {
     a
 }
 
+/// `a` with left and right partners trading their channels, values
+/// unchanged (`swap`: for rigs whose partners share a setup, like a side
+/// view's near and far legs).
+pub fn swapped(sk: &Skeleton, a: &Animation) -> Animation {
+    let mut a = a.clone();
+    mirror_or_swap(sk, &mut a, false);
+    a
+}
+
 fn mirror(sk: &Skeleton, a: &mut Animation) {
+    mirror_or_swap(sk, a, true);
+}
+
+/// [`mirror`] (`negate`) or [`swapped`].
+fn mirror_or_swap(sk: &Skeleton, a: &mut Animation, negate: bool) {
     let bone_partner = |b: BoneId| -> BoneId {
         let name = &sk.bones[b.index()].name;
         partner_name(name)
@@ -289,7 +373,8 @@ fn mirror(sk: &Skeleton, a: &mut Animation) {
     };
     for ch in &mut a.bones {
         let is_root = sk.bones[ch.bone.index()].parent.is_none();
-        let negate = ch.mode == ValueMode::RelativeToSetup
+        let negate = negate
+            && ch.mode == ValueMode::RelativeToSetup
             && match ch.property {
                 BoneProperty::Rotation => true,
                 BoneProperty::X => is_root,

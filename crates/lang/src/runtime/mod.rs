@@ -2,6 +2,7 @@
 //! argument, never read from a clock.
 
 pub mod expect;
+pub mod lint;
 pub mod report;
 
 use crate::model::*;

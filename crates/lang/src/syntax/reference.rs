@@ -227,6 +227,18 @@ pub const REFERENCE: &[RefEntry] = &[
         example: "\t!footstep never 1 9",
     },
     RefEntry {
+        section: "Animation",
+        title: "delay N, chain N: play later",
+        text: "On a bone item: delay N plays the bone's timelines N frames late; chain N plays every bone below it N frames per generation late. Delays wrap around the loop (see LANGUAGE-EXT.md).",
+        example: "\tarm chain 3",
+    },
+    RefEntry {
+        section: "Animation",
+        title: "from \"ANIM\" cycle mirror swap reverse pingpong",
+        text: "On the header: from copies another animation; cycle ends every numeric timeline on its frame-0 value; mirror swaps -l/-r partners and negates what a mirror image needs; swap trades partners unchanged; reverse plays backwards; pingpong there and back.",
+        example: "anim \"back\" from \"wave\" reverse",
+    },
+    RefEntry {
         section: "IK",
         title: "ik: inverse kinematics",
         text: "One family per line: the tip bone, `to` the target bone, `up N` parents (or `from` a bone above the tip), then fabrik|arc and cw|ccw. The tip's origin reaches for the target; the target must not hang below the chain (docs/reference.md, IK).",

@@ -334,7 +334,7 @@ pub struct AnimSection {
     pub modifiers: AnimModifiers,
 }
 
-/// `from "SOURCE"`, `reverse`, `pingpong`, `mirror` on an `anim` header;
+/// `from "SOURCE"`, `reverse`, `pingpong`, `mirror`, `swap` on an `anim` header;
 /// each with the span of its word(s).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct AnimModifiers {
@@ -344,8 +344,12 @@ pub struct AnimModifiers {
     pub reverse: Option<Span>,
     /// `pingpong`: plays forwards, then backwards (twice as long).
     pub pingpong: Option<Span>,
-    /// `mirror`: left and right swapped (see LANGUAGE-EXT.md).
+    /// `mirror`: left and right swapped and mirrored (see LANGUAGE-EXT.md).
     pub mirror: Option<Span>,
+    /// `swap`: left and right partners trade their channels, unmirrored.
+    pub swap: Option<Span>,
+    /// `cycle`: every numeric timeline ends on its value at frame 0.
+    pub cycle: Option<Span>,
 }
 
 impl AnimModifiers {
@@ -355,6 +359,8 @@ impl AnimModifiers {
             || self.reverse.is_some()
             || self.pingpong.is_some()
             || self.mirror.is_some()
+            || self.swap.is_some()
+            || self.cycle.is_some()
     }
 }
 

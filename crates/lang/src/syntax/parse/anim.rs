@@ -366,6 +366,8 @@ impl Parser {
                 "reverse" => Some(&mut a.modifiers.reverse),
                 "pingpong" => Some(&mut a.modifiers.pingpong),
                 "mirror" => Some(&mut a.modifiers.mirror),
+                "swap" => Some(&mut a.modifiers.swap),
+                "cycle" => Some(&mut a.modifiers.cycle),
                 _ => None,
             };
             if let Some(slot) = word {
@@ -390,7 +392,8 @@ impl Parser {
                 self.apply_opts(&mut a.opts, &o, header, t);
             } else {
                 let mut d = Diagnostic::error(tok_span(header, t), format!("unexpected `{}` in animation header", clip(t.text)))
-                    .hint("the header takes a \"name\", a frame rate like `24fps`, defaults `frame:step:easing` like `0:5:li` and the modifiers `from \"ANIM\"`, `reverse`, `pingpong`, `mirror`");
+                    .hint("the header takes a \"name\", a frame rate like `24fps` and defaults `frame:step:easing` like `0:5:li`")
+                    .hint("and the timing modifiers `from \"ANIM\"`, `reverse`, `pingpong`, `mirror`, `swap`, `cycle`");
                 if t.text.starts_with('"') {
                     d = d.hint("names are written in double quotes and cannot contain spaces");
                 }
