@@ -64,7 +64,8 @@ def main():
     for script in scripts:
         every = out_dir / (Path(script).stem + ".json")
         skelpad(binary, "export", script, "-o", str(every))
-        names = [m["cm"] for m in json.loads(every.read_text())["markers"]]
+        # Animations are the markers with a length; events have none.
+        names = [m["cm"] for m in json.loads(every.read_text())["markers"] if m["dr"] > 0]
         for anim in names:
             stem = out_dir / (Path(script).stem + "_" + anim)
             lottie = stem.with_suffix(".json")

@@ -125,6 +125,7 @@ fn scopes_of(role: Role) -> &'static [&'static str] {
         Role::Boolean => &["constant.language.boolean"],
         Role::AttachmentRef => &["entity.name.tag.attachment"],
         Role::Option => &[
+            "keyword.other.modifier",
             "punctuation.separator.options",
             "support.function.easing",
             "constant.numeric",
@@ -140,7 +141,11 @@ fn scopes_of(role: Role) -> &'static [&'static str] {
             "constant.numeric",
         ],
         Role::Advance => &["keyword.operator.advance"],
-        Role::Event => &["entity.name.function.event", "punctuation.definition.event"],
+        Role::Event => &[
+            "entity.name.function.event",
+            "punctuation.definition.event",
+            "keyword.other.event.fire",
+        ],
         Role::PathCommand => &["keyword.operator.path", "keyword.operator.path.switch"],
         Role::Comment => &["comment.line.number-sign", "punctuation.definition.comment"],
         Role::Invalid => &[],

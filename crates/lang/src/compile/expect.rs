@@ -9,9 +9,9 @@ use super::names::resolve_or_explain;
 use super::rig::RigOutput;
 use super::source::{Reference, Target};
 use crate::model::{AnimId, Armature, BoneId, clean_fps};
-use crate::syntax::Diagnostic;
 use crate::syntax::Span;
 use crate::syntax::tree::{EventExpect, ExpectProp, ExpectSection, Spanned};
+use crate::syntax::{Diagnostic, clip, quote_list};
 
 /// One resolved `expect` section: the pose to evaluate and its lines.
 #[derive(Clone, Debug, PartialEq)]
@@ -198,15 +198,17 @@ pub(crate) fn resolve_section(
                     names.dedup();
                     let mut d = Diagnostic::error(
                         l.target.span,
-                        format!("animation \"{}\" fires no event `{}`", a.name, l.target.node),
+                        format!(
+                            "animation \"{}\" fires no event `{}`",
+                            clip(&a.name),
+                            clip(&l.target.node)
+                        ),
                     );
                     match super::names::closest(&l.target.node, names.iter().copied()) {
                         Some(c) => d = d.hint(format!("did you mean `{c}`?")),
                         None if names.is_empty() => d = d.hint("it fires no events"),
                         None => {
-                            let list: Vec<String> =
-                                names.iter().map(|n| format!("`{n}`")).collect();
-                            d = d.hint(format!("its events: {}", list.join(", ")));
+                            d = d.hint(format!("its events: {}", quote_list(names)));
                         }
                     }
                     out.diagnostics.push(d.hint("the expectation is not checked"));

@@ -130,7 +130,7 @@ pub(super) fn event_line(
         diags.push(
             Diagnostic::error(
                 tok_span(line, head),
-                format!("`{}` is not an event payload kind", head.text),
+                format!("`{}` is not an event payload kind", clip(head.text)),
             )
             .hint("an event line starts with `e` (no payload, fired by `!`), `i` (whole number), `f` (number) or `s` (\"string\")"),
         );
@@ -196,7 +196,8 @@ pub(super) fn event_line(
         let mut d = Diagnostic::error(
             sp,
             format!(
-                "unexpected `{s}` in event line: expected {expected}, an advance `->`, options `F:S:E>`, `{{` or `}}`"
+                "unexpected `{}` in event line: expected {expected}, an advance `->`, options `F:S:E>`, `{{` or `}}`",
+                clip(s)
             ),
         );
         if kind == EventKind::Int && token::number(s.trim_start_matches(['+', '*'])).is_some() {

@@ -167,7 +167,7 @@ impl Parser {
             self.push(
                 Diagnostic::error(
                     tok_span(line, &head),
-                    format!("`{}` is not an event name", head.text),
+                    format!("`{}` is not an event name", clip(head.text)),
                 )
                 .hint(EVENT_LINE_HINT),
             );
@@ -235,7 +235,7 @@ impl Parser {
                 self.push(
                     Diagnostic::error(
                         tok_span(line, t),
-                        format!("unexpected `{}` in an event expectation", t.text),
+                        format!("unexpected `{}` in an event expectation", clip(t.text)),
                     )
                     .hint(EVENT_LINE_HINT),
                 );

@@ -197,7 +197,7 @@ impl Parser {
                     Some(what) => self.push(
                         Diagnostic::error(
                             tok_span(line, t),
-                            format!("`{}` has no value: the {what} is missing", t.text),
+                            format!("`{}` has no value: the {what} is missing", clip(t.text)),
                         )
                         .hint(format!(
                             "write the number right after the letter, e.g. `{}10`",
