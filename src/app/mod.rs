@@ -388,6 +388,36 @@ impl SkelpadApp {
         if out.select.is_some() {
             self.selected = out.select;
         }
+        if let Some((span, name)) = out.rename {
+            self.rename_bone(ui.ctx(), span, &name);
+        }
+    }
+
+    /// Renames the bone whose name is written at `span` to `new_name` (its
+    /// last segment) everywhere it is named, as the language server's
+    /// rename does (`lsp::analysis::rename_bone`): one undo step, the
+    /// cursor kept on its token. A name the language cannot take, or a
+    /// bone that no longer resolves, changes nothing and says why.
+    fn rename_bone(&mut self, ctx: &egui::Context, span: std::ops::Range<usize>, new_name: &str) {
+        let Some(at) = span.end.checked_sub(1) else { return };
+        let comp = &self.doc.analysis.comp;
+        match crate::lsp::analysis::rename_bone(&self.doc.text, comp, at as u32, new_name) {
+            Ok(edits) if edits.is_empty() => self.say("Nothing to rename", false),
+            Ok(edits) => {
+                let mut text = self.doc.text.clone();
+                // Sorted and apart: applied from the last, the earlier
+                // spans stay where they are.
+                for (sp, with) in edits.iter().rev() {
+                    text.replace_range(sp.range(), with);
+                }
+                drag::mark_undo_point(ctx, &self.doc.text);
+                self.editor.follow_replacement(ctx, &self.doc.text, &text);
+                self.doc.text = text;
+                self.doc.sync();
+                self.say(format!("Renamed to `{new_name}` in {} places", edits.len()), false);
+            }
+            Err(why) => self.say(format!("Not renamed: {why}"), true),
+        }
     }
 
     /// The script editor with the Problems list below it.

@@ -63,6 +63,8 @@ pub struct Outline {
     /// The bone or slot last highlighted: when another one is, the tree
     /// scrolls to it.
     followed: Option<String>,
+    /// The rename being typed, if any (a bone row's context menu opens it).
+    renaming: Option<Renaming>,
 }
 
 /// What a click in the outline asked for.
@@ -71,6 +73,28 @@ pub struct OutlineOutput {
     pub jump: Option<Range<usize>>,
     /// Select this on the canvas.
     pub select: Option<Selected>,
+    /// Rename a bone: where its name is written (the row's span) and the
+    /// new last segment of its name.
+    pub rename: Option<(Range<usize>, String)>,
+}
+
+/// A rename being typed in the outline: which bone (full name), where its
+/// name is written, and the text field's content.
+struct Renaming {
+    bone: String,
+    span: Range<usize>,
+    name: String,
+    /// Whether the field was focused once (it takes the focus when it opens).
+    focused: bool,
+}
+
+impl Renaming {
+    /// A rename of bone `bone` written at `span`, the field holding its
+    /// last segment.
+    fn of(bone: &str, span: Range<usize>) -> Self {
+        let short = bone.rsplit('.').next().unwrap_or(bone).to_owned();
+        Renaming { bone: bone.to_owned(), span, name: short, focused: false }
+    }
 }
 
 /// The outline's rows for `comp`, bones under their parents, with the
@@ -242,8 +266,9 @@ impl Outline {
         selected: Option<&Selected>,
         cursor_bone: Option<&str>,
     ) -> OutlineOutput {
-        let mut out = OutlineOutput { jump: None, select: None };
+        let mut out = OutlineOutput { jump: None, select: None, rename: None };
         ui.strong("Outline");
+        self.rename_field(ui, &mut out);
         let rows = self.rows(comp, generation).to_vec();
         let row_h = ui.spacing().interact_size.y;
         let mut toggle: Option<String> = None;
@@ -271,6 +296,7 @@ impl Outline {
             }
         }
         let followed = &mut self.followed;
+        let renaming = &mut self.renaming;
         area.show_rows(ui, row_h, rows.len(), |ui, range| {
             for row in &rows[range] {
                 ui.horizontal(|ui| {
@@ -300,6 +326,14 @@ impl Outline {
                         egui::RichText::new(&row.label)
                     };
                     let r = ui.add(egui::Button::selectable(on, text));
+                    if let (RowKind::Bone(n), Some(span)) = (&row.kind, &row.span) {
+                        r.context_menu(|ui| {
+                            if ui.button("Rename…").clicked() {
+                                *renaming = Some(Renaming::of(n, span.clone()));
+                                ui.close();
+                            }
+                        });
+                    }
                     if r.clicked() {
                         out.jump = row.span.clone();
                         out.select = match &row.kind {
@@ -321,6 +355,46 @@ impl Outline {
             self.collapsed.insert(name);
         }
         out
+    }
+
+    /// Opens the rename field for the bone of `row` (what its context
+    /// menu's "Rename…" does); other rows are left alone.
+    pub fn begin_rename(&mut self, row: &Row) {
+        if let (RowKind::Bone(n), Some(span)) = (&row.kind, &row.span) {
+            self.renaming = Some(Renaming::of(n, span.clone()));
+        }
+    }
+
+    /// The field where a bone's new name is typed (under the heading while
+    /// a rename is open): Enter or "Rename" asks for it, Escape or "Cancel"
+    /// drops it.
+    fn rename_field(&mut self, ui: &mut egui::Ui, out: &mut OutlineOutput) {
+        let Some(rn) = self.renaming.as_mut() else { return };
+        let mut done = false;
+        ui.horizontal_wrapped(|ui| {
+            let label = ui.label(format!("Rename `{}` to", rn.bone));
+            let field = ui.add(
+                egui::TextEdit::singleline(&mut rn.name)
+                    .desired_width(120.0)
+                    .id_salt("outline.rename"),
+            );
+            let field = field.labelled_by(label.id);
+            if !rn.focused {
+                field.request_focus();
+                rn.focused = true;
+            }
+            let enter = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+            if enter || ui.button("Rename").clicked() {
+                out.rename = Some((rn.span.clone(), rn.name.trim().to_owned()));
+                done = true;
+            }
+            if ui.button("Cancel").clicked() || ui.input(|i| i.key_pressed(egui::Key::Escape)) {
+                done = true;
+            }
+        });
+        if done {
+            self.renaming = None;
+        }
     }
 }
 

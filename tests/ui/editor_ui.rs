@@ -1590,3 +1590,45 @@ fn the_outline_follows_the_bone_under_the_cursor() {
     h.get_by_label("b250");
     assert!(h.query_by_label("b0").is_none(), "scrolled away from the top");
 }
+
+/// "Rename…" on a bone of the outline renames it wherever it is named
+/// (the language server's rename: its line, the bones and slots below it,
+/// the animation's items), as one undo step; a name the language cannot
+/// take changes nothing and says why.
+#[test]
+fn the_outline_renames_a_bone_everywhere_in_one_undo_step() {
+    let text = "skeleton\n\tarm l40\n\tarm.hand l20\n\t\t@ :rect w4 h4\nanim \"wave\" 10fps\n\tarm\n\t\tr 0 -> 90\n\tarm.hand\n\t\tr 0 -> 45\n\t@hand\n\t\ta 1 -> 0.5\n";
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(dir.path(), "r.skel2d", text);
+    let mut h = Setup::new(Some(&path)).build();
+    h.state_mut().settings.view.show_outline = true;
+    h.run_steps(3);
+    let open_rename = |h: &mut Harness<'_, SkelpadApp>| {
+        let app = h.state_mut();
+        let generation = app.doc.analysis.generation;
+        let rows = app.outline.rows(&app.doc.analysis.comp, generation).to_vec();
+        let row = rows.iter().find(|r| r.label == "arm").unwrap().clone();
+        app.outline.begin_rename(&row);
+        h.run_steps(3);
+    };
+    // A name with a dot is refused: nothing changes.
+    open_rename(&mut h);
+    h.get_by_label("Rename `arm` to").type_text(".x");
+    h.get_by_label("Rename").click();
+    h.run_steps(2);
+    assert_eq!(h.state().doc.text, text);
+    assert!(h.state().status.as_ref().is_some_and(|s| s.1 && s.0.starts_with("Not renamed")));
+    // A good name: every reference follows.
+    open_rename(&mut h);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    h.get_by_label("Rename `arm` to").type_text("limb");
+    h.get_by_label("Rename").click();
+    h.run_steps(2);
+    let want = text.replace("\tarm", "\tlimb");
+    assert_eq!(h.state().doc.text, want);
+    assert!(!h.state().doc.analysis.comp.has_errors());
+    // One undo brings the file back exactly.
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run_steps(2);
+    assert_eq!(h.state().doc.text, text);
+}
