@@ -40,6 +40,8 @@ pub struct Analysis {
     pub shown_is_stale: bool,
     /// An imported file: the text is not compiled, `shown` is set from outside.
     frozen: bool,
+    /// Whether the motion lints (`runtime::lint`) add their warnings.
+    lint: bool,
 }
 
 impl Analysis {
@@ -59,6 +61,20 @@ impl Analysis {
             shown,
             shown_is_stale: false,
             frozen: false,
+            lint: false,
+        }
+    }
+
+    /// Turns the motion lints (`skelpad check --lint`) on or off; the text
+    /// is compiled again when that changes, so the warnings come or go at
+    /// once.
+    pub fn set_lint(&mut self, on: bool) {
+        if self.lint != on {
+            self.lint = on;
+            if !self.frozen {
+                let text = std::mem::take(&mut self.compiled_text);
+                self.recompile(&text);
+            }
         }
     }
 
@@ -102,6 +118,9 @@ impl Analysis {
         self.comp.sources = Default::default();
         self.comp = self.compiler.update(text);
         crate::runtime::expect::check(&mut self.comp);
+        if self.lint {
+            crate::runtime::lint::lint(&mut self.comp);
+        }
         text.clone_into(&mut self.compiled_text);
         self.generation = next_generation();
         let current = &self.comp.armature;

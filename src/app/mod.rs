@@ -316,6 +316,7 @@ impl SkelpadApp {
     /// the windows on top and the window's title.
     pub fn frame(&mut self, ui: &mut egui::Ui) {
         let ctx = ui.ctx().clone();
+        self.doc.analysis.set_lint(self.settings.view.lint);
         self.begin_frame(&ctx);
         // Prompts first: an answer that replaces the document (Restore,
         // Don't save, Reload from disk) is then shown by the panels below

@@ -62,6 +62,9 @@ pub struct ViewSettings {
     pub drag_shapes: bool,
     /// Show the outline panel (bone tree, skins, animations).
     pub show_outline: bool,
+    /// Add the motion lints' warnings to the problems (seams, pops, keys
+    /// that change nothing, …; `skelpad check --lint`).
+    pub lint: bool,
 }
 
 impl Default for ViewSettings {
@@ -75,6 +78,7 @@ impl Default for ViewSettings {
             snap: false,
             drag_shapes: false,
             show_outline: false,
+            lint: false,
         }
     }
 }

@@ -1632,3 +1632,29 @@ fn the_outline_renames_a_bone_everywhere_in_one_undo_step() {
     h.run_steps(2);
     assert_eq!(h.state().doc.text, text);
 }
+
+/// View ▸ Motion lints adds the lints' warnings to the problems at once
+/// (a loop whose end is not its start: a seam), and takes them away again.
+#[test]
+fn motion_lints_come_and_go_with_the_view_toggle() {
+    let text = "skeleton\n\tb l10\nanim \"a\" 10fps\n\tb\n\t\tx 0 -> 10\n";
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(dir.path(), "seam.skel2d", text);
+    let mut h = Setup::new(Some(&path)).build();
+    h.run_steps(2);
+    let seams = |h: &Harness<'_, SkelpadApp>| {
+        let d = &h.state().doc.analysis.comp.diagnostics;
+        d.iter().filter(|d| d.message.contains("loops with a seam")).count()
+    };
+    assert_eq!(seams(&h), 0, "lints are opt-in");
+    h.get_by_label("View").click();
+    h.run_steps(2);
+    h.get_by_label("Motion lints").click();
+    h.run_steps(2);
+    assert_eq!(seams(&h), 1);
+    h.get_by_label_contains("loops with a seam");
+    h.state_mut().settings.view.lint = false;
+    h.run_steps(2);
+    assert_eq!(seams(&h), 0);
+    assert_eq!(h.state().doc.text, text, "the text is not touched");
+}
