@@ -77,3 +77,18 @@ fn check_reports_lints_only_when_asked() {
     assert_eq!(code, Some(0), "lints are warnings");
     assert!(out.contains("warning: animation \"a\" loops with a seam"), "{out}");
 }
+
+#[test]
+fn a_loop_that_changes_speed_at_its_seam_jolts() {
+    // Out to 20 eased out, back eased in: it ends where it starts (no
+    // seam) and the speed inside changes by about half a unit per frame at
+    // most, but it leaves at about +3.1 units a frame and arrives at about
+    // -3.1: a jolt of about 6 units a frame at the seam.
+    let eased = "skeleton\n\tb l10\nanim \"a\" 10fps 0:10\n\tb\n\t\tx 0 :so-> 20 :si-> 0\n";
+    let l = lints(eased);
+    assert_eq!(l.len(), 1, "{l:?}");
+    assert!(l[0].1.contains("loops with a jolt: bone `b`"), "{l:?}");
+    // Eased in and out both ways: at rest at the seam, nothing to say.
+    let smooth = "skeleton\n\tb l10\nanim \"a\" 10fps 0:10\n\tb\n\t\tx 0 :sio-> 20 :sio-> 0\n";
+    assert!(lints(smooth).is_empty(), "{:?}", lints(smooth));
+}
