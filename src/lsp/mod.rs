@@ -293,7 +293,13 @@ impl Server {
             Completion::METHOD => {
                 let p: CompletionParams = params(&req)?;
                 let (doc, at) = self.doc_at(&p.text_document_position)?;
-                let items: Vec<CompletionItem> = analysis::complete(&doc.text.text, &doc.comp, at)
+                let (proposals, incomplete) = analysis::complete_limited(
+                    &doc.text.text,
+                    &doc.comp,
+                    at,
+                    analysis::MAX_PROPOSALS,
+                );
+                let items: Vec<CompletionItem> = proposals
                     .into_iter()
                     .map(|p| CompletionItem {
                         label: p.label.clone(),
@@ -306,7 +312,11 @@ impl Server {
                         ..CompletionItem::default()
                     })
                     .collect();
-                json(CompletionResponse::Array(items))
+                json(if incomplete {
+                    CompletionResponse::List(CompletionList { is_incomplete: true, items })
+                } else {
+                    CompletionResponse::Array(items)
+                })
             }
             GotoDefinition::METHOD => {
                 let p: GotoDefinitionParams = params(&req)?;
