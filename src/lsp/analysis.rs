@@ -8,6 +8,7 @@ use std::fmt::Write as _;
 
 use lsp_types::{CompletionItemKind, SemanticTokenModifier, SemanticTokenType, SymbolKind};
 
+#[cfg(test)]
 use crate::compile::names::{NameIndex, Resolved};
 use crate::compile::{Compilation, PropKey, Target, TimelineSource};
 use crate::model::{BoneId, SkinId, SlotId};
@@ -872,23 +873,46 @@ fn attachment_props(ty: &TypeName) -> Vec<(&'static str, &'static str)> {
 }
 
 /// Every reference form worth proposing for a set of names: the full name
-/// and its shortest suffix that resolves to it alone (by the compiler's
-/// own name index).
+/// and its shortest dotted suffix that no other name ends with (what the
+/// compiler's name index resolves to that name alone).
+///
+/// Found level by level: the last segments of all names are counted, the
+/// names whose last segment is theirs alone are done; only the others are
+/// counted again with one more segment (a longer suffix of a done name
+/// ends in a segment no other name has, so it cannot collide).
 fn name_forms(names: &[&str]) -> Vec<(String, usize)> {
-    let idx = NameIndex::new(names.iter().copied());
-    let mut out = Vec::new();
-    for (i, full) in names.iter().enumerate() {
-        let mut shortest = None;
-        let mut cuts: Vec<usize> = full.match_indices('.').map(|(d, _)| d + 1).collect();
-        cuts.reverse();
-        cuts.push(0);
-        for c in cuts {
-            if idx.resolve(&full[c..]) == Resolved::Found(i as u32) {
-                shortest = Some(c);
-                break;
+    // For each name still open: where its current suffix starts.
+    let mut open: Vec<(usize, usize)> =
+        names.iter().enumerate().map(|(i, n)| (i, n.len())).collect();
+    let mut shortest: Vec<Option<usize>> = vec![None; names.len()];
+    let mut counts: rustc_hash::FxHashMap<&str, u32> = Default::default();
+    while !open.is_empty() {
+        // Lengthen each open suffix by one segment (a name with none left
+        // stays at its full name: it is done, as the full name).
+        open.retain_mut(|(i, at)| {
+            let name = names[*i];
+            if *at == 0 {
+                return false;
             }
+            *at = name[..at.saturating_sub(1)].rfind('.').map_or(0, |d| d + 1);
+            true
+        });
+        counts.clear();
+        for &(i, at) in &open {
+            *counts.entry(&names[i][at..]).or_default() += 1;
         }
-        if let Some(c) = shortest.filter(|&c| c > 0) {
+        open.retain(|&(i, at)| {
+            if counts.get(&names[i][at..]) == Some(&1) {
+                shortest[i] = Some(at);
+                false
+            } else {
+                true
+            }
+        });
+    }
+    let mut out = Vec::with_capacity(names.len() * 2);
+    for (i, full) in names.iter().enumerate() {
+        if let Some(c) = shortest[i].filter(|&c| c > 0) {
             out.push((full[c..].to_string(), i));
         }
         out.push((full.to_string(), i));
@@ -916,24 +940,29 @@ pub fn complete_limited(
     if all.len() <= max {
         return (all, false);
     }
+    let lower = |c: char| {
+        if c.is_ascii() { c.to_ascii_lowercase() } else { c.to_lowercase().next().unwrap_or(c) }
+    };
     let word: Vec<char> = {
         let offset = offset.min(text.len());
         let offset = (0..=offset).rev().find(|&o| text.is_char_boundary(o)).unwrap_or(0);
         let line = &text[text[..offset].rfind('\n').map_or(0, |i| i + 1)..offset];
         let start = line.rfind(char::is_whitespace).map_or(0, |i| i + 1);
-        line[start..].chars().flat_map(char::to_lowercase).collect()
+        line[start..].chars().map(lower).collect()
     };
+    // Stops at the last character of the word: names are long, words short.
     let holds = |label: &str| {
         let mut want = word.iter().peekable();
-        for c in label.chars().flat_map(char::to_lowercase) {
-            if want.peek() == Some(&&c) {
+        for c in label.chars() {
+            let Some(&&w) = want.peek() else { break };
+            if lower(c) == w {
                 want.next();
             }
         }
         want.peek().is_none()
     };
     let starts = |label: &str| {
-        let mut l = label.chars().flat_map(char::to_lowercase);
+        let mut l = label.chars().map(lower);
         word.iter().all(|c| l.next() == Some(*c))
     };
     let (mut first, mut rest): (Vec<Proposal>, Vec<Proposal>) =
@@ -1456,6 +1485,42 @@ mod tests {
         // Inside a multi-byte character: no panic, its line.
         let t = "é  \n";
         assert_eq!(apply(t, format_range(t, 4, Span::new(1, 1))), "é\n");
+    }
+
+    /// The forms as the compiler's name index resolves them (what
+    /// `name_forms` made before it counted suffixes itself).
+    fn name_forms_by_index(names: &[&str]) -> Vec<(String, usize)> {
+        let idx = NameIndex::new(names.iter().copied());
+        let mut out = Vec::new();
+        for (i, full) in names.iter().enumerate() {
+            let mut cuts: Vec<usize> = full.match_indices('.').map(|(d, _)| d + 1).collect();
+            cuts.reverse();
+            if let Some(c) =
+                cuts.into_iter().find(|&c| idx.resolve(&full[c..]) == Resolved::Found(i as u32))
+            {
+                out.push((full[c..].to_string(), i));
+            }
+            out.push((full.to_string(), i));
+        }
+        out
+    }
+
+    #[test]
+    fn name_forms_are_what_the_name_index_resolves_alone() {
+        let mut sets: Vec<Vec<String>> = vec![
+            ["a", "a.b", "c.b", "b", "x.y.z", "w.y.z", "q.z"].map(String::from).to_vec(),
+            ["root", "root.arm", "root.arm.hand", "arm", "arm.hand"].map(String::from).to_vec(),
+        ];
+        for (_, style) in crate::generate::STYLES {
+            let comp = crate::compile::compile(&crate::generate::styled(style, 300, 2));
+            let sk = &*comp.armature.skeleton;
+            sets.push(sk.bones.iter().map(|b| b.name.clone()).collect());
+            sets.push(sk.slots.iter().map(|s| s.name.clone()).collect());
+        }
+        for set in &sets {
+            let names: Vec<&str> = set.iter().map(String::as_str).collect();
+            assert_eq!(name_forms(&names), name_forms_by_index(&names), "{names:?}");
+        }
     }
 
     #[test]
