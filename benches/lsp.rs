@@ -171,6 +171,17 @@ fn semantic_tokens_full(bencher: Bencher, style: &str) {
     bencher.bench_local(|| request(&mut s, "textDocument/semanticTokens/full", p.clone()));
 }
 
+/// Full tokens the first time a document is asked for them (just opened:
+/// every section encoded); the rows above ask again for an unchanged one.
+#[divan::bench(args = STYLES)]
+fn semantic_tokens_full_first(bencher: Bencher, style: &str) {
+    let text = text(style, 1000);
+    let p = json!({ "textDocument": { "uri": URI } });
+    bencher
+        .with_inputs(|| open(&text))
+        .bench_local_refs(|s| request(s, "textDocument/semanticTokens/full", p.clone()));
+}
+
 /// The delta after a keystroke (the client's next request): the keystroke
 /// itself is made outside the timing.
 #[divan::bench(args = STYLES)]

@@ -14,6 +14,7 @@ use std::fmt::Write as _;
 
 use lsp_types::{CompletionItemKind, SemanticTokenModifier, SemanticTokenType, SymbolKind};
 
+#[cfg(test)]
 use crate::compile::names::{NameIndex, Resolved};
 use crate::compile::{Compilation, PropKey, Target, TimelineSource};
 use crate::model::{BoneId, SkinId, SlotId};
@@ -557,27 +558,6 @@ pub fn valid_segment(name: &str) -> bool {
     !name.contains('.') && token::is_name(name)
 }
 
-/// The full names a bone's rename changes: its own and those of its
-/// descendants and their slots, with the segment index of the bone.
-fn segment_of_bone(comp: &Compilation, bone: BoneId, t: Target) -> Option<usize> {
-    let sk = &*comp.armature.skeleton;
-    let depth = sk.bones.get(bone.index())?.name.split('.').count() - 1;
-    let is_under = |mut b: BoneId| loop {
-        if b == bone {
-            return true;
-        }
-        match sk.bones.get(b.index()).and_then(|x| x.parent) {
-            Some(p) => b = p,
-            None => return false,
-        }
-    };
-    match t {
-        Target::Bone(b) if is_under(b) => Some(depth),
-        Target::Slot(s) if sk.slots.get(s.index()).is_some_and(|x| is_under(x.bone)) => Some(depth),
-        _ => None,
-    }
-}
-
 /// The edits that rename the bone named at `offset` to `new_name`: in every
 /// name written for it, its descendants and their slots, the bone's
 /// segment (when the written suffix reaches it). A slot written as `@`
@@ -599,17 +579,55 @@ pub fn rename_bone(
     let old = sk.bones[bone.index()].short_name().to_string();
     let mut edits = Vec::new();
     // Slots named after `bone` (written `@`): their last segment is the bone's too.
-    let implicit = |s: SlotId| {
-        sk.slots.get(s.index()).is_some_and(|x| x.bone == bone)
-            && comp.sources.references.iter().any(|r| {
-                r.definition
-                    && r.target == Some(Target::Slot(s))
-                    && text.get(r.span.range()) == Some("@")
-            })
+    let mut implicit = vec![false; sk.slots.len()];
+    for r in &comp.sources.references {
+        if let Some(Target::Slot(s)) = r.target
+            && r.definition
+            && sk.slots.get(s.index()).is_some_and(|x| x.bone == bone)
+            && text.get(r.span.range()) == Some("@")
+        {
+            implicit[s.index()] = true;
+        }
+    }
+    let implicit = |s: SlotId| implicit.get(s.index()).copied().unwrap_or(false);
+    // Whether each bone is `bone` or below it: one pass, with a walk up
+    // the parents only for a bone listed before its parent.
+    let depth = sk.bones[bone.index()].name.split('.').count() - 1;
+    let mut under: Vec<Option<bool>> = vec![None; sk.bones.len()];
+    let mut is_under = |b: BoneId| -> bool {
+        let mut chain = Vec::new();
+        let mut at = Some(b);
+        let found = loop {
+            let Some(x) = at else { break false };
+            if x == bone {
+                break true;
+            }
+            match under.get(x.index()).copied().flatten() {
+                Some(known) => break known,
+                None => chain.push(x),
+            }
+            at = sk.bones.get(x.index()).and_then(|y| y.parent);
+            if chain.len() > sk.bones.len() {
+                break false; // a cycle cannot be built, but never loop
+            }
+        };
+        for x in chain {
+            if let Some(u) = under.get_mut(x.index()) {
+                *u = Some(found);
+            }
+        }
+        found
     };
     for r in &comp.sources.references {
         let Some(target) = r.target else { continue };
-        let Some(depth) = segment_of_bone(comp, bone, target) else { continue };
+        let owner = match target {
+            Target::Bone(b) => Some(b),
+            Target::Slot(s) => sk.slots.get(s.index()).map(|x| x.bone),
+            _ => None,
+        };
+        if !owner.is_some_and(&mut is_under) {
+            continue;
+        }
         let Some(written) = text.get(r.span.range()) else { continue };
         let full = match target {
             Target::Bone(b) => bone_name(comp, b),
@@ -923,28 +941,104 @@ fn attachment_props(ty: &TypeName) -> Vec<(&'static str, &'static str)> {
 }
 
 /// Every reference form worth proposing for a set of names: the full name
-/// and its shortest suffix that resolves to it alone (by the compiler's
-/// own name index).
+/// and its shortest dotted suffix that no other name ends with (what the
+/// compiler's name index resolves to that name alone).
+///
+/// Found level by level: the last segments of all names are counted, the
+/// names whose last segment is theirs alone are done; only the others are
+/// counted again with one more segment (a longer suffix of a done name
+/// ends in a segment no other name has, so it cannot collide).
 fn name_forms(names: &[&str]) -> Vec<(String, usize)> {
-    let idx = NameIndex::new(names.iter().copied());
-    let mut out = Vec::new();
-    for (i, full) in names.iter().enumerate() {
-        let mut shortest = None;
-        let mut cuts: Vec<usize> = full.match_indices('.').map(|(d, _)| d + 1).collect();
-        cuts.reverse();
-        cuts.push(0);
-        for c in cuts {
-            if idx.resolve(&full[c..]) == Resolved::Found(i as u32) {
-                shortest = Some(c);
-                break;
+    // For each name still open: where its current suffix starts.
+    let mut open: Vec<(usize, usize)> =
+        names.iter().enumerate().map(|(i, n)| (i, n.len())).collect();
+    let mut shortest: Vec<Option<usize>> = vec![None; names.len()];
+    let mut counts: rustc_hash::FxHashMap<&str, u32> = Default::default();
+    while !open.is_empty() {
+        // Lengthen each open suffix by one segment (a name with none left
+        // stays at its full name: it is done, as the full name).
+        open.retain_mut(|(i, at)| {
+            let name = names[*i];
+            if *at == 0 {
+                return false;
             }
+            *at = name[..at.saturating_sub(1)].rfind('.').map_or(0, |d| d + 1);
+            true
+        });
+        counts.clear();
+        for &(i, at) in &open {
+            *counts.entry(&names[i][at..]).or_default() += 1;
         }
-        if let Some(c) = shortest.filter(|&c| c > 0) {
+        open.retain(|&(i, at)| {
+            if counts.get(&names[i][at..]) == Some(&1) {
+                shortest[i] = Some(at);
+                false
+            } else {
+                true
+            }
+        });
+    }
+    let mut out = Vec::with_capacity(names.len() * 2);
+    for (i, full) in names.iter().enumerate() {
+        if let Some(c) = shortest[i].filter(|&c| c > 0) {
             out.push((full[c..].to_string(), i));
         }
         out.push((full.to_string(), i));
     }
     out
+}
+
+/// The most proposals one completion answer carries: a 1000-bone rig has
+/// thousands of names, which a client can neither show nor receive in a
+/// frame; it asks again as more of the word is typed.
+pub const MAX_PROPOSALS: usize = 200;
+
+/// [`complete`], at most `max` proposals: when there are more, those that
+/// hold the typed word's characters in order (case-insensitively, as
+/// clients filter) are kept, the ones that start with the word first, each
+/// group in its own order. The flag says whether any were left out (an
+/// LSP "incomplete" list, which clients ask for again as the word grows).
+pub fn complete_limited(
+    text: &str,
+    comp: &Compilation,
+    offset: usize,
+    max: usize,
+) -> (Vec<Proposal>, bool) {
+    let all = complete(text, comp, offset);
+    if all.len() <= max {
+        return (all, false);
+    }
+    let lower = |c: char| {
+        if c.is_ascii() { c.to_ascii_lowercase() } else { c.to_lowercase().next().unwrap_or(c) }
+    };
+    let word: Vec<char> = {
+        let offset = offset.min(text.len());
+        let offset = (0..=offset).rev().find(|&o| text.is_char_boundary(o)).unwrap_or(0);
+        let line = &text[text[..offset].rfind('\n').map_or(0, |i| i + 1)..offset];
+        let start = line.rfind(char::is_whitespace).map_or(0, |i| i + 1);
+        line[start..].chars().map(lower).collect()
+    };
+    // Stops at the last character of the word: names are long, words short.
+    let holds = |label: &str| {
+        let mut want = word.iter().peekable();
+        for c in label.chars() {
+            let Some(&&w) = want.peek() else { break };
+            if lower(c) == w {
+                want.next();
+            }
+        }
+        want.peek().is_none()
+    };
+    let starts = |label: &str| {
+        let mut l = label.chars().map(lower);
+        word.iter().all(|c| l.next() == Some(*c))
+    };
+    let (mut first, mut rest): (Vec<Proposal>, Vec<Proposal>) =
+        all.into_iter().filter(|p| holds(&p.label)).partition(|p| starts(&p.label));
+    first.append(&mut rest);
+    first.truncate(max);
+    // More than `max` were made: some are left out, whether filtered or cut.
+    (first, true)
 }
 
 /// Proposals at `offset`.
@@ -1531,6 +1625,74 @@ mod tests {
         // Inside a multi-byte character: no panic, its line.
         let t = "é  \n";
         assert_eq!(apply(t, format_range(t, 4, Span::new(1, 1))), "é\n");
+    }
+
+    /// The forms as the compiler's name index resolves them (what
+    /// `name_forms` made before it counted suffixes itself).
+    fn name_forms_by_index(names: &[&str]) -> Vec<(String, usize)> {
+        let idx = NameIndex::new(names.iter().copied());
+        let mut out = Vec::new();
+        for (i, full) in names.iter().enumerate() {
+            let mut cuts: Vec<usize> = full.match_indices('.').map(|(d, _)| d + 1).collect();
+            cuts.reverse();
+            if let Some(c) =
+                cuts.into_iter().find(|&c| idx.resolve(&full[c..]) == Resolved::Found(i as u32))
+            {
+                out.push((full[c..].to_string(), i));
+            }
+            out.push((full.to_string(), i));
+        }
+        out
+    }
+
+    #[test]
+    fn name_forms_are_what_the_name_index_resolves_alone() {
+        let mut sets: Vec<Vec<String>> = vec![
+            ["a", "a.b", "c.b", "b", "x.y.z", "w.y.z", "q.z"].map(String::from).to_vec(),
+            ["root", "root.arm", "root.arm.hand", "arm", "arm.hand"].map(String::from).to_vec(),
+        ];
+        for (_, style) in crate::generate::STYLES {
+            let comp = crate::compile::compile(&crate::generate::styled(style, 300, 2));
+            let sk = &*comp.armature.skeleton;
+            sets.push(sk.bones.iter().map(|b| b.name.clone()).collect());
+            sets.push(sk.slots.iter().map(|s| s.name.clone()).collect());
+        }
+        for set in &sets {
+            let names: Vec<&str> = set.iter().map(String::as_str).collect();
+            assert_eq!(name_forms(&names), name_forms_by_index(&names), "{names:?}");
+        }
+    }
+
+    #[test]
+    fn a_long_list_is_cut_to_the_names_that_hold_the_typed_word() {
+        let mut text = String::from("skeleton\n");
+        for i in 0..300 {
+            text.push_str(&format!("\tbone{i}\n"));
+        }
+        text.push_str("\tLegacy\nanim \"a\"\n\t");
+        let comp = crate::compile::compile(&text);
+        let (all, cut) = complete_limited(&text, &comp, text.len(), 10_000);
+        assert!(!cut && all.len() == 301, "{}", all.len());
+        let (some, cut) = complete_limited(&text, &comp, text.len(), 50);
+        assert!(cut && some.len() == 50);
+        assert_eq!(some[0].label, "bone0", "in order when nothing is typed");
+        // `e2`: names holding an `e` then a `2`, those starting with it first
+        // (none here); `bone2`, `bone12`, `bone20`…; not `Legacy`.
+        let typed = format!("{text}e2");
+        let comp = crate::compile::compile(&typed);
+        let (some, cut) = complete_limited(&typed, &comp, typed.len(), 50);
+        assert!(cut);
+        assert_eq!(some[0].label, "bone2");
+        assert!(
+            some.iter().all(|p| p.label.contains('2')),
+            "{:?}",
+            some.iter().map(|p| &p.label).collect::<Vec<_>>()
+        );
+        // `leg`, case-insensitively and as a prefix first: `Legacy`.
+        let typed = format!("{text}leg");
+        let comp = crate::compile::compile(&typed);
+        let (some, _) = complete_limited(&typed, &comp, typed.len(), 50);
+        assert_eq!(some.iter().map(|p| p.label.as_str()).collect::<Vec<_>>(), ["Legacy"]);
     }
 
     #[test]

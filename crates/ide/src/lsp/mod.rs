@@ -250,7 +250,9 @@ impl Server {
     pub fn request(&mut self, req: Request) -> Response {
         let id = req.id.clone();
         match self.dispatch(req) {
-            Ok(v) => Response::new_ok(id, v),
+            // Not `Response::new_ok`, which would serialize the value into
+            // a second value (half the time of a large answer).
+            Ok(v) => Response { id, response_result: Ok(v) },
             Err((code, msg)) => Response::new_err(id, code as i32, msg),
         }
     }
@@ -293,7 +295,13 @@ impl Server {
             Completion::METHOD => {
                 let p: CompletionParams = params(&req)?;
                 let (doc, at) = self.doc_at(&p.text_document_position)?;
-                let items: Vec<CompletionItem> = analysis::complete(&doc.text.text, &doc.comp, at)
+                let (proposals, incomplete) = analysis::complete_limited(
+                    &doc.text.text,
+                    &doc.comp,
+                    at,
+                    analysis::MAX_PROPOSALS,
+                );
+                let items: Vec<CompletionItem> = proposals
                     .into_iter()
                     .map(|p| CompletionItem {
                         label: p.label.clone(),
@@ -306,7 +314,11 @@ impl Server {
                         ..CompletionItem::default()
                     })
                     .collect();
-                json(CompletionResponse::Array(items))
+                json(if incomplete {
+                    CompletionResponse::List(CompletionList { is_incomplete: true, items })
+                } else {
+                    CompletionResponse::Array(items)
+                })
             }
             GotoDefinition::METHOD => {
                 let p: GotoDefinitionParams = params(&req)?;
@@ -483,7 +495,9 @@ fn document_symbol(text: &Text, s: analysis::Symbol) -> DocumentSymbol {
         deprecated: None,
         range: text.range(s.range),
         selection_range: text.range(s.selection),
-        children: Some(s.children.into_iter().map(|c| document_symbol(text, c)).collect()),
+        // A leaf has none (not an empty list: one value less per bone).
+        children: (!s.children.is_empty())
+            .then(|| s.children.into_iter().map(|c| document_symbol(text, c)).collect()),
     }
 }
 
