@@ -1672,7 +1672,9 @@ mod tests {
         text.push_str("\tLegacy\nanim \"a\"\n\t");
         let comp = crate::compile::compile(&text);
         let (all, cut) = complete_limited(&text, &comp, text.len(), 10_000);
-        assert!(!cut && all.len() == 301, "{}", all.len());
+        // The 301 bones, and `!` (an event item).
+        assert!(!cut && all.len() == 302, "{}", all.len());
+        assert!(all.iter().any(|p| p.label == "!"));
         let (some, cut) = complete_limited(&text, &comp, text.len(), 50);
         assert!(cut && some.len() == 50);
         assert_eq!(some[0].label, "bone0", "in order when nothing is typed");
