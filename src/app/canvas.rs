@@ -113,6 +113,9 @@ pub struct Scene<'a> {
     pub stale: bool,
     /// Bones of pose assertions (`expect`) that fail at this time.
     pub failing_bones: Vec<BoneId>,
+    /// Which bones are drawn, by index (the outline's hide and solo);
+    /// `None`: all of them. What is not drawn cannot be picked either.
+    pub visible_bones: Option<&'a [bool]>,
 }
 
 /// Where a left-button drag on something drawn is.
@@ -171,6 +174,11 @@ pub struct Drawing {
 }
 
 impl Drawing {
+    /// What the canvas drew last (and picks from).
+    pub fn list(&self) -> &DrawList {
+        &self.list
+    }
+
     /// Sprites are looked up in `image_dir` (the script's folder).
     pub fn new(image_dir: &Path) -> Self {
         Drawing {
@@ -580,6 +588,9 @@ fn paint_pose(
             &options,
             &mut drawing.cache,
         ),
+    }
+    if let Some(visible) = scene.visible_bones {
+        drawing.list.items.retain(|i| visible.get(i.bone.index()).copied().unwrap_or(true));
     }
     let c = rect.center();
     let to_screen = render::View {

@@ -475,6 +475,7 @@ impl SkelpadApp {
         self.playback.advance(self.now, anim);
         evaluate_into(&mut self.pose, &arm, anim, skin, self.playback.sample_time(anim));
         let selected = self.selected.as_ref().and_then(|s| resolve_selected(&arm.skeleton, s));
+        let visible = self.outline.visibility(&arm.skeleton);
         let scene = Scene {
             armature: &arm,
             pose: &self.pose,
@@ -494,6 +495,7 @@ impl SkelpadApp {
                 self.playback.sample_time(anim),
                 self.doc.analysis.shown_is_stale,
             ),
+            visible_bones: visible.as_deref(),
         };
         let out = self.canvas.ui(ui, &mut self.view, &scene, &mut self.drawing);
         if out.toggle_play {

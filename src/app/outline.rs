@@ -65,6 +65,11 @@ pub struct Outline {
     followed: Option<String>,
     /// The rename being typed, if any (a bone row's context menu opens it).
     renaming: Option<Renaming>,
+    /// Bones (full names) whose subtree the canvas does not draw (view
+    /// only: the script is not touched).
+    pub hidden: HashSet<String>,
+    /// The bone whose subtree alone the canvas draws, if any.
+    pub solo: Option<String>,
 }
 
 /// What a click in the outline asked for.
@@ -297,6 +302,7 @@ impl Outline {
         }
         let followed = &mut self.followed;
         let renaming = &mut self.renaming;
+        let (hidden, solo) = (&mut self.hidden, &mut self.solo);
         area.show_rows(ui, row_h, rows.len(), |ui, range| {
             for row in &rows[range] {
                 ui.horizontal(|ui| {
@@ -325,11 +331,35 @@ impl Outline {
                     } else {
                         egui::RichText::new(&row.label)
                     };
+                    // A bone hidden on the canvas (or left out by a solo).
+                    let text = match &row.kind {
+                        RowKind::Bone(n)
+                            if hidden.contains(n)
+                                || solo.as_ref().is_some_and(|s| {
+                                    n != s && !n.starts_with(&format!("{s}."))
+                                }) =>
+                        {
+                            text.weak().italics()
+                        }
+                        _ => text,
+                    };
                     let r = ui.add(egui::Button::selectable(on, text));
                     if let (RowKind::Bone(n), Some(span)) = (&row.kind, &row.span) {
                         r.context_menu(|ui| {
                             if ui.button("Rename…").clicked() {
                                 *renaming = Some(Renaming::of(n, span.clone()));
+                                ui.close();
+                            }
+                            let is_hidden = hidden.contains(n);
+                            if ui.button(if is_hidden { "Show" } else { "Hide" }).clicked() {
+                                if !hidden.remove(n) {
+                                    hidden.insert(n.clone());
+                                }
+                                ui.close();
+                            }
+                            let is_solo = solo.as_deref() == Some(n.as_str());
+                            if ui.button(if is_solo { "Unsolo" } else { "Solo" }).clicked() {
+                                *solo = (!is_solo).then(|| n.clone());
                                 ui.close();
                             }
                         });
@@ -355,6 +385,31 @@ impl Outline {
             self.collapsed.insert(name);
         }
         out
+    }
+
+    /// Which bones of `sk` the canvas draws, by index: a bone is hidden when
+    /// it or a bone above it is in [`Outline::hidden`], or when a solo bone
+    /// is set and it is neither that bone nor below it. `None` when every
+    /// bone is drawn.
+    pub fn visibility(&self, sk: &crate::model::Skeleton) -> Option<Vec<bool>> {
+        if self.hidden.is_empty() && self.solo.is_none() {
+            return None;
+        }
+        let n = sk.bones.len();
+        let mut out = Vec::with_capacity(n);
+        for b in &sk.bones {
+            let (mut hidden, mut in_solo) = (false, self.solo.is_none());
+            let mut at = Some(b);
+            // Up the parent chain: at most one step per bone.
+            for _ in 0..=n {
+                let Some(x) = at else { break };
+                hidden |= self.hidden.contains(&x.name);
+                in_solo |= self.solo.as_deref() == Some(x.name.as_str());
+                at = x.parent.and_then(|p| sk.bones.get(p.index()));
+            }
+            out.push(in_solo && !hidden);
+        }
+        Some(out)
     }
 
     /// Opens the rename field for the bone of `row` (what its context
@@ -434,6 +489,31 @@ mod tests {
         let folded = super::rows(&comp, &HashSet::from(["hip".to_string()]));
         assert!(folded.iter().all(|r| r.label != "arm" && r.label != "leg"));
         assert!(folded.iter().any(|r| r.label == "hip" && r.collapsed));
+    }
+
+    #[test]
+    fn hide_takes_a_subtree_away_and_solo_keeps_one() {
+        let text =
+            "skeleton\n\thip l10\n\thip.torso l5\n\thip.torso.head l5\n\thip.leg l5\n\tprop l3\n";
+        let comp = crate::compile::compile(text);
+        let sk = &*comp.armature.skeleton;
+        let shown = |o: &Outline| -> Vec<&str> {
+            let v = o.visibility(sk).unwrap_or_else(|| vec![true; sk.bones.len()]);
+            let mut names: Vec<&str> =
+                sk.bones.iter().zip(v).filter(|(_, v)| *v).map(|(b, _)| b.name.as_str()).collect();
+            names.sort_unstable();
+            names
+        };
+        let mut o = Outline::default();
+        assert!(o.visibility(sk).is_none(), "everything drawn");
+        o.hidden.insert("hip.torso".into());
+        assert_eq!(shown(&o), ["hip", "hip.leg", "prop"]);
+        o.solo = Some("hip".into());
+        assert_eq!(shown(&o), ["hip", "hip.leg"]);
+        o.hidden.clear();
+        assert_eq!(shown(&o), ["hip", "hip.leg", "hip.torso", "hip.torso.head"]);
+        o.solo = Some("hip.torso.head".into());
+        assert_eq!(shown(&o), ["hip.torso.head"]);
     }
 
     #[test]

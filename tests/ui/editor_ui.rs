@@ -1658,3 +1658,37 @@ fn motion_lints_come_and_go_with_the_view_toggle() {
     assert_eq!(seams(&h), 0);
     assert_eq!(h.state().doc.text, text, "the text is not touched");
 }
+
+/// Hide and solo in the outline change what the canvas draws (and what a
+/// click can pick), never the script.
+#[test]
+fn hidden_bones_are_not_drawn_and_the_text_is_untouched() {
+    let text = "skeleton\n\tarm l40\n\t\t@ :rect x20 w40 h10\n\tarm.hand l10\n\t\t@ :circle d8\n\tleg l30\n\t\t@ :rect x15 w30 h8\n";
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(dir.path(), "h.skel2d", text);
+    let mut h = Setup::new(Some(&path)).build();
+    h.run_steps(2);
+    let drawn = |h: &Harness<'_, SkelpadApp>| -> Vec<String> {
+        let app = h.state();
+        let sk = &app.doc.analysis.shown.skeleton;
+        let mut names: Vec<String> = app
+            .drawing
+            .list()
+            .items
+            .iter()
+            .filter(|i| i.slot.is_some())
+            .map(|i| sk.bones[i.bone.index()].name.clone())
+            .collect();
+        names.dedup();
+        names
+    };
+    assert_eq!(drawn(&h), ["arm", "arm.hand", "leg"]);
+    h.state_mut().outline.hidden.insert("arm".into());
+    h.run_steps(2);
+    assert_eq!(drawn(&h), ["leg"]);
+    h.state_mut().outline.hidden.clear();
+    h.state_mut().outline.solo = Some("arm".into());
+    h.run_steps(2);
+    assert_eq!(drawn(&h), ["arm", "arm.hand"]);
+    assert_eq!(h.state().doc.text, text);
+}
