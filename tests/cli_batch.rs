@@ -51,3 +51,33 @@ fn checking_many_files_prints_what_one_at_a_time_prints_in_order() {
     let want: Vec<&str> = files.iter().filter(|f| f.exists()).map(|f| s(f)).collect();
     assert_eq!(names, want);
 }
+
+#[test]
+fn testing_many_files_prints_each_files_report_in_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut files = Vec::new();
+    for i in 0..16 {
+        let p = dir.path().join(format!("t{i:02}.skel2d"));
+        // Even files pass, odd ones expect the wrong x.
+        let want = if i % 2 == 0 { i } else { i + 100 };
+        let text = format!(
+            "skeleton\n\thip\nanim \"a\" 10fps\n\thip\n\t\tx {i} -> {i}\nexpect \"a\" 0\n\thip x{want}\n"
+        );
+        std::fs::write(&p, text).unwrap();
+        files.push(p);
+    }
+    // Each file's report without the run's last line (its summary).
+    let body = |out: &[u8]| {
+        let text = String::from_utf8_lossy(out).into_owned();
+        let cut = text.rfind("\ntest result:").unwrap();
+        text[..cut].to_string()
+    };
+    let expected: String = files.iter().map(|f| body(&skelpad(&["test", s(f)]).stdout)).collect();
+    let mut args = vec!["test"];
+    args.extend(files.iter().map(|f| s(f)));
+    let o = skelpad(&args);
+    assert_eq!(body(&o.stdout), expected);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.ends_with("test result: FAILED. 8 passed; 8 failed; 16 file(s)\n"), "{out}");
+    assert_eq!(o.status.code(), Some(1));
+}
