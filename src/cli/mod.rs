@@ -224,6 +224,23 @@ pub fn find_animation(arm: &Armature, name: &str) -> Result<AnimId, String> {
     })
 }
 
+/// A progress bar on stderr for work over `len` files: drawn only when
+/// stderr is a terminal and there are several files (hidden otherwise, so
+/// piped output and logs stay clean). Cleared before the reports print.
+pub fn progress_bar(len: usize) -> indicatif::ProgressBar {
+    use std::io::IsTerminal;
+    if len < 2 || !std::io::stderr().is_terminal() {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar = indicatif::ProgressBar::new(len as u64);
+    if let Ok(style) =
+        indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} files {elapsed}")
+    {
+        bar.set_style(style);
+    }
+    bar
+}
+
 /// What checking one file gave, to print in the files' order.
 struct Checked {
     /// Exit code of this file alone.
@@ -239,14 +256,18 @@ fn check(files: &[PathBuf], format: Format, timings: bool) -> i32 {
     let color = format == Format::Human && report::stderr_in_color();
     // Files are checked on every core, unless timed (each then has the
     // machine to itself); the output keeps the files' order either way.
+    let bar = progress_bar(files.len());
     let one = |(i, path): (usize, &PathBuf)| {
-        check_file(path, format, timings, color, i + 1 == files.len())
+        let r = check_file(path, format, timings, color, i + 1 == files.len());
+        bar.inc(1);
+        r
     };
     let results: Vec<Checked> = if timings || files.len() < 2 {
         files.iter().enumerate().map(one).collect()
     } else {
         files.par_iter().enumerate().map(one).collect()
     };
+    bar.finish_and_clear();
     let mut code = EXIT_OK;
     let mut json_out = Vec::new();
     let mut err = std::io::stderr().lock();

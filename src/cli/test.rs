@@ -64,7 +64,16 @@ pub(super) fn run(args: &[PathBuf], format: Format) -> i32 {
     };
     // Files run on every core; their reports are printed in order.
     use rayon::prelude::*;
-    let results: Vec<Tested> = files.par_iter().map(|path| test_file(path, format)).collect();
+    let bar = super::progress_bar(files.len());
+    let results: Vec<Tested> = files
+        .par_iter()
+        .map(|path| {
+            let r = test_file(path, format);
+            bar.inc(1);
+            r
+        })
+        .collect();
+    bar.finish_and_clear();
     let mut code = EXIT_OK;
     let (mut total_passed, mut total_failed) = (0usize, 0usize);
     let mut json_files = Vec::new();
