@@ -232,56 +232,127 @@ pub fn find_animation(arm: &Armature, name: &str) -> Result<AnimId, String> {
     })
 }
 
+/// A progress bar on stderr for work over `len` files: drawn only when
+/// stderr is a terminal and there are several files (hidden otherwise, so
+/// piped output and logs stay clean). Cleared before the reports print.
+pub fn progress_bar(len: usize) -> indicatif::ProgressBar {
+    use std::io::IsTerminal;
+    if len < 2 || !std::io::stderr().is_terminal() {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar = indicatif::ProgressBar::new(len as u64);
+    if let Ok(style) =
+        indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} files {elapsed}")
+    {
+        bar.set_style(style);
+    }
+    bar
+}
+
+/// What checking one file gave, to print in the files' order.
+struct Checked {
+    /// Exit code of this file alone.
+    code: i32,
+    /// Bytes for stderr (diagnostics, summary, timings, or the read error).
+    human: Vec<u8>,
+    /// The file's JSON report (`--format json`).
+    json: Option<serde_json::Value>,
+}
+
 fn check(files: &[PathBuf], format: Format, timings: bool, lint: bool) -> i32 {
+    use rayon::prelude::*;
+    let color = format == Format::Human && report::stderr_in_color();
+    // Files are checked on every core, unless timed (each then has the
+    // machine to itself); the output keeps the files' order either way.
+    let bar = progress_bar(files.len());
+    let one = |(i, path): (usize, &PathBuf)| {
+        let r = check_file(path, format, timings, lint, color, i + 1 == files.len());
+        bar.inc(1);
+        r
+    };
+    let results: Vec<Checked> = if timings || files.len() < 2 {
+        files.iter().enumerate().map(one).collect()
+    } else {
+        files.par_iter().enumerate().map(one).collect()
+    };
+    bar.finish_and_clear();
     let mut code = EXIT_OK;
     let mut json_out = Vec::new();
-    for path in files {
-        let text = match read_script(path) {
-            Ok(t) => t,
-            Err(msg) => {
-                eprintln!("error: {msg}");
-                code = EXIT_USAGE;
-                continue;
-            }
+    let mut err = std::io::stderr().lock();
+    for r in results {
+        let _ = err.write_all(&r.human);
+        json_out.extend(r.json);
+        code = match (code, r.code) {
+            (EXIT_USAGE, _) | (_, EXIT_USAGE) => EXIT_USAGE,
+            (EXIT_ERRORS, _) | (_, EXIT_ERRORS) => EXIT_ERRORS,
+            _ => EXIT_OK,
         };
-        // Parsing alone is timed only when asked: it parses the text a second time.
-        let t_parse = if timings {
-            let t0 = Instant::now();
-            std::hint::black_box(crate::syntax::parse_document(&text));
-            t0.elapsed()
-        } else {
-            std::time::Duration::ZERO
-        };
-        let t1 = Instant::now();
-        let mut comp = compile_checked(&text);
-        let t_compile = t1.elapsed();
-        // Sprite images are files the compiler does not read: one warning
-        // at each image name that cannot be loaded.
-        let mut images = crate::render::images::ImageStore::new(crate::io::script_dir(Some(path)));
-        let missing = crate::render::images::image_warnings(&text, &comp, &mut images);
-        for d in missing {
-            let at = comp.diagnostics.partition_point(|e| e.span.start <= d.span.start);
-            comp.diagnostics.insert(at, d);
+    }
+    let _ = err.flush();
+    if format == Format::Json {
+        let out = serde_json::json!({ "files": json_out });
+        println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+    }
+    code
+}
+
+/// Checks one file (see [`check`]), with the motion lints when `lint`;
+/// `last`: the process ends after it.
+fn check_file(
+    path: &Path,
+    format: Format,
+    timings: bool,
+    lint: bool,
+    color: bool,
+    last: bool,
+) -> Checked {
+    let text = match read_script(path) {
+        Ok(t) => t,
+        Err(msg) => {
+            return Checked {
+                code: EXIT_USAGE,
+                human: format!("error: {msg}\n").into_bytes(),
+                json: None,
+            };
         }
-        if lint {
-            crate::runtime::lint::lint(&mut comp);
-        }
-        let t2 = Instant::now();
-        let anim = (!comp.armature.animations.is_empty()).then_some(AnimId(0));
-        let pose = evaluate(&comp.armature, anim, SkinId(0), 0.0);
-        let t_pose = t2.elapsed();
-        std::hint::black_box(&pose);
-        if comp.has_errors() && code == EXIT_OK {
-            code = EXIT_ERRORS;
-        }
-        match format {
-            Format::Human => report::print_human(path, &text, &comp.diagnostics),
-            Format::Json => json_out.push(report::json_file(path, &text, &comp)),
-        }
-        if timings {
-            let sk = &comp.armature.skeleton;
-            eprintln!(
-                "{}: {} bones, {} slots, {} animations — parse {:.3} ms, parse + compile {:.3} ms, one pose {:.1} µs",
+    };
+    // Parsing alone is timed only when asked: it parses the text a second time.
+    let t_parse = if timings {
+        let t0 = Instant::now();
+        std::hint::black_box(crate::syntax::parse_document(&text));
+        t0.elapsed()
+    } else {
+        std::time::Duration::ZERO
+    };
+    let t1 = Instant::now();
+    let mut comp = compile_checked(&text);
+    let t_compile = t1.elapsed();
+    // Sprite images are files the compiler does not read: one warning
+    // at each image name that cannot be loaded.
+    let mut images = crate::render::images::ImageStore::new(crate::io::script_dir(Some(path)));
+    let missing = crate::render::images::image_warnings(&text, &comp, &mut images);
+    for d in missing {
+        let at = comp.diagnostics.partition_point(|e| e.span.start <= d.span.start);
+        comp.diagnostics.insert(at, d);
+    }
+    if lint {
+        crate::runtime::lint::lint(&mut comp);
+    }
+    let t2 = Instant::now();
+    let anim = (!comp.armature.animations.is_empty()).then_some(AnimId(0));
+    let pose = evaluate(&comp.armature, anim, SkinId(0), 0.0);
+    let t_pose = t2.elapsed();
+    std::hint::black_box(&pose);
+    let code = if comp.has_errors() { EXIT_ERRORS } else { EXIT_OK };
+    let (mut human, json) = match format {
+        Format::Human => (report::render_human(path, &text, &comp.diagnostics, color), None),
+        Format::Json => (Vec::new(), Some(report::json_file(path, &text, &comp))),
+    };
+    if timings {
+        let sk = &comp.armature.skeleton;
+        human.extend(
+            format!(
+                "{}: {} bones, {} slots, {} animations — parse {:.3} ms, parse + compile {:.3} ms, one pose {:.1} µs\n",
                 path.display(),
                 sk.bones.len(),
                 sk.slots.len(),
@@ -289,19 +360,16 @@ fn check(files: &[PathBuf], format: Format, timings: bool, lint: bool) -> i32 {
                 t_parse.as_secs_f64() * 1e3,
                 t_compile.as_secs_f64() * 1e3,
                 t_pose.as_secs_f64() * 1e6,
-            );
-        }
-        // After the last file the process ends: returning the compilation's
-        // many small blocks one by one would cost more than printing.
-        if files.last() == Some(path) {
-            std::mem::forget(comp);
-        }
+            )
+            .into_bytes(),
+        );
     }
-    if format == Format::Json {
-        let out = serde_json::json!({ "files": json_out });
-        println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+    // After the last file the process ends: returning the compilation's
+    // many small blocks one by one would cost more than printing.
+    if last {
+        std::mem::forget(comp);
     }
-    code
+    Checked { code, human, json }
 }
 
 pub use crate::formats::skf::is_skf;

@@ -4,7 +4,7 @@ use std::io::{IsTerminal, Write};
 use std::path::Path;
 
 use codespan_reporting::diagnostic::{Diagnostic as CsDiagnostic, Label, Severity as CsSeverity};
-use codespan_reporting::term::termcolor::{BufferedStandardStream, ColorChoice};
+use codespan_reporting::term::termcolor::ColorChoice;
 use codespan_reporting::term::{self, Config};
 
 use crate::compile::Compilation;
@@ -150,14 +150,20 @@ pub fn render_plain(path: &Path, text: &str, diags: &[Diagnostic]) -> String {
     out
 }
 
-/// Prints diagnostics to stderr, in color when it is a terminal.
-pub fn print_human(path: &Path, text: &str, diags: &[Diagnostic]) {
-    let choice =
-        if std::io::stderr().is_terminal() { ColorChoice::Auto } else { ColorChoice::Never };
-    // Buffered: the renderer writes a diagnostic in dozens of small
-    // pieces, and standard error is otherwise unbuffered (a system call
-    // each; with 600 diagnostics, a third of the process's time).
-    let mut out = BufferedStandardStream::stderr(choice);
+/// Whether diagnostics written to stderr are in color: when it is a
+/// terminal (and the environment does not turn colors off).
+pub fn stderr_in_color() -> bool {
+    use codespan_reporting::term::termcolor::{BufferWriter, WriteColor};
+    std::io::stderr().is_terminal()
+        && BufferWriter::stderr(ColorChoice::Auto).buffer().supports_color()
+}
+
+/// Renders diagnostics for stderr, in color or not, with the file's summary
+/// line (`… ok` or the counts); what [`print_human`] prints. Files checked
+/// on several threads are rendered this way, then printed in order.
+pub fn render_human(path: &Path, text: &str, diags: &[Diagnostic], color: bool) -> Vec<u8> {
+    use codespan_reporting::term::termcolor::Buffer;
+    let mut out = if color { Buffer::ansi() } else { Buffer::no_color() };
     let name = path.display().to_string();
     let config = Config::default();
     let starts: Vec<usize> = codespan_reporting::files::line_starts(text).collect();
@@ -172,7 +178,15 @@ pub fn print_human(path: &Path, text: &str, diags: &[Diagnostic]) {
         _ => format!("{}: {} error(s), {} warning(s)", path.display(), errors, warnings),
     };
     let _ = writeln!(out, "{summary}");
-    let _ = out.flush();
+    out.into_inner()
+}
+
+/// Prints diagnostics to stderr, in color when it is a terminal.
+pub fn print_human(path: &Path, text: &str, diags: &[Diagnostic]) {
+    let rendered = render_human(path, text, diags, stderr_in_color());
+    let mut err = std::io::stderr().lock();
+    let _ = err.write_all(&rendered);
+    let _ = err.flush();
 }
 
 /// One diagnostic as JSON: severity, message, hints, 1-based line/column

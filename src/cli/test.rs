@@ -70,89 +70,35 @@ pub(super) fn run(args: &[PathBuf], format: Format) -> i32 {
             return EXIT_USAGE;
         }
     };
+    // Files run on every core; their reports are printed in order.
+    use rayon::prelude::*;
+    let bar = super::progress_bar(files.len());
+    let results: Vec<Tested> = files
+        .par_iter()
+        .map(|path| {
+            let r = test_file(path, format);
+            bar.inc(1);
+            r
+        })
+        .collect();
+    bar.finish_and_clear();
     let mut code = EXIT_OK;
     let (mut total_passed, mut total_failed) = (0usize, 0usize);
     let mut json_files = Vec::new();
-    for path in &files {
-        let text = match read_script(path) {
-            Ok(t) => t,
-            Err(msg) => {
+    for r in results {
+        match r {
+            Tested::Unreadable(msg) => {
                 eprintln!("error: {msg}");
                 code = EXIT_USAGE;
-                continue;
             }
-        };
-        let comp = compile_checked(&text);
-        let (passed, failed, entries, failures) = file_report(path, &text, &comp);
-        // Errors outside the expectations make the file fail too.
-        let other_errors: Vec<&Diagnostic> = comp
-            .diagnostics
-            .iter()
-            .filter(|d| {
-                d.is_error() && !comp.expectations.iter().any(|e| e.line.cover(d.span) == e.line)
-            })
-            .collect();
-        total_passed += passed;
-        total_failed += failed;
-        if (failed > 0 || !other_errors.is_empty()) && code == EXIT_OK {
-            code = EXIT_ERRORS;
-        }
-        match format {
-            Format::Human => {
-                println!(
-                    "\nrunning {} expectation(s) in {}",
-                    comp.expectations.len(),
-                    path.display()
-                );
-                for (line, ok) in &entries {
-                    println!("expect {line} ... {}", if *ok { "ok" } else { "FAILED" });
+            Tested::Done { passed, failed, failing, human, json } => {
+                total_passed += passed;
+                total_failed += failed;
+                if failing && code == EXIT_OK {
+                    code = EXIT_ERRORS;
                 }
-                if !failures.is_empty() || !other_errors.is_empty() {
-                    let mut shown: Vec<Diagnostic> = failures.clone();
-                    shown.extend(other_errors.iter().map(|d| (*d).clone()));
-                    shown.sort_by_key(|d| d.span.start);
-                    print!("\nfailures:\n{}", report::render_plain(path, &text, &shown));
-                }
-                let status = if failed == 0 && other_errors.is_empty() { "ok" } else { "FAILED" };
-                let errs = if other_errors.is_empty() {
-                    String::new()
-                } else {
-                    format!("; {} other error(s) in the script", other_errors.len())
-                };
-                println!("file result: {status}. {passed} passed; {failed} failed{errs}");
-            }
-            Format::Json => {
-                let exps: Vec<serde_json::Value> = comp
-                    .expectations
-                    .iter()
-                    .map(|e| {
-                        let msgs: Vec<serde_json::Value> = comp
-                            .diagnostics
-                            .iter()
-                            .filter(|d| e.line.cover(d.span) == e.line)
-                            .map(|d| report::diagnostic_json(d, &text, &comp.lines))
-                            .collect();
-                        serde_json::json!({
-                            "line": comp.lines.line_col(&text, e.line.start).line,
-                            "target": line_name(&comp, e),
-                            "animation": e.anim.and_then(|a| comp.armature.animation(a)).map(|a| a.name.clone()),
-                            "time": e.time_secs,
-                            "passed": e.passed(),
-                            "failures": msgs,
-                        })
-                    })
-                    .collect();
-                let errors: Vec<serde_json::Value> = other_errors
-                    .iter()
-                    .map(|d| report::diagnostic_json(d, &text, &comp.lines))
-                    .collect();
-                json_files.push(serde_json::json!({
-                    "file": path.display().to_string(),
-                    "passed": passed,
-                    "failed": failed,
-                    "expectations": exps,
-                    "errors": errors,
-                }));
+                print!("{human}");
+                json_files.extend(json);
             }
         }
     }
@@ -169,6 +115,102 @@ pub(super) fn run(args: &[PathBuf], format: Format) -> i32 {
         }
     }
     code
+}
+
+/// What testing one file gave, printed in the files' order by [`run`].
+enum Tested {
+    /// The file could not be read (the message).
+    Unreadable(String),
+    /// Its counts, whether it fails, its human report and its JSON.
+    Done {
+        passed: usize,
+        failed: usize,
+        failing: bool,
+        human: String,
+        json: Option<serde_json::Value>,
+    },
+}
+
+fn test_file(path: &Path, format: Format) -> Tested {
+    use std::fmt::Write as _;
+    let text = match read_script(path) {
+        Ok(t) => t,
+        Err(msg) => return Tested::Unreadable(msg),
+    };
+    let comp = compile_checked(&text);
+    let (passed, failed, entries, failures) = file_report(path, &text, &comp);
+    // Errors outside the expectations make the file fail too.
+    let other_errors: Vec<&Diagnostic> = comp
+        .diagnostics
+        .iter()
+        .filter(|d| {
+            d.is_error() && !comp.expectations.iter().any(|e| e.line.cover(d.span) == e.line)
+        })
+        .collect();
+    let failing = failed > 0 || !other_errors.is_empty();
+    let mut human = String::new();
+    let mut json = None;
+    match format {
+        Format::Human => {
+            let _ = writeln!(
+                human,
+                "\nrunning {} expectation(s) in {}",
+                comp.expectations.len(),
+                path.display()
+            );
+            for (line, ok) in &entries {
+                let _ = writeln!(human, "expect {line} ... {}", if *ok { "ok" } else { "FAILED" });
+            }
+            if !failures.is_empty() || !other_errors.is_empty() {
+                let mut shown: Vec<Diagnostic> = failures.clone();
+                shown.extend(other_errors.iter().map(|d| (*d).clone()));
+                shown.sort_by_key(|d| d.span.start);
+                let _ = write!(human, "\nfailures:\n{}", report::render_plain(path, &text, &shown));
+            }
+            let status = if failing { "FAILED" } else { "ok" };
+            let errs = if other_errors.is_empty() {
+                String::new()
+            } else {
+                format!("; {} other error(s) in the script", other_errors.len())
+            };
+            let _ =
+                writeln!(human, "file result: {status}. {passed} passed; {failed} failed{errs}");
+        }
+        Format::Json => {
+            let exps: Vec<serde_json::Value> = comp
+                .expectations
+                .iter()
+                .map(|e| {
+                    let msgs: Vec<serde_json::Value> = comp
+                        .diagnostics
+                        .iter()
+                        .filter(|d| e.line.cover(d.span) == e.line)
+                        .map(|d| report::diagnostic_json(d, &text, &comp.lines))
+                        .collect();
+                    serde_json::json!({
+                        "line": comp.lines.line_col(&text, e.line.start).line,
+                        "target": line_name(&comp, e),
+                        "animation": e.anim.and_then(|a| comp.armature.animation(a)).map(|a| a.name.clone()),
+                        "time": e.time_secs,
+                        "passed": e.passed(),
+                        "failures": msgs,
+                    })
+                })
+                .collect();
+            let errors: Vec<serde_json::Value> = other_errors
+                .iter()
+                .map(|d| report::diagnostic_json(d, &text, &comp.lines))
+                .collect();
+            json = Some(serde_json::json!({
+                "file": path.display().to_string(),
+                "passed": passed,
+                "failed": failed,
+                "expectations": exps,
+                "errors": errors,
+            }));
+        }
+    }
+    Tested::Done { passed, failed, failing, human, json }
 }
 
 /// Counts and per-line results (`file:line target at …`) of a file's

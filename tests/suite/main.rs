@@ -10,6 +10,7 @@ mod common;
 mod backends;
 mod bad_input;
 mod cli;
+mod cli_batch;
 mod cli_export;
 mod cli_render;
 mod compile_semantics;
