@@ -228,8 +228,9 @@ pub fn cycled(sk: &Skeleton, a: &Animation) -> Animation {
 /// The most generations `chain` walks down (the deepest rig is far less).
 const MAX_CHAIN_DEPTH: usize = 10_000;
 
-/// `delay N` and `chain N` of the bone items: each bone's total delay in
-/// frames (delays add up), kept modulo the animation's length.
+/// `delay N` and `chain N` of the bone items, and `delay N` of the slot
+/// items: each bone's (slot's) total delay in frames (delays add up), kept
+/// modulo the animation's length.
 fn delays(
     secs: &Sections<'_>,
     rig: &RigNames,
@@ -238,9 +239,22 @@ fn delays(
     diags: &mut Vec<Diagnostic>,
 ) {
     let mut frames: Vec<f64> = vec![0.0; sk.bones.len()];
+    let mut slot_frames: Vec<f64> = vec![0.0; sk.slots.len()];
     let mut any = false;
     for (at, s) in secs {
         for item in s.items.iter().filter(|i| i.delay.is_some() || i.chain.is_some()) {
+            if item.is_slot {
+                // (An unknown slot is reported by the animation's compile;
+                // `chain` on a slot item by the parser.)
+                let Ok(sl) = resolve_or_explain(&rig.slot_names, "slot", &item.target, "") else {
+                    continue;
+                };
+                if let (Some(d), Some(f)) = (&item.delay, slot_frames.get_mut(sl.index())) {
+                    *f += d.node;
+                    any = true;
+                }
+                continue;
+            }
             // (An unknown bone is reported by the animation's compile.)
             let Ok(b) = resolve_or_explain(&rig.bone_names, "bone", &item.target, "") else {
                 continue;
@@ -282,13 +296,20 @@ fn delays(
     if loop_frames <= 0.0 {
         return;
     }
+    let fps = anim.fps;
+    let seconds = |f: f64| {
+        let r = f.rem_euclid(loop_frames);
+        (r > 1e-9 && loop_frames - r > 1e-9).then_some(r / fps)
+    };
     anim.bone_delays = frames
         .iter()
         .enumerate()
-        .filter_map(|(j, f)| {
-            let r = f.rem_euclid(loop_frames);
-            (r > 1e-9 && loop_frames - r > 1e-9).then_some((BoneId::from_index(j), r / anim.fps))
-        })
+        .filter_map(|(j, f)| seconds(*f).map(|s| (BoneId::from_index(j), s)))
+        .collect();
+    anim.slot_delays = slot_frames
+        .iter()
+        .enumerate()
+        .filter_map(|(j, f)| seconds(*f).map(|s| (SlotId::from_index(j), s)))
         .collect();
 }
 
@@ -407,6 +428,10 @@ fn mirror_or_swap(sk: &Skeleton, a: &mut Animation, negate: bool) {
         d.0 = bone_partner(d.0);
     }
     a.bone_delays.sort_by_key(|d| d.0);
+    for d in &mut a.slot_delays {
+        d.0 = slot_partner(d.0);
+    }
+    a.slot_delays.sort_by_key(|d| d.0);
     for e in &mut a.events {
         if let EventPayload::Text(t) = &mut e.payload
             && let Some(p) = partner_name(t)

@@ -929,6 +929,9 @@ pub struct Animation {
     /// around `[0, duration)` (`delay`/`chain` in a script), sorted by
     /// bone; each delay in `(0, duration)`.
     pub bone_delays: Vec<(BoneId, f64)>,
+    /// Per slot, seconds its color and attachment channels play late, as
+    /// [`Animation::bone_delays`] (`delay` on a slot item), sorted by slot.
+    pub slot_delays: Vec<(SlotId, f64)>,
 }
 
 impl Animation {
@@ -951,6 +954,7 @@ impl Animation {
             looping: None,
             events: Vec::new(),
             bone_delays: Vec::new(),
+            slot_delays: Vec::new(),
         }
     }
 

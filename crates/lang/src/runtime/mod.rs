@@ -570,6 +570,20 @@ fn delayed(anim: &Animation, bone: BoneId, t: f64) -> f64 {
     }
 }
 
+/// The time `slot`'s color and attachment channels are sampled at (see
+/// [`delayed`]).
+fn slot_delayed(anim: &Animation, slot: SlotId, t: f64) -> f64 {
+    if anim.slot_delays.is_empty() {
+        return t;
+    }
+    match anim.slot_delays.binary_search_by_key(&slot, |d| d.0) {
+        Ok(i) if anim.duration_secs > 0.0 => {
+            (t - anim.slot_delays[i].1).rem_euclid(anim.duration_secs)
+        }
+        _ => t,
+    }
+}
+
 fn apply(pose: &mut Pose, skeleton: &Skeleton, anim: &Animation, t: f64) {
     if let Some(order) = locate(&anim.draw_order, t).map(|i| &anim.draw_order[i].value) {
         pose.draw_order.clear();
@@ -635,12 +649,16 @@ fn apply(pose: &mut Pose, skeleton: &Skeleton, anim: &Animation, t: f64) {
         }
     }
     for (ch, cursor) in anim.slot_colors.iter().zip(color_cursors) {
-        let Some(v) = sample_from(&ch.keys, t, None, cursor) else { continue };
+        let Some(v) = sample_from(&ch.keys, slot_delayed(anim, ch.slot, t), None, cursor) else {
+            continue;
+        };
         let Some(sp) = pose.slots.get_mut(ch.slot.index()) else { continue };
         sp.set_color_component(ch.component, v);
     }
     for (ch, cursor) in anim.attachments.iter().zip(attachment_cursors) {
-        let Some(v) = sample_stepped_from(&ch.keys, t, cursor) else { continue };
+        let Some(v) = sample_stepped_from(&ch.keys, slot_delayed(anim, ch.slot, t), cursor) else {
+            continue;
+        };
         if let Some(sp) = pose.slots.get_mut(ch.slot.index()) {
             sp.attachment = v;
         }

@@ -229,7 +229,7 @@ pub const REFERENCE: &[RefEntry] = &[
     RefEntry {
         section: "Animation",
         title: "delay N, chain N: play later",
-        text: "On a bone item: delay N plays the bone's timelines N frames late; chain N plays every bone below it N frames per generation late. Delays wrap around the loop (see LANGUAGE-EXT.md).",
+        text: "On a bone item: delay N plays the bone's timelines N frames late; chain N plays every bone below it N frames per generation late. On a @slot item, delay N plays its color and attachment timelines late. Delays wrap around the loop (see LANGUAGE-EXT.md).",
         example: "\tarm chain 3",
     },
     RefEntry {

@@ -382,8 +382,8 @@ pub struct AnimItem {
     /// The lines under an event item, in the order written (none for a
     /// bone or slot item).
     pub events: Vec<EventLine>,
-    /// `delay N`: the item's bone plays its timelines N frames later,
-    /// wrapping around the animation's loop (bone items only).
+    /// `delay N`: the item's bone (or slot) plays its timelines N frames
+    /// later, wrapping around the animation's loop.
     pub delay: Option<Spanned<f64>>,
     /// `chain N`: every bone below the item's bone plays its timelines N
     /// frames after its parent (bone items only).

@@ -489,7 +489,19 @@ impl Parser {
                             Some(n) => {
                                 self.role(line, t, Role::Number);
                                 let v = Some(Spanned::new(n, wsp.cover(tok_span(line, t))));
-                                if w == "delay" { delay = v } else { chain = v }
+                                if w == "delay" {
+                                    delay = v;
+                                } else if is_slot {
+                                    self.push(
+                                        Diagnostic::error(
+                                            wsp,
+                                            "`chain` delays the bones below a bone; a slot item takes `delay`",
+                                        )
+                                        .hint("`delay N` plays this slot's timelines N frames late"),
+                                    );
+                                } else {
+                                    chain = v;
+                                }
                             }
                             None => self.push(Diagnostic::error(
                                 wsp,
@@ -498,7 +510,7 @@ impl Parser {
                         }
                         continue;
                     }
-                    if (t.text == "delay" || t.text == "chain") && !is_event && !is_slot {
+                    if (t.text == "delay" || t.text == "chain") && !is_event {
                         self.role(line, t, Role::Option);
                         word = Some((t.text, tok_span(line, t)));
                         continue;
