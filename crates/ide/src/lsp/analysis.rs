@@ -792,7 +792,7 @@ pub fn format(text: &str, tab_size: u32) -> Vec<(Span, String)> {
     edits
 }
 
-/// [`format`] of the whole lines that `range` touches (what an editor's
+/// [`format()`] of the whole lines that `range` touches (what an editor's
 /// "format selection", Neovim's `gq`, asks for); the edits are in document
 /// offsets. The line the range ends in counts even when the range ends at
 /// its start: Neovim 0.7's `gq` sends `start of the first line .. start of

@@ -358,7 +358,7 @@ pub fn partner_name(name: &str) -> Option<String> {
 /// world) or y of a child bone (its parent's frame is mirrored across the
 /// parent's axis); scales and flips are kept. String payloads of events
 /// are renamed by the same rule.
-/// `a` with left and right swapped (`mirror`, see [`mirror`]).
+/// `a` with left and right swapped (the `mirror` header word).
 pub fn mirrored(sk: &Skeleton, a: &Animation) -> Animation {
     let mut a = a.clone();
     mirror(sk, &mut a);
@@ -455,7 +455,7 @@ fn partner_attachment(sk: &Skeleton, att: AttachmentId, to: SlotId) -> Attachmen
 
 /// Plays backwards: the channels are sampled at `duration - t` (a time
 /// warp), events fire at `duration - t`.
-/// `a` played backwards (`reverse`, see [`reverse`]).
+/// `a` played backwards (the `reverse` header word).
 pub fn reversed(a: &Animation) -> Animation {
     let mut a = a.clone();
     reverse(&mut a);
@@ -481,7 +481,7 @@ fn reverse(a: &mut Animation) {
 /// Forwards, then backwards: twice as long; the channels are sampled at
 /// `t` and then `2·duration - t`; events fire on the way there and back
 /// (once at the turn, and not again at the end, where the loop starts).
-/// `a` forwards then backwards (`pingpong`, see [`pingpong`]).
+/// `a` forwards then backwards (the `pingpong` header word).
 pub fn ping_ponged(a: &Animation) -> Animation {
     let mut a = a.clone();
     pingpong(&mut a);
