@@ -212,15 +212,5 @@ fn rename_in_skeleton<const BONES: usize>(bencher: Bencher, style: &str) {
 #[divan::bench(args = [1, 2], sample_count = 20)]
 fn machine_reference(bencher: Bencher, threads: usize) {
     let text = reference::reference_text();
-    bencher.bench(|| {
-        std::thread::scope(|s| {
-            let others: Vec<_> =
-                (1..threads).map(|_| s.spawn(|| reference::reference_work(&text))).collect();
-            let mine = reference::reference_work(divan::black_box(&text));
-            others.into_iter().map(|h| h.join().expect("no panic")).fold(mine, |a, b| {
-                assert_eq!(a.0, b.0);
-                a
-            })
-        })
-    });
+    bencher.bench(|| reference::reference_round(divan::black_box(&text), threads));
 }

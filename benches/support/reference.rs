@@ -49,3 +49,16 @@ pub fn reference_work(text: &str) -> (usize, f64) {
     words.dedup();
     (words.len(), sum)
 }
+
+/// One round of the machine reference: [`reference_work`] on `threads`
+/// threads at once (this one and `threads - 1` more), each result the same.
+pub fn reference_round(text: &str, threads: usize) -> (usize, f64) {
+    std::thread::scope(|s| {
+        let others: Vec<_> = (1..threads).map(|_| s.spawn(|| reference_work(text))).collect();
+        let mine = reference_work(text);
+        others.into_iter().map(|h| h.join().expect("no panic")).fold(mine, |a, b| {
+            assert_eq!(a.0, b.0);
+            a
+        })
+    })
+}
