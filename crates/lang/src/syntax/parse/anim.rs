@@ -193,13 +193,7 @@ pub(super) fn event_line(
             EventKind::Float => "a number (or `+N`, `*N`)",
             EventKind::Text => "a \"string\"",
         };
-        let mut d = Diagnostic::error(
-            sp,
-            format!(
-                "unexpected `{}` in event line: expected {expected}, an advance `->`, options `F:S:E>`, `{{` or `}}`",
-                clip(s)
-            ),
-        );
+        let mut d = unexpected_command(sp, s, "event line", expected);
         if kind == EventKind::Int && token::number(s.trim_start_matches(['+', '*'])).is_some() {
             d = d.hint("an `i` payload is a whole number from -2147483648 to 2147483647; use `f` for fractions");
         }
@@ -217,6 +211,26 @@ pub(super) fn event_line(
         commands,
         span: line_span(line),
     })
+}
+
+/// The error for a token `s` that a timeline (or event) line cannot read:
+/// what `what` line expected there, with a hint for an option that lacks
+/// its `>` or a malformed advance.
+fn unexpected_command(sp: Span, s: &str, what: &str, expected: &str) -> Diagnostic {
+    let d = Diagnostic::error(
+        sp,
+        format!(
+            "unexpected `{}` in {what}: expected {expected}, an advance `->`, options `F:S:E>`, `{{` or `}}`",
+            clip(s)
+        ),
+    );
+    if s.contains(':') && !s.ends_with('>') {
+        d.hint("options inside a timeline end with `>` or `->`, e.g. `10:>` or `:si->`")
+    } else if s.starts_with('-') && s.ends_with('>') {
+        d.hint("an advance is hyphens followed by `>`, e.g. `->` or `--->`")
+    } else {
+        d
+    }
 }
 
 pub(super) fn timeline(
@@ -300,19 +314,7 @@ pub(super) fn timeline(
             TimelineProp::FlipX | TimelineProp::FlipY => "`true` or `false`",
             _ => "a number (or `+N`, `*N`)",
         };
-        let mut d = Diagnostic::error(
-            sp,
-            format!(
-                "unexpected `{}` in timeline: expected {expected}, an advance `->`, options `F:S:E>`, `{{` or `}}`",
-                clip(s)
-            ),
-        );
-        if s.contains(':') && !s.ends_with('>') {
-            d = d.hint("options inside a timeline end with `>` or `->`, e.g. `10:>` or `:si->`");
-        } else if s.starts_with('-') && s.ends_with('>') {
-            d = d.hint("an advance is hyphens followed by `>`, e.g. `->` or `--->`");
-        }
-        diags.push(d);
+        diags.push(unexpected_command(sp, s, "timeline", expected));
     }
     if commands.is_empty() {
         diags.push(Diagnostic::warning(
