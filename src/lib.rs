@@ -20,5 +20,5 @@ pub mod app;
 pub mod cli;
 
 pub use skelpad_ide::lsp;
-pub use skelpad_lang::{compile, generate, io, model, runtime, syntax};
+pub use skelpad_lang::{check, compile, generate, io, model, runtime, syntax};
 pub use skelpad_media::{formats, png, render};

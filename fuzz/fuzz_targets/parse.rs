@@ -12,7 +12,7 @@ use libfuzzer_sys::fuzz_target;
 use skelpad::compile::Compiler;
 use skelpad::model::{AnimId, SkinId};
 use skelpad::runtime::evaluate;
-use skelpad::runtime::expect::{check, compile_checked};
+use skelpad::check::expect::{check, compile_checked};
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);

@@ -40,7 +40,7 @@ pub struct Analysis {
     pub shown_is_stale: bool,
     /// An imported file: the text is not compiled, `shown` is set from outside.
     frozen: bool,
-    /// Whether the motion lints (`runtime::lint`) add their warnings.
+    /// Whether the motion lints (`check::lint`) add their warnings.
     lint: bool,
 }
 
@@ -49,7 +49,7 @@ impl Analysis {
     pub fn new(text: &str) -> Self {
         let mut compiler = Compiler::new();
         let mut comp = compiler.update(text);
-        crate::runtime::expect::check(&mut comp);
+        crate::check::expect::check(&mut comp);
         let shown = comp.armature.clone();
         let last_clean = (!comp.has_armature_errors()).then(|| shown.clone());
         Analysis {
@@ -117,9 +117,9 @@ impl Analysis {
         self.comp.sections = Vec::new();
         self.comp.sources = Default::default();
         self.comp = self.compiler.update(text);
-        crate::runtime::expect::check(&mut self.comp);
+        crate::check::expect::check(&mut self.comp);
         if self.lint {
-            crate::runtime::lint::lint(&mut self.comp);
+            crate::check::lint::lint(&mut self.comp);
         }
         text.clone_into(&mut self.compiled_text);
         self.generation = next_generation();

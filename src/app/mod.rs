@@ -984,7 +984,7 @@ mod failing_bone_tests {
     fn a_failing_assertion_highlights_its_bone_at_its_time_only() {
         // `arm` turns 90° by frame 5 (0.5 s at 10 fps); the assertion says 80.
         let text = "skeleton\n\tarm l10\n\tleg l10\nanim \"a\" 10fps\n\tarm\n\t\tr 0 -> 90\nexpect \"a\" 5\n\tarm r80\n\tleg r0\n";
-        let comp = crate::runtime::expect::compile_checked(text);
+        let comp = crate::check::expect::compile_checked(text);
         let arm = comp.armature.skeleton.bone_by_name("arm").unwrap();
         assert!(comp.has_errors() && !comp.has_armature_errors());
         assert_eq!(failing_bones(&comp, Some(AnimId(0)), 0.5, false), [arm]);

@@ -9,10 +9,10 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 
 use super::{EXIT_ERRORS, EXIT_OK, EXIT_USAGE, read_script, report};
+use crate::check::expect::compile_checked;
 use crate::formats::skf::export::{ExportOptions, Pictures};
 use crate::formats::skf::write::{Stage, export_file};
 use crate::model::Armature;
-use crate::runtime::expect::compile_checked;
 
 /// Arguments of `skelpad export`.
 #[derive(Args, Debug, Clone, PartialEq)]

@@ -36,7 +36,7 @@ fn load(args: &ExportArgs, err: &mut dyn Write) -> Result<Armature, i32> {
     if loaded.error_count > 0 {
         if !args.allow_errors {
             if let Ok(text) = super::read_script(&args.file) {
-                let comp = crate::runtime::expect::compile_checked(&text);
+                let comp = crate::check::expect::compile_checked(&text);
                 let _ =
                     write!(err, "{}", report::render_plain(&args.file, &text, &comp.diagnostics));
             }

@@ -13,10 +13,10 @@ use std::time::Instant;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
+use crate::check::expect::compile_checked;
 use crate::compile::Compilation;
 use crate::model::{AnimId, Armature, SkinId};
 use crate::runtime::evaluate;
-use crate::runtime::expect::compile_checked;
 /// The pose JSON format lives beside the runtime; these paths keep working.
 pub use crate::runtime::report::{draw_json, pose_document, pose_document_with, pose_json};
 
@@ -336,7 +336,7 @@ fn check_file(
         comp.diagnostics.insert(at, d);
     }
     if lint {
-        crate::runtime::lint::lint(&mut comp);
+        crate::check::lint::lint(&mut comp);
     }
     let t2 = Instant::now();
     let anim = (!comp.armature.animations.is_empty()).then_some(AnimId(0));

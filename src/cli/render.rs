@@ -7,10 +7,10 @@ use std::path::PathBuf;
 use clap::{Args, Parser};
 
 use super::{EXIT_OK, EXIT_USAGE, find_animation, find_skin, read_script, report};
+use crate::check::expect::compile_checked;
 use crate::model::{AnimId, SkinId};
 use crate::render::export::{self, FrameRenderer, Framing, Settings};
 use crate::render::{RenderCache, Rgba, frame_count, frame_times};
-use crate::runtime::expect::compile_checked;
 use crate::runtime::wrap_time;
 use crate::syntax::Diagnostic;
 

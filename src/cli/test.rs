@@ -3,8 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::check::expect::compile_checked;
 use crate::compile::{Compilation, Target};
-use crate::runtime::expect::compile_checked;
 use crate::syntax::Diagnostic;
 
 use super::{EXIT_ERRORS, EXIT_OK, EXIT_USAGE, Format, read_script, report};

@@ -14,7 +14,7 @@ use crate::common;
 
 use std::path::PathBuf;
 
-use skelpad::runtime::expect::compile_checked;
+use skelpad::check::expect::compile_checked;
 
 /// Longer than any message quoting a few clipped names and a fixed text.
 const MAX_MESSAGE_CHARS: usize = 1000;

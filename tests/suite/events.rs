@@ -138,7 +138,7 @@ fn pose_json_lists_each_animations_events() {
 
 #[test]
 fn expect_checks_that_an_event_fires_and_that_it_does_not() {
-    use skelpad::runtime::expect::compile_checked;
+    use skelpad::check::expect::compile_checked;
     let base = "skeleton\n\tb\nanim \"a\" 10fps 0:5\n\tb\n\t\tx 0 --> 1\n\t!hit\n\t\ti 7 -> 8\n";
     // hit: 7 at frame 0, 8 at frame 5.
     let good =

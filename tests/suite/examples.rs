@@ -8,8 +8,8 @@
 
 use std::path::{Path, PathBuf};
 
+use skelpad::check::expect::compile_checked;
 use skelpad::compile::{Compilation, compile};
-use skelpad::runtime::expect::compile_checked;
 
 use crate::common;
 

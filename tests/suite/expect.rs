@@ -7,7 +7,7 @@
 use std::path::Path;
 use std::process::Command;
 
-use skelpad::runtime::expect::compile_checked;
+use skelpad::check::expect::compile_checked;
 
 fn example(name: &str) -> String {
     std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("examples").join(name))

@@ -6,8 +6,8 @@
 
 use std::process::Command;
 
-use skelpad::runtime::expect::compile_checked;
-use skelpad::runtime::lint::lint;
+use skelpad::check::expect::compile_checked;
+use skelpad::check::lint::lint;
 
 fn lints(text: &str) -> Vec<(String, String)> {
     let mut comp = compile_checked(text);

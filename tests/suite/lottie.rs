@@ -39,7 +39,7 @@ fn scripts() -> Vec<(String, PathBuf)> {
 
 fn compile(path: &Path) -> Armature {
     let text = std::fs::read_to_string(path).unwrap();
-    let comp = skelpad::runtime::expect::compile_checked(&text);
+    let comp = skelpad::check::expect::compile_checked(&text);
     assert!(!comp.has_errors(), "{}: {:?}", path.display(), comp.diagnostics);
     comp.armature
 }
@@ -668,7 +668,7 @@ fn rlottie_and_thorvg_draw_what_skelpad_renders() {
 #[test]
 fn events_become_markers_at_their_frames() {
     let text = "skeleton\n\tarm l10\nanim \"a\" 10fps\n\tarm\n\t\tx 0 10:> 1\n\t!hit\n\t\ti 3:> 5 +4:> 6\nanim \"b\" 10fps\n\tarm\n\t\tx 0 10:> 2\n\t!step\n\t\ts 2:> \"left\"\n";
-    let comp = skelpad::runtime::expect::compile_checked(text);
+    let comp = skelpad::check::expect::compile_checked(text);
     assert!(comp.diagnostics.is_empty(), "{:?}", comp.diagnostics);
     let dir = tempfile::tempdir().unwrap();
     let lottie = export_with(&comp.armature, dir.path(), &LottieOptions::default());

@@ -6,6 +6,6 @@
 #![forbid(unsafe_code)]
 
 #[allow(unused_imports)]
-use skelpad_lang::{compile, generate, io, model, runtime, syntax};
+use skelpad_lang::{check, compile, generate, io, model, runtime, syntax};
 
 pub mod lsp;

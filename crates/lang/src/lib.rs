@@ -4,11 +4,12 @@
 //! crate computes, `skelpad-ide` answers questions about its texts.
 //!
 //! Inside this crate the stages keep their layers (checked by
-//! `tests/suite/layering.rs`): `model`, `io` < `syntax`, `generate` < `compile` <
-//! `runtime`.
+//! `tests/suite/layering.rs`): `model`, `io` < `syntax`, `generate` <
+//! `compile` < `runtime` < `check`.
 
 #![forbid(unsafe_code)]
 
+pub mod check;
 pub mod compile;
 pub mod generate;
 pub mod io;

@@ -72,7 +72,7 @@ fn compile_text(compiler: &mut Compiler, text: &str) -> Compilation {
         return comp;
     }
     let mut comp = compiler.update(text);
-    crate::runtime::expect::check(&mut comp);
+    crate::check::expect::check(&mut comp);
     comp
 }
 

@@ -1,7 +1,7 @@
 //! Pose assertions (`expect` sections, LANGUAGE-EXT.md), resolved: each
 //! section's animation and frame become a time, each line's bone or slot is
 //! resolved like any reference (an unknown name is an error saying why), and
-//! the checks are kept for [`crate::runtime::expect`], which evaluates the
+//! the checks are kept for [`crate::check::expect`], which evaluates the
 //! pose and reports every value that is off (compiling never evaluates a
 //! pose: `runtime` is the stage above this one).
 

@@ -60,10 +60,10 @@ pub struct Compilation {
     /// section), in document offsets.
     pub leading_roles: Vec<TokenRole>,
     /// The pose assertions (`expect` sections), resolved, in document order
-    /// and offsets; [`crate::runtime::expect::check`] evaluates them.
+    /// and offsets; [`crate::check::expect::check`] evaluates them.
     pub pose_checks: Vec<expect::PoseCheck>,
     /// Every pose assertion (`expect` line) and whether it held, in
-    /// document order, once [`crate::runtime::expect::check`] has run (empty
+    /// document order, once [`crate::check::expect::check`] has run (empty
     /// before); its failures are then also errors in `diagnostics`.
     pub expectations: Vec<expect::ExpectResult>,
 }
@@ -1213,7 +1213,7 @@ impl Units {
         sources
     }
 
-    /// Pose assertions: resolved here, evaluated by `runtime::expect`; their
+    /// Pose assertions: resolved here, evaluated by `check::expect`; their
     /// diagnostics and references join the others.
     fn pose_checks(
         &self,

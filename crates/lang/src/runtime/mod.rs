@@ -1,8 +1,6 @@
 //! Armature + animation + skin + time → [`Pose`]. Pure: the time is an
 //! argument, never read from a clock.
 
-pub mod expect;
-pub mod lint;
 pub mod report;
 
 use crate::model::*;

@@ -3,9 +3,9 @@
 //! a place in the text and each with a stated threshold. They need poses,
 //! so they live here, above the compiler; nothing runs them unless asked.
 
-use super::{Pose, evaluate};
 use crate::compile::{Compilation, Target};
 use crate::model::{AnimId, Animation, SkinId};
+use crate::runtime::{Pose, evaluate};
 use crate::syntax::Diagnostic;
 use crate::syntax::tree::TimelineProp;
 

@@ -7,10 +7,10 @@
 //! `test`, the editor, the language server) compiles with [`compile_checked`]
 //! or calls [`check`] on what the [`crate::compile::Compiler`] returned.
 
-use super::{Pose, evaluate};
 use crate::compile::expect::{ExpectResult, PoseCheck, fmt};
 use crate::compile::{Compilation, Target, compile};
 use crate::model::{Armature, EventPayload, SkinId, normalize_angle};
+use crate::runtime::{Pose, evaluate};
 use crate::syntax::Diagnostic;
 use crate::syntax::tree::{EventExpect, ExpectProp, KeyValue};
 
