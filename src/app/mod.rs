@@ -19,6 +19,7 @@
 pub mod canvas;
 mod chrome;
 pub mod document;
+pub mod dopesheet;
 pub mod drag;
 pub mod editor;
 pub mod export;

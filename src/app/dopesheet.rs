@@ -1,0 +1,416 @@
+//! The dopesheet: one row per animated item (bone or slot) of the selected
+//! animation and one per property under it, with a diamond per key, all
+//! read from the compiler's source map; and moving a key in time, written
+//! back into the text.
+//!
+//! [`move_key`] is a pure function of the text, its compilation and the
+//! key wanted where: it changes only the frame tokens around the key (the
+//! advance before it and the one after it, so that the next key stays
+//! where it was), then proves the result by compiling it — every key of the
+//! animation must be where it was, but the moved one at its new frame with
+//! its value unchanged — and refuses with a reason otherwise.
+
+use crate::compile::{Compilation, KeyOrigin, KeySource, Target, TimelineSource};
+use crate::model::AnimId;
+use crate::syntax::token;
+
+use super::write_back::{Edit, apply, format_number};
+
+/// The frame tokens between two keys (or before a timeline's first key):
+/// those that move the frame (advances and frame options).
+struct Gap<'a> {
+    /// Every token in the gap that moves the frame, with its byte range.
+    movers: Vec<(std::ops::Range<usize>, &'a str)>,
+}
+
+/// Reads the tokens of `text[range]`: each must be an advance (`-->`) or an
+/// options token (`F:S:E>`); a loop brace or anything else is refused.
+fn gap(text: &str, range: std::ops::Range<usize>) -> Result<Gap<'_>, String> {
+    let mut movers = Vec::new();
+    let slice = text.get(range.clone()).ok_or("the key's text is out of date")?;
+    let mut pos = 0;
+    for tok in slice.split_whitespace() {
+        let at = pos + slice[pos..].find(tok).unwrap_or(0);
+        pos = at + tok.len();
+        let r = range.start + at..range.start + pos;
+        if tok.starts_with('{') || tok.starts_with('}') {
+            return Err("a loop brace stands between this key and its neighbour".into());
+        }
+        if let Some(n) = token::advance(tok) {
+            if n > 0 {
+                movers.push((r, tok));
+            }
+            continue;
+        }
+        match token::options(tok, true) {
+            Some(o) => {
+                if o.frame.is_some() || o.advance > 0 {
+                    movers.push((r, tok));
+                }
+            }
+            None => return Err(format!("`{tok}` stands between this key and its neighbour")),
+        }
+    }
+    Ok(Gap { movers })
+}
+
+/// The options token `tok` (or a plain advance) rewritten to set the frame
+/// to `frame` and advance no further: `-->` → `14:>`, `:3:so->` → `14:3:so>`,
+/// `10:->` → `14:>`.
+fn absolute(tok: &str, frame: f64) -> String {
+    let body = tok.strip_suffix('>').unwrap_or(tok).trim_end_matches('-');
+    // The step and easing part, from the first `:` (none in a plain advance).
+    let rest = match body.find(':') {
+        Some(i) => &body[i..],
+        None => ":",
+    };
+    format!("{}{rest}>", format_number(frame))
+}
+
+/// `+N:…>` with `N` changed by `by`; `None` when `tok` is not relative or
+/// `N` would fall below 0.
+fn relative(tok: &str, by: f64) -> Option<String> {
+    let o = token::options(tok, true)?;
+    let f = o.frame.filter(|f| f.relative)?;
+    let n = f.value + by;
+    if n < -1e-9 {
+        return None;
+    }
+    let colon = tok.find(':')?;
+    Some(format!("+{}{}", format_number(n.max(0.0)), &tok[colon..]))
+}
+
+/// The edits that bring the frame to `frame` at the end of the gap
+/// `range`, given that the gap brings it there from `d` frames earlier
+/// (`d` is the move: the frame at the gap's start moved by `-d`).
+fn retime(
+    text: &str,
+    range: std::ops::Range<usize>,
+    frame: f64,
+    d: f64,
+) -> Result<Vec<Edit>, String> {
+    let g = gap(text, range.clone())?;
+    match g.movers.as_slice() {
+        [(r, tok)] => {
+            if token::options(tok, true).and_then(|o| o.frame).is_some_and(|f| f.relative) {
+                let t = relative(tok, d).ok_or("the advance before the key would be negative")?;
+                Ok(vec![Edit { range: r.clone(), text: t }])
+            } else {
+                Ok(vec![Edit { range: r.clone(), text: absolute(tok, frame) }])
+            }
+        }
+        // Nothing moves the frame (a first key): only a later frame can be set.
+        [] if d > 0.0 => Ok(vec![Edit {
+            range: range.end..range.end,
+            text: format!("{}:> ", format_number(frame)),
+        }]),
+        [] => Err("nothing written before the key moves it: it cannot go earlier".into()),
+        // Several advances: an absolute frame after them sets a later frame.
+        _ if d > 0.0 => Ok(vec![Edit {
+            range: range.end..range.end,
+            text: format!("{}:> ", format_number(frame)),
+        }]),
+        _ => Err("several advances stand before the key: write `F:>` before it to move it".into()),
+    }
+}
+
+/// The key's frame token when an absolute `F:>` placed it: `F` replaced.
+fn replace_frame(text: &str, span: crate::syntax::Span, frame: f64) -> Option<Edit> {
+    let tok = text.get(span.range())?;
+    let colon = tok.find(':')?;
+    Some(Edit {
+        range: span.start as usize..span.start as usize + colon,
+        text: format_number(frame),
+    })
+}
+
+/// Where the gap before key `k` of `tl` starts: after the key before it, or
+/// after the property token for the first key.
+fn gap_start(text: &str, tl: &TimelineSource, keys: &[KeySource], k: usize) -> usize {
+    if k > 0 {
+        return keys[k - 1].span.end as usize;
+    }
+    let start = tl.line.start as usize;
+    let rest = text.get(start..).unwrap_or("");
+    start + rest.find(char::is_whitespace).unwrap_or(rest.len())
+}
+
+/// The edits that move key `key` of timeline `timeline` (an index into
+/// `comp.sources.timelines`) of `anim` to frame `new_frame`, keeping every
+/// other key of the animation where it is; or why not.
+pub fn move_key(
+    text: &str,
+    comp: &Compilation,
+    anim: AnimId,
+    timeline: usize,
+    key: usize,
+    new_frame: f64,
+) -> Result<Vec<Edit>, String> {
+    let src = &comp.sources;
+    let tl = src.timelines.get(timeline).ok_or("no such timeline")?;
+    if tl.anim != anim {
+        return Err("the timeline is not in this animation".into());
+    }
+    if !tl.effective {
+        return Err("a later line for the same item and property replaces this timeline: move the keys on that one".into());
+    }
+    let keys = src.keys_of(tl);
+    let k = keys.get(key).ok_or("no such key")?;
+    match k.origin {
+        KeyOrigin::Loop => {
+            return Err("this key is made by a loop `{ … }`: its frame follows the loop's".into());
+        }
+        KeyOrigin::Relative => {
+            return Err("this key's value is relative (`+N`/`*N`) to the key before: moving it would not keep its value".into());
+        }
+        KeyOrigin::Plain => {}
+    }
+    if !new_frame.is_finite() || new_frame < 0.0 {
+        return Err("a key cannot go before frame 0".into());
+    }
+    let d = new_frame - k.frame;
+    if d.abs() < 1e-9 {
+        return Ok(Vec::new());
+    }
+    if key > 0 && new_frame <= keys[key - 1].frame + 1e-9 {
+        return Err(format!(
+            "frame {} is on or before the key before it (frame {})",
+            format_number(new_frame),
+            format_number(keys[key - 1].frame)
+        ));
+    }
+    if let Some(next) = keys.get(key + 1)
+        && new_frame >= next.frame - 1e-9
+    {
+        return Err(format!(
+            "frame {} is on or past the key after it (frame {})",
+            format_number(new_frame),
+            format_number(next.frame)
+        ));
+    }
+    let mut edits = Vec::new();
+    // Before the key: its `F:>`, else the advance from the key before.
+    match k.placed_by {
+        Some((span, before)) => {
+            if new_frame <= before + 1e-9 {
+                return Err(format!(
+                    "the frame option `{}` cannot set a frame before {}: edit the advances before it",
+                    text.get(span.range()).unwrap_or("?"),
+                    format_number(before)
+                ));
+            }
+            edits.push(replace_frame(text, span, new_frame).ok_or("the frame option is not `F:`")?);
+        }
+        None => edits.extend(retime(
+            text,
+            gap_start(text, tl, &keys, key)..k.span.start as usize,
+            new_frame,
+            d,
+        )?),
+    }
+    // After the key: the next key keeps its frame (one an absolute `F:>`
+    // placed stays where it is by itself).
+    if let Some(next) = keys.get(key + 1)
+        && next.placed_by.is_none()
+    {
+        edits.extend(retime(text, k.span.end as usize..next.span.start as usize, next.frame, -d)?);
+    }
+    verify(text, comp, anim, timeline, key, new_frame, &edits)?;
+    Ok(edits)
+}
+
+/// Compiles the edited text and checks that every key of `anim` is where
+/// it was (same frame, value and value token), but key `key` of timeline
+/// `timeline` at `new_frame`; and that no new error appeared.
+fn verify(
+    text: &str,
+    comp: &Compilation,
+    anim: AnimId,
+    timeline: usize,
+    key: usize,
+    new_frame: f64,
+    edits: &[Edit],
+) -> Result<(), String> {
+    let refuse =
+        |why: &str| Err(format!("the rewrite would not be exact ({why}); nothing changed"));
+    let new_text = apply(text, edits);
+    let new = crate::compile::compile(&new_text);
+    let errors = |c: &Compilation| c.diagnostics.iter().filter(|d| d.is_error()).count();
+    if errors(&new) > errors(comp) {
+        return refuse("it would add an error");
+    }
+    let old_tls: Vec<(usize, &TimelineSource)> =
+        comp.sources.timelines.iter().enumerate().filter(|(_, t)| t.anim == anim).collect();
+    let new_tls: Vec<&TimelineSource> =
+        new.sources.timelines.iter().filter(|t| t.anim == anim).collect();
+    if old_tls.len() != new_tls.len() {
+        return refuse("the timelines changed");
+    }
+    for ((i, old), new_tl) in old_tls.iter().zip(&new_tls) {
+        if old.target != new_tl.target
+            || old.prop != new_tl.prop
+            || old.effective != new_tl.effective
+        {
+            return refuse("the timelines changed");
+        }
+        let a = comp.sources.keys_of(old);
+        let b = new.sources.keys_of(new_tl);
+        if a.len() != b.len() {
+            return refuse("a key would appear or vanish");
+        }
+        for (j, (ka, kb)) in a.iter().zip(&b).enumerate() {
+            let want = if *i == timeline && j == key { new_frame } else { ka.frame };
+            let same_value = match (ka.value, kb.value) {
+                (Some(x), Some(y)) => (x - y).abs() < 1e-9,
+                (None, None) => true,
+                _ => false,
+            };
+            if (kb.frame - want).abs() > 1e-9
+                || !same_value
+                || ka.origin != kb.origin
+                || text.get(ka.span.range()) != new_text.get(kb.span.range())
+            {
+                return refuse("another key would move");
+            }
+        }
+    }
+    Ok(())
+}
+
+/// What a key's target is called: the bone's name or `@slot`.
+pub fn target_name(comp: &Compilation, target: Option<Target>) -> String {
+    let sk = &comp.armature.skeleton;
+    match target {
+        Some(Target::Bone(b)) => sk.bones.get(b.index()).map_or("?".into(), |b| b.name.clone()),
+        Some(Target::Slot(s)) => {
+            sk.slots.get(s.index()).map_or("@?".into(), |s| format!("@{}", s.name))
+        }
+        _ => "?".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compile::compile;
+
+    /// The text after moving key `key` of the `n`-th timeline of the first
+    /// animation to `frame`.
+    fn moved(text: &str, n: usize, key: usize, frame: f64) -> Result<String, String> {
+        let comp = compile(text);
+        let anim = comp.sources.timelines[n].anim;
+        let edits = move_key(text, &comp, anim, n, key, frame)?;
+        Ok(apply(text, &edits))
+    }
+
+    /// The frames of every timeline, compiled anew
+    /// (an independent check of where the keys are).
+    fn frames(text: &str) -> Vec<Vec<f64>> {
+        let comp = compile(text);
+        let src = &comp.sources;
+        src.timelines.iter().map(|t| src.keys_of(t).iter().map(|k| k.frame).collect()).collect()
+    }
+
+    const RIG: &str = "skeleton\n\ta l10\n\tb l10\nanim \"m\" 20fps 0:5:li\n";
+
+    #[test]
+    fn relative_advances_change_on_both_sides() {
+        let text = format!("{RIG}\ta\n\t\tr 0 +4:> 10 +3:> 20 +5:> 30\n");
+        let out = moved(&text, 0, 1, 6.0).unwrap();
+        assert_eq!(out, format!("{RIG}\ta\n\t\tr 0 +6:> 10 +1:> 20 +5:> 30\n"));
+        assert_eq!(frames(&out), vec![vec![0.0, 6.0, 7.0, 12.0]]);
+    }
+
+    #[test]
+    fn plain_advances_become_absolute_frames() {
+        let text = format!("{RIG}\ta\n\t\tr 0 --> 10 --> 20 -> 30\n");
+        let out = moved(&text, 0, 1, 14.0).unwrap();
+        assert_eq!(out, format!("{RIG}\ta\n\t\tr 0 14:> 10 20:> 20 -> 30\n"));
+        assert_eq!(frames(&out), vec![vec![0.0, 14.0, 20.0, 25.0]]);
+        // Earlier works the same way.
+        let out = moved(&text, 0, 1, 3.0).unwrap();
+        assert_eq!(frames(&out), vec![vec![0.0, 3.0, 20.0, 25.0]]);
+    }
+
+    #[test]
+    fn a_key_placed_by_an_absolute_frame_changes_its_frame() {
+        let text = format!("{RIG}\ta\n\t\tr 0 8:3:so> 10 -> 20\n");
+        let out = moved(&text, 0, 1, 5.0).unwrap();
+        assert_eq!(out, format!("{RIG}\ta\n\t\tr 0 5:3:so> 10 11:> 20\n"));
+        assert_eq!(frames(&out), vec![vec![0.0, 5.0, 11.0]]);
+    }
+
+    #[test]
+    fn the_last_key_moves_and_the_animation_follows() {
+        let text = format!("{RIG}\ta\n\t\tr 0 -> 10\n\tb\n\t\tr 0 -> 5\n");
+        let out = moved(&text, 0, 1, 12.0).unwrap();
+        assert_eq!(out, format!("{RIG}\ta\n\t\tr 0 12:> 10\n\tb\n\t\tr 0 -> 5\n"));
+        let comp = compile(&out);
+        assert!((comp.armature.animations[0].duration_secs - 12.0 / 20.0).abs() < 1e-9);
+        assert_eq!(frames(&out), vec![vec![0.0, 12.0], vec![0.0, 5.0]]);
+    }
+
+    #[test]
+    fn the_first_key_can_move_later_but_not_before_the_start() {
+        let text = format!("{RIG}\ta\n\t\tr 0 -> 10\n");
+        let out = moved(&text, 0, 0, 2.0).unwrap();
+        assert_eq!(out, format!("{RIG}\ta\n\t\tr 2:> 0 5:> 10\n"));
+        assert_eq!(frames(&out), vec![vec![2.0, 5.0]]);
+    }
+
+    #[test]
+    fn refusals_say_why_and_change_nothing() {
+        let on = |line: &str, key: usize, frame: f64| {
+            moved(&format!("{RIG}\ta\n\t\t{line}\n"), 0, key, frame).unwrap_err()
+        };
+        assert!(on("r 0 { -> 5 }[2]", 1, 3.0).contains("loop"), "loop");
+        assert!(on("r 0 -> +5 -> 1", 1, 3.0).contains("relative"), "relative");
+        assert!(on("r 0 -> 5 -> 1", 1, 10.0).contains("past the key after"), "past next");
+        assert!(on("r 0 -> 5 -> 1", 1, 0.0).contains("before the key before"), "onto prev");
+        // A reopened item: the first line is replaced by the second.
+        let text = format!("{RIG}\ta\n\t\tr 0 -> 5\n\t\tr 0 -> 5\n");
+        assert!(moved(&text, 0, 1, 3.0).unwrap_err().contains("replaces"));
+        assert!(moved(&text, 1, 1, 3.0).is_ok());
+    }
+
+    #[test]
+    fn the_check_refuses_edits_that_move_another_key_or_a_value() {
+        let text = format!("{RIG}\ta\n\t\tr 0 -> 10 -> 20\n");
+        let comp = compile(&text);
+        let anim = AnimId::from_index(0);
+        let at = |s: &str| text.find(s).unwrap();
+        // Moving key 1 to 8 by shortening the first advance moves key 2 too.
+        let shorter = Edit { range: at("-> 10")..at("-> 10") + 2, text: "8:>".into() };
+        assert!(verify(&text, &comp, anim, 0, 1, 8.0, std::slice::from_ref(&shorter)).is_err());
+        let keep = Edit { range: at("-> 20")..at("-> 20") + 2, text: "10:>".into() };
+        assert!(verify(&text, &comp, anim, 0, 1, 8.0, &[shorter.clone(), keep.clone()]).is_ok());
+        // A changed value is refused even where the frames hold.
+        let value = Edit { range: at("10 ")..at("10 ") + 2, text: "11".into() };
+        assert!(verify(&text, &comp, anim, 0, 1, 8.0, &[shorter, keep, value]).is_err());
+    }
+
+    #[test]
+    fn the_walk_cycle_moves_a_key_and_keeps_the_others() {
+        let text = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/examples/walk_cycle.skel2d"
+        ))
+        .unwrap();
+        let comp = compile(&text);
+        let before = frames(&text);
+        // thigh-l's `r 25 --> -25 --> 25`: the key at 10 goes to 14.
+        let n = comp
+            .sources
+            .timelines
+            .iter()
+            .position(|t| target_name(&comp, t.target).ends_with("thigh-l"))
+            .unwrap();
+        assert_eq!(before[n], vec![0.0, 10.0, 20.0]);
+        let out = moved(&text, n, 1, 14.0).unwrap();
+        let mut want = before.clone();
+        want[n][1] = 14.0;
+        assert_eq!(frames(&out), want);
+        // Only the two advances around the key changed.
+        assert_eq!(out.replace("r 25 14:> -25 20:> 25", "r 25 --> -25 --> 25"), text);
+    }
+}
