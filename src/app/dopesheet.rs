@@ -289,6 +289,271 @@ pub fn target_name(comp: &Compilation, target: Option<Target>) -> String {
     }
 }
 
+/// What the dopesheet asks of the app this frame.
+#[derive(Debug, Default)]
+pub struct DopeOutput {
+    /// A key was double-clicked: where its value is written.
+    pub jump: Option<crate::syntax::Span>,
+    /// A key drag began: (timeline index, key index).
+    pub drag_start: Option<(usize, usize)>,
+    /// The drag in progress wants its key this many frames from where it
+    /// started (whole frames).
+    pub drag_to: Option<f64>,
+    /// The drag ended.
+    pub drag_end: bool,
+}
+
+/// The dopesheet's own state: collapsed items and the drag in progress.
+#[derive(Default)]
+pub struct Dopesheet {
+    /// Items (by name) whose property rows are hidden.
+    pub collapsed: std::collections::HashSet<String>,
+    /// The drag in progress: pointer x and points per frame where it began.
+    drag: Option<(f32, f32)>,
+}
+
+/// The rows' height and the width of their labels.
+const ROW: f32 = 16.0;
+const LABEL_W: f32 = 130.0;
+
+fn diamond(
+    painter: &egui::Painter,
+    c: egui::Pos2,
+    r: f32,
+    fill: egui::Color32,
+    stroke: egui::Stroke,
+) {
+    painter.add(egui::Shape::convex_polygon(
+        vec![
+            c + egui::vec2(0.0, -r),
+            c + egui::vec2(r, 0.0),
+            c + egui::vec2(0.0, r),
+            c + egui::vec2(-r, 0.0),
+        ],
+        fill,
+        stroke,
+    ));
+}
+
+impl Dopesheet {
+    /// Draws the rows of animation `anim` of `comp` (one per item, one per
+    /// property under it unless collapsed), the playhead at `playhead`
+    /// frames, within `max_height` points (the rest scrolls). `editable`:
+    /// keys can be dragged (the text compiles to what is shown).
+    #[allow(clippy::too_many_arguments)]
+    pub fn ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        text: &str,
+        comp: &Compilation,
+        anim: AnimId,
+        playhead: f64,
+        max_height: f32,
+        editable: bool,
+    ) -> DopeOutput {
+        let mut out = DopeOutput::default();
+        let src = &comp.sources;
+        let Some(a) = comp.armature.animations.get(anim.index()) else { return out };
+        let last = (a.duration_secs * a.fps).round().max(1.0);
+        // Room past the last key, so that it can be dragged later.
+        let shown = (last + (last / 5.0).ceil().max(2.0)) as f32;
+        // Items in the order they are written, each with its timelines.
+        let mut items: Vec<(String, Vec<usize>)> = Vec::new();
+        for (i, t) in src.timelines.iter().enumerate().filter(|(_, t)| t.anim == anim) {
+            let name = target_name(comp, t.target);
+            match items.iter_mut().find(|(n, _)| *n == name) {
+                Some((_, v)) => v.push(i),
+                None => items.push((name, vec![i])),
+            }
+        }
+        if items.is_empty() {
+            ui.weak("This animation has no timelines.");
+            return out;
+        }
+        let visuals = ui.visuals().clone();
+        let key_color = egui::Color32::from_rgb(0x40, 0xA0, 0xFF);
+        let summary_color = egui::Color32::from_rgb(0xE0, 0xA0, 0x20);
+        let pointer_x = ui.ctx().input(|i| i.pointer.interact_pos()).map(|p| p.x);
+        egui::ScrollArea::vertical()
+            .id_salt("dopesheet")
+            .max_height(max_height)
+            .auto_shrink([false, true])
+            .show(ui, |ui| {
+                ui.spacing_mut().item_spacing.y = 0.0;
+                for (name, tls) in &items {
+                    let open = !self.collapsed.contains(name);
+                    let (rect, resp) = ui.allocate_exact_size(
+                        egui::vec2(ui.available_width(), ROW),
+                        egui::Sense::click(),
+                    );
+                    let keys_rect = egui::Rect::from_min_max(
+                        egui::pos2(rect.left() + LABEL_W, rect.top()),
+                        egui::pos2(rect.right() - 8.0, rect.bottom()),
+                    );
+                    let x_of = |f: f64| {
+                        keys_rect.left() + 6.0 + f as f32 / shown * (keys_rect.width() - 12.0)
+                    };
+                    let painter = ui.painter_at(rect);
+                    painter.rect_filled(keys_rect, 0.0, visuals.faint_bg_color);
+                    // The open/closed arrow, drawn (the fonts may lack ▸ ▾).
+                    let a = rect.left_center() + egui::vec2(7.0, 0.0);
+                    let tri = if open {
+                        vec![
+                            a + egui::vec2(-4.0, -2.5),
+                            a + egui::vec2(4.0, -2.5),
+                            a + egui::vec2(0.0, 3.5),
+                        ]
+                    } else {
+                        vec![
+                            a + egui::vec2(-2.5, -4.0),
+                            a + egui::vec2(3.5, 0.0),
+                            a + egui::vec2(-2.5, 4.0),
+                        ]
+                    };
+                    painter.add(egui::Shape::convex_polygon(
+                        tri,
+                        visuals.text_color(),
+                        egui::Stroke::NONE,
+                    ));
+                    painter.text(
+                        rect.left_center() + egui::vec2(14.0, 0.0),
+                        egui::Align2::LEFT_CENTER,
+                        name,
+                        egui::FontId::proportional(12.0),
+                        visuals.text_color(),
+                    );
+                    if resp.clicked()
+                        && resp.interact_pointer_pos().is_some_and(|p| p.x < keys_rect.left())
+                    {
+                        if open {
+                            self.collapsed.insert(name.clone());
+                        } else {
+                            self.collapsed.remove(name);
+                        }
+                    }
+                    resp.widget_info(|| {
+                        egui::WidgetInfo::labeled(
+                            egui::Role::Button,
+                            true,
+                            format!("Dopesheet item {name}"),
+                        )
+                    });
+                    // The item's row: every key of its timelines.
+                    for &i in tls {
+                        for k in src.keys_of(&src.timelines[i]) {
+                            diamond(
+                                &painter,
+                                egui::pos2(x_of(k.frame), rect.center().y),
+                                3.5,
+                                summary_color,
+                                egui::Stroke::NONE,
+                            );
+                        }
+                    }
+                    let px = x_of(playhead);
+                    painter.line_segment(
+                        [egui::pos2(px, rect.top()), egui::pos2(px, rect.bottom())],
+                        egui::Stroke::new(1.0, visuals.selection.stroke.color),
+                    );
+                    if !open {
+                        continue;
+                    }
+                    for &i in tls {
+                        let tl = &src.timelines[i];
+                        let (rect, _) = ui.allocate_exact_size(
+                            egui::vec2(ui.available_width(), ROW),
+                            egui::Sense::hover(),
+                        );
+                        let keys_rect = egui::Rect::from_min_max(
+                            egui::pos2(rect.left() + LABEL_W, rect.top()),
+                            egui::pos2(rect.right() - 8.0, rect.bottom()),
+                        );
+                        let x_of = |f: f64| {
+                            keys_rect.left() + 6.0 + f as f32 / shown * (keys_rect.width() - 12.0)
+                        };
+                        let per_frame = (keys_rect.width() - 12.0) / shown;
+                        let painter = ui.painter_at(rect);
+                        painter.rect_filled(keys_rect, 0.0, visuals.extreme_bg_color);
+                        let prop = format!("{:?}", tl.prop);
+                        let label = if tl.effective { prop } else { format!("{prop} (replaced)") };
+                        painter.text(
+                            rect.left_center() + egui::vec2(18.0, 0.0),
+                            egui::Align2::LEFT_CENTER,
+                            label,
+                            egui::FontId::proportional(11.0),
+                            if tl.effective {
+                                visuals.text_color()
+                            } else {
+                                visuals.weak_text_color()
+                            },
+                        );
+                        let px = x_of(playhead);
+                        painter.line_segment(
+                            [egui::pos2(px, rect.top()), egui::pos2(px, rect.bottom())],
+                            egui::Stroke::new(1.0, visuals.selection.stroke.color),
+                        );
+                        for (j, k) in src.keys_of(tl).iter().enumerate() {
+                            let c = egui::pos2(x_of(k.frame), rect.center().y);
+                            let hit = egui::Rect::from_center_size(c, egui::vec2(10.0, ROW));
+                            let id = egui::Id::unique("skelpad.dopesheet-key").with((i, j));
+                            let resp = ui.interact(hit, id, egui::Sense::click_and_drag());
+                            let value = text.get(k.span.range()).unwrap_or("?");
+                            resp.widget_info(|| {
+                                egui::WidgetInfo::labeled(
+                                    egui::Role::Button,
+                                    true,
+                                    format!("Key {name} {:?} {}", tl.prop, format_number(k.frame)),
+                                )
+                            });
+                            let line = comp.lines.line_of(k.span.start) + 1;
+                            let resp = resp.on_hover_text(format!(
+                                "{name} {:?}: {value} at frame {} (line {line}){}",
+                                tl.prop,
+                                format_number(k.frame),
+                                match k.origin {
+                                    KeyOrigin::Plain => "",
+                                    KeyOrigin::Relative => " — relative value",
+                                    KeyOrigin::Loop => " — made by a loop",
+                                }
+                            ));
+                            let hot = resp.hovered() || resp.dragged();
+                            let fill = if !tl.effective || k.origin != KeyOrigin::Plain {
+                                visuals.weak_text_color()
+                            } else {
+                                key_color
+                            };
+                            let stroke = if hot {
+                                egui::Stroke::new(1.5, visuals.text_color())
+                            } else {
+                                egui::Stroke::NONE
+                            };
+                            diamond(&painter, c, if hot { 5.5 } else { 4.5 }, fill, stroke);
+                            if resp.double_clicked() {
+                                out.jump = Some(k.span);
+                            }
+                            if !editable {
+                                continue;
+                            }
+                            if resp.drag_started() {
+                                self.drag = pointer_x.map(|x| (x, per_frame.max(1e-3)));
+                                out.drag_start = Some((i, j));
+                            } else if resp.dragged()
+                                && let (Some((x0, ppf)), Some(x)) = (self.drag, pointer_x)
+                            {
+                                out.drag_to = Some(((x - x0) / ppf).round() as f64);
+                            }
+                            if resp.drag_stopped() {
+                                self.drag = None;
+                                out.drag_end = true;
+                            }
+                        }
+                    }
+                }
+            });
+        out
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
