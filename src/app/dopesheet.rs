@@ -374,10 +374,18 @@ impl Dopesheet {
         let key_color = egui::Color32::from_rgb(0x40, 0xA0, 0xFF);
         let summary_color = egui::Color32::from_rgb(0xE0, 0xA0, 0x20);
         let pointer_x = ui.ctx().input(|i| i.pointer.interact_pos()).map(|p| p.x);
+        // A drag is measured from where the button went down (egui starts
+        // it a few points later).
+        let press_x = ui.ctx().input(|i| i.pointer.press_origin()).map(|p| p.x);
         egui::ScrollArea::vertical()
             .id_salt("dopesheet")
             .max_height(max_height)
             .auto_shrink([false, true])
+            // Dragging is for keys; the wheel and the bar scroll.
+            .scroll_source(egui::scroll_area::ScrollSource {
+                drag: egui::scroll_area::DragScroll::Never,
+                ..egui::scroll_area::ScrollSource::ALL
+            })
             .show(ui, |ui| {
                 ui.spacing_mut().item_spacing.y = 0.0;
                 for (name, tls) in &items {
@@ -418,7 +426,9 @@ impl Dopesheet {
                     painter.text(
                         rect.left_center() + egui::vec2(14.0, 0.0),
                         egui::Align2::LEFT_CENTER,
-                        name,
+                        // The last segment of a dotted bone path, as items
+                        // are written.
+                        name.rsplit('.').next().unwrap_or(name),
                         egui::FontId::proportional(12.0),
                         visuals.text_color(),
                     );
@@ -535,7 +545,7 @@ impl Dopesheet {
                                 continue;
                             }
                             if resp.drag_started() {
-                                self.drag = pointer_x.map(|x| (x, per_frame.max(1e-3)));
+                                self.drag = press_x.or(pointer_x).map(|x| (x, per_frame.max(1e-3)));
                                 out.drag_start = Some((i, j));
                             } else if resp.dragged()
                                 && let (Some((x0, ppf)), Some(x)) = (self.drag, pointer_x)

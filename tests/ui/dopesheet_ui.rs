@@ -171,3 +171,27 @@ fn the_dopesheet_keeps_the_timeline_controls_on_screen_at_800_by_600() {
         }
     }
 }
+
+/// In the walk cycle (more rows than fit: the rows scroll, and a drag on a
+/// key must move the key, not scroll), thigh-l's key at frame 10 dragged to
+/// 14 rewrites only the two advances around it.
+#[test]
+fn a_key_of_the_walk_cycle_moves_inside_the_scrolling_rows() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/walk_cycle.skel2d"),
+    )
+    .unwrap();
+    let path = write(dir.path(), "walk.skel2d", &text);
+    let mut h = open(&path, [1280.0, 800.0]);
+    h.state_mut().playback.playing = false;
+    h.run_steps(2);
+    let k10 = key_at(&h, "Key hip.thigh-l Rotation 10").center();
+    let k20 = key_at(&h, "Key hip.thigh-l Rotation 20").center();
+    let to = Pos2::new(x_of_frame((10.0, k10.x), (20.0, k20.x), 14.0), k10.y);
+    drag(&mut h, k10, to);
+    let moved = h.state().doc.text.clone();
+    assert_eq!(moved, text.replace("\t\tr 25 --> -25 --> 25", "\t\tr 25 14:> -25 20:> 25"));
+    // The row shows the key at its new frame.
+    key_at(&h, "Key hip.thigh-l Rotation 14");
+}
