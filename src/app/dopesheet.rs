@@ -220,7 +220,7 @@ pub fn move_key(
 }
 
 /// Compiles the edited text and checks that every key of `anim` is where
-/// it was (same frame, value and value token), but key `key` of timeline
+/// it was (same frame, value, value token and easing), but key `key` of timeline
 /// `timeline` at `new_frame`; and that no new error appeared.
 fn verify(
     text: &str,
@@ -272,6 +272,9 @@ fn verify(
             {
                 return refuse("another key would move");
             }
+            if key_easing(comp, anim, old, ka) != key_easing(&new, anim, new_tl, kb) {
+                return refuse("a key's easing would change");
+            }
         }
     }
     Ok(())
@@ -286,6 +289,47 @@ pub fn target_name(comp: &Compilation, target: Option<Target>) -> String {
             sk.slots.get(s.index()).map_or("@?".into(), |s| format!("@{}", s.name))
         }
         _ => "?".into(),
+    }
+}
+
+/// The easing of a bone key as the compiled animation has it (matched by
+/// bone, property and time; `None` for slot keys, stepped properties,
+/// replaced timelines, and
+/// keys an animation modifier such as `delay` moved).
+pub fn key_easing(
+    comp: &Compilation,
+    anim: AnimId,
+    tl: &TimelineSource,
+    k: &KeySource,
+) -> Option<crate::model::Easing> {
+    use crate::model::{BoneProperty, Curve};
+    use crate::syntax::tree::TimelineProp;
+    let Some(Target::Bone(bone)) = tl.target.filter(|_| tl.effective) else { return None };
+    let property = match tl.prop {
+        TimelineProp::X => BoneProperty::X,
+        TimelineProp::Y => BoneProperty::Y,
+        TimelineProp::Rotation => BoneProperty::Rotation,
+        TimelineProp::ScaleX => BoneProperty::ScaleX,
+        TimelineProp::ScaleY => BoneProperty::ScaleY,
+        _ => return None,
+    };
+    let a = comp.armature.animations.get(anim.index())?;
+    let ch = a.bones.iter().find(|c| c.bone == bone && c.property == property)?;
+    let key = ch.keys.iter().find(|key| (key.time_secs - k.time_secs).abs() < 1e-9)?;
+    match key.curve {
+        Curve::Eased(e) => Some(e),
+        _ => None,
+    }
+}
+
+/// The easing as the scripts write it.
+fn easing_name(e: crate::model::Easing) -> &'static str {
+    use crate::model::Easing;
+    match e {
+        Easing::Linear => "li",
+        Easing::SineIn => "si",
+        Easing::SineOut => "so",
+        Easing::SineInOut => "sio",
     }
 }
 
@@ -516,10 +560,15 @@ impl Dopesheet {
                                 )
                             });
                             let line = comp.lines.line_of(k.span.start) + 1;
+                            let easing = key_easing(comp, anim, tl, k);
                             let resp = resp.on_hover_text(format!(
-                                "{name} {:?}: {value} at frame {} (line {line}){}",
+                                "{name} {:?}: {value} at frame {} (line {line}){}{}",
                                 tl.prop,
                                 format_number(k.frame),
+                                easing.map_or(String::new(), |e| format!(
+                                    ", easing {}",
+                                    easing_name(e)
+                                )),
                                 match k.origin {
                                     KeyOrigin::Plain => "",
                                     KeyOrigin::Relative => " — relative value",
@@ -537,7 +586,15 @@ impl Dopesheet {
                             } else {
                                 egui::Stroke::NONE
                             };
-                            diamond(&painter, c, if hot { 5.5 } else { 4.5 }, fill, stroke);
+                            let r = if hot { 5.5 } else { 4.5 };
+                            // Linear keys are diamonds, eased ones dots
+                            // (the tooltip names the easing).
+                            match easing {
+                                Some(e) if e != crate::model::Easing::Linear => {
+                                    painter.circle(c, r - 0.5, fill, stroke);
+                                }
+                                _ => diamond(&painter, c, r, fill, stroke),
+                            }
                             if resp.double_clicked() {
                                 out.jump = Some(k.span);
                             }
@@ -662,6 +719,20 @@ mod tests {
         // A changed value is refused even where the frames hold.
         let value = Edit { range: at("10 ")..at("10 ") + 2, text: "11".into() };
         assert!(verify(&text, &comp, anim, 0, 1, 8.0, &[shorter, keep, value]).is_err());
+    }
+
+    #[test]
+    fn keys_know_their_easing_from_the_compiled_animation() {
+        let text = "skeleton\n\ta l10\nanim \"m\" 20fps 0:5:so\n\ta\n\t\tr 0 -> 10 :li-> 20\n";
+        let comp = compile(text);
+        let tl = &comp.sources.timelines[0];
+        let easings: Vec<_> = comp
+            .sources
+            .keys_of(tl)
+            .iter()
+            .map(|k| key_easing(&comp, tl.anim, tl, k).map(easing_name))
+            .collect();
+        assert_eq!(easings, vec![Some("so"), Some("li"), Some("li")]);
     }
 
     #[test]
