@@ -215,20 +215,95 @@ pub fn move_key(
     {
         edits.extend(retime(text, k.span.end as usize..next.span.start as usize, next.frame, -d)?);
     }
-    verify(text, comp, anim, timeline, key, new_frame, &edits)?;
+    verify(text, comp, anim, timeline, key, Some(new_frame), &edits)?;
+    Ok(edits)
+}
+
+/// The edits that delete key `key` of timeline `timeline` of `anim`,
+/// keeping every other key of the animation where it is; or why not.
+pub fn delete_key(
+    text: &str,
+    comp: &Compilation,
+    anim: AnimId,
+    timeline: usize,
+    key: usize,
+) -> Result<Vec<Edit>, String> {
+    let src = &comp.sources;
+    let tl = src.timelines.get(timeline).ok_or("no such timeline")?;
+    if tl.anim != anim {
+        return Err("the timeline is not in this animation".into());
+    }
+    if !tl.effective {
+        return Err("a later line for the same item and property replaces this timeline".into());
+    }
+    let keys = src.keys_of(tl);
+    let k = keys.get(key).ok_or("no such key")?;
+    match k.origin {
+        KeyOrigin::Loop => return Err("this key is made by a loop `{ … }`".into()),
+        KeyOrigin::Relative => return Err("this key's value is relative (`+N`/`*N`)".into()),
+        KeyOrigin::Plain => {}
+    }
+    if keys.len() == 1 {
+        return Err("it is its timeline's only key: delete the line instead".into());
+    }
+    let mut edits = Vec::new();
+    match keys.get(key + 1) {
+        Some(next) if next.origin == KeyOrigin::Relative => {
+            return Err("the key after it is relative to it (`+N`/`*N`)".into());
+        }
+        Some(next) => {
+            // The key and the advance after it go; what brought the frame to
+            // the key now brings it to the next key (unless an `F:>` before
+            // the next key puts it there by itself).
+            // (Up to the `F:>` that places the next key, which stays.)
+            let end = next.placed_by.map_or(next.span.start, |(s, _)| s.start) as usize;
+            let mut removal = Edit { range: k.span.start as usize..end, text: String::new() };
+            if next.placed_by.is_none() {
+                let before = match k.placed_by {
+                    Some((span, _)) => {
+                        vec![
+                            replace_frame(text, span, next.frame)
+                                .ok_or("the frame option is not `F:`")?,
+                        ]
+                    }
+                    None => retime(
+                        text,
+                        gap_start(text, tl, &keys, key)..k.span.start as usize,
+                        next.frame,
+                        next.frame - k.frame,
+                    )?,
+                };
+                for e in before {
+                    if e.range.is_empty() && e.range.start == removal.range.start {
+                        removal.text.insert_str(0, &e.text);
+                    } else {
+                        edits.push(e);
+                    }
+                }
+            }
+            edits.push(removal);
+        }
+        // The last key: it goes with the advance before it.
+        None => {
+            let start = keys[key - 1].span.end as usize;
+            edits.push(Edit { range: start..k.span.end as usize, text: String::new() });
+        }
+    }
+    verify(text, comp, anim, timeline, key, None, &edits)?;
     Ok(edits)
 }
 
 /// Compiles the edited text and checks that every key of `anim` is where
 /// it was (same frame, value, value token and easing), but key `key` of timeline
-/// `timeline` at `new_frame`; and that no new error appeared.
+/// `timeline` at `new_frame` (gone when `None`); and that no new error
+/// appeared.
 fn verify(
     text: &str,
     comp: &Compilation,
     anim: AnimId,
     timeline: usize,
     key: usize,
-    new_frame: f64,
+    new_frame: Option<f64>,
     edits: &[Edit],
 ) -> Result<(), String> {
     let refuse =
@@ -253,13 +328,20 @@ fn verify(
         {
             return refuse("the timelines changed");
         }
-        let a = comp.sources.keys_of(old);
+        let mut a: Vec<(usize, KeySource)> =
+            comp.sources.keys_of(old).into_iter().enumerate().collect();
+        if *i == timeline && new_frame.is_none() && key < a.len() {
+            a.remove(key);
+        }
         let b = new.sources.keys_of(new_tl);
         if a.len() != b.len() {
             return refuse("a key would appear or vanish");
         }
-        for (j, (ka, kb)) in a.iter().zip(&b).enumerate() {
-            let want = if *i == timeline && j == key { new_frame } else { ka.frame };
+        for ((j, ka), kb) in a.iter().zip(&b) {
+            let want = match new_frame {
+                Some(f) if *i == timeline && *j == key => f,
+                _ => ka.frame,
+            };
             let same_value = match (ka.value, kb.value) {
                 (Some(x), Some(y)) => (x - y).abs() < 1e-9,
                 (None, None) => true,
@@ -713,12 +795,40 @@ mod tests {
         let at = |s: &str| text.find(s).unwrap();
         // Moving key 1 to 8 by shortening the first advance moves key 2 too.
         let shorter = Edit { range: at("-> 10")..at("-> 10") + 2, text: "8:>".into() };
-        assert!(verify(&text, &comp, anim, 0, 1, 8.0, std::slice::from_ref(&shorter)).is_err());
+        assert!(
+            verify(&text, &comp, anim, 0, 1, Some(8.0), std::slice::from_ref(&shorter)).is_err()
+        );
         let keep = Edit { range: at("-> 20")..at("-> 20") + 2, text: "10:>".into() };
-        assert!(verify(&text, &comp, anim, 0, 1, 8.0, &[shorter.clone(), keep.clone()]).is_ok());
+        assert!(
+            verify(&text, &comp, anim, 0, 1, Some(8.0), &[shorter.clone(), keep.clone()]).is_ok()
+        );
         // A changed value is refused even where the frames hold.
         let value = Edit { range: at("10 ")..at("10 ") + 2, text: "11".into() };
-        assert!(verify(&text, &comp, anim, 0, 1, 8.0, &[shorter, keep, value]).is_err());
+        assert!(verify(&text, &comp, anim, 0, 1, Some(8.0), &[shorter, keep, value]).is_err());
+    }
+
+    #[test]
+    fn deleting_a_key_joins_the_advances_around_it() {
+        let del = |line: &str, key: usize| {
+            let text = format!("{RIG}\ta\n\t\t{line}\n");
+            let comp = compile(&text);
+            delete_key(&text, &comp, AnimId::from_index(0), 0, key)
+                .map(|e| apply(&text, &e).replace(RIG, "").replace("\ta\n\t\t", ""))
+        };
+        assert_eq!(del("r 0 +4:> 10 +3:> 20", 1).unwrap(), "r 0 +7:> 20\n");
+        assert_eq!(del("r 0 -> 10 -> 20", 1).unwrap(), "r 0 10:> 20\n");
+        assert_eq!(del("r 0 -> 10 -> 20", 2).unwrap(), "r 0 -> 10\n");
+        assert_eq!(del("r 0 -> 10 -> 20", 0).unwrap(), "r 5:> 10 -> 20\n");
+        assert_eq!(del("r 0 8:> 10 -> 20", 1).unwrap(), "r 0 13:> 20\n");
+        assert_eq!(del("r 0 -> 10 12:> 20", 1).unwrap(), "r 0 -> 12:> 20\n");
+        assert!(del("r 0", 0).unwrap_err().contains("only key"));
+        assert!(del("r 0 -> 10 -> +5", 1).unwrap_err().contains("relative"));
+        assert!(del("r 0 { -> 10 }", 1).unwrap_err().contains("loop"));
+        // Checked independently: the other keys stay.
+        let text = format!("{RIG}\ta\n\t\tr 0 -> 10 --> 20 -> 5\n");
+        let comp = compile(&text);
+        let out = apply(&text, &delete_key(&text, &comp, AnimId::from_index(0), 0, 1).unwrap());
+        assert_eq!(frames(&out), vec![vec![0.0, 15.0, 20.0]]);
     }
 
     #[test]
