@@ -427,6 +427,8 @@ pub struct DopeOutput {
     pub drag_to: Option<f64>,
     /// The drag ended.
     pub drag_end: bool,
+    /// Delete was pressed with a key focused: delete the selected keys.
+    pub delete: bool,
 }
 
 /// The dopesheet's own state: collapsed items and the drag in progress.
@@ -436,6 +438,20 @@ pub struct Dopesheet {
     pub collapsed: std::collections::HashSet<String>,
     /// The drag in progress: pointer x and points per frame where it began.
     drag: Option<(f32, f32)>,
+    /// The selected keys (timeline index, key index), valid for the text
+    /// with this fingerprint (an edit clears them).
+    pub selected: Vec<(usize, usize)>,
+    selected_for: u64,
+    /// The key clicked last (it has the keyboard focus for Delete).
+    focus: Option<egui::Id>,
+}
+
+/// A fingerprint of the text the selection indexes.
+fn fingerprint(text: &str) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    text.hash(&mut h);
+    h.finish()
 }
 
 /// The rows' height and the width of their labels.
@@ -478,6 +494,11 @@ impl Dopesheet {
         editable: bool,
     ) -> DopeOutput {
         let mut out = DopeOutput::default();
+        let print = fingerprint(text);
+        if print != self.selected_for {
+            self.selected.clear();
+            self.selected_for = print;
+        }
         let src = &comp.sources;
         let Some(a) = comp.armature.animations.get(anim.index()) else { return out };
         let last = (a.duration_secs * a.fps).round().max(1.0);
@@ -657,13 +678,28 @@ impl Dopesheet {
                                     KeyOrigin::Loop => " — made by a loop",
                                 }
                             ));
-                            let hot = resp.hovered() || resp.dragged();
+                            if resp.clicked() {
+                                let shift = ui.input(|i| i.modifiers.shift);
+                                match self.selected.iter().position(|s| *s == (i, j)) {
+                                    Some(at) if shift => {
+                                        self.selected.remove(at);
+                                    }
+                                    None if shift => self.selected.push((i, j)),
+                                    _ => self.selected = vec![(i, j)],
+                                }
+                                resp.request_focus();
+                                self.focus = Some(id);
+                            }
+                            let is_selected = self.selected.contains(&(i, j));
+                            let hot = resp.hovered() || resp.dragged() || is_selected;
                             let fill = if !tl.effective || k.origin != KeyOrigin::Plain {
                                 visuals.weak_text_color()
                             } else {
                                 key_color
                             };
-                            let stroke = if hot {
+                            let stroke = if is_selected {
+                                egui::Stroke::new(2.0, egui::Color32::WHITE)
+                            } else if hot {
                                 egui::Stroke::new(1.5, visuals.text_color())
                             } else {
                                 egui::Stroke::NONE
@@ -699,8 +735,40 @@ impl Dopesheet {
                     }
                 }
             });
+        let focused = self.focus.is_some_and(|id| ui.ctx().memory(|m| m.has_focus(id)));
+        if focused
+            && !self.selected.is_empty()
+            && ui.input(|i| i.key_pressed(egui::Key::Delete) || i.key_pressed(egui::Key::Backspace))
+        {
+            out.delete = true;
+        }
         out
     }
+}
+
+/// The edits that delete the keys `keys` (timeline index, key index) of
+/// `anim`, each verified as [`delete_key`] does (the text is compiled again
+/// after each); the new text, or why not.
+pub fn delete_keys(
+    text: &str,
+    comp: &Compilation,
+    anim: AnimId,
+    keys: &[(usize, usize)],
+) -> Result<String, String> {
+    let mut keys = keys.to_vec();
+    // Last first: the indices of the keys still to delete stay valid.
+    keys.sort_unstable_by(|a, b| b.cmp(a));
+    keys.dedup();
+    let mut out = text.to_owned();
+    for (n, &(tl, k)) in keys.iter().enumerate() {
+        let edits = if n == 0 {
+            delete_key(&out, comp, anim, tl, k)?
+        } else {
+            delete_key(&out, &crate::compile::compile(&out), anim, tl, k)?
+        };
+        out = apply(&out, &edits);
+    }
+    Ok(out)
 }
 
 #[cfg(test)]

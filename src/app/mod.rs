@@ -587,6 +587,21 @@ impl SkelpadApp {
         if let Some(span) = out.jump {
             self.editor.select(span.range());
         }
+        if out.delete && editable {
+            let keys = self.dopesheet.selected.clone();
+            match dopesheet::delete_keys(&self.doc.text, comp, anim, &keys) {
+                Ok(text) => {
+                    drag::mark_undo_point(&ctx, &self.doc.text);
+                    self.editor.follow_replacement(&ctx, &self.doc.text, &text);
+                    self.doc.text = text;
+                    self.doc.sync();
+                    self.say(format!("Deleted {} key(s)", keys.len()), false);
+                    ctx.request_repaint();
+                }
+                Err(why) => self.say(format!("Not deleted: {why}"), true),
+            }
+            return;
+        }
         if let Some((tl, key)) = out.drag_start {
             let from = comp
                 .sources

@@ -195,3 +195,29 @@ fn a_key_of_the_walk_cycle_moves_inside_the_scrolling_rows() {
     // The row shows the key at its new frame.
     key_at(&h, "Key hip.thigh-l Rotation 14");
 }
+
+/// Click selects a key, Shift-click adds one on another item, Delete
+/// removes both (the next keys stay where they were), Ctrl+Z brings them
+/// back exactly.
+#[test]
+fn selected_keys_are_deleted_and_undo_brings_them_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(dir.path(), "swing.skel2d", RIG);
+    let mut h = open(&path, [1280.0, 800.0]);
+    h.get_by_label("Key arm Rotation 10").click();
+    h.run_steps(1);
+    h.get_by_label("Key leg Rotation 4").click_modifiers(Modifiers::SHIFT);
+    h.run_steps(1);
+    assert_eq!(h.state().dopesheet.selected.len(), 2);
+    h.key_press(Key::Delete);
+    h.run_steps(2);
+    let text = h.state().doc.text.clone();
+    assert_eq!(
+        text,
+        RIG.replace("r 0 --> 30 --> 0", "r 0 20:> 0").replace("r 0 +4:> 10 +3:> 20", "r 0 +7:> 20")
+    );
+    assert_eq!(frames(&text), vec![vec![0.0, 20.0], vec![0.0, 7.0]]);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run_steps(2);
+    assert_eq!(h.state().doc.text, RIG);
+}
