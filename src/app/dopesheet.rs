@@ -746,6 +746,42 @@ impl Dopesheet {
     }
 }
 
+/// Moves the keys `keys` (timeline index, key index) of `anim` by `by`
+/// frames together, each as [`move_key`] does (the text is compiled again
+/// after each; in a timeline the key moving towards its neighbour goes
+/// first); the new text, or why not.
+pub fn move_keys(
+    text: &str,
+    comp: &Compilation,
+    anim: AnimId,
+    keys: &[(usize, usize)],
+    by: f64,
+) -> Result<String, String> {
+    let mut keys = keys.to_vec();
+    keys.sort_unstable();
+    keys.dedup();
+    if by > 0.0 {
+        keys.reverse();
+    }
+    let frame_of = |c: &Compilation, (tl, k): (usize, usize)| {
+        c.sources.timelines.get(tl).and_then(|t| c.sources.keys_of(t).get(k).map(|k| k.frame))
+    };
+    let mut out = text.to_owned();
+    for (n, &(tl, k)) in keys.iter().enumerate() {
+        let fresh;
+        let c = if n == 0 {
+            comp
+        } else {
+            fresh = crate::compile::compile(&out);
+            &fresh
+        };
+        let from = frame_of(c, (tl, k)).ok_or("a selected key is gone")?;
+        let edits = move_key(&out, c, anim, tl, k, from + by)?;
+        out = apply(&out, &edits);
+    }
+    Ok(out)
+}
+
 /// The edits that delete the keys `keys` (timeline index, key index) of
 /// `anim`, each verified as [`delete_key`] does (the text is compiled again
 /// after each); the new text, or why not.
@@ -897,6 +933,21 @@ mod tests {
         let comp = compile(&text);
         let out = apply(&text, &delete_key(&text, &comp, AnimId::from_index(0), 0, 1).unwrap());
         assert_eq!(frames(&out), vec![vec![0.0, 15.0, 20.0]]);
+    }
+
+    #[test]
+    fn several_keys_move_together() {
+        let text = format!("{RIG}\ta\n\t\tr 0 -> 10 -> 20 -> 30\n\tb\n\t\tr 0 +4:> 10 +3:> 20\n");
+        let comp = compile(&text);
+        let anim = AnimId::from_index(0);
+        // Two neighbours on a, one key on b, two frames later.
+        let out = move_keys(&text, &comp, anim, &[(0, 1), (0, 2), (1, 1)], 2.0).unwrap();
+        assert_eq!(frames(&out), vec![vec![0.0, 7.0, 12.0, 15.0], vec![0.0, 6.0, 7.0]]);
+        // And back: the same keys, two frames earlier.
+        let back = move_keys(&out, &compile(&out), anim, &[(0, 1), (0, 2), (1, 1)], -2.0).unwrap();
+        assert_eq!(frames(&back), frames(&text));
+        // One of them would pass its neighbour: refused.
+        assert!(move_keys(&text, &comp, anim, &[(0, 1), (1, 1)], 3.0).is_err());
     }
 
     #[test]

@@ -611,7 +611,15 @@ impl SkelpadApp {
             if let Some(from) = from {
                 self.playback.playing = false;
                 drag::mark_undo_point(&ctx, &self.doc.text);
+                // A selected key drags the whole selection with it.
+                let sel = &self.dopesheet.selected;
+                let keys = if sel.len() > 1 && sel.contains(&(tl, key)) {
+                    sel.clone()
+                } else {
+                    vec![(tl, key)]
+                };
                 self.key_drag = Some(KeyDrag {
+                    keys,
                     base_text: self.doc.text.clone(),
                     base: Box::new(comp.clone()),
                     anim,
@@ -627,10 +635,14 @@ impl SkelpadApp {
             let to = if df == 0.0 { kd.from } else { (kd.from + df).round() };
             if to != kd.last {
                 kd.last = to;
-                match dopesheet::move_key(&kd.base_text, &kd.base, kd.anim, kd.timeline, kd.key, to)
-                {
-                    Ok(edits) => {
-                        let text = write_back::apply(&kd.base_text, &edits);
+                let moved = if kd.keys.len() > 1 {
+                    dopesheet::move_keys(&kd.base_text, &kd.base, kd.anim, &kd.keys, df)
+                } else {
+                    dopesheet::move_key(&kd.base_text, &kd.base, kd.anim, kd.timeline, kd.key, to)
+                        .map(|edits| write_back::apply(&kd.base_text, &edits))
+                };
+                match moved {
+                    Ok(text) => {
                         if text != self.doc.text {
                             self.editor.follow_replacement(&ctx, &self.doc.text, &text);
                             self.doc.text = text;
@@ -638,8 +650,10 @@ impl SkelpadApp {
                             kd.changed = kd.base_text != self.doc.text;
                             ctx.request_repaint();
                         }
+                        let n = kd.keys.len();
+                        let what = if n > 1 { format!("{n} keys") } else { "Key".into() };
                         self.status = Some((
-                            format!("Key to frame {}", write_back::format_number(to)),
+                            format!("{what} to frame {}", write_back::format_number(to)),
                             false,
                         ));
                     }
@@ -844,6 +858,8 @@ fn resolve_selected(sk: &Skeleton, s: &Selected) -> Option<Pick> {
 /// A dopesheet key drag: the text and compilation it started from (every
 /// update rewrites that text, so the drag is one edit), and the key.
 struct KeyDrag {
+    /// Every key that moves (the dragged one, or the selection it is in).
+    keys: Vec<(usize, usize)>,
     base_text: String,
     base: Box<crate::compile::Compilation>,
     anim: crate::model::AnimId,

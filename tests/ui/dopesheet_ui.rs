@@ -221,3 +221,30 @@ fn selected_keys_are_deleted_and_undo_brings_them_back() {
     h.run_steps(2);
     assert_eq!(h.state().doc.text, RIG);
 }
+
+/// Dragging one of several selected keys moves them all by the same whole
+/// number of frames.
+#[test]
+fn selected_keys_move_together() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(dir.path(), "swing.skel2d", RIG);
+    let mut h = open(&path, [1280.0, 800.0]);
+    h.get_by_label("Key arm Rotation 10").click();
+    h.run_steps(1);
+    h.get_by_label("Key leg Rotation 4").click_modifiers(Modifiers::SHIFT);
+    h.run_steps(1);
+    let k10 = key_at(&h, "Key arm Rotation 10").center();
+    let k20 = key_at(&h, "Key arm Rotation 20").center();
+    let to = Pos2::new(x_of_frame((10.0, k10.x), (20.0, k20.x), 12.0), k10.y);
+    drag(&mut h, k10, to);
+    let text = h.state().doc.text.clone();
+    assert_eq!(frames(&text), vec![vec![0.0, 12.0, 20.0], vec![0.0, 6.0, 7.0]]);
+    assert_eq!(
+        text,
+        RIG.replace("r 0 --> 30 --> 0", "r 0 12:> 30 20:> 0")
+            .replace("+4:> 10 +3:>", "+6:> 10 +1:>")
+    );
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run_steps(2);
+    assert_eq!(h.state().doc.text, RIG, "one drag, one undo step");
+}
