@@ -506,17 +506,32 @@ impl Dopesheet {
         let shown = (last + (last / 5.0).ceil().max(2.0)) as f32;
         // Items in the order they are written, each with its timelines.
         let mut items: Vec<(String, Vec<usize>)> = Vec::new();
+        let mut index: std::collections::HashMap<String, usize> = Default::default();
         for (i, t) in src.timelines.iter().enumerate().filter(|(_, t)| t.anim == anim) {
             let name = target_name(comp, t.target);
-            match items.iter_mut().find(|(n, _)| *n == name) {
-                Some((_, v)) => v.push(i),
-                None => items.push((name, vec![i])),
+            match index.get(&name) {
+                Some(&at) => items[at].1.push(i),
+                None => {
+                    index.insert(name.clone(), items.len());
+                    items.push((name, vec![i]));
+                }
             }
         }
         if items.is_empty() {
             ui.weak("This animation has no timelines.");
             return out;
         }
+        // One row per item and one per property of an open item, all ROW
+        // high: only the rows in view are drawn (long animations scroll).
+        let rows: Vec<(usize, Option<usize>)> = items
+            .iter()
+            .enumerate()
+            .flat_map(|(it, (name, tls))| {
+                let open = !self.collapsed.contains(name);
+                std::iter::once((it, None))
+                    .chain(tls.iter().filter(move |_| open).map(move |&i| (it, Some(i))))
+            })
+            .collect();
         let visuals = ui.visuals().clone();
         let key_color = egui::Color32::from_rgb(0x40, 0xA0, 0xFF);
         let summary_color = egui::Color32::from_rgb(0xE0, 0xA0, 0x20);
@@ -524,6 +539,9 @@ impl Dopesheet {
         // A drag is measured from where the button went down (egui starts
         // it a few points later).
         let press_x = ui.ctx().input(|i| i.pointer.press_origin()).map(|p| p.x);
+        // (Rows touch: show_rows places them by the spacing it is called with.)
+        let spacing = ui.spacing().item_spacing.y;
+        ui.spacing_mut().item_spacing.y = 0.0;
         egui::ScrollArea::vertical()
             .id_salt("dopesheet")
             .max_height(max_height)
@@ -533,89 +551,12 @@ impl Dopesheet {
                 drag: egui::scroll_area::DragScroll::Never,
                 ..egui::scroll_area::ScrollSource::ALL
             })
-            .show(ui, |ui| {
+            .show_rows(ui, ROW, rows.len(), |ui, range| {
                 ui.spacing_mut().item_spacing.y = 0.0;
-                for (name, tls) in &items {
+                for &(it, row) in &rows[range] {
+                    let (name, tls) = &items[it];
                     let open = !self.collapsed.contains(name);
-                    let (rect, resp) = ui.allocate_exact_size(
-                        egui::vec2(ui.available_width(), ROW),
-                        egui::Sense::click(),
-                    );
-                    let keys_rect = egui::Rect::from_min_max(
-                        egui::pos2(rect.left() + LABEL_W, rect.top()),
-                        egui::pos2(rect.right() - 8.0, rect.bottom()),
-                    );
-                    let x_of = |f: f64| {
-                        keys_rect.left() + 6.0 + f as f32 / shown * (keys_rect.width() - 12.0)
-                    };
-                    let painter = ui.painter_at(rect);
-                    painter.rect_filled(keys_rect, 0.0, visuals.faint_bg_color);
-                    // The open/closed arrow, drawn (the fonts may lack ▸ ▾).
-                    let a = rect.left_center() + egui::vec2(7.0, 0.0);
-                    let tri = if open {
-                        vec![
-                            a + egui::vec2(-4.0, -2.5),
-                            a + egui::vec2(4.0, -2.5),
-                            a + egui::vec2(0.0, 3.5),
-                        ]
-                    } else {
-                        vec![
-                            a + egui::vec2(-2.5, -4.0),
-                            a + egui::vec2(3.5, 0.0),
-                            a + egui::vec2(-2.5, 4.0),
-                        ]
-                    };
-                    painter.add(egui::Shape::convex_polygon(
-                        tri,
-                        visuals.text_color(),
-                        egui::Stroke::NONE,
-                    ));
-                    painter.text(
-                        rect.left_center() + egui::vec2(14.0, 0.0),
-                        egui::Align2::LEFT_CENTER,
-                        // The last segment of a dotted bone path, as items
-                        // are written.
-                        name.rsplit('.').next().unwrap_or(name),
-                        egui::FontId::proportional(12.0),
-                        visuals.text_color(),
-                    );
-                    if resp.clicked()
-                        && resp.interact_pointer_pos().is_some_and(|p| p.x < keys_rect.left())
-                    {
-                        if open {
-                            self.collapsed.insert(name.clone());
-                        } else {
-                            self.collapsed.remove(name);
-                        }
-                    }
-                    resp.widget_info(|| {
-                        egui::WidgetInfo::labeled(
-                            egui::Role::Button,
-                            true,
-                            format!("Dopesheet item {name}"),
-                        )
-                    });
-                    // The item's row: every key of its timelines.
-                    for &i in tls {
-                        for k in src.keys_of(&src.timelines[i]) {
-                            diamond(
-                                &painter,
-                                egui::pos2(x_of(k.frame), rect.center().y),
-                                3.5,
-                                summary_color,
-                                egui::Stroke::NONE,
-                            );
-                        }
-                    }
-                    let px = x_of(playhead);
-                    painter.line_segment(
-                        [egui::pos2(px, rect.top()), egui::pos2(px, rect.bottom())],
-                        egui::Stroke::new(1.0, visuals.selection.stroke.color),
-                    );
-                    if !open {
-                        continue;
-                    }
-                    for &i in tls {
+                    if let Some(i) = row {
                         let tl = &src.timelines[i];
                         let (rect, _) = ui.allocate_exact_size(
                             egui::vec2(ui.available_width(), ROW),
@@ -732,9 +673,86 @@ impl Dopesheet {
                                 out.drag_end = true;
                             }
                         }
+                        continue;
                     }
+                    let (rect, resp) = ui.allocate_exact_size(
+                        egui::vec2(ui.available_width(), ROW),
+                        egui::Sense::click(),
+                    );
+                    let keys_rect = egui::Rect::from_min_max(
+                        egui::pos2(rect.left() + LABEL_W, rect.top()),
+                        egui::pos2(rect.right() - 8.0, rect.bottom()),
+                    );
+                    let x_of = |f: f64| {
+                        keys_rect.left() + 6.0 + f as f32 / shown * (keys_rect.width() - 12.0)
+                    };
+                    let painter = ui.painter_at(rect);
+                    painter.rect_filled(keys_rect, 0.0, visuals.faint_bg_color);
+                    // The open/closed arrow, drawn (the fonts may lack ▸ ▾).
+                    let a = rect.left_center() + egui::vec2(7.0, 0.0);
+                    let tri = if open {
+                        vec![
+                            a + egui::vec2(-4.0, -2.5),
+                            a + egui::vec2(4.0, -2.5),
+                            a + egui::vec2(0.0, 3.5),
+                        ]
+                    } else {
+                        vec![
+                            a + egui::vec2(-2.5, -4.0),
+                            a + egui::vec2(3.5, 0.0),
+                            a + egui::vec2(-2.5, 4.0),
+                        ]
+                    };
+                    painter.add(egui::Shape::convex_polygon(
+                        tri,
+                        visuals.text_color(),
+                        egui::Stroke::NONE,
+                    ));
+                    painter.text(
+                        rect.left_center() + egui::vec2(14.0, 0.0),
+                        egui::Align2::LEFT_CENTER,
+                        // The last segment of a dotted bone path, as items
+                        // are written.
+                        name.rsplit('.').next().unwrap_or(name),
+                        egui::FontId::proportional(12.0),
+                        visuals.text_color(),
+                    );
+                    if resp.clicked()
+                        && resp.interact_pointer_pos().is_some_and(|p| p.x < keys_rect.left())
+                    {
+                        if open {
+                            self.collapsed.insert(name.clone());
+                        } else {
+                            self.collapsed.remove(name);
+                        }
+                    }
+                    resp.widget_info(|| {
+                        egui::WidgetInfo::labeled(
+                            egui::Role::Button,
+                            true,
+                            format!("Dopesheet item {name}"),
+                        )
+                    });
+                    // The item's row: every key of its timelines.
+                    for &i in tls {
+                        for k in src.keys_of(&src.timelines[i]) {
+                            diamond(
+                                &painter,
+                                egui::pos2(x_of(k.frame), rect.center().y),
+                                3.5,
+                                summary_color,
+                                egui::Stroke::NONE,
+                            );
+                        }
+                    }
+                    let px = x_of(playhead);
+                    painter.line_segment(
+                        [egui::pos2(px, rect.top()), egui::pos2(px, rect.bottom())],
+                        egui::Stroke::new(1.0, visuals.selection.stroke.color),
+                    );
                 }
             });
+        ui.spacing_mut().item_spacing.y = spacing;
         let focused = self.focus.is_some_and(|id| ui.ctx().memory(|m| m.has_focus(id)));
         if focused
             && !self.selected.is_empty()

@@ -248,3 +248,24 @@ fn selected_keys_move_together() {
     h.run_steps(2);
     assert_eq!(h.state().doc.text, RIG, "one drag, one undo step");
 }
+
+/// A long animation: only the rows in view are drawn (300 items, a few
+/// dozen keys in the tree), and the timeline stays usable.
+#[test]
+fn only_the_rows_in_view_are_drawn() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut text = String::from("skeleton\n");
+    for i in 0..300 {
+        text.push_str(&format!("\tb{i} l10\n"));
+    }
+    text.push_str("anim \"a\" 20fps\n");
+    for i in 0..300 {
+        text.push_str(&format!("\tb{i}\n\t\tr 0 -> 10\n"));
+    }
+    let path = write(dir.path(), "many.skel2d", &text);
+    let h = open(&path, [1280.0, 800.0]);
+    h.get_by_label("Key b0 Rotation 0");
+    let keys = h.query_all_by_label_contains("Key b").count();
+    assert!(keys > 0 && keys < 60, "{keys} keys in the tree");
+    assert!(h.query_by_label("Key b299 Rotation 0").is_none());
+}
