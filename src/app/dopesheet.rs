@@ -446,6 +446,17 @@ pub struct Dopesheet {
     focus: Option<egui::Id>,
 }
 
+/// The last segment of a dotted name, as items are written (`@` kept for
+/// slots: `@hip.arm` → `@arm`).
+fn short_name(name: &str) -> String {
+    let last = name.rsplit('.').next().unwrap_or(name);
+    if name.starts_with('@') && !last.starts_with('@') {
+        format!("@{last}")
+    } else {
+        last.to_owned()
+    }
+}
+
 /// A fingerprint of the text the selection indexes.
 fn fingerprint(text: &str) -> u64 {
     use std::hash::{Hash, Hasher};
@@ -713,7 +724,7 @@ impl Dopesheet {
                         egui::Align2::LEFT_CENTER,
                         // The last segment of a dotted bone path, as items
                         // are written.
-                        name.rsplit('.').next().unwrap_or(name),
+                        short_name(name),
                         egui::FontId::proportional(12.0),
                         visuals.text_color(),
                     );
@@ -966,6 +977,17 @@ mod tests {
         assert_eq!(frames(&back), frames(&text));
         // One of them would pass its neighbour: refused.
         assert!(move_keys(&text, &comp, anim, &[(0, 1), (1, 1)], 3.0).is_err());
+    }
+
+    #[test]
+    fn slot_keys_move_too() {
+        let text = "skeleton\n\ta l10\n\t\t@ :circle d10\nanim \"m\" 20fps\n\t@a\n\t\tc #F00 -> #0F0 -> #00F\n";
+        let comp = compile(text);
+        let name = target_name(&comp, comp.sources.timelines[0].target);
+        assert_eq!((name.as_str(), short_name(&name).as_str()), ("@a.a", "@a"));
+        let out = moved(text, 0, 1, 7.0).unwrap();
+        assert_eq!(out, text.replace("#F00 -> #0F0 -> #00F", "#F00 7:> #0F0 10:> #00F"));
+        assert_eq!(frames(&out), vec![vec![0.0, 7.0, 10.0]]);
     }
 
     #[test]
