@@ -215,7 +215,7 @@ pub fn move_key(
     {
         edits.extend(retime(text, k.span.end as usize..next.span.start as usize, next.frame, -d)?);
     }
-    verify(text, comp, anim, timeline, key, Some(new_frame), &edits)?;
+    verify(text, comp, anim, timeline, key, Change::Move(new_frame), &edits)?;
     Ok(edits)
 }
 
@@ -289,21 +289,31 @@ pub fn delete_key(
             edits.push(Edit { range: start..k.span.end as usize, text: String::new() });
         }
     }
-    verify(text, comp, anim, timeline, key, None, &edits)?;
+    verify(text, comp, anim, timeline, key, Change::Delete, &edits)?;
     Ok(edits)
 }
 
+/// What an edit does to one key, for [`verify`].
+#[derive(Clone, Copy)]
+enum Change<'a> {
+    /// Key `key` goes to this frame.
+    Move(f64),
+    /// Key `key` goes.
+    Delete,
+    /// A key with this value token appears at this frame, at index `key`.
+    Insert(f64, &'a str),
+}
+
 /// Compiles the edited text and checks that every key of `anim` is where
-/// it was (same frame, value, value token and easing), but key `key` of timeline
-/// `timeline` at `new_frame` (gone when `None`); and that no new error
-/// appeared.
+/// it was (same frame, value, value token and easing) but for `change` to
+/// key `key` of timeline `timeline`; and that no new error appeared.
 fn verify(
     text: &str,
     comp: &Compilation,
     anim: AnimId,
     timeline: usize,
     key: usize,
-    new_frame: Option<f64>,
+    change: Change<'_>,
     edits: &[Edit],
 ) -> Result<(), String> {
     let refuse =
@@ -328,31 +338,38 @@ fn verify(
         {
             return refuse("the timelines changed");
         }
-        let mut a: Vec<(usize, KeySource)> =
-            comp.sources.keys_of(old).into_iter().enumerate().collect();
-        if *i == timeline && new_frame.is_none() && key < a.len() {
-            a.remove(key);
+        let here = *i == timeline;
+        // What the timeline's keys should be: (frame, value token, the old key).
+        let mut expect: Vec<(f64, &str, Option<KeySource>)> = Vec::new();
+        for (j, ka) in comp.sources.keys_of(old).into_iter().enumerate() {
+            let token = text.get(ka.span.range()).unwrap_or("");
+            match change {
+                Change::Delete if here && j == key => {}
+                Change::Move(f) if here && j == key => expect.push((f, token, Some(ka))),
+                _ => expect.push((ka.frame, token, Some(ka))),
+            }
+        }
+        if let Change::Insert(f, token) = change
+            && here
+        {
+            expect.insert(key.min(expect.len()), (f, token, None));
         }
         let b = new.sources.keys_of(new_tl);
-        if a.len() != b.len() {
+        if expect.len() != b.len() {
             return refuse("a key would appear or vanish");
         }
-        for ((j, ka), kb) in a.iter().zip(&b) {
-            let want = match new_frame {
-                Some(f) if *i == timeline && *j == key => f,
-                _ => ka.frame,
-            };
+        for ((frame, token, ka), kb) in expect.iter().zip(&b) {
+            if (kb.frame - frame).abs() > 1e-9 || Some(*token) != new_text.get(kb.span.range()) {
+                return refuse("another key would move");
+            }
+            let Some(ka) = ka else { continue };
             let same_value = match (ka.value, kb.value) {
                 (Some(x), Some(y)) => (x - y).abs() < 1e-9,
                 (None, None) => true,
                 _ => false,
             };
-            if (kb.frame - want).abs() > 1e-9
-                || !same_value
-                || ka.origin != kb.origin
-                || text.get(ka.span.range()) != new_text.get(kb.span.range())
-            {
-                return refuse("another key would move");
+            if !same_value || ka.origin != kb.origin {
+                return refuse("a key's value would change");
             }
             if key_easing(comp, anim, old, ka) != key_easing(&new, anim, new_tl, kb) {
                 return refuse("a key's easing would change");
@@ -360,6 +377,54 @@ fn verify(
         }
     }
     Ok(())
+}
+
+/// The edits that add a key with the value token `value` at `frame` to
+/// timeline `timeline` of `anim` (after its first key), keeping every
+/// other key where it is; or why not.
+pub fn insert_key(
+    text: &str,
+    comp: &Compilation,
+    anim: AnimId,
+    timeline: usize,
+    frame: f64,
+    value: &str,
+) -> Result<Vec<Edit>, String> {
+    let src = &comp.sources;
+    let tl = src.timelines.get(timeline).ok_or("no such timeline")?;
+    if tl.anim != anim || !tl.effective {
+        return Err("not a timeline that plays in this animation".into());
+    }
+    let keys = src.keys_of(tl);
+    if keys.iter().any(|k| (k.frame - frame).abs() < 1e-9) {
+        return Err(format!("a key is already at frame {}", format_number(frame)));
+    }
+    let pos = keys.partition_point(|k| k.frame < frame);
+    let Some(prev) = pos.checked_sub(1).and_then(|p| keys.get(p)) else {
+        return Err("keys go after a timeline's first key".into());
+    };
+    if prev.origin == KeyOrigin::Loop {
+        return Err("the key before that frame is made by a loop".into());
+    }
+    let mut edits = vec![Edit {
+        range: prev.span.end as usize..prev.span.end as usize,
+        text: format!(" {}:> {value}", format_number(frame)),
+    }];
+    if let Some(next) = keys.get(pos) {
+        if next.origin != KeyOrigin::Plain {
+            return Err("the key after that frame is relative or made by a loop".into());
+        }
+        if next.placed_by.is_none() {
+            edits.extend(retime(
+                text,
+                prev.span.end as usize..next.span.start as usize,
+                next.frame,
+                prev.frame - frame,
+            )?);
+        }
+    }
+    verify(text, comp, anim, timeline, pos, Change::Insert(frame, value), &edits)?;
+    Ok(edits)
 }
 
 /// What a key's target is called: the bone's name or `@slot`.
@@ -929,15 +994,19 @@ mod tests {
         // Moving key 1 to 8 by shortening the first advance moves key 2 too.
         let shorter = Edit { range: at("-> 10")..at("-> 10") + 2, text: "8:>".into() };
         assert!(
-            verify(&text, &comp, anim, 0, 1, Some(8.0), std::slice::from_ref(&shorter)).is_err()
+            verify(&text, &comp, anim, 0, 1, Change::Move(8.0), std::slice::from_ref(&shorter))
+                .is_err()
         );
         let keep = Edit { range: at("-> 20")..at("-> 20") + 2, text: "10:>".into() };
         assert!(
-            verify(&text, &comp, anim, 0, 1, Some(8.0), &[shorter.clone(), keep.clone()]).is_ok()
+            verify(&text, &comp, anim, 0, 1, Change::Move(8.0), &[shorter.clone(), keep.clone()])
+                .is_ok()
         );
         // A changed value is refused even where the frames hold.
         let value = Edit { range: at("10 ")..at("10 ") + 2, text: "11".into() };
-        assert!(verify(&text, &comp, anim, 0, 1, Some(8.0), &[shorter, keep, value]).is_err());
+        assert!(
+            verify(&text, &comp, anim, 0, 1, Change::Move(8.0), &[shorter, keep, value]).is_err()
+        );
     }
 
     #[test]
@@ -988,6 +1057,27 @@ mod tests {
         let out = moved(text, 0, 1, 7.0).unwrap();
         assert_eq!(out, text.replace("#F00 -> #0F0 -> #00F", "#F00 7:> #0F0 10:> #00F"));
         assert_eq!(frames(&out), vec![vec![0.0, 7.0, 10.0]]);
+    }
+
+    #[test]
+    fn a_key_is_inserted_between_others_which_stay() {
+        let ins = |line: &str, frame: f64, value: &str| {
+            let text = format!("{RIG}\ta\n\t\t{line}\n");
+            let comp = compile(&text);
+            insert_key(&text, &comp, AnimId::from_index(0), 0, frame, value)
+                .map(|e| apply(&text, &e).replace(RIG, "").replace("\ta\n\t\t", ""))
+        };
+        assert_eq!(ins("r 0 -> 10", 3.0, "7").unwrap(), "r 0 3:> 7 5:> 10\n");
+        assert_eq!(ins("r 0 +4:> 10", 3.0, "7").unwrap(), "r 0 3:> 7 +1:> 10\n");
+        assert_eq!(ins("r 0 -> 10", 9.0, "7").unwrap(), "r 0 -> 10 9:> 7\n");
+        assert!(ins("r 0 -> 10", 5.0, "7").unwrap_err().contains("already"));
+        assert!(ins("r 5:> 0 -> 10", 2.0, "7").unwrap_err().contains("first key"));
+        assert!(ins("r 0 -> +10", 3.0, "7").unwrap_err().contains("relative"));
+        let text = format!("{RIG}\ta\n\t\tr 0 -> 10 -> 20\n");
+        let comp = compile(&text);
+        let out =
+            apply(&text, &insert_key(&text, &comp, AnimId::from_index(0), 0, 7.0, "3").unwrap());
+        assert_eq!(frames(&out), vec![vec![0.0, 5.0, 7.0, 10.0]]);
     }
 
     #[test]
