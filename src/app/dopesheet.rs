@@ -494,6 +494,22 @@ pub struct DopeOutput {
     pub drag_end: bool,
     /// Delete was pressed with a key focused: delete the selected keys.
     pub delete: bool,
+    /// Ctrl+V: paste the copied keys at the playhead.
+    pub paste: bool,
+}
+
+/// A key copied with Ctrl+C: its item and property, its frame after the
+/// first copied key's, and its value token.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CopiedKey {
+    /// The bone or slot.
+    pub target: Option<Target>,
+    /// The property.
+    pub prop: crate::syntax::tree::TimelineProp,
+    /// Frames after the earliest copied key.
+    pub offset: f64,
+    /// The value as written.
+    pub token: String,
 }
 
 /// The dopesheet's own state: collapsed items and the drag in progress.
@@ -509,6 +525,8 @@ pub struct Dopesheet {
     selected_for: u64,
     /// The key clicked last (it has the keyboard focus for Delete).
     focus: Option<egui::Id>,
+    /// The keys Ctrl+C copied.
+    pub clipboard: Vec<CopiedKey>,
 }
 
 /// The last segment of a dotted name, as items are written (`@` kept for
@@ -836,8 +854,73 @@ impl Dopesheet {
         {
             out.delete = true;
         }
+        // Copy and paste while the script's text field does not have the
+        // keyboard (egui turns Ctrl+C/Ctrl+V into events, or keys in tests).
+        let editing = ui.ctx().memory(|m| m.has_focus(super::editor::editor_id()));
+        let (copy, paste) = ui.input(|i| {
+            let key = |k| i.modifiers.command && i.key_pressed(k);
+            (
+                i.events.iter().any(|e| matches!(e, egui::Event::Copy)) || key(egui::Key::C),
+                i.events.iter().any(|e| matches!(e, egui::Event::Paste(_))) || key(egui::Key::V),
+            )
+        });
+        if !editing && copy && !self.selected.is_empty() {
+            let mut keys: Vec<(CopiedKey, f64)> = Vec::new();
+            for &(i, j) in &self.selected {
+                let Some(tl) = src.timelines.get(i) else { continue };
+                let Some(k) = src.keys_of(tl).get(j).copied() else { continue };
+                if k.origin != KeyOrigin::Plain {
+                    continue;
+                }
+                let token = text.get(k.span.range()).unwrap_or_default().to_owned();
+                let c = CopiedKey { target: tl.target, prop: tl.prop, offset: 0.0, token };
+                keys.push((c, k.frame));
+            }
+            let first = keys.iter().map(|(_, f)| *f).fold(f64::INFINITY, f64::min);
+            self.clipboard = keys
+                .into_iter()
+                .map(|(mut c, f)| {
+                    c.offset = f - first;
+                    c
+                })
+                .collect();
+        }
+        out.paste = !editing && paste && !self.clipboard.is_empty();
         out
     }
+}
+
+/// Pastes `keys` into their items' timelines of `anim` from frame `at`
+/// on, each with [`insert_key`] (the text is compiled again after each);
+/// the new text, or why not.
+pub fn paste_keys(
+    text: &str,
+    comp: &Compilation,
+    anim: AnimId,
+    keys: &[CopiedKey],
+    at: f64,
+) -> Result<String, String> {
+    let mut out = text.to_owned();
+    for (n, c) in keys.iter().enumerate() {
+        let fresh;
+        let cc = if n == 0 {
+            comp
+        } else {
+            fresh = crate::compile::compile(&out);
+            &fresh
+        };
+        let tl = cc
+            .sources
+            .timelines
+            .iter()
+            .position(|t| t.anim == anim && t.target == c.target && t.prop == c.prop && t.effective)
+            .ok_or_else(|| {
+                format!("{} has no such timeline in this animation", target_name(cc, c.target))
+            })?;
+        let edits = insert_key(&out, cc, anim, tl, at + c.offset, &c.token)?;
+        out = apply(&out, &edits);
+    }
+    Ok(out)
 }
 
 /// Moves the keys `keys` (timeline index, key index) of `anim` by `by`

@@ -587,6 +587,29 @@ impl SkelpadApp {
         if let Some(span) = out.jump {
             self.editor.select(span.range());
         }
+        if out.paste && editable {
+            let at = playhead.round();
+            let keys = self.dopesheet.clipboard.clone();
+            match dopesheet::paste_keys(&self.doc.text, comp, anim, &keys, at) {
+                Ok(text) => {
+                    drag::mark_undo_point(&ctx, &self.doc.text);
+                    self.editor.follow_replacement(&ctx, &self.doc.text, &text);
+                    self.doc.text = text;
+                    self.doc.sync();
+                    self.say(
+                        format!(
+                            "Pasted {} key(s) at frame {}",
+                            keys.len(),
+                            write_back::format_number(at)
+                        ),
+                        false,
+                    );
+                    ctx.request_repaint();
+                }
+                Err(why) => self.say(format!("Not pasted: {why}"), true),
+            }
+            return;
+        }
         if out.delete && editable {
             let keys = self.dopesheet.selected.clone();
             match dopesheet::delete_keys(&self.doc.text, comp, anim, &keys) {

@@ -269,3 +269,28 @@ fn only_the_rows_in_view_are_drawn() {
     assert!(keys > 0 && keys < 60, "{keys} keys in the tree");
     assert!(h.query_by_label("Key b299 Rotation 0").is_none());
 }
+
+/// Ctrl+C copies the selected keys, Ctrl+V pastes them at the playhead
+/// (the keys after them stay where they were); one undo step.
+#[test]
+fn copied_keys_are_pasted_at_the_playhead() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(dir.path(), "swing.skel2d", RIG);
+    let mut h = open(&path, [1280.0, 800.0]);
+    h.state_mut().playback.playing = false;
+    h.get_by_label("Key arm Rotation 10").click();
+    h.run_steps(1);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::C);
+    h.run_steps(1);
+    assert_eq!(h.state().dopesheet.clipboard.len(), 1);
+    h.state_mut().playback.time_secs = 16.0 / 20.0;
+    h.run_steps(1);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::V);
+    h.run_steps(2);
+    let text = h.state().doc.text.clone();
+    assert_eq!(text, RIG.replace("r 0 --> 30 --> 0", "r 0 --> 30 16:> 30 20:> 0"));
+    assert_eq!(frames(&text), vec![vec![0.0, 10.0, 16.0, 20.0], vec![0.0, 4.0, 7.0]]);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run_steps(2);
+    assert_eq!(h.state().doc.text, RIG);
+}
