@@ -884,6 +884,10 @@ impl Dopesheet {
                     c
                 })
                 .collect();
+            // The system clipboard gets the values too: egui only reports a
+            // Ctrl+V (as a paste) when the clipboard holds text.
+            let values: Vec<&str> = self.clipboard.iter().map(|c| c.token.as_str()).collect();
+            ui.ctx().copy_text(values.join(" "));
         }
         out.paste = !editing && paste && !self.clipboard.is_empty();
         out
