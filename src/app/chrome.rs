@@ -71,6 +71,8 @@ impl SkelpadApp {
                 ui.checkbox(&mut self.settings.view.show_bones, "Bone overlay");
                 ui.checkbox(&mut self.settings.view.onion_skin, "Onion skin");
                 ui.checkbox(&mut self.settings.view.show_outline, "Outline");
+                ui.checkbox(&mut self.settings.view.show_dopesheet, "Dopesheet")
+                    .on_hover_text("A row of keys per item under the timeline: drag a key to move it in time");
                 ui.checkbox(&mut self.settings.view.lint, "Motion lints")
                     .on_hover_text("Warn about loop seams, pops, keys that change nothing, attachments never shown and very long animations");
                 if ui.button("Fit to view   F / Ctrl+0").clicked() {

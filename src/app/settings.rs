@@ -62,6 +62,8 @@ pub struct ViewSettings {
     pub drag_shapes: bool,
     /// Show the outline panel (bone tree, skins, animations).
     pub show_outline: bool,
+    /// Show the dopesheet under the timeline (a row of keys per item).
+    pub show_dopesheet: bool,
     /// Add the motion lints' warnings to the problems (seams, pops, keys
     /// that change nothing, …; `skelpad check --lint`).
     pub lint: bool,
@@ -78,6 +80,7 @@ impl Default for ViewSettings {
             snap: false,
             drag_shapes: false,
             show_outline: false,
+            show_dopesheet: false,
             lint: false,
         }
     }
