@@ -135,6 +135,34 @@ fn gap_start(text: &str, tl: &TimelineSource, keys: &[KeySource], k: usize) -> u
     start + rest.find(char::is_whitespace).unwrap_or(rest.len())
 }
 
+/// Timeline `timeline` of `anim` and its keys, when key `key` of it is one
+/// the dopesheet may move or delete: the timeline is the one that plays
+/// (no later line replaces it) and the key's value is a plain token (not
+/// made by a loop, not relative to the key before); or why not.
+fn plain_key(
+    comp: &Compilation,
+    anim: AnimId,
+    timeline: usize,
+    key: usize,
+) -> Result<(&TimelineSource, Vec<KeySource>), String> {
+    let src = &comp.sources;
+    let tl = src.timelines.get(timeline).ok_or("no such timeline")?;
+    if tl.anim != anim {
+        return Err("the timeline is not in this animation".into());
+    }
+    if !tl.effective {
+        return Err("a later line for the same item and property replaces this timeline: edit the keys on that one".into());
+    }
+    let keys = src.keys_of(tl);
+    match keys.get(key).ok_or("no such key")?.origin {
+        KeyOrigin::Loop => {
+            Err("this key is made by a loop `{ … }`: its frame follows the loop's".into())
+        }
+        KeyOrigin::Relative => Err("this key's value is relative (`+N`/`*N`) to the key before: moving or removing it would change the keys after it".into()),
+        KeyOrigin::Plain => Ok((tl, keys)),
+    }
+}
+
 /// The edits that move key `key` of timeline `timeline` (an index into
 /// `comp.sources.timelines`) of `anim` to frame `new_frame`, keeping every
 /// other key of the animation where it is; or why not.
@@ -146,25 +174,8 @@ pub fn move_key(
     key: usize,
     new_frame: f64,
 ) -> Result<Vec<Edit>, String> {
-    let src = &comp.sources;
-    let tl = src.timelines.get(timeline).ok_or("no such timeline")?;
-    if tl.anim != anim {
-        return Err("the timeline is not in this animation".into());
-    }
-    if !tl.effective {
-        return Err("a later line for the same item and property replaces this timeline: move the keys on that one".into());
-    }
-    let keys = src.keys_of(tl);
-    let k = keys.get(key).ok_or("no such key")?;
-    match k.origin {
-        KeyOrigin::Loop => {
-            return Err("this key is made by a loop `{ … }`: its frame follows the loop's".into());
-        }
-        KeyOrigin::Relative => {
-            return Err("this key's value is relative (`+N`/`*N`) to the key before: moving it would not keep its value".into());
-        }
-        KeyOrigin::Plain => {}
-    }
+    let (tl, keys) = plain_key(comp, anim, timeline, key)?;
+    let k = &keys[key];
     if !new_frame.is_finite() || new_frame < 0.0 {
         return Err("a key cannot go before frame 0".into());
     }
@@ -228,21 +239,8 @@ pub fn delete_key(
     timeline: usize,
     key: usize,
 ) -> Result<Vec<Edit>, String> {
-    let src = &comp.sources;
-    let tl = src.timelines.get(timeline).ok_or("no such timeline")?;
-    if tl.anim != anim {
-        return Err("the timeline is not in this animation".into());
-    }
-    if !tl.effective {
-        return Err("a later line for the same item and property replaces this timeline".into());
-    }
-    let keys = src.keys_of(tl);
-    let k = keys.get(key).ok_or("no such key")?;
-    match k.origin {
-        KeyOrigin::Loop => return Err("this key is made by a loop `{ … }`".into()),
-        KeyOrigin::Relative => return Err("this key's value is relative (`+N`/`*N`)".into()),
-        KeyOrigin::Plain => {}
-    }
+    let (tl, keys) = plain_key(comp, anim, timeline, key)?;
+    let k = &keys[key];
     if keys.len() == 1 {
         return Err("it is its timeline's only key: delete the line instead".into());
     }

@@ -2,53 +2,23 @@
 //! dragging a key rewrites only the frame tokens around it, as one undo
 //! step. Driven through the real UI with egui_kittest.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use eframe::egui::{Event, Key, Modifiers, PointerButton, Pos2, Rect};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use skelpad::app::files::{FileDialogs, PendingDialog};
-use skelpad::app::{Services, SkelpadApp};
+
+use crate::write;
+use skelpad::app::SkelpadApp;
 use skelpad::compile::compile;
-
-struct NoDialogs;
-
-impl FileDialogs for NoDialogs {
-    fn pick_open(&self, _start_dir: Option<&Path>) -> PendingDialog {
-        PendingDialog::ready(None)
-    }
-
-    fn pick_save(
-        &self,
-        _purpose: &str,
-        _start_dir: Option<&Path>,
-        _suggested: &str,
-        _extension: &str,
-    ) -> PendingDialog {
-        PendingDialog::ready(None)
-    }
-}
 
 const RIG: &str = "skeleton\n\tarm l40\n\tleg l40\nanim \"swing\" 20fps\n\tarm\n\t\tr 0 --> 30 --> 0  # a comment\n\tleg\n\t\tr 0 +4:> 10 +3:> 20\n";
 
 fn open(path: &Path, size: [f32; 2]) -> Harness<'static, SkelpadApp> {
-    let file = Some(path.to_path_buf());
-    let mut h = Harness::builder().with_size(size).build_eframe(move |cc| {
-        SkelpadApp::new(
-            cc,
-            file,
-            Services { dialogs: Box::new(NoDialogs), recovery_dir: None, watch_files: false },
-        )
-    });
+    let mut h = crate::open_sized(path, size);
     h.state_mut().settings.view.show_dopesheet = true;
     h.run_steps(3);
     h
-}
-
-fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
-    let p = dir.join(name);
-    std::fs::write(&p, text).unwrap();
-    p
 }
 
 /// Where the diamond with this label is drawn.

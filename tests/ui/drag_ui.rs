@@ -4,50 +4,18 @@
 #![cfg(feature = "app")]
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "test code")]
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use eframe::egui::{Event, Key, Modifiers, PointerButton, Pos2};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use skelpad::app::files::{FileDialogs, PendingDialog};
-use skelpad::app::{Services, SkelpadApp};
+
+use crate::write;
+use skelpad::app::SkelpadApp;
 use skelpad::compile::compile;
 
-struct NoDialogs;
-
-impl FileDialogs for NoDialogs {
-    fn pick_open(&self, _start_dir: Option<&Path>) -> PendingDialog {
-        PendingDialog::ready(None)
-    }
-
-    fn pick_save(
-        &self,
-        _purpose: &str,
-        _start_dir: Option<&Path>,
-        _suggested: &str,
-        _extension: &str,
-    ) -> PendingDialog {
-        PendingDialog::ready(None)
-    }
-}
-
 fn open(path: &Path) -> Harness<'static, SkelpadApp> {
-    let file = Some(path.to_path_buf());
-    let mut h = Harness::builder().with_size([1280.0, 800.0]).build_eframe(move |cc| {
-        SkelpadApp::new(
-            cc,
-            file,
-            Services { dialogs: Box::new(NoDialogs), recovery_dir: None, watch_files: false },
-        )
-    });
-    h.run_steps(3);
-    h
-}
-
-fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
-    let p = dir.join(name);
-    std::fs::write(&p, text).unwrap();
-    p
+    crate::open_sized(path, [1280.0, 800.0])
 }
 
 fn screen(h: &Harness<'_, SkelpadApp>, x: f64, y: f64) -> Pos2 {

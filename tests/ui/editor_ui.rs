@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use crate::write;
 use eframe::egui::{Event, Key, Modifiers, PointerButton, Pos2, ViewportEvent, ViewportId};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
@@ -90,12 +91,6 @@ impl Setup {
 }
 
 const RIG: &str = "skeleton\n\tarm l40\n\t\t@ :rect x20 w40 h10\nanim \"wave\" 10fps\n\tarm\n\t\tr 0 -> 90 -> 0\n";
-
-fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
-    let p = dir.join(name);
-    std::fs::write(&p, text).unwrap();
-    p
-}
 
 /// Puts the editor cursor at byte `at` and gives the editor focus.
 fn focus_editor_at(h: &mut Harness<'_, SkelpadApp>, at: usize) {
