@@ -167,15 +167,7 @@ pub(super) fn event_line(
                 .flatten()
                 .map(|q| (TimelineCommand::Push(KeyValue::Name(q.to_string())), Role::String)),
             EventKind::Int | EventKind::Float => {
-                if let Some(v) = s.strip_prefix('+').and_then(token::number) {
-                    number(v).map(|v| (TimelineCommand::PushAdd(v), Role::Number))
-                } else if let Some(v) = s.strip_prefix('*').and_then(token::number) {
-                    number(v).map(|v| (TimelineCommand::PushMul(v), Role::Number))
-                } else {
-                    token::number(s)
-                        .and_then(number)
-                        .map(|v| (TimelineCommand::Push(KeyValue::Number(v)), Role::Number))
-                }
+                number_command(s, number).map(|c| (c, Role::Number))
             }
         };
         if let Some((c, role)) = value {
@@ -211,6 +203,20 @@ pub(super) fn event_line(
         commands,
         span: line_span(line),
     })
+}
+
+/// A number value of a timeline or event line: `+N` (added to the key
+/// before), `*N` (a factor of it) or `N`, each number passed through
+/// `accept` (which may refuse it).
+#[inline]
+fn number_command(s: &str, accept: impl Fn(f64) -> Option<f64>) -> Option<TimelineCommand> {
+    if let Some(v) = s.strip_prefix('+').and_then(token::number) {
+        accept(v).map(TimelineCommand::PushAdd)
+    } else if let Some(v) = s.strip_prefix('*').and_then(token::number) {
+        accept(v).map(TimelineCommand::PushMul)
+    } else {
+        token::number(s).and_then(accept).map(|v| TimelineCommand::Push(KeyValue::Number(v)))
+    }
 }
 
 /// The error for a token `s` that a timeline (or event) line cannot read:
@@ -283,15 +289,7 @@ pub(super) fn timeline(
             TimelineProp::FlipX | TimelineProp::FlipY => {
                 token::boolean(s).map(|b| TimelineCommand::Push(KeyValue::Bool(b)))
             }
-            _ => {
-                if let Some(v) = s.strip_prefix('+').and_then(token::number) {
-                    Some(TimelineCommand::PushAdd(v))
-                } else if let Some(v) = s.strip_prefix('*').and_then(token::number) {
-                    Some(TimelineCommand::PushMul(v))
-                } else {
-                    token::number(s).map(|v| TimelineCommand::Push(KeyValue::Number(v)))
-                }
-            }
+            _ => number_command(s, Some),
         };
         if let Some(c) = value {
             let mut role = |role: Role| roles.push(TokenRole { span: sp, role });
