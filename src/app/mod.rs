@@ -412,12 +412,11 @@ impl SkelpadApp {
         match crate::lsp::analysis::rename_bone(&self.doc.text, comp, at as u32, new_name) {
             Ok(edits) if edits.is_empty() => self.say("Nothing to rename", false),
             Ok(edits) => {
-                let mut text = self.doc.text.clone();
-                // Sorted and apart: applied from the last, the earlier
-                // spans stay where they are.
-                for (sp, with) in edits.iter().rev() {
-                    text.replace_range(sp.range(), with);
-                }
+                let edits: Vec<write_back::Edit> = edits
+                    .into_iter()
+                    .map(|(sp, text)| write_back::Edit { range: sp.range(), text })
+                    .collect();
+                let text = write_back::apply(&self.doc.text, &edits);
                 drag::mark_undo_point(ctx, &self.doc.text);
                 self.editor.follow_replacement(ctx, &self.doc.text, &text);
                 self.doc.text = text;
