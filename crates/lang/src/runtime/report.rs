@@ -72,23 +72,21 @@ pub fn pose_document_with(
 /// `time` (seconds) and its payload as `int`, `float` or `string` (none for
 /// a bare event).
 pub fn events_json(a: &crate::model::Animation) -> serde_json::Value {
+    serde_json::Value::Array(a.events.iter().map(event_json).collect())
+}
+
+/// One event as [`events_json`] lists it: `name`, `frame`, `time` and its
+/// payload as `int`, `float` or `string`.
+pub fn event_json(e: &crate::model::Event) -> serde_json::Value {
     use crate::model::EventPayload;
-    let list: Vec<serde_json::Value> = a
-        .events
-        .iter()
-        .map(|e| {
-            let mut v =
-                serde_json::json!({ "name": e.name, "frame": e.frame, "time": e.time_secs });
-            match &e.payload {
-                EventPayload::None => {}
-                EventPayload::Int(i) => v["int"] = (*i).into(),
-                EventPayload::Float(f) => v["float"] = (*f).into(),
-                EventPayload::Text(s) => v["string"] = s.as_str().into(),
-            }
-            v
-        })
-        .collect();
-    serde_json::Value::Array(list)
+    let mut v = serde_json::json!({ "name": e.name, "frame": e.frame, "time": e.time_secs });
+    match &e.payload {
+        EventPayload::None => {}
+        EventPayload::Int(i) => v["int"] = (*i).into(),
+        EventPayload::Float(f) => v["float"] = (*f).into(),
+        EventPayload::Text(s) => v["string"] = s.as_str().into(),
+    }
+    v
 }
 
 /// Everything a pose draws, in draw order: per shown attachment its `slot`,

@@ -8,9 +8,7 @@ use super::frames::{Framing, Plan, Samples};
 use super::keys::{self, KeyOut, Series};
 use super::transform::BoneLayer;
 use super::{LottieError, PictureSource, shapes};
-use crate::model::{
-    Affine, Armature, AttachmentId, AttachmentKind, Color, EventPayload, ShapeStyle, SkinId,
-};
+use crate::model::{Affine, Armature, AttachmentId, AttachmentKind, Color, ShapeStyle, SkinId};
 
 /// Builds the attachment layers and the document.
 pub struct Builder<'a> {
@@ -343,7 +341,8 @@ impl<'a> Builder<'a> {
     /// The events of the animations on the timeline, in time order: each a
     /// marker `ANIM/EVENT` of no length at the frame it fires (the file's
     /// frame rate, counted from the animation's marker), and its full
-    /// description (payload included) for the file's metadata.
+    /// description for the file's metadata (as `pose --json` lists it, with
+    /// its `marker` and `animation`).
     fn events(&self) -> Vec<EventMarker> {
         let mut out = Vec::new();
         for pa in &self.plan.anims {
@@ -351,16 +350,9 @@ impl<'a> Builder<'a> {
             for e in &anim.events {
                 let tm = pa.offset as f64 + e.time_secs * self.plan.fps;
                 let name = format!("{}/{}", anim.name, e.name);
-                let mut about = json!({
-                    "marker": name, "animation": anim.name, "event": e.name,
-                    "frame": e.frame, "time": e.time_secs,
-                });
-                match &e.payload {
-                    EventPayload::None => {}
-                    EventPayload::Int(v) => about["int"] = json!(v),
-                    EventPayload::Float(v) => about["float"] = json!(v),
-                    EventPayload::Text(v) => about["string"] = json!(v),
-                }
+                let mut about = crate::runtime::report::event_json(e);
+                about["marker"] = json!(name);
+                about["animation"] = json!(anim.name);
                 out.push(EventMarker { marker: json!({ "cm": name, "tm": tm, "dr": 0 }), about });
             }
         }
