@@ -557,27 +557,23 @@ pub fn evaluate_into(
 /// The time `bone`'s channels are sampled at when the animation is at
 /// `t`: `t` less the bone's delay, wrapped into `[0, duration)`.
 fn delayed(anim: &Animation, bone: BoneId, t: f64) -> f64 {
-    if anim.bone_delays.is_empty() {
-        return t;
-    }
-    match anim.bone_delays.binary_search_by_key(&bone, |d| d.0) {
-        Ok(i) if anim.duration_secs > 0.0 => {
-            (t - anim.bone_delays[i].1).rem_euclid(anim.duration_secs)
-        }
-        _ => t,
-    }
+    delayed_by(&anim.bone_delays, anim.duration_secs, bone, t)
 }
 
 /// The time `slot`'s color and attachment channels are sampled at (see
 /// [`delayed`]).
 fn slot_delayed(anim: &Animation, slot: SlotId, t: f64) -> f64 {
-    if anim.slot_delays.is_empty() {
+    delayed_by(&anim.slot_delays, anim.duration_secs, slot, t)
+}
+
+/// `t` less the delay of `id` in `delays` (sorted by id), wrapped into
+/// `[0, duration)`; `t` itself for an id without one.
+fn delayed_by<Id: Ord + Copy>(delays: &[(Id, f64)], duration: f64, id: Id, t: f64) -> f64 {
+    if delays.is_empty() {
         return t;
     }
-    match anim.slot_delays.binary_search_by_key(&slot, |d| d.0) {
-        Ok(i) if anim.duration_secs > 0.0 => {
-            (t - anim.slot_delays[i].1).rem_euclid(anim.duration_secs)
-        }
+    match delays.binary_search_by_key(&id, |d| d.0) {
+        Ok(i) if duration > 0.0 => (t - delays[i].1).rem_euclid(duration),
         _ => t,
     }
 }
