@@ -10,7 +10,7 @@ use super::rig::RigOutput;
 use super::source::{Reference, Target};
 use crate::model::{AnimId, Armature, BoneId, clean_fps};
 use crate::syntax::Span;
-use crate::syntax::tree::{EventExpect, ExpectProp, ExpectSection, Spanned};
+use crate::syntax::tree::{EventExpect, ExpectLine, ExpectProp, ExpectSection, Spanned};
 use crate::syntax::{Diagnostic, clip, quote_list};
 
 /// One resolved `expect` section: the pose to evaluate and its lines.
@@ -139,82 +139,15 @@ pub(crate) fn resolve_section(
             lines: Vec::new(),
         },
     };
-    let line = |l: &crate::syntax::tree::ExpectLine, target: Option<Target>| CheckLine {
-        line: l.span,
-        target,
-        name: l.target.node.clone(),
-        local: l.local,
-        point: l.point,
-        tolerance: l.tolerance.unwrap_or(e.tolerance),
-        checks: l.checks.clone(),
-        event: None,
-    };
-    if let Some(name) = &e.anim {
-        match armature.animation_by_name(&name.node) {
-            Some(id) => {
-                out.references.push(Reference {
-                    span: name.span,
-                    target: Some(Target::Animation(id)),
-                    definition: false,
-                });
-                let a = &armature.animations[id.index()];
-                let t = e.frame / clean_fps(a.fps);
-                out.check.anim = Some(id);
-                out.check.time_secs = t;
-                out.check.when = format!("frame {} ({} s) of \"{}\"", fmt(e.frame), fmt(t), a.name);
-            }
-            None => {
-                let names: Vec<String> =
-                    armature.animations.iter().map(|a| format!("\"{}\"", a.name)).collect();
-                out.diagnostics.push(
-                    Diagnostic::error(name.span, format!("unknown animation \"{}\"", name.node))
-                        .hint(format!(
-                            "animations: {}",
-                            if names.is_empty() { "none".into() } else { names.join(", ") }
-                        ))
-                        .hint("the expectations of this section are not checked"),
-                );
-                out.check.when = format!("unknown animation \"{}\"", name.node);
-                out.check.lines = e.lines.iter().map(|l| line(l, None)).collect();
-                return out;
-            }
-        }
+    if let Some(name) = &e.anim
+        && !resolve_anim(armature, e, name, &mut out)
+    {
+        out.check.lines = e.lines.iter().map(|l| check_line(e, l, None)).collect();
+        return out;
     }
     for l in &e.lines {
         if let Some(ev) = &l.event {
-            let known = out.check.anim.and_then(|id| armature.animations.get(id.index()));
-            match known {
-                None => out.diagnostics.push(
-                    Diagnostic::error(l.target.span, "an event expectation needs an animation")
-                        .hint("name the animation in the section's header: `expect \"walk\" 10`"),
-                ),
-                Some(a) if a.events.iter().any(|x| x.name == l.target.node) => {
-                    out.check.lines.push(CheckLine { event: Some(ev.clone()), ..line(l, None) });
-                    continue;
-                }
-                Some(a) => {
-                    let mut names: Vec<&str> = a.events.iter().map(|x| x.name.as_str()).collect();
-                    names.sort_unstable();
-                    names.dedup();
-                    let mut d = Diagnostic::error(
-                        l.target.span,
-                        format!(
-                            "animation \"{}\" fires no event `{}`",
-                            clip(&a.name),
-                            clip(&l.target.node)
-                        ),
-                    );
-                    match super::names::closest(&l.target.node, names.iter().copied()) {
-                        Some(c) => d = d.hint(format!("did you mean `{c}`?")),
-                        None if names.is_empty() => d = d.hint("it fires no events"),
-                        None => {
-                            d = d.hint(format!("its events: {}", quote_list(names)));
-                        }
-                    }
-                    out.diagnostics.push(d.hint("the expectation is not checked"));
-                }
-            }
-            out.check.lines.push(line(l, None));
+            event_line(armature, e, l, ev, &mut out);
             continue;
         }
         let fallback = "the expectation is not checked";
@@ -224,25 +157,107 @@ pub(crate) fn resolve_section(
             resolve_or_explain(&rig.names.bone_names, "bone", &l.target, fallback).map(Target::Bone)
         };
         let target = match resolved {
-            Ok(t) => {
-                out.references.push(Reference {
-                    span: l.target.span,
-                    target: Some(t),
-                    definition: false,
-                });
-                Some(t)
-            }
+            Ok(t) => Some(t),
             Err(d) => {
-                out.references.push(Reference {
-                    span: l.target.span,
-                    target: None,
-                    definition: false,
-                });
                 out.diagnostics.push(d);
                 None
             }
         };
-        out.check.lines.push(line(l, target));
+        out.references.push(Reference { span: l.target.span, target, definition: false });
+        out.check.lines.push(check_line(e, l, target));
     }
     out
+}
+
+/// Line `l` of section `e` as it is checked, about `target`.
+fn check_line(e: &ExpectSection, l: &ExpectLine, target: Option<Target>) -> CheckLine {
+    CheckLine {
+        line: l.span,
+        target,
+        name: l.target.node.clone(),
+        local: l.local,
+        point: l.point,
+        tolerance: l.tolerance.unwrap_or(e.tolerance),
+        checks: l.checks.clone(),
+        event: None,
+    }
+}
+
+/// Resolves the animation `name` of section `e` and the time it is posed
+/// at into `out`; `false` (reported) when there is no such animation.
+fn resolve_anim(
+    armature: &Armature,
+    e: &ExpectSection,
+    name: &Spanned<String>,
+    out: &mut ExpectOutput,
+) -> bool {
+    let Some(id) = armature.animation_by_name(&name.node) else {
+        let names: Vec<String> =
+            armature.animations.iter().map(|a| format!("\"{}\"", a.name)).collect();
+        out.diagnostics.push(
+            Diagnostic::error(name.span, format!("unknown animation \"{}\"", name.node))
+                .hint(format!(
+                    "animations: {}",
+                    if names.is_empty() { "none".into() } else { names.join(", ") }
+                ))
+                .hint("the expectations of this section are not checked"),
+        );
+        out.check.when = format!("unknown animation \"{}\"", name.node);
+        return false;
+    };
+    out.references.push(Reference {
+        span: name.span,
+        target: Some(Target::Animation(id)),
+        definition: false,
+    });
+    let a = &armature.animations[id.index()];
+    let t = e.frame / clean_fps(a.fps);
+    out.check.anim = Some(id);
+    out.check.time_secs = t;
+    out.check.when = format!("frame {} ({} s) of \"{}\"", fmt(e.frame), fmt(t), a.name);
+    true
+}
+
+/// An event expectation `l` (`ev`) of section `e`: checked when the
+/// section's animation fires that event, else reported.
+fn event_line(
+    armature: &Armature,
+    e: &ExpectSection,
+    l: &ExpectLine,
+    ev: &EventExpect,
+    out: &mut ExpectOutput,
+) {
+    let known = out.check.anim.and_then(|id| armature.animations.get(id.index()));
+    match known {
+        None => out.diagnostics.push(
+            Diagnostic::error(l.target.span, "an event expectation needs an animation")
+                .hint("name the animation in the section's header: `expect \"walk\" 10`"),
+        ),
+        Some(a) if a.events.iter().any(|x| x.name == l.target.node) => {
+            out.check.lines.push(CheckLine { event: Some(ev.clone()), ..check_line(e, l, None) });
+            return;
+        }
+        Some(a) => {
+            let mut names: Vec<&str> = a.events.iter().map(|x| x.name.as_str()).collect();
+            names.sort_unstable();
+            names.dedup();
+            let mut d = Diagnostic::error(
+                l.target.span,
+                format!(
+                    "animation \"{}\" fires no event `{}`",
+                    clip(&a.name),
+                    clip(&l.target.node)
+                ),
+            );
+            match super::names::closest(&l.target.node, names.iter().copied()) {
+                Some(c) => d = d.hint(format!("did you mean `{c}`?")),
+                None if names.is_empty() => d = d.hint("it fires no events"),
+                None => {
+                    d = d.hint(format!("its events: {}", quote_list(names)));
+                }
+            }
+            out.diagnostics.push(d.hint("the expectation is not checked"));
+        }
+    }
+    out.check.lines.push(check_line(e, l, None));
 }

@@ -264,19 +264,7 @@ fn delays(
                 frames[b.index()] += d.node;
             }
             let Some(c) = &item.chain else { continue };
-            // Depth below `b` of every bone (parents come before children).
-            let mut depth: Vec<Option<usize>> = vec![None; sk.bones.len()];
-            depth[b.index()] = Some(0);
-            for (j, bone) in sk.bones.iter().enumerate() {
-                if let Some(p) = bone.parent
-                    && p.index() < j
-                    && let Some(dp) = depth[p.index()]
-                    && dp < MAX_CHAIN_DEPTH
-                {
-                    depth[j] = Some(dp + 1);
-                    frames[j] += (dp + 1) as f64 * c.node;
-                }
-            }
+            add_chain(sk, b, c.node, &mut frames);
             if !sk.bones.iter().any(|x| x.parent == Some(b)) {
                 diags.push(Diagnostic::warning(
                     c.span.shifted(*at),
@@ -311,6 +299,24 @@ fn delays(
         .enumerate()
         .filter_map(|(j, f)| seconds(*f).map(|s| (SlotId::from_index(j), s)))
         .collect();
+}
+
+/// `chain N` on bone `b`: each bone below it is delayed `N` frames per
+/// generation (added to its `frames`).
+fn add_chain(sk: &Skeleton, b: BoneId, n: f64, frames: &mut [f64]) {
+    // Depth below `b` of every bone (parents come before children).
+    let mut depth: Vec<Option<usize>> = vec![None; sk.bones.len()];
+    depth[b.index()] = Some(0);
+    for (j, bone) in sk.bones.iter().enumerate() {
+        if let Some(p) = bone.parent
+            && p.index() < j
+            && let Some(dp) = depth[p.index()]
+            && dp < MAX_CHAIN_DEPTH
+        {
+            depth[j] = Some(dp + 1);
+            frames[j] += (dp + 1) as f64 * n;
+        }
+    }
 }
 
 /// The name of a bone or slot's left/right partner by the naming rule
