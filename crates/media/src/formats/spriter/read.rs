@@ -399,11 +399,51 @@ fn read_entity(ctx: &mut Ctx, e: &Elem, index: usize) -> Entity {
     ent
 }
 
+/// An `<animation>`: its mainline, timelines and length (checked), then
+/// the lines read but not played (events, sounds, tags, variables).
 fn read_anim(ctx: &mut Ctx, a: &Elem) -> Anim {
     let name = a.attr("name").unwrap_or("").to_string();
-    let mut length = ctx.num(a, "length", 0.0);
+    let length = ctx.num(a, "length", 0.0);
     // looping is true unless the text is exactly "false" (loader :721-725).
     let looping = a.attr("looping").map(str::trim) != Some("false");
+    let mainline = read_mainline(ctx, a, &name);
+    let mut timelines = Vec::new();
+    for t in bounded(ctx, a, a.children("timeline"), "timelines") {
+        let mut keys = Vec::new();
+        for k in bounded(ctx, t, t.children("key"), "timeline keys") {
+            keys.push(read_tkey(ctx, k));
+        }
+        timelines.push(Timeline {
+            name: t.attr("name").unwrap_or("").to_string(),
+            object_type: t.attr("object_type").unwrap_or("sprite").to_string(),
+            keys,
+            loc: t.loc.clone(),
+        });
+    }
+    let max_key = mainline
+        .iter()
+        .map(|k| k.time)
+        .chain(timelines.iter().flat_map(|t| t.keys.iter().map(|k| k.time)))
+        .fold(0.0, f64::max);
+    let length = checked_length(ctx, a, &name, length, max_key);
+    let mut anim = Anim {
+        name,
+        loc: a.loc.clone(),
+        length_ms: length,
+        looping,
+        mainline,
+        timelines,
+        events: Vec::new(),
+        sounds: Vec::new(),
+        tags: Vec::new(),
+        vars: Vec::new(),
+    };
+    read_unplayed_lines(ctx, a, &mut anim);
+    anim
+}
+
+/// The mainline keys of animation `a` (`name`), in time order.
+fn read_mainline(ctx: &mut Ctx, a: &Elem, name: &str) -> Vec<MainKey> {
     let mut mainline = Vec::new();
     if let Some(ml) = a.child("mainline") {
         for k in bounded(ctx, ml, ml.children("key"), "mainline keys") {
@@ -429,39 +469,27 @@ fn read_anim(ctx: &mut Ctx, a: &Elem) -> Anim {
     } else {
         ctx.warn(
             &a.loc,
-            format!("animation \"{}\" has no <mainline>; nothing is shown", clip(&name)),
+            format!("animation \"{}\" has no <mainline>; nothing is shown", clip(name)),
         );
     }
     if mainline.windows(2).any(|w| w[1].time < w[0].time) {
         ctx.warn(
             &a.loc,
-            format!("mainline keys of \"{}\" are out of time order; sorted", clip(&name)),
+            format!("mainline keys of \"{}\" are out of time order; sorted", clip(name)),
         );
         mainline.sort_by(|x, y| x.time.total_cmp(&y.time));
     }
-    let mut timelines = Vec::new();
-    for t in bounded(ctx, a, a.children("timeline"), "timelines") {
-        let mut keys = Vec::new();
-        for k in bounded(ctx, t, t.children("key"), "timeline keys") {
-            keys.push(read_tkey(ctx, k));
-        }
-        timelines.push(Timeline {
-            name: t.attr("name").unwrap_or("").to_string(),
-            object_type: t.attr("object_type").unwrap_or("sprite").to_string(),
-            keys,
-            loc: t.loc.clone(),
-        });
-    }
-    let max_key = mainline
-        .iter()
-        .map(|k| k.time)
-        .chain(timelines.iter().flat_map(|t| t.keys.iter().map(|k| k.time)))
-        .fold(0.0, f64::max);
+    mainline
+}
+
+/// The length of animation `a` (`name`): `length` as written, else (zero
+/// or less) its last key's time or 1 ms, at most [`MAX_LENGTH_MS`].
+fn checked_length(ctx: &mut Ctx, a: &Elem, name: &str, mut length: f64, max_key: f64) -> f64 {
     if length <= 0.0 {
         let fixed = if max_key > 0.0 { max_key } else { 1.0 };
         ctx.warn(
             &a.loc,
-            format!("animation \"{}\" has length {length}; using {fixed} ms", clip(&name)),
+            format!("animation \"{}\" has length {length}; using {fixed} ms", clip(name)),
         );
         length = fixed;
     } else if length > MAX_LENGTH_MS {
@@ -469,23 +497,16 @@ fn read_anim(ctx: &mut Ctx, a: &Elem) -> Anim {
             &a.loc,
             format!(
                 "animation \"{}\" is {length:e} ms long; clamped to {MAX_LENGTH_MS:e} ms",
-                clip(&name)
+                clip(name)
             ),
         );
         length = MAX_LENGTH_MS;
     }
-    let mut anim = Anim {
-        name,
-        loc: a.loc.clone(),
-        length_ms: length,
-        looping,
-        mainline,
-        timelines,
-        events: Vec::new(),
-        sounds: Vec::new(),
-        tags: Vec::new(),
-        vars: Vec::new(),
-    };
+    length
+}
+
+/// The event, sound, tag and variable lines of `a`, read but not played.
+fn read_unplayed_lines(ctx: &mut Ctx, a: &Elem, anim: &mut Anim) {
     let key_times = |ctx: &mut Ctx, line: &Elem| -> Vec<f64> {
         bounded(ctx, line, line.children("key"), "keys").iter().map(|k| ctx.time(k)).collect()
     };
@@ -515,7 +536,6 @@ fn read_anim(ctx: &mut Ctx, a: &Elem) -> Anim {
             anim.vars.push((def, keys));
         }
     }
-    anim
 }
 
 fn read_tkey(ctx: &mut Ctx, k: &Elem) -> TKey {
