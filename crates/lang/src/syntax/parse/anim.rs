@@ -20,6 +20,13 @@ pub(super) fn is_timeline_line(text: &str) -> bool {
 }
 
 /// A timeline whose property is not one of the letters of its item's kind.
+/// An item's defaults, `delay N` and `chain N`, as its line sets them.
+struct ItemOptions {
+    opts: Opts,
+    delay: Option<Spanned<f64>>,
+    chain: Option<Spanned<f64>>,
+}
+
 pub(super) fn prop_error(line: &LogicalLine<'_>, head: &Token<'_>, is_slot: bool) -> Diagnostic {
     let mut d = Diagnostic::error(
         tok_span(line, head),
@@ -464,92 +471,13 @@ impl Parser {
                 0
             };
             if plen > 0 && boundary(text, after_at + plen) {
-                let is_event = text.as_bytes()[1] == b'!';
-                let is_slot = after_at == 2 && !is_event;
-                let target = Spanned::new(
-                    text[after_at..after_at + plen].to_string(),
-                    span_of(line, after_at, plen),
-                );
-                self.role_at(
-                    span_of(line, 1, after_at - 1 + plen),
-                    if is_event {
-                        Role::Event
-                    } else if is_slot {
-                        Role::SlotRef
-                    } else {
-                        Role::BoneRef
-                    },
-                );
-                let mut opts = Opts::default();
-                let (mut delay, mut chain) = (None, None);
-                let mut word: Option<(&str, Span)> = None;
-                for t in &toks[1..] {
-                    if let Some((w, wsp)) = word.take() {
-                        match token::unsigned(t.text) {
-                            Some(n) => {
-                                self.role(line, t, Role::Number);
-                                let v = Some(Spanned::new(n, wsp.cover(tok_span(line, t))));
-                                if w == "delay" {
-                                    delay = v;
-                                } else if is_slot {
-                                    self.push(
-                                        Diagnostic::error(
-                                            wsp,
-                                            "`chain` delays the bones below a bone; a slot item takes `delay`",
-                                        )
-                                        .hint("`delay N` plays this slot's timelines N frames late"),
-                                    );
-                                } else {
-                                    chain = v;
-                                }
-                            }
-                            None => self.push(Diagnostic::error(
-                                wsp,
-                                format!("`{w}` takes a number of frames, e.g. `{w} 3`"),
-                            )),
-                        }
-                        continue;
-                    }
-                    if (t.text == "delay" || t.text == "chain") && !is_event {
-                        self.role(line, t, Role::Option);
-                        word = Some((t.text, tok_span(line, t)));
-                        continue;
-                    }
-                    match token::options(t.text, false) {
-                        Some(o) => {
-                            self.role(line, t, Role::Option);
-                            self.apply_opts(&mut opts, &o, line, t);
-                        }
-                        None => {
-                            let mut d = bad_token(line, t, "item option")
-                                .hint("an item may set its own defaults `frame:step:easing`, e.g. `10:5:sio`");
-                            d.message =
-                                format!("unexpected `{}` after the animation item", clip(t.text));
-                            self.push(d);
-                        }
-                    }
-                }
                 // Room for the lines up to the next item (its timelines).
                 let nested = lines[k + 1..]
                     .iter()
                     .take_while(|(l, _)| l.text.as_bytes().get(1).is_some_and(|&c| c == b'\t'))
                     .count();
-                if let Some((w, wsp)) = word {
-                    self.push(Diagnostic::error(
-                        wsp,
-                        format!("`{w}` takes a number of frames, e.g. `{w} 3`"),
-                    ));
-                }
-                a.items.push(AnimItem {
-                    target,
-                    is_slot,
-                    opts,
-                    delay,
-                    chain,
-                    timelines: Vec::with_capacity(if is_event { 0 } else { nested }),
-                    is_event,
-                    events: Vec::with_capacity(if is_event { nested } else { 0 }),
-                });
+                let item = self.item_line(line, toks, (after_at, plen), nested);
+                a.items.push(item);
                 item_open = true;
             } else if b.len() > 1 && b[0] == b'\t' && b[1] != b'\t' {
                 // Only a depth-1 line opens or closes an item; this one closes
@@ -557,23 +485,7 @@ impl Parser {
                 item_open = false;
                 self.invalid_item(line, "expected an animation item: a bone reference or `@slot`");
             } else if !item_open {
-                // Before the first item of the section: the original ignores
-                // every deeper line up to the next depth-1 line.
-                let mut d = Diagnostic::error(
-                    line_span(line),
-                    if is_timeline_line(text) {
-                        "timeline outside an animation item"
-                    } else {
-                        "line outside an animation item"
-                    },
-                )
-                .hint("timelines go one tab deeper than a bone or `@slot` item");
-                if b.get(2).is_some_and(|&c| c == b' ') {
-                    d = d.hint("indent with tabs only");
-                }
-                self.push(d);
-                self.skip =
-                    Some(Skip { depth: 1, diag: self.diags.len() - 1, count: 0, following: true });
+                self.line_outside_items(line);
             } else if let Some(item) =
                 a.items.last_mut().filter(|i| i.is_event && b.starts_with(b"\t\t"))
             {
@@ -588,39 +500,176 @@ impl Parser {
                 {
                     item.timelines.push(tl);
                 }
-            } else if line.depth() == 2 && toks.first().is_some_and(|h| h.pos == 2) {
-                // `\t\tPROP` not followed by whitespace, or a property longer
-                // than one letter: the original reads neither as a timeline.
-                let is_slot = a.items.last().is_some_and(|i| i.is_slot);
-                let head = &toks[0];
-                let known = if is_slot {
-                    TimelineProp::for_slot(head.text)
-                } else {
-                    TimelineProp::for_bone(head.text)
-                };
-                if toks.len() == 1 && known.is_some() {
-                    self.push(Diagnostic::warning(
-                        line_span(line),
-                        format!("timeline `{}` has no commands; it is ignored", clip(head.text)),
-                    ));
-                } else {
-                    self.push(prop_error(line, head, is_slot));
-                }
             } else {
-                // Inside an item only depth-1 lines open or close items, so
-                // an invalid deeper line is skipped alone: the lines after it,
-                // however deep, are still read as timelines of the open item.
-                let mut d = Diagnostic::error(
-                    line_span(line),
-                    "expected a timeline: a property followed by values, e.g. `x 0 -> 10`",
-                );
-                if b.get(2).is_some_and(|&c| c == b' ') {
-                    d = d.hint("indent with tabs only");
-                } else if line.depth() > 2 {
-                    d = d.hint("timelines are two tabs deep");
-                }
-                self.push(d);
+                let is_slot = a.items.last().is_some_and(|i| i.is_slot);
+                self.not_a_timeline(line, toks, is_slot);
             }
         }
+    }
+
+    /// A line under no item, before the first item of the section: the
+    /// original ignores every deeper line up to the next depth-1 line.
+    fn line_outside_items(&mut self, line: &LogicalLine<'_>) {
+        let text: &str = &line.text;
+        let b = text.as_bytes();
+        let mut d = Diagnostic::error(
+            line_span(line),
+            if is_timeline_line(text) {
+                "timeline outside an animation item"
+            } else {
+                "line outside an animation item"
+            },
+        )
+        .hint("timelines go one tab deeper than a bone or `@slot` item");
+        if b.get(2).is_some_and(|&c| c == b' ') {
+            d = d.hint("indent with tabs only");
+        }
+        self.push(d);
+        self.skip = Some(Skip { depth: 1, diag: self.diags.len() - 1, count: 0, following: true });
+    }
+
+    /// A deeper line under an item that is not a timeline (`is_slot`: the
+    /// item's target is a slot).
+    fn not_a_timeline(&mut self, line: &LogicalLine<'_>, toks: &[Token<'_>], is_slot: bool) {
+        let b = line.text.as_bytes();
+        if line.depth() == 2 && toks.first().is_some_and(|h| h.pos == 2) {
+            // `\t\tPROP` not followed by whitespace, or a property longer
+            // than one letter: the original reads neither as a timeline.
+            let head = &toks[0];
+            let known = if is_slot {
+                TimelineProp::for_slot(head.text)
+            } else {
+                TimelineProp::for_bone(head.text)
+            };
+            if toks.len() == 1 && known.is_some() {
+                self.push(Diagnostic::warning(
+                    line_span(line),
+                    format!("timeline `{}` has no commands; it is ignored", clip(head.text)),
+                ));
+            } else {
+                self.push(prop_error(line, head, is_slot));
+            }
+        } else {
+            // Inside an item only depth-1 lines open or close items, so
+            // an invalid deeper line is skipped alone: the lines after it,
+            // however deep, are still read as timelines of the open item.
+            let mut d = Diagnostic::error(
+                line_span(line),
+                "expected a timeline: a property followed by values, e.g. `x 0 -> 10`",
+            );
+            if b.get(2).is_some_and(|&c| c == b' ') {
+                d = d.hint("indent with tabs only");
+            } else if line.depth() > 2 {
+                d = d.hint("timelines are two tabs deep");
+            }
+            self.push(d);
+        }
+    }
+
+    /// An item line (`\tbone`, `\t@slot` or `\t!event`), whose target
+    /// runs from byte `after_at` for `plen` bytes, with room for `nested`
+    /// lines under it.
+    fn item_line(
+        &mut self,
+        line: &LogicalLine<'_>,
+        toks: &[Token<'_>],
+        (after_at, plen): (usize, usize),
+        nested: usize,
+    ) -> AnimItem {
+        let text: &str = &line.text;
+        let is_event = text.as_bytes()[1] == b'!';
+        let is_slot = after_at == 2 && !is_event;
+        let target = Spanned::new(
+            text[after_at..after_at + plen].to_string(),
+            span_of(line, after_at, plen),
+        );
+        self.role_at(
+            span_of(line, 1, after_at - 1 + plen),
+            if is_event {
+                Role::Event
+            } else if is_slot {
+                Role::SlotRef
+            } else {
+                Role::BoneRef
+            },
+        );
+        let ItemOptions { opts, delay, chain } = self.item_options(line, toks, is_slot, is_event);
+        AnimItem {
+            target,
+            is_slot,
+            opts,
+            delay,
+            chain,
+            timelines: Vec::with_capacity(if is_event { 0 } else { nested }),
+            is_event,
+            events: Vec::with_capacity(if is_event { nested } else { 0 }),
+        }
+    }
+
+    /// The tokens after an item's target: its defaults `frame:step:easing`,
+    /// `delay N` and (bones) `chain N`.
+    fn item_options(
+        &mut self,
+        line: &LogicalLine<'_>,
+        toks: &[Token<'_>],
+        is_slot: bool,
+        is_event: bool,
+    ) -> ItemOptions {
+        let mut opts = Opts::default();
+        let (mut delay, mut chain) = (None, None);
+        let mut word: Option<(&str, Span)> = None;
+        for t in &toks[1..] {
+            if let Some((w, wsp)) = word.take() {
+                match token::unsigned(t.text) {
+                    Some(n) => {
+                        self.role(line, t, Role::Number);
+                        let v = Some(Spanned::new(n, wsp.cover(tok_span(line, t))));
+                        if w == "delay" {
+                            delay = v;
+                        } else if is_slot {
+                            self.push(
+                                Diagnostic::error(
+                                    wsp,
+                                    "`chain` delays the bones below a bone; a slot item takes `delay`",
+                                )
+                                .hint("`delay N` plays this slot's timelines N frames late"),
+                            );
+                        } else {
+                            chain = v;
+                        }
+                    }
+                    None => self.push(Diagnostic::error(
+                        wsp,
+                        format!("`{w}` takes a number of frames, e.g. `{w} 3`"),
+                    )),
+                }
+                continue;
+            }
+            if (t.text == "delay" || t.text == "chain") && !is_event {
+                self.role(line, t, Role::Option);
+                word = Some((t.text, tok_span(line, t)));
+                continue;
+            }
+            match token::options(t.text, false) {
+                Some(o) => {
+                    self.role(line, t, Role::Option);
+                    self.apply_opts(&mut opts, &o, line, t);
+                }
+                None => {
+                    let mut d = bad_token(line, t, "item option").hint(
+                        "an item may set its own defaults `frame:step:easing`, e.g. `10:5:sio`",
+                    );
+                    d.message = format!("unexpected `{}` after the animation item", clip(t.text));
+                    self.push(d);
+                }
+            }
+        }
+        if let Some((w, wsp)) = word {
+            self.push(Diagnostic::error(
+                wsp,
+                format!("`{w}` takes a number of frames, e.g. `{w} 3`"),
+            ));
+        }
+        ItemOptions { opts, delay, chain }
     }
 }
