@@ -22,28 +22,7 @@ impl Parser {
     ) -> ExpectSection {
         self.role(header, &toks[0], Role::SectionKeyword);
         let mut e = ExpectSection { anim: None, frame: 0.0, tolerance: 0.001, lines: Vec::new() };
-        let mut frame_seen = false;
-        for t in &toks[1..] {
-            if let Some(n) = quoted(t.text).filter(|_| e.anim.is_none() && !frame_seen) {
-                self.role(header, t, Role::String);
-                e.anim = Some(Spanned::new(n.to_string(), tok_span(header, t)));
-            } else if let Some(f) = token::unsigned(t.text).filter(|_| !frame_seen) {
-                self.role(header, t, Role::Number);
-                e.frame = f;
-                frame_seen = true;
-            } else if let Some(tol) = tolerance(t.text) {
-                self.role(header, t, Role::Option);
-                e.tolerance = tol;
-            } else {
-                self.push(
-                    Diagnostic::error(
-                        tok_span(header, t),
-                        format!("unexpected `{}` in expect header", clip(t.text)),
-                    )
-                    .hint(EXPECT_HEADER_HINT),
-                );
-            }
-        }
+        self.expect_header(header, toks, &mut e);
         for &(line, toks) in rest {
             if line.is_blank() || self.skipped(line) {
                 continue;
@@ -66,91 +45,140 @@ impl Parser {
                 }
                 continue;
             }
-            let (is_slot, name) = match head.text.strip_prefix('@') {
-                Some(n) => (true, n),
-                None => (false, head.text),
-            };
-            if !token::is_path(name) {
-                self.invalid_block(
-                    line,
-                    Diagnostic::error(
-                        tok_span(line, &head),
-                        format!("`{}` is not a bone or `@slot` reference", clip(head.text)),
-                    )
-                    .hint(EXPECT_LINE_HINT),
-                );
-                continue;
+            if let Some(el) = self.pose_expectation(line, toks) {
+                e.lines.push(el);
             }
-            let off = usize::from(is_slot);
-            self.role(line, &head, if is_slot { Role::SlotRef } else { Role::BoneRef });
-            let target_span = span_of(line, head.pos + off, name.len());
-            let mut el = ExpectLine {
-                span: line_span(line),
-                target: Spanned::new(name.to_string(), target_span),
-                is_slot,
-                local: false,
-                point: None,
-                checks: Vec::new(),
-                tolerance: None,
-                event: None,
-            };
-            let letters = if is_slot { "rgba" } else { "xyrij" };
-            for t in &toks[1..] {
-                if !is_slot && (t.text == "local" || t.text == "world") {
-                    self.role(line, t, Role::BoneProperty);
-                    el.local = t.text == "local";
-                } else if let Some((x, y, None)) = token::point(t.text).filter(|_| !is_slot) {
-                    self.role(line, t, Role::Number);
-                    el.point = Some((x, y));
-                } else if let Some(tol) = tolerance(t.text) {
-                    self.role(line, t, Role::Option);
-                    el.tolerance = Some(tol);
-                } else if let Some((c, v)) = token::letter_number(t.text, letters, true) {
-                    self.role(line, t, Role::Property);
-                    let prop = match (is_slot, c) {
-                        (false, 'x') => ExpectProp::X,
-                        (false, 'y') => ExpectProp::Y,
-                        (false, 'r') => ExpectProp::Rotation,
-                        (false, 'i') => ExpectProp::ScaleX,
-                        (false, _) => ExpectProp::ScaleY,
-                        (true, 'r') => ExpectProp::Red,
-                        (true, 'g') => ExpectProp::Green,
-                        (true, 'b') => ExpectProp::Blue,
-                        (true, _) => ExpectProp::Alpha,
-                    };
-                    el.checks.push(Spanned::new((prop, v), tok_span(line, t)));
-                } else {
-                    let what = if is_slot {
-                        "a slot expectation takes rNUM gNUM bNUM aNUM (its color) and ~TOL"
-                    } else {
-                        EXPECT_LINE_HINT
-                    };
-                    self.push(
-                        Diagnostic::error(
-                            tok_span(line, t),
-                            format!("unexpected `{}` in an expectation", clip(t.text)),
-                        )
-                        .hint(what),
-                    );
-                }
-            }
-            if el.local && el.point.is_some() {
-                self.push(Diagnostic::error(
-                    el.span,
-                    "a point is checked in world space: `local` and `X,Y` do not go together",
-                ));
-                continue;
-            }
-            if el.checks.is_empty() {
-                self.push(
-                    Diagnostic::error(el.span, "this expectation checks nothing")
-                        .hint(EXPECT_LINE_HINT),
-                );
-                continue;
-            }
-            e.lines.push(el);
         }
         e
+    }
+    /// The header's animation name, frame and tolerance, into `e`.
+    fn expect_header(
+        &mut self,
+        header: &LogicalLine<'_>,
+        toks: &[Token<'_>],
+        e: &mut ExpectSection,
+    ) {
+        let mut frame_seen = false;
+        for t in &toks[1..] {
+            if let Some(n) = quoted(t.text).filter(|_| e.anim.is_none() && !frame_seen) {
+                self.role(header, t, Role::String);
+                e.anim = Some(Spanned::new(n.to_string(), tok_span(header, t)));
+            } else if let Some(f) = token::unsigned(t.text).filter(|_| !frame_seen) {
+                self.role(header, t, Role::Number);
+                e.frame = f;
+                frame_seen = true;
+            } else if let Some(tol) = tolerance(t.text) {
+                self.role(header, t, Role::Option);
+                e.tolerance = tol;
+            } else {
+                self.push(
+                    Diagnostic::error(
+                        tok_span(header, t),
+                        format!("unexpected `{}` in expect header", clip(t.text)),
+                    )
+                    .hint(EXPECT_HEADER_HINT),
+                );
+            }
+        }
+    }
+
+    /// A bone's or `@slot`'s expectation line; `None` (reported) when it
+    /// names no bone or slot, or checks nothing.
+    fn pose_expectation(
+        &mut self,
+        line: &LogicalLine<'_>,
+        toks: &[Token<'_>],
+    ) -> Option<ExpectLine> {
+        let head = toks[0];
+        let (is_slot, name) = match head.text.strip_prefix('@') {
+            Some(n) => (true, n),
+            None => (false, head.text),
+        };
+        if !token::is_path(name) {
+            self.invalid_block(
+                line,
+                Diagnostic::error(
+                    tok_span(line, &head),
+                    format!("`{}` is not a bone or `@slot` reference", clip(head.text)),
+                )
+                .hint(EXPECT_LINE_HINT),
+            );
+            return None;
+        }
+        let off = usize::from(is_slot);
+        self.role(line, &head, if is_slot { Role::SlotRef } else { Role::BoneRef });
+        let target_span = span_of(line, head.pos + off, name.len());
+        let mut el = ExpectLine {
+            span: line_span(line),
+            target: Spanned::new(name.to_string(), target_span),
+            is_slot,
+            local: false,
+            point: None,
+            checks: Vec::new(),
+            tolerance: None,
+            event: None,
+        };
+        for t in &toks[1..] {
+            self.expectation_token(line, t, &mut el);
+        }
+        if el.local && el.point.is_some() {
+            self.push(Diagnostic::error(
+                el.span,
+                "a point is checked in world space: `local` and `X,Y` do not go together",
+            ));
+            return None;
+        }
+        if el.checks.is_empty() {
+            self.push(
+                Diagnostic::error(el.span, "this expectation checks nothing")
+                    .hint(EXPECT_LINE_HINT),
+            );
+            return None;
+        }
+        Some(el)
+    }
+
+    /// One token after an expectation line's bone or slot, into `el`.
+    fn expectation_token(&mut self, line: &LogicalLine<'_>, t: &Token<'_>, el: &mut ExpectLine) {
+        let is_slot = el.is_slot;
+        let letters = if is_slot { "rgba" } else { "xyrij" };
+        if !is_slot && (t.text == "local" || t.text == "world") {
+            self.role(line, t, Role::BoneProperty);
+            el.local = t.text == "local";
+        } else if let Some((x, y, None)) = token::point(t.text).filter(|_| !is_slot) {
+            self.role(line, t, Role::Number);
+            el.point = Some((x, y));
+        } else if let Some(tol) = tolerance(t.text) {
+            self.role(line, t, Role::Option);
+            el.tolerance = Some(tol);
+        } else if let Some((c, v)) = token::letter_number(t.text, letters, true) {
+            self.role(line, t, Role::Property);
+            let prop = match (is_slot, c) {
+                (false, 'x') => ExpectProp::X,
+                (false, 'y') => ExpectProp::Y,
+                (false, 'r') => ExpectProp::Rotation,
+                (false, 'i') => ExpectProp::ScaleX,
+                (false, _) => ExpectProp::ScaleY,
+                (true, 'r') => ExpectProp::Red,
+                (true, 'g') => ExpectProp::Green,
+                (true, 'b') => ExpectProp::Blue,
+                (true, _) => ExpectProp::Alpha,
+            };
+            el.checks.push(Spanned::new((prop, v), tok_span(line, t)));
+        } else {
+            let what = if is_slot {
+                "a slot expectation takes rNUM gNUM bNUM aNUM (its color) and ~TOL"
+            } else {
+                EXPECT_LINE_HINT
+            };
+            self.push(
+                Diagnostic::error(
+                    tok_span(line, t),
+                    format!("unexpected `{}` in an expectation", clip(t.text)),
+                )
+                .hint(what),
+            );
+        }
     }
 }
 
@@ -186,31 +214,7 @@ impl Parser {
         };
         let mut rest = &toks[1..];
         if let Some(t) = rest.first().filter(|t| t.text == "never") {
-            self.role(line, t, Role::BoneProperty);
-            let frames: Vec<Option<f64>> =
-                rest[1..].iter().take(2).map(|t| token::unsigned(t.text)).collect();
-            let (Some(Some(a)), Some(Some(b))) = (frames.first(), frames.get(1)) else {
-                self.push(
-                    Diagnostic::error(
-                        tok_span(line, t),
-                        "`never` takes two frames: `never FROM TO`",
-                    )
-                    .hint(EVENT_LINE_HINT),
-                );
-                return None;
-            };
-            for t in &rest[1..3] {
-                self.role(line, t, Role::Number);
-            }
-            if a > b {
-                self.push(Diagnostic::error(
-                    tok_span(line, &rest[1]).cover(tok_span(line, &rest[2])),
-                    format!("the first frame of `never` comes after the second ({a} > {b})"),
-                ));
-                return None;
-            }
-            let span = tok_span(line, t).cover(tok_span(line, &rest[2]));
-            el.event = Some(EventExpect::Never(Spanned::new((*a, *b), span)));
+            el.event = Some(EventExpect::Never(self.event_never(line, t, rest)?));
             rest = &rest[3..];
         } else if let Some(t) = rest.first().filter(|t| !t.text.starts_with('~')) {
             let value = if let Some(v) = token::number(t.text) {
@@ -242,5 +246,37 @@ impl Parser {
             }
         }
         Some(el)
+    }
+    /// `never FROM TO` (`t` is `never`, the first of `rest`): the frames
+    /// no key of the event may fall on; `None` (reported) when they are
+    /// missing or out of order.
+    fn event_never(
+        &mut self,
+        line: &LogicalLine<'_>,
+        t: &Token<'_>,
+        rest: &[Token<'_>],
+    ) -> Option<Spanned<(f64, f64)>> {
+        self.role(line, t, Role::BoneProperty);
+        let frames: Vec<Option<f64>> =
+            rest[1..].iter().take(2).map(|t| token::unsigned(t.text)).collect();
+        let (Some(Some(a)), Some(Some(b))) = (frames.first(), frames.get(1)) else {
+            self.push(
+                Diagnostic::error(tok_span(line, t), "`never` takes two frames: `never FROM TO`")
+                    .hint(EVENT_LINE_HINT),
+            );
+            return None;
+        };
+        for t in &rest[1..3] {
+            self.role(line, t, Role::Number);
+        }
+        if a > b {
+            self.push(Diagnostic::error(
+                tok_span(line, &rest[1]).cover(tok_span(line, &rest[2])),
+                format!("the first frame of `never` comes after the second ({a} > {b})"),
+            ));
+            return None;
+        }
+        let span = tok_span(line, t).cover(tok_span(line, &rest[2]));
+        Some(Spanned::new((*a, *b), span))
     }
 }

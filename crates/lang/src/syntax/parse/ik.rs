@@ -71,112 +71,17 @@ impl Parser {
         }
         self.role(line, &head, Role::BoneRef);
         let tip = Spanned::new(head.text.to_string(), tok_span(line, &head));
-        let mut target: Option<Spanned<String>> = None;
-        let mut reach: Option<IkReach> = None;
-        let mut mode: Option<IkMode> = None;
-        let mut bend: Option<IkConstraint> = None;
+        let mut d = IkDraft::default();
         let mut i = 1;
         while i < toks.len() {
             let t = toks[i];
             let next = toks.get(i + 1).copied();
             i += 1;
-            match t.text {
-                "to" | "from" => {
-                    self.role(line, &t, Role::BoneProperty);
-                    let what =
-                        if t.text == "to" { "the target bone" } else { "the chain's first bone" };
-                    let Some(n) =
-                        next.filter(|n| token::is_path(n.text) && !IK_WORDS.contains(&n.text))
-                    else {
-                        self.push(
-                            Diagnostic::error(
-                                tok_span(line, &t),
-                                format!("`{}` needs {what} after it", clip(t.text)),
-                            )
-                            .hint(IK_LINE_HINT),
-                        );
-                        continue;
-                    };
-                    i += 1;
-                    self.role(line, &n, Role::BoneRef);
-                    let r = Spanned::new(n.text.to_string(), tok_span(line, &n));
-                    if t.text == "to" {
-                        if target.is_some() {
-                            self.push(Diagnostic::error(
-                                tok_span(line, &t),
-                                "the target is given twice; this one is ignored",
-                            ));
-                        } else {
-                            target = Some(r);
-                        }
-                    } else {
-                        self.set_reach(&mut reach, IkReach::From(r), tok_span(line, &t));
-                    }
-                }
-                "up" => {
-                    self.role(line, &t, Role::BoneProperty);
-                    let parsed = next.and_then(|n| token::unsigned(n.text).map(|v| (n, v)));
-                    let Some((n, v)) = parsed else {
-                        self.push(
-                            Diagnostic::error(
-                                tok_span(line, &t),
-                                "`up` needs a number after it: how many parents above the tip the chain takes",
-                            )
-                            .hint(IK_LINE_HINT),
-                        );
-                        continue;
-                    };
-                    i += 1;
-                    if v.fract() != 0.0 || v < 1.0 || v > f64::from(MAX_IK_UP) {
-                        self.push(Diagnostic::error(
-                            tok_span(line, &n),
-                            format!("`up` takes a whole number from 1 to {MAX_IK_UP} (the parents above the tip), not {}", n.text),
-                        ));
-                        continue;
-                    }
-                    self.role(line, &n, Role::Number);
-                    let up = IkReach::Up(Spanned::new(v as u32, tok_span(line, &n)));
-                    self.set_reach(&mut reach, up, tok_span(line, &t));
-                }
-                "fabrik" | "arc" => {
-                    self.role(line, &t, Role::BoneProperty);
-                    if mode.is_some() {
-                        self.push(Diagnostic::warning(
-                            tok_span(line, &t),
-                            "the mode is given twice; the last one counts",
-                        ));
-                    }
-                    mode = Some(if t.text == "arc" { IkMode::Arc } else { IkMode::Fabrik });
-                }
-                "cw" | "ccw" => {
-                    self.role(line, &t, Role::BoneProperty);
-                    if bend.is_some() {
-                        self.push(Diagnostic::warning(
-                            tok_span(line, &t),
-                            "the bend is given twice; the last one counts",
-                        ));
-                    }
-                    bend = Some(if t.text == "cw" {
-                        IkConstraint::Clockwise
-                    } else {
-                        IkConstraint::CounterClockwise
-                    });
-                }
-                other => {
-                    let mut d = Diagnostic::error(
-                        tok_span(line, &t),
-                        format!("unexpected `{}` in an IK line", clip(other)),
-                    )
-                    .hint(IK_LINE_HINT);
-                    if let Some(s) =
-                        crate::syntax::suggest::closest(other, IK_WORDS.iter().copied())
-                    {
-                        d = d.hint(format!("did you mean `{s}`?"));
-                    }
-                    self.push(d);
-                }
+            if self.ik_word(line, t, next, &mut d) {
+                i += 1;
             }
         }
+        let IkDraft { target, reach, mode, bend } = d;
         let Some(target) = target else {
             self.push(
                 Diagnostic::error(line_span(line), "this IK line has no target: add `to BONE`")
@@ -204,6 +109,130 @@ impl Parser {
         })
     }
 
+    /// One word of an IK line (`next`: the token after it) read into `d`;
+    /// whether it took `next` as its value.
+    fn ik_word(
+        &mut self,
+        line: &LogicalLine<'_>,
+        t: Token<'_>,
+        next: Option<Token<'_>>,
+        d: &mut IkDraft,
+    ) -> bool {
+        match t.text {
+            "to" | "from" => return self.ik_bone_word(line, t, next, d),
+            "up" => return self.ik_up(line, t, next, d),
+            "fabrik" | "arc" => {
+                self.role(line, &t, Role::BoneProperty);
+                if d.mode.is_some() {
+                    self.push(Diagnostic::warning(
+                        tok_span(line, &t),
+                        "the mode is given twice; the last one counts",
+                    ));
+                }
+                d.mode = Some(if t.text == "arc" { IkMode::Arc } else { IkMode::Fabrik });
+            }
+            "cw" | "ccw" => {
+                self.role(line, &t, Role::BoneProperty);
+                if d.bend.is_some() {
+                    self.push(Diagnostic::warning(
+                        tok_span(line, &t),
+                        "the bend is given twice; the last one counts",
+                    ));
+                }
+                d.bend = Some(if t.text == "cw" {
+                    IkConstraint::Clockwise
+                } else {
+                    IkConstraint::CounterClockwise
+                });
+            }
+            other => {
+                let mut diag = Diagnostic::error(
+                    tok_span(line, &t),
+                    format!("unexpected `{}` in an IK line", clip(other)),
+                )
+                .hint(IK_LINE_HINT);
+                if let Some(s) = crate::syntax::suggest::closest(other, IK_WORDS.iter().copied()) {
+                    diag = diag.hint(format!("did you mean `{s}`?"));
+                }
+                self.push(diag);
+            }
+        }
+        false
+    }
+
+    /// `to BONE` (the target) or `from BONE` (the chain's first bone);
+    /// whether `next` was its bone.
+    fn ik_bone_word(
+        &mut self,
+        line: &LogicalLine<'_>,
+        t: Token<'_>,
+        next: Option<Token<'_>>,
+        d: &mut IkDraft,
+    ) -> bool {
+        self.role(line, &t, Role::BoneProperty);
+        let what = if t.text == "to" { "the target bone" } else { "the chain's first bone" };
+        let Some(n) = next.filter(|n| token::is_path(n.text) && !IK_WORDS.contains(&n.text)) else {
+            self.push(
+                Diagnostic::error(
+                    tok_span(line, &t),
+                    format!("`{}` needs {what} after it", clip(t.text)),
+                )
+                .hint(IK_LINE_HINT),
+            );
+            return false;
+        };
+        self.role(line, &n, Role::BoneRef);
+        let r = Spanned::new(n.text.to_string(), tok_span(line, &n));
+        if t.text == "to" {
+            if d.target.is_some() {
+                self.push(Diagnostic::error(
+                    tok_span(line, &t),
+                    "the target is given twice; this one is ignored",
+                ));
+            } else {
+                d.target = Some(r);
+            }
+        } else {
+            self.set_reach(&mut d.reach, IkReach::From(r), tok_span(line, &t));
+        }
+        true
+    }
+
+    /// `up N`: the chain takes N parents above the tip; whether `next` was
+    /// its number.
+    fn ik_up(
+        &mut self,
+        line: &LogicalLine<'_>,
+        t: Token<'_>,
+        next: Option<Token<'_>>,
+        d: &mut IkDraft,
+    ) -> bool {
+        self.role(line, &t, Role::BoneProperty);
+        let parsed = next.and_then(|n| token::unsigned(n.text).map(|v| (n, v)));
+        let Some((n, v)) = parsed else {
+            self.push(
+                Diagnostic::error(
+                    tok_span(line, &t),
+                    "`up` needs a number after it: how many parents above the tip the chain takes",
+                )
+                .hint(IK_LINE_HINT),
+            );
+            return false;
+        };
+        if v.fract() != 0.0 || v < 1.0 || v > f64::from(MAX_IK_UP) {
+            self.push(Diagnostic::error(
+                tok_span(line, &n),
+                format!("`up` takes a whole number from 1 to {MAX_IK_UP} (the parents above the tip), not {}", n.text),
+            ));
+            // (The number is read, and refused.)
+            return true;
+        }
+        self.role(line, &n, Role::Number);
+        let up = IkReach::Up(Spanned::new(v as u32, tok_span(line, &n)));
+        self.set_reach(&mut d.reach, up, tok_span(line, &t));
+        true
+    }
+
     /// Where the chain starts (`up N` or `from BONE`, written at `word`),
     /// unless the line gave it already: then an error, and the first stays.
     fn set_reach(&mut self, reach: &mut Option<IkReach>, new: IkReach, word: Span) {
@@ -219,4 +248,13 @@ impl Parser {
             *reach = Some(new);
         }
     }
+}
+
+/// What an IK line's words set, as they are read.
+#[derive(Default)]
+struct IkDraft {
+    target: Option<Spanned<String>>,
+    reach: Option<IkReach>,
+    mode: Option<IkMode>,
+    bend: Option<IkConstraint>,
 }
