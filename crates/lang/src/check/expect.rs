@@ -145,23 +145,9 @@ fn check_event(
                 return 1;
             }
             let Some(want) = payload else { return 0 };
-            let matches = |e: &&crate::model::Event| match (&e.payload, &want.node) {
-                (EventPayload::Int(i), KeyValue::Number(v)) => {
-                    (f64::from(*i) - v).abs() <= l.tolerance
-                }
-                (EventPayload::Float(f), KeyValue::Number(v)) => (f - v).abs() <= l.tolerance,
-                (EventPayload::Text(s), KeyValue::Name(v)) => s == v,
-                _ => false,
-            };
-            if at.iter().any(matches) {
+            if at.iter().any(|e| payload_matches(&e.payload, &want.node, l.tolerance)) {
                 return 0;
             }
-            let shown = |p: &EventPayload| match p {
-                EventPayload::None => "no payload".to_string(),
-                EventPayload::Int(i) => i.to_string(),
-                EventPayload::Float(f) => fmt(*f),
-                EventPayload::Text(s) => format!("\"{s}\""),
-            };
             let want_text = match &want.node {
                 KeyValue::Number(v) => fmt(*v),
                 KeyValue::Name(s) => format!("\"{s}\""),
@@ -173,7 +159,7 @@ fn check_event(
                     "expected event `{}` at frame {} to carry {want_text}, it carries {}",
                     l.name,
                     fmt(frame),
-                    shown(&at[0].payload)
+                    shown_payload(&at[0].payload)
                 ),
             ));
             1
@@ -197,6 +183,27 @@ fn check_event(
             ));
             1
         }
+    }
+}
+
+/// Whether an event's payload is the one an expectation wants (numbers
+/// to within `tolerance`).
+fn payload_matches(p: &EventPayload, want: &KeyValue, tolerance: f64) -> bool {
+    match (p, want) {
+        (EventPayload::Int(i), KeyValue::Number(v)) => (f64::from(*i) - v).abs() <= tolerance,
+        (EventPayload::Float(f), KeyValue::Number(v)) => (f - v).abs() <= tolerance,
+        (EventPayload::Text(s), KeyValue::Name(v)) => s == v,
+        _ => false,
+    }
+}
+
+/// An event's payload as a failure message shows it.
+fn shown_payload(p: &EventPayload) -> String {
+    match p {
+        EventPayload::None => "no payload".to_string(),
+        EventPayload::Int(i) => i.to_string(),
+        EventPayload::Float(f) => fmt(*f),
+        EventPayload::Text(s) => format!("\"{s}\""),
     }
 }
 

@@ -94,64 +94,105 @@ fn animation_lints(
     let n = (frames.ceil() as usize).clamp(1, MAX_LINT_FRAMES);
     let poses: Vec<Vec<(f64, f64, f64)>> =
         (0..=n).map(|f| at((f as f64 * step).min(a.duration_secs))).collect();
-    let bones = names.len();
-    // Per frame and bone: the motion over the frame before it.
-    let motion = |f: usize, i: usize| {
-        let (p, c) = (poses[f - 1][i], poses[f][i]);
-        (c.0 - p.0, c.1 - p.1, turn(p.2, c.2))
-    };
-    // The largest change of speed from one frame to the next inside the
-    // loop: how sharply the animation itself turns.
-    let mut inner = 0.0f64;
-    for f in 2..=n {
-        for i in 0..bones {
-            let (a0, a1) = (motion(f - 1, i), motion(f, i));
-            inner = inner.max((a1.0 - a0.0).hypot(a1.1 - a0.1)).max((a1.2 - a0.2).abs());
-        }
-    }
-    let (start, end) = (&poses[0], &poses[n]);
+    let fr = Frames { poses, names, n };
     if a.looping != Some(false) {
-        let worst = start
-            .iter()
-            .zip(end)
-            .enumerate()
-            .map(|(i, (s, e))| (i, (e.0 - s.0).hypot(e.1 - s.1), turn(s.2, e.2).abs()))
-            .find(|(_, d, r)| *d > SEAM_UNITS || *r > SEAM_DEGREES);
-        if let Some((i, d, r)) = worst {
+        seam_lints(a, header, &fr, out);
+    }
+    pop_lint(a, header, &fr, out);
+}
+
+/// An animation's pose at every frame (`n + 1` of them, the last one at its
+/// end) as the lints read it: per bone its world position and angle.
+struct Frames<'a> {
+    poses: Vec<Vec<(f64, f64, f64)>>,
+    names: Vec<&'a str>,
+    n: usize,
+}
+
+impl Frames<'_> {
+    /// Bone `i`'s motion over the frame before frame `f`.
+    fn motion(&self, f: usize, i: usize) -> (f64, f64, f64) {
+        let (p, c) = (self.poses[f - 1][i], self.poses[f][i]);
+        (c.0 - p.0, c.1 - p.1, turn(p.2, c.2))
+    }
+
+    /// The largest change of speed from one frame to the next inside the
+    /// loop: how sharply the animation itself turns.
+    fn sharpest_turn(&self) -> f64 {
+        let mut inner = 0.0f64;
+        for f in 2..=self.n {
+            for i in 0..self.names.len() {
+                let (a0, a1) = (self.motion(f - 1, i), self.motion(f, i));
+                inner = inner.max((a1.0 - a0.0).hypot(a1.1 - a0.1)).max((a1.2 - a0.2).abs());
+            }
+        }
+        inner
+    }
+}
+
+/// A looping animation that ends away from where it starts (a seam), or
+/// changes speed sharply across the loop (a jolt).
+fn seam_lints(
+    a: &Animation,
+    header: crate::syntax::Span,
+    fr: &Frames<'_>,
+    out: &mut Vec<Diagnostic>,
+) {
+    let (n, names, bones) = (fr.n, &fr.names, fr.names.len());
+    let (start, end) = (&fr.poses[0], &fr.poses[n]);
+    let motion = |f: usize, i: usize| fr.motion(f, i);
+    let worst = start
+        .iter()
+        .zip(end)
+        .enumerate()
+        .map(|(i, (s, e))| (i, (e.0 - s.0).hypot(e.1 - s.1), turn(s.2, e.2).abs()))
+        .find(|(_, d, r)| *d > SEAM_UNITS || *r > SEAM_DEGREES);
+    if let Some((i, d, r)) = worst {
+        out.push(
+            Diagnostic::warning(
+                header,
+                format!(
+                    "animation \"{}\" loops with a seam: bone `{}` ends {:.2} units and {:.1}° away from where it starts",
+                    a.name, names[i], d, r
+                ),
+            )
+            .hint(format!("lint threshold: {SEAM_UNITS} units or {SEAM_DEGREES}°; the `cycle` header word closes every timeline")),
+        );
+    } else if n >= 2 {
+        // The change of speed across the seam (the last frame's motion
+        // then the first one's), against the sharpest turn inside.
+        let inner = fr.sharpest_turn();
+        let limit = SEAM_SPEED.max(SEAM_SPEED_FACTOR * inner);
+        let jolt = (0..bones).find_map(|i| {
+            let (v1, v0) = (motion(n, i), motion(1, i));
+            let dv = (v0.0 - v1.0).hypot(v0.1 - v1.1);
+            let dr = (v0.2 - v1.2).abs();
+            (dv > limit || dr > limit).then_some((i, dv, dr))
+        });
+        if let Some((i, dv, dr)) = jolt {
             out.push(
                 Diagnostic::warning(
                     header,
                     format!(
-                        "animation \"{}\" loops with a seam: bone `{}` ends {:.2} units and {:.1}° away from where it starts",
-                        a.name, names[i], d, r
+                        "animation \"{}\" loops with a jolt: bone `{}` changes speed by {:.2} units ({:.1}°) per frame at the seam",
+                        a.name, names[i], dv, dr
                     ),
                 )
-                .hint(format!("lint threshold: {SEAM_UNITS} units or {SEAM_DEGREES}°; the `cycle` header word closes every timeline")),
+                .hint(format!("lint threshold: {SEAM_SPEED} units (degrees) per frame, and {SEAM_SPEED_FACTOR}× the sharpest change of speed inside the loop ({inner:.2})")),
             );
-        } else if n >= 2 {
-            // The change of speed across the seam (the last frame's motion
-            // then the first one's), against the sharpest turn inside.
-            let limit = SEAM_SPEED.max(SEAM_SPEED_FACTOR * inner);
-            let jolt = (0..bones).find_map(|i| {
-                let (v1, v0) = (motion(n, i), motion(1, i));
-                let dv = (v0.0 - v1.0).hypot(v0.1 - v1.1);
-                let dr = (v0.2 - v1.2).abs();
-                (dv > limit || dr > limit).then_some((i, dv, dr))
-            });
-            if let Some((i, dv, dr)) = jolt {
-                out.push(
-                    Diagnostic::warning(
-                        header,
-                        format!(
-                            "animation \"{}\" loops with a jolt: bone `{}` changes speed by {:.2} units ({:.1}°) per frame at the seam",
-                            a.name, names[i], dv, dr
-                        ),
-                    )
-                    .hint(format!("lint threshold: {SEAM_SPEED} units (degrees) per frame, and {SEAM_SPEED_FACTOR}× the sharpest change of speed inside the loop ({inner:.2})")),
-                );
-            }
         }
     }
+}
+
+/// The first frame in which a bone moves or turns too far (a pop).
+fn pop_lint(
+    a: &Animation,
+    header: crate::syntax::Span,
+    fr: &Frames<'_>,
+    out: &mut Vec<Diagnostic>,
+) {
+    let (n, names, bones) = (fr.n, &fr.names, fr.names.len());
+    let motion = |f: usize, i: usize| fr.motion(f, i);
     for f in 1..=n {
         let pop = (0..bones).find_map(|i| {
             let m = motion(f, i);
