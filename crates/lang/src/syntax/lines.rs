@@ -263,6 +263,11 @@ pub fn scan_lines<'a>(
 
 /// [`scan_lines`] from byte `from` of `src` on (the start of a logical
 /// line), offsets still relative to the start of `src`.
+///
+/// (Over 80 lines on purpose: this is the tokenizer's one hot loop, every
+/// byte of a document goes through it, and the line's end, its tokens and
+/// its comment are found in one pass with their state in locals; split
+/// into functions, that state would go through memory on every byte.)
 pub fn scan_lines_from<'a>(
     src: &'a str,
     from: usize,

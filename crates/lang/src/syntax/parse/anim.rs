@@ -158,26 +158,7 @@ pub(super) fn event_line(
             roles.push(TokenRole { span: sp, role });
             continue;
         }
-        let number = |v: f64| {
-            if kind == EventKind::Int && (v.fract() != 0.0 || v.abs() > EVENT_INT_MAX) {
-                None
-            } else {
-                Some(v)
-            }
-        };
-        let value = match kind {
-            EventKind::Bare => {
-                (s == "!").then_some((TimelineCommand::Push(KeyValue::Bool(true)), Role::Event))
-            }
-            EventKind::Text => (s.len() >= 2)
-                .then(|| quoted(s))
-                .flatten()
-                .map(|q| (TimelineCommand::Push(KeyValue::Name(q.to_string())), Role::String)),
-            EventKind::Int | EventKind::Float => {
-                number_command(s, number).map(|c| (c, Role::Number))
-            }
-        };
-        if let Some((c, role)) = value {
+        if let Some((c, role)) = event_value(kind, s) {
             roles.push(TokenRole { span: sp, role });
             commands.push(Spanned::new(c, sp));
             continue;
@@ -186,17 +167,7 @@ pub(super) fn event_line(
             roles.push(TokenRole { span: sp, role: Role::Option });
             continue;
         }
-        let expected = match kind {
-            EventKind::Bare => "`!`",
-            EventKind::Int => "a whole number (or `+N`, `*N`)",
-            EventKind::Float => "a number (or `+N`, `*N`)",
-            EventKind::Text => "a \"string\"",
-        };
-        let mut d = unexpected_command(sp, s, "event line", expected);
-        if kind == EventKind::Int && token::number(s.trim_start_matches(['+', '*'])).is_some() {
-            d = d.hint("an `i` payload is a whole number from -2147483648 to 2147483647; use `f` for fractions");
-        }
-        diags.push(d);
+        diags.push(event_token_error(kind, sp, s));
     }
     if commands.is_empty() {
         diags.push(Diagnostic::warning(
@@ -210,6 +181,68 @@ pub(super) fn event_line(
         commands,
         span: line_span(line),
     })
+}
+
+/// The value token `s` of an event line of `kind` pushes, and its role.
+fn event_value(kind: EventKind, s: &str) -> Option<(TimelineCommand, Role)> {
+    let number = |v: f64| {
+        if kind == EventKind::Int && (v.fract() != 0.0 || v.abs() > EVENT_INT_MAX) {
+            None
+        } else {
+            Some(v)
+        }
+    };
+    match kind {
+        EventKind::Bare => {
+            (s == "!").then_some((TimelineCommand::Push(KeyValue::Bool(true)), Role::Event))
+        }
+        EventKind::Text => (s.len() >= 2)
+            .then(|| quoted(s))
+            .flatten()
+            .map(|q| (TimelineCommand::Push(KeyValue::Name(q.to_string())), Role::String)),
+        EventKind::Int | EventKind::Float => number_command(s, number).map(|c| (c, Role::Number)),
+    }
+}
+
+/// The error for a token `s` (at `sp`) an event line of `kind` cannot read.
+fn event_token_error(kind: EventKind, sp: Span, s: &str) -> Diagnostic {
+    let expected = match kind {
+        EventKind::Bare => "`!`",
+        EventKind::Int => "a whole number (or `+N`, `*N`)",
+        EventKind::Float => "a number (or `+N`, `*N`)",
+        EventKind::Text => "a \"string\"",
+    };
+    let d = unexpected_command(sp, s, "event line", expected);
+    if kind == EventKind::Int && token::number(s.trim_start_matches(['+', '*'])).is_some() {
+        d.hint("an `i` payload is a whole number from -2147483648 to 2147483647; use `f` for fractions")
+    } else {
+        d
+    }
+}
+
+/// The value token `s` of a timeline of `prop` pushes, and its role.
+fn timeline_value(prop: TimelineProp, s: &str) -> Option<(TimelineCommand, Role)> {
+    match prop {
+        TimelineProp::Color => token::color(s).map(|c| {
+            (TimelineCommand::Push(KeyValue::Color(Box::new(c.to_color_exact()))), Role::Color)
+        }),
+        TimelineProp::Attachment => token::is_name(s)
+            .then(|| (TimelineCommand::Push(KeyValue::Name(s.to_string())), Role::AttachmentRef)),
+        TimelineProp::FlipX | TimelineProp::FlipY => {
+            token::boolean(s).map(|b| (TimelineCommand::Push(KeyValue::Bool(b)), Role::Boolean))
+        }
+        _ => number_command(s, Some).map(|c| (c, Role::Number)),
+    }
+}
+
+/// What a timeline of `prop` takes as a value, for a message.
+fn expected_value(prop: TimelineProp) -> &'static str {
+    match prop {
+        TimelineProp::Color => "a COLOR",
+        TimelineProp::Attachment => "an attachment name",
+        TimelineProp::FlipX | TimelineProp::FlipY => "`true` or `false`",
+        _ => "a number (or `+N`, `*N`)",
+    }
 }
 
 /// A number value of a timeline or event line: `+N` (added to the key
@@ -287,25 +320,8 @@ pub(super) fn timeline(
             roles.push(TokenRole { span: sp, role });
             continue;
         }
-        let value = match prop {
-            TimelineProp::Color => token::color(s)
-                .map(|c| TimelineCommand::Push(KeyValue::Color(Box::new(c.to_color_exact())))),
-            TimelineProp::Attachment => {
-                token::is_name(s).then(|| TimelineCommand::Push(KeyValue::Name(s.to_string())))
-            }
-            TimelineProp::FlipX | TimelineProp::FlipY => {
-                token::boolean(s).map(|b| TimelineCommand::Push(KeyValue::Bool(b)))
-            }
-            _ => number_command(s, Some),
-        };
-        if let Some(c) = value {
-            let mut role = |role: Role| roles.push(TokenRole { span: sp, role });
-            role(match prop {
-                TimelineProp::Color => Role::Color,
-                TimelineProp::Attachment => Role::AttachmentRef,
-                TimelineProp::FlipX | TimelineProp::FlipY => Role::Boolean,
-                _ => Role::Number,
-            });
+        if let Some((c, role)) = timeline_value(prop, s) {
+            roles.push(TokenRole { span: sp, role });
             commands.push(Spanned::new(c, sp));
             continue;
         }
@@ -313,13 +329,7 @@ pub(super) fn timeline(
             roles.push(TokenRole { span: sp, role: Role::Option });
             continue;
         }
-        let expected = match prop {
-            TimelineProp::Color => "a COLOR",
-            TimelineProp::Attachment => "an attachment name",
-            TimelineProp::FlipX | TimelineProp::FlipY => "`true` or `false`",
-            _ => "a number (or `+N`, `*N`)",
-        };
-        diags.push(unexpected_command(sp, s, "timeline", expected));
+        diags.push(unexpected_command(sp, s, "timeline", expected_value(prop)));
     }
     if commands.is_empty() {
         diags.push(Diagnostic::warning(

@@ -248,24 +248,7 @@ impl Parser {
             "Q" => (2, "Q cx,cy x,y"),
             "B" => (3, "B c1x,c1y c2x,c2y x,y"),
             "C" => (0, "C"),
-            ":" => {
-                let Some(t) = toks.get(1).filter(|t| token::is_path(t.text)) else {
-                    self.push(
-                        Diagnostic::error(span, "expected a bone reference after `:`")
-                            .hint("write `: BONEREF` to bind the following points to that bone"),
-                    );
-                    return None;
-                };
-                self.role(line, t, Role::BoneRef);
-                self.extra_tokens(line, &toks[2..], "`: BONEREF`");
-                return Some(PathCommandLine {
-                    command: PathCommand::Switch(Spanned::new(
-                        t.text.to_string(),
-                        tok_span(line, t),
-                    )),
-                    span,
-                });
-            }
+            ":" => return self.bone_switch(line, toks),
             _ => return None,
         };
         let mut pts = Vec::new();
@@ -280,33 +263,7 @@ impl Parser {
                 );
                 return None;
             };
-            match token::point(t.text) {
-                Some((x, y, r)) => {
-                    let num_len = r.map_or(t.text.len(), |(_, off)| off - 1);
-                    self.role_at(span_of(line, t.pos, num_len), Role::Number);
-                    if let Some((r, off)) = r {
-                        self.role_at(span_of(line, t.pos + off, r.len()), Role::BoneRef);
-                    }
-                    pts.push(PointLit {
-                        x,
-                        y,
-                        bone: r.map(|(r, off)| {
-                            Spanned::new(r.to_string(), span_of(line, t.pos + off, r.len()))
-                        }),
-                        span: tok_span(line, t),
-                    })
-                }
-                None => {
-                    self.push(
-                        Diagnostic::error(
-                            tok_span(line, t),
-                            format!("`{}` is not a point", clip(t.text)),
-                        )
-                        .hint(format!("points are `x,y` or `x,y:bone`, e.g. `{usage}`")),
-                    );
-                    return None;
-                }
-            }
+            pts.push(self.path_point(line, t, usage)?);
         }
         self.extra_tokens(line, &toks[1 + count..], &format!("`{usage}`"));
         let mut it = pts.into_iter();
@@ -319,6 +276,65 @@ impl Parser {
             _ => PathCommand::Close,
         };
         Some(PathCommandLine { command, span })
+    }
+
+    /// `: BONEREF`: the points after it are bound to that bone.
+    fn bone_switch(
+        &mut self,
+        line: &LogicalLine<'_>,
+        toks: &[Token<'_>],
+    ) -> Option<PathCommandLine> {
+        let span = line_span(line);
+        let Some(t) = toks.get(1).filter(|t| token::is_path(t.text)) else {
+            self.push(
+                Diagnostic::error(span, "expected a bone reference after `:`")
+                    .hint("write `: BONEREF` to bind the following points to that bone"),
+            );
+            return None;
+        };
+        self.role(line, t, Role::BoneRef);
+        self.extra_tokens(line, &toks[2..], "`: BONEREF`");
+        Some(PathCommandLine {
+            command: PathCommand::Switch(Spanned::new(t.text.to_string(), tok_span(line, t))),
+            span,
+        })
+    }
+
+    /// A path command's point `x,y` or `x,y:bone` (`usage`: how the
+    /// command is written, for the hint).
+    fn path_point(
+        &mut self,
+        line: &LogicalLine<'_>,
+        t: &Token<'_>,
+        usage: &str,
+    ) -> Option<PointLit> {
+        match token::point(t.text) {
+            Some((x, y, r)) => {
+                let num_len = r.map_or(t.text.len(), |(_, off)| off - 1);
+                self.role_at(span_of(line, t.pos, num_len), Role::Number);
+                if let Some((r, off)) = r {
+                    self.role_at(span_of(line, t.pos + off, r.len()), Role::BoneRef);
+                }
+                Some(PointLit {
+                    x,
+                    y,
+                    bone: r.map(|(r, off)| {
+                        Spanned::new(r.to_string(), span_of(line, t.pos + off, r.len()))
+                    }),
+                    span: tok_span(line, t),
+                })
+            }
+            None => {
+                self.push(
+                    Diagnostic::error(
+                        tok_span(line, t),
+                        format!("`{}` is not a point", clip(t.text)),
+                    )
+                    .hint(format!("points are `x,y` or `x,y:bone`, e.g. `{usage}`")),
+                );
+                None
+            }
+        }
     }
 
     pub(super) fn extra_tokens(&mut self, line: &LogicalLine<'_>, toks: &[Token<'_>], what: &str) {

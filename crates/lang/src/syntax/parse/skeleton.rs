@@ -95,46 +95,64 @@ impl Parser {
             } else if b.len() > 1 && b[0] == b'\t' && b[1] != b'\t' {
                 bone = None;
                 slot_open = false;
-                let mut d = Diagnostic::error(
-                    line_span(line),
-                    "expected a bone: a dotted name like `arm.hand`, then its properties",
-                );
-                if is_js_space(text[1..].chars().next().unwrap_or('x')) {
-                    d = d.hint("indent with tabs only");
-                } else if let Some(t) = toks.first() {
-                    d.message = format!("`{}` is not a bone name", clip(t.text));
-                    d = d.hint("bone names are made of letters, digits, `_` and `-`, separated by dots, and do not start with a digit");
-                }
-                self.invalid_block(line, d);
+                self.not_a_bone_line(line, toks);
             } else if b.len() > 2 && b[0] == b'\t' && b[1] == b'\t' && b[2] != b'\t' {
                 slot_open = false;
-                let mut d = Diagnostic::error(
-                    line_span(line),
-                    "expected a slot line: `@`, `@slot`, `@slot[attachment]` or `@[attachment]`",
-                );
-                if is_js_space(text[2..].chars().next().unwrap_or('x')) {
-                    d = d.hint("indent with tabs only");
-                } else if is_command_line(&format!("\t{text}"), 3) {
-                    d = d.hint("path commands go one tab deeper, under a `:path` slot line");
-                }
-                self.invalid_block(line, d);
+                self.not_a_slot_line(line);
             } else {
-                let first = toks.first().map_or("", |t| t.text);
-                let mut d = Diagnostic::error(line_span(line), "unexpected line");
-                if line.depth() == 3 && text[3..].starts_with(is_js_space) {
-                    d = d.hint("indent with tabs only");
-                } else if line.depth() == 3 && matches!(first, "M" | "L" | "Q" | "B" | ":") {
-                    d.message = format!(
-                        "`{first}` needs {}",
-                        if first == ":" { "a bone reference" } else { "points" }
-                    );
-                    d = d.hint("write `M x,y`, `L x,y`, `Q cx,cy x,y`, `B c1x,c1y c2x,c2y x,y`, `C` or `: bone`, with a space after the command letter");
-                } else if line.depth() >= 3 {
-                    d = d.hint("only path commands (M, L, Q, B, C, `:`) go three tabs deep in a skeleton, and nothing deeper");
-                }
-                self.invalid_block(line, d);
+                self.unexpected_skeleton_line(line, toks);
             }
         }
+    }
+
+    /// A depth-1 line of a skeleton that is not a bone line.
+    fn not_a_bone_line(&mut self, line: &LogicalLine<'_>, toks: &[Token<'_>]) {
+        let text: &str = &line.text;
+        let mut d = Diagnostic::error(
+            line_span(line),
+            "expected a bone: a dotted name like `arm.hand`, then its properties",
+        );
+        if is_js_space(text[1..].chars().next().unwrap_or('x')) {
+            d = d.hint("indent with tabs only");
+        } else if let Some(t) = toks.first() {
+            d.message = format!("`{}` is not a bone name", clip(t.text));
+            d = d.hint("bone names are made of letters, digits, `_` and `-`, separated by dots, and do not start with a digit");
+        }
+        self.invalid_block(line, d);
+    }
+
+    /// A depth-2 line of a skeleton that is not a slot line.
+    fn not_a_slot_line(&mut self, line: &LogicalLine<'_>) {
+        let text: &str = &line.text;
+        let mut d = Diagnostic::error(
+            line_span(line),
+            "expected a slot line: `@`, `@slot`, `@slot[attachment]` or `@[attachment]`",
+        );
+        if is_js_space(text[2..].chars().next().unwrap_or('x')) {
+            d = d.hint("indent with tabs only");
+        } else if is_command_line(&format!("\t{text}"), 3) {
+            d = d.hint("path commands go one tab deeper, under a `:path` slot line");
+        }
+        self.invalid_block(line, d);
+    }
+
+    /// A skeleton line that is neither a bone, a slot nor a path command.
+    fn unexpected_skeleton_line(&mut self, line: &LogicalLine<'_>, toks: &[Token<'_>]) {
+        let text: &str = &line.text;
+        let first = toks.first().map_or("", |t| t.text);
+        let mut d = Diagnostic::error(line_span(line), "unexpected line");
+        if line.depth() == 3 && text[3..].starts_with(is_js_space) {
+            d = d.hint("indent with tabs only");
+        } else if line.depth() == 3 && matches!(first, "M" | "L" | "Q" | "B" | ":") {
+            d.message = format!(
+                "`{first}` needs {}",
+                if first == ":" { "a bone reference" } else { "points" }
+            );
+            d = d.hint("write `M x,y`, `L x,y`, `Q cx,cy x,y`, `B c1x,c1y c2x,c2y x,y`, `C` or `: bone`, with a space after the command letter");
+        } else if line.depth() >= 3 {
+            d = d.hint("only path commands (M, L, Q, B, C, `:`) go three tabs deep in a skeleton, and nothing deeper");
+        }
+        self.invalid_block(line, d);
     }
 
     pub(super) fn bone_line(
