@@ -263,11 +263,6 @@ pub fn scan_lines<'a>(
 
 /// [`scan_lines`] from byte `from` of `src` on (the start of a logical
 /// line), offsets still relative to the start of `src`.
-///
-/// (Over 80 lines on purpose: this is the tokenizer's one hot loop, every
-/// byte of a document goes through it, and the line's end, its tokens and
-/// its comment are found in one pass with their state in locals; split
-/// into functions, that state would go through memory on every byte.)
 pub fn scan_lines_from<'a>(
     src: &'a str,
     from: usize,
@@ -323,28 +318,11 @@ pub fn scan_lines_from<'a>(
         if slow || (i < len && end > start && bytes[end - 1] == b'\\') {
             // Read by the general iterator: non-ASCII or joined.
             toks.truncate(first_tok);
-            let mut it = LogicalLines { src, pos: start, done: false };
-            let Some(line) = it.next() else { break };
-            pos = if it.done { len } else { it.pos };
-            match line.text {
-                Cow::Borrowed(text) => {
-                    let mut tokens = Tokens::new(text);
-                    toks.extend(tokens.by_ref());
-                    if let Some(c) = tokens.comment_start() {
-                        let c = line.start + c as u32;
-                        comments.push((c, line.end.max(c)));
-                    }
-                    if toks.len() > first_tok {
-                        ranges.push((first_tok as u32, toks.len() as u32));
-                        lines.push(line);
-                    }
-                }
-                Cow::Owned(_) => {
-                    deferred.push(lines.len());
-                    ranges.push((0, 0));
-                    lines.push(line);
-                }
-            }
+            let out = ScanOut { lines: &mut *lines, toks: &mut *toks, ranges: &mut *ranges };
+            let Some(next) = general_line(src, start, out, comments, &mut deferred) else {
+                break;
+            };
+            pos = next;
             continue;
         }
         if let Some(c) = comment {
@@ -362,6 +340,52 @@ pub fn scan_lines_from<'a>(
         pos = i + 1;
     }
     deferred
+}
+
+/// Where [`scan_lines_from`] puts the lines it reads and their tokens.
+struct ScanOut<'o, 'a> {
+    lines: &'o mut Vec<LogicalLine<'a>>,
+    toks: &'o mut Vec<Token<'a>>,
+    ranges: &'o mut Vec<(u32, u32)>,
+}
+
+/// The logical line at byte `start` of `src`, read by [`LogicalLines`]
+/// and [`Tokens`] (a line with a non-ASCII byte, or one continued by `\`):
+/// pushed to `out` (a line whose text is owned is tokenized later: its
+/// index goes to `deferred`), its comment to `comments`. Returns where the
+/// next line starts, `None` at the end of the text.
+fn general_line<'a>(
+    src: &'a str,
+    start: usize,
+    out: ScanOut<'_, 'a>,
+    comments: &mut Vec<(u32, u32)>,
+    deferred: &mut Vec<usize>,
+) -> Option<usize> {
+    let ScanOut { lines, toks, ranges } = out;
+    let first_tok = toks.len();
+    let mut it = LogicalLines { src, pos: start, done: false };
+    let line = it.next()?;
+    let next = if it.done { src.len() } else { it.pos };
+    match line.text {
+        Cow::Borrowed(text) => {
+            let mut tokens = Tokens::new(text);
+            toks.extend(tokens.by_ref());
+            if let Some(c) = tokens.comment_start() {
+                let c = line.start + c as u32;
+                comments.push((c, line.end.max(c)));
+            }
+            if toks.len() > first_tok {
+                ranges.push((first_tok as u32, toks.len() as u32));
+                lines.push(line);
+            }
+        }
+        Cow::Owned(_) => {
+            deferred.push(lines.len());
+            ranges.push((0, 0));
+            lines.push(line);
+        }
+    }
+    Some(next)
 }
 
 /// The first index at or after `i` whose byte is not a [`WORD`] byte (or
