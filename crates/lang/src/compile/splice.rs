@@ -21,9 +21,14 @@ use crate::syntax::tree::{
 };
 use crate::syntax::{Diagnostic, TokenRole, bone_cut_at, parse_anim_items, parse_skeleton_from};
 
-/// Bytes of a section to re-parse after an edit: `(from, to_new, to_old)`
-/// (see [`item_window`]).
-pub(super) type Window = (usize, usize, usize);
+/// Bytes of a section to re-parse after an edit (see [`item_window`]): the
+/// new section's `from..to_new`, which were the old one's `from..to_old`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Window {
+    pub from: usize,
+    pub to_new: usize,
+    pub to_old: usize,
+}
 
 /// How to find the [`Window`] of an edit: [`item_window`], [`bone_window`].
 pub(super) type FindWindow = fn(&[u8], &[u8], usize, usize) -> Option<Window>;
@@ -49,7 +54,7 @@ impl ItemEdit {
     /// The edit of `window`, whose lines held the entries `first..last`
     /// and now hold `new_count`.
     fn new(
-        (from, to_new, to_old): Window,
+        Window { from, to_new, to_old }: Window,
         (first, last): (usize, usize),
         new_count: usize,
     ) -> ItemEdit {
@@ -93,7 +98,7 @@ pub(super) fn item_line_at(t: &[u8], at: usize) -> bool {
 /// The bytes of a section to re-parse after an edit: `old` and `new` are
 /// its texts before and after, sharing their first `p` bytes and the bytes
 /// from `new_end` of `new` to its end (with as many at the end of `old`).
-/// Gives `(from, to_new, to_old)`: whole item lines, starting at an item
+/// Gives a [`Window`]: whole item lines, starting at an item
 /// line of both texts and ending at one (or at the end of the section);
 /// `None` when the edit touches the header or the lines before the first
 /// item.
@@ -138,7 +143,7 @@ fn window_between_cuts(
         to = memchr::memchr(b'\n', &new[to..]).map_or(new.len(), |i| to + i + 1);
     }
     let to_old = to.wrapping_sub(delta);
-    Some((from, to, to_old))
+    Some(Window { from, to_new: to, to_old })
 }
 
 /// The tree of `new` (an edited version of the `anim` section `tree`),
@@ -150,14 +155,14 @@ fn window_between_cuts(
 pub(super) fn splice_items_in_place(
     tree: &mut Section,
     new: &str,
-    (from, to_new, to_old): Window,
+    Window { from, to_new, to_old }: Window,
 ) -> Option<ItemEdit> {
     let SectionKind::Anim(a) = &mut tree.kind else { return None };
     let (from32, to_old32) = (from as u32, to_old as u32);
     let diag_range = edited_diagnostics(&tree.diagnostics, from32, to_old32)?;
     let chunk = parse_anim_items(&new[from..to_new]);
     let (first, last) = replaced(&a.items, |i| i.target.span.start, from32, to_old32);
-    let edit = ItemEdit::new((from, to_new, to_old), (first, last), chunk.items.len());
+    let edit = ItemEdit::new(Window { from, to_new, to_old }, (first, last), chunk.items.len());
     let delta = edit.delta();
 
     a.items.splice(
@@ -184,7 +189,7 @@ pub(super) fn splice_items_in_place(
 pub(super) fn splice_bones_in_place(
     tree: &mut Section,
     new: &str,
-    (from, to_new, to_old): Window,
+    Window { from, to_new, to_old }: Window,
 ) -> Option<ItemEdit> {
     let SectionKind::Skeleton(sk) = &mut tree.kind else { return None };
     let (from32, to_old32) = (from as u32, to_old as u32);
@@ -192,7 +197,7 @@ pub(super) fn splice_bones_in_place(
     // Spans relative to the section's start, as the tree's.
     let chunk = parse_skeleton_from(&new[..to_new], from);
     let (first, last) = replaced(&sk.bones, |b| b.span.start, from32, to_old32);
-    let edit = ItemEdit::new((from, to_new, to_old), (first, last), chunk.bones.len());
+    let edit = ItemEdit::new(Window { from, to_new, to_old }, (first, last), chunk.bones.len());
     let delta = edit.delta();
     sk.bones.splice(first..last, chunk.bones);
     for b in &mut sk.bones[first + edit.new_count..] {
