@@ -16,10 +16,10 @@
 //! [`MAX_IK_FAMILIES`] families; `up` is at most [`crate::syntax::tree`]'s
 //! parser limit (64).
 
-use super::Ordinal;
 use super::names::resolve_or_explain;
 use super::rig::RigOutput;
 use super::source::{IkSource, Reference, Target};
+use super::{LocalDiag, Ordinal};
 use crate::model::{BoneId, IkFamily, Skeleton};
 use crate::syntax::tree::{IkLine, IkReach, IkSection};
 use crate::syntax::{Diagnostic, clip};
@@ -29,7 +29,7 @@ pub const MAX_IK_FAMILIES: usize = 256;
 
 pub(crate) struct IkOutput {
     pub families: Vec<IkFamily>,
-    pub diagnostics: Vec<(Ordinal, Diagnostic)>,
+    pub diagnostics: Vec<LocalDiag>,
     pub references: Vec<(Ordinal, Reference)>,
     pub lines: Vec<(Ordinal, IkSource)>,
 }
@@ -70,7 +70,7 @@ pub(crate) fn compile_ik(rig: &RigOutput, sections: &[(Ordinal, &IkSection)]) ->
                 continue;
             };
             match checked_chain(sk, &out.families, &tips, line, tip, target, root) {
-                Err(d) => out.diagnostics.push((o, d)),
+                Err(d) => out.diagnostics.push(LocalDiag { ord: o, diag: d }),
                 Ok(chain) => {
                     src.family = Some(out.families.len());
                     out.families.push(IkFamily {
@@ -117,7 +117,7 @@ fn resolve_ends<'a>(
             Err(d) => {
                 out.references
                     .push((o, Reference { span: r.span, target: None, definition: false }));
-                out.diagnostics.push((o, d));
+                out.diagnostics.push(LocalDiag { ord: o, diag: d });
                 None
             }
         };

@@ -41,8 +41,14 @@ use crate::syntax::{Diagnostic, LineIndex, TokenRole};
 
 /// Position of a section inside the list a compile unit was built from.
 pub type Ordinal = usize;
-/// A diagnostic whose span is relative to the start of section `Ordinal`.
-pub type LocalDiag = (Ordinal, Diagnostic);
+/// A diagnostic whose span is relative to the start of a section.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LocalDiag {
+    /// The section's position in the list the compile unit was built from.
+    pub ord: Ordinal,
+    /// The diagnostic, its span relative to the start of that section.
+    pub diag: Diagnostic,
+}
 
 /// The result of compiling a document.
 #[derive(Clone, Debug)]

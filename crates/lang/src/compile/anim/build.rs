@@ -248,27 +248,23 @@ fn event_payload(
     Some(match (kind, k.value) {
         (EventKind::Int, RawValue::Number(v)) => {
             if v.fract() != 0.0 || !(f64::from(i32::MIN)..=f64::from(i32::MAX)).contains(&v) {
-                diags.push((
-                    ord,
-                    Diagnostic::error(
-                        k.span,
-                        format!("the payload this key computes, {v}, is not a 32-bit whole number; the event is left out"),
-                    )
-                    .hint("`i` payloads are whole numbers from -2147483648 to 2147483647; `f` takes any number"),
-                ));
+                let diag = Diagnostic::error(
+                    k.span,
+                    format!("the payload this key computes, {v}, is not a 32-bit whole number; the event is left out"),
+                )
+                .hint("`i` payloads are whole numbers from -2147483648 to 2147483647; `f` takes any number");
+                diags.push(LocalDiag { ord, diag });
                 return None;
             }
             EventPayload::Int(v as i32)
         }
         (EventKind::Float, RawValue::Number(v)) => {
             if !v.is_finite() {
-                diags.push((
-                    ord,
-                    Diagnostic::error(
-                        k.span,
-                        "the payload this key computes is not a finite number; the event is left out",
-                    ),
-                ));
+                let diag = Diagnostic::error(
+                    k.span,
+                    "the payload this key computes is not a finite number; the event is left out",
+                );
+                diags.push(LocalDiag { ord, diag });
                 return None;
             }
             EventPayload::Float(v)
@@ -292,17 +288,15 @@ fn first_at_frame<'n>(
 ) -> bool {
     match seen.entry((name, k.frame.to_bits())) {
         std::collections::hash_map::Entry::Occupied(_) => {
-            diags.push((
-                ord,
-                Diagnostic::warning(
-                    k.span,
-                    format!(
-                        "event `{name}` already fires at frame {}; this one is left out",
-                        fmt_frame(k.frame)
-                    ),
-                )
-                .hint("an event fires at most once a frame: give the second one another name or frame"),
-            ));
+            let diag = Diagnostic::warning(
+                k.span,
+                format!(
+                    "event `{name}` already fires at frame {}; this one is left out",
+                    fmt_frame(k.frame)
+                ),
+            )
+            .hint("an event fires at most once a frame: give the second one another name or frame");
+            diags.push(LocalDiag { ord, diag });
             false
         }
         std::collections::hash_map::Entry::Vacant(e) => {

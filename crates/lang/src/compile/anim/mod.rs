@@ -171,7 +171,7 @@ fn attachment_checks(
                     t.diags.extend(
                         p.output.diagnostics[d.0 as usize..d.1 as usize]
                             .iter()
-                            .map(|(_, x)| (*ord, x.clone().shifted(by))),
+                            .map(|x| LocalDiag { ord: *ord, diag: x.diag.clone().shifted(by) }),
                     );
                 }
                 _ => check_attachment_names(rig, *ord, item, &mut t.diags, &mut attachment_refs),
@@ -249,7 +249,7 @@ fn check_attachment_names(
                     }
                     None => {}
                 }
-                diags.push((ord, d));
+                diags.push(LocalDiag { ord, diag: d });
             }
         }
     }

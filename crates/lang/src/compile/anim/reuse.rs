@@ -8,9 +8,9 @@ use rustc_hash::FxHashMap as HashMap;
 use super::keys::{KeyList, RawValue};
 use super::tracks::{Target, Tracks};
 use super::{AnimOutput, AnimSources, Memo};
-use crate::compile::Ordinal;
 use crate::compile::rig::RigNames;
 use crate::compile::source::{ItemSource, Reference, Target as SrcTarget, TimelineSource};
+use crate::compile::{LocalDiag, Ordinal};
 use crate::model::*;
 use crate::syntax::Span;
 use crate::syntax::tree::*;
@@ -43,7 +43,7 @@ impl Tracks {
         self.diags.extend(
             out.diagnostics[m.diags.0 as usize..m.diags.1 as usize]
                 .iter()
-                .map(|(_, d)| (ord, d.clone().shifted(by))),
+                .map(|x| LocalDiag { ord, diag: x.diag.clone().shifted(by) }),
         );
         let target = match src_target {
             Some(SrcTarget::Bone(b)) => Target::Bone(b.0),

@@ -166,9 +166,9 @@ impl<'a> TimelineRunner<'a> {
             prev.append(&mut self.timeline);
             self.timeline = prev;
         }
-        self.diags.push((
-            self.ord,
-            Diagnostic::error(
+        self.diags.push(LocalDiag {
+            ord: self.ord,
+            diag: Diagnostic::error(
                 self.tl.line,
                 format!(
                     "this timeline's loops would push too many keys; only the first {} are kept",
@@ -176,7 +176,7 @@ impl<'a> TimelineRunner<'a> {
                 ),
             )
             .hint("lower the loop counts `}[n]`"),
-        ));
+        });
     }
 
     /// Runs command `k`; returns the index of the next one.
@@ -296,18 +296,16 @@ impl<'a> TimelineRunner<'a> {
             return;
         }
         self.too_late = true;
-        self.diags.push((
-            self.ord,
-            Diagnostic::error(
-                span,
-                format!(
-                    "this key falls on frame {}, after the last frame an animation may use ({}); it is dropped, as is any other key of this timeline past that frame",
-                    fmt_frame(frame),
-                    fmt_frame(MAX_KEY_FRAME)
-                ),
-            )
-            .hint("animations are limited to 1 000 000 frames (see LANGUAGE-EXT.md); check the frame numbers and loop counts"),
-        ));
+        let diag = Diagnostic::error(
+            span,
+            format!(
+                "this key falls on frame {}, after the last frame an animation may use ({}); it is dropped, as is any other key of this timeline past that frame",
+                fmt_frame(frame),
+                fmt_frame(MAX_KEY_FRAME)
+            ),
+        )
+        .hint("animations are limited to 1 000 000 frames (see LANGUAGE-EXT.md); check the frame numbers and loop counts");
+        self.diags.push(LocalDiag { ord: self.ord, diag });
     }
 
     /// A new key kept in the arena (with the absolute frame option that
@@ -332,10 +330,13 @@ impl<'a> TimelineRunner<'a> {
     /// index of the next command.
     pub(super) fn end_loop(&mut self, k: usize, n: f64) -> usize {
         let Some(top) = self.stack.last_mut() else {
-            self.diags.push((
-                self.ord,
-                Diagnostic::warning(self.tl.list[k].span, "`}` without a matching `{` is ignored"),
-            ));
+            self.diags.push(LocalDiag {
+                ord: self.ord,
+                diag: Diagnostic::warning(
+                    self.tl.list[k].span,
+                    "`}` without a matching `{` is ignored",
+                ),
+            });
             return k + 1;
         };
         if top.count == -1 {
@@ -367,14 +368,14 @@ impl<'a> TimelineRunner<'a> {
     pub(super) fn finish(mut self) -> (TimelineRun, Scratch) {
         let open_loop = !self.stack.is_empty();
         if let Some(first) = self.stack.first() {
-            self.diags.push((
-                self.ord,
-                Diagnostic::error(
+            self.diags.push(LocalDiag {
+                ord: self.ord,
+                diag: Diagnostic::error(
                     first.span,
                     "`{` is never closed; the keys pushed after it are dropped",
                 )
                 .hint("close the loop with `}` or `}[n]`"),
-            ));
+            });
             let outer = self.stack.swap_remove(0).prev;
             self.timeline = outer;
         }

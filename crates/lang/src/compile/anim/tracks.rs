@@ -200,7 +200,7 @@ impl Tracks {
         let target = match resolved {
             Ok((t, _)) => t,
             Err(d) => {
-                self.diags.push((ord, d));
+                self.diags.push(LocalDiag { ord, diag: d });
                 return;
             }
         };

@@ -69,16 +69,19 @@ impl Units {
             self.rig_out
                 .diagnostics
                 .iter()
-                .map(|(o, d)| d.clone().shifted(start_of(self.rig_idx[*o]))),
+                .map(|d| d.diag.clone().shifted(start_of(self.rig_idx[d.ord]))),
         );
         for (g, out) in self.groups.iter().zip(&self.anim_outputs) {
             let idx = &g.sections;
-            diagnostics
-                .extend(out.diagnostics.iter().map(|(o, d)| d.clone().shifted(start_of(idx[*o]))));
+            diagnostics.extend(
+                out.diagnostics.iter().map(|d| d.diag.clone().shifted(start_of(idx[d.ord]))),
+            );
         }
         if let Some(out) = self.ik_out.as_ref().map(|ik| &ik.output) {
             diagnostics.extend(
-                out.diagnostics.iter().map(|(o, d)| d.clone().shifted(start_of(self.ik_idx[*o]))),
+                out.diagnostics
+                    .iter()
+                    .map(|d| d.diag.clone().shifted(start_of(self.ik_idx[d.ord]))),
             );
         }
         diagnostics

@@ -89,7 +89,7 @@ struct Ctx {
 impl Ctx {
     /// Reports `d` in section `ord`.
     fn push(&mut self, ord: Ordinal, d: Diagnostic) {
-        self.diags.push((ord, d));
+        self.diags.push(LocalDiag { ord, diag: d });
     }
 
     /// Resolves a reference, reporting unknown and ambiguous ones.
