@@ -1,121 +1,65 @@
 //! The proposals of each context: section headers, skeleton and skin lines,
 //! draw order, animations, expectations and IK.
 
-use super::{Completer, ProposalKind};
+use super::{Completer, Proposal, ProposalKind};
 use crate::analysis::section_animation;
 use crate::compile::Target;
 use crate::syntax::Span;
-use crate::syntax::tree::{SectionKind, TimelineProp, TypeName};
+use crate::syntax::tree::{SectionKind, SkinSection, Spanned, TimelineProp, TypeName};
+use crate::syntax::vocab::{self, Entry};
 
-const BONE_PROPS: [(&str, &str); 11] = [
-    ("l", "lNUM: length"),
-    ("r", "rNUM: rotation (degrees, counterclockwise)"),
-    ("x", "xNUM: x position"),
-    ("y", "yNUM: y position"),
-    ("i", "iNUM: scale x"),
-    ("j", "jNUM: scale y"),
-    ("#", "COLOR: the bone's color (#RGB or #RRGGBB)"),
-    ("flip-x", "mirror the bone's x axis"),
-    ("flip-y", "mirror the bone's y axis"),
-    ("no-rot", "do not inherit the parent's rotation"),
-    ("no-scale", "do not inherit the parent's scale"),
-];
-const TYPES: [&str; 5] = [":sprite", ":rect", ":circle", ":ellipse", ":path"];
-const BONE_TIMELINES: [(&str, &str); 7] = [
-    ("x", "x position"),
-    ("y", "y position"),
-    ("r", "rotation"),
-    ("i", "scale x"),
-    ("j", "scale y"),
-    ("s", "flip x"),
-    ("t", "flip y"),
-];
-const SLOT_TIMELINES: [(&str, &str); 6] = [
-    ("@", "attachment"),
-    ("c", "color"),
-    ("r", "red"),
-    ("g", "green"),
-    ("b", "blue"),
-    ("a", "alpha"),
-];
-/// Timing modifiers of an `anim` header (LANGUAGE-EXT.md).
-const ANIM_MODIFIERS: [(&str, &str); 6] = [
-    ("cycle", "every numeric timeline ends on its value at frame 0"),
-    ("from", "from \"ANIM\": start as a copy of another animation"),
-    ("reverse", "play backwards"),
-    ("pingpong", "play forwards, then backwards"),
-    ("mirror", "swap -l/-r partners and mirror their motion"),
-    ("swap", "swap -l/-r partners' channels unchanged"),
+/// Timeline tokens that need no easing: `(label, detail, example)`.
+const TIMELINE_TOKENS: [Entry; 6] = [
+    ("->", "advance one step", "->"),
+    ("-->", "advance two steps", "-->"),
+    ("0:>", "jump to frame F", "0:>"),
+    ("+1:>", "advance F frames", "+1:>"),
+    ("{", "start a loop", "{ -> }[2]"),
+    ("}[2]", "end a loop: run its body N times", "{ -> }[2]"),
 ];
 
-/// Timing modifiers of a bone item (LANGUAGE-EXT.md).
-const ITEM_MODIFIERS: [(&str, &str); 2] = [
-    ("delay", "delay N: this bone plays N frames late, wrapping around the loop"),
-    ("chain", "chain N: every bone below plays N frames per generation late"),
+/// The commands of a path's outline.
+const PATH_COMMANDS: [Entry; 6] = [
+    ("M", "M x,y: move", "M 0,0"),
+    ("L", "L x,y: line", "L 1,1"),
+    ("Q", "Q cx,cy x,y: quadratic", "Q 1,0 1,1"),
+    ("B", "B c1 c2 p: cubic", "B 1,0 1,1 0,1"),
+    ("C", "close", "C"),
+    (":", ": BONE: bind the next points", ": arm"),
 ];
 
-/// The payload kinds that start an event line.
-const EVENT_KINDS: [(&str, &str); 4] = [
-    ("e", "e ! -> !: fires without a payload"),
-    ("i", "i 1 -> 2: a whole-number payload"),
-    ("f", "f 0.5 -> 1: a number payload"),
-    ("s", "s \"left\" -> \"right\": a string payload"),
+/// Section and item options that need no easing.
+const OPTIONS: [Entry; 2] = [
+    ("0:1:li", "F:S:E: start frame, step, easing", "0:1:li"),
+    (":1:", "step: frames per `-` of an arrow", ":1:"),
 ];
 
-const TIMELINE_TOKENS: [(&str, &str); 11] = [
-    ("->", "advance one step"),
-    ("-->", "advance two steps"),
-    (":li->", "linear easing, advance one step"),
-    (":si->", "sine-in easing, advance one step"),
-    (":so->", "sine-out easing, advance one step"),
-    (":sio->", "sine-in-out easing, advance one step"),
-    ("0:>", "jump to frame F"),
-    ("+1:>", "advance F frames"),
-    ("::si>", "give the key before the sine-in easing"),
-    ("{", "start a loop"),
-    ("}[2]", "end a loop: run its body N times"),
-];
-const SECTION_OPTIONS: [(&str, &str); 6] = [
-    ("0:1:li", "F:S:E: start frame, step, easing"),
-    (":1:", "step: frames per `-` of an arrow"),
-    ("::li", "easing: linear"),
-    ("::si", "easing: sine in"),
-    ("::so", "easing: sine out"),
-    ("::sio", "easing: sine in and out"),
-];
-
-/// The properties of an attachment type.
-fn attachment_props(ty: &TypeName) -> Vec<(&'static str, &'static str)> {
-    let mut v = vec![
-        ("x", "xNUM: x offset"),
-        ("y", "yNUM: y offset"),
-        ("r", "rNUM: rotation"),
-        ("i", "iNUM: scale x"),
-        ("j", "jNUM: scale y"),
-    ];
-    match ty {
-        TypeName::Sprite => v.push(("\"", "\"IMAGE\": the picture")),
-        TypeName::Rect | TypeName::Ellipse => {
-            v.extend([("w", "wNUM: width"), ("h", "hNUM: height")])
-        }
-        _ => {}
+/// The tokens after a timeline's property: [`TIMELINE_TOKENS`], an eased
+/// arrow per easing and the key before the second easing.
+fn timeline_tokens() -> Vec<(String, String, String)> {
+    let own = |(l, d, e): Entry| (l.to_string(), d.to_string(), e.to_string());
+    let mut v: Vec<_> = TIMELINE_TOKENS[..2].iter().copied().map(own).collect();
+    for e in vocab::EASINGS {
+        let label = format!(":{}->", e.text);
+        let detail = format!("{} easing, advance one step", e.detail);
+        v.push((label.clone(), detail.clone(), label));
     }
-    if matches!(ty, TypeName::Rect | TypeName::Circle) {
-        v.push(("d", "dNUM: diameter (a rect's corner rounding)"));
+    v.extend(TIMELINE_TOKENS[2..].iter().copied().map(own));
+    if let Some(e) = vocab::EASINGS.get(1) {
+        let label = format!("::{}>", e.text);
+        let detail = format!("give the key before the {} easing", e.detail);
+        v.push((label.clone(), detail, label));
     }
-    if ty.is_shape() {
-        v.extend([
-            ("f#", "f#COLOR: fill"),
-            ("s#", "s#COLOR: stroke"),
-            ("t", "tNUM: stroke width"),
-            ("m", "mNUM: miter limit"),
-            ("miter-join", "line join"),
-            ("bevel-join", "line join"),
-            ("round-join", "line join"),
-        ]);
-    }
-    if *ty == TypeName::Path {
-        v.extend([("butt-cap", "line cap"), ("square-cap", "line cap"), ("round-cap", "line cap")]);
+    v
+}
+
+/// The options of a section header or an item: [`OPTIONS`] and one easing
+/// option per easing.
+fn options() -> Vec<(String, String, String)> {
+    let own = |(l, d, e): Entry| (l.to_string(), d.to_string(), e.to_string());
+    let mut v: Vec<_> = OPTIONS.iter().copied().map(own).collect();
+    for e in vocab::EASINGS {
+        v.push((e.example.to_string(), format!("easing: {}", e.detail), e.example.to_string()));
     }
     v
 }
@@ -123,21 +67,22 @@ fn attachment_props(ty: &TypeName) -> Vec<(&'static str, &'static str)> {
 impl Completer<'_> {
     /// The section keywords, at the start of an unindented line.
     pub(super) fn top_level_keywords(&mut self) {
-        self.push_all(
-            &[
-                ("skeleton", "bones and slots"),
-                ("skin", "skin \"NAME\": other attachments"),
-                ("order", "draw order"),
-                ("anim", "anim \"NAME\" FPS OPTS"),
-                ("expect", "expect \"ANIM\" FRAME ~TOL: pose assertions"),
-                ("ik", "ik: inverse kinematics, one `TIP to TARGET up N` per line"),
-            ],
-            ProposalKind::Keyword,
-        );
+        self.push_words(vocab::SECTIONS, ProposalKind::Keyword);
     }
 
     /// After a section keyword: names of the sections of that kind, then options.
     pub(super) fn header_line(&mut self, kind: &SectionKind) {
+        // A skin header without its name yet makes no skin section (it is
+        // ignored): it is one being written, with no name of its own.
+        let unnamed;
+        let kind = match kind {
+            SectionKind::Ignored if self.before.split_whitespace().next() == Some("skin") => {
+                let name = Spanned::new(String::new(), Span::new(0, 0));
+                unnamed = SectionKind::Skin(SkinSection { name, items: Vec::new() });
+                &unnamed
+            }
+            k => k,
+        };
         let sk = &*self.comp.armature.skeleton;
         let head_tokens =
             self.before.split_whitespace().count() - usize::from(!self.word.is_empty());
@@ -150,18 +95,18 @@ impl Completer<'_> {
             }
             SectionKind::Anim(_) => {
                 let fps = [
-                    ("24fps", "frames per second"),
-                    ("30fps", "frames per second"),
-                    ("60fps", "frames per second"),
+                    ("24fps", "frames per second", "24fps"),
+                    ("30fps", "frames per second", "30fps"),
+                    ("60fps", "frames per second", "60fps"),
                 ];
-                self.push_all(&fps, ProposalKind::Unit);
-                self.push_all(&SECTION_OPTIONS, ProposalKind::Operator);
+                self.push_entries(fps, ProposalKind::Unit);
+                self.push_owned(options(), ProposalKind::Operator);
                 if self.prev_token() == Some("from") {
                     for a in &self.comp.armature.animations {
                         self.push(&format!("\"{}\"", a.name), ProposalKind::Name, "animation");
                     }
                 }
-                self.push_all(&ANIM_MODIFIERS, ProposalKind::Keyword);
+                self.push_words(vocab::ANIM_MODIFIERS, ProposalKind::Keyword);
                 return;
             }
             _ => return,
@@ -212,7 +157,12 @@ impl Completer<'_> {
                     self.push(n, ProposalKind::Bone, "bone");
                 }
             } else {
-                self.push_all(&BONE_PROPS, ProposalKind::Property);
+                self.push_words(vocab::BONE_LETTER_PROPS, ProposalKind::Property);
+                self.push_entries(
+                    [("#", "COLOR: the bone's color (#RGB or #RRGGBB)", "#F80")],
+                    ProposalKind::Property,
+                );
+                self.push_words(vocab::BONE_FLAGS, ProposalKind::Property);
             }
         } else if self.depth == slot_depth && self.first_token {
             if is_skin {
@@ -226,17 +176,7 @@ impl Completer<'_> {
             if self.prev_token() == Some(":") {
                 self.bone_refs(self.replace);
             } else if self.first_token {
-                self.push_all(
-                    &[
-                        ("M", "M x,y: move"),
-                        ("L", "L x,y: line"),
-                        ("Q", "Q cx,cy x,y: quadratic"),
-                        ("B", "B c1 c2 p: cubic"),
-                        ("C", "close"),
-                        (":", ": BONE: bind the next points"),
-                    ],
-                    ProposalKind::Command,
-                );
+                self.push_entries(PATH_COMMANDS, ProposalKind::Command);
             }
         }
     }
@@ -262,12 +202,20 @@ impl Completer<'_> {
     pub(super) fn attachment_line(&mut self, sec_start: u32, kind: &SectionKind) {
         let ty = slot_type_at(sec_start, kind, self.line_start, self.line_end());
         if self.word.starts_with(':') || ty.is_none() {
-            for t in TYPES {
-                self.push(t, ProposalKind::Type, "attachment type");
+            for t in vocab::ATTACHMENT_TYPES {
+                let detail = format!("attachment type: {}", t.detail);
+                let (label, example) = (format!(":{}", t.text), t.example.to_string());
+                self.out.push(Proposal {
+                    label,
+                    kind: ProposalKind::Type,
+                    detail,
+                    replace: self.replace,
+                    example,
+                });
             }
         }
         if let Some(ty) = ty.filter(|_| !self.word.starts_with(':')) {
-            self.push_all(&attachment_props(&ty), ProposalKind::Property);
+            self.push_entries(vocab::attachment_props(&ty), ProposalKind::Property);
         }
     }
 
@@ -307,21 +255,21 @@ impl Completer<'_> {
             for n in self.event_names() {
                 self.push(&format!("!{n}"), ProposalKind::Event, "event");
             }
-            self.push("!", ProposalKind::Event, "!NAME: an event item");
+            self.push_entries([("!", "!NAME: an event item", "!hit")], ProposalKind::Event);
         } else if self.depth == 1 {
-            self.push_all(&SECTION_OPTIONS, ProposalKind::Operator);
+            self.push_owned(options(), ProposalKind::Operator);
             let line = self.before.trim_start();
             if !line.starts_with('@') && !line.starts_with('!') {
-                self.push_all(&ITEM_MODIFIERS, ProposalKind::Keyword);
+                self.push_words(vocab::ITEM_MODIFIERS, ProposalKind::Keyword);
             }
         } else if self.depth == 2 && self.in_event_item() {
             if self.first_token {
-                self.push_all(&EVENT_KINDS, ProposalKind::Property);
+                self.push_words(vocab::EVENT_KINDS, ProposalKind::Property);
             } else {
                 if self.before.trim_start().starts_with("e ") {
                     self.push("!", ProposalKind::Keyword, "fire the event here");
                 }
-                self.push_all(&TIMELINE_TOKENS, ProposalKind::Operator);
+                self.push_owned(timeline_tokens(), ProposalKind::Operator);
             }
         } else if self.depth == 2 {
             let item = self.comp.sources.items.iter().rfind(|i| {
@@ -330,12 +278,22 @@ impl Completer<'_> {
             });
             let target = item.and_then(|i| i.target);
             if self.first_token {
-                let list: &[(&str, &str)] = match target {
-                    Some(Target::Slot(_)) => &SLOT_TIMELINES,
-                    Some(Target::Bone(_)) => &BONE_TIMELINES,
-                    _ => &[],
-                };
-                self.push_all(list, ProposalKind::Property);
+                match target {
+                    Some(Target::Slot(s)) => {
+                        self.push_words(vocab::SLOT_TIMELINES, ProposalKind::Property);
+                        // An attachment key names one of the slot's attachments.
+                        let sk = &*self.comp.armature.skeleton;
+                        if let Some(a) = sk.attachments.iter().find(|a| a.slot == s)
+                            && let Some(p) = self.out.iter_mut().rfind(|p| p.label == "@")
+                        {
+                            p.example = format!("@ {}", a.name);
+                        }
+                    }
+                    Some(Target::Bone(_)) => {
+                        self.push_words(vocab::BONE_TIMELINES, ProposalKind::Property)
+                    }
+                    _ => {}
+                }
             } else {
                 self.timeline_values(target);
             }
@@ -371,7 +329,7 @@ impl Completer<'_> {
             }
             _ => {}
         }
-        self.push_all(&TIMELINE_TOKENS, ProposalKind::Operator);
+        self.push_owned(timeline_tokens(), ProposalKind::Operator);
     }
 
     /// Targets and their checked values in an expect section.
@@ -392,36 +350,19 @@ impl Completer<'_> {
                 self.push(&format!("!{n}"), ProposalKind::Event, "event: fires at this frame");
             }
         } else if self.depth == 1 && self.before.trim_start().starts_with('!') {
-            self.push_all(
-                &[
-                    ("never", "never FROM TO: does not fire from frame FROM to TO"),
-                    ("~", "~NUM: tolerance of a number payload"),
-                ],
+            self.push_words(vocab::EVENT_CHECK_WORDS, ProposalKind::Keyword);
+            self.push_entries(
+                [("~", "~NUM: tolerance of a number payload", "~0.5")],
                 ProposalKind::Keyword,
             );
         } else if self.depth == 1 {
-            let slot = self.before.trim_start().starts_with('@');
-            let list: &[(&str, &str)] = if slot {
-                &[
-                    ("r", "rNUM: red"),
-                    ("g", "gNUM: green"),
-                    ("b", "bNUM: blue"),
-                    ("a", "aNUM: alpha"),
-                    ("~", "~NUM: tolerance"),
-                ]
+            if self.before.trim_start().starts_with('@') {
+                self.push_words(vocab::EXPECT_SLOT_LETTERS, ProposalKind::Property);
             } else {
-                &[
-                    ("x", "xNUM: x"),
-                    ("y", "yNUM: y"),
-                    ("r", "rNUM: rotation (degrees)"),
-                    ("i", "iNUM: scale x"),
-                    ("j", "jNUM: scale y"),
-                    ("local", "check the local transform"),
-                    ("world", "check world values (the default)"),
-                    ("~", "~NUM: tolerance"),
-                ]
-            };
-            self.push_all(list, ProposalKind::Property);
+                self.push_words(vocab::EXPECT_BONE_LETTERS, ProposalKind::Property);
+                self.push_words(vocab::EXPECT_SPACES, ProposalKind::Property);
+            }
+            self.push_entries([("~", "~NUM: tolerance", "~0.5")], ProposalKind::Property);
         }
     }
 
@@ -430,21 +371,15 @@ impl Completer<'_> {
         if self.depth != 1 {
             return;
         }
-        if self.first_token || matches!(self.prev_token(), Some("to" | "from")) {
+        if self.first_token {
+            // A tip turns with its parents: a root bone cannot be one.
+            let bones = &self.comp.armature.skeleton.bones;
+            let has_parent = |i: usize| bones.get(i).is_some_and(|b| b.parent.is_some());
+            self.bone_refs_where(self.replace, has_parent);
+        } else if matches!(self.prev_token(), Some("to" | "from")) {
             self.bone_refs(self.replace);
         } else {
-            self.push_all(
-                &[
-                    ("to", "to BONE: the target the tip reaches for"),
-                    ("up", "up N: the tip and N parents above it"),
-                    ("from", "from BONE: the tip and its parents up to BONE"),
-                    ("fabrik", "FABRIK solver (default)"),
-                    ("arc", "Arc solver"),
-                    ("cw", "bend clockwise"),
-                    ("ccw", "bend counterclockwise"),
-                ],
-                ProposalKind::Keyword,
-            );
+            self.push_words(vocab::IK_WORDS, ProposalKind::Keyword);
         }
     }
 }

@@ -1,11 +1,14 @@
 //! Completion: the words that fit at the cursor, read from its line.
 
 mod contexts;
+#[cfg(test)]
+mod every_proposal;
 
 use super::section_at;
 use crate::compile::Compilation;
 use crate::syntax::Span;
 use crate::syntax::tree::SectionKind;
+use crate::syntax::vocab::{self, Entry, Word};
 
 /// What a proposal is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -45,6 +48,10 @@ pub struct Proposal {
     pub detail: String,
     /// The text it replaces (the word typed so far).
     pub replace: Span,
+    /// A finished use of it, as a script would have it: the label itself
+    /// when it is a whole token, else the label with a value (`l` → `l10`)
+    /// or the tokens it needs around it (`}[2]` → `{ 1 -> 2 }[2]`).
+    pub example: String,
 }
 /// Every reference form worth proposing for a set of names: the full name
 /// and its shortest dotted suffix that no other name ends with (what the
@@ -239,21 +246,55 @@ impl<'a> Completer<'a> {
             kind,
             detail: detail.to_string(),
             replace,
+            example: label.to_string(),
         });
     }
 
-    /// Adds every `(label, detail)` of `list` with one kind.
-    fn push_all(&mut self, list: &[(&str, &str)], kind: ProposalKind) {
-        for (l, d) in list {
-            self.push(l, kind, d);
+    /// Adds every `(label, detail, example)` of `list` with one kind.
+    fn push_entries(&mut self, list: impl IntoIterator<Item = Entry>, kind: ProposalKind) {
+        for (label, detail, example) in list {
+            self.out.push(Proposal {
+                label: label.to_string(),
+                kind,
+                detail: detail.to_string(),
+                replace: self.replace,
+                example: example.to_string(),
+            });
         }
+    }
+
+    /// Adds every `(label, detail, example)` made for this answer.
+    fn push_owned(&mut self, list: Vec<(String, String, String)>, kind: ProposalKind) {
+        for (label, detail, example) in list {
+            self.out.push(Proposal { label, kind, detail, replace: self.replace, example });
+        }
+    }
+
+    /// Adds every word of a vocabulary table with one kind.
+    fn push_words<T>(&mut self, table: &'static [Word<T>], kind: ProposalKind) {
+        self.push_entries(vocab::entries(table), kind);
     }
 
     /// Adds every bone reference form, replacing `replace`.
     fn bone_refs(&mut self, replace: Span) {
+        self.bone_refs_where(replace, |_| true);
+    }
+
+    /// Adds the reference forms of the bones (by index) `keep` takes.
+    fn bone_refs_where(&mut self, replace: Span, keep: impl Fn(usize) -> bool) {
         for (form, i) in name_forms(&self.bone_names) {
+            if !keep(i) {
+                continue;
+            }
             let detail = format!("bone {}", self.bone_names[i]);
-            self.out.push(Proposal { label: form, kind: ProposalKind::Bone, detail, replace });
+            let example = form.clone();
+            self.out.push(Proposal {
+                label: form,
+                kind: ProposalKind::Bone,
+                detail,
+                replace,
+                example,
+            });
         }
     }
 
@@ -261,12 +302,7 @@ impl<'a> Completer<'a> {
     fn slot_refs(&mut self) {
         for (form, i) in name_forms(&self.slot_names) {
             let detail = format!("slot {}", self.slot_names[i]);
-            self.out.push(Proposal {
-                label: format!("@{form}"),
-                kind: ProposalKind::Slot,
-                detail,
-                replace: self.replace,
-            });
+            self.push(&format!("@{form}"), ProposalKind::Slot, &detail);
         }
     }
 

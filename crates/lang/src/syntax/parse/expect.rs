@@ -1,6 +1,7 @@
 //! `expect` sections: pose assertions (LANGUAGE-EXT.md).
 
 use super::*;
+use crate::syntax::vocab;
 
 pub(super) const EXPECT_HEADER_HINT: &str = "the header takes an optional \"animation\" name (none: the setup pose), a frame number and a tolerance `~NUM`";
 
@@ -94,11 +95,13 @@ impl Parser {
                 tolerance: None,
                 event: None,
             };
-            let letters = if is_slot { "rgba" } else { "xyrij" };
+            let letters =
+                if is_slot { vocab::EXPECT_SLOT_LETTER_SET } else { vocab::EXPECT_BONE_LETTER_SET };
             for t in &toks[1..] {
-                if !is_slot && (t.text == "local" || t.text == "world") {
+                let space = vocab::lookup(vocab::EXPECT_SPACES, t.text).filter(|_| !is_slot);
+                if let Some(&local) = space {
                     self.role(line, t, Role::BoneProperty);
-                    el.local = t.text == "local";
+                    el.local = local;
                 } else if let Some((x, y, None)) = token::point(t.text).filter(|_| !is_slot) {
                     self.role(line, t, Role::Number);
                     el.point = Some((x, y));
@@ -185,7 +188,9 @@ impl Parser {
             event: Some(EventExpect::Fires(None)),
         };
         let mut rest = &toks[1..];
-        if let Some(t) = rest.first().filter(|t| t.text == "never") {
+        if let Some(t) =
+            rest.first().filter(|t| vocab::lookup(vocab::EVENT_CHECK_WORDS, t.text).is_some())
+        {
             self.role(line, t, Role::BoneProperty);
             let frames: Vec<Option<f64>> =
                 rest[1..].iter().take(2).map(|t| token::unsigned(t.text)).collect();
