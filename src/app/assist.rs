@@ -121,9 +121,22 @@ impl Assist {
 
     /// Takes the list's keys from this frame's input before the editor
     /// applies its typing: Ctrl+Space, and while the list is open Up, Down,
-    /// Enter, Tab and Escape. Returns the new cursor when a proposal was
-    /// inserted (the text changed).
-    pub fn keys(&mut self, ctx: &egui::Context, doc: &mut Document) -> Option<usize> {
+    /// Enter, Tab and Escape. When a proposal is inserted, `cursor` is put
+    /// after it and `edited` set.
+    pub fn keys(
+        &mut self,
+        ctx: &egui::Context,
+        doc: &mut Document,
+        cursor: &mut Option<usize>,
+        edited: &mut bool,
+    ) {
+        if let Some(c) = self.take_keys(ctx, doc) {
+            (*cursor, *edited) = (Some(c), true);
+        }
+    }
+
+    /// [`Assist::keys`]: the cursor after an inserted proposal.
+    fn take_keys(&mut self, ctx: &egui::Context, doc: &mut Document) -> Option<usize> {
         let focused = ctx.memory(|m| m.has_focus(editor_id()));
         let (typed_word, typed_other) = ctx.input(|i| {
             let text = |e: &Event| match e {
@@ -157,12 +170,11 @@ impl Assist {
         }
         let list = self.list.as_mut()?;
         let n = list.proposals.len();
-        if ctx.input_mut(|i| i.consume_key(Modifiers::NONE, Key::ArrowDown)) {
-            list.selected = (list.selected + 1) % n.max(1);
-        }
-        if ctx.input_mut(|i| i.consume_key(Modifiers::NONE, Key::ArrowUp)) {
-            list.selected = (list.selected + n.max(1) - 1) % n.max(1);
-        }
+        // Every press counts (a slow frame gets several).
+        let down = ctx.input_mut(|i| i.count_and_consume_key(Modifiers::NONE, Key::ArrowDown));
+        let up = ctx.input_mut(|i| i.count_and_consume_key(Modifiers::NONE, Key::ArrowUp));
+        let n = n.max(1);
+        list.selected = (list.selected + down % n + n - up % n) % n;
         let accept = ctx.input_mut(|i| {
             i.consume_key(Modifiers::NONE, Key::Enter) | i.consume_key(Modifiers::NONE, Key::Tab)
         });
@@ -231,8 +243,8 @@ impl Assist {
         }
         if let (Some(list), Some(c)) = (&self.list, cursor) {
             let pos = output.galley.pos_from_cursor(CCursor::new(char_of_byte(&doc.text, c)));
-            let at = output.galley_pos + pos.left_bottom().to_vec2();
-            self.clicked = list_ui(ui.ctx(), list, at);
+            let row = pos.translate(output.galley_pos.to_vec2());
+            self.clicked = list_ui(ui.ctx(), list, row);
         }
         self.hover_ui(ui, doc, output);
     }
@@ -284,12 +296,22 @@ impl Assist {
     }
 }
 
-/// The list's rows under the cursor; returns the row clicked.
-fn list_ui(ctx: &egui::Context, list: &List, at: egui::Pos2) -> Option<usize> {
+/// The list's rows under the cursor's row (`row`, on the screen), or above
+/// it when there is no room below; returns the row clicked.
+fn list_ui(ctx: &egui::Context, list: &List, row: egui::Rect) -> Option<usize> {
     let mut clicked = None;
     let first = list.selected.saturating_sub(ROWS - 1);
+    // About one line of body text per row, and one for the count.
+    let height = (list.proposals.len().min(ROWS) + 1) as f32 * 23.0 + 12.0;
+    let below = row.bottom() + height <= ctx.content_rect().bottom();
+    let (at, pivot) = if below {
+        (row.left_bottom(), egui::Align2::LEFT_TOP)
+    } else {
+        (row.left_top(), egui::Align2::LEFT_BOTTOM)
+    };
     egui::Area::new(egui::Id::unique("skelpad.completion"))
         .order(egui::Order::Foreground)
+        .pivot(pivot)
         .fixed_pos(at)
         .show(ctx, |ui| {
             egui::Frame::popup(ui.style()).show(ui, |ui| {

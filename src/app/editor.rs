@@ -247,9 +247,7 @@ impl Editor {
             doc.sync();
             ctx.memory_mut(|m| m.request_focus(id));
         }
-        if let Some(c) = self.assist.keys(ctx, doc) {
-            (self.cursor, self.edited) = (Some(c), true);
-        }
+        self.assist.keys(ctx, doc, &mut self.cursor, &mut self.edited);
         let mut events = ctx.input_mut(|i| std::mem::take(&mut i.events));
         if !self.deferred.is_empty() {
             events.splice(0..0, self.deferred.drain(..));

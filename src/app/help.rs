@@ -48,6 +48,10 @@ pub const SHORTCUTS: &[(&str, &str)] = &[
     ("Ctrl+F", "Find in the script (Enter: next, Shift+Enter: previous, Escape: close)"),
     ("Enter", "New line with the indentation of the current one"),
     (
+        "Ctrl+Space",
+        "Complete the word at the cursor (Up/Down choose, Enter or Tab insert, Escape closes)",
+    ),
+    (
         "Tab / Shift+Tab",
         "Indent / outdent the selected lines (a tab, or outdent the cursor's line)",
     ),
