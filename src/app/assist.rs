@@ -280,7 +280,12 @@ impl Assist {
         if local.x < at.left() - 1.0 || local.x > at.left() + width * 1.5 {
             return; // past the end of the line
         }
-        let Some(md) = hover_text(doc, byte_of_char(&doc.text, cc.index.0)) else { return };
+        let b = byte_of_char(&doc.text, cc.index.0);
+        // A diagnostic there has its own tooltip (the editor's), which wins.
+        if doc.analysis.comp.diagnostics.iter().any(|d| d.span.range().contains(&b)) {
+            return;
+        }
+        let Some(md) = hover_text(doc, b) else { return };
         egui::Tooltip::always_open(
             ui.ctx().clone(),
             ui.layer_id(),

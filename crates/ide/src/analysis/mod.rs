@@ -1,7 +1,8 @@
 //! The language features, answered from a [`Compilation`]: the parser's
 //! token roles and the compiler's source map say what every token is and
 //! what every name resolved to. Hover ([`hover()`]), definition, references
-//! and rename ([`names`]), and symbols ([`symbols()`]) resolve no name and
+//! and rename ([`definition`], [`references`], [`rename_bone`]), and
+//! symbols ([`symbols()`]) resolve no name and
 //! parse no line again. Two features read the text themselves: formatting
 //! ([`format()`]) works line by line on indentation and trailing blanks
 //! only, and completion ([`complete()`]) reads the cursor's line (its depth,
