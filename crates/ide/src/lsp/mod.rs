@@ -276,17 +276,24 @@ impl Server {
         Ok((doc, doc.text.offset(at.position)))
     }
 
-    fn dispatch(&mut self, req: Request) -> Result<serde_json::Value, (ErrorCode, String)> {
-        fn params<P: serde::de::DeserializeOwned>(req: &Request) -> Result<P, (ErrorCode, String)> {
-            serde_json::from_value(req.params.clone())
-                .map_err(|e| (ErrorCode::InvalidParams, format!("invalid parameters: {e}")))
+    fn dispatch(&mut self, req: Request) -> Answer {
+        match req.method.as_str() {
+            HoverRequest::METHOD
+            | Completion::METHOD
+            | GotoDefinition::METHOD
+            | References::METHOD => self.position_request(&req),
+            SemanticTokensFullRequest::METHOD | SemanticTokensFullDeltaRequest::METHOD => {
+                self.tokens_request(&req)
+            }
+            _ => self.document_request(&req),
         }
-        fn json(v: impl serde::Serialize) -> Result<serde_json::Value, (ErrorCode, String)> {
-            serde_json::to_value(v).map_err(|e| (ErrorCode::InternalError, e.to_string()))
-        }
+    }
+
+    /// Hover, completion, definition and references: a position's answers.
+    fn position_request(&self, req: &Request) -> Answer {
         match req.method.as_str() {
             HoverRequest::METHOD => {
-                let p: HoverParams = params(&req)?;
+                let p: HoverParams = params(req)?;
                 let (doc, at) = self.doc_at(&p.text_document_position_params)?;
                 let at = at as u32;
                 json(analysis::hover(&doc.text.text, &doc.comp, at).map(|(md, span)| Hover {
@@ -298,7 +305,7 @@ impl Server {
                 }))
             }
             Completion::METHOD => {
-                let p: CompletionParams = params(&req)?;
+                let p: CompletionParams = params(req)?;
                 let (doc, at) = self.doc_at(&p.text_document_position)?;
                 let (proposals, incomplete) = analysis::complete_limited(
                     &doc.text.text,
@@ -326,7 +333,7 @@ impl Server {
                 })
             }
             GotoDefinition::METHOD => {
-                let p: GotoDefinitionParams = params(&req)?;
+                let p: GotoDefinitionParams = params(req)?;
                 let uri = &p.text_document_position_params.text_document.uri;
                 let (doc, at) = self.doc_at(&p.text_document_position_params)?;
                 let at = at as u32;
@@ -338,7 +345,7 @@ impl Server {
                 }))
             }
             References::METHOD => {
-                let p: ReferenceParams = params(&req)?;
+                let p: ReferenceParams = params(req)?;
                 let uri = &p.text_document_position.text_document.uri;
                 let (doc, at) = self.doc_at(&p.text_document_position)?;
                 let at = at as u32;
@@ -353,8 +360,15 @@ impl Server {
                 .collect();
                 json(locs)
             }
+            _ => Err((ErrorCode::MethodNotFound, format!("unsupported request {}", req.method))),
+        }
+    }
+
+    /// Symbols, rename and formatting (and an unsupported request's error).
+    fn document_request(&self, req: &Request) -> Answer {
+        match req.method.as_str() {
             DocumentSymbolRequest::METHOD => {
-                let p: DocumentSymbolParams = params(&req)?;
+                let p: DocumentSymbolParams = params(req)?;
                 let doc = self.doc(&p.text_document.uri)?;
                 let syms: Vec<DocumentSymbol> = analysis::symbols(&doc.text.text, &doc.comp)
                     .into_iter()
@@ -363,7 +377,7 @@ impl Server {
                 json(DocumentSymbolResponse::Nested(syms))
             }
             PrepareRenameRequest::METHOD => {
-                let p: TextDocumentPositionParams = params(&req)?;
+                let p: TextDocumentPositionParams = params(req)?;
                 let (doc, at) = self.doc_at(&p)?;
                 let at = at as u32;
                 // No bone named here: `null` (nothing to rename).
@@ -374,7 +388,7 @@ impl Server {
                 )
             }
             Rename::METHOD => {
-                let p: RenameParams = params(&req)?;
+                let p: RenameParams = params(req)?;
                 let uri = &p.text_document_position.text_document.uri;
                 let (doc, at) = self.doc_at(&p.text_document_position)?;
                 let at = at as u32;
@@ -387,12 +401,12 @@ impl Server {
                 })
             }
             Formatting::METHOD => {
-                let p: DocumentFormattingParams = params(&req)?;
+                let p: DocumentFormattingParams = params(req)?;
                 let doc = self.doc(&p.text_document.uri)?;
                 json(text_edits(&doc.text, analysis::format(&doc.text.text, p.options.tab_size)))
             }
             RangeFormatting::METHOD => {
-                let p: DocumentRangeFormattingParams = params(&req)?;
+                let p: DocumentRangeFormattingParams = params(req)?;
                 let doc = self.doc(&p.text_document.uri)?;
                 let range = Span::new(
                     doc.text.offset(p.range.start) as u32,
@@ -401,8 +415,15 @@ impl Server {
                 let edits = analysis::format_range(&doc.text.text, p.options.tab_size, range);
                 json(text_edits(&doc.text, edits))
             }
+            _ => Err((ErrorCode::MethodNotFound, format!("unsupported request {}", req.method))),
+        }
+    }
+
+    /// Semantic tokens, whole or as a delta from the last ones sent.
+    fn tokens_request(&mut self, req: &Request) -> Answer {
+        match req.method.as_str() {
             SemanticTokensFullRequest::METHOD => {
-                let p: SemanticTokensParams = params(&req)?;
+                let p: SemanticTokensParams = params(req)?;
                 let id = self.result_id();
                 let doc = self
                     .docs
@@ -413,7 +434,7 @@ impl Server {
                 json(SemanticTokensResult::Tokens(SemanticTokens { result_id: Some(id), data }))
             }
             SemanticTokensFullDeltaRequest::METHOD => {
-                let p: SemanticTokensDeltaParams = params(&req)?;
+                let p: SemanticTokensDeltaParams = params(req)?;
                 let id = self.result_id();
                 let doc = self
                     .docs
@@ -585,6 +606,20 @@ fn delta(prev: &[SemanticToken], next: &[SemanticToken]) -> Vec<SemanticTokensEd
         delete_count: ((prev.len() - prefix - suffix) * 5) as u32,
         data: Some(next[prefix..next.len() - suffix].to_vec()),
     }]
+}
+
+/// A request's answer: its result, or the error it gets.
+type Answer = Result<serde_json::Value, (ErrorCode, String)>;
+
+/// A request's parameters, or the error their absence gets.
+fn params<P: serde::de::DeserializeOwned>(req: &Request) -> Result<P, (ErrorCode, String)> {
+    serde_json::from_value(req.params.clone())
+        .map_err(|e| (ErrorCode::InvalidParams, format!("invalid parameters: {e}")))
+}
+
+/// An answer as the JSON value it is sent as.
+fn json(v: impl serde::Serialize) -> Answer {
+    serde_json::to_value(v).map_err(|e| (ErrorCode::InternalError, e.to_string()))
 }
 
 /// The error a request about a document that is not open gets.
