@@ -95,6 +95,9 @@ pub struct Assist {
     clicked: Option<usize>,
     /// The text laid out last and where it was drawn.
     shown: Option<(std::sync::Arc<egui::Galley>, egui::Pos2)>,
+    /// Where the list was drawn last (a click on it takes the editor's
+    /// focus away, but not the list).
+    list_rect: Option<egui::Rect>,
 }
 
 impl Assist {
@@ -162,7 +165,12 @@ impl Assist {
             return None;
         }
         if !focused {
-            self.list = None;
+            let on_list = ctx
+                .input(|i| i.pointer.interact_pos())
+                .is_some_and(|p| self.list_rect.is_some_and(|r| r.contains(p)));
+            if !on_list {
+                self.list = None;
+            }
             return None;
         }
         if ctx.input_mut(|i| i.consume_key(Modifiers::CTRL, Key::Space)) {
@@ -241,10 +249,16 @@ impl Assist {
                 self.open_at(doc, c);
             }
         }
-        if let (Some(list), Some(c)) = (&self.list, cursor) {
+        // Without a cursor (the field let go of the focus as the list was
+        // clicked) the list stays where it was made.
+        if let Some(list) = &self.list {
+            let c = cursor.unwrap_or(list.at);
             let pos = output.galley.pos_from_cursor(CCursor::new(char_of_byte(&doc.text, c)));
             let row = pos.translate(output.galley_pos.to_vec2());
-            self.clicked = list_ui(ui.ctx(), list, row);
+            let (clicked, rect) = list_ui(ui.ctx(), list, row);
+            (self.clicked, self.list_rect) = (clicked, Some(rect));
+        } else {
+            self.list_rect = None;
         }
         self.hover_ui(ui, doc, output);
     }
@@ -302,8 +316,9 @@ impl Assist {
 }
 
 /// The list's rows under the cursor's row (`row`, on the screen), or above
-/// it when there is no room below; returns the row clicked.
-fn list_ui(ctx: &egui::Context, list: &List, row: egui::Rect) -> Option<usize> {
+/// it when there is no room below; returns the row clicked and where the
+/// list is.
+fn list_ui(ctx: &egui::Context, list: &List, row: egui::Rect) -> (Option<usize>, egui::Rect) {
     let mut clicked = None;
     let first = list.selected.saturating_sub(ROWS - 1);
     // About one line of body text per row, and one for the count.
@@ -314,7 +329,7 @@ fn list_ui(ctx: &egui::Context, list: &List, row: egui::Rect) -> Option<usize> {
     } else {
         (row.left_top(), egui::Align2::LEFT_BOTTOM)
     };
-    egui::Area::new(egui::Id::unique("skelpad.completion"))
+    let area = egui::Area::new(egui::Id::unique("skelpad.completion"))
         .order(egui::Order::Foreground)
         .pivot(pivot)
         .fixed_pos(at)
@@ -339,7 +354,7 @@ fn list_ui(ctx: &egui::Context, list: &List, row: egui::Rect) -> Option<usize> {
                 }
             });
         });
-    clicked
+    (clicked, area.response.rect)
 }
 
 /// One line of the hover's Markdown as egui text: `**strong**` and

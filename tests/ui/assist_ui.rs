@@ -140,6 +140,14 @@ fn completion_inserts_the_chosen_proposal_as_one_undo_step() {
     h.key_press(Key::Enter);
     h.run_steps(1);
     assert!(h.state().doc.text.ends_with("han\n\t"), "{:?}", h.state().doc.text);
+    // A click on a row inserts it too (the click takes the focus from the
+    // editor for a moment; it comes back).
+    h.key_press_modifiers(Modifiers::CTRL, Key::Space);
+    h.run_steps(1);
+    h.get_by_label("arm.hand").click();
+    h.run_steps(3);
+    assert!(h.state().doc.text.ends_with("han\n\tarm.hand"), "{:?}", h.state().doc.text);
+    assert!(h.get_by_label("Script").is_focused());
 }
 
 /// Applies an LSP workspace edit's edits for the one document to `text`.
