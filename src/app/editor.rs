@@ -166,6 +166,8 @@ pub struct Editor {
     forget_field: bool,
     /// The galley the text field drew last (what the pane shows).
     shown: Option<std::sync::Arc<egui::Galley>>,
+    /// Hover and completion (see [`super::assist`]).
+    pub assist: super::assist::Assist,
 }
 
 impl Editor {
@@ -187,6 +189,7 @@ impl Editor {
         self.edited = false;
         self.forget_field = true;
         self.highlighter.forget();
+        self.assist = Default::default();
     }
 
     /// The text the field laid out and drew in the last frame (`None`
@@ -244,6 +247,7 @@ impl Editor {
             doc.sync();
             ctx.memory_mut(|m| m.request_focus(id));
         }
+        self.assist.keys(ctx, doc, &mut self.cursor, &mut self.edited);
         let mut events = ctx.input_mut(|i| std::mem::take(&mut i.events));
         if !self.deferred.is_empty() {
             events.splice(0..0, self.deferred.drain(..));
@@ -279,6 +283,7 @@ impl Editor {
         }
         self.deferred = split.later;
         ctx.input_mut(|i| i.events = split.now);
+        self.assist.after_typing(doc, self.cursor);
     }
 
     /// Inserts the line `text` at the cursor (see [`insert_line`]; at the
@@ -328,6 +333,7 @@ impl Editor {
         out.cursor = self.follow_cursor(ui, doc, output, look.row_height);
         self.line_numbers(ui, doc, scroll.inner_rect, *gutter, output, &look);
         diagnostic_tooltip(ui, doc, output, look.char_w);
+        self.assist.ui(ui, doc, output);
         out
     }
 

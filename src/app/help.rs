@@ -48,6 +48,10 @@ pub const SHORTCUTS: &[(&str, &str)] = &[
     ("Ctrl+F", "Find in the script (Enter: next, Shift+Enter: previous, Escape: close)"),
     ("Enter", "New line with the indentation of the current one"),
     (
+        "Ctrl+Space",
+        "Complete the word at the cursor (Up/Down choose, Enter or Tab insert, Escape closes)",
+    ),
+    (
         "Tab / Shift+Tab",
         "Indent / outdent the selected lines (a tab, or outdent the cursor's line)",
     ),
@@ -73,6 +77,45 @@ pub fn search(query: &str) -> Vec<&'static RefEntry> {
             words.iter().all(|w| hay.contains(w.as_str()))
         })
         .collect()
+}
+
+/// One word of the language's vocabulary as the Help window lists it:
+/// `(section, table, word, what it does)`.
+pub type WordRow = (&'static str, &'static str, &'static str, &'static str);
+
+/// The vocabulary's words (`syntax::vocab`, the tables the parser reads
+/// them with) whose section, table, word or description contain every word
+/// of `query` (case-insensitive), in table order.
+pub fn search_words(query: &str) -> Vec<WordRow> {
+    let words: Vec<String> = query.split_whitespace().map(str::to_lowercase).collect();
+    let mut out = Vec::new();
+    for t in crate::syntax::vocab::tables() {
+        for (word, detail) in t.words {
+            let hay = format!("{} {} {word} {detail}", t.section, t.title).to_lowercase();
+            if words.iter().all(|w| hay.contains(w.as_str())) {
+                out.push((t.section, t.title, word, detail));
+            }
+        }
+    }
+    out
+}
+
+/// The matching words of the vocabulary, one row each, under a heading.
+fn words_ui(ui: &mut egui::Ui, query: &str) {
+    let rows = search_words(query);
+    if rows.is_empty() {
+        return;
+    }
+    ui.add_space(6.0);
+    ui.heading("Words");
+    egui::Grid::new("help.words").striped(true).show(ui, |ui| {
+        for (section, table, word, detail) in rows {
+            ui.code(word);
+            ui.label(detail);
+            ui.weak(format!("{section}: {table}"));
+            ui.end_row();
+        }
+    });
 }
 
 /// Which help window is open.
@@ -131,7 +174,7 @@ impl Help {
                         });
                         ui.separator();
                         let found = search(&self.query);
-                        if found.is_empty() {
+                        if found.is_empty() && search_words(&self.query).is_empty() {
                             ui.weak("Nothing matches.");
                         }
                         egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
@@ -155,6 +198,7 @@ impl Help {
                                     }
                                 });
                             }
+                            words_ui(ui, &self.query);
                         });
                     });
             }
@@ -177,5 +221,14 @@ mod tests {
         assert_eq!(titles("SINE out"), ["so sine-out", "sio sine-in-out"]);
         assert!(titles("loop").contains(&"{ … }[n]: loops"));
         assert!(titles("zzz").is_empty());
+    }
+
+    #[test]
+    fn the_word_list_is_the_vocabulary() {
+        let all: usize = crate::syntax::vocab::tables().iter().map(|t| t.words.len()).sum();
+        assert_eq!(search_words("").len(), all);
+        let joins: Vec<&str> = search_words("line join").iter().map(|r| r.2).collect();
+        assert_eq!(joins, ["miter-join", "bevel-join", "round-join"]);
+        assert!(search_words("pingpong").iter().any(|r| r.1 == "Header modifiers"));
     }
 }

@@ -16,6 +16,7 @@
 //! the text field's layout) → timeline → pose (runtime, at the playback
 //! time) → canvas. So a keystroke shows on the canvas in the same frame.
 
+pub mod assist;
 pub mod canvas;
 mod chrome;
 pub mod document;
@@ -406,7 +407,12 @@ impl SkelpadApp {
     /// rename does (`lsp::analysis::rename_bone`): one undo step, the
     /// cursor kept on its token. A name the language cannot take, or a
     /// bone that no longer resolves, changes nothing and says why.
-    fn rename_bone(&mut self, ctx: &egui::Context, span: std::ops::Range<usize>, new_name: &str) {
+    pub fn rename_bone(
+        &mut self,
+        ctx: &egui::Context,
+        span: std::ops::Range<usize>,
+        new_name: &str,
+    ) {
         let Some(at) = span.end.checked_sub(1) else { return };
         let comp = &self.doc.analysis.comp;
         match crate::lsp::analysis::rename_bone(&self.doc.text, comp, at as u32, new_name) {

@@ -27,7 +27,9 @@ const LAYERS: &[&[&str]] = &[
     &["check"],
     &["render"],
     &["formats"],
-    // The language features and the language server (skelpad-ide).
+    // The language features (skelpad-ide), answered in the language's own
+    // terms, and the language server, their adapter to the protocol.
+    &["analysis"],
     &["lsp"],
     // The editor: it answers with the same language features.
     &["app"],

@@ -1,6 +1,7 @@
-//! skelpad's language features for tools: the language server ([`lsp`]) and
-//! the analyses it answers from (hover, definition, references, rename,
-//! symbols, formatting, completion). It builds on `skelpad-lang` only: no
+//! skelpad's language features for tools: the analyses ([`analysis`]:
+//! hover, definition, references, rename, symbols, formatting, completion),
+//! which the editor and the language server ([`lsp`], their adapter to the
+//! protocol) both answer from. It builds on `skelpad-lang` only: no
 //! rendering, no file formats, no window.
 
 #![forbid(unsafe_code)]
@@ -8,4 +9,5 @@
 #[allow(unused_imports)]
 use skelpad_lang::{check, compile, generate, io, model, runtime, syntax};
 
+pub mod analysis;
 pub mod lsp;

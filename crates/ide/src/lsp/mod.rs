@@ -2,13 +2,18 @@
 //!
 //! Every open document keeps an incremental [`Compiler`]; each change
 //! recompiles (one section and one unit for a keystroke) and publishes the
-//! same diagnostics `skelpad check` prints. The features ([`analysis`]) read
-//! the compilation's token roles and source map. Positions are UTF-16 as
-//! LSP requires; [`text::Text`] clamps whatever a client sends, and a
-//! request that fails answers an error instead of ending the server.
+//! same diagnostics `skelpad check` prints. The features are
+//! [`crate::analysis`]'s, which answer in byte offsets and kinds of their
+//! own; this module is their adapter: it converts positions (UTF-16 as LSP
+//! requires; [`text::Text`] clamps whatever a client sends) and kinds at its
+//! edge, and a request that fails answers an error instead of ending the
+//! server.
 
-pub mod analysis;
 pub mod text;
+pub mod tokens;
+
+/// The language features (kept at their old path: `lsp::analysis`).
+pub use crate::analysis;
 
 use std::collections::HashMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -42,7 +47,7 @@ struct Doc {
     /// The semantic tokens of each section tree last seen, by the tree's
     /// address (the tree is kept, so the address stays its own): an edit
     /// makes a new tree for the sections it touches only.
-    piece_tokens: HashMap<*const Section, (Arc<Section>, Arc<analysis::PieceTokens>)>,
+    piece_tokens: HashMap<*const Section, (Arc<Section>, Arc<tokens::PieceTokens>)>,
 }
 
 impl Doc {
@@ -113,8 +118,8 @@ pub fn capabilities() -> ServerCapabilities {
         semantic_tokens_provider: Some(SemanticTokensServerCapabilities::SemanticTokensOptions(
             SemanticTokensOptions {
                 legend: SemanticTokensLegend {
-                    token_types: analysis::token_types(),
-                    token_modifiers: analysis::TOKEN_MODIFIERS.to_vec(),
+                    token_types: tokens::token_types(),
+                    token_modifiers: tokens::TOKEN_MODIFIERS.to_vec(),
                 },
                 full: Some(SemanticTokensFullOptions::Delta { delta: Some(true) }),
                 range: None,
@@ -271,17 +276,24 @@ impl Server {
         Ok((doc, doc.text.offset(at.position)))
     }
 
-    fn dispatch(&mut self, req: Request) -> Result<serde_json::Value, (ErrorCode, String)> {
-        fn params<P: serde::de::DeserializeOwned>(req: &Request) -> Result<P, (ErrorCode, String)> {
-            serde_json::from_value(req.params.clone())
-                .map_err(|e| (ErrorCode::InvalidParams, format!("invalid parameters: {e}")))
+    fn dispatch(&mut self, req: Request) -> Answer {
+        match req.method.as_str() {
+            HoverRequest::METHOD
+            | Completion::METHOD
+            | GotoDefinition::METHOD
+            | References::METHOD => self.position_request(&req),
+            SemanticTokensFullRequest::METHOD | SemanticTokensFullDeltaRequest::METHOD => {
+                self.tokens_request(&req)
+            }
+            _ => self.document_request(&req),
         }
-        fn json(v: impl serde::Serialize) -> Result<serde_json::Value, (ErrorCode, String)> {
-            serde_json::to_value(v).map_err(|e| (ErrorCode::InternalError, e.to_string()))
-        }
+    }
+
+    /// Hover, completion, definition and references: a position's answers.
+    fn position_request(&self, req: &Request) -> Answer {
         match req.method.as_str() {
             HoverRequest::METHOD => {
-                let p: HoverParams = params(&req)?;
+                let p: HoverParams = params(req)?;
                 let (doc, at) = self.doc_at(&p.text_document_position_params)?;
                 let at = at as u32;
                 json(analysis::hover(&doc.text.text, &doc.comp, at).map(|(md, span)| Hover {
@@ -293,7 +305,7 @@ impl Server {
                 }))
             }
             Completion::METHOD => {
-                let p: CompletionParams = params(&req)?;
+                let p: CompletionParams = params(req)?;
                 let (doc, at) = self.doc_at(&p.text_document_position)?;
                 let (proposals, incomplete) = analysis::complete_limited(
                     &doc.text.text,
@@ -305,7 +317,7 @@ impl Server {
                     .into_iter()
                     .map(|p| CompletionItem {
                         label: p.label.clone(),
-                        kind: Some(p.kind),
+                        kind: Some(completion_kind(p.kind)),
                         detail: Some(p.detail),
                         text_edit: Some(CompletionTextEdit::Edit(TextEdit {
                             range: doc.text.range(p.replace),
@@ -321,7 +333,7 @@ impl Server {
                 })
             }
             GotoDefinition::METHOD => {
-                let p: GotoDefinitionParams = params(&req)?;
+                let p: GotoDefinitionParams = params(req)?;
                 let uri = &p.text_document_position_params.text_document.uri;
                 let (doc, at) = self.doc_at(&p.text_document_position_params)?;
                 let at = at as u32;
@@ -333,7 +345,7 @@ impl Server {
                 }))
             }
             References::METHOD => {
-                let p: ReferenceParams = params(&req)?;
+                let p: ReferenceParams = params(req)?;
                 let uri = &p.text_document_position.text_document.uri;
                 let (doc, at) = self.doc_at(&p.text_document_position)?;
                 let at = at as u32;
@@ -348,8 +360,15 @@ impl Server {
                 .collect();
                 json(locs)
             }
+            _ => Err((ErrorCode::MethodNotFound, format!("unsupported request {}", req.method))),
+        }
+    }
+
+    /// Symbols, rename and formatting (and an unsupported request's error).
+    fn document_request(&self, req: &Request) -> Answer {
+        match req.method.as_str() {
             DocumentSymbolRequest::METHOD => {
-                let p: DocumentSymbolParams = params(&req)?;
+                let p: DocumentSymbolParams = params(req)?;
                 let doc = self.doc(&p.text_document.uri)?;
                 let syms: Vec<DocumentSymbol> = analysis::symbols(&doc.text.text, &doc.comp)
                     .into_iter()
@@ -358,7 +377,7 @@ impl Server {
                 json(DocumentSymbolResponse::Nested(syms))
             }
             PrepareRenameRequest::METHOD => {
-                let p: TextDocumentPositionParams = params(&req)?;
+                let p: TextDocumentPositionParams = params(req)?;
                 let (doc, at) = self.doc_at(&p)?;
                 let at = at as u32;
                 // No bone named here: `null` (nothing to rename).
@@ -369,7 +388,7 @@ impl Server {
                 )
             }
             Rename::METHOD => {
-                let p: RenameParams = params(&req)?;
+                let p: RenameParams = params(req)?;
                 let uri = &p.text_document_position.text_document.uri;
                 let (doc, at) = self.doc_at(&p.text_document_position)?;
                 let at = at as u32;
@@ -382,12 +401,12 @@ impl Server {
                 })
             }
             Formatting::METHOD => {
-                let p: DocumentFormattingParams = params(&req)?;
+                let p: DocumentFormattingParams = params(req)?;
                 let doc = self.doc(&p.text_document.uri)?;
                 json(text_edits(&doc.text, analysis::format(&doc.text.text, p.options.tab_size)))
             }
             RangeFormatting::METHOD => {
-                let p: DocumentRangeFormattingParams = params(&req)?;
+                let p: DocumentRangeFormattingParams = params(req)?;
                 let doc = self.doc(&p.text_document.uri)?;
                 let range = Span::new(
                     doc.text.offset(p.range.start) as u32,
@@ -396,8 +415,15 @@ impl Server {
                 let edits = analysis::format_range(&doc.text.text, p.options.tab_size, range);
                 json(text_edits(&doc.text, edits))
             }
+            _ => Err((ErrorCode::MethodNotFound, format!("unsupported request {}", req.method))),
+        }
+    }
+
+    /// Semantic tokens, whole or as a delta from the last ones sent.
+    fn tokens_request(&mut self, req: &Request) -> Answer {
+        match req.method.as_str() {
             SemanticTokensFullRequest::METHOD => {
-                let p: SemanticTokensParams = params(&req)?;
+                let p: SemanticTokensParams = params(req)?;
                 let id = self.result_id();
                 let doc = self
                     .docs
@@ -408,7 +434,7 @@ impl Server {
                 json(SemanticTokensResult::Tokens(SemanticTokens { result_id: Some(id), data }))
             }
             SemanticTokensFullDeltaRequest::METHOD => {
-                let p: SemanticTokensDeltaParams = params(&req)?;
+                let p: SemanticTokensDeltaParams = params(req)?;
                 let id = self.result_id();
                 let doc = self
                     .docs
@@ -485,12 +511,42 @@ fn text_edits(text: &Text, edits: Vec<(Span, String)>) -> Vec<TextEdit> {
     edits.into_iter().map(|(s, new_text)| TextEdit { range: text.range(s), new_text }).collect()
 }
 
+/// The LSP kind of a completion proposal.
+fn completion_kind(k: analysis::ProposalKind) -> CompletionItemKind {
+    use analysis::ProposalKind as P;
+    match k {
+        P::Keyword => CompletionItemKind::KEYWORD,
+        P::Property => CompletionItemKind::PROPERTY,
+        P::Operator => CompletionItemKind::OPERATOR,
+        P::Bone => CompletionItemKind::CLASS,
+        P::Slot => CompletionItemKind::VARIABLE,
+        P::Type => CompletionItemKind::TYPE_PARAMETER,
+        P::Unit => CompletionItemKind::UNIT,
+        P::Name => CompletionItemKind::VALUE,
+        P::Attachment => CompletionItemKind::ENUM_MEMBER,
+        P::Command | P::Event => CompletionItemKind::FUNCTION,
+    }
+}
+
+/// The LSP kind of an outline symbol.
+fn symbol_kind(k: analysis::SymbolKind) -> SymbolKind {
+    use analysis::SymbolKind as S;
+    match k {
+        S::Section => SymbolKind::MODULE,
+        S::Skin => SymbolKind::NAMESPACE,
+        S::Animation => SymbolKind::FUNCTION,
+        S::Expect => SymbolKind::EVENT,
+        S::Bone => SymbolKind::CLASS,
+        S::Item => SymbolKind::FIELD,
+    }
+}
+
 #[allow(deprecated)] // `DocumentSymbol::deprecated` must still be written.
 fn document_symbol(text: &Text, s: analysis::Symbol) -> DocumentSymbol {
     DocumentSymbol {
         name: s.name,
         detail: s.detail,
-        kind: s.kind,
+        kind: symbol_kind(s.kind),
         tags: None,
         deprecated: None,
         range: text.range(s.range),
@@ -509,11 +565,11 @@ fn semantic_tokens(doc: &mut Doc) -> Vec<SemanticToken> {
     let mut cache = std::mem::take(&mut doc.piece_tokens);
     let mut kept = HashMap::with_capacity(comp.sections.len());
     let first = comp.sections.first().map_or(text.text.len(), |s| s.0 as usize);
-    let leading = analysis::piece_tokens(
+    let leading = tokens::piece_tokens(
         text.text.get(..first).unwrap_or(""),
         comp.leading_roles.iter().copied(),
     );
-    let mut pieces: Vec<(u32, Arc<analysis::PieceTokens>)> = vec![(0, Arc::new(leading))];
+    let mut pieces: Vec<(u32, Arc<tokens::PieceTokens>)> = vec![(0, Arc::new(leading))];
     for (i, (start, sec)) in comp.sections.iter().enumerate() {
         let key = Arc::as_ptr(sec);
         let tokens = match cache.remove(&key) {
@@ -521,14 +577,14 @@ fn semantic_tokens(doc: &mut Doc) -> Vec<SemanticToken> {
             None => {
                 let end = comp.sections.get(i + 1).map_or(text.text.len(), |s| s.0 as usize);
                 let piece = text.text.get(*start as usize..end).unwrap_or("");
-                Arc::new(analysis::piece_tokens(piece, sec.roles.iter().copied()))
+                Arc::new(tokens::piece_tokens(piece, sec.roles.iter().copied()))
             }
         };
         kept.insert(key, (sec.clone(), tokens.clone()));
         pieces.push((text.line_of(*start as usize) as u32, tokens));
     }
     doc.piece_tokens = kept;
-    analysis::join_tokens(pieces.iter().map(|(line, t)| (*line, &**t)))
+    tokens::join_tokens(pieces.iter().map(|(line, t)| (*line, &**t)))
 }
 
 /// One edit turning `prev` into `next` (their common prefix and suffix kept).
@@ -552,6 +608,20 @@ fn delta(prev: &[SemanticToken], next: &[SemanticToken]) -> Vec<SemanticTokensEd
     }]
 }
 
+/// A request's answer: its result, or the error it gets.
+type Answer = Result<serde_json::Value, (ErrorCode, String)>;
+
+/// A request's parameters, or the error their absence gets.
+fn params<P: serde::de::DeserializeOwned>(req: &Request) -> Result<P, (ErrorCode, String)> {
+    serde_json::from_value(req.params.clone())
+        .map_err(|e| (ErrorCode::InvalidParams, format!("invalid parameters: {e}")))
+}
+
+/// An answer as the JSON value it is sent as.
+fn json(v: impl serde::Serialize) -> Answer {
+    serde_json::to_value(v).map_err(|e| (ErrorCode::InternalError, e.to_string()))
+}
+
 /// The error a request about a document that is not open gets.
 fn unknown_doc(uri: &Uri) -> (ErrorCode, String) {
     (ErrorCode::InvalidParams, format!("unknown document {}", uri.as_str()))
@@ -571,7 +641,7 @@ mod tests {
         let mut out = Vec::new();
         let (mut prev_line, mut prev_char) = (0u32, 0u32);
         for r in doc.comp.roles() {
-            let Some((ty, mods)) = analysis::role_token(r.role) else { continue };
+            let Some((ty, mods)) = tokens::role_token(r.role) else { continue };
             let mut start = r.span.start as usize;
             let end = (r.span.end as usize).min(t.text.len());
             while start < end {

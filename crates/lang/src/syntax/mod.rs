@@ -9,6 +9,7 @@ pub mod role;
 pub mod suggest;
 pub mod token;
 pub mod tree;
+pub mod vocab;
 
 pub use diag::{
     Clip, Diagnostic, LIST_NAMES, LineCol, LineIndex, QUOTE_CHARS, Severity, Span, clip, quote_list,

@@ -417,7 +417,7 @@ pub fn options(tok: &str, in_timeline: bool) -> Option<OptionsTok<'_>> {
     };
     let mut out = OptionsTok { advance, ..OptionsTok::default() };
     fn easing_of(name: &str) -> EasingOpt<'_> {
-        match Easing::from_code(name) {
+        match crate::syntax::vocab::lookup(crate::syntax::vocab::EASINGS, name).copied() {
             Some(e) => EasingOpt::Known(e),
             None => EasingOpt::Unknown(name),
         }

@@ -158,8 +158,8 @@ impl TypeName {
     /// The type named by the text after `:` (`""` for a lone `:` gives
     /// `Unknown("")`); never fails.
     pub fn parse(s: &str) -> TypeName {
-        match TypeName::KNOWN.into_iter().find(|k| k.as_str() == s) {
-            Some(k) => k,
+        match super::vocab::lookup(super::vocab::ATTACHMENT_TYPES, s) {
+            Some(k) => k.clone(),
             None => TypeName::Unknown(s.to_string()),
         }
     }
@@ -406,13 +406,7 @@ pub enum EventKind {
 impl EventKind {
     /// The kind named by an event line's first token.
     pub fn parse(s: &str) -> Option<EventKind> {
-        Some(match s {
-            "e" => EventKind::Bare,
-            "i" => EventKind::Int,
-            "f" => EventKind::Float,
-            "s" => EventKind::Text,
-            _ => return None,
-        })
+        super::vocab::lookup(super::vocab::EVENT_KINDS, s).copied()
     }
 }
 
@@ -467,30 +461,13 @@ impl TimelineProp {
     /// The bone property named by a timeline's first token (`x y r i j s t`),
     /// or `None` when it is not exactly one of those letters.
     pub fn for_bone(c: &str) -> Option<TimelineProp> {
-        Some(match c {
-            "x" => TimelineProp::X,
-            "y" => TimelineProp::Y,
-            "r" => TimelineProp::Rotation,
-            "i" => TimelineProp::ScaleX,
-            "j" => TimelineProp::ScaleY,
-            "s" => TimelineProp::FlipX,
-            "t" => TimelineProp::FlipY,
-            _ => return None,
-        })
+        super::vocab::lookup(super::vocab::BONE_TIMELINES, c).copied()
     }
 
     /// The slot property named by a timeline's first token (`@ c r g b a`),
     /// or `None` when it is not exactly one of those.
     pub fn for_slot(c: &str) -> Option<TimelineProp> {
-        Some(match c {
-            "@" => TimelineProp::Attachment,
-            "c" => TimelineProp::Color,
-            "r" => TimelineProp::R,
-            "g" => TimelineProp::G,
-            "b" => TimelineProp::B,
-            "a" => TimelineProp::A,
-            _ => return None,
-        })
+        super::vocab::lookup(super::vocab::SLOT_TIMELINES, c).copied()
     }
 }
 

@@ -1,6 +1,7 @@
 //! `anim` sections: items and their timelines (LANGUAGE.md §5).
 
 use super::*;
+use crate::syntax::vocab::{self, AnimWord};
 
 /// `^\t\t.\s`: two tabs, any character, whitespace.
 pub(super) fn is_timeline_line(text: &str) -> bool {
@@ -81,9 +82,7 @@ fn options_command(
                 format!("unknown easing `{}`", clip(name)),
             )
             .hint("easings are li (linear), si (sine in), so (sine out) and sio (sine in-out)");
-            if let Some(c) =
-                crate::syntax::suggest::closest(name, ["li", "si", "so", "sio"].iter().copied())
-            {
+            if let Some(c) = crate::syntax::suggest::closest(name, vocab::texts(vocab::EASINGS)) {
                 d = d.hint(format!("did you mean `{c}`?"));
             }
             diags.push(d);
@@ -379,15 +378,14 @@ impl Parser {
                     continue;
                 }
             }
-            let word = match t.text {
-                "from" => Some(&mut after_from),
-                "reverse" => Some(&mut a.modifiers.reverse),
-                "pingpong" => Some(&mut a.modifiers.pingpong),
-                "mirror" => Some(&mut a.modifiers.mirror),
-                "swap" => Some(&mut a.modifiers.swap),
-                "cycle" => Some(&mut a.modifiers.cycle),
-                _ => None,
-            };
+            let word = vocab::lookup(vocab::ANIM_MODIFIERS, t.text).map(|w| match w {
+                AnimWord::From => &mut after_from,
+                AnimWord::Reverse => &mut a.modifiers.reverse,
+                AnimWord::Pingpong => &mut a.modifiers.pingpong,
+                AnimWord::Mirror => &mut a.modifiers.mirror,
+                AnimWord::Swap => &mut a.modifiers.swap,
+                AnimWord::Cycle => &mut a.modifiers.cycle,
+            });
             if let Some(slot) = word {
                 self.role(header, t, Role::Option);
                 *slot = Some(sp);
@@ -457,9 +455,7 @@ impl Parser {
             format!("unknown easing `{}`", clip(name)),
         )
         .hint("easings are li (linear), si (sine in), so (sine out) and sio (sine in-out)");
-        if let Some(s) =
-            crate::syntax::suggest::closest(name, ["li", "si", "so", "sio"].iter().copied())
-        {
+        if let Some(s) = crate::syntax::suggest::closest(name, vocab::texts(vocab::EASINGS)) {
             d = d.hint(format!("did you mean `{s}`?"));
         }
         self.push(d);
@@ -655,7 +651,7 @@ impl Parser {
                 }
                 continue;
             }
-            if (t.text == "delay" || t.text == "chain") && !is_event {
+            if vocab::lookup(vocab::ITEM_MODIFIERS, t.text).is_some() && !is_event {
                 self.role(line, t, Role::Option);
                 word = Some((t.text, tok_span(line, t)));
                 continue;

@@ -2,6 +2,7 @@
 //! attachment tokens, and path command lines (LANGUAGE.md §2–3).
 
 use super::*;
+use crate::syntax::vocab;
 
 /// `^\t{tabs}(M|Q|:|B|L)\s+` or `^\t{tabs}C(\s+|$)`.
 pub(super) fn is_command_line(text: &str, tabs: usize) -> bool {
@@ -113,7 +114,7 @@ impl Parser {
             } else {
                 (None, Some(format!("`{}`: only sprites take an image name", clip(s))))
             }
-        } else if let Some((c, v)) = token::letter_number(s, "wh", true) {
+        } else if let Some((c, v)) = token::letter_number(s, vocab::SIZE_LETTERS, true) {
             if wh {
                 (
                     Some(if c == 'w' {
@@ -134,7 +135,7 @@ impl Parser {
                     )),
                 )
             }
-        } else if let Some((c, v)) = token::letter_number(s, "xyrij", true) {
+        } else if let Some((c, v)) = token::letter_number(s, vocab::ATTACHMENT_LETTERS, true) {
             let prop = match c {
                 'x' => AttachmentProp::X(v),
                 'y' => AttachmentProp::Y(v),
@@ -160,11 +161,10 @@ impl Parser {
     ) -> (Option<AttachmentProp>, Option<String>) {
         let s = t.text;
         let d_ok = matches!(ty, TypeName::Rect | TypeName::Circle);
-        let prop = match s {
-            "miter-join" => Some(AttachmentProp::Join(LineJoin::Miter)),
-            "bevel-join" => Some(AttachmentProp::Join(LineJoin::Bevel)),
-            "round-join" => Some(AttachmentProp::Join(LineJoin::Round)),
-            "butt-cap" | "square-cap" | "round-cap" => {
+        let join = vocab::lookup(vocab::LINE_JOINS, s).map(|j| AttachmentProp::Join(*j));
+        let prop = match vocab::lookup(vocab::LINE_CAPS, s) {
+            None => join,
+            Some(cap) => {
                 if *ty != TypeName::Path {
                     self.push(Diagnostic::warning(
                         tok_span(line, t),
@@ -175,13 +175,8 @@ impl Parser {
                         ),
                     ));
                 }
-                Some(AttachmentProp::Cap(match s {
-                    "butt-cap" => LineCap::Butt,
-                    "square-cap" => LineCap::Square,
-                    _ => LineCap::Round,
-                }))
+                Some(AttachmentProp::Cap(*cap))
             }
-            _ => None,
         };
         if prop.is_some() {
             return (prop, None);
@@ -210,7 +205,7 @@ impl Parser {
                     )),
                 ),
             }
-        } else if let Some((c, v)) = token::letter_number(s, "tm", false) {
+        } else if let Some((c, v)) = token::letter_number(s, vocab::STROKE_LETTERS, false) {
             (
                 Some(if c == 't' {
                     AttachmentProp::StrokeWidth(v)

@@ -1,6 +1,7 @@
 //! `expect` sections: pose assertions (LANGUAGE-EXT.md).
 
 use super::*;
+use crate::syntax::vocab;
 
 pub(super) const EXPECT_HEADER_HINT: &str = "the header takes an optional \"animation\" name (none: the setup pose), a frame number and a tolerance `~NUM`";
 
@@ -141,10 +142,11 @@ impl Parser {
     /// One token after an expectation line's bone or slot, into `el`.
     fn expectation_token(&mut self, line: &LogicalLine<'_>, t: &Token<'_>, el: &mut ExpectLine) {
         let is_slot = el.is_slot;
-        let letters = if is_slot { "rgba" } else { "xyrij" };
-        if !is_slot && (t.text == "local" || t.text == "world") {
+        let letters =
+            if is_slot { vocab::EXPECT_SLOT_LETTER_SET } else { vocab::EXPECT_BONE_LETTER_SET };
+        if let Some(&local) = vocab::lookup(vocab::EXPECT_SPACES, t.text).filter(|_| !is_slot) {
             self.role(line, t, Role::BoneProperty);
-            el.local = t.text == "local";
+            el.local = local;
         } else if let Some((x, y, None)) = token::point(t.text).filter(|_| !is_slot) {
             self.role(line, t, Role::Number);
             el.point = Some((x, y));
@@ -213,7 +215,9 @@ impl Parser {
             event: Some(EventExpect::Fires(None)),
         };
         let mut rest = &toks[1..];
-        if let Some(t) = rest.first().filter(|t| t.text == "never") {
+        if let Some(t) =
+            rest.first().filter(|t| vocab::lookup(vocab::EVENT_CHECK_WORDS, t.text).is_some())
+        {
             el.event = Some(EventExpect::Never(self.event_never(line, t, rest)?));
             rest = &rest[3..];
         } else if let Some(t) = rest.first().filter(|t| !t.text.starts_with('~')) {

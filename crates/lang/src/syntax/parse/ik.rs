@@ -11,7 +11,10 @@ use crate::model::{IkConstraint, IkMode};
 const IK_LINE_HINT: &str = "write `TIP to TARGET up N` or `TIP to TARGET from ROOT`, then optionally `fabrik`|`arc` and `cw`|`ccw`";
 
 /// The words an IK line may use after its tip.
-const IK_WORDS: [&str; 7] = ["to", "up", "from", "fabrik", "arc", "cw", "ccw"];
+/// The words of an IK line (what a misspelt one is compared to).
+fn is_ik_word(s: &str) -> bool {
+    crate::syntax::vocab::lookup(crate::syntax::vocab::IK_WORDS, s).is_some()
+}
 
 impl Parser {
     pub(super) fn ik_section(
@@ -63,7 +66,7 @@ impl Parser {
                 format!("`{}` is not a bone reference", clip(head.text)),
             )
             .hint(IK_LINE_HINT);
-            if IK_WORDS.contains(&head.text) {
+            if is_ik_word(head.text) {
                 d = d.hint("an IK line starts with the chain's tip bone");
             }
             self.invalid_block(line, d);
@@ -151,7 +154,10 @@ impl Parser {
                     format!("unexpected `{}` in an IK line", clip(other)),
                 )
                 .hint(IK_LINE_HINT);
-                if let Some(s) = crate::syntax::suggest::closest(other, IK_WORDS.iter().copied()) {
+                if let Some(s) = crate::syntax::suggest::closest(
+                    other,
+                    crate::syntax::vocab::texts(crate::syntax::vocab::IK_WORDS),
+                ) {
                     diag = diag.hint(format!("did you mean `{s}`?"));
                 }
                 self.push(diag);
@@ -171,7 +177,7 @@ impl Parser {
     ) -> bool {
         self.role(line, &t, Role::BoneProperty);
         let what = if t.text == "to" { "the target bone" } else { "the chain's first bone" };
-        let Some(n) = next.filter(|n| token::is_path(n.text) && !IK_WORDS.contains(&n.text)) else {
+        let Some(n) = next.filter(|n| token::is_path(n.text) && !is_ik_word(n.text)) else {
             self.push(
                 Diagnostic::error(
                     tok_span(line, &t),

@@ -9,7 +9,6 @@ use super::lines::{
 use super::role::{Role, TokenRole};
 use super::token::{self, EasingOpt, OptionsTok};
 use super::tree::*;
-use crate::model::{LineCap, LineJoin};
 
 mod anim;
 mod attachment;
@@ -258,9 +257,6 @@ pub fn comment_roles(src: &str) -> Vec<TokenRole> {
     roles
 }
 
-/// The words that start a section (what a misspelt header is compared to).
-const SECTION_KEYWORDS: [&str; 6] = ["skeleton", "skin", "order", "anim", "expect", "ik"];
-
 /// An invalid line whose nested lines are being skipped.
 struct Skip {
     depth: usize,
@@ -507,9 +503,10 @@ impl Parser {
                 .hint(SECTION_HINT);
         if word.starts_with('#') {
             d = d.hint("a comment needs a space after `#`");
-        } else if let Some(s) =
-            crate::syntax::suggest::closest(word, SECTION_KEYWORDS.iter().copied())
-        {
+        } else if let Some(s) = crate::syntax::suggest::closest(
+            word,
+            crate::syntax::vocab::texts(crate::syntax::vocab::SECTIONS),
+        ) {
             d = d.hint(format!("did you mean `{s}`?"));
         }
         if let Some(h) = orphan_hint(ignored_lines) {

@@ -177,13 +177,13 @@ impl Parser {
         self.role(line, &head, Role::BonePath);
         let mut props = Vec::with_capacity(toks.len() - 1);
         for t in &toks[1..] {
-            let p = match t.text {
-                "flip-x" => Some(BoneProp::FlipX),
-                "flip-y" => Some(BoneProp::FlipY),
-                "no-rot" => Some(BoneProp::NoRotation),
-                "no-scale" => Some(BoneProp::NoScale),
-                s => {
-                    if let Some((c, v)) = token::letter_number(s, "lrxyij", true) {
+            let p = match crate::syntax::vocab::lookup(crate::syntax::vocab::BONE_FLAGS, t.text) {
+                Some(flag) => Some(*flag),
+                None => {
+                    let s = t.text;
+                    if let Some((c, v)) =
+                        token::letter_number(s, crate::syntax::vocab::BONE_LETTERS, true)
+                    {
                         Some(match c {
                             'l' => BoneProp::Length(v),
                             'r' => BoneProp::Rotation(v),

@@ -1,0 +1,253 @@
+//! Hover: what the token at an offset is, in Markdown.
+
+use std::fmt::Write as _;
+
+use super::{bone_name, num, role_at, section_animation, slot_name, target_at_text, target_label};
+use crate::compile::{Compilation, PropKey, Target, TimelineSource};
+use crate::model::SkinId;
+use crate::runtime::Pose;
+use crate::syntax::tree::TimelineProp;
+use crate::syntax::{Role, Span, token};
+
+fn prop_name(p: TimelineProp) -> &'static str {
+    match p {
+        TimelineProp::X => "x (position)",
+        TimelineProp::Y => "y (position)",
+        TimelineProp::Rotation => "r (rotation, degrees)",
+        TimelineProp::ScaleX => "i (scale x)",
+        TimelineProp::ScaleY => "j (scale y)",
+        TimelineProp::FlipX => "s (flip x)",
+        TimelineProp::FlipY => "t (flip y)",
+        TimelineProp::Attachment => "@ (attachment)",
+        TimelineProp::Color => "c (color)",
+        TimelineProp::R => "r (red)",
+        TimelineProp::G => "g (green)",
+        TimelineProp::B => "b (blue)",
+        TimelineProp::A => "a (alpha)",
+    }
+}
+
+fn key_name(k: PropKey) -> &'static str {
+    match k {
+        PropKey::Length => "the length",
+        PropKey::Rotation => "the rotation (degrees)",
+        PropKey::X => "x",
+        PropKey::Y => "y",
+        PropKey::ScaleX => "the scale x",
+        PropKey::ScaleY => "the scale y",
+        PropKey::Other => "a property",
+    }
+}
+
+/// Markdown for a hover at `offset`, and the span it is about.
+pub fn hover(text: &str, comp: &Compilation, offset: u32) -> Option<(String, Span)> {
+    let src = &comp.sources;
+    let (span, role) = role_at(comp, offset)?;
+    let tok = text.get(span.range())?;
+    match role {
+        Role::BonePath
+        | Role::BoneRef
+        | Role::SlotHead
+        | Role::SlotRef
+        | Role::AttachmentRef
+        | Role::String => {
+            let at = if src.reference_at(offset).is_some() { offset } else { span.start };
+            let (span, t) = target_at_text(text, comp, at)?;
+            Some((target_hover(comp, t), span))
+        }
+        Role::Event => Some((event_hover(comp, offset, tok.trim_start_matches('!'))?, span)),
+        Role::Property if src.timelines.iter().any(|t| t.line.start == span.start) => {
+            let t = src.timelines.iter().find(|t| t.line.start == span.start)?;
+            Some((timeline_hover(comp, t), span))
+        }
+        Role::BoneProperty | Role::Property => {
+            let p = src.props.iter().find(|p| p.span == span)?;
+            let owner = owner_of_prop(comp, span)?;
+            Some((format!("`{tok}` sets {} of {owner} to {}", key_name(p.key), num(p.value)), span))
+        }
+        Role::Number => {
+            if let Some(t) = src.timelines.iter().find(|t| t.line.contains(span.start)) {
+                let keys: Vec<String> = src
+                    .keys_of(t)
+                    .iter()
+                    .filter(|k| k.span == span)
+                    .map(|k| {
+                        format!(
+                            "frame {} ({} s): {}",
+                            num(k.frame),
+                            num(k.time_secs),
+                            k.value.map_or_else(|| tok.to_string(), num)
+                        )
+                    })
+                    .collect();
+                if keys.is_empty() {
+                    return None;
+                }
+                let head =
+                    format!("a key of {} of {}", prop_name(t.prop), target_label(comp, t.target));
+                return Some((format!("{head}\n\n{}", keys.join("  \n")), span));
+            }
+            Some((format!("number `{tok}`"), span))
+        }
+        Role::Color => {
+            let lit = token::color(tok.trim_start_matches(['f', 's']))?;
+            let c = lit.to_color_exact();
+            let which = if tok.starts_with('f') {
+                "fill color"
+            } else if tok.starts_with('s') {
+                "stroke color"
+            } else {
+                "color"
+            };
+            Some((
+                format!(
+                    "{which} `{tok}`: RGBA {} {} {} {} (red {}, green {}, blue {})",
+                    num(c.r),
+                    num(c.g),
+                    num(c.b),
+                    num(c.a),
+                    lit.rgb[0],
+                    lit.rgb[1],
+                    lit.rgb[2]
+                ),
+                span,
+            ))
+        }
+        _ => None,
+    }
+}
+
+/// Markdown for an event's name: the frames (and payloads) it fires at in
+/// the animation of the section at `offset`.
+fn event_hover(comp: &Compilation, offset: u32, name: &str) -> Option<String> {
+    use crate::model::EventPayload;
+    let a = section_animation(comp, offset)?;
+    let mut s = format!("**event** `{name}` in \"{}\"\n\n", a.name);
+    let keys: Vec<&crate::model::Event> = a.events.iter().filter(|e| e.name == name).collect();
+    if keys.is_empty() {
+        s.push_str("never fires");
+    }
+    for e in keys.iter().take(200) {
+        let payload = match &e.payload {
+            EventPayload::None => String::new(),
+            EventPayload::Int(i) => format!(": {i}"),
+            EventPayload::Float(f) => format!(": {}", num(*f)),
+            EventPayload::Text(t) => format!(": \"{t}\""),
+        };
+        let _ = writeln!(s, "frame {} ({} s){payload}  ", num(e.frame), num(e.time_secs));
+    }
+    if keys.len() > 200 {
+        let _ = write!(s, "… {} more", keys.len() - 200);
+    }
+    Some(s)
+}
+
+fn owner_of_prop(comp: &Compilation, span: Span) -> Option<String> {
+    let src = &comp.sources;
+    let idx = src.props.iter().position(|p| p.span == span)? as u32;
+    if let Some(d) = src.bone_defs.iter().find(|d| d.props.contains(&idx)) {
+        return Some(format!("bone `{}`", bone_name(comp, d.bone)));
+    }
+    let d = src.slot_defs.iter().find(|d| d.props.contains(&idx))?;
+    Some(match d.attachment {
+        Some(a) => format!("attachment `{}`", comp.armature.skeleton.attachment_full_name(a)),
+        None => format!("slot `{}`", slot_name(comp, d.slot)),
+    })
+}
+
+fn target_hover(comp: &Compilation, t: Target) -> String {
+    let sk = &*comp.armature.skeleton;
+    let mut s = String::new();
+    match t {
+        Target::Bone(b) => {
+            let Some(bone) = sk.bones.get(b.index()) else { return String::new() };
+            let _ = writeln!(s, "**bone** `{}`\n", bone.name);
+            let parent = bone
+                .parent
+                .map_or("none (a root bone)".to_string(), |p| format!("`{}`", bone_name(comp, p)));
+            let _ = writeln!(s, "parent: {parent}  ");
+            let st = bone.setup;
+            let _ = writeln!(
+                s,
+                "setup: x {}, y {}, rotation {}°, scale {} × {}, length {}{}{}  ",
+                num(st.x),
+                num(st.y),
+                num(st.rotation_rad.to_degrees()),
+                num(st.scale_x),
+                num(st.scale_y),
+                num(bone.length),
+                if st.flip_x { ", flip-x" } else { "" },
+                if st.flip_y { ", flip-y" } else { "" },
+            );
+            let pose = Pose::setup(sk);
+            if let Some(p) = pose.bones.get(b.index()) {
+                let (x, y) = p.world.apply(0.0, 0.0);
+                let _ = write!(s, "world position at setup: ({}, {})", num(x), num(y));
+            }
+        }
+        Target::Slot(slot) => {
+            let Some(sl) = sk.slots.get(slot.index()) else { return String::new() };
+            let _ = writeln!(s, "**slot** `{}`\n", sl.name);
+            let _ = writeln!(s, "bone: `{}`  ", bone_name(comp, sl.bone));
+            let shows = sl
+                .attachment
+                .map_or("nothing".to_string(), |a| format!("`{}`", sk.attachments[a.index()].name));
+            let _ = write!(
+                s,
+                "setup: shows {shows}, color RGBA {} {} {} {}",
+                num(sl.color.r),
+                num(sl.color.g),
+                num(sl.color.b),
+                num(sl.color.a)
+            );
+        }
+        Target::Attachment(a) => {
+            let ty = sk.attachment(SkinId(0), a).map_or("none", |x| x.kind.type_name());
+            let _ = write!(s, "**attachment** `{}` ({ty})", sk.attachment_full_name(a));
+        }
+        Target::Skin(k) => {
+            let _ = write!(
+                s,
+                "**skin** \"{}\"",
+                sk.skins.get(k.index()).map_or("?", |x| x.name.as_str())
+            );
+        }
+        Target::Animation(a) => {
+            if let Some(an) = comp.armature.animation(a) {
+                let _ = write!(
+                    s,
+                    "**animation** \"{}\": {} fps, {} s",
+                    an.name,
+                    num(an.fps),
+                    num(an.duration_secs)
+                );
+            }
+        }
+    }
+    s
+}
+
+fn timeline_hover(comp: &Compilation, t: &TimelineSource) -> String {
+    let anim = comp.armature.animation(t.anim).map_or("?", |a| a.name.as_str());
+    let mut s = format!(
+        "**timeline** {} of {} in \"{anim}\"",
+        prop_name(t.prop),
+        target_label(comp, t.target)
+    );
+    if !t.effective {
+        s.push_str(" (replaced by a later line)");
+    }
+    s.push_str("\n\n");
+    let keys = comp.sources.keys_of(t);
+    if keys.is_empty() {
+        s.push_str("no keys");
+    }
+    for (i, k) in keys.iter().enumerate().take(200) {
+        let v = k.value.map_or_else(|| "—".to_string(), num);
+        let _ = writeln!(s, "{}. frame {} ({} s): {v}  ", i + 1, num(k.frame), num(k.time_secs));
+    }
+    if keys.len() > 200 {
+        let _ = write!(s, "… {} more", keys.len() - 200);
+    }
+    s
+}

@@ -1,0 +1,207 @@
+//! Definition, references and rename: where a name's item is defined, every
+//! name written for it, and the edits that rename a bone.
+
+use super::{bone_name, slot_name, target_at_text};
+use crate::compile::{Compilation, Target};
+use crate::model::BoneId;
+use crate::syntax::{Span, token};
+
+/// Where the item at `offset` is defined.
+pub fn definition(text: &str, comp: &Compilation, offset: u32) -> Option<Span> {
+    let (_, t) = target_at_text(text, comp, offset)?;
+    comp.sources.definition(t)
+}
+
+/// Every name referring to the item at `offset`.
+pub fn references(
+    text: &str,
+    comp: &Compilation,
+    offset: u32,
+    include_declaration: bool,
+) -> Vec<Span> {
+    let Some((_, t)) = target_at_text(text, comp, offset) else { return Vec::new() };
+    comp.sources
+        .references_to(t)
+        .filter(|r| include_declaration || !r.definition)
+        .map(|r| r.span)
+        .collect()
+}
+
+/// Whether `name` can be a bone name segment: a name the language's own
+/// token recognizer accepts, without a dot.
+pub fn valid_segment(name: &str) -> bool {
+    !name.contains('.') && token::is_name(name)
+}
+
+/// The edits that rename the bone named at `offset` to `new_name`: in every
+/// name written for it, its descendants and their slots, the bone's
+/// segment (when the written suffix reaches it). A slot written as `@`
+/// takes its bone's last segment as its name, so its references change too.
+pub fn rename_bone(
+    text: &str,
+    comp: &Compilation,
+    offset: u32,
+    new_name: &str,
+) -> Result<Vec<(Span, String)>, String> {
+    let (_, t) = target_at_text(text, comp, offset).ok_or("there is no bone name here")?;
+    let Target::Bone(bone) = t else { return Err("only bones can be renamed".into()) };
+    if !valid_segment(new_name) {
+        return Err(format!(
+            "`{new_name}` is not a valid bone name (one segment: letters, digits, `_`, `-`, no dots)"
+        ));
+    }
+    let sk = &*comp.armature.skeleton;
+    let old = sk.bones[bone.index()].short_name().to_string();
+    let implicit = implicit_slots(text, comp, bone);
+    let mut under = Descendants::of(comp, bone);
+    let depth = sk.bones[bone.index()].name.split('.').count() - 1;
+    let mut edits = Vec::new();
+    for r in &comp.sources.references {
+        let Some(target) = r.target else { continue };
+        let owner = match target {
+            Target::Bone(b) => Some(b),
+            Target::Slot(s) => sk.slots.get(s.index()).map(|x| x.bone),
+            _ => None,
+        };
+        if !owner.is_some_and(|b| under.contains(b)) {
+            continue;
+        }
+        let Some(written) = text.get(r.span.range()) else { continue };
+        let full = match target {
+            Target::Bone(b) => bone_name(comp, b),
+            Target::Slot(s) => slot_name(comp, s),
+            _ => continue,
+        };
+        let full_segs = full.split('.').count();
+        let segs: Vec<&str> = written.split('.').collect();
+        // `skeleton.` + the full name.
+        let first = full_segs as isize - segs.len() as isize;
+        let mut indices = vec![depth];
+        if let Target::Slot(s) = target
+            && implicit.get(s.index()).copied().unwrap_or(false)
+        {
+            indices.push(full_segs - 1);
+        }
+        let mut at = r.span.start as usize;
+        for (i, seg) in segs.iter().enumerate() {
+            let full_index = first + i as isize;
+            if full_index >= 0 && indices.contains(&(full_index as usize)) && *seg == old {
+                edits.push((Span::new(at as u32, (at + seg.len()) as u32), new_name.to_string()));
+            }
+            at += seg.len() + 1;
+        }
+    }
+    edits.sort_by_key(|e| e.0.start);
+    edits.dedup();
+    Ok(edits)
+}
+
+/// Which slots are named after `bone` (written `@`): their last segment is
+/// the bone's too, by slot index.
+fn implicit_slots(text: &str, comp: &Compilation, bone: BoneId) -> Vec<bool> {
+    let sk = &*comp.armature.skeleton;
+    let mut implicit = vec![false; sk.slots.len()];
+    for r in &comp.sources.references {
+        if let Some(Target::Slot(s)) = r.target
+            && r.definition
+            && sk.slots.get(s.index()).is_some_and(|x| x.bone == bone)
+            && text.get(r.span.range()) == Some("@")
+        {
+            implicit[s.index()] = true;
+        }
+    }
+    implicit
+}
+
+/// Whether bones are a bone or below it, each found once: a walk up the
+/// parents remembers what it passed.
+struct Descendants<'a> {
+    comp: &'a Compilation,
+    root: BoneId,
+    known: Vec<Option<bool>>,
+}
+
+impl<'a> Descendants<'a> {
+    fn of(comp: &'a Compilation, root: BoneId) -> Self {
+        Descendants { comp, root, known: vec![None; comp.armature.skeleton.bones.len()] }
+    }
+
+    fn contains(&mut self, b: BoneId) -> bool {
+        let bones = &self.comp.armature.skeleton.bones;
+        let mut chain = Vec::new();
+        let mut at = Some(b);
+        let found = loop {
+            let Some(x) = at else { break false };
+            if x == self.root {
+                break true;
+            }
+            match self.known.get(x.index()).copied().flatten() {
+                Some(known) => break known,
+                None => chain.push(x),
+            }
+            at = bones.get(x.index()).and_then(|y| y.parent);
+            if chain.len() > bones.len() {
+                break false; // a cycle cannot be built, but never loop
+            }
+        };
+        for x in chain {
+            if let Some(u) = self.known.get_mut(x.index()) {
+                *u = Some(found);
+            }
+        }
+        found
+    }
+}
+
+/// The span of the bone's own segment in the name at `offset` (what a
+/// rename changes there).
+pub fn prepare_rename(text: &str, comp: &Compilation, offset: u32) -> Result<Span, String> {
+    let (span, t) = target_at_text(text, comp, offset).ok_or("there is no bone name here")?;
+    let Target::Bone(bone) = t else { return Err("only bones can be renamed".into()) };
+    let short = comp.armature.skeleton.bones[bone.index()].short_name();
+    let written = text.get(span.range()).unwrap_or("");
+    match written.rfind('.') {
+        Some(dot) if &written[dot + 1..] == short => {
+            Ok(Span::new(span.start + dot as u32 + 1, span.end))
+        }
+        _ => Ok(span),
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::compile::compile;
+
+    pub(crate) fn apply(text: &str, mut edits: Vec<(Span, String)>) -> String {
+        let mut out = text.to_string();
+        edits.sort_by_key(|e| std::cmp::Reverse(e.0.start));
+        for (s, t) in edits {
+            out.replace_range(s.range(), &t);
+        }
+        out
+    }
+
+    #[test]
+    fn renaming_a_bone_renames_its_segment_everywhere_and_slots_named_after_it() {
+        let text = "skeleton\n\tarm l10\n\t\t@ :rect w1 h1\n\tarm.hand x10\n\t\t@nail :circle d1\n\tleg\n\t\t@ :path\n\t\t\tM 0,0:arm\n\t\t\tL 1,1:hand\norder\n\t@arm\n\t@nail\nanim \"a\"\n\t@arm\n\t\ta 1\n\tarm.hand\n\t\tr 0 -> 5\n\tskeleton.arm\n\t\tx 1\n";
+        let comp = compile(text);
+        assert!(comp.diagnostics.is_empty(), "{:?}", comp.diagnostics);
+        let at = text.find("arm l10").unwrap() as u32;
+        let edits = rename_bone(text, &comp, at, "limb").unwrap();
+        let renamed = apply(text, edits);
+        assert_eq!(
+            renamed,
+            "skeleton\n\tlimb l10\n\t\t@ :rect w1 h1\n\tlimb.hand x10\n\t\t@nail :circle d1\n\tleg\n\t\t@ :path\n\t\t\tM 0,0:limb\n\t\t\tL 1,1:hand\norder\n\t@limb\n\t@nail\nanim \"a\"\n\t@limb\n\t\ta 1\n\tlimb.hand\n\t\tr 0 -> 5\n\tskeleton.limb\n\t\tx 1\n"
+        );
+        let after = compile(&renamed);
+        assert!(after.diagnostics.is_empty(), "{:?}", after.diagnostics);
+        let names: Vec<&str> =
+            after.armature.skeleton.slots.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(names, ["limb.limb", "limb.hand.nail", "leg.leg"]);
+        // Not a bone, not a name, not a valid new name.
+        assert!(rename_bone(text, &comp, text.find("l10").unwrap() as u32 + 1, "x").is_err());
+        assert!(rename_bone(text, &comp, at, "a b").is_err());
+        assert!(rename_bone(text, &comp, text.find("\"a\"").unwrap() as u32, "b").is_err());
+    }
+}

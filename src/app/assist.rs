@@ -1,0 +1,391 @@
+//! Hover and completion in the script pane, answered by the language
+//! features the language server answers with (`skelpad_ide::analysis`):
+//! the tooltip shows the server's hover text, the list the server's
+//! proposals.
+//!
+//! - Hover: when the pointer rests on the text for [`HOVER_REST_SECS`], a
+//!   tooltip shows [`hover_text`] at the character under it.
+//! - Completion: Ctrl+Space, or typing a word character, opens a list of
+//!   the proposals at the cursor that hold the word typed so far. Up and
+//!   Down choose, Enter or Tab (or a click) insert the chosen one in place
+//!   of the word, as one undo step; Escape closes the list, and so does
+//!   typing anything that is not a word character.
+//!
+//! The editor calls [`Assist::keys`] before it applies the frame's typing
+//! (the list takes its keys first), [`Assist::after_typing`] after, and
+//! [`Assist::ui`] once the text field is drawn.
+
+use eframe::egui::text::{CCursor, CCursorRange, LayoutJob};
+use eframe::egui::text_edit::{TextEditOutput, TextEditState};
+use eframe::egui::{self, Event, Key, Modifiers, TextFormat};
+
+use super::document::Document;
+use super::editor::{byte_of_char, char_of_byte, editor_id, floor_boundary};
+use crate::lsp::analysis::{self, Proposal};
+
+/// How long the pointer rests before the hover tooltip shows (seconds).
+pub const HOVER_REST_SECS: f64 = 0.5;
+
+/// The most rows the completion list shows at once.
+const ROWS: usize = 12;
+
+/// The hover text at byte `offset` of the document: the Markdown the
+/// language server answers a hover there with (`None`: nothing to say).
+pub fn hover_text(doc: &Document, offset: usize) -> Option<String> {
+    let offset = floor_boundary(&doc.text, offset);
+    analysis::hover(&doc.text, &doc.analysis.comp, offset as u32).map(|(md, _)| md)
+}
+
+/// The proposals the list shows at byte `cursor`: the server's, those
+/// holding the typed word's characters in order (case-insensitively), the
+/// ones starting with it first. None when the only one is the word itself.
+pub fn proposals_at(doc: &Document, cursor: usize) -> Vec<Proposal> {
+    let cursor = floor_boundary(&doc.text, cursor);
+    let comp = &doc.analysis.comp;
+    let (all, _) = analysis::complete_limited(&doc.text, comp, cursor, analysis::MAX_PROPOSALS);
+    let Some(first) = all.first() else { return all };
+    let start = (first.replace.start as usize).min(cursor);
+    let word = doc.text.get(start..cursor).unwrap_or("").to_lowercase();
+    let holds = |label: &str| {
+        let mut want = word.chars().peekable();
+        for c in label.to_lowercase().chars() {
+            if want.peek() == Some(&c) {
+                want.next();
+            }
+        }
+        want.peek().is_none()
+    };
+    let (mut first, rest): (Vec<Proposal>, Vec<Proposal>) = all
+        .into_iter()
+        .filter(|p| holds(&p.label))
+        .partition(|p| p.label.to_lowercase().starts_with(&word));
+    first.extend(rest);
+    if first.len() == 1 && first[0].label.to_lowercase() == word {
+        first.clear();
+    }
+    first
+}
+
+/// Whether typing `c` goes on with a word (and opens the list).
+fn is_word_char(c: char) -> bool {
+    c.is_alphanumeric() || matches!(c, '_' | '@' | ':' | '!' | '.' | '-' | '#')
+}
+
+/// The open completion list.
+struct List {
+    proposals: Vec<Proposal>,
+    selected: usize,
+    /// The cursor it was made for.
+    at: usize,
+}
+
+/// Hover and completion state of the script pane.
+#[derive(Default)]
+pub struct Assist {
+    list: Option<List>,
+    /// Where the pointer rests over the text, and since when.
+    rest: Option<(egui::Pos2, f64)>,
+    /// This frame's typing holds a word character.
+    typed_word: bool,
+    /// This frame's typing holds something else that edits.
+    typed_other: bool,
+    /// Ctrl+Space was pressed: the list opens after this frame's typing.
+    open_requested: bool,
+    /// A row clicked in the list (inserted next frame).
+    clicked: Option<usize>,
+    /// The text laid out last and where it was drawn.
+    shown: Option<(std::sync::Arc<egui::Galley>, egui::Pos2)>,
+    /// Where the list was drawn last (a click on it takes the editor's
+    /// focus away, but not the list).
+    list_rect: Option<egui::Rect>,
+}
+
+impl Assist {
+    /// Whether the completion list is open.
+    pub fn list_open(&self) -> bool {
+        self.list.is_some()
+    }
+
+    /// The labels the completion list shows, in order (empty when closed).
+    pub fn list_labels(&self) -> Vec<&str> {
+        self.list.iter().flat_map(|l| l.proposals.iter().map(|p| p.label.as_str())).collect()
+    }
+
+    /// Where the character at byte `offset` of the text drawn last was
+    /// drawn on the screen (its middle).
+    pub fn screen_pos(&self, offset: usize) -> Option<egui::Pos2> {
+        let (galley, at) = self.shown.as_ref()?;
+        let text = galley.text();
+        let c = char_of_byte(text, floor_boundary(text, offset));
+        let r = galley.pos_from_cursor(CCursor::new(c));
+        let w = galley.pos_from_cursor(CCursor::new(c + 1)).left() - r.left();
+        Some(*at + egui::vec2(r.left() + w.max(1.0) / 2.0, r.center().y))
+    }
+
+    /// Takes the list's keys from this frame's input before the editor
+    /// applies its typing: Ctrl+Space, and while the list is open Up, Down,
+    /// Enter, Tab and Escape. When a proposal is inserted, `cursor` is put
+    /// after it and `edited` set.
+    pub fn keys(
+        &mut self,
+        ctx: &egui::Context,
+        doc: &mut Document,
+        cursor: &mut Option<usize>,
+        edited: &mut bool,
+    ) {
+        if let Some(c) = self.take_keys(ctx, doc) {
+            (*cursor, *edited) = (Some(c), true);
+        }
+    }
+
+    /// [`Assist::keys`]: the cursor after an inserted proposal.
+    fn take_keys(&mut self, ctx: &egui::Context, doc: &mut Document) -> Option<usize> {
+        let focused = ctx.memory(|m| m.has_focus(editor_id()));
+        let (typed_word, typed_other) = ctx.input(|i| {
+            let text = |e: &Event| match e {
+                Event::Text(t) | Event::Paste(t) => Some(t.clone()),
+                _ => None,
+            };
+            let typed: String = i.events.iter().filter_map(text).collect();
+            let edits = i.events.iter().any(|e| {
+                matches!(e, Event::Key { key: Key::Backspace | Key::Delete, pressed: true, .. })
+            });
+            (typed.chars().last().is_some_and(is_word_char), edits || !typed.is_empty())
+        });
+        (self.typed_word, self.typed_other) = (typed_word && focused, typed_other);
+        if let Some(i) = self.clicked.take() {
+            ctx.memory_mut(|m| m.request_focus(editor_id()));
+            return self.accept(ctx, doc, i);
+        }
+        if self.list.is_some() && ctx.input_mut(|i| i.consume_key(Modifiers::NONE, Key::Escape)) {
+            // Escape closes the list, not the editor: egui let go of the
+            // focus as the key came in, so the editor takes it back.
+            ctx.memory_mut(|m| m.request_focus(editor_id()));
+            self.list = None;
+            return None;
+        }
+        if !focused {
+            let on_list = ctx
+                .input(|i| i.pointer.interact_pos())
+                .is_some_and(|p| self.list_rect.is_some_and(|r| r.contains(p)));
+            if !on_list {
+                self.list = None;
+            }
+            return None;
+        }
+        if ctx.input_mut(|i| i.consume_key(Modifiers::CTRL, Key::Space)) {
+            self.open_requested = true;
+        }
+        let list = self.list.as_mut()?;
+        let n = list.proposals.len();
+        // Every press counts (a slow frame gets several).
+        let down = ctx.input_mut(|i| i.count_and_consume_key(Modifiers::NONE, Key::ArrowDown));
+        let up = ctx.input_mut(|i| i.count_and_consume_key(Modifiers::NONE, Key::ArrowUp));
+        let n = n.max(1);
+        list.selected = (list.selected + down % n + n - up % n) % n;
+        let accept = ctx.input_mut(|i| {
+            i.consume_key(Modifiers::NONE, Key::Enter) | i.consume_key(Modifiers::NONE, Key::Tab)
+        });
+        if accept {
+            let selected = list.selected;
+            return self.accept(ctx, doc, selected);
+        }
+        None
+    }
+
+    /// Opens, follows or closes the list after the frame's typing was
+    /// applied, with the cursor where it left it.
+    pub fn after_typing(&mut self, doc: &Document, cursor: Option<usize>) {
+        let Some(cursor) = cursor else { return };
+        let open = std::mem::take(&mut self.open_requested);
+        if open || std::mem::take(&mut self.typed_word) {
+            self.open_at(doc, cursor);
+        } else if std::mem::take(&mut self.typed_other) {
+            self.list = None;
+        }
+    }
+
+    /// Opens the list at `cursor` (closed when nothing fits there).
+    fn open_at(&mut self, doc: &Document, cursor: usize) {
+        let proposals = proposals_at(doc, cursor);
+        self.list = (!proposals.is_empty()).then_some(List { proposals, selected: 0, at: cursor });
+    }
+
+    /// Inserts proposal `i` of the list in place of the word it completes,
+    /// as one undo step; returns the cursor after it.
+    fn accept(&mut self, ctx: &egui::Context, doc: &mut Document, i: usize) -> Option<usize> {
+        let list = self.list.take()?;
+        let p = list.proposals.get(i)?;
+        let (start, end) = (p.replace.start as usize, p.replace.end as usize);
+        if end > doc.text.len() || !doc.text.is_char_boundary(start) || start > end {
+            return None;
+        }
+        super::drag::mark_undo_point(ctx, &doc.text);
+        doc.text.replace_range(start..end, &p.label);
+        let cursor = start + p.label.len();
+        let id = editor_id();
+        let mut state = TextEditState::load(ctx, id).unwrap_or_default();
+        let c = CCursor::new(char_of_byte(&doc.text, cursor));
+        state.cursor.set_char_range(Some(CCursorRange::one(c)));
+        state.store(ctx, id);
+        doc.sync();
+        Some(cursor)
+    }
+
+    /// Draws the completion list under the cursor and the hover tooltip at
+    /// a resting pointer, once the text field is drawn.
+    pub fn ui(&mut self, ui: &egui::Ui, doc: &Document, output: &TextEditOutput) {
+        self.shown = Some((output.galley.clone(), output.galley_pos));
+        let cursor = output.cursor_range.map(|r| byte_of_char(&doc.text, r.primary.index.0));
+        // The cursor moved away (a click, an arrow key): the list follows
+        // it while it stays in the word, else it closes.
+        if let (Some(list), Some(c)) = (&self.list, cursor)
+            && list.at != c
+        {
+            let start = list.proposals.first().map_or(c, |p| p.replace.start as usize);
+            if c < start || doc.text.get(start..c).is_none_or(|w| w.contains(char::is_whitespace)) {
+                self.list = None;
+            } else {
+                self.open_at(doc, c);
+            }
+        }
+        // Without a cursor (the field let go of the focus as the list was
+        // clicked) the list stays where it was made.
+        if let Some(list) = &self.list {
+            let c = cursor.unwrap_or(list.at);
+            let pos = output.galley.pos_from_cursor(CCursor::new(char_of_byte(&doc.text, c)));
+            let row = pos.translate(output.galley_pos.to_vec2());
+            let (clicked, rect) = list_ui(ui.ctx(), list, row);
+            (self.clicked, self.list_rect) = (clicked, Some(rect));
+        } else {
+            self.list_rect = None;
+        }
+        self.hover_ui(ui, doc, output);
+    }
+
+    /// The hover tooltip, once the pointer has rested on a character.
+    fn hover_ui(&mut self, ui: &egui::Ui, doc: &Document, output: &TextEditOutput) {
+        let Some(pos) = output.response.response.hover_pos() else {
+            self.rest = None;
+            return;
+        };
+        let now = ui.input(|i| i.time);
+        let since = match self.rest {
+            Some((p, t)) if p.distance(pos) < 3.0 => t,
+            _ => {
+                self.rest = Some((pos, now));
+                now
+            }
+        };
+        if now - since < HOVER_REST_SECS {
+            ui.ctx().request_repaint_after_secs((HOVER_REST_SECS - (now - since)) as f32);
+            return;
+        }
+        let local = pos - output.galley_pos;
+        let mut cc = output.galley.cursor_from_pos(local);
+        let x = output.galley.pos_from_cursor(cc).center().x;
+        // The character under the pointer is the one before the nearest
+        // boundary when the pointer is left of it.
+        if x > local.x && cc.index.0 > 0 {
+            cc = CCursor::new(cc.index.0 - 1);
+        }
+        let at = output.galley.pos_from_cursor(cc);
+        let width = ui.fonts_mut(|f| f.glyph_width(&egui::FontId::monospace(13.0), '0'));
+        if local.x < at.left() - 1.0 || local.x > at.left() + width * 1.5 {
+            return; // past the end of the line
+        }
+        let b = byte_of_char(&doc.text, cc.index.0);
+        // A diagnostic there has its own tooltip (the editor's), which wins.
+        if doc.analysis.comp.diagnostics.iter().any(|d| d.span.range().contains(&b)) {
+            return;
+        }
+        let Some(md) = hover_text(doc, b) else { return };
+        egui::Tooltip::always_open(
+            ui.ctx().clone(),
+            ui.layer_id(),
+            egui::Id::unique("skelpad.hover-tooltip"),
+            egui::PopupAnchor::Pointer,
+        )
+        .show(|ui| {
+            ui.set_max_width(480.0);
+            for line in md.lines() {
+                ui.label(markdown_line(ui, line));
+            }
+        });
+    }
+}
+
+/// The list's rows under the cursor's row (`row`, on the screen), or above
+/// it when there is no room below; returns the row clicked and where the
+/// list is.
+fn list_ui(ctx: &egui::Context, list: &List, row: egui::Rect) -> (Option<usize>, egui::Rect) {
+    let mut clicked = None;
+    let first = list.selected.saturating_sub(ROWS - 1);
+    // About one line of body text per row, and one for the count.
+    let height = (list.proposals.len().min(ROWS) + 1) as f32 * 23.0 + 12.0;
+    let below = row.bottom() + height <= ctx.content_rect().bottom();
+    let (at, pivot) = if below {
+        (row.left_bottom(), egui::Align2::LEFT_TOP)
+    } else {
+        (row.left_top(), egui::Align2::LEFT_BOTTOM)
+    };
+    let area = egui::Area::new(egui::Id::unique("skelpad.completion"))
+        .order(egui::Order::Foreground)
+        .pivot(pivot)
+        .fixed_pos(at)
+        .show(ctx, |ui| {
+            egui::Frame::popup(ui.style()).show(ui, |ui| {
+                ui.set_min_width(220.0);
+                for (i, p) in list.proposals.iter().enumerate().skip(first).take(ROWS) {
+                    let row = ui.horizontal(|ui| {
+                        let r = ui.selectable_label(
+                            i == list.selected,
+                            egui::RichText::new(&p.label).monospace(),
+                        );
+                        ui.weak(&p.detail);
+                        r
+                    });
+                    if row.inner.clicked() {
+                        clicked = Some(i);
+                    }
+                }
+                if list.proposals.len() > ROWS {
+                    ui.weak(format!("{} in all: type more to narrow", list.proposals.len()));
+                }
+            });
+        });
+    (clicked, area.response.rect)
+}
+
+/// One line of the hover's Markdown as egui text: `**strong**` and
+/// `` `code` `` styled, the markers and a line's trailing break removed.
+fn markdown_line(ui: &egui::Ui, line: &str) -> LayoutJob {
+    let style = ui.style();
+    let body = egui::TextStyle::Body.resolve(style);
+    let mono = egui::TextStyle::Monospace.resolve(style);
+    let color = ui.visuals().text_color();
+    let strong = ui.visuals().strong_text_color();
+    let mut job = LayoutJob::default();
+    let (mut bold, mut code) = (false, false);
+    let line = line.trim_end_matches(' ');
+    let mut rest = line;
+    while !rest.is_empty() {
+        let next = [rest.find("**"), rest.find('`')].into_iter().flatten().min();
+        let cut = next.unwrap_or(rest.len());
+        let format = TextFormat {
+            font_id: if code { mono.clone() } else { body.clone() },
+            color: if bold { strong } else { color },
+            ..TextFormat::default()
+        };
+        job.append(&rest[..cut], 0.0, format);
+        rest = &rest[cut..];
+        if let Some(r) = rest.strip_prefix("**") {
+            bold = !bold;
+            rest = r;
+        } else if let Some(r) = rest.strip_prefix('`') {
+            code = !code;
+            rest = r;
+        }
+    }
+    job
+}
