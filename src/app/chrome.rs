@@ -120,7 +120,7 @@ impl SkelpadApp {
         ui.horizontal(|ui| {
             if let Some(job) = &self.export_job {
                 let (done, total) = job.progress.get();
-                let stage = job.progress.stage();
+                let stage = job.progress.stage().label();
                 let bar = egui::ProgressBar::new(job.fraction().unwrap_or(0.0))
                     .desired_width(260.0)
                     .text(format!("Exporting {}: {stage} {done}/{total}", job.label));

@@ -3,7 +3,7 @@
 //! output's extension picks the format (`.skf`, `.json` Lottie, `.lottie`,
 //! `.tgs`) unless `--format` names one.
 
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
 use clap::Args;
@@ -11,7 +11,7 @@ use clap::Args;
 use super::{EXIT_ERRORS, EXIT_OK, EXIT_USAGE, read_script, report};
 use crate::check::expect::compile_checked;
 use crate::formats::skf::export::{ExportOptions, Pictures};
-use crate::formats::skf::write::{Stage, export_file};
+use crate::formats::skf::write::export_file;
 use crate::model::Armature;
 
 /// Arguments of `skelpad export`.
@@ -120,14 +120,12 @@ fn repack(args: &ExportArgs, err: &mut dyn Write) -> i32 {
     }
 }
 
-/// Bones from which progress is reported while exporting.
-const PROGRESS_FROM_BONES: usize = 200;
-
 /// Runs an export with pictures from `make_pictures` (given the armature
 /// and the script's folder, where sprite images are looked up). Diagnostics,
 /// warnings and progress go to `err`. Exit codes: 0 written, 1 the script has
 /// errors and `--allow-errors` was not given (nothing written), 2 the export
-/// failed (nothing written).
+/// failed (nothing written). A progress bar is drawn on stderr when it is a
+/// terminal.
 pub fn run(
     args: &ExportArgs,
     make_pictures: &mut dyn FnMut(&Armature, &Path) -> Box<dyn Pictures>,
@@ -202,26 +200,8 @@ pub fn run(
     let arm = &arm;
     let mut pictures = make_pictures(arm, &dir);
     let opts = ExportOptions { skins: args.skins.clone(), pixels_per_unit: args.scale };
-    let loud = arm.skeleton.bones.len() >= PROGRESS_FROM_BONES;
-    let mut last_report = (Stage::Writing, usize::MAX);
-    let mut progress = |stage: Stage, done: usize, total: usize| {
-        if !loud || total == 0 {
-            return true;
-        }
-        // About ten lines per stage.
-        let step = (done * 10 / total).min(10);
-        if (stage, step) != last_report {
-            last_report = (stage, step);
-            let what = match stage {
-                Stage::Animations => "animations",
-                Stage::Pictures => "pictures",
-                Stage::Writing => "writing",
-            };
-            let _ = writeln!(err, "exporting: {what} {done}/{total}");
-        }
-        true
-    };
-    match export_file(arm, &opts, pictures.as_mut(), &args.output, &mut progress) {
+    let progress = super::progress::export_progress(std::io::stderr().is_terminal());
+    match export_file(arm, &opts, pictures.as_mut(), &args.output, &progress) {
         Ok(warnings) => {
             for w in &warnings {
                 let _ = writeln!(err, "warning: {w}");

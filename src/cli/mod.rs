@@ -3,6 +3,7 @@
 pub mod convert;
 pub mod export;
 mod lottie;
+mod progress;
 pub mod render;
 pub mod report;
 mod test;

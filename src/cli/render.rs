@@ -8,9 +8,11 @@ use clap::{Args, Parser};
 
 use super::{EXIT_OK, EXIT_USAGE, find_animation, find_skin, read_script, report};
 use crate::check::expect::compile_checked;
+use crate::formats::export::{ExportError, Progress};
+use crate::formats::frames;
 use crate::model::{AnimId, SkinId};
-use crate::render::export::{self, FrameRenderer, Framing, Settings};
-use crate::render::{RenderCache, Rgba, frame_count, frame_times};
+use crate::render::frames::{FrameRenderer, Framing, Settings};
+use crate::render::{RenderCache, Rgba};
 use crate::runtime::wrap_time;
 use crate::syntax::Diagnostic;
 
@@ -112,30 +114,6 @@ fn parse_background(s: &str) -> Result<Background, String> {
     Ok(Background::Color([c.r, c.g, c.b, c.a].map(|v| v as f32)))
 }
 
-/// Prints `frame i/n`: one updating line on a terminal, a line every tenth
-/// otherwise (logs stay short).
-fn progress_printer<'w>(
-    err: &'w mut dyn Write,
-    tty: bool,
-) -> impl FnMut(usize, usize) -> bool + 'w {
-    let mut last_tenth = 0;
-    move |done, total| {
-        if tty {
-            let _ = write!(err, "\rrendering frame {done}/{total}");
-            if done == total {
-                let _ = writeln!(err);
-            }
-        } else {
-            let tenth = done * 10 / total.max(1);
-            if tenth > last_tenth || done == total {
-                last_tenth = tenth;
-                let _ = writeln!(err, "rendering frame {done}/{total}");
-            }
-        }
-        true
-    }
-}
-
 /// `skelpad render` alone, for parsing its arguments without the rest of
 /// the command line (tests, tools).
 #[derive(Parser, Debug)]
@@ -153,8 +131,9 @@ pub fn run(args: RenderArgs) -> i32 {
     execute(&args, &mut stderr.lock(), tty)
 }
 
-/// Runs `skelpad render` writing its messages to `err` (`tty`: progress as
-/// one updating line); returns the exit code.
+/// Runs `skelpad render` writing its messages to `err` (`tty`: a progress
+/// bar on stderr while frames are drawn); returns the exit code. Frames are
+/// drawn on every thread of the current rayon pool.
 pub fn execute(args: &RenderArgs, err: &mut dyn Write, tty: bool) -> i32 {
     match render(args, err, tty) {
         Ok(()) => EXIT_OK,
@@ -193,7 +172,7 @@ fn render(args: &RenderArgs, err: &mut dyn Write, tty: bool) -> Result<(), Strin
         check_frame_limit(args, a, fps)?;
     }
     let mut renderer = FrameRenderer::new(arm, settings(args, anim, skin), &mut cache)?;
-    let written = write_output(args, &mut renderer, animation, fps, err, tty);
+    let written = write_output(args, &mut renderer, animation, fps, tty);
     report_warnings(args, arm, script.as_ref(), renderer.warnings(), err);
     let files = written.map_err(|e| e.to_string())?;
     let _ = match files.as_slice() {
@@ -284,7 +263,7 @@ fn check_frame_limit(
     a: &crate::model::Animation,
     fps: f64,
 ) -> Result<(), String> {
-    let frames = frame_count(a);
+    let frames = a.frame_count();
     if frames > args.max_frames {
         let flag = if args.frames {
             "--frames"
@@ -326,19 +305,18 @@ fn write_output(
     renderer: &mut FrameRenderer,
     animation: Option<&crate::model::Animation>,
     fps: f64,
-    err: &mut dyn Write,
     tty: bool,
-) -> Result<Vec<PathBuf>, export::ExportError> {
+) -> Result<Vec<PathBuf>, ExportError> {
     let out = &args.output;
     if args.frames || args.sheet || args.gif {
-        let times = animation.map_or_else(|| vec![0.0], frame_times);
-        let mut progress = progress_printer(err, tty);
+        let times = animation.map_or_else(|| vec![0.0], crate::model::Animation::frame_times);
+        let progress = super::progress::export_progress(tty);
         if args.frames {
-            export::write_sequence(renderer, &times, out, &mut progress)
+            frames::write_sequence(renderer, &times, out, &progress)
         } else if args.sheet {
-            export::write_sheet(renderer, &times, fps, out, &mut progress)
+            frames::write_sheet(renderer, &times, fps, out, &progress)
         } else {
-            export::write_gif(renderer, &times, fps, out, &mut progress)
+            frames::write_gif(renderer, &times, fps, out, &progress)
         }
     } else {
         let t = match (args.time, args.frame, animation) {
@@ -346,7 +324,7 @@ fn write_output(
             (None, Some(n), Some(a)) => wrap_time(a, n as f64 / fps, a.looping.unwrap_or(true)),
             _ => 0.0,
         };
-        export::write_png(renderer, t, out, &mut |_, _| true)
+        frames::write_png(renderer, t, out, &Progress::new())
     }
 }
 
