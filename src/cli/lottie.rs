@@ -101,7 +101,8 @@ pub fn run(args: &ExportArgs, format: Format, err: &mut dyn Write) -> i32 {
         Some(Ok(imported)) => Box::new(MemoryPictures::from_skf(&imported, dir)),
         _ => Box::new(FilePictures(dir)),
     };
-    let progress = super::progress::export_progress(std::io::stderr().is_terminal());
+    let progress =
+        super::progress::export_progress(!args.no_bar && std::io::stderr().is_terminal());
     let written = export_file(&arm, &opts, pictures.as_mut(), container, &args.output, &progress);
     match written {
         Ok(lottie) => {

@@ -1,5 +1,6 @@
 //! The `skelpad` command line.
 
+mod batch;
 pub mod convert;
 pub mod export;
 mod lottie;
@@ -159,9 +160,7 @@ where
         Some(Command::Convert(args)) => convert::run(&args, &mut std::io::stderr()),
         Some(Command::Export(args)) => export::run(
             &args,
-            &mut |arm, dir| {
-                Box::new(crate::formats::skf::pictures::RenderedPictures::new(arm, dir))
-            },
+            &|arm, dir| Box::new(crate::formats::skf::pictures::RenderedPictures::new(arm, dir)),
             &mut std::io::stderr(),
         ),
     }

@@ -16,7 +16,7 @@ use crate::render::{RenderCache, Rgba};
 use crate::runtime::wrap_time;
 use crate::syntax::Diagnostic;
 
-#[derive(Args, Debug)]
+#[derive(Args, Clone, Debug)]
 #[command(after_help = "\
 Without --anim, a single picture shows the setup pose; --time, --frame, --frames, --sheet and --gif \
 use the first animation unless --anim names one. Times wrap around the animation (it loops).
@@ -25,10 +25,19 @@ use the first animation unless --anim names one. Times wrap around the animation
 OUT as a grid of frames and OUT with extension .json listing each frame's rectangle; --gif writes a \
 GIF that loops forever at the animation's speed. Files appear only when complete.
 
+With several files, OUT is a folder (made if missing) and each file's output is named after it: \
+OUT/walk.png (--frames: OUT/walk_0000.png, …), OUT/walk.gif. Files and frames are drawn on every core; \
+messages come in the order the files were given.
+
 Exit codes: 0 success, 2 bad arguments, unknown animation or skin, unreadable script or unwritable output.")]
 /// The arguments of `skelpad render`.
 pub struct RenderArgs {
-    /// The script, or a Spriter file (.scml/.scon).
+    /// The scripts, or Spriter files (.scml/.scon); with several, `-o`
+    /// names a folder.
+    #[arg(required = true, num_args = 1.., value_name = "FILE")]
+    files: Vec<PathBuf>,
+    /// The file being rendered (one of `files`).
+    #[arg(skip)]
     file: PathBuf,
     /// Spriter files: the entity (default: the first).
     #[arg(long, value_name = "NAME")]
@@ -61,7 +70,7 @@ pub struct RenderArgs {
     /// Draw the bone overlay.
     #[arg(long)]
     bones: bool,
-    /// Output file.
+    /// Output file (a folder with several input files).
     #[arg(short = 'o', long = "output", value_name = "OUT")]
     output: PathBuf,
     /// Write every frame of the animation as a numbered PNG.
@@ -132,13 +141,45 @@ pub fn run(args: RenderArgs) -> i32 {
 }
 
 /// Runs `skelpad render` writing its messages to `err` (`tty`: a progress
-/// bar on stderr while frames are drawn); returns the exit code. Frames are
-/// drawn on every thread of the current rayon pool.
+/// bar on stderr); returns the exit code. Frames are drawn on every thread
+/// of the current rayon pool, and with several files the files too.
 pub fn execute(args: &RenderArgs, err: &mut dyn Write, tty: bool) -> i32 {
+    if let [file] = args.files.as_slice() {
+        let one = RenderArgs { file: file.clone(), ..args.clone() };
+        return execute_one(&one, err, tty, "");
+    }
+    let ext = if args.gif { "gif" } else { "png" };
+    let outputs = match super::batch::outputs(&args.files, &args.output, ext)
+        .and_then(|o| super::batch::make_dir(&args.output).map(|()| o))
+    {
+        Ok(o) => o,
+        Err(msg) => {
+            let _ = writeln!(err, "error: {msg}");
+            return EXIT_USAGE;
+        }
+    };
+    super::batch::run_each(
+        args.files.len(),
+        |i, messages| {
+            let one = RenderArgs {
+                file: args.files[i].clone(),
+                output: outputs[i].clone(),
+                ..args.clone()
+            };
+            let name = format!("{}: ", one.file.display());
+            execute_one(&one, messages, false, &name)
+        },
+        err,
+    )
+}
+
+/// Renders `args.file`; an error is said after `prefix` (the file's name
+/// when there are several).
+fn execute_one(args: &RenderArgs, err: &mut dyn Write, tty: bool, prefix: &str) -> i32 {
     match render(args, err, tty) {
         Ok(()) => EXIT_OK,
         Err(msg) => {
-            let _ = writeln!(err, "error: {msg}");
+            let _ = writeln!(err, "error: {prefix}{msg}");
             EXIT_USAGE
         }
     }
