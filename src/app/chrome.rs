@@ -379,7 +379,7 @@ impl SkelpadApp {
                 );
                 self.status_details = done.warnings;
             }
-            Err(ExportFailure::Cancelled) => {
+            Err(ExportError::Cancelled) => {
                 self.say(format!("Export of {label} cancelled; nothing was written"), false)
             }
             Err(e) => self.say(format!("Export failed: {e}"), true),

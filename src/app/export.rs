@@ -8,8 +8,7 @@ use std::sync::mpsc::{Receiver, TryRecvError, channel};
 
 use eframe::egui;
 
-use crate::formats::export::ExportError;
-pub use crate::formats::export::Progress;
+pub use crate::formats::export::{ExportError, Progress};
 use crate::formats::frames;
 use crate::model::{AnimId, Armature, SkinId};
 use crate::render::RenderCache;
@@ -17,7 +16,7 @@ use crate::render::frames::{FrameRenderer, Framing, Settings};
 
 /// What the editor exports. A new format plugs in here: one more variant,
 /// its menu label, title and extension, its options in
-/// [`ExportOptions::ui`], and its arm in [`ExportRequest::run`].
+/// [`ExportChoices::ui`], and its arm in [`ExportRequest::run`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ExportKind {
     /// The frame under the playhead, as one PNG.
@@ -95,7 +94,7 @@ impl ExportKind {
 
 /// The choices of the export dialog; kept between exports.
 #[derive(Clone, Debug, PartialEq)]
-pub struct ExportOptions {
+pub struct ExportChoices {
     /// Picture width in pixels.
     pub width: u32,
     /// Picture height in pixels.
@@ -114,9 +113,9 @@ pub struct ExportOptions {
     pub lottie_one: bool,
 }
 
-impl Default for ExportOptions {
+impl Default for ExportChoices {
     fn default() -> Self {
-        ExportOptions {
+        ExportChoices {
             width: 512,
             height: 512,
             fit: true,
@@ -129,7 +128,7 @@ impl Default for ExportOptions {
     }
 }
 
-impl ExportOptions {
+impl ExportChoices {
     /// The options as controls; returns whether the user confirmed.
     pub fn ui(&mut self, ui: &mut egui::Ui, kind: ExportKind) -> Option<bool> {
         let mut answer = None;
@@ -198,7 +197,7 @@ pub struct ExportRequest {
     /// The canvas zoom (for the zoom framing).
     pub zoom: f64,
     /// The dialog's choices.
-    pub options: ExportOptions,
+    pub options: ExportChoices,
     /// Where sprites are found: the script's folder.
     pub image_dir: PathBuf,
     /// The file to write (for sequences, the name the frames are numbered from).
@@ -232,7 +231,7 @@ impl ExportRequest {
         };
         let anim = self.anim.and_then(|a| self.armature.animation(a));
         if self.kind.needs_animation() && anim.is_none() {
-            return Err(ExportFailure::Failed(
+            return Err(ExportError::Cannot(
                 "there is no animation to export: write an `anim` section first".into(),
             ));
         }
@@ -240,7 +239,7 @@ impl ExportRequest {
         let fps = anim.map_or(crate::model::DEFAULT_FPS, |a| a.fps);
         let mut cache = RenderCache::new(&self.image_dir);
         let mut renderer = FrameRenderer::new(&self.armature, settings, &mut cache)
-            .map_err(ExportFailure::Failed)?;
+            .map_err(ExportError::Settings)?;
         let out: &Path = &self.out;
         let written = match self.kind {
             ExportKind::Png | ExportKind::Skf | ExportKind::Lottie => {
@@ -261,7 +260,7 @@ impl ExportRequest {
     fn run_lottie(self, progress: &Progress) -> ExportResult {
         use crate::formats::lottie::{Container, FilePictures, LottieOptions, export_file};
         if self.script_has_errors {
-            return Err(ExportFailure::Failed(
+            return Err(ExportError::Cannot(
                 "the script has errors: fix them before exporting to Lottie".into(),
             ));
         }
@@ -296,7 +295,7 @@ impl ExportRequest {
         if self.script_has_errors {
             // As `skelpad export`: a SkelForm file of a half-valid script
             // would silently lack whatever the errors dropped.
-            return Err(ExportFailure::Failed(
+            return Err(ExportError::Cannot(
                 "the script has errors: fix them before exporting to SkelForm".into(),
             ));
         }
@@ -320,35 +319,8 @@ pub struct ExportDone {
     pub warnings: Vec<String>,
 }
 
-/// Why an export wrote nothing.
-#[derive(Clone, Debug, PartialEq)]
-pub enum ExportFailure {
-    /// Cancelled from the UI.
-    Cancelled,
-    /// It failed; the reason in words.
-    Failed(String),
-}
-
-impl std::fmt::Display for ExportFailure {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            ExportFailure::Cancelled => f.write_str("cancelled; nothing was written"),
-            ExportFailure::Failed(reason) => f.write_str(reason),
-        }
-    }
-}
-
-impl From<ExportError> for ExportFailure {
-    fn from(e: ExportError) -> Self {
-        match e {
-            ExportError::Cancelled => ExportFailure::Cancelled,
-            e => ExportFailure::Failed(e.to_string()),
-        }
-    }
-}
-
 /// The result of an export: what was written, or why nothing was.
-pub type ExportResult = Result<ExportDone, ExportFailure>;
+pub type ExportResult = Result<ExportDone, ExportError>;
 
 /// An export running on its own thread.
 pub struct ExportJob {
@@ -387,7 +359,7 @@ impl ExportJob {
         });
         if let Err(e) = spawned {
             let (tx, rx) = channel();
-            let _ = tx.send(Err(ExportFailure::Failed(format!("cannot start the export: {e}"))));
+            let _ = tx.send(Err(ExportError::Cannot(format!("cannot start the export: {e}"))));
             return ExportJob { label, progress, cancellable: false, result: rx };
         }
         ExportJob { label, progress, cancellable: false, result }
@@ -399,7 +371,7 @@ impl ExportJob {
             Ok(r) => Some(r),
             Err(TryRecvError::Empty) => None,
             Err(TryRecvError::Disconnected) => {
-                Some(Err(ExportFailure::Failed("the export stopped unexpectedly".into())))
+                Some(Err(ExportError::Cannot("the export stopped unexpectedly".into())))
             }
         }
     }
@@ -426,7 +398,7 @@ mod tests {
         let progress = Progress::default();
         progress.cancel();
         let result = request.run(&progress);
-        assert_eq!(result.err(), Some(ExportFailure::Cancelled));
+        assert_eq!(result.err(), Some(ExportError::Cancelled));
         assert!(!out.exists());
         assert_eq!(
             std::fs::read_dir(dir.path()).expect("dir").count(),
@@ -446,7 +418,7 @@ mod tests {
             skin: SkinId(0),
             time_secs: 0.0,
             zoom: 1.0,
-            options: ExportOptions::default(),
+            options: ExportChoices::default(),
             image_dir: dir.to_path_buf(),
             out,
             script_has_errors: false,
@@ -470,7 +442,7 @@ mod tests {
         let progress = Progress::default();
         progress.cancel();
         let result = request(ExportKind::Lottie, out.clone(), dir.path()).run(&progress);
-        assert_eq!(result.err(), Some(ExportFailure::Cancelled));
+        assert_eq!(result.err(), Some(ExportError::Cancelled));
         assert!(!out.exists());
     }
 
@@ -506,7 +478,7 @@ mod tests {
                 }
                 assert_eq!(
                     result.err(),
-                    Some(ExportFailure::Cancelled),
+                    Some(ExportError::Cancelled),
                     "{kind:?} cancelled at report {n}"
                 );
                 assert_eq!(
@@ -535,9 +507,9 @@ mod tests {
             "test".into(),
             move |p| {
                 for i in 0..3 {
-                    step_rx.recv().map_err(|e| ExportFailure::Failed(e.to_string()))?;
+                    step_rx.recv().map_err(|e| ExportError::Cannot(e.to_string()))?;
                     p.set(i + 1, 3);
-                    seen_tx.send(()).map_err(|e| ExportFailure::Failed(e.to_string()))?;
+                    seen_tx.send(()).map_err(|e| ExportError::Cannot(e.to_string()))?;
                 }
                 Ok(ExportDone::default())
             },
@@ -566,7 +538,7 @@ mod tests {
                 for i in 0..3 {
                     p.set(i, 3);
                     // Wait for the test to let the worker go on.
-                    step_rx.recv().map_err(|e| ExportFailure::Failed(e.to_string()))?;
+                    step_rx.recv().map_err(|e| ExportError::Cannot(e.to_string()))?;
                 }
                 p.set(3, 3);
                 Ok(ExportDone { files: vec![PathBuf::from("out.png")], warnings: Vec::new() })
