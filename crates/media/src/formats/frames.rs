@@ -5,8 +5,9 @@
 //! Frames are drawn (and encoded: PNG compression, GIF quantization) on
 //! every thread of the current rayon pool, each thread with a renderer and
 //! cache of its own over the same [`FrameSpec`], a few frames per thread at
-//! a time, so memory stays bounded; they are written in order, so the
-//! files are the same bytes whatever the number of threads.
+//! a time (at most 256 MiB of pictures), so memory stays bounded;
+//! they are written in order, so the files are the same bytes whatever the
+//! number of threads.
 //!
 //! Every file is written atomically (a temporary file in the same folder,
 //! renamed when complete), and a failed or cancelled export leaves none of
@@ -38,8 +39,22 @@ pub fn sequence_path(out: &Path, index: usize, count: usize) -> PathBuf {
 }
 
 /// Frames drawn at once per thread: enough to keep every thread busy
-/// between the in-order writes, few enough to bound memory.
+/// between the in-order writes.
 const FRAMES_PER_THREAD: usize = 4;
+
+/// At most this many bytes of pictures wait to be written, per export (or,
+/// for exports running side by side on the pool's threads, in all).
+const PENDING_BYTES: usize = 256 << 20;
+
+/// How many frames to draw between in-order writes: a few per thread,
+/// fewer for large pictures, at least one.
+fn batch_size(threads: usize, width: u32, height: u32) -> usize {
+    let frame_bytes = (width as usize).saturating_mul(height as usize).saturating_mul(4).max(1);
+    // Called from a pool thread: other exports (the other files of a batch)
+    // may hold as many frames each.
+    let sharing = if rayon::current_thread_index().is_some() { threads } else { 1 };
+    (threads * FRAMES_PER_THREAD).min(PENDING_BYTES / frame_bytes / sharing).max(1)
+}
 
 /// Draws the frame at each of `times` with `renderer`'s spec on every
 /// thread of the current pool, turns each into a `T` with `make` (on the
@@ -60,7 +75,7 @@ pub fn each_frame<T: Send>(
     // its tessellations; a thread only ever locks its own.
     let caches: Vec<Mutex<RenderCache>> =
         (0..threads).map(|_| Mutex::new(renderer.fork_cache())).collect();
-    let batch = threads * FRAMES_PER_THREAD;
+    let batch = batch_size(threads, spec.settings().width, spec.settings().height);
     for (b, chunk) in times.chunks(batch).enumerate() {
         progress.check()?;
         let first = b * batch;

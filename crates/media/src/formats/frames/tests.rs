@@ -194,3 +194,13 @@ fn sheet_grid_is_nearly_square() {
     assert_eq!(sheet_grid(20), (5, 4));
     assert_eq!(sheet_grid(16), (4, 4));
 }
+
+#[test]
+fn batches_keep_every_thread_busy_within_the_memory_budget() {
+    assert_eq!(batch_size(4, 64, 64), 16, "small pictures: four per thread");
+    assert_eq!(batch_size(4, 8192, 8192), 1, "256 MiB pictures: one at a time");
+    assert_eq!(batch_size(8, 4096, 4096), 4, "64 MiB pictures: four fit");
+    // Inside a pool (the files of a batch side by side) the budget is shared.
+    assert_eq!(pool(4).install(|| batch_size(4, 4096, 4096)), 1);
+    assert_eq!(pool(2).install(|| batch_size(2, 512, 512)), 8);
+}
