@@ -137,7 +137,9 @@ pub struct RenderCommand {
 pub fn run(args: RenderArgs) -> i32 {
     let stderr = std::io::stderr();
     let tty = stderr.is_terminal();
-    execute(&args, &mut stderr.lock(), tty)
+    // Not `stderr.lock()`: the progress bar is drawn from the threads that
+    // draw frames, and would wait forever for a lock this thread held.
+    execute(&args, &mut std::io::stderr(), tty)
 }
 
 /// Runs `skelpad render` writing its messages to `err` (`tty`: a progress
