@@ -134,8 +134,13 @@ fn skf_export_1000_bones(bencher: Bencher) {
     let opts = ExportOptions::default();
     bencher.bench(|| {
         let mut pictures = RenderedPictures::new(&arm, std::path::Path::new("."));
-        let export = build(divan::black_box(&arm), &opts, &mut pictures, &mut |_, _, _| true)
-            .expect("export");
+        let export = build(
+            divan::black_box(&arm),
+            &opts,
+            &mut pictures,
+            &skelpad::formats::export::Progress::new(),
+        )
+        .expect("export");
         to_zip(&export).expect("zip")
     });
 }

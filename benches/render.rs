@@ -7,9 +7,10 @@
 
 use divan::Bencher;
 use skelpad::compile::compile;
+use skelpad::formats::frames;
 use skelpad::generate;
 use skelpad::model::{AnimId, Armature, SkinId};
-use skelpad::render::{self, DrawOptions, RenderCache, View, export};
+use skelpad::render::{self, DrawOptions, RenderCache, View};
 use skelpad::runtime::{Pose, evaluate_into, wrap_time};
 
 // Measured with the allocator the skelpad binary uses.
@@ -146,7 +147,7 @@ fn png_frame_512_1000(bencher: Bencher) {
     bencher.bench_local(|| {
         render::build_draw_list_into(&mut list, &arm, &pose, &options, &mut cache);
         let img = render::cpu::render_rgba(&list, &view, SIZE, SIZE, None).expect("renders");
-        export::encode_png(&img).expect("encodes")
+        frames::encode_png(&img).expect("encodes")
     });
 }
 

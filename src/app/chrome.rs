@@ -120,7 +120,7 @@ impl SkelpadApp {
         ui.horizontal(|ui| {
             if let Some(job) = &self.export_job {
                 let (done, total) = job.progress.get();
-                let stage = job.progress.stage();
+                let stage = job.progress.stage().label();
                 let bar = egui::ProgressBar::new(job.fraction().unwrap_or(0.0))
                     .desired_width(260.0)
                     .text(format!("Exporting {}: {stage} {done}/{total}", job.label));
@@ -379,7 +379,7 @@ impl SkelpadApp {
                 );
                 self.status_details = done.warnings;
             }
-            Err(ExportFailure::Cancelled) => {
+            Err(ExportError::Cancelled) => {
                 self.say(format!("Export of {label} cancelled; nothing was written"), false)
             }
             Err(e) => self.say(format!("Export failed: {e}"), true),

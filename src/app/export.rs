@@ -4,17 +4,19 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
 
 use eframe::egui;
 
+pub use crate::formats::export::{ExportError, Progress};
+use crate::formats::frames;
 use crate::model::{AnimId, Armature, SkinId};
-use crate::render::{self, RenderCache};
+use crate::render::RenderCache;
+use crate::render::frames::{FrameRenderer, Framing, Settings};
 
 /// What the editor exports. A new format plugs in here: one more variant,
 /// its menu label, title and extension, its options in
-/// [`ExportOptions::ui`], and its arm in [`ExportRequest::run`].
+/// [`ExportChoices::ui`], and its arm in [`ExportRequest::run`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ExportKind {
     /// The frame under the playhead, as one PNG.
@@ -92,7 +94,7 @@ impl ExportKind {
 
 /// The choices of the export dialog; kept between exports.
 #[derive(Clone, Debug, PartialEq)]
-pub struct ExportOptions {
+pub struct ExportChoices {
     /// Picture width in pixels.
     pub width: u32,
     /// Picture height in pixels.
@@ -111,9 +113,9 @@ pub struct ExportOptions {
     pub lottie_one: bool,
 }
 
-impl Default for ExportOptions {
+impl Default for ExportChoices {
     fn default() -> Self {
-        ExportOptions {
+        ExportChoices {
             width: 512,
             height: 512,
             fit: true,
@@ -126,7 +128,7 @@ impl Default for ExportOptions {
     }
 }
 
-impl ExportOptions {
+impl ExportChoices {
     /// The options as controls; returns whether the user confirmed.
     pub fn ui(&mut self, ui: &mut egui::Ui, kind: ExportKind) -> Option<bool> {
         let mut answer = None;
@@ -195,7 +197,7 @@ pub struct ExportRequest {
     /// The canvas zoom (for the zoom framing).
     pub zoom: f64,
     /// The dialog's choices.
-    pub options: ExportOptions,
+    pub options: ExportChoices,
     /// Where sprites are found: the script's folder.
     pub image_dir: PathBuf,
     /// The file to write (for sequences, the name the frames are numbered from).
@@ -218,62 +220,47 @@ impl ExportRequest {
             let c = egui::Rgba::from(o.background);
             [c.r(), c.g(), c.b(), c.a()]
         });
-        let settings = render::export::Settings {
+        let settings = Settings {
             anim: self.anim,
             skin: self.skin,
             width: o.width,
             height: o.height,
-            framing: if o.fit {
-                render::export::Framing::Fit
-            } else {
-                render::export::Framing::Zoom(self.zoom)
-            },
+            framing: if o.fit { Framing::Fit } else { Framing::Zoom(self.zoom) },
             background,
             bones: o.bones,
         };
         let anim = self.anim.and_then(|a| self.armature.animation(a));
         if self.kind.needs_animation() && anim.is_none() {
-            return Err(ExportFailure::Failed(
+            return Err(ExportError::Cannot(
                 "there is no animation to export: write an `anim` section first".into(),
             ));
         }
-        let times = anim.map(render::frame_times).unwrap_or_default();
+        let times = anim.map(crate::model::Animation::frame_times).unwrap_or_default();
         let fps = anim.map_or(crate::model::DEFAULT_FPS, |a| a.fps);
         let mut cache = RenderCache::new(&self.image_dir);
-        let mut renderer = render::export::FrameRenderer::new(&self.armature, settings, &mut cache)
-            .map_err(ExportFailure::Failed)?;
-        let mut report = |done: usize, total: usize| {
-            progress.set(done, total);
-            !progress.is_cancelled()
-        };
+        let mut renderer = FrameRenderer::new(&self.armature, settings, &mut cache)
+            .map_err(ExportError::Settings)?;
         let out: &Path = &self.out;
         let written = match self.kind {
             ExportKind::Png | ExportKind::Skf | ExportKind::Lottie => {
-                render::export::write_png(&mut renderer, self.time_secs, out, &mut report)
+                frames::write_png(&mut renderer, self.time_secs, out, progress)
             }
-            ExportKind::Sequence => {
-                render::export::write_sequence(&mut renderer, &times, out, &mut report)
-            }
+            ExportKind::Sequence => frames::write_sequence(&mut renderer, &times, out, progress),
             ExportKind::SpriteSheet => {
-                render::export::write_sheet(&mut renderer, &times, fps, out, &mut report)
+                frames::write_sheet(&mut renderer, &times, fps, out, progress)
             }
-            ExportKind::Gif => {
-                render::export::write_gif(&mut renderer, &times, fps, out, &mut report)
-            }
+            ExportKind::Gif => frames::write_gif(&mut renderer, &times, fps, out, progress),
         };
-        let files = written.map_err(|e| match e {
-            render::export::ExportError::Cancelled => ExportFailure::Cancelled,
-            e => ExportFailure::Failed(e.to_string()),
-        })?;
+        let files = written?;
         let warnings = renderer.warnings().iter().map(|w| w.message.clone()).collect();
         Ok(ExportDone { files, warnings })
     }
 
     /// The Lottie export (as `skelpad export OUT.json|.lottie|.tgs`).
     fn run_lottie(self, progress: &Progress) -> ExportResult {
-        use crate::formats::lottie::{Container, FilePictures, LottieOptions, encode, export};
+        use crate::formats::lottie::{Container, FilePictures, LottieOptions, export_file};
         if self.script_has_errors {
-            return Err(ExportFailure::Failed(
+            return Err(ExportError::Cannot(
                 "the script has errors: fix them before exporting to Lottie".into(),
             ));
         }
@@ -294,19 +281,9 @@ impl ExportRequest {
             fit: tgs,
             fps: tgs.then_some(60.0),
         };
-        progress.set_stage("sampling");
         let mut pictures = FilePictures(self.image_dir.clone());
-        let lottie = export(&self.armature, &opts, &mut pictures)
-            .map_err(|e| ExportFailure::Failed(e.to_string()))?;
-        let id = self.out.file_stem().and_then(|s| s.to_str()).unwrap_or("animation");
-        let bytes =
-            encode(&lottie, container, id).map_err(|e| ExportFailure::Failed(e.to_string()))?;
-        if progress.is_cancelled() {
-            return Err(ExportFailure::Cancelled);
-        }
-        progress.set_stage("writing");
-        crate::io::write_atomic(&self.out, &bytes)
-            .map_err(|e| ExportFailure::Failed(e.to_string()))?;
+        let lottie =
+            export_file(&self.armature, &opts, &mut pictures, container, &self.out, progress)?;
         Ok(ExportDone { files: vec![self.out], warnings: lottie.warnings })
     }
 
@@ -318,27 +295,14 @@ impl ExportRequest {
         if self.script_has_errors {
             // As `skelpad export`: a SkelForm file of a half-valid script
             // would silently lack whatever the errors dropped.
-            return Err(ExportFailure::Failed(
+            return Err(ExportError::Cannot(
                 "the script has errors: fix them before exporting to SkelForm".into(),
             ));
         }
         let opts = SkfOptions { skins: Vec::new(), pixels_per_unit: self.options.skf_scale };
         let mut pictures = RenderedPictures::new(&self.armature, &self.image_dir);
-        let mut report = |stage: write::Stage, done: usize, total: usize| {
-            progress.set_stage(match stage {
-                write::Stage::Animations => "animations",
-                write::Stage::Pictures => "pictures",
-                write::Stage::Writing => "writing",
-            });
-            progress.set(done, total);
-            !progress.is_cancelled()
-        };
         let warnings =
-            write::export_file(&self.armature, &opts, &mut pictures, &self.out, &mut report)
-                .map_err(|e| match e {
-                    crate::formats::skf::export::ExportError::Cancelled => ExportFailure::Cancelled,
-                    e => ExportFailure::Failed(e.to_string()),
-                })?;
+            write::export_file(&self.armature, &opts, &mut pictures, &self.out, progress)?;
         Ok(ExportDone {
             files: vec![self.out],
             warnings: warnings.iter().map(ToString::to_string).collect(),
@@ -355,91 +319,8 @@ pub struct ExportDone {
     pub warnings: Vec<String>,
 }
 
-/// Why an export wrote nothing.
-#[derive(Clone, Debug, PartialEq)]
-pub enum ExportFailure {
-    /// Cancelled from the UI.
-    Cancelled,
-    /// It failed; the reason in words.
-    Failed(String),
-}
-
-impl std::fmt::Display for ExportFailure {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            ExportFailure::Cancelled => f.write_str("cancelled; nothing was written"),
-            ExportFailure::Failed(reason) => f.write_str(reason),
-        }
-    }
-}
-
 /// The result of an export: what was written, or why nothing was.
-pub type ExportResult = Result<ExportDone, ExportFailure>;
-
-/// Called after each progress report so the UI repaints (egui's
-/// `Context::request_repaint`, which may be called from any thread).
-type Waker = Box<dyn Fn() + Send + Sync>;
-
-/// Progress shared between a worker and the UI.
-#[derive(Default)]
-pub struct Progress {
-    done: AtomicUsize,
-    total: AtomicUsize,
-    /// What the worker is doing ("pictures"), for exports with stages.
-    stage: std::sync::Mutex<&'static str>,
-    /// Set from the UI; exports stop at their next step and write nothing.
-    cancelled: std::sync::atomic::AtomicBool,
-    /// Wakes the UI after each report.
-    wake: Option<Waker>,
-}
-
-impl Progress {
-    /// Progress that calls `wake` after every report.
-    pub fn with_waker(wake: impl Fn() + Send + Sync + 'static) -> Progress {
-        Progress { wake: Some(Box::new(wake)), ..Progress::default() }
-    }
-
-    /// Reports `done` of `total` steps, and wakes the UI.
-    pub fn set(&self, done: usize, total: usize) {
-        self.total.store(total, Ordering::Relaxed);
-        self.done.store(done, Ordering::Relaxed);
-        self.wake();
-    }
-
-    /// Reports what the worker is doing now ("pictures"), and wakes the UI.
-    pub fn set_stage(&self, stage: &'static str) {
-        if let Ok(mut s) = self.stage.lock() {
-            *s = stage;
-        }
-        self.wake();
-    }
-
-    fn wake(&self) {
-        if let Some(w) = &self.wake {
-            w();
-        }
-    }
-
-    /// The current stage ("" when the export has none).
-    pub fn stage(&self) -> &'static str {
-        self.stage.lock().map_or("", |s| *s)
-    }
-
-    /// Asks the export to stop at its next step; it then writes nothing.
-    pub fn cancel(&self) {
-        self.cancelled.store(true, Ordering::Relaxed);
-    }
-
-    /// Whether [`Progress::cancel`] was called.
-    pub fn is_cancelled(&self) -> bool {
-        self.cancelled.load(Ordering::Relaxed)
-    }
-
-    /// `(done, total)`; total 0 means not known yet.
-    pub fn get(&self) -> (usize, usize) {
-        (self.done.load(Ordering::Relaxed), self.total.load(Ordering::Relaxed))
-    }
-}
+pub type ExportResult = Result<ExportDone, ExportError>;
 
 /// An export running on its own thread.
 pub struct ExportJob {
@@ -461,17 +342,24 @@ impl ExportJob {
         work: impl FnOnce(&Progress) -> ExportResult + Send + 'static,
         wake: impl Fn() + Send + Sync + 'static,
     ) -> ExportJob {
-        let progress = Arc::new(Progress::with_waker(wake));
+        // Every report wakes the UI (egui's `request_repaint` may be called
+        // from any thread), and so does the end.
+        let wake = Arc::new(wake);
+        let on_report = wake.clone();
+        let progress = Arc::new(Progress::with_sink(move |_, _, _| {
+            (*on_report)();
+            true
+        }));
         let (tx, result) = channel();
         let shared = progress.clone();
         let spawned = std::thread::Builder::new().name("export".into()).spawn(move || {
             let out = work(&shared);
             let _ = tx.send(out);
-            shared.wake();
+            (*wake)();
         });
         if let Err(e) = spawned {
             let (tx, rx) = channel();
-            let _ = tx.send(Err(ExportFailure::Failed(format!("cannot start the export: {e}"))));
+            let _ = tx.send(Err(ExportError::Cannot(format!("cannot start the export: {e}"))));
             return ExportJob { label, progress, cancellable: false, result: rx };
         }
         ExportJob { label, progress, cancellable: false, result }
@@ -483,7 +371,7 @@ impl ExportJob {
             Ok(r) => Some(r),
             Err(TryRecvError::Empty) => None,
             Err(TryRecvError::Disconnected) => {
-                Some(Err(ExportFailure::Failed("the export stopped unexpectedly".into())))
+                Some(Err(ExportError::Cannot("the export stopped unexpectedly".into())))
             }
         }
     }
@@ -498,6 +386,7 @@ impl ExportJob {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::atomic::{AtomicUsize, Ordering};
     use std::sync::mpsc::sync_channel;
 
     #[test]
@@ -509,7 +398,7 @@ mod tests {
         let progress = Progress::default();
         progress.cancel();
         let result = request.run(&progress);
-        assert_eq!(result.err(), Some(ExportFailure::Cancelled));
+        assert_eq!(result.err(), Some(ExportError::Cancelled));
         assert!(!out.exists());
         assert_eq!(
             std::fs::read_dir(dir.path()).expect("dir").count(),
@@ -529,7 +418,7 @@ mod tests {
             skin: SkinId(0),
             time_secs: 0.0,
             zoom: 1.0,
-            options: ExportOptions::default(),
+            options: ExportChoices::default(),
             image_dir: dir.to_path_buf(),
             out,
             script_has_errors: false,
@@ -553,7 +442,7 @@ mod tests {
         let progress = Progress::default();
         progress.cancel();
         let result = request(ExportKind::Lottie, out.clone(), dir.path()).run(&progress);
-        assert_eq!(result.err(), Some(ExportFailure::Cancelled));
+        assert_eq!(result.err(), Some(ExportError::Cancelled));
         assert!(!out.exists());
     }
 
@@ -567,8 +456,9 @@ mod tests {
             let out = dir.path().join(format!("a.{}", kind.extension()));
             let reports = std::sync::Arc::new(AtomicUsize::new(0));
             let counter = reports.clone();
-            let progress = Progress::with_waker(move || {
+            let progress = Progress::with_sink(move |_, _, _| {
                 counter.fetch_add(1, Ordering::Relaxed);
+                true
             });
             assert!(request(kind, out.clone(), dir.path()).run(&progress).is_ok(), "{kind:?}");
             assert!(out.exists());
@@ -576,18 +466,9 @@ mod tests {
             let total = reports.load(Ordering::Relaxed);
             assert!(total >= 2, "{kind:?}: {total} reports");
             for n in 0..total.saturating_sub(1) {
-                let seen = std::sync::Arc::new(AtomicUsize::new(0));
-                let progress =
-                    std::sync::Arc::new(std::sync::OnceLock::<std::sync::Weak<Progress>>::new());
-                let (s, p) = (seen.clone(), progress.clone());
-                let real = std::sync::Arc::new(Progress::with_waker(move || {
-                    if s.fetch_add(1, Ordering::Relaxed) == n
-                        && let Some(me) = p.get().and_then(std::sync::Weak::upgrade)
-                    {
-                        me.cancel();
-                    }
-                }));
-                let _ = progress.set(std::sync::Arc::downgrade(&real));
+                let seen = AtomicUsize::new(0);
+                let real =
+                    Progress::with_sink(move |_, _, _| seen.fetch_add(1, Ordering::Relaxed) != n);
                 let result = request(kind, out.clone(), dir.path()).run(&real);
                 if result.is_ok() {
                     // Cancelled after its last stop point: the file is whole.
@@ -597,7 +478,7 @@ mod tests {
                 }
                 assert_eq!(
                     result.err(),
-                    Some(ExportFailure::Cancelled),
+                    Some(ExportError::Cancelled),
                     "{kind:?} cancelled at report {n}"
                 );
                 assert_eq!(
@@ -626,9 +507,9 @@ mod tests {
             "test".into(),
             move |p| {
                 for i in 0..3 {
-                    step_rx.recv().map_err(|e| ExportFailure::Failed(e.to_string()))?;
+                    step_rx.recv().map_err(|e| ExportError::Cannot(e.to_string()))?;
                     p.set(i + 1, 3);
-                    seen_tx.send(()).map_err(|e| ExportFailure::Failed(e.to_string()))?;
+                    seen_tx.send(()).map_err(|e| ExportError::Cannot(e.to_string()))?;
                 }
                 Ok(ExportDone::default())
             },
@@ -657,7 +538,7 @@ mod tests {
                 for i in 0..3 {
                     p.set(i, 3);
                     // Wait for the test to let the worker go on.
-                    step_rx.recv().map_err(|e| ExportFailure::Failed(e.to_string()))?;
+                    step_rx.recv().map_err(|e| ExportError::Cannot(e.to_string()))?;
                 }
                 p.set(3, 3);
                 Ok(ExportDone { files: vec![PathBuf::from("out.png")], warnings: Vec::new() })

@@ -46,7 +46,7 @@ use crate::runtime::{Pose, evaluate_into};
 use canvas::{Canvas, Drawing, Pick, Scene, View};
 use document::Document;
 use editor::Editor;
-use export::{ExportFailure, ExportJob, ExportKind, ExportOptions, ExportRequest};
+use export::{ExportChoices, ExportError, ExportJob, ExportKind, ExportRequest};
 use files::{
     DialogAnswer, DialogRequest, FileDialogs, FileWatcher, PendingDialog, Recovery, RecoveryRecord,
 };
@@ -147,7 +147,7 @@ pub struct SkelpadApp {
     /// The export whose options are being chosen.
     export_dialog: Option<ExportKind>,
     /// The export dialog's choices (kept while the app runs).
-    pub export_options: ExportOptions,
+    pub export_options: ExportChoices,
     /// The export running in the background.
     pub export_job: Option<ExportJob>,
     pending_dialog: Option<(DialogPurpose, DialogRequest, PendingDialog)>,
@@ -242,7 +242,7 @@ impl SkelpadApp {
             key_drag: None,
             dialogs: services.dialogs,
             export_dialog: None,
-            export_options: ExportOptions::default(),
+            export_options: ExportChoices::default(),
             export_job: None,
             pending_dialog: None,
             builtin_dialog: None,

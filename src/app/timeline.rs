@@ -242,7 +242,7 @@ impl Playback {
     pub fn step_frames(&mut self, anim: Option<&Animation>, n: i64) {
         let Some(anim) = anim else { return };
         self.playing = false;
-        let frames = last_frame(anim);
+        let frames = anim.last_frame();
         let mut f = self.frame(anim) + n;
         if self.looping && frames > 0 {
             f = f.rem_euclid(frames);
@@ -265,15 +265,10 @@ impl Playback {
         self.playing = false;
         // When looping the end is the same pose as the start: stop on the
         // last distinct frame instead.
-        let last = last_frame(anim);
+        let last = anim.last_frame();
         let f = if self.looping { (last - 1).max(0) } else { last };
         self.time_secs = f as f64 / anim.fps;
     }
-}
-
-/// The number of the last frame (the animation's duration in frames).
-pub fn last_frame(anim: &Animation) -> i64 {
-    (anim.duration_secs * anim.fps - 1e-6).ceil().max(0.0) as i64
 }
 
 /// What the timeline panel asked for this frame.
@@ -334,7 +329,7 @@ pub fn ui(
         if let Some(a) = anim {
             // Padded to its widest, so that it keeps its width (and the
             // toolbar its rows) while playing.
-            let last = last_frame(a);
+            let last = a.last_frame();
             let digits = last.to_string().len();
             let readout = format!(
                 "{:>7.3} s  frame {:>digits$} / {last}",
@@ -481,7 +476,7 @@ fn scrub_bar(
     let (rect, response) =
         ui.allocate_exact_size(Vec2::new(ui.available_width(), height), Sense::click_and_drag());
     let duration = anim.duration_secs.max(1e-9);
-    let frames = last_frame(anim).max(1);
+    let frames = anim.last_frame().max(1);
     let inner = rect.shrink2(Vec2::new(10.0, 0.0));
     let x_of = |t: f64| inner.left() + (t / duration).clamp(0.0, 1.0) as f32 * inner.width();
     response.widget_info(|| egui::WidgetInfo::slider(true, playback.time_secs, "Scrub bar"));

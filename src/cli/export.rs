@@ -3,7 +3,7 @@
 //! output's extension picks the format (`.skf`, `.json` Lottie, `.lottie`,
 //! `.tgs`) unless `--format` names one.
 
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
 use clap::Args;
@@ -11,19 +11,29 @@ use clap::Args;
 use super::{EXIT_ERRORS, EXIT_OK, EXIT_USAGE, read_script, report};
 use crate::check::expect::compile_checked;
 use crate::formats::skf::export::{ExportOptions, Pictures};
-use crate::formats::skf::write::{Stage, export_file};
+use crate::formats::skf::write::export_file;
 use crate::model::Armature;
 
 /// Arguments of `skelpad export`.
 #[derive(Args, Debug, Clone, PartialEq)]
 pub struct ExportArgs {
-    /// The script, or a Spriter file (.scml/.scon).
+    /// The scripts, or Spriter files (.scml/.scon); with several, `-o`
+    /// names a folder and `--format` the format (default: skf).
+    #[arg(required = true, num_args = 1.., value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+    /// The file being exported (one of `files`).
+    #[arg(skip)]
     pub file: PathBuf,
+    /// No progress bar of its own (a file of a batch, whose bar counts files).
+    #[arg(skip)]
+    pub no_bar: bool,
     /// Spriter files: the entity (default: the first).
     #[arg(long, value_name = "NAME")]
     pub entity: Option<String>,
     /// The file to write (replaced atomically): `.skf` SkelForm, `.json`
-    /// Lottie, `.lottie` dotLottie, `.tgs` Telegram sticker.
+    /// Lottie, `.lottie` dotLottie, `.tgs` Telegram sticker. With several
+    /// files, a folder (made if missing) where each is written as
+    /// `STEM.EXT`.
     #[arg(short = 'o', long = "output", value_name = "OUT")]
     pub output: PathBuf,
     /// The format, whatever the output's extension.
@@ -66,6 +76,16 @@ pub enum Format {
 }
 
 impl Format {
+    /// The extension of its files, without the dot.
+    pub fn extension(self) -> &'static str {
+        match self {
+            Format::Skf => "skf",
+            Format::Lottie => "json",
+            Format::Dotlottie => "lottie",
+            Format::Tgs => "tgs",
+        }
+    }
+
     /// `--format`, else the output's extension (unknown ones: `.skf`).
     pub fn of(args: &ExportArgs) -> Format {
         if let Some(f) = args.format {
@@ -120,19 +140,48 @@ fn repack(args: &ExportArgs, err: &mut dyn Write) -> i32 {
     }
 }
 
-/// Bones from which progress is reported while exporting.
-const PROGRESS_FROM_BONES: usize = 200;
-
 /// Runs an export with pictures from `make_pictures` (given the armature
 /// and the script's folder, where sprite images are looked up). Diagnostics,
 /// warnings and progress go to `err`. Exit codes: 0 written, 1 the script has
 /// errors and `--allow-errors` was not given (nothing written), 2 the export
-/// failed (nothing written).
-pub fn run(
-    args: &ExportArgs,
-    make_pictures: &mut dyn FnMut(&Armature, &Path) -> Box<dyn Pictures>,
-    err: &mut dyn Write,
-) -> i32 {
+/// failed (nothing written). A progress bar is drawn on stderr when it is a
+/// terminal.
+pub fn run(args: &ExportArgs, make_pictures: &MakePictures, err: &mut dyn Write) -> i32 {
+    if let [file] = args.files.as_slice() {
+        return run_one(&ExportArgs { file: file.clone(), ..args.clone() }, make_pictures, err);
+    }
+    let ext = args.format.unwrap_or(Format::Skf).extension();
+    let outputs = match super::batch::outputs(&args.files, &args.output, ext)
+        .and_then(|o| super::batch::make_dir(&args.output).map(|()| o))
+    {
+        Ok(o) => o,
+        Err(msg) => {
+            let _ = writeln!(err, "error: {msg}");
+            return EXIT_USAGE;
+        }
+    };
+    super::batch::run_each(
+        args.files.len(),
+        |i, messages| {
+            let one = ExportArgs {
+                file: args.files[i].clone(),
+                output: outputs[i].clone(),
+                format: Some(args.format.unwrap_or(Format::Skf)),
+                no_bar: true,
+                ..args.clone()
+            };
+            run_one(&one, make_pictures, messages)
+        },
+        err,
+    )
+}
+
+/// Where an export's pictures come from, given the armature and the
+/// script's folder (shared by the threads of a batch).
+pub type MakePictures = dyn Fn(&Armature, &Path) -> Box<dyn Pictures> + Sync;
+
+/// Exports `args.file` to `args.output` (see [`run`]).
+fn run_one(args: &ExportArgs, make_pictures: &MakePictures, err: &mut dyn Write) -> i32 {
     let format = Format::of(args);
     if format != Format::Skf {
         return super::lottie::run(args, format, err);
@@ -202,26 +251,9 @@ pub fn run(
     let arm = &arm;
     let mut pictures = make_pictures(arm, &dir);
     let opts = ExportOptions { skins: args.skins.clone(), pixels_per_unit: args.scale };
-    let loud = arm.skeleton.bones.len() >= PROGRESS_FROM_BONES;
-    let mut last_report = (Stage::Writing, usize::MAX);
-    let mut progress = |stage: Stage, done: usize, total: usize| {
-        if !loud || total == 0 {
-            return true;
-        }
-        // About ten lines per stage.
-        let step = (done * 10 / total).min(10);
-        if (stage, step) != last_report {
-            last_report = (stage, step);
-            let what = match stage {
-                Stage::Animations => "animations",
-                Stage::Pictures => "pictures",
-                Stage::Writing => "writing",
-            };
-            let _ = writeln!(err, "exporting: {what} {done}/{total}");
-        }
-        true
-    };
-    match export_file(arm, &opts, pictures.as_mut(), &args.output, &mut progress) {
+    let progress =
+        super::progress::export_progress(!args.no_bar && std::io::stderr().is_terminal());
+    match export_file(arm, &opts, pictures.as_mut(), &args.output, &progress) {
         Ok(warnings) => {
             for w in &warnings {
                 let _ = writeln!(err, "warning: {w}");
@@ -274,7 +306,7 @@ mod tests {
         let w =
             Wrap::try_parse_from(std::iter::once("export").chain(argv.iter().copied())).unwrap();
         let mut out = Vec::new();
-        let code = run(&w.args, &mut |_, _| Box::new(NoImages), &mut out);
+        let code = run(&w.args, &|_, _| Box::new(NoImages), &mut out);
         (code, String::from_utf8(out).unwrap())
     }
 

@@ -1,11 +1,11 @@
 //! `skelpad export FILE -o OUT.json|.lottie|.tgs`: Lottie export.
 
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 
 use super::export::{ExportArgs, Format};
 use super::{EXIT_ERRORS, EXIT_OK, EXIT_USAGE, report};
 use crate::formats::lottie::{
-    Container, FilePictures, LottieOptions, MemoryPictures, PictureSource, encode, export,
+    Container, FilePictures, LottieOptions, MemoryPictures, PictureSource, export_file,
 };
 use crate::model::Armature;
 
@@ -101,26 +101,14 @@ pub fn run(args: &ExportArgs, format: Format, err: &mut dyn Write) -> i32 {
         Some(Ok(imported)) => Box::new(MemoryPictures::from_skf(&imported, dir)),
         _ => Box::new(FilePictures(dir)),
     };
-    let result = export(&arm, &opts, pictures.as_mut()).and_then(|l| {
-        let id = args.output.file_stem().and_then(|s| s.to_str()).unwrap_or("animation");
-        encode(&l, container, id).map(|bytes| (l, bytes))
-    });
-    let (lottie, bytes) = match result {
-        Ok(x) => x,
-        Err(e) => {
-            let _ = writeln!(
-                err,
-                "error: cannot export `{}`: {e}; nothing was written",
-                args.output.display()
-            );
-            return EXIT_USAGE;
-        }
-    };
-    for w in &lottie.warnings {
-        let _ = writeln!(err, "warning: {w}");
-    }
-    match crate::io::write_atomic(&args.output, &bytes) {
-        Ok(()) => {
+    let progress =
+        super::progress::export_progress(!args.no_bar && std::io::stderr().is_terminal());
+    let written = export_file(&arm, &opts, pictures.as_mut(), container, &args.output, &progress);
+    match written {
+        Ok(lottie) => {
+            for w in &lottie.warnings {
+                let _ = writeln!(err, "warning: {w}");
+            }
             let _ = writeln!(
                 err,
                 "wrote `{}` ({} warning(s))",
@@ -129,8 +117,16 @@ pub fn run(args: &ExportArgs, format: Format, err: &mut dyn Write) -> i32 {
             );
             EXIT_OK
         }
-        Err(e) => {
+        Err(crate::formats::export::ExportError::Io(e)) => {
             let _ = writeln!(err, "error: {e}");
+            EXIT_USAGE
+        }
+        Err(e) => {
+            let _ = writeln!(
+                err,
+                "error: cannot export `{}`: {e}; nothing was written",
+                args.output.display()
+            );
             EXIT_USAGE
         }
     }

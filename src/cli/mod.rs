@@ -1,8 +1,10 @@
 //! The `skelpad` command line.
 
+mod batch;
 pub mod convert;
 pub mod export;
 mod lottie;
+mod progress;
 pub mod render;
 pub mod report;
 mod test;
@@ -158,9 +160,7 @@ where
         Some(Command::Convert(args)) => convert::run(&args, &mut std::io::stderr()),
         Some(Command::Export(args)) => export::run(
             &args,
-            &mut |arm, dir| {
-                Box::new(crate::formats::skf::pictures::RenderedPictures::new(arm, dir))
-            },
+            &|arm, dir| Box::new(crate::formats::skf::pictures::RenderedPictures::new(arm, dir)),
             &mut std::io::stderr(),
         ),
     }

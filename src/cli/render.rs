@@ -8,13 +8,15 @@ use clap::{Args, Parser};
 
 use super::{EXIT_OK, EXIT_USAGE, find_animation, find_skin, read_script, report};
 use crate::check::expect::compile_checked;
+use crate::formats::export::{ExportError, Progress};
+use crate::formats::frames;
 use crate::model::{AnimId, SkinId};
-use crate::render::export::{self, FrameRenderer, Framing, Settings};
-use crate::render::{RenderCache, Rgba, frame_count, frame_times};
+use crate::render::frames::{FrameRenderer, Framing, Settings};
+use crate::render::{RenderCache, Rgba};
 use crate::runtime::wrap_time;
 use crate::syntax::Diagnostic;
 
-#[derive(Args, Debug)]
+#[derive(Args, Clone, Debug)]
 #[command(after_help = "\
 Without --anim, a single picture shows the setup pose; --time, --frame, --frames, --sheet and --gif \
 use the first animation unless --anim names one. Times wrap around the animation (it loops).
@@ -23,10 +25,19 @@ use the first animation unless --anim names one. Times wrap around the animation
 OUT as a grid of frames and OUT with extension .json listing each frame's rectangle; --gif writes a \
 GIF that loops forever at the animation's speed. Files appear only when complete.
 
+With several files, OUT is a folder (made if missing) and each file's output is named after it: \
+OUT/walk.png (--frames: OUT/walk_0000.png, …), OUT/walk.gif. Files and frames are drawn on every core; \
+messages come in the order the files were given.
+
 Exit codes: 0 success, 2 bad arguments, unknown animation or skin, unreadable script or unwritable output.")]
 /// The arguments of `skelpad render`.
 pub struct RenderArgs {
-    /// The script, or a Spriter file (.scml/.scon).
+    /// The scripts, or Spriter files (.scml/.scon); with several, `-o`
+    /// names a folder.
+    #[arg(required = true, num_args = 1.., value_name = "FILE")]
+    files: Vec<PathBuf>,
+    /// The file being rendered (one of `files`).
+    #[arg(skip)]
     file: PathBuf,
     /// Spriter files: the entity (default: the first).
     #[arg(long, value_name = "NAME")]
@@ -59,7 +70,7 @@ pub struct RenderArgs {
     /// Draw the bone overlay.
     #[arg(long)]
     bones: bool,
-    /// Output file.
+    /// Output file (a folder with several input files).
     #[arg(short = 'o', long = "output", value_name = "OUT")]
     output: PathBuf,
     /// Write every frame of the animation as a numbered PNG.
@@ -112,30 +123,6 @@ fn parse_background(s: &str) -> Result<Background, String> {
     Ok(Background::Color([c.r, c.g, c.b, c.a].map(|v| v as f32)))
 }
 
-/// Prints `frame i/n`: one updating line on a terminal, a line every tenth
-/// otherwise (logs stay short).
-fn progress_printer<'w>(
-    err: &'w mut dyn Write,
-    tty: bool,
-) -> impl FnMut(usize, usize) -> bool + 'w {
-    let mut last_tenth = 0;
-    move |done, total| {
-        if tty {
-            let _ = write!(err, "\rrendering frame {done}/{total}");
-            if done == total {
-                let _ = writeln!(err);
-            }
-        } else {
-            let tenth = done * 10 / total.max(1);
-            if tenth > last_tenth || done == total {
-                last_tenth = tenth;
-                let _ = writeln!(err, "rendering frame {done}/{total}");
-            }
-        }
-        true
-    }
-}
-
 /// `skelpad render` alone, for parsing its arguments without the rest of
 /// the command line (tests, tools).
 #[derive(Parser, Debug)]
@@ -150,16 +137,51 @@ pub struct RenderCommand {
 pub fn run(args: RenderArgs) -> i32 {
     let stderr = std::io::stderr();
     let tty = stderr.is_terminal();
-    execute(&args, &mut stderr.lock(), tty)
+    // Not `stderr.lock()`: the progress bar is drawn from the threads that
+    // draw frames, and would wait forever for a lock this thread held.
+    execute(&args, &mut std::io::stderr(), tty)
 }
 
-/// Runs `skelpad render` writing its messages to `err` (`tty`: progress as
-/// one updating line); returns the exit code.
+/// Runs `skelpad render` writing its messages to `err` (`tty`: a progress
+/// bar on stderr); returns the exit code. Frames are drawn on every thread
+/// of the current rayon pool, and with several files the files too.
 pub fn execute(args: &RenderArgs, err: &mut dyn Write, tty: bool) -> i32 {
+    if let [file] = args.files.as_slice() {
+        let one = RenderArgs { file: file.clone(), ..args.clone() };
+        return execute_one(&one, err, tty, "");
+    }
+    let ext = if args.gif { "gif" } else { "png" };
+    let outputs = match super::batch::outputs(&args.files, &args.output, ext)
+        .and_then(|o| super::batch::make_dir(&args.output).map(|()| o))
+    {
+        Ok(o) => o,
+        Err(msg) => {
+            let _ = writeln!(err, "error: {msg}");
+            return EXIT_USAGE;
+        }
+    };
+    super::batch::run_each(
+        args.files.len(),
+        |i, messages| {
+            let one = RenderArgs {
+                file: args.files[i].clone(),
+                output: outputs[i].clone(),
+                ..args.clone()
+            };
+            let name = format!("{}: ", one.file.display());
+            execute_one(&one, messages, false, &name)
+        },
+        err,
+    )
+}
+
+/// Renders `args.file`; an error is said after `prefix` (the file's name
+/// when there are several).
+fn execute_one(args: &RenderArgs, err: &mut dyn Write, tty: bool, prefix: &str) -> i32 {
     match render(args, err, tty) {
         Ok(()) => EXIT_OK,
         Err(msg) => {
-            let _ = writeln!(err, "error: {msg}");
+            let _ = writeln!(err, "error: {prefix}{msg}");
             EXIT_USAGE
         }
     }
@@ -193,7 +215,7 @@ fn render(args: &RenderArgs, err: &mut dyn Write, tty: bool) -> Result<(), Strin
         check_frame_limit(args, a, fps)?;
     }
     let mut renderer = FrameRenderer::new(arm, settings(args, anim, skin), &mut cache)?;
-    let written = write_output(args, &mut renderer, animation, fps, err, tty);
+    let written = write_output(args, &mut renderer, animation, fps, tty);
     report_warnings(args, arm, script.as_ref(), renderer.warnings(), err);
     let files = written.map_err(|e| e.to_string())?;
     let _ = match files.as_slice() {
@@ -284,7 +306,7 @@ fn check_frame_limit(
     a: &crate::model::Animation,
     fps: f64,
 ) -> Result<(), String> {
-    let frames = frame_count(a);
+    let frames = a.frame_count();
     if frames > args.max_frames {
         let flag = if args.frames {
             "--frames"
@@ -326,19 +348,18 @@ fn write_output(
     renderer: &mut FrameRenderer,
     animation: Option<&crate::model::Animation>,
     fps: f64,
-    err: &mut dyn Write,
     tty: bool,
-) -> Result<Vec<PathBuf>, export::ExportError> {
+) -> Result<Vec<PathBuf>, ExportError> {
     let out = &args.output;
     if args.frames || args.sheet || args.gif {
-        let times = animation.map_or_else(|| vec![0.0], frame_times);
-        let mut progress = progress_printer(err, tty);
+        let times = animation.map_or_else(|| vec![0.0], crate::model::Animation::frame_times);
+        let progress = super::progress::export_progress(tty);
         if args.frames {
-            export::write_sequence(renderer, &times, out, &mut progress)
+            frames::write_sequence(renderer, &times, out, &progress)
         } else if args.sheet {
-            export::write_sheet(renderer, &times, fps, out, &mut progress)
+            frames::write_sheet(renderer, &times, fps, out, &progress)
         } else {
-            export::write_gif(renderer, &times, fps, out, &mut progress)
+            frames::write_gif(renderer, &times, fps, out, &progress)
         }
     } else {
         let t = match (args.time, args.frame, animation) {
@@ -346,7 +367,7 @@ fn write_output(
             (None, Some(n), Some(a)) => wrap_time(a, n as f64 / fps, a.looping.unwrap_or(true)),
             _ => 0.0,
         };
-        export::write_png(renderer, t, out, &mut |_, _| true)
+        frames::write_png(renderer, t, out, &Progress::new())
     }
 }
 

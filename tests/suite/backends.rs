@@ -21,7 +21,7 @@ use std::sync::Arc;
 
 use epaint::TextureId;
 use skelpad::compile::compile;
-use skelpad::render::{self, DrawOptions, RenderCache, SpriteImage, View, frame_times};
+use skelpad::render::{self, DrawOptions, RenderCache, SpriteImage, View};
 
 const SS: usize = 4;
 
@@ -154,7 +154,7 @@ fn agreement(
     let comp = compile(&text);
     let arm = &comp.armature;
     let anim_id = anim.map(|n| arm.animation_by_name(n).expect("animation"));
-    let time = anim_id.and_then(|a| arm.animation(a)).map_or(0.0, |a| frame_times(a)[frame]);
+    let time = anim_id.and_then(|a| arm.animation(a)).map_or(0.0, |a| a.frame_times()[frame]);
     let pose = skelpad::runtime::evaluate(arm, anim_id, Default::default(), time);
     let mut cache = RenderCache::new(path.parent().expect("folder"));
     let view = match zoom {

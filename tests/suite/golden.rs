@@ -16,8 +16,8 @@
 use std::path::{Path, PathBuf};
 
 use skelpad::compile::compile;
-use skelpad::render::export::{FrameRenderer, Framing, Settings};
-use skelpad::render::{RenderCache, frame_times};
+use skelpad::render::RenderCache;
+use skelpad::render::frames::{FrameRenderer, Framing, Settings};
 
 const CHANNEL_TOLERANCE: u8 = 8;
 const MAX_DIFFERING: f64 = 0.002;
@@ -144,7 +144,7 @@ fn render(case: &Case) -> image::RgbaImage {
     let skin = case
         .skin
         .map_or(Default::default(), |n| arm.skeleton.skin_by_name(n).expect("skin exists"));
-    let time = anim.and_then(|a| arm.animation(a)).map_or(0.0, |a| frame_times(a)[case.frame]);
+    let time = anim.and_then(|a| arm.animation(a)).map_or(0.0, |a| a.frame_times()[case.frame]);
     let settings = Settings {
         anim,
         skin,

@@ -349,8 +349,13 @@ fn ik_round_trips_through_skelform_files_and_convert() {
         let text = std::fs::read_to_string(root.join(file)).unwrap();
         let arm = compile(&text).armature;
         let mut pictures = RenderedPictures::new(&arm, &root.join("examples"));
-        let export =
-            build(&arm, &ExportOptions::default(), &mut pictures, &mut |_, _, _| true).unwrap();
+        let export = build(
+            &arm,
+            &ExportOptions::default(),
+            &mut pictures,
+            &skelpad::formats::export::Progress::new(),
+        )
+        .unwrap();
         let imp = import_skf(&to_zip(&export).unwrap()).unwrap();
         let conv = convert(&imp, "sprites");
         assert!(

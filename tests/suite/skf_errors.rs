@@ -49,9 +49,14 @@ fn temp_dir(name: &str) -> PathBuf {
 fn a_failed_picture_leaves_no_file_and_names_the_texture() {
     let dir = temp_dir("fail");
     let out = dir.join("robot.skf");
-    let err =
-        export_file(&script(), &ExportOptions::default(), &mut Missing, &out, &mut |_, _, _| true)
-            .unwrap_err();
+    let err = export_file(
+        &script(),
+        &ExportOptions::default(),
+        &mut Missing,
+        &out,
+        &skelpad::formats::export::Progress::new(),
+    )
+    .unwrap_err();
     assert!(matches!(err, ExportError::Picture { .. }), "{err:?}");
     let msg = err.to_string();
     assert!(
@@ -62,8 +67,14 @@ fn a_failed_picture_leaves_no_file_and_names_the_texture() {
     // An older file at the target is left as it was.
     std::fs::write(&out, b"old export").unwrap();
     assert!(
-        export_file(&script(), &ExportOptions::default(), &mut Missing, &out, &mut |_, _, _| true)
-            .is_err()
+        export_file(
+            &script(),
+            &ExportOptions::default(),
+            &mut Missing,
+            &out,
+            &skelpad::formats::export::Progress::new()
+        )
+        .is_err()
     );
     assert_eq!(std::fs::read(&out).unwrap(), b"old export");
     let others: Vec<_> = std::fs::read_dir(&dir)

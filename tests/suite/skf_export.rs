@@ -515,7 +515,7 @@ fn export_armature(name: &str, orig: Armature, dir: &Path, opts: &ExportOptions)
     let sk = &*arm.skeleton;
     let dir = with_sprites(name, &arm, dir);
     let mut pictures = RenderedPictures::new(&arm, &dir);
-    let export = build(&arm, opts, &mut pictures, &mut |_, _, _| true)
+    let export = build(&arm, opts, &mut pictures, &skelpad::formats::export::Progress::new())
         .unwrap_or_else(|e| panic!("{name}: {e}"));
     let warnings = export.warnings.iter().map(|w| w.to_string()).collect();
     let bytes = to_zip(&export).unwrap();

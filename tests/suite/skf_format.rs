@@ -299,7 +299,7 @@ fn whole_exports_have_every_field_and_consistent_pictures() {
             &arm,
             &ExportOptions { pixels_per_unit: k, ..Default::default() },
             &mut pictures,
-            &mut |_, _, _| true,
+            &skelpad::formats::export::Progress::new(),
         )
         .unwrap();
         let skf = read_skf(&to_zip(&export).unwrap()).unwrap_or_else(|e| panic!("{file}:\n{e}"));

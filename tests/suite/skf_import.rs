@@ -570,8 +570,13 @@ fn own_exports_import_back_like_their_scripts() {
         let comp = skelpad::compile::compile(&text);
         let arm = &comp.armature;
         let mut pictures = RenderedPictures::new(arm, &root.join("examples"));
-        let export =
-            build(arm, &ExportOptions::default(), &mut pictures, &mut |_, _, _| true).unwrap();
+        let export = build(
+            arm,
+            &ExportOptions::default(),
+            &mut pictures,
+            &skelpad::formats::export::Progress::new(),
+        )
+        .unwrap();
         let imp = import_skf(&to_zip(&export).unwrap())
             .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         let back = &imp.armature;

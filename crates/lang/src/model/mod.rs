@@ -17,6 +17,7 @@ mod math;
 mod mesh;
 mod physics;
 pub mod spriter;
+mod timing;
 pub mod trig;
 
 use std::sync::Arc;

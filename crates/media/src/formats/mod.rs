@@ -7,9 +7,15 @@
 //!   and scripts that keep one order.
 //! - [`lottie`]: Lottie JSON, dotLottie and Telegram stickers (export).
 //! - [`spriter`]: Spriter's `.scml`/`.scon` read into the model.
+//! - [`export`]: what every export shares: one progress (with its
+//!   cancellation) and one error.
+//! - [`frames`]: rendered frames to files: PNG, PNG sequence, sprite sheet,
+//!   GIF, drawn on every core.
 
 pub mod atlas;
 pub mod draw_order;
+pub mod export;
+pub mod frames;
 pub mod lottie;
 pub mod skf;
 pub mod spriter;

@@ -68,7 +68,7 @@ impl SpriteImage {
 /// Loads sprite images by the name a script gives them, relative to one
 /// folder, and keeps every result (failures too, so a missing file is
 /// reported once per load, not retried each frame).
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct ImageStore {
     dir: PathBuf,
     loaded: HashMap<String, Result<Arc<SpriteImage>, String>>,

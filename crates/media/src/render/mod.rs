@@ -22,26 +22,34 @@
 //! let image = render::cpu::render_rgba(&list, &view, 256, 256, None);
 //! ```
 
+mod animation;
 mod cache;
 pub mod cpu;
 pub mod egui;
-pub mod export;
+pub mod frames;
 mod geometry;
 pub mod images;
+pub mod pick;
 mod tessellate;
+mod view;
 
 use std::ops::Range;
 use std::path::PathBuf;
 use std::sync::Arc;
 
+pub use animation::{
+    BOUNDS_SAMPLES, OnionSkin, animation_bounds, animation_bounds_sampled, build_with_onion_skin,
+    sample_times,
+};
 pub use cache::CacheStats;
 pub use geometry::{AttachmentOutline, OutlineSegment, attachment_outline};
 pub use images::{ImageStore, SpriteImage};
+pub use view::{Bounds, View};
 
 use crate::model::{
-    Affine, AnimId, Armature, AttachmentId, AttachmentKind, BoneId, Color, Skeleton, SkinId, SlotId,
+    Affine, Armature, AttachmentId, AttachmentKind, BoneId, Color, Skeleton, SlotId,
 };
-use crate::runtime::{Pose, evaluate_into, wrap_time};
+use crate::runtime::Pose;
 use cache::{Op, TessCache};
 use geometry::Outline;
 use tessellate::{Mesh, Stroke};
@@ -144,40 +152,6 @@ pub struct DrawList {
     pub items: Vec<DrawItem>,
     /// What could not be drawn, once per slot.
     pub warnings: Vec<RenderWarning>,
-}
-
-/// An axis-aligned box in world units.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Bounds {
-    /// The lowest `[x, y]` (left, bottom).
-    pub min: [f64; 2],
-    /// The highest `[x, y]` (right, top).
-    pub max: [f64; 2],
-}
-
-impl Bounds {
-    /// Extent along x, in world units.
-    pub fn width(&self) -> f64 {
-        self.max[0] - self.min[0]
-    }
-
-    /// Extent along y, in world units.
-    pub fn height(&self) -> f64 {
-        self.max[1] - self.min[1]
-    }
-
-    /// The smallest box holding both.
-    pub fn union(self, other: Bounds) -> Bounds {
-        Bounds {
-            min: [self.min[0].min(other.min[0]), self.min[1].min(other.min[1])],
-            max: [self.max[0].max(other.max[0]), self.max[1].max(other.max[1])],
-        }
-    }
-
-    fn include(acc: &mut Option<Bounds>, x: f64, y: f64) {
-        let b = Bounds { min: [x, y], max: [x, y] };
-        *acc = Some(acc.map_or(b, |a| a.union(b)));
-    }
 }
 
 impl DrawList {
@@ -331,45 +305,6 @@ struct ItemHead {
     color: Rgba,
 }
 
-/// Where world space lands on a picture: world `(x, y)` is pixel
-/// `(origin_px[0] + x·ppu, origin_px[1] − y·ppu)` (pixels grow right and
-/// down, world y grows up). For egui, "pixels" are points.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct View {
-    /// The pixel where world `(0, 0)` lands, from the picture's top-left.
-    pub origin_px: [f64; 2],
-    /// Zoom: pixels per world unit (`ppu` above).
-    pub pixels_per_unit: f64,
-}
-
-impl View {
-    /// The skeleton origin at the center of a `width × height` picture.
-    pub fn centered(width: u32, height: u32, pixels_per_unit: f64) -> View {
-        View { origin_px: [f64::from(width) / 2.0, f64::from(height) / 2.0], pixels_per_unit }
-    }
-
-    /// The largest view that shows `bounds` whole inside `width × height`
-    /// with `margin_px` to spare on every side, centered.
-    pub fn fit(bounds: Bounds, width: u32, height: u32, margin_px: f64) -> View {
-        let (w, h) = (f64::from(width), f64::from(height));
-        let avail = |side: f64| (side - 2.0 * margin_px).max(1.0);
-        let sx = if bounds.width() > 0.0 { avail(w) / bounds.width() } else { f64::INFINITY };
-        let sy = if bounds.height() > 0.0 { avail(h) / bounds.height() } else { f64::INFINITY };
-        let ppu = match sx.min(sy) {
-            s if s.is_finite() && s > 0.0 => s,
-            _ => 1.0,
-        };
-        let cx = (bounds.min[0] + bounds.max[0]) / 2.0;
-        let cy = (bounds.min[1] + bounds.max[1]) / 2.0;
-        View { origin_px: [w / 2.0 - cx * ppu, h / 2.0 + cy * ppu], pixels_per_unit: ppu }
-    }
-
-    /// World → pixel.
-    pub fn to_px(&self, x: f64, y: f64) -> [f64; 2] {
-        [self.origin_px[0] + x * self.pixels_per_unit, self.origin_px[1] - y * self.pixels_per_unit]
-    }
-}
-
 /// How to build a draw list.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DrawOptions {
@@ -439,6 +374,12 @@ impl RenderCache {
     /// add hits and no misses.
     pub fn stats(&self) -> CacheStats {
         self.tess.stats()
+    }
+
+    /// A new cache with the same sprite images (decoded ones shared) and no
+    /// tessellations: for another thread drawing the same armature.
+    pub fn fork(&self) -> RenderCache {
+        RenderCache { images: self.images.clone(), ..RenderCache::new(self.images.dir()) }
     }
 
     /// Zeroes the counters of [`RenderCache::stats`] (the cache itself is kept).
@@ -776,164 +717,6 @@ fn add_overlay(list: &mut DrawList, sk: &Skeleton, pose: &Pose, options: &DrawOp
         };
         list.push_item(head, bases, None);
     }
-}
-
-/// The number of frames of an animation at its frame rate: every whole
-/// frame in [0, duration), at least one.
-pub fn frame_count(anim: &crate::model::Animation) -> u64 {
-    // The language keeps keys within `MAX_KEY_FRAME` frames; the cap only
-    // guards animations from elsewhere.
-    (anim.duration_secs * anim.fps - 1e-9).ceil().clamp(1.0, crate::model::MAX_KEY_FRAME) as u64
-}
-
-/// Times of the frames of an animation at its frame rate: `k / fps` for
-/// every whole frame in [0, duration) (a looping animation's last instant
-/// is its first), or just 0 for an animation without keys.
-pub fn frame_times(anim: &crate::model::Animation) -> Vec<f64> {
-    (0..frame_count(anim)).map(|k| k as f64 / anim.fps).collect()
-}
-
-/// At most about `max` times of an animation that stand for all its frames:
-/// every frame when there are no more than `max`, else its key times (where
-/// poses turn) thinned to half the budget plus evenly spaced frames.
-pub fn sample_times(
-    anim: &crate::model::Animation,
-    skeleton: &crate::model::Skeleton,
-    max: usize,
-) -> Vec<f64> {
-    let max = max.max(2);
-    let frames = frame_count(anim);
-    if frames <= max as u64 {
-        return frame_times(anim);
-    }
-    let keys = anim.key_times(skeleton, None);
-    let half = max / 2;
-    let mut t: Vec<f64> = if keys.len() <= half {
-        keys
-    } else {
-        (0..half).map(|i| keys[i * keys.len() / half]).collect()
-    };
-    let even = (max - t.len()) as u64;
-    t.extend((0..even).map(|i| (i * frames / even) as f64 / anim.fps));
-    t.sort_by(f64::total_cmp);
-    t.dedup();
-    t
-}
-
-/// How many poses [`animation_bounds`] looks at, at most: as many frames as
-/// `skelpad render` writes without `--max-frames`, so what it renders is
-/// framed exactly.
-pub const BOUNDS_SAMPLES: usize = 10_000;
-
-/// The box around everything an animation draws at each of its frames (or
-/// the setup pose when `anim` is `None`), so a framing that fits it does not
-/// jitter from frame to frame. Longer animations are sampled (see
-/// [`animation_bounds_sampled`] with [`BOUNDS_SAMPLES`]).
-pub fn animation_bounds(
-    armature: &Armature,
-    anim: Option<AnimId>,
-    skin: SkinId,
-    options: &DrawOptions,
-    cache: &mut RenderCache,
-) -> Option<Bounds> {
-    animation_bounds_sampled(armature, anim, skin, options, cache, BOUNDS_SAMPLES)
-}
-
-/// [`animation_bounds`] over at most about `max_samples` poses ([`sample_times`]).
-pub fn animation_bounds_sampled(
-    armature: &Armature,
-    anim: Option<AnimId>,
-    skin: SkinId,
-    options: &DrawOptions,
-    cache: &mut RenderCache,
-    max_samples: usize,
-) -> Option<Bounds> {
-    let animation = anim.and_then(|a| armature.animation(a));
-    let times =
-        animation.map_or_else(|| vec![0.0], |a| sample_times(a, &armature.skeleton, max_samples));
-    let mut pose = Pose::default();
-    let mut list = DrawList::default();
-    let mut acc: Option<Bounds> = None;
-    for t in times {
-        evaluate_into(&mut pose, armature, animation, skin, t);
-        build_draw_list_into(&mut list, armature, &pose, options, cache);
-        if let Some(b) = list.bounds() {
-            acc = Some(acc.map_or(b, |a| a.union(b)));
-        }
-    }
-    acc
-}
-
-/// Onion skin: ghost frames before and after the current time.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct OnionSkin {
-    /// Ghost frames before the current time.
-    pub before: u32,
-    /// Ghost frames after it.
-    pub after: u32,
-    /// Time between ghosts; `None` means one frame of the animation.
-    pub step_secs: Option<f64>,
-    /// Alpha of the nearest ghost; farther ones fade linearly.
-    pub opacity: f32,
-    /// Tint of earlier ghosts (its alpha is how strongly it replaces the colors).
-    pub before_tint: Rgba,
-    /// Tint of later ghosts.
-    pub after_tint: Rgba,
-    /// Ghost times wrap around the animation (else they are clamped to it).
-    pub looping: bool,
-}
-
-impl Default for OnionSkin {
-    fn default() -> Self {
-        OnionSkin {
-            before: 2,
-            after: 2,
-            step_secs: None,
-            opacity: 0.35,
-            before_tint: [1.0, 0.2, 0.2, 0.5],
-            after_tint: [0.2, 0.8, 0.2, 0.5],
-            looping: true,
-        }
-    }
-}
-
-/// The draw list of `anim` at `time_secs` with onion-skin ghosts behind it:
-/// the farthest ghosts first, then the nearer ones, then the frame itself
-/// (with its overlay if `options.bones`). Ghosts never show the overlay.
-pub fn build_with_onion_skin(
-    armature: &Armature,
-    anim: AnimId,
-    skin: SkinId,
-    time_secs: f64,
-    onion: &OnionSkin,
-    options: &DrawOptions,
-    cache: &mut RenderCache,
-) -> DrawList {
-    let animation = armature.animation(anim);
-    let mut pose = Pose::default();
-    let mut list = DrawList::default();
-    if let Some(a) = animation {
-        let step = onion.step_secs.filter(|s| s.is_finite() && *s > 0.0).unwrap_or(1.0 / a.fps);
-        let ghost_options = DrawOptions { bones: false, ..*options };
-        let ghosts = |n: u32, sign: f64, tint: Rgba| {
-            (1..=n).rev().map(move |k| (time_secs + sign * f64::from(k) * step, k, n, tint))
-        };
-        let order = ghosts(onion.before, -1.0, onion.before_tint).chain(ghosts(
-            onion.after,
-            1.0,
-            onion.after_tint,
-        ));
-        for (t, k, n, tint) in order {
-            evaluate_into(&mut pose, armature, Some(a), skin, wrap_time(a, t, onion.looping));
-            let ghost = build_draw_list(armature, &pose, &ghost_options, cache);
-            let fade = 1.0 - (k - 1) as f32 / n as f32;
-            list.append_ghost(&ghost, tint, onion.opacity * fade);
-        }
-    }
-    let t = animation.map_or(time_secs, |a| wrap_time(a, time_secs, onion.looping));
-    evaluate_into(&mut pose, armature, animation, skin, t);
-    list.append(&build_draw_list(armature, &pose, options, cache));
-    list
 }
 
 #[cfg(test)]

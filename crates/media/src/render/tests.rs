@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::compile::compile;
-use crate::model::BoneTransform;
+use crate::model::{AnimId, BoneTransform, SkinId};
 use crate::runtime::{Pose, evaluate};
 
 fn armature(text: &str) -> Armature {
@@ -335,11 +335,11 @@ fn animation_bounds_cover_every_frame() {
 fn frame_times_cover_one_loop() {
     let mut a = crate::model::Animation::empty("a", 20.0);
     a.duration_secs = 1.0;
-    let t = frame_times(&a);
+    let t = a.frame_times();
     assert_eq!(t.len(), 20);
     assert!(close(t[19], 0.95, 1e-12));
     a.duration_secs = 0.0;
-    assert_eq!(frame_times(&a), vec![0.0]);
+    assert_eq!(a.frame_times(), vec![0.0]);
 }
 
 #[test]

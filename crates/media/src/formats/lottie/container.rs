@@ -24,7 +24,7 @@ pub const TGS_MAX_BYTES: usize = 64 * 1024;
 /// The bytes of the file; a `.tgs` that misses one of Telegram's limits is
 /// refused with the reason.
 pub fn encode(lottie: &Lottie, container: Container, id: &str) -> Result<Vec<u8>, LottieError> {
-    let io = |e: std::io::Error| LottieError::Io(format!("cannot encode: {e}"));
+    let io = |e: std::io::Error| LottieError::Encode(format!("cannot encode: {e}"));
     match container {
         Container::Json => to_bytes(&lottie.json),
         Container::DotLottie => {
@@ -40,8 +40,9 @@ pub fn encode(lottie: &Lottie, container: Container, id: &str) -> Result<Vec<u8>
             let mut zip = zip::ZipWriter::new(&mut buf);
             let opts = zip::write::SimpleFileOptions::default()
                 .compression_method(zip::CompressionMethod::Deflated);
-            let zerr =
-                |e: zip::result::ZipError| LottieError::Io(format!("cannot write the zip: {e}"));
+            let zerr = |e: zip::result::ZipError| {
+                LottieError::Encode(format!("cannot write the zip: {e}"))
+            };
             zip.start_file("manifest.json", opts).map_err(zerr)?;
             zip.write_all(manifest.to_string().as_bytes()).map_err(io)?;
             zip.start_file(format!("animations/{id}.json"), opts).map_err(zerr)?;
@@ -73,7 +74,7 @@ pub fn encode(lottie: &Lottie, container: Container, id: &str) -> Result<Vec<u8>
 /// draws nothing when `ty` comes after the others.
 pub fn to_bytes(doc: &serde_json::Value) -> Result<Vec<u8>, LottieError> {
     let mut out = Vec::new();
-    write_value(&mut out, doc).map_err(|e| LottieError::Io(format!("cannot encode: {e}")))?;
+    write_value(&mut out, doc).map_err(|e| LottieError::Encode(format!("cannot encode: {e}")))?;
     Ok(out)
 }
 

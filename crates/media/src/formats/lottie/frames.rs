@@ -47,8 +47,8 @@ impl Plan {
         let mut offset = 0usize;
         for &id in ids {
             let Some(a) = arm.animation(id) else { continue };
-            let n = (a.duration_secs * fps - 1e-9).ceil().max(1.0);
-            if !n.is_finite() || n > MAX_FRAMES as f64 {
+            let n = a.frame_count_at(fps);
+            if n > MAX_FRAMES as u64 {
                 return Err(LottieError::Cannot(format!(
                     "animation `{}` is too long: {n} frames (at most {MAX_FRAMES})",
                     a.name

@@ -25,6 +25,7 @@
 //! **Time.** Every animation is sampled at every frame; the animations lie
 //! one after another on the composition's timeline, each a marker.
 
+use crate::formats::export::{Progress, Stage};
 use crate::model::{AnimId, Armature, SkinId};
 
 mod container;
@@ -51,51 +52,9 @@ pub struct LottieOptions {
     pub fps: Option<f64>,
 }
 
-/// Why an export was refused; nothing is written.
-#[derive(Clone, Debug, PartialEq)]
-pub enum LottieError {
-    /// `--anim` names no animation.
-    UnknownAnimation {
-        /// The name asked for.
-        name: String,
-        /// The animations there are.
-        known: Vec<String>,
-    },
-    /// `--skin` names no skin.
-    UnknownSkin {
-        /// The name asked for.
-        name: String,
-        /// The skins there are.
-        known: Vec<String>,
-    },
-    /// Something Lottie cannot say, or a limit of the export.
-    Cannot(String),
-    /// A limit of the container (`.tgs`) is not met.
-    Limit(String),
-    /// Encoding or writing failed.
-    Io(String),
-}
-
-impl std::fmt::Display for LottieError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let list = |v: &[String]| {
-            if v.is_empty() {
-                "none".to_string()
-            } else {
-                v.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
-            }
-        };
-        match self {
-            LottieError::UnknownAnimation { name, known } => {
-                write!(f, "there is no animation `{name}` (animations: {})", list(known))
-            }
-            LottieError::UnknownSkin { name, known } => {
-                write!(f, "there is no skin `{name}` (skins: {})", list(known))
-            }
-            LottieError::Cannot(m) | LottieError::Limit(m) | LottieError::Io(m) => f.write_str(m),
-        }
-    }
-}
+/// Why a Lottie export was refused (nothing is written): the exporters'
+/// one error, under the name this module has always used.
+pub type LottieError = crate::formats::export::ExportError;
 
 /// A picture's bytes for a sprite: the encoded file and its size in pixels.
 #[derive(Clone, Debug)]
@@ -263,6 +222,31 @@ pub fn export(
     let has_images = out.has_images();
     let json = out.document(&bones, picture_layers, &baked);
     Ok(Lottie { json, warnings, baked, has_images, view: view.to_array() })
+}
+
+/// Exports to `out` atomically, in the container its caller chose (the
+/// file's stem is a dotLottie's animation id): the document is built
+/// ([`Stage::Animations`]), encoded and written ([`Stage::Writing`]).
+/// Cancelling stops it before it writes; it never leaves a part file.
+pub fn export_file(
+    arm: &Armature,
+    opts: &LottieOptions,
+    pictures: &mut dyn PictureSource,
+    container: Container,
+    out: &std::path::Path,
+    progress: &Progress,
+) -> Result<Lottie, LottieError> {
+    progress.start(Stage::Animations, 1);
+    progress.check()?;
+    let lottie = export(arm, opts, pictures)?;
+    progress.start(Stage::Writing, 1);
+    progress.check()?;
+    let id = out.file_stem().and_then(|s| s.to_str()).unwrap_or("animation");
+    let bytes = encode(&lottie, container, id)?;
+    progress.check()?;
+    crate::io::write_atomic(out, &bytes)?;
+    progress.set(1, 1);
+    Ok(lottie)
 }
 
 /// The animations' names in the order they lie on the timeline (for the

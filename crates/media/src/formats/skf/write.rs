@@ -5,8 +5,8 @@ use std::io::Write;
 use std::path::Path;
 
 use super::export::{
-    ExportError, ExportOptions, MeshUv, PictureJob, Pictures, Plan, Raster, TextureSource, Warning,
-    plan_with_progress,
+    ExportError, ExportOptions, MeshUv, PictureJob, Pictures, Plan, Progress, Raster, Stage,
+    TextureSource, Warning, plan_with_progress,
 };
 use super::*;
 use crate::formats::atlas;
@@ -30,17 +30,6 @@ pub struct Export {
     pub thumbnail: Raster,
     /// What could not be carried over exactly.
     pub warnings: Vec<Warning>,
-}
-
-/// Export stages, for progress reports.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Stage {
-    /// Keying the animations.
-    Animations,
-    /// Drawing and packing the pictures.
-    Pictures,
-    /// Zipping and writing the file.
-    Writing,
 }
 
 /// Makes a picture centered on its origin by adding transparent margins, so
@@ -92,29 +81,14 @@ pub fn cover(r: &Raster, points: impl Iterator<Item = (f64, f64)>) -> Raster {
     Raster { width: nw, height: nh, rgba, pivot: (r.pivot.0 + l as f64, r.pivot.1 + t as f64) }
 }
 
-/// Reports progress: (stage, steps done, steps in it). Returning `false`
-/// stops the export at the next step with [`ExportError::Cancelled`].
-pub type Progress<'p> = &'p mut dyn FnMut(Stage, usize, usize) -> bool;
-
-/// Calls `progress`, turning a stop into [`ExportError::Cancelled`].
-fn report(
-    progress: &mut dyn FnMut(Stage, usize, usize) -> bool,
-    stage: Stage,
-    done: usize,
-    total: usize,
-) -> Result<(), ExportError> {
-    if progress(stage, done, total) { Ok(()) } else { Err(ExportError::Cancelled) }
-}
-
 /// Runs a whole export in memory.
 pub fn build(
     arm: &Armature,
     opts: &ExportOptions,
     pictures: &mut dyn Pictures,
-    progress: Progress,
+    progress: &Progress,
 ) -> Result<Export, ExportError> {
-    let plan =
-        plan_with_progress(arm, opts, &mut |done, total| progress(Stage::Animations, done, total))?;
+    let plan = plan_with_progress(arm, opts, progress)?;
     finish(arm, opts, plan, pictures, progress)
 }
 
@@ -139,7 +113,7 @@ pub fn finish(
     opts: &ExportOptions,
     plan: Plan,
     pictures: &mut dyn Pictures,
-    progress: Progress,
+    progress: &Progress,
 ) -> Result<Export, ExportError> {
     let Plan { mut armature, jobs, style_textures, mesh_uvs, mut warnings, skins } = plan;
     let k = opts.pixels_per_unit;
@@ -158,8 +132,9 @@ pub fn finish(
     // The shared transparent texture for hidden attachments (and for
     // attachments that turn out to draw nothing).
     let blank = || Raster { width: 1, height: 1, rgba: vec![0; 4], pivot: (0.5, 0.5) };
+    progress.start(Stage::Pictures, jobs.len());
     for (i, job) in jobs.iter().enumerate() {
-        report(progress, Stage::Pictures, i, jobs.len())?;
+        progress.check()?;
         let name = &job_names[i];
         let fail = |reason: String| ExportError::Picture { texture: name.clone(), reason };
         let raster = match job {
@@ -190,8 +165,8 @@ pub fn finish(
             }
         };
         rasters.push(raster);
+        progress.step()?;
     }
-    report(progress, Stage::Pictures, jobs.len(), jobs.len())?;
     warnings.extend(pictures.take_warnings());
     let empty = rasters.len();
     rasters.push(blank());
@@ -386,15 +361,16 @@ pub fn export_file(
     opts: &ExportOptions,
     pictures: &mut dyn Pictures,
     path: &Path,
-    progress: Progress,
+    progress: &Progress,
 ) -> Result<Vec<Warning>, ExportError> {
     let e = build(arm, opts, pictures, progress)?;
-    report(progress, Stage::Writing, 0, 1)?;
+    progress.start(Stage::Writing, 1);
+    progress.check()?;
     let bytes = to_zip(&e)?;
     // The last stop point: once the file is being written it is finished.
-    report(progress, Stage::Writing, 0, 1)?;
+    progress.check()?;
     crate::io::write_atomic(path, &bytes).map_err(ExportError::Io)?;
-    let _ = progress(Stage::Writing, 1, 1);
+    progress.set(1, 1);
     Ok(e.warnings)
 }
 

@@ -93,88 +93,10 @@ impl std::fmt::Display for Warning {
     }
 }
 
-/// Why an export failed.
-#[derive(Clone, Debug, PartialEq)]
-pub enum ExportError {
-    /// A `--skin` name that is not a skin of the armature.
-    UnknownSkin {
-        /// The name asked for.
-        name: String,
-        /// The armature's skins.
-        known: Vec<String>,
-    },
-    /// The scale is not a positive finite number.
-    BadScale(f64),
-    /// A picture could not be made (a missing sprite image, …).
-    Picture {
-        /// The picture's texture name (`SLOT.ATTACHMENT`).
-        texture: String,
-        /// Why, from the picture source.
-        reason: String,
-    },
-    /// A texture is larger than an atlas page may be.
-    AtlasTooLarge {
-        /// The picture's texture name.
-        texture: String,
-        /// Its width in pixels (padding included).
-        width: u32,
-        /// Its height in pixels (padding included).
-        height: u32,
-        /// The largest side of an atlas page.
-        max: u32,
-    },
-    /// An animation too long to bake.
-    TooLong {
-        /// The animation's name.
-        animation: String,
-        /// How many frames it would take.
-        frames: u64,
-    },
-    /// Encoding a picture or the zip failed.
-    Encode(String),
-    /// Writing the file failed.
-    Io(crate::io::IoError),
-    /// The progress callback asked to stop; nothing was written.
-    Cancelled,
-}
-
-impl std::fmt::Display for ExportError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            ExportError::UnknownSkin { name, known } => {
-                write!(
-                    f,
-                    "there is no skin `{name}`; skins: {}",
-                    known.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ")
-                )
-            }
-            ExportError::BadScale(k) => {
-                write!(f, "the scale must be a positive number of pixels per unit, not {k}")
-            }
-            ExportError::Picture { texture, reason } => {
-                write!(f, "cannot make the picture of `{texture}`: {reason}")
-            }
-            ExportError::AtlasTooLarge { texture, width, height, max } => write!(
-                f,
-                "atlas too large: the texture of `{texture}` is {width}×{height} pixels, more than the {max}×{max} an atlas page may hold; use a smaller --scale"
-            ),
-            ExportError::TooLong { animation, frames } => {
-                write!(
-                    f,
-                    "animation `{animation}` is {frames} frames long, more than the {MAX_FRAMES} that can be exported"
-                )
-            }
-            ExportError::Encode(reason) => f.write_str(reason),
-            ExportError::Io(e) => e.fmt(f),
-            ExportError::Cancelled => f.write_str("the export was cancelled; nothing was written"),
-        }
-    }
-}
-
-impl std::error::Error for ExportError {}
+pub use crate::formats::export::{ExportError, Progress, Stage};
 
 /// The longest animation (in frames) the exporter bakes.
-pub const MAX_FRAMES: u64 = 100_000;
+pub const MAX_FRAMES: u64 = crate::formats::export::MAX_SKF_FRAMES;
 
 /// An RGBA picture with straight (not premultiplied) alpha, top row first.
 #[derive(Clone, Debug, PartialEq)]
@@ -298,15 +220,15 @@ fn resolve_skins(sk: &Skeleton, names: &[String]) -> Result<Vec<SkinId>, ExportE
 
 /// Plans an export: everything but the pictures.
 pub fn plan(arm: &Armature, opts: &ExportOptions) -> Result<Plan, ExportError> {
-    plan_with_progress(arm, opts, &mut |_, _| true)
+    plan_with_progress(arm, opts, &Progress::new())
 }
 
-/// [`plan`], reporting (animations done, animations) as it goes; the
-/// callback returns `false` to stop ([`ExportError::Cancelled`]).
+/// [`plan`], reporting the animations keyed as [`Stage::Animations`]; stops
+/// with [`ExportError::Cancelled`] at the next animation once cancelled.
 pub fn plan_with_progress(
     arm: &Armature,
     opts: &ExportOptions,
-    progress: &mut dyn FnMut(usize, usize) -> bool,
+    progress: &Progress,
 ) -> Result<Plan, ExportError> {
     let k = opts.pixels_per_unit;
     if !(k.is_finite() && k > 0.0) {
@@ -379,18 +301,14 @@ pub fn plan_with_progress(
     let mut mesh_uvs = Vec::new();
     let mesh_jobs = write_visuals(&ctx, meshes, &mut out, &mut jobs, &mut mesh_uvs);
     let style_textures = write_styles(&mut ctx, &mut out, &mut jobs, mesh_jobs);
-    let total = arm.animations.len();
+    progress.start(Stage::Animations, arm.animations.len());
+    progress.check()?;
     let mut fitter = Fitter::default();
     for (i, anim) in arm.animations.iter().enumerate() {
-        if !progress(i, total) {
-            return Err(ExportError::Cancelled);
-        }
         if let Some(a) = export_animation(&mut ctx, anim, i, &out, &mut fitter)? {
             out.animations.push(a);
         }
-    }
-    if !progress(total, total) {
-        return Err(ExportError::Cancelled);
+        progress.step()?;
     }
     for (j, b) in ctx.bones.iter().enumerate() {
         if setup_t.sheared[j] {
