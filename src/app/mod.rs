@@ -332,22 +332,23 @@ impl SkelpadApp {
         self.builtin_dialog_ui(&ctx);
         egui::Panel::top("menu").show(ui, |ui| self.menu_bar(ui));
         egui::Panel::bottom("status").show(ui, |ui| self.status_bar(ui));
-        // In a small window the script takes less than half the width at
-        // first, leaving the stage room, and at most 55% of it when the
-        // window shrinks later.
+        // In a small window the outline and the script take less than half
+        // the width at first, leaving the stage room, and never so much
+        // that the stage has less than 260 points (each keeps its minimum).
         let width = ui.available_width();
-        let editor_width = (width * 0.45).clamp(200.0, 520.0);
         if self.settings.view.show_outline {
             egui::Panel::left("outline")
                 .resizable(true)
-                .default_size(200.0)
-                .size_range(120.0..=600.0)
+                .default_size((width * 0.2).clamp(120.0, 200.0))
+                .size_range(120.0..=(width * 0.3).clamp(120.0, 600.0))
                 .show(ui, |ui| self.outline_panel(ui));
         }
+        let rest = ui.available_width();
+        let editor_width = (rest * 0.45).clamp(200.0, 520.0);
         egui::Panel::left("editor")
             .resizable(true)
             .default_size(editor_width)
-            .size_range(200.0..=(width * 0.55).clamp(200.0, 1400.0))
+            .size_range(200.0..=(rest * 0.55).min(rest - 260.0).clamp(200.0, 1400.0))
             .show(ui, |ui| self.editor_panel(ui));
         egui::CentralPanel::default().frame(egui::Frame::NONE).show(ui, |ui| self.stage(ui, &ctx));
         self.end_frame(&ctx);

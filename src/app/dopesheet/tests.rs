@@ -213,3 +213,49 @@ fn the_walk_cycle_moves_a_key_and_keeps_the_others() {
     // Only the two advances around the key changed.
     assert_eq!(out.replace("r 25 14:> -25 20:> 25", "r 25 --> -25 --> 25"), text);
 }
+
+#[test]
+fn a_first_key_placed_by_a_frame_option_goes_back_to_the_start() {
+    let text = format!("{RIG}\ta\n\t\tr 4:> 0 --> 30\n");
+    // Onto frame 0: the option goes, the next key stays at 14.
+    let out = moved(&text, 0, 0, 0.0).unwrap();
+    assert_eq!(out, format!("{RIG}\ta\n\t\tr 0 14:> 30\n"));
+    assert_eq!(frames(&out), vec![vec![0.0, 14.0]]);
+    // Between: the option's frame changes.
+    let out = moved(&text, 0, 0, 2.0).unwrap();
+    assert_eq!(frames(&out), vec![vec![2.0, 14.0]]);
+    // Its step and easing stay when its frame goes.
+    let text = format!("{RIG}\ta\n\t\tr 4:3:so> 0 -> 30\n");
+    let out = moved(&text, 0, 0, 0.0).unwrap();
+    assert_eq!(out, format!("{RIG}\ta\n\t\tr :3:so> 0 7:> 30\n"));
+    assert_eq!(frames(&out), vec![vec![0.0, 7.0]]);
+    // A relative start shrinks.
+    let text = format!("{RIG}\ta\n\t\tr +4:> 0 -> 30\n");
+    assert_eq!(frames(&moved(&text, 0, 0, 1.0).unwrap()), vec![vec![1.0, 9.0]]);
+}
+
+#[test]
+fn a_first_key_where_its_timeline_starts_cannot_go_earlier() {
+    let text = "skeleton\n\ta l10\nanim \"m\" 20fps\n\ta 4:\n\t\tr 0 -> 30\n";
+    let err = moved(text, 0, 0, 1.0).unwrap_err();
+    assert!(err.contains("starts at frame 4"), "{err}");
+    assert!(moved(text, 0, 0, 6.0).is_ok());
+}
+
+#[test]
+fn an_inserted_value_is_what_the_animation_has_there() {
+    let at = |line: &str, frame: f64| {
+        let text = format!("{RIG}\ta\n\t\t{line}\n");
+        let comp = compile(&text);
+        value_at(&text, &comp, AnimId::from_index(0), 0, frame)
+    };
+    assert_eq!(at("r 0 -> 30", 1.0).unwrap(), "6");
+    // After the last key: its value.
+    assert_eq!(at("r 0 -> 30", 9.0).unwrap(), "30");
+    // Rotations turn the shorter way: 170 to -170 passes 180.
+    assert_eq!(at("r 170 -> -170", 2.5).unwrap(), "180");
+    // Eased (sine-out from the first key): sin(pi/4) of the way.
+    let v: f64 = at("r 0 :so-> 100", 2.5).unwrap().parse().unwrap();
+    assert!((v - 100.0 * (std::f64::consts::FRAC_PI_4).sin()).abs() < 0.01, "{v}");
+    assert!(at("r 5:> 0 -> 30", 1.0).unwrap_err().contains("first key"));
+}
