@@ -334,7 +334,7 @@ impl SkelpadApp {
         egui::Panel::bottom("status").show(ui, |ui| self.status_bar(ui));
         // In a small window the outline and the script take less than half
         // the width at first, leaving the stage room, and never so much
-        // that the stage has less than 260 points (each keeps its minimum).
+        // that the stage has less than 320 points (each keeps its minimum).
         let width = ui.available_width();
         if self.settings.view.show_outline {
             egui::Panel::left("outline")
@@ -348,7 +348,7 @@ impl SkelpadApp {
         egui::Panel::left("editor")
             .resizable(true)
             .default_size(editor_width)
-            .size_range(200.0..=(rest * 0.55).min(rest - 260.0).clamp(200.0, 1400.0))
+            .size_range(200.0..=(rest * 0.55).min(rest - 320.0).clamp(200.0, 1400.0))
             .show(ui, |ui| self.editor_panel(ui));
         egui::CentralPanel::default().frame(egui::Frame::NONE).show(ui, |ui| self.stage(ui, &ctx));
         self.end_frame(&ctx);

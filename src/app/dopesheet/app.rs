@@ -54,12 +54,14 @@ impl SkelpadApp {
         self.dopesheet_drag(&ctx, anim, &out);
     }
 
-    /// The rows' height at most: a quarter of the window, less when the
-    /// window is short, so that the canvas keeps room.
+    /// The rows' height at most: 30% of the window, less when the window
+    /// is short, so that the canvas keeps 200 points (besides the menu and
+    /// status bars, about 65 points, and what the timeline panel drew
+    /// above the rows).
     fn dopesheet_height(&self, ui: &egui::Ui) -> f32 {
         let window = ui.ctx().content_rect().height();
-        let canvas_room = (ui.available_height() - 160.0).max(48.0);
-        (window * 0.25).min(canvas_room).clamp(48.0, 240.0)
+        let room = window - 65.0 - ui.min_rect().height() - 200.0;
+        (window * 0.3).min(room).clamp(48.0, 300.0)
     }
 
     /// The text `text` replaces the script, one undo step, and the status
@@ -172,7 +174,19 @@ impl SkelpadApp {
             && let Some(kd) = self.key_drag.take()
             && kd.changed
         {
-            self.say(format!("Moved a key to frame {}", write_back::format_number(kd.last)), false);
+            // The moved keys keep their indices: they stay selected.
+            self.dopesheet.selected = kd.keys.clone();
+            self.dopesheet.keep_selection(&self.doc.text);
+            let n = kd.keys.len();
+            let done = if n > 1 {
+                format!(
+                    "Moved {n} keys by {} frame(s)",
+                    write_back::format_number(kd.last - kd.from)
+                )
+            } else {
+                format!("Moved a key to frame {}", write_back::format_number(kd.last))
+            };
+            self.say(done, false);
         }
     }
 }

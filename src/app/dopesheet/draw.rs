@@ -136,6 +136,9 @@ impl Dopesheet {
         let area = egui::ScrollArea::vertical()
             .id_salt("dopesheet")
             .max_height(input.max_height)
+            // (The panel grows to hold it: without this a scrolling area
+            // keeps egui's 64-point minimum.)
+            .min_scrolled_height(input.max_height)
             .auto_shrink([false, true])
             // Dragging is for keys and boxes; the wheel and the bar scroll.
             .scroll_source(egui::scroll_area::ScrollSource {
@@ -325,12 +328,23 @@ impl Dopesheet {
         if resp.double_clicked() {
             out.jump = Some(k.span);
         }
-        if !f.input.editable {
-            return;
+        if f.input.editable {
+            self.key_drag(f, &resp, (i, j), out);
         }
+    }
+
+    /// A key's drag: where it began, how many whole frames it has gone,
+    /// its end.
+    fn key_drag(
+        &mut self,
+        f: &Frame<'_>,
+        resp: &egui::Response,
+        key: (usize, usize),
+        out: &mut DopeOutput,
+    ) {
         if resp.drag_started() {
             self.drag = f.press_x.or(f.pointer_x).map(|x| (x, f.scale.per_frame.max(1e-3)));
-            out.drag_start = Some((i, j));
+            out.drag_start = Some(key);
         } else if resp.dragged()
             && let (Some((x0, ppf)), Some(x)) = (self.drag, f.pointer_x)
         {

@@ -197,9 +197,13 @@ fn fingerprint(text: &str) -> u64 {
     h.finish()
 }
 
-/// The width of the rows' labels (the scrub bar leaves the same room when
-/// the dopesheet is shown, so that a frame has one x in both).
-pub const LABEL_W: f32 = 130.0;
+/// The width of the rows' labels in a panel `width` wide: 130 points,
+/// less in a narrow panel so that the lane keeps room (the scrub bar
+/// leaves the same room when the dopesheet is shown, so that a frame has
+/// one x in both).
+pub fn label_width(width: f32) -> f32 {
+    (width * 0.25).clamp(72.0, 130.0)
+}
 
 /// Where frames are drawn: the scrub bar (with the dopesheet shown) and
 /// the dopesheet's rows share it, so that a frame has one x in both.
@@ -211,6 +215,14 @@ pub struct FrameScale {
     pub per_frame: f32,
 }
 
+impl Dopesheet {
+    /// After an edit that kept every key's index (a move), the selection
+    /// stays on the same keys of the new text `text`.
+    pub fn keep_selection(&mut self, text: &str) {
+        self.selected_for = fingerprint(text);
+    }
+}
+
 impl FrameScale {
     /// For a panel spanning `left..right` and an animation of `last`
     /// frames: the lane starts after the labels and leaves room past the
@@ -218,7 +230,7 @@ impl FrameScale {
     pub fn new(left: f32, right: f32, last: f64) -> Self {
         let last = last.max(1.0);
         let shown = last + (last / 5.0).ceil().max(2.0);
-        let x0 = left + LABEL_W + 6.0;
+        let x0 = left + label_width(right - left) + 6.0;
         let width = (right - 20.0 - x0).max(1.0);
         Self { x0, per_frame: width / shown as f32 }
     }

@@ -45,6 +45,7 @@ impl Dopesheet {
         let rect = egui::Rect::from_two_pos(from, to);
         if down {
             self.boxing = Some((from, to));
+            ui.ctx().request_repaint();
             let color = ui.visuals().selection.stroke.color;
             let painter = ui.painter_at(area);
             painter.rect_filled(rect, 0.0, color.gamma_multiply(0.15));
@@ -62,6 +63,7 @@ impl Dopesheet {
         }
         // Delete acts on the boxed keys while no widget has the keyboard.
         self.focus = None;
+        ui.ctx().request_repaint();
     }
 
     /// Delete, Ctrl+C, Ctrl+V and K, while no text field has the keyboard.
