@@ -558,6 +558,8 @@ impl SkelpadApp {
         }
         if let Some(span) = out.jump {
             self.editor.select(span.range());
+            // The script pane, drawn before the stage, applies it next frame.
+            ui.ctx().request_repaint();
         }
         if self.settings.view.show_dopesheet {
             self.dopesheet_rows(ui, arm);

@@ -356,3 +356,39 @@ fn a_key_tells_its_value_and_line_and_double_click_jumps_to_it() {
     assert!((at..=at + 2).contains(&cursor), "cursor at {cursor}, token at {at}");
     assert_eq!(h.state().doc.text, text);
 }
+
+/// K with the pointer on no row and no row chosen keys the bone selected
+/// on the canvas (or in the outline): each of its timelines at the playhead.
+#[test]
+fn k_keys_the_selected_bone_when_no_row_is_chosen() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = rig(&dir);
+    playhead(&mut h, 2.0);
+    h.state_mut().selected = Some(skelpad::app::Selected::Bone("leg".into()));
+    h.event(Event::PointerMoved(Pos2::new(900.0, 200.0)));
+    h.run_steps(2);
+    assert_eq!(h.state().dopesheet.current, None);
+    h.key_press(Key::K);
+    h.run_steps(2);
+    let text = h.state().doc.text.clone();
+    assert_eq!(text, RIG.replace("r 0 +4:> 10 +3:> 20", "r 0 2:> 5 +2:> 10 +3:> 20"));
+    assert_eq!(rotation_samples(&text, "leg"), rotation_samples(RIG, "leg"));
+}
+
+/// Delete removes the keys a box selected (nothing else has the keyboard).
+#[test]
+fn boxed_keys_are_deleted() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = rig(&dir);
+    let arm_row = h.get_by_label("Dopesheet row arm Rotation").rect();
+    let leg_row = h.get_by_label("Dopesheet row leg Rotation").rect();
+    let a = Pos2::new(arm_x(&h, 8.0), arm_row.top() + 2.0);
+    let b = Pos2::new(arm_x(&h, 12.0), leg_row.bottom() - 2.0);
+    box_drag(&mut h, a, b, Modifiers::NONE);
+    assert_eq!(h.state().dopesheet.selected, vec![(0, 1)]);
+    h.key_press(Key::Delete);
+    h.run_steps(2);
+    let text = h.state().doc.text.clone();
+    assert_eq!(text, RIG.replace("r 0 --> 30 --> 0", "r 0 20:> 0"));
+    assert_eq!(frames(&text), vec![vec![0.0, 20.0], vec![0.0, 4.0, 7.0]]);
+}

@@ -47,6 +47,8 @@ impl SkelpadApp {
         let out = self.dopesheet.ui(ui, &input);
         if let Some(span) = out.jump {
             self.editor.select(span.range());
+            // The script pane, drawn before the stage, applies it next frame.
+            ctx.request_repaint();
         }
         if editable && self.dopesheet_edit(&ctx, anim, playhead.round(), &out) {
             return;
