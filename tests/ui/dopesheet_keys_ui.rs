@@ -392,3 +392,30 @@ fn boxed_keys_are_deleted() {
     assert_eq!(text, RIG.replace("r 0 --> 30 --> 0", "r 0 20:> 0"));
     assert_eq!(frames(&text), vec![vec![0.0, 20.0], vec![0.0, 4.0, 7.0]]);
 }
+
+/// On a folded item the keys of all its properties at one frame are one
+/// diamond: dragging it moves them together.
+#[test]
+fn a_folded_items_keys_at_one_frame_move_together() {
+    let dir = tempfile::tempdir().unwrap();
+    let text =
+        "skeleton\n\tarm l40\nanim \"a\" 20fps\n\tarm\n\t\tr 0 --> 30 --> 0\n\t\tx 0 --> 5\n";
+    let path = write(dir.path(), "fold.skel2d", text);
+    let mut h = open(&path, [1280.0, 800.0]);
+    h.state_mut().playback.playing = false;
+    let item = h.get_by_label("Dopesheet item arm").rect();
+    click_at(&mut h, Pos2::new(item.left() + 8.0, item.center().y));
+    h.run_steps(2);
+    assert!(h.query_by_label("Key arm X 10").is_none(), "folded");
+    let k0 = h.get_by_label("Keys arm 0").rect().center();
+    let k10 = h.get_by_label("Keys arm 10").rect().center();
+    let to = Pos2::new(x_of_frame((0.0, k0.x), (10.0, k10.x), 12.0), k10.y);
+    drag(&mut h, k10, to);
+    let moved = h.state().doc.text.clone();
+    assert_eq!(
+        moved,
+        text.replace("r 0 --> 30 --> 0", "r 0 12:> 30 20:> 0").replace("x 0 --> 5", "x 0 12:> 5")
+    );
+    assert_eq!(frames(&moved), vec![vec![0.0, 12.0, 20.0], vec![0.0, 12.0]]);
+    h.get_by_label("Keys arm 12");
+}

@@ -404,12 +404,66 @@ impl Dopesheet {
                 format!("Dopesheet item {}", item.name),
             )
         });
-        // The item's row: every key of its timelines.
+        self.summary_keys(ui, f, &painter, rect, item, out);
+    }
+
+    /// The item row's keys: one diamond per frame where any of its
+    /// timelines has a key. Clicking one selects all of them (Shift adds);
+    /// dragging one moves them together.
+    fn summary_keys(
+        &mut self,
+        ui: &mut egui::Ui,
+        f: &Frame<'_>,
+        painter: &egui::Painter,
+        rect: egui::Rect,
+        item: &Item,
+        out: &mut DopeOutput,
+    ) {
         let src = &f.input.comp.sources;
+        let mut at: Vec<(f64, Vec<(usize, usize)>)> = Vec::new();
         for &i in &item.timelines {
-            for k in src.keys_of(&src.timelines[i]) {
-                let c = egui::pos2(f.scale.x_of(k.frame), rect.center().y);
-                diamond(&painter, c, 3.5, SUMMARY_COLOR, egui::Stroke::NONE);
+            for (j, k) in src.keys_of(&src.timelines[i]).iter().enumerate() {
+                match at.iter_mut().find(|(fr, _)| (fr - k.frame).abs() < 1e-9) {
+                    Some((_, keys)) => keys.push((i, j)),
+                    None => at.push((k.frame, vec![(i, j)])),
+                }
+            }
+        }
+        for (frame, keys) in at {
+            let c = egui::pos2(f.scale.x_of(frame), rect.center().y);
+            let id = egui::Id::unique("skelpad.dopesheet-summary").with((&item.name, keys[0]));
+            let hit = egui::Rect::from_center_size(c, egui::vec2(10.0, ROW));
+            let resp = ui.interact(hit, id, egui::Sense::click_and_drag());
+            resp.widget_info(|| {
+                let label = format!("Keys {} {}", item.name, format_number(frame));
+                egui::WidgetInfo::labeled(egui::Role::Button, true, label)
+            });
+            let shift = ui.input(|i| i.modifiers.shift);
+            if resp.clicked() || resp.drag_started() {
+                // (A drag of keys already selected keeps the selection.)
+                let keep = resp.drag_started() && keys.iter().all(|k| self.selected.contains(k));
+                if !(shift || keep) {
+                    self.selected.clear();
+                }
+                for k in &keys {
+                    if !self.selected.contains(k) {
+                        self.selected.push(*k);
+                    }
+                }
+                self.focus = Some(id);
+                self.current = Some(RowId { target: item.target, prop: None });
+                resp.request_focus();
+            }
+            let selected = keys.iter().all(|k| self.selected.contains(k));
+            let hot = resp.hovered() || resp.dragged();
+            let stroke = match (selected, hot) {
+                (true, _) => egui::Stroke::new(1.5, egui::Color32::WHITE),
+                (false, true) => egui::Stroke::new(1.5, f.visuals.text_color()),
+                _ => egui::Stroke::NONE,
+            };
+            diamond(painter, c, if hot || selected { 4.5 } else { 3.5 }, SUMMARY_COLOR, stroke);
+            if f.input.editable {
+                self.key_drag(f, &resp, keys[0], out);
             }
         }
     }
