@@ -259,3 +259,36 @@ fn an_inserted_value_is_what_the_animation_has_there() {
     assert!((v - 100.0 * (std::f64::consts::FRAC_PI_4).sin()).abs() < 0.01, "{v}");
     assert!(at("r 5:> 0 -> 30", 1.0).unwrap_err().contains("first key"));
 }
+
+#[test]
+fn copied_keys_go_to_the_row_they_are_pasted_on() {
+    use crate::syntax::tree::TimelineProp;
+    let text = format!("{RIG}\ta\n\t\tr 0 -> 10\n\t\tx 0 -> 10\n\tb\n\t\tr 0 -> 10\n");
+    let comp = compile(&text);
+    let (a, b) = (comp.sources.timelines[0].target, comp.sources.timelines[2].target);
+    let key = |target, prop, offset: f64| CopiedKey { target, prop, offset, token: "7".into() };
+    let sheet = Dopesheet {
+        clipboard: vec![key(a, TimelineProp::Rotation, 0.0), key(a, TimelineProp::Rotation, 2.0)],
+        ..Dopesheet::default()
+    };
+    // Onto b's item row: b's rotation, offsets kept.
+    let onto = sheet.paste_onto(Some(RowId { target: b, prop: None }));
+    assert_eq!(
+        onto,
+        vec![key(b, TimelineProp::Rotation, 0.0), key(b, TimelineProp::Rotation, 2.0)]
+    );
+    // Onto a property row: that property.
+    let onto = sheet.paste_onto(Some(RowId { target: a, prop: Some(TimelineProp::X) }));
+    assert!(onto.iter().all(|k| k.target == a && k.prop == TimelineProp::X));
+    // Keys of two items go back to their own, wherever they are pasted.
+    let mixed = Dopesheet {
+        clipboard: vec![key(a, TimelineProp::Rotation, 0.0), key(b, TimelineProp::Rotation, 0.0)],
+        ..Dopesheet::default()
+    };
+    let row = Some(RowId { target: b, prop: None });
+    assert_eq!(mixed.paste_onto(row), mixed.clipboard);
+    // And pasted at frame 6 onto b, the keys land at 6 and 8 (compiled anew).
+    let keys = sheet.paste_onto(Some(RowId { target: b, prop: None }));
+    let out = paste_keys(&text, &comp, AnimId::from_index(0), &keys, 6.0).unwrap();
+    assert_eq!(frames(&out)[2], vec![0.0, 5.0, 6.0, 8.0]);
+}
