@@ -142,7 +142,7 @@ pub struct SkelpadApp {
     /// The dopesheet's state (View ▸ Dopesheet).
     pub dopesheet: dopesheet::Dopesheet,
     /// A dopesheet key drag that is editing the script.
-    key_drag: Option<KeyDrag>,
+    key_drag: Option<dopesheet::KeyDrag>,
     dialogs: Box<dyn FileDialogs>,
     /// The export whose options are being chosen.
     export_dialog: Option<ExportKind>,
@@ -333,22 +333,23 @@ impl SkelpadApp {
         self.builtin_dialog_ui(&ctx);
         egui::Panel::top("menu").show(ui, |ui| self.menu_bar(ui));
         egui::Panel::bottom("status").show(ui, |ui| self.status_bar(ui));
-        // In a small window the script takes less than half the width at
-        // first, leaving the stage room, and at most 55% of it when the
-        // window shrinks later.
+        // In a small window the outline and the script take less than half
+        // the width at first, leaving the stage room, and never so much
+        // that the stage has less than 320 points (each keeps its minimum).
         let width = ui.available_width();
-        let editor_width = (width * 0.45).clamp(200.0, 520.0);
         if self.settings.view.show_outline {
             egui::Panel::left("outline")
                 .resizable(true)
-                .default_size(200.0)
-                .size_range(120.0..=600.0)
+                .default_size((width * 0.2).clamp(120.0, 200.0))
+                .size_range(120.0..=(width * 0.3).clamp(120.0, 600.0))
                 .show(ui, |ui| self.outline_panel(ui));
         }
+        let rest = ui.available_width();
+        let editor_width = (rest * 0.45).clamp(200.0, 520.0);
         egui::Panel::left("editor")
             .resizable(true)
             .default_size(editor_width)
-            .size_range(200.0..=(width * 0.55).clamp(200.0, 1400.0))
+            .size_range(200.0..=(rest * 0.55).min(rest - 320.0).clamp(200.0, 1400.0))
             .show(ui, |ui| self.editor_panel(ui));
         egui::CentralPanel::default().frame(egui::Frame::NONE).show(ui, |ui| self.stage(ui, &ctx));
         self.end_frame(&ctx);
@@ -563,141 +564,13 @@ impl SkelpadApp {
         }
         if let Some(span) = out.jump {
             self.editor.select(span.range());
+            // The script pane, drawn before the stage, applies it next frame.
+            ui.ctx().request_repaint();
         }
         if self.settings.view.show_dopesheet {
             self.dopesheet_rows(ui, arm);
         }
         ui.add_space(2.0);
-    }
-
-    /// The dopesheet under the timeline: the rows of the selected
-    /// animation, from the source map; a key drag rewrites the frame tokens
-    /// around the key ([`dopesheet::move_key`]), one undo step per drag.
-    fn dopesheet_rows(&mut self, ui: &mut egui::Ui, arm: &crate::model::Armature) {
-        let ctx = ui.ctx().clone();
-        let Some(shown) = self.playback.resolve(arm).0.and_then(|a| arm.animation(a)) else {
-            return;
-        };
-        let comp = &self.doc.analysis.comp;
-        let Some(anim) = comp.armature.animations.iter().position(|a| a.name == shown.name) else {
-            ui.weak("Fix the errors in this animation to see its keys.");
-            return;
-        };
-        let anim = crate::model::AnimId::from_index(anim);
-        let editable = !self.doc.analysis.shown_is_stale && self.doc.spriter.is_none();
-        let playhead = self.playback.sample_time(Some(shown)) * shown.fps;
-        let max_height = (ctx.content_rect().height() * 0.25).clamp(48.0, 240.0);
-        ui.add_space(2.0);
-        let out = self.dopesheet.ui(ui, &self.doc.text, comp, anim, playhead, max_height, editable);
-        if let Some(span) = out.jump {
-            self.editor.select(span.range());
-        }
-        if out.paste && editable {
-            let at = playhead.round();
-            let keys = self.dopesheet.clipboard.clone();
-            match dopesheet::paste_keys(&self.doc.text, comp, anim, &keys, at) {
-                Ok(text) => {
-                    drag::mark_undo_point(&ctx, &self.doc.text);
-                    self.editor.follow_replacement(&ctx, &self.doc.text, &text);
-                    self.doc.text = text;
-                    self.doc.sync();
-                    self.say(
-                        format!(
-                            "Pasted {} key(s) at frame {}",
-                            keys.len(),
-                            write_back::format_number(at)
-                        ),
-                        false,
-                    );
-                    ctx.request_repaint();
-                }
-                Err(why) => self.say(format!("Not pasted: {why}"), true),
-            }
-            return;
-        }
-        if out.delete && editable {
-            let keys = self.dopesheet.selected.clone();
-            match dopesheet::delete_keys(&self.doc.text, comp, anim, &keys) {
-                Ok(text) => {
-                    drag::mark_undo_point(&ctx, &self.doc.text);
-                    self.editor.follow_replacement(&ctx, &self.doc.text, &text);
-                    self.doc.text = text;
-                    self.doc.sync();
-                    self.say(format!("Deleted {} key(s)", keys.len()), false);
-                    ctx.request_repaint();
-                }
-                Err(why) => self.say(format!("Not deleted: {why}"), true),
-            }
-            return;
-        }
-        if let Some((tl, key)) = out.drag_start {
-            let from = comp
-                .sources
-                .timelines
-                .get(tl)
-                .and_then(|t| comp.sources.keys_of(t).get(key).map(|k| k.frame));
-            if let Some(from) = from {
-                self.playback.playing = false;
-                drag::mark_undo_point(&ctx, &self.doc.text);
-                // A selected key drags the whole selection with it.
-                let sel = &self.dopesheet.selected;
-                let keys = if sel.len() > 1 && sel.contains(&(tl, key)) {
-                    sel.clone()
-                } else {
-                    vec![(tl, key)]
-                };
-                self.key_drag = Some(KeyDrag {
-                    keys,
-                    base_text: self.doc.text.clone(),
-                    base: Box::new(comp.clone()),
-                    anim,
-                    timeline: tl,
-                    key,
-                    from,
-                    last: from,
-                    changed: false,
-                });
-            }
-        }
-        if let (Some(df), Some(kd)) = (out.drag_to, self.key_drag.as_mut()) {
-            let to = if df == 0.0 { kd.from } else { (kd.from + df).round() };
-            if to != kd.last {
-                kd.last = to;
-                let moved = if kd.keys.len() > 1 {
-                    dopesheet::move_keys(&kd.base_text, &kd.base, kd.anim, &kd.keys, df)
-                } else {
-                    dopesheet::move_key(&kd.base_text, &kd.base, kd.anim, kd.timeline, kd.key, to)
-                        .map(|edits| write_back::apply(&kd.base_text, &edits))
-                };
-                match moved {
-                    Ok(text) => {
-                        if text != self.doc.text {
-                            self.editor.follow_replacement(&ctx, &self.doc.text, &text);
-                            self.doc.text = text;
-                            self.doc.sync();
-                            kd.changed = kd.base_text != self.doc.text;
-                            ctx.request_repaint();
-                        }
-                        let n = kd.keys.len();
-                        let what = if n > 1 { format!("{n} keys") } else { "Key".into() };
-                        self.status = Some((
-                            format!("{what} to frame {}", write_back::format_number(to)),
-                            false,
-                        ));
-                    }
-                    Err(why) => self.say(format!("Not moved: {why}"), true),
-                }
-            }
-        }
-        // The drag ends when its key says so, or when the button is up
-        // (its row may have been collapsed or scrolled away).
-        let released = !ctx.input(|i| i.pointer.primary_down());
-        if (out.drag_end || released)
-            && let Some(kd) = self.key_drag.take()
-            && kd.changed
-        {
-            self.say(format!("Moved a key to frame {}", write_back::format_number(kd.last)), false);
-        }
     }
 
     /// The help windows and the export dialog; settings that follow
@@ -881,24 +754,6 @@ fn resolve_selected(sk: &Skeleton, s: &Selected) -> Option<Pick> {
         Selected::Bone(n) => sk.bone_by_name(n).map(Pick::Bone),
         Selected::Slot(n) => sk.slot_by_name(n).map(Pick::Slot),
     }
-}
-
-/// A dopesheet key drag: the text and compilation it started from (every
-/// update rewrites that text, so the drag is one edit), and the key.
-struct KeyDrag {
-    /// Every key that moves (the dragged one, or the selection it is in).
-    keys: Vec<(usize, usize)>,
-    base_text: String,
-    base: Box<crate::compile::Compilation>,
-    anim: crate::model::AnimId,
-    timeline: usize,
-    key: usize,
-    /// The key's frame when the drag began.
-    from: f64,
-    /// The frame last asked for.
-    last: f64,
-    /// The text differs from `base_text`.
-    changed: bool,
 }
 
 /// The keyframe ticks of an animation (of one bone and its slots, or of

@@ -381,13 +381,8 @@ pub fn ui(
         });
         // At most `MAX_TICKS` diamonds, however many keys.
         let ticks = thin_ticks(ticks, a.duration_secs);
-        out.jump = scrub_bar(
-            ui,
-            playback,
-            a,
-            &ticks,
-            focus_bone.map(|b| arm.skeleton.bone(b).name.as_str()),
-        );
+        let bone = focus_bone.map(|b| arm.skeleton.bone(b).name.as_str());
+        out.jump = scrub_bar(ui, playback, a, &ticks, bone, view.show_dopesheet);
     } else {
         if arm.animations.is_empty() {
             ui.weak(
@@ -464,20 +459,27 @@ pub fn tick_spacing(frames: i64, width: f32) -> (i64, i64) {
 
 /// The scrub bar: frame numbers, keyframe ticks, the playhead. Clicking or
 /// dragging moves the playhead (and pauses); clicking a key tick also
-/// returns where that key is written.
+/// returns where that key is written. Above the dopesheet (`lane`) its
+/// frames are where the dopesheet draws them.
 fn scrub_bar(
     ui: &mut egui::Ui,
     playback: &mut Playback,
     anim: &Animation,
     ticks: &[Tick],
     bone: Option<&str>,
+    lane: bool,
 ) -> Option<Span> {
     let height = 38.0;
     let (rect, response) =
         ui.allocate_exact_size(Vec2::new(ui.available_width(), height), Sense::click_and_drag());
     let duration = anim.duration_secs.max(1e-9);
     let frames = anim.last_frame().max(1);
-    let inner = rect.shrink2(Vec2::new(10.0, 0.0));
+    let inner = if lane {
+        let s = super::dopesheet::FrameScale::new(rect.left(), rect.right(), duration * anim.fps);
+        egui::Rect::from_x_y_ranges(s.x0..=s.x_of(duration * anim.fps), rect.y_range())
+    } else {
+        rect.shrink2(Vec2::new(10.0, 0.0))
+    };
     let x_of = |t: f64| inner.left() + (t / duration).clamp(0.0, 1.0) as f32 * inner.width();
     response.widget_info(|| egui::WidgetInfo::slider(true, playback.time_secs, "Scrub bar"));
     if let Some(pos) = response

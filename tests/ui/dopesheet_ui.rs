@@ -12,9 +12,9 @@ use crate::write;
 use skelpad::app::SkelpadApp;
 use skelpad::compile::compile;
 
-const RIG: &str = "skeleton\n\tarm l40\n\tleg l40\nanim \"swing\" 20fps\n\tarm\n\t\tr 0 --> 30 --> 0  # a comment\n\tleg\n\t\tr 0 +4:> 10 +3:> 20\n";
+pub(crate) const RIG: &str = "skeleton\n\tarm l40\n\tleg l40\nanim \"swing\" 20fps\n\tarm\n\t\tr 0 --> 30 --> 0  # a comment\n\tleg\n\t\tr 0 +4:> 10 +3:> 20\n";
 
-fn open(path: &Path, size: [f32; 2]) -> Harness<'static, SkelpadApp> {
+pub(crate) fn open(path: &Path, size: [f32; 2]) -> Harness<'static, SkelpadApp> {
     let mut h = crate::open_sized(path, size);
     h.state_mut().settings.view.show_dopesheet = true;
     h.run_steps(3);
@@ -22,12 +22,12 @@ fn open(path: &Path, size: [f32; 2]) -> Harness<'static, SkelpadApp> {
 }
 
 /// Where the diamond with this label is drawn.
-fn key_at(h: &Harness<'_, SkelpadApp>, label: &str) -> Rect {
+pub(crate) fn key_at(h: &Harness<'_, SkelpadApp>, label: &str) -> Rect {
     h.get_by_label(label).rect()
 }
 
 /// Presses at `a`, moves in steps to `b`, releases.
-fn drag(h: &mut Harness<'_, SkelpadApp>, a: Pos2, b: Pos2) {
+pub(crate) fn drag(h: &mut Harness<'_, SkelpadApp>, a: Pos2, b: Pos2) {
     h.event(Event::PointerMoved(a));
     h.run_steps(1);
     h.event(Event::PointerButton {
@@ -52,7 +52,7 @@ fn drag(h: &mut Harness<'_, SkelpadApp>, a: Pos2, b: Pos2) {
 
 /// Every key's frame, per timeline, compiled from `text` (the check does
 /// not use the dopesheet's code).
-fn frames(text: &str) -> Vec<Vec<f64>> {
+pub(crate) fn frames(text: &str) -> Vec<Vec<f64>> {
     let comp = compile(text);
     let src = &comp.sources;
     src.timelines.iter().map(|t| src.keys_of(t).iter().map(|k| k.frame).collect()).collect()
@@ -60,7 +60,7 @@ fn frames(text: &str) -> Vec<Vec<f64>> {
 
 /// The pointer x of frame `f` on the row of the key at frame `at` whose
 /// neighbour at frame `other` is drawn at `other_x`.
-fn x_of_frame(at: (f64, f32), other: (f64, f32), f: f64) -> f32 {
+pub(crate) fn x_of_frame(at: (f64, f32), other: (f64, f32), f: f64) -> f32 {
     let per_frame = (other.1 - at.1) / (other.0 - at.0) as f32;
     at.1 + (f - at.0) as f32 * per_frame
 }

@@ -1,0 +1,242 @@
+//! The dopesheet: one row per animated item (bone or slot) of the selected
+//! animation and one per property under it, with a diamond per key, all
+//! read from the compiler's source map; and moving a key in time, written
+//! back into the text.
+//!
+//! [`move_key`] is a pure function of the text, its compilation and the
+//! key wanted where: it changes only the frame tokens around the key (the
+//! advance before it and the one after it, so that the next key stays
+//! where it was), then proves the result by compiling it — every key of the
+//! animation must be where it was, but the moved one at its new frame with
+//! its value unchanged — and refuses with a reason otherwise.
+
+mod app;
+mod draw;
+mod edits;
+mod select;
+#[cfg(test)]
+mod tests;
+
+pub use app::KeyDrag;
+pub use edits::{delete_key, delete_keys, insert_key, move_key, move_keys, paste_keys, value_at};
+
+use crate::compile::{Compilation, KeySource, Target, TimelineSource};
+use crate::model::AnimId;
+
+/// What a key's target is called: the bone's name or `@slot`.
+pub fn target_name(comp: &Compilation, target: Option<Target>) -> String {
+    let sk = &comp.armature.skeleton;
+    match target {
+        Some(Target::Bone(b)) => sk.bones.get(b.index()).map_or("?".into(), |b| b.name.clone()),
+        Some(Target::Slot(s)) => {
+            sk.slots.get(s.index()).map_or("@?".into(), |s| format!("@{}", s.name))
+        }
+        _ => "?".into(),
+    }
+}
+
+/// The key of the compiled animation that a bone key of the text made
+/// (matched by bone, property and time; `None` for slot keys, stepped
+/// properties, replaced timelines, and keys an animation modifier such as
+/// `delay` moved).
+fn model_key<'c>(
+    comp: &'c Compilation,
+    anim: AnimId,
+    tl: &TimelineSource,
+    time_secs: f64,
+) -> Option<&'c crate::model::Key<f64>> {
+    use crate::model::BoneProperty;
+    use crate::syntax::tree::TimelineProp;
+    let Some(Target::Bone(bone)) = tl.target.filter(|_| tl.effective) else { return None };
+    let property = match tl.prop {
+        TimelineProp::X => BoneProperty::X,
+        TimelineProp::Y => BoneProperty::Y,
+        TimelineProp::Rotation => BoneProperty::Rotation,
+        TimelineProp::ScaleX => BoneProperty::ScaleX,
+        TimelineProp::ScaleY => BoneProperty::ScaleY,
+        _ => return None,
+    };
+    let a = comp.armature.animations.get(anim.index())?;
+    let ch = a.bones.iter().find(|c| c.bone == bone && c.property == property)?;
+    ch.keys.iter().find(|key| (key.time_secs - time_secs).abs() < 1e-9)
+}
+
+/// The easing of a bone key as the compiled animation has it (see
+/// [`model_key`]; `None` where it has none).
+pub fn key_easing(
+    comp: &Compilation,
+    anim: AnimId,
+    tl: &TimelineSource,
+    k: &KeySource,
+) -> Option<crate::model::Easing> {
+    match model_key(comp, anim, tl, k.time_secs)?.curve {
+        crate::model::Curve::Eased(e) => Some(e),
+        _ => None,
+    }
+}
+
+/// The easing as the scripts write it.
+fn easing_name(e: crate::model::Easing) -> &'static str {
+    use crate::model::Easing;
+    match e {
+        Easing::Linear => "li",
+        Easing::SineIn => "si",
+        Easing::SineOut => "so",
+        Easing::SineInOut => "sio",
+    }
+}
+
+/// What the dopesheet is drawn from this frame.
+pub struct DopeInput<'a> {
+    /// The script.
+    pub text: &'a str,
+    /// Its compilation (the source map the rows come from).
+    pub comp: &'a Compilation,
+    /// The animation shown.
+    pub anim: AnimId,
+    /// The playhead, in frames.
+    pub playhead: f64,
+    /// The rows' height at most (the rest scrolls).
+    pub max_height: f32,
+    /// Keys can be moved (the text compiles to what is shown).
+    pub editable: bool,
+    /// The bone or slot selected on the canvas or in the outline: K keys it
+    /// when no row is under the pointer or chosen.
+    pub selected_item: Option<Target>,
+}
+
+/// What the dopesheet asks of the app this frame.
+#[derive(Debug, Default)]
+pub struct DopeOutput {
+    /// A key was double-clicked: where its value is written.
+    pub jump: Option<crate::syntax::Span>,
+    /// A key drag began: (timeline index, key index).
+    pub drag_start: Option<(usize, usize)>,
+    /// The drag in progress wants its key this many frames from where it
+    /// started (whole frames).
+    pub drag_to: Option<f64>,
+    /// The drag ended.
+    pub drag_end: bool,
+    /// Delete was pressed with a key focused: delete the selected keys.
+    pub delete: bool,
+    /// Ctrl+V: paste these keys (the copied ones, put on the row under the
+    /// pointer or chosen) at the playhead.
+    pub paste: Option<Vec<CopiedKey>>,
+    /// K or a row's menu: key these timelines (indices into
+    /// `comp.sources.timelines`) at the playhead.
+    pub insert: Vec<usize>,
+}
+
+/// A key copied with Ctrl+C: its item and property, its frame after the
+/// first copied key's, and its value token.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CopiedKey {
+    /// The bone or slot.
+    pub target: Option<Target>,
+    /// The property.
+    pub prop: crate::syntax::tree::TimelineProp,
+    /// Frames after the earliest copied key.
+    pub offset: f64,
+    /// The value as written.
+    pub token: String,
+}
+
+/// A row of the dopesheet: an item (`prop` `None`) or one of its
+/// properties. Named by what it shows, so that it outlives edits.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RowId {
+    /// The bone or slot.
+    pub target: Option<Target>,
+    /// The property, on a property row.
+    pub prop: Option<crate::syntax::tree::TimelineProp>,
+}
+
+/// The dopesheet's own state: collapsed items, the selection, the drag in
+/// progress and the copied keys.
+#[derive(Default)]
+pub struct Dopesheet {
+    /// Items (by name) whose property rows are hidden.
+    pub collapsed: std::collections::HashSet<String>,
+    /// The drag in progress: pointer x and points per frame where it began.
+    drag: Option<(f32, f32)>,
+    /// A box selection in progress: where it began and where the pointer is.
+    boxing: Option<(egui::Pos2, egui::Pos2)>,
+    /// The selected keys (timeline index, key index), valid for the text
+    /// with this fingerprint (an edit clears them).
+    pub selected: Vec<(usize, usize)>,
+    selected_for: u64,
+    /// The key clicked last (it has the keyboard focus for Delete).
+    focus: Option<egui::Id>,
+    /// The row clicked last (Ctrl+V and K act on it when the pointer is on
+    /// no row).
+    pub current: Option<RowId>,
+    /// The row under the pointer this frame.
+    hovered: Option<RowId>,
+    /// The keys Ctrl+C copied.
+    pub clipboard: Vec<CopiedKey>,
+    /// A row's menu asked to collapse (`true`) or expand every item.
+    collapse_all: Option<bool>,
+}
+
+/// The last segment of a dotted name, as items are written (`@` kept for
+/// slots: `@hip.arm` → `@arm`).
+fn short_name(name: &str) -> String {
+    let last = name.rsplit('.').next().unwrap_or(name);
+    if name.starts_with('@') && !last.starts_with('@') {
+        format!("@{last}")
+    } else {
+        last.to_owned()
+    }
+}
+
+/// A fingerprint of the text the selection indexes.
+fn fingerprint(text: &str) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    text.hash(&mut h);
+    h.finish()
+}
+
+/// The width of the rows' labels in a panel `width` wide: 130 points,
+/// less in a narrow panel so that the lane keeps room (the scrub bar
+/// leaves the same room when the dopesheet is shown, so that a frame has
+/// one x in both).
+pub fn label_width(width: f32) -> f32 {
+    (width * 0.25).clamp(72.0, 130.0)
+}
+
+/// Where frames are drawn: the scrub bar (with the dopesheet shown) and
+/// the dopesheet's rows share it, so that a frame has one x in both.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FrameScale {
+    /// The x of frame 0.
+    pub x0: f32,
+    /// Points per frame.
+    pub per_frame: f32,
+}
+
+impl Dopesheet {
+    /// After an edit that kept every key's index (a move), the selection
+    /// stays on the same keys of the new text `text`.
+    pub fn keep_selection(&mut self, text: &str) {
+        self.selected_for = fingerprint(text);
+    }
+}
+
+impl FrameScale {
+    /// For a panel spanning `left..right` and an animation of `last`
+    /// frames: the lane starts after the labels and leaves room past the
+    /// last frame (a key can be dragged later) and for a scroll bar.
+    pub fn new(left: f32, right: f32, last: f64) -> Self {
+        let last = last.max(1.0);
+        let shown = last + (last / 5.0).ceil().max(2.0);
+        let x0 = left + label_width(right - left) + 6.0;
+        let width = (right - 20.0 - x0).max(1.0);
+        Self { x0, per_frame: width / shown as f32 }
+    }
+
+    /// The x of `frame`.
+    pub fn x_of(&self, frame: f64) -> f32 {
+        self.x0 + frame as f32 * self.per_frame
+    }
+}
