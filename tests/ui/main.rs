@@ -4,6 +4,7 @@
 #![cfg(feature = "app")]
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "test code")]
 
+mod big_file;
 mod dopesheet_ui;
 mod drag_ui;
 mod editor_ui;
