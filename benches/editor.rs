@@ -118,7 +118,7 @@ fn type_in_animation_1000_bones(bencher: Bencher) {
     assert_eq!(s.app.doc.text.len(), text.len() + usize::from(typed));
 }
 
-/// The generated 5000-bone script (30,000 lines) in an app that was
+/// The generated 5000-bone script (50,000 lines) in an app that was
 /// showing the built-in example: the file opened (read, compiled) and the
 /// first frame that shows it.
 #[divan::bench(sample_count = 10)]

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Opens the generated 5000-bone script (`generate::script(5000, 10)`, the
-# editor benches' script: ~30,000 lines) in the real editor window under
+# editor benches' script: ~50,000 lines) in the real editor window under
 # Xvfb with the frame log on (SKELPAD_FRAME_LOG), then types fast, scrolls
 # with the wheel and jumps to the end (Ctrl+End) and back (Ctrl+Home).
 # Prints each phase's frame times — the app's update, and eframe's whole
@@ -56,8 +56,8 @@ x mousemove --window "$wid" 300 200 click 1
 sleep 1
 mark type
 x key --delay 10 End
-x type --delay 10 " # typed fast into a 30000-line script"
-sleep 0.5
+x type --delay 10 " # typed fast into a 50000-line script"
+sleep 2
 shot typed
 mark backspace
 x key --delay 10 --repeat 20 BackSpace
@@ -67,13 +67,13 @@ sleep 1
 mark scroll
 x mousemove --window "$wid" 300 400
 x click --repeat 120 --delay 16 5
-sleep 1
+sleep 3
 shot scrolled
 
 # Jumps: to the end and back to the top.
 mark jump-end
 x key ctrl+End
-sleep 1.5
+sleep 3
 shot end
 mark jump-home
 x key ctrl+Home

@@ -1,4 +1,4 @@
-//! A 5000-bone script (~60,000 lines) in the script pane, which lays out
+//! A 5000-bone script (~50,000 lines) in the script pane, which lays out
 //! only the lines in view: what it shows is checked against the buffer,
 //! line by line, at the top, at the end, after typing and after another
 //! document replaces it.

@@ -18,6 +18,11 @@ pub(super) fn diagnostic_tooltip(
     output: &TextEditOutput,
     char_w: f32,
 ) {
+    // (Finding the character under the pointer walks the galley's rows:
+    // not worth it on a large script with nothing to show.)
+    if doc.analysis.comp.diagnostics.is_empty() {
+        return;
+    }
     let Some(pos) = output.response.response.hover_pos() else { return };
     let local = pos - output.galley_pos;
     let cc = output.galley.cursor_from_pos(local);
