@@ -7,7 +7,7 @@
 //! joined with [`Galley::concat`] (which shares the lines' rows, it does not
 //! copy them):
 //!
-//! - a line in view (or within a screen of it) is laid out for real, with
+//! - a line in view (or within three screens of it) is laid out for real, with
 //!   its highlighting ([`super::highlight`]), and kept between frames under
 //!   a hash of its text and looks;
 //! - any other line is a *placeholder*: a row with one glyph per character
@@ -120,8 +120,8 @@ impl Highlighter {
         self.window = 0..0;
     }
 
-    /// The galley of `req.text`: real layouts for the lines within a screen
-    /// of `req.view`, placeholders elsewhere (see the module's
+    /// The galley of `req.text`: real layouts for the lines within three
+    /// screens of `req.view`, placeholders elsewhere (see the module's
     /// documentation).
     pub fn galley(&mut self, fonts: &mut FontsView<'_>, req: &Request<'_>) -> Arc<Galley> {
         self.check_atlas(fonts, req.font);
@@ -151,9 +151,9 @@ impl Highlighter {
         {
             return g.clone();
         }
-        // A screen above and below too, so that scrolling does not lay out
-        // again on every frame.
-        let margin = (req.view.max - req.view.min).max(0.0);
+        // Three screens above and below too, so that scrolling, even a page
+        // a frame, joins the galley again only every few frames.
+        let margin = 3.0 * (req.view.max - req.view.min).max(0.0);
         self.window = self.lines_in(req.view, margin);
         self.lay_out_window(fonts, req);
         self.builds += 1;
@@ -458,7 +458,8 @@ mod tests {
         assert_eq!(g.text(), text);
         assert_eq!(row_texts(&g), lines);
         let laid = (0..lines.len()).filter(|&i| h.is_laid_out(i)).collect::<Vec<_>>();
-        assert!(laid.len() < 100 && laid.len() > 10, "{} lines laid out", laid.len());
+        // The view (300 points) and three times that above and below it.
+        assert!(laid.len() < 200 && laid.len() > 10, "{} lines laid out", laid.len());
         let whole =
             with_fonts(&ctx, |f| f.layout_job(layout_job(&text, &comp, "", true, font.clone())));
         assert_eq!(whole.rows.len(), g.rows.len());
