@@ -118,6 +118,62 @@ fn type_in_animation_1000_bones(bencher: Bencher) {
     assert_eq!(s.app.doc.text.len(), text.len() + usize::from(typed));
 }
 
+/// The generated 5000-bone script (50,000 lines) in an app that was
+/// showing the built-in example: the file opened (read, compiled) and the
+/// first frame that shows it.
+#[divan::bench(sample_count = 10)]
+fn open_5000_bones(bencher: Bencher) {
+    let text = generate::script(5000, 10);
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let path = dir.path().join("big.skel2d");
+    std::fs::write(&path, &text).expect("writable temporary folder");
+    bencher.with_inputs(|| Session::new(skelpad::app::help::EXAMPLES[0].text)).bench_local_refs(
+        |s| {
+            s.app.request(skelpad::app::Action::Open(Some(path.clone())));
+            divan::black_box(s.frame(Vec::new()));
+        },
+    );
+}
+
+/// One character typed (and deleted, alternately) inside the fifth
+/// animation of the 5000-bone script.
+#[divan::bench(sample_count = 100)]
+fn type_in_animation_5000_bones(bencher: Bencher) {
+    let text = generate::script(5000, 10);
+    let anim_at = text.match_indices("anim \"").nth(4).map_or(0, |(i, _)| i);
+    let at = anim_at + text[anim_at..].find("\t\tr 0").unwrap_or(0) + 4;
+    let mut s = Session::new(&text);
+    s.focus_editor_at(at);
+    let mut typed = false;
+    bencher.bench_local(|| {
+        typed = !typed;
+        let ev = if typed { Event::Text("1".into()) } else { key(Key::Backspace) };
+        divan::black_box(s.frame(vec![ev]));
+    });
+    assert_eq!(s.app.doc.text.len(), text.len() + usize::from(typed));
+}
+
+/// Scrolling the 5000-bone script down with the mouse wheel, `lines` lines
+/// a frame (a page: 40), from the top: each frame shows rows the last one
+/// did not.
+#[divan::bench(args = [3, 40], sample_count = 200)]
+fn scroll_5000_bones(bencher: Bencher, lines: usize) {
+    let mut s = Session::new(&generate::script(5000, 10));
+    let over = s.ctx.read_response(editor_id()).expect("the editor was drawn").interact_rect;
+    s.frame(vec![Event::PointerMoved(over.center())]);
+    let wheel = Event::MouseWheel {
+        unit: egui::MouseWheelUnit::Line,
+        delta: Vec2::new(0.0, -(lines as f32)),
+        phase: egui::TouchPhase::Move,
+        source: egui::MouseWheelSource::Wheel,
+        modifiers: Modifiers::NONE,
+    };
+    let top = |s: &Session| s.ctx.read_response(editor_id()).map(|r| r.rect.top());
+    let before = top(&s);
+    bencher.bench_local(|| divan::black_box(s.frame(vec![wheel.clone()])));
+    assert!(top(&s) < before, "the text scrolled: {:?} → {:?}", before, top(&s));
+}
+
 /// The same script playing with nothing typed: the steady cost of a frame.
 #[divan::bench(sample_count = 200)]
 fn playing_frame_1000_bones(bencher: Bencher) {

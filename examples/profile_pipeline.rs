@@ -5,7 +5,9 @@
 //! `cargo run --release --example profile_pipeline -- STAGE STYLE BONES ITERS`
 //! with STAGE one of parse, compile, compile-one (one thread), pose, edit-anim, edit-skel
 //! (a bone's length), rename (a letter at the end of a bone line's path; the benches'
-//! `rename_in_skeleton`) or write (print the script); STYLE a name from `generate::STYLES`.
+//! `rename_in_skeleton`), write (print the script) or script (print
+//! `generate::script(BONES, 10)`, the editor benches' script, STYLE unused);
+//! STYLE a name from `generate::STYLES`.
 
 use skelpad::compile::{Compiler, Threads, compile};
 use skelpad::generate;
@@ -43,6 +45,7 @@ fn main() -> std::process::ExitCode {
     eprintln!("{} bytes", text.len());
     match stage {
         "write" => print!("{text}"),
+        "script" => print!("{}", generate::script(bones, 10)),
         "parse" => {
             for _ in 0..iters {
                 std::hint::black_box(skelpad::syntax::parse_document(std::hint::black_box(&text)));

@@ -1,5 +1,11 @@
-//! The text editor panel (line numbers, highlighting, indentation keys,
-//! find, diagnostics on hover) and the diagnostics list under it.
+//! The script pane: the text field with its line numbers and highlighting
+//! (laid out only where it is seen: [`super::lazy_layout`]), the script's
+//! own typing applied in order ([`super::typing`]), selections asked for by
+//! other panels, and a diagnostic's message on hover.
+//!
+//! Beside it: `find` (the find bar), `problems` (the diagnostics list
+//! under the editor, and the hover message), `offsets` (byte and
+//! character offsets, whole-line edits).
 
 use std::ops::Range;
 
@@ -8,11 +14,21 @@ use eframe::egui::text::{CCursor, CCursorRange};
 use eframe::egui::text_edit::{TextEditOutput, TextEditState};
 use eframe::egui::{self, Align, FontId, Key, Modifiers, Pos2, Vec2};
 
-use crate::syntax::{Diagnostic, Severity};
-
 use super::document::Document;
+
+mod find;
+mod offsets;
+mod problems;
+
 use super::highlight::Highlighter;
+use super::lazy_layout::Request;
 use super::typing;
+pub use find::{Find, find_next};
+pub use offsets::{
+    byte_of_char, char_of_byte, floor_boundary, insert_line, line_start, map_offset, shift_lines,
+};
+use problems::diagnostic_tooltip;
+pub use problems::diagnostics_ui;
 
 /// The id of the script's text field.
 pub fn editor_id() -> egui::Id {
@@ -26,112 +42,6 @@ pub fn text_field_focused(ctx: &egui::Context) -> bool {
     ctx.memory(|m| m.focused()).is_some_and(|id| TextEditState::load(ctx, id).is_some())
 }
 
-/// Byte offset of the character at `char_index` (the end for an index past it).
-pub fn byte_of_char(text: &str, char_index: usize) -> usize {
-    if text.is_ascii() {
-        return char_index.min(text.len());
-    }
-    text.char_indices().nth(char_index).map_or(text.len(), |(b, _)| b)
-}
-
-/// Where byte `at` of `old` is in `new`, `new` being `old` with one range
-/// replaced (found as the common prefix and suffix): before the change it
-/// stays, after it it moves with the text, inside it it goes to the end of
-/// the new text there.
-pub fn map_offset(old: &str, new: &str, at: usize) -> usize {
-    let (o, n) = (old.as_bytes(), new.as_bytes());
-    let prefix = o.iter().zip(n).take_while(|(a, b)| a == b).count();
-    let room = o.len().min(n.len()) - prefix;
-    let suffix = o.iter().rev().zip(n.iter().rev()).take(room).take_while(|(a, b)| a == b).count();
-    let mapped = if at <= prefix {
-        at
-    } else if at >= o.len() - suffix {
-        at + n.len() - o.len()
-    } else {
-        n.len() - suffix
-    };
-    floor_boundary(new, mapped)
-}
-
-/// `byte` clamped to the text and moved back to a character boundary.
-pub fn floor_boundary(text: &str, byte: usize) -> usize {
-    let mut b = byte.min(text.len());
-    while !text.is_char_boundary(b) {
-        b -= 1;
-    }
-    b
-}
-
-/// Character index of the byte offset `byte` (rounded down to a character).
-pub fn char_of_byte(text: &str, byte: usize) -> usize {
-    text[..floor_boundary(text, byte)].chars().count()
-}
-
-/// Byte offset of the start of the line holding `byte`.
-pub fn line_start(text: &str, byte: usize) -> usize {
-    text[..byte].rfind('\n').map_or(0, |i| i + 1)
-}
-
-/// Indents (one tab) or outdents (one tab, or up to four spaces) every line
-/// touched by the byte range `sel`; returns the byte range of those lines.
-pub fn shift_lines(text: &mut String, sel: Range<usize>, indent: bool) -> Range<usize> {
-    let first = line_start(text, sel.start);
-    // A selection that ends at the start of a line does not include it.
-    let last_byte =
-        if sel.end > sel.start && text[..sel.end].ends_with('\n') { sel.end - 1 } else { sel.end };
-    let last = line_start(text, last_byte.max(first));
-    let mut starts: Vec<usize> = vec![first];
-    starts.extend(text[first..last].match_indices('\n').map(|(i, _)| first + i + 1));
-    let mut delta: isize = 0;
-    let mut last_start = first;
-    for s in starts {
-        let s = (s as isize + delta) as usize;
-        last_start = s;
-        if indent {
-            text.insert(s, '\t');
-            delta += 1;
-        } else {
-            let n = if text[s..].starts_with('\t') {
-                1
-            } else {
-                text[s..].bytes().take(4).take_while(|b| *b == b' ').count()
-            };
-            text.replace_range(s..s + n, "");
-            delta -= n as isize;
-        }
-    }
-    let end = text[last_start..].find('\n').map_or(text.len(), |i| last_start + i);
-    first..end
-}
-
-/// Inserts `line` as a line of its own at byte `at`: before the cursor's
-/// line when `at` is at its start, in place of it when it is blank, else
-/// after it. Returns the byte offset just after the inserted text.
-pub fn insert_line(text: &mut String, at: usize, line: &str) -> usize {
-    let start = line_start(text, at);
-    let end = text[at..].find('\n').map_or(text.len(), |i| at + i);
-    if text[start..end].trim().is_empty() {
-        text.replace_range(start..end, line);
-        start + line.len()
-    } else if at == start {
-        text.insert_str(start, &format!("{line}\n"));
-        start + line.len()
-    } else {
-        text.insert_str(end, &format!("\n{line}"));
-        end + 1 + line.len()
-    }
-}
-
-/// The find bar.
-#[derive(Default)]
-pub struct Find {
-    /// The bar is shown.
-    pub open: bool,
-    /// The text searched for (highlighted in the editor).
-    pub query: String,
-    focus_query: bool,
-}
-
 /// What the editor reports after a frame.
 #[derive(Default)]
 pub struct EditorOutput {
@@ -141,6 +51,20 @@ pub struct EditorOutput {
     pub changed: bool,
     /// "Convert to script…" was clicked (a SkelForm file is shown).
     pub convert_requested: bool,
+}
+
+/// A line of the script as the editor showed it (see
+/// [`Editor::lines_in_view`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ShownLine {
+    /// Its index in the text (0 for the first line).
+    pub line: usize,
+    /// Its characters, as the galley holds them.
+    pub text: String,
+    /// Its glyphs were drawn: the row's mesh has a quad for every
+    /// character that is not blank (a line laid out only to take its
+    /// place has no mesh).
+    pub drawn: bool,
 }
 
 /// Editor state that lives between frames (not persisted).
@@ -168,6 +92,8 @@ pub struct Editor {
     shown: Option<std::sync::Arc<egui::Galley>>,
     /// Hover and completion (see [`super::assist`]).
     pub assist: super::assist::Assist,
+    /// The part of that galley in view (y, in its coordinates).
+    view: Option<egui::Rangef>,
 }
 
 impl Editor {
@@ -196,6 +122,23 @@ impl Editor {
     /// before the first frame).
     pub fn shown_text(&self) -> Option<&str> {
         self.shown.as_ref().map(|g| g.text())
+    }
+
+    /// The lines of the text in view in the last frame, top to bottom: the
+    /// text each row holds and whether it was drawn (see [`ShownLine`]).
+    pub fn lines_in_view(&self) -> Vec<ShownLine> {
+        let (Some(galley), Some(view)) = (&self.shown, self.view) else { return Vec::new() };
+        let rows = &galley.rows;
+        let first = rows.partition_point(|r| r.pos.y + r.size.y <= view.min);
+        numbered_rows(rows, first)
+            .take_while(|(r, _)| r.pos.y < view.max)
+            .filter_map(|(row, line)| {
+                let text: String = row.glyphs.iter().map(|g| g.chr).collect();
+                let inked = text.chars().filter(|c| !c.is_whitespace()).count();
+                let drawn = row.visuals.mesh.vertices.len() >= 4 * inked;
+                Some(ShownLine { line: line?, text, drawn })
+            })
+            .collect()
     }
 
     /// The selection [`Editor::select`] will apply on the next frame.
@@ -330,7 +273,7 @@ impl Editor {
             out.changed = true;
         }
         doc.sync();
-        out.cursor = self.follow_cursor(ui, doc, output, look.row_height);
+        out.cursor = self.follow_cursor(doc, output);
         self.line_numbers(ui, doc, scroll.inner_rect, *gutter, output, &look);
         diagnostic_tooltip(ui, doc, output, look.char_w);
         self.assist.ui(ui, doc, output);
@@ -401,6 +344,7 @@ impl Editor {
         spriter: bool,
     ) -> ScrollAreaOutput<(egui::Rect, TextEditOutput)> {
         let read_only = skf || spriter;
+        let pending = self.pending_select.clone();
         egui::ScrollArea::both().id_salt("editor.scroll").auto_shrink([false, false]).show(
             ui,
             |ui| {
@@ -414,25 +358,32 @@ impl Editor {
                         Vec2::new(look.gutter_w, look.row_height),
                         egui::Sense::hover(),
                     );
+                    // The part of the text in view, in the galley's
+                    // coordinates (the field starts at the top of the
+                    // scrolled content): only those lines are laid out.
+                    let top = ui.max_rect().top();
+                    let view = egui::Rangef::new(
+                        ui.clip_rect().top() - top,
+                        ui.clip_rect().bottom() - top,
+                    );
+                    self.view = Some(view);
                     let Document { text, analysis, .. } = doc;
                     let highlighter = &mut self.highlighter;
-                    let ppp = ui.ctx().pixels_per_point();
-                    let (find_query, dark, font) = (&look.find_query, look.dark, &look.font);
+                    let pixels_per_point = ui.ctx().pixels_per_point();
+                    let (find, dark, font) = (look.find_query.as_str(), look.dark, &look.font);
                     let mut layouter = |ui: &egui::Ui, buf: &dyn egui::TextBuffer, _wrap: f32| {
                         analysis.ensure(buf.as_str());
-                        let (generation, comp) = (analysis.generation, &analysis.comp);
-                        ui.fonts_mut(|f| {
-                            highlighter.galley(
-                                f,
-                                ppp,
-                                generation,
-                                buf.as_str(),
-                                comp,
-                                find_query,
-                                dark,
-                                font,
-                            )
-                        })
+                        let req = Request {
+                            text: buf.as_str(),
+                            comp: &analysis.comp,
+                            generation: analysis.generation,
+                            find,
+                            dark,
+                            font,
+                            pixels_per_point,
+                            view,
+                        };
+                        ui.fonts_mut(|f| highlighter.galley(f, &req))
                     };
                     let mut shown: &str;
                     let buf: &mut dyn egui::TextBuffer = if read_only {
@@ -452,6 +403,9 @@ impl Editor {
                         .frame(egui::Frame::NONE);
                     let output =
                         if spriter { edit.show(ui) } else { edit.layouter(&mut layouter).show(ui) };
+                    if let Some(r) = &pending {
+                        scroll_to_selection(ui, &output, r.start, look.row_height);
+                    }
                     (gutter, output)
                 })
                 .inner
@@ -459,20 +413,11 @@ impl Editor {
         )
     }
 
-    /// The cursor and where it goes next: a pending selection is scrolled
-    /// to; otherwise the field's cursor is remembered (as a byte offset).
-    fn follow_cursor(
-        &mut self,
-        ui: &egui::Ui,
-        doc: &Document,
-        output: &TextEditOutput,
-        row_height: f32,
-    ) -> Option<usize> {
+    /// The cursor: a pending selection's start (the text field scrolled to
+    /// it); otherwise the field's cursor, remembered as a byte offset.
+    fn follow_cursor(&mut self, doc: &Document, output: &TextEditOutput) -> Option<usize> {
         let cursor_char = output.cursor_range.map(|r| r.primary.index.0);
         if let Some(r) = self.pending_select.take() {
-            let c = CCursor::new(char_of_byte(&doc.text, r.start));
-            let rect = output.galley.pos_from_cursor(c).translate(output.galley_pos.to_vec2());
-            ui.scroll_to_rect(rect.expand2(Vec2::new(40.0, row_height * 3.0)), Some(Align::Center));
             self.cursor = Some(r.start);
         } else if let Some(c) = cursor_char {
             self.cursor = Some(byte_of_char(&doc.text, c));
@@ -534,46 +479,16 @@ impl Editor {
             }
         }
     }
+}
 
-    fn find_bar(&mut self, ui: &mut egui::Ui, text: &str) {
-        let mut jump: Option<bool> = None;
-        ui.horizontal(|ui| {
-            let label = ui.label("Find");
-            let r = ui
-                .add(egui::TextEdit::singleline(&mut self.find.query).desired_width(180.0))
-                .labelled_by(label.id);
-            if self.find.focus_query {
-                r.request_focus();
-                self.find.focus_query = false;
-            }
-            if r.lost_focus() && ui.input(|i| i.key_pressed(Key::Enter)) {
-                jump = Some(!ui.input(|i| i.modifiers.shift));
-                r.request_focus();
-            }
-            let count = if self.find.query.is_empty() {
-                0
-            } else {
-                text.matches(self.find.query.as_str()).count()
-            };
-            if ui.button("Prev").on_hover_text("Previous match (Shift+Enter)").clicked() {
-                jump = Some(false);
-            }
-            if ui.button("Next").on_hover_text("Next match (Enter)").clicked() {
-                jump = Some(true);
-            }
-            ui.weak(format!("{count} match{}", if count == 1 { "" } else { "es" }));
-            if ui.button("Close").on_hover_text("Close (Escape)").clicked()
-                || ui.input(|i| i.key_pressed(Key::Escape))
-            {
-                self.find.open = false;
-            }
-        });
-        if let Some(forward) = jump
-            && let Some(r) = find_next(text, &self.find.query, self.cursor.unwrap_or(0), forward)
-        {
-            self.select(r);
-        }
-    }
+/// Scrolls the text field's area to byte `at` of the text shown, centered.
+/// Called inside the scroll area: a scroll target set after the area has
+/// ended would be dropped with the frame.
+fn scroll_to_selection(ui: &egui::Ui, output: &TextEditOutput, at: usize, row_height: f32) {
+    let g = &output.galley;
+    let c = CCursor::new(char_of_byte(g.text(), at));
+    let rect = g.pos_from_cursor(c).translate(output.galley_pos.to_vec2());
+    ui.scroll_to_rect(rect.expand2(Vec2::new(40.0, row_height * 3.0)), Some(Align::Center));
 }
 
 /// The rows of a galley from row `first` on, each with the index of the
@@ -623,160 +538,9 @@ impl Look {
     }
 }
 
-/// The message of a diagnostic under the mouse, when the pointer is on the
-/// text (not past a line's end).
-fn diagnostic_tooltip(ui: &egui::Ui, doc: &Document, output: &TextEditOutput, char_w: f32) {
-    let Some(pos) = output.response.response.hover_pos() else { return };
-    let local = pos - output.galley_pos;
-    let cc = output.galley.cursor_from_pos(local);
-    let at = output.galley.pos_from_cursor(cc);
-    if (at.center().x - local.x).abs() > char_w * 1.5 {
-        return;
-    }
-    let b = byte_of_char(&doc.text, cc.index.0);
-    let under: Vec<&Diagnostic> = doc
-        .analysis
-        .comp
-        .diagnostics
-        .iter()
-        .filter(|d| {
-            let r = d.span.range();
-            r.contains(&b) || (r.is_empty() && (b == r.start || b + 1 == r.start))
-        })
-        .collect();
-    if under.is_empty() {
-        return;
-    }
-    egui::Tooltip::always_open(
-        ui.ctx().clone(),
-        ui.layer_id(),
-        egui::Id::unique("skelpad.diag-tooltip"),
-        egui::PopupAnchor::Pointer,
-    )
-    .show(|ui| {
-        ui.set_max_width(420.0);
-        for d in under {
-            diagnostic_text(ui, d, true);
-        }
-    });
-}
-
-/// The next (or previous) match of `query` after (before) byte `from`, wrapping.
-pub fn find_next(text: &str, query: &str, from: usize, forward: bool) -> Option<Range<usize>> {
-    if query.is_empty() {
-        return None;
-    }
-    let matches: Vec<usize> = text.match_indices(query).map(|(i, _)| i).collect();
-    let pick = if forward {
-        matches.iter().find(|&&i| i > from).or(matches.first())
-    } else {
-        matches.iter().rev().find(|&&i| i < from).or(matches.last())
-    };
-    pick.map(|&i| i..i + query.len())
-}
-
-fn diagnostic_text(ui: &mut egui::Ui, d: &Diagnostic, with_hints: bool) {
-    let color = match d.severity {
-        Severity::Error => ui.visuals().error_fg_color,
-        Severity::Warning => ui.visuals().warn_fg_color,
-    };
-    ui.horizontal_wrapped(|ui| {
-        ui.colored_label(color, d.severity.to_string());
-        ui.label(&d.message);
-    });
-    if with_hints {
-        for h in &d.hints {
-            ui.weak(format!("hint: {h}"));
-        }
-    }
-}
-
-/// The diagnostics list; returns the span of the entry clicked.
-pub fn diagnostics_ui(ui: &mut egui::Ui, doc: &Document) -> Option<Range<usize>> {
-    let comp = &doc.analysis.comp;
-    let errors = comp.diagnostics.iter().filter(|d| d.is_error()).count();
-    let warnings = comp.diagnostics.len() - errors;
-    let mut clicked = None;
-    ui.horizontal(|ui| {
-        ui.strong("Problems");
-        ui.weak(format!(
-            "{errors} error{}, {warnings} warning{}",
-            plural(errors),
-            plural(warnings)
-        ));
-    });
-    if comp.diagnostics.is_empty() {
-        ui.weak("No problems: the script compiles cleanly.");
-        return None;
-    }
-    let row_h = ui.spacing().interact_size.y;
-    egui::ScrollArea::vertical()
-        .id_salt("diagnostics.scroll")
-        .auto_shrink([false, false])
-        .show_rows(ui, row_h, comp.diagnostics.len(), |ui, rows| {
-            for d in &comp.diagnostics[rows] {
-                let lc = comp.lines.line_col(&doc.text, d.span.start);
-                let color = match d.severity {
-                    Severity::Error => ui.visuals().error_fg_color,
-                    Severity::Warning => ui.visuals().warn_fg_color,
-                };
-                let label = format!("{}:{}  {}: {}", lc.line, lc.column, d.severity, d.message);
-                let r = ui.add(
-                    egui::Button::selectable(false, egui::RichText::new(label).color(color))
-                        .truncate(),
-                );
-                // Cut to one row in the list; whole (with its hints) on hover.
-                let r = r.on_hover_ui(|ui| {
-                    ui.set_max_width(480.0);
-                    diagnostic_text(ui, d, true);
-                });
-                if r.clicked() {
-                    clicked = Some(d.span.range());
-                }
-            }
-        });
-    clicked
-}
-
-fn plural(n: usize) -> &'static str {
-    if n == 1 { "" } else { "s" }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn shifting_lines_indents_and_outdents_whole_lines() {
-        let mut t = String::from("a\n\tb\n    c\nd");
-        let r = shift_lines(&mut t, 0..4, true);
-        assert_eq!(t, "\ta\n\t\tb\n    c\nd");
-        assert_eq!(&t[r], "\ta\n\t\tb");
-        let r = shift_lines(&mut t, 4..9, false);
-        assert_eq!(t, "\ta\n\tb\nc\nd");
-        assert_eq!(&t[r], "\tb\nc");
-        // Nothing to remove: unchanged.
-        let end = t.len();
-        let r = shift_lines(&mut t, end..end, false);
-        assert_eq!(t, "\ta\n\tb\nc\nd");
-        assert_eq!(&t[r], "d");
-    }
-
-    #[test]
-    fn inserted_lines_go_before_into_or_after_the_cursor_line() {
-        let mut t = String::from("a\n\t\nbc");
-        assert_eq!(insert_line(&mut t, 0, "X"), 1);
-        assert_eq!(t, "X\na\n\t\nbc");
-        // A blank line is replaced.
-        assert_eq!(insert_line(&mut t, 5, "Y"), 5);
-        assert_eq!(t, "X\na\nY\nbc");
-        // In the middle of a line: after it.
-        assert_eq!(insert_line(&mut t, 7, "Z"), 10);
-        assert_eq!(t, "X\na\nY\nbc\nZ");
-        let mut e = String::new();
-        assert_eq!(insert_line(&mut e, 0, "skeleton"), 8);
-        assert_eq!(e, "skeleton");
-    }
 
     #[test]
     fn wrapped_rows_share_their_line_number() {
@@ -806,40 +570,5 @@ mod tests {
             numbered_rows(&galley.rows, 3).map(|(_, line)| line).collect();
         assert_eq!(tail.last(), Some(&Some(2)));
         assert!(tail[..tail.len() - 1].iter().all(Option::is_none));
-    }
-
-    #[test]
-    fn offsets_follow_a_replacement() {
-        let old = "a x5 b\nleg\n";
-        let new = "a x12.5 b\nleg\n";
-        assert_eq!(map_offset(old, new, 0), 0);
-        assert_eq!(map_offset(old, new, old.find("leg").unwrap()), new.find("leg").unwrap());
-        assert_eq!(map_offset(old, new, old.len()), new.len());
-        // Inside the replaced digits: the end of the new ones.
-        assert_eq!(map_offset(old, new, 4), new.find(" b").unwrap());
-        // A shorter text.
-        assert_eq!(map_offset(new, old, new.find("leg").unwrap()), old.find("leg").unwrap());
-        assert_eq!(map_offset("abc", "abc", 2), 2);
-        assert_eq!(map_offset("é\nx", "éé\nx", 3), 5);
-    }
-
-    #[test]
-    fn find_wraps_around() {
-        let t = "arm leg arm";
-        assert_eq!(find_next(t, "arm", 0, true), Some(8..11));
-        assert_eq!(find_next(t, "arm", 8, true), Some(0..3));
-        assert_eq!(find_next(t, "arm", 0, false), Some(8..11));
-        assert_eq!(find_next(t, "x", 0, true), None);
-    }
-
-    #[test]
-    fn char_and_byte_offsets_convert_both_ways() {
-        let t = "é\tx";
-        assert_eq!(byte_of_char(t, 1), 2);
-        assert_eq!(char_of_byte(t, 2), 1);
-        assert_eq!(char_of_byte(t, 1), 0);
-        assert_eq!(byte_of_char(t, 10), t.len());
-        assert_eq!(floor_boundary(t, 1), 0);
-        assert_eq!(floor_boundary(t, 99), t.len());
     }
 }

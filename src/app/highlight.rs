@@ -1,18 +1,15 @@
 //! Syntax highlighting: a mapping from the parser's token roles
 //! ([`crate::syntax::Role`], read from the compilation of the text) to
 //! colours, with diagnostics underlined, indentation made visible and find
-//! matches marked. The layout job is memoized: it is rebuilt only when the
-//! text, the diagnostics, the theme or the find query change.
+//! matches marked, for any run of whole lines (the editor lays out only
+//! the lines in view: see [`super::lazy_layout`]).
 
-use std::hash::{Hash, Hasher};
-use std::sync::Arc;
-
-use eframe::egui::epaint::text::FontsView;
 use eframe::egui::text::LayoutJob;
-use eframe::egui::{Color32, FontId, Galley, Stroke, TextFormat};
-use rustc_hash::{FxHashMap, FxHasher};
+use eframe::egui::{Color32, FontId, Stroke, TextFormat};
 
 use crate::compile::Compilation;
+
+pub use super::lazy_layout::Highlighter;
 use crate::syntax::{Diagnostic, Role, Severity, TokenRole};
 
 /// Colours for one theme.
@@ -124,7 +121,7 @@ impl Palette {
 
 /// How one byte is drawn; adjacent bytes with the same look form one section.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-struct Look {
+pub(super) struct Look {
     role: Option<Role>,
     /// 0 none, 1/2 a tab of even/odd depth, 3 a space inside indentation.
     indent: u8,
@@ -133,43 +130,37 @@ struct Look {
     find: bool,
 }
 
-/// How every byte of `text` is drawn, from the token roles of its
-/// compilation (in document offsets).
-fn looks(
+/// How every byte of `text` is drawn, `text` being whole lines of the
+/// document from byte `base` on; `roles` and `diagnostics` are in document
+/// offsets (those outside the lines are skipped). Written into `looks`.
+pub(super) fn looks_into(
+    looks: &mut Vec<Look>,
     text: &str,
+    base: usize,
     roles: impl Iterator<Item = TokenRole>,
     diagnostics: &[Diagnostic],
     find: &str,
-) -> Vec<Look> {
+) {
     let plain = Look { role: None, indent: 0, underline: 0, find: false };
-    let mut looks = vec![plain; text.len()];
+    looks.clear();
+    looks.resize(text.len(), plain);
+    let local = |b: u32| (b as usize).saturating_sub(base).min(text.len());
     for r in roles {
-        let end = (r.span.end as usize).min(text.len());
-        let start = (r.span.start as usize).min(end);
+        let end = local(r.span.end);
+        let start = local(r.span.start).min(end);
         for l in &mut looks[start..end] {
             l.role = Some(r.role);
         }
     }
-    let mut line_start = 0usize;
-    for line in text.split('\n') {
-        // Indentation: tabs shaded by depth, spaces inside it flagged.
-        let indent_len = line.bytes().take_while(|b| *b == b'\t' || *b == b' ').count();
-        let has_text = line.len() > indent_len;
-        for (i, b) in line.bytes().take(indent_len).enumerate() {
-            looks[line_start + i].indent = match b {
-                b'\t' => 1 + (i % 2) as u8,
-                // Spaces in the indentation of a line with content are
-                // meaningful to the parser (and almost always a mistake).
-                _ if has_text => 3,
-                _ => 0,
-            };
-        }
-        line_start += line.len() + 1;
-    }
+    mark_indentation(looks, text);
     for d in diagnostics {
+        let r = d.span.range();
+        // Spans ending before these lines, or starting after them.
+        if r.end < base || r.start > base + text.len() {
+            continue;
+        }
         let level = if d.severity == Severity::Error { 2 } else { 1 };
-        let mut r = d.span.range();
-        r.end = r.end.min(text.len());
+        let mut r = local(d.span.start)..local(d.span.end);
         r.start = r.start.min(r.end);
         if r.is_empty() {
             // An empty span marks a place: underline the character there,
@@ -191,10 +182,52 @@ fn looks(
             }
         }
     }
-    looks
 }
 
-fn text_format(look: Look, palette: &Palette, font: &FontId) -> TextFormat {
+/// Indentation: tabs shaded by depth, spaces inside it flagged.
+fn mark_indentation(looks: &mut [Look], text: &str) {
+    let mut line_start = 0usize;
+    for line in text.split('\n') {
+        let indent_len = line.bytes().take_while(|b| *b == b'\t' || *b == b' ').count();
+        let has_text = line.len() > indent_len;
+        for (i, b) in line.bytes().take(indent_len).enumerate() {
+            looks[line_start + i].indent = match b {
+                b'\t' => 1 + (i % 2) as u8,
+                // Spaces in the indentation of a line with content are
+                // meaningful to the parser (and almost always a mistake).
+                _ if has_text => 3,
+                _ => 0,
+            };
+        }
+        line_start += line.len() + 1;
+    }
+}
+
+/// The token roles of `comp` that overlap the document's bytes `range`, in
+/// order: found by halving through the sections and their roles, so a
+/// line costs what its own tokens cost, not the document's.
+pub(super) fn roles_in(
+    comp: &Compilation,
+    range: std::ops::Range<usize>,
+) -> impl Iterator<Item = TokenRole> + '_ {
+    let (a, b) = (range.start as u32, range.end as u32);
+    let leading =
+        comp.leading_roles.iter().copied().filter(move |r| r.span.end > a && r.span.start < b);
+    // The sections starting before `b`, from the last one starting at or
+    // before `a` (a section runs to the next one's start).
+    let first = comp.sections.partition_point(|(start, _)| *start <= a).saturating_sub(1);
+    let last = comp.sections.partition_point(|(start, _)| *start < b);
+    let sections = comp.sections[first.min(last)..last].iter().flat_map(move |(start, s)| {
+        let from = s.roles.partition_point(|r| r.span.end + start <= a);
+        s.roles[from..]
+            .iter()
+            .take_while(move |r| r.span.start + start < b)
+            .map(move |r| TokenRole { span: r.span.shifted(*start), role: r.role })
+    });
+    leading.chain(sections)
+}
+
+pub(super) fn text_format(look: Look, palette: &Palette, font: &FontId) -> TextFormat {
     let mut f = TextFormat::simple(font.clone(), palette.of(look.role));
     f.background = match (look.find, look.indent) {
         (true, _) => palette.find,
@@ -212,7 +245,7 @@ fn text_format(look: Look, palette: &Palette, font: &FontId) -> TextFormat {
 }
 
 /// The job of `text` whose bytes look like `looks` (same length).
-fn job_of(text: &str, looks: &[Look], palette: &Palette, font: &FontId) -> LayoutJob {
+pub(super) fn job_of(text: &str, looks: &[Look], palette: &Palette, font: &FontId) -> LayoutJob {
     let mut job = LayoutJob { text: text.to_owned(), ..Default::default() };
     job.wrap.max_width = f32::INFINITY;
     let mut start = 0usize;
@@ -245,113 +278,9 @@ pub fn layout_job(
     dark: bool,
     font: FontId,
 ) -> LayoutJob {
-    job_of(text, &looks(text, comp.roles(), &comp.diagnostics, find), &Palette::new(dark), &font)
-}
-
-/// Lays out the highlighted text, memoized twice over: a frame without an
-/// edit returns the last galley as it is, and an edit lays out only the
-/// lines whose text or look changed and joins the rest from a per-line
-/// cache. (Handing egui the whole job each frame would cost milliseconds on
-/// a large script just to hash it.)
-#[derive(Default)]
-pub struct Highlighter {
-    key: Option<(u64, bool, String, u32, u32)>,
-    galley: Option<Arc<Galley>>,
-    /// Galleys of single lines, keyed on their text and looks.
-    lines: FxHashMap<u64, Arc<Galley>>,
-    /// A tiny galley egui lays out each frame: when egui hands back a
-    /// different one, its fonts were rebuilt and every cached galley points
-    /// into an old glyph atlas.
-    sentinel: Option<Arc<Galley>>,
-    /// How many times the text was highlighted again (edits, theme, find).
-    pub builds: u64,
-    /// How many single lines were laid out (cache misses).
-    pub lines_laid_out: u64,
-}
-
-impl Highlighter {
-    /// Drops the last layout (another document is shown); the per-line
-    /// layouts stay, keyed on their own text.
-    pub fn forget(&mut self) {
-        self.key = None;
-        self.galley = None;
-    }
-
-    /// The galley of `text`, whose compilation is `comp` (generation
-    /// `generation`): its token roles and diagnostics.
-    #[allow(clippy::too_many_arguments)]
-    pub fn galley(
-        &mut self,
-        fonts: &mut FontsView<'_>,
-        pixels_per_point: f32,
-        generation: u64,
-        text: &str,
-        comp: &Compilation,
-        find: &str,
-        dark: bool,
-        font: &FontId,
-    ) -> Arc<Galley> {
-        let sentinel = fonts.layout_job(LayoutJob::simple_singleline(
-            "0".into(),
-            font.clone(),
-            Color32::WHITE,
-        ));
-        if !self.sentinel.as_ref().is_some_and(|s| Arc::ptr_eq(s, &sentinel)) {
-            self.lines.clear();
-            self.galley = None;
-        }
-        self.sentinel = Some(sentinel);
-        let key =
-            (generation, dark, find.to_owned(), font.size.to_bits(), pixels_per_point.to_bits());
-        if let (Some(g), true) = (&self.galley, self.key.as_ref() == Some(&key)) {
-            return g.clone();
-        }
-        self.builds += 1;
-        let palette = Palette::new(dark);
-        let looks = looks(text, comp.roles(), &comp.diagnostics, find);
-        let galley = if text.is_empty() {
-            fonts.layout_job(job_of(text, &looks, &palette, font))
-        } else {
-            let mut lines = FxHashMap::default();
-            let mut parts = Vec::new();
-            let mut start = 0;
-            // Split exactly as egui splits paragraphs: a final newline stays
-            // with the last line (and gives it an empty row below).
-            while start < text.len() {
-                let mut end = text[start..].find('\n').map_or(text.len(), |i| start + i);
-                if end + 1 == text.len() && text.ends_with('\n') {
-                    end += 1;
-                }
-                let (line, line_looks) = (&text[start..end], &looks[start..end]);
-                let mut h = FxHasher::default();
-                line.hash(&mut h);
-                line_looks.hash(&mut h);
-                let k = h.finish();
-                let g = match self.lines.get(&k).or_else(|| lines.get(&k)) {
-                    Some(g) => g.clone(),
-                    None => {
-                        self.lines_laid_out += 1;
-                        fonts.layout_job(job_of(line, line_looks, &palette, font))
-                    }
-                };
-                lines.insert(k, g.clone());
-                parts.push(g);
-                start = end + 1;
-            }
-            self.lines = lines;
-            // The joined galley keeps the whole text; one section suffices
-            // since the rows are already laid out.
-            let mut job = LayoutJob::single_section(
-                text.to_owned(),
-                TextFormat::simple(font.clone(), palette.plain),
-            );
-            job.wrap.max_width = f32::INFINITY;
-            Arc::new(Galley::concat(Arc::new(job), &parts, pixels_per_point))
-        };
-        self.key = Some(key);
-        self.galley = Some(galley.clone());
-        galley
-    }
+    let mut looks = Vec::new();
+    looks_into(&mut looks, text, 0, comp.roles(), &comp.diagnostics, find);
+    job_of(text, &looks, &Palette::new(dark), &font)
 }
 
 #[cfg(test)]
@@ -436,42 +365,5 @@ mod tests {
         assert_ne!(at(first.span.start as usize).underline, Stroke::NONE);
         // Find matches are marked.
         assert_eq!(at(text.find("leg").unwrap()).background, palette.find);
-    }
-
-    #[test]
-    fn galleys_are_reused_and_edits_lay_out_only_the_changed_line() {
-        let ctx = eframe::egui::Context::default();
-        let font = FontId::monospace(12.0);
-        let mut h = Highlighter::default();
-        let text = "skeleton\n\tarm l10\n\tleg l20\n";
-        let edited = "skeleton\n\tarm l10\n\tleg l25\n";
-        let mut galleys = Vec::new();
-        for (generation, t) in [(1, text), (1, text), (2, edited)] {
-            let comp = crate::compile::compile(t);
-            let mut out = ctx.run_ui(Default::default(), |ui| {
-                galleys.push(
-                    ui.fonts_mut(|f| h.galley(f, 1.0, generation, t, &comp, "", true, &font)),
-                );
-            });
-            out.textures_delta.clear();
-        }
-        assert!(Arc::ptr_eq(&galleys[0], &galleys[1]));
-        assert_eq!(h.builds, 2);
-        // Three lines (the last with its newline), then only the edited one.
-        assert_eq!(h.lines_laid_out, 4);
-        assert_eq!(galleys[2].text(), edited);
-        assert_eq!(galleys[2].rows.len(), 4);
-        // Same rows as egui's own layout of the whole job.
-        let whole = ctx.fonts_mut(|f| {
-            f.layout_job(layout_job(
-                edited,
-                &crate::compile::compile(edited),
-                "",
-                true,
-                font.clone(),
-            ))
-        });
-        assert_eq!(whole.rows.len(), galleys[2].rows.len());
-        assert!((whole.size().y - galleys[2].size().y).abs() < 0.5);
     }
 }

@@ -6,6 +6,7 @@
 
 mod assist_ui;
 mod dopesheet_keys_ui;
+mod big_file;
 mod dopesheet_ui;
 mod drag_ui;
 mod editor_ui;

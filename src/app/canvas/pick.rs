@@ -1,0 +1,211 @@
+//! What is under the pointer on the canvas: the topmost drawn item at a
+//! point (from the draw list the canvas painted), what a drag on it moves,
+//! and the outline of a slot's attachment (for picking and the selection).
+
+use crate::model::{Affine, AttachmentKind, BoneId, SlotId};
+use crate::render::{DrawList, Part};
+use crate::runtime::Pose;
+
+use super::Pick;
+
+/// The matrix of a slot's attachment: its bone's world matrix times the
+/// attachment's own transform.
+fn attachment_matrix(pose: &Pose, bone: BoneId, kind_transform: Affine) -> Option<Affine> {
+    pose.bones.get(bone.index()).map(|b| b.world.then_inner(kind_transform))
+}
+
+/// An outline of what a slot shows, in world space: the box of a rect, a
+/// polygon around a circle or ellipse, a path's points. Used for picking and
+/// for the selection outline, not for drawing.
+pub(super) fn slot_outline(
+    sk: &crate::model::Skeleton,
+    pose: &Pose,
+    slot: SlotId,
+) -> Option<Vec<(f64, f64)>> {
+    let s = sk.slots.get(slot.index())?;
+    let (_, att) = pose.attachment(sk, slot)?;
+    let m = attachment_matrix(pose, s.bone, att.transform.matrix())?;
+    let ellipse = |rx: f64, ry: f64| {
+        (0..24)
+            .map(|i| f64::from(i) * std::f64::consts::TAU / 24.0)
+            .map(|a| m.apply(rx * a.cos(), ry * a.sin()))
+            .collect::<Vec<_>>()
+    };
+    let pad = |st: &crate::model::ShapeStyle| st.stroke_width.max(0.0) / 2.0;
+    match &att.kind {
+        AttachmentKind::None | AttachmentKind::Sprite { .. } | AttachmentKind::Mesh(_) => None,
+        AttachmentKind::Rect { width, height, style, .. } => {
+            let (hw, hh) = (width / 2.0 + pad(style), height / 2.0 + pad(style));
+            Some(vec![m.apply(-hw, -hh), m.apply(hw, -hh), m.apply(hw, hh), m.apply(-hw, hh)])
+        }
+        AttachmentKind::Ellipse { radius_x, radius_y, style } => {
+            Some(ellipse(radius_x + pad(style), radius_y + pad(style)))
+        }
+        AttachmentKind::Circle { radius, style } => {
+            Some(ellipse(radius + pad(style), radius + pad(style)))
+        }
+        AttachmentKind::Path { path, .. } => {
+            // Points bound to another bone go through that bone's world
+            // matrix; the attachment transform applies in the slot bone's space.
+            let slot_world = pose.bones.get(s.bone.index())?.world;
+            let into_slot = slot_world.inverse();
+            let pts = path
+                .points()
+                .iter()
+                .filter_map(|p| {
+                    if p.bone == s.bone {
+                        return Some(m.apply(p.x, p.y));
+                    }
+                    let (wx, wy) = pose.bones.get(p.bone.index())?.world.apply(p.x, p.y);
+                    match into_slot {
+                        Some(inv) => {
+                            let (lx, ly) = inv.apply(wx, wy);
+                            Some(m.apply(lx, ly))
+                        }
+                        None => Some((wx, wy)),
+                    }
+                })
+                .collect();
+            Some(pts)
+        }
+    }
+}
+
+fn distance_to_segment(p: (f64, f64), a: (f64, f64), b: (f64, f64)) -> f64 {
+    let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+    let len2 = dx * dx + dy * dy;
+    let t = if len2 > 0.0 {
+        (((p.0 - a.0) * dx + (p.1 - a.1) * dy) / len2).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    let (cx, cy) = (a.0 + t * dx, a.1 + t * dy);
+    ((p.0 - cx).powi(2) + (p.1 - cy).powi(2)).sqrt()
+}
+
+/// Distance from `p` to a triangle (0 inside it).
+fn distance_to_triangle(p: (f64, f64), t: [(f64, f64); 3]) -> f64 {
+    let cross =
+        |a: (f64, f64), b: (f64, f64)| (b.0 - a.0) * (p.1 - a.1) - (b.1 - a.1) * (p.0 - a.0);
+    let (d0, d1, d2) = (cross(t[0], t[1]), cross(t[1], t[2]), cross(t[2], t[0]));
+    let neg = d0 < 0.0 || d1 < 0.0 || d2 < 0.0;
+    let pos = d0 > 0.0 || d1 > 0.0 || d2 > 0.0;
+    if !(neg && pos) {
+        return 0.0;
+    }
+    distance_to_segment(p, t[0], t[1])
+        .min(distance_to_segment(p, t[1], t[2]))
+        .min(distance_to_segment(p, t[2], t[0]))
+}
+
+/// What a drag on `pick` moves: the tip of an IK chain is placed by IK, so
+/// a drag on it moves the family's target (on which the tip sits while it
+/// can reach it); anything else moves itself.
+pub fn ik_handle(sk: &crate::model::Skeleton, pick: Pick) -> Pick {
+    match pick {
+        Pick::Bone(b) => {
+            sk.ik.iter().find(|f| f.bones.last() == Some(&b)).map_or(pick, |f| Pick::Bone(f.target))
+        }
+        Pick::Slot(_) => pick,
+    }
+}
+
+/// What is drawn at the world point `(x, y)`, from the draw list the canvas
+/// painted: the topmost item (onion-skin ghosts aside) whose triangles
+/// cover the point, with the part hit. The bone overlay (drawn last) and
+/// strokes also count within `tolerance`; fills and sprites count exactly
+/// where they are drawn.
+pub fn pick_at(list: &DrawList, x: f64, y: f64, tolerance: f64) -> Option<(Pick, Part)> {
+    let v =
+        |i: u32| list.vertices.get(i as usize).map(|v| (f64::from(v.pos[0]), f64::from(v.pos[1])));
+    for item in list.items.iter().rev().filter(|i| !i.ghost) {
+        let tol = match item.part {
+            Part::BoneOrigin | Part::BoneDiamond | Part::Stroke => tolerance,
+            Part::Fill | Part::Sprite => 0.0,
+        };
+        let Some(tris) = list.indices.get(item.indices.start as usize..item.indices.end as usize)
+        else {
+            continue;
+        };
+        let hit = tris.chunks_exact(3).any(|t| match (v(t[0]), v(t[1]), v(t[2])) {
+            (Some(a), Some(b), Some(c)) => distance_to_triangle((x, y), [a, b, c]) <= tol,
+            _ => false,
+        });
+        if hit {
+            let pick = match (item.part, item.slot) {
+                (Part::BoneOrigin | Part::BoneDiamond, _) | (_, None) => Pick::Bone(item.bone),
+                (_, Some(s)) => Pick::Slot(s),
+            };
+            return Some((pick, item.part));
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compile::compile;
+    use crate::model::SkinId;
+    use crate::render::{self, DrawOptions, RenderCache};
+    use crate::runtime::evaluate;
+    use std::path::Path;
+
+    #[test]
+    fn a_drag_on_an_ik_tip_moves_its_target() {
+        let comp = compile(
+            "skeleton\n\tarm l10\n\tarm.hand x10 l3\n\tgoal x12 y4\nik\n\thand to goal up 1\n",
+        );
+        let sk = &comp.armature.skeleton;
+        let (hand, goal, arm) = (
+            sk.bone_by_name("arm.hand").unwrap(),
+            sk.bone_by_name("goal").unwrap(),
+            sk.bone_by_name("arm").unwrap(),
+        );
+        assert_eq!(ik_handle(sk, Pick::Bone(hand)), Pick::Bone(goal));
+        assert_eq!(ik_handle(sk, Pick::Bone(arm)), Pick::Bone(arm));
+        assert_eq!(ik_handle(sk, Pick::Bone(goal)), Pick::Bone(goal));
+    }
+
+    #[test]
+    fn clicks_pick_what_is_drawn_there() {
+        let comp = compile(
+            "skeleton\n\tarm l40 r90\n\t\t@ :rect x20 w10 h40\n\tbody x100\n\t\t@ :circle d20\n\tfoot x-100 l4\n",
+        );
+        let arm = comp.armature;
+        let pose = evaluate(&arm, None, SkinId(0), 0.0);
+        let list = |bones: bool| {
+            let mut cache = RenderCache::new(Path::new("."));
+            render::build_draw_list(
+                &arm,
+                &pose,
+                &DrawOptions { pixels_per_unit: 1.0, bones, contours: false },
+                &mut cache,
+            )
+        };
+        let (with, without) = (list(true), list(false));
+        // On the arm's diamond (it points up).
+        assert_eq!(
+            pick_at(&with, 0.5, 20.0, 1.0),
+            Some((Pick::Bone(BoneId(0)), Part::BoneDiamond))
+        );
+        // Same place with the overlay hidden: the rect under it (40 wide
+        // across the bone, 10 along it, centered 20 up the bone).
+        assert_eq!(pick_at(&without, 0.5, 20.0, 1.0).map(|p| p.0), Some(Pick::Slot(SlotId(0))));
+        assert_eq!(pick_at(&without, 18.0, 24.0, 1.0).map(|p| p.0), Some(Pick::Slot(SlotId(0))));
+        assert_eq!(pick_at(&without, 0.5, 30.0, 1.0), None);
+        // The circle exactly where it is drawn: inside its edge, not outside.
+        assert_eq!(pick_at(&with, 105.0, 5.0, 1.0).map(|p| p.0), Some(Pick::Slot(SlotId(1))));
+        assert_eq!(
+            pick_at(&without, 100.0 + 9.0, 0.0, 1.0).map(|p| p.0),
+            Some(Pick::Slot(SlotId(1)))
+        );
+        assert_eq!(pick_at(&without, 100.0 + 12.5, 0.0, 1.0), None);
+        // A short bone has only its origin mark.
+        assert_eq!(
+            pick_at(&with, -100.0, 0.0, 1.0),
+            Some((Pick::Bone(BoneId(2)), Part::BoneOrigin))
+        );
+        assert_eq!(pick_at(&with, 50.0, -50.0, 1.0), None);
+    }
+}

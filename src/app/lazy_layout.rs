@@ -1,0 +1,516 @@
+//! The script's galley, laid out only where it is seen.
+//!
+//! egui's text field wants one galley for the whole text: its cursor,
+//! selection, clicks and arrow keys all walk the galley's rows. Laying out
+//! every line of a 50,000-line script (shaping, glyphs, the highlighted
+//! mesh) took ~390 ms. So the galley is made of one small galley per line,
+//! joined with [`Galley::concat`] (which shares the lines' rows, it does not
+//! copy them):
+//!
+//! - a line in view (or within three screens of it) is laid out for real, with
+//!   its highlighting ([`super::highlight`]), and kept between frames under
+//!   a hash of its text and looks;
+//! - any other line is a *placeholder*: a row with one glyph per character
+//!   at the monospace font's advance (a tab's at its own), so the text
+//!   field counts characters and places the cursor as it would, but with no
+//!   mesh: nothing is drawn for it, and it costs no shaping.
+//!
+//! An edit replaces only the lines it touched (found from the common
+//! prefix and suffix of the old and new text); the lines in view are
+//! checked again against their looks (diagnostics or roles may change
+//! elsewhere than the edit). Scrolling lays out the lines coming into view.
+
+use std::hash::{Hash, Hasher};
+use std::ops::Range;
+use std::sync::Arc;
+
+use eframe::egui::emath::GuiRounding as _;
+use eframe::egui::epaint::text::{FontsView, Glyph, PlacedRow, Row, RowVisuals};
+use eframe::egui::text::LayoutJob;
+use eframe::egui::{Color32, FontId, Galley, Rangef, Rect, TextFormat, Vec2};
+use rustc_hash::FxHasher;
+
+use super::highlight::{Look, Palette, job_of, looks_into, roles_in};
+use crate::compile::Compilation;
+
+/// What the joined galley was made for: a change in any of them rebuilds it.
+#[derive(Clone, PartialEq)]
+struct BuildKey {
+    generation: u64,
+    dark: bool,
+    find: String,
+    font_size: u32,
+    pixels_per_point: u32,
+}
+
+/// One line of the text in the joined galley.
+struct Line {
+    galley: Arc<Galley>,
+    /// The hash of the line's text and looks when laid out for real;
+    /// `None` for a placeholder.
+    laid_out: Option<u64>,
+}
+
+/// The parts placeholders are made of, from a real layout of `"\tx"`.
+struct Template {
+    /// The galley of `"\tx"` (its job and row stand in for a line's).
+    galley: Arc<Galley>,
+    /// A tab's glyph and any other character's, each with how far the pen
+    /// moves after it.
+    glyphs: Option<((Glyph, f32), (Glyph, f32))>,
+    /// The galley of an empty line (shared by every empty line).
+    empty: Arc<Galley>,
+    font: FontId,
+    pixels_per_point: f32,
+}
+
+/// Lays out the highlighted text of the script, line by line and only
+/// where it is seen (see the module's documentation).
+#[derive(Default)]
+pub struct Highlighter {
+    key: Option<BuildKey>,
+    /// The joined galley last handed out.
+    galley: Option<Arc<Galley>>,
+    /// Byte offset of the start of every line of the galley's text.
+    starts: Vec<usize>,
+    lines: Vec<Line>,
+    /// The lines checked against their looks since the key last changed.
+    window: Range<usize>,
+    template: Option<Template>,
+    /// A tiny galley egui lays out each frame: when egui hands back a
+    /// different one, its fonts were rebuilt and every kept galley points
+    /// into an old glyph atlas.
+    sentinel: Option<Arc<Galley>>,
+    /// Scratch space for one line's looks.
+    looks: Vec<Look>,
+    /// How many times the joined galley was made again (edits, theme,
+    /// find, lines coming into view).
+    pub builds: u64,
+    /// How many single lines were laid out for real.
+    pub lines_laid_out: u64,
+}
+
+/// What the text field is asked to show this frame.
+pub struct Request<'a> {
+    /// The text and its compilation (of generation `generation`).
+    pub text: &'a str,
+    /// Its compilation: token roles and diagnostics.
+    pub comp: &'a Compilation,
+    /// Identifies `comp` (and so `text`).
+    pub generation: u64,
+    /// The find bar's query (its matches are marked; empty: none).
+    pub find: &'a str,
+    /// The theme.
+    pub dark: bool,
+    /// The editor's font.
+    pub font: &'a FontId,
+    /// The screen's scale.
+    pub pixels_per_point: f32,
+    /// The part of the galley in view (y, in the galley's coordinates).
+    pub view: Rangef,
+}
+
+impl Highlighter {
+    /// Drops every layout (another document is shown).
+    pub fn forget(&mut self) {
+        self.key = None;
+        self.galley = None;
+        self.starts.clear();
+        self.lines.clear();
+        self.window = 0..0;
+    }
+
+    /// The galley of `req.text`: real layouts for the lines within three
+    /// screens of `req.view`, placeholders elsewhere (see the module's
+    /// documentation).
+    pub fn galley(&mut self, fonts: &mut FontsView<'_>, req: &Request<'_>) -> Arc<Galley> {
+        self.check_atlas(fonts, req.font);
+        let key = BuildKey {
+            generation: req.generation,
+            dark: req.dark,
+            find: req.find.to_owned(),
+            font_size: req.font.size.to_bits(),
+            pixels_per_point: req.pixels_per_point.to_bits(),
+        };
+        if self.key.as_ref() != Some(&key) || self.galley.is_none() {
+            if self.key.as_ref().is_none_or(|k| {
+                (k.font_size, k.pixels_per_point) != (key.font_size, key.pixels_per_point)
+            }) {
+                // Another font: no kept line fits.
+                self.lines.clear();
+                self.template = None;
+            }
+            self.follow_text(fonts, req);
+            self.key = Some(key);
+            self.window = 0..0;
+        }
+        let seen = self.lines_in(req.view, 0.0);
+        if let Some(g) = &self.galley
+            && self.window.start <= seen.start
+            && seen.end <= self.window.end
+        {
+            return g.clone();
+        }
+        // Three screens above and below too, so that scrolling, even a page
+        // a frame, joins the galley again only every few frames.
+        let margin = 3.0 * (req.view.max - req.view.min).max(0.0);
+        self.window = self.lines_in(req.view, margin);
+        self.lay_out_window(fonts, req);
+        self.builds += 1;
+        let galleys: Vec<Arc<Galley>> = self.lines.iter().map(|l| l.galley.clone()).collect();
+        let mut job = LayoutJob::single_section(
+            req.text.to_owned(),
+            TextFormat::simple(req.font.clone(), Palette::new(req.dark).plain),
+        );
+        job.wrap.max_width = f32::INFINITY;
+        let galley = Arc::new(Galley::concat(Arc::new(job), &galleys, req.pixels_per_point));
+        self.galley = Some(galley.clone());
+        galley
+    }
+
+    /// Whether line `i` of the galley last handed out was laid out for
+    /// real (not a placeholder).
+    pub fn is_laid_out(&self, line: usize) -> bool {
+        self.lines.get(line).is_some_and(|l| l.laid_out.is_some())
+    }
+
+    /// Forgets every kept layout when egui rebuilt its fonts.
+    fn check_atlas(&mut self, fonts: &mut FontsView<'_>, font: &FontId) {
+        let sentinel = fonts.layout_job(LayoutJob::simple_singleline(
+            "0".into(),
+            font.clone(),
+            Color32::WHITE,
+        ));
+        if !self.sentinel.as_ref().is_some_and(|s| Arc::ptr_eq(s, &sentinel)) {
+            self.lines.clear();
+            self.template = None;
+            self.galley = None;
+        }
+        self.sentinel = Some(sentinel);
+    }
+
+    /// Brings the line list to `req.text`: only the lines an edit touched
+    /// are replaced (by placeholders); all of them when there is no list.
+    fn follow_text(&mut self, fonts: &mut FontsView<'_>, req: &Request<'_>) {
+        let template = match self.template.take() {
+            Some(t) => t,
+            None => Template::new(fonts, req.font, req.pixels_per_point),
+        };
+        self.follow_text_with(fonts, req, &template);
+        self.template = Some(template);
+    }
+
+    fn follow_text_with(
+        &mut self,
+        fonts: &mut FontsView<'_>,
+        req: &Request<'_>,
+        template: &Template,
+    ) {
+        let text = req.text;
+        let old = self.galley.as_ref().map(|g| g.text()).filter(|_| !self.lines.is_empty());
+        let new_starts = line_starts(text);
+        let Some(old) = old else {
+            self.lines = (0..new_starts.len())
+                .map(|i| template.placeholder(fonts, line_text(text, &new_starts, i)))
+                .collect();
+            self.starts = new_starts;
+            return;
+        };
+        if old == text {
+            return;
+        }
+        let (a, old_end, new_end) = changed_range(old, text);
+        let line_of = |starts: &[usize], b: usize| starts.partition_point(|&s| s <= b) - 1;
+        let first = line_of(&self.starts, a);
+        let (old_last, new_last) = (line_of(&self.starts, old_end), line_of(&new_starts, new_end));
+        let fresh: Vec<Line> = (first..=new_last)
+            .map(|i| template.placeholder(fonts, line_text(text, &new_starts, i)))
+            .collect();
+        self.lines.splice(first..=old_last.min(self.lines.len() - 1), fresh);
+        self.starts = new_starts;
+    }
+
+    /// The lines whose rows meet the y range `view` widened by `margin`.
+    fn lines_in(&self, view: Rangef, margin: f32) -> Range<usize> {
+        let n = self.lines.len();
+        let (top, bottom) = (view.min - margin, view.max + margin);
+        match &self.galley {
+            // The last galley's rows, one per line, when it has them all.
+            Some(g) if g.rows.len() == n => {
+                let first = g.rows.partition_point(|r| r.pos.y + r.size.y < top);
+                let end = g.rows.partition_point(|r| r.pos.y <= bottom);
+                first.min(n)..end.max(first).min(n)
+            }
+            _ => {
+                let h = self.template.as_ref().map_or(16.0, |t| t.galley.size().y).max(1.0);
+                let first = ((top / h).floor().max(0.0) as usize).min(n);
+                let end = ((bottom / h).ceil().max(0.0) as usize + 1).clamp(first, n);
+                first..end
+            }
+        }
+    }
+
+    /// Lays out for real the lines of the window whose text or looks
+    /// changed (or that were placeholders).
+    fn lay_out_window(&mut self, fonts: &mut FontsView<'_>, req: &Request<'_>) {
+        let palette = Palette::new(req.dark);
+        let text = req.text;
+        let start = self.starts.get(self.window.start).copied().unwrap_or(0);
+        let end = self.starts.get(self.window.end).map_or(text.len(), |&s| s);
+        // The diagnostics that can touch the window (spans are sorted by
+        // start; a long one may start far above).
+        let diags: Vec<_> = req
+            .comp
+            .diagnostics
+            .iter()
+            .filter(|d| (d.span.start as usize) <= end && (d.span.end as usize) + 1 >= start)
+            .cloned()
+            .collect();
+        for i in self.window.clone() {
+            let base = self.starts[i];
+            let line = line_text(text, &self.starts, i);
+            let roles = roles_in(req.comp, base..base + line.len());
+            looks_into(&mut self.looks, line, base, roles, &diags, req.find);
+            let mut h = FxHasher::default();
+            line.hash(&mut h);
+            self.looks.hash(&mut h);
+            let k = h.finish();
+            if self.lines[i].laid_out != Some(k) {
+                self.lines_laid_out += 1;
+                let galley = fonts.layout_job(job_of(line, &self.looks, &palette, req.font));
+                self.lines[i] = Line { galley, laid_out: Some(k) };
+            }
+        }
+    }
+}
+
+/// The start of every line of `text` (a final newline starts an empty
+/// last line, as egui lays it out).
+fn line_starts(text: &str) -> Vec<usize> {
+    std::iter::once(0).chain(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1)).collect()
+}
+
+/// Line `i` of `text` without its newline.
+fn line_text<'t>(text: &'t str, starts: &[usize], i: usize) -> &'t str {
+    let end = starts.get(i + 1).map_or(text.len(), |&s| s - 1);
+    &text[starts[i]..end]
+}
+
+/// Where `new` differs from `old`: the byte the change starts at, and where
+/// it ends in `old` and in `new` (the common prefix and suffix kept).
+fn changed_range(old: &str, new: &str) -> (usize, usize, usize) {
+    let (o, n) = (old.as_bytes(), new.as_bytes());
+    let prefix = o.iter().zip(n).take_while(|(a, b)| a == b).count();
+    let room = o.len().min(n.len()) - prefix;
+    let suffix = o.iter().rev().zip(n.iter().rev()).take(room).take_while(|(a, b)| a == b).count();
+    (prefix, o.len() - suffix, n.len() - suffix)
+}
+
+/// A job of `text` in `font`, one colour, not wrapped.
+fn plain_job(text: &str, font: &FontId) -> LayoutJob {
+    let mut job =
+        LayoutJob::single_section(text.into(), TextFormat::simple(font.clone(), Color32::WHITE));
+    job.wrap.max_width = f32::INFINITY;
+    job
+}
+
+impl Template {
+    fn new(fonts: &mut FontsView<'_>, font: &FontId, pixels_per_point: f32) -> Template {
+        let galley = fonts.layout_job(plain_job("\tx", font));
+        let empty = fonts.layout_job(plain_job("", font));
+        // How far the pen really moves per character: the shaper's advance,
+        // which differs slightly from a glyph's `advance_width`; measured
+        // over long runs so the error stays below a pixel on any line.
+        let pen = |fonts: &mut FontsView<'_>, text: String, n: usize| {
+            let g = fonts.layout_job(plain_job(&text, font));
+            g.rows.first().and_then(|r| r.glyphs.get(n)).map(|g| g.pos.x / n as f32)
+        };
+        let other = pen(fonts, "x".repeat(1025), 1024);
+        let tab = pen(fonts, format!("{}x", "\t".repeat(64)), 64);
+        let glyphs = match galley.rows.first().map(|r| r.glyphs.as_slice()) {
+            Some([t, o, ..]) => {
+                Some(((*t, tab.unwrap_or(t.advance_width)), (*o, other.unwrap_or(o.advance_width))))
+            }
+            _ => None,
+        };
+        Template { galley, glyphs, empty, font: font.clone(), pixels_per_point }
+    }
+
+    /// A line of `text` that takes its place without being drawn: one
+    /// glyph per character at the font's advance, and no mesh.
+    fn placeholder(&self, fonts: &mut FontsView<'_>, text: &str) -> Line {
+        if text.is_empty() {
+            return Line { galley: self.empty.clone(), laid_out: None };
+        }
+        let (Some(placed), Some((tab, other))) = (self.galley.rows.first(), self.glyphs) else {
+            // A font that gave no glyphs for "\tx" (never seen): the line
+            // is laid out, plainly.
+            return Line { galley: fonts.layout_job(plain_job(text, &self.font)), laid_out: None };
+        };
+        // As egui places glyphs: the pen moves by unrounded advances, each
+        // glyph sits at the pen rounded to a physical pixel (`pen` in points).
+        let ppp = self.pixels_per_point;
+        let mut pen = 0.0f32;
+        let glyphs = text
+            .chars()
+            .map(|c| {
+                let (mut g, advance) = if c == '\t' { tab } else { other };
+                g.chr = c;
+                g.pos.x = (pen * ppp).round() / ppp;
+                pen += advance;
+                g
+            })
+            .collect();
+        let x = pen;
+        let mut row: Row = (*placed.row).clone();
+        row.glyphs = glyphs;
+        // Rounded as egui rounds a laid-out row (`Galley::concat` would
+        // copy every row whose size is not).
+        row.size = Vec2::new(x, placed.row.size.y).round_ui();
+        row.visuals = RowVisuals::default();
+        let size = row.size;
+        let mut galley: Galley = (*self.galley).clone();
+        galley.rows =
+            vec![PlacedRow { pos: placed.pos, row: Arc::new(row), ends_with_newline: false }];
+        galley.rect = Rect::from_min_size(placed.pos, size);
+        galley.mesh_bounds = Rect::NOTHING;
+        galley.num_vertices = 0;
+        galley.num_indices = 0;
+        Line { galley: Arc::new(galley), laid_out: None }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::highlight::layout_job;
+    use eframe::egui::text::CCursor;
+
+    /// Runs `f` with egui's fonts inside a frame.
+    fn with_fonts<R>(ctx: &eframe::egui::Context, f: impl FnOnce(&mut FontsView<'_>) -> R) -> R {
+        let mut out = None;
+        let mut f = Some(f);
+        let mut o = ctx.run_ui(Default::default(), |ui| {
+            if let Some(f) = f.take() {
+                out = Some(ui.fonts_mut(f));
+            }
+        });
+        o.textures_delta.clear();
+        out.unwrap()
+    }
+
+    fn request<'a>(
+        text: &'a str,
+        comp: &'a Compilation,
+        generation: u64,
+        font: &'a FontId,
+        view: Rangef,
+    ) -> Request<'a> {
+        Request { text, comp, generation, find: "", dark: true, font, pixels_per_point: 1.0, view }
+    }
+
+    /// The text of each row, from its glyphs.
+    fn row_texts(g: &Galley) -> Vec<String> {
+        g.rows.iter().map(|r| r.glyphs.iter().map(|g| g.chr).collect()).collect()
+    }
+
+    #[test]
+    fn galleys_are_reused_and_edits_lay_out_only_the_changed_line() {
+        let ctx = eframe::egui::Context::default();
+        let font = FontId::monospace(12.0);
+        let mut h = Highlighter::default();
+        let text = "skeleton\n\tarm l10\n\tleg l20\n";
+        let edited = "skeleton\n\tarm l10\n\tleg l25\n";
+        let all = Rangef::new(0.0, 1000.0);
+        let mut galleys = Vec::new();
+        for (generation, t) in [(1, text), (1, text), (2, edited)] {
+            let comp = crate::compile::compile(t);
+            let req = request(t, &comp, generation, &font, all);
+            galleys.push(with_fonts(&ctx, |f| h.galley(f, &req)));
+        }
+        assert!(Arc::ptr_eq(&galleys[0], &galleys[1]));
+        assert_eq!(h.builds, 2);
+        // Four lines (the last one empty), then only the edited one again.
+        assert_eq!(h.lines_laid_out, 5);
+        assert_eq!(galleys[2].text(), edited);
+        // Same rows as egui's own layout of the whole job.
+        let comp = crate::compile::compile(edited);
+        let whole =
+            with_fonts(&ctx, |f| f.layout_job(layout_job(edited, &comp, "", true, font.clone())));
+        assert_eq!(whole.rows.len(), galleys[2].rows.len());
+        assert!((whole.size().y - galleys[2].size().y).abs() < 0.5);
+    }
+
+    /// A long text seen through a small window: only the lines near it are
+    /// laid out, and every other line still takes the place (rows, cursor
+    /// positions) egui's layout of the whole text gives it.
+    #[test]
+    fn lines_out_of_view_are_placeholders_that_keep_their_place() {
+        let ctx = eframe::egui::Context::default();
+        let font = FontId::monospace(13.0);
+        let text = crate::generate::script(60, 3);
+        let lines: Vec<&str> = text.split('\n').collect();
+        assert!(lines.len() > 250, "{} lines", lines.len());
+        let comp = crate::compile::compile(&text);
+        let mut h = Highlighter::default();
+        let view = Rangef::new(2000.0, 2300.0);
+        let g = with_fonts(&ctx, |f| h.galley(f, &request(&text, &comp, 1, &font, view)));
+        assert_eq!(g.text(), text);
+        assert_eq!(row_texts(&g), lines);
+        let laid = (0..lines.len()).filter(|&i| h.is_laid_out(i)).collect::<Vec<_>>();
+        // The view (300 points) and three times that above and below it.
+        assert!(laid.len() < 200 && laid.len() > 10, "{} lines laid out", laid.len());
+        let whole =
+            with_fonts(&ctx, |f| f.layout_job(layout_job(&text, &comp, "", true, font.clone())));
+        assert_eq!(whole.rows.len(), g.rows.len());
+        for (i, (a, b)) in whole.rows.iter().zip(&g.rows).enumerate() {
+            assert_eq!(a.pos.y, b.pos.y, "row {i}");
+            // Drawn where it is in view, not elsewhere.
+            let in_view = b.pos.y + b.size.y > view.min && b.pos.y < view.max;
+            if in_view {
+                assert!(h.is_laid_out(i), "row {i} in view");
+                assert_eq!(a.visuals.mesh.vertices.len(), b.visuals.mesh.vertices.len(), "{i}");
+            }
+        }
+        let chars = text.chars().count();
+        for c in (0..chars).step_by(37) {
+            let (a, b) =
+                (whole.pos_from_cursor(CCursor::new(c)), g.pos_from_cursor(CCursor::new(c)));
+            assert!((a.min - b.min).length() <= 1.0, "char {c}: {a:?} / {b:?}");
+        }
+    }
+
+    #[test]
+    fn an_edit_replaces_only_its_lines_and_scrolling_lays_out_the_new_ones() {
+        let ctx = eframe::egui::Context::default();
+        let font = FontId::monospace(13.0);
+        let text = crate::generate::script(60, 3);
+        let comp = crate::compile::compile(&text);
+        let mut h = Highlighter::default();
+        let top = Rangef::new(0.0, 300.0);
+        with_fonts(&ctx, |f| h.galley(f, &request(&text, &comp, 1, &font, top)));
+        let first = h.lines_laid_out;
+        // A line typed in after line 5, in view.
+        let at = text.match_indices('\n').nth(4).unwrap().0 + 1;
+        let edited = format!("{}\t# a note\n{}", &text[..at], &text[at..]);
+        let comp2 = crate::compile::compile(&edited);
+        let g = with_fonts(&ctx, |f| h.galley(f, &request(&edited, &comp2, 2, &font, top)));
+        assert_eq!(row_texts(&g), edited.split('\n').collect::<Vec<_>>());
+        assert!(h.is_laid_out(5));
+        // The new line and whatever changed its looks; not the window again.
+        assert!(h.lines_laid_out - first < 10, "{} lines laid out again", h.lines_laid_out - first);
+        // Scrolled to the end: those lines are laid out, the text is the same.
+        let end = g.size().y;
+        let bottom = Rangef::new(end - 300.0, end);
+        let before = h.lines_laid_out;
+        let g2 = with_fonts(&ctx, |f| h.galley(f, &request(&edited, &comp2, 2, &font, bottom)));
+        assert!(h.lines_laid_out > before);
+        assert!(h.is_laid_out(g2.rows.len() - 2));
+        assert_eq!(g2.text(), edited);
+        // Within the window already laid out: the same galley.
+        let g3 = with_fonts(&ctx, |f| {
+            h.galley(f, &request(&edited, &comp2, 2, &font, Rangef::new(end - 280.0, end)))
+        });
+        assert!(Arc::ptr_eq(&g2, &g3));
+    }
+}
