@@ -26,6 +26,7 @@ pub mod export;
 pub mod files;
 pub mod help;
 pub mod highlight;
+pub mod lottie_baking;
 pub mod outline;
 mod session;
 pub mod settings;

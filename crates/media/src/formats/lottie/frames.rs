@@ -71,6 +71,9 @@ impl Plan {
     }
 }
 
+/// A mesh's world vertices at every frame.
+pub type MeshFrames = Vec<Vec<[f64; 2]>>;
+
 /// Everything the layers need from skelpad at every frame.
 pub struct Samples {
     /// Bones per frame.
@@ -91,6 +94,8 @@ pub struct Samples {
     pub moving_paths: Vec<((usize, AttachmentId), Vec<AttachmentOutline>)>,
     /// Per bone: some frame has a non-uniform accumulated scale.
     pub non_uniform: Vec<bool>,
+    /// World vertices of the meshes per (slot, attachment): one list per frame.
+    pub meshes: Vec<((usize, AttachmentId), MeshFrames)>,
 }
 
 /// The file-wide map from skelpad's world to the composition, and its size.
@@ -185,7 +190,25 @@ pub fn sample(arm: &Armature, plan: &Plan, skin: SkinId) -> Result<Samples, Lott
         color: Vec::with_capacity(ns * plan.total),
         moving_paths: moving.iter().map(|&k| (k, Vec::new())).collect(),
         non_uniform: vec![false; nb],
+        meshes: super::mesh::mesh_attachments(arm, skin)
+            .into_iter()
+            .map(|k| (k, Vec::new()))
+            .collect(),
     };
+    let mesh_vertices: usize = s
+        .meshes
+        .iter()
+        .filter_map(|((_, att), _)| match sk.attachment(skin, *att).map(|a| &a.kind) {
+            Some(crate::model::AttachmentKind::Mesh(m)) => Some(m.vertices.len()),
+            _ => None,
+        })
+        .sum();
+    if mesh_vertices.saturating_mul(plan.total) > MAX_SAMPLES {
+        return Err(LottieError::Cannot(format!(
+            "meshes of {mesh_vertices} vertices over {} frames are too many to sample (at most {MAX_SAMPLES}); export one animation with --anim",
+            plan.total
+        )));
+    }
     let mut pose = Pose::default();
     for a in &plan.anims {
         let anim = a.id.and_then(|i| arm.animation(i));
@@ -223,6 +246,9 @@ fn record(s: &mut Samples, arm: &Armature, pose: &Pose) {
         }
     }
     s.color.extend(pose.slots.iter().map(|sp| sp.color));
+    for ((slot, att), frames) in &mut s.meshes {
+        frames.push(super::mesh::world_vertices(pose, arm, *slot, *att));
+    }
     for ((slot, att), outlines) in &mut s.moving_paths {
         let bone = sk.slots[*slot].bone;
         let kind = sk.attachment(pose.skin, *att).map(|a| &a.kind);
