@@ -340,3 +340,30 @@ fn the_baking_report_names_what_the_export_bakes() {
     }
     assert!(checked >= 5, "{checked}");
 }
+
+/// A slot colour animated through more than 8 colours keeps only its alpha
+/// on a sprite (one copy, the picture as it is), with a warning saying so.
+#[test]
+fn a_slot_colour_of_many_colours_keeps_its_alpha_with_a_warning() {
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::write(tmp.path().join("p.png"), png(2, 2, |_, _| [10, 20, 30, 255])).unwrap();
+    let text = "skeleton\n\tb l10\n\t\t@ #FFF :sprite \"p.png\"\nanim \"c\" 30fps\n\t@b :30:\n\t\tc #FFFFFF,1 -> #000000,0.5\n";
+    let comp = skelpad::check::expect::compile_checked(text);
+    assert!(comp.diagnostics.is_empty(), "{:?}", comp.diagnostics);
+    let mut pictures = FilePictures(tmp.path().to_path_buf());
+    let lottie = export(&comp.armature, &LottieOptions::default(), &mut pictures).unwrap();
+    assert!(
+        lottie.warnings.iter().any(|w| w.contains("colours") && w.contains("alpha is kept")),
+        "{:?}",
+        lottie.warnings
+    );
+    let images: Vec<&serde_json::Value> =
+        lottie.json["layers"].as_array().unwrap().iter().filter(|l| l["ty"] == 2).collect();
+    assert_eq!(images.len(), 1);
+    let asset = &lottie.json["assets"][0];
+    assert_eq!(decode_asset(asset).get_pixel(0, 0).0, [10, 20, 30, 255]);
+    // The opacity still follows the alpha: 100 at the first frame, less later.
+    let o = &images[0]["ks"]["o"];
+    assert_eq!(o["a"], 1, "{o}");
+    assert_eq!(o["k"][0]["s"][0].as_f64(), Some(100.0));
+}

@@ -197,36 +197,45 @@ impl Builder<'_> {
         let view = self.framing.matrix();
         let frames = self.mesh_frames(slot, att);
         let mut out = Vec::new();
-        let mut flat = 0;
+        let (mut flat, mut lost) = (0, 0);
         for (t, tri) in mesh.indices.chunks_exact(3).enumerate().rev() {
             let idx = [tri[0] as usize, tri[1] as usize, tri[2] as usize];
             if idx.iter().any(|&i| i >= mesh.vertices.len()) {
                 continue;
             }
             let tex = idx.map(|i| [mesh.vertices[i].u * w, mesh.vertices[i].v * h]);
+            if triangle_map(tex, tex).is_none() {
+                flat += 1;
+                continue;
+            }
             let mut maps = Vec::with_capacity(frames.len());
             for verts in frames {
                 let q = idx.map(|i| {
-                    let [x, y] = verts.get(i).copied().unwrap_or([0.0, 0.0]);
+                    let [x, y] = verts.get(i).copied().unwrap_or([f64::NAN; 2]);
                     let (x, y) = view.apply(x, y);
                     [x, y]
                 });
-                match triangle_map(tex, q) {
+                match triangle_map(tex, q).filter(|m| m.to_array().iter().all(|v| v.is_finite())) {
                     Some(m) => maps.push(m),
                     None => break,
                 }
             }
             if maps.len() != frames.len() {
-                flat += 1;
+                lost += 1;
                 continue;
             }
             let null_ind = self.bones.len() + 1 + at + out.len();
             let triangle = format!("{name} (triangle {t})");
             out.extend(self.triangle_layers(&triangle, name, tex, &maps, &copies, null_ind));
         }
+        if lost > 0 {
+            warnings.push(format!(
+                "mesh `{name}`: {lost} triangle(s) have vertices skelpad cannot place at some frame (not finite); left out"
+            ));
+        }
         if flat > 0 {
             warnings.push(format!(
-                "mesh `{name}`: {flat} triangle(s) cover no area of the picture (Lottie cannot stretch a picture's line over a triangle); left out"
+                "mesh `{name}`: {flat} triangle(s) cover no area of the picture (no affine map stretches a line of it over a triangle; skelpad draws nothing there either); left out"
             ));
         }
         out
