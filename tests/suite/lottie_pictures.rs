@@ -367,3 +367,47 @@ fn a_slot_colour_of_many_colours_keeps_its_alpha_with_a_warning() {
     assert_eq!(o["a"], 1, "{o}");
     assert_eq!(o["k"][0]["s"][0].as_f64(), Some(100.0));
 }
+
+/// Animations of different rates in one file: the file's rate is their
+/// least common multiple, so each animation's own frames are file frames,
+/// and velato shows skelpad's pose at each of them (at the animation's own
+/// time `k / own fps`).
+#[test]
+fn animations_of_different_rates_keep_their_own_frames() {
+    let text = "skeleton\n\tarm l10\nanim \"slow\" 12fps\n\tarm\n\t\tr 0 12:> 90\nanim \"fast\" 30fps\n\tarm\n\t\tx 0 15:> 40\n";
+    let comp = skelpad::check::expect::compile_checked(text);
+    assert!(comp.diagnostics.is_empty(), "{:?}", comp.diagnostics);
+    let arm = comp.armature;
+    let dir = tempfile::tempdir().unwrap();
+    let mut pictures = FilePictures(dir.path().to_path_buf());
+    let lottie = export(&arm, &LottieOptions::default(), &mut pictures).unwrap();
+    let doc = &lottie.json;
+    assert_eq!(doc["fr"].as_f64(), Some(60.0));
+    assert!(!lottie.warnings.iter().any(|w| w.contains("fps")), "{:?}", lottie.warnings);
+    let velato: velato::Composition =
+        String::from_utf8(to_bytes(doc).unwrap()).unwrap().parse().unwrap();
+    let view = view_of(doc);
+    let layer = doc["layers"].as_array().unwrap().len() - 1;
+    let mut checked = 0;
+    for m in doc["markers"].as_array().unwrap() {
+        let name = m["cm"].as_str().unwrap();
+        let anim = arm.animation_by_name(name);
+        let own = arm.animation(anim.unwrap()).unwrap().fps;
+        let (tm, dr) = (m["tm"].as_f64().unwrap(), m["dr"].as_f64().unwrap());
+        // Each of the animation's own frames k is file frame tm + k·(60 / own).
+        let step = 60.0 / own;
+        let mut k = 0.0;
+        while k * step < dr {
+            let f = tm + k * step;
+            assert_eq!(f, f.round(), "{name} frame {k} is a file frame");
+            let pose = evaluate(&arm, anim, SkinId(0), k / own);
+            let want = (view * pose.bones[0].world * Affine::scale(1.0, -1.0)).to_array();
+            let got = velato.layers[layer].transform.evaluate(f).into_owned().as_coeffs();
+            let e = got.iter().zip(&want).map(|(g, w)| (g - w).abs()).fold(0.0, f64::max);
+            assert!(e <= 1e-6, "{name} own frame {k}: {got:?} vs {want:?}");
+            k += 1.0;
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 12 + 15, "every own frame of both");
+}

@@ -24,8 +24,11 @@
 //! [`super::draw_order::bake`]); an attachment switch keys the layers'
 //! opacity with hold keys; slot colours key the fill and stroke colours.
 //!
-//! **Time.** Every animation is sampled at every frame; the animations lie
-//! one after another on the composition's timeline, each a marker.
+//! **Time.** The file's frame rate is the least common multiple of the
+//! animations' rates (at most 120, else the highest), so each animation's
+//! own frames are frames of the file; every animation is sampled at every
+//! file frame and they lie one after another on the composition's
+//! timeline, each a marker.
 
 use crate::model::{AnimId, Armature, SkinId};
 
@@ -39,6 +42,7 @@ mod tint;
 mod transform;
 
 pub use container::{Container, encode, to_bytes};
+pub use frames::file_fps;
 
 /// What to export.
 #[derive(Clone, Debug, Default)]
@@ -51,7 +55,9 @@ pub struct LottieOptions {
     pub size: Option<(u32, u32)>,
     /// Scale the animations' bounds to fill `size` (else one unit is one pixel).
     pub fit: bool,
-    /// Frame rate of the file; `None`: the (first) animation's.
+    /// Frame rate of the file; `None`: the least common multiple of the
+    /// animations' rates, at most 120, else the highest
+    /// ([`file_fps`]).
     pub fps: Option<f64>,
 }
 
@@ -278,9 +284,11 @@ pub fn export(
     let baked_order = draw_order_baked(arm)?;
     let arm: &Armature = baked_order.as_ref().unwrap_or(arm);
     let plan = frames::Plan::new(arm, &anims, opts.fps)?;
-    for a in plan.anims.iter().filter(|a| a.id.is_some() && (a.fps - plan.fps).abs() > 1e-9) {
+    for a in
+        plan.anims.iter().filter(|a| a.id.is_some() && !frames::on_file_frames(a.fps, plan.fps))
+    {
         warnings.push(format!(
-            "animation `{}` ({} fps) is sampled at the file's {} fps",
+            "animation `{}` ({} fps) is sampled at the file's {} fps (not all of its frames are frames of the file)",
             a.name, a.fps, plan.fps
         ));
     }
