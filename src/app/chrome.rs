@@ -290,9 +290,15 @@ impl SkelpadApp {
     pub(super) fn export_dialog_ui(&mut self, ctx: &egui::Context) {
         let Some(kind) = self.export_dialog else { return };
         let mut answer = None;
+        let (anim, skin) = self.playback.resolve(&self.doc.analysis.shown);
+        let (shown, dir) = (&self.doc.analysis.shown, self.script_dir());
         egui::Modal::new(egui::Id::unique("skelpad.export")).show(ctx, |ui| {
             ui.set_max_width(420.0);
-            answer = self.export_options.ui(ui, kind);
+            answer = self.export_options.ui(ui, kind, |ui, opts| {
+                if kind == ExportKind::Lottie {
+                    super::lottie_baking::list(ui, shown, anim, skin, opts.lottie_one, &dir);
+                }
+            });
         });
         match answer {
             Some(true) => {

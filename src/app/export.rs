@@ -129,8 +129,14 @@ impl Default for ExportChoices {
 }
 
 impl ExportChoices {
-    /// The options as controls; returns whether the user confirmed.
-    pub fn ui(&mut self, ui: &mut egui::Ui, kind: ExportKind) -> Option<bool> {
+    /// The options as controls, then `notes` (what the chosen options
+    /// will do), then the buttons; returns whether the user confirmed.
+    pub fn ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        kind: ExportKind,
+        notes: impl FnOnce(&mut egui::Ui, &ExportChoices),
+    ) -> Option<bool> {
         let mut answer = None;
         ui.heading(kind.title());
         if kind == ExportKind::Skf {
@@ -148,7 +154,7 @@ impl ExportChoices {
         } else if kind == ExportKind::Lottie {
             ui.radio_value(&mut self.lottie_one, false, "Every animation, each a marker");
             ui.radio_value(&mut self.lottie_one, true, "Only the animation shown");
-            ui.weak("The skin shown is exported. Name the file .json (Lottie), .lottie (dotLottie) or .tgs (Telegram sticker). Bones Lottie cannot parent exactly (flips, no-rot, no-scale, IK, uneven scales) are keyed at every frame: the warnings name them.");
+            ui.weak("The skin shown is exported. Name the file .json (Lottie), .lottie (dotLottie) or .tgs (Telegram sticker). Bones Lottie cannot parent exactly (flips, no-rot, no-scale, IK, uneven scales) are keyed at every frame, as listed below.");
         } else {
             ui.horizontal(|ui| {
                 let l = ui.label("Width");
@@ -169,6 +175,7 @@ impl ExportChoices {
             });
             ui.checkbox(&mut self.bones, "Draw the bones");
         }
+        notes(ui, self);
         ui.add_space(6.0);
         ui.horizontal(|ui| {
             if ui.button("Choose file…").clicked() {

@@ -28,6 +28,7 @@ pub mod files;
 pub mod help;
 pub mod highlight;
 pub mod lazy_layout;
+pub mod lottie_baking;
 pub mod outline;
 mod session;
 pub mod settings;

@@ -1,9 +1,10 @@
 // Plays a Lottie file in lottie-web (canvas renderer, under jsdom) and prints
-// the world matrix of every null layer (ty 3) at every frame as JSON (its
-// own matrix times its parents', composed as lottie-web's renderTransform
-// does for visible layers; null layers are never rendered, so lottie-web
-// leaves their finalTransform.mat alone):
+// the world matrix of every null and image layer at every frame as JSON (its
+// own matrix times its parents', as lottie-web's renderTransform composes
+// them for visible layers, but in 64-bit floats; null layers are never
+// rendered, so lottie-web leaves their finalTransform.mat alone):
 //   { layers: [INDEX...], frames: [[[a, b, c, d, e, f] per layer] per frame] }
+// (INDEX: the layer's place in the file's `layers`).
 // with x' = a·x + c·y + e, y' = b·x + d·y + f (lottie-web's finalTransform).
 // lottie-web and jsdom come from $SKELPAD_LOTTIE_WEB_DIR/node_modules
 // (.ci/run installs the pinned versions there).
@@ -30,11 +31,14 @@ const lottie = require(path.join(dir, 'node_modules', 'lottie-web', 'build', 'pl
 const data = JSON.parse(fs.readFileSync(process.argv[2], 'utf8'));
 // jsdom loads no pictures, and lottie-web waits for every image asset before
 // it builds the layers: the image layers become empty (null) layers here. The
-// bone layers, which are what is compared, stay as written.
-data.layers.forEach((l) => { if (l.ty === 2) { l.ty = 3; delete l.refId; l.nm = `(image) ${l.nm}`; } });
+// bone layers stay as written; an image layer keeps its transform and parent,
+// so where its picture's corners land is compared too (meshes).
+data.layers.forEach((l) => {
+  if (l.ty === 2) { l.ty = 3; delete l.refId; delete l.hasMask; delete l.masksProperties; }
+});
 data.assets = (data.assets || []).filter((a) => !(a.w && a.h && a.p));
 const nulls = [];
-data.layers.forEach((l, i) => { if (l.ty === 3 && !l.nm.startsWith('(image) ')) nulls.push(i); });
+data.layers.forEach((l, i) => { if (l.ty === 3) nulls.push(i); });
 const anim = lottie.loadAnimation({
   container: document.getElementById('stage'),
   renderer: 'canvas',
@@ -48,11 +52,16 @@ for (let f = 0; f < data.op; f++) {
   frames.push(nulls.map((i) => {
     const el = anim.renderer.elements[i];
     if (!el) throw new Error(`no element for layer ${i} at frame ${f}`);
-    const m = new el.finalTransform.mat.constructor();
-    m.cloneFromProps(el.finalTransform.mProp.v.props);
-    (el.hierarchy || []).forEach((h) => m.multiply(h.finalTransform.mProp.v));
-    const p = m.props;
-    return [p[0], p[1], p[4], p[5], p[12], p[13]];
+    // Each layer's own matrix as lottie-web computes it (32-bit floats),
+    // composed down the parents in 64-bit floats (x' = a·x + c·y + e).
+    const own = (props) => [props[0], props[1], props[4], props[5], props[12], props[13]];
+    let m = own(el.finalTransform.mProp.v.props);
+    (el.hierarchy || []).forEach((h) => {
+      const [a, b, c, d, e, f] = own(h.finalTransform.mProp.v.props);
+      m = [a * m[0] + c * m[1], b * m[0] + d * m[1], a * m[2] + c * m[3], b * m[2] + d * m[3],
+        a * m[4] + c * m[5] + e, b * m[4] + d * m[5] + f];
+    });
+    return m;
   }));
 }
 process.stdout.write(JSON.stringify({ layers: nulls, frames }));

@@ -27,6 +27,7 @@ mod incremental;
 mod layering;
 mod lint;
 mod lottie;
+mod lottie_pictures;
 mod lsp;
 mod modifiers;
 mod props;

@@ -10,6 +10,7 @@ mod big_file;
 mod dopesheet_ui;
 mod drag_ui;
 mod editor_ui;
+mod lottie_ui;
 mod roles;
 
 use std::path::{Path, PathBuf};

@@ -39,10 +39,11 @@ pub struct Plan {
 }
 
 impl Plan {
-    /// Lays `ids` one after another at `fps` (default: the first one's).
+    /// Lays `ids` one after another at `fps` (default: [`file_fps`] of
+    /// their rates).
     pub fn new(arm: &Armature, ids: &[AnimId], fps: Option<f64>) -> Result<Plan, LottieError> {
-        let first_fps = ids.first().and_then(|&i| arm.animation(i)).map_or(30.0, |a| a.fps);
-        let fps = fps.unwrap_or(first_fps);
+        let rates: Vec<f64> = ids.iter().filter_map(|&i| arm.animation(i)).map(|a| a.fps).collect();
+        let fps = fps.unwrap_or_else(|| file_fps(&rates));
         let mut anims = Vec::new();
         let mut offset = 0usize;
         for &id in ids {
@@ -71,6 +72,50 @@ impl Plan {
     }
 }
 
+/// A mesh's world vertices at every frame.
+pub type MeshFrames = Vec<Vec<[f64; 2]>>;
+
+/// A file's frame rate at most (when the animations' rates have a larger
+/// least common multiple, the highest rate is taken).
+pub const MAX_FPS: f64 = 120.0;
+
+/// The file's frame rate for animations of these rates: their least common
+/// multiple when they are whole numbers and it is at most [`MAX_FPS`], so
+/// every animation's own frames are frames of the file; else the highest
+/// rate (30 without animations).
+pub fn file_fps(rates: &[f64]) -> f64 {
+    let highest = rates.iter().copied().filter(|r| r.is_finite() && *r > 0.0).fold(0.0, f64::max);
+    if highest <= 0.0 {
+        return 30.0;
+    }
+    let whole = |r: f64| (r - r.round()).abs() < 1e-9 && r >= 1.0;
+    if !rates.iter().all(|&r| whole(r)) {
+        return highest;
+    }
+    let gcd = |mut a: u64, mut b: u64| {
+        while b != 0 {
+            (a, b) = (b, a % b);
+        }
+        a
+    };
+    let mut lcm: u64 = 1;
+    for &r in rates {
+        let r = r.round() as u64;
+        lcm = lcm / gcd(lcm, r) * r;
+        if lcm as f64 > MAX_FPS {
+            return highest;
+        }
+    }
+    lcm as f64
+}
+
+/// Whether an animation of rate `own` has every one of its frames on a
+/// frame of a file at `file` fps.
+pub fn on_file_frames(own: f64, file: f64) -> bool {
+    let k = file / own;
+    own > 0.0 && (k - k.round()).abs() < 1e-9 && k.round() >= 1.0
+}
+
 /// Everything the layers need from skelpad at every frame.
 pub struct Samples {
     /// Bones per frame.
@@ -91,6 +136,8 @@ pub struct Samples {
     pub moving_paths: Vec<((usize, AttachmentId), Vec<AttachmentOutline>)>,
     /// Per bone: some frame has a non-uniform accumulated scale.
     pub non_uniform: Vec<bool>,
+    /// World vertices of the meshes per (slot, attachment): one list per frame.
+    pub meshes: Vec<((usize, AttachmentId), MeshFrames)>,
 }
 
 /// The file-wide map from skelpad's world to the composition, and its size.
@@ -185,7 +232,25 @@ pub fn sample(arm: &Armature, plan: &Plan, skin: SkinId) -> Result<Samples, Lott
         color: Vec::with_capacity(ns * plan.total),
         moving_paths: moving.iter().map(|&k| (k, Vec::new())).collect(),
         non_uniform: vec![false; nb],
+        meshes: super::mesh::mesh_attachments(arm, skin)
+            .into_iter()
+            .map(|k| (k, Vec::new()))
+            .collect(),
     };
+    let mesh_vertices: usize = s
+        .meshes
+        .iter()
+        .filter_map(|((_, att), _)| match sk.attachment(skin, *att).map(|a| &a.kind) {
+            Some(crate::model::AttachmentKind::Mesh(m)) => Some(m.vertices.len()),
+            _ => None,
+        })
+        .sum();
+    if mesh_vertices.saturating_mul(plan.total) > MAX_SAMPLES {
+        return Err(LottieError::Cannot(format!(
+            "meshes of {mesh_vertices} vertices over {} frames are too many to sample (at most {MAX_SAMPLES}); export one animation with --anim",
+            plan.total
+        )));
+    }
     let mut pose = Pose::default();
     for a in &plan.anims {
         let anim = a.id.and_then(|i| arm.animation(i));
@@ -223,6 +288,9 @@ fn record(s: &mut Samples, arm: &Armature, pose: &Pose) {
         }
     }
     s.color.extend(pose.slots.iter().map(|sp| sp.color));
+    for ((slot, att), frames) in &mut s.meshes {
+        frames.push(super::mesh::world_vertices(pose, arm, *slot, *att));
+    }
     for ((slot, att), outlines) in &mut s.moving_paths {
         let bone = sk.slots[*slot].bone;
         let kind = sk.attachment(pose.skin, *att).map(|a| &a.kind);
@@ -252,4 +320,20 @@ fn moving_path_attachments(arm: &Armature, skin: SkinId) -> Vec<(usize, Attachme
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_file_rate_holds_every_animations_frames_when_it_can() {
+        assert_eq!(file_fps(&[12.0, 24.0]), 24.0);
+        assert_eq!(file_fps(&[24.0, 30.0]), 120.0);
+        assert_eq!(file_fps(&[10.0, 24.0]), 120.0);
+        assert_eq!(file_fps(&[20.0, 25.0, 30.0]), 30.0, "300 is too many");
+        assert_eq!(file_fps(&[12.5, 24.0]), 24.0, "not whole: the highest");
+        assert_eq!(file_fps(&[]), 30.0);
+        assert!(on_file_frames(12.0, 24.0) && !on_file_frames(25.0, 30.0));
+    }
 }

@@ -1,7 +1,6 @@
 //! The layers of the pictures (shape and image layers under their slot's
 //! bone layer), and the document around everything.
 
-use base64::Engine;
 use serde_json::{Value, json};
 
 use super::frames::{Framing, Plan, Samples};
@@ -13,12 +12,16 @@ use crate::model::{Affine, Armature, AttachmentId, AttachmentKind, Color, ShapeS
 /// Builds the attachment layers and the document.
 pub struct Builder<'a> {
     arm: &'a Armature,
-    plan: &'a Plan,
-    s: &'a Samples,
-    framing: &'a Framing,
+    pub(super) plan: &'a Plan,
+    pub(super) s: &'a Samples,
+    pub(super) framing: &'a Framing,
     skin: SkinId,
-    bones: &'a [BoneLayer],
-    assets: Vec<Value>,
+    pub(super) bones: &'a [BoneLayer],
+    pub(super) assets: Vec<Value>,
+    /// Assets by (picture, tint).
+    pub(super) asset_ids: std::collections::HashMap<(String, [u8; 3]), String>,
+    /// Pictures read so far, by name.
+    pub(super) pictures: std::collections::HashMap<String, Result<super::Picture, String>>,
 }
 
 /// Frames where a slot shows an attachment, as opacity values (0 or 1).
@@ -36,7 +39,17 @@ impl<'a> Builder<'a> {
         skin: SkinId,
         bones: &'a [BoneLayer],
     ) -> Self {
-        Builder { arm, plan, s, framing, skin, bones, assets: Vec::new() }
+        Builder {
+            arm,
+            plan,
+            s,
+            framing,
+            skin,
+            bones,
+            assets: Vec::new(),
+            asset_ids: Default::default(),
+            pictures: Default::default(),
+        }
     }
 
     /// Whether an image layer was made.
@@ -44,7 +57,8 @@ impl<'a> Builder<'a> {
         !self.assets.is_empty()
     }
 
-    fn fit(&self, data: &[f64], dims: usize, hold: bool) -> Vec<KeyOut> {
+    /// Keys over the whole timeline for values at every frame.
+    pub(super) fn fit(&self, data: &[f64], dims: usize, hold: bool) -> Vec<KeyOut> {
         let series = Series { dims, data };
         let all = |ai: usize| (0..self.plan.anims[ai].frames).collect();
         keys::fit(self.plan, &series, &all, &|_, _| Vec::new(), hold)
@@ -69,34 +83,34 @@ impl<'a> Builder<'a> {
                 let Some(a) = sk.attachment(self.skin, att) else { continue };
                 let name = sk.attachment_full_name(att);
                 let vis = visibility(self.s, self.plan, si, att);
-                let layer = match &a.kind {
-                    AttachmentKind::None => None,
+                let layers = match &a.kind {
+                    AttachmentKind::None => Vec::new(),
                     AttachmentKind::Sprite { image: None, .. } => {
                         warnings.push(format!(
                             "slot `{}`: sprite `{name}` names no picture; left out",
                             sl.name
                         ));
-                        None
+                        Vec::new()
                     }
                     AttachmentKind::Sprite { image: Some(image), pivot } => {
-                        self.image_layer(si, &name, image, *pivot, &vis, pictures, warnings)
+                        self.image_layers(si, &name, image, *pivot, &vis, pictures, warnings)
                     }
-                    AttachmentKind::Mesh(_) => {
-                        warnings.push(format!(
-                            "slot `{}`: mesh `{name}` left out (Lottie has no textured meshes)",
-                            sl.name
-                        ));
-                        None
+                    AttachmentKind::Mesh(mesh) => {
+                        let at = out.len();
+                        out.extend(
+                            self.mesh_layers(si, att, &name, mesh, &vis, at, pictures, warnings),
+                        );
+                        Vec::new()
                     }
                     kind => match self.shape_layer(si, att, &name, kind, &vis) {
                         Some((l, world_stroke)) => {
                             out.extend(world_stroke);
-                            Some(l)
+                            vec![l]
                         }
-                        None => None,
+                        None => Vec::new(),
                     },
                 };
-                if let Some(mut l) = layer {
+                for mut l in layers {
                     let (anchor, o) = (l["ks"]["a"].clone(), l["ks"]["o"].clone());
                     l["ks"] = attachment_transform(&a.transform, anchor, &o);
                     l["parent"] = json!(sl.bone.index() + 1);
@@ -107,8 +121,10 @@ impl<'a> Builder<'a> {
         Ok(out)
     }
 
+    /// A sprite's image layers: one per colour the slot shows it in
+    /// (`tint`), each anchored on the sprite's pivot.
     #[allow(clippy::too_many_arguments)]
-    fn image_layer(
+    fn image_layers(
         &mut self,
         slot: usize,
         name: &str,
@@ -117,40 +133,26 @@ impl<'a> Builder<'a> {
         vis: &[f64],
         pictures: &mut dyn PictureSource,
         warnings: &mut Vec<String>,
-    ) -> Option<Value> {
-        let pic = match pictures.picture(image) {
+    ) -> Vec<Value> {
+        let pic = match self.picture(image, pictures) {
             Ok(p) => p,
             Err(why) => {
                 warnings.push(format!("sprite `{name}`: {why}; left out"));
-                return None;
+                return Vec::new();
             }
         };
-        let id = format!("image_{}", self.assets.len());
-        let data = base64::engine::general_purpose::STANDARD.encode(&pic.bytes);
-        self.assets.push(json!({
-            "id": id, "w": pic.width, "h": pic.height, "u": "",
-            "p": format!("data:{};base64,{data}", pic.mime), "e": 1,
-        }));
-        let s = self.s;
-        let mut tinted = false;
-        let o: Vec<f64> = (0..self.plan.total)
-            .map(|f| {
-                let c = s.color[f * s.slots + slot];
-                tinted |= (c.r, c.g, c.b) != (1.0, 1.0, 1.0) && vis[f] > 0.0;
-                vis[f] * c.a * 100.0
-            })
-            .collect();
-        if tinted {
-            warnings.push(format!(
-                "sprite `{name}`: the slot colour's red, green and blue are not carried over (Lottie cannot tint an image); its alpha is"
-            ));
-        }
         let (w, h) = (f64::from(pic.width), f64::from(pic.height));
         let anchor = json!({ "a": 0, "k": [pivot[0] * w, (1.0 - pivot[1]) * h] });
-        let mut l = layer_head(name, 2, self.plan.total);
-        l["refId"] = json!(id);
-        l["ks"] = json!({ "a": anchor, "o": keys::property(&self.fit(&o, 1, true), true) });
-        Some(l)
+        let copies = self.tinted_copies(slot, name, image, vis, pictures, warnings);
+        copies
+            .into_iter()
+            .map(|(id, opacity)| {
+                let mut l = layer_head(name, 2, self.plan.total);
+                l["refId"] = json!(id);
+                l["ks"] = json!({ "a": anchor, "o": opacity });
+                l
+            })
+            .collect()
     }
 
     fn shape_layer(
@@ -436,7 +438,7 @@ fn attachment_transform(
 }
 
 /// The fields every layer has.
-fn layer_head(name: &str, ty: u8, total: usize) -> Value {
+pub(super) fn layer_head(name: &str, ty: u8, total: usize) -> Value {
     json!({ "ddd": 0, "ty": ty, "nm": name, "sr": 1, "ao": 0, "ip": 0, "op": total, "st": 0, "bm": 0 })
 }
 

@@ -17,13 +17,18 @@
 //!
 //! **Pictures.** Each attachment a slot shows is a layer under the slot's
 //! bone: shapes and paths are shape layers (fill, stroke), sprites image
-//! layers with their pictures as data URIs. Layers stack in the draw order
+//! layers with their pictures as data URIs (tinted copies for slot colours,
+//! `tint`), meshes one image layer per triangle (`mesh`). Layers stack in
+//! the draw order
 //! (an animated draw order first becomes slot copies,
 //! [`super::draw_order::bake`]); an attachment switch keys the layers'
 //! opacity with hold keys; slot colours key the fill and stroke colours.
 //!
-//! **Time.** Every animation is sampled at every frame; the animations lie
-//! one after another on the composition's timeline, each a marker.
+//! **Time.** The file's frame rate is the least common multiple of the
+//! animations' rates (at most 120, else the highest), so each animation's
+//! own frames are frames of the file; every animation is sampled at every
+//! file frame and they lie one after another on the composition's
+//! timeline, each a marker.
 
 use crate::formats::export::{Progress, Stage};
 use crate::model::{AnimId, Armature, SkinId};
@@ -32,10 +37,13 @@ mod container;
 mod frames;
 mod keys;
 mod layers;
+mod mesh;
 mod shapes;
+mod tint;
 mod transform;
 
 pub use container::{Container, encode, to_bytes};
+pub use frames::file_fps;
 
 /// What to export.
 #[derive(Clone, Debug, Default)]
@@ -48,7 +56,9 @@ pub struct LottieOptions {
     pub size: Option<(u32, u32)>,
     /// Scale the animations' bounds to fill `size` (else one unit is one pixel).
     pub fit: bool,
-    /// Frame rate of the file; `None`: the (first) animation's.
+    /// Frame rate of the file; `None`: the least common multiple of the
+    /// animations' rates, at most 120, else the highest
+    /// ([`file_fps`]).
     pub fps: Option<f64>,
 }
 
@@ -171,12 +181,8 @@ pub struct Lottie {
     pub view: [f64; 6],
 }
 
-/// Builds the Lottie document of `arm` (in memory; nothing is written).
-pub fn export(
-    arm: &Armature,
-    opts: &LottieOptions,
-    pictures: &mut dyn PictureSource,
-) -> Result<Lottie, LottieError> {
+/// The skin and the animations `opts` name.
+fn chosen(arm: &Armature, opts: &LottieOptions) -> Result<(SkinId, Vec<AnimId>), LottieError> {
     let skin = match &opts.skin {
         None => SkinId(0),
         Some(name) => arm.skeleton.skin_by_name(name).ok_or_else(|| LottieError::UnknownSkin {
@@ -193,17 +199,55 @@ pub fn export(
         }
         None => (0..arm.animations.len()).map(AnimId::from_index).collect(),
     };
-    let mut warnings = Vec::new();
-    // An animated draw order becomes static slot copies with attachment keys.
-    let baked_order = match super::draw_order::bake(arm) {
-        Ok(b) => b,
-        Err(why) => return Err(LottieError::Cannot(format!("the animated draw order: {why}"))),
-    };
+    Ok((skin, anims))
+}
+
+/// An animated draw order as static slot copies with attachment keys
+/// (`None`: the armature is exported as it is).
+fn draw_order_baked(arm: &Armature) -> Result<Option<Armature>, LottieError> {
+    super::draw_order::bake(arm)
+        .map_err(|why| LottieError::Cannot(format!("the animated draw order: {why}")))
+}
+
+/// The bones an export with `opts` keys at every frame, and why (as
+/// [`Lottie::baked`]), worked out as [`export`] does but without building
+/// the document or reading any picture but for the framing: the editor
+/// lists them before exporting.
+pub fn baking(
+    arm: &Armature,
+    opts: &LottieOptions,
+    pictures: &dyn PictureSource,
+) -> Result<Vec<(String, String)>, LottieError> {
+    let (skin, anims) = chosen(arm, opts)?;
+    let baked_order = draw_order_baked(arm)?;
     let arm: &Armature = baked_order.as_ref().unwrap_or(arm);
     let plan = frames::Plan::new(arm, &anims, opts.fps)?;
-    for a in plan.anims.iter().filter(|a| a.id.is_some() && (a.fps - plan.fps).abs() > 1e-9) {
+    let view = frames::framing(arm, &plan, skin, opts, pictures)?;
+    let samples = frames::sample(arm, &plan, skin)?;
+    let bones = transform::bone_layers(arm, &plan, &samples, &view)?;
+    Ok(baked_bones(&bones))
+}
+
+fn baked_bones(bones: &[transform::BoneLayer]) -> Vec<(String, String)> {
+    bones.iter().filter_map(|b| b.baked.as_ref().map(|r| (b.name.clone(), r.clone()))).collect()
+}
+
+/// Builds the Lottie document of `arm` (in memory; nothing is written).
+pub fn export(
+    arm: &Armature,
+    opts: &LottieOptions,
+    pictures: &mut dyn PictureSource,
+) -> Result<Lottie, LottieError> {
+    let (skin, anims) = chosen(arm, opts)?;
+    let mut warnings = Vec::new();
+    let baked_order = draw_order_baked(arm)?;
+    let arm: &Armature = baked_order.as_ref().unwrap_or(arm);
+    let plan = frames::Plan::new(arm, &anims, opts.fps)?;
+    for a in
+        plan.anims.iter().filter(|a| a.id.is_some() && !frames::on_file_frames(a.fps, plan.fps))
+    {
         warnings.push(format!(
-            "animation `{}` ({} fps) is sampled at the file's {} fps",
+            "animation `{}` ({} fps) is sampled at the file's {} fps (not all of its frames are frames of the file)",
             a.name, a.fps, plan.fps
         ));
     }
@@ -212,10 +256,7 @@ pub fn export(
     let bones = transform::bone_layers(arm, &plan, &samples, &view)?;
     let mut out = layers::Builder::new(arm, &plan, &samples, &view, skin, &bones);
     let picture_layers = out.attachment_layers(pictures, &mut warnings)?;
-    let baked: Vec<(String, String)> = bones
-        .iter()
-        .filter_map(|b| b.baked.as_ref().map(|r| (b.name.clone(), r.clone())))
-        .collect();
+    let baked = baked_bones(&bones);
     for (name, reason) in &baked {
         warnings.push(format!("bone `{name}`: keyed at every frame ({reason})"));
     }
