@@ -11,6 +11,7 @@ mod dopesheet_ui;
 mod drag_ui;
 mod editor_ui;
 mod lottie_ui;
+mod props_ui;
 mod roles;
 
 use std::path::{Path, PathBuf};
