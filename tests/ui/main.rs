@@ -5,8 +5,8 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "test code")]
 
 mod assist_ui;
-mod dopesheet_keys_ui;
 mod big_file;
+mod dopesheet_keys_ui;
 mod dopesheet_ui;
 mod drag_ui;
 mod editor_ui;
