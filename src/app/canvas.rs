@@ -12,15 +12,16 @@ use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use crate::model::{AnimId, Armature, BoneId, SkinId, SlotId};
+use crate::model::{AnimId, Armature, BoneId, SkinId};
 use crate::render::{self, DrawList, DrawOptions, Part, RenderCache};
 use crate::runtime::Pose;
 
 mod paint;
 mod pick;
 
+pub use crate::render::pick::pick_at;
 pub use paint::{ONION_GHOST_ITEMS, onion_ghosts};
-pub use pick::{ik_handle, pick_at};
+pub use pick::ik_handle;
 
 /// Zoom limits, in screen points per world unit.
 pub const ZOOM_RANGE: std::ops::RangeInclusive<f32> = 0.02..=64.0;
@@ -83,14 +84,7 @@ impl View {
     }
 }
 
-/// Something on the canvas that can be selected.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Pick {
-    /// A bone, by its overlay mark (diamond or origin cross).
-    Bone(BoneId),
-    /// The shape or picture a slot shows.
-    Slot(SlotId),
-}
+pub use crate::render::pick::Pick;
 
 /// Everything the canvas draws in one frame.
 pub struct Scene<'a> {

@@ -3,7 +3,6 @@
 //! and the outline of a slot's attachment (for picking and the selection).
 
 use crate::model::{Affine, AttachmentKind, BoneId, SlotId};
-use crate::render::{DrawList, Part};
 use crate::runtime::Pose;
 
 use super::Pick;
@@ -71,33 +70,6 @@ pub(super) fn slot_outline(
     }
 }
 
-fn distance_to_segment(p: (f64, f64), a: (f64, f64), b: (f64, f64)) -> f64 {
-    let (dx, dy) = (b.0 - a.0, b.1 - a.1);
-    let len2 = dx * dx + dy * dy;
-    let t = if len2 > 0.0 {
-        (((p.0 - a.0) * dx + (p.1 - a.1) * dy) / len2).clamp(0.0, 1.0)
-    } else {
-        0.0
-    };
-    let (cx, cy) = (a.0 + t * dx, a.1 + t * dy);
-    ((p.0 - cx).powi(2) + (p.1 - cy).powi(2)).sqrt()
-}
-
-/// Distance from `p` to a triangle (0 inside it).
-fn distance_to_triangle(p: (f64, f64), t: [(f64, f64); 3]) -> f64 {
-    let cross =
-        |a: (f64, f64), b: (f64, f64)| (b.0 - a.0) * (p.1 - a.1) - (b.1 - a.1) * (p.0 - a.0);
-    let (d0, d1, d2) = (cross(t[0], t[1]), cross(t[1], t[2]), cross(t[2], t[0]));
-    let neg = d0 < 0.0 || d1 < 0.0 || d2 < 0.0;
-    let pos = d0 > 0.0 || d1 > 0.0 || d2 > 0.0;
-    if !(neg && pos) {
-        return 0.0;
-    }
-    distance_to_segment(p, t[0], t[1])
-        .min(distance_to_segment(p, t[1], t[2]))
-        .min(distance_to_segment(p, t[2], t[0]))
-}
-
 /// What a drag on `pick` moves: the tip of an IK chain is placed by IK, so
 /// a drag on it moves the family's target (on which the tip sits while it
 /// can reach it); anything else moves itself.
@@ -110,43 +82,13 @@ pub fn ik_handle(sk: &crate::model::Skeleton, pick: Pick) -> Pick {
     }
 }
 
-/// What is drawn at the world point `(x, y)`, from the draw list the canvas
-/// painted: the topmost item (onion-skin ghosts aside) whose triangles
-/// cover the point, with the part hit. The bone overlay (drawn last) and
-/// strokes also count within `tolerance`; fills and sprites count exactly
-/// where they are drawn.
-pub fn pick_at(list: &DrawList, x: f64, y: f64, tolerance: f64) -> Option<(Pick, Part)> {
-    let v =
-        |i: u32| list.vertices.get(i as usize).map(|v| (f64::from(v.pos[0]), f64::from(v.pos[1])));
-    for item in list.items.iter().rev().filter(|i| !i.ghost) {
-        let tol = match item.part {
-            Part::BoneOrigin | Part::BoneDiamond | Part::Stroke => tolerance,
-            Part::Fill | Part::Sprite => 0.0,
-        };
-        let Some(tris) = list.indices.get(item.indices.start as usize..item.indices.end as usize)
-        else {
-            continue;
-        };
-        let hit = tris.chunks_exact(3).any(|t| match (v(t[0]), v(t[1]), v(t[2])) {
-            (Some(a), Some(b), Some(c)) => distance_to_triangle((x, y), [a, b, c]) <= tol,
-            _ => false,
-        });
-        if hit {
-            let pick = match (item.part, item.slot) {
-                (Part::BoneOrigin | Part::BoneDiamond, _) | (_, None) => Pick::Bone(item.bone),
-                (_, Some(s)) => Pick::Slot(s),
-            };
-            return Some((pick, item.part));
-        }
-    }
-    None
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::compile::compile;
     use crate::model::SkinId;
+    use crate::render::Part;
+    use crate::render::pick::pick_at;
     use crate::render::{self, DrawOptions, RenderCache};
     use crate::runtime::evaluate;
     use std::path::Path;
