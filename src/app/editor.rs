@@ -488,7 +488,14 @@ fn scroll_to_selection(ui: &egui::Ui, output: &TextEditOutput, at: usize, row_he
     let g = &output.galley;
     let c = CCursor::new(char_of_byte(g.text(), at));
     let rect = g.pos_from_cursor(c).translate(output.galley_pos.to_vec2());
-    ui.scroll_to_rect(rect.expand2(Vec2::new(40.0, row_height * 3.0)), Some(Align::Center));
+    // Centered vertically; sideways only as far as the caret needs (a
+    // target centered on the view's own middle when the caret is in view).
+    let view = ui.clip_rect();
+    let margin = (view.width() / 2.0 - 40.0).max(0.0);
+    let x = view.center().x.clamp(rect.center().x - margin, rect.center().x + margin);
+    let target = egui::Rect::from_x_y_ranges(x - 1.0..=x + 1.0, rect.y_range())
+        .expand2(Vec2::new(0.0, row_height * 3.0));
+    ui.scroll_to_rect(target, Some(Align::Center));
 }
 
 /// The rows of a galley from row `first` on, each with the index of the

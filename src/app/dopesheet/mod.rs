@@ -62,7 +62,7 @@ fn model_key<'c>(
 }
 
 /// The easing of a bone key as the compiled animation has it (see
-/// [`model_key`]; `None` where it has none).
+/// `model_key`; `None` where it has none).
 pub fn key_easing(
     comp: &Compilation,
     anim: AnimId,

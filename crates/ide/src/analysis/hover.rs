@@ -63,7 +63,14 @@ pub fn hover(text: &str, comp: &Compilation, offset: u32) -> Option<(String, Spa
         Role::BoneProperty | Role::Property => {
             let p = src.props.iter().find(|p| p.span == span)?;
             let owner = owner_of_prop(comp, span)?;
-            Some((format!("`{tok}` sets {} of {owner} to {}", key_name(p.key), num(p.value)), span))
+            // The source map keeps the value of the transform properties
+            // only; another property (a size, a colour, a flag) is named
+            // without a value rather than with a wrong one.
+            let text = match p.key {
+                PropKey::Other => format!("`{tok}` sets a property of {owner}"),
+                k => format!("`{tok}` sets {} of {owner} to {}", key_name(k), num(p.value)),
+            };
+            Some((text, span))
         }
         Role::Number => {
             if let Some(t) = src.timelines.iter().find(|t| t.line.contains(span.start)) {

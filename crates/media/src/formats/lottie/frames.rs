@@ -80,7 +80,7 @@ pub type MeshFrames = Vec<Vec<[f64; 2]>>;
 pub const MAX_FPS: f64 = 120.0;
 
 /// The file's frame rate for animations of these rates: their least common
-/// multiple when they are whole numbers and it is at most [`MAX_FPS`], so
+/// multiple when they are whole numbers and it is at most `MAX_FPS` (120), so
 /// every animation's own frames are frames of the file; else the highest
 /// rate (30 without animations).
 pub fn file_fps(rates: &[f64]) -> f64 {
