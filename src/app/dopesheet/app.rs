@@ -222,15 +222,7 @@ fn insert_keys(
     timelines: &[usize],
     at: f64,
 ) -> Result<String, String> {
-    let mut out = text.to_owned();
-    for (n, &tl) in timelines.iter().enumerate() {
-        let fresh;
-        let c = if n == 0 {
-            comp
-        } else {
-            fresh = crate::compile::compile(&out);
-            &fresh
-        };
+    let out = super::edits::edit_in_turn(text, comp, timelines, |out, c, &tl| {
         let name = c
             .sources
             .timelines
@@ -243,13 +235,12 @@ fn insert_keys(
             .is_some_and(|t| c.sources.keys_of(t).iter().any(|k| (k.frame - at).abs() < 1e-9));
         if keyed && timelines.len() > 1 {
             // (Keying a whole item: the properties keyed there already stay.)
-            continue;
+            return Ok(None);
         }
         let why = |e: String| format!("{}: {e}", name.clone().unwrap_or_default());
-        let value = dopesheet::value_at(&out, c, anim, tl, at).map_err(why)?;
-        let edits = dopesheet::insert_key(&out, c, anim, tl, at, &value).map_err(why)?;
-        out = write_back::apply(&out, &edits);
-    }
+        let value = dopesheet::value_at(out, c, anim, tl, at).map_err(why)?;
+        dopesheet::insert_key(out, c, anim, tl, at, &value).map(Some).map_err(why)
+    })?;
     if out == text {
         return Err(format!(
             "every property chosen has a key at frame {} already",

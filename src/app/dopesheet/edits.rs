@@ -442,6 +442,33 @@ pub fn insert_key(
     Ok(edits)
 }
 
+/// Applies `step` to each of `items` in turn, on the text the steps before
+/// it left: the first sees `comp`, each later one a fresh compile of the
+/// text so far (so every step is verified against what it edits). `step`
+/// returns its edits, or `None` to leave the text as it is; the new text,
+/// or the first step's refusal.
+pub(super) fn edit_in_turn<T>(
+    text: &str,
+    comp: &Compilation,
+    items: &[T],
+    mut step: impl FnMut(&str, &Compilation, &T) -> Result<Option<Vec<Edit>>, String>,
+) -> Result<String, String> {
+    let mut out = text.to_owned();
+    for (n, item) in items.iter().enumerate() {
+        let fresh;
+        let c = if n == 0 {
+            comp
+        } else {
+            fresh = crate::compile::compile(&out);
+            &fresh
+        };
+        if let Some(edits) = step(&out, c, item)? {
+            out = apply(&out, &edits);
+        }
+    }
+    Ok(out)
+}
+
 /// Pastes `keys` into their items' timelines of `anim` from frame `at`
 /// on, each with [`insert_key`] (the text is compiled again after each);
 /// the new text, or why not.
@@ -452,15 +479,7 @@ pub fn paste_keys(
     keys: &[CopiedKey],
     at: f64,
 ) -> Result<String, String> {
-    let mut out = text.to_owned();
-    for (n, c) in keys.iter().enumerate() {
-        let fresh;
-        let cc = if n == 0 {
-            comp
-        } else {
-            fresh = crate::compile::compile(&out);
-            &fresh
-        };
+    edit_in_turn(text, comp, keys, |out, cc, c| {
         let tl = cc
             .sources
             .timelines
@@ -469,10 +488,8 @@ pub fn paste_keys(
             .ok_or_else(|| {
                 format!("{} has no such timeline in this animation", target_name(cc, c.target))
             })?;
-        let edits = insert_key(&out, cc, anim, tl, at + c.offset, &c.token)?;
-        out = apply(&out, &edits);
-    }
-    Ok(out)
+        insert_key(out, cc, anim, tl, at + c.offset, &c.token).map(Some)
+    })
 }
 
 /// Moves the keys `keys` (timeline index, key index) of `anim` by `by`
@@ -495,20 +512,10 @@ pub fn move_keys(
     let frame_of = |c: &Compilation, (tl, k): (usize, usize)| {
         c.sources.timelines.get(tl).and_then(|t| c.sources.keys_of(t).get(k).map(|k| k.frame))
     };
-    let mut out = text.to_owned();
-    for (n, &(tl, k)) in keys.iter().enumerate() {
-        let fresh;
-        let c = if n == 0 {
-            comp
-        } else {
-            fresh = crate::compile::compile(&out);
-            &fresh
-        };
+    edit_in_turn(text, comp, &keys, |out, c, &(tl, k)| {
         let from = frame_of(c, (tl, k)).ok_or("a selected key is gone")?;
-        let edits = move_key(&out, c, anim, tl, k, from + by)?;
-        out = apply(&out, &edits);
-    }
-    Ok(out)
+        move_key(out, c, anim, tl, k, from + by).map(Some)
+    })
 }
 
 /// The edits that delete the keys `keys` (timeline index, key index) of
@@ -524,16 +531,7 @@ pub fn delete_keys(
     // Last first: the indices of the keys still to delete stay valid.
     keys.sort_unstable_by(|a, b| b.cmp(a));
     keys.dedup();
-    let mut out = text.to_owned();
-    for (n, &(tl, k)) in keys.iter().enumerate() {
-        let edits = if n == 0 {
-            delete_key(&out, comp, anim, tl, k)?
-        } else {
-            delete_key(&out, &crate::compile::compile(&out), anim, tl, k)?
-        };
-        out = apply(&out, &edits);
-    }
-    Ok(out)
+    edit_in_turn(text, comp, &keys, |out, c, &(tl, k)| delete_key(out, c, anim, tl, k).map(Some))
 }
 
 /// The value token a key inserted at `frame` in timeline `timeline` of
