@@ -37,6 +37,20 @@ pub fn make_dir(dir: &Path) -> Result<(), String> {
     })
 }
 
+/// The outputs of `files` in `dir` ([`outputs`]), with `dir` made; on a
+/// refusal the error is written to `err` and the usage exit code returned.
+pub fn prepare(
+    files: &[PathBuf],
+    dir: &Path,
+    ext: &str,
+    err: &mut dyn Write,
+) -> Result<Vec<PathBuf>, i32> {
+    outputs(files, dir, ext).and_then(|o| make_dir(dir).map(|()| o)).map_err(|msg| {
+        let _ = writeln!(err, "error: {msg}");
+        EXIT_USAGE
+    })
+}
+
 /// Runs `one(i, messages)` for inputs `0..n` on every thread of the
 /// current rayon pool, then writes each input's messages to `err` in input
 /// order. Returns the worst exit code (2 over 1 over 0).

@@ -151,14 +151,9 @@ pub fn run(args: &ExportArgs, make_pictures: &MakePictures, err: &mut dyn Write)
         return run_one(&ExportArgs { file: file.clone(), ..args.clone() }, make_pictures, err);
     }
     let ext = args.format.unwrap_or(Format::Skf).extension();
-    let outputs = match super::batch::outputs(&args.files, &args.output, ext)
-        .and_then(|o| super::batch::make_dir(&args.output).map(|()| o))
-    {
+    let outputs = match super::batch::prepare(&args.files, &args.output, ext, err) {
         Ok(o) => o,
-        Err(msg) => {
-            let _ = writeln!(err, "error: {msg}");
-            return EXIT_USAGE;
-        }
+        Err(code) => return code,
     };
     super::batch::run_each(
         args.files.len(),

@@ -151,14 +151,9 @@ pub fn execute(args: &RenderArgs, err: &mut dyn Write, tty: bool) -> i32 {
         return execute_one(&one, err, tty, "");
     }
     let ext = if args.gif { "gif" } else { "png" };
-    let outputs = match super::batch::outputs(&args.files, &args.output, ext)
-        .and_then(|o| super::batch::make_dir(&args.output).map(|()| o))
-    {
+    let outputs = match super::batch::prepare(&args.files, &args.output, ext, err) {
         Ok(o) => o,
-        Err(msg) => {
-            let _ = writeln!(err, "error: {msg}");
-            return EXIT_USAGE;
-        }
+        Err(code) => return code,
     };
     super::batch::run_each(
         args.files.len(),
