@@ -86,12 +86,6 @@ pub fn ik_handle(sk: &crate::model::Skeleton, pick: Pick) -> Pick {
 mod tests {
     use super::*;
     use crate::compile::compile;
-    use crate::model::SkinId;
-    use crate::render::Part;
-    use crate::render::pick::pick_at;
-    use crate::render::{self, DrawOptions, RenderCache};
-    use crate::runtime::evaluate;
-    use std::path::Path;
 
     #[test]
     fn a_drag_on_an_ik_tip_moves_its_target() {
@@ -107,47 +101,5 @@ mod tests {
         assert_eq!(ik_handle(sk, Pick::Bone(hand)), Pick::Bone(goal));
         assert_eq!(ik_handle(sk, Pick::Bone(arm)), Pick::Bone(arm));
         assert_eq!(ik_handle(sk, Pick::Bone(goal)), Pick::Bone(goal));
-    }
-
-    #[test]
-    fn clicks_pick_what_is_drawn_there() {
-        let comp = compile(
-            "skeleton\n\tarm l40 r90\n\t\t@ :rect x20 w10 h40\n\tbody x100\n\t\t@ :circle d20\n\tfoot x-100 l4\n",
-        );
-        let arm = comp.armature;
-        let pose = evaluate(&arm, None, SkinId(0), 0.0);
-        let list = |bones: bool| {
-            let mut cache = RenderCache::new(Path::new("."));
-            render::build_draw_list(
-                &arm,
-                &pose,
-                &DrawOptions { pixels_per_unit: 1.0, bones, contours: false },
-                &mut cache,
-            )
-        };
-        let (with, without) = (list(true), list(false));
-        // On the arm's diamond (it points up).
-        assert_eq!(
-            pick_at(&with, 0.5, 20.0, 1.0),
-            Some((Pick::Bone(BoneId(0)), Part::BoneDiamond))
-        );
-        // Same place with the overlay hidden: the rect under it (40 wide
-        // across the bone, 10 along it, centered 20 up the bone).
-        assert_eq!(pick_at(&without, 0.5, 20.0, 1.0).map(|p| p.0), Some(Pick::Slot(SlotId(0))));
-        assert_eq!(pick_at(&without, 18.0, 24.0, 1.0).map(|p| p.0), Some(Pick::Slot(SlotId(0))));
-        assert_eq!(pick_at(&without, 0.5, 30.0, 1.0), None);
-        // The circle exactly where it is drawn: inside its edge, not outside.
-        assert_eq!(pick_at(&with, 105.0, 5.0, 1.0).map(|p| p.0), Some(Pick::Slot(SlotId(1))));
-        assert_eq!(
-            pick_at(&without, 100.0 + 9.0, 0.0, 1.0).map(|p| p.0),
-            Some(Pick::Slot(SlotId(1)))
-        );
-        assert_eq!(pick_at(&without, 100.0 + 12.5, 0.0, 1.0), None);
-        // A short bone has only its origin mark.
-        assert_eq!(
-            pick_at(&with, -100.0, 0.0, 1.0),
-            Some((Pick::Bone(BoneId(2)), Part::BoneOrigin))
-        );
-        assert_eq!(pick_at(&with, 50.0, -50.0, 1.0), None);
     }
 }

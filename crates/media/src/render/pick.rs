@@ -104,7 +104,9 @@ mod tests {
         assert_eq!(pick_at(&without, 0.5, 20.0, 1.0).map(|p| p.0), Some(Pick::Slot(SlotId(0))));
         assert_eq!(pick_at(&without, 18.0, 24.0, 1.0).map(|p| p.0), Some(Pick::Slot(SlotId(0))));
         assert_eq!(pick_at(&without, 0.5, 30.0, 1.0), None);
-        // The circle (radius 10) exactly where it is drawn.
+        // The circle (radius 10) exactly where it is drawn, under the
+        // overlay too away from its bone's marks.
+        assert_eq!(pick_at(&with, 105.0, 5.0, 1.0).map(|p| p.0), Some(Pick::Slot(SlotId(1))));
         assert_eq!(pick_at(&without, 109.0, 0.0, 1.0).map(|p| p.0), Some(Pick::Slot(SlotId(1))));
         assert_eq!(pick_at(&without, 112.5, 0.0, 1.0), None);
         // A short bone has only its origin mark, picked within the tolerance.
