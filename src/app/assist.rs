@@ -300,14 +300,7 @@ impl Assist {
             return;
         }
         let Some(md) = hover_text(doc, b) else { return };
-        egui::Tooltip::always_open(
-            ui.ctx().clone(),
-            ui.layer_id(),
-            egui::Id::unique("skelpad.hover-tooltip"),
-            egui::PopupAnchor::Pointer,
-        )
-        .show(|ui| {
-            ui.set_max_width(480.0);
+        super::editor::pointer_tooltip(ui, "skelpad.hover-tooltip", 480.0, |ui| {
             for line in md.lines() {
                 ui.label(markdown_line(ui, line));
             }

@@ -29,6 +29,7 @@ pub use offsets::{
 };
 use problems::diagnostic_tooltip;
 pub use problems::diagnostics_ui;
+pub(in crate::app) use problems::pointer_tooltip;
 
 /// The id of the script's text field.
 pub fn editor_id() -> egui::Id {

@@ -537,17 +537,7 @@ fn scrub_bar(
     }
     for &(t, _) in ticks {
         let c = Pos2::new(x_of(t), rect.bottom() - 7.0);
-        let r = 4.0;
-        painter.add(egui::Shape::convex_polygon(
-            vec![
-                c + Vec2::new(0.0, -r),
-                c + Vec2::new(r, 0.0),
-                c + Vec2::new(0.0, r),
-                c + Vec2::new(-r, 0.0),
-            ],
-            key_color,
-            Stroke::NONE,
-        ));
+        super::dopesheet::draw::diamond(&painter, c, 4.0, key_color, Stroke::NONE);
     }
     event_marks(&response, &painter, anim, rect, x_of);
     let x = x_of(playback.sample_time(Some(anim)));

@@ -54,7 +54,9 @@ struct Frame<'a> {
 const KEY_COLOR: egui::Color32 = egui::Color32::from_rgb(0x40, 0xA0, 0xFF);
 const SUMMARY_COLOR: egui::Color32 = egui::Color32::from_rgb(0xE0, 0xA0, 0x20);
 
-fn diamond(
+/// A key's diamond of half-diagonal `r` centred at `c` (the dopesheet's
+/// keys and the scrub bar's ticks).
+pub(in crate::app) fn diamond(
     painter: &egui::Painter,
     c: egui::Pos2,
     r: f32,

@@ -11,7 +11,7 @@
 //! its value unchanged — and refuses with a reason otherwise.
 
 mod app;
-mod draw;
+pub(in crate::app) mod draw;
 mod edits;
 mod select;
 #[cfg(test)]

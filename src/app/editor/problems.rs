@@ -44,14 +44,7 @@ pub(super) fn diagnostic_tooltip(
     if under.is_empty() {
         return;
     }
-    egui::Tooltip::always_open(
-        ui.ctx().clone(),
-        ui.layer_id(),
-        egui::Id::unique("skelpad.diag-tooltip"),
-        egui::PopupAnchor::Pointer,
-    )
-    .show(|ui| {
-        ui.set_max_width(420.0);
+    pointer_tooltip(ui, "skelpad.diag-tooltip", 420.0, |ui| {
         for d in under {
             diagnostic_text(ui, d, true);
         }
@@ -123,4 +116,24 @@ pub fn diagnostics_ui(ui: &mut egui::Ui, doc: &Document) -> Option<Range<usize>>
 
 fn plural(n: usize) -> &'static str {
     if n == 1 { "" } else { "s" }
+}
+
+/// A tooltip at the pointer, at most `max_width` wide, with what `add`
+/// puts in it (the script pane's diagnostics and hover texts).
+pub(in crate::app) fn pointer_tooltip(
+    ui: &egui::Ui,
+    id: &str,
+    max_width: f32,
+    add: impl FnOnce(&mut egui::Ui),
+) {
+    egui::Tooltip::always_open(
+        ui.ctx().clone(),
+        ui.layer_id(),
+        egui::Id::unique(id),
+        egui::PopupAnchor::Pointer,
+    )
+    .show(|ui| {
+        ui.set_max_width(max_width);
+        add(ui);
+    });
 }
