@@ -59,16 +59,21 @@ struct Truth<'a> {
     fps: f64,
 }
 
+/// The affine map from skelpad's world to the file's frame, as the
+/// exporter wrote it in the file's metadata.
+pub(crate) fn view_of(doc: &serde_json::Value) -> Affine {
+    let v: Vec<f64> = doc["metadata"]["skelpad"]["view"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_f64().unwrap())
+        .collect();
+    Affine::from_array([v[0], v[1], v[2], v[3], v[4], v[5]])
+}
+
 impl Truth<'_> {
     fn new<'a>(arm: &'a Armature, doc: &'a serde_json::Value, skin: SkinId) -> Truth<'a> {
-        let v: Vec<f64> = doc["metadata"]["skelpad"]["view"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|x| x.as_f64().unwrap())
-            .collect();
-        let view = Affine::from_array([v[0], v[1], v[2], v[3], v[4], v[5]]);
-        Truth { arm, doc, skin, view, fps: doc["fr"].as_f64().unwrap() }
+        Truth { arm, doc, skin, view: view_of(doc), fps: doc["fr"].as_f64().unwrap() }
     }
 
     fn frames(&self) -> usize {

@@ -12,18 +12,10 @@ use skelpad::formats::lottie::{
 use skelpad::model::{Affine, Armature, AttachmentId, AttachmentKind, SkinId};
 use skelpad::runtime::{Pose, evaluate, evaluate_into};
 
+use crate::lottie::view_of;
+
 fn manifest() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn view_of(doc: &serde_json::Value) -> Affine {
-    let v: Vec<f64> = doc["metadata"]["skelpad"]["view"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|x| x.as_f64().unwrap())
-        .collect();
-    Affine::from_array([v[0], v[1], v[2], v[3], v[4], v[5]])
 }
 
 /// The poses skelpad plays at every frame of the file, as the markers lay

@@ -70,8 +70,7 @@ fn click_at(h: &mut Harness<'_, SkelpadApp>, pos: Pos2) {
 
 /// Drags on empty space from `a` to `b` (holding `modifiers`).
 fn box_drag(h: &mut Harness<'_, SkelpadApp>, a: Pos2, b: Pos2, modifiers: Modifiers) {
-    h.event(Event::ModifiersChanged(modifiers));
-    drag(h, a, b);
+    crate::pointer_drag(h, a, b, modifiers, 8);
     h.event(Event::ModifiersChanged(Modifiers::NONE));
     h.run_steps(1);
 }
@@ -282,34 +281,7 @@ fn the_outline_and_the_dopesheet_leave_every_panel_room_at_800_by_600() {
     h.state_mut().settings.view.show_outline = true;
     h.run_steps(4);
     let screen = Rect::from_min_size(Pos2::ZERO, [800.0, 600.0].into());
-    let playing = if h.state().playback.playing { "Pause" } else { "Play" };
-    for label in [
-        "Animation",
-        "Skin",
-        "|<",
-        "<",
-        playing,
-        ">",
-        ">|",
-        "Loop",
-        "Speed",
-        "Bones",
-        "Onion skin",
-        "Grid",
-        "Drag bones",
-        "Drag shapes",
-        "Snap",
-        "Fit",
-        "Scrub bar",
-        "Dopesheet item hip.thigh-l",
-    ] {
-        let nodes: Vec<_> = h.get_all_by_label(label).collect();
-        assert!(!nodes.is_empty(), "no {label}");
-        for n in nodes {
-            let r = n.rect();
-            assert!(screen.contains_rect(r) && r.width() > 0.0, "{label} at {r:?} is off screen");
-        }
-    }
+    crate::assert_toolbar_on_screen(&h, screen, &["Dopesheet item hip.thigh-l"]);
     let canvas = h.state().canvas.rect;
     assert!(screen.contains_rect(canvas), "canvas {canvas:?}");
     assert!(canvas.width() >= 300.0 && canvas.height() >= 150.0, "canvas {canvas:?}");

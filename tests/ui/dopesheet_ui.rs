@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use eframe::egui::{Event, Key, Modifiers, PointerButton, Pos2, Rect};
+use eframe::egui::{Key, Modifiers, Pos2, Rect};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 
@@ -28,26 +28,7 @@ pub(crate) fn key_at(h: &Harness<'_, SkelpadApp>, label: &str) -> Rect {
 
 /// Presses at `a`, moves in steps to `b`, releases.
 pub(crate) fn drag(h: &mut Harness<'_, SkelpadApp>, a: Pos2, b: Pos2) {
-    h.event(Event::PointerMoved(a));
-    h.run_steps(1);
-    h.event(Event::PointerButton {
-        pos: a,
-        button: PointerButton::Primary,
-        pressed: true,
-        modifiers: Modifiers::NONE,
-    });
-    h.run_steps(1);
-    for i in 1..=8 {
-        h.event(Event::PointerMoved(a + (b - a) * (i as f32 / 8.0)));
-        h.run_steps(1);
-    }
-    h.event(Event::PointerButton {
-        pos: b,
-        button: PointerButton::Primary,
-        pressed: false,
-        modifiers: Modifiers::NONE,
-    });
-    h.run_steps(2);
+    crate::pointer_drag(h, a, b, Modifiers::NONE, 8);
 }
 
 /// Every key's frame, per timeline, compiled from `text` (the check does

@@ -6,7 +6,7 @@
 
 use std::path::Path;
 
-use eframe::egui::{Event, Key, Modifiers, PointerButton, Pos2};
+use eframe::egui::{Event, Key, Modifiers, Pos2};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 
@@ -26,30 +26,7 @@ fn screen(h: &Harness<'_, SkelpadApp>, x: f64, y: f64) -> Pos2 {
 /// Presses at world point `from`, moves in steps to `to`, releases.
 fn drag(h: &mut Harness<'_, SkelpadApp>, from: (f64, f64), to: (f64, f64), modifiers: Modifiers) {
     let (a, b) = (screen(h, from.0, from.1), screen(h, to.0, to.1));
-    h.event(Event::ModifiersChanged(modifiers));
-    h.event(Event::PointerMoved(a));
-    h.run_steps(1);
-    h.event(Event::PointerButton {
-        pos: a,
-        button: PointerButton::Primary,
-        pressed: true,
-        modifiers,
-    });
-    h.run_steps(1);
-    for i in 1..=8 {
-        let t = i as f32 / 8.0;
-        h.event(Event::PointerMoved(a + (b - a) * t));
-        h.run_steps(1);
-    }
-    h.event(Event::PointerButton {
-        pos: b,
-        button: PointerButton::Primary,
-        pressed: false,
-        modifiers,
-    });
-    h.run_steps(2);
-    h.event(Event::ModifiersChanged(Modifiers::NONE));
-    h.run_steps(1);
+    crate::pointer_drag(h, a, b, modifiers, 8);
 }
 
 /// The one byte range of `old` that differs from `new`, and what replaced it.

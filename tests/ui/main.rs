@@ -16,7 +16,9 @@ mod roles;
 
 use std::path::{Path, PathBuf};
 
+use eframe::egui::{Event, Modifiers, PointerButton, Pos2, Rect};
 use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
 use skelpad::app::files::{FileDialogs, PendingDialog};
 use skelpad::app::{Services, SkelpadApp};
 
@@ -59,4 +61,72 @@ fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
     let p = dir.join(name);
     std::fs::write(&p, text).unwrap();
     p
+}
+
+/// Presses the primary button at `a` (holding `modifiers`), moves to `b`
+/// in `steps` even steps (a frame each), releases, and lets two frames run.
+pub(crate) fn pointer_drag(
+    h: &mut Harness<'_, SkelpadApp>,
+    a: Pos2,
+    b: Pos2,
+    modifiers: Modifiers,
+    steps: u32,
+) {
+    h.event(Event::ModifiersChanged(modifiers));
+    h.event(Event::PointerMoved(a));
+    h.run_steps(1);
+    h.event(Event::PointerButton {
+        pos: a,
+        button: PointerButton::Primary,
+        pressed: true,
+        modifiers,
+    });
+    h.run_steps(1);
+    for i in 1..=steps {
+        h.event(Event::PointerMoved(a + (b - a) * (i as f32 / steps as f32)));
+        h.run_steps(1);
+    }
+    h.event(Event::PointerButton {
+        pos: b,
+        button: PointerButton::Primary,
+        pressed: false,
+        modifiers,
+    });
+    h.run_steps(2);
+}
+
+/// Asserts that every control of the timeline toolbar, the scrub bar and
+/// each of `more` is found and lies inside `screen`.
+pub(crate) fn assert_toolbar_on_screen(h: &Harness<'_, SkelpadApp>, screen: Rect, more: &[&str]) {
+    let playing = if h.state().playback.playing { "Pause" } else { "Play" };
+    let toolbar = [
+        "Animation",
+        "Skin",
+        "|<",
+        "<",
+        playing,
+        ">",
+        ">|",
+        "Loop",
+        "Speed",
+        "Bones",
+        "Onion skin",
+        "Grid",
+        "Drag bones",
+        "Drag shapes",
+        "Snap",
+        "Fit",
+        "Scrub bar",
+    ];
+    for label in toolbar.iter().chain(more) {
+        let nodes: Vec<_> = h.get_all_by_label(label).collect();
+        assert!(!nodes.is_empty(), "no {label}");
+        for n in nodes {
+            let r = n.rect();
+            assert!(
+                screen.contains_rect(r) && r.width() > 0.0,
+                "{label} at {r:?} is not inside the window {screen:?}"
+            );
+        }
+    }
 }

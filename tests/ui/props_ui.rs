@@ -16,7 +16,7 @@
 
 use std::path::Path;
 
-use eframe::egui::{Event, Key, Modifiers, PointerButton, Pos2, Vec2};
+use eframe::egui::{Event, Key, Modifiers, Pos2, Vec2};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use proptest::prelude::*;
@@ -105,32 +105,6 @@ fn step() -> impl Strategy<Value = Step> {
     ]
 }
 
-/// Presses at `a`, moves in steps to `b`, releases.
-fn pointer_drag(h: &mut Harness<'_, SkelpadApp>, a: Pos2, b: Pos2, modifiers: Modifiers) {
-    h.event(Event::ModifiersChanged(modifiers));
-    h.event(Event::PointerMoved(a));
-    h.run_steps(1);
-    h.event(Event::PointerButton {
-        pos: a,
-        button: PointerButton::Primary,
-        pressed: true,
-        modifiers,
-    });
-    h.run_steps(1);
-    for i in 1..=4 {
-        h.event(Event::PointerMoved(a + (b - a) * (i as f32 / 4.0)));
-        h.run_steps(1);
-    }
-    h.event(Event::PointerButton {
-        pos: b,
-        button: PointerButton::Primary,
-        pressed: false,
-        modifiers,
-    });
-    h.run_steps(1);
-    h.event(Event::ModifiersChanged(Modifiers::NONE));
-}
-
 fn canvas_drag(
     h: &mut Harness<'_, SkelpadApp>,
     bone: Option<usize>,
@@ -152,7 +126,7 @@ fn canvas_drag(
     }
     let end = rect.clamp(start + by);
     let modifiers = if shift { Modifiers::SHIFT } else { Modifiers::NONE };
-    pointer_drag(h, start, end, modifiers);
+    crate::pointer_drag(h, start, end, modifiers, 4);
 }
 
 fn move_key(h: &mut Harness<'_, SkelpadApp>, key: usize, dx: f32) {
@@ -164,7 +138,7 @@ fn move_key(h: &mut Harness<'_, SkelpadApp>, key: usize, dx: f32) {
         return;
     }
     let a = keys[key % keys.len()];
-    pointer_drag(h, a, a + Vec2::new(dx, 0.0), Modifiers::NONE);
+    crate::pointer_drag(h, a, a + Vec2::new(dx, 0.0), Modifiers::NONE, 4);
 }
 
 /// The editor on `path`. Typed text may hold characters the UI font lacks:
