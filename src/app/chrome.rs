@@ -117,76 +117,90 @@ impl SkelpadApp {
     }
 
     pub(super) fn status_bar(&mut self, ui: &mut egui::Ui) {
-        ui.horizontal(|ui| {
-            if let Some(job) = &self.export_job {
-                let (done, total) = job.progress.get();
-                let stage = job.progress.stage().label();
-                let bar = egui::ProgressBar::new(job.fraction().unwrap_or(0.0))
-                    .desired_width(260.0)
-                    .text(format!("Exporting {}: {stage} {done}/{total}", job.label));
-                ui.add(bar);
-                if job.cancellable
-                    && !job.progress.is_cancelled()
-                    && ui.small_button("Cancel export").clicked()
-                {
-                    job.progress.cancel();
+        // The readouts first, from the right edge; the messages then take
+        // the room left of them.
+        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+            self.status_readouts(ui);
+            ui.with_layout(egui::Layout::left_to_right(egui::Align::Center), |ui| {
+                if let Some(job) = &self.export_job {
+                    let (done, total) = job.progress.get();
+                    let stage = job.progress.stage().label();
+                    let bar = egui::ProgressBar::new(job.fraction().unwrap_or(0.0))
+                        .desired_width(260.0)
+                        .text(format!("Exporting {}: {stage} {done}/{total}", job.label));
+                    ui.add(bar);
+                    if job.cancellable
+                        && !job.progress.is_cancelled()
+                        && ui.small_button("Cancel export").clicked()
+                    {
+                        job.progress.cancel();
+                    }
                 }
-            }
-            if self.pending_dialog.is_some() {
-                ui.spinner();
-                ui.label("Waiting for the file dialog…");
-                if ui
-                    .small_button("Use the built-in dialog")
-                    .on_hover_text("If no dialog appeared, choose the file in skelpad itself")
-                    .clicked()
-                    && let Some((purpose, request, _)) = self.pending_dialog.take()
-                {
-                    self.open_builtin_dialog(purpose, request);
+                if self.pending_dialog.is_some() {
+                    ui.spinner();
+                    ui.label("Waiting for the file dialog…");
+                    if ui
+                        .small_button("Use the built-in dialog")
+                        .on_hover_text("If no dialog appeared, choose the file in skelpad itself")
+                        .clicked()
+                        && let Some((purpose, request, _)) = self.pending_dialog.take()
+                    {
+                        self.open_builtin_dialog(purpose, request);
+                    }
                 }
-            }
-            // An event the playhead just passed flashes here.
-            if let Some(ev) = self.playback.flash(self.now) {
-                ui.colored_label(egui::Color32::from_rgb(0xD0, 0x40, 0xC0), format!("event: {ev}"))
+                // An event the playhead just passed flashes here.
+                if let Some(ev) = self.playback.flash(self.now) {
+                    ui.colored_label(
+                        egui::Color32::from_rgb(0xD0, 0x40, 0xC0),
+                        format!("event: {ev}"),
+                    )
                     .on_hover_text(
                         "an event of the animation fired (the timeline marks its events)",
                     );
-                ui.separator();
-            }
-            if let Some((msg, is_error)) = &self.status {
-                let r = if *is_error {
-                    ui.colored_label(ui.visuals().error_fg_color, msg)
-                } else {
-                    ui.label(msg)
-                };
-                if !self.status_details.is_empty() {
-                    r.on_hover_text(self.status_details.join("\n"));
+                    ui.separator();
                 }
-            }
-            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                // An imported file is not compiled: count what the canvas shows.
-                let a = &self.doc.analysis;
-                let arm = if self.doc.spriter.is_some() { &a.shown } else { &a.comp.armature };
-                let sk = &arm.skeleton;
-                ui.weak(format!(
-                    "{} bones · {} slots · {} animations",
-                    sk.bones.len(),
-                    sk.slots.len(),
-                    arm.animations.len()
-                ));
-                if let Some(c) = self.editor.cursor {
-                    let mut lc = self.doc.analysis.comp.lines.line_col(&self.doc.text, c as u32);
-                    if self.doc.spriter.is_some()
-                        && let Some(before) = self.doc.text.get(..c)
-                    {
-                        // Not compiled: count lines here.
-                        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-                        lc.line = before.matches('\n').count() as u32 + 1;
-                        lc.column = before[line_start..].chars().count() as u32 + 1;
+                if let Some((msg, is_error)) = &self.status {
+                    // Cut to the room the readouts on the right leave (the
+                    // whole message shows on hover).
+                    let text = if *is_error {
+                        egui::RichText::new(msg).color(ui.visuals().error_fg_color)
+                    } else {
+                        egui::RichText::new(msg)
+                    };
+                    let r = ui.add(egui::Label::new(text).truncate());
+                    if !self.status_details.is_empty() {
+                        r.on_hover_text(self.status_details.join("\n"));
                     }
-                    ui.weak(format!("Ln {}, Col {}", lc.line, lc.column));
                 }
             });
         });
+    }
+
+    /// The status bar's right end: what the document holds and where the
+    /// cursor is.
+    fn status_readouts(&self, ui: &mut egui::Ui) {
+        // An imported file is not compiled: count what the canvas shows.
+        let a = &self.doc.analysis;
+        let arm = if self.doc.spriter.is_some() { &a.shown } else { &a.comp.armature };
+        let sk = &arm.skeleton;
+        ui.weak(format!(
+            "{} bones · {} slots · {} animations",
+            sk.bones.len(),
+            sk.slots.len(),
+            arm.animations.len()
+        ));
+        if let Some(c) = self.editor.cursor {
+            let mut lc = self.doc.analysis.comp.lines.line_col(&self.doc.text, c as u32);
+            if self.doc.spriter.is_some()
+                && let Some(before) = self.doc.text.get(..c)
+            {
+                // Not compiled: count lines here.
+                let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+                lc.line = before.matches('\n').count() as u32 + 1;
+                lc.column = before[line_start..].chars().count() as u32 + 1;
+            }
+            ui.weak(format!("Ln {}, Col {}", lc.line, lc.column));
+        }
     }
 
     pub(super) fn prompt_ui(&mut self, ctx: &egui::Context) {
