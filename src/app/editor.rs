@@ -25,7 +25,8 @@ use super::lazy_layout::Request;
 use super::typing;
 pub use find::{Find, find_next};
 pub use offsets::{
-    byte_of_char, char_of_byte, floor_boundary, insert_line, line_start, map_offset, shift_lines,
+    byte_of_char, char_of_byte, floor_boundary, insert_line, insert_words, line_start, map_offset,
+    shift_lines,
 };
 use problems::diagnostic_tooltip;
 pub use problems::diagnostics_ui;
@@ -41,6 +42,15 @@ pub fn editor_id() -> egui::Id {
 /// state in egui's memory under its id.)
 pub fn text_field_focused(ctx: &egui::Context) -> bool {
     ctx.memory(|m| m.focused()).is_some_and(|id| TextEditState::load(ctx, id).is_some())
+}
+
+/// How [`Editor::insert_at_cursor`] places its text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Insert {
+    /// A whole line (a Help topic's example): see [`insert_line`].
+    Line,
+    /// Words among the line's (a Help word's example): see [`insert_words`].
+    Words,
 }
 
 /// What the editor reports after a frame.
@@ -85,7 +95,7 @@ pub struct Editor {
     /// The text was edited by [`Editor::take_input`] this frame.
     edited: bool,
     /// Text to insert at the cursor at the start of the next frame.
-    pending_insert: Option<String>,
+    pending_insert: Option<(String, Insert)>,
     /// Another document replaced the shown one: the text field's own
     /// memory (cursor, undo history) is cleared before it is drawn next.
     forget_field: bool,
@@ -179,9 +189,12 @@ impl Editor {
             return;
         }
         let id = editor_id();
-        if let Some(insert) = self.pending_insert.take() {
+        if let Some((insert, how)) = self.pending_insert.take() {
             let at = floor_boundary(&doc.text, self.cursor.unwrap_or(doc.text.len()));
-            let end = insert_line(&mut doc.text, at, &insert);
+            let end = match how {
+                Insert::Line => insert_line(&mut doc.text, at, &insert),
+                Insert::Words => insert_words(&mut doc.text, at, &insert),
+            };
             let mut state = TextEditState::load(ctx, id).unwrap_or_default();
             let c = char_of_byte(&doc.text, end);
             state.cursor.set_char_range(Some(CCursorRange::one(CCursor::new(c))));
@@ -230,11 +243,12 @@ impl Editor {
         self.assist.after_typing(doc, self.cursor);
     }
 
-    /// Inserts the line `text` at the cursor (see [`insert_line`]; at the
-    /// end without a cursor) at the start of the next frame, and gives the
-    /// editor focus.
-    pub fn insert_at_cursor(&mut self, text: &str) {
-        self.pending_insert = Some(text.to_owned());
+    /// Inserts `text` at the cursor (at the end without one) at the start
+    /// of the next frame, as a line of its own ([`insert_line`]) or as
+    /// words among the line's ([`insert_words`]), and gives the editor
+    /// focus.
+    pub fn insert_at_cursor(&mut self, text: &str, how: Insert) {
+        self.pending_insert = Some((text.to_owned(), how));
     }
 
     /// Shows the find bar with its query field focused.

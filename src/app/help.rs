@@ -66,56 +66,72 @@ pub const SHORTCUTS: &[(&str, &str)] = &[
 
 pub use crate::syntax::reference::{REFERENCE, RefEntry};
 
-/// The entries whose section, title, text or example contain every word
-/// of `query` (case-insensitive), in reference order.
+/// The entries (topics and words) whose section, title, text, example or
+/// word table contain every word of `query` (case-insensitive), in
+/// reference order.
 pub fn search(query: &str) -> Vec<&'static RefEntry> {
     let words: Vec<String> = query.split_whitespace().map(str::to_lowercase).collect();
     REFERENCE
         .iter()
         .filter(|e| {
-            let hay = format!("{} {} {} {}", e.section, e.title, e.text, e.example).to_lowercase();
+            let table = e.word.map_or("", |w| w.table);
+            let hay = format!("{} {} {} {} {table}", e.section, e.title, e.text, e.example)
+                .to_lowercase();
             words.iter().all(|w| hay.contains(w.as_str()))
         })
         .collect()
 }
 
-/// One word of the language's vocabulary as the Help window lists it:
-/// `(section, table, word, what it does)`.
-pub type WordRow = (&'static str, &'static str, &'static str, &'static str);
-
-/// The vocabulary's words (`syntax::vocab`, the tables the parser reads
-/// them with) whose section, table, word or description contain every word
-/// of `query` (case-insensitive), in table order.
-pub fn search_words(query: &str) -> Vec<WordRow> {
-    let words: Vec<String> = query.split_whitespace().map(str::to_lowercase).collect();
-    let mut out = Vec::new();
-    for t in crate::syntax::vocab::tables() {
-        for (word, detail) in t.words {
-            let hay = format!("{} {} {word} {detail}", t.section, t.title).to_lowercase();
-            if words.iter().all(|w| hay.contains(w.as_str())) {
-                out.push((t.section, t.title, word, detail));
+/// Draws the matching entries under their section headings: each topic
+/// with its line, each word table as a grid; returns the entry whose
+/// Insert button was clicked.
+fn entries_ui(ui: &mut egui::Ui, found: &[&'static RefEntry]) -> Option<&'static RefEntry> {
+    let mut insert = None;
+    let mut insert_button = |ui: &mut egui::Ui, e: &'static RefEntry| {
+        let tip = if e.word.is_some() {
+            "Insert this at the cursor"
+        } else {
+            "Insert this line at the cursor"
+        };
+        if ui.small_button("Insert").on_hover_text(tip).clicked() {
+            insert = Some(e);
+        }
+    };
+    let mut section = "";
+    let mut i = 0;
+    while let Some(&e) = found.get(i) {
+        if e.section != section {
+            section = e.section;
+            ui.add_space(4.0);
+            ui.heading(section);
+        }
+        let Some(place) = e.word else {
+            ui.strong(e.title);
+            ui.label(e.text);
+            ui.horizontal(|ui| {
+                ui.code(e.example.replace('\t', "⇥"));
+                insert_button(ui, e);
+            });
+            i += 1;
+            continue;
+        };
+        // The run of words of one table, as one grid.
+        let run = found[i..].iter().take_while(|w| w.word.is_some_and(|p| p.table == place.table));
+        let run: Vec<&'static RefEntry> = run.copied().collect();
+        ui.add_space(2.0);
+        ui.weak(place.table);
+        egui::Grid::new(("help.words", place.table)).striped(true).show(ui, |ui| {
+            for &w in &run {
+                ui.code(w.title);
+                ui.label(w.text);
+                ui.code(w.example);
+                insert_button(ui, w);
+                ui.end_row();
             }
-        }
+        });
+        i += run.len();
     }
-    out
-}
-
-/// The matching words of the vocabulary, one row each, under a heading.
-fn words_ui(ui: &mut egui::Ui, query: &str) {
-    let rows = search_words(query);
-    if rows.is_empty() {
-        return;
-    }
-    ui.add_space(6.0);
-    ui.heading("Words");
-    egui::Grid::new("help.words").striped(true).show(ui, |ui| {
-        for (section, table, word, detail) in rows {
-            ui.code(word);
-            ui.label(detail);
-            ui.weak(format!("{section}: {table}"));
-            ui.end_row();
-        }
-    });
+    insert
 }
 
 /// Which help window is open.
@@ -138,8 +154,9 @@ pub struct Help {
 }
 
 impl Help {
-    /// Draws the open help window; returns an example to insert at the cursor.
-    pub fn ui(&mut self, ctx: &egui::Context) -> Option<&'static str> {
+    /// Draws the open help window; returns the entry whose example is to
+    /// be inserted at the cursor.
+    pub fn ui(&mut self, ctx: &egui::Context) -> Option<&'static RefEntry> {
         let page = self.open?;
         let mut open = true;
         let mut insert = None;
@@ -174,31 +191,11 @@ impl Help {
                         });
                         ui.separator();
                         let found = search(&self.query);
-                        if found.is_empty() && search_words(&self.query).is_empty() {
+                        if found.is_empty() {
                             ui.weak("Nothing matches.");
                         }
                         egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
-                            let mut section = "";
-                            for e in found {
-                                if e.section != section {
-                                    section = e.section;
-                                    ui.add_space(4.0);
-                                    ui.heading(section);
-                                }
-                                ui.strong(e.title);
-                                ui.label(e.text);
-                                ui.horizontal(|ui| {
-                                    ui.code(e.example.replace('\t', "⇥"));
-                                    if ui
-                                        .small_button("Insert")
-                                        .on_hover_text("Insert this line at the cursor")
-                                        .clicked()
-                                    {
-                                        insert = Some(e.example);
-                                    }
-                                });
-                            }
-                            words_ui(ui, &self.query);
+                            insert = entries_ui(ui, &found);
                         });
                     });
             }
@@ -218,17 +215,18 @@ mod tests {
     fn search_matches_every_word_anywhere_in_an_entry() {
         let titles = |q: &str| search(q).iter().map(|e| e.title).collect::<Vec<_>>();
         assert_eq!(search("").len(), REFERENCE.len());
-        assert_eq!(titles("SINE out"), ["so sine-out", "sio sine-in-out"]);
+        // Words match by their detail; topics by their text.
+        assert_eq!(titles("SINE out"), ["so", "sio"]);
         assert!(titles("loop").contains(&"{ … }[n]: loops"));
+        assert_eq!(titles("line join"), ["miter-join", "bevel-join", "round-join"]);
         assert!(titles("zzz").is_empty());
     }
 
     #[test]
-    fn the_word_list_is_the_vocabulary() {
+    fn words_are_listed_with_their_table() {
         let all: usize = crate::syntax::vocab::tables().iter().map(|t| t.words.len()).sum();
-        assert_eq!(search_words("").len(), all);
-        let joins: Vec<&str> = search_words("line join").iter().map(|r| r.2).collect();
-        assert_eq!(joins, ["miter-join", "bevel-join", "round-join"]);
-        assert!(search_words("pingpong").iter().any(|r| r.1 == "Header modifiers"));
+        assert_eq!(search("").iter().filter(|e| e.word.is_some()).count(), all);
+        let pingpong = search("pingpong");
+        assert!(pingpong.iter().any(|e| e.word.is_some_and(|w| w.table == "Header modifiers")));
     }
 }

@@ -148,6 +148,9 @@ pub fn doc_blocks() -> Vec<DocBlock> {
 /// script that gives it its meaning: a bone with slots and a path above it,
 /// the section or item it belongs in, and what it needs after it.
 pub fn help_context(e: &skelpad::syntax::reference::RefEntry) -> String {
+    if let Some(place) = e.word {
+        return place.context.replacen('…', e.example, 1);
+    }
     let base = "skeleton\n\tarm l40\n\tarm.hand l20\n\t\t@body[idle] :rect w20 h10\n\t\t@path :path t1\n\t\t\tM 0,0\n\t\t\tL 5,0\n";
     let line = e.example;
     let depth = line.bytes().take_while(|b| *b == b'\t').count();

@@ -226,7 +226,7 @@ fn the_textmate_grammar_scopes_every_token_as_the_parser_reads_it() {
             }
         }
     }
-    for e in skelpad::syntax::reference::REFERENCE {
+    for e in skelpad::syntax::reference::REFERENCE.iter() {
         texts.push((format!("Help: {}", e.title), common::help_context(e)));
     }
     let input = serde_json::json!({

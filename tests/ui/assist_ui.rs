@@ -1,6 +1,8 @@
 //! Hover and completion in the script pane, and the editor answering as
-//! the language server does (hover and rename at every offset of every
-//! example).
+//! the language server does (definition, hover and rename at every offset
+//! of every example).
+
+use std::ops::Range;
 
 use eframe::egui::{self, Event, Key, Modifiers};
 use egui_kittest::Harness;
@@ -168,12 +170,23 @@ fn apply_workspace_edit(text: &Text, edit: &serde_json::Value) -> String {
     out
 }
 
-/// The editor and the language server answer hover and rename alike at
-/// every offset of every example: the editor's tooltip text is the
-/// server's hover, and the editor's rename (from the outline) leaves the
-/// text the server's edits make (or none where the server refuses).
+/// The server's definition at `offset` as a byte range (`None`: none).
+fn server_definition(server: &mut Server, text: &Text, offset: usize) -> Option<Range<usize>> {
+    let r = ask(server, text, "textDocument/definition", offset, serde_json::json!({}))?;
+    let location = if r.is_array() { r.get(0)?.clone() } else { r };
+    assert_eq!(location["uri"], "file:///t.skel2d");
+    Some(text.span(serde_json::from_value(location["range"].clone()).unwrap()).range())
+}
+
+/// The editor and the language server answer definition, hover and rename
+/// alike at every offset of every example, each asked through the
+/// server's protocol: the editor's go-to-definition selects the range the
+/// server names (and moves nothing where the server has no answer), its
+/// tooltip text is the server's hover, and its rename (from the outline)
+/// leaves the text the server's edits make (or none where the server
+/// refuses).
 #[test]
-fn hover_and_rename_agree_with_the_language_server_everywhere() {
+fn definition_hover_and_rename_agree_with_the_language_server_everywhere() {
     let ctx = egui::Context::default();
     let cc = eframe::CreationContext::_new_kittest(ctx.clone());
     let services = skelpad::app::Services {
@@ -182,12 +195,20 @@ fn hover_and_rename_agree_with_the_language_server_everywhere() {
         watch_files: false,
     };
     let mut app = SkelpadApp::new(&cc, None, services);
-    let (mut hovers, mut renames) = (0, 0);
+    let (mut jumps, mut hovers, mut renames) = (0, 0, 0);
     for e in help::EXAMPLES {
         let mut server = server_with(e.text);
         let text = Text::new(e.text.to_string());
         app.doc = Document::untitled(e.file, e.text);
         for offset in (0..=e.text.len()).filter(|&o| e.text.is_char_boundary(o)) {
+            app.editor.cursor = Some(offset);
+            app.editor.select(0..0);
+            app.go_to_definition();
+            let jump = app.editor.pending_selection().filter(|r| *r != (0..0));
+            let server_jump = server_definition(&mut server, &text, offset);
+            assert_eq!(jump, server_jump, "definition in {} at {offset}", e.file);
+            jumps += usize::from(jump.is_some());
+
             let editor = assist::hover_text(&app.doc, offset);
             assert_eq!(editor, server_hover(&mut server, &text, offset), "{} at {offset}", e.file);
             hovers += usize::from(editor.is_some());
@@ -205,6 +226,7 @@ fn hover_and_rename_agree_with_the_language_server_everywhere() {
             }
         }
     }
+    assert!(jumps > 1000, "only {jumps} offsets jump");
     assert!(hovers > 2000, "only {hovers} offsets hover");
     assert!(renames > 500, "only {renames} offsets rename");
 }

@@ -1177,13 +1177,14 @@ fn the_language_reference_is_searchable_and_inserts_its_example_at_the_cursor() 
     h.run_steps(2);
     h.get_by_label("Search").click();
     h.run_steps(1);
-    h.get_by_label("Search").type_text("sine-in-out");
+    h.get_by_label("Search").type_text("shapes the motion");
     h.run_steps(2);
-    h.get_by_label("sio sine-in-out");
-    assert!(h.query_by_label("so sine-out").is_none(), "filtered out");
+    h.get_by_label("Easing a key");
+    assert!(h.query_by_label("sine out: starts fast, ends slowly").is_none(), "filtered out");
     h.get_by_label("Insert").click();
     h.run_steps(3);
-    // A line of its own, before the line the cursor starts.
+    // A topic's line goes on a line of its own, before the line the cursor
+    // starts.
     let expected = format!("{}\t\tx 0 :sio-> 50 :sio-> 0\n{}", &RIG[..at], &RIG[at..]);
     assert_eq!(h.state().doc.text, expected);
     // It compiles, and the cursor is right after the inserted text.
@@ -1194,6 +1195,29 @@ fn the_language_reference_is_searchable_and_inserts_its_example_at_the_cursor() 
     );
     let ends_at = at + "\t\tx 0 :sio-> 50 :sio-> 0".len();
     assert_eq!(h.state().editor.cursor, Some(ends_at));
+
+    // A word (from the vocabulary) goes among the words of the cursor's
+    // line: the easing `sio` on the animated item `arm`.
+    let item = expected.find("\tarm\n").unwrap() + "\tarm".len();
+    focus_editor_at(&mut h, item);
+    h.state_mut().help.query.clear();
+    h.run_steps(1);
+    h.get_by_label("Search").click();
+    h.run_steps(1);
+    h.get_by_label("Search").type_text("sine in and out");
+    h.run_steps(2);
+    h.get_by_label("sine in and out: slow at both ends");
+    assert!(h.query_by_label("Easing a key").is_none(), "filtered out");
+    h.get_by_label("Insert").click();
+    h.run_steps(3);
+    let expected = format!("{} ::sio{}", &expected[..item], &expected[item..]);
+    assert_eq!(h.state().doc.text, expected);
+    assert!(
+        h.state().doc.analysis.comp.diagnostics.is_empty(),
+        "{:?}",
+        h.state().doc.analysis.comp.diagnostics
+    );
+    assert_eq!(h.state().editor.cursor, Some(item + " ::sio".len()));
 }
 
 /// A Spriter file opens read-only: its first entity on the canvas (with

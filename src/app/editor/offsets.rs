@@ -100,9 +100,36 @@ pub fn insert_line(text: &mut String, at: usize, line: &str) -> usize {
     }
 }
 
+/// Inserts `words` at byte `at` (a char boundary), with a space before
+/// them unless the line or a space is already there, and one after them
+/// unless the line ends or a space follows; returns the offset after the
+/// words.
+pub fn insert_words(text: &mut String, at: usize, words: &str) -> usize {
+    let spaced = |c: Option<char>| c.is_none_or(|c| c == '\n' || c.is_whitespace());
+    let before = if spaced(text[..at].chars().next_back()) { "" } else { " " };
+    let after = if spaced(text[at..].chars().next()) { "" } else { " " };
+    text.insert_str(at, &format!("{before}{words}{after}"));
+    at + before.len() + words.len()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn words_go_between_the_lines_words_with_one_space() {
+        let mut t = String::from("\tarm l10\n");
+        assert_eq!(insert_words(&mut t, 8, "r45"), 12);
+        assert_eq!(t, "\tarm l10 r45\n");
+        assert_eq!(insert_words(&mut t, 5, "x2"), 7);
+        assert_eq!(t, "\tarm x2 l10 r45\n");
+        let mut t = String::from("\tarm \n");
+        assert_eq!(insert_words(&mut t, 5, "l1"), 7);
+        assert_eq!(t, "\tarm l1\n");
+        let mut t = String::new();
+        assert_eq!(insert_words(&mut t, 0, "order"), 5);
+        assert_eq!(t, "order");
+    }
 
     #[test]
     fn shifting_lines_indents_and_outdents_whole_lines() {

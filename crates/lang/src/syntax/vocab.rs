@@ -58,12 +58,12 @@ pub static SECTIONS: &[Word<()>] = &[
 
 /// A bone line's letter properties (`lNUM`…).
 pub static BONE_LETTER_PROPS: &[Word<char>] = &[
-    w("l", 'l', "lNUM: length", "l10"),
-    w("r", 'r', "rNUM: rotation (degrees, counterclockwise)", "r45"),
-    w("x", 'x', "xNUM: x position", "x5"),
-    w("y", 'y', "yNUM: y position", "y-5"),
-    w("i", 'i', "iNUM: scale x", "i1.5"),
-    w("j", 'j', "jNUM: scale y", "j0.5"),
+    w("l", 'l', "lNUM: length along the bone's x axis", "l10"),
+    w("r", 'r', "rNUM: rotation in degrees, counterclockwise", "r45"),
+    w("x", 'x', "xNUM: x position relative to the parent", "x5"),
+    w("y", 'y', "yNUM: y position relative to the parent (y up)", "y-5"),
+    w("i", 'i', "iNUM: scale along x (default 1)", "i1.5"),
+    w("j", 'j', "jNUM: scale along y (default 1)", "j0.5"),
 ];
 /// The letters of [`BONE_LETTER_PROPS`], as the parser reads them.
 pub const BONE_LETTERS: &str = "lrxyij";
@@ -78,20 +78,30 @@ pub static BONE_FLAGS: &[Word<BoneProp>] = &[
 
 /// The attachment types, written after `:`.
 pub static ATTACHMENT_TYPES: &[Word<TypeName>] = &[
-    w("sprite", TypeName::Sprite, "an image", ":sprite \"body\""),
-    w("rect", TypeName::Rect, "a rectangle", ":rect w10 h5"),
-    w("circle", TypeName::Circle, "a circle", ":circle d10"),
-    w("ellipse", TypeName::Ellipse, "an ellipse", ":ellipse w10 h5"),
-    w("path", TypeName::Path, "an outline of path commands", ":path"),
+    w(
+        "sprite",
+        TypeName::Sprite,
+        "an image file, found beside the script, centered at its pixel size",
+        ":sprite \"body\"",
+    ),
+    w("rect", TypeName::Rect, "a rectangle centered on the attachment's origin", ":rect w10 h5"),
+    w("circle", TypeName::Circle, "a circle of diameter d, centered", ":circle d10"),
+    w(
+        "ellipse",
+        TypeName::Ellipse,
+        "an ellipse of width w and height h, centered",
+        ":ellipse w10 h5",
+    ),
+    w("path", TypeName::Path, "an outline: one command per line below it (M L Q B C)", ":path"),
 ];
 
 /// The transform of every attachment.
 pub static ATTACHMENT_LETTER_PROPS: &[Word<char>] = &[
-    w("x", 'x', "xNUM: x offset", "x2"),
-    w("y", 'y', "yNUM: y offset", "y2"),
-    w("r", 'r', "rNUM: rotation", "r30"),
-    w("i", 'i', "iNUM: scale x", "i2"),
-    w("j", 'j', "jNUM: scale y", "j2"),
+    w("x", 'x', "xNUM: x offset from the bone", "x2"),
+    w("y", 'y', "yNUM: y offset from the bone", "y2"),
+    w("r", 'r', "rNUM: rotation relative to the bone", "r30"),
+    w("i", 'i', "iNUM: scale along x", "i2"),
+    w("j", 'j', "jNUM: scale along y", "j2"),
 ];
 /// The letters of [`ATTACHMENT_LETTER_PROPS`], as the parser reads them.
 pub const ATTACHMENT_LETTERS: &str = "xyrij";
@@ -107,14 +117,18 @@ pub static DIAMETER_PROP: &[Word<char>] =
     &[w("d", 'd', "dNUM: diameter (a rect's corner rounding)", "d3")];
 
 /// A shape's stroke widths (not negative).
-pub static STROKE_LETTER_PROPS: &[Word<char>] =
-    &[w("t", 't', "tNUM: stroke width", "t2"), w("m", 'm', "mNUM: miter limit", "m4")];
+pub static STROKE_LETTER_PROPS: &[Word<char>] = &[
+    w("t", 't', "tNUM: stroke width (default 1; t0: no stroke)", "t2"),
+    w("m", 'm', "mNUM: miter limit (default 10)", "m4"),
+];
 /// The letters of [`STROKE_LETTER_PROPS`], as the parser reads them.
 pub const STROKE_LETTERS: &str = "tm";
 
 /// A shape's colors: a prefix and a COLOR.
-pub static SHAPE_COLORS: &[Word<()>] =
-    &[w("f#", (), "f#COLOR: fill", "f#F80"), w("s#", (), "s#COLOR: stroke", "s#000")];
+pub static SHAPE_COLORS: &[Word<()>] = &[
+    w("f#", (), "f#COLOR: fill color (default black)", "f#F80"),
+    w("s#", (), "s#COLOR: stroke color (default black)", "s#000"),
+];
 
 /// How a shape's stroke turns corners.
 pub static LINE_JOINS: &[Word<LineJoin>] = &[
@@ -164,12 +178,13 @@ pub fn attachment_props(ty: &TypeName) -> Vec<Entry> {
     v
 }
 
-/// The easings of keys (in an options token `F:S:E`, an arrow `:E->`).
+/// The easings of keys (in an options token `F:S:E`, an arrow `:E->`);
+/// each detail starts with the easing's name, up to a `:`.
 pub static EASINGS: &[Word<Easing>] = &[
-    w("li", Easing::Linear, "linear", "::li"),
-    w("si", Easing::SineIn, "sine in", "::si"),
-    w("so", Easing::SineOut, "sine out", "::so"),
-    w("sio", Easing::SineInOut, "sine in and out", "::sio"),
+    w("li", Easing::Linear, "linear: constant speed from a key to the next", "::li"),
+    w("si", Easing::SineIn, "sine in: starts slowly, ends fast", "::si"),
+    w("so", Easing::SineOut, "sine out: starts fast, ends slowly", "::so"),
+    w("sio", Easing::SineInOut, "sine in and out: slow at both ends", "::sio"),
 ];
 
 /// What a word of an `anim` header sets.
@@ -207,29 +222,34 @@ pub static ANIM_MODIFIERS: &[Word<AnimWord>] = &[
 /// Timing modifiers of an animation item (LANGUAGE-EXT.md); each takes a
 /// number of frames.
 pub static ITEM_MODIFIERS: &[Word<()>] = &[
-    w("delay", (), "delay N: this bone plays N frames late, wrapping around the loop", "delay 2"),
+    w(
+        "delay",
+        (),
+        "delay N: the item's timelines play N frames late, wrapping around the loop",
+        "delay 2",
+    ),
     w("chain", (), "chain N: every bone below plays N frames per generation late", "chain 2"),
 ];
 
 /// A bone's timelines.
 pub static BONE_TIMELINES: &[Word<TimelineProp>] = &[
-    w("x", TimelineProp::X, "x position", "x 0 -> 5"),
-    w("y", TimelineProp::Y, "y position", "y 0 -> 5"),
-    w("r", TimelineProp::Rotation, "rotation", "r 0 -> 30"),
-    w("i", TimelineProp::ScaleX, "scale x", "i 1 -> 2"),
-    w("j", TimelineProp::ScaleY, "scale y", "j 1 -> 2"),
-    w("s", TimelineProp::FlipX, "flip x", "s false -> true"),
-    w("t", TimelineProp::FlipY, "flip y", "t false -> true"),
+    w("x", TimelineProp::X, "x position, added to the setup pose", "x 0 -> 5"),
+    w("y", TimelineProp::Y, "y position, added to the setup pose", "y 0 -> 5"),
+    w("r", TimelineProp::Rotation, "rotation, added to the setup pose", "r 0 -> 30"),
+    w("i", TimelineProp::ScaleX, "scale x, multiplying the setup pose", "i 1 -> 2"),
+    w("j", TimelineProp::ScaleY, "scale y, multiplying the setup pose", "j 1 -> 2"),
+    w("s", TimelineProp::FlipX, "flip x (true or false)", "s false -> true"),
+    w("t", TimelineProp::FlipY, "flip y (true or false)", "t false -> true"),
 ];
 
 /// A slot's timelines.
 pub static SLOT_TIMELINES: &[Word<TimelineProp>] = &[
-    w("@", TimelineProp::Attachment, "attachment", "@ _"),
-    w("c", TimelineProp::Color, "color", "c #FFF -> #F00"),
-    w("r", TimelineProp::R, "red", "r 1 -> 0"),
-    w("g", TimelineProp::G, "green", "g 1 -> 0"),
-    w("b", TimelineProp::B, "blue", "b 1 -> 0"),
-    w("a", TimelineProp::A, "alpha", "a 1 -> 0"),
+    w("@", TimelineProp::Attachment, "attachment, switched to the one named", "@ body"),
+    w("c", TimelineProp::Color, "color, multiplying what the slot shows", "c #FFF -> #F00"),
+    w("r", TimelineProp::R, "red (0..1)", "r 1 -> 0"),
+    w("g", TimelineProp::G, "green (0..1)", "g 1 -> 0"),
+    w("b", TimelineProp::B, "blue (0..1)", "b 1 -> 0"),
+    w("a", TimelineProp::A, "alpha (0..1)", "a 1 -> 0"),
 ];
 
 /// The payload kinds that start an event line.
@@ -242,20 +262,20 @@ pub static EVENT_KINDS: &[Word<EventKind>] = &[
 
 /// The words of an `ik` line.
 pub static IK_WORDS: &[Word<()>] = &[
-    w("to", (), "to BONE: the target the tip reaches for", "to leg"),
-    w("up", (), "up N: the tip and N parents above it", "up 1"),
-    w("from", (), "from BONE: the tip and its parents up to BONE", "from arm"),
-    w("fabrik", (), "FABRIK solver (default)", "fabrik"),
-    w("arc", (), "Arc solver", "arc"),
-    w("cw", (), "bend clockwise", "cw"),
-    w("ccw", (), "bend counterclockwise", "ccw"),
+    w("to", (), "to BONE: the target the tip reaches for", "to leg up 1"),
+    w("up", (), "up N: the tip and N parents above it", "to leg up 1"),
+    w("from", (), "from BONE: the tip and its parents up to BONE", "to leg from arm"),
+    w("fabrik", (), "FABRIK solver (default)", "to leg up 1 fabrik"),
+    w("arc", (), "Arc solver", "to leg up 1 arc"),
+    w("cw", (), "bend clockwise", "to leg up 1 cw"),
+    w("ccw", (), "bend counterclockwise", "to leg up 1 ccw"),
 ];
 
 /// The letter checks of a bone line of an `expect` section.
 pub static EXPECT_BONE_LETTERS: &[Word<char>] = &[
-    w("x", 'x', "xNUM: x", "x0"),
-    w("y", 'y', "yNUM: y", "y0"),
-    w("r", 'r', "rNUM: rotation (degrees)", "r0"),
+    w("x", 'x', "xNUM: world x (local: the bone's own)", "x0"),
+    w("y", 'y', "yNUM: world y (local: the bone's own)", "y0"),
+    w("r", 'r', "rNUM: rotation in degrees", "r0"),
     w("i", 'i', "iNUM: scale x", "i1"),
     w("j", 'j', "jNUM: scale y", "j1"),
 ];
@@ -270,17 +290,17 @@ pub static EXPECT_SPACES: &[Word<bool>] = &[
 
 /// The letter checks of a slot line of an `expect` section.
 pub static EXPECT_SLOT_LETTERS: &[Word<char>] = &[
-    w("r", 'r', "rNUM: red", "r1"),
-    w("g", 'g', "gNUM: green", "g1"),
-    w("b", 'b', "bNUM: blue", "b1"),
-    w("a", 'a', "aNUM: alpha", "a1"),
+    w("r", 'r', "rNUM: red (0..1)", "r1"),
+    w("g", 'g', "gNUM: green (0..1)", "g1"),
+    w("b", 'b', "bNUM: blue (0..1)", "b1"),
+    w("a", 'a', "aNUM: alpha (0..1)", "a1"),
 ];
 /// The letters of [`EXPECT_SLOT_LETTERS`], as the parser reads them.
 pub const EXPECT_SLOT_LETTER_SET: &str = "rgba";
 
 /// What may follow an event check's name in an `expect` section.
 pub static EVENT_CHECK_WORDS: &[Word<()>] =
-    &[w("never", (), "never FROM TO: does not fire from frame FROM to TO", "never 0 1")];
+    &[w("never", (), "never FROM TO: does not fire from frame FROM to TO", "never 1 9")];
 
 /// One table as the Help window lists it.
 pub struct Table {
@@ -288,45 +308,79 @@ pub struct Table {
     pub section: &'static str,
     /// What its words are.
     pub title: &'static str,
-    /// Its words with what they do (letter tables: their letters).
-    pub words: Vec<(&'static str, &'static str)>,
+    /// Its words: `(text, detail, example)` (letter tables: their letters).
+    pub words: Vec<Entry>,
+    /// A whole script in which each word's example, put in place of `…`,
+    /// checks clean (a test puts every example there).
+    pub context: &'static str,
 }
 
-/// Every table with the Help section it belongs to (for the Help window's
-/// word list and the tests).
+/// A skeleton with a bone `arm`, a slot `body` under it and an animation
+/// `a` moving it: the start of most [`Table::context`]s.
+macro_rules! rig {
+    ($rest:literal) => {
+        concat!("skeleton\n\tarm l40\n\t\t@body :rect w2 h2\n", $rest)
+    };
+}
+
+/// Every table with the Help section it belongs to and where its words go,
+/// in the order Help lists them (for the Help window and the tests).
 pub fn tables() -> Vec<Table> {
-    fn pairs<T>(t: &'static [Word<T>]) -> Vec<(&'static str, &'static str)> {
-        t.iter().map(|w| (w.text, w.detail)).collect()
+    fn table<T>(
+        section: &'static str,
+        title: &'static str,
+        words: &'static [Word<T>],
+        context: &'static str,
+    ) -> Table {
+        Table { section, title, words: entries(words).collect(), context }
     }
-    let table = |(section, title, words)| Table { section, title, words };
-    [
-        ("Lines", "Section keywords", pairs(SECTIONS)),
-        ("Skeleton", "Bone properties", pairs(BONE_LETTER_PROPS)),
-        ("Skeleton", "Bone flags", pairs(BONE_FLAGS)),
-        ("Slots", "Attachment types (after :)", pairs(ATTACHMENT_TYPES)),
-        ("Shapes", "Attachment transform", pairs(ATTACHMENT_LETTER_PROPS)),
-        ("Shapes", "Sizes", pairs(SIZE_LETTER_PROPS)),
-        ("Shapes", "Diameter", pairs(DIAMETER_PROP)),
-        ("Shapes", "Stroke widths", pairs(STROKE_LETTER_PROPS)),
-        ("Shapes", "Colors", pairs(SHAPE_COLORS)),
-        ("Shapes", "Line joins", pairs(LINE_JOINS)),
-        ("Shapes", "Line caps (paths)", pairs(LINE_CAPS)),
-        ("Shapes", "Sprite image", pairs(SPRITE_IMAGE)),
-        ("Easings", "Easings", pairs(EASINGS)),
-        ("Animation", "Header modifiers", pairs(ANIM_MODIFIERS)),
-        ("Animation", "Item modifiers", pairs(ITEM_MODIFIERS)),
-        ("Timelines", "Bone timelines", pairs(BONE_TIMELINES)),
-        ("Timelines", "Slot timelines", pairs(SLOT_TIMELINES)),
-        ("Events", "Event kinds", pairs(EVENT_KINDS)),
-        ("IK", "IK words", pairs(IK_WORDS)),
-        ("Expect", "Bone checks", pairs(EXPECT_BONE_LETTERS)),
-        ("Expect", "Check space", pairs(EXPECT_SPACES)),
-        ("Expect", "Slot checks", pairs(EXPECT_SLOT_LETTERS)),
-        ("Expect", "Event checks", pairs(EVENT_CHECK_WORDS)),
+    let anim = rig!("anim \"a\"\n\tarm\n\t\t…\n");
+    let shape = rig!("\t\t@s :rect w2 h2 …\n");
+    vec![
+        table("Lines", "Section keywords", SECTIONS, rig!("anim \"a\"\n\tarm\n\t\tx 0 -> 1\n…\n")),
+        table("Skeleton", "Bone properties", BONE_LETTER_PROPS, "skeleton\n\tarm …\n"),
+        table("Skeleton", "Bone flags", BONE_FLAGS, "skeleton\n\tarm …\n"),
+        table("Slots", "Attachment types (after :)", ATTACHMENT_TYPES, rig!("\t\t@s …\n")),
+        table("Shapes", "Attachment transform", ATTACHMENT_LETTER_PROPS, shape),
+        table("Shapes", "Sizes", SIZE_LETTER_PROPS, rig!("\t\t@s :ellipse …\n")),
+        table("Shapes", "Diameter", DIAMETER_PROP, rig!("\t\t@s :circle …\n")),
+        table("Shapes", "Stroke widths", STROKE_LETTER_PROPS, shape),
+        table("Shapes", "Colors", SHAPE_COLORS, shape),
+        table("Shapes", "Line joins", LINE_JOINS, shape),
+        table("Shapes", "Line caps (paths)", LINE_CAPS, rig!("\t\t@s :path …\n\t\t\tL 1,1\n")),
+        table("Shapes", "Sprite image", SPRITE_IMAGE, rig!("\t\t@s :sprite …\n")),
+        table("Easings", "Easings", EASINGS, rig!("anim \"a\"\n\tarm …\n\t\tx 0 -> 1\n")),
+        table(
+            "Animation",
+            "Header modifiers",
+            ANIM_MODIFIERS,
+            rig!("anim \"walk\"\n\tarm\n\t\tx 0 -> 1\nanim \"b\" …\n\tarm\n\t\tr 0 -> 1\n"),
+        ),
+        table(
+            "Animation",
+            "Item modifiers",
+            ITEM_MODIFIERS,
+            rig!("\tarm.hand l10\nanim \"a\"\n\tarm …\n\t\tx 0 -> 1\n"),
+        ),
+        table("Timelines", "Bone timelines", BONE_TIMELINES, anim),
+        table("Timelines", "Slot timelines", SLOT_TIMELINES, rig!("anim \"a\"\n\t@body\n\t\t…\n")),
+        table("Events", "Event kinds", EVENT_KINDS, rig!("anim \"a\"\n\t!step\n\t\t…\n")),
+        table(
+            "IK",
+            "IK words",
+            IK_WORDS,
+            "skeleton\n\tarm l40\n\tarm.hand l20\n\tleg x30\nik\n\tarm.hand …\n",
+        ),
+        table("Expect", "Bone checks", EXPECT_BONE_LETTERS, rig!("expect\n\tarm …\n")),
+        table("Expect", "Check space", EXPECT_SPACES, rig!("expect\n\tarm … x0\n")),
+        table("Expect", "Slot checks", EXPECT_SLOT_LETTERS, rig!("expect\n\t@body …\n")),
+        table(
+            "Expect",
+            "Event checks",
+            EVENT_CHECK_WORDS,
+            rig!("anim \"a\"\n\t!step\n\t\te ! 10:> !\nexpect \"a\"\n\t!step …\n"),
+        ),
     ]
-    .into_iter()
-    .map(table)
-    .collect()
 }
 
 #[cfg(test)]
@@ -351,19 +405,26 @@ mod tests {
         assert_eq!(letters(EXPECT_SLOT_LETTERS), EXPECT_SLOT_LETTER_SET);
     }
 
-    /// The quick reference names every word that is not a lone letter
-    /// (letters are listed by their form, `lNUM`, in its titles).
+    /// Help lists every table under a section that also has topics, so
+    /// every word is in the quick reference exactly once, beside the lines
+    /// that explain where it goes.
     #[test]
-    fn the_reference_names_every_word() {
-        let hay: String = crate::syntax::reference::REFERENCE
-            .iter()
-            .map(|e| format!("{} {} {}\n", e.title, e.text, e.example))
-            .collect();
+    fn every_word_is_in_the_reference_under_its_section() {
+        use crate::syntax::reference::{REFERENCE, SECTIONS, TOPICS};
+        let mut words = 0;
         for t in tables() {
-            for (word, _) in t.words.iter().filter(|(w, _)| w.len() > 1) {
-                assert!(hay.contains(word), "`{word}` ({}) is not in the reference", t.title);
+            assert!(SECTIONS.contains(&t.section), "{}: unknown section", t.title);
+            assert!(TOPICS.iter().any(|p| p.section == t.section), "{}: no topic", t.section);
+            assert_eq!(t.context.matches('…').count(), 1, "{}: one place for words", t.title);
+            for (word, detail, _) in &t.words {
+                let found = REFERENCE
+                    .iter()
+                    .filter(|e| e.word.is_some_and(|p| p.table == t.title) && e.title == *word);
+                assert_eq!(found.map(|e| e.text).collect::<Vec<_>>(), [*detail], "{word}");
+                words += 1;
             }
         }
+        assert_eq!(REFERENCE.len(), TOPICS.len() + words);
     }
 
     #[test]

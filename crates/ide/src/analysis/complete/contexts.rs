@@ -39,15 +39,17 @@ const OPTIONS: [Entry; 2] = [
 fn timeline_tokens() -> Vec<(String, String, String)> {
     let own = |(l, d, e): Entry| (l.to_string(), d.to_string(), e.to_string());
     let mut v: Vec<_> = TIMELINE_TOKENS[..2].iter().copied().map(own).collect();
+    // An easing's name: its detail up to the `:`.
+    let name = |e: &vocab::Word<_>| e.detail.split(':').next().unwrap_or(e.detail);
     for e in vocab::EASINGS {
         let label = format!(":{}->", e.text);
-        let detail = format!("{} easing, advance one step", e.detail);
+        let detail = format!("{} easing, advance one step", name(e));
         v.push((label.clone(), detail.clone(), label));
     }
     v.extend(TIMELINE_TOKENS[2..].iter().copied().map(own));
     if let Some(e) = vocab::EASINGS.get(1) {
         let label = format!("::{}>", e.text);
-        let detail = format!("give the key before the {} easing", e.detail);
+        let detail = format!("give the key before the {} easing", name(e));
         v.push((label.clone(), detail, label));
     }
     v

@@ -87,6 +87,7 @@ const CONTEXTS: &[Context] = &[
     c("expect event check", "expect \"walk\" 0\n\t!step ‸\n"),
     c("ik tip", "ik\n\t‸ to head up 1\n"),
     c("ik word", "ik\n\thand ‸ up 1\n"),
+    c("ik word", "ik\n\thand ‸\n"),
     c("ik word", "ik\n\thand to leg ‸\n"),
     c("ik word", "ik\n\thand to leg up 1 ‸\n"),
     c("ik target", "ik\n\thand to ‸ up 1\n"),
