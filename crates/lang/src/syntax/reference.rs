@@ -3,7 +3,8 @@
 //! (`app::help`). The data lives here, beside the parser, so that tests
 //! and tools can check every example without the editor: each example,
 //! put where it belongs in a small script, must compile with no diagnostic
-//! (`tests/examples.rs`). The Help window lists the vocabulary's words
+//! (`tests/suite/examples.rs`, which also checks every `skel2d` block of
+//! the guide in `docs/`). The Help window lists the vocabulary's words
 //! ([`super::vocab`], the tables the parser reads them with) after these
 //! entries, and a test checks that the entries name every one of them.
 
