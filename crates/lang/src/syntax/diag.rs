@@ -4,8 +4,7 @@
 //! `QUOTE_CHARS`, 60 characters, then `…`) and lists names through
 //! `quote_list` (at most `LIST_NAMES`, 6, then "and N more"), so a message
 //! stays short whatever the input (`tests/suite/bad_input.rs` makes every
-//! token of every sample 3000 characters long). `skelpad check` shows a
-//! window of a source line longer than 240 bytes (`cli::report`).
+//! token of every sample 3000 characters long).
 
 use std::fmt;
 
