@@ -1,5 +1,7 @@
 //! The `skelpad` command: the editor with no arguments, otherwise the CLI
-//! (`check`, `pose`, `render`, `export`); the exit code comes from `cli::main`.
+//! (`check`, `test`, `pose`, `render`, `export`, `convert`, `lsp`); the exit
+//! code comes from `cli::main`. It only sets the allocator
+//! (`alloc::keep_freed_memory`) and calls `cli::main`.
 
 // The binary, not the library, picks the allocator: a program that links
 // skelpad as a library keeps its own.

@@ -5,6 +5,15 @@
 //!
 //! Painting the scene is in `paint`, finding what is under the pointer in
 //! `pick`; this file holds the view, the canvas's state and its input.
+//!
+//! Picking goes through `render::pick::pick_at` on the draw list the canvas
+//! painted (the topmost item whose triangles cover the point, so sprites and
+//! shapes are picked exactly where drawn; overlay marks and strokes within a
+//! few pixels). The pose is drawn by one function, `paint_pose`, through
+//! `render` (draw list → `render::egui::to_epaint` meshes; onion-skin ghosts
+//! from `render::build_with_onion_skin`; fit-to-view from
+//! `render::animation_bounds`). `Drawing` keeps the render cache, the draw
+//! list's storage and the sprite textures across frames.
 
 use eframe::egui::{self, EventFilter, Key, Modifiers, PointerButton, Pos2, Rect, Sense};
 use serde::{Deserialize, Serialize};

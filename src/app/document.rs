@@ -1,5 +1,10 @@
 //! The open script: its text, where it lives, whether it is saved, and what
 //! it compiles to.
+//!
+//! The buffer is always `\n`-separated; the file's line ending is kept
+//! beside it and restored on save. Dirty means the text differs from the saved
+//! text. The `Analysis` is one incremental `Compiler` for the document's
+//! life.
 
 use std::path::{Path, PathBuf};
 

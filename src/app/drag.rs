@@ -1,6 +1,12 @@
 //! A drag on the canvas that edits the script: what is being dragged, the
 //! values it started from, and the pointer → values mapping. The text edit
 //! itself is [`super::write_back`]'s.
+//!
+//! A left drag on a bone's origin mark moves it (`x`/`y`), on its diamond
+//! rotates it (`r`; Shift: `i`, scale along the bone), on a shape moves its
+//! bone (or, with the Shapes toggle, the shape's own `x`/`y`, Shift `r`, on its
+//! slot line); Alt or the Snap toggle snaps. `DragEdit` keeps the text and
+//! compilation from the drag's start, so the whole drag is one undo step.
 
 use eframe::egui;
 

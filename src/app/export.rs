@@ -1,6 +1,17 @@
 //! Exports from the editor: what can be exported, the settings the user
 //! picks, and the worker thread that does the work while the UI keeps
 //! running and shows its progress.
+//!
+//! The kinds (`ExportKind`): PNG frame, PNG sequence, sprite sheet and GIF
+//! through `formats::frames`; SkelForm `.skf` through
+//! `formats::skf::write::export_file`, refused while the script has errors
+//! (as `skelpad export` does); Lottie through `formats::lottie`, the container
+//! by the chosen file's extension, with the list of baked bones in the
+//! dialog (`lottie_baking`, worked out when it opens). `ExportJob` runs on a
+//! worker thread and shares its progress and stage with the status bar; each
+//! report wakes the UI (`Context::request_repaint` from the worker), every
+//! kind can be cancelled (`ExportError::Cancelled`), and warnings show on
+//! hovering the result.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

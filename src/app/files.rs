@@ -2,6 +2,14 @@
 //! saves, the recovery file for unsaved buffers, the watcher that notices
 //! external changes, and the file dialogs (behind a trait so tests can
 //! answer them).
+//!
+//! A native dialog that answers "cancelled" sooner than a person could (no
+//! desktop portal, no zenity: rfd only logs it) counts as unavailable: the app
+//! says so once in the status bar and uses `egui_file`'s dialog from then on
+//! (a save over an existing file asks first); while a native dialog is
+//! pending, the status bar offers the built-in one. The watcher watches the
+//! folder, so rename and delete-and-recreate saves are seen; our own saves are
+//! recognized by content.
 
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, TryRecvError, channel};

@@ -15,6 +15,46 @@
 //! Each frame: file events and shortcuts → editor (an edit recompiles inside
 //! the text field's layout) → timeline → pose (runtime, at the playback
 //! time) → canvas. So a keystroke shows on the canvas in the same frame.
+//!
+//! A frame runs in named phases: `begin_frame` (file events and shortcuts)
+//! → `editor_panel` → `stage` (timeline → pose → canvas, `stage.rs`) →
+//! `end_frame`. `startup.rs` starts the app (with `SKELPAD_FRAME_LOG` set,
+//! each frame's time goes to stderr). The other modules: `typing` (a frame's
+//! keys applied in order), `assist` (hover and completion from
+//! `skelpad_ide::analysis`), `help`, `write_back` + `drag` (drag on the
+//! canvas, the text follows), `dopesheet`, `export`, `spriter` (read-only
+//! views of other tools' files).
+//!
+//! Promises the editor keeps:
+//! - **An edit shows in the frame it was typed.** Typing is applied and
+//!   compiled before any panel is drawn; edits the text field makes itself are
+//!   compiled by its layouter (`Analysis::ensure` on the text it lays out), and
+//!   the Problems panel reserves its place first but is filled after the
+//!   editor. Highlighting, underlines, the Problems list and the canvas all see
+//!   the same compilation.
+//! - **Per-frame work does not grow with the animation's length**: scrub-bar
+//!   ticks and labels are spaced by pixels, key ticks are cached and thinned to
+//!   `timeline::MAX_TICKS`, fitting samples at most `canvas::FIT_BONE_POSES`
+//!   poses, onion-skin ghosts stay within `ONION_GHOST_ITEMS`.
+//! - **The canvas never goes blank while typing.** Everything valid in a text
+//!   with errors compiles; when a broken line would still remove bones,
+//!   slots, animations or channels, the canvas keeps the last error-free
+//!   armature and says so.
+//! - **Selections survive recompiles**: animation and skin are held by name
+//!   (then by position, so renaming keeps them), the canvas selection by bone
+//!   or slot name; playhead, play state, speed, zoom and pan are untouched by
+//!   edits.
+//! - **Time comes from outside.** The app reads egui's input time once per
+//!   frame and hands the playhead to the pure runtime; tests set that time.
+//! - **Single-key shortcuts** (Space, arrows, Home/End, F) act only while the
+//!   canvas has focus, never while typing.
+//! - **Work is never silently lost.** Opening, New and closing the window with
+//!   unsaved changes ask first; saves are atomic and keep the file's line
+//!   endings; an unsaved buffer reaches the recovery file within
+//!   [`RECOVERY_INTERVAL_SECS`] and is offered back by the next run; an
+//!   external change reloads a clean buffer and asks about a dirty one.
+//! - **Slow things never block the UI**: file dialogs and exports run on their
+//!   own threads; the frame only polls them.
 
 pub mod assist;
 pub mod canvas;

@@ -5,6 +5,13 @@
 //! The tree is flattened into rows (collapsed bones hide their subtree) once
 //! per compilation and drawn virtualised: only the rows on screen are laid
 //! out, so thousands of bones scroll smoothly.
+//!
+//! A click puts the cursor on the row's line and selects the bone or slot on
+//! the canvas; the canvas selection and the cursor's bone are highlighted. A
+//! bone row's context menu renames the bone with `analysis::rename_bone` (the
+//! language server's rename; one undo step) and hides or solos its subtree
+//! (`Outline::visibility`: the canvas drops those bones' items from its draw
+//! list, so they are neither drawn nor picked; the text is untouched).
 
 use std::collections::HashSet;
 use std::ops::Range;

@@ -1,6 +1,9 @@
 //! What the editor remembers between runs. Window size and panel sizes are
 //! kept by eframe and egui's own persisted memory; everything else the user
 //! chose lives here, stored as one value under [`Settings::KEY`].
+//!
+//! Kept here: theme, recent files, view settings (grid, bones, onion skin,
+//! loop, speed) and the canvas view.
 
 use std::path::{Path, PathBuf};
 

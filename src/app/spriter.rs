@@ -1,6 +1,10 @@
 //! Spriter files (`.scml`/`.scon`) in the editor: the banner over
 //! the read-only text (entity selector, what is read but not played,
 //! warnings) and looping as the file says.
+//!
+//! `Document::open` reads such a file into a `SpriterView` (the analysis
+//! frozen on the entity's armature); `.skf` files open read-only the same way
+//! (`Document::open_skf`).
 
 use eframe::egui;
 

@@ -17,6 +17,10 @@
 //! (Enter, Tab, Escape, an app shortcut), the rest is kept for the next frame
 //! (see [`Editor::take_input`](super::editor::Editor::take_input)). Whatever
 //! the split, every event is applied once, in the order it arrived.
+//!
+//! `tests/ui/editor_ui.rs` checks it: `any_split_into_frames_types_the_same_text`
+//! (a property test: a burst in one frame types what one key per frame
+//! types) and the `a_burst_…` tests.
 
 use std::ops::Range;
 

@@ -8,6 +8,13 @@
 //! Values that cannot be changed in one obvious place (a loop body, a
 //! relative `+N`/`*N` key, a bone written on several lines) are refused with
 //! a message that says why, and what to write instead when there is one.
+//!
+//! Where a value goes: at the setup pose (Timeline ▸ "(setup pose)") the
+//! number of the token that wins on the bone's one line, or one inserted
+//! token; in an animation the key under the playhead, or an inserted `F:> V`
+//! where that alone is exact (before a key placed by an absolute frame option,
+//! after the last key). Implicit parents and missing timelines are refused
+//! too, in the status bar.
 
 use std::ops::Range;
 

@@ -1,4 +1,26 @@
 //! The `skelpad` command line.
+//!
+//! No command opens the editor (`app::run`, whose `Result` becomes the exit
+//! code). `check` renders diagnostics like rustc through codespan-reporting,
+//! or as JSON (`report`); `test` runs pose assertions (`test`); `pose` prints
+//! the conformance JSON format (`runtime::report`, re-exported here as
+//! `pose_document` / `pose_json`; `--draw` adds the drawn attachments);
+//! `convert` turns another tool's file into a script; `render` and `export`
+//! write pictures and other tools' files (`render`, `export`, `lottie`), many
+//! inputs at once through `batch`; `lsp` runs the language server.
+//!
+//! `check` and `test` over several files run them on rayon's pool (each
+//! file's report rendered to bytes first) and print the reports in the files'
+//! order; `check --timings` runs one file at a time. On a terminal an
+//! `indicatif` bar counts the files on stderr (`progress_bar`; hidden when
+//! piped, so logs and tests see only the reports).
+//!
+//! A sprite image that cannot be loaded never fails a command: `check` warns
+//! at its name (`render::images::image_warnings`; the compiler reads no
+//! files), `render` leaves the picture out with a warning, the `.skf` export
+//! draws a placeholder and warns, the Lottie export leaves it out and warns.
+//! Exit codes: 0 ok, 1 the scripts have errors, 2 usage or I/O errors. A file
+//! that cannot be read or is not text is a clear message, never a panic.
 
 mod batch;
 pub mod convert;

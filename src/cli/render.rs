@@ -1,5 +1,7 @@
 //! `skelpad render`: a pose or an animation to PNG, PNG sequence, sprite
 //! sheet or GIF.
+//!
+//! Its messages go to a writer the caller passes, so tests read them.
 
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;

@@ -3,6 +3,9 @@
 //! which the editor and the language server ([`lsp`], their adapter to the
 //! protocol) both answer from. It builds on `skelpad-lang` only: no
 //! rendering, no file formats, no window.
+//!
+//! The language's modules are imported at this crate's root, so
+//! `crate::model`, `crate::compile`, … name them here.
 
 #![forbid(unsafe_code)]
 

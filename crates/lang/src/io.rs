@@ -10,6 +10,21 @@
 //! points to is replaced, the link stays), and an existing target keeps its
 //! permissions (a new file gets the usual ones, the umask applied). A failure
 //! removes every temporary file.
+//!
+//! Reading: `read_script` gives a clear message for a missing or unreadable
+//! file, and one "not a text file" error (`not_text`) for a NUL byte or
+//! bytes that are not UTF-8; the language server applies `not_text` to the
+//! text a client sends. `reason` words an I/O error for people, and errors
+//! are typed (`IoError`: the operation, the path, the reason).
+//! `script_dir` is the script's folder, where its sprites are found.
+//!
+//! Writing: `AtomicFiles` writes one or several files and renames them all on
+//! `commit`; `write_atomic` is the one-file case. A full or read-only disk, a
+//! target replaced by a folder, a link into a missing folder: the old file
+//! stays, no temporary file is left and the error says why; the editor then
+//! keeps its buffer unsaved (`tests/suite/save_faults.rs`, on real tmpfs
+//! mounts where the test may mount them, and a writer that fails on purpose in
+//! this file's tests).
 
 use std::fmt;
 use std::io::Write;

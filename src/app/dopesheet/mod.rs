@@ -9,6 +9,32 @@
 //! where it was), then proves the result by compiling it — every key of the
 //! animation must be where it was, but the moved one at its new frame with
 //! its value unchanged — and refuses with a reason otherwise.
+//!
+//! Shown with View ▸ Dopesheet under the timeline: rows of one height, drawn
+//! virtualised in a scroll area of at most a quarter of the window that the
+//! pointer does not drag (drags are for keys), read from the source map
+//! (`timelines`, `keys_of`). Keys are hovered (value, line, easing: eased keys
+//! are dots, linear ones diamonds, from the compiled channel, `key_easing`),
+//! double-clicked (cursor to the value token) and dragged in whole frames. A
+//! move rewrites a relative `+N:` by the move, turns a plain advance into an
+//! absolute `F:S:E>`, moves the `F` of the `F:>` that placed the key, or
+//! inserts an `F:>`; loop and relative keys, replaced timelines and moves onto
+//! a neighbour are refused first. A drag keeps the text and compilation it
+//! started from (`KeyDrag`), so it is one undo step.
+//!
+//! Selection: click, Shift-click, a box drawn on empty space; Delete removes
+//! the selected keys (`delete_keys`, each verified), dragging one moves them
+//! all (`move_keys`, the one moving towards its neighbour first); Ctrl+C and
+//! Ctrl+V copy plain keys and paste them at the playhead into the same items'
+//! timelines (`paste_keys` → `insert_key`), onto the row under the pointer or
+//! the row clicked last. An item's own row has a diamond per frame where any
+//! of its properties has a key, so a folded item is still edited. K (or a
+//! row's menu) keys the row's timelines at the playhead with the value the
+//! animation has there (`value_at`), through `insert_key`. The rows and the
+//! scrub bar share one `FrameScale` while the dopesheet is shown, so a frame
+//! has one x in both. Files: `edits` (the text edits and their
+//! verification), `draw`, `select`, `app` (one undo step per edit),
+//! `tests`.
 
 mod app;
 pub(in crate::app) mod draw;

@@ -15,6 +15,17 @@
 //! [`Span`]s, plain strings, and kinds of this module's own. The language
 //! server (`crate::lsp`) converts them to LSP's positions and kinds at its
 //! edge; the editor (`skelpad::app`) uses them as they are.
+//!
+//! The features live in a folder each: `hover`, `names` (definition,
+//! references, rename: a cursor on a middle segment of a dotted name means
+//! that ancestor bone), `symbols`, `format` (indentation and trailing blanks,
+//! of the document or of the whole lines a range touches, `format_range`) and
+//! `complete` (its context from the section trees and the source map, the
+//! shortest unambiguous names from the compiler's `NameIndex`; a section
+//! header offers the names other sections made, never its own; at most 200
+//! proposals, `complete_limited`: those holding the typed word, as an
+//! incomplete list the client asks for again). A test in `complete` puts
+//! every proposal in its context and compiles the result clean.
 
 mod complete;
 mod format;

@@ -8,6 +8,12 @@
 //! requires; [`text::Text`] clamps whatever a client sends) and kinds at its
 //! edge, and a request that fails answers an error instead of ending the
 //! server.
+//!
+//! Diagnostics are `check`'s (hints as related information, and a "did you
+//! mean" hint appended to the message, which some clients show alone);
+//! semantic tokens are the token roles (`tokens`). Answers are put into the
+//! response as the `serde_json::Value` they are (not through
+//! `Response::new_ok`, which would copy them into a second value).
 
 pub mod text;
 pub mod tokens;

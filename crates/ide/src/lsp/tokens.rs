@@ -1,5 +1,10 @@
 //! Token roles as LSP semantic tokens: the legend, and each section's
 //! tokens in LSP's relative encoding (UTF-16 lengths), joined per document.
+//!
+//! Each section's tokens are encoded alone (`piece_tokens`) and kept by the
+//! server while the section's tree is the same `Arc`, then joined
+//! (`join_tokens`), so an edit re-encodes the sections it touched; a delta
+//! compares the joined lists.
 
 use lsp_types::{SemanticTokenModifier, SemanticTokenType};
 

@@ -6,6 +6,11 @@
 //! Every consumer that shows a script's diagnostics (`skelpad check` and
 //! `test`, the editor, the language server) compiles with [`compile_checked`]
 //! or calls [`check`] on what the [`crate::compile::Compiler`] returned.
+//!
+//! Expectations on events (`EventExpect`: an event fires at the section's
+//! frame, or never within a range of frames) are evaluated here beside the
+//! pose checks, against `Animation::events` (whose `pose --json` form is
+//! `runtime::report::events_json`).
 
 use crate::compile::expect::{ExpectResult, PoseCheck, fmt};
 use crate::compile::{Compilation, Target, compile};

@@ -2,6 +2,11 @@
 //! warnings about animations that play but probably not as meant, each on
 //! a place in the text and each with a stated threshold. They need poses,
 //! so they live here, above the compiler; nothing runs them unless asked.
+//!
+//! Each animation is sampled frame by frame (at most `MAX_LINT_FRAMES`,
+//! 10 000 frames): seams and jolts where a loop wraps, pops, timelines that
+//! change nothing, attachments never shown, very long animations. The editor
+//! shows them under View ▸ Motion lints.
 
 use crate::compile::{Compilation, Target};
 use crate::model::{AnimId, Animation, SkinId};

@@ -4,6 +4,13 @@
 //! the checks are kept for [`crate::check::expect`], which evaluates the
 //! pose and reports every value that is off (compiling never evaluates a
 //! pose: `runtime` is the stage above this one).
+//!
+//! The checks are kept as `Compilation::pose_checks`; evaluating them fills
+//! `Compilation::expectations`, each failing check an error in
+//! `Compilation::diagnostics`. They never change the armature:
+//! `Compilation::has_armature_errors` ignores them, so the editor does not
+//! fall back to an older armature while an assertion fails (its canvas
+//! outlines the failing bones in red at their time).
 
 use super::names::resolve_or_explain;
 use super::rig::RigOutput;

@@ -15,6 +15,11 @@
 //! climbs to B (which must be an ancestor of the tip). At most
 //! [`MAX_IK_FAMILIES`] families; `up` is at most [`crate::syntax::tree`]'s
 //! parser limit (64).
+//!
+//! Families compile after the rig, cached on the rig output and the
+//! sections' trees; the skeleton carries them (`Skeleton::ik`), each line is a
+//! `SourceMap::ik` entry and its names are references. The runtime applies
+//! them (`runtime::ik`).
 
 use super::names::resolve_or_explain;
 use super::rig::RigOutput;

@@ -14,6 +14,19 @@
 //! This file holds the one-shot [`compile`] and what a compile returns
 //! ([`Compilation`]); the incremental [`Compiler`] is `incremental`, the
 //! rig `rig`, the animations `anim`.
+//!
+//! The job: merge sections exactly as the original tool does (reopened
+//! bones, merged attachments, implicit parents, skins as the default
+//! attachments with some replaced, draw order, merged animations) and resolve
+//! names (`names`). Besides the armature, a compile returns the source map
+//! (`source`) and the token roles: together they are the one place the rest
+//! of the program learns about the language. Diagnostics leave this stage in
+//! document offsets, sorted by position.
+//!
+//! Threads ([`Threads`]): sections parse independently of each other, and
+//! animations compile independently once the rig's names are known, so an
+//! update shares those out on rayon's pool; ids, results and the order they
+//! are stored in do not depend on which thread did what.
 
 mod anim;
 mod delta;

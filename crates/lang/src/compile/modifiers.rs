@@ -10,6 +10,13 @@
 //! source's of the same bone and property, its events are added), then
 //! `cycle`, then delays, then `mirror`, then `swap`, then `reverse`, then
 //! `pingpong`.
+//!
+//! They become plain model data the runtime plays: `Animation::bone_delays`
+//! and `Animation::slot_delays` (wrapped modulo the duration when sampled),
+//! `Animation::time_warp` (reverse and ping-pong; the same warp Spriter's
+//! mainline curves use) and moved or negated channels (mirror, swap, cycle).
+//! The cached outputs are never changed, only the armature's copy. Exports
+//! sample poses, so they bake all of it.
 
 use std::sync::Arc;
 

@@ -1,5 +1,16 @@
 //! Name references (LANGUAGE.md §2.4): any dotted suffix of a full name,
 //! matched by whole segments, optionally prefixed by `skeleton.`.
+//!
+//! A `NameIndex` finds the items a reference form names with one hash probe
+//! and a few comparisons: names are kept in one buffer and grouped by their
+//! last segment; a group of more than 8 names (`SMALL_GROUP`) is grouped again
+//! by one more segment to the left, level by level while it stays crowded, so
+//! a lookup walks at most 8 names unless the reference itself is that crowded
+//! (a bare `s1`, ambiguous anyway). Matching is by whole segments, where the
+//! original compared raw character suffixes (`docs/reference.md`). Unknown
+//! and ambiguous references report the closest names (`syntax::suggest`) or
+//! the candidates, and fall back as the original did. A rebuilt rig whose
+//! bone or slot names did not change reuses the previous index (an `Arc`).
 
 use rustc_hash::FxHashMap as HashMap;
 

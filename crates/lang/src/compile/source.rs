@@ -7,6 +7,15 @@
 //! The compile stages build it with spans relative to their sections (so
 //! cached results stay valid when text before them moves); the compiler
 //! shifts it into document offsets.
+//!
+//! Entries: every bone line (`BoneDef`), slot line (`SlotDef`), skin and
+//! order entry, animation item, timeline (`TimelineSource`) and key
+//! (`KeySource`: frame, time, value token, written plainly, relatively or in
+//! a loop, the option that placed it), each with its span and what it
+//! resolved to; and every name written (`Reference`), sorted, with
+//! `reference_at`, `definition` and `references_to` for hover, definition,
+//! references and rename. Each animation's part is kept placed for the
+//! next update.
 
 use std::ops::Range;
 use std::sync::Arc;

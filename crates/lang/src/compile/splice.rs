@@ -14,6 +14,15 @@
 //! then a name, not continuing the line before): such a line ends any
 //! skipped run and opens the bone the lines under it belong to
 //! ([`crate::syntax::skeleton_cut`]).
+//!
+//! A spliced tree is edited in place when nothing else holds it (animations
+//! and the rig are cached on section *ids*, not on the trees, and the editor
+//! and the language server let the last compilation go before updating), else
+//! on a copy. The animation is then recompiled from its last output
+//! (`anim::Memo`): the untouched items keep their references, source,
+//! diagnostics, timelines and keys (moved), and only the edited items are
+//! resolved and run. A spliced skeleton still merges the rig in full
+//! (`merge_rig` is most of what such an edit costs).
 
 use crate::syntax::lines::Tokens;
 use crate::syntax::tree::{

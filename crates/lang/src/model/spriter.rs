@@ -1,6 +1,16 @@
 //! Model types that exist for Spriter files (`.scml`/`.scon`): its easing
 //! curves and bone alpha. How they are played is in `runtime` (the
 //! [`Composition::Spriter`](super::Composition) branch).
+//!
+//! How Spriter files map onto the model (`formats::spriter` builds it):
+//! `Skeleton::composition` is `Composition::Spriter`; instant and linear
+//! curves are stepped and linear, the others `Curve::Spriter` (computed as
+//! SpriterPlusPlus does, its bezier solver's 1/200 tolerance included);
+//! mainline keys are the animation's `draw_order` channel (slots not listed
+//! are hidden) and its `time_warp` (mainline curves); bone alpha is
+//! `Animation::bone_alpha`; a parent that changes between mainline keys or
+//! animations is a `parents` channel; sprites carry their pivot; character
+//! maps are skins.
 
 use super::{BoneId, Key};
 

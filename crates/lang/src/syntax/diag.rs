@@ -1,4 +1,10 @@
 //! Diagnostics: what every stage reports about the text.
+//!
+//! A message quotes what the user wrote through `clip` (at most
+//! `QUOTE_CHARS`, 60 characters, then `…`) and lists names through
+//! `quote_list` (at most `LIST_NAMES`, 6, then "and N more"), so a message
+//! stays short whatever the input (`tests/suite/bad_input.rs` makes every
+//! token of every sample 3000 characters long).
 
 use std::fmt;
 

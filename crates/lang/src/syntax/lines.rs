@@ -1,5 +1,15 @@
 //! Physical lines → logical lines (LANGUAGE.md §1.1–1.3), tokens, and the
 //! split of a document into top-level sections.
+//!
+//! A logical line drops one trailing `\r`, and a line ending in `\` joins
+//! the next; it keeps a map back to source offsets, so a diagnostic on a
+//! continued line points at the original position. Tokens are runs of
+//! non-whitespace up to a token that is exactly `#` (a comment). Each logical
+//! line is tokenized once per parse into one token buffer per section (an
+//! ASCII byte loop; only non-ASCII bytes are decoded, for JavaScript's
+//! Unicode spaces), and blank lines and comments come out of the same pass.
+//! `split_sections` cuts a document at every non-blank logical line that
+//! does not start with a tab.
 
 use std::borrow::Cow;
 

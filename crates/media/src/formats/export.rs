@@ -7,6 +7,13 @@
 //! A `Progress` is shared between threads (frames are drawn on every core):
 //! its counters are atomics, and its sink (a progress bar, the editor's
 //! repaint) is called from whichever thread finished a step.
+//!
+//! Exporters check the progress before each step and stop with
+//! `ExportError::Cancelled`, writing nothing. The CLI draws it as an
+//! `indicatif` bar on a terminal (`cli::progress`), the editor in its status
+//! bar (`app::export`). Files are written whole or not at all
+//! (`io::AtomicFiles`). An animation's frames are counted in one place,
+//! `Animation::frame_count` / `frame_times` (`model/timing.rs`).
 
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};

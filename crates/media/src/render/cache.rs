@@ -5,6 +5,11 @@
 //! an entry can never be stale: a recompiled script, a different skin or a
 //! moved path point simply makes a different key. Shapes that look the same
 //! share one entry.
+//!
+//! Fills are kept for any transform. Strokes are kept in attachment space
+//! with width `w / scale` when `slot_world · attachment_transform` is a
+//! similarity, otherwise stroked in world space and keyed on the transform's
+//! linear part; so rigid motion of a rig re-tessellates nothing.
 
 use std::hash::{Hash, Hasher};
 

@@ -7,6 +7,10 @@
 //! triangles is exactly the item's shape and its anti-aliased edge is
 //! computed once, so there are no seams where triangles meet and no double
 //! blending where stroke triangles overlap.
+//!
+//! Sprites are drawn through a pattern shader. A picture of 128 rows or more
+//! with 32 items or more is drawn as two bands on two threads; the band count
+//! depends on the picture, never on the machine.
 
 use std::collections::HashMap;
 

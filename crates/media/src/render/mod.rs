@@ -10,6 +10,22 @@
 //! [`RenderCache`]; a frame where only bones moved transforms the kept
 //! triangles instead of tessellating again (see [`build_draw_list`]).
 //!
+//! The draw list walks the draw order: each slot's current attachment (from
+//! the pose's skin) becomes items — fill, then stroke, colours times the slot
+//! colour — then the bone overlay (diamonds for bones of length 10 or more,
+//! origin crosses of fixed pixel size). Items know their slot, bone and part,
+//! for `pick`. Extras for other stages: `attachment_outline` (a shape as drawn,
+//! for vector exports), `animation_bounds` and `build_with_onion_skin`
+//! (`animation`), `cpu::render_attachment` (one attachment alone, for atlases).
+//! Render writes no files (that is `formats::frames`).
+//!
+//! Invariants: the same input gives the same pixels on every machine (see
+//! `cpu`'s bands); a frame's pixels do not depend on what the cache held, so frames drawn on
+//! many threads, each with a forked cache, are the one-thread bytes; stroke
+//! widths are world units whatever the bone scale, fills use the nonzero rule;
+//! a missing or undecodable sprite is a `RenderWarning` naming the slot, never
+//! a panic.
+//!
 //! ```no_run
 //! use skelpad_media::render::{self, DrawOptions, RenderCache, View};
 //! # let text = "";

@@ -1,4 +1,8 @@
 //! Outlines → triangles, with lyon.
+//!
+//! Fills use the nonzero rule (concave and self-intersecting paths fill
+//! whole); strokes have joins, caps and a miter limit. The curve tolerance is
+//! `TOLERANCE_PX` (0.1 device pixel), from `DrawOptions::pixels_per_unit`.
 
 use lyon_tessellation::{
     BuffersBuilder, FillOptions, FillRule, FillTessellator, FillVertex, StrokeOptions,

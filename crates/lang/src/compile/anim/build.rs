@@ -1,6 +1,16 @@
 //! Building the model's [`Animation`] from the keys the timelines made:
 //! a channel per (target, property) from its last timeline, and the
 //! events, run apart from the items.
+//!
+//! Event items (`!NAME`: `AnimItem::is_event`, their lines
+//! `AnimItem::events`) are parsed with the animation's items, so a splice
+//! re-parses them like any item; each keeps one memo entry without a target
+//! so the replay of untouched items stays aligned. Every event item is
+//! compiled on every compile of its animation, after its items
+//! (`compile_events`: the timeline runner with its bounds, then sorted by
+//! frame): events are few and read nothing but their own lines, so fresh and
+//! incremental compiles agree by construction (`tests/suite/incremental.rs`
+//! weaves event items into its scripts).
 
 use rustc_hash::FxHashMap as HashMap;
 

@@ -1,6 +1,12 @@
 //! Running a timeline (LANGUAGE.md §5.1): its commands move the frame,
 //! push keys and repeat loops, bounded in steps and keys
 //! ([`run_timeline`]).
+//!
+//! Keys are kept in an arena (the tail of the animation's key list, the kept
+//! keys moved down at the end), so discarded loop bodies behave as in the
+//! original. Loops that would push more than `MAX_KEYS` (100 000) keys stop
+//! with an error instead of hanging. `@` names are resolved as keys are
+//! pushed.
 
 use super::keys::{NONE, RawKey, RawValue, Side};
 use super::tracks::Place;

@@ -7,6 +7,37 @@
 //! each animation (reused, renumbered or compiled) and then compiles those
 //! that need it; `units` gathers the diagnostics, timing modifiers and
 //! pose assertions; `place` moves the source map into document offsets.
+//!
+//! Caching: each section's tree is kept on its text, the rig on the ids of its
+//! section trees, and each animation on its sections and the rig's *names*
+//! generation. An animation reads only the rig's bone, slot and attachment
+//! names and ids (`rig::RigNames`; `RigNames::same`), so a rig edit that keeps
+//! them (a length, a position, a shape) reuses every animation. When the names
+//! change, an animation is still reused if each name it looks up finds one
+//! item in both the new names and the old, distinct ones staying distinct
+//! (`anim::lookup_map`; a name that found nothing or was ambiguous counts as
+//! changed, since its message lists other names); when only their ids moved,
+//! the kept output is renumbered (`AnimOutput::renumbered`) rather than
+//! compiled again. Renaming a bone thus recompiles only the animations that
+//! name it. Per update, the text is compared with the previous one once
+//! (`compile::delta`), and sections wholly inside the kept ends are reused
+//! without comparing their texts.
+//!
+//! Scheduling: `update` first sorts every section into reused, spliced or to
+//! parse, then parses the latter on the pool; likewise it sorts animations
+//! into cached or to compile. The rig's first part (skeleton parse, then
+//! `merge_rig`) is the critical path of a compile from scratch, so it starts
+//! first, on one side of a `rayon::join`, from the sections whose header
+//! names `skeleton`, `skin` or `order` (`syntax::opens_rig_section`); after
+//! the join the rig is merged again if those were not the rig's sections (a
+//! header continued onto a second line), so the result never depends on the
+//! guess. A `skeleton` section longer than half of the rest (128 KiB at
+//! least) is parsed in two halves side by side (`syntax::skeleton_cut`,
+//! `parse_skeleton_from`, `join_skeleton`). An update whose parse is shared
+//! out runs everything after its plan inside one `rayon::scope`, so the joins
+//! in it start their other side at once. `tests/suite/incremental.rs`
+//! compares shared and one-thread compiles, a continued `skeleton\` header,
+//! and the halves against the whole parse at every cut.
 
 mod anims;
 mod place;

@@ -1,5 +1,11 @@
 //! The rig's name lookups while it is merged: slots and attachments by
 //! (parent, short name) ([`ChildIds`]), bones by full name (`BoneNames`).
+//!
+//! Parents are numbered densely and merged in order, so a walk along a
+//! parent's children reads memory just written; a parent of more than 16
+//! children (`CROWDED`) has them hashed as well. Bones are found through a
+//! hashed chain over the merged bones themselves, without copies of their
+//! names as keys; the merged names then move into the model.
 
 use rustc_hash::FxHashMap as HashMap;
 

@@ -1,6 +1,19 @@
 //! The section parser. It never fails: every line is either understood or
 //! reported, and recovery follows LANGUAGE.md §1.6 so the compiled model is
 //! the one the original tool builds.
+//!
+//! This file holds the parser's state (skipped blocks, roles) and the
+//! dispatch on the section header; one child file per section kind
+//! (`skeleton`, `skin`, `order`, `anim`, `expect`, `ik`), `attachment` for what
+//! slot lines and skin items share (`:TYPE` tokens, path commands) and `hints`
+//! for shared message texts. Attachment type names are one list,
+//! `tree::TypeName::KNOWN`.
+//!
+//! An invalid line is reported once, with the number of nested lines ignored
+//! with it. Inside `anim` sections only a depth-1 line opens or closes an item
+//! (as in the original), so an invalid line at depth 2 or more is reported and
+//! skipped alone: the lines after it that the original's timeline pattern
+//! reads are still timelines of the open item.
 
 use super::diag::{Diagnostic, Span, clip};
 use super::lines::{

@@ -29,6 +29,24 @@
 //! own frames are frames of the file; every animation is sampled at every
 //! file frame and they lie one after another on the composition's
 //! timeline, each a marker.
+//!
+//! The parts: `frames` (the timeline, the framing view, skelpad's world
+//! matrices, shown attachments and slot colours at every frame), `transform`
+//! (which bones keep their parent and local values, which are baked), `keys`
+//! (one Lottie segment — linear, hold, bezier — where it lands on every
+//! frame, else a key per frame with straight runs merged), `layers` and
+//! `shapes` (picture layers from `render::attachment_outline`, image layers,
+//! opacity hold keys), `tint`, `mesh` (per triangle an image layer clipped
+//! by a fixed mask under a null layer, keyed with the affine map onto the
+//! skinned vertices) and `container` (JSON with every object's `ty` first, as
+//! rlottie needs; the dotLottie zip; `.tgs` with Telegram's limits refused
+//! with the reason). `baking` lists the baked bones without building the
+//! document (the editor's export dialog shows them).
+//!
+//! Proof: `tests/suite/lottie.rs` and `tests/suite/lottie_pictures.rs`
+//! (velato and lottie-web match skelpad's pose within 1e-3 at every frame,
+//! mesh triangles land on skelpad's skinned vertices, the official schema,
+//! rlottie and ThorVG pictures against `skelpad render`).
 
 use crate::formats::export::{Progress, Stage};
 use crate::model::{AnimId, Armature, SkinId};

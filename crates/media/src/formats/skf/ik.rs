@@ -19,6 +19,9 @@
 //! rusty_skelform 0.8 applies IK rotations only when the file has physics
 //! (its third inheritance pass), so a file with live families carries one
 //! physics entry that no bone uses: it changes nothing else in any runtime.
+//!
+//! The way back is `skf::convert::carried_families`: the families the
+//! language plays alike become an `ik` section of the converted script.
 
 use super::export::Warning;
 use super::{SkfArmature, SkfInverseKinematics, SkfPhysics};

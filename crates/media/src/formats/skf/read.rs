@@ -5,6 +5,10 @@
 //!
 //! The same reader loads skelpad's exports and SkelForm's own files, which
 //! is how the tests know it reads the format as SkelForm writes it.
+//!
+//! The file is untrusted: arithmetic on its numbers is checked, an entry
+//! unpacks to at most `MAX_ENTRY_BYTES`, and the fuzz target
+//! `fuzz/fuzz_targets/read_skf.rs` feeds the reader arbitrary bytes.
 
 use std::io::Read;
 

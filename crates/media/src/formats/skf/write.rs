@@ -1,5 +1,14 @@
 //! From a [`Plan`] to the `.skf` file: pictures, atlas pages, PNGs, the zip,
 //! and the atomic write.
+//!
+//! Pictures come from a `Pictures` source (the renderer), centred on their
+//! origin, packed by `formats::atlas` (`PADDING` 2 px, square power-of-two
+//! pages up to `MAX_ATLAS_SIDE`, 4096), then PNG pages, `thumbnail.png`,
+//! `readme.md`, `editor.json` and the zip, written with `io::write_atomic`.
+//! A sprite that cannot be loaded is drawn as a magenta and black placeholder
+//! with a warning (`Pictures::take_warnings`). The progress can stop the
+//! export between animations, between pictures and before writing
+//! (`ExportError::Cancelled`, nothing written).
 
 use std::io::Write;
 use std::path::Path;

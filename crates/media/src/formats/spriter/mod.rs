@@ -6,6 +6,19 @@
 //! as SpriterPlusPlus does (`Composition::Spriter`). Bad input is an
 //! `Err` message (the file cannot be read as Spriter at all) or a located
 //! [`Warning`] (the rest still plays); nothing panics.
+//!
+//! `read` reports bad numbers, missing ids, keys out of order and lengths,
+//! each as a located warning. `build` (with `build/anim.rs` and
+//! `build/keys.rs`) makes a bone per bone timeline name, a bone and slot per
+//! sprite and an attachment per image and pivot; timeline keys become
+//! absolute channels with spin unwrapped and SpriterPlusPlus's proxy and wrap
+//! keys, and a timeline whose mainline refs name keys a time search would not
+//! find is keyed per mainline span from the ref's key. `script` writes an
+//! entity as a script for `skelpad convert` (keys from world transforms, so
+//! Spriter's parent rule, reparenting and inherited alpha carry over; curves
+//! the language lacks become per-frame keys). Proof:
+//! `tests/suite/spriter_reference.rs`, against SpriterPlusPlus's own output
+//! (`scripts/spriter-reference.sh`).
 
 pub mod build;
 pub mod read;

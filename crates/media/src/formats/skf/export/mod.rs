@@ -39,6 +39,23 @@
 //! parent's *simulated* transform; if errors have built up past the
 //! tolerance, the bone is re-keyed against the simulated parent, so errors
 //! never accumulate down a chain.
+//!
+//! Files, one per seam: `bones` (the plan and the setup bones), `targets`
+//! (the world each exported bone must have at one pose, from the pose's own
+//! accumulated rotation and scale, `Pose::accumulated`), `meshes` (visuals
+//! and meshes), `styles` (skins), `keys` (`export_animation`: frame count →
+//! samples → bone keys → tint keys → end key → keyframes); this file runs the
+//! plan. Draw order becomes z-index (an animated one first becomes slot
+//! copies, `formats::draw_order`), skins styles, slot colour a tint and
+//! `TintR..A` keys.
+//!
+//! Promise, checked by `tests/suite/skf_export.rs`: for every frame of every
+//! animation, fresh and played on, both `rusty_skelform` and skelform-js
+//! (under node) put every exported bone within 0.01 units and 1e-4 rad of
+//! skelpad's runtime, and show the same pictures, mirroring, tints and mesh
+//! outlines. What cannot be carried over exactly (skew, styles that move
+//! pictures, mesh or picture changes between skins, fractional fps, tints in
+//! skelform-js) is a warning naming the bone, slot, skin or animation.
 
 use std::collections::HashMap;
 
