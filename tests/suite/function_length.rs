@@ -56,11 +56,10 @@ fn blank_tests(code: &str) -> (String, Vec<String>) {
         let end = item_end(&bytes, start + mark.len());
         let item = String::from_utf8_lossy(&bytes[start + mark.len()..end]).into_owned();
         let decl = item.trim().trim_end_matches(';');
-        if !item.contains('{') {
-            if let Some(name) = decl.strip_prefix("mod ").or_else(|| decl.strip_prefix("pub mod "))
-            {
-                test_mods.push(name.trim().to_string());
-            }
+        if !item.contains('{')
+            && let Some(name) = decl.strip_prefix("mod ").or_else(|| decl.strip_prefix("pub mod "))
+        {
+            test_mods.push(name.trim().to_string());
         }
         for b in &mut bytes[start..end] {
             if *b != b'\n' {

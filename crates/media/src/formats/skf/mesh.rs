@@ -169,8 +169,8 @@ pub fn build(
         // fill inside the inner band may then be cut into long triangles
         // without dragging the outline.
         match inner_band(&pts, &normals, tolerance, half_width) {
-            Some((offs, tris)) => {
-                let base = mesh.ring(&offs);
+            Some(InnerBand { offsets, triangles: tris }) => {
+                let base = mesh.ring(&offsets);
                 let triangles = &mut mesh.geometry.triangles;
                 triangles.extend(tris.iter().map(|t| [t[0] + base, t[1] + base, t[2] + base]));
             }
@@ -206,8 +206,7 @@ impl Rings<'_> {
         let MeshGeometry { vertices, band_offsets, triangles } = &mut self.geometry;
         let n = self.pts.len();
         let base = vertices.len() as u32;
-        for i in 0..n {
-            let off = offsets[i];
+        for (i, &off) in offsets[..n].iter().enumerate() {
             let p = self.pts[i];
             vertices.push((self.samples[i].clone(), (p.0 + off.0, p.1 + off.1)));
             band_offsets.push(off);
@@ -235,8 +234,15 @@ fn scaled(normals: &[(f64, f64)], side: f64, w: f64, unit: bool) -> Vec<(f64, f6
         .collect()
 }
 
-/// The inner band of a closed outline: its offsets and the triangles that
-/// fill inside it (indices into its ring). The band is as wide as fits
+/// The inner band of a closed outline.
+struct InnerBand {
+    /// Each outline vertex's offset to the band's inner ring.
+    offsets: Vec<(f64, f64)>,
+    /// The triangles that fill inside the ring (indices into it).
+    triangles: Vec<[u32; 3]>,
+}
+
+/// The inner band of a closed outline, as wide as fits
 /// (down to a few pixels); `None` for a shape too thin for any, which is
 /// then cut along its outline itself.
 fn inner_band(
@@ -244,7 +250,7 @@ fn inner_band(
     normals: &[(f64, f64)],
     tolerance: f64,
     half_width: f64,
-) -> Option<(Vec<(f64, f64)>, Vec<[u32; 3]>)> {
+) -> Option<InnerBand> {
     let widths = [half_width, half_width / 2.0, 4.0 * tolerance, 2.0 * tolerance];
     widths.iter().find_map(|&w| {
         let offs = scaled(normals, -1.0, w, true);
@@ -252,7 +258,9 @@ fn inner_band(
             pts.iter().zip(&offs).map(|(p, o)| (p.0 + o.0, p.1 + o.1)).collect();
         let ok = signed_area(&ring_pts) * signed_area(pts) > 0.0
             && signed_area(&ring_pts).abs() < signed_area(pts).abs();
-        ok.then(|| ear_clip(&ring_pts)).flatten().map(|t| (offs, t))
+        ok.then(|| ear_clip(&ring_pts))
+            .flatten()
+            .map(|triangles| InnerBand { offsets: offs, triangles })
     })
 }
 

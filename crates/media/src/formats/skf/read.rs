@@ -119,7 +119,8 @@ pub fn read_skf(bytes: &[u8]) -> Result<SkfFile, ReadError> {
         .map_err(|e| fail(format!("armature.json is not UTF-8: {e}")))?;
     let armature = parse_armature(&json)?;
     let mut problems = validate(&armature);
-    let (atlas_sizes, atlas_png) = read_atlases(&mut zip, &armature, &mut problems)?;
+    let Atlases { sizes: atlas_sizes, png: atlas_png } =
+        read_atlases(&mut zip, &armature, &mut problems)?;
     check_textures_fit(&armature, &atlas_sizes, &mut problems);
     let editor_json = read_editor_json(&mut zip, &armature, &mut problems)?;
     if problems.is_empty() {
@@ -132,13 +133,21 @@ pub fn read_skf(bytes: &[u8]) -> Result<SkfFile, ReadError> {
 /// The zip a `.skf` is.
 type Zip<'a> = zip::ZipArchive<std::io::Cursor<&'a [u8]>>;
 
+/// The atlases of a `.skf` that read well, in order.
+struct Atlases {
+    /// Each one's size in pixels.
+    sizes: Vec<(u32, u32)>,
+    /// Each one's PNG file.
+    png: Vec<Vec<u8>>,
+}
+
 /// The atlases' PNG files and their sizes (those that read well, in order);
 /// what is wrong with the others goes to `problems`.
 fn read_atlases(
     zip: &mut Zip,
     armature: &SkfArmature,
     problems: &mut Vec<String>,
-) -> Result<(Vec<(u32, u32)>, Vec<Vec<u8>>), ReadError> {
+) -> Result<Atlases, ReadError> {
     let mut atlas_sizes = Vec::new();
     let mut atlas_png = Vec::new();
     for (i, atlas) in armature.atlases.iter().enumerate() {
@@ -173,7 +182,7 @@ fn read_atlases(
             }
         }
     }
-    Ok((atlas_sizes, atlas_png))
+    Ok(Atlases { sizes: atlas_sizes, png: atlas_png })
 }
 
 /// Every style's texture must lie inside its atlas.
