@@ -299,32 +299,7 @@ pub fn ui(
     // The toolbar wraps onto more rows in a narrow window; each group
     // (transport buttons, frame readout, view toggles) moves as one.
     ui.horizontal_wrapped(|ui| {
-        let none = if arm.animations.is_empty() { "(no animation)" } else { "(setup pose)" };
-        let anim_label = anim.map_or_else(|| none.to_owned(), anim_title);
-        egui::ComboBox::from_label("Animation").selected_text(anim_label).show_ui(ui, |ui| {
-            if !arm.animations.is_empty()
-                && ui.selectable_label(playback.setup_pose, "(setup pose)").clicked()
-            {
-                playback.setup_pose = true;
-                playback.playing = false;
-            }
-            for (i, a) in arm.animations.iter().enumerate() {
-                let id = AnimId::from_index(i);
-                if ui.selectable_label(Some(id) == anim_id, anim_title(a)).clicked() {
-                    playback.select_anim(arm, id);
-                }
-            }
-        });
-        let skins = &arm.skeleton.skins;
-        let skin_label =
-            skins.get(skin_id.index()).map_or("default", |s| s.name.as_str()).to_owned();
-        egui::ComboBox::from_label("Skin").selected_text(skin_label).show_ui(ui, |ui| {
-            for (i, s) in skins.iter().enumerate() {
-                if ui.selectable_label(i == skin_id.index(), &s.name).clicked() {
-                    playback.select_skin(arm, SkinId(i as u32));
-                }
-            }
-        });
+        pickers(ui, playback, arm, (anim_id, skin_id));
         transport(ui, playback, anim);
         if let Some(a) = anim {
             // Padded to its widest, so that it keeps its width (and the
@@ -354,24 +329,7 @@ pub fn ui(
         .labelled_by(label.id);
         ui.monospace(format!("{:.1}×", playback.speed));
         // The canvas's view toggles, at hand (also in the View menu).
-        ui.checkbox(&mut view.show_bones, "Bones");
-        ui.checkbox(&mut view.onion_skin, "Onion skin")
-            .on_hover_text("Ghosts of the frames before (red) and after (green)");
-        ui.checkbox(&mut view.show_grid, "Grid");
-        // Distinct names: "Bones" is the overlay toggle above.
-        ui.selectable_value(&mut view.drag_shapes, false, "Drag bones")
-            .on_hover_text("Dragging a shape moves its bone");
-        ui.selectable_value(&mut view.drag_shapes, true, "Drag shapes")
-            .on_hover_text("Dragging a shape moves the shape on its slot line");
-        ui.checkbox(&mut view.snap, "Snap")
-            .on_hover_text("Whole units, 5° and tenths of scale (or hold Alt while dragging)");
-        if ui
-            .button("Fit")
-            .on_hover_text("Fit the animation in view (F or Ctrl+0 on the canvas)")
-            .clicked()
-        {
-            out.fit = true;
-        }
+        out.fit = view_toggles(ui, view);
     });
     if let Some(a) = anim {
         // Without a source map for it (the canvas shows the last error-free
@@ -393,6 +351,59 @@ pub fn ui(
         }
     }
     out
+}
+
+/// The animation and skin pickers (showing those `playback` resolved to).
+fn pickers(
+    ui: &mut egui::Ui,
+    playback: &mut Playback,
+    arm: &Armature,
+    (anim_id, skin_id): (Option<AnimId>, SkinId),
+) {
+    let anim = anim_id.and_then(|a| arm.animation(a));
+    let none = if arm.animations.is_empty() { "(no animation)" } else { "(setup pose)" };
+    let anim_label = anim.map_or_else(|| none.to_owned(), anim_title);
+    egui::ComboBox::from_label("Animation").selected_text(anim_label).show_ui(ui, |ui| {
+        if !arm.animations.is_empty()
+            && ui.selectable_label(playback.setup_pose, "(setup pose)").clicked()
+        {
+            playback.setup_pose = true;
+            playback.playing = false;
+        }
+        for (i, a) in arm.animations.iter().enumerate() {
+            let id = AnimId::from_index(i);
+            if ui.selectable_label(Some(id) == anim_id, anim_title(a)).clicked() {
+                playback.select_anim(arm, id);
+            }
+        }
+    });
+    let skins = &arm.skeleton.skins;
+    let skin_label = skins.get(skin_id.index()).map_or("default", |s| s.name.as_str()).to_owned();
+    egui::ComboBox::from_label("Skin").selected_text(skin_label).show_ui(ui, |ui| {
+        for (i, s) in skins.iter().enumerate() {
+            if ui.selectable_label(i == skin_id.index(), &s.name).clicked() {
+                playback.select_skin(arm, SkinId(i as u32));
+            }
+        }
+    });
+}
+
+/// The canvas's view toggles and the "Fit" button (whether it was pressed).
+fn view_toggles(ui: &mut egui::Ui, view: &mut super::settings::ViewSettings) -> bool {
+    ui.checkbox(&mut view.show_bones, "Bones");
+    ui.checkbox(&mut view.onion_skin, "Onion skin")
+        .on_hover_text("Ghosts of the frames before (red) and after (green)");
+    ui.checkbox(&mut view.show_grid, "Grid");
+    // Distinct names: "Bones" is the overlay toggle above.
+    ui.selectable_value(&mut view.drag_shapes, false, "Drag bones")
+        .on_hover_text("Dragging a shape moves its bone");
+    ui.selectable_value(&mut view.drag_shapes, true, "Drag shapes")
+        .on_hover_text("Dragging a shape moves the shape on its slot line");
+    ui.checkbox(&mut view.snap, "Snap")
+        .on_hover_text("Whole units, 5° and tenths of scale (or hold Alt while dragging)");
+    ui.button("Fit")
+        .on_hover_text("Fit the animation in view (F or Ctrl+0 on the canvas)")
+        .clicked()
 }
 
 /// First, previous, play/pause, next and last frame (each its own widget,
@@ -497,44 +508,13 @@ fn scrub_bar(
     let painter = ui.painter_at(rect);
     painter.rect_filled(rect, 3.0, visuals.extreme_bg_color);
     let text_color = visuals.weak_text_color();
-    // Label every n-th frame so labels stay at least ~40 points apart, and
-    // draw ticks at least 4 points apart: at most a few hundred of each,
-    // however long the animation.
-    let (label_every, tick_every) = tick_spacing(frames, inner.width());
-    for f in (0..=frames).step_by(tick_every as usize) {
-        let x = x_of(f as f64 / anim.fps);
-        let major = f % label_every == 0;
-        let h = if major { 10.0 } else { 5.0 };
-        painter.line_segment(
-            [Pos2::new(x, rect.top()), Pos2::new(x, rect.top() + h)],
-            Stroke::new(1.0, text_color),
-        );
-        if major {
-            painter.text(
-                Pos2::new(x + 2.0, rect.top() + 9.0),
-                egui::Align2::LEFT_TOP,
-                f.to_string(),
-                egui::FontId::proportional(10.0),
-                text_color,
-            );
-        }
-    }
+    frame_ruler(&painter, rect, (frames, anim.fps, inner.width()), &x_of, text_color);
     let key_color = if bone.is_some() {
         Color32::from_rgb(0x40, 0xA0, 0xFF)
     } else {
         Color32::from_rgb(0xE0, 0xA0, 0x20)
     };
-    let mut jump = None;
-    if response.clicked()
-        && let Some(p) = response.interact_pointer_pos()
-        && p.y >= rect.bottom() - 14.0
-    {
-        jump = ticks
-            .iter()
-            .filter(|(t, _)| (x_of(*t) - p.x).abs() <= 5.0)
-            .min_by(|a, b| (x_of(a.0) - p.x).abs().total_cmp(&(x_of(b.0) - p.x).abs()))
-            .and_then(|t| t.1);
-    }
+    let jump = clicked_tick(&response, rect, ticks, &x_of);
     for &(t, _) in ticks {
         let c = Pos2::new(x_of(t), rect.bottom() - 7.0);
         super::dopesheet::draw::diamond(&painter, c, 4.0, key_color, Stroke::NONE);
@@ -557,6 +537,57 @@ fn scrub_bar(
         text_color,
     );
     jump
+}
+
+/// The scrub bar's frame numbers and ticks along the top of `rect`, for
+/// `frames` frames at `fps` over `width` points: every n-th frame labelled
+/// so labels stay at least ~40 points apart, ticks at least 4 points apart
+/// (at most a few hundred of each, however long the animation).
+fn frame_ruler(
+    painter: &egui::Painter,
+    rect: egui::Rect,
+    (frames, fps, width): (i64, f64, f32),
+    x_of: &impl Fn(f64) -> f32,
+    text_color: Color32,
+) {
+    let (label_every, tick_every) = tick_spacing(frames, width);
+    for f in (0..=frames).step_by(tick_every as usize) {
+        let x = x_of(f as f64 / fps);
+        let major = f % label_every == 0;
+        let h = if major { 10.0 } else { 5.0 };
+        painter.line_segment(
+            [Pos2::new(x, rect.top()), Pos2::new(x, rect.top() + h)],
+            Stroke::new(1.0, text_color),
+        );
+        if major {
+            painter.text(
+                Pos2::new(x + 2.0, rect.top() + 9.0),
+                egui::Align2::LEFT_TOP,
+                f.to_string(),
+                egui::FontId::proportional(10.0),
+                text_color,
+            );
+        }
+    }
+}
+
+/// Where the key of the tick clicked is written: a click in the bar's
+/// bottom row within 5 points of a tick (the nearest).
+fn clicked_tick(
+    response: &egui::Response,
+    rect: egui::Rect,
+    ticks: &[Tick],
+    x_of: &impl Fn(f64) -> f32,
+) -> Option<Span> {
+    let p = response.interact_pointer_pos().filter(|_| response.clicked())?;
+    if p.y < rect.bottom() - 14.0 {
+        return None;
+    }
+    ticks
+        .iter()
+        .filter(|(t, _)| (x_of(*t) - p.x).abs() <= 5.0)
+        .min_by(|a, b| (x_of(a.0) - p.x).abs().total_cmp(&(x_of(b.0) - p.x).abs()))
+        .and_then(|t| t.1)
 }
 
 /// The colour of event marks on the scrub bar.
