@@ -63,57 +63,13 @@ fn main() -> std::process::ExitCode {
                 std::hint::black_box(c.update(std::hint::black_box(&text)));
             }
         }
-        "pose" => {
-            let arm = compile(&text).armature;
-            let anim = arm.animations.first().cloned();
-            let duration = anim.as_ref().map_or(1.0, |a| a.duration_secs.max(1e-3));
-            let mut pose = Pose::default();
-            let mut t = 0.0f64;
-            for _ in 0..iters {
-                t = (t + std::f64::consts::FRAC_1_SQRT_2 / 7.0) % duration;
-                evaluate_into(&mut pose, &arm, anim.as_deref(), SkinId(0), std::hint::black_box(t));
-                std::hint::black_box(&pose);
-            }
-        }
+        "pose" => pose(&text, iters),
         "edit-anim" | "edit-skel" | "rename" => {
-            let end = ["\nskin ", "\norder", "\nanim "]
-                .iter()
-                .filter_map(|s| text.find(s))
-                .min()
-                .unwrap_or(text.len());
-            let v = match stage {
-                "edit-anim" => {
-                    let anim_at = text.match_indices("anim \"").nth(4).map_or(0, |(i, _)| i);
-                    variants(&text, anim_at, " -> ")
-                }
-                "edit-skel" => variants(&text, end / 2, " l"),
-                _ => text[end / 2..]
-                    .match_indices("\n\t")
-                    .map(|(i, _)| end / 2 + i + 2)
-                    .find(|&at| text.as_bytes()[at].is_ascii_alphabetic())
-                    .and_then(|line| {
-                        let at = line + text[line..].find([' ', '\r', '\n'])?;
-                        Some([text.clone(), format!("{}q{}", &text[..at], &text[at..])])
-                    }),
-            };
-            let Some(v) = v else {
+            let Some(v) = edit_variants(&text, stage) else {
                 eprintln!("no place to edit in this script");
                 return std::process::ExitCode::from(2);
             };
-            let mut compiler = Compiler::new();
-            compiler.update(&v[0]);
-            let mut pose = Pose::default();
-            for i in 0..iters {
-                let comp = compiler.update(&v[(i + 1) % 2]);
-                evaluate_into(
-                    &mut pose,
-                    &comp.armature,
-                    comp.armature.animations.get(4).map(|a| &**a),
-                    SkinId(0),
-                    0.3 + i as f64 * 0.0173,
-                );
-                std::hint::black_box(&pose);
-            }
+            edit(&v, iters);
         }
         other => {
             eprintln!("unknown stage {other}: parse, compile, pose, edit-anim, edit-skel or write");
@@ -121,4 +77,63 @@ fn main() -> std::process::ExitCode {
         }
     }
     std::process::ExitCode::SUCCESS
+}
+
+/// Poses the first animation `iters` times, at times spread over it.
+fn pose(text: &str, iters: usize) {
+    let arm = compile(text).armature;
+    let anim = arm.animations.first().cloned();
+    let duration = anim.as_ref().map_or(1.0, |a| a.duration_secs.max(1e-3));
+    let mut pose = Pose::default();
+    let mut t = 0.0f64;
+    for _ in 0..iters {
+        t = (t + std::f64::consts::FRAC_1_SQRT_2 / 7.0) % duration;
+        evaluate_into(&mut pose, &arm, anim.as_deref(), SkinId(0), std::hint::black_box(t));
+        std::hint::black_box(&pose);
+    }
+}
+
+/// The script and the script with the edit of `stage` (`edit-anim`: a key
+/// of the fifth animation, `edit-skel`: a bone's length, `rename`: a letter
+/// at the end of a bone's path); `None` if the script has no place for it.
+fn edit_variants(text: &str, stage: &str) -> Option<[String; 2]> {
+    let end = ["\nskin ", "\norder", "\nanim "]
+        .iter()
+        .filter_map(|s| text.find(s))
+        .min()
+        .unwrap_or(text.len());
+    match stage {
+        "edit-anim" => {
+            let anim_at = text.match_indices("anim \"").nth(4).map_or(0, |(i, _)| i);
+            variants(text, anim_at, " -> ")
+        }
+        "edit-skel" => variants(text, end / 2, " l"),
+        _ => text[end / 2..]
+            .match_indices("\n\t")
+            .map(|(i, _)| end / 2 + i + 2)
+            .find(|&at| text.as_bytes()[at].is_ascii_alphabetic())
+            .and_then(|line| {
+                let at = line + text[line..].find([' ', '\r', '\n'])?;
+                Some([text.to_string(), format!("{}q{}", &text[..at], &text[at..])])
+            }),
+    }
+}
+
+/// Compiles the two variants in turn `iters` times with one incremental
+/// compiler, posing the fifth animation after each.
+fn edit(v: &[String; 2], iters: usize) {
+    let mut compiler = Compiler::new();
+    compiler.update(&v[0]);
+    let mut pose = Pose::default();
+    for i in 0..iters {
+        let comp = compiler.update(&v[(i + 1) % 2]);
+        evaluate_into(
+            &mut pose,
+            &comp.armature,
+            comp.armature.animations.get(4).map(|a| &**a),
+            SkinId(0),
+            0.3 + i as f64 * 0.0173,
+        );
+        std::hint::black_box(&pose);
+    }
 }

@@ -6,97 +6,114 @@ use super::*;
 impl SkelpadApp {
     pub(super) fn menu_bar(&mut self, ui: &mut egui::Ui) {
         egui::MenuBar::new().ui(ui, |ui| {
-            ui.menu_button("File", |ui| {
-                if ui.button("New            Ctrl+N").clicked() {
-                    self.request(Action::New);
-                }
-                if ui.button("Open…          Ctrl+O").clicked() {
-                    self.request(Action::Open(None));
-                }
-                ui.menu_button("Examples", |ui| {
-                    for (i, e) in help::EXAMPLES.iter().enumerate() {
-                        if ui.button(e.file).on_hover_text("Open an untitled copy").clicked() {
-                            self.request(Action::OpenExample(i));
-                        }
-                    }
-                });
-                ui.menu_button("Open Recent", |ui| {
-                    if self.settings.recent_files.is_empty() {
-                        ui.weak("No recent files");
-                    }
-                    for p in self.settings.recent_files.clone() {
-                        if ui.button(p.display().to_string()).clicked() {
-                            self.request(Action::Open(Some(p)));
-                        }
-                    }
-                });
-                if ui.button("Save           Ctrl+S").clicked() {
-                    self.request(Action::Save);
-                }
-                if ui.button("Save As…  Ctrl+Shift+S").clicked() {
-                    self.request(Action::SaveAs);
-                }
-                ui.separator();
-                if ui.button("Quit").clicked() {
-                    ui.ctx().send_viewport_cmd(ViewportCommand::Close);
-                }
-            });
-            ui.menu_button("Edit", |ui| {
-                if ui.button("Undo     Ctrl+Z").clicked() {
-                    self.undo_redo(ui.ctx(), true);
-                }
-                if ui.button("Redo     Ctrl+Shift+Z").clicked() {
-                    self.undo_redo(ui.ctx(), false);
-                }
-                ui.separator();
-                if ui.button("Find…    Ctrl+F").clicked() {
-                    self.editor.open_find();
-                }
-                if ui.button("Go to definition   F12").clicked() {
-                    self.go_to_definition();
-                }
-            });
-            ui.menu_button("Export", |ui| {
-                let has_anim = !self.doc.analysis.shown.animations.is_empty();
-                let idle = self.export_job.is_none() && !self.dialog_open();
-                for kind in ExportKind::ALL {
-                    let enabled = idle && (has_anim || !kind.needs_animation());
-                    if ui.add_enabled(enabled, egui::Button::new(kind.menu_label())).clicked() {
-                        self.export_dialog = Some(kind);
-                    }
-                }
-            });
-            ui.menu_button("View", |ui| {
-                ui.checkbox(&mut self.settings.view.show_grid, "Grid and axes");
-                ui.checkbox(&mut self.settings.view.show_bones, "Bone overlay");
-                ui.checkbox(&mut self.settings.view.onion_skin, "Onion skin");
-                ui.checkbox(&mut self.settings.view.show_outline, "Outline");
-                ui.checkbox(&mut self.settings.view.show_dopesheet, "Dopesheet")
-                    .on_hover_text("A row of keys per item under the timeline: drag a key to move it in time");
-                ui.checkbox(&mut self.settings.view.lint, "Motion lints")
-                    .on_hover_text("Warn about loop seams, pops, keys that change nothing, attachments never shown and very long animations");
-                if ui.button("Fit to view   F / Ctrl+0").clicked() {
-                    self.canvas.fit_requested = true;
-                }
-                ui.separator();
-                ui.menu_button("Theme", |ui| {
-                    for t in Theme::ALL {
-                        if ui.radio(self.settings.theme == t, t.label()).clicked() {
-                            self.settings.theme = t;
-                            ui.ctx().set_theme(t.preference());
-                        }
-                    }
-                });
-            });
-            ui.menu_button("Help", |ui| {
-                if ui.button("Keyboard shortcuts").clicked() {
-                    self.help.open = Some(help::HelpPage::Shortcuts);
-                }
-                if ui.button("Language reference").clicked() {
-                    self.help.open = Some(help::HelpPage::Reference);
-                }
-            });
+            ui.menu_button("File", |ui| self.file_menu(ui));
+            ui.menu_button("Edit", |ui| self.edit_menu(ui));
+            ui.menu_button("Export", |ui| self.export_menu(ui));
+            ui.menu_button("View", |ui| self.view_menu(ui));
+            ui.menu_button("Help", |ui| self.help_menu(ui));
         });
+    }
+
+    /// The File menu: new, open (an example, a recent file), save, quit.
+    fn file_menu(&mut self, ui: &mut egui::Ui) {
+        if ui.button("New            Ctrl+N").clicked() {
+            self.request(Action::New);
+        }
+        if ui.button("Open…          Ctrl+O").clicked() {
+            self.request(Action::Open(None));
+        }
+        ui.menu_button("Examples", |ui| {
+            for (i, e) in help::EXAMPLES.iter().enumerate() {
+                if ui.button(e.file).on_hover_text("Open an untitled copy").clicked() {
+                    self.request(Action::OpenExample(i));
+                }
+            }
+        });
+        ui.menu_button("Open Recent", |ui| {
+            if self.settings.recent_files.is_empty() {
+                ui.weak("No recent files");
+            }
+            for p in self.settings.recent_files.clone() {
+                if ui.button(p.display().to_string()).clicked() {
+                    self.request(Action::Open(Some(p)));
+                }
+            }
+        });
+        if ui.button("Save           Ctrl+S").clicked() {
+            self.request(Action::Save);
+        }
+        if ui.button("Save As…  Ctrl+Shift+S").clicked() {
+            self.request(Action::SaveAs);
+        }
+        ui.separator();
+        if ui.button("Quit").clicked() {
+            ui.ctx().send_viewport_cmd(ViewportCommand::Close);
+        }
+    }
+
+    /// The Edit menu: undo, redo, find, go to definition.
+    fn edit_menu(&mut self, ui: &mut egui::Ui) {
+        if ui.button("Undo     Ctrl+Z").clicked() {
+            self.undo_redo(ui.ctx(), true);
+        }
+        if ui.button("Redo     Ctrl+Shift+Z").clicked() {
+            self.undo_redo(ui.ctx(), false);
+        }
+        ui.separator();
+        if ui.button("Find…    Ctrl+F").clicked() {
+            self.editor.open_find();
+        }
+        if ui.button("Go to definition   F12").clicked() {
+            self.go_to_definition();
+        }
+    }
+
+    /// The Export menu: one entry per export (those that need an animation only
+    /// when there is one; none while an export runs or a dialog is open).
+    fn export_menu(&mut self, ui: &mut egui::Ui) {
+        let has_anim = !self.doc.analysis.shown.animations.is_empty();
+        let idle = self.export_job.is_none() && !self.dialog_open();
+        for kind in ExportKind::ALL {
+            let enabled = idle && (has_anim || !kind.needs_animation());
+            if ui.add_enabled(enabled, egui::Button::new(kind.menu_label())).clicked() {
+                self.export_dialog = Some(kind);
+            }
+        }
+    }
+
+    /// The View menu: the canvas's overlays, the panels, fit, the theme.
+    fn view_menu(&mut self, ui: &mut egui::Ui) {
+        ui.checkbox(&mut self.settings.view.show_grid, "Grid and axes");
+        ui.checkbox(&mut self.settings.view.show_bones, "Bone overlay");
+        ui.checkbox(&mut self.settings.view.onion_skin, "Onion skin");
+        ui.checkbox(&mut self.settings.view.show_outline, "Outline");
+        ui.checkbox(&mut self.settings.view.show_dopesheet, "Dopesheet").on_hover_text(
+            "A row of keys per item under the timeline: drag a key to move it in time",
+        );
+        ui.checkbox(&mut self.settings.view.lint, "Motion lints")
+            .on_hover_text("Warn about loop seams, pops, keys that change nothing, attachments never shown and very long animations");
+        if ui.button("Fit to view   F / Ctrl+0").clicked() {
+            self.canvas.fit_requested = true;
+        }
+        ui.separator();
+        ui.menu_button("Theme", |ui| {
+            for t in Theme::ALL {
+                if ui.radio(self.settings.theme == t, t.label()).clicked() {
+                    self.settings.theme = t;
+                    ui.ctx().set_theme(t.preference());
+                }
+            }
+        });
+    }
+
+    /// The Help menu: the shortcuts and the language reference.
+    fn help_menu(&mut self, ui: &mut egui::Ui) {
+        if ui.button("Keyboard shortcuts").clicked() {
+            self.help.open = Some(help::HelpPage::Shortcuts);
+        }
+        if ui.button("Language reference").clicked() {
+            self.help.open = Some(help::HelpPage::Reference);
+        }
     }
 
     /// Undo or redo through the text field's own history.
@@ -205,99 +222,123 @@ impl SkelpadApp {
 
     pub(super) fn prompt_ui(&mut self, ctx: &egui::Context) {
         let Some(prompt) = self.prompt.take() else { return };
-        let mut keep = true;
-        let mut replace = false;
-        let mut then: Option<Action> = None;
+        let mut answer = PromptAnswer { keep: true, replace: false, then: None };
         egui::Modal::new(egui::Id::unique("skelpad.prompt")).show(ctx, |ui| {
             ui.set_max_width(460.0);
             match &prompt {
-                Prompt::Unsaved { then: action } => {
-                    ui.heading("Unsaved changes");
-                    ui.label(format!(
-                        "{} has changes that are not saved. Save them first?",
-                        self.doc.display_name()
-                    ));
-                    ui.horizontal(|ui| {
-                        if ui.button("Save").clicked() {
-                            keep = false;
-                            match self.doc.path.clone() {
-                                Some(p) => {
-                                    if self.save_to(&p) {
-                                        then = Some(action.clone());
-                                    }
-                                }
-                                None => self.ask_save_as(Some(action.clone())),
-                            }
-                        }
-                        if ui.button("Don't save").clicked() {
-                            keep = false;
-                            then = Some(action.clone());
-                        }
-                        if ui.button("Cancel").clicked() {
-                            keep = false;
-                        }
-                    });
-                }
+                Prompt::Unsaved { then: action } => self.unsaved_prompt(ui, action, &mut answer),
                 Prompt::ChangedOnDisk { loaded } => {
-                    ui.heading("Changed on disk");
-                    ui.label(format!(
-                        "{} was changed by another program, and it has unsaved changes here.",
-                        self.doc.display_name()
-                    ));
-                    ui.horizontal(|ui| {
-                        if ui.button("Reload from disk").clicked() {
-                            self.doc.reload(loaded.clone());
-                            keep = false;
-                        }
-                        if ui.button("Keep my version").clicked() {
-                            keep = false;
-                        }
-                    });
+                    self.changed_on_disk_prompt(ui, loaded, &mut answer)
                 }
                 Prompt::Overwrite { path, .. } => {
                     ui.heading("Replace the file?");
                     ui.label(format!("{} already exists. Replace it?", path.display()));
                     ui.horizontal(|ui| {
                         if ui.button("Replace").clicked() {
-                            keep = false;
-                            replace = true;
+                            answer.keep = false;
+                            answer.replace = true;
                         }
                         if ui.button("Cancel").clicked() {
-                            keep = false;
+                            answer.keep = false;
                         }
                     });
                 }
                 Prompt::Recover { file, record } => {
-                    ui.heading("Recover unsaved changes?");
-                    let what = record.path.as_ref().map_or_else(
-                        || "an untitled script".to_owned(),
-                        |p| p.display().to_string(),
-                    );
-                    ui.label(format!(
-                        "skelpad did not close cleanly and kept unsaved changes to {what}."
-                    ));
-                    ui.horizontal(|ui| {
-                        if ui.button("Restore").clicked() {
-                            keep = false;
-                            self.restore(record.clone());
-                            let _ = std::fs::remove_file(file);
-                        }
-                        if ui.button("Discard").clicked() {
-                            keep = false;
-                            let _ = std::fs::remove_file(file);
-                        }
-                    });
+                    self.recover_prompt(ui, (file, record), &mut answer)
                 }
             }
         });
-        if replace && let Prompt::Overwrite { purpose, path } = prompt {
+        if answer.replace
+            && let Prompt::Overwrite { purpose, path } = prompt
+        {
             self.dialog_answered(purpose, path, ctx);
-        } else if keep && self.prompt.is_none() {
+        } else if answer.keep && self.prompt.is_none() {
             self.prompt = Some(prompt);
         }
-        if let Some(a) = then {
+        if let Some(a) = answer.then {
             self.perform(a);
         }
+    }
+
+    /// Unsaved changes before `action`: save them (then go on), go on
+    /// without, or cancel.
+    fn unsaved_prompt(&mut self, ui: &mut egui::Ui, action: &Action, answer: &mut PromptAnswer) {
+        ui.heading("Unsaved changes");
+        ui.label(format!(
+            "{} has changes that are not saved. Save them first?",
+            self.doc.display_name()
+        ));
+        ui.horizontal(|ui| {
+            if ui.button("Save").clicked() {
+                answer.keep = false;
+                match self.doc.path.clone() {
+                    Some(p) => {
+                        if self.save_to(&p) {
+                            answer.then = Some(action.clone());
+                        }
+                    }
+                    None => self.ask_save_as(Some(action.clone())),
+                }
+            }
+            if ui.button("Don't save").clicked() {
+                answer.keep = false;
+                answer.then = Some(action.clone());
+            }
+            if ui.button("Cancel").clicked() {
+                answer.keep = false;
+            }
+        });
+    }
+
+    /// The file changed on disk under unsaved changes: reload it or keep
+    /// the buffer.
+    fn changed_on_disk_prompt(
+        &mut self,
+        ui: &mut egui::Ui,
+        loaded: &files::Loaded,
+        answer: &mut PromptAnswer,
+    ) {
+        ui.heading("Changed on disk");
+        ui.label(format!(
+            "{} was changed by another program, and it has unsaved changes here.",
+            self.doc.display_name()
+        ));
+        ui.horizontal(|ui| {
+            if ui.button("Reload from disk").clicked() {
+                self.doc.reload(loaded.clone());
+                answer.keep = false;
+            }
+            if ui.button("Keep my version").clicked() {
+                answer.keep = false;
+            }
+        });
+    }
+
+    /// Changes an earlier run left unsaved (kept in `file`): restore or
+    /// discard them.
+    fn recover_prompt(
+        &mut self,
+        ui: &mut egui::Ui,
+        (file, record): (&PathBuf, &RecoveryRecord),
+        answer: &mut PromptAnswer,
+    ) {
+        ui.heading("Recover unsaved changes?");
+        let what = record
+            .path
+            .as_ref()
+            .map_or_else(|| "an untitled script".to_owned(), |p| p.display().to_string());
+        ui.label(format!("skelpad did not close cleanly and kept unsaved changes to {what}."));
+        ui.horizontal(|ui| {
+            if ui.button("Restore").clicked() {
+                answer.keep = false;
+                self.restore(record.clone());
+                let _ = std::fs::remove_file(file);
+            }
+            if ui.button("Discard").clicked() {
+                answer.keep = false;
+                let _ = std::fs::remove_file(file);
+            }
+        });
     }
 
     /// The export options dialog; "Choose file…" asks where to write.
@@ -411,4 +452,14 @@ impl SkelpadApp {
         self.status = Some((message.into(), is_error));
         self.status_details.clear();
     }
+}
+
+/// What the user answered a prompt this frame.
+struct PromptAnswer {
+    /// The prompt stays open.
+    keep: bool,
+    /// Replace the file (an overwrite prompt).
+    replace: bool,
+    /// The action to perform next.
+    then: Option<Action>,
 }

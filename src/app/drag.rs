@@ -11,7 +11,7 @@
 use eframe::egui;
 
 use crate::compile::{Compilation, PropKey};
-use crate::model::{Affine, AttachmentId, BoneId, SlotId, normalize_angle};
+use crate::model::{Affine, AttachmentId, BoneId, BoneTransform, SlotId, normalize_angle};
 use crate::render::Part;
 use crate::runtime::Pose;
 
@@ -80,6 +80,137 @@ fn angle_of(from: (f64, f64), to: (f64, f64)) -> f64 {
     (to.1 - from.1).atan2(to.0 - from.0)
 }
 
+/// What a pick on the canvas drags and how: a bone's origin moves it, the
+/// rest of it turns it (scales it with Shift); a shape moves (turns with
+/// Shift) with the shapes toggle on, else moves its bone. Fails on a shape
+/// that comes from the skin shown.
+fn subject_of(
+    doc: &Document,
+    pose: &Pose,
+    (pick, part): (Pick, Part),
+    shift: bool,
+    shapes: bool,
+) -> Result<(Subject, Gesture), String> {
+    let comp = &doc.analysis.comp;
+    let sk = &comp.armature.skeleton;
+    Ok(match (pick, part) {
+        (Pick::Bone(b), Part::BoneOrigin) => (Subject::Bone(b), Gesture::Move),
+        (Pick::Bone(b), _) => {
+            (Subject::Bone(b), if shift { Gesture::Scale } else { Gesture::Rotate })
+        }
+        (Pick::Slot(s), _) => {
+            let slot = sk.slots.get(s.index()).ok_or("the shape is gone")?;
+            if !shapes {
+                return Ok((Subject::Bone(slot.bone), Gesture::Move));
+            }
+            let att = pose.attachment(sk, s).map(|(id, _)| id);
+            if let Some(e) = comp
+                .sources
+                .skin_entries
+                .iter()
+                .find(|e| e.skin == pose.skin && e.slot == Some(s) && e.attachment == att)
+            {
+                let line =
+                    doc.text[..(e.region.start as usize).min(doc.text.len())].matches('\n').count()
+                        + 1;
+                return Err(format!(
+                    "this shape comes from the skin shown (line {line}): edit it there, or show the default skin"
+                ));
+            }
+            (Subject::Shape(s, att), if shift { Gesture::Rotate } else { Gesture::Move })
+        }
+    })
+}
+
+/// Where a drag starts from.
+struct Start {
+    /// The values written (or, between keys, the animation's now).
+    values: Vec<(PropKey, f64)>,
+    /// World vectors → the space the written `x`/`y` live in.
+    to_local: Affine,
+    /// The point it turns around.
+    origin: (f64, f64),
+    /// The sign of the turn (−1 where a mirror turns rotations around; 0
+    /// reads as +1).
+    angle_sign: f64,
+    /// The world transform of the bone it moves (or whose shape).
+    bone_world: Affine,
+}
+
+/// The start of a drag of `subject` by `gesture`; fails, with the reason,
+/// when the values cannot be written back at `place`.
+fn start_of(
+    text: &str,
+    comp: &Compilation,
+    pose: &Pose,
+    (subject, gesture): (Subject, Gesture),
+    place: Place,
+) -> Result<Start, String> {
+    let sk = &comp.armature.skeleton;
+    let bone = match subject {
+        Subject::Bone(b) => b,
+        Subject::Shape(s, _) => sk.slots[s.index()].bone,
+    };
+    let bone_pose = pose.bones.get(bone.index()).ok_or("the bone is gone")?;
+    let setup = &sk.bones.get(bone.index()).ok_or("the bone is gone")?.setup;
+    let parent_world = sk.bones[bone.index()]
+        .parent
+        .and_then(|p| pose.bones.get(p.index()))
+        .map_or(Affine::IDENTITY, |p| p.world);
+    let mut values = Vec::new();
+    let bone_world = bone_pose.world;
+    match subject {
+        Subject::Bone(b) => {
+            for &key in keys(gesture) {
+                let written = write_back::written_bone_value(text, comp, b, key, place)?;
+                // Between keys: the value the animation has there now.
+                values.push((key, written.unwrap_or(relative_value(key, &bone_pose.local, setup))));
+            }
+            write_back::bone_edits(text, comp, b, &values, place)?;
+            let scale_sign = (bone_pose.local.scale_x * bone_pose.local.scale_y).signum();
+            Ok(Start {
+                values,
+                to_local: parent_world.inverse().unwrap_or(Affine::IDENTITY),
+                origin: bone_world.apply(0.0, 0.0),
+                angle_sign: bone_world.determinant().signum() * scale_sign,
+                bone_world,
+            })
+        }
+        Subject::Shape(s, att) => {
+            for &key in keys(gesture) {
+                values.push((key, write_back::written_slot_value(comp, s, att, key)));
+            }
+            write_back::slot_edits(text, comp, s, att, &values)?;
+            let (ax, ay) =
+                pose.attachment(sk, s).map_or((0.0, 0.0), |(_, a)| (a.transform.x, a.transform.y));
+            Ok(Start {
+                values,
+                to_local: bone_world.inverse().unwrap_or(Affine::IDENTITY),
+                origin: bone_world.apply(ax, ay),
+                angle_sign: bone_world.determinant().signum(),
+                bone_world,
+            })
+        }
+    }
+}
+
+/// A bone's value of `key` relative to its setup, as a key writes it:
+/// offsets for `x`/`y`/`r` (degrees), a ratio for the scale.
+fn relative_value(key: PropKey, local: &BoneTransform, setup: &BoneTransform) -> f64 {
+    match key {
+        PropKey::X => local.x - setup.x,
+        PropKey::Y => local.y - setup.y,
+        PropKey::Rotation => normalize_angle(local.rotation_rad - setup.rotation_rad).to_degrees(),
+        _ => {
+            if setup.scale_x == 0.0 {
+                1.0
+            } else {
+                local.scale_x / setup.scale_x
+            }
+        }
+    }
+}
+
 impl DragEdit {
     /// Starts a drag of what was picked at world point `at`; `shapes`: the
     /// shapes toggle (a shape's own transform is edited, not its bone).
@@ -98,89 +229,10 @@ impl DragEdit {
     ) -> Result<Self, String> {
         let comp = doc.analysis.comp.clone();
         let text = doc.text.clone();
-        let sk = &comp.armature.skeleton;
-        let (subject, gesture) = match (pick, part) {
-            (Pick::Bone(b), Part::BoneOrigin) => (Subject::Bone(b), Gesture::Move),
-            (Pick::Bone(b), _) => {
-                (Subject::Bone(b), if shift { Gesture::Scale } else { Gesture::Rotate })
-            }
-            (Pick::Slot(s), _) => {
-                let slot = sk.slots.get(s.index()).ok_or("the shape is gone")?;
-                if shapes {
-                    let att = pose.attachment(sk, s).map(|(id, _)| id);
-                    if let Some(e) =
-                        comp.sources.skin_entries.iter().find(|e| {
-                            e.skin == pose.skin && e.slot == Some(s) && e.attachment == att
-                        })
-                    {
-                        let line = doc.text[..(e.region.start as usize).min(doc.text.len())]
-                            .matches('\n')
-                            .count()
-                            + 1;
-                        return Err(format!(
-                            "this shape comes from the skin shown (line {line}): edit it there, or show the default skin"
-                        ));
-                    }
-                    (Subject::Shape(s, att), if shift { Gesture::Rotate } else { Gesture::Move })
-                } else {
-                    (Subject::Bone(slot.bone), Gesture::Move)
-                }
-            }
-        };
-        let bone = match subject {
-            Subject::Bone(b) => b,
-            Subject::Shape(s, _) => sk.slots[s.index()].bone,
-        };
-        let bone_pose = pose.bones.get(bone.index()).ok_or("the bone is gone")?;
-        let setup = &sk.bones.get(bone.index()).ok_or("the bone is gone")?.setup;
-        let parent_world = sk.bones[bone.index()]
-            .parent
-            .and_then(|p| pose.bones.get(p.index()))
-            .map_or(Affine::IDENTITY, |p| p.world);
-        let mut start_values = Vec::new();
-        let (to_local, origin, angle_sign);
-        match subject {
-            Subject::Bone(b) => {
-                for &key in keys(gesture) {
-                    let written = write_back::written_bone_value(&text, &comp, b, key, place)?;
-                    let local = &bone_pose.local;
-                    // Between keys: the value the animation has there now.
-                    let v = written.unwrap_or(match key {
-                        PropKey::X => local.x - setup.x,
-                        PropKey::Y => local.y - setup.y,
-                        PropKey::Rotation => {
-                            normalize_angle(local.rotation_rad - setup.rotation_rad).to_degrees()
-                        }
-                        _ => {
-                            if setup.scale_x == 0.0 {
-                                1.0
-                            } else {
-                                local.scale_x / setup.scale_x
-                            }
-                        }
-                    });
-                    start_values.push((key, v));
-                }
-                write_back::bone_edits(&text, &comp, b, &start_values, place)?;
-                to_local = parent_world.inverse().unwrap_or(Affine::IDENTITY);
-                origin = bone_pose.world.apply(0.0, 0.0);
-                let scale_sign = (bone_pose.local.scale_x * bone_pose.local.scale_y).signum();
-                angle_sign = bone_pose.world.determinant().signum() * scale_sign;
-            }
-            Subject::Shape(s, att) => {
-                for &key in keys(gesture) {
-                    start_values.push((key, write_back::written_slot_value(&comp, s, att, key)));
-                }
-                write_back::slot_edits(&text, &comp, s, att, &start_values)?;
-                to_local = bone_pose.world.inverse().unwrap_or(Affine::IDENTITY);
-                let (ax, ay) = pose
-                    .attachment(sk, s)
-                    .map_or((0.0, 0.0), |(_, a)| (a.transform.x, a.transform.y));
-                origin = bone_pose.world.apply(ax, ay);
-                angle_sign = bone_pose.world.determinant().signum();
-            }
-        }
-        let (dx, dy) = bone_pose.world.apply_vector(1.0, 0.0);
+        let (subject, gesture) = subject_of(doc, pose, (pick, part), shift, shapes)?;
+        let Start { values: start_values, to_local, origin, angle_sign, bone_world } =
+            start_of(&text, &comp, pose, (subject, gesture), place)?;
+        let (dx, dy) = bone_world.apply_vector(1.0, 0.0);
         let len = dx.hypot(dy);
         let dir = if len > 0.0 { (dx / len, dy / len) } else { (1.0, 0.0) };
         let start_along = (at.0 - origin.0) * dir.0 + (at.1 - origin.1) * dir.1;

@@ -109,48 +109,79 @@ impl Renaming {
     }
 }
 
+impl Row {
+    /// A section heading.
+    fn heading(label: String, has_children: bool) -> Row {
+        Row { depth: 0, label, kind: RowKind::Heading, span: None, has_children, collapsed: false }
+    }
+
+    /// A row with no rows under it.
+    fn leaf(depth: usize, label: String, kind: RowKind, span: Option<Range<usize>>) -> Row {
+        Row { depth, label, kind, span, has_children: false, collapsed: false }
+    }
+}
+
 /// The outline's rows for `comp`, bones under their parents, with the
 /// subtrees of `collapsed` bones left out.
 pub fn rows(comp: &Compilation, collapsed: &HashSet<String>) -> Vec<Row> {
-    let arm = &comp.armature;
-    let sk = &arm.skeleton;
+    let mut out = Vec::new();
+    skeleton_rows(comp, collapsed, &mut out);
+    skin_rows(comp, &mut out);
+    animation_rows(comp, &mut out);
+    out
+}
+
+/// The skeleton as a tree, by index: each bone's children and slots, each
+/// slot's attachments.
+struct Tree {
+    roots: Vec<usize>,
+    children: Vec<Vec<usize>>,
+    slots_of: Vec<Vec<usize>>,
+    attachments_of: Vec<Vec<usize>>,
+}
+
+impl Tree {
+    fn of(sk: &crate::model::Skeleton) -> Tree {
+        let n = sk.bones.len();
+        // Children lists (bones come after their parents in the model).
+        let mut children: Vec<Vec<usize>> = vec![Vec::new(); n];
+        let mut roots = Vec::new();
+        for (i, b) in sk.bones.iter().enumerate() {
+            match b.parent.map(BoneId::index).filter(|&p| p < n) {
+                Some(p) => children[p].push(i),
+                None => roots.push(i),
+            }
+        }
+        let mut slots_of: Vec<Vec<usize>> = vec![Vec::new(); n];
+        for (i, s) in sk.slots.iter().enumerate() {
+            if let Some(v) = slots_of.get_mut(s.bone.index()) {
+                v.push(i);
+            }
+        }
+        let mut attachments_of: Vec<Vec<usize>> = vec![Vec::new(); sk.slots.len()];
+        for (i, a) in sk.attachments.iter().enumerate() {
+            if let Some(v) = attachments_of.get_mut(a.slot.index()) {
+                v.push(i);
+            }
+        }
+        Tree { roots, children, slots_of, attachments_of }
+    }
+}
+
+/// The skeleton's heading and its bones, depth first, each followed by its
+/// slots and their attachments, then its children.
+fn skeleton_rows(comp: &Compilation, collapsed: &HashSet<String>, out: &mut Vec<Row>) {
+    let sk = &comp.armature.skeleton;
     let src = &comp.sources;
     let n = sk.bones.len();
-    // Children lists (bones come after their parents in the model).
-    let mut children: Vec<Vec<usize>> = vec![Vec::new(); n];
-    let mut roots = Vec::new();
-    for (i, b) in sk.bones.iter().enumerate() {
-        match b.parent.map(BoneId::index).filter(|&p| p < n) {
-            Some(p) => children[p].push(i),
-            None => roots.push(i),
-        }
-    }
-    let mut slots_of: Vec<Vec<usize>> = vec![Vec::new(); n];
-    for (i, s) in sk.slots.iter().enumerate() {
-        if let Some(v) = slots_of.get_mut(s.bone.index()) {
-            v.push(i);
-        }
-    }
-    let mut attachments_of: Vec<Vec<usize>> = vec![Vec::new(); sk.slots.len()];
-    for (i, a) in sk.attachments.iter().enumerate() {
-        if let Some(v) = attachments_of.get_mut(a.slot.index()) {
-            v.push(i);
-        }
-    }
-    let mut out = vec![Row {
-        depth: 0,
-        label: format!("Skeleton ({n} bones)"),
-        kind: RowKind::Heading,
-        span: None,
-        has_children: n > 0,
-        collapsed: false,
-    }];
+    let tree = Tree::of(sk);
+    out.push(Row::heading(format!("Skeleton ({n} bones)"), n > 0));
     // Depth-first, with an explicit stack (no recursion on user-sized trees).
-    let mut stack: Vec<(usize, usize)> = roots.iter().rev().map(|&r| (r, 1)).collect();
+    let mut stack: Vec<(usize, usize)> = tree.roots.iter().rev().map(|&r| (r, 1)).collect();
     while let Some((b, depth)) = stack.pop() {
         let bone = &sk.bones[b];
         let short = bone.name.rsplit('.').next().unwrap_or(&bone.name).to_owned();
-        let has_children = !children[b].is_empty() || !slots_of[b].is_empty();
+        let has_children = !tree.children[b].is_empty() || !tree.slots_of[b].is_empty();
         let folded = collapsed.contains(&bone.name);
         out.push(Row {
             depth,
@@ -163,97 +194,87 @@ pub fn rows(comp: &Compilation, collapsed: &HashSet<String>) -> Vec<Row> {
         if folded {
             continue;
         }
-        for &s in &slots_of[b] {
-            let slot = &sk.slots[s];
-            out.push(Row {
-                depth: depth + 1,
-                label: format!("@{}", slot.name.rsplit('.').next().unwrap_or(&slot.name)),
-                kind: RowKind::Slot(slot.name.clone()),
-                span: src.slots.get(s).map(|s| s.range()),
-                has_children: false,
-                collapsed: false,
-            });
-            for &a in &attachments_of[s] {
-                let def = src.slot_defs.iter().find(|d| d.attachment.map(|x| x.index()) == Some(a));
-                let name = &sk.attachments[a].name;
-                out.push(Row {
-                    depth: depth + 2,
-                    label: if name.is_empty() {
-                        "(attachment)".into()
-                    } else {
-                        format!("[{name}]")
-                    },
-                    kind: RowKind::Attachment,
-                    span: def.map(|d| d.line.range()),
-                    has_children: false,
-                    collapsed: false,
-                });
-            }
+        for &s in &tree.slots_of[b] {
+            slot_rows(comp, s, &tree.attachments_of[s], depth + 1, out);
         }
-        for &c in children[b].iter().rev() {
+        for &c in tree.children[b].iter().rev() {
             stack.push((c, depth + 1));
         }
     }
-    if sk.skins.len() > 1 {
+}
+
+/// Slot `s` at `depth` and its `attachments` under it.
+fn slot_rows(
+    comp: &Compilation,
+    s: usize,
+    attachments: &[usize],
+    depth: usize,
+    out: &mut Vec<Row>,
+) {
+    let sk = &comp.armature.skeleton;
+    let src = &comp.sources;
+    let slot = &sk.slots[s];
+    out.push(Row::leaf(
+        depth,
+        format!("@{}", slot.name.rsplit('.').next().unwrap_or(&slot.name)),
+        RowKind::Slot(slot.name.clone()),
+        src.slots.get(s).map(|s| s.range()),
+    ));
+    for &a in attachments {
+        let def = src.slot_defs.iter().find(|d| d.attachment.map(|x| x.index()) == Some(a));
+        let name = &sk.attachments[a].name;
+        let label = if name.is_empty() { "(attachment)".into() } else { format!("[{name}]") };
+        out.push(Row::leaf(depth + 1, label, RowKind::Attachment, def.map(|d| d.line.range())));
+    }
+}
+
+/// The skins but the default, under their heading, if there are any.
+fn skin_rows(comp: &Compilation, out: &mut Vec<Row>) {
+    let sk = &comp.armature.skeleton;
+    if sk.skins.len() <= 1 {
+        return;
+    }
+    out.push(Row::heading("Skins".into(), true));
+    for (i, skin) in sk.skins.iter().enumerate().skip(1) {
+        let first = comp.sources.skin_entries.iter().find(|e| e.skin.index() == i);
+        out.push(Row::leaf(1, skin.name.clone(), RowKind::Skin, first.map(|e| e.region.range())));
+    }
+}
+
+/// The animations, each with the bones and slots it animates, under their
+/// heading, if there are any.
+fn animation_rows(comp: &Compilation, out: &mut Vec<Row>) {
+    let arm = &comp.armature;
+    let (sk, src) = (&arm.skeleton, &comp.sources);
+    if arm.animations.is_empty() {
+        return;
+    }
+    out.push(Row::heading("Animations".into(), true));
+    for (i, a) in arm.animations.iter().enumerate() {
         out.push(Row {
-            depth: 0,
-            label: "Skins".into(),
-            kind: RowKind::Heading,
-            span: None,
             has_children: true,
-            collapsed: false,
+            ..Row::leaf(
+                1,
+                if a.name.is_empty() { "(unnamed)".into() } else { a.name.clone() },
+                RowKind::Animation,
+                src.animations.get(i).map(|s| s.range()),
+            )
         });
-        for (i, skin) in sk.skins.iter().enumerate().skip(1) {
-            let first = src.skin_entries.iter().find(|e| e.skin.index() == i);
-            out.push(Row {
-                depth: 1,
-                label: skin.name.clone(),
-                kind: RowKind::Skin,
-                span: first.map(|e| e.region.range()),
-                has_children: false,
-                collapsed: false,
-            });
+        let id = AnimId::from_index(i);
+        for item in src.items.iter().filter(|it| it.anim == id) {
+            let label = match item.target {
+                Some(Target::Bone(b)) => sk.bones.get(b.index()).map(|b| b.name.clone()),
+                Some(Target::Slot(s)) => sk.slots.get(s.index()).map(|s| format!("@{}", s.name)),
+                _ => None,
+            };
+            out.push(Row::leaf(
+                2,
+                label.unwrap_or_else(|| "(unresolved)".into()),
+                RowKind::Item,
+                Some(item.region.range()),
+            ));
         }
     }
-    if !arm.animations.is_empty() {
-        out.push(Row {
-            depth: 0,
-            label: "Animations".into(),
-            kind: RowKind::Heading,
-            span: None,
-            has_children: true,
-            collapsed: false,
-        });
-        for (i, a) in arm.animations.iter().enumerate() {
-            out.push(Row {
-                depth: 1,
-                label: if a.name.is_empty() { "(unnamed)".into() } else { a.name.clone() },
-                kind: RowKind::Animation,
-                span: src.animations.get(i).map(|s| s.range()),
-                has_children: true,
-                collapsed: false,
-            });
-            let id = AnimId::from_index(i);
-            for item in src.items.iter().filter(|it| it.anim == id) {
-                let label = match item.target {
-                    Some(Target::Bone(b)) => sk.bones.get(b.index()).map(|b| b.name.clone()),
-                    Some(Target::Slot(s)) => {
-                        sk.slots.get(s.index()).map(|s| format!("@{}", s.name))
-                    }
-                    _ => None,
-                };
-                out.push(Row {
-                    depth: 2,
-                    label: label.unwrap_or_else(|| "(unresolved)".into()),
-                    kind: RowKind::Item,
-                    span: Some(item.region.range()),
-                    has_children: false,
-                    collapsed: false,
-                });
-            }
-        }
-    }
-    out
 }
 
 impl Outline {
@@ -294,96 +315,23 @@ impl Outline {
             egui::ScrollArea::both().id_salt("outline.scroll").auto_shrink([false, false]);
         if focus != self.followed.as_deref() {
             self.followed = focus.map(str::to_owned);
-            let at = focus.and_then(|f| {
-                rows.iter().position(|r| match &r.kind {
-                    RowKind::Bone(n) | RowKind::Slot(n) => n == f,
-                    _ => false,
-                })
-            });
-            if let Some(i) = at {
-                let step = row_h + ui.spacing().item_spacing.y;
-                let view = ui.available_height();
-                let y = (i as f32 * step - view / 2.0).max(0.0);
+            if let Some(y) = scroll_to(ui, &rows, focus, row_h) {
                 area = area.vertical_scroll_offset(y);
             }
         }
-        let followed = &mut self.followed;
-        let renaming = &mut self.renaming;
-        let (hidden, solo) = (&mut self.hidden, &mut self.solo);
+        let mut row_ui = RowUi {
+            selected,
+            cursor_bone,
+            toggle: &mut toggle,
+            out: &mut out,
+            followed: &mut self.followed,
+            renaming: &mut self.renaming,
+            hidden: &mut self.hidden,
+            solo: &mut self.solo,
+        };
         area.show_rows(ui, row_h, rows.len(), |ui, range| {
             for row in &rows[range] {
-                ui.horizontal(|ui| {
-                    ui.add_space(row.depth as f32 * 12.0);
-                    let fold_w = 18.0;
-                    if row.has_children && matches!(row.kind, RowKind::Bone(_)) {
-                        let arrow = if row.collapsed { "+" } else { "-" };
-                        let b = egui::Button::new(arrow).small().min_size([fold_w, 0.0].into());
-                        if ui.add(b).on_hover_text("Fold or unfold").clicked()
-                            && let RowKind::Bone(name) = &row.kind
-                        {
-                            toggle = Some(name.clone());
-                        }
-                    } else if row.depth > 0 {
-                        // Leaves line up with the names of their siblings.
-                        ui.add_space(fold_w + ui.spacing().item_spacing.x);
-                    }
-                    let on = match (&row.kind, selected) {
-                        (RowKind::Bone(n), Some(Selected::Bone(s))) => n == s,
-                        (RowKind::Slot(n), Some(Selected::Slot(s))) => n == s,
-                        (RowKind::Bone(n), None) => Some(n.as_str()) == cursor_bone,
-                        _ => false,
-                    };
-                    let text = if row.depth == 0 {
-                        egui::RichText::new(&row.label).strong()
-                    } else {
-                        egui::RichText::new(&row.label)
-                    };
-                    // A bone hidden on the canvas (or left out by a solo).
-                    let text = match &row.kind {
-                        RowKind::Bone(n)
-                            if hidden.contains(n)
-                                || solo.as_ref().is_some_and(|s| {
-                                    n != s && !n.starts_with(&format!("{s}."))
-                                }) =>
-                        {
-                            text.weak().italics()
-                        }
-                        _ => text,
-                    };
-                    let r = ui.add(egui::Button::selectable(on, text));
-                    if let (RowKind::Bone(n), Some(span)) = (&row.kind, &row.span) {
-                        r.context_menu(|ui| {
-                            if ui.button("Rename…").clicked() {
-                                *renaming = Some(Renaming::of(n, span.clone()));
-                                ui.close();
-                            }
-                            let is_hidden = hidden.contains(n);
-                            if ui.button(if is_hidden { "Show" } else { "Hide" }).clicked() {
-                                if !hidden.remove(n) {
-                                    hidden.insert(n.clone());
-                                }
-                                ui.close();
-                            }
-                            let is_solo = solo.as_deref() == Some(n.as_str());
-                            if ui.button(if is_solo { "Unsolo" } else { "Solo" }).clicked() {
-                                *solo = (!is_solo).then(|| n.clone());
-                                ui.close();
-                            }
-                        });
-                    }
-                    if r.clicked() {
-                        out.jump = row.span.clone();
-                        out.select = match &row.kind {
-                            RowKind::Bone(n) => Some(Selected::Bone(n.clone())),
-                            RowKind::Slot(n) => Some(Selected::Slot(n.clone())),
-                            _ => None,
-                        };
-                        // Selected here, so already in view: no scroll.
-                        if let RowKind::Bone(n) | RowKind::Slot(n) = &row.kind {
-                            *followed = Some(n.clone());
-                        }
-                    }
-                });
+                ui.horizontal(|ui| row_ui.show(ui, row));
             }
         });
         if let Some(name) = toggle
@@ -456,6 +404,119 @@ impl Outline {
         });
         if done {
             self.renaming = None;
+        }
+    }
+}
+
+/// The scroll offset that puts the row of bone or slot `focus` in the
+/// middle of the view, if it has a row.
+fn scroll_to(ui: &egui::Ui, rows: &[Row], focus: Option<&str>, row_h: f32) -> Option<f32> {
+    let f = focus?;
+    let i = rows.iter().position(|r| match &r.kind {
+        RowKind::Bone(n) | RowKind::Slot(n) => n == f,
+        _ => false,
+    })?;
+    let step = row_h + ui.spacing().item_spacing.y;
+    let view = ui.available_height();
+    Some((i as f32 * step - view / 2.0).max(0.0))
+}
+
+/// What drawing the outline's rows reads and changes.
+struct RowUi<'a> {
+    /// Selected on the canvas.
+    selected: Option<&'a Selected>,
+    /// The bone of the editor cursor's line.
+    cursor_bone: Option<&'a str>,
+    /// The bone whose fold button was clicked.
+    toggle: &'a mut Option<String>,
+    out: &'a mut OutlineOutput,
+    followed: &'a mut Option<String>,
+    renaming: &'a mut Option<Renaming>,
+    hidden: &'a mut HashSet<String>,
+    solo: &'a mut Option<String>,
+}
+
+impl RowUi<'_> {
+    /// One row: its fold button, its name (highlighted when selected,
+    /// greyed when hidden on the canvas), a bone's context menu.
+    fn show(&mut self, ui: &mut egui::Ui, row: &Row) {
+        ui.add_space(row.depth as f32 * 12.0);
+        let fold_w = 18.0;
+        if row.has_children && matches!(row.kind, RowKind::Bone(_)) {
+            let arrow = if row.collapsed { "+" } else { "-" };
+            let b = egui::Button::new(arrow).small().min_size([fold_w, 0.0].into());
+            if ui.add(b).on_hover_text("Fold or unfold").clicked()
+                && let RowKind::Bone(name) = &row.kind
+            {
+                *self.toggle = Some(name.clone());
+            }
+        } else if row.depth > 0 {
+            // Leaves line up with the names of their siblings.
+            ui.add_space(fold_w + ui.spacing().item_spacing.x);
+        }
+        let on = match (&row.kind, self.selected) {
+            (RowKind::Bone(n), Some(Selected::Bone(s))) => n == s,
+            (RowKind::Slot(n), Some(Selected::Slot(s))) => n == s,
+            (RowKind::Bone(n), None) => Some(n.as_str()) == self.cursor_bone,
+            _ => false,
+        };
+        let r = ui.add(egui::Button::selectable(on, self.label(row)));
+        if let (RowKind::Bone(n), Some(span)) = (&row.kind, &row.span) {
+            r.context_menu(|ui| self.bone_menu(ui, n, span));
+        }
+        if r.clicked() {
+            self.out.jump = row.span.clone();
+            self.out.select = match &row.kind {
+                RowKind::Bone(n) => Some(Selected::Bone(n.clone())),
+                RowKind::Slot(n) => Some(Selected::Slot(n.clone())),
+                _ => None,
+            };
+            // Selected here, so already in view: no scroll.
+            if let RowKind::Bone(n) | RowKind::Slot(n) = &row.kind {
+                *self.followed = Some(n.clone());
+            }
+        }
+    }
+
+    /// A row's name: strong for a heading, weak for a bone hidden on the
+    /// canvas (or left out by a solo).
+    fn label(&self, row: &Row) -> egui::RichText {
+        let text = if row.depth == 0 {
+            egui::RichText::new(&row.label).strong()
+        } else {
+            egui::RichText::new(&row.label)
+        };
+        match &row.kind {
+            RowKind::Bone(n)
+                if self.hidden.contains(n)
+                    || self
+                        .solo
+                        .as_ref()
+                        .is_some_and(|s| n != s && !n.starts_with(&format!("{s}."))) =>
+            {
+                text.weak().italics()
+            }
+            _ => text,
+        }
+    }
+
+    /// A bone row's context menu: rename, hide or show, solo or unsolo.
+    fn bone_menu(&mut self, ui: &mut egui::Ui, n: &str, span: &Range<usize>) {
+        if ui.button("Rename…").clicked() {
+            *self.renaming = Some(Renaming::of(n, span.clone()));
+            ui.close();
+        }
+        let is_hidden = self.hidden.contains(n);
+        if ui.button(if is_hidden { "Show" } else { "Hide" }).clicked() {
+            if !self.hidden.remove(n) {
+                self.hidden.insert(n.to_owned());
+            }
+            ui.close();
+        }
+        let is_solo = self.solo.as_deref() == Some(n);
+        if ui.button(if is_solo { "Unsolo" } else { "Solo" }).clicked() {
+            *self.solo = (!is_solo).then(|| n.to_owned());
+            ui.close();
         }
     }
 }

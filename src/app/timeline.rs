@@ -6,10 +6,15 @@
 //! tests set); this module only turns time differences into a playhead.
 
 use crate::syntax::Span;
-use eframe::egui::{self, Color32, Pos2, Sense, Stroke, Vec2};
+use eframe::egui::{self, Color32, Vec2};
 
 use crate::model::{AnimId, Animation, Armature, BoneId, SkinId};
 use crate::runtime::wrap_time;
+
+mod scrub;
+use scrub::scrub_bar;
+#[cfg(test)]
+use scrub::{event_columns, tick_spacing};
 
 /// Speed range of the speed control.
 pub const SPEED_RANGE: std::ops::RangeInclusive<f64> = 0.1..=4.0;
@@ -299,32 +304,7 @@ pub fn ui(
     // The toolbar wraps onto more rows in a narrow window; each group
     // (transport buttons, frame readout, view toggles) moves as one.
     ui.horizontal_wrapped(|ui| {
-        let none = if arm.animations.is_empty() { "(no animation)" } else { "(setup pose)" };
-        let anim_label = anim.map_or_else(|| none.to_owned(), anim_title);
-        egui::ComboBox::from_label("Animation").selected_text(anim_label).show_ui(ui, |ui| {
-            if !arm.animations.is_empty()
-                && ui.selectable_label(playback.setup_pose, "(setup pose)").clicked()
-            {
-                playback.setup_pose = true;
-                playback.playing = false;
-            }
-            for (i, a) in arm.animations.iter().enumerate() {
-                let id = AnimId::from_index(i);
-                if ui.selectable_label(Some(id) == anim_id, anim_title(a)).clicked() {
-                    playback.select_anim(arm, id);
-                }
-            }
-        });
-        let skins = &arm.skeleton.skins;
-        let skin_label =
-            skins.get(skin_id.index()).map_or("default", |s| s.name.as_str()).to_owned();
-        egui::ComboBox::from_label("Skin").selected_text(skin_label).show_ui(ui, |ui| {
-            for (i, s) in skins.iter().enumerate() {
-                if ui.selectable_label(i == skin_id.index(), &s.name).clicked() {
-                    playback.select_skin(arm, SkinId(i as u32));
-                }
-            }
-        });
+        pickers(ui, playback, arm, (anim_id, skin_id));
         transport(ui, playback, anim);
         if let Some(a) = anim {
             // Padded to its widest, so that it keeps its width (and the
@@ -354,24 +334,7 @@ pub fn ui(
         .labelled_by(label.id);
         ui.monospace(format!("{:.1}×", playback.speed));
         // The canvas's view toggles, at hand (also in the View menu).
-        ui.checkbox(&mut view.show_bones, "Bones");
-        ui.checkbox(&mut view.onion_skin, "Onion skin")
-            .on_hover_text("Ghosts of the frames before (red) and after (green)");
-        ui.checkbox(&mut view.show_grid, "Grid");
-        // Distinct names: "Bones" is the overlay toggle above.
-        ui.selectable_value(&mut view.drag_shapes, false, "Drag bones")
-            .on_hover_text("Dragging a shape moves its bone");
-        ui.selectable_value(&mut view.drag_shapes, true, "Drag shapes")
-            .on_hover_text("Dragging a shape moves the shape on its slot line");
-        ui.checkbox(&mut view.snap, "Snap")
-            .on_hover_text("Whole units, 5° and tenths of scale (or hold Alt while dragging)");
-        if ui
-            .button("Fit")
-            .on_hover_text("Fit the animation in view (F or Ctrl+0 on the canvas)")
-            .clicked()
-        {
-            out.fit = true;
-        }
+        out.fit = view_toggles(ui, view);
     });
     if let Some(a) = anim {
         // Without a source map for it (the canvas shows the last error-free
@@ -393,6 +356,59 @@ pub fn ui(
         }
     }
     out
+}
+
+/// The animation and skin pickers (showing those `playback` resolved to).
+fn pickers(
+    ui: &mut egui::Ui,
+    playback: &mut Playback,
+    arm: &Armature,
+    (anim_id, skin_id): (Option<AnimId>, SkinId),
+) {
+    let anim = anim_id.and_then(|a| arm.animation(a));
+    let none = if arm.animations.is_empty() { "(no animation)" } else { "(setup pose)" };
+    let anim_label = anim.map_or_else(|| none.to_owned(), anim_title);
+    egui::ComboBox::from_label("Animation").selected_text(anim_label).show_ui(ui, |ui| {
+        if !arm.animations.is_empty()
+            && ui.selectable_label(playback.setup_pose, "(setup pose)").clicked()
+        {
+            playback.setup_pose = true;
+            playback.playing = false;
+        }
+        for (i, a) in arm.animations.iter().enumerate() {
+            let id = AnimId::from_index(i);
+            if ui.selectable_label(Some(id) == anim_id, anim_title(a)).clicked() {
+                playback.select_anim(arm, id);
+            }
+        }
+    });
+    let skins = &arm.skeleton.skins;
+    let skin_label = skins.get(skin_id.index()).map_or("default", |s| s.name.as_str()).to_owned();
+    egui::ComboBox::from_label("Skin").selected_text(skin_label).show_ui(ui, |ui| {
+        for (i, s) in skins.iter().enumerate() {
+            if ui.selectable_label(i == skin_id.index(), &s.name).clicked() {
+                playback.select_skin(arm, SkinId(i as u32));
+            }
+        }
+    });
+}
+
+/// The canvas's view toggles and the "Fit" button (whether it was pressed).
+fn view_toggles(ui: &mut egui::Ui, view: &mut super::settings::ViewSettings) -> bool {
+    ui.checkbox(&mut view.show_bones, "Bones");
+    ui.checkbox(&mut view.onion_skin, "Onion skin")
+        .on_hover_text("Ghosts of the frames before (red) and after (green)");
+    ui.checkbox(&mut view.show_grid, "Grid");
+    // Distinct names: "Bones" is the overlay toggle above.
+    ui.selectable_value(&mut view.drag_shapes, false, "Drag bones")
+        .on_hover_text("Dragging a shape moves its bone");
+    ui.selectable_value(&mut view.drag_shapes, true, "Drag shapes")
+        .on_hover_text("Dragging a shape moves the shape on its slot line");
+    ui.checkbox(&mut view.snap, "Snap")
+        .on_hover_text("Whole units, 5° and tenths of scale (or hold Alt while dragging)");
+    ui.button("Fit")
+        .on_hover_text("Fit the animation in view (F or Ctrl+0 on the canvas)")
+        .clicked()
 }
 
 /// First, previous, play/pause, next and last frame (each its own widget,
@@ -438,204 +454,6 @@ fn transport(ui: &mut egui::Ui, playback: &mut Playback, anim: Option<&Animation
 
 fn anim_title(a: &Animation) -> String {
     if a.name.is_empty() { "(unnamed)".to_owned() } else { a.name.clone() }
-}
-
-/// Frames between labels (a 1-2-5 series, labels ≥ 40 points apart) and
-/// between ticks (every frame if they are ≥ 4 points apart, else the labels).
-pub fn tick_spacing(frames: i64, width: f32) -> (i64, i64) {
-    let px_per_frame = f64::from(width.max(1.0)) / frames.max(1) as f64;
-    let mut label_every = i64::MAX;
-    'find: for decade in 0..19 {
-        for m in [1, 2, 5] {
-            let n = m * 10i64.pow(decade);
-            if n as f64 * px_per_frame >= 40.0 {
-                label_every = n;
-                break 'find;
-            }
-        }
-    }
-    (label_every, if px_per_frame >= 4.0 { 1 } else { label_every })
-}
-
-/// The scrub bar: frame numbers, keyframe ticks, the playhead. Clicking or
-/// dragging moves the playhead (and pauses); clicking a key tick also
-/// returns where that key is written. Above the dopesheet (`lane`) its
-/// frames are where the dopesheet draws them.
-fn scrub_bar(
-    ui: &mut egui::Ui,
-    playback: &mut Playback,
-    anim: &Animation,
-    ticks: &[Tick],
-    bone: Option<&str>,
-    lane: bool,
-) -> Option<Span> {
-    let height = 38.0;
-    let (rect, response) =
-        ui.allocate_exact_size(Vec2::new(ui.available_width(), height), Sense::click_and_drag());
-    let duration = anim.duration_secs.max(1e-9);
-    let frames = anim.last_frame().max(1);
-    let inner = if lane {
-        let s = super::dopesheet::FrameScale::new(rect.left(), rect.right(), duration * anim.fps);
-        egui::Rect::from_x_y_ranges(s.x0..=s.x_of(duration * anim.fps), rect.y_range())
-    } else {
-        rect.shrink2(Vec2::new(10.0, 0.0))
-    };
-    let x_of = |t: f64| inner.left() + (t / duration).clamp(0.0, 1.0) as f32 * inner.width();
-    response.widget_info(|| egui::WidgetInfo::slider(true, playback.time_secs, "Scrub bar"));
-    if let Some(pos) = response
-        .interact_pointer_pos()
-        .filter(|_| response.is_pointer_button_down_on() || response.clicked())
-    {
-        let t = ((pos.x - inner.left()) / inner.width()).clamp(0.0, 1.0) as f64 * duration;
-        // Snap to frames: poses between frames are never shown while playing either.
-        let f = (t * anim.fps).round();
-        let t = (f / anim.fps).min(duration);
-        playback.time_secs = t;
-        playback.playing = false;
-    }
-    let visuals = ui.visuals();
-    let painter = ui.painter_at(rect);
-    painter.rect_filled(rect, 3.0, visuals.extreme_bg_color);
-    let text_color = visuals.weak_text_color();
-    // Label every n-th frame so labels stay at least ~40 points apart, and
-    // draw ticks at least 4 points apart: at most a few hundred of each,
-    // however long the animation.
-    let (label_every, tick_every) = tick_spacing(frames, inner.width());
-    for f in (0..=frames).step_by(tick_every as usize) {
-        let x = x_of(f as f64 / anim.fps);
-        let major = f % label_every == 0;
-        let h = if major { 10.0 } else { 5.0 };
-        painter.line_segment(
-            [Pos2::new(x, rect.top()), Pos2::new(x, rect.top() + h)],
-            Stroke::new(1.0, text_color),
-        );
-        if major {
-            painter.text(
-                Pos2::new(x + 2.0, rect.top() + 9.0),
-                egui::Align2::LEFT_TOP,
-                f.to_string(),
-                egui::FontId::proportional(10.0),
-                text_color,
-            );
-        }
-    }
-    let key_color = if bone.is_some() {
-        Color32::from_rgb(0x40, 0xA0, 0xFF)
-    } else {
-        Color32::from_rgb(0xE0, 0xA0, 0x20)
-    };
-    let mut jump = None;
-    if response.clicked()
-        && let Some(p) = response.interact_pointer_pos()
-        && p.y >= rect.bottom() - 14.0
-    {
-        jump = ticks
-            .iter()
-            .filter(|(t, _)| (x_of(*t) - p.x).abs() <= 5.0)
-            .min_by(|a, b| (x_of(a.0) - p.x).abs().total_cmp(&(x_of(b.0) - p.x).abs()))
-            .and_then(|t| t.1);
-    }
-    for &(t, _) in ticks {
-        let c = Pos2::new(x_of(t), rect.bottom() - 7.0);
-        super::dopesheet::draw::diamond(&painter, c, 4.0, key_color, Stroke::NONE);
-    }
-    event_marks(&response, &painter, anim, rect, x_of);
-    let x = x_of(playback.sample_time(Some(anim)));
-    painter.line_segment(
-        [Pos2::new(x, rect.top()), Pos2::new(x, rect.bottom())],
-        Stroke::new(2.0, visuals.selection.stroke.color),
-    );
-    let hint = match bone {
-        Some(b) => format!("keys of {b}"),
-        None => "keys of all bones".to_owned(),
-    };
-    painter.text(
-        rect.right_top() + Vec2::new(-4.0, 2.0),
-        egui::Align2::RIGHT_TOP,
-        hint,
-        egui::FontId::proportional(10.0),
-        text_color,
-    );
-    jump
-}
-
-/// The colour of event marks on the scrub bar.
-const EVENT_COLOR: Color32 = Color32::from_rgb(0xD0, 0x40, 0xC0);
-
-/// The positions of `anim`'s events on the scrub bar: one mark per pixel
-/// column (events are sorted by time), each with the events it stands for
-/// (a range of `anim.events`).
-fn event_columns(
-    anim: &Animation,
-    x_of: impl Fn(f64) -> f32,
-) -> Vec<(f32, std::ops::Range<usize>)> {
-    let mut out: Vec<(f32, std::ops::Range<usize>)> = Vec::new();
-    for (i, e) in anim.events.iter().enumerate() {
-        let x = x_of(e.time_secs).round();
-        match out.last_mut() {
-            Some((last, r)) if *last == x => r.end = i + 1,
-            _ => out.push((x, i..i + 1)),
-        }
-    }
-    out
-}
-
-/// Draws each event as a flag (a downward triangle on a stem) in the
-/// upper half of the scrub bar, and names the events under the pointer.
-fn event_marks(
-    response: &egui::Response,
-    painter: &egui::Painter,
-    anim: &Animation,
-    rect: egui::Rect,
-    x_of: impl Fn(f64) -> f32,
-) {
-    if anim.events.is_empty() {
-        return;
-    }
-    let columns = event_columns(anim, x_of);
-    let top = rect.top() + 12.0;
-    for (x, _) in &columns {
-        let r = 4.0;
-        painter.line_segment(
-            [Pos2::new(*x, top), Pos2::new(*x, rect.bottom() - 14.0)],
-            Stroke::new(1.0, EVENT_COLOR),
-        );
-        painter.add(egui::Shape::convex_polygon(
-            vec![Pos2::new(*x - r, top), Pos2::new(*x + r, top), Pos2::new(*x, top + r * 1.5)],
-            EVENT_COLOR,
-            Stroke::NONE,
-        ));
-    }
-    let Some(p) = response.hover_pos() else { return };
-    if p.y > rect.bottom() - 14.0 {
-        return;
-    }
-    let near = columns
-        .iter()
-        .filter(|(x, _)| (x - p.x).abs() <= 5.0)
-        .min_by(|a, b| (a.0 - p.x).abs().total_cmp(&(b.0 - p.x).abs()));
-    if let Some((_, range)) = near {
-        let lines: Vec<String> = anim.events[range.clone()]
-            .iter()
-            .take(12)
-            .map(|e| {
-                use crate::model::EventPayload;
-                let payload = match &e.payload {
-                    EventPayload::None => String::new(),
-                    EventPayload::Int(i) => format!(" {i}"),
-                    EventPayload::Float(f) => format!(" {f}"),
-                    EventPayload::Text(t) => format!(" \"{t}\""),
-                };
-                format!("!{}{payload} at frame {}", e.name, e.frame)
-            })
-            .collect();
-        let extra = range.len().saturating_sub(12);
-        let mut text = lines.join("\n");
-        if extra > 0 {
-            text.push_str(&format!("\n… {extra} more"));
-        }
-        response.clone().on_hover_text_at_pointer(text);
-    }
 }
 
 #[cfg(test)]

@@ -189,59 +189,14 @@ fn run_one(args: &ExportArgs, make_pictures: &MakePictures, err: &mut dyn Write)
         return repack(args, err);
     }
     let dir = crate::io::script_dir(Some(&args.file));
-    let arm = if crate::formats::spriter::syntax_of(&args.file).is_some() {
-        match super::load_input(&args.file, args.entity.as_deref()) {
-            Ok(loaded) => {
-                for w in &loaded.warnings {
-                    let _ = writeln!(err, "warning: {w}");
-                }
-                // SkelForm pictures are centered: Spriter's pivots move into the attachments.
-                let (arm, problems) =
-                    crate::formats::spriter::center_pictures(&loaded.armature, &dir);
-                for p in problems {
-                    let _ = writeln!(err, "warning: {}: {p}", args.file.display());
-                }
-                // An animated draw order is carried as slot copies by the
-                // exporter (formats::draw_order); it warns if it cannot.
-                arm
-            }
-            Err(msg) => {
-                let _ = writeln!(err, "error: {msg}");
-                return EXIT_USAGE;
-            }
-        }
+    let loaded = if crate::formats::spriter::syntax_of(&args.file).is_some() {
+        spriter_armature(args, &dir, err)
     } else {
-        if args.entity.is_some() {
-            let _ = writeln!(err, "error: --entity is for Spriter files (.scml, .scon)");
-            return EXIT_USAGE;
-        }
-        let text = match read_script(&args.file) {
-            Ok(t) => t,
-            Err(msg) => {
-                let _ = writeln!(err, "error: {msg}");
-                return EXIT_USAGE;
-            }
-        };
-        let comp = compile_checked(&text);
-        if comp.has_errors() {
-            if !args.allow_errors {
-                let _ =
-                    write!(err, "{}", report::render_plain(&args.file, &text, &comp.diagnostics));
-                let _ = writeln!(
-                    err,
-                    "error: `{}` has errors; nothing was exported (--allow-errors exports what compiled)",
-                    args.file.display()
-                );
-                return EXIT_ERRORS;
-            }
-            let n = comp.diagnostics.iter().filter(|d| d.is_error()).count();
-            let _ = writeln!(
-                err,
-                "warning: {} has {n} error(s); exporting what compiled (run `skelpad check` to see them)",
-                args.file.display()
-            );
-        }
-        comp.armature
+        script_armature(args, err)
+    };
+    let arm = match loaded {
+        Ok(arm) => arm,
+        Err(code) => return code,
     };
     let arm = &arm;
     let mut pictures = make_pictures(arm, &dir);
@@ -262,6 +217,65 @@ fn run_one(args: &ExportArgs, make_pictures: &MakePictures, err: &mut dyn Write)
             EXIT_USAGE
         }
     }
+}
+
+/// The armature of a Spriter file, its pictures centered as SkelForm's are;
+/// warnings go to `err`, an error returns the exit code.
+fn spriter_armature(args: &ExportArgs, dir: &Path, err: &mut dyn Write) -> Result<Armature, i32> {
+    match super::load_input(&args.file, args.entity.as_deref()) {
+        Ok(loaded) => {
+            for w in &loaded.warnings {
+                let _ = writeln!(err, "warning: {w}");
+            }
+            // SkelForm pictures are centered: Spriter's pivots move into the attachments.
+            let (arm, problems) = crate::formats::spriter::center_pictures(&loaded.armature, dir);
+            for p in problems {
+                let _ = writeln!(err, "warning: {}: {p}", args.file.display());
+            }
+            // An animated draw order is carried as slot copies by the
+            // exporter (formats::draw_order); it warns if it cannot.
+            Ok(arm)
+        }
+        Err(msg) => {
+            let _ = writeln!(err, "error: {msg}");
+            Err(EXIT_USAGE)
+        }
+    }
+}
+
+/// The armature of a script (what compiled, with `--allow-errors`);
+/// diagnostics go to `err`, an error returns the exit code.
+fn script_armature(args: &ExportArgs, err: &mut dyn Write) -> Result<Armature, i32> {
+    if args.entity.is_some() {
+        let _ = writeln!(err, "error: --entity is for Spriter files (.scml, .scon)");
+        return Err(EXIT_USAGE);
+    }
+    let text = match read_script(&args.file) {
+        Ok(t) => t,
+        Err(msg) => {
+            let _ = writeln!(err, "error: {msg}");
+            return Err(EXIT_USAGE);
+        }
+    };
+    let comp = compile_checked(&text);
+    if comp.has_errors() {
+        if !args.allow_errors {
+            let _ = write!(err, "{}", report::render_plain(&args.file, &text, &comp.diagnostics));
+            let _ = writeln!(
+                err,
+                "error: `{}` has errors; nothing was exported (--allow-errors exports what compiled)",
+                args.file.display()
+            );
+            return Err(EXIT_ERRORS);
+        }
+        let n = comp.diagnostics.iter().filter(|d| d.is_error()).count();
+        let _ = writeln!(
+            err,
+            "warning: {} has {n} error(s); exporting what compiled (run `skelpad check` to see them)",
+            args.file.display()
+        );
+    }
+    Ok(comp.armature)
 }
 
 #[cfg(test)]

@@ -131,8 +131,22 @@ enum Tested {
     },
 }
 
+/// What running one file's expectations found, for its report.
+struct FileRun<'a> {
+    path: &'a Path,
+    text: &'a str,
+    comp: &'a Compilation,
+    passed: usize,
+    failed: usize,
+    /// Each expectation's line name and whether it passed.
+    entries: Vec<(String, bool)>,
+    /// The diagnostics of the failed expectations.
+    failures: Vec<Diagnostic>,
+    /// Errors outside the expectations (they make the file fail too).
+    other_errors: Vec<&'a Diagnostic>,
+}
+
 fn test_file(path: &Path, format: Format) -> Tested {
-    use std::fmt::Write as _;
     let text = match read_script(path) {
         Ok(t) => t,
         Err(msg) => return Tested::Unreadable(msg),
@@ -148,69 +162,79 @@ fn test_file(path: &Path, format: Format) -> Tested {
         })
         .collect();
     let failing = failed > 0 || !other_errors.is_empty();
-    let mut human = String::new();
-    let mut json = None;
-    match format {
-        Format::Human => {
-            let _ = writeln!(
-                human,
-                "\nrunning {} expectation(s) in {}",
-                comp.expectations.len(),
-                path.display()
-            );
-            for (line, ok) in &entries {
-                let _ = writeln!(human, "expect {line} ... {}", if *ok { "ok" } else { "FAILED" });
-            }
-            if !failures.is_empty() || !other_errors.is_empty() {
-                let mut shown: Vec<Diagnostic> = failures.clone();
-                shown.extend(other_errors.iter().map(|d| (*d).clone()));
-                shown.sort_by_key(|d| d.span.start);
-                let _ = write!(human, "\nfailures:\n{}", report::render_plain(path, &text, &shown));
-            }
-            let status = if failing { "FAILED" } else { "ok" };
-            let errs = if other_errors.is_empty() {
-                String::new()
-            } else {
-                format!("; {} other error(s) in the script", other_errors.len())
-            };
-            let _ =
-                writeln!(human, "file result: {status}. {passed} passed; {failed} failed{errs}");
-        }
-        Format::Json => {
-            let exps: Vec<serde_json::Value> = comp
-                .expectations
-                .iter()
-                .map(|e| {
-                    let msgs: Vec<serde_json::Value> = comp
-                        .diagnostics
-                        .iter()
-                        .filter(|d| e.line.cover(d.span) == e.line)
-                        .map(|d| report::diagnostic_json(d, &text, &comp.lines))
-                        .collect();
-                    serde_json::json!({
-                        "line": comp.lines.line_col(&text, e.line.start).line,
-                        "target": line_name(&comp, e),
-                        "animation": e.anim.and_then(|a| comp.armature.animation(a)).map(|a| a.name.clone()),
-                        "time": e.time_secs,
-                        "passed": e.passed(),
-                        "failures": msgs,
-                    })
-                })
-                .collect();
-            let errors: Vec<serde_json::Value> = other_errors
-                .iter()
-                .map(|d| report::diagnostic_json(d, &text, &comp.lines))
-                .collect();
-            json = Some(serde_json::json!({
-                "file": path.display().to_string(),
-                "passed": passed,
-                "failed": failed,
-                "expectations": exps,
-                "errors": errors,
-            }));
-        }
-    }
+    let run =
+        FileRun { path, text: &text, comp: &comp, passed, failed, entries, failures, other_errors };
+    let (human, json) = match format {
+        Format::Human => (human_report(&run, failing), None),
+        Format::Json => (String::new(), Some(json_report(&run))),
+    };
     Tested::Done { passed, failed, failing, human, json }
+}
+
+/// The human-readable report of one file: each expectation's result, the
+/// failures, and the file's result line.
+fn human_report(run: &FileRun, failing: bool) -> String {
+    use std::fmt::Write as _;
+    let FileRun { path, text, comp, passed, failed, .. } = run;
+    let mut human = String::new();
+    let _ = writeln!(
+        human,
+        "\nrunning {} expectation(s) in {}",
+        comp.expectations.len(),
+        path.display()
+    );
+    for (line, ok) in &run.entries {
+        let _ = writeln!(human, "expect {line} ... {}", if *ok { "ok" } else { "FAILED" });
+    }
+    if !run.failures.is_empty() || !run.other_errors.is_empty() {
+        let mut shown: Vec<Diagnostic> = run.failures.clone();
+        shown.extend(run.other_errors.iter().map(|d| (*d).clone()));
+        shown.sort_by_key(|d| d.span.start);
+        let _ = write!(human, "\nfailures:\n{}", report::render_plain(path, text, &shown));
+    }
+    let status = if failing { "FAILED" } else { "ok" };
+    let errs = if run.other_errors.is_empty() {
+        String::new()
+    } else {
+        format!("; {} other error(s) in the script", run.other_errors.len())
+    };
+    let _ = writeln!(human, "file result: {status}. {passed} passed; {failed} failed{errs}");
+    human
+}
+
+/// The JSON report of one file: each expectation with its failures, and the
+/// script's other errors.
+fn json_report(run: &FileRun) -> serde_json::Value {
+    let FileRun { path, text, comp, passed, failed, .. } = run;
+    let exps: Vec<serde_json::Value> = comp
+        .expectations
+        .iter()
+        .map(|e| {
+            let msgs: Vec<serde_json::Value> = comp
+                .diagnostics
+                .iter()
+                .filter(|d| e.line.cover(d.span) == e.line)
+                .map(|d| report::diagnostic_json(d, text, &comp.lines))
+                .collect();
+            serde_json::json!({
+                "line": comp.lines.line_col(text, e.line.start).line,
+                "target": line_name(comp, e),
+                "animation": e.anim.and_then(|a| comp.armature.animation(a)).map(|a| a.name.clone()),
+                "time": e.time_secs,
+                "passed": e.passed(),
+                "failures": msgs,
+            })
+        })
+        .collect();
+    let errors: Vec<serde_json::Value> =
+        run.other_errors.iter().map(|d| report::diagnostic_json(d, text, &comp.lines)).collect();
+    serde_json::json!({
+        "file": path.display().to_string(),
+        "passed": passed,
+        "failed": failed,
+        "expectations": exps,
+        "errors": errors,
+    })
 }
 
 /// Counts and per-line results (`file:line target at …`) of a file's

@@ -50,7 +50,7 @@ fn layer(module: &str) -> Option<usize> {
 
 /// The source with comments and the contents of string and character
 /// literals blanked (newlines kept), so only code remains.
-fn code_only(src: &str) -> String {
+pub(super) fn code_only(src: &str) -> String {
     let b: Vec<char> = src.chars().collect();
     let mut out = String::with_capacity(src.len());
     let mut i = 0;
@@ -315,7 +315,7 @@ fn module_path(rel: &Path) -> Vec<String> {
     parts
 }
 
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+pub(super) fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     for e in std::fs::read_dir(dir).unwrap() {
         let p = e.unwrap().path();
         if p.is_dir() {

@@ -19,6 +19,7 @@ mod events;
 mod examples;
 mod expect;
 mod fixtures;
+mod function_length;
 mod geometry;
 mod golden;
 mod grammar;

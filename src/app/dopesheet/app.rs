@@ -109,65 +109,11 @@ impl SkelpadApp {
 
     /// A key drag: starts, follows or ends the move of its keys.
     fn dopesheet_drag(&mut self, ctx: &egui::Context, anim: AnimId, out: &DopeOutput) {
-        let comp = &self.doc.analysis.comp;
-        if let Some((tl, key)) = out.drag_start {
-            let from = comp
-                .sources
-                .timelines
-                .get(tl)
-                .and_then(|t| comp.sources.keys_of(t).get(key).map(|k| k.frame));
-            if let Some(from) = from {
-                self.playback.playing = false;
-                drag::mark_undo_point(ctx, &self.doc.text);
-                // A selected key drags the whole selection with it.
-                let sel = &self.dopesheet.selected;
-                let keys = if sel.len() > 1 && sel.contains(&(tl, key)) {
-                    sel.clone()
-                } else {
-                    vec![(tl, key)]
-                };
-                self.key_drag = Some(KeyDrag {
-                    keys,
-                    base_text: self.doc.text.clone(),
-                    base: Box::new(comp.clone()),
-                    anim,
-                    timeline: tl,
-                    key,
-                    from,
-                    last: from,
-                    changed: false,
-                });
-            }
+        if let Some(key) = out.drag_start {
+            self.start_key_drag(ctx, anim, key);
         }
-        if let (Some(df), Some(kd)) = (out.drag_to, self.key_drag.as_mut()) {
-            let to = if df == 0.0 { kd.from } else { (kd.from + df).round() };
-            if to != kd.last {
-                kd.last = to;
-                let moved = if kd.keys.len() > 1 {
-                    dopesheet::move_keys(&kd.base_text, &kd.base, kd.anim, &kd.keys, df)
-                } else {
-                    dopesheet::move_key(&kd.base_text, &kd.base, kd.anim, kd.timeline, kd.key, to)
-                        .map(|edits| write_back::apply(&kd.base_text, &edits))
-                };
-                match moved {
-                    Ok(text) => {
-                        if text != self.doc.text {
-                            self.editor.follow_replacement(ctx, &self.doc.text, &text);
-                            self.doc.text = text;
-                            self.doc.sync();
-                            kd.changed = kd.base_text != self.doc.text;
-                            ctx.request_repaint();
-                        }
-                        let n = kd.keys.len();
-                        let what = if n > 1 { format!("{n} keys") } else { "Key".into() };
-                        self.status = Some((
-                            format!("{what} to frame {}", write_back::format_number(to)),
-                            false,
-                        ));
-                    }
-                    Err(why) => self.say(format!("Not moved: {why}"), true),
-                }
-            }
+        if let Some(df) = out.drag_to {
+            self.follow_key_drag(ctx, df);
         }
         // The drag ends when its key says so, or when the button is up
         // (its row may have been collapsed or scrolled away).
@@ -189,6 +135,71 @@ impl SkelpadApp {
                 format!("Moved a key to frame {}", write_back::format_number(kd.last))
             };
             self.say(done, false);
+        }
+    }
+
+    /// Starts the drag of key `key` of timeline `tl` (with the selection, if
+    /// the key is in it).
+    fn start_key_drag(&mut self, ctx: &egui::Context, anim: AnimId, (tl, key): (usize, usize)) {
+        let comp = &self.doc.analysis.comp;
+        let from = comp
+            .sources
+            .timelines
+            .get(tl)
+            .and_then(|t| comp.sources.keys_of(t).get(key).map(|k| k.frame));
+        if let Some(from) = from {
+            self.playback.playing = false;
+            drag::mark_undo_point(ctx, &self.doc.text);
+            // A selected key drags the whole selection with it.
+            let sel = &self.dopesheet.selected;
+            let keys = if sel.len() > 1 && sel.contains(&(tl, key)) {
+                sel.clone()
+            } else {
+                vec![(tl, key)]
+            };
+            self.key_drag = Some(KeyDrag {
+                keys,
+                base_text: self.doc.text.clone(),
+                base: Box::new(comp.clone()),
+                anim,
+                timeline: tl,
+                key,
+                from,
+                last: from,
+                changed: false,
+            });
+        }
+    }
+
+    /// Moves the dragged keys `df` frames from where they started (whole
+    /// frames), rewriting the text the drag started from.
+    fn follow_key_drag(&mut self, ctx: &egui::Context, df: f64) {
+        let Some(kd) = self.key_drag.as_mut() else { return };
+        let to = if df == 0.0 { kd.from } else { (kd.from + df).round() };
+        if to != kd.last {
+            kd.last = to;
+            let moved = if kd.keys.len() > 1 {
+                dopesheet::move_keys(&kd.base_text, &kd.base, kd.anim, &kd.keys, df)
+            } else {
+                dopesheet::move_key(&kd.base_text, &kd.base, kd.anim, kd.timeline, kd.key, to)
+                    .map(|edits| write_back::apply(&kd.base_text, &edits))
+            };
+            match moved {
+                Ok(text) => {
+                    if text != self.doc.text {
+                        self.editor.follow_replacement(ctx, &self.doc.text, &text);
+                        self.doc.text = text;
+                        self.doc.sync();
+                        kd.changed = kd.base_text != self.doc.text;
+                        ctx.request_repaint();
+                    }
+                    let n = kd.keys.len();
+                    let what = if n > 1 { format!("{n} keys") } else { "Key".into() };
+                    self.status =
+                        Some((format!("{what} to frame {}", write_back::format_number(to)), false));
+                }
+                Err(why) => self.say(format!("Not moved: {why}"), true),
+            }
         }
     }
 }

@@ -72,56 +72,61 @@ pub fn hover(text: &str, comp: &Compilation, offset: u32) -> Option<(String, Spa
             };
             Some((text, span))
         }
-        Role::Number => {
-            if let Some(t) = src.timelines.iter().find(|t| t.line.contains(span.start)) {
-                let keys: Vec<String> = src
-                    .keys_of(t)
-                    .iter()
-                    .filter(|k| k.span == span)
-                    .map(|k| {
-                        format!(
-                            "frame {} ({} s): {}",
-                            num(k.frame),
-                            num(k.time_secs),
-                            k.value.map_or_else(|| tok.to_string(), num)
-                        )
-                    })
-                    .collect();
-                if keys.is_empty() {
-                    return None;
-                }
-                let head =
-                    format!("a key of {} of {}", prop_name(t.prop), target_label(comp, t.target));
-                return Some((format!("{head}\n\n{}", keys.join("  \n")), span));
-            }
-            Some((format!("number `{tok}`"), span))
-        }
-        Role::Color => {
-            let lit = token::color(tok.trim_start_matches(['f', 's']))?;
-            let c = lit.to_color_exact();
-            let which = if tok.starts_with('f') {
-                "fill color"
-            } else if tok.starts_with('s') {
-                "stroke color"
-            } else {
-                "color"
-            };
-            Some((
-                format!(
-                    "{which} `{tok}`: RGBA {} {} {} {} (red {}, green {}, blue {})",
-                    num(c.r),
-                    num(c.g),
-                    num(c.b),
-                    num(c.a),
-                    lit.rgb[0],
-                    lit.rgb[1],
-                    lit.rgb[2]
-                ),
-                span,
-            ))
-        }
+        Role::Number => Some((number_hover(comp, tok, span)?, span)),
+        Role::Color => Some((color_hover(tok)?, span)),
         _ => None,
     }
+}
+
+/// Markdown for a number: the keys it sets in a timeline (none: no hover),
+/// or the plain number outside timelines.
+fn number_hover(comp: &Compilation, tok: &str, span: Span) -> Option<String> {
+    let src = &comp.sources;
+    let Some(t) = src.timelines.iter().find(|t| t.line.contains(span.start)) else {
+        return Some(format!("number `{tok}`"));
+    };
+    let keys: Vec<String> = src
+        .keys_of(t)
+        .iter()
+        .filter(|k| k.span == span)
+        .map(|k| {
+            format!(
+                "frame {} ({} s): {}",
+                num(k.frame),
+                num(k.time_secs),
+                k.value.map_or_else(|| tok.to_string(), num)
+            )
+        })
+        .collect();
+    if keys.is_empty() {
+        return None;
+    }
+    let head = format!("a key of {} of {}", prop_name(t.prop), target_label(comp, t.target));
+    Some(format!("{head}\n\n{}", keys.join("  \n")))
+}
+
+/// Markdown for a color literal (`#rgb`, or a shape's `f#…`/`s#…`): its
+/// RGBA components.
+fn color_hover(tok: &str) -> Option<String> {
+    let lit = token::color(tok.trim_start_matches(['f', 's']))?;
+    let c = lit.to_color_exact();
+    let which = if tok.starts_with('f') {
+        "fill color"
+    } else if tok.starts_with('s') {
+        "stroke color"
+    } else {
+        "color"
+    };
+    Some(format!(
+        "{which} `{tok}`: RGBA {} {} {} {} (red {}, green {}, blue {})",
+        num(c.r),
+        num(c.g),
+        num(c.b),
+        num(c.a),
+        lit.rgb[0],
+        lit.rgb[1],
+        lit.rgb[2]
+    ))
 }
 
 /// Markdown for an event's name: the frames (and payloads) it fires at in

@@ -59,85 +59,12 @@ pub fn bake(arm: &Armature) -> Result<Option<Armature>, String> {
     }
     let sk = &*arm.skeleton;
     let n = sk.slots.len();
-    let in_range = |o: &[SlotId]| o.iter().copied().filter(|s| s.index() < n).collect::<Vec<_>>();
-    let setup_order = in_range(&sk.draw_order);
-    // Places each slot takes, in any order.
-    let mut places: Vec<Vec<usize>> = vec![Vec::new(); n];
-    let note = |order: &[SlotId], places: &mut Vec<Vec<usize>>| {
-        for (p, s) in order.iter().enumerate() {
-            if let Some(list) = places.get_mut(s.index())
-                && !list.contains(&p)
-            {
-                list.push(p);
-            }
-        }
-    };
-    note(&setup_order, &mut places);
-    for anim in &arm.animations {
-        for k in &anim.draw_order {
-            note(&in_range(&k.value), &mut places);
-        }
-    }
-    let extra: usize = places.iter().map(|p| p.len().saturating_sub(1)).sum();
-    if extra > MAX_EXTRA_SLOTS {
-        return Err(format!(
-            "the animated draw order would need {extra} more slots (at most {MAX_EXTRA_SLOTS}); the skeleton's order is kept"
-        ));
-    }
+    let setup_order = in_range(&sk.draw_order, n);
+    let places = slot_places(arm, &setup_order)?;
     let setup_place = |s: usize| setup_order.iter().position(|x| x.index() == s);
-    for (s, list) in places.iter_mut().enumerate() {
-        list.sort_unstable();
-        // The slot itself stands at its setup place (or its first one).
-        if let Some(p0) = setup_place(s)
-            && let Some(i) = list.iter().position(|&p| p == p0)
-        {
-            list.swap(0, i);
-        }
-    }
-
-    // The copies: (slot, place) → new slot id. Copy 0 of each slot is the slot.
     let mut out = sk.clone();
-    let mut taken: HashSet<String> = sk.slots.iter().map(|s| s.name.clone()).collect();
-    let mut copy_of: HashMap<(usize, usize), SlotId> = HashMap::new();
-    let mut copies: Vec<Vec<(usize, SlotId)>> = vec![Vec::new(); n];
-    for (s, list) in places.iter().enumerate() {
-        for (i, &p) in list.iter().enumerate() {
-            let id = if i == 0 {
-                SlotId::from_index(s)
-            } else {
-                let base = format!("{}_z{p}", sk.slots[s].name);
-                let name = unique(base, &mut taken);
-                out.slots.push(Slot { name, ..sk.slots[s].clone() });
-                SlotId::from_index(out.slots.len() - 1)
-            };
-            copy_of.insert((s, p), id);
-            copies[s].push((p, id));
-        }
-    }
-    // The copies' attachments, in every skin: (attachment, copy) → new id.
-    let mut att_of: HashMap<(usize, SlotId), AttachmentId> = HashMap::new();
-    for (a, name) in sk.attachments.iter().enumerate() {
-        let s = name.slot.index();
-        for &(_, c) in copies.get(s).map_or(&[][..], |v| &v[..]) {
-            let id = if c.index() == s {
-                AttachmentId::from_index(a)
-            } else {
-                out.attachments.push(AttachmentSlotName { slot: c, name: name.name.clone() });
-                let new = AttachmentId::from_index(out.attachments.len() - 1);
-                let entry = out.contents.get(a).cloned();
-                out.contents.push(entry.unwrap_or_else(crate::model::Attachment::none));
-                // (The new id is past every other: each list stays sorted.)
-                let old = AttachmentId::from_index(a);
-                for skin in &mut out.skins {
-                    if let Some(r) = skin.replacement(old).cloned() {
-                        skin.replaced.push((new, r));
-                    }
-                }
-                new
-            };
-            att_of.insert((a, c), id);
-        }
-    }
+    let copies = copy_slots(sk, &places, &mut out);
+    let att_of = copy_attachments(sk, &copies, &mut out);
     let map_att =
         |a: Option<AttachmentId>, c: SlotId| a.and_then(|a| att_of.get(&(a.index(), c)).copied());
     // Setup: a copy shows the slot's attachment only at the slot's setup place.
@@ -171,6 +98,109 @@ pub fn bake(arm: &Armature) -> Result<Option<Armature>, String> {
         )?));
     }
     Ok(Some(Armature { skeleton: Arc::new(out), animations }))
+}
+
+/// The slots of an order that exist (of `n`).
+fn in_range(order: &[SlotId], n: usize) -> Vec<SlotId> {
+    order.iter().copied().filter(|s| s.index() < n).collect()
+}
+
+/// The places each slot takes in any draw order the armature uses, sorted,
+/// its setup place (where the slot itself stands) first; an error if the
+/// copies would be too many.
+fn slot_places(arm: &Armature, setup_order: &[SlotId]) -> Result<Vec<Vec<usize>>, String> {
+    let n = arm.skeleton.slots.len();
+    let mut places: Vec<Vec<usize>> = vec![Vec::new(); n];
+    let note = |order: &[SlotId], places: &mut Vec<Vec<usize>>| {
+        for (p, s) in order.iter().enumerate() {
+            if let Some(list) = places.get_mut(s.index())
+                && !list.contains(&p)
+            {
+                list.push(p);
+            }
+        }
+    };
+    note(setup_order, &mut places);
+    for anim in &arm.animations {
+        for k in &anim.draw_order {
+            note(&in_range(&k.value, n), &mut places);
+        }
+    }
+    let extra: usize = places.iter().map(|p| p.len().saturating_sub(1)).sum();
+    if extra > MAX_EXTRA_SLOTS {
+        return Err(format!(
+            "the animated draw order would need {extra} more slots (at most {MAX_EXTRA_SLOTS}); the skeleton's order is kept"
+        ));
+    }
+    let setup_place = |s: usize| setup_order.iter().position(|x| x.index() == s);
+    for (s, list) in places.iter_mut().enumerate() {
+        list.sort_unstable();
+        // The slot itself stands at its setup place (or its first one).
+        if let Some(p0) = setup_place(s)
+            && let Some(i) = list.iter().position(|&p| p == p0)
+        {
+            list.swap(0, i);
+        }
+    }
+    Ok(places)
+}
+
+/// Adds to `out` a slot per place of each slot but its first (copy 0 is
+/// the slot itself); returns each slot's copies as (place, slot).
+fn copy_slots(
+    sk: &Skeleton,
+    places: &[Vec<usize>],
+    out: &mut Skeleton,
+) -> Vec<Vec<(usize, SlotId)>> {
+    let mut taken: HashSet<String> = sk.slots.iter().map(|s| s.name.clone()).collect();
+    let mut copies: Vec<Vec<(usize, SlotId)>> = vec![Vec::new(); places.len()];
+    for (s, list) in places.iter().enumerate() {
+        for (i, &p) in list.iter().enumerate() {
+            let id = if i == 0 {
+                SlotId::from_index(s)
+            } else {
+                let base = format!("{}_z{p}", sk.slots[s].name);
+                let name = unique(base, &mut taken);
+                out.slots.push(Slot { name, ..sk.slots[s].clone() });
+                SlotId::from_index(out.slots.len() - 1)
+            };
+            copies[s].push((p, id));
+        }
+    }
+    copies
+}
+
+/// Adds to `out` the copies' attachments, in every skin; returns
+/// (attachment, copy) → the copy's attachment.
+fn copy_attachments(
+    sk: &Skeleton,
+    copies: &[Vec<(usize, SlotId)>],
+    out: &mut Skeleton,
+) -> HashMap<(usize, SlotId), AttachmentId> {
+    let mut att_of: HashMap<(usize, SlotId), AttachmentId> = HashMap::new();
+    for (a, name) in sk.attachments.iter().enumerate() {
+        let s = name.slot.index();
+        for &(_, c) in copies.get(s).map_or(&[][..], |v| &v[..]) {
+            let id = if c.index() == s {
+                AttachmentId::from_index(a)
+            } else {
+                out.attachments.push(AttachmentSlotName { slot: c, name: name.name.clone() });
+                let new = AttachmentId::from_index(out.attachments.len() - 1);
+                let entry = out.contents.get(a).cloned();
+                out.contents.push(entry.unwrap_or_else(crate::model::Attachment::none));
+                // (The new id is past every other: each list stays sorted.)
+                let old = AttachmentId::from_index(a);
+                for skin in &mut out.skins {
+                    if let Some(r) = skin.replacement(old).cloned() {
+                        skin.replaced.push((new, r));
+                    }
+                }
+                new
+            };
+            att_of.insert((a, c), id);
+        }
+    }
+    att_of
 }
 
 fn bake_animation(

@@ -134,81 +134,108 @@ fn draw_band(mut pixmap: tiny_skia::PixmapMut<'_>, list: &DrawList, view: &View)
             .unwrap_or(&[]);
         if is_safe && !loops.is_empty() {
             // The item's outline loops: same coverage, far fewer edges.
-            let mut open = false;
-            for &i in loops {
-                match (i, at(i)) {
-                    (CONTOUR_END, _) => {
-                        if open {
-                            builder.close();
-                        }
-                        open = false;
-                    }
-                    (_, Some(p)) if !open => {
-                        builder.move_to(p[0], p[1]);
-                        open = true;
-                    }
-                    (_, Some(p)) => builder.line_to(p[0], p[1]),
-                    (_, None) => {}
-                }
-            }
+            trace_loops(&mut builder, loops, at);
         } else {
-            for t in list
+            let tris = list
                 .indices
                 .get(item.indices.start as usize..item.indices.end as usize)
-                .unwrap_or(&[])
-                .chunks_exact(3)
-            {
-                let (Some(a), Some(b), Some(c)) = (at(t[0]), at(t[1]), at(t[2])) else { continue };
-                let cross = (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0]);
-                if cross.is_nan() || cross.abs() <= 1e-9 {
-                    continue;
-                }
-                // Every triangle wound the same way, so that they add up.
-                let tri = if cross < 0.0 { [a, c, b] } else { [a, b, c] };
-                if is_safe {
-                    builder.move_to(tri[0][0], tri[0][1]);
-                    builder.line_to(tri[1][0], tri[1][1]);
-                    builder.line_to(tri[2][0], tri[2][1]);
-                    builder.close();
-                } else {
-                    push_triangle(&mut builder, tri, &clip);
-                }
-            }
+                .unwrap_or(&[]);
+            let clip = if is_safe { None } else { Some(&clip) };
+            trace_triangles(&mut builder, tris, at, clip);
         }
         let Some(path) = std::mem::take(&mut builder).finish() else { continue };
-        match &item.texture {
-            None => {
-                if let Some(c) = color(item.color) {
-                    let paint = Paint {
-                        shader: Shader::SolidColor(c),
-                        anti_alias: true,
-                        ..Paint::default()
-                    };
-                    pixmap.fill_path(&path, &paint, FillRule::Winding, Transform::identity(), None);
+        fill_item(&mut pixmap, &path, list, item, view, &mut tinted);
+        builder = path.clear();
+    }
+}
+
+/// Adds the loops of an outline (vertex indices, each loop ended by
+/// [`CONTOUR_END`]) to the path; `at` gives a vertex's pixel position.
+fn trace_loops(builder: &mut PathBuilder, loops: &[u32], at: impl Fn(u32) -> Option<[f32; 2]>) {
+    let mut open = false;
+    for &i in loops {
+        match (i, at(i)) {
+            (CONTOUR_END, _) => {
+                if open {
+                    builder.close();
                 }
+                open = false;
             }
-            Some(img) => {
-                if let Some(transform) = texture_transform(list, item, img, view) {
-                    let rgb =
-                        [0, 1, 2].map(|i| (item.color[i].clamp(0.0, 1.0) * 255.0).round() as u8);
-                    let source = if rgb == [255; 3] {
-                        img.pixmap()
-                    } else {
-                        tinted.entry((img.id, rgb)).or_insert_with(|| tint(img.pixmap(), rgb))
-                    };
-                    let shader = Pattern::new(
-                        source.as_ref(),
-                        SpreadMode::Pad,
-                        FilterQuality::Bilinear,
-                        item.color[3],
-                        transform,
-                    );
-                    let paint = Paint { shader, anti_alias: true, ..Paint::default() };
-                    pixmap.fill_path(&path, &paint, FillRule::Winding, Transform::identity(), None);
-                }
+            (_, Some(p)) if !open => {
+                builder.move_to(p[0], p[1]);
+                open = true;
+            }
+            (_, Some(p)) => builder.line_to(p[0], p[1]),
+            (_, None) => {}
+        }
+    }
+}
+
+/// Adds triangles (vertex indices, three by three) to the path, every one
+/// wound the same way so that they add up, each clipped to `clip` if given;
+/// `at` gives a vertex's pixel position.
+fn trace_triangles(
+    builder: &mut PathBuilder,
+    indices: &[u32],
+    at: impl Fn(u32) -> Option<[f32; 2]>,
+    clip: Option<&[f32; 4]>,
+) {
+    for t in indices.chunks_exact(3) {
+        let (Some(a), Some(b), Some(c)) = (at(t[0]), at(t[1]), at(t[2])) else { continue };
+        let cross = (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0]);
+        if cross.is_nan() || cross.abs() <= 1e-9 {
+            continue;
+        }
+        let tri = if cross < 0.0 { [a, c, b] } else { [a, b, c] };
+        match clip {
+            None => {
+                builder.move_to(tri[0][0], tri[0][1]);
+                builder.line_to(tri[1][0], tri[1][1]);
+                builder.line_to(tri[2][0], tri[2][1]);
+                builder.close();
+            }
+            Some(clip) => push_triangle(builder, tri, clip),
+        }
+    }
+}
+
+/// Fills an item's path with its color, or with its texture tinted
+/// (tinted copies are kept in `tinted`, made once per render).
+fn fill_item(
+    pixmap: &mut tiny_skia::PixmapMut<'_>,
+    path: &tiny_skia::Path,
+    list: &DrawList,
+    item: &DrawItem,
+    view: &View,
+    tinted: &mut HashMap<(u64, [u8; 3]), Pixmap>,
+) {
+    match &item.texture {
+        None => {
+            if let Some(c) = color(item.color) {
+                let paint =
+                    Paint { shader: Shader::SolidColor(c), anti_alias: true, ..Paint::default() };
+                pixmap.fill_path(path, &paint, FillRule::Winding, Transform::identity(), None);
             }
         }
-        builder = path.clear();
+        Some(img) => {
+            if let Some(transform) = texture_transform(list, item, img, view) {
+                let rgb = [0, 1, 2].map(|i| (item.color[i].clamp(0.0, 1.0) * 255.0).round() as u8);
+                let source = if rgb == [255; 3] {
+                    img.pixmap()
+                } else {
+                    tinted.entry((img.id, rgb)).or_insert_with(|| tint(img.pixmap(), rgb))
+                };
+                let shader = Pattern::new(
+                    source.as_ref(),
+                    SpreadMode::Pad,
+                    FilterQuality::Bilinear,
+                    item.color[3],
+                    transform,
+                );
+                let paint = Paint { shader, anti_alias: true, ..Paint::default() };
+                pixmap.fill_path(path, &paint, FillRule::Winding, Transform::identity(), None);
+            }
+        }
     }
 }
 

@@ -63,7 +63,7 @@ pub use images::{ImageStore, SpriteImage};
 pub use view::{Bounds, View};
 
 use crate::model::{
-    Affine, Armature, AttachmentId, AttachmentKind, BoneId, Color, Skeleton, SlotId,
+    Affine, Armature, AttachmentId, AttachmentKind, BoneId, Color, ShapeStyle, Skeleton, SlotId,
 };
 use crate::runtime::Pose;
 use cache::{Op, TessCache};
@@ -479,7 +479,8 @@ pub fn build_draw_list_into(
         let Some(bone_pose) = pose.bones.get(slot.bone.index()) else { continue };
         let tint = pose.slots.get(slot_id.index()).map_or(Color::WHITE, |s| s.color);
         let m = bone_pose.world * att.transform.matrix();
-        add_attachment(list, cache, pose, slot_id, slot.bone, att_id, &att.kind, &m, tint, options);
+        let at = Placed { slot: slot_id, bone: slot.bone, att_id, m, tint };
+        add_attachment(list, cache, pose, &at, &att.kind, options);
     }
     if options.bones {
         add_overlay(list, sk, pose, options);
@@ -503,35 +504,38 @@ pub fn build_attachment(
     let Some(bone) = skeleton.slots.get(slot.index()).map(|s| s.bone) else { return list };
     let Some(att) = skeleton.attachment(pose.skin, attachment) else { return list };
     cache.tess.begin_build();
-    add_attachment(
-        &mut list,
-        cache,
-        pose,
-        slot,
-        bone,
-        attachment,
-        &att.kind,
-        &Affine::IDENTITY,
-        Color::WHITE,
-        options,
-    );
+    let at = Placed { slot, bone, att_id: attachment, m: Affine::IDENTITY, tint: Color::WHITE };
+    add_attachment(&mut list, cache, pose, &at, &att.kind, options);
     cache.tess.end_build();
     list
 }
 
-#[allow(clippy::too_many_arguments)]
+/// Where an attachment is drawn: its slot, bone and id, its transform to
+/// the world and the slot's tint.
+struct Placed {
+    slot: SlotId,
+    bone: BoneId,
+    att_id: AttachmentId,
+    m: Affine,
+    tint: Color,
+}
+
+impl Placed {
+    /// The head of the items it draws as `part` in `color`.
+    fn head(&self, part: Part, color: [f32; 4]) -> ItemHead {
+        ItemHead { part, slot: Some(self.slot), bone: self.bone, color }
+    }
+}
+
 fn add_attachment(
     list: &mut DrawList,
     cache: &mut RenderCache,
     pose: &Pose,
-    slot: SlotId,
-    bone: BoneId,
-    att_id: AttachmentId,
+    at: &Placed,
     kind: &AttachmentKind,
-    m: &Affine,
-    tint: Color,
     options: &DrawOptions,
 ) {
+    let (slot, att_id) = (at.slot, at.att_id);
     match kind {
         AttachmentKind::None => {}
         AttachmentKind::Sprite { image, pivot } => {
@@ -544,116 +548,130 @@ fn add_attachment(
                 return;
             };
             match cache.images.get(name) {
-                Ok(img) => add_sprite(
-                    list,
-                    img,
-                    *pivot,
-                    m,
-                    ItemHead { part: Part::Sprite, slot: Some(slot), bone, color: rgba(tint) },
-                ),
+                Ok(img) => {
+                    add_sprite(list, img, *pivot, &at.m, at.head(Part::Sprite, rgba(at.tint)))
+                }
                 Err(msg) => list.warn(slot, att_id, msg),
             }
         }
-        AttachmentKind::Mesh(mesh) => {
-            let Some(name) = &mesh.image else {
-                list.warn(slot, att_id, "mesh attachment names no image; nothing drawn".into());
-                return;
-            };
-            let img = match cache.images.get(name) {
-                Ok(img) => img,
-                Err(msg) => return list.warn(slot, att_id, msg),
-            };
-            // SkelForm meshes follow their binds; others the slot's bone.
-            let pts: Vec<(f64, f64)> = if pose.skf.is_empty() {
-                mesh.vertices.iter().map(|v| m.apply(v.x, v.y)).collect()
-            } else {
-                crate::runtime::skelform::mesh_vertices(pose, bone, mesh)
-            };
-            let head = ItemHead { part: Part::Sprite, slot: Some(slot), bone, color: rgba(tint) };
-            if head.color[3] <= 0.0 {
-                return;
-            }
-            // One item per triangle: each maps its texture affinely.
-            for tri in mesh.indices.chunks_exact(3) {
-                if tri.iter().any(|&i| i as usize >= pts.len() || i as usize >= mesh.vertices.len())
-                {
-                    continue;
-                }
-                let bases = list.lengths();
-                for &i in tri {
-                    let (x, y) = pts[i as usize];
-                    let v = &mesh.vertices[i as usize];
-                    list.vertices
-                        .push(Vertex { pos: [x as f32, y as f32], uv: [v.u as f32, v.v as f32] });
-                }
-                let b = bases.0;
-                list.indices.extend([b, b + 1, b + 2]);
-                list.contours.extend([b, b + 1, b + 2, CONTOUR_END]);
-                list.push_item(head, bases, Some(img.clone()));
-            }
+        AttachmentKind::Mesh(mesh) => add_mesh(list, cache, pose, at, mesh),
+        _ => add_shape(list, cache, pose, at, kind, options),
+    }
+}
+
+/// A mesh attachment: one textured triangle per triangle of the mesh.
+fn add_mesh(
+    list: &mut DrawList,
+    cache: &mut RenderCache,
+    pose: &Pose,
+    at: &Placed,
+    mesh: &crate::model::Mesh,
+) {
+    let Some(name) = &mesh.image else {
+        list.warn(at.slot, at.att_id, "mesh attachment names no image; nothing drawn".into());
+        return;
+    };
+    let img = match cache.images.get(name) {
+        Ok(img) => img,
+        Err(msg) => return list.warn(at.slot, at.att_id, msg),
+    };
+    // SkelForm meshes follow their binds; others the slot's bone.
+    let pts: Vec<(f64, f64)> = if pose.skf.is_empty() {
+        mesh.vertices.iter().map(|v| at.m.apply(v.x, v.y)).collect()
+    } else {
+        crate::runtime::skelform::mesh_vertices(pose, at.bone, mesh)
+    };
+    let head = at.head(Part::Sprite, rgba(at.tint));
+    if head.color[3] <= 0.0 {
+        return;
+    }
+    // One item per triangle: each maps its texture affinely.
+    for tri in mesh.indices.chunks_exact(3) {
+        if tri.iter().any(|&i| i as usize >= pts.len() || i as usize >= mesh.vertices.len()) {
+            continue;
         }
-        _ => {
-            let Some(style) = kind.style() else { return };
-            if !geometry::outline(&mut cache.outline, kind, bone, pose, &mut cache.rel)
-                || !cache.outline.is_finite()
-            {
-                return;
-            }
-            let simple = !matches!(kind, AttachmentKind::Path { .. });
-            let dist = geometry::distortion(m);
-            let tol = options.tolerance();
-            let fill = rgba(style.fill.tint(tint));
-            if cache.outline.closed
-                && fill[3] > 0.0
-                && dist.max_scale > 0.0
-                && m.determinant() != 0.0
-            {
-                let op = Op::fill(tolerance_for(&cache.outline, 0.0, tol / dist.max_scale), simple);
-                let mesh = cache.tess.get(&cache.outline, op, options.contours);
-                list.push_mesh(
-                    mesh,
-                    m,
-                    ItemHead { part: Part::Fill, slot: Some(slot), bone, color: fill },
-                );
-            }
-            let stroke_color = rgba(style.stroke.tint(tint));
-            let width = style.stroke_width;
-            if width > 0.0 && width.is_finite() && stroke_color[3] > 0.0 {
-                let head =
-                    ItemHead { part: Part::Stroke, slot: Some(slot), bone, color: stroke_color };
-                let mut stroke = Stroke {
-                    width: width as f32,
-                    join: style.join,
-                    cap: style.cap,
-                    miter_limit: style.miter_limit as f32,
-                };
-                match dist.similarity {
-                    Some(s) => {
-                        let s = quantize_scale(s);
-                        stroke.width = (width / s) as f32;
-                        let op = Op::stroke(
-                            &stroke,
-                            tolerance_for(&cache.outline, f64::from(stroke.width), tol / s),
-                        );
-                        let mesh = cache.tess.get(&cache.outline, op, options.contours);
-                        list.push_mesh(mesh, m, head);
-                    }
-                    None => {
-                        // Non-uniform scale or shear: the pen must stay
-                        // round in the world, so stroke the mapped outline.
-                        let linear = m.linear();
-                        cache.outline.transformed_into(&linear, &mut cache.world_outline);
-                        let op =
-                            Op::stroke(&stroke, tolerance_for(&cache.world_outline, width, tol));
-                        let mesh = cache.tess.get(&cache.world_outline, op, options.contours);
-                        list.push_mesh(
-                            mesh,
-                            &Affine::translate(m.translation().x, m.translation().y),
-                            head,
-                        );
-                    }
-                }
-            }
+        let bases = list.lengths();
+        for &i in tri {
+            let (x, y) = pts[i as usize];
+            let v = &mesh.vertices[i as usize];
+            list.vertices.push(Vertex { pos: [x as f32, y as f32], uv: [v.u as f32, v.v as f32] });
+        }
+        let b = bases.0;
+        list.indices.extend([b, b + 1, b + 2]);
+        list.contours.extend([b, b + 1, b + 2, CONTOUR_END]);
+        list.push_item(head, bases, Some(img.clone()));
+    }
+}
+
+/// A shape or path attachment: its fill, then its stroke.
+fn add_shape(
+    list: &mut DrawList,
+    cache: &mut RenderCache,
+    pose: &Pose,
+    at: &Placed,
+    kind: &AttachmentKind,
+    options: &DrawOptions,
+) {
+    let Some(style) = kind.style() else { return };
+    if !geometry::outline(&mut cache.outline, kind, at.bone, pose, &mut cache.rel)
+        || !cache.outline.is_finite()
+    {
+        return;
+    }
+    let m = &at.m;
+    let simple = !matches!(kind, AttachmentKind::Path { .. });
+    let dist = geometry::distortion(m);
+    let tol = options.tolerance();
+    let fill = rgba(style.fill.tint(at.tint));
+    if cache.outline.closed && fill[3] > 0.0 && dist.max_scale > 0.0 && m.determinant() != 0.0 {
+        let op = Op::fill(tolerance_for(&cache.outline, 0.0, tol / dist.max_scale), simple);
+        let mesh = cache.tess.get(&cache.outline, op, options.contours);
+        list.push_mesh(mesh, m, at.head(Part::Fill, fill));
+    }
+    let stroke_color = rgba(style.stroke.tint(at.tint));
+    let width = style.stroke_width;
+    if width > 0.0 && width.is_finite() && stroke_color[3] > 0.0 {
+        add_stroke(list, cache, at.head(Part::Stroke, stroke_color), style, m, options);
+    }
+}
+
+/// The stroke of the outline in `cache` in `style`, its pen round in the
+/// world under `m`.
+fn add_stroke(
+    list: &mut DrawList,
+    cache: &mut RenderCache,
+    head: ItemHead,
+    style: &ShapeStyle,
+    m: &Affine,
+    options: &DrawOptions,
+) {
+    let width = style.stroke_width;
+    let mut stroke = Stroke {
+        width: width as f32,
+        join: style.join,
+        cap: style.cap,
+        miter_limit: style.miter_limit as f32,
+    };
+    let tol = options.tolerance();
+    match geometry::distortion(m).similarity {
+        Some(s) => {
+            let s = quantize_scale(s);
+            stroke.width = (width / s) as f32;
+            let op = Op::stroke(
+                &stroke,
+                tolerance_for(&cache.outline, f64::from(stroke.width), tol / s),
+            );
+            let mesh = cache.tess.get(&cache.outline, op, options.contours);
+            list.push_mesh(mesh, m, head);
+        }
+        None => {
+            // Non-uniform scale or shear: the pen must stay round in the
+            // world, so stroke the mapped outline.
+            let linear = m.linear();
+            cache.outline.transformed_into(&linear, &mut cache.world_outline);
+            let op = Op::stroke(&stroke, tolerance_for(&cache.world_outline, width, tol));
+            let mesh = cache.tess.get(&cache.world_outline, op, options.contours);
+            list.push_mesh(mesh, &Affine::translate(m.translation().x, m.translation().y), head);
         }
     }
 }

@@ -613,6 +613,43 @@ fn curve_into(kf: &SkfKeyframe) -> Curve {
     }
 }
 
+/// The keys of a numeric element, each easing into the next as SkelForm's
+/// next key's handles say.
+fn numeric_keys(kfs: &[&SkfKeyframe], fps: f64) -> Vec<Key<f64>> {
+    kfs.iter()
+        .enumerate()
+        .map(|(i, kf)| Key {
+            time_secs: f64::from(kf.frame) / fps,
+            value: f64::from(kf.value),
+            curve: kfs.get(i + 1).map_or(Curve::LINEAR, |next| curve_into(next)),
+        })
+        .collect()
+}
+
+/// The bone property an element keys, if it is a transform's.
+fn bone_property(el: &str) -> Option<BoneProperty> {
+    match el {
+        element::POSITION_X => Some(BoneProperty::X),
+        element::POSITION_Y => Some(BoneProperty::Y),
+        element::ROTATION => Some(BoneProperty::Rotation),
+        element::SCALE_X => Some(BoneProperty::ScaleX),
+        element::SCALE_Y => Some(BoneProperty::ScaleY),
+        _ => None,
+    }
+}
+
+/// How the import's report names keys of an element it does not carry.
+fn not_carried_keys(el: &str) -> String {
+    match el {
+        "Hidden" | "Zindex" | "IkConstraint" | "IkMode" | "MimicTarget" => format!("`{el}` keys"),
+        e if e.starts_with("Pivot") => format!("`{el}` keys"),
+        e if e.starts_with("Tint") || e == element::TEXTURE || e == "Tex" => {
+            format!("`{el}` keys on a bone without a visual")
+        }
+        _ => format!("keys of unknown element `{el}`"),
+    }
+}
+
 fn import_animation(
     anim: &SkfAnimation,
     skeleton: &Skeleton,
@@ -628,30 +665,13 @@ fn import_animation(
     for kf in &anim.keyframes {
         groups.entry((kf.bone_id, kf.element.clone())).or_default().push(kf);
     }
-    let numeric = |kfs: &[&SkfKeyframe]| -> Vec<Key<f64>> {
-        kfs.iter()
-            .enumerate()
-            .map(|(i, kf)| Key {
-                time_secs: f64::from(kf.frame) / fps,
-                value: f64::from(kf.value),
-                curve: kfs.get(i + 1).map_or(Curve::LINEAR, |next| curve_into(next)),
-            })
-            .collect()
-    };
+    let numeric = |kfs: &[&SkfKeyframe]| numeric_keys(kfs, fps);
     for ((bone_id, el), kfs) in &groups {
         let bone = BoneId(*bone_id);
         if bone.index() >= skeleton.bones.len() {
             continue;
         }
-        let property = match el.as_str() {
-            element::POSITION_X => Some(BoneProperty::X),
-            element::POSITION_Y => Some(BoneProperty::Y),
-            element::ROTATION => Some(BoneProperty::Rotation),
-            element::SCALE_X => Some(BoneProperty::ScaleX),
-            element::SCALE_Y => Some(BoneProperty::ScaleY),
-            _ => None,
-        };
-        if let Some(property) = property {
+        if let Some(property) = bone_property(el) {
             out.bones.push(BoneChannel {
                 bone,
                 property,
@@ -686,17 +706,7 @@ fn import_animation(
             out.attachments.push(AttachmentChannel { slot, keys });
             continue;
         }
-        let what = match el.as_str() {
-            "Hidden" | "Zindex" | "IkConstraint" | "IkMode" | "MimicTarget" => {
-                format!("`{el}` keys")
-            }
-            e if e.starts_with("Pivot") => format!("`{el}` keys"),
-            e if e.starts_with("Tint") || e == element::TEXTURE || e == "Tex" => {
-                format!("`{el}` keys on a bone without a visual")
-            }
-            _ => format!("keys of unknown element `{el}`"),
-        };
-        *not_carried.entry(what).or_default() += kfs.len();
+        *not_carried.entry(not_carried_keys(el)).or_default() += kfs.len();
     }
     let last = anim.keyframes.iter().map(|k| k.frame).max().unwrap_or(0);
     out.duration_secs = f64::from(last) / fps;

@@ -150,27 +150,68 @@ pub fn build(
     if n < 2 {
         return Err("the path has fewer than two points".into());
     }
-    let mut vertices: Vec<(Blend, (f64, f64))> =
-        samples.iter().cloned().zip(pts.iter().copied()).collect();
-    let mut band_offsets = vec![(0.0, 0.0); n];
-    let mut triangles: Vec<[u32; 3]> = Vec::new();
     let closed = path.closed && n >= 3;
     let ccw = signed_area(&pts) >= 0.0;
     let normals: Vec<(f64, f64)> = (0..n).map(|i| vertex_normal(&pts, i, closed, ccw)).collect();
-    // A ring of vertices `side · half_width` out from the outline (inward
-    // for a negative side), with quads joining it to the outline.
-    let ring = |offsets: &[(f64, f64)],
-                vertices: &mut Vec<(Blend, (f64, f64))>,
-                band_offsets: &mut Vec<(f64, f64)>,
-                triangles: &mut Vec<[u32; 3]>|
-     -> u32 {
+    let mut mesh = Rings {
+        geometry: MeshGeometry {
+            vertices: samples.iter().cloned().zip(pts.iter().copied()).collect(),
+            band_offsets: vec![(0.0, 0.0); n],
+            triangles: Vec::new(),
+        },
+        samples: &samples,
+        pts: &pts,
+        closed,
+    };
+    if closed {
+        // The outline is kept between two bands whose vertices follow the
+        // same blends as it does, so its neighbourhood bends exactly; the
+        // fill inside the inner band may then be cut into long triangles
+        // without dragging the outline.
+        match inner_band(&pts, &normals, tolerance, half_width) {
+            Some(InnerBand { offsets, triangles: tris }) => {
+                let base = mesh.ring(&offsets);
+                let triangles = &mut mesh.geometry.triangles;
+                triangles.extend(tris.iter().map(|t| [t[0] + base, t[1] + base, t[2] + base]));
+            }
+            None => {
+                mesh.geometry.triangles.extend(
+                    ear_clip(&pts)
+                        .ok_or("its outline crosses itself, so it cannot be cut into triangles")?,
+                );
+            }
+        }
+        mesh.ring(&scaled(&normals, 1.0, half_width, false));
+    } else {
+        mesh.ring(&scaled(&normals, 1.0, half_width, false));
+        mesh.ring(&scaled(&normals, -1.0, half_width, false));
+    }
+    Ok(mesh.geometry)
+}
+
+/// A mesh being built from an outline by adding rings of vertices around it.
+struct Rings<'a> {
+    geometry: MeshGeometry,
+    /// The outline's vertices: how each moves, and where it is at setup.
+    samples: &'a [Blend],
+    pts: &'a [(f64, f64)],
+    closed: bool,
+}
+
+impl Rings<'_> {
+    /// Adds a ring of vertices at `offsets` from the outline (one per
+    /// outline vertex), with quads joining it to the outline; returns the
+    /// index of its first vertex.
+    fn ring(&mut self, offsets: &[(f64, f64)]) -> u32 {
+        let MeshGeometry { vertices, band_offsets, triangles } = &mut self.geometry;
+        let n = self.pts.len();
         let base = vertices.len() as u32;
-        for i in 0..n {
-            let off = offsets[i];
-            vertices.push((samples[i].clone(), (pts[i].0 + off.0, pts[i].1 + off.1)));
+        for (i, &off) in offsets[..n].iter().enumerate() {
+            let p = self.pts[i];
+            vertices.push((self.samples[i].clone(), (p.0 + off.0, p.1 + off.1)));
             band_offsets.push(off);
         }
-        let segs = if closed { n } else { n - 1 };
+        let segs = if self.closed { n } else { n - 1 };
         for i in 0..segs {
             let j = (i + 1) % n;
             let (a, b, c, d) = (i as u32, j as u32, base + i as u32, base + j as u32);
@@ -178,50 +219,49 @@ pub fn build(
             triangles.push([a, d, c]);
         }
         base
-    };
-    let scaled = |side: f64, w: f64, unit: bool| -> Vec<(f64, f64)> {
-        normals
-            .iter()
-            .map(|&(x, y)| {
-                let len = if unit { x.hypot(y).max(1e-12) } else { 1.0 };
-                (x / len * w * side, y / len * w * side)
-            })
-            .collect()
-    };
-    if closed {
-        // The outline is kept between two bands whose vertices follow the
-        // same blends as it does, so its neighbourhood bends exactly; the
-        // fill inside the inner band may then be cut into long triangles
-        // without dragging the outline. The inner band is as wide as fits
-        // (down to a few pixels); a shape too thin for any is cut along its
-        // outline itself.
-        let widths = [half_width, half_width / 2.0, 4.0 * tolerance, 2.0 * tolerance];
-        let inner = widths.iter().find_map(|&w| {
-            let offs = scaled(-1.0, w, true);
-            let ring_pts: Vec<(f64, f64)> =
-                (0..n).map(|i| (pts[i].0 + offs[i].0, pts[i].1 + offs[i].1)).collect();
-            let ok = signed_area(&ring_pts) * signed_area(&pts) > 0.0
-                && signed_area(&ring_pts).abs() < signed_area(&pts).abs();
-            ok.then(|| ear_clip(&ring_pts)).flatten().map(|t| (offs, t))
-        });
-        match inner {
-            Some((offs, tris)) => {
-                let base = ring(&offs, &mut vertices, &mut band_offsets, &mut triangles);
-                triangles.extend(tris.iter().map(|t| [t[0] + base, t[1] + base, t[2] + base]));
-            }
-            None => {
-                triangles.extend(
-                    ear_clip(&pts)
-                        .ok_or("its outline crosses itself, so it cannot be cut into triangles")?,
-                );
-            }
-        }
-        ring(&scaled(1.0, half_width, false), &mut vertices, &mut band_offsets, &mut triangles);
-    } else {
-        ring(&scaled(1.0, half_width, false), &mut vertices, &mut band_offsets, &mut triangles);
-        ring(&scaled(-1.0, half_width, false), &mut vertices, &mut band_offsets, &mut triangles);
     }
-    Ok(MeshGeometry { vertices, band_offsets, triangles })
+}
+
+/// The offsets `side · w` along each normal (made unit length first if
+/// `unit`; inward for a negative side).
+fn scaled(normals: &[(f64, f64)], side: f64, w: f64, unit: bool) -> Vec<(f64, f64)> {
+    normals
+        .iter()
+        .map(|&(x, y)| {
+            let len = if unit { x.hypot(y).max(1e-12) } else { 1.0 };
+            (x / len * w * side, y / len * w * side)
+        })
+        .collect()
+}
+
+/// The inner band of a closed outline.
+struct InnerBand {
+    /// Each outline vertex's offset to the band's inner ring.
+    offsets: Vec<(f64, f64)>,
+    /// The triangles that fill inside the ring (indices into it).
+    triangles: Vec<[u32; 3]>,
+}
+
+/// The inner band of a closed outline, as wide as fits
+/// (down to a few pixels); `None` for a shape too thin for any, which is
+/// then cut along its outline itself.
+fn inner_band(
+    pts: &[(f64, f64)],
+    normals: &[(f64, f64)],
+    tolerance: f64,
+    half_width: f64,
+) -> Option<InnerBand> {
+    let widths = [half_width, half_width / 2.0, 4.0 * tolerance, 2.0 * tolerance];
+    widths.iter().find_map(|&w| {
+        let offs = scaled(normals, -1.0, w, true);
+        let ring_pts: Vec<(f64, f64)> =
+            pts.iter().zip(&offs).map(|(p, o)| (p.0 + o.0, p.1 + o.1)).collect();
+        let ok = signed_area(&ring_pts) * signed_area(pts) > 0.0
+            && signed_area(&ring_pts).abs() < signed_area(pts).abs();
+        ok.then(|| ear_clip(&ring_pts))
+            .flatten()
+            .map(|triangles| InnerBand { offsets: offs, triangles })
+    })
 }
 
 fn signed_area(p: &[(f64, f64)]) -> f64 {

@@ -123,6 +123,35 @@ pub fn read_skf(bytes: &[u8]) -> Result<SkfFile, ReadError> {
         .map_err(|e| fail(format!("armature.json is not UTF-8: {e}")))?;
     let armature = parse_armature(&json)?;
     let mut problems = validate(&armature);
+    let Atlases { sizes: atlas_sizes, png: atlas_png } =
+        read_atlases(&mut zip, &armature, &mut problems)?;
+    check_textures_fit(&armature, &atlas_sizes, &mut problems);
+    let editor_json = read_editor_json(&mut zip, &armature, &mut problems)?;
+    if problems.is_empty() {
+        Ok(SkfFile { armature, json, files, atlas_sizes, atlas_png, editor_json })
+    } else {
+        Err(ReadError { problems })
+    }
+}
+
+/// The zip a `.skf` is.
+type Zip<'a> = zip::ZipArchive<std::io::Cursor<&'a [u8]>>;
+
+/// The atlases of a `.skf` that read well, in order.
+struct Atlases {
+    /// Each one's size in pixels.
+    sizes: Vec<(u32, u32)>,
+    /// Each one's PNG file.
+    png: Vec<Vec<u8>>,
+}
+
+/// The atlases' PNG files and their sizes (those that read well, in order);
+/// what is wrong with the others goes to `problems`.
+fn read_atlases(
+    zip: &mut Zip,
+    armature: &SkfArmature,
+    problems: &mut Vec<String>,
+) -> Result<Atlases, ReadError> {
     let mut atlas_sizes = Vec::new();
     let mut atlas_png = Vec::new();
     for (i, atlas) in armature.atlases.iter().enumerate() {
@@ -131,35 +160,41 @@ pub fn read_skf(bytes: &[u8]) -> Result<SkfFile, ReadError> {
             problems.push(format!("{at}: {why}"));
             continue;
         }
-        match read_entry(&mut zip, &atlas.filename)? {
-            None => problems.push(format!("{at}: no such file in the zip")),
-            Some(png_bytes) => {
-                match image::ImageReader::with_format(
-                    std::io::Cursor::new(&png_bytes),
-                    image::ImageFormat::Png,
-                )
-                .into_dimensions()
-                {
-                    Err(e) => problems.push(format!("{at}: not a PNG: {e}")),
-                    Ok((w, h)) if w > MAX_ATLAS_SIDE || h > MAX_ATLAS_SIDE => {
-                        problems.push(format!(
-                            "{at}: the image is {w}×{h}, larger than {MAX_ATLAS_SIDE} pixels a side"
-                        ))
-                    }
-                    Ok((w, h)) => {
-                        if (w, h) != (atlas.size.x, atlas.size.y) {
-                            problems.push(format!(
-                                "{at}: the image is {w}×{h}, the file says {}×{}",
-                                atlas.size.x, atlas.size.y
-                            ));
-                        }
-                        atlas_sizes.push((w, h));
-                        atlas_png.push(png_bytes);
-                    }
+        let Some(png_bytes) = read_entry(zip, &atlas.filename)? else {
+            problems.push(format!("{at}: no such file in the zip"));
+            continue;
+        };
+        match image::ImageReader::with_format(
+            std::io::Cursor::new(&png_bytes),
+            image::ImageFormat::Png,
+        )
+        .into_dimensions()
+        {
+            Err(e) => problems.push(format!("{at}: not a PNG: {e}")),
+            Ok((w, h)) if w > MAX_ATLAS_SIDE || h > MAX_ATLAS_SIDE => problems.push(format!(
+                "{at}: the image is {w}×{h}, larger than {MAX_ATLAS_SIDE} pixels a side"
+            )),
+            Ok((w, h)) => {
+                if (w, h) != (atlas.size.x, atlas.size.y) {
+                    problems.push(format!(
+                        "{at}: the image is {w}×{h}, the file says {}×{}",
+                        atlas.size.x, atlas.size.y
+                    ));
                 }
+                atlas_sizes.push((w, h));
+                atlas_png.push(png_bytes);
             }
         }
     }
+    Ok(Atlases { sizes: atlas_sizes, png: atlas_png })
+}
+
+/// Every style's texture must lie inside its atlas.
+fn check_textures_fit(
+    armature: &SkfArmature,
+    atlas_sizes: &[(u32, u32)],
+    problems: &mut Vec<String>,
+) {
     for (s, style) in armature.styles.iter().enumerate() {
         for (t, tex) in style.textures.iter().enumerate() {
             let Some(&(w, h)) = position(tex.atlas_idx).and_then(|a| atlas_sizes.get(a)) else {
@@ -173,38 +208,39 @@ pub fn read_skf(bytes: &[u8]) -> Result<SkfFile, ReadError> {
             }
         }
     }
-    let editor_json = match read_entry(&mut zip, "editor.json")? {
-        None => None,
-        Some(b) => {
-            let text =
-                String::from_utf8(b).map_err(|e| fail(format!("editor.json is not UTF-8: {e}")))?;
-            match serde_json::from_str::<serde_json::Value>(&text) {
-                Err(e) => problems.push(format!("editor.json:{}:{}: {e}", e.line(), e.column())),
-                Ok(v) => {
-                    let n = v.get("bones").and_then(|b| b.as_array()).map_or(0, |b| b.len());
-                    if n != armature.bones.len() {
-                        problems.push(format!(
-                            "editor.json: {n} bones for an armature of {}",
-                            armature.bones.len()
-                        ));
-                    }
-                    let s = v.get("styles").and_then(|b| b.as_array()).map_or(0, |b| b.len());
-                    if s != armature.styles.len() {
-                        problems.push(format!(
-                            "editor.json: {s} styles for an armature of {}",
-                            armature.styles.len()
-                        ));
-                    }
-                }
-            }
-            Some(text)
-        }
+}
+
+/// The text of `editor.json`, if there is one; it must be JSON with as many
+/// bones and styles as the armature.
+fn read_editor_json(
+    zip: &mut Zip,
+    armature: &SkfArmature,
+    problems: &mut Vec<String>,
+) -> Result<Option<String>, ReadError> {
+    let Some(b) = read_entry(zip, "editor.json")? else {
+        return Ok(None);
     };
-    if problems.is_empty() {
-        Ok(SkfFile { armature, json, files, atlas_sizes, atlas_png, editor_json })
-    } else {
-        Err(ReadError { problems })
+    let text = String::from_utf8(b).map_err(|e| fail(format!("editor.json is not UTF-8: {e}")))?;
+    match serde_json::from_str::<serde_json::Value>(&text) {
+        Err(e) => problems.push(format!("editor.json:{}:{}: {e}", e.line(), e.column())),
+        Ok(v) => {
+            let n = v.get("bones").and_then(|b| b.as_array()).map_or(0, |b| b.len());
+            if n != armature.bones.len() {
+                problems.push(format!(
+                    "editor.json: {n} bones for an armature of {}",
+                    armature.bones.len()
+                ));
+            }
+            let s = v.get("styles").and_then(|b| b.as_array()).map_or(0, |b| b.len());
+            if s != armature.styles.len() {
+                problems.push(format!(
+                    "editor.json: {s} styles for an armature of {}",
+                    armature.styles.len()
+                ));
+            }
+        }
     }
+    Ok(Some(text))
 }
 
 /// An entry name a reader may follow: relative, inside the zip, no `..`.
@@ -235,8 +271,39 @@ pub fn validate(a: &SkfArmature) -> Vec<String> {
     if a.version.is_empty() {
         p.push("version: missing (SkelForm's editor needs it)".to_string());
     }
-    let nb = a.bones.len();
-    let in_range = |v: i32, len: usize| v == -1 || position(v).is_some_and(|v| v < len);
+    check_bones(a, &mut p);
+    check_visuals(a, &mut p);
+    check_keyframes(a, &mut p);
+    check_ik(a, &mut p);
+    for (ai, anim) in a.animations.iter().enumerate() {
+        if let Some(kf) = anim.keyframes.iter().find(|k| k.frame > MAX_FRAME) {
+            p.push(format!(
+                "animations[{ai}] ({}): frame {} is past the last frame allowed ({MAX_FRAME})",
+                anim.name, kf.frame
+            ));
+        }
+    }
+    check_numbers(a, &mut p);
+    for (s, style) in a.styles.iter().enumerate() {
+        for (t, tex) in style.textures.iter().enumerate() {
+            if position(tex.atlas_idx).is_none_or(|x| x >= a.atlases.len()) {
+                p.push(format!(
+                    "styles[{s}].textures[{t}] ({}): atlas_idx {} has no atlas",
+                    tex.name, tex.atlas_idx
+                ));
+            }
+        }
+    }
+    p
+}
+
+/// Whether `v` is -1 (none) or an index below `len`.
+fn in_range(v: i32, len: usize) -> bool {
+    v == -1 || position(v).is_some_and(|v| v < len)
+}
+
+/// Bones: ids are positions, parents come first, references resolve.
+fn check_bones(a: &SkfArmature, p: &mut Vec<String>) {
     for (i, b) in a.bones.iter().enumerate() {
         let at = format!("bones[{i}] ({})", b.name);
         if position(b.id) != Some(i) {
@@ -255,6 +322,11 @@ pub fn validate(a: &SkfArmature) -> Vec<String> {
             p.push(format!("{at}: physics_id {} has no physics", b.physics_id));
         }
     }
+}
+
+/// Visuals: whole triangles, indices and binds that resolve.
+fn check_visuals(a: &SkfArmature, p: &mut Vec<String>) {
+    let nb = a.bones.len();
     for (v, vis) in a.visuals.iter().enumerate() {
         let at = format!("visuals[{v}]");
         let nv = vis.vertices.len();
@@ -276,6 +348,12 @@ pub fn validate(a: &SkfArmature) -> Vec<String> {
             }
         }
     }
+}
+
+/// Animations: keyframes present, of bones, sorted, chained within their
+/// bone and element.
+fn check_keyframes(a: &SkfArmature, p: &mut Vec<String>) {
+    let nb = a.bones.len();
     for (ai, anim) in a.animations.iter().enumerate() {
         let at = format!("animations[{ai}] ({})", anim.name);
         if anim.keyframes.is_empty() {
@@ -318,6 +396,11 @@ pub fn validate(a: &SkfArmature) -> Vec<String> {
             }
         }
     }
+}
+
+/// Inverse kinematics: bones that exist, known constraints and modes.
+fn check_ik(a: &SkfArmature, p: &mut Vec<String>) {
+    let nb = a.bones.len();
     for (f, fam) in a.inverse_kinematics.iter().enumerate() {
         let at = format!("inverse_kinematics[{f}]");
         if fam.target_id != -1 && position(fam.target_id).is_none_or(|t| t >= nb) {
@@ -336,38 +419,13 @@ pub fn validate(a: &SkfArmature) -> Vec<String> {
             p.push(format!("{at}: mode {:?} is not FABRIK or Arc", fam.mode));
         }
     }
-    for (ai, anim) in a.animations.iter().enumerate() {
-        if let Some(kf) = anim.keyframes.iter().find(|k| k.frame > MAX_FRAME) {
-            p.push(format!(
-                "animations[{ai}] ({}): frame {} is past the last frame allowed ({MAX_FRAME})",
-                anim.name, kf.frame
-            ));
-        }
-    }
-    check_numbers(a, &mut p);
-    for (s, style) in a.styles.iter().enumerate() {
-        for (t, tex) in style.textures.iter().enumerate() {
-            if position(tex.atlas_idx).is_none_or(|x| x >= a.atlases.len()) {
-                p.push(format!(
-                    "styles[{s}].textures[{t}] ({}): atlas_idx {} has no atlas",
-                    tex.name, tex.atlas_idx
-                ));
-            }
-        }
-    }
-    p
 }
 
 /// Every number must be finite and within [`MAX_MAGNITUDE`] (JSON cannot
 /// say NaN, but 1e39 reads as an infinite `f32`).
 fn check_numbers(a: &SkfArmature, p: &mut Vec<String>) {
-    let mut bad = |at: String, what: &str, v: f32| {
-        if !v.is_finite() || v.abs() > MAX_MAGNITUDE {
-            p.push(format!("{at}: {what} {v} is not a finite number within ±{MAX_MAGNITUDE}"));
-        }
-    };
     for (i, b) in a.bones.iter().enumerate() {
-        let at = || format!("bones[{i}] ({})", b.name);
+        let at = format!("bones[{i}] ({})", b.name);
         for (what, v) in [
             ("pos.x", b.pos.x),
             ("pos.y", b.pos.y),
@@ -380,12 +438,12 @@ fn check_numbers(a: &SkfArmature, p: &mut Vec<String>) {
             ("init_scale.x", b.init_scale.x),
             ("init_scale.y", b.init_scale.y),
         ] {
-            bad(at(), what, v);
+            check_number(p, &at, what, v);
         }
     }
     for (ai, anim) in a.animations.iter().enumerate() {
         for (k, kf) in anim.keyframes.iter().enumerate() {
-            let at = || format!("animations[{ai}] ({}).keyframes[{k}]", anim.name);
+            let at = format!("animations[{ai}] ({}).keyframes[{k}]", anim.name);
             for (what, v) in [
                 ("value", kf.value),
                 ("start_handle.x", kf.start_handle.x),
@@ -393,12 +451,26 @@ fn check_numbers(a: &SkfArmature, p: &mut Vec<String>) {
                 ("start_handle.y", kf.start_handle.y),
                 ("end_handle.y", kf.end_handle.y),
             ] {
-                bad(at(), what, v);
+                check_number(p, &at, what, v);
             }
         }
     }
+    check_visual_numbers(a, p);
+    check_physics_numbers(a, p);
+}
+
+/// Adds a problem if `v` (field `what` of the item `at`) is not finite or
+/// beyond [`MAX_MAGNITUDE`].
+fn check_number(p: &mut Vec<String>, at: &str, what: &str, v: f32) {
+    if !v.is_finite() || v.abs() > MAX_MAGNITUDE {
+        p.push(format!("{at}: {what} {v} is not a finite number within ±{MAX_MAGNITUDE}"));
+    }
+}
+
+/// The numbers of the visuals: pivots, tints, vertices, bind weights.
+fn check_visual_numbers(a: &SkfArmature, p: &mut Vec<String>) {
     for (v, vis) in a.visuals.iter().enumerate() {
-        let at = || format!("visuals[{v}]");
+        let at = format!("visuals[{v}]");
         for (what, x) in [
             ("pivot_pos.x", vis.pivot_pos.x),
             ("pivot_pos.y", vis.pivot_pos.y),
@@ -410,7 +482,7 @@ fn check_numbers(a: &SkfArmature, p: &mut Vec<String>) {
             ("tint.b", vis.tint.b),
             ("tint.a", vis.tint.a),
         ] {
-            bad(at(), what, x);
+            check_number(p, &at, what, x);
         }
         for (i, vert) in vis.vertices.iter().enumerate() {
             for (what, x) in [
@@ -419,17 +491,21 @@ fn check_numbers(a: &SkfArmature, p: &mut Vec<String>) {
                 ("uv.x", vert.uv.x),
                 ("uv.y", vert.uv.y),
             ] {
-                bad(format!("{}.vertices[{i}]", at()), what, x);
+                check_number(p, &format!("{at}.vertices[{i}]"), what, x);
             }
         }
         for (k, bind) in vis.binds.iter().enumerate() {
             for (i, bv) in bind.verts.iter().enumerate() {
-                bad(format!("{}.binds[{k}].verts[{i}]", at()), "weight", bv.weight);
+                check_number(p, &format!("{at}.binds[{k}].verts[{i}]"), "weight", bv.weight);
             }
         }
     }
+}
+
+/// The numbers of the physics settings.
+fn check_physics_numbers(a: &SkfArmature, p: &mut Vec<String>) {
     for (i, ph) in a.physics.iter().enumerate() {
-        let at = || format!("physics[{i}]");
+        let at = format!("physics[{i}]");
         for (what, v) in [
             ("global_pos.x", ph.global_pos.x),
             ("global_pos.y", ph.global_pos.y),
@@ -447,7 +523,7 @@ fn check_numbers(a: &SkfArmature, p: &mut Vec<String>) {
             ("sway", ph.sway),
             ("rot_bounce", ph.rot_bounce),
         ] {
-            bad(at(), what, v);
+            check_number(p, &at, what, v);
         }
     }
 }

@@ -126,54 +126,12 @@ pub fn finish(
 ) -> Result<Export, ExportError> {
     let Plan { mut armature, jobs, style_textures, mesh_uvs, mut warnings, skins } = plan;
     let k = opts.pixels_per_unit;
-    // A readable name per job for messages.
-    let mut job_names: Vec<String> = vec![String::new(); jobs.len()];
-    for entries in &style_textures {
-        for (name, src) in entries {
-            if let TextureSource::Job(j) = src
-                && job_names[*j].is_empty()
-            {
-                job_names[*j] = name.clone();
-            }
-        }
-    }
+    let job_names = job_names(jobs.len(), &style_textures);
     let mut rasters: Vec<Raster> = Vec::with_capacity(jobs.len() + 1);
-    // The shared transparent texture for hidden attachments (and for
-    // attachments that turn out to draw nothing).
-    let blank = || Raster { width: 1, height: 1, rgba: vec![0; 4], pivot: (0.5, 0.5) };
     progress.start(Stage::Pictures, jobs.len());
-    for (i, job) in jobs.iter().enumerate() {
+    for (job, name) in jobs.iter().zip(&job_names) {
         progress.check()?;
-        let name = &job_names[i];
-        let fail = |reason: String| ExportError::Picture { texture: name.clone(), reason };
-        let raster = match job {
-            PictureJob::Attachment { skin, slot, attachment, mesh } => {
-                match pictures.attachment(*skin, *slot, *attachment, k).map_err(fail)? {
-                    None => blank(),
-                    Some(r) => {
-                        check_raster(&r, name)?;
-                        match mesh.and_then(|v| mesh_uvs.iter().find(|m| m.visual == v)) {
-                            // The mesh's outer band reaches past the drawn
-                            // pixels: widen the picture so every vertex maps
-                            // inside it.
-                            Some(m) => cover(
-                                &r,
-                                m.points
-                                    .iter()
-                                    .map(|&(x, y)| (r.pivot.0 + x * k, r.pivot.1 - y * k)),
-                            ),
-                            None => center(&r),
-                        }
-                    }
-                }
-            }
-            PictureJob::Sprite(img) => {
-                let r = pictures.sprite(img).map_err(fail)?;
-                check_raster(&r, name)?;
-                center(&r)
-            }
-        };
-        rasters.push(raster);
+        rasters.push(picture(job, name, pictures, &mesh_uvs, k)?);
         progress.step()?;
     }
     warnings.extend(pictures.take_warnings());
@@ -207,13 +165,7 @@ pub fn finish(
                     TextureSource::Job(j) => *j,
                     TextureSource::Empty => empty,
                 };
-                let p = layout.places[j];
-                SkfTexture {
-                    name: name.clone(),
-                    offset: IVec2 { x: p.x, y: p.y },
-                    size: IVec2 { x: rasters[j].width, y: rasters[j].height },
-                    atlas_idx: p.page as u32,
-                }
+                placed_texture(name, &layout, &rasters, j)
             })
             .collect();
     }
@@ -224,6 +176,76 @@ pub fn finish(
     check_raster(&thumbnail, "thumbnail.png")?;
     let pages = layout.pages.iter().zip(page_pixels).map(|(&(w, h), px)| (w, h, px)).collect();
     Ok(Export { armature, pages, thumbnail, warnings })
+}
+
+/// The shared transparent texture for hidden attachments (and for
+/// attachments that turn out to draw nothing).
+fn blank() -> Raster {
+    Raster { width: 1, height: 1, rgba: vec![0; 4], pivot: (0.5, 0.5) }
+}
+
+/// A readable name per picture job for messages: the first texture that
+/// shows it.
+fn job_names(jobs: usize, style_textures: &[Vec<(String, TextureSource)>]) -> Vec<String> {
+    let mut job_names: Vec<String> = vec![String::new(); jobs];
+    for entries in style_textures {
+        for (name, src) in entries {
+            if let TextureSource::Job(j) = src
+                && job_names[*j].is_empty()
+            {
+                job_names[*j] = name.clone();
+            }
+        }
+    }
+    job_names
+}
+
+/// Makes the picture of one job (`name` for messages), centered on its
+/// pivot, or widened to cover its mesh's vertices at `k` pixels per unit.
+fn picture(
+    job: &PictureJob,
+    name: &str,
+    pictures: &mut dyn Pictures,
+    mesh_uvs: &[MeshUv],
+    k: f64,
+) -> Result<Raster, ExportError> {
+    let fail = |reason: String| ExportError::Picture { texture: name.to_string(), reason };
+    Ok(match job {
+        PictureJob::Attachment { skin, slot, attachment, mesh } => {
+            match pictures.attachment(*skin, *slot, *attachment, k).map_err(fail)? {
+                None => blank(),
+                Some(r) => {
+                    check_raster(&r, name)?;
+                    match mesh.and_then(|v| mesh_uvs.iter().find(|m| m.visual == v)) {
+                        // The mesh's outer band reaches past the drawn
+                        // pixels: widen the picture so every vertex maps
+                        // inside it.
+                        Some(m) => cover(
+                            &r,
+                            m.points.iter().map(|&(x, y)| (r.pivot.0 + x * k, r.pivot.1 - y * k)),
+                        ),
+                        None => center(&r),
+                    }
+                }
+            }
+        }
+        PictureJob::Sprite(img) => {
+            let r = pictures.sprite(img).map_err(fail)?;
+            check_raster(&r, name)?;
+            center(&r)
+        }
+    })
+}
+
+/// The texture `name` for picture `j` where the atlas layout put it.
+fn placed_texture(name: &str, layout: &atlas::Layout, rasters: &[Raster], j: usize) -> SkfTexture {
+    let p = layout.places[j];
+    SkfTexture {
+        name: name.to_string(),
+        offset: IVec2 { x: p.x, y: p.y },
+        size: IVec2 { x: rasters[j].width, y: rasters[j].height },
+        atlas_idx: p.page as u32,
+    }
 }
 
 /// Mesh UVs from the picture each mesh visual shows; warns when a style's

@@ -285,86 +285,45 @@ fn key_bones(
     fitter: &mut Fitter,
     planned: &mut Vec<Planned>,
 ) {
-    // Channels by (bone, property).
-    let mut bone_channels: HashMap<(BoneId, Element), &BoneChannel> = HashMap::new();
-    for ch in &anim.bones {
-        let e = match ch.property {
-            BoneProperty::X => Element::PositionX,
-            BoneProperty::Y => Element::PositionY,
-            BoneProperty::Rotation => Element::Rotation,
-            BoneProperty::ScaleX => Element::ScaleX,
-            BoneProperty::ScaleY => Element::ScaleY,
-        };
-        bone_channels.entry((ch.bone, e)).or_insert(ch);
-    }
+    let channels = channels_by_element(anim);
     let nf = f.n;
     let mut sim_world = vec![Trs::default(); ctx.bones.len() * nf];
     let mut truth = vec![0.0; nf];
     for j in 0..ctx.bones.len() {
         let parent = ctx.bones[j].parent;
         let init_b = &out.bones[j];
-        let init = Trs {
-            x: init_b.pos.x as f64,
-            y: init_b.pos.y as f64,
-            rot: init_b.rot as f64,
-            sx: init_b.scale.x as f64,
-            sy: init_b.scale.y as f64,
+        let pscale =
+            |n: usize| parent.map_or(1.0, |p| f.target(p, n).sx.abs().max(f.target(p, n).sy.abs()));
+        let keying = BoneKeying {
+            f,
+            init: Trs {
+                x: init_b.pos.x as f64,
+                y: init_b.pos.y as f64,
+                rot: init_b.rot as f64,
+                sx: init_b.scale.x as f64,
+                sy: init_b.scale.y as f64,
+            },
+            real_bone: match ctx.bones[j].kind {
+                Kind::Real(b) => Some(b),
+                _ => None,
+            },
+            vis_anchors: visibility_anchors(ctx, j, f),
+            moves_when_hidden: !matches!(ctx.bones[j].kind, Kind::Plain { .. }),
+            max_pscale: (0..nf).map(pscale).fold(0.0, f64::max).max(1e-9),
+            channels: &channels,
         };
-        let real_bone = match ctx.bones[j].kind {
-            Kind::Real(b) => Some(b),
-            _ => None,
-        };
-        let vis_anchors = visibility_anchors(ctx, j, f);
-        let moves_when_hidden = !matches!(ctx.bones[j].kind, Kind::Plain { .. });
-        let mut chosen: Vec<(Element, Vec<PlannedKey>)> = Vec::new();
+        let mut chosen = Vec::new();
         for pass in 0..2 {
-            chosen.clear();
             // Pass 0: against the ideal parent; pass 1: against the simulated one.
+            let parents = if pass == 0 { &f.targets } else { &sim_world };
             let locals: Vec<Trs> = (0..nf)
                 .map(|n| {
                     let me = f.target(j, n);
-                    match parent {
-                        Some(p) => sim::local_for(
-                            if pass == 0 { &f.targets[p * nf + n] } else { &sim_world[p * nf + n] },
-                            &me,
-                        ),
-                        None => me,
-                    }
+                    parent.map_or(me, |p| sim::local_for(&parents[p * nf + n], &me))
                 })
                 .collect();
-            let pscale = |n: usize| {
-                parent.map_or(1.0, |p| f.target(p, n).sx.abs().max(f.target(p, n).sy.abs()))
-            };
-            let max_pscale = (0..nf).map(pscale).fold(0.0, f64::max).max(1e-9);
-            for e in Element::ALL {
-                for (n, v) in truth.iter_mut().enumerate() {
-                    *v = locals[n].get(e);
-                }
-                let angle = e == Element::Rotation;
-                if angle {
-                    unwrap_angles(&mut truth, init.rot);
-                }
-                let steps = match e {
-                    Element::ScaleX | Element::ScaleY => true,
-                    Element::PositionX | Element::PositionY => moves_when_hidden,
-                    Element::Rotation => false,
-                };
-                let anchors = if steps && !vis_anchors.is_empty() {
-                    vis_anchors.clone()
-                } else {
-                    real_bone
-                        .and_then(|b| bone_channels.get(&(b, e)))
-                        .map(|ch| anchors_of(&ch.keys, f.fps, f.last))
-                        .unwrap_or_default()
-                };
-                let tol = match e {
-                    Element::PositionX | Element::PositionY => TOL_POS / max_pscale,
-                    Element::Rotation => TOL_ROT,
-                    _ => TOL_SCALE,
-                };
-                chosen.push((e, encode(&truth, init.get(e), &anchors, tol, angle, fitter)));
-            }
-            let worst = simulate(f, j, parent, init, &chosen, &mut sim_world);
+            chosen = keying.encode(&locals, &mut truth, fitter);
+            let worst = simulate(f, j, parent, keying.init, &chosen, &mut sim_world);
             if worst.0 <= WORLD_POS && worst.1 <= WORLD_ROT {
                 break;
             }
@@ -381,6 +340,83 @@ fn key_bones(
         for (e, keys) in chosen {
             planned.extend(keys.into_iter().map(|k| (j as u32, e.name(), k)));
         }
+    }
+}
+
+/// An animation's bone channels by (bone, element); the first of each.
+fn channels_by_element(anim: &Animation) -> HashMap<(BoneId, Element), &BoneChannel> {
+    let mut bone_channels: HashMap<(BoneId, Element), &BoneChannel> = HashMap::new();
+    for ch in &anim.bones {
+        let e = match ch.property {
+            BoneProperty::X => Element::PositionX,
+            BoneProperty::Y => Element::PositionY,
+            BoneProperty::Rotation => Element::Rotation,
+            BoneProperty::ScaleX => Element::ScaleX,
+            BoneProperty::ScaleY => Element::ScaleY,
+        };
+        bone_channels.entry((ch.bone, e)).or_insert(ch);
+    }
+    bone_channels
+}
+
+/// What keying one exported bone's elements takes, the same in both passes.
+struct BoneKeying<'a> {
+    f: &'a Frames,
+    /// The bone's setup transform in the file.
+    init: Trs,
+    /// The skeleton's bone it is, if it is one: its channels' keys anchor
+    /// the exported keys.
+    real_bone: Option<BoneId>,
+    /// Frames where a helper's attachment comes or goes (its scale steps).
+    vis_anchors: Vec<Anchor>,
+    /// Whether its position steps with its attachment's visibility too.
+    moves_when_hidden: bool,
+    /// The largest scale of its parent over the animation: the position
+    /// tolerance shrinks by it.
+    max_pscale: f64,
+    channels: &'a HashMap<(BoneId, Element), &'a BoneChannel>,
+}
+
+impl BoneKeying<'_> {
+    /// The keys of each element that follow `locals` (the bone's local
+    /// transform per frame) within the tolerances; `truth` is scratch.
+    fn encode(
+        &self,
+        locals: &[Trs],
+        truth: &mut [f64],
+        fitter: &mut Fitter,
+    ) -> Vec<(Element, Vec<PlannedKey>)> {
+        let f = self.f;
+        let mut chosen = Vec::new();
+        for e in Element::ALL {
+            for (n, v) in truth.iter_mut().enumerate() {
+                *v = locals[n].get(e);
+            }
+            let angle = e == Element::Rotation;
+            if angle {
+                unwrap_angles(truth, self.init.rot);
+            }
+            let steps = match e {
+                Element::ScaleX | Element::ScaleY => true,
+                Element::PositionX | Element::PositionY => self.moves_when_hidden,
+                Element::Rotation => false,
+            };
+            let anchors = if steps && !self.vis_anchors.is_empty() {
+                self.vis_anchors.clone()
+            } else {
+                self.real_bone
+                    .and_then(|b| self.channels.get(&(b, e)))
+                    .map(|ch| anchors_of(&ch.keys, f.fps, f.last))
+                    .unwrap_or_default()
+            };
+            let tol = match e {
+                Element::PositionX | Element::PositionY => TOL_POS / self.max_pscale,
+                Element::Rotation => TOL_ROT,
+                _ => TOL_SCALE,
+            };
+            chosen.push((e, encode(truth, self.init.get(e), &anchors, tol, angle, fitter)));
+        }
+        chosen
     }
 }
 

@@ -264,16 +264,8 @@ pub fn plan_with_progress(
     let live = super::ik::live_families(arm, &mut ik_warnings);
     let pointed = super::ik::pointed_bones(&arm.skeleton, &live);
     let with_ik = arm;
-    let before_ik;
-    let arm = if live.iter().any(|l| *l) {
-        let mut sk = (*arm.skeleton).clone();
-        sk.ik = sk.ik.iter().zip(&live).filter(|(_, l)| !**l).map(|(f, _)| f.clone()).collect();
-        before_ik =
-            Armature { skeleton: std::sync::Arc::new(sk), animations: arm.animations.clone() };
-        &before_ik
-    } else {
-        arm
-    };
+    let before_ik = without_live_ik(arm, &live);
+    let arm = before_ik.as_ref().unwrap_or(arm);
     let sk = &*arm.skeleton;
     let skins = resolve_skins(sk, &opts.skins)?;
     let mut ctx = Ctx {
@@ -294,21 +286,7 @@ pub fn plan_with_progress(
     let setup_pose = Pose::setup(sk);
     // Meshes add bones (conjugate frames, offsets): build them before the
     // bones are written.
-    let mut meshes: HashMap<usize, MeshData> = HashMap::new();
-    let mesh_helpers: Vec<(usize, SlotId, AttachmentId)> = ctx
-        .bones
-        .iter()
-        .enumerate()
-        .filter_map(|(j, b)| match b.kind {
-            Kind::Mesh { slot, att } => Some((j, slot, att)),
-            _ => None,
-        })
-        .collect();
-    for (j, slot, att) in mesh_helpers {
-        if let Some(m) = build_mesh(&mut ctx, j, slot, att, &setup_pose) {
-            meshes.insert(j, m);
-        }
-    }
+    let meshes = build_meshes(&mut ctx, &setup_pose);
     let mut setup_t = ctx.new_targets();
     ctx.targets(&setup_pose, &mut setup_t);
     let mut out = SkfArmature { version: VERSION.into(), ..SkfArmature::default() };
@@ -327,26 +305,67 @@ pub fn plan_with_progress(
         }
         progress.step()?;
     }
+    let sheared = shear_warnings(&ctx, &setup_t);
+    ctx.warnings.extend(sheared);
+    ctx.warnings.extend(dropped_events(arm));
+    ctx.warnings.sort();
+    ctx.warnings.dedup();
+    Ok(Plan { armature: out, jobs, style_textures, mesh_uvs, warnings: ctx.warnings, skins })
+}
+
+/// The armature without its IK families that are `live` (written as
+/// families, so the keys carry the pose before them); `None` if none is.
+fn without_live_ik(arm: &Armature, live: &[bool]) -> Option<Armature> {
+    if !live.iter().any(|l| *l) {
+        return None;
+    }
+    let mut sk = (*arm.skeleton).clone();
+    sk.ik = sk.ik.iter().zip(live).filter(|(_, l)| !**l).map(|(f, _)| f.clone()).collect();
+    Some(Armature { skeleton: std::sync::Arc::new(sk), animations: arm.animations.clone() })
+}
+
+/// The meshes of the planned mesh bones, by bone index (those that could
+/// be built).
+fn build_meshes(ctx: &mut Ctx, setup_pose: &Pose) -> HashMap<usize, MeshData> {
+    let mut meshes: HashMap<usize, MeshData> = HashMap::new();
+    let mesh_helpers: Vec<(usize, SlotId, AttachmentId)> = ctx
+        .bones
+        .iter()
+        .enumerate()
+        .filter_map(|(j, b)| match b.kind {
+            Kind::Mesh { slot, att } => Some((j, slot, att)),
+            _ => None,
+        })
+        .collect();
+    for (j, slot, att) in mesh_helpers {
+        if let Some(m) = build_mesh(ctx, j, slot, att, setup_pose) {
+            meshes.insert(j, m);
+        }
+    }
+    meshes
+}
+
+/// A warning for each bone whose attachment is skewed at setup (SkelForm
+/// draws it unskewed).
+fn shear_warnings(ctx: &Ctx, setup_t: &Targets) -> Vec<Warning> {
+    let mut warnings = Vec::new();
     for (j, b) in ctx.bones.iter().enumerate() {
         if setup_t.sheared[j] {
             let subject = match &b.kind {
                 Kind::Plain { slot, .. }
                 | Kind::Mesh { slot, .. }
                 | Kind::Conjugate { slot, .. } => {
-                    format!("slot `{}`", sk.slot(*slot).name)
+                    format!("slot `{}`", ctx.sk.slot(*slot).name)
                 }
                 _ => format!("bone `{}`", b.name),
             };
-            ctx.warnings.push(Warning {
+            warnings.push(Warning {
                 subject,
                 message: "a rotated attachment on a bone scaled unevenly is skewed in skelpad; SkelForm cannot skew, so its picture is drawn unskewed".into(),
             });
         }
     }
-    ctx.warnings.extend(dropped_events(arm));
-    ctx.warnings.sort();
-    ctx.warnings.dedup();
-    Ok(Plan { armature: out, jobs, style_textures, mesh_uvs, warnings: ctx.warnings, skins })
+    warnings
 }
 
 /// One warning naming every event the export leaves out (SkelForm files

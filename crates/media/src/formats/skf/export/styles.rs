@@ -42,56 +42,10 @@ pub(super) fn write_styles(
                 });
                 TextureSource::Empty
             } else {
-                let owner_version = sk.attachment(owner.skin, id);
-                if let Some(ov) = owner_version
-                    && ov.transform != version.transform
-                {
-                    ctx.warnings.push(Warning {
-                        subject: format!("skin `{name}`"),
-                        message: format!(
-                            "attachment `{tex_name}` is placed differently than in skin `{}`; a SkelForm style only swaps pictures, so it is drawn where that skin places it",
-                            sk.skins.get(owner.skin.index()).map_or("default", |s| s.name.as_str())
-                        ),
-                    });
-                }
-                if owner.mesh
-                    && owner_version.is_some_and(|ov| match (&ov.kind, &version.kind) {
-                        (
-                            AttachmentKind::Path { path: p1, .. },
-                            AttachmentKind::Path { path: p2, .. },
-                        ) => p1 != p2,
-                        _ => false,
-                    })
-                {
-                    ctx.warnings.push(Warning {
-                        subject: format!("skin `{name}`"),
-                        message: format!("attachment `{tex_name}` has a different outline than the mesh made from its first skin; the picture is stretched onto that mesh"),
-                    });
-                }
-                let list = made.entry(id).or_default();
-                match list.iter().find(|(v, _)| v.kind == version.kind) {
-                    Some(&(_, job)) => TextureSource::Job(job),
-                    None => {
-                        let mesh = match list.first().map(|&(_, j)| &jobs[j]) {
-                            Some(PictureJob::Attachment { mesh, .. }) if owner.mesh => *mesh,
-                            _ => None,
-                        };
-                        let job = match &version.kind {
-                            AttachmentKind::Sprite { image: Some(img), .. } => {
-                                PictureJob::Sprite(img.clone())
-                            }
-                            _ => PictureJob::Attachment {
-                                skin,
-                                slot: sk.attachments[a].slot,
-                                attachment: id,
-                                mesh,
-                            },
-                        };
-                        jobs.push(job);
-                        list.push((version.clone(), jobs.len() - 1));
-                        TextureSource::Job(jobs.len() - 1)
-                    }
-                }
+                let shown =
+                    Shown { skin, slot: sk.attachments[a].slot, id, version, mesh: owner.mesh };
+                warn_unlike_owner(ctx, &name, &tex_name, &owner, &shown);
+                job_for(&shown, made.entry(id).or_default(), jobs)
             };
             entries.push((tex_name, source));
         }
@@ -99,4 +53,78 @@ pub(super) fn write_styles(
         styles.push(entries);
     }
     styles
+}
+
+/// An attachment as one style shows it.
+struct Shown<'a> {
+    skin: SkinId,
+    slot: SlotId,
+    id: AttachmentId,
+    /// The skin's version of it.
+    version: &'a Attachment,
+    /// Whether its owner makes it a mesh.
+    mesh: bool,
+}
+
+/// Warns where a skin's version of an attachment differs from its owner's
+/// (the skin whose version the file's bone carries) in what a style cannot
+/// change: its placement, or a mesh's outline.
+fn warn_unlike_owner(ctx: &mut Ctx, skin_name: &str, tex_name: &str, owner: &Owner, shown: &Shown) {
+    let sk = ctx.sk;
+    let version = shown.version;
+    let owner_version = sk.attachment(owner.skin, shown.id);
+    if let Some(ov) = owner_version
+        && ov.transform != version.transform
+    {
+        ctx.warnings.push(Warning {
+            subject: format!("skin `{skin_name}`"),
+            message: format!(
+                "attachment `{tex_name}` is placed differently than in skin `{}`; a SkelForm style only swaps pictures, so it is drawn where that skin places it",
+                sk.skins.get(owner.skin.index()).map_or("default", |s| s.name.as_str())
+            ),
+        });
+    }
+    if owner.mesh
+        && owner_version.is_some_and(|ov| match (&ov.kind, &version.kind) {
+            (AttachmentKind::Path { path: p1, .. }, AttachmentKind::Path { path: p2, .. }) => {
+                p1 != p2
+            }
+            _ => false,
+        })
+    {
+        ctx.warnings.push(Warning {
+            subject: format!("skin `{skin_name}`"),
+            message: format!("attachment `{tex_name}` has a different outline than the mesh made from its first skin; the picture is stretched onto that mesh"),
+        });
+    }
+}
+
+/// The picture job for an attachment as a style shows it: one already
+/// `made` for a version of the same kind, or a new one (a mesh's later
+/// pictures go onto the mesh of its first).
+fn job_for(
+    shown: &Shown,
+    made: &mut Vec<(Attachment, usize)>,
+    jobs: &mut Vec<PictureJob>,
+) -> TextureSource {
+    let version = shown.version;
+    if let Some(&(_, job)) = made.iter().find(|(v, _)| v.kind == version.kind) {
+        return TextureSource::Job(job);
+    }
+    let mesh = match made.first().map(|&(_, j)| &jobs[j]) {
+        Some(PictureJob::Attachment { mesh, .. }) if shown.mesh => *mesh,
+        _ => None,
+    };
+    let job = match &version.kind {
+        AttachmentKind::Sprite { image: Some(img), .. } => PictureJob::Sprite(img.clone()),
+        _ => PictureJob::Attachment {
+            skin: shown.skin,
+            slot: shown.slot,
+            attachment: shown.id,
+            mesh,
+        },
+    };
+    jobs.push(job);
+    made.push((version.clone(), jobs.len() - 1));
+    TextureSource::Job(jobs.len() - 1)
 }

@@ -44,6 +44,18 @@ impl Ctx<'_> {
     /// whose attachment is not shown gets scale 0 (a mesh's frames also move
     /// onto the slot's bone, so the whole mesh collapses to a point).
     pub(super) fn targets(&self, pose: &Pose, t: &mut Targets) {
+        self.real_targets(pose, t);
+        self.helper_targets(pose, t);
+        for &j in &self.real {
+            let trs = &mut t.trs[j];
+            if sim::facing_left(trs.sx, trs.sy) {
+                trs.sy = -trs.sy;
+            }
+        }
+    }
+
+    /// The targets of the real bones (see [`Ctx::targets`]).
+    fn real_targets(&self, pose: &Pose, t: &mut Targets) {
         // Flip signs accumulated down each chain (every bone inherits its
         // parent's flips); rotation and scale come accumulated with the pose.
         let nb = self.sk.bones.len();
@@ -91,46 +103,15 @@ impl Ctx<'_> {
             }
             t.trs[self.real[i]] = trs;
         }
+    }
+
+    /// The targets of the helpers, under the real bones' (see
+    /// [`Ctx::targets`]).
+    fn helper_targets(&self, pose: &Pose, t: &mut Targets) {
         for j in 0..self.bones.len() {
             let mut trs = match &self.bones[j].kind {
                 Kind::Real(_) => continue,
-                Kind::Plain { slot, att } => {
-                    let slot_bone = self.real[self.sk.slot(*slot).bone.index()];
-                    let (local, matrix_local) = match self.owner_att(*att) {
-                        Some(a) => {
-                            let k = self.texel_of(a);
-                            let tr = a.transform;
-                            (
-                                Trs {
-                                    x: tr.x,
-                                    y: tr.y,
-                                    rot: tr.rotation_rad,
-                                    sx: tr.scale_x * k,
-                                    sy: tr.scale_y * k,
-                                },
-                                tr.matrix() * Affine::scale(k, k),
-                            )
-                        }
-                        None => (Trs::default(), Affine::IDENTITY),
-                    };
-                    let parent = t.trs[slot_bone];
-                    let mut trs = sim::compose(&parent, &local);
-                    let shown = pose.slots[slot.index()].attachment == Some(*att);
-                    if shown && matrix_local.x_axis().y.abs() + matrix_local.y_axis().x.abs() > 0.0
-                    {
-                        let want =
-                            pose.bones[self.sk.slot(*slot).bone.index()].world * matrix_local;
-                        let got = trs.matrix();
-                        let tol = 1e-6 * linear_size(want).max(1e-9);
-                        if (0..4).any(|k| (want.to_array()[k] - got.to_array()[k]).abs() > tol) {
-                            // A skewed picture: keep its x axis (direction and
-                            // length) and its area exact, drop the skew.
-                            t.sheared[j] = true;
-                            trs = nearest_branch(Trs::from_matrix(want).0, trs.rot);
-                        }
-                    }
-                    trs
-                }
+                Kind::Plain { slot, att } => self.plain_target(pose, t, j, (*slot, *att)),
                 Kind::Mesh { slot, att } => {
                     let parent = t.trs[self.real[self.sk.slot(*slot).bone.index()]];
                     let tr = self.owner_att(*att).map(|a| a.transform).unwrap_or_default();
@@ -173,12 +154,51 @@ impl Ctx<'_> {
             }
             t.trs[j] = trs;
         }
-        for &j in &self.real {
-            let trs = &mut t.trs[j];
-            if sim::facing_left(trs.sx, trs.sy) {
-                trs.sy = -trs.sy;
+    }
+
+    /// The target of a plain helper `j` (attachment `att` of `slot`): the
+    /// attachment's transform under its slot's bone, a skewed one made
+    /// unskewed (and reported in `t.sheared`).
+    fn plain_target(
+        &self,
+        pose: &Pose,
+        t: &mut Targets,
+        j: usize,
+        (slot, att): (SlotId, AttachmentId),
+    ) -> Trs {
+        let slot_bone = self.real[self.sk.slot(slot).bone.index()];
+        let (local, matrix_local) = match self.owner_att(att) {
+            Some(a) => {
+                let k = self.texel_of(a);
+                let tr = a.transform;
+                (
+                    Trs {
+                        x: tr.x,
+                        y: tr.y,
+                        rot: tr.rotation_rad,
+                        sx: tr.scale_x * k,
+                        sy: tr.scale_y * k,
+                    },
+                    tr.matrix() * Affine::scale(k, k),
+                )
+            }
+            None => (Trs::default(), Affine::IDENTITY),
+        };
+        let parent = t.trs[slot_bone];
+        let mut trs = sim::compose(&parent, &local);
+        let shown = pose.slots[slot.index()].attachment == Some(att);
+        if shown && matrix_local.x_axis().y.abs() + matrix_local.y_axis().x.abs() > 0.0 {
+            let want = pose.bones[self.sk.slot(slot).bone.index()].world * matrix_local;
+            let got = trs.matrix();
+            let tol = 1e-6 * linear_size(want).max(1e-9);
+            if (0..4).any(|k| (want.to_array()[k] - got.to_array()[k]).abs() > tol) {
+                // A skewed picture: keep its x axis (direction and
+                // length) and its area exact, drop the skew.
+                t.sheared[j] = true;
+                trs = nearest_branch(Trs::from_matrix(want).0, trs.rot);
             }
         }
+        trs
     }
 }
 
