@@ -181,6 +181,27 @@ fn no_function_is_over_80_lines_without_a_reason() {
     );
 }
 
+/// No source file (tests included: they are read too) is over 800 lines
+/// unless its first lines say why with `// Long because:`.
+#[test]
+fn no_file_is_over_800_lines_without_a_reason() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = sources(root);
+    rust_files(&root.join("tests"), &mut files);
+    rust_files(&root.join("benches"), &mut files);
+    let mut bad = Vec::new();
+    for f in &files {
+        let text = std::fs::read_to_string(f).unwrap();
+        let lines = text.lines().count();
+        let said = text.lines().take(20).any(|l| l.trim_start().starts_with(REASON));
+        if lines > 800 && !said {
+            bad.push(format!("{} is {lines} lines", f.strip_prefix(root).unwrap().display()));
+        }
+    }
+    assert!(files.len() > 150, "only {} files", files.len());
+    assert!(bad.is_empty(), "files over 800 lines: split them:\n{}", bad.join("\n"));
+}
+
 /// A function of `lines` lines (the `fn` line and the closing brace included).
 fn function(name: &str, lines: usize) -> String {
     let mut s = format!("fn {name}() {{\n");
