@@ -331,6 +331,7 @@ impl SkelpadApp {
             ui,
             &a.comp,
             a.generation,
+            a.shown_is_stale,
             self.selected.as_ref(),
             cursor_bone.as_deref(),
         );

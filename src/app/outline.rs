@@ -290,19 +290,34 @@ impl Outline {
     }
 
     /// Draws the outline; `selected` (from the canvas) and `cursor_bone`
-    /// (the bone of the editor cursor's line) are highlighted.
+    /// (the bone of the editor cursor's line) are highlighted. While
+    /// `stale` (the canvas shows the last error-free armature because the
+    /// broken text lost parts of it) the outline keeps the rows it showed
+    /// then, like the canvas, and neither jumps nor renames: their places
+    /// in the text may have moved.
     pub fn ui(
         &mut self,
         ui: &mut egui::Ui,
         comp: &Compilation,
         generation: u64,
+        stale: bool,
         selected: Option<&Selected>,
         cursor_bone: Option<&str>,
     ) -> OutlineOutput {
         let mut out = OutlineOutput { jump: None, select: None, rename: None };
         ui.strong("Outline");
-        self.rename_field(ui, &mut out);
-        let rows = self.rows(comp, generation).to_vec();
+        let keep = stale && self.built_for.is_some();
+        if keep {
+            ui.label(
+                egui::RichText::new("The script has errors: this is the last error-free outline")
+                    .small()
+                    .color(ui.visuals().warn_fg_color),
+            )
+            .on_hover_text("Fix the errors to jump to lines or rename from here again");
+        } else {
+            self.rename_field(ui, &mut out);
+        }
+        let rows = if keep { self.rows.clone() } else { self.rows(comp, generation).to_vec() };
         let row_h = ui.spacing().interact_size.y;
         let mut toggle: Option<String> = None;
         // Selected on the canvas or under the editor cursor: scrolled to
@@ -338,6 +353,10 @@ impl Outline {
             && !self.collapsed.remove(&name)
         {
             self.collapsed.insert(name);
+        }
+        if keep {
+            out.jump = None;
+            out.rename = None;
         }
         out
     }

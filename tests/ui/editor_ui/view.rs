@@ -455,3 +455,41 @@ fn hidden_bones_are_not_drawn_and_the_text_is_untouched() {
     assert_eq!(drawn(&h), ["arm", "arm.hand"]);
     assert_eq!(h.state().doc.text, text);
 }
+
+/// While a broken line takes bones away and the canvas keeps the last
+/// error-free picture, the outline keeps the rows it showed then (saying
+/// so) and its clicks select without jumping to lines that may have moved;
+/// fixing the line brings back the live outline.
+#[test]
+fn the_outline_keeps_the_last_error_free_rows_while_the_canvas_does() {
+    let text = "skeleton\n\tarm l40\n\t\t@ :rect x20 w40 h10\n\tleg x50 l30\n";
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(dir.path(), "rig.skel2d", text);
+    let mut h = Setup::new(Some(&path)).build();
+    h.get_by_label("View").click();
+    h.run_steps(2);
+    h.get_by_label("Outline").click();
+    h.run_steps(3);
+    h.get_by_label_contains("Skeleton (2 bones)");
+    let leg_line = text.find("\tleg x50").unwrap();
+    focus_editor_at(&mut h, leg_line + 1);
+    h.get_by_label("Script").type_text(" ");
+    h.run_steps(2);
+    assert!(h.state().doc.analysis.shown_is_stale, "the broken line lost `leg`");
+    h.get_by_label_contains("Skeleton (2 bones)");
+    h.get_by_label_contains("last error-free outline");
+    let cursor = h.state().editor.cursor;
+    h.get_by_label("leg").click();
+    h.run_steps(2);
+    assert_eq!(h.state().selected, Some(skelpad::app::Selected::Bone("leg".into())));
+    assert_eq!(h.state().editor.cursor, cursor, "no jump while the rows are old");
+    // Backspace mends the line: the outline is live again.
+    focus_editor_at(&mut h, leg_line + 2);
+    h.key_press(Key::Backspace);
+    h.run_steps(2);
+    assert!(!h.state().doc.analysis.shown_is_stale);
+    assert!(h.query_by_label_contains("last error-free outline").is_none());
+    h.get_by_label("leg").click();
+    h.run_steps(2);
+    assert_eq!(h.state().editor.cursor, Some(leg_line + 1));
+}
