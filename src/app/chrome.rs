@@ -200,11 +200,13 @@ impl SkelpadApp {
         let a = &self.doc.analysis;
         let arm = if self.doc.spriter.is_some() { &a.shown } else { &a.comp.armature };
         let sk = &arm.skeleton;
+        let (bones, slots, anims) = (sk.bones.len(), sk.slots.len(), arm.animations.len());
+        let s = super::editor::problems::plural;
         ui.weak(format!(
-            "{} bones · {} slots · {} animations",
-            sk.bones.len(),
-            sk.slots.len(),
-            arm.animations.len()
+            "{bones} bone{} · {slots} slot{} · {anims} animation{}",
+            s(bones),
+            s(slots),
+            s(anims)
         ));
         if let Some(c) = self.editor.cursor {
             let mut lc = self.doc.analysis.comp.lines.line_col(&self.doc.text, c as u32);

@@ -18,7 +18,7 @@ use super::document::Document;
 
 mod find;
 mod offsets;
-mod problems;
+pub(in crate::app) mod problems;
 
 use super::highlight::Highlighter;
 use super::lazy_layout::Request;
@@ -49,7 +49,8 @@ pub fn text_field_focused(ctx: &egui::Context) -> bool {
 pub enum Insert {
     /// A whole line (a Help topic's example): see [`insert_line`].
     Line,
-    /// Words among the line's (a Help word's example): see [`insert_words`].
+    /// Words at the end of the cursor's line (a Help word's example): see
+    /// [`insert_words`].
     Words,
 }
 
@@ -193,7 +194,12 @@ impl Editor {
             let at = floor_boundary(&doc.text, self.cursor.unwrap_or(doc.text.len()));
             let end = match how {
                 Insert::Line => insert_line(&mut doc.text, at, &insert),
-                Insert::Words => insert_words(&mut doc.text, at, &insert),
+                Insert::Words => {
+                    // At the end of the cursor's line (before a CR of CRLF).
+                    let nl = doc.text[at..].find('\n').map_or(doc.text.len(), |i| at + i);
+                    let end = if doc.text[..nl].ends_with('\r') { nl - 1 } else { nl };
+                    insert_words(&mut doc.text, end, &insert)
+                }
             };
             let mut state = TextEditState::load(ctx, id).unwrap_or_default();
             let c = char_of_byte(&doc.text, end);
@@ -245,8 +251,8 @@ impl Editor {
 
     /// Inserts `text` at the cursor (at the end without one) at the start
     /// of the next frame, as a line of its own ([`insert_line`]) or as
-    /// words among the line's ([`insert_words`]), and gives the editor
-    /// focus.
+    /// words at the end of the cursor's line ([`insert_words`]), and gives
+    /// the editor focus.
     pub fn insert_at_cursor(&mut self, text: &str, how: Insert) {
         self.pending_insert = Some((text.to_owned(), how));
     }

@@ -89,7 +89,7 @@ fn entries_ui(ui: &mut egui::Ui, found: &[&'static RefEntry]) -> Option<&'static
     let mut insert = None;
     let mut insert_button = |ui: &mut egui::Ui, e: &'static RefEntry| {
         let tip = if e.word.is_some() {
-            "Insert this at the cursor"
+            "Add this at the end of the cursor's line"
         } else {
             "Insert this line at the cursor"
         };
@@ -124,7 +124,12 @@ fn entries_ui(ui: &mut egui::Ui, found: &[&'static RefEntry]) -> Option<&'static
             for &w in &run {
                 ui.code(w.title);
                 ui.label(w.text);
-                ui.code(w.example);
+                // The example, where it says more than the word.
+                if w.example == w.title {
+                    ui.label("");
+                } else {
+                    ui.code(w.example);
+                }
                 insert_button(ui, w);
                 ui.end_row();
             }

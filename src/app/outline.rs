@@ -175,7 +175,8 @@ fn skeleton_rows(comp: &Compilation, collapsed: &HashSet<String>, out: &mut Vec<
     let src = &comp.sources;
     let n = sk.bones.len();
     let tree = Tree::of(sk);
-    out.push(Row::heading(format!("Skeleton ({n} bones)"), n > 0));
+    let s = super::editor::problems::plural(n);
+    out.push(Row::heading(format!("Skeleton ({n} bone{s})"), n > 0));
     // Depth-first, with an explicit stack (no recursion on user-sized trees).
     let mut stack: Vec<(usize, usize)> = tree.roots.iter().rev().map(|&r| (r, 1)).collect();
     while let Some((b, depth)) = stack.pop() {

@@ -114,7 +114,8 @@ pub fn diagnostics_ui(ui: &mut egui::Ui, doc: &Document) -> Option<Range<usize>>
     clicked
 }
 
-fn plural(n: usize) -> &'static str {
+/// The plural ending of a count's noun: "" for 1, "s" otherwise.
+pub(in crate::app) fn plural(n: usize) -> &'static str {
     if n == 1 { "" } else { "s" }
 }
 

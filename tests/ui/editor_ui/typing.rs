@@ -320,10 +320,10 @@ fn the_language_reference_is_searchable_and_inserts_its_example_at_the_cursor() 
     let ends_at = at + "\t\tx 0 :sio-> 50 :sio-> 0".len();
     assert_eq!(h.state().editor.cursor, Some(ends_at));
 
-    // A word (from the vocabulary) goes among the words of the cursor's
-    // line: the easing `sio` on the animated item `arm`.
+    // A word (from the vocabulary) goes at the end of the cursor's line:
+    // the easing `sio` on the animated item `arm`.
     let item = expected.find("\tarm\n").unwrap() + "\tarm".len();
-    focus_editor_at(&mut h, item);
+    focus_editor_at(&mut h, item - 2);
     h.state_mut().help.query.clear();
     h.run_steps(1);
     h.get_by_label("Search").click();
