@@ -300,10 +300,34 @@ fn line_text<'t>(text: &'t str, starts: &[usize], i: usize) -> &'t str {
 /// it ends in `old` and in `new` (the common prefix and suffix kept).
 fn changed_range(old: &str, new: &str) -> (usize, usize, usize) {
     let (o, n) = (old.as_bytes(), new.as_bytes());
-    let prefix = o.iter().zip(n).take_while(|(a, b)| a == b).count();
+    let prefix = common_prefix(o.iter(), n.iter(), o.chunks(CHUNK).zip(n.chunks(CHUNK)));
     let room = o.len().min(n.len()) - prefix;
-    let suffix = o.iter().rev().zip(n.iter().rev()).take(room).take_while(|(a, b)| a == b).count();
+    let (or, nr) = (&o[o.len() - room..], &n[n.len() - room..]);
+    let suffix = common_prefix(or.iter().rev(), nr.iter().rev(), {
+        or.rchunks(CHUNK).zip(nr.rchunks(CHUNK))
+    });
     (prefix, o.len() - suffix, n.len() - suffix)
+}
+
+/// Bytes compared at once by [`common_prefix`] (slice equality is a
+/// `memcmp`, many times faster than a byte loop over a megabyte).
+const CHUNK: usize = 256;
+
+/// How many bytes `a` and `b` have in common from their start: whole
+/// equal chunks first, then byte by byte.
+fn common_prefix<'a>(
+    a: impl Iterator<Item = &'a u8>,
+    b: impl Iterator<Item = &'a u8>,
+    chunks: impl Iterator<Item = (&'a [u8], &'a [u8])>,
+) -> usize {
+    let mut skip = 0;
+    for (x, y) in chunks {
+        if x != y || x.len() != CHUNK {
+            break;
+        }
+        skip += CHUNK;
+    }
+    skip + a.skip(skip).zip(b.skip(skip)).take_while(|(x, y)| x == y).count()
 }
 
 /// A job of `text` in `font`, one colour, not wrapped.
@@ -412,6 +436,34 @@ mod tests {
     /// The text of each row, from its glyphs.
     fn row_texts(g: &Galley) -> Vec<String> {
         g.rows.iter().map(|r| r.glyphs.iter().map(|g| g.chr).collect()).collect()
+    }
+
+    /// The changed range found a chunk at a time is the one a byte-by-byte
+    /// comparison finds, for edits near chunk boundaries and the ends.
+    #[test]
+    fn changed_range_is_the_bytewise_one() {
+        let naive = |o: &[u8], n: &[u8]| {
+            let prefix = o.iter().zip(n).take_while(|(a, b)| a == b).count();
+            let room = o.len().min(n.len()) - prefix;
+            let suffix =
+                o.iter().rev().zip(n.iter().rev()).take(room).take_while(|(a, b)| a == b).count();
+            (prefix, o.len() - suffix, n.len() - suffix)
+        };
+        let base: String = (0..2000).map(|i| char::from(b'a' + (i % 26) as u8)).collect();
+        for at in [0, 1, 255, 256, 257, 511, 1000, 1743, 1744, 1999, 2000] {
+            for (cut, put) in [(0, "X"), (1, ""), (3, "YY"), (0, "aaa"), (300, "Z")] {
+                let end = (at + cut).min(base.len());
+                let new = format!("{}{put}{}", &base[..at], &base[end..]);
+                assert_eq!(
+                    changed_range(&base, &new),
+                    naive(base.as_bytes(), new.as_bytes()),
+                    "{at} {cut} {put}"
+                );
+                assert_eq!(changed_range(&new, &base), naive(new.as_bytes(), base.as_bytes()));
+            }
+        }
+        assert_eq!(changed_range(&base, &base), (2000, 2000, 2000));
+        assert_eq!(changed_range("", "abc"), (0, 0, 3));
     }
 
     #[test]
