@@ -180,6 +180,34 @@ fn type_in_skeleton_5000_bones(bencher: Bencher) {
     assert!(s.app.doc.text.len() >= text.len());
 }
 
+/// Fast typing behind a key the text field handles, as `xdotool` types
+/// into the real window: End and a 38-character comment arriving in one
+/// frame at the end of a skeleton line of the 5000-bone script (paused),
+/// then End and 38 Backspaces; each sample is that frame and the next one.
+#[divan::bench(sample_count = 40)]
+fn burst_in_skeleton_5000_bones(bencher: Bencher) {
+    let text = generate::script(5000, 10);
+    let at = text.match_indices('\n').nth(11).map_or(0, |(i, _)| i);
+    let mut s = Session::new(&text);
+    s.app.playback.playing = false;
+    s.focus_editor_at(at - 3);
+    let comment = " # typed fast into a 50000-line script";
+    let mut typed = false;
+    bencher.bench_local(|| {
+        typed = !typed;
+        let mut events = vec![key(Key::End)];
+        if typed {
+            events.extend(comment.chars().map(|c| Event::Text(c.to_string())));
+        } else {
+            events.extend(comment.chars().map(|_| key(Key::Backspace)));
+        }
+        divan::black_box(s.frame(events));
+        divan::black_box(s.frame(Vec::new()));
+    });
+    let expected = if typed { text.len() + comment.len() } else { text.len() };
+    assert_eq!(s.app.doc.text.len(), expected);
+}
+
 /// Scrolling the 5000-bone script down with the mouse wheel, `lines` lines
 /// a frame (a page: 40), from the top: each frame shows rows the last one
 /// did not.

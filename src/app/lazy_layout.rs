@@ -43,6 +43,49 @@ struct BuildKey {
     pixels_per_point: u32,
 }
 
+/// The lines of the text, in two lists so that the galleys can be handed
+/// to [`Galley::concat`] as they are (no list of 50,000 galleys made again
+/// for each join).
+#[derive(Default)]
+struct Lines {
+    galleys: Vec<Arc<Galley>>,
+    /// Per line: see [`Line::laid_out`].
+    laid_out: Vec<Option<u64>>,
+}
+
+impl Lines {
+    fn clear(&mut self) {
+        self.galleys.clear();
+        self.laid_out.clear();
+    }
+
+    fn len(&self) -> usize {
+        self.galleys.len()
+    }
+
+    fn is_empty(&self) -> bool {
+        self.galleys.is_empty()
+    }
+
+    fn set(&mut self, i: usize, line: Line) {
+        self.galleys[i] = line.galley;
+        self.laid_out[i] = line.laid_out;
+    }
+
+    fn splice(&mut self, range: std::ops::RangeInclusive<usize>, fresh: Vec<Line>) {
+        let laid: Vec<Option<u64>> = fresh.iter().map(|l| l.laid_out).collect();
+        self.laid_out.splice(range.clone(), laid);
+        self.galleys.splice(range, fresh.into_iter().map(|l| l.galley));
+    }
+}
+
+impl FromIterator<Line> for Lines {
+    fn from_iter<I: IntoIterator<Item = Line>>(iter: I) -> Self {
+        let (galleys, laid_out) = iter.into_iter().map(|l| (l.galley, l.laid_out)).unzip();
+        Lines { galleys, laid_out }
+    }
+}
+
 /// One line of the text in the joined galley.
 struct Line {
     galley: Arc<Galley>,
@@ -60,6 +103,9 @@ struct Template {
     glyphs: Option<((Glyph, f32), (Glyph, f32))>,
     /// The galley of an empty line (shared by every empty line).
     empty: Arc<Galley>,
+    /// The galley of `"\tx"` without its row, and its row without glyphs
+    /// or mesh: what a placeholder is cloned from (no allocation).
+    bare: Option<(Galley, Row)>,
     font: FontId,
     pixels_per_point: f32,
 }
@@ -73,7 +119,7 @@ pub struct Highlighter {
     galley: Option<Arc<Galley>>,
     /// Byte offset of the start of every line of the galley's text.
     starts: Vec<usize>,
-    lines: Vec<Line>,
+    lines: Lines,
     /// The lines checked against their looks since the key last changed.
     window: Range<usize>,
     template: Option<Template>,
@@ -157,13 +203,13 @@ impl Highlighter {
         self.window = self.lines_in(req.view, margin);
         self.lay_out_window(fonts, req);
         self.builds += 1;
-        let galleys: Vec<Arc<Galley>> = self.lines.iter().map(|l| l.galley.clone()).collect();
         let mut job = LayoutJob::single_section(
             req.text.to_owned(),
             TextFormat::simple(req.font.clone(), Palette::new(req.dark).plain),
         );
         job.wrap.max_width = f32::INFINITY;
-        let galley = Arc::new(Galley::concat(Arc::new(job), &galleys, req.pixels_per_point));
+        let galley =
+            Arc::new(Galley::concat(Arc::new(job), &self.lines.galleys, req.pixels_per_point));
         self.galley = Some(galley.clone());
         galley
     }
@@ -171,7 +217,7 @@ impl Highlighter {
     /// Whether line `i` of the galley last handed out was laid out for
     /// real (not a placeholder).
     pub fn is_laid_out(&self, line: usize) -> bool {
-        self.lines.get(line).is_some_and(|l| l.laid_out.is_some())
+        self.lines.laid_out.get(line).is_some_and(Option::is_some)
     }
 
     /// Forgets every kept layout when egui rebuilt its fonts.
@@ -275,10 +321,10 @@ impl Highlighter {
             line.hash(&mut h);
             self.looks.hash(&mut h);
             let k = h.finish();
-            if self.lines[i].laid_out != Some(k) {
+            if self.lines.laid_out[i] != Some(k) {
                 self.lines_laid_out += 1;
                 let galley = fonts.layout_job(job_of(line, &self.looks, &palette, req.font));
-                self.lines[i] = Line { galley, laid_out: Some(k) };
+                self.lines.set(i, Line { galley, laid_out: Some(k) });
             }
         }
     }
@@ -357,7 +403,15 @@ impl Template {
             }
             _ => None,
         };
-        Template { galley, glyphs, empty, font: font.clone(), pixels_per_point }
+        let bare = galley.rows.first().map(|placed| {
+            let mut row: Row = (*placed.row).clone();
+            row.glyphs = Vec::new();
+            row.visuals = RowVisuals::default();
+            let mut g: Galley = (*galley).clone();
+            g.rows = Vec::new();
+            (g, row)
+        });
+        Template { galley, glyphs, empty, bare, font: font.clone(), pixels_per_point }
     }
 
     /// A line of `text` that takes its place without being drawn: one
@@ -366,7 +420,9 @@ impl Template {
         if text.is_empty() {
             return Line { galley: self.empty.clone(), laid_out: None };
         }
-        let (Some(placed), Some((tab, other))) = (self.galley.rows.first(), self.glyphs) else {
+        let (Some(placed), Some((tab, other)), Some((bare_galley, bare_row))) =
+            (self.galley.rows.first(), self.glyphs, &self.bare)
+        else {
             // A font that gave no glyphs for "\tx" (never seen): the line
             // is laid out, plainly.
             return Line { galley: fonts.layout_job(plain_job(text, &self.font)), laid_out: None };
@@ -375,25 +431,23 @@ impl Template {
         // glyph sits at the pen rounded to a physical pixel (`pen` in points).
         let ppp = self.pixels_per_point;
         let mut pen = 0.0f32;
-        let glyphs = text
-            .chars()
-            .map(|c| {
-                let (mut g, advance) = if c == '\t' { tab } else { other };
-                g.chr = c;
-                g.pos.x = (pen * ppp).round() / ppp;
-                pen += advance;
-                g
-            })
-            .collect();
+        // Sized once: a line has no more characters than bytes.
+        let mut glyphs = Vec::with_capacity(text.len());
+        glyphs.extend(text.chars().map(|c| {
+            let (mut g, advance) = if c == '\t' { tab } else { other };
+            g.chr = c;
+            g.pos.x = (pen * ppp).round() / ppp;
+            pen += advance;
+            g
+        }));
         let x = pen;
-        let mut row: Row = (*placed.row).clone();
+        let mut row: Row = bare_row.clone();
         row.glyphs = glyphs;
         // Rounded as egui rounds a laid-out row (`Galley::concat` would
         // copy every row whose size is not).
         row.size = Vec2::new(x, placed.row.size.y).round_ui();
-        row.visuals = RowVisuals::default();
         let size = row.size;
-        let mut galley: Galley = (*self.galley).clone();
+        let mut galley: Galley = bare_galley.clone();
         galley.rows =
             vec![PlacedRow { pos: placed.pos, row: Arc::new(row), ends_with_newline: false }];
         galley.rect = Rect::from_min_size(placed.pos, size);
