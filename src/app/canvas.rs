@@ -211,6 +211,11 @@ impl Drawing {
         }
     }
 
+    /// The pose's meshes the canvas drew last (kept between frames).
+    pub fn meshes(&self) -> &[std::sync::Arc<egui::Mesh>] {
+        self.kept.kept_meshes()
+    }
+
     /// How many draw lists and sets of meshes were made for the canvas
     /// (each is kept while what it is made of does not change).
     pub fn builds(&self) -> (u64, u64) {

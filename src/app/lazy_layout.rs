@@ -28,7 +28,7 @@ use eframe::egui::emath::GuiRounding as _;
 use eframe::egui::epaint::text::{FontsView, Glyph, PlacedRow, Row, RowVisuals};
 use eframe::egui::text::LayoutJob;
 use eframe::egui::{Color32, FontId, Galley, Rangef, Rect, TextFormat, Vec2};
-use rustc_hash::FxHasher;
+use rustc_hash::{FxHashMap, FxHasher};
 
 use super::highlight::{Look, Palette, job_of, looks_into, roles_in};
 use crate::compile::Compilation;
@@ -256,8 +256,18 @@ impl Highlighter {
         let old = self.galley.as_ref().map(|g| g.text()).filter(|_| !self.lines.is_empty());
         let new_starts = line_starts(text);
         let Some(old) = old else {
+            // Lines of the same text share one placeholder (closing keys,
+            // repeated channels: a third of a large script's lines).
+            let mut seen: FxHashMap<&str, Arc<Galley>> = FxHashMap::default();
             self.lines = (0..new_starts.len())
-                .map(|i| template.placeholder(fonts, line_text(text, &new_starts, i)))
+                .map(|i| {
+                    let line = line_text(text, &new_starts, i);
+                    let galley = seen
+                        .entry(line)
+                        .or_insert_with(|| template.placeholder(fonts, line).galley)
+                        .clone();
+                    Line { galley, laid_out: None }
+                })
                 .collect();
             self.starts = new_starts;
             return;

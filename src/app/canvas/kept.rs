@@ -135,6 +135,11 @@ impl Kept {
         self.mesh_key = None;
     }
 
+    /// The meshes made last.
+    pub fn kept_meshes(&self) -> &[Arc<Mesh>] {
+        &self.meshes
+    }
+
     /// How many draw lists were built (for tests).
     pub fn lists_built(&self) -> u64 {
         self.lists_built
