@@ -111,6 +111,12 @@ impl Assist {
         self.list.iter().flat_map(|l| l.proposals.iter().map(|p| p.label.as_str())).collect()
     }
 
+    /// Lets go of the galley drawn last (the text field is about to ask
+    /// for the next one).
+    pub fn let_go(&mut self) {
+        self.shown = None;
+    }
+
     /// Where the character at byte `offset` of the text drawn last was
     /// drawn on the screen (its middle).
     pub fn screen_pos(&self, offset: usize) -> Option<egui::Pos2> {

@@ -264,6 +264,10 @@ impl Editor {
         self.apply_pending_selection(ui.ctx(), doc);
         let look =
             Look::of(ui, doc, if self.find.open { self.find.query.clone() } else { String::new() });
+        // Last frame's galley is let go of, so that the highlighter can
+        // patch it in place (`lazy_layout::Highlighter::patch`).
+        self.shown = None;
+        self.assist.let_go();
         let scroll = self.text_field(ui, doc, &look, skf, spriter);
         let (gutter, output) = &scroll.inner;
         self.shown = Some(output.galley.clone());
