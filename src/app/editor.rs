@@ -376,8 +376,16 @@ impl Editor {
                     let highlighter = &mut self.highlighter;
                     let pixels_per_point = ui.ctx().pixels_per_point();
                     let (find, dark, font) = (look.find_query.as_str(), look.dark, &look.font);
+                    // The first layout of the frame compiles the text; the
+                    // field asks again after each edit it applies itself
+                    // (several in a burst of keys), and those follow the
+                    // text without compiling it (`Highlighter::follow`): the
+                    // editor compiles the final text once, after the field.
+                    let mut first = true;
                     let mut layouter = |ui: &egui::Ui, buf: &dyn egui::TextBuffer, _wrap: f32| {
-                        analysis.ensure(buf.as_str());
+                        if std::mem::take(&mut first) {
+                            analysis.ensure(buf.as_str());
+                        }
                         let req = Request {
                             text: buf.as_str(),
                             comp: &analysis.comp,
@@ -388,7 +396,11 @@ impl Editor {
                             pixels_per_point,
                             view,
                         };
-                        ui.fonts_mut(|f| highlighter.galley(f, &req))
+                        if analysis.is_current(buf.as_str()) {
+                            ui.fonts_mut(|f| highlighter.galley(f, &req))
+                        } else {
+                            ui.fonts_mut(|f| highlighter.follow(f, &req))
+                        }
                     };
                     let mut shown: &str;
                     let buf: &mut dyn egui::TextBuffer = if read_only {

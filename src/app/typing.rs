@@ -181,11 +181,6 @@ pub fn apply_in_order(text: &mut String, sel: &mut Range<usize>, events: Vec<Eve
     let mut split = Split::default();
     // 0: applying edits; 1: the text field's events; 2: holding back.
     let mut phase = 0;
-    // The text field lays the whole text out again (and the script is
-    // compiled again) after each edit it applies: one a frame, the rest of
-    // a burst (fast typing after an arrow key or End) waits for the next
-    // frame, which applies it here at once.
-    let mut field_edit = false;
     for event in events {
         if phase == 2 {
             if is_keyboard(&event) {
@@ -212,10 +207,7 @@ pub fn apply_in_order(text: &mut String, sel: &mut Range<usize>, events: Vec<Eve
                 phase = 1;
             }
             Role::TextField => split.now.push(event),
-            Role::Edit(Edit::Insert(_) | Edit::Backspace | Edit::Delete) if !field_edit => {
-                field_edit = true;
-                split.now.push(event);
-            }
+            Role::Edit(Edit::Insert(_) | Edit::Backspace | Edit::Delete) => split.now.push(event),
             Role::Edit(_) | Role::Barrier => {
                 split.later.push(event);
                 phase = 2;
@@ -270,26 +262,6 @@ mod tests {
         assert_eq!(t, "abc");
         assert_eq!(split.now, vec![key(Key::ArrowLeft), text("d")]);
         assert_eq!(split.later, vec![key(Key::Enter), text("e")]);
-    }
-
-    /// Fast typing behind a key the text field handles: the field takes
-    /// one character (each costs it a layout and a compile of the whole
-    /// script), the rest waits for the next frame, in order.
-    #[test]
-    fn a_burst_behind_a_field_key_waits_for_the_next_frame() {
-        let mut t = String::from("ab");
-        let mut sel = 2..2;
-        let events = vec![key(Key::End), text("x"), text("y"), key(Key::Backspace), text("z")];
-        let split = apply_in_order(&mut t, &mut sel, events);
-        assert_eq!(t, "ab");
-        assert_eq!(split.now, vec![key(Key::End), text("x")]);
-        assert_eq!(split.later, vec![text("y"), key(Key::Backspace), text("z")]);
-        // The next frame applies them at once.
-        let mut sel = 3..3;
-        let mut t = String::from("abx");
-        let split = apply_in_order(&mut t, &mut sel, split.later);
-        assert_eq!(t, "abxz");
-        assert!(split.changed && split.now.is_empty() && split.later.is_empty());
     }
 
     #[test]
