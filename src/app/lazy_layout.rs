@@ -19,6 +19,10 @@
 //! prefix and suffix of the old and new text); the lines in view are
 //! checked again against their looks (diagnostics or roles may change
 //! elsewhere than the edit). Scrolling lays out the lines coming into view.
+//! Where no line was added or removed, last frame's galley is patched in
+//! place (`Highlighter::patch`) rather than joined again; the text
+//! field's layouts after its own edits within a frame follow the text
+//! without a compilation of it ([`Highlighter::follow`]).
 
 use std::hash::{Hash, Hasher};
 use std::ops::Range;
