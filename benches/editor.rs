@@ -136,13 +136,16 @@ fn open_5000_bones(bencher: Bencher) {
 }
 
 /// One character typed (and deleted, alternately) inside the fifth
-/// animation of the 5000-bone script.
-#[divan::bench(sample_count = 100)]
-fn type_in_animation_5000_bones(bencher: Bencher) {
+/// animation of the 5000-bone script, the first animation playing (the
+/// pose changes every frame) or paused.
+#[divan::bench(args = ["playing", "paused"], sample_count = 100)]
+fn type_in_animation_5000_bones(bencher: Bencher, playback: &str) {
     let text = generate::script(5000, 10);
     let anim_at = text.match_indices("anim \"").nth(4).map_or(0, |(i, _)| i);
     let at = anim_at + text[anim_at..].find("\t\tr 0").unwrap_or(0) + 4;
     let mut s = Session::new(&text);
+    assert!(s.app.playback.playing);
+    s.app.playback.playing = playback == "playing";
     s.focus_editor_at(at);
     let mut typed = false;
     bencher.bench_local(|| {
@@ -151,6 +154,58 @@ fn type_in_animation_5000_bones(bencher: Bencher) {
         divan::black_box(s.frame(vec![ev]));
     });
     assert_eq!(s.app.doc.text.len(), text.len() + usize::from(typed));
+}
+
+/// A comment typed at the end of a skeleton line near the top of the
+/// 5000-bone script (one character a frame, the next one each time; back
+/// to the line as it was every 8 characters): a change to the rig, not to
+/// an animation.
+#[divan::bench(sample_count = 100)]
+fn type_in_skeleton_5000_bones(bencher: Bencher) {
+    let text = generate::script(5000, 10);
+    let at = text.match_indices('\n').nth(11).map_or(0, |(i, _)| i);
+    let mut s = Session::new(&text);
+    s.focus_editor_at(at);
+    let comment = " # typed";
+    let mut n = 0;
+    bencher.bench_local(|| {
+        let ev = if n < comment.len() {
+            Event::Text(comment[n..n + 1].into())
+        } else {
+            key(Key::Backspace)
+        };
+        n = (n + 1) % (2 * comment.len());
+        divan::black_box(s.frame(vec![ev]));
+    });
+    assert!(s.app.doc.text.len() >= text.len());
+}
+
+/// Fast typing behind a key the text field handles, as `xdotool` types
+/// into the real window: End and a 38-character comment arriving in one
+/// frame at the end of a skeleton line of the 5000-bone script (paused),
+/// then End and 38 Backspaces; each sample is that frame and the next one.
+#[divan::bench(sample_count = 40)]
+fn burst_in_skeleton_5000_bones(bencher: Bencher) {
+    let text = generate::script(5000, 10);
+    let at = text.match_indices('\n').nth(11).map_or(0, |(i, _)| i);
+    let mut s = Session::new(&text);
+    s.app.playback.playing = false;
+    s.focus_editor_at(at - 3);
+    let comment = " # typed fast into a 50000-line script";
+    let mut typed = false;
+    bencher.bench_local(|| {
+        typed = !typed;
+        let mut events = vec![key(Key::End)];
+        if typed {
+            events.extend(comment.chars().map(|c| Event::Text(c.to_string())));
+        } else {
+            events.extend(comment.chars().map(|_| key(Key::Backspace)));
+        }
+        divan::black_box(s.frame(events));
+        divan::black_box(s.frame(Vec::new()));
+    });
+    let expected = if typed { text.len() + comment.len() } else { text.len() };
+    assert_eq!(s.app.doc.text.len(), expected);
 }
 
 /// Scrolling the 5000-bone script down with the mouse wheel, `lines` lines

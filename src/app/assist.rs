@@ -111,6 +111,12 @@ impl Assist {
         self.list.iter().flat_map(|l| l.proposals.iter().map(|p| p.label.as_str())).collect()
     }
 
+    /// Lets go of the galley drawn last (the text field is about to ask
+    /// for the next one).
+    pub fn let_go(&mut self) {
+        self.shown = None;
+    }
+
     /// Where the character at byte `offset` of the text drawn last was
     /// drawn on the screen (its middle).
     pub fn screen_pos(&self, offset: usize) -> Option<egui::Pos2> {
@@ -282,19 +288,11 @@ impl Assist {
             return;
         }
         let local = pos - output.galley_pos;
-        let mut cc = output.galley.cursor_from_pos(local);
-        let x = output.galley.pos_from_cursor(cc).center().x;
-        // The character under the pointer is the one before the nearest
-        // boundary when the pointer is left of it.
-        if x > local.x && cc.index.0 > 0 {
-            cc = CCursor::new(cc.index.0 - 1);
-        }
-        let at = output.galley.pos_from_cursor(cc);
+        let Some((b, left)) = char_under(&output.galley, &doc.text, local) else { return };
         let width = ui.fonts_mut(|f| f.glyph_width(&egui::FontId::monospace(13.0), '0'));
-        if local.x < at.left() - 1.0 || local.x > at.left() + width * 1.5 {
+        if local.x < left - 1.0 || local.x > left + width * 1.5 {
             return; // past the end of the line
         }
-        let b = byte_of_char(&doc.text, cc.index.0);
         // A diagnostic there has its own tooltip (the editor's), which wins.
         if doc.analysis.comp.diagnostics.iter().any(|d| d.span.range().contains(&b)) {
             return;
@@ -306,6 +304,50 @@ impl Assist {
             }
         });
     }
+}
+
+/// The character of `text` under `local` (a point in `galley`'s
+/// coordinates): its byte offset and the left edge of its glyph.
+fn char_under(galley: &egui::Galley, text: &str, local: egui::Vec2) -> Option<(usize, f32)> {
+    if galley.job.wrap.max_width.is_infinite() {
+        char_under_unwrapped(galley, text, local)
+    } else {
+        // Wrapped (the read-only Spriter view): egui's walk over every row.
+        let mut cc = galley.cursor_from_pos(local);
+        let x = galley.pos_from_cursor(cc).center().x;
+        // The character under the pointer is the one before the nearest
+        // boundary when the pointer is left of it.
+        if x > local.x && cc.index.0 > 0 {
+            cc = CCursor::new(cc.index.0 - 1);
+        }
+        Some((byte_of_char(text, cc.index.0), galley.pos_from_cursor(cc).left()))
+    }
+}
+
+/// [`char_under`] for a galley with one row per line of `text` (the
+/// script pane's): the row found by its height, the line's start by
+/// counting newlines, the character within the line — never a walk over
+/// every row and glyph of a 50,000-line script, which `Galley::cursor_from_pos`
+/// is (milliseconds a frame while the pointer rests on the text).
+fn char_under_unwrapped(
+    galley: &egui::Galley,
+    text: &str,
+    local: egui::Vec2,
+) -> Option<(usize, f32)> {
+    let rows = &galley.rows;
+    let r = rows.partition_point(|row| row.max_y() < local.y);
+    let row = rows.get(r).filter(|row| row.min_y() <= local.y)?;
+    let start = match r {
+        0 => 0,
+        _ => memchr::memchr_iter(b'\n', text.as_bytes()).nth(r - 1)? + 1,
+    };
+    let x = local.x - row.pos.x;
+    let col = row.glyphs.partition_point(|g| g.pos.x <= x).checked_sub(1)?;
+    let glyph = row.glyphs.get(col)?;
+    let line = &text[start..];
+    let line = &line[..line.find('\n').unwrap_or(line.len())];
+    let b = start + line.char_indices().nth(col).map_or(line.len(), |(b, _)| b);
+    Some((b, row.pos.x + glyph.pos.x))
 }
 
 /// The list's rows under the cursor's row (`row`, on the screen), or above
@@ -381,4 +423,50 @@ fn markdown_line(ui: &egui::Ui, line: &str) -> LayoutJob {
         }
     }
     job
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The character found from the row's height and the line's newlines
+    /// is the one egui's walk over the whole galley finds, wherever the
+    /// pointer is on the text (tabs, wide characters, empty lines).
+    #[test]
+    fn the_character_under_the_pointer_is_found_without_walking_the_galley() {
+        let text = "skeleton\n\tarm l40 # é\n\n\t\tx 1 -> 2\nend é ü\n\tlast";
+        let ctx = egui::Context::default();
+        let mut galley = None;
+        let mut out = ctx.run_ui(Default::default(), |ui| {
+            let mut job = LayoutJob::simple(
+                text.into(),
+                egui::FontId::monospace(13.0),
+                egui::Color32::WHITE,
+                f32::INFINITY,
+            );
+            job.wrap.max_width = f32::INFINITY;
+            galley = Some(ui.fonts_mut(|f| f.layout_job(job)));
+        });
+        out.textures_delta.clear();
+        let galley = galley.unwrap();
+        let mut wrapped = (*galley).clone();
+        let mut job = (*galley.job).clone();
+        job.wrap.max_width = 10_000.0;
+        wrapped.job = std::sync::Arc::new(job);
+        let mut checked = 0;
+        for row in &galley.rows {
+            let mut x = 0.5;
+            while x < row.size.x {
+                let p = egui::vec2(x, row.pos.y + row.size.y / 2.0);
+                let fast = char_under(&galley, text, p);
+                let slow = char_under(&wrapped, text, p);
+                assert_eq!(fast, slow, "at {p:?}");
+                checked += 1;
+                x += 2.5;
+            }
+        }
+        assert!(checked > 50);
+        // Between lines nothing is under the pointer; below the text neither.
+        assert_eq!(char_under(&galley, text, egui::vec2(5.0, galley.rect.bottom() + 20.0)), None);
+    }
 }

@@ -25,6 +25,7 @@ use crate::model::{AnimId, Armature, BoneId, SkinId};
 use crate::render::{self, DrawList, DrawOptions, Part, RenderCache};
 use crate::runtime::Pose;
 
+mod kept;
 mod paint;
 mod pick;
 
@@ -181,6 +182,8 @@ pub struct Drawing {
     image_dir: PathBuf,
     list: DrawList,
     textures: HashMap<u64, egui::TextureHandle>,
+    /// The list and its meshes, kept between frames.
+    kept: kept::Kept,
 }
 
 impl Drawing {
@@ -197,6 +200,7 @@ impl Drawing {
             image_dir: image_dir.to_path_buf(),
             list: DrawList::default(),
             textures: HashMap::new(),
+            kept: kept::Kept::default(),
         }
     }
 
@@ -212,7 +216,19 @@ impl Drawing {
         if self.imported_sprites.as_ref() != Some(&view.source) {
             view.imported.load_sprites(&mut self.cache.images);
             self.imported_sprites = Some(view.source.clone());
+            self.kept.forget();
         }
+    }
+
+    /// The pose's meshes the canvas drew last (kept between frames).
+    pub fn meshes(&self) -> &[std::sync::Arc<egui::Mesh>] {
+        self.kept.kept_meshes()
+    }
+
+    /// How many draw lists and sets of meshes were made for the canvas
+    /// (each is kept while what it is made of does not change).
+    pub fn builds(&self) -> (u64, u64) {
+        (self.kept.lists_built(), self.kept.meshes_made)
     }
 
     /// What the last frame could not draw (missing sprites, …).

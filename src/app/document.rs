@@ -97,6 +97,11 @@ impl Analysis {
         self.generation = next_generation();
     }
 
+    /// Whether the compilation describes `text` (or is frozen).
+    pub fn is_current(&self, text: &str) -> bool {
+        self.frozen || self.compiled_text == text
+    }
+
     /// Recompiles if `text` is not the text compiled last; returns whether it did.
     pub fn ensure(&mut self, text: &str) -> bool {
         if self.frozen || self.compiled_text == text {

@@ -284,6 +284,10 @@ impl Editor {
         self.apply_pending_selection(ui.ctx(), doc);
         let look =
             Look::of(ui, doc, if self.find.open { self.find.query.clone() } else { String::new() });
+        // Last frame's galley is let go of, so that the highlighter can
+        // patch it in place (`lazy_layout::Highlighter::patch`).
+        self.shown = None;
+        self.assist.let_go();
         let scroll = self.text_field(ui, doc, &look, skf, spriter);
         let (gutter, output) = &scroll.inner;
         self.shown = Some(output.galley.clone());
@@ -392,8 +396,16 @@ impl Editor {
                     let highlighter = &mut self.highlighter;
                     let pixels_per_point = ui.ctx().pixels_per_point();
                     let (find, dark, font) = (look.find_query.as_str(), look.dark, &look.font);
+                    // The first layout of the frame compiles the text; the
+                    // field asks again after each edit it applies itself
+                    // (several in a burst of keys), and those follow the
+                    // text without compiling it (`Highlighter::follow`): the
+                    // editor compiles the final text once, after the field.
+                    let mut first = true;
                     let mut layouter = |ui: &egui::Ui, buf: &dyn egui::TextBuffer, _wrap: f32| {
-                        analysis.ensure(buf.as_str());
+                        if std::mem::take(&mut first) {
+                            analysis.ensure(buf.as_str());
+                        }
                         let req = Request {
                             text: buf.as_str(),
                             comp: &analysis.comp,
@@ -404,7 +416,11 @@ impl Editor {
                             pixels_per_point,
                             view,
                         };
-                        ui.fonts_mut(|f| highlighter.galley(f, &req))
+                        if analysis.is_current(buf.as_str()) {
+                            ui.fonts_mut(|f| highlighter.galley(f, &req))
+                        } else {
+                            ui.fonts_mut(|f| highlighter.follow(f, &req))
+                        }
                     };
                     let mut shown: &str;
                     let buf: &mut dyn egui::TextBuffer = if read_only {

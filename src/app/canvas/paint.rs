@@ -4,6 +4,7 @@
 
 use eframe::egui::{self, Color32, Pos2, Rect, Stroke, Vec2};
 
+use super::kept::{Ghosts, ListWant};
 use super::pick::slot_outline;
 use super::{Drawing, Pick, Scene, View};
 use crate::model::BoneId;
@@ -99,7 +100,8 @@ pub fn onion_ghosts(arm: &crate::model::Armature) -> u32 {
 }
 
 /// Draws the pose — shapes, sprites, the bone overlay and onion-skin ghosts
-/// — through the render pipeline's draw list and its epaint back end.
+/// — through the render pipeline's draw list and its epaint back end (both
+/// kept while what they are made of does not change: see `kept`).
 fn paint_pose(
     painter: &egui::Painter,
     rect: Rect,
@@ -115,42 +117,29 @@ fn paint_pose(
         contours: false,
     };
     let ghosts = onion_ghosts(scene.armature);
-    match scene.anim.filter(|_| scene.onion_skin && ghosts > 0) {
-        Some(anim) => {
-            let onion = OnionSkin {
+    let onion = scene.anim.filter(|_| scene.onion_skin && ghosts > 0).and_then(|anim| {
+        Some(Ghosts {
+            anim,
+            animation: scene.armature.animations.get(anim.index())?.clone(),
+            skin: scene.skin,
+            time_secs: scene.time_secs,
+            onion: OnionSkin {
                 looping: scene.looping,
                 before: ghosts,
                 after: ghosts,
                 ..OnionSkin::default()
-            };
-            drawing.list = render::build_with_onion_skin(
-                scene.armature,
-                anim,
-                scene.skin,
-                scene.time_secs,
-                &onion,
-                &options,
-                &mut drawing.cache,
-            );
-        }
-        None => render::build_draw_list_into(
-            &mut drawing.list,
-            scene.armature,
-            scene.pose,
-            &options,
-            &mut drawing.cache,
-        ),
-    }
-    if let Some(visible) = scene.visible_bones {
-        drawing.list.items.retain(|i| visible.get(i.bone.index()).copied().unwrap_or(true));
-    }
+            },
+        })
+    });
+    let want = ListWant { options, onion, visible: scene.visible_bones };
+    let Drawing { list, textures, cache, kept, .. } = drawing;
+    kept.update_list(list, scene.armature, scene.pose, &want, cache);
     let c = rect.center();
     let to_screen = render::View {
         origin_px: [f64::from(c.x + view.pan[0]), f64::from(c.y + view.pan[1])],
         pixels_per_unit: f64::from(view.zoom),
     };
     let ctx = painter.ctx().clone();
-    let Drawing { list, textures, .. } = drawing;
     let mut texture_of = |img: &render::SpriteImage| {
         textures
             .entry(img.id)
@@ -163,12 +152,29 @@ fn paint_pose(
             })
             .id()
     };
-    for mesh in render::egui::to_epaint(list, &to_screen, &mut texture_of) {
-        painter.add(egui::Shape::mesh(mesh));
+    // The pose's meshes get a primitive of their own (see `separator`).
+    painter.add(separator());
+    for mesh in kept.meshes(list, &to_screen, &mut texture_of) {
+        painter.add(egui::Shape::Mesh(mesh.clone()));
     }
+    painter.add(separator());
     if scene.show_bones {
         paint_ik(painter, rect, view, scene);
     }
+}
+
+/// An empty mesh on a texture nothing uses. egui's tessellator puts the
+/// shapes that follow one another on one texture into one mesh, growing it
+/// shape by shape: the pose's meshes (megabytes for a large rig) would be
+/// copied into whatever came before them, and copied again each time a
+/// later outline or note grew that mesh. This shape, put before and after
+/// them, starts a new mesh there; it draws nothing and its own (empty)
+/// mesh is dropped by the tessellator, so the triangles drawn and their
+/// order stay the same.
+fn separator() -> egui::Shape {
+    egui::Shape::Mesh(std::sync::Arc::new(egui::Mesh::with_texture(egui::TextureId::User(
+        u64::MAX,
+    ))))
 }
 
 /// IK families: the chain through its bones' origins, a dashed line from

@@ -36,13 +36,28 @@ pub fn to_epaint(
     texture_id: &mut dyn FnMut(&SpriteImage) -> TextureId,
 ) -> Vec<Mesh> {
     let mut meshes: Vec<Mesh> = Vec::new();
-    for item in &list.items {
-        if item.indices.is_empty() || item.color[3] <= 0.0 {
+    let drawn = |item: &super::DrawItem| !item.indices.is_empty() && item.color[3] > 0.0;
+    for (k, item) in list.items.iter().enumerate() {
+        if !drawn(item) {
             continue;
         }
         let tex = item.texture.as_deref().map_or(TextureId::default(), &mut *texture_id);
         if meshes.last().is_none_or(|m| m.texture_id != tex) {
-            meshes.push(Mesh::with_texture(tex));
+            // Sized once for the run of items with this image (a mesh of a
+            // large rig grown step by step is copied many times over).
+            let image = item.texture.as_ref().map(|t| t.id);
+            let (mut vertices, mut indices) = (0, 0);
+            for i in list.items[k..].iter().filter(|&i| drawn(i)) {
+                if i.texture.as_ref().map(|t| t.id) != image {
+                    break;
+                }
+                vertices += i.vertices.len();
+                indices += i.indices.len();
+            }
+            let mut mesh = Mesh::with_texture(tex);
+            mesh.vertices.reserve_exact(vertices);
+            mesh.indices.reserve_exact(indices);
+            meshes.push(mesh);
         }
         let Some(mesh) = meshes.last_mut() else { continue };
         let color = color32(item.color);
