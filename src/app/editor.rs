@@ -368,7 +368,6 @@ impl Editor {
         skf: bool,
         spriter: bool,
     ) -> ScrollAreaOutput<(egui::Rect, TextEditOutput)> {
-        let read_only = skf || spriter;
         let pending = self.pending_select.clone();
         egui::ScrollArea::both().id_salt("editor.scroll").auto_shrink([false, false]).show(
             ui,
@@ -392,54 +391,8 @@ impl Editor {
                         ui.clip_rect().bottom() - top,
                     );
                     self.view = Some(view);
-                    let Document { text, analysis, .. } = doc;
-                    let highlighter = &mut self.highlighter;
-                    let pixels_per_point = ui.ctx().pixels_per_point();
-                    let (find, dark, font) = (look.find_query.as_str(), look.dark, &look.font);
-                    // The first layout of the frame compiles the text; the
-                    // field asks again after each edit it applies itself
-                    // (several in a burst of keys), and those follow the
-                    // text without compiling it (`Highlighter::follow`): the
-                    // editor compiles the final text once, after the field.
-                    let mut first = true;
-                    let mut layouter = |ui: &egui::Ui, buf: &dyn egui::TextBuffer, _wrap: f32| {
-                        if std::mem::take(&mut first) {
-                            analysis.ensure(buf.as_str());
-                        }
-                        let req = Request {
-                            text: buf.as_str(),
-                            comp: &analysis.comp,
-                            generation: analysis.generation,
-                            find,
-                            dark,
-                            font,
-                            pixels_per_point,
-                            view,
-                        };
-                        if analysis.is_current(buf.as_str()) {
-                            ui.fonts_mut(|f| highlighter.galley(f, &req))
-                        } else {
-                            ui.fonts_mut(|f| highlighter.follow(f, &req))
-                        }
-                    };
-                    let mut shown: &str;
-                    let buf: &mut dyn egui::TextBuffer = if read_only {
-                        shown = text.as_str();
-                        &mut shown
-                    } else {
-                        text
-                    };
-                    let edit = egui::TextEdit::multiline(buf)
-                        .id(editor_id())
-                        .code_editor()
-                        .font(look.font.clone())
-                        .desired_width(f32::INFINITY)
-                        .desired_rows(30)
-                        .return_key(None)
-                        .interactive(!skf)
-                        .frame(egui::Frame::NONE);
                     let output =
-                        if spriter { edit.show(ui) } else { edit.layouter(&mut layouter).show(ui) };
+                        show_field(ui, doc, &mut self.highlighter, look, view, skf, spriter);
                     if let Some(r) = &pending {
                         scroll_to_selection(ui, &output, r.start, look.row_height);
                     }
@@ -580,6 +533,66 @@ impl Look {
             font,
         }
     }
+}
+
+/// The text field itself, laid out by `highlighter` (only the lines in
+/// `view`, the visible part in the galley's coordinates); an imported file
+/// is shown read-only, a Spriter file without highlighting.
+fn show_field(
+    ui: &mut egui::Ui,
+    doc: &mut Document,
+    highlighter: &mut Highlighter,
+    look: &Look,
+    view: egui::Rangef,
+    skf: bool,
+    spriter: bool,
+) -> TextEditOutput {
+    let read_only = skf || spriter;
+    let Document { text, analysis, .. } = doc;
+    let pixels_per_point = ui.ctx().pixels_per_point();
+    let (find, dark, font) = (look.find_query.as_str(), look.dark, &look.font);
+    // The first layout of the frame compiles the text; the field asks again
+    // after each edit it applies itself (several in a burst of keys), and
+    // those follow the text without compiling it (`Highlighter::follow`):
+    // the editor compiles the final text once, after the field.
+    let mut first = true;
+    let mut layouter = |ui: &egui::Ui, buf: &dyn egui::TextBuffer, _wrap: f32| {
+        if std::mem::take(&mut first) {
+            analysis.ensure(buf.as_str());
+        }
+        let req = Request {
+            text: buf.as_str(),
+            comp: &analysis.comp,
+            generation: analysis.generation,
+            find,
+            dark,
+            font,
+            pixels_per_point,
+            view,
+        };
+        if analysis.is_current(buf.as_str()) {
+            ui.fonts_mut(|f| highlighter.galley(f, &req))
+        } else {
+            ui.fonts_mut(|f| highlighter.follow(f, &req))
+        }
+    };
+    let mut shown: &str;
+    let buf: &mut dyn egui::TextBuffer = if read_only {
+        shown = text.as_str();
+        &mut shown
+    } else {
+        text
+    };
+    let edit = egui::TextEdit::multiline(buf)
+        .id(editor_id())
+        .code_editor()
+        .font(look.font.clone())
+        .desired_width(f32::INFINITY)
+        .desired_rows(30)
+        .return_key(None)
+        .interactive(!skf)
+        .frame(egui::Frame::NONE);
+    if spriter { edit.show(ui) } else { edit.layouter(&mut layouter).show(ui) }
 }
 
 #[cfg(test)]
