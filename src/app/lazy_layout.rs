@@ -257,7 +257,7 @@ impl Highlighter {
     /// script ~6 ms an edit: a 38-key burst, 220 ms). The lines the edits
     /// touched are laid out plainly, without highlighting; the next frame,
     /// with the compilation of the final text, highlights them (see
-    /// [`PLAIN`]). Without a galley to follow, as [`Highlighter::galley`].
+    /// `PLAIN`). Without a galley to follow, as [`Highlighter::galley`].
     pub fn follow(&mut self, fonts: &mut FontsView<'_>, req: &Request<'_>) -> Arc<Galley> {
         self.check_atlas(fonts, req.font);
         let Some(g) = self.galley.clone().filter(|_| self.key.is_some() && !self.lines.is_empty())
