@@ -105,7 +105,7 @@ impl Completer<'_> {
                 self.push_owned(options(), ProposalKind::Operator);
                 if self.prev_token() == Some("from") {
                     for a in &self.comp.armature.animations {
-                        self.push(&format!("\"{}\"", a.name), ProposalKind::Name, "animation");
+                        self.push(format!("\"{}\"", a.name), ProposalKind::Name, "animation");
                     }
                 }
                 self.push_words(vocab::ANIM_MODIFIERS, ProposalKind::Keyword);
@@ -140,7 +140,7 @@ impl Completer<'_> {
             if n.is_empty() || (own.is_some() && !by_others(&n)) {
                 continue;
             }
-            self.push(&format!("\"{n}\""), ProposalKind::Name, detail);
+            self.push(format!("\"{n}\""), ProposalKind::Name, detail);
         }
     }
 
@@ -196,7 +196,7 @@ impl Completer<'_> {
         self.push("@", ProposalKind::Slot, "a slot named after its bone");
         for s in sk.slots.iter().filter(|s| Some(s.bone) == bone) {
             let short = s.name.rsplit('.').next().unwrap_or(&s.name);
-            self.push(&format!("@{short}"), ProposalKind::Slot, &format!("slot {}", s.name));
+            self.push(format!("@{short}"), ProposalKind::Slot, format!("slot {}", s.name));
         }
     }
 
@@ -206,13 +206,14 @@ impl Completer<'_> {
         if self.word.starts_with(':') || ty.is_none() {
             for t in vocab::ATTACHMENT_TYPES {
                 let detail = format!("attachment type: {}", t.detail);
-                let (label, example) = (format!(":{}", t.text), t.example.to_string());
+                let label = format!(":{}", t.text);
+                let example_text = (t.example != label).then(|| t.example.to_string());
                 self.out.push(Proposal {
                     label,
                     kind: ProposalKind::Type,
                     detail,
                     replace: self.replace,
-                    example,
+                    example_text,
                 });
             }
         }
@@ -255,7 +256,7 @@ impl Completer<'_> {
             self.bone_refs(self.replace);
             self.slot_refs();
             for n in self.event_names() {
-                self.push(&format!("!{n}"), ProposalKind::Event, "event");
+                self.push(format!("!{n}"), ProposalKind::Event, "event");
             }
             self.push_entries([("!", "!NAME: an event item", "!hit")], ProposalKind::Event);
         } else if self.depth == 1 {
@@ -288,7 +289,7 @@ impl Completer<'_> {
                         if let Some(a) = sk.attachments.iter().find(|a| a.slot == s)
                             && let Some(p) = self.out.iter_mut().rfind(|p| p.label == "@")
                         {
-                            p.example = format!("@ {}", a.name);
+                            p.example_text = Some(format!("@ {}", a.name));
                         }
                     }
                     Some(Target::Bone(_)) => {
@@ -349,7 +350,7 @@ impl Completer<'_> {
                 None => Vec::new(),
             };
             for n in events {
-                self.push(&format!("!{n}"), ProposalKind::Event, "event: fires at this frame");
+                self.push(format!("!{n}"), ProposalKind::Event, "event: fires at this frame");
             }
         } else if self.depth == 1 && self.before.trim_start().starts_with('!') {
             self.push_words(vocab::EVENT_CHECK_WORDS, ProposalKind::Keyword);

@@ -98,7 +98,7 @@ const CONTEXTS: &[Context] = &[
 /// with what it needs to be whole).
 fn inserted(doc: &str, p: &Proposal) -> String {
     let mut out = doc.to_string();
-    out.replace_range(p.replace.range(), &p.example);
+    out.replace_range(p.replace.range(), p.example());
     out
 }
 
@@ -116,7 +116,7 @@ fn every_proposal_compiles_where_it_is_proposed() {
         let proposals = complete(&doc, &comp, at);
         assert!(!proposals.is_empty(), "{}: nothing proposed in {:?}", c.group, c.text);
         for p in proposals {
-            assert!(p.example.contains(&p.label), "{}: {p:?}", c.group);
+            assert!(p.example().contains(&p.label), "{}: {p:?}", c.group);
             let text = inserted(&doc, &p);
             let outcome = compile(&text).diagnostics.first().map(|d| {
                 let line = text[..p.replace.start as usize].rfind('\n').map_or(0, |i| i + 1);

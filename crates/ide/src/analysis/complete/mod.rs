@@ -48,10 +48,24 @@ pub struct Proposal {
     pub detail: String,
     /// The text it replaces (the word typed so far).
     pub replace: Span,
+    /// A finished use of it, as a script would have it, where that is not
+    /// the label itself: the label with a value (`l` → `l10`) or the tokens
+    /// it needs around it (`}[2]` → `{ 1 -> 2 }[2]`). See
+    /// [`Proposal::example`].
+    pub example_text: Option<String>,
+}
+
+impl Proposal {
     /// A finished use of it, as a script would have it: the label itself
-    /// when it is a whole token, else the label with a value (`l` → `l10`)
-    /// or the tokens it needs around it (`}[2]` → `{ 1 -> 2 }[2]`).
-    pub example: String,
+    /// when it is a whole token, else [`Proposal::example_text`].
+    pub fn example(&self) -> &str {
+        self.example_text.as_deref().unwrap_or(&self.label)
+    }
+}
+
+/// `example` when it says more than `label`.
+fn example_beyond(label: &str, example: String) -> Option<String> {
+    (example != label).then_some(example)
 }
 /// Every reference form worth proposing for a set of names: the full name
 /// and its shortest dotted suffix that no other name ends with (what the
@@ -235,19 +249,20 @@ impl<'a> Completer<'a> {
     }
 
     /// Adds a proposal replacing the word under the cursor.
-    fn push(&mut self, label: &str, kind: ProposalKind, detail: &str) {
+    fn push(&mut self, label: impl Into<String>, kind: ProposalKind, detail: impl Into<String>) {
         self.push_at(label, kind, detail, self.replace);
     }
 
     /// Adds a proposal replacing `replace`.
-    fn push_at(&mut self, label: &str, kind: ProposalKind, detail: &str, replace: Span) {
-        self.out.push(Proposal {
-            label: label.to_string(),
-            kind,
-            detail: detail.to_string(),
-            replace,
-            example: label.to_string(),
-        });
+    fn push_at(
+        &mut self,
+        label: impl Into<String>,
+        kind: ProposalKind,
+        detail: impl Into<String>,
+        replace: Span,
+    ) {
+        let (label, detail) = (label.into(), detail.into());
+        self.out.push(Proposal { label, kind, detail, replace, example_text: None });
     }
 
     /// Adds every `(label, detail, example)` of `list` with one kind.
@@ -258,7 +273,7 @@ impl<'a> Completer<'a> {
                 kind,
                 detail: detail.to_string(),
                 replace: self.replace,
-                example: example.to_string(),
+                example_text: (example != label).then(|| example.to_string()),
             });
         }
     }
@@ -266,7 +281,8 @@ impl<'a> Completer<'a> {
     /// Adds every `(label, detail, example)` made for this answer.
     fn push_owned(&mut self, list: Vec<(String, String, String)>, kind: ProposalKind) {
         for (label, detail, example) in list {
-            self.out.push(Proposal { label, kind, detail, replace: self.replace, example });
+            let example_text = example_beyond(&label, example);
+            self.out.push(Proposal { label, kind, detail, replace: self.replace, example_text });
         }
     }
 
@@ -287,14 +303,7 @@ impl<'a> Completer<'a> {
                 continue;
             }
             let detail = format!("bone {}", self.bone_names[i]);
-            let example = form.clone();
-            self.out.push(Proposal {
-                label: form,
-                kind: ProposalKind::Bone,
-                detail,
-                replace,
-                example,
-            });
+            self.push_at(form, ProposalKind::Bone, detail, replace);
         }
     }
 
@@ -302,7 +311,7 @@ impl<'a> Completer<'a> {
     fn slot_refs(&mut self) {
         for (form, i) in name_forms(&self.slot_names) {
             let detail = format!("slot {}", self.slot_names[i]);
-            self.push(&format!("@{form}"), ProposalKind::Slot, &detail);
+            self.push(format!("@{form}"), ProposalKind::Slot, detail);
         }
     }
 
