@@ -74,9 +74,15 @@ fn at(line: usize, character: usize) -> Value {
     json!({ "textDocument": { "uri": URI }, "position": { "line": line, "character": character } })
 }
 
+/// The answer's JSON text, as the server writes it to its client.
+fn answer(s: &mut Server, method: &str, params: Value) -> String {
+    let r = s.answer(Request::new(RequestId::from(1), method.into(), params));
+    r.result.unwrap_or_else(|e| panic!("{method}: {e:?}"))
+}
+
+/// The answer read back, for the fields a bench needs from it.
 fn request(s: &mut Server, method: &str, params: Value) -> Value {
-    let r = s.request(Request::new(RequestId::from(1), method.into(), params));
-    r.response_result.unwrap_or_else(|e| panic!("{method}: {e:?}"))
+    serde_json::from_str(&answer(s, method, params)).unwrap()
 }
 
 /// Types a digit at (line, ch) and deletes it: two changes, each answered
@@ -116,7 +122,7 @@ fn completion(bencher: Bencher, style: &str) {
     let text = text(style, 1000);
     let mut s = open(&text);
     let (line, ch) = bone_item(&text);
-    bencher.bench_local(|| request(&mut s, "textDocument/completion", at(line, ch)));
+    bencher.bench_local(|| answer(&mut s, "textDocument/completion", at(line, ch)));
 }
 
 #[divan::bench(args = STYLES)]
@@ -124,7 +130,7 @@ fn hover(bencher: Bencher, style: &str) {
     let text = text(style, 1000);
     let mut s = open(&text);
     let (line, ch) = bone_item(&text);
-    bencher.bench_local(|| request(&mut s, "textDocument/hover", at(line, ch)));
+    bencher.bench_local(|| answer(&mut s, "textDocument/hover", at(line, ch)));
 }
 
 #[divan::bench(args = STYLES)]
@@ -132,7 +138,7 @@ fn definition(bencher: Bencher, style: &str) {
     let text = text(style, 1000);
     let mut s = open(&text);
     let (line, ch) = bone_item(&text);
-    bencher.bench_local(|| request(&mut s, "textDocument/definition", at(line, ch)));
+    bencher.bench_local(|| answer(&mut s, "textDocument/definition", at(line, ch)));
 }
 
 #[divan::bench(args = STYLES)]
@@ -142,7 +148,7 @@ fn references(bencher: Bencher, style: &str) {
     let (line, ch) = bone_item(&text);
     let mut p = at(line, ch);
     p["context"] = json!({ "includeDeclaration": true });
-    bencher.bench_local(|| request(&mut s, "textDocument/references", p.clone()));
+    bencher.bench_local(|| answer(&mut s, "textDocument/references", p.clone()));
 }
 
 #[divan::bench(args = STYLES)]
@@ -150,7 +156,7 @@ fn document_symbols(bencher: Bencher, style: &str) {
     let text = text(style, 1000);
     let mut s = open(&text);
     let p = json!({ "textDocument": { "uri": URI } });
-    bencher.bench_local(|| request(&mut s, "textDocument/documentSymbol", p.clone()));
+    bencher.bench_local(|| answer(&mut s, "textDocument/documentSymbol", p.clone()));
 }
 
 #[divan::bench(args = STYLES)]
@@ -160,7 +166,7 @@ fn rename(bencher: Bencher, style: &str) {
     let (line, ch) = bone_item(&text);
     let mut p = at(line, ch);
     p["newName"] = json!("renamed");
-    bencher.bench_local(|| request(&mut s, "textDocument/rename", p.clone()));
+    bencher.bench_local(|| answer(&mut s, "textDocument/rename", p.clone()));
 }
 
 #[divan::bench(args = STYLES)]
@@ -168,7 +174,7 @@ fn semantic_tokens_full(bencher: Bencher, style: &str) {
     let text = text(style, 1000);
     let mut s = open(&text);
     let p = json!({ "textDocument": { "uri": URI } });
-    bencher.bench_local(|| request(&mut s, "textDocument/semanticTokens/full", p.clone()));
+    bencher.bench_local(|| answer(&mut s, "textDocument/semanticTokens/full", p.clone()));
 }
 
 /// Full tokens the first time a document is asked for them (just opened:
@@ -179,7 +185,7 @@ fn semantic_tokens_full_first(bencher: Bencher, style: &str) {
     let p = json!({ "textDocument": { "uri": URI } });
     bencher
         .with_inputs(|| open(&text))
-        .bench_local_refs(|s| request(s, "textDocument/semanticTokens/full", p.clone()));
+        .bench_local_refs(|s| answer(s, "textDocument/semanticTokens/full", p.clone()));
 }
 
 /// The delta after a keystroke (the client's next request): the keystroke

@@ -11,12 +11,12 @@
 //!
 //! Diagnostics are `check`'s (hints as related information, and a "did you
 //! mean" hint appended to the message, which some clients show alone);
-//! semantic tokens are the token roles (`tokens`). Answers are put into the
-//! response as the `serde_json::Value` they are (not through
-//! `Response::new_ok`, which would copy them into a second value).
+//! semantic tokens are the token roles (`tokens`). Answers are serialized
+//! once, to JSON text, and written as that text ([`transport`]).
 
 pub mod text;
 pub mod tokens;
+pub mod transport;
 
 /// The language features (kept at their old path: `lsp::analysis`).
 pub use crate::analysis;
@@ -35,6 +35,7 @@ use lsp_types::request::{
     SemanticTokensFullDeltaRequest, SemanticTokensFullRequest,
 };
 use lsp_types::*;
+use transport::{Out, Reply};
 
 use std::sync::Arc;
 
@@ -139,7 +140,13 @@ pub fn capabilities() -> ServerCapabilities {
 /// Runs the server on stdin/stdout until the client says `exit`; returns
 /// the exit code.
 pub fn run() -> i32 {
-    let (connection, io) = Connection::stdio();
+    let (connection, out, io) = match transport::stdio() {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("skelpad lsp: {e}");
+            return 2;
+        }
+    };
     let caps = match serde_json::to_value(capabilities()) {
         Ok(c) => c,
         Err(e) => {
@@ -156,8 +163,9 @@ pub fn run() -> i32 {
         return 1;
     }
     let mut server = Server::default();
-    let code = server.main_loop(&connection);
+    let code = server.main_loop(&connection, &out);
     drop(connection);
+    drop(out);
     let _ = io.join();
     code
 }
@@ -171,7 +179,7 @@ fn initialize(
 }
 
 impl Server {
-    fn main_loop(&mut self, connection: &Connection) -> i32 {
+    fn main_loop(&mut self, connection: &Connection, out: &crossbeam_channel::Sender<Out>) -> i32 {
         for msg in &connection.receiver {
             match msg {
                 Message::Request(req) => {
@@ -181,23 +189,20 @@ impl Server {
                         Err(_) => return 1,
                     }
                     let id = req.id.clone();
-                    let resp =
-                        catch_unwind(AssertUnwindSafe(|| self.request(req))).unwrap_or_else(|_| {
-                            Response::new_err(
-                                id,
-                                ErrorCode::InternalError as i32,
-                                "internal error".into(),
-                            )
+                    let reply =
+                        catch_unwind(AssertUnwindSafe(|| self.answer(req))).unwrap_or_else(|_| {
+                            let code = ErrorCode::InternalError as i32;
+                            Reply { id, result: Err((code, "internal error".into())) }
                         });
-                    if connection.sender.send(Message::Response(resp)).is_err() {
+                    if out.send(Out::Reply(reply)).is_err() {
                         return 1;
                     }
                 }
                 Message::Notification(n) => {
-                    let out =
+                    let sent =
                         catch_unwind(AssertUnwindSafe(|| self.notification(n))).unwrap_or_default();
-                    for n in out {
-                        if connection.sender.send(Message::Notification(n)).is_err() {
+                    for n in sent {
+                        if out.send(Out::Message(Message::Notification(n))).is_err() {
                             return 1;
                         }
                     }
@@ -257,14 +262,23 @@ impl Server {
         Some(Notification::new(PublishDiagnostics::METHOD.into(), params))
     }
 
-    /// Answers a request.
-    pub fn request(&mut self, req: Request) -> Response {
+    /// Answers a request with its result's JSON text (what the server
+    /// writes).
+    pub fn answer(&mut self, req: Request) -> Reply {
         let id = req.id.clone();
-        match self.dispatch(req) {
-            // Not `Response::new_ok`, which would serialize the value into
-            // a second value (half the time of a large answer).
+        Reply { id, result: self.dispatch(req).map_err(|(code, msg)| (code as i32, msg)) }
+    }
+
+    /// Answers a request as an `lsp-server` response (its result read back
+    /// from [`Server::answer`]'s text): for callers in process.
+    pub fn request(&mut self, req: Request) -> Response {
+        let Reply { id, result } = self.answer(req);
+        match result.and_then(|text| {
+            serde_json::from_str(&text)
+                .map_err(|e| (ErrorCode::InternalError as i32, e.to_string()))
+        }) {
             Ok(v) => Response { id, response_result: Ok(v) },
-            Err((code, msg)) => Response::new_err(id, code as i32, msg),
+            Err((code, msg)) => Response::new_err(id, code, msg),
         }
     }
 
@@ -615,7 +629,7 @@ fn delta(prev: &[SemanticToken], next: &[SemanticToken]) -> Vec<SemanticTokensEd
 }
 
 /// A request's answer: its result, or the error it gets.
-type Answer = Result<serde_json::Value, (ErrorCode, String)>;
+type Answer = Result<String, (ErrorCode, String)>;
 
 /// A request's parameters, or the error their absence gets.
 fn params<P: serde::de::DeserializeOwned>(req: &Request) -> Result<P, (ErrorCode, String)> {
@@ -625,7 +639,7 @@ fn params<P: serde::de::DeserializeOwned>(req: &Request) -> Result<P, (ErrorCode
 
 /// An answer as the JSON value it is sent as.
 fn json(v: impl serde::Serialize) -> Answer {
-    serde_json::to_value(v).map_err(|e| (ErrorCode::InternalError, e.to_string()))
+    serde_json::to_string(&v).map_err(|e| (ErrorCode::InternalError, e.to_string()))
 }
 
 /// The error a request about a document that is not open gets.
