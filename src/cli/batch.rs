@@ -37,34 +37,33 @@ pub fn make_dir(dir: &Path) -> Result<(), String> {
     })
 }
 
-/// The outputs of `files` in `dir` ([`outputs`]), with `dir` made; on a
-/// refusal the error is written to `err` and the usage exit code returned.
-pub fn prepare(
+/// Runs `one(file, output, messages)` for every file of `files`, each
+/// written to its [`outputs`] place in `dir` (made first), on every thread
+/// of the current rayon pool, then writes each file's messages to `err` in
+/// input order. Returns the worst exit code (2 over 1 over 0); when the
+/// outputs are refused (or `dir` cannot be made), the error is written to
+/// `err` and nothing runs.
+pub fn run(
     files: &[PathBuf],
     dir: &Path,
     ext: &str,
     err: &mut dyn Write,
-) -> Result<Vec<PathBuf>, i32> {
-    outputs(files, dir, ext).and_then(|o| make_dir(dir).map(|()| o)).map_err(|msg| {
-        let _ = writeln!(err, "error: {msg}");
-        EXIT_USAGE
-    })
-}
-
-/// Runs `one(i, messages)` for inputs `0..n` on every thread of the
-/// current rayon pool, then writes each input's messages to `err` in input
-/// order. Returns the worst exit code (2 over 1 over 0).
-pub fn run_each(
-    n: usize,
-    one: impl Fn(usize, &mut Vec<u8>) -> i32 + Sync,
-    err: &mut dyn Write,
+    one: impl Fn(&Path, &Path, &mut Vec<u8>) -> i32 + Sync,
 ) -> i32 {
+    let outs = match outputs(files, dir, ext).and_then(|o| make_dir(dir).map(|()| o)) {
+        Ok(o) => o,
+        Err(msg) => {
+            let _ = writeln!(err, "error: {msg}");
+            return EXIT_USAGE;
+        }
+    };
+    let n = files.len();
     let bar = super::progress_bar(n);
     let results: Vec<(i32, Vec<u8>)> = (0..n)
         .into_par_iter()
         .map(|i| {
             let mut messages = Vec::new();
-            let code = one(i, &mut messages);
+            let code = one(&files[i], &outs[i], &mut messages);
             bar.inc(1);
             (code, messages)
         })
@@ -103,17 +102,18 @@ mod tests {
     fn messages_keep_the_input_order_and_the_worst_code_wins() {
         let pool = rayon::ThreadPoolBuilder::new().num_threads(4).build().unwrap();
         let mut err = Vec::new();
+        let dir = tempfile::tempdir().unwrap();
+        let files: Vec<PathBuf> =
+            (0..40).map(|i| PathBuf::from(format!("in/{i}.skel2d"))).collect();
         let code = pool.install(|| {
-            run_each(
-                40,
-                |i, m| {
-                    // Later files finish first.
-                    std::thread::sleep(std::time::Duration::from_micros(((40 - i) * 50) as u64));
-                    let _ = writeln!(m, "file {i}");
-                    if i == 7 { EXIT_ERRORS } else { EXIT_OK }
-                },
-                &mut err,
-            )
+            run(&files, dir.path(), "skf", &mut err, |file, output, m| {
+                let i: usize = file.file_stem().unwrap().to_str().unwrap().parse().unwrap();
+                assert_eq!(output, dir.path().join(format!("{i}.skf")));
+                // Later files finish first.
+                std::thread::sleep(std::time::Duration::from_micros(((40 - i) * 50) as u64));
+                let _ = writeln!(m, "file {i}");
+                if i == 7 { EXIT_ERRORS } else { EXIT_OK }
+            })
         });
         assert_eq!(code, EXIT_ERRORS);
         let want: String = (0..40).map(|i| format!("file {i}\n")).collect();

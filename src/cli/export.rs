@@ -150,24 +150,22 @@ pub fn run(args: &ExportArgs, make_pictures: &MakePictures, err: &mut dyn Write)
     if let [file] = args.files.as_slice() {
         return run_one(&ExportArgs { file: file.clone(), ..args.clone() }, make_pictures, err);
     }
-    let ext = args.format.unwrap_or(Format::Skf).extension();
-    let outputs = match super::batch::prepare(&args.files, &args.output, ext, err) {
-        Ok(o) => o,
-        Err(code) => return code,
-    };
-    super::batch::run_each(
-        args.files.len(),
-        |i, messages| {
+    let format = args.format.unwrap_or(Format::Skf);
+    super::batch::run(
+        &args.files,
+        &args.output,
+        format.extension(),
+        err,
+        |file, output, messages| {
             let one = ExportArgs {
-                file: args.files[i].clone(),
-                output: outputs[i].clone(),
-                format: Some(args.format.unwrap_or(Format::Skf)),
+                file: file.to_path_buf(),
+                output: output.to_path_buf(),
+                format: Some(format),
                 no_bar: true,
                 ..args.clone()
             };
             run_one(&one, make_pictures, messages)
         },
-        err,
     )
 }
 

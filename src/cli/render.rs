@@ -153,23 +153,12 @@ pub fn execute(args: &RenderArgs, err: &mut dyn Write, tty: bool) -> i32 {
         return execute_one(&one, err, tty, "");
     }
     let ext = if args.gif { "gif" } else { "png" };
-    let outputs = match super::batch::prepare(&args.files, &args.output, ext, err) {
-        Ok(o) => o,
-        Err(code) => return code,
-    };
-    super::batch::run_each(
-        args.files.len(),
-        |i, messages| {
-            let one = RenderArgs {
-                file: args.files[i].clone(),
-                output: outputs[i].clone(),
-                ..args.clone()
-            };
-            let name = format!("{}: ", one.file.display());
-            execute_one(&one, messages, false, &name)
-        },
-        err,
-    )
+    super::batch::run(&args.files, &args.output, ext, err, |file, output, messages| {
+        let one =
+            RenderArgs { file: file.to_path_buf(), output: output.to_path_buf(), ..args.clone() };
+        let name = format!("{}: ", one.file.display());
+        execute_one(&one, messages, false, &name)
+    })
 }
 
 /// Renders `args.file`; an error is said after `prefix` (the file's name
