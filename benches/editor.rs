@@ -103,11 +103,19 @@ fn key(key: Key) -> Event {
 /// character typed (and deleted, alternately) inside the fifth animation.
 #[divan::bench(sample_count = 200)]
 fn type_in_animation_1000_bones(bencher: Bencher) {
-    let text = generate::script(1000, 10);
+    type_in_fifth_animation(bencher, 1000, true);
+}
+
+/// One character typed (and deleted, alternately) inside the fifth
+/// animation of the generated script of `bones` bones, its first animation
+/// playing or paused.
+fn type_in_fifth_animation(bencher: Bencher, bones: usize, playing: bool) {
+    let text = generate::script(bones, 10);
     let anim_at = text.match_indices("anim \"").nth(4).map_or(0, |(i, _)| i);
     let at = anim_at + text[anim_at..].find("\t\tr 0").unwrap_or(0) + 4;
     let mut s = Session::new(&text);
     assert!(s.app.playback.playing);
+    s.app.playback.playing = playing;
     s.focus_editor_at(at);
     let mut typed = false;
     bencher.bench_local(|| {
@@ -140,20 +148,7 @@ fn open_5000_bones(bencher: Bencher) {
 /// pose changes every frame) or paused.
 #[divan::bench(args = ["playing", "paused"], sample_count = 100)]
 fn type_in_animation_5000_bones(bencher: Bencher, playback: &str) {
-    let text = generate::script(5000, 10);
-    let anim_at = text.match_indices("anim \"").nth(4).map_or(0, |(i, _)| i);
-    let at = anim_at + text[anim_at..].find("\t\tr 0").unwrap_or(0) + 4;
-    let mut s = Session::new(&text);
-    assert!(s.app.playback.playing);
-    s.app.playback.playing = playback == "playing";
-    s.focus_editor_at(at);
-    let mut typed = false;
-    bencher.bench_local(|| {
-        typed = !typed;
-        let ev = if typed { Event::Text("1".into()) } else { key(Key::Backspace) };
-        divan::black_box(s.frame(vec![ev]));
-    });
-    assert_eq!(s.app.doc.text.len(), text.len() + usize::from(typed));
+    type_in_fifth_animation(bencher, 5000, playback == "playing");
 }
 
 /// A comment typed at the end of a skeleton line near the top of the
