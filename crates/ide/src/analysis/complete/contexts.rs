@@ -207,7 +207,7 @@ impl Completer<'_> {
             for t in vocab::ATTACHMENT_TYPES {
                 let detail = format!("attachment type: {}", t.detail);
                 let label = format!(":{}", t.text);
-                let example_text = (t.example != label).then(|| t.example.to_string());
+                let example_text = super::example_beyond(&label, t.example);
                 self.out.push(Proposal {
                     label,
                     kind: ProposalKind::Type,

@@ -63,9 +63,10 @@ impl Proposal {
     }
 }
 
-/// `example` when it says more than `label`.
-fn example_beyond(label: &str, example: String) -> Option<String> {
-    (example != label).then_some(example)
+/// `example` when it says more than `label` (what
+/// [`Proposal::example_text`] keeps).
+fn example_beyond(label: &str, example: &str) -> Option<String> {
+    (example != label).then(|| example.to_string())
 }
 /// Every reference form worth proposing for a set of names: the full name
 /// and its shortest dotted suffix that no other name ends with (what the
@@ -273,7 +274,7 @@ impl<'a> Completer<'a> {
                 kind,
                 detail: detail.to_string(),
                 replace: self.replace,
-                example_text: (example != label).then(|| example.to_string()),
+                example_text: example_beyond(label, example),
             });
         }
     }
@@ -281,7 +282,7 @@ impl<'a> Completer<'a> {
     /// Adds every `(label, detail, example)` made for this answer.
     fn push_owned(&mut self, list: Vec<(String, String, String)>, kind: ProposalKind) {
         for (label, detail, example) in list {
-            let example_text = example_beyond(&label, example);
+            let example_text = example_beyond(&label, &example);
             self.out.push(Proposal { label, kind, detail, replace: self.replace, example_text });
         }
     }
