@@ -113,17 +113,21 @@ fn write_all(w: &mut impl Write, msgs: &Receiver<Message>, outs: &Receiver<Out>)
 /// header, and flushes.
 pub fn write_reply(w: &mut impl Write, reply: &Reply) -> io::Result<()> {
     let id = serde_json::to_string(&reply.id)?;
-    let body = match &reply.result {
-        Ok(result) => format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{result}}}"#),
+    // A result is written after its head, not copied into one body.
+    let (head, result) = match &reply.result {
+        Ok(result) => (format!(r#"{{"jsonrpc":"2.0","id":{id},"result":"#), result.as_str()),
         Err((code, message)) => {
             let message = serde_json::to_string(message)?;
-            format!(
-                r#"{{"jsonrpc":"2.0","id":{id},"error":{{"code":{code},"message":{message}}}}}"#
-            )
+            let head = format!(
+                r#"{{"jsonrpc":"2.0","id":{id},"error":{{"code":{code},"message":{message}}}"#
+            );
+            (head, "")
         }
     };
-    write!(w, "Content-Length: {}\r\n\r\n", body.len())?;
-    w.write_all(body.as_bytes())?;
+    write!(w, "Content-Length: {}\r\n\r\n", head.len() + result.len() + 1)?;
+    w.write_all(head.as_bytes())?;
+    w.write_all(result.as_bytes())?;
+    w.write_all(b"}")?;
     w.flush()
 }
 
