@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
-# Types a 12-line script into the real editor window through a virtual X
-# server (Xvfb) with real key events (xdotool → XTEST, 12 ms between keys,
-# Enter right after the last character of each line), saves it with Ctrl+S
-# and checks that the file holds exactly the script. Not run in CI.
+# Types a 14-line script into the real editor window through a virtual X
+# server (Xvfb) with real key events (xdotool → XTEST, TYPING_DELAY ms
+# between keys, 12 by default; Enter right after the last character of each
+# line), saves it with Ctrl+S and checks that the file holds exactly the
+# script. The completion list is on: lines end in whole names that prefix
+# others (`skeleton`, `body` before `body.arm`), which the list must never
+# turn into something else at any speed. Not run in CI.
 #
-#   scripts/xvfb-typing.sh [SCREENSHOT.png]
+#   TYPING_DELAY=8 scripts/xvfb-typing.sh [SCREENSHOT.png]
 #
 # Uses SKELPAD_BIN if set, else builds the release binary. Needs xvfb,
 # xdotool and imagemagick (installed with apt-get when missing, as
@@ -12,6 +15,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 shot="${1:-}"
+delay="${TYPING_DELAY:-12}"
 
 # shellcheck source=scripts/xvfb-lib.sh
 . scripts/xvfb-lib.sh
@@ -39,7 +43,7 @@ printf 'placeholder\n\twill be replaced\n' >"$file"
 # What the file must hold afterwards: 12 lines, tabs for indentation.
 expected="$work/expected.skel2d"
 printf '%s\n' \
-    'skeleton #FC0' \
+    'skeleton' \
     $'\tbody l30 r90' \
     $'\t\t@ :rect w20 h40 f#48C' \
     $'\tbody.head l12 x32' \
@@ -50,7 +54,9 @@ printf '%s\n' \
     $'\tbody.arm' \
     $'\t\tr 0 -> 40 -> 0 -> 40 -> 0' \
     $'\tbody.head' \
-    $'\t\tr 0 --> 10 --> 0' >"$expected"
+    $'\t\tr 0 --> 10 --> 0' \
+    $'\tbody' \
+    $'\t\tx 0 -> 4 -> 0' >"$expected"
 
 mkdir -p "$work/home"
 DISPLAY="$display" XDG_DATA_HOME="$work/home" XDG_CONFIG_HOME="$work/home" WAYLAND_DISPLAY= \
@@ -70,7 +76,7 @@ sleep 2
 # Into the text (the editor panel is on the left), select everything.
 x mousemove --window "$wid" 250 120 click 1
 sleep 0.3
-x key --delay 12 ctrl+a
+x key --delay "$delay" ctrl+a
 sleep 0.3
 
 # Enter keeps the indentation of the line it ends, so each burst types only
@@ -89,10 +95,10 @@ keysym() {
 type() {
     local keys=() i
     for ((i = 0; i < ${#1}; i++)); do keys+=("$(keysym "${1:i:1}")"); done
-    x key --delay 12 "${keys[@]}"
+    x key --delay "$delay" "${keys[@]}"
 }
-outdent() { for _ in $(seq 1 "$1"); do x key --delay 12 shift+Tab; done; }
-type $'skeleton #FC0\n\tbody l30 r90\n\t@ :rect w20 h40 f#48C\n'
+outdent() { for _ in $(seq 1 "$1"); do x key --delay "$delay" shift+Tab; done; }
+type $'skeleton\n\tbody l30 r90\n\t@ :rect w20 h40 f#48C\n'
 outdent 1
 type $'body.head l12 x32\n\t@ :circle d18 f#FDB\n'
 outdent 1
@@ -101,9 +107,11 @@ outdent 2
 type $'anim "wave" 24fps 0:6:sio\n\tbody.arm\n\tr 0 -> 40 -> 0 -> 40 -> 0\n'
 outdent 1
 type $'body.head\n\tr 0 --> 10 --> 0\n'
+outdent 1
+type $'body\n\tx 0 -> 4 -> 0\n'
 outdent 2
 sleep 0.5
-x key --delay 12 ctrl+s
+x key --delay "$delay" ctrl+s
 sleep 1.5
 
 if [ -n "$shot" ]; then
@@ -115,7 +123,7 @@ if [ -n "$shot" ]; then
 fi
 
 if cmp -s "$file" "$expected"; then
-    echo "typing test: PASS — the saved file holds exactly the $(wc -l <"$expected") typed lines ($(wc -c <"$expected") bytes)"
+    echo "typing test: PASS at $delay ms a key — the saved file holds exactly the $(wc -l <"$expected") typed lines ($(wc -c <"$expected") bytes)"
 else
     echo "typing test: FAIL — the saved file differs from what was typed:" >&2
     diff <(cat -A "$expected") <(cat -A "$file") >&2 || true

@@ -6,21 +6,22 @@
 //! - Hover: when the pointer rests on the text for [`HOVER_REST_SECS`], a
 //!   tooltip shows [`hover_text`] at the character under it.
 //! - Completion: Ctrl+Space, or typing a word character, opens a list of
-//!   the proposals at the cursor that hold the word typed so far. Up and
-//!   Down choose, Enter or Tab (or a click) insert the chosen one in place
-//!   of the word, as one undo step; Escape closes the list, and so does
-//!   typing anything that is not a word character.
+//!   the proposals at the cursor that hold the word typed so far. Which
+//!   keys the list takes, and when, is [`super::typing::list`]'s rule,
+//!   applied in order with the typing; a click on a row inserts it too.
 //!
-//! The editor calls [`Assist::keys`] before it applies the frame's typing
-//! (the list takes its keys first), [`Assist::after_typing`] after, and
-//! [`Assist::ui`] once the text field is drawn.
+//! The editor calls [`Assist::clicked_row`] before it applies the frame's
+//! typing, [`Assist::after_typing`] after, and [`Assist::ui`] once the text
+//! field is drawn.
 
 use eframe::egui::text::{CCursor, CCursorRange, LayoutJob};
 use eframe::egui::text_edit::{TextEditOutput, TextEditState};
-use eframe::egui::{self, Event, Key, Modifiers, TextFormat};
+use eframe::egui::{self, TextFormat};
 
 use super::document::Document;
 use super::editor::{byte_of_char, char_of_byte, editor_id, floor_boundary};
+use super::typing::list::{List, Open, Propose};
+use crate::compile::Compilation;
 use crate::lsp::analysis::{self, Proposal};
 
 /// How long the pointer rests before the hover tooltip shows (seconds).
@@ -36,16 +37,22 @@ pub fn hover_text(doc: &Document, offset: usize) -> Option<String> {
     analysis::hover(&doc.text, &doc.analysis.comp, offset as u32).map(|(md, _)| md)
 }
 
-/// The proposals the list shows at byte `cursor`: the server's, those
-/// holding the typed word's characters in order (case-insensitively), the
-/// ones starting with it first. None when the only one is the word itself.
+/// The proposals the list shows at byte `cursor` of the document.
 pub fn proposals_at(doc: &Document, cursor: usize) -> Vec<Proposal> {
-    let cursor = floor_boundary(&doc.text, cursor);
-    let comp = &doc.analysis.comp;
-    let (all, _) = analysis::complete_limited(&doc.text, comp, cursor, analysis::MAX_PROPOSALS);
+    proposals_in(&doc.text, &doc.analysis.comp, cursor)
+}
+
+/// The proposals the list shows at byte `cursor` of `text` (compiled as
+/// `comp`): the server's, those holding the typed word's characters in
+/// order (case-insensitively); one equal to the word first, then the ones
+/// starting with it. None when the only one is the word itself.
+pub fn proposals_in(text: &str, comp: &Compilation, cursor: usize) -> Vec<Proposal> {
+    let cursor = floor_boundary(text, cursor);
+    let (all, _) = analysis::complete_limited(text, comp, cursor, analysis::MAX_PROPOSALS);
     let Some(first) = all.first() else { return all };
     let start = (first.replace.start as usize).min(cursor);
-    let word = doc.text.get(start..cursor).unwrap_or("").to_lowercase();
+    let typed = text.get(start..cursor).unwrap_or("");
+    let word = typed.to_lowercase();
     let holds = |label: &str| {
         let mut want = word.chars().peekable();
         for c in label.to_lowercase().chars() {
@@ -59,6 +66,7 @@ pub fn proposals_at(doc: &Document, cursor: usize) -> Vec<Proposal> {
         .into_iter()
         .filter(|p| holds(&p.label))
         .partition(|p| p.label.to_lowercase().starts_with(&word));
+    first.sort_by_key(|p| p.label != typed);
     first.extend(rest);
     if first.len() == 1 && first[0].label.to_lowercase() == word {
         first.clear();
@@ -66,31 +74,25 @@ pub fn proposals_at(doc: &Document, cursor: usize) -> Vec<Proposal> {
     first
 }
 
-/// Whether typing `c` goes on with a word (and opens the list).
-fn is_word_char(c: char) -> bool {
-    c.is_alphanumeric() || matches!(c, '_' | '@' | ':' | '!' | '.' | '-' | '#')
-}
+/// Proposals for the text as the typing leaves it, key by key: the
+/// analysis compiles that text first (incrementally; only a key the list
+/// may take asks).
+pub struct Proposer<'a>(pub &'a mut super::document::Analysis);
 
-/// The open completion list.
-struct List {
-    proposals: Vec<Proposal>,
-    selected: usize,
-    /// The cursor it was made for.
-    at: usize,
+impl Propose for Proposer<'_> {
+    fn propose(&mut self, text: &str, cursor: usize) -> Vec<Proposal> {
+        self.0.ensure(text);
+        proposals_in(text, &self.0.comp, cursor)
+    }
 }
 
 /// Hover and completion state of the script pane.
 #[derive(Default)]
 pub struct Assist {
-    list: Option<List>,
+    /// The completion list (the typing carries it: [`super::typing::list`]).
+    pub list: List,
     /// Where the pointer rests over the text, and since when.
     rest: Option<(egui::Pos2, f64)>,
-    /// This frame's typing holds a word character.
-    typed_word: bool,
-    /// This frame's typing holds something else that edits.
-    typed_other: bool,
-    /// Ctrl+Space was pressed: the list opens after this frame's typing.
-    open_requested: bool,
     /// A row clicked in the list (inserted next frame).
     clicked: Option<usize>,
     /// The text laid out last and where it was drawn.
@@ -103,12 +105,13 @@ pub struct Assist {
 impl Assist {
     /// Whether the completion list is open.
     pub fn list_open(&self) -> bool {
-        self.list.is_some()
+        self.list.open().is_some()
     }
 
     /// The labels the completion list shows, in order (empty when closed).
     pub fn list_labels(&self) -> Vec<&str> {
-        self.list.iter().flat_map(|l| l.proposals.iter().map(|p| p.label.as_str())).collect()
+        let open = self.list.open().and_then(|o| o.asked.as_ref());
+        open.iter().flat_map(|(_, p)| p.iter().map(|p| p.label.as_str())).collect()
     }
 
     /// Lets go of the galley drawn last (the text field is about to ask
@@ -128,100 +131,41 @@ impl Assist {
         Some(*at + egui::vec2(r.left() + w.max(1.0) / 2.0, r.center().y))
     }
 
-    /// Takes the list's keys from this frame's input before the editor
-    /// applies its typing: Ctrl+Space, and while the list is open Up, Down,
-    /// Enter, Tab and Escape. When a proposal is inserted, `cursor` is put
-    /// after it and `edited` set.
-    pub fn keys(
-        &mut self,
-        ctx: &egui::Context,
-        doc: &mut Document,
-        cursor: &mut Option<usize>,
-        edited: &mut bool,
-    ) {
-        if let Some(c) = self.take_keys(ctx, doc) {
-            (*cursor, *edited) = (Some(c), true);
+    /// Inserts a row of the list clicked last frame, before the editor
+    /// applies this frame's typing: the cursor after it.
+    pub fn clicked_row(&mut self, ctx: &egui::Context, doc: &mut Document) -> Option<usize> {
+        let i = self.clicked.take()?;
+        ctx.memory_mut(|m| m.request_focus(editor_id()));
+        self.accept(ctx, doc, i)
+    }
+
+    /// The editor does not have the focus this frame: the list closes,
+    /// unless the pointer is on it (a click on a row takes the focus away
+    /// for a moment).
+    pub fn unfocused(&mut self, ctx: &egui::Context) {
+        let on_list = ctx
+            .input(|i| i.pointer.interact_pos())
+            .is_some_and(|p| self.list_rect.is_some_and(|r| r.contains(p)));
+        if !on_list {
+            self.list.close();
         }
     }
 
-    /// [`Assist::keys`]: the cursor after an inserted proposal.
-    fn take_keys(&mut self, ctx: &egui::Context, doc: &mut Document) -> Option<usize> {
-        let focused = ctx.memory(|m| m.has_focus(editor_id()));
-        let (typed_word, typed_other) = ctx.input(|i| {
-            let text = |e: &Event| match e {
-                Event::Text(t) | Event::Paste(t) => Some(t.clone()),
-                _ => None,
-            };
-            let typed: String = i.events.iter().filter_map(text).collect();
-            let edits = i.events.iter().any(|e| {
-                matches!(e, Event::Key { key: Key::Backspace | Key::Delete, pressed: true, .. })
-            });
-            (typed.chars().last().is_some_and(is_word_char), edits || !typed.is_empty())
-        });
-        (self.typed_word, self.typed_other) = (typed_word && focused, typed_other);
-        if let Some(i) = self.clicked.take() {
-            ctx.memory_mut(|m| m.request_focus(editor_id()));
-            return self.accept(ctx, doc, i);
-        }
-        if self.list.is_some() && ctx.input_mut(|i| i.consume_key(Modifiers::NONE, Key::Escape)) {
-            // Escape closes the list, not the editor: egui let go of the
-            // focus as the key came in, so the editor takes it back.
-            ctx.memory_mut(|m| m.request_focus(editor_id()));
-            self.list = None;
-            return None;
-        }
-        if !focused {
-            let on_list = ctx
-                .input(|i| i.pointer.interact_pos())
-                .is_some_and(|p| self.list_rect.is_some_and(|r| r.contains(p)));
-            if !on_list {
-                self.list = None;
-            }
-            return None;
-        }
-        if ctx.input_mut(|i| i.consume_key(Modifiers::CTRL, Key::Space)) {
-            self.open_requested = true;
-        }
-        let list = self.list.as_mut()?;
-        let n = list.proposals.len();
-        // Every press counts (a slow frame gets several).
-        let down = ctx.input_mut(|i| i.count_and_consume_key(Modifiers::NONE, Key::ArrowDown));
-        let up = ctx.input_mut(|i| i.count_and_consume_key(Modifiers::NONE, Key::ArrowUp));
-        let n = n.max(1);
-        list.selected = (list.selected + down % n + n - up % n) % n;
-        let accept = ctx.input_mut(|i| {
-            i.consume_key(Modifiers::NONE, Key::Enter) | i.consume_key(Modifiers::NONE, Key::Tab)
-        });
-        if accept {
-            let selected = list.selected;
-            return self.accept(ctx, doc, selected);
-        }
-        None
-    }
-
-    /// Opens, follows or closes the list after the frame's typing was
-    /// applied, with the cursor where it left it.
-    pub fn after_typing(&mut self, doc: &Document, cursor: Option<usize>) {
+    /// Asks for the proposals of a list the frame's typing opened or
+    /// changed, at the cursor where the typing left it (the document is
+    /// compiled for its text).
+    pub fn after_typing(&mut self, doc: &mut Document, cursor: Option<usize>) {
         let Some(cursor) = cursor else { return };
-        let open = std::mem::take(&mut self.open_requested);
-        if open || std::mem::take(&mut self.typed_word) {
-            self.open_at(doc, cursor);
-        } else if std::mem::take(&mut self.typed_other) {
-            self.list = None;
-        }
-    }
-
-    /// Opens the list at `cursor` (closed when nothing fits there).
-    fn open_at(&mut self, doc: &Document, cursor: usize) {
-        let proposals = proposals_at(doc, cursor);
-        self.list = (!proposals.is_empty()).then_some(List { proposals, selected: 0, at: cursor });
+        self.list.ensure(&doc.text, cursor, &mut Proposer(&mut doc.analysis));
     }
 
     /// Inserts proposal `i` of the list in place of the word it completes,
     /// as one undo step; returns the cursor after it.
     fn accept(&mut self, ctx: &egui::Context, doc: &mut Document, i: usize) -> Option<usize> {
-        let list = self.list.take()?;
-        let p = list.proposals.get(i)?;
+        let open = self.list.open_mut()?.asked.take();
+        self.list.close();
+        let (_, proposals) = open?;
+        let p = proposals.get(i)?;
         let (start, end) = (p.replace.start as usize, p.replace.end as usize);
         if end > doc.text.len() || !doc.text.is_char_boundary(start) || start > end {
             return None;
@@ -243,25 +187,29 @@ impl Assist {
     pub fn ui(&mut self, ui: &egui::Ui, doc: &Document, output: &TextEditOutput) {
         self.shown = Some((output.galley.clone(), output.galley_pos));
         let cursor = output.cursor_range.map(|r| byte_of_char(&doc.text, r.primary.index.0));
-        // The cursor moved away (a click, an arrow key): the list follows
-        // it while it stays in the word, else it closes.
-        if let (Some(list), Some(c)) = (&self.list, cursor)
-            && list.at != c
+        // The cursor moved (a click, an arrow key, the text field's typing):
+        // the list follows it while it stays in the word, else it closes.
+        if let (Some(open), Some(c)) = (self.list.open(), cursor)
+            && open.asked.as_ref().is_none_or(|(at, _)| *at != c)
         {
-            let start = list.proposals.first().map_or(c, |p| p.replace.start as usize);
+            let start = match &open.asked {
+                Some((at, p)) => p.first().map_or(*at, |p| p.replace.start as usize),
+                None => c,
+            };
             if c < start || doc.text.get(start..c).is_none_or(|w| w.contains(char::is_whitespace)) {
-                self.list = None;
+                self.list.close();
             } else {
-                self.open_at(doc, c);
+                let mut fixed = Fixed(doc);
+                self.list.ensure(&doc.text, c, &mut fixed);
             }
         }
         // Without a cursor (the field let go of the focus as the list was
         // clicked) the list stays where it was made.
-        if let Some(list) = &self.list {
-            let c = cursor.unwrap_or(list.at);
+        if let Some(Open { asked: Some((at, proposals)), selected, .. }) = self.list.open() {
+            let c = cursor.unwrap_or(*at);
             let pos = output.galley.pos_from_cursor(CCursor::new(char_of_byte(&doc.text, c)));
             let row = pos.translate(output.galley_pos.to_vec2());
-            let (clicked, rect) = list_ui(ui.ctx(), list, row);
+            let (clicked, rect) = list_ui(ui.ctx(), proposals, *selected, row);
             (self.clicked, self.list_rect) = (clicked, Some(rect));
         } else {
             self.list_rect = None;
@@ -303,6 +251,16 @@ impl Assist {
                 ui.label(markdown_line(ui, line));
             }
         });
+    }
+}
+
+/// Proposals from a document already compiled for its text (after the
+/// text field is drawn).
+struct Fixed<'a>(&'a Document);
+
+impl Propose for Fixed<'_> {
+    fn propose(&mut self, _: &str, cursor: usize) -> Vec<Proposal> {
+        proposals_at(self.0, cursor)
     }
 }
 
@@ -353,11 +311,16 @@ fn char_under_unwrapped(
 /// The list's rows under the cursor's row (`row`, on the screen), or above
 /// it when there is no room below; returns the row clicked and where the
 /// list is.
-fn list_ui(ctx: &egui::Context, list: &List, row: egui::Rect) -> (Option<usize>, egui::Rect) {
+fn list_ui(
+    ctx: &egui::Context,
+    proposals: &[Proposal],
+    selected: usize,
+    row: egui::Rect,
+) -> (Option<usize>, egui::Rect) {
     let mut clicked = None;
-    let first = list.selected.saturating_sub(ROWS - 1);
+    let first = selected.saturating_sub(ROWS - 1);
     // About one line of body text per row, and one for the count.
-    let height = (list.proposals.len().min(ROWS) + 1) as f32 * 23.0 + 12.0;
+    let height = (proposals.len().min(ROWS) + 1) as f32 * 23.0 + 12.0;
     let below = row.bottom() + height <= ctx.content_rect().bottom();
     let (at, pivot) = if below {
         (row.left_bottom(), egui::Align2::LEFT_TOP)
@@ -371,10 +334,10 @@ fn list_ui(ctx: &egui::Context, list: &List, row: egui::Rect) -> (Option<usize>,
         .show(ctx, |ui| {
             egui::Frame::popup(ui.style()).show(ui, |ui| {
                 ui.set_min_width(220.0);
-                for (i, p) in list.proposals.iter().enumerate().skip(first).take(ROWS) {
+                for (i, p) in proposals.iter().enumerate().skip(first).take(ROWS) {
                     let row = ui.horizontal(|ui| {
                         let r = ui.selectable_label(
-                            i == list.selected,
+                            i == selected,
                             egui::RichText::new(&p.label).monospace(),
                         );
                         ui.weak(&p.detail);
@@ -384,8 +347,8 @@ fn list_ui(ctx: &egui::Context, list: &List, row: egui::Rect) -> (Option<usize>,
                         clicked = Some(i);
                     }
                 }
-                if list.proposals.len() > ROWS {
-                    ui.weak(format!("{} in all: type more to narrow", list.proposals.len()));
+                if proposals.len() > ROWS {
+                    ui.weak(format!("{} in all: type more to narrow", proposals.len()));
                 }
             });
         });

@@ -106,6 +106,8 @@ pub struct Editor {
     pub assist: super::assist::Assist,
     /// The part of that galley in view (y, in its coordinates).
     view: Option<egui::Rangef>,
+    /// The text field had the focus at the end of the last frame.
+    had_focus: bool,
 }
 
 impl Editor {
@@ -210,14 +212,26 @@ impl Editor {
             doc.sync();
             ctx.memory_mut(|m| m.request_focus(id));
         }
-        self.assist.keys(ctx, doc, &mut self.cursor, &mut self.edited);
+        if let Some(c) = self.assist.clicked_row(ctx, doc) {
+            (self.cursor, self.edited) = (Some(c), true);
+        }
         let mut events = ctx.input_mut(|i| std::mem::take(&mut i.events));
         if !self.deferred.is_empty() {
             events.splice(0..0, self.deferred.drain(..));
         }
         let state = TextEditState::load(ctx, id);
-        let focused = ctx.memory(|m| m.has_focus(id));
+        // egui lets go of the focus when a frame holds Escape, before any
+        // widget runs: the keys before it were still typed into the editor,
+        // and the Escape may be the completion list's.
+        let escape = events.iter().any(is_escape);
+        let focused = ctx.memory(|m| m.has_focus(id)) || (self.had_focus && escape);
+        if focused {
+            ctx.memory_mut(|m| m.request_focus(id));
+        }
         let (Some(mut state), true) = (state, focused) else {
+            if !focused {
+                self.assist.unfocused(ctx);
+            }
             ctx.input_mut(|i| i.events = events);
             return;
         };
@@ -230,7 +244,17 @@ impl Editor {
             None => doc.text.len()..doc.text.len(),
         };
         let old_sel = sel.clone();
-        let split = typing::apply_in_order(&mut doc.text, &mut sel, events);
+        let list = &mut self.assist.list;
+        let mut propose = super::assist::Proposer(&mut doc.analysis);
+        let split = typing::apply_in_order(&mut doc.text, &mut sel, events, list, &mut propose);
+        if let Some(before) = &split.inserted_from {
+            super::drag::mark_undo_point(ctx, before);
+        }
+        if split.now.iter().any(is_escape) {
+            // An Escape the list did not take leaves the editor, as egui
+            // meant (the keys before it were typed; those after it are not).
+            ctx.memory_mut(|m| m.surrender_focus(id));
+        }
         if split.changed || sel != old_sel {
             let (a, b) = (char_of_byte(&doc.text, sel.start), char_of_byte(&doc.text, sel.end));
             state.cursor.set_char_range(Some(CCursorRange::two(CCursor::new(a), CCursor::new(b))));
@@ -292,6 +316,7 @@ impl Editor {
         let (gutter, output) = &scroll.inner;
         self.shown = Some(output.galley.clone());
         let response = &output.response;
+        self.had_focus = response.response.has_focus();
         // Named for screen readers (and tests) by the "Script" heading.
         let _ = response.response.clone().labelled_by(label.id);
         if response.changed() {
@@ -474,6 +499,11 @@ impl Editor {
 /// Scrolls the text field's area to byte `at` of the text shown, centered.
 /// Called inside the scroll area: a scroll target set after the area has
 /// ended would be dropped with the frame.
+/// Whether `e` is a press of Escape.
+fn is_escape(e: &egui::Event) -> bool {
+    matches!(e, egui::Event::Key { key: Key::Escape, pressed: true, .. })
+}
+
 fn scroll_to_selection(ui: &egui::Ui, output: &TextEditOutput, at: usize, row_height: f32) {
     let g = &output.galley;
     let c = CCursor::new(char_of_byte(g.text(), at));

@@ -52,6 +52,10 @@ pub const SHORTCUTS: &[(&str, &str)] = &[
         "Complete the word at the cursor (Up/Down choose, Enter or Tab insert, Escape closes)",
     ),
     (
+        "Tab (list open)",
+        "Insert the chosen completion; a list that opened by itself takes Enter only after Up/Down",
+    ),
+    (
         "Tab / Shift+Tab",
         "Indent / outdent the selected lines (a tab, or outdent the cursor's line)",
     ),

@@ -18,15 +18,24 @@
 //! (see [`Editor::take_input`](super::editor::Editor::take_input)). Whatever
 //! the split, every event is applied once, in the order it arrived.
 //!
-//! `tests/ui/editor_ui.rs` checks it: `any_split_into_frames_types_the_same_text`
+//! The completion list is carried through the same loop ([`list`]): each
+//! key it may take (Enter, Tab, Up, Down, Escape, Ctrl+Space) is decided
+//! against the text the keys before it left, so the list never sees a
+//! stale text and never changes what a key sequence types with its speed.
+//!
+//! `tests/ui/editor_ui/typing.rs` checks it: `any_split_into_frames_types_the_same_text`
 //! (a property test: a burst in one frame types what one key per frame
-//! types) and the `a_burst_…` tests.
+//! types), `words_and_keys_type_the_same_text_at_any_speed_with_completion_on`
+//! and the `a_burst_…` tests.
+
+pub mod list;
 
 use std::ops::Range;
 
 use eframe::egui::{Event, Key, Modifiers};
 
 use super::editor::{line_start, shift_lines};
+use list::{List, ListKey, Propose, Taken};
 
 /// An edit the editor applies itself.
 #[derive(Clone, Debug, PartialEq)]
@@ -176,12 +185,26 @@ pub struct Split {
     pub later: Vec<Event>,
     /// The text was changed.
     pub changed: bool,
+    /// The completion list inserted a proposal: the text before the last
+    /// such insertion (to become an undo point).
+    pub inserted_from: Option<String>,
+    /// The completion list took an Escape (egui let go of the focus as the
+    /// key came in: the editor takes it back).
+    pub escaped: bool,
 }
 
 /// Applies the leading run of edits of `events` to `text` in order (the
-/// selection `sel` is updated), and splits the rest into what this frame can
+/// selection `sel` is updated), with the completion `list` taking its keys
+/// in their place in the order (`propose` asked for proposals of the text
+/// as it is at that key), and splits the rest into what this frame can
 /// still handle in order and what must wait for the next frame.
-pub fn apply_in_order(text: &mut String, sel: &mut Range<usize>, events: Vec<Event>) -> Split {
+pub fn apply_in_order(
+    text: &mut String,
+    sel: &mut Range<usize>,
+    events: Vec<Event>,
+    list: &mut List,
+    propose: &mut dyn Propose,
+) -> Split {
     let mut split = Split::default();
     // 0: applying edits; 1: the text field's events; 2: holding back.
     let mut phase = 0;
@@ -194,12 +217,37 @@ pub fn apply_in_order(text: &mut String, sel: &mut Range<usize>, events: Vec<Eve
             }
             continue;
         }
+        if let Some(key) = ListKey::of(&event) {
+            let for_list = key == ListKey::Invoke || list.open().is_some();
+            if for_list && phase == 1 {
+                // The text field moves the cursor first; the list follows it
+                // when the frame is drawn, and takes this key next frame.
+                split.later.push(event);
+                phase = 2;
+                continue;
+            }
+            if for_list {
+                match list.key(key, text, sel, propose) {
+                    Taken::No => {}
+                    Taken::Yes => {
+                        split.escaped |= key == ListKey::Escape;
+                        continue;
+                    }
+                    Taken::Inserted { before } => {
+                        split.inserted_from = Some(before);
+                        split.changed = true;
+                        continue;
+                    }
+                }
+            }
+        }
         match role(&event) {
             Role::Neutral => split.now.push(event),
             Role::Edit(edit) if phase == 0 => {
                 let before = text.len();
                 let old = sel.clone();
                 *sel = apply(text, sel.clone(), &edit);
+                list.typed(inserted(&edit));
                 split.changed |= text.len() != before
                     || *sel != old
                     || matches!(edit, Edit::Tab | Edit::Outdent);
@@ -211,7 +259,11 @@ pub fn apply_in_order(text: &mut String, sel: &mut Range<usize>, events: Vec<Eve
                 phase = 1;
             }
             Role::TextField => split.now.push(event),
-            Role::Edit(Edit::Insert(_) | Edit::Backspace | Edit::Delete) => split.now.push(event),
+            Role::Edit(edit @ (Edit::Insert(_) | Edit::Backspace | Edit::Delete)) => {
+                // The text field types it, after the cursor keys before it.
+                list.typed(inserted(&edit));
+                split.now.push(event);
+            }
             Role::Edit(_) | Role::Barrier => {
                 split.later.push(event);
                 phase = 2;
@@ -221,9 +273,27 @@ pub fn apply_in_order(text: &mut String, sel: &mut Range<usize>, events: Vec<Eve
     split
 }
 
+/// The text `edit` inserts, for the completion list (`None`: it deletes or
+/// breaks lines).
+fn inserted(edit: &Edit) -> Option<&str> {
+    match edit {
+        Edit::Insert(t) => Some(t),
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Proposes nothing anywhere.
+    struct Nothing;
+
+    impl Propose for Nothing {
+        fn propose(&mut self, _: &str, _: usize) -> Vec<crate::lsp::analysis::Proposal> {
+            Vec::new()
+        }
+    }
 
     fn key(key: Key) -> Event {
         Event::Key {
@@ -251,7 +321,7 @@ mod tests {
             key(Key::Enter),
             text("leg"),
         ];
-        let split = apply_in_order(&mut t, &mut sel, events);
+        let split = apply_in_order(&mut t, &mut sel, events, &mut List::default(), &mut Nothing);
         assert_eq!(t, "skeleton\n\tarm x10\n\t\n\tleg");
         assert_eq!(sel, t.len()..t.len());
         assert!(split.changed && split.now.is_empty() && split.later.is_empty());
@@ -262,7 +332,7 @@ mod tests {
         let mut t = String::from("ab");
         let mut sel = 2..2;
         let events = vec![text("c"), key(Key::ArrowLeft), text("d"), key(Key::Enter), text("e")];
-        let split = apply_in_order(&mut t, &mut sel, events);
+        let split = apply_in_order(&mut t, &mut sel, events, &mut List::default(), &mut Nothing);
         assert_eq!(t, "abc");
         assert_eq!(split.now, vec![key(Key::ArrowLeft), text("d")]);
         assert_eq!(split.later, vec![key(Key::Enter), text("e")]);

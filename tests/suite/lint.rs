@@ -92,3 +92,30 @@ fn a_loop_that_changes_speed_at_its_seam_jolts() {
     let smooth = "skeleton\n\tb l10\nanim \"a\" 10fps 0:10\n\tb\n\t\tx 0 :sio-> 20 :sio-> 0\n";
     assert!(lints(smooth).is_empty(), "{:?}", lints(smooth));
 }
+
+/// Examples teach: every one passes its own motion lints, through the CLI
+/// as a user runs it (`skelpad check --lint`: exit 0, no warning).
+#[test]
+fn every_example_passes_check_with_lints() {
+    let mut examples: Vec<_> = std::fs::read_dir("examples")
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "skel2d"))
+        .collect();
+    examples.sort();
+    assert!(examples.len() >= 7, "{examples:?}");
+    for path in &examples {
+        let out = Command::new(env!("CARGO_BIN_EXE_skelpad"))
+            .args(["check", "--lint"])
+            .arg(path)
+            .output()
+            .unwrap();
+        let all = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(out.status.success(), "{}: {all}", path.display());
+        assert!(!all.contains("warning"), "{}: {all}", path.display());
+    }
+}

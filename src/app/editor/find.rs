@@ -37,18 +37,14 @@ impl Editor {
                 jump = Some(!ui.input(|i| i.modifiers.shift));
                 r.request_focus();
             }
-            let count = if self.find.query.is_empty() {
-                0
-            } else {
-                text.matches(self.find.query.as_str()).count()
-            };
+            let count = match_count(text, &self.find.query, self.cursor);
             if ui.button("Prev").on_hover_text("Previous match (Shift+Enter)").clicked() {
                 jump = Some(false);
             }
             if ui.button("Next").on_hover_text("Next match (Enter)").clicked() {
                 jump = Some(true);
             }
-            ui.weak(format!("{count} match{}", if count == 1 { "" } else { "es" }));
+            ui.weak(count);
             if ui.button("Close").on_hover_text("Close (Escape)").clicked()
                 || ui.input(|i| i.key_pressed(Key::Escape))
             {
@@ -60,6 +56,26 @@ impl Editor {
         {
             self.select(r);
         }
+    }
+}
+
+/// The match count the bar shows: "2 of 7" when the cursor is on the
+/// second of seven matches (at its start or inside it), else "7 matches".
+pub fn match_count(text: &str, query: &str, cursor: Option<usize>) -> String {
+    if query.is_empty() {
+        return "0 matches".into();
+    }
+    let mut n = 0;
+    let mut current = None;
+    for (i, _) in text.match_indices(query) {
+        n += 1;
+        if cursor.is_some_and(|c| (i..i + query.len()).contains(&c)) && current.is_none() {
+            current = Some(n);
+        }
+    }
+    match current {
+        Some(k) => format!("{k} of {n}"),
+        None => format!("{n} match{}", if n == 1 { "" } else { "es" }),
     }
 }
 
@@ -88,5 +104,15 @@ mod tests {
         assert_eq!(find_next(t, "arm", 8, true), Some(0..3));
         assert_eq!(find_next(t, "arm", 0, false), Some(8..11));
         assert_eq!(find_next(t, "x", 0, true), None);
+    }
+
+    #[test]
+    fn the_count_says_which_match_the_cursor_is_on() {
+        let t = "arm leg arm arm";
+        assert_eq!(match_count(t, "arm", Some(8)), "2 of 3");
+        assert_eq!(match_count(t, "arm", Some(13)), "3 of 3");
+        assert_eq!(match_count(t, "arm", Some(5)), "3 matches");
+        assert_eq!(match_count(t, "leg", None), "1 match");
+        assert_eq!(match_count(t, "", Some(0)), "0 matches");
     }
 }

@@ -96,7 +96,7 @@ fn find_moves_the_cursor_to_the_next_match() {
     h.get_by_label("Next").click();
     h.run_steps(2);
     assert_eq!(h.state().editor.cursor, Some(RIG[first + 1..].find("arm").unwrap() + first + 1));
-    h.get_by_label_contains("2 matches");
+    h.get_by_label_contains("2 of 2");
 }
 
 #[test]

@@ -83,6 +83,10 @@ pub fn hover(text: &str, comp: &Compilation, offset: u32) -> Option<(String, Spa
 fn number_hover(comp: &Compilation, tok: &str, span: Span) -> Option<String> {
     let src = &comp.sources;
     let Some(t) = src.timelines.iter().find(|t| t.line.contains(span.start)) else {
+        // A path's point is two numbers joined by a comma.
+        if let Some((x, y)) = tok.split_once(',') {
+            return Some(format!("point `{x}, {y}` (x, y in the bone's units)"));
+        }
         return Some(format!("number `{tok}`"));
     };
     let keys: Vec<String> = src
@@ -262,4 +266,21 @@ fn timeline_hover(comp: &Compilation, t: &TimelineSource) -> String {
         let _ = write!(s, "… {} more", keys.len() - 200);
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_paths_point_hovers_as_a_point_and_a_plain_number_as_a_number() {
+        let text = "skeleton\n\tb l10\n\t\t@ :path t2 s#000\n\t\t\tM -11.2,-6.3 L 4,5\n";
+        let comp = crate::compile::compile(text);
+        let at = text.find("-11.2").unwrap() as u32 + 1;
+        let (md, _) = hover(text, &comp, at).unwrap();
+        assert_eq!(md, "point `-11.2, -6.3` (x, y in the bone's units)");
+        let at = text.find("t2").unwrap() as u32 + 1;
+        let md = hover(text, &comp, at).map(|(m, _)| m).unwrap_or_default();
+        assert!(!md.starts_with("point"), "{md}");
+    }
 }

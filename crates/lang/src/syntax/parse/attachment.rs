@@ -169,8 +169,13 @@ impl Parser {
                     self.push(Diagnostic::warning(
                         tok_span(line, t),
                         format!(
-                            "`{}` has no effect on a {}: caps only end open paths",
+                            "`{}` has no effect on {} {}: caps only end open paths",
                             clip(s),
+                            if ty.as_str().starts_with(['a', 'e', 'i', 'o', 'u']) {
+                                "an"
+                            } else {
+                                "a"
+                            },
                             ty.as_str()
                         ),
                     ));
@@ -340,5 +345,24 @@ impl Parser {
                     .hint("one command per line; the extra text is ignored"),
             );
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_cap_on_a_closed_shape_is_named_with_the_right_article() {
+        let text =
+            "skeleton\n\tb l10\n\t\t@ :ellipse w4 h2 round-cap\n\t\t@a :rect w4 h2 round-cap\n";
+        let comp = crate::compile::compile(text);
+        let messages: Vec<&str> = comp.diagnostics.iter().map(|d| d.message.as_str()).collect();
+        assert!(
+            messages.contains(&"`round-cap` has no effect on an ellipse: caps only end open paths"),
+            "{messages:?}"
+        );
+        assert!(
+            messages.contains(&"`round-cap` has no effect on a rect: caps only end open paths"),
+            "{messages:?}"
+        );
     }
 }
