@@ -192,26 +192,7 @@ impl Editor {
             return;
         }
         let id = editor_id();
-        if let Some((insert, how)) = self.pending_insert.take() {
-            let at = floor_boundary(&doc.text, self.cursor.unwrap_or(doc.text.len()));
-            let end = match how {
-                Insert::Line => insert_line(&mut doc.text, at, &insert),
-                Insert::Words => {
-                    // At the end of the cursor's line (before a CR of CRLF).
-                    let nl = doc.text[at..].find('\n').map_or(doc.text.len(), |i| at + i);
-                    let end = if doc.text[..nl].ends_with('\r') { nl - 1 } else { nl };
-                    insert_words(&mut doc.text, end, &insert)
-                }
-            };
-            let mut state = TextEditState::load(ctx, id).unwrap_or_default();
-            let c = char_of_byte(&doc.text, end);
-            state.cursor.set_char_range(Some(CCursorRange::one(CCursor::new(c))));
-            state.store(ctx, id);
-            self.cursor = Some(end);
-            self.edited = true;
-            doc.sync();
-            ctx.memory_mut(|m| m.request_focus(id));
-        }
+        self.apply_pending_insert(ctx, doc);
         if let Some(c) = self.assist.clicked_row(ctx, doc) {
             (self.cursor, self.edited) = (Some(c), true);
         }
@@ -271,6 +252,31 @@ impl Editor {
         self.deferred = split.later;
         ctx.input_mut(|i| i.events = split.now);
         self.assist.after_typing(doc, self.cursor);
+    }
+
+    /// Inserts the text asked for by [`Editor::insert_at_cursor`] and
+    /// gives the editor focus.
+    fn apply_pending_insert(&mut self, ctx: &egui::Context, doc: &mut Document) {
+        let id = editor_id();
+        let Some((insert, how)) = self.pending_insert.take() else { return };
+        let at = floor_boundary(&doc.text, self.cursor.unwrap_or(doc.text.len()));
+        let end = match how {
+            Insert::Line => insert_line(&mut doc.text, at, &insert),
+            Insert::Words => {
+                // At the end of the cursor's line (before a CR of CRLF).
+                let nl = doc.text[at..].find('\n').map_or(doc.text.len(), |i| at + i);
+                let end = if doc.text[..nl].ends_with('\r') { nl - 1 } else { nl };
+                insert_words(&mut doc.text, end, &insert)
+            }
+        };
+        let mut state = TextEditState::load(ctx, id).unwrap_or_default();
+        let c = char_of_byte(&doc.text, end);
+        state.cursor.set_char_range(Some(CCursorRange::one(CCursor::new(c))));
+        state.store(ctx, id);
+        self.cursor = Some(end);
+        self.edited = true;
+        doc.sync();
+        ctx.memory_mut(|m| m.request_focus(id));
     }
 
     /// Inserts `text` at the cursor (at the end without one) at the start
