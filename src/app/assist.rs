@@ -37,11 +37,6 @@ pub fn hover_text(doc: &Document, offset: usize) -> Option<String> {
     analysis::hover(&doc.text, &doc.analysis.comp, offset as u32).map(|(md, _)| md)
 }
 
-/// The proposals the list shows at byte `cursor` of the document.
-pub fn proposals_at(doc: &Document, cursor: usize) -> Vec<Proposal> {
-    proposals_in(&doc.text, &doc.analysis.comp, cursor)
-}
-
 /// The proposals the list shows at byte `cursor` of `text` (compiled as
 /// `comp`): the server's, those holding the typed word's characters in
 /// order (case-insensitively); one equal to the word first, then the ones
@@ -184,7 +179,7 @@ impl Assist {
 
     /// Draws the completion list under the cursor and the hover tooltip at
     /// a resting pointer, once the text field is drawn.
-    pub fn ui(&mut self, ui: &egui::Ui, doc: &Document, output: &TextEditOutput) {
+    pub fn ui(&mut self, ui: &egui::Ui, doc: &mut Document, output: &TextEditOutput) {
         self.shown = Some((output.galley.clone(), output.galley_pos));
         let cursor = output.cursor_range.map(|r| byte_of_char(&doc.text, r.primary.index.0));
         // The cursor moved (a click, an arrow key, the text field's typing):
@@ -199,8 +194,7 @@ impl Assist {
             if c < start || doc.text.get(start..c).is_none_or(|w| w.contains(char::is_whitespace)) {
                 self.list.close();
             } else {
-                let mut fixed = Fixed(doc);
-                self.list.ensure(&doc.text, c, &mut fixed);
+                self.list.ensure(&doc.text, c, &mut Proposer(&mut doc.analysis));
             }
         }
         // Without a cursor (the field let go of the focus as the list was
@@ -251,16 +245,6 @@ impl Assist {
                 ui.label(markdown_line(ui, line));
             }
         });
-    }
-}
-
-/// Proposals from a document already compiled for its text (after the
-/// text field is drawn).
-struct Fixed<'a>(&'a Document);
-
-impl Propose for Fixed<'_> {
-    fn propose(&mut self, _: &str, cursor: usize) -> Vec<Proposal> {
-        proposals_at(self.0, cursor)
     }
 }
 
