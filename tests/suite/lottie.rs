@@ -668,3 +668,48 @@ fn events_become_markers_at_their_frames() {
     let _: velato::Composition =
         String::from_utf8(to_bytes(&lottie.json).unwrap()).unwrap().parse().unwrap();
 }
+
+/// python-lottie's converter (PyPI `lottie`, `lottie_convert.py`, which
+/// many sticker pipelines run) reads an export made with `--no-metadata`
+/// and writes it as `.json` and `.tgs`; with the metadata it fails (its
+/// writer has no case for a dictionary), so the check can fail.
+#[test]
+fn python_lottie_converts_an_export_without_metadata() {
+    let Some(py) = schema_python() else { return };
+    let convert = py.with_file_name("lottie_convert.py");
+    assert!(
+        convert.is_file() || std::env::var("SKELPAD_REQUIRE_SCHEMA").as_deref() != Ok("1"),
+        "no lottie_convert.py beside {} (.ci/run installs lottie==0.7.2)",
+        py.display()
+    );
+    if !convert.is_file() {
+        eprintln!("SKIPPED: python-lottie is not installed (see .ci/run)");
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let src = manifest().join("examples/walk_cycle.skel2d").to_string_lossy().into_owned();
+    let run =
+        |args: &[&str]| std::process::Command::new(&py).arg(&convert).args(args).output().unwrap();
+    for (flag, ok) in [(true, true), (false, false)] {
+        let file = tmp.path().join(format!("w{flag}.json")).to_string_lossy().into_owned();
+        let mut args = vec!["export", src.as_str(), "--anim", "walk", "-o", file.as_str()];
+        if flag {
+            args.push("--no-metadata");
+        }
+        let (done, msg) = skelpad_cli(&args);
+        assert!(done, "{msg}");
+        for ext in ["json", "tgs"] {
+            let out = tmp.path().join(format!("o{flag}.{ext}")).to_string_lossy().into_owned();
+            let res = run(&[&file, &out]);
+            assert_eq!(
+                res.status.success(),
+                ok,
+                "--no-metadata {flag} to .{ext}: {}",
+                String::from_utf8_lossy(&res.stderr)
+            );
+            if ok {
+                assert!(std::fs::metadata(&out).unwrap().len() > 100, "{out}");
+            }
+        }
+    }
+}

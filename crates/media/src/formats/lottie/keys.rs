@@ -225,6 +225,12 @@ pub fn add_halves(
                 continue;
             };
             let (v0, v1) = (series.at(f), series.at(f + 1));
+            if (0..series.dims).any(|d| (got[d] - want[d]).abs() > series.approx)
+                && bend(keys, f, v0, v1, &want, series.approx)
+            {
+                continue;
+            }
+            let got = value_at(keys, f as f64 + 0.5).unwrap_or(got);
             let miss = (0..series.dims).any(|d| {
                 let change = (v1[d] - v0[d]).abs();
                 (got[d] - want[d]).abs() > series.approx + share * change
@@ -247,6 +253,36 @@ pub fn add_halves(
         }
     }
     keys.sort_by(|a, b| a.frame.total_cmp(&b.frame));
+}
+
+/// Bends a one-frame straight segment from `f` (keys at `f` and `f + 1`)
+/// through the value at its half frame: handles at x 1/3 and 2/3 (so
+/// time runs straight) lifted alike, which keeps both ends and lands on
+/// the half frame. Only when one lift serves every dimension.
+fn bend(keys: &mut [KeyOut], f: usize, v0: &[f64], v1: &[f64], want: &[f64], tol: f64) -> bool {
+    let Some(i) = keys.iter().position(|k| k.frame == f as f64) else { return false };
+    if keys[i].ease != Ease::Linear || keys.get(i + 1).is_none_or(|k| k.frame != f as f64 + 1.0) {
+        return false;
+    }
+    let Some(d) =
+        (0..v0.len()).max_by(|&a, &b| (v1[a] - v0[a]).abs().total_cmp(&(v1[b] - v0[b]).abs()))
+    else {
+        return false;
+    };
+    let delta = v1[d] - v0[d];
+    if delta.abs() < 1e-9 {
+        return false;
+    }
+    // y(1/2) = 3/8 (y1 + y2) + 1/8 with y1 = 1/3 + c, y2 = 2/3 + c.
+    let p = (want[d] - v0[d]) / delta;
+    let c = (4.0 * p - 2.0) / 3.0;
+    let ease = Ease::Bezier([1.0 / 3.0, 1.0 / 3.0 + c, 2.0 / 3.0, 2.0 / 3.0 + c]);
+    let q = ease.progress(0.5);
+    if (0..v0.len()).any(|k| (v0[k] + (v1[k] - v0[k]) * q - want[k]).abs() > tol.max(1e-9)) {
+        return false;
+    }
+    keys[i].ease = ease;
+    true
 }
 
 /// Drops keys that repeat the value of both neighbours (the value between
