@@ -298,6 +298,7 @@ impl ExportRequest {
             size: tgs.then_some((512, 512)),
             fit: tgs,
             fps: tgs.then_some(60.0),
+            ..LottieOptions::default()
         };
         let mut pictures = FilePictures(self.image_dir.clone());
         let lottie =

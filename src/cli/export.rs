@@ -53,6 +53,14 @@ pub struct ExportArgs {
     /// Lottie: scale the animations to fit --size.
     #[arg(long, requires = "size")]
     pub fit: bool,
+    /// Lottie: decimals its numbers are written with, 0 to 9 (default:
+    /// 0.0001 units at the file's scale; docs/lottie.md).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=9))]
+    pub decimals: Option<u32>,
+    /// Lottie: leave out `metadata.skelpad` (python-lottie cannot write
+    /// any `metadata` back).
+    #[arg(long)]
+    pub no_metadata: bool,
     /// Texture pixels per unit: higher gives crisper atlases.
     #[arg(long, value_name = "K", default_value_t = 1.0)]
     pub scale: f64,

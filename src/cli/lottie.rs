@@ -82,6 +82,8 @@ pub fn run(args: &ExportArgs, format: Format, err: &mut dyn Write) -> i32 {
         size: args.size,
         fit: args.fit,
         fps: None,
+        decimals: args.decimals,
+        no_metadata: args.no_metadata,
     };
     if container == Container::Tgs {
         // Telegram's sticker: 512×512 at 60 fps, the animation fitted.

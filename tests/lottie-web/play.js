@@ -3,8 +3,12 @@
 // own matrix times its parents', as lottie-web's renderTransform composes
 // them for visible layers, but in 64-bit floats; null layers are never
 // rendered, so lottie-web leaves their finalTransform.mat alone):
-//   { layers: [INDEX...], frames: [[[a, b, c, d, e, f] per layer] per frame] }
-// (INDEX: the layer's place in the file's `layers`).
+//   { layers: [INDEX...], frames: [[[a, b, c, d, e, f] per layer] per frame],
+//     opacity: [[OPACITY per layer of the file] per frame] }
+// (INDEX: the layer's place in the file's `layers`; OPACITY: the layer's own
+// transform opacity, 0 to 1). The frames are 0, 1, … op - 1, or the frame
+// times (fractions too: lottie-web draws between frames) listed as a JSON
+// array in the file named by a second argument.
 // with x' = a·x + c·y + e, y' = b·x + d·y + f (lottie-web's finalTransform).
 // lottie-web and jsdom come from $SKELPAD_LOTTIE_WEB_DIR/node_modules
 // (.ci/run installs the pinned versions there).
@@ -46,9 +50,17 @@ const anim = lottie.loadAnimation({
   autoplay: false,
   animationData: data,
 });
+const times = process.argv[3]
+  ? JSON.parse(fs.readFileSync(process.argv[3], 'utf8'))
+  : Array.from({ length: data.op }, (_, f) => f);
 const frames = [];
-for (let f = 0; f < data.op; f++) {
+const opacity = [];
+for (const f of times) {
   anim.goToAndStop(f, true);
+  opacity.push(anim.renderer.elements.map((el) => {
+    const o = el && el.finalTransform && el.finalTransform.mProp.o;
+    return o ? o.v : 1;
+  }));
   frames.push(nulls.map((i) => {
     const el = anim.renderer.elements[i];
     if (!el) throw new Error(`no element for layer ${i} at frame ${f}`);
@@ -64,4 +76,4 @@ for (let f = 0; f < data.op; f++) {
     return m;
   }));
 }
-process.stdout.write(JSON.stringify({ layers: nulls, frames }));
+process.stdout.write(JSON.stringify({ layers: nulls, frames, opacity }));

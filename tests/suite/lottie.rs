@@ -10,13 +10,13 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::lottie_between::{self as between, Truth, Worst};
 use skelpad::formats::lottie::{
     FilePictures, Lottie, LottieOptions, PictureSource, export, to_bytes,
 };
 use skelpad::model::{Affine, Armature, SkinId};
-use skelpad::runtime::evaluate;
 
-fn manifest() -> PathBuf {
+pub(crate) fn manifest() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
@@ -49,16 +49,6 @@ fn export_with(arm: &Armature, dir: &Path, opts: &LottieOptions) -> Lottie {
     export(arm, opts, pics.as_mut()).unwrap()
 }
 
-/// What skelpad says each bone layer's world matrix must be at frame `f`:
-/// the marker the frame falls in names the animation.
-struct Truth<'a> {
-    arm: &'a Armature,
-    doc: &'a serde_json::Value,
-    skin: SkinId,
-    view: Affine,
-    fps: f64,
-}
-
 /// The affine map from skelpad's world to the file's frame, as the
 /// exporter wrote it in the file's metadata.
 pub(crate) fn view_of(doc: &serde_json::Value) -> Affine {
@@ -71,90 +61,16 @@ pub(crate) fn view_of(doc: &serde_json::Value) -> Affine {
     Affine::from_array([v[0], v[1], v[2], v[3], v[4], v[5]])
 }
 
-impl Truth<'_> {
-    fn new<'a>(arm: &'a Armature, doc: &'a serde_json::Value, skin: SkinId) -> Truth<'a> {
-        Truth { arm, doc, skin, view: view_of(doc), fps: doc["fr"].as_f64().unwrap() }
-    }
-
-    fn frames(&self) -> usize {
-        self.doc["op"].as_f64().unwrap() as usize
-    }
-
-    /// Expected layer matrices by bone name at frame `f`.
-    fn at(&self, f: usize) -> Vec<(String, Affine)> {
-        let markers = self.doc["markers"].as_array().unwrap();
-        let m = markers
-            .iter()
-            .find(|m| {
-                let (tm, dr) =
-                    (m["tm"].as_f64().unwrap() as usize, m["dr"].as_f64().unwrap() as usize);
-                f >= tm && f < tm + dr.max(1)
-            })
-            .unwrap_or_else(|| panic!("frame {f} is in no marker"));
-        let tm = m["tm"].as_f64().unwrap() as usize;
-        let anim = self.arm.animation_by_name(m["cm"].as_str().unwrap());
-        let pose = evaluate(self.arm, anim, self.skin, (f - tm) as f64 / self.fps);
-        let c = Affine::scale(1.0, -1.0);
-        self.arm
-            .skeleton
-            .bones
-            .iter()
-            .zip(&pose.bones)
-            .map(|(b, p)| (b.name.clone(), self.view * p.world * c))
-            .collect()
-    }
-
-    /// The error, in skelpad's world units, of a player's matrix.
-    fn error(&self, got: [f64; 6], want: Affine) -> f64 {
-        let ppu = self.view.to_array()[0].abs().max(1e-12);
-        let w = want.to_array();
-        got.iter().zip(&w).map(|(g, w)| (g - w).abs() / ppu).fold(0.0, f64::max)
-    }
-}
-
-/// Plays the file in velato and returns the worst error over every bone
-/// layer and frame.
-fn velato_worst(name: &str, arm: &Armature, lottie: &Lottie, skin: SkinId) -> f64 {
-    let text = String::from_utf8(to_bytes(&lottie.json).unwrap()).unwrap();
-    let comp: velato::Composition =
-        text.parse().unwrap_or_else(|e| panic!("{name}: velato cannot load the export: {e}"));
-    let truth = Truth::new(arm, &lottie.json, skin);
-    // The bone layers are the last ones, in bone order (names may repeat
-    // in imported files, so they are found by place and checked by name).
-    let layers = lottie.json["layers"].as_array().unwrap();
-    let first = layers.len() - arm.skeleton.bones.len();
-    let index: Vec<Option<usize>> = arm
-        .skeleton
-        .bones
-        .iter()
-        .enumerate()
-        .map(|(i, b)| {
-            let l = &layers[first + i];
-            (l["ty"] == 3 && l["nm"] == b.name.as_str() && comp.layers[first + i].name == b.name)
-                .then_some(first + i)
-        })
-        .collect();
-    assert_eq!(comp.layers.len(), layers.len(), "{name}: velato read every layer");
-    let mut worst: f64 = 0.0;
-    for f in 0..truth.frames() {
-        let want = truth.at(f);
-        for ((bone, m), layer) in want.iter().zip(&index) {
-            let layer = layer.unwrap_or_else(|| panic!("{name}: no layer for bone `{bone}`"));
-            let mut world = comp.layers[layer].transform.evaluate(f as f64).into_owned();
-            let mut parent = comp.layers[layer].parent;
-            let mut depth = 0;
-            while let Some(p) = parent {
-                world = comp.layers[p].transform.evaluate(f as f64).into_owned() * world;
-                parent = comp.layers[p].parent;
-                depth += 1;
-                assert!(depth < 10_000, "{name}: parent loop");
-            }
-            let e = truth.error(world.as_coeffs(), *m);
-            assert!(e <= 1e-3, "{name}: bone `{bone}` at frame {f}: velato is off by {e}");
-            worst = worst.max(e);
-        }
-    }
-    worst
+/// Plays the file in velato at every whole and half frame
+/// ([`crate::lottie_between`]): bones and attachment switches.
+fn velato_worst(name: &str, arm: &Armature, lottie: &Lottie, skin: SkinId, dir: &Path) -> Worst {
+    let truth = Truth::new(arm, lottie, skin);
+    let (mats, opacity) = between::velato_play(name, &truth, lottie);
+    let names = between::layer_attachments(arm, &lottie.json);
+    between::check_switches(name, "velato", &truth, &names, &opacity, &|p| {
+        skelpad_shown(arm, p, dir)
+    });
+    between::check_bones(name, "velato", &truth, &mats)
 }
 
 #[test]
@@ -164,13 +80,19 @@ fn velato_plays_every_script_export_like_skelpad() {
         let arm = compile(&path);
         let dir = path.parent().unwrap();
         let lottie = export_with(&arm, dir, &LottieOptions::default());
-        let worst = velato_worst(&name, &arm, &lottie, SkinId(0));
-        report.push(format!("{name}: worst {worst:.2e}, baked {}", lottie.baked.len()));
+        let w = velato_worst(&name, &arm, &lottie, SkinId(0), dir);
+        report.push(format!(
+            "{name}: whole {:.2e}, half {:.2e} ({:.0}% of allowed), baked {}",
+            w.whole,
+            w.half,
+            100.0 * w.share,
+            lottie.baked.len()
+        ));
         // Each animation alone, too (its own timeline from frame 0).
         for a in &arm.animations {
             let opts = LottieOptions { anim: Some(a.name.clone()), ..Default::default() };
             let one = export_with(&arm, dir, &opts);
-            velato_worst(&format!("{name} --anim {}", a.name), &arm, &one, SkinId(0));
+            velato_worst(&format!("{name} --anim {}", a.name), &arm, &one, SkinId(0), dir);
         }
     }
     eprintln!("velato:\n  {}", report.join("\n  "));
@@ -178,13 +100,12 @@ fn velato_plays_every_script_export_like_skelpad() {
 
 /// The attachments velato shows at frame `f`, back to front, by full name
 /// (a draw-order copy `SLOT_zN` named as its slot).
-fn velato_shown(comp: &velato::Composition, bones: usize, f: usize) -> Vec<String> {
-    let _ = bones;
+fn velato_shown(comp: &velato::Composition, f: f64) -> Vec<String> {
     let mut out: Vec<String> = comp
         .layers
         .iter()
         .filter(|l| !matches!(l.content, velato::model::Content::None))
-        .filter(|l| l.opacity.evaluate(f as f64) > 0.0)
+        .filter(|l| l.opacity.evaluate(f) > 0.0)
         .map(|l| uncopied(l.name.strip_suffix(" (stroke)").unwrap_or(&l.name)))
         .collect();
     out.reverse();
@@ -194,7 +115,7 @@ fn velato_shown(comp: &velato::Composition, bones: usize, f: usize) -> Vec<Strin
 }
 
 /// `bone.slot_z3.att` → `bone.slot.att`.
-fn uncopied(name: &str) -> String {
+pub(crate) fn uncopied(name: &str) -> String {
     let parts: Vec<&str> = name.split('.').collect();
     let n = parts.len();
     let mut parts: Vec<String> = parts.iter().map(|s| s.to_string()).collect();
@@ -241,23 +162,24 @@ fn check_shown(name: &str, arm: &Armature, dir: &Path, skin: Option<&str>) -> us
     let skin_id = skin.map_or(SkinId(0), |s| arm.skeleton.skin_by_name(s).unwrap());
     let comp: velato::Composition =
         String::from_utf8(to_bytes(&lottie.json).unwrap()).unwrap().parse().unwrap();
-    let truth = Truth::new(arm, &lottie.json, skin_id);
-    let markers = lottie.json["markers"].as_array().unwrap().clone();
+    let truth = Truth::new(arm, &lottie, skin_id);
     let mut checked = 0;
-    for f in 0..truth.frames() {
-        let m = markers
-            .iter()
-            .find(|m| {
-                let tm = m["tm"].as_f64().unwrap() as usize;
-                f >= tm && f < tm + m["dr"].as_f64().unwrap() as usize
-            })
-            .unwrap();
-        let tm = m["tm"].as_f64().unwrap() as usize;
-        let anim = arm.animation_by_name(m["cm"].as_str().unwrap());
-        let pose = evaluate(arm, anim, skin_id, (f - tm) as f64 / truth.fps);
-        let want = skelpad_shown(arm, &pose, dir);
-        let got = velato_shown(&comp, arm.skeleton.bones.len(), f);
-        assert_eq!(got, want, "{name} skin {skin:?}: what is shown at frame {f}");
+    let mut before = Vec::new();
+    for at in truth.times() {
+        let want = skelpad_shown(arm, &truth.pose(at), dir);
+        let got = velato_shown(&comp, truth.frame(at));
+        let f = truth.frame(at);
+        // Between frames a player shows what skelpad shows then, or still
+        // what it showed at the frame before (a switch between two frames
+        // lands on the next frame; never both at once).
+        let held = at.halves % 2 == 1 && got == before;
+        assert!(
+            got == want || held,
+            "{name} skin {skin:?}: at frame {f} velato shows {got:?}, skelpad {want:?}"
+        );
+        if at.halves % 2 == 0 {
+            before = got;
+        }
         checked += want.len();
     }
     checked
@@ -327,9 +249,15 @@ fn velato_plays_spriter_and_skelform_exports_like_skelpad() {
     let mut report = Vec::new();
     for (name, arm, dir) in imports() {
         let lottie = export_with(&arm, &dir, &LottieOptions::default());
-        let worst = velato_worst(&name, &arm, &lottie, SkinId(0));
+        let w = velato_worst(&name, &arm, &lottie, SkinId(0), &dir);
         check_shown(&name, &arm, &dir, None);
-        report.push(format!("{name}: worst {worst:.2e}, baked {}", lottie.baked.len()));
+        report.push(format!(
+            "{name}: whole {:.2e}, half {:.2e} ({:.0}% of allowed), baked {}",
+            w.whole,
+            w.half,
+            100.0 * w.share,
+            lottie.baked.len()
+        ));
     }
     eprintln!("velato (imports):\n  {}", report.join("\n  "));
 }
@@ -359,55 +287,39 @@ fn lottie_web() -> Option<PathBuf> {
     None
 }
 
-/// Plays the file in lottie-web under node; the worst error over every bone
-/// layer and frame.
-fn lottie_web_worst(dir: &Path, name: &str, arm: &Armature, lottie: &Lottie) -> f64 {
-    let tmp = tempfile::tempdir().unwrap();
-    let file = tmp.path().join("anim.json");
-    std::fs::write(&file, to_bytes(&lottie.json).unwrap()).unwrap();
-    let out = std::process::Command::new("node")
-        .arg(manifest().join("tests/lottie-web/play.js"))
-        .arg(&file)
-        .env("SKELPAD_LOTTIE_WEB_DIR", dir)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{name}: {}", String::from_utf8_lossy(&out.stderr));
-    let played: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let truth = Truth::new(arm, &lottie.json, SkinId(0));
-    let frames = played["frames"].as_array().unwrap();
-    assert_eq!(frames.len(), truth.frames(), "{name}");
-    // The bone layers are the last ones (null and image layers come first).
-    let first = lottie.json["layers"].as_array().unwrap().len() - arm.skeleton.bones.len();
-    let indices = played["layers"].as_array().unwrap();
-    let skip = indices.iter().take_while(|i| (i.as_u64().unwrap() as usize) < first).count();
-    assert_eq!(indices.len() - skip, arm.skeleton.bones.len(), "{name}");
-    let mut worst: f64 = 0.0;
-    for (f, layers) in frames.iter().enumerate() {
-        let want = truth.at(f);
-        for ((bone, m), got) in want.iter().zip(&layers.as_array().unwrap()[skip..]) {
-            let g: Vec<f64> = got.as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect();
-            let e = truth.error([g[0], g[1], g[2], g[3], g[4], g[5]], *m);
-            assert!(e <= 1e-3, "{name}: bone `{bone}` at frame {f}: lottie-web is off by {e}");
-            worst = worst.max(e);
-        }
-    }
-    worst
+/// Plays the file in lottie-web under node at every whole and half frame:
+/// bones and attachment switches.
+fn lottie_web_worst(web: &Path, name: &str, arm: &Armature, lottie: &Lottie, dir: &Path) -> Worst {
+    let truth = Truth::new(arm, lottie, SkinId(0));
+    let (mats, opacity) = between::lottie_web_play(web, name, &truth, lottie);
+    let names = between::layer_attachments(arm, &lottie.json);
+    between::check_switches(name, "lottie-web", &truth, &names, &opacity, &|p| {
+        skelpad_shown(arm, p, dir)
+    });
+    between::check_bones(name, "lottie-web", &truth, &mats)
 }
 
 #[test]
 fn lottie_web_plays_every_export_like_skelpad() {
-    let Some(dir) = lottie_web() else { return };
+    let Some(web) = lottie_web() else { return };
     let mut report = Vec::new();
+    let mut line = |name: &str, w: Worst| {
+        report.push(format!(
+            "{name}: whole {:.2e}, half {:.2e} ({:.0}% of allowed)",
+            w.whole,
+            w.half,
+            100.0 * w.share
+        ));
+    };
     for (name, path) in scripts() {
         let arm = compile(&path);
-        let lottie = export_with(&arm, path.parent().unwrap(), &LottieOptions::default());
-        let worst = lottie_web_worst(&dir, &name, &arm, &lottie);
-        report.push(format!("{name}: worst {worst:.2e}"));
+        let dir = path.parent().unwrap();
+        let lottie = export_with(&arm, dir, &LottieOptions::default());
+        line(&name, lottie_web_worst(&web, &name, &arm, &lottie, dir));
     }
     for (name, arm, folder) in imports() {
         let lottie = export_with(&arm, &folder, &LottieOptions::default());
-        let worst = lottie_web_worst(&dir, &name, &arm, &lottie);
-        report.push(format!("{name}: worst {worst:.2e}"));
+        line(&name, lottie_web_worst(&web, &name, &arm, &lottie, &folder));
     }
     eprintln!("lottie-web:\n  {}", report.join("\n  "));
 }
@@ -526,17 +438,42 @@ fn export_writes_json_dotlottie_and_tgs_by_extension_or_format() {
     assert!(doc["markers"].as_array().is_some_and(|m| !m.is_empty()));
 
     // --format wins over the extension.
-    let (ok, msg) =
-        skelpad_cli(&["export", &ex("skins.skel2d"), "--format", "dotlottie", "-o", &out("s.zip")]);
+    let (ok, msg) = skelpad_cli(&[
+        "export",
+        &ex("walk_cycle.skel2d"),
+        "--format",
+        "dotlottie",
+        "-o",
+        &out("s.zip"),
+    ]);
     assert!(ok, "{msg}");
     let mut zip = zip::ZipArchive::new(std::fs::File::open(out("s.zip")).unwrap()).unwrap();
     let manifest: serde_json::Value =
         serde_json::from_reader(zip.by_name("manifest.json").unwrap()).unwrap();
-    let id = manifest["animations"][0]["id"].as_str().unwrap().to_string();
-    assert_eq!(id, "s");
-    let anim: serde_json::Value =
-        serde_json::from_reader(zip.by_name(&format!("animations/{id}.json")).unwrap()).unwrap();
-    assert!(anim["layers"].as_array().is_some_and(|l| !l.is_empty()));
+    // One entry per animation, named by it, each looping its own frames
+    // through its closing frame (dotlottie-web draws the out point's frame).
+    let arm = compile(Path::new(&ex("walk_cycle.skel2d")));
+    let ids: Vec<&str> = manifest["animations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["id"].as_str().unwrap())
+        .collect();
+    let names: Vec<&str> = arm.animations.iter().map(|a| a.name.as_str()).collect();
+    assert!(names.len() > 1 && ids == names, "{ids:?} vs {names:?}");
+    assert_eq!(manifest["initial"]["animation"], names[0]);
+    for (id, a) in ids.iter().zip(&arm.animations) {
+        let anim: serde_json::Value =
+            serde_json::from_reader(zip.by_name(&format!("animations/{id}.json")).unwrap())
+                .unwrap();
+        assert!(anim["layers"].as_array().is_some_and(|l| !l.is_empty()));
+        let frames = a.frame_count_at(anim["fr"].as_f64().unwrap()) as f64;
+        assert_eq!(anim["markers"][0]["cm"], a.name.as_str());
+        assert_eq!(
+            (anim["markers"][0]["dr"].as_f64(), anim["op"].as_f64()),
+            (Some(frames), Some(frames + 1.0))
+        );
+    }
 
     // A sticker: 512x512, 60 fps, at most 3 s, gzipped under 64 KiB.
     // (walk_cycle's animations together last longer than 3 s: its walk.)
@@ -614,7 +551,7 @@ fn sprites_embed_their_pictures_and_missing_ones_are_left_out() {
     assert_eq!(data, png);
     // The image layer's anchor is the picture's centre (the language's pivot).
     let layer = doc["layers"].as_array().unwrap().iter().find(|l| l["ty"] == 2).unwrap();
-    assert_eq!(layer["ks"]["a"]["k"], serde_json::json!([2.0, 1.0]));
+    assert_eq!(layer["ks"]["a"]["k"], serde_json::json!([2, 1]));
     let tgs = tmp.path().join("s.tgs");
     let (ok, msg) =
         skelpad_cli(&["export", &script.to_string_lossy(), "-o", &tgs.to_string_lossy()]);
@@ -711,10 +648,11 @@ fn events_become_markers_at_their_frames() {
         .collect();
     let want = [
         ("a".to_string(), 0.0, 10.0),
-        ("b".to_string(), 10.0, 10.0),
+        // b after a's closing frame (10): a gap frame between them.
+        ("b".to_string(), 11.0, 10.0),
         ("a/hit".to_string(), 3.0, 0.0),
         ("a/hit".to_string(), 7.0, 0.0),
-        ("b/step".to_string(), 12.0, 0.0),
+        ("b/step".to_string(), 13.0, 0.0),
     ];
     assert_eq!(markers.len(), want.len(), "{markers:?}");
     for ((cm, tm, dr), (wcm, wtm, wdr)) in markers.iter().zip(&want) {
@@ -729,4 +667,49 @@ fn events_become_markers_at_their_frames() {
     // Players still find every animation by name, and velato loads it.
     let _: velato::Composition =
         String::from_utf8(to_bytes(&lottie.json).unwrap()).unwrap().parse().unwrap();
+}
+
+/// python-lottie's converter (PyPI `lottie`, `lottie_convert.py`, which
+/// many sticker pipelines run) reads an export made with `--no-metadata`
+/// and writes it as `.json` and `.tgs`; with the metadata it fails (its
+/// writer has no case for a dictionary), so the check can fail.
+#[test]
+fn python_lottie_converts_an_export_without_metadata() {
+    let Some(py) = schema_python() else { return };
+    let convert = py.with_file_name("lottie_convert.py");
+    assert!(
+        convert.is_file() || std::env::var("SKELPAD_REQUIRE_SCHEMA").as_deref() != Ok("1"),
+        "no lottie_convert.py beside {} (.ci/run installs lottie==0.7.2)",
+        py.display()
+    );
+    if !convert.is_file() {
+        eprintln!("SKIPPED: python-lottie is not installed (see .ci/run)");
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let src = manifest().join("examples/walk_cycle.skel2d").to_string_lossy().into_owned();
+    let run =
+        |args: &[&str]| std::process::Command::new(&py).arg(&convert).args(args).output().unwrap();
+    for (flag, ok) in [(true, true), (false, false)] {
+        let file = tmp.path().join(format!("w{flag}.json")).to_string_lossy().into_owned();
+        let mut args = vec!["export", src.as_str(), "--anim", "walk", "-o", file.as_str()];
+        if flag {
+            args.push("--no-metadata");
+        }
+        let (done, msg) = skelpad_cli(&args);
+        assert!(done, "{msg}");
+        for ext in ["json", "tgs"] {
+            let out = tmp.path().join(format!("o{flag}.{ext}")).to_string_lossy().into_owned();
+            let res = run(&[&file, &out]);
+            assert_eq!(
+                res.status.success(),
+                ok,
+                "--no-metadata {flag} to .{ext}: {}",
+                String::from_utf8_lossy(&res.stderr)
+            );
+            if ok {
+                assert!(std::fs::metadata(&out).unwrap().len() > 100, "{out}");
+            }
+        }
+    }
 }

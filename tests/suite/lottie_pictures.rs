@@ -20,7 +20,8 @@ fn manifest() -> PathBuf {
 
 /// The poses skelpad plays at every frame of the file, as the markers lay
 /// the animations out (each animation played from its first frame, so
-/// SkelForm physics runs as it does in a player).
+/// SkelForm physics runs as it does in a player, then its closing frame:
+/// the pose at its end), through the file's out point.
 fn poses(arm: &Armature, doc: &serde_json::Value) -> Vec<Pose> {
     let fps = doc["fr"].as_f64().unwrap();
     let mut out = Vec::new();
@@ -32,8 +33,10 @@ fn poses(arm: &Armature, doc: &serde_json::Value) -> Vec<Pose> {
             evaluate_into(&mut pose, arm, anim, SkinId(0), k as f64 / fps);
             out.push(pose.clone());
         }
+        evaluate_into(&mut pose, arm, anim, SkinId(0), anim.map_or(0.0, |a| a.duration_secs));
+        out.push(pose.clone());
     }
-    assert_eq!(out.len(), doc["op"].as_f64().unwrap() as usize);
+    assert_eq!(out.len(), doc["op"].as_f64().unwrap() as usize + 1);
     out
 }
 
@@ -254,7 +257,9 @@ fn a_slot_colour_tints_a_sprite_in_velato() {
     assert!(comp.diagnostics.is_empty(), "{:?}", comp.diagnostics);
     let arm = comp.armature;
     let mut pictures = FilePictures(tmp.path().to_path_buf());
-    let lottie = export(&arm, &LottieOptions::default(), &mut pictures).unwrap();
+    let lottie =
+        export(&arm, &LottieOptions { decimals: Some(9), ..Default::default() }, &mut pictures)
+            .unwrap();
     assert!(!lottie.warnings.iter().any(|w| w.contains("colour")), "{:?}", lottie.warnings);
     let doc = &lottie.json;
     let velato: velato::Composition =
@@ -372,7 +377,9 @@ fn animations_of_different_rates_keep_their_own_frames() {
     let arm = comp.armature;
     let dir = tempfile::tempdir().unwrap();
     let mut pictures = FilePictures(dir.path().to_path_buf());
-    let lottie = export(&arm, &LottieOptions::default(), &mut pictures).unwrap();
+    let lottie =
+        export(&arm, &LottieOptions { decimals: Some(9), ..Default::default() }, &mut pictures)
+            .unwrap();
     let doc = &lottie.json;
     assert_eq!(doc["fr"].as_f64(), Some(60.0));
     assert!(!lottie.warnings.iter().any(|w| w.contains("fps")), "{:?}", lottie.warnings);

@@ -28,6 +28,7 @@ mod incremental;
 mod layering;
 mod lint;
 mod lottie;
+mod lottie_between;
 mod lottie_pictures;
 mod lsp;
 mod modifiers;

@@ -10,8 +10,8 @@ use super::{Lottie, LottieError};
 pub enum Container {
     /// Lottie JSON (`.json`).
     Json,
-    /// dotLottie (`.lottie`): a zip with `manifest.json` and
-    /// `animations/ID.json`.
+    /// dotLottie (`.lottie`): a zip with `manifest.json` (version 2) and
+    /// `animations/ID.json`, one per animation (its name as the id).
     DotLottie,
     /// A Telegram sticker (`.tgs`): gzipped Lottie, 512×512, 60 fps, at most
     /// 3 s, no images, at most 64 KiB.
@@ -28,13 +28,17 @@ pub fn encode(lottie: &Lottie, container: Container, id: &str) -> Result<Vec<u8>
     match container {
         Container::Json => to_bytes(&lottie.json),
         Container::DotLottie => {
-            let json = to_bytes(&lottie.json)?;
-            let id = if id.is_empty() { "animation" } else { id };
+            let named: Vec<(String, &serde_json::Value)> = if lottie.entries.is_empty() {
+                vec![(id.to_string(), &lottie.json)]
+            } else {
+                lottie.entries.iter().map(|(n, d)| (n.clone(), d)).collect()
+            };
+            let ids = entry_ids(named.iter().map(|(n, _)| n.as_str()));
             let manifest = serde_json::json!({
-                "version": "1",
+                "version": "2",
                 "generator": concat!("skelpad ", env!("CARGO_PKG_VERSION")),
-                "animations": [{ "id": id, "loop": true, "speed": 1 }],
-                "activeAnimationId": id,
+                "animations": ids.iter().map(|id| serde_json::json!({ "id": id })).collect::<Vec<_>>(),
+                "initial": { "animation": ids[0] },
             });
             let mut buf = std::io::Cursor::new(Vec::new());
             let mut zip = zip::ZipWriter::new(&mut buf);
@@ -45,8 +49,10 @@ pub fn encode(lottie: &Lottie, container: Container, id: &str) -> Result<Vec<u8>
             };
             zip.start_file("manifest.json", opts).map_err(zerr)?;
             zip.write_all(manifest.to_string().as_bytes()).map_err(io)?;
-            zip.start_file(format!("animations/{id}.json"), opts).map_err(zerr)?;
-            zip.write_all(&json).map_err(io)?;
+            for (id, (_, doc)) in ids.iter().zip(&named) {
+                zip.start_file(format!("animations/{id}.json"), opts).map_err(zerr)?;
+                zip.write_all(&to_bytes(doc)?).map_err(io)?;
+            }
             zip.finish().map_err(zerr)?;
             Ok(buf.into_inner())
         }
@@ -67,6 +73,31 @@ pub fn encode(lottie: &Lottie, container: Container, id: &str) -> Result<Vec<u8>
             Ok(bytes)
         }
     }
+}
+
+/// A dotLottie id per name: letters, digits, `-` and `_` kept, anything
+/// else `_` (an id names the entry's file), made unique with `-2`, `-3`…
+/// (never empty: `animation`).
+pub fn entry_ids<'a>(names: impl Iterator<Item = &'a str>) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for name in names {
+        let base: String = name
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' })
+            .collect();
+        let base = if base.is_empty() { "animation".to_string() } else { base };
+        let mut id = base.clone();
+        let mut n = 2;
+        while out.contains(&id) {
+            id = format!("{base}-{n}");
+            n += 1;
+        }
+        out.push(id);
+    }
+    if out.is_empty() {
+        out.push("animation".into());
+    }
+    out
 }
 
 /// The document as JSON text with every object's `ty` first: rlottie (and

@@ -23,19 +23,29 @@ pub struct PlanAnim {
     pub fps: f64,
     /// Its first frame on the composition's timeline.
     pub offset: usize,
-    /// Its frames: `offset .. offset + frames`.
+    /// Its frames: `offset .. offset + frames`; frame `offset + frames` is
+    /// its closing frame (the pose at its end, which a loop reaches just
+    /// before it starts again), before the next animation's first.
     pub frames: usize,
 }
 
-/// The composition's timeline.
+/// The composition's timeline: each animation's frames, then its closing
+/// frame, so a player reaches the loop's start pose between the last frame
+/// and the loop as skelpad does, and a player that treats a marker's end as
+/// a frame it draws (dotlottie-web) draws this closing pose there, not the
+/// next animation's first.
 #[derive(Clone, Debug)]
 pub struct Plan {
     /// Frames per second of the file.
     pub fps: f64,
     /// The animations, one after another.
     pub anims: Vec<PlanAnim>,
-    /// All frames.
+    /// All frames, closing frames included.
     pub total: usize,
+    /// Poses change only at whole frames (a SkelForm file: its runtimes,
+    /// and skelpad's, show each frame's pose until the next), so every
+    /// value is written with hold keys.
+    pub stepped: bool,
 }
 
 impl Plan {
@@ -57,18 +67,25 @@ impl Plan {
             }
             let frames = n as usize;
             anims.push(PlanAnim { id: Some(id), name: a.name.clone(), fps: a.fps, offset, frames });
-            offset += frames;
+            offset += frames + 1;
         }
         if anims.is_empty() {
             anims.push(PlanAnim { id: None, name: "setup".into(), fps, offset: 0, frames: 1 });
-            offset = 1;
+            offset = 2;
         }
         if offset > MAX_FRAMES {
             return Err(LottieError::Cannot(format!(
                 "the animations are too long together: {offset} frames (at most {MAX_FRAMES}); export one with --anim"
             )));
         }
-        Ok(Plan { fps, anims, total: offset })
+        let stepped = arm.skeleton.composition == crate::model::Composition::SkelForm;
+        Ok(Plan { fps, anims, total: offset, stepped })
+    }
+
+    /// The composition's out point: the last animation's closing frame
+    /// (Lottie's `op` is not drawn; the keys at it are reached just before).
+    pub fn out_point(&self) -> usize {
+        self.anims.last().map_or(1, |a| a.offset + a.frames)
     }
 }
 
@@ -124,6 +141,9 @@ pub struct Samples {
     pub slots: usize,
     /// `world[f * bones + b]`: skelpad's world matrix of bone `b` at frame `f`.
     pub world: Vec<Affine>,
+    /// `half[f * bones + b]`: the same half a frame later (at a closing
+    /// frame: the closing pose again).
+    pub half: Vec<Affine>,
     /// `local[f * bones + b]`: the bone's local values (as the runtime left them).
     pub local: Vec<crate::model::BoneTransform>,
     /// `shown[f * slots + s]`: the attachment slot `s` shows (`None` when
@@ -134,10 +154,38 @@ pub struct Samples {
     /// Outlines of paths with points on other bones, per (slot, attachment):
     /// one per frame.
     pub moving_paths: Vec<((usize, AttachmentId), Vec<AttachmentOutline>)>,
+    /// Per bone: its length.
+    pub lengths: Vec<f64>,
+    /// Per bone: its parent.
+    pub parents: Vec<Option<usize>>,
     /// Per bone: some frame has a non-uniform accumulated scale.
     pub non_uniform: Vec<bool>,
     /// World vertices of the meshes per (slot, attachment): one list per frame.
     pub meshes: Vec<((usize, AttachmentId), MeshFrames)>,
+}
+
+impl Samples {
+    /// The `d`-th parent up from bone `i` (0: the bone itself).
+    pub fn ancestor(&self, i: usize, d: usize) -> Option<usize> {
+        let mut at = Some(i);
+        for _ in 0..d.min(self.bones + 1) {
+            at = at.and_then(|c| self.parents.get(c).copied().flatten());
+        }
+        at
+    }
+
+    /// Whether bone `i` is bone `b` or under it.
+    pub fn descends(&self, i: usize, b: usize) -> bool {
+        let mut at = Some(i);
+        for _ in 0..=self.bones {
+            match at {
+                Some(c) if c == b => return true,
+                Some(c) => at = self.parents.get(c).copied().flatten(),
+                None => return false,
+            }
+        }
+        false
+    }
 }
 
 /// The file-wide map from skelpad's world to the composition, and its size.
@@ -227,10 +275,13 @@ pub fn sample(arm: &Armature, plan: &Plan, skin: SkinId) -> Result<Samples, Lott
         bones: nb,
         slots: ns,
         world: Vec::with_capacity(nb * plan.total),
+        half: Vec::with_capacity(nb * plan.total),
         local: Vec::with_capacity(nb * plan.total),
         shown: Vec::with_capacity(ns * plan.total),
         color: Vec::with_capacity(ns * plan.total),
         moving_paths: moving.iter().map(|&k| (k, Vec::new())).collect(),
+        lengths: sk.bones.iter().map(|b| b.length).collect(),
+        parents: sk.bones.iter().map(|b| b.parent.map(|p| p.index())).collect(),
         non_uniform: vec![false; nb],
         meshes: super::mesh::mesh_attachments(arm, skin)
             .into_iter()
@@ -251,17 +302,27 @@ pub fn sample(arm: &Armature, plan: &Plan, skin: SkinId) -> Result<Samples, Lott
             plan.total
         )));
     }
-    let mut pose = Pose::default();
+    let (mut pose, mut between) = (Pose::default(), Pose::default());
     for a in &plan.anims {
         let anim = a.id.and_then(|i| arm.animation(i));
         // A fresh pose per animation: physics state starts over with it.
-        pose = Pose::default();
-        for k in 0..a.frames {
-            evaluate_into(&mut pose, arm, anim, skin, k as f64 / plan.fps);
+        (pose, between) = (Pose::default(), Pose::default());
+        let end = anim.map_or(0.0, |an| an.duration_secs.max(0.0));
+        for k in 0..=a.frames {
+            // The closing frame: the pose at the animation's end.
+            let t = if k == a.frames { end } else { k as f64 / plan.fps };
+            evaluate_into(&mut pose, arm, anim, skin, t);
             record(&mut s, arm, &pose);
+            if k < a.frames {
+                let t = ((k as f64 + 0.5) / plan.fps).min(end.max(t));
+                evaluate_into(&mut between, arm, anim, skin, t);
+                s.half.extend(between.bones.iter().map(|bp| bp.world));
+            } else {
+                s.half.extend(pose.bones.iter().map(|bp| bp.world));
+            }
         }
     }
-    drop(pose);
+    drop((pose, between));
     Ok(s)
 }
 

@@ -59,7 +59,7 @@ impl<'a> Builder<'a> {
 
     /// Keys over the whole timeline for values at every frame.
     pub(super) fn fit(&self, data: &[f64], dims: usize, hold: bool) -> Vec<KeyOut> {
-        let series = Series { dims, data };
+        let series = Series { dims, data, approx: 0.0 };
         let all = |ai: usize| (0..self.plan.anims[ai].frames).collect();
         keys::fit(self.plan, &series, &all, &|_, _| Vec::new(), hold)
     }
@@ -401,7 +401,7 @@ impl<'a> Builder<'a> {
             "v": "5.7.0",
             "fr": self.plan.fps,
             "ip": 0,
-            "op": total,
+            "op": self.plan.out_point(),
             "w": self.framing.width,
             "h": self.framing.height,
             "nm": "skelpad",

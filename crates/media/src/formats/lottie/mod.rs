@@ -56,12 +56,14 @@ mod frames;
 mod keys;
 mod layers;
 mod mesh;
+mod round;
 mod shapes;
 mod tint;
 mod transform;
 
 pub use container::{Container, encode, to_bytes};
 pub use frames::file_fps;
+pub use round::{MAX_DECIMALS, default_decimals};
 
 /// What to export.
 #[derive(Clone, Debug, Default)]
@@ -78,6 +80,12 @@ pub struct LottieOptions {
     /// animations' rates, at most 120, else the highest
     /// ([`file_fps`]).
     pub fps: Option<f64>,
+    /// Decimals the numbers are written with; `None`: [`default_decimals`]
+    /// for the file's scale.
+    pub decimals: Option<u32>,
+    /// Leave out `metadata.skelpad` (python-lottie's converter, among
+    /// others, cannot write a file back with any `metadata` object).
+    pub no_metadata: bool,
 }
 
 /// Why a Lottie export was refused (nothing is written): the exporters'
@@ -197,6 +205,11 @@ pub struct Lottie {
     /// The file-wide map from skelpad's world to the composition:
     /// `[a, b, c, d, e, f]` with `x' = a·x + c·y + e`, `y' = b·x + d·y + f`.
     pub view: [f64; 6],
+    /// Per animation, its own document (for a dotLottie's entries, made by
+    /// [`export_entries`]; empty otherwise): the animation's name and a file
+    /// of just it, framed as the whole file is, whose out point is its
+    /// closing frame (dotlottie-web draws a file's last frame).
+    pub entries: Vec<(String, serde_json::Value)>,
 }
 
 /// The skin and the animations `opts` name.
@@ -256,6 +269,25 @@ pub fn export(
     opts: &LottieOptions,
     pictures: &mut dyn PictureSource,
 ) -> Result<Lottie, LottieError> {
+    build(arm, opts, pictures, false)
+}
+
+/// Like [`export`], with each animation's own document in
+/// [`Lottie::entries`] too (a dotLottie holds one per animation).
+pub fn export_entries(
+    arm: &Armature,
+    opts: &LottieOptions,
+    pictures: &mut dyn PictureSource,
+) -> Result<Lottie, LottieError> {
+    build(arm, opts, pictures, true)
+}
+
+fn build(
+    arm: &Armature,
+    opts: &LottieOptions,
+    pictures: &mut dyn PictureSource,
+    entries: bool,
+) -> Result<Lottie, LottieError> {
     let (skin, anims) = chosen(arm, opts)?;
     let mut warnings = Vec::new();
     let baked_order = draw_order_baked(arm)?;
@@ -270,21 +302,74 @@ pub fn export(
         ));
     }
     let view = frames::framing(arm, &plan, skin, opts, &*pictures)?;
-    let samples = frames::sample(arm, &plan, skin)?;
-    let bones = transform::bone_layers(arm, &plan, &samples, &view)?;
-    let mut out = layers::Builder::new(arm, &plan, &samples, &view, skin, &bones);
-    let picture_layers = out.attachment_layers(pictures, &mut warnings)?;
-    let baked = baked_bones(&bones);
+    let part = Part { arm, view: &view, skin, opts };
+    let (json, baked, has_images) = part.document(&plan, pictures, &mut warnings)?;
     for (name, reason) in &baked {
         warnings.push(format!("bone `{name}`: keyed at every frame ({reason})"));
     }
-    let has_images = out.has_images();
-    let json = out.document(&bones, picture_layers, &baked);
-    Ok(Lottie { json, warnings, baked, has_images, view: view.to_array() })
+    let mut out = Vec::new();
+    if entries {
+        for a in &plan.anims {
+            let one = match a.id {
+                Some(id) if plan.anims.len() > 1 => frames::Plan::new(arm, &[id], Some(plan.fps))?,
+                _ => frames::Plan { anims: vec![a.clone()], ..plan.clone() },
+            };
+            let mut doc = match a.id {
+                Some(_) if plan.anims.len() > 1 => {
+                    part.document(&one, pictures, &mut Vec::new())?.0
+                }
+                _ => json.clone(),
+            };
+            doc["op"] = serde_json::json!(one.total);
+            out.push((a.name.clone(), doc));
+        }
+    }
+    Ok(Lottie { json, warnings, baked, has_images, view: view.to_array(), entries: out })
 }
 
-/// Exports to `out` atomically, in the container its caller chose (the
-/// file's stem is a dotLottie's animation id): the document is built
+/// A built document, its baked bones, and whether it has image layers.
+type Document = (serde_json::Value, Vec<(String, String)>, bool);
+
+/// What every document of one export shares.
+struct Part<'a> {
+    arm: &'a Armature,
+    view: &'a frames::Framing,
+    skin: SkinId,
+    opts: &'a LottieOptions,
+}
+
+impl Part<'_> {
+    /// The document of the animations of `plan`, its baked bones, and
+    /// whether it has image layers.
+    fn document(
+        &self,
+        plan: &frames::Plan,
+        pictures: &mut dyn PictureSource,
+        warnings: &mut Vec<String>,
+    ) -> Result<Document, LottieError> {
+        let samples = frames::sample(self.arm, plan, self.skin)?;
+        let bones = transform::bone_layers(self.arm, plan, &samples, self.view)?;
+        let mut out = layers::Builder::new(self.arm, plan, &samples, self.view, self.skin, &bones);
+        let picture_layers = out.attachment_layers(pictures, warnings)?;
+        let baked = baked_bones(&bones);
+        let has_images = out.has_images();
+        let mut json = out.document(&bones, picture_layers, &baked);
+        let decimals =
+            self.opts.decimals.unwrap_or_else(|| default_decimals(self.view.view.pixels_per_unit));
+        round::document(&mut json, decimals);
+        if self.opts.no_metadata {
+            if let Some(map) = json.as_object_mut() {
+                map.remove("metadata");
+            }
+        } else {
+            json["metadata"]["skelpad"]["decimals"] = serde_json::json!(decimals);
+        }
+        Ok((json, baked, has_images))
+    }
+}
+
+/// Exports to `out` atomically, in the container its caller chose (a
+/// dotLottie holds one entry per animation, named by it): the document is built
 /// ([`Stage::Animations`]), encoded and written ([`Stage::Writing`]).
 /// Cancelling stops it before it writes; it never leaves a part file.
 pub fn export_file(
@@ -297,7 +382,7 @@ pub fn export_file(
 ) -> Result<Lottie, LottieError> {
     progress.start(Stage::Animations, 1);
     progress.check()?;
-    let lottie = export(arm, opts, pictures)?;
+    let lottie = build(arm, opts, pictures, container == Container::DotLottie)?;
     progress.start(Stage::Writing, 1);
     progress.check()?;
     let id = out.file_stem().and_then(|s| s.to_str()).unwrap_or("animation");

@@ -86,12 +86,19 @@ impl Builder<'_> {
         let Ok(pic) = self.picture(image, pictures) else { return Vec::new() };
         let s = self.s;
         let total = self.plan.total;
-        let rgb: Vec<[u8; 3]> = (0..total)
+        let mut rgb: Vec<[u8; 3]> = (0..total)
             .map(|f| {
                 let c = s.color[f * s.slots + slot];
                 [byte(c.r), byte(c.g), byte(c.b)]
             })
             .collect();
+        // A closing frame keeps its last frame's tint (no copy for it alone).
+        for a in self.plan.anims.iter().filter(|a| a.frames > 0) {
+            let end = a.offset + a.frames;
+            if end < rgb.len() {
+                rgb[end] = rgb[end - 1];
+            }
+        }
         let alpha: Vec<f64> =
             (0..total).map(|f| vis[f] * s.color[f * s.slots + slot].a * 100.0).collect();
         let mut colours: Vec<[u8; 3]> = Vec::new();

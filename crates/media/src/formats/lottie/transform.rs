@@ -8,7 +8,7 @@
 
 use super::LottieError;
 use super::frames::{Framing, Plan, Samples};
-use super::keys::{self, Ease, KeyOut, Series};
+use super::keys::{self, KeyOut, Series};
 use crate::formats::skf::fit::Fitter;
 use crate::model::{Affine, Armature, BoneId, BoneProperty};
 
@@ -85,6 +85,7 @@ pub fn bone_layers(
     let view = framing.matrix();
     let fitter = std::cell::RefCell::new(Fitter::default());
     let lottie_world = |b: usize, f: usize| view * s.world[f * s.bones + b] * C;
+    let lottie_half = |b: usize, f: usize| view * s.half[f * s.bones + b] * C;
     let mut out = Vec::with_capacity(sk.bones.len());
     for (b, bone) in sk.bones.iter().enumerate() {
         let natural_at = |f: usize| -> Option<Trs> {
@@ -118,7 +119,8 @@ pub fn bone_layers(
         let (parent, trs, baked) = match natural {
             Some(v) => (bone.parent.map(|p| p.index()), v, None),
             None => {
-                let (parent, v) = baked_values(b, bone.parent.map(|p| p.index()), plan, &lottie_world)
+                let parent = bone.parent.map(|p| p.index());
+                let (parent, v) = baked_values(b, parent, plan, &lottie_world)
                     .ok_or_else(|| {
                         LottieError::Cannot(format!(
                             "bone `{}`: its world transform is skewed, which Lottie's players do not read alike",
@@ -128,10 +130,60 @@ pub fn bone_layers(
                 (parent, v, Some(reason(arm, s, b)))
             }
         };
-        let layer = keyed(arm, plan, b, parent, trs, baked, &fitter);
+        // The values half a frame later, relative to the same parent.
+        let halves = (0..plan.total)
+            .map(|f| {
+                let m = match parent {
+                    Some(p) => lottie_half(p, f).inverse()? * lottie_half(b, f),
+                    None => lottie_half(b, f),
+                };
+                decompose(m, trs[f].r)
+            })
+            .collect();
+        let approx = approximation(s, b, parent.is_none(), framing.view.pixels_per_unit);
+        let layer = keyed(arm, plan, b, parent, (trs, halves), baked, approx, &fitter);
         out.push(layer);
     }
     Ok(out)
+}
+
+/// How far a bezier standing in for a sine (or another easing no bezier
+/// follows exactly) may be off in each of a layer's properties — position
+/// (its parent's units or pixels), rotation (degrees), scale (percent) — so
+/// that the bone and every bone under it stay within half of 0.01 units:
+/// a turn or scale is measured at the bone's reach (the farthest of its
+/// descendants' ends at the first frame), and the half is shared by the
+/// layers of the longest chain through the bone.
+const APPROX_UNITS: f64 = 0.005;
+
+/// The share of a baked value's change over a frame that a straight
+/// in-between may miss at the half frame before a key is added there
+/// ([`keys::add_halves`]); a bone's miss adds to its parents'.
+const IN_BETWEEN_SHARE: f64 = 0.1;
+
+fn approximation(s: &Samples, b: usize, root: bool, ppu: f64) -> [f64; 3] {
+    let origin = |i: usize| {
+        let [_, _, _, _, e, f] = s.world[i].to_array();
+        [e, f]
+    };
+    let end = |i: usize| {
+        let (x, y) = s.world[i].apply(s.lengths[i], 0.0);
+        [x, y]
+    };
+    let o = origin(b);
+    let far = |p: [f64; 2]| (p[0] - o[0]).hypot(p[1] - o[1]);
+    let reach = (0..s.bones)
+        .filter(|&i| s.descends(i, b))
+        .map(|i| far(origin(i)).max(far(end(i))))
+        .fold(1.0, f64::max);
+    // The misses of a chain's layers add up: each layer gets its share of
+    // the longest chain through it.
+    let depth =
+        |i: usize| (0..=s.bones).take_while(|&d| d == 0 || s.ancestor(i, d).is_some()).count();
+    let chain = (0..s.bones).filter(|&i| s.descends(i, b)).map(depth).max().unwrap_or(1).max(1);
+    let units = APPROX_UNITS / chain as f64;
+    let pos = if root { units * ppu } else { units };
+    [pos, (units / reach).to_degrees(), units / reach * 100.0]
 }
 
 /// Values at every frame relative to the parent, or to the composition when
@@ -210,19 +262,21 @@ fn reason(arm: &Armature, s: &Samples, b: usize) -> String {
     why.join(", ")
 }
 
+#[allow(clippy::too_many_arguments)]
 fn keyed(
     arm: &Armature,
     plan: &Plan,
     b: usize,
     parent: Option<usize>,
-    trs: Vec<Trs>,
+    (trs, halves): (Vec<Trs>, Vec<Option<Trs>>),
     baked: Option<String>,
+    approx: [f64; 3],
     fitter: &std::cell::RefCell<Fitter>,
 ) -> BoneLayer {
     let sk = &*arm.skeleton;
-    let pos: Vec<f64> = trs.iter().flat_map(|t| t.p).collect();
-    let rot: Vec<f64> = trs.iter().map(|t| t.r).collect();
-    let sca: Vec<f64> = trs.iter().flat_map(|t| t.s.map(|v| v * 100.0)).collect();
+    let pos = |t: &Trs| t.p.to_vec();
+    let rot = |t: &Trs| vec![t.r];
+    let sca = |t: &Trs| t.s.map(|v| v * 100.0).to_vec();
     let props = |which: &[BoneProperty]| {
         let which = which.to_vec();
         move |ai: usize| -> Vec<(usize, crate::model::Curve)> {
@@ -243,17 +297,23 @@ fn keyed(
             out
         }
     };
-    let make = |data: &[f64], dims: usize, which: &[BoneProperty]| {
-        let series = Series { dims, data };
+    let make = |pick: &dyn Fn(&Trs) -> Vec<f64>, which: &[BoneProperty], approx: f64| {
+        let data: Vec<f64> = trs.iter().flat_map(pick).collect();
+        let series = Series { dims: data.len() / trs.len().max(1), data: &data, approx };
+        let half = |f: usize| halves.get(f).copied().flatten().map(|t| pick(&t));
         if baked.is_some() {
             let all = |ai: usize| (0..plan.anims[ai].frames).collect();
-            return keys::fit(plan, &series, &all, &|_, _| Vec::new(), false);
+            let mut keys = keys::fit(plan, &series, &all, &|_, _| Vec::new(), false);
+            if !plan.stepped {
+                keys::add_halves(plan, &mut keys, &series, &half, IN_BETWEEN_SHARE);
+            }
+            return keys;
         }
         let of = props(which);
         let breaks = |ai: usize| of(ai).into_iter().map(|(f, _)| f).collect();
         let curves: Vec<Vec<(usize, crate::model::Curve)>> =
             (0..plan.anims.len()).map(&of).collect();
-        let cands = |f0: usize, f1: usize| -> Vec<Ease> {
+        let cands = |f0: usize, f1: usize| -> Vec<keys::Cand> {
             let Some((ai, a)) = plan
                 .anims
                 .iter()
@@ -270,11 +330,15 @@ fn keyed(
                 .filter_map(|(_, c)| keys::ease_of(*c, f1 - f0, &mut fit))
                 .collect()
         };
-        keys::fit(plan, &series, &breaks, &cands, false)
+        let mut keys = keys::fit(plan, &series, &breaks, &cands, false);
+        if !plan.stepped {
+            keys::add_halves(plan, &mut keys, &series, &half, IN_BETWEEN_SHARE);
+        }
+        keys
     };
-    let position = make(&pos, 2, &[BoneProperty::X, BoneProperty::Y]);
-    let rotation = make(&rot, 1, &[BoneProperty::Rotation]);
-    let scale = make(&sca, 2, &[BoneProperty::ScaleX, BoneProperty::ScaleY]);
+    let position = make(&pos, &[BoneProperty::X, BoneProperty::Y], approx[0]);
+    let rotation = make(&rot, &[BoneProperty::Rotation], approx[1]);
+    let scale = make(&sca, &[BoneProperty::ScaleX, BoneProperty::ScaleY], approx[2]);
     BoneLayer { name: sk.bones[b].name.clone(), parent, baked, position, rotation, scale }
 }
 
