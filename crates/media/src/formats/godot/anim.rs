@@ -1,0 +1,329 @@
+//! One `Animation` per script animation: bone channels as value tracks
+//! (`position`, the rotation, `scale`; or the whole `transform` of a bone
+//! that needs a skew), slot colours as `modulate`, attachment switches as
+//! discrete `visible` keys, the draw order as discrete `z_index` keys,
+//! moving polygons keyed at every frame, and events as a method track on
+//! the root.
+//!
+//! Keys: skelpad's pose is sampled at every frame of the animation's own
+//! rate; a stretch between two of the bone's keys is one Godot segment
+//! (straight, or held) when that lands on every frame inside it, else
+//! every frame is a key and straight runs merge
+//! (`formats::lottie::keys::fit`, the Lottie export's rule).
+
+use super::Ctx;
+use super::keys::{Ease, KeyOut, Series, fit};
+use super::rig::{Geometry, Rig, polygons, relative, xform};
+use super::text::{Sub, V};
+use crate::formats::export::ExportError;
+use crate::formats::lottie::frames::{Plan, Samples};
+use crate::formats::lottie::transform::{BoneLayer, Target, bone_layers_for};
+use crate::model::{AnimId, Animation, EventPayload, SlotId};
+use crate::render::{DrawOptions, Part, RenderCache};
+
+/// Method the event track calls on the root (its script emits the signal).
+pub const EVENT_METHOD: &str = "skelpad_event_fired";
+
+/// One track.
+struct Track {
+    path: String,
+    method: bool,
+    discrete: bool,
+    /// Time, transition (1 straight, 0 held), value.
+    keys: Vec<(f64, f64, V)>,
+}
+
+/// An animation sampled and keyed.
+pub struct Built {
+    /// The `Animation` sub-resource.
+    pub sub: Sub,
+    /// Bones keyed at every frame somewhere, and why.
+    pub baked: Vec<(usize, String)>,
+}
+
+/// The sampled animation and its bone layers.
+pub fn sampled(ctx: &Ctx<'_>, id: AnimId) -> Result<(Plan, Samples, Vec<BoneLayer>), ExportError> {
+    let a = ctx.arm.animation(id).ok_or_else(|| ExportError::Cannot("no such animation".into()))?;
+    let plan = Plan::new(ctx.arm, &[id], Some(a.fps))?;
+    let s = crate::formats::lottie::frames::sample(ctx.arm, &plan, ctx.skin)?;
+    let framing = super::framing();
+    let layers = bone_layers_for(ctx.arm, &plan, &s, &framing, Target::Godot)?;
+    Ok((plan, s, layers))
+}
+
+/// The animation `id` as a sub-resource.
+pub fn build(ctx: &Ctx<'_>, rig: &Rig, id: AnimId) -> Result<Built, ExportError> {
+    let a = ctx.arm.animation(id).ok_or_else(|| ExportError::Cannot("no such animation".into()))?;
+    let (plan, s, layers) = sampled(ctx, id)?;
+    let mut tracks = Vec::new();
+    let mut baked = Vec::new();
+    for (b, layer) in layers.iter().enumerate() {
+        if let Some(why) = bone_tracks(ctx, rig, a, &plan, &s, (b, layer), &mut tracks) {
+            baked.push((b, why));
+        }
+    }
+    slot_tracks(ctx, rig, &plan, &s, &mut tracks);
+    moving_tracks(ctx, rig, id, &plan, &s, &mut tracks);
+    if !a.events.is_empty() {
+        tracks.push(events(a));
+    }
+    Ok(Built { sub: sub(ctx, a, &tracks), baked })
+}
+
+fn time(plan: &Plan, frame: usize) -> f64 {
+    frame as f64 / plan.fps
+}
+
+fn transition(e: Ease) -> f64 {
+    if e == Ease::Hold { 0.0 } else { 1.0 }
+}
+
+/// A bone's tracks; returns why it is keyed at every frame, if it is.
+fn bone_tracks(
+    ctx: &Ctx<'_>,
+    rig: &Rig,
+    a: &Animation,
+    plan: &Plan,
+    s: &Samples,
+    (b, layer): (usize, &BoneLayer),
+    out: &mut Vec<Track>,
+) -> Option<String> {
+    let t = ctx.version.table();
+    let bone = &ctx.arm.skeleton.bones[b];
+    let path = &rig.bones[b];
+    if layer.parent != bone.parent.map(|p| p.index()) || layer.position.is_empty() {
+        let keys =
+            (0..plan.total).map(|f| (time(plan, f), 1.0, xform(relative(ctx, s, b, f)))).collect();
+        // Discrete: Godot interpolates a `Transform2D` through rotation and
+        // scale, which drops the skew even at the keys themselves.
+        out.push(Track { path: format!("{path}:transform"), method: false, discrete: true, keys });
+        return Some(format!(
+            "{}; its matrix relative to its parent needs a skew",
+            layer.baked.clone().unwrap_or_default()
+        ));
+    }
+    let track = |prop: &str, keys: &[KeyOut], value: &dyn Fn(&[f64]) -> V| Track {
+        path: format!("{path}:{prop}"),
+        method: false,
+        discrete: false,
+        keys: keys
+            .iter()
+            .map(|k| (time(plan, k.frame), transition(k.ease), value(&k.value)))
+            .collect(),
+    };
+    out.push(track("position", &layer.position, &|v| V::Vec2([v[0], v[1]])));
+    out.push(track(t.rotation.0, &layer.rotation, &|v| V::Num(t.angle(v[0].to_radians()))));
+    out.push(track("scale", &layer.scale, &|v| V::Vec2([v[0] / 100.0, v[1] / 100.0])));
+    if layer.baked.is_some() {
+        return layer.baked.clone();
+    }
+    // Keys between the bone's own keys: a curve Godot has no transition for.
+    let own: Vec<usize> = a
+        .bones
+        .iter()
+        .filter(|c| c.bone.index() == b)
+        .flat_map(|c| c.keys.iter().map(|k| (k.time_secs * plan.fps).round() as usize))
+        .collect();
+    let extra = [&layer.position, &layer.rotation, &layer.scale]
+        .iter()
+        .flat_map(|k| k.iter())
+        .any(|k| k.frame != 0 && k.frame + 1 != plan.total && !own.contains(&k.frame));
+    extra.then(|| {
+        "its curves (sine, bezier or delayed keys) are not Godot's straight lines or holds".into()
+    })
+}
+
+/// Discrete keys where the value changes (and at frame 0).
+fn changes<T: PartialEq + Copy>(
+    plan: &Plan,
+    at: impl Fn(usize) -> T,
+    v: impl Fn(T) -> V,
+) -> Vec<(f64, f64, V)> {
+    let mut keys = Vec::new();
+    let mut last = None;
+    for f in 0..plan.total {
+        let x = at(f);
+        if last != Some(x) {
+            keys.push((time(plan, f), 1.0, v(x)));
+            last = Some(x);
+        }
+    }
+    keys
+}
+
+fn slot_tracks(ctx: &Ctx<'_>, rig: &Rig, plan: &Plan, s: &Samples, out: &mut Vec<Track>) {
+    let n = s.slots;
+    for (slot, path) in rig.slots.iter().enumerate() {
+        let data: Vec<f64> =
+            (0..plan.total).flat_map(|f| s.color[f * n + slot].to_array()).collect();
+        let keys =
+            fit(plan, &Series { dims: 4, data: &data }, &|_| Vec::new(), &|_, _| Vec::new(), false);
+        let keys = keys
+            .iter()
+            .map(|k| {
+                (
+                    time(plan, k.frame),
+                    transition(k.ease),
+                    V::Color([k.value[0], k.value[1], k.value[2], k.value[3]]),
+                )
+            })
+            .collect();
+        out.push(Track { path: format!("{path}:modulate"), method: false, discrete: false, keys });
+        if rig.order_moves {
+            let keys =
+                changes(plan, |f| s.rank[f * n + slot].min(super::MAX_Z), |z| V::Int(i64::from(z)));
+            out.push(Track {
+                path: format!("{path}:z_index"),
+                method: false,
+                discrete: true,
+                keys,
+            });
+        }
+    }
+    for (slot, att, path) in &rig.attachments {
+        let keys = changes(plan, |f| s.shown[f * n + slot] == Some(*att), V::Bool);
+        out.push(Track { path: format!("{path}:visible"), method: false, discrete: true, keys });
+    }
+    let _ = ctx;
+}
+
+/// Polygons whose points move on their own, keyed at every frame in the
+/// slot bone's node frame.
+fn moving_tracks(
+    ctx: &Ctx<'_>,
+    rig: &Rig,
+    id: AnimId,
+    plan: &Plan,
+    s: &Samples,
+    out: &mut Vec<Track>,
+) {
+    if rig.moving.is_empty() {
+        return;
+    }
+    let sk = &*ctx.arm.skeleton;
+    let anim = ctx.arm.animation(id);
+    let mut pose = crate::runtime::Pose::default();
+    let mut cache = RenderCache::new(".");
+    let options = DrawOptions { bones: false, ..DrawOptions::default() };
+    let mut per: Vec<(Vec<(f64, f64, V)>, Vec<(f64, f64, V)>)> =
+        rig.moving.iter().map(|_| Default::default()).collect();
+    for f in 0..plan.total {
+        crate::runtime::evaluate_into(&mut pose, ctx.arm, anim, ctx.skin, time(plan, f));
+        for (m, (pts, tris)) in rig.moving.iter().zip(&mut per) {
+            let bone = sk.slots[m.slot].bone.index();
+            let to_local = super::rig::godot_world(s, bone, f)
+                .inverse()
+                .unwrap_or(crate::model::Affine::IDENTITY)
+                * super::rig::C;
+            let g = if m.part == Part::Sprite {
+                let w = &s.meshes.iter().find(|(k, _)| *k == (m.slot, m.att)).map(|(_, v)| &v[f]);
+                w.map(|w| Geometry {
+                    points: w
+                        .iter()
+                        .map(|p| {
+                            let (x, y) = to_local.apply(p[0], p[1]);
+                            [x, y]
+                        })
+                        .collect(),
+                    uv: Vec::new(),
+                    tris: Vec::new(),
+                    color: [1.0; 4],
+                })
+            } else {
+                let list = crate::render::build_attachment(
+                    sk,
+                    &pose,
+                    SlotId::from_index(m.slot),
+                    m.att,
+                    &options,
+                    &mut cache,
+                );
+                let local = super::rig::C
+                    * sk.attachment(ctx.skin, m.att)
+                        .map_or(crate::model::Affine::IDENTITY, |a| a.transform.matrix());
+                Geometry::of(&list, m.part, local)
+            };
+            let t = time(plan, f);
+            let g = g.unwrap_or(Geometry {
+                points: Vec::new(),
+                uv: Vec::new(),
+                tris: Vec::new(),
+                color: [1.0; 4],
+            });
+            pts.push((t, 1.0, V::Points(g.points)));
+            if m.part != Part::Sprite {
+                tris.push((t, 1.0, polygons(&g.tris)));
+            }
+        }
+    }
+    for (m, (pts, tris)) in rig.moving.iter().zip(per) {
+        out.push(Track {
+            path: format!("{}:polygon", m.path),
+            method: false,
+            discrete: false,
+            keys: pts,
+        });
+        if !tris.is_empty() {
+            out.push(Track {
+                path: format!("{}:polygons", m.path),
+                method: false,
+                discrete: true,
+                keys: tris,
+            });
+        }
+    }
+}
+
+fn payload(p: &EventPayload) -> V {
+    match p {
+        EventPayload::None => V::Str(String::new()),
+        EventPayload::Int(i) => V::Int(i64::from(*i)),
+        EventPayload::Float(x) => V::Num(*x),
+        EventPayload::Text(s) => V::Str(s.clone()),
+    }
+}
+
+fn events(a: &Animation) -> Track {
+    let keys = a
+        .events
+        .iter()
+        .map(|e| {
+            let call = V::Dict(vec![
+                ("args".into(), V::Arr(vec![V::Str(e.name.clone()), payload(&e.payload)])),
+                ("method".into(), V::Str(EVENT_METHOD.into())),
+            ]);
+            (e.time_secs, 1.0, call)
+        })
+        .collect();
+    Track { path: ".".into(), method: true, discrete: true, keys }
+}
+
+fn sub(ctx: &Ctx<'_>, a: &Animation, tracks: &[Track]) -> Sub {
+    let t = ctx.version.table();
+    let (loop_key, loop_value) = t.looping(a.looping != Some(false));
+    let mut props = vec![
+        ("resource_name".to_string(), V::Str(a.name.clone())),
+        ("length".into(), V::Num(a.duration_secs.max(1.0 / a.fps))),
+        (loop_key.into(), loop_value),
+        ("step".into(), V::Num(1.0 / a.fps)),
+    ];
+    for (i, tr) in tracks.iter().enumerate() {
+        let p = |k: &str| format!("tracks/{i}/{k}");
+        props.push((p("type"), V::Str(if tr.method { "method" } else { "value" }.into())));
+        props.push((p("path"), V::Path(tr.path.clone())));
+        props.push((p("interp"), V::Int(1)));
+        props.push((p("loop_wrap"), V::Bool(true)));
+        props.push((p("imported"), V::Bool(false)));
+        props.push((p("enabled"), V::Bool(true)));
+        let mut keys = vec![
+            ("times".to_string(), V::Reals(tr.keys.iter().map(|k| k.0).collect())),
+            ("transitions".into(), V::Reals(tr.keys.iter().map(|k| k.1).collect())),
+        ];
+        if !tr.method {
+            keys.push(("update".into(), V::Int(i64::from(tr.discrete))));
+        }
+        keys.push(("values".into(), V::Arr(tr.keys.iter().map(|k| k.2.clone()).collect())));
+        props.push((p("keys"), V::Dict(keys)));
+    }
+    Sub { class: "Animation", props }
+}
