@@ -409,3 +409,50 @@ fn godot3_plays_every_export_as_skelpad_poses_it() {
     assert!(frames > 500 && events > 0, "{frames} frames, {events} events");
     let _ = std::fs::remove_dir_all(&project);
 }
+
+/// A Python with `godot-parser` (`.ci/run` makes one in
+/// `$HOME/.cache/skelpad-godot-parser`; `SKELPAD_GODOT_PARSER_PYTHON`
+/// overrides), or `None` (a skip, or a failure under
+/// `SKELPAD_REQUIRE_GODOT=1`).
+fn godot_parser() -> Option<PathBuf> {
+    let python = std::env::var_os("SKELPAD_GODOT_PARSER_PYTHON").map_or_else(
+        || PathBuf::from(std::env::var_os("HOME").unwrap_or_default()).join(".cache/skelpad-godot-parser/bin/python"),
+        PathBuf::from,
+    );
+    let ok = Command::new(&python).args(["-c", "import godot_parser"]).output().is_ok_and(|o| o.status.success());
+    if ok {
+        return Some(python);
+    }
+    assert!(!required(), "SKELPAD_REQUIRE_GODOT=1 but `{}` has no godot-parser (.ci/run installs it)", python.display());
+    eprintln!("godot: skipped: no Python with godot-parser at `{}`", python.display());
+    None
+}
+
+#[test]
+fn every_godot4_scene_parses_and_equals_its_godot3_twin_through_the_table() {
+    let Some(python) = godot_parser() else { return };
+    let dir = temp("twins");
+    let script = manifest().join("tests/godot/twins.py");
+    let (mut files, mut tracks, mut keys) = (0, 0, 0);
+    for (i, path) in inputs().into_iter().enumerate() {
+        let stem = path.file_stem().unwrap().to_string_lossy().into_owned();
+        let (four, three) = (dir.join(format!("4/{i}/{stem}.tscn")), dir.join(format!("3/{i}/{stem}.tscn")));
+        export(&path, &four, "4");
+        export(&path, &three, "3");
+        let out = Command::new(&python).arg(&script).arg(&four).arg(&three).output().unwrap();
+        let said = String::from_utf8_lossy(&out.stdout).into_owned();
+        assert!(
+            out.status.success() && said.starts_with("ok "),
+            "{}: {said}{}",
+            path.display(),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let n: Vec<usize> = said.split_whitespace().skip(1).map(|v| v.parse().unwrap()).collect();
+        files += 1;
+        tracks += n[1];
+        keys += n[2];
+    }
+    eprintln!("godot-parser read {files} Godot 4 scenes and their twins: {tracks} tracks, {keys} keys");
+    assert!(tracks > 100 && keys > 1000, "{tracks} tracks, {keys} keys");
+    let _ = std::fs::remove_dir_all(&dir);
+}
