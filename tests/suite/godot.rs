@@ -416,14 +416,24 @@ fn godot3_plays_every_export_as_skelpad_poses_it() {
 /// `SKELPAD_REQUIRE_GODOT=1`).
 fn godot_parser() -> Option<PathBuf> {
     let python = std::env::var_os("SKELPAD_GODOT_PARSER_PYTHON").map_or_else(
-        || PathBuf::from(std::env::var_os("HOME").unwrap_or_default()).join(".cache/skelpad-godot-parser/bin/python"),
+        || {
+            PathBuf::from(std::env::var_os("HOME").unwrap_or_default())
+                .join(".cache/skelpad-godot-parser/bin/python")
+        },
         PathBuf::from,
     );
-    let ok = Command::new(&python).args(["-c", "import godot_parser"]).output().is_ok_and(|o| o.status.success());
+    let ok = Command::new(&python)
+        .args(["-c", "import godot_parser"])
+        .output()
+        .is_ok_and(|o| o.status.success());
     if ok {
         return Some(python);
     }
-    assert!(!required(), "SKELPAD_REQUIRE_GODOT=1 but `{}` has no godot-parser (.ci/run installs it)", python.display());
+    assert!(
+        !required(),
+        "SKELPAD_REQUIRE_GODOT=1 but `{}` has no godot-parser (.ci/run installs it)",
+        python.display()
+    );
     eprintln!("godot: skipped: no Python with godot-parser at `{}`", python.display());
     None
 }
@@ -436,7 +446,8 @@ fn every_godot4_scene_parses_and_equals_its_godot3_twin_through_the_table() {
     let (mut files, mut tracks, mut keys) = (0, 0, 0);
     for (i, path) in inputs().into_iter().enumerate() {
         let stem = path.file_stem().unwrap().to_string_lossy().into_owned();
-        let (four, three) = (dir.join(format!("4/{i}/{stem}.tscn")), dir.join(format!("3/{i}/{stem}.tscn")));
+        let (four, three) =
+            (dir.join(format!("4/{i}/{stem}.tscn")), dir.join(format!("3/{i}/{stem}.tscn")));
         export(&path, &four, "4");
         export(&path, &three, "3");
         let out = Command::new(&python).arg(&script).arg(&four).arg(&three).output().unwrap();
@@ -452,7 +463,9 @@ fn every_godot4_scene_parses_and_equals_its_godot3_twin_through_the_table() {
         tracks += n[1];
         keys += n[2];
     }
-    eprintln!("godot-parser read {files} Godot 4 scenes and their twins: {tracks} tracks, {keys} keys");
+    eprintln!(
+        "godot-parser read {files} Godot 4 scenes and their twins: {tracks} tracks, {keys} keys"
+    );
     assert!(tracks > 100 && keys > 1000, "{tracks} tracks, {keys} keys");
     let _ = std::fs::remove_dir_all(&dir);
 }
