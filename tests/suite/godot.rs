@@ -469,3 +469,42 @@ fn every_godot4_scene_parses_and_equals_its_godot3_twin_through_the_table() {
     assert!(tracks > 100 && keys > 1000, "{tracks} tracks, {keys} keys");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Bad input: an unknown extension is refused with the known ones, a script
+/// with errors is refused unless `--allow-errors`, a missing picture is
+/// left out with a warning.
+#[test]
+fn godot_export_refuses_bad_input_and_leaves_missing_pictures_out() {
+    let dir = temp("bad");
+    let ok = dir.join("ok.skel2d");
+    std::fs::write(
+        &ok,
+        "skeleton\n\tarm l10\n\t\t@ :rect w4 h2\n\t\t@face :sprite \"missing.png\"\n",
+    )
+    .unwrap();
+    let out = skelpad(&["export", s(&ok), "-o", s(&dir.join("ok.unknown"))]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("`.unknown`") && err.contains(".tscn") && err.contains(".skf"), "{err}");
+    assert!(!dir.join("ok.unknown").exists());
+
+    let scene = dir.join("ok.tscn");
+    let out = skelpad(&["export", s(&ok), "-o", s(&scene)]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(err.contains("missing.png") && err.contains("left out"), "{err}");
+    let text = std::fs::read_to_string(&scene).unwrap();
+    assert!(
+        text.contains("metadata/skelpad_bone = \"arm\"") && !text.contains("Texture2D"),
+        "{text}"
+    );
+
+    let bad = dir.join("bad.skel2d");
+    std::fs::write(&bad, "skeleton\n\tarm l10\n\t\t@ :blob\n").unwrap();
+    let out = skelpad(&["export", s(&bad), "-o", s(&dir.join("bad.tscn")), "--godot", "3"]);
+    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(!dir.join("bad.tscn").exists());
+    let out = skelpad(&["export", s(&bad), "-o", s(&dir.join("bad.tscn")), "--allow-errors"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let _ = std::fs::remove_dir_all(&dir);
+}
