@@ -24,13 +24,15 @@ use crate::render::{DrawOptions, Part, RenderCache};
 /// Method the event track calls on the root (its script emits the signal).
 pub const EVENT_METHOD: &str = "skelpad_event_fired";
 
+/// Keys of a track: time, transition (1 straight, 0 held), value.
+type Keys = Vec<(f64, f64, V)>;
+
 /// One track.
 struct Track {
     path: String,
     method: bool,
     discrete: bool,
-    /// Time, transition (1 straight, 0 held), value.
-    keys: Vec<(f64, f64, V)>,
+    keys: Keys,
 }
 
 /// An animation sampled and keyed.
@@ -62,7 +64,7 @@ pub fn build(ctx: &Ctx<'_>, rig: &Rig, id: AnimId) -> Result<Built, ExportError>
             baked.push((b, why));
         }
     }
-    slot_tracks(ctx, rig, &plan, &s, &mut tracks);
+    slot_tracks(rig, &plan, &s, &mut tracks);
     moving_tracks(ctx, rig, id, &plan, &s, &mut tracks);
     if !a.events.is_empty() {
         tracks.push(events(a));
@@ -134,11 +136,7 @@ fn bone_tracks(
 }
 
 /// Discrete keys where the value changes (and at frame 0).
-fn changes<T: PartialEq + Copy>(
-    plan: &Plan,
-    at: impl Fn(usize) -> T,
-    v: impl Fn(T) -> V,
-) -> Vec<(f64, f64, V)> {
+fn changes<T: PartialEq + Copy>(plan: &Plan, at: impl Fn(usize) -> T, v: impl Fn(T) -> V) -> Keys {
     let mut keys = Vec::new();
     let mut last = None;
     for f in 0..plan.total {
@@ -151,7 +149,7 @@ fn changes<T: PartialEq + Copy>(
     keys
 }
 
-fn slot_tracks(ctx: &Ctx<'_>, rig: &Rig, plan: &Plan, s: &Samples, out: &mut Vec<Track>) {
+fn slot_tracks(rig: &Rig, plan: &Plan, s: &Samples, out: &mut Vec<Track>) {
     let n = s.slots;
     for (slot, path) in rig.slots.iter().enumerate() {
         let data: Vec<f64> =
@@ -184,7 +182,6 @@ fn slot_tracks(ctx: &Ctx<'_>, rig: &Rig, plan: &Plan, s: &Samples, out: &mut Vec
         let keys = changes(plan, |f| s.shown[f * n + slot] == Some(*att), V::Bool);
         out.push(Track { path: format!("{path}:visible"), method: false, discrete: true, keys });
     }
-    let _ = ctx;
 }
 
 /// Polygons whose points move on their own, keyed at every frame in the
@@ -200,56 +197,15 @@ fn moving_tracks(
     if rig.moving.is_empty() {
         return;
     }
-    let sk = &*ctx.arm.skeleton;
     let anim = ctx.arm.animation(id);
     let mut pose = crate::runtime::Pose::default();
     let mut cache = RenderCache::new(".");
-    let options = DrawOptions { bones: false, ..DrawOptions::default() };
-    let mut per: Vec<(Vec<(f64, f64, V)>, Vec<(f64, f64, V)>)> =
-        rig.moving.iter().map(|_| Default::default()).collect();
+    let mut per: Vec<(Keys, Keys)> = rig.moving.iter().map(|_| Default::default()).collect();
     for f in 0..plan.total {
         crate::runtime::evaluate_into(&mut pose, ctx.arm, anim, ctx.skin, time(plan, f));
         for (m, (pts, tris)) in rig.moving.iter().zip(&mut per) {
-            let bone = sk.slots[m.slot].bone.index();
-            let to_local = super::rig::godot_world(s, bone, f)
-                .inverse()
-                .unwrap_or(crate::model::Affine::IDENTITY)
-                * super::rig::C;
-            let g = if m.part == Part::Sprite {
-                let w = &s.meshes.iter().find(|(k, _)| *k == (m.slot, m.att)).map(|(_, v)| &v[f]);
-                w.map(|w| Geometry {
-                    points: w
-                        .iter()
-                        .map(|p| {
-                            let (x, y) = to_local.apply(p[0], p[1]);
-                            [x, y]
-                        })
-                        .collect(),
-                    uv: Vec::new(),
-                    tris: Vec::new(),
-                    color: [1.0; 4],
-                })
-            } else {
-                let list = crate::render::build_attachment(
-                    sk,
-                    &pose,
-                    SlotId::from_index(m.slot),
-                    m.att,
-                    &options,
-                    &mut cache,
-                );
-                let local = super::rig::C
-                    * sk.attachment(ctx.skin, m.att)
-                        .map_or(crate::model::Affine::IDENTITY, |a| a.transform.matrix());
-                Geometry::of(&list, m.part, local)
-            };
+            let g = frame_geometry(ctx, m, s, f, (&pose, &mut cache));
             let t = time(plan, f);
-            let g = g.unwrap_or(Geometry {
-                points: Vec::new(),
-                uv: Vec::new(),
-                tris: Vec::new(),
-                color: [1.0; 4],
-            });
             pts.push((t, 1.0, V::Points(g.points)));
             if m.part != Part::Sprite {
                 tris.push((t, 1.0, polygons(&g.tris)));
@@ -272,6 +228,43 @@ fn moving_tracks(
             });
         }
     }
+}
+
+/// A moving polygon at frame `f`, in its bone node's frame: a mesh's
+/// skinned points (`Samples::meshes`), or a path's fill or stroke as the
+/// renderer draws it at that pose.
+fn frame_geometry(
+    ctx: &Ctx<'_>,
+    m: &super::rig::Moving,
+    s: &Samples,
+    f: usize,
+    (pose, cache): (&crate::runtime::Pose, &mut RenderCache),
+) -> Geometry {
+    use crate::model::Affine;
+    let sk = &*ctx.arm.skeleton;
+    let empty =
+        || Geometry { points: Vec::new(), uv: Vec::new(), tris: Vec::new(), color: [1.0; 4] };
+    if m.part == Part::Sprite {
+        let bone = sk.slots[m.slot].bone.index();
+        let to_local = super::rig::godot_world(s, bone, f).inverse().unwrap_or(Affine::IDENTITY)
+            * super::rig::C;
+        let Some((_, frames)) = s.meshes.iter().find(|(k, _)| *k == (m.slot, m.att)) else {
+            return empty();
+        };
+        let points = frames[f]
+            .iter()
+            .map(|p| {
+                let (x, y) = to_local.apply(p[0], p[1]);
+                [x, y]
+            })
+            .collect();
+        return Geometry { points, ..empty() };
+    }
+    let options = DrawOptions { bones: false, ..DrawOptions::default() };
+    let slot = SlotId::from_index(m.slot);
+    let list = crate::render::build_attachment(sk, pose, slot, m.att, &options, cache);
+    let att = sk.attachment(ctx.skin, m.att).map_or(Affine::IDENTITY, |a| a.transform.matrix());
+    Geometry::of(&list, m.part, super::rig::C * att).unwrap_or_else(empty)
 }
 
 fn payload(p: &EventPayload) -> V {
