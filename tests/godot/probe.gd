@@ -2,7 +2,9 @@
 # plan.txt: one line per animation, `SCENE<TAB>ANIMATION<TAB>FPS<TAB>FRAMES`.
 # out.txt, per scene: `scene PATH`, per animation `anim NAME`, per frame
 # `f K`, then per node with `skelpad_bone` metadata `b NAME a b c d e f` (its
-# global_transform: x axis, y axis, origin), and per event the animation
+# global_transform: x axis, y axis, origin), per slot node `s NAME Z R G B A`
+# (z_index, modulate), per shown attachment node `v NAME Z` (its slot's
+# z_index), and per event the animation
 # fires while played frame by frame `e FROM TO NAME PAYLOAD`: it was called
 # while the animation advanced from FROM to TO (one frame).
 extends Node
@@ -22,6 +24,8 @@ func _ready():
 	var current = ""
 	var inst = null
 	var bones = []
+	var slots = []
+	var atts = []
 	while not plan.eof_reached():
 		var line = plan.get_line()
 		if line == "":
@@ -42,21 +46,25 @@ func _ready():
 			inst.connect("skelpad_event", self, "_on_event")
 			player = inst.get_node("AnimationPlayer")
 			bones = []
-			_collect(inst, bones)
+			_collect(inst, bones, "skelpad_bone")
+			slots = []
+			_collect(inst, slots, "skelpad_slot")
+			atts = []
+			_collect(inst, atts, "skelpad_attachment")
 		if inst == null:
 			continue
-		_play(p[1], float(p[2]), int(p[3]), bones)
+		_play(p[1], float(p[2]), int(p[3]), bones, slots, atts)
 	out.close()
 	print("PROBE done")
 	get_tree().quit()
 
-func _collect(node, bones):
-	if node.has_meta("skelpad_bone"):
-		bones.append(node)
+func _collect(node, found, key):
+	if node.has_meta(key):
+		found.append(node)
 	for c in node.get_children():
-		_collect(c, bones)
+		_collect(c, found, key)
 
-func _play(name, fps, frames, bones):
+func _play(name, fps, frames, bones, slots, atts):
 	out.store_line("anim " + name)
 	if not player.has_animation(name):
 		out.store_line("error no animation")
@@ -69,6 +77,12 @@ func _play(name, fps, frames, bones):
 		for b in bones:
 			var t = b.global_transform
 			out.store_line("b %s %.6f %.6f %.6f %.6f %.6f %.6f" % [b.get_meta("skelpad_bone"), t.x.x, t.x.y, t.y.x, t.y.y, t.origin.x, t.origin.y])
+		for s in slots:
+			var c = s.modulate
+			out.store_line("s %s %d %.6f %.6f %.6f %.6f" % [s.get_meta("skelpad_slot"), s.z_index, c.r, c.g, c.b, c.a])
+		for a in atts:
+			if a.is_visible_in_tree():
+				out.store_line("v %s %d" % [a.get_meta("skelpad_attachment"), a.get_parent().z_index])
 	# The events, played frame by frame from the start.
 	player.stop()
 	player.play(name)

@@ -92,6 +92,8 @@ struct Anim {
     frames: usize,
     /// Per frame, per bone name: skelpad's world matrix.
     worlds: Vec<HashMap<String, [f64; 6]>>,
+    /// Per frame: each slot's colour, and the attachments drawn, back to front.
+    looks: Vec<(HashMap<String, [f64; 4]>, Vec<String>)>,
     events: Vec<serde_json::Value>,
 }
 
@@ -118,7 +120,35 @@ fn animations(path: &Path) -> Vec<Anim> {
         let duration = a["duration"].as_f64().unwrap();
         let frames = ((duration * fps - 1e-9).ceil() as usize).max(1);
         let times: Vec<String> = (0..frames).map(|k| format!("{}", k as f64 / fps)).collect();
-        let at = pose_json(path, &["--anim", &name, "--times", &times.join(",")]);
+        let at = pose_json(path, &["--draw", "--anim", &name, "--times", &times.join(",")]);
+        let looks = at["animations"][0]["poses"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| {
+                let colors = p["slots"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|s| {
+                        let c: Vec<f64> = s["color"]
+                            .as_array()
+                            .unwrap()
+                            .iter()
+                            .map(|v| v.as_f64().unwrap())
+                            .collect();
+                        (s["name"].as_str().unwrap().to_string(), [c[0], c[1], c[2], c[3]])
+                    })
+                    .collect();
+                let drawn = p["draw"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|d| d["attachment"].as_str().unwrap().to_string())
+                    .collect();
+                (colors, drawn)
+            })
+            .collect();
         let worlds = at["animations"][0]["poses"]
             .as_array()
             .unwrap()
@@ -144,7 +174,7 @@ fn animations(path: &Path) -> Vec<Anim> {
             })
             .collect();
         let events = a["events"].as_array().cloned().unwrap_or_default();
-        out.push(Anim { name, fps, frames, worlds, events });
+        out.push(Anim { name, fps, frames, worlds, looks, events });
     }
     out
 }
@@ -164,6 +194,8 @@ fn export(path: &Path, out: &Path, version: &str) {
 #[derive(Default)]
 struct Played {
     frames: Vec<HashMap<String, [f64; 6]>>,
+    /// Per frame: slot → (z_index, modulate); shown attachments with their z.
+    looks: Vec<(HashMap<String, (i64, [f64; 4])>, Vec<(String, i64)>)>,
     /// The frame it was called in (from, to), name, payload.
     events: Vec<((f64, f64), String, String)>,
     error: Option<String>,
@@ -183,7 +215,29 @@ fn read_probe(text: &str) -> HashMap<(String, String), Played> {
             "error" => {
                 out.entry((scene.clone(), anim.clone())).or_default().error = Some(rest.into())
             }
-            "f" => out.get_mut(&(scene.clone(), anim.clone())).unwrap().frames.push(HashMap::new()),
+            "f" => {
+                let played = out.get_mut(&(scene.clone(), anim.clone())).unwrap();
+                played.frames.push(HashMap::new());
+                played.looks.push(Default::default());
+            }
+            "s" => {
+                let p: Vec<&str> = rest.split(' ').collect();
+                let n = p.len();
+                let v: Vec<f64> = p[n - 4..].iter().map(|v| v.parse().unwrap()).collect();
+                let z: i64 = p[n - 5].parse().unwrap();
+                let played = out.get_mut(&(scene.clone(), anim.clone())).unwrap();
+                played
+                    .looks
+                    .last_mut()
+                    .unwrap()
+                    .0
+                    .insert(p[..n - 5].join(" "), (z, [v[0], v[1], v[2], v[3]]));
+            }
+            "v" => {
+                let (name, z) = rest.rsplit_once(' ').unwrap();
+                let played = out.get_mut(&(scene.clone(), anim.clone())).unwrap();
+                played.looks.last_mut().unwrap().1.push((name.to_string(), z.parse().unwrap()));
+            }
             "b" => {
                 let p: Vec<&str> = rest.split(' ').collect();
                 let n = p.len();
@@ -237,6 +291,33 @@ fn compare(want: [f64; 6], got: [f64; 6], w: &mut Worst) {
             w.angle = w.angle.max(d);
         }
     }
+}
+
+/// Slot colours as `modulate`, and the attachments shown (`visible`) in the
+/// order of their slots' `z_index` = skelpad's draw list.
+fn check_looks(
+    path: &Path,
+    anim: &str,
+    f: usize,
+    want: &(HashMap<String, [f64; 4]>, Vec<String>),
+    got: &(HashMap<String, (i64, [f64; 4])>, Vec<(String, i64)>),
+) -> usize {
+    for (slot, c) in &want.0 {
+        let (_, g) =
+            got.0.get(slot).unwrap_or_else(|| panic!("{}: slot `{slot}` missing", path.display()));
+        let ok = c.iter().zip(g).all(|(a, b)| (a - b).abs() < 1e-5);
+        assert!(
+            ok,
+            "{}: `{anim}` frame {f} slot `{slot}`: colour {c:?}, Godot {g:?}",
+            path.display()
+        );
+    }
+    let mut shown = got.1.clone();
+    shown.sort_by_key(|(_, z)| *z);
+    let shown: Vec<&String> = shown.iter().map(|(n, _)| n).collect();
+    let drawn: Vec<&String> = want.1.iter().collect();
+    assert_eq!(drawn, shown, "{}: `{anim}` frame {f}: drawn back to front", path.display());
+    drawn.len()
 }
 
 fn payload_json(e: &serde_json::Value) -> String {
@@ -310,7 +391,7 @@ fn godot3_plays_every_export_as_skelpad_poses_it() {
     let played = read_probe(&std::fs::read_to_string(project.join("out.txt")).unwrap());
     let mut report = Vec::new();
     let mut all = Worst::default();
-    let (mut frames, mut events) = (0usize, 0usize);
+    let (mut frames, mut events, mut shown) = (0usize, 0usize, 0usize);
     for (path, rel, anims) in &cases {
         let mut worst = Worst::default();
         for a in anims {
@@ -346,6 +427,7 @@ fn godot3_plays_every_export_as_skelpad_poses_it() {
                         length: worst.length.max(one.length),
                     };
                 }
+                shown += check_looks(path, &a.name, f, &a.looks[f], &got.looks[f]);
                 frames += 1;
             }
             let want: Vec<(f64, String, String)> = a
@@ -399,14 +481,17 @@ fn godot3_plays_every_export_as_skelpad_poses_it() {
         };
     }
     eprintln!(
-        "godot3-server played {} files, {frames} frames, {events} events; worst origin {:.2e} units, axis {:.2e} rad, length {:.2e}\n  {}",
+        "godot3-server played {} files, {frames} frames, {shown} attachments shown in order, {events} events; worst origin {:.2e} units, axis {:.2e} rad, length {:.2e}\n  {}",
         cases.len(),
         all.pos,
         all.angle,
         all.length,
         report.join("\n  ")
     );
-    assert!(frames > 500 && events > 0, "{frames} frames, {events} events");
+    assert!(
+        frames > 500 && events > 0 && shown > 1000,
+        "{frames} frames, {shown} shown, {events} events"
+    );
     let _ = std::fs::remove_dir_all(&project);
 }
 
