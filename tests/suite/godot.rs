@@ -1,7 +1,8 @@
 //! Godot scene export, played by Godot itself.
 //!
 //! - Godot 3 (`godot3-server`, Debian's headless build): every `--godot 3`
-//!   export of the examples, the test rigs, the Spriter rig and the Spriter
+//!   export of the examples, the test rigs (`tests/godot_rigs/events.skel2d`:
+//!   every payload kind), the Spriter rig and the Spriter
 //!   and SkelForm samples is loaded in the headless project `tests/godot/`;
 //!   its `probe.gd` seeks every frame of every animation and writes each
 //!   `skelpad_bone` node's `global_transform`, which must equal `skelpad pose
@@ -54,7 +55,7 @@ fn godot3() -> Option<PathBuf> {
 /// the Spriter and SkelForm samples.
 fn inputs() -> Vec<PathBuf> {
     let mut out = Vec::new();
-    for dir in ["examples", "tests/skf_rigs", "tests/lottie_rigs"] {
+    for dir in ["examples", "tests/skf_rigs", "tests/lottie_rigs", "tests/godot_rigs"] {
         let mut files: Vec<PathBuf> = std::fs::read_dir(manifest().join(dir))
             .unwrap()
             .map(|e| e.unwrap().path())

@@ -66,9 +66,7 @@ pub fn build(ctx: &Ctx<'_>, rig: &Rig, id: AnimId) -> Result<Built, ExportError>
     }
     slot_tracks(rig, &plan, &s, &mut tracks);
     moving_tracks(ctx, rig, id, &plan, &s, &mut tracks);
-    if !a.events.is_empty() {
-        tracks.push(events(a));
-    }
+    tracks.extend(events(a));
     Ok(Built { sub: sub(ctx, a, &tracks), baked })
 }
 
@@ -276,19 +274,24 @@ fn payload(p: &EventPayload) -> V {
     }
 }
 
-fn events(a: &Animation) -> Track {
-    let keys = a
-        .events
-        .iter()
-        .map(|e| {
-            let call = V::Dict(vec![
-                ("args".into(), V::Arr(vec![V::Str(e.name.clone()), payload(&e.payload)])),
-                ("method".into(), V::Str(EVENT_METHOD.into())),
-            ]);
-            (e.time_secs, 1.0, call)
-        })
-        .collect();
-    Track { path: ".".into(), method: true, discrete: true, keys }
+/// The method tracks of the events: Godot keeps one key per time on a
+/// track, so the n-th event at a time goes on the n-th track (tracks play
+/// in order, so events at one time arrive in the order written).
+fn events(a: &Animation) -> Vec<Track> {
+    let mut tracks: Vec<Track> = Vec::new();
+    let mut at = (f64::NAN, 0usize);
+    for e in &a.events {
+        at = if e.time_secs == at.0 { (at.0, at.1 + 1) } else { (e.time_secs, 0) };
+        if tracks.len() <= at.1 {
+            tracks.push(Track { path: ".".into(), method: true, discrete: true, keys: Vec::new() });
+        }
+        let call = V::Dict(vec![
+            ("args".into(), V::Arr(vec![V::Str(e.name.clone()), payload(&e.payload)])),
+            ("method".into(), V::Str(EVENT_METHOD.into())),
+        ]);
+        tracks[at.1].keys.push((e.time_secs, 1.0, call));
+    }
+    tracks
 }
 
 fn sub(ctx: &Ctx<'_>, a: &Animation, tracks: &[Track]) -> Sub {
