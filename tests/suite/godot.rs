@@ -86,6 +86,12 @@ fn inputs() -> Vec<PathBuf> {
     out
 }
 
+/// A frame's looks as skelpad says: slot colours, the attachments drawn.
+type WantLooks = (HashMap<String, [f64; 4]>, Vec<String>);
+/// A frame's looks as Godot plays them: slot → (z_index, modulate), the
+/// attachments shown with their slot's z_index.
+type GotLooks = (HashMap<String, (i64, [f64; 4])>, Vec<(String, i64)>);
+
 /// One animation to play: its name, rate, frames, and what skelpad says.
 struct Anim {
     name: String,
@@ -94,7 +100,7 @@ struct Anim {
     /// Per frame, per bone name: skelpad's world matrix.
     worlds: Vec<HashMap<String, [f64; 6]>>,
     /// Per frame: each slot's colour, and the attachments drawn, back to front.
-    looks: Vec<(HashMap<String, [f64; 4]>, Vec<String>)>,
+    looks: Vec<WantLooks>,
     events: Vec<serde_json::Value>,
 }
 
@@ -196,7 +202,7 @@ fn export(path: &Path, out: &Path, version: &str) {
 struct Played {
     frames: Vec<HashMap<String, [f64; 6]>>,
     /// Per frame: slot → (z_index, modulate); shown attachments with their z.
-    looks: Vec<(HashMap<String, (i64, [f64; 4])>, Vec<(String, i64)>)>,
+    looks: Vec<GotLooks>,
     /// The frame it was called in (from, to), name, payload.
     events: Vec<((f64, f64), String, String)>,
     error: Option<String>,
@@ -296,13 +302,7 @@ fn compare(want: [f64; 6], got: [f64; 6], w: &mut Worst) {
 
 /// Slot colours as `modulate`, and the attachments shown (`visible`) in the
 /// order of their slots' `z_index` = skelpad's draw list.
-fn check_looks(
-    path: &Path,
-    anim: &str,
-    f: usize,
-    want: &(HashMap<String, [f64; 4]>, Vec<String>),
-    got: &(HashMap<String, (i64, [f64; 4])>, Vec<(String, i64)>),
-) -> usize {
+fn check_looks(path: &Path, anim: &str, f: usize, want: &WantLooks, got: &GotLooks) -> usize {
     for (slot, c) in &want.0 {
         let (_, g) =
             got.0.get(slot).unwrap_or_else(|| panic!("{}: slot `{slot}` missing", path.display()));
