@@ -594,3 +594,22 @@ fn godot_export_refuses_bad_input_and_leaves_missing_pictures_out() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The editor's list of baked bones (`godot::baking`, worked out without
+/// building the scene) names the bones and reasons the export reports.
+#[test]
+fn the_dialogs_baked_bones_are_the_exports() {
+    use skelpad::formats::godot::{GodotOptions, baking, export};
+    use skelpad::formats::lottie::FilePictures;
+    let mut baked = 0;
+    for path in inputs().into_iter().filter(|p| p.extension().is_some_and(|e| e == "skel2d")) {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let arm = skelpad::check::expect::compile_checked(&text).armature;
+        let opts = GodotOptions::default();
+        let mut pictures = FilePictures(path.parent().unwrap().to_path_buf());
+        let scene = export(&arm, &opts, &mut pictures, "x").unwrap();
+        assert_eq!(baking(&arm, &opts).unwrap(), scene.baked, "{}", path.display());
+        baked += scene.baked.len();
+    }
+    assert!(baked > 10, "{baked}");
+}

@@ -89,18 +89,14 @@ fn bone_tracks(
     out: &mut Vec<Track>,
 ) -> Option<String> {
     let t = ctx.version.table();
-    let bone = &ctx.arm.skeleton.bones[b];
     let path = &rig.bones[b];
-    if layer.parent != bone.parent.map(|p| p.index()) || layer.position.is_empty() {
+    if needs_matrix(ctx, b, layer) {
         let keys =
             (0..plan.total).map(|f| (time(plan, f), 1.0, xform(relative(ctx, s, b, f)))).collect();
         // Discrete: Godot interpolates a `Transform2D` through rotation and
         // scale, which drops the skew even at the keys themselves.
         out.push(Track { path: format!("{path}:transform"), method: false, discrete: true, keys });
-        return Some(format!(
-            "{}; its matrix relative to its parent needs a skew",
-            layer.baked.clone().unwrap_or_default()
-        ));
+        return reason(ctx, a, plan, (b, layer));
     }
     let track = |prop: &str, keys: &[KeyOut], value: &dyn Fn(&[f64]) -> V| Track {
         path: format!("{path}:{prop}"),
@@ -114,6 +110,27 @@ fn bone_tracks(
     out.push(track("position", &layer.position, &|v| V::Vec2([v[0], v[1]])));
     out.push(track(t.rotation.0, &layer.rotation, &|v| V::Num(t.angle(v[0].to_radians()))));
     out.push(track("scale", &layer.scale, &|v| V::Vec2([v[0] / 100.0, v[1] / 100.0])));
+    reason(ctx, a, plan, (b, layer))
+}
+
+/// Whether bone `b` is keyed with its whole matrix (its transform relative
+/// to its parent needs a skew, which a `Node2D` has not).
+fn needs_matrix(ctx: &Ctx<'_>, b: usize, layer: &BoneLayer) -> bool {
+    let bone = &ctx.arm.skeleton.bones[b];
+    layer.parent != bone.parent.map(|p| p.index()) || layer.position.is_empty()
+}
+
+/// Why bone `b` is keyed at every frame in this animation, if it is.
+pub fn reason(
+    ctx: &Ctx<'_>,
+    a: &Animation,
+    plan: &Plan,
+    (b, layer): (usize, &BoneLayer),
+) -> Option<String> {
+    if needs_matrix(ctx, b, layer) {
+        let skew = "its matrix relative to its parent needs a skew";
+        return Some(layer.baked.as_ref().map_or_else(|| skew.into(), |w| format!("{w}; {skew}")));
+    }
     if layer.baked.is_some() {
         return layer.baked.clone();
     }

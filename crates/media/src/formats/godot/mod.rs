@@ -171,13 +171,13 @@ pub fn baking(arm: &Armature, opts: &GodotOptions) -> Result<Vec<(String, String
     let ctx = Ctx { arm, skin, version: opts.version };
     let mut baked: Vec<(usize, String)> = Vec::new();
     for id in anims {
-        let (plan, s, layers) = anim::sampled(&ctx, id)?;
-        let _ = (plan, s);
+        let (plan, _, layers) = anim::sampled(&ctx, id)?;
+        let Some(a) = arm.animation(id) else { continue };
         for (b, l) in layers.iter().enumerate() {
-            if let Some(why) = &l.baked
+            if let Some(why) = anim::reason(&ctx, a, &plan, (b, l))
                 && !baked.iter().any(|(x, _)| *x == b)
             {
-                baked.push((b, why.clone()));
+                baked.push((b, why));
             }
         }
     }
