@@ -355,6 +355,9 @@ impl SkelpadApp {
                 if kind == ExportKind::Lottie {
                     super::lottie_baking::list(ui, shown, anim, skin, opts.lottie_one, &dir);
                 }
+                if kind == ExportKind::Godot {
+                    super::lottie_baking::list_godot(ui, shown, skin, opts.godot3);
+                }
             });
         });
         match answer {

@@ -42,6 +42,8 @@ pub enum ExportKind {
     Skf,
     /// Lottie JSON (`.json`; `.lottie` and `.tgs` by the chosen name).
     Lottie,
+    /// A Godot scene (`.tscn`), its pictures and event script beside it.
+    Godot,
 }
 
 impl ExportKind {
@@ -54,13 +56,14 @@ impl ExportKind {
     }
 
     /// Every kind, in menu order.
-    pub const ALL: [ExportKind; 6] = [
+    pub const ALL: [ExportKind; 7] = [
         ExportKind::Png,
         ExportKind::Sequence,
         ExportKind::SpriteSheet,
         ExportKind::Gif,
         ExportKind::Skf,
         ExportKind::Lottie,
+        ExportKind::Godot,
     ];
 
     /// The entry in the Export menu.
@@ -72,6 +75,7 @@ impl ExportKind {
             ExportKind::Gif => "Animated GIF…",
             ExportKind::Skf => "SkelForm (.skf)…",
             ExportKind::Lottie => "Lottie…",
+            ExportKind::Godot => "Godot scene…",
         }
     }
 
@@ -84,6 +88,7 @@ impl ExportKind {
             ExportKind::Gif => "Export GIF",
             ExportKind::Skf => "Export SkelForm",
             ExportKind::Lottie => "Export Lottie",
+            ExportKind::Godot => "Export Godot scene",
         }
     }
 
@@ -94,12 +99,13 @@ impl ExportKind {
             ExportKind::Gif => "gif",
             ExportKind::Skf => "skf",
             ExportKind::Lottie => "json",
+            ExportKind::Godot => "tscn",
         }
     }
 
     /// Whether it needs an animation.
     pub fn needs_animation(self) -> bool {
-        !matches!(self, ExportKind::Png | ExportKind::Skf | ExportKind::Lottie)
+        !matches!(self, ExportKind::Png | ExportKind::Skf | ExportKind::Lottie | ExportKind::Godot)
     }
 }
 
@@ -122,6 +128,8 @@ pub struct ExportChoices {
     pub skf_scale: f64,
     /// Lottie: only the animation shown (else every one, each a marker).
     pub lottie_one: bool,
+    /// Godot: a scene for Godot 3 (else Godot 4).
+    pub godot3: bool,
 }
 
 impl Default for ExportChoices {
@@ -135,6 +143,7 @@ impl Default for ExportChoices {
             bones: false,
             skf_scale: 1.0,
             lottie_one: false,
+            godot3: false,
         }
     }
 }
@@ -166,6 +175,10 @@ impl ExportChoices {
             ui.radio_value(&mut self.lottie_one, false, "Every animation, each a marker");
             ui.radio_value(&mut self.lottie_one, true, "Only the animation shown");
             ui.weak("The skin shown is exported. Name the file .json (Lottie), .lottie (dotLottie) or .tgs (Telegram sticker). Bones Lottie cannot parent exactly (flips, no-rot, no-scale, IK, uneven scales) are keyed at every frame, as listed below.");
+        } else if kind == ExportKind::Godot {
+            ui.radio_value(&mut self.godot3, false, "Godot 4 (text scene format 3)");
+            ui.radio_value(&mut self.godot3, true, "Godot 3 (text scene format 2)");
+            ui.weak("Every animation and the skin shown are exported; the pictures go in a folder beside the scene. Bones Godot cannot key exactly (sine and bezier curves, IK, flips, no-rot, no-scale, uneven scales) are keyed at every frame, as listed below.");
         } else {
             ui.horizontal(|ui| {
                 let l = ui.label("Width");
@@ -233,6 +246,9 @@ impl ExportRequest {
         if self.kind == ExportKind::Lottie {
             return self.run_lottie(progress);
         }
+        if self.kind == ExportKind::Godot {
+            return self.run_godot(progress);
+        }
         let o = &self.options;
         let background = (!o.transparent).then(|| {
             let c = egui::Rgba::from(o.background);
@@ -260,7 +276,7 @@ impl ExportRequest {
             .map_err(ExportError::Settings)?;
         let out: &Path = &self.out;
         let written = match self.kind {
-            ExportKind::Png | ExportKind::Skf | ExportKind::Lottie => {
+            ExportKind::Png | ExportKind::Skf | ExportKind::Lottie | ExportKind::Godot => {
                 frames::write_png(&mut renderer, self.time_secs, out, progress)
             }
             ExportKind::Sequence => frames::write_sequence(&mut renderer, &times, out, progress),
@@ -304,6 +320,24 @@ impl ExportRequest {
         let lottie =
             export_file(&self.armature, &opts, &mut pictures, container, &self.out, progress)?;
         Ok(ExportDone { files: vec![self.out], warnings: lottie.warnings })
+    }
+
+    /// The Godot export (as `skelpad export OUT.tscn [--godot 3]`).
+    fn run_godot(self, progress: &Progress) -> ExportResult {
+        use crate::formats::godot::export_file;
+        if self.script_has_errors {
+            return Err(ExportError::Cannot(
+                "the script has errors: fix them before exporting a Godot scene".into(),
+            ));
+        }
+        let opts =
+            super::lottie_baking::godot_options(&self.armature, self.skin, self.options.godot3);
+        let mut pictures = crate::formats::lottie::FilePictures(self.image_dir.clone());
+        let godot = export_file(&self.armature, &opts, &mut pictures, &self.out, progress)?;
+        let dir = self.out.parent().map(Path::to_path_buf).unwrap_or_default();
+        let mut files: Vec<PathBuf> = vec![self.out.clone()];
+        files.extend(godot.files.iter().map(|(rel, _)| dir.join(rel)));
+        Ok(ExportDone { files, warnings: godot.warnings })
     }
 
     /// The `.skf` export (the same as `skelpad export`).
@@ -461,6 +495,28 @@ mod tests {
         let progress = Progress::default();
         progress.cancel();
         let result = request(ExportKind::Lottie, out.clone(), dir.path()).run(&progress);
+        assert_eq!(result.err(), Some(ExportError::Cancelled));
+        assert!(!out.exists());
+    }
+
+    /// Export ▸ Godot scene… writes the scene and its event script beside
+    /// it, for the version chosen; cancelled, it writes nothing.
+    #[test]
+    fn godot_exports_write_the_scene_and_its_script_or_nothing_when_cancelled() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        for (godot3, format) in [(false, "format=3"), (true, "format=2")] {
+            let out = dir.path().join(format!("a{godot3}.tscn"));
+            let mut req = request(ExportKind::Godot, out.clone(), dir.path());
+            req.options.godot3 = godot3;
+            let done = req.run(&Progress::default()).expect("exported");
+            assert_eq!(done.files, vec![out.clone(), dir.path().join("skelpad_events.gd")]);
+            let text = std::fs::read_to_string(&out).expect("written");
+            assert!(text.starts_with("[gd_scene") && text.contains(format), "{text}");
+        }
+        let out = dir.path().join("b.tscn");
+        let progress = Progress::default();
+        progress.cancel();
+        let result = request(ExportKind::Godot, out.clone(), dir.path()).run(&progress);
         assert_eq!(result.err(), Some(ExportError::Cancelled));
         assert!(!out.exists());
     }

@@ -1,10 +1,11 @@
-//! The Lottie export dialog's list of the bones the export will key at
-//! every frame, and why ([`crate::formats::lottie::baking`]), shown before
-//! anything is written.
+//! The Lottie and Godot export dialogs' list of the bones the export will
+//! key at every frame, and why ([`crate::formats::lottie::baking`],
+//! [`crate::formats::godot::baking`]), shown before anything is written.
 
 use std::path::Path;
 use std::sync::Arc;
 
+use crate::formats::godot::{GodotOptions, Version};
 use crate::formats::lottie::{FilePictures, LottieOptions, baking};
 use crate::model::{AnimId, Armature, SkinId};
 
@@ -22,8 +23,19 @@ pub fn options(arm: &Armature, anim: Option<AnimId>, skin: SkinId, one: bool) ->
     }
 }
 
-/// Lists the baked bones. Worked out when the dialog opens or its choice
-/// changes, then kept in egui's memory while the dialog stays open.
+/// The options the Godot dialog's choice exports with: every animation,
+/// the skin shown.
+pub fn godot_options(arm: &Armature, skin: SkinId, godot3: bool) -> GodotOptions {
+    GodotOptions {
+        version: if godot3 { Version::Godot3 } else { Version::Godot4 },
+        skin: arm.skeleton.skins.get(skin.index()).map(|s| s.name.clone()),
+        anim: None,
+    }
+}
+
+/// Lists the bones the Lottie export bakes. Worked out when the dialog
+/// opens or its choice changes, then kept in egui's memory while the
+/// dialog stays open.
 pub fn list(
     ui: &mut egui::Ui,
     arm: &Armature,
@@ -34,15 +46,33 @@ pub fn list(
 ) {
     let id =
         egui::Id::unique(("skelpad.lottie.baking", one, anim.map(|a| a.index()), skin.index()));
+    show(ui, id, || {
+        let opts = options(arm, anim, skin, one);
+        let pictures = FilePictures(dir.to_path_buf());
+        baking(arm, &opts, &pictures).map_err(|e| e.to_string())
+    });
+}
+
+/// Lists the bones the Godot export bakes (as [`list`]).
+pub fn list_godot(ui: &mut egui::Ui, arm: &Armature, skin: SkinId, godot3: bool) {
+    let id = egui::Id::unique(("skelpad.godot.baking", godot3, skin.index()));
+    show(ui, id, || {
+        let opts = godot_options(arm, skin, godot3);
+        crate::formats::godot::baking(arm, &opts).map_err(|e| e.to_string())
+    });
+}
+
+/// Shows the list `compute` makes, kept under `id` while the dialog is open.
+fn show(
+    ui: &mut egui::Ui,
+    id: egui::Id,
+    compute: impl FnOnce() -> Result<Vec<(String, String)>, String>,
+) {
     let pass = ui.ctx().cumulative_pass_nr();
     let kept: Option<(u64, Baked)> = ui.data(|d| d.get_temp(id));
     let baked = match kept {
         Some((seen, b)) if seen + 1 >= pass => b,
-        _ => {
-            let opts = options(arm, anim, skin, one);
-            let pictures = FilePictures(dir.to_path_buf());
-            Arc::new(baking(arm, &opts, &pictures).map_err(|e| e.to_string()))
-        }
+        _ => Arc::new(compute()),
     };
     ui.data_mut(|d| d.insert_temp(id, (pass, baked.clone())));
     ui.add_space(4.0);

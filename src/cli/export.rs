@@ -1,7 +1,8 @@
-//! `skelpad export FILE -o OUT [--format skf|lottie|dotlottie|tgs] [--anim NAME]
-//! [--skin NAME ...] [--size WxH] [--fit] [--scale K] [--allow-errors]`: the
-//! output's extension picks the format (`.skf`, `.json` Lottie, `.lottie`,
-//! `.tgs`) unless `--format` names one.
+//! `skelpad export FILE -o OUT [--format skf|lottie|dotlottie|tgs|godot]
+//! [--anim NAME] [--skin NAME ...] [--size WxH] [--fit] [--scale K]
+//! [--godot 3|4] [--allow-errors]`: the output's extension picks the format
+//! (`.skf`, `.json` Lottie, `.lottie`, `.tgs`, `.tscn` Godot scene) unless
+//! `--format` names one; any other extension is refused.
 
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -31,7 +32,8 @@ pub struct ExportArgs {
     #[arg(long, value_name = "NAME")]
     pub entity: Option<String>,
     /// The file to write (replaced atomically): `.skf` SkelForm, `.json`
-    /// Lottie, `.lottie` dotLottie, `.tgs` Telegram sticker. With several
+    /// Lottie, `.lottie` dotLottie, `.tgs` Telegram sticker, `.tscn` Godot
+    /// scene (its pictures and event script beside it). With several
     /// files, a folder (made if missing) where each is written as
     /// `STEM.EXT`.
     #[arg(short = 'o', long = "output", value_name = "OUT")]
@@ -61,6 +63,10 @@ pub struct ExportArgs {
     /// any `metadata` back).
     #[arg(long)]
     pub no_metadata: bool,
+    /// Godot scene: the Godot version it is for, 4 (text format 3) or 3
+    /// (format 2).
+    #[arg(long, value_name = "3|4", default_value_t = 4, value_parser = clap::value_parser!(u32).range(3..=4))]
+    pub godot: u32,
     /// Texture pixels per unit: higher gives crisper atlases.
     #[arg(long, value_name = "K", default_value_t = 1.0)]
     pub scale: f64,
@@ -81,6 +87,8 @@ pub enum Format {
     Dotlottie,
     /// Telegram sticker (`.tgs`).
     Tgs,
+    /// Godot scene (`.tscn`).
+    Godot,
 }
 
 impl Format {
@@ -91,21 +99,31 @@ impl Format {
             Format::Lottie => "json",
             Format::Dotlottie => "lottie",
             Format::Tgs => "tgs",
+            Format::Godot => "tscn",
         }
     }
 
-    /// `--format`, else the output's extension (unknown ones: `.skf`).
-    pub fn of(args: &ExportArgs) -> Format {
+    /// `--format`, else the output's extension; any other extension is
+    /// refused with the known ones listed.
+    pub fn of(args: &ExportArgs) -> Result<Format, String> {
         if let Some(f) = args.format {
-            return f;
+            return Ok(f);
         }
         let ext = args.output.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
-        match ext.as_deref() {
+        Ok(match ext.as_deref() {
+            Some("skf") => Format::Skf,
             Some("json") => Format::Lottie,
             Some("lottie") => Format::Dotlottie,
             Some("tgs") => Format::Tgs,
-            _ => Format::Skf,
-        }
+            Some("tscn") => Format::Godot,
+            other => {
+                let what = other.map_or_else(|| "no extension".to_string(), |e| format!("`.{e}`"));
+                return Err(format!(
+                    "`{}` has {what}; the formats are .skf, .json (Lottie), .lottie, .tgs and .tscn (Godot scene), or name one with --format",
+                    args.output.display()
+                ));
+            }
+        })
     }
 }
 
@@ -183,7 +201,16 @@ pub type MakePictures = dyn Fn(&Armature, &Path) -> Box<dyn Pictures> + Sync;
 
 /// Exports `args.file` to `args.output` (see [`run`]).
 fn run_one(args: &ExportArgs, make_pictures: &MakePictures, err: &mut dyn Write) -> i32 {
-    let format = Format::of(args);
+    let format = match Format::of(args) {
+        Ok(f) => f,
+        Err(msg) => {
+            let _ = writeln!(err, "error: {msg}");
+            return EXIT_USAGE;
+        }
+    };
+    if format == Format::Godot {
+        return super::godot::run(args, err);
+    }
     if format != Format::Skf {
         return super::lottie::run(args, format, err);
     }

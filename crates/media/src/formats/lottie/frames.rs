@@ -151,6 +151,9 @@ pub struct Samples {
     pub shown: Vec<Option<AttachmentId>>,
     /// `color[f * slots + s]`: the slot's colour.
     pub color: Vec<Color>,
+    /// `rank[f * slots + s]`: the slot's place in the draw order, back to
+    /// front (`u32::MAX` when the draw order hides it).
+    pub rank: Vec<u32>,
     /// Outlines of paths with points on other bones, per (slot, attachment):
     /// one per frame.
     pub moving_paths: Vec<((usize, AttachmentId), Vec<AttachmentOutline>)>,
@@ -279,6 +282,7 @@ pub fn sample(arm: &Armature, plan: &Plan, skin: SkinId) -> Result<Samples, Lott
         local: Vec::with_capacity(nb * plan.total),
         shown: Vec::with_capacity(ns * plan.total),
         color: Vec::with_capacity(ns * plan.total),
+        rank: Vec::with_capacity(ns * plan.total),
         moving_paths: moving.iter().map(|&k| (k, Vec::new())).collect(),
         lengths: sk.bones.iter().map(|b| b.length).collect(),
         parents: sk.bones.iter().map(|b| b.parent.map(|p| p.index())).collect(),
@@ -341,11 +345,15 @@ fn record(s: &mut Samples, arm: &Armature, pose: &Pose) {
     }
     let start = s.shown.len();
     s.shown.extend(std::iter::repeat_n(None, s.slots));
-    for &slot in &pose.draw_order {
+    s.rank.extend(std::iter::repeat_n(u32::MAX, s.slots));
+    for (i, &slot) in pose.draw_order.iter().enumerate() {
         if let (Some(sp), Some(cell)) =
             (pose.slots.get(slot.index()), s.shown.get_mut(start + slot.index()))
         {
             *cell = sp.attachment;
+        }
+        if let Some(cell) = s.rank.get_mut(start + slot.index()) {
+            *cell = u32::try_from(i).unwrap_or(u32::MAX);
         }
     }
     s.color.extend(pose.slots.iter().map(|sp| sp.color));

@@ -52,14 +52,14 @@ use crate::formats::export::{Progress, Stage};
 use crate::model::{AnimId, Armature, SkinId};
 
 mod container;
-mod frames;
-mod keys;
+pub(crate) mod frames;
+pub(crate) mod keys;
 mod layers;
 mod mesh;
 mod round;
 mod shapes;
 mod tint;
-mod transform;
+pub(crate) mod transform;
 
 pub use container::{Container, encode, to_bytes};
 pub use frames::file_fps;
@@ -213,7 +213,10 @@ pub struct Lottie {
 }
 
 /// The skin and the animations `opts` name.
-fn chosen(arm: &Armature, opts: &LottieOptions) -> Result<(SkinId, Vec<AnimId>), LottieError> {
+pub(crate) fn chosen(
+    arm: &Armature,
+    opts: &LottieOptions,
+) -> Result<(SkinId, Vec<AnimId>), LottieError> {
     let skin = match &opts.skin {
         None => SkinId(0),
         Some(name) => arm.skeleton.skin_by_name(name).ok_or_else(|| LottieError::UnknownSkin {

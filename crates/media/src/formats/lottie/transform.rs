@@ -31,10 +31,13 @@ pub struct BoneLayer {
 /// Position, rotation (degrees) and scale (factors) of a matrix without
 /// skew.
 #[derive(Clone, Copy, Debug)]
-struct Trs {
-    p: [f64; 2],
-    r: f64,
-    s: [f64; 2],
+pub struct Trs {
+    /// Position.
+    pub p: [f64; 2],
+    /// Rotation in degrees.
+    pub r: f64,
+    /// Scale factors.
+    pub s: [f64; 2],
 }
 
 const C: Affine = Affine::scale(1.0, -1.0);
@@ -43,7 +46,7 @@ const C: Affine = Affine::scale(1.0, -1.0);
 /// two readings (`r`, or `r + 180°` with both scales negated) nearest to
 /// `hint` and unwrapped towards it; `None` when its axes are not
 /// perpendicular.
-fn decompose(m: Affine, hint: f64) -> Option<Trs> {
+pub fn decompose(m: Affine, hint: f64) -> Option<Trs> {
     let [a, b, c, d, e, f] = m.to_array();
     let (n0, n1) = ((a * a + b * b).sqrt(), (c * c + d * d).sqrt());
     let dot = a * c + b * d;
@@ -74,12 +77,36 @@ fn close(a: Affine, b: Affine) -> bool {
     x.iter().zip(&y).all(|(p, q)| (p - q).abs() <= 1e-7 * q.abs().max(1.0))
 }
 
+/// Which player the keys are for: what curves it has besides straight
+/// lines and holds, and what it does with a bone that needs a skew.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Target {
+    /// Lottie: cubic-bezier segments; a bone that needs a skew relative to
+    /// its parent becomes a root layer (refused when its world is skewed).
+    Lottie,
+    /// Godot: straight lines and holds only; a bone that needs a skew
+    /// relative to its parent comes back with `parent: None` and no keys
+    /// (the caller keys its whole matrix).
+    Godot,
+}
+
 /// The layers of every bone, in bone order.
 pub fn bone_layers(
     arm: &Armature,
     plan: &Plan,
     s: &Samples,
     framing: &Framing,
+) -> Result<Vec<BoneLayer>, LottieError> {
+    bone_layers_for(arm, plan, s, framing, Target::Lottie)
+}
+
+/// [`bone_layers`] for `target`.
+pub fn bone_layers_for(
+    arm: &Armature,
+    plan: &Plan,
+    s: &Samples,
+    framing: &Framing,
+    target: Target,
 ) -> Result<Vec<BoneLayer>, LottieError> {
     let sk = &*arm.skeleton;
     let view = framing.matrix();
@@ -120,7 +147,21 @@ pub fn bone_layers(
             Some(v) => (bone.parent.map(|p| p.index()), v, None),
             None => {
                 let parent = bone.parent.map(|p| p.index());
-                let (parent, v) = baked_values(b, parent, plan, &lottie_world)
+                let values = baked_values(b, parent, plan, &lottie_world);
+                if target == Target::Godot && values.as_ref().is_none_or(|(p, _)| *p != parent) {
+                    let baked = Some(reason(arm, s, b));
+                    let name = bone.name.clone();
+                    out.push(BoneLayer {
+                        name,
+                        parent: None,
+                        baked,
+                        position: Vec::new(),
+                        rotation: Vec::new(),
+                        scale: Vec::new(),
+                    });
+                    continue;
+                }
+                let (parent, v) = values
                     .ok_or_else(|| {
                         LottieError::Cannot(format!(
                             "bone `{}`: its world transform is skewed, which Lottie's players do not read alike",
@@ -141,7 +182,7 @@ pub fn bone_layers(
             })
             .collect();
         let approx = approximation(s, b, parent.is_none(), framing.view.pixels_per_unit);
-        let layer = keyed(arm, plan, b, parent, (trs, halves), baked, approx, &fitter);
+        let layer = keyed(arm, plan, b, (parent, trs, halves, baked), approx, &fitter, target);
         out.push(layer);
     }
     Ok(out)
@@ -267,11 +308,10 @@ fn keyed(
     arm: &Armature,
     plan: &Plan,
     b: usize,
-    parent: Option<usize>,
-    (trs, halves): (Vec<Trs>, Vec<Option<Trs>>),
-    baked: Option<String>,
+    (parent, trs, halves, baked): (Option<usize>, Vec<Trs>, Vec<Option<Trs>>, Option<String>),
     approx: [f64; 3],
     fitter: &std::cell::RefCell<Fitter>,
+    target: Target,
 ) -> BoneLayer {
     let sk = &*arm.skeleton;
     let pos = |t: &Trs| t.p.to_vec();
@@ -314,6 +354,9 @@ fn keyed(
         let curves: Vec<Vec<(usize, crate::model::Curve)>> =
             (0..plan.anims.len()).map(&of).collect();
         let cands = |f0: usize, f1: usize| -> Vec<keys::Cand> {
+            if target == Target::Godot {
+                return Vec::new();
+            }
             let Some((ai, a)) = plan
                 .anims
                 .iter()
