@@ -1,7 +1,7 @@
 //! `skelpad export FILE -o OUT [--format skf|lottie|dotlottie|tgs] [--anim NAME]
 //! [--skin NAME ...] [--size WxH] [--fit] [--scale K] [--allow-errors]`: the
 //! output's extension picks the format (`.skf`, `.json` Lottie, `.lottie`,
-//! `.tgs`) unless `--format` names one.
+//! `.tgs`, `.glb` and `.gltf` glTF 2.0) unless `--format` names one.
 
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -31,7 +31,8 @@ pub struct ExportArgs {
     #[arg(long, value_name = "NAME")]
     pub entity: Option<String>,
     /// The file to write (replaced atomically): `.skf` SkelForm, `.json`
-    /// Lottie, `.lottie` dotLottie, `.tgs` Telegram sticker. With several
+    /// Lottie, `.lottie` dotLottie, `.tgs` Telegram sticker, `.glb`/`.gltf`
+    /// glTF 2.0. With several
     /// files, a folder (made if missing) where each is written as
     /// `STEM.EXT`.
     #[arg(short = 'o', long = "output", value_name = "OUT")]
@@ -73,6 +74,10 @@ pub enum Format {
     Dotlottie,
     /// Telegram sticker (`.tgs`).
     Tgs,
+    /// Binary glTF 2.0 (`.glb`).
+    Glb,
+    /// JSON glTF 2.0 (`.gltf`, buffers embedded).
+    Gltf,
 }
 
 impl Format {
@@ -83,6 +88,8 @@ impl Format {
             Format::Lottie => "json",
             Format::Dotlottie => "lottie",
             Format::Tgs => "tgs",
+            Format::Glb => "glb",
+            Format::Gltf => "gltf",
         }
     }
 
@@ -96,6 +103,8 @@ impl Format {
             Some("json") => Format::Lottie,
             Some("lottie") => Format::Dotlottie,
             Some("tgs") => Format::Tgs,
+            Some("glb") => Format::Glb,
+            Some("gltf") => Format::Gltf,
             _ => Format::Skf,
         }
     }
@@ -176,6 +185,9 @@ pub type MakePictures = dyn Fn(&Armature, &Path) -> Box<dyn Pictures> + Sync;
 /// Exports `args.file` to `args.output` (see [`run`]).
 fn run_one(args: &ExportArgs, make_pictures: &MakePictures, err: &mut dyn Write) -> i32 {
     let format = Format::of(args);
+    if matches!(format, Format::Glb | Format::Gltf) {
+        return super::gltf::run(args, format, err);
+    }
     if format != Format::Skf {
         return super::lottie::run(args, format, err);
     }

@@ -22,7 +22,7 @@ pub fn parse_size(s: &str) -> Result<(u32, u32), String> {
 }
 
 /// The armature of FILE (script, Spriter or `.skf`), or the exit code.
-fn load(args: &ExportArgs, err: &mut dyn Write) -> Result<Armature, i32> {
+pub(super) fn load(args: &ExportArgs, err: &mut dyn Write) -> Result<Armature, i32> {
     let loaded = match super::load_input(&args.file, args.entity.as_deref()) {
         Ok(l) => l,
         Err(msg) => {

@@ -25,6 +25,7 @@
 mod batch;
 pub mod convert;
 pub mod export;
+mod gltf;
 mod lottie;
 mod progress;
 pub mod render;

@@ -16,6 +16,7 @@ pub mod atlas;
 pub mod draw_order;
 pub mod export;
 pub mod frames;
+pub mod gltf;
 pub mod lottie;
 pub mod skf;
 pub mod spriter;

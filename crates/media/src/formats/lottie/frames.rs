@@ -131,6 +131,9 @@ pub struct Samples {
     pub shown: Vec<Option<AttachmentId>>,
     /// `color[f * slots + s]`: the slot's colour.
     pub color: Vec<Color>,
+    /// `rank[f * slots + s]`: the slot's place in the draw order (0 drawn
+    /// first; the number of slots when the draw order leaves it out).
+    pub rank: Vec<u32>,
     /// Outlines of paths with points on other bones, per (slot, attachment):
     /// one per frame.
     pub moving_paths: Vec<((usize, AttachmentId), Vec<AttachmentOutline>)>,
@@ -230,6 +233,7 @@ pub fn sample(arm: &Armature, plan: &Plan, skin: SkinId) -> Result<Samples, Lott
         local: Vec::with_capacity(nb * plan.total),
         shown: Vec::with_capacity(ns * plan.total),
         color: Vec::with_capacity(ns * plan.total),
+        rank: Vec::with_capacity(ns * plan.total),
         moving_paths: moving.iter().map(|&k| (k, Vec::new())).collect(),
         non_uniform: vec![false; nb],
         meshes: super::mesh::mesh_attachments(arm, skin)
@@ -288,6 +292,13 @@ fn record(s: &mut Samples, arm: &Armature, pose: &Pose) {
         }
     }
     s.color.extend(pose.slots.iter().map(|sp| sp.color));
+    let start = s.rank.len();
+    s.rank.extend(std::iter::repeat_n(s.slots as u32, s.slots));
+    for (i, slot) in pose.draw_order.iter().enumerate() {
+        if let Some(cell) = s.rank.get_mut(start + slot.index()) {
+            *cell = i as u32;
+        }
+    }
     for ((slot, att), frames) in &mut s.meshes {
         frames.push(super::mesh::world_vertices(pose, arm, *slot, *att));
     }

@@ -52,10 +52,10 @@ use crate::formats::export::{Progress, Stage};
 use crate::model::{AnimId, Armature, SkinId};
 
 mod container;
-mod frames;
-mod keys;
+pub(crate) mod frames;
+pub(crate) mod keys;
 mod layers;
-mod mesh;
+pub(crate) mod mesh;
 mod shapes;
 mod tint;
 mod transform;

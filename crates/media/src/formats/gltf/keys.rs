@@ -1,0 +1,125 @@
+//! Per-frame values → glTF samplers. The Lottie export's fitter
+//! ([`crate::formats::lottie::keys::fit`]) finds where a straight line lands
+//! on every frame; glTF has one interpolation per sampler, so a sampler is
+//! STEP when every key holds, else LINEAR with each hold written as a key
+//! just before the jump (a hundredth of a frame). Turns become quaternions
+//! about z; a turn of half a circle or more between two keys is split, as
+//! glTF's LINEAR rotation is the shorter way round (slerp).
+
+use crate::formats::lottie::frames::Plan;
+use crate::formats::lottie::keys::{self, Ease, KeyOut, Series};
+
+/// Keys ready for the buffer.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Sampler {
+    /// Seconds, increasing.
+    pub times: Vec<f32>,
+    /// `dims` numbers per key.
+    pub values: Vec<f32>,
+    /// Numbers per key.
+    pub dims: usize,
+    /// STEP (else LINEAR).
+    pub step: bool,
+}
+
+/// Fits per-frame values (`dims` each) of one clip: `breaks`, the frames
+/// where the animation's own keys fall; `jumps_hold` makes a change between
+/// two frames a hold (discrete values).
+pub fn fit(plan: &Plan, data: &[f64], dims: usize, breaks: &[usize], jumps_hold: bool) -> Vec<KeyOut> {
+    let series = Series { dims, data };
+    let b = breaks.to_vec();
+    keys::fit(plan, &series, &|_| b.clone(), &|_, _| Vec::new(), jumps_hold)
+}
+
+/// Whether every key equals `rest` (then no channel is written).
+pub fn at_rest(keys: &[KeyOut], rest: &[f64]) -> bool {
+    keys.iter().all(|k| k.value.iter().zip(rest).all(|(a, b)| (a - b).abs() <= 1e-9 * b.abs().max(1.0)))
+}
+
+/// Splits straight segments of a turn (one number, radians) that cover
+/// more than `max` into equal parts.
+pub fn split_turns(keys: &[KeyOut], max: f64) -> Vec<(f64, KeyOut)> {
+    let mut out = Vec::with_capacity(keys.len());
+    for (i, k) in keys.iter().enumerate() {
+        out.push((k.frame as f64, k.clone()));
+        let Some(next) = keys.get(i + 1) else { continue };
+        let d = next.value[0] - k.value[0];
+        if k.ease == Ease::Hold || d.abs() < max {
+            continue;
+        }
+        let parts = (d.abs() / max).ceil().min(1e6) as usize;
+        for p in 1..parts {
+            let t = p as f64 / parts as f64;
+            let frame = k.frame as f64 + t * (next.frame - k.frame) as f64;
+            let value = vec![k.value[0] + d * t];
+            out.push((frame, KeyOut { frame: k.frame, value, ease: Ease::Linear }));
+        }
+    }
+    out
+}
+
+/// A sampler from keys at (fractional) frames of a clip at `fps`, each
+/// value mapped by `map` (e.g. a turn to a quaternion).
+pub fn sampler(keys: &[(f64, KeyOut)], fps: f64, map: &dyn Fn(&[f64]) -> Vec<f64>) -> Sampler {
+    let all_hold = keys.len() < 2 || keys[..keys.len() - 1].iter().all(|(_, k)| k.ease == Ease::Hold);
+    let dims = keys.first().map_or(1, |(_, k)| map(&k.value).len());
+    let mut s = Sampler { times: Vec::new(), values: Vec::new(), dims, step: all_hold };
+    let mut push = |frame: f64, v: &[f64]| {
+        s.times.push((frame / fps) as f32);
+        s.values.extend(map(v).iter().map(|&x| x as f32));
+    };
+    for (i, (frame, k)) in keys.iter().enumerate() {
+        push(*frame, &k.value);
+        if all_hold || k.ease != Ease::Hold {
+            continue;
+        }
+        if let Some((next, n)) = keys.get(i + 1)
+            && n.value != k.value
+        {
+            push(next - 0.01, &k.value);
+        }
+    }
+    s
+}
+
+/// Plain keys at their frames.
+pub fn at_frames(keys: Vec<KeyOut>) -> Vec<(f64, KeyOut)> {
+    keys.into_iter().map(|k| (k.frame as f64, k)).collect()
+}
+
+/// A turn about z as a quaternion `[x, y, z, w]`.
+pub fn quaternion(r: &[f64]) -> Vec<f64> {
+    let h = r[0] / 2.0;
+    vec![0.0, 0.0, h.sin(), h.cos()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::formats::lottie::frames::PlanAnim;
+
+    fn plan(frames: usize) -> Plan {
+        let a = PlanAnim { id: None, name: "a".into(), fps: 10.0, offset: 0, frames };
+        Plan { fps: 10.0, anims: vec![a], total: frames }
+    }
+
+    #[test]
+    fn a_full_turn_is_split_and_holds_jump_just_before_the_next_key() {
+        let data: Vec<f64> = (0..11).map(|f| f as f64 * std::f64::consts::TAU / 10.0).collect();
+        let keys = fit(&plan(11), &data, 1, &[], false);
+        assert_eq!(keys.len(), 2, "one straight segment: {keys:?}");
+        let split = split_turns(&keys, 2.0);
+        assert_eq!(split.len(), 5, "{split:?}");
+        let s = sampler(&split, 10.0, &quaternion);
+        assert!(!s.step && s.dims == 4 && s.times.len() == 5);
+        let steps: Vec<f64> = vec![1.0, 1.0, 2.0, 2.0, 2.0];
+        let keys = fit(&plan(5), &steps, 1, &[], true);
+        let s = sampler(&at_frames(keys), 10.0, &|v| v.to_vec());
+        assert!(s.step, "{s:?}");
+        let mixed: Vec<f64> = vec![1.0, 1.0, 2.0, 3.0, 4.0];
+        let keys = fit(&plan(5), &mixed, 1, &[], true);
+        let s = sampler(&at_frames(keys), 10.0, &|v| v.to_vec());
+        assert!(!s.step);
+        assert!(s.times.windows(2).all(|w| w[0] < w[1]), "{s:?}");
+    }
+}
