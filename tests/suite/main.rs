@@ -21,6 +21,7 @@ mod expect;
 mod fixtures;
 mod function_length;
 mod geometry;
+mod gltf;
 mod golden;
 mod grammar;
 mod ik;

@@ -185,6 +185,7 @@ pub fn animation(doc: &mut Doc, ex: &Export<'_>, ci: usize, lay: &Layout, out: &
     let anim = c.id.and_then(|i| ex.arm.animation(i));
     let extras = json!({ "skelpad": {
         "fps": c.plan.fps,
+        "frames": c.plan.total,
         "duration": anim.map_or(0.0, |a| a.duration_secs),
         "loop": anim.and_then(|a| a.looping),
         "events": anim.map_or(json!([]), crate::runtime::report::events_json),

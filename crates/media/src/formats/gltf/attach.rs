@@ -23,8 +23,8 @@ use crate::model::{Affine, Armature, AttachmentId, AttachmentKind, Color, SkinId
 use crate::render::{DrawOptions, Part, RenderCache, build_draw_list};
 use crate::runtime::{Pose, evaluate_into};
 
-/// Curves are flattened to a hundredth of a unit.
-const PIXELS_PER_UNIT: f64 = 10.0;
+/// Curves are flattened to within 0.005 units.
+const PIXELS_PER_UNIT: f64 = 20.0;
 /// Per-frame copies an export makes at most (all attachments together).
 pub const MAX_FRAME_COPIES: usize = 20_000;
 

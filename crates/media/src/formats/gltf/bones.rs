@@ -88,6 +88,24 @@ fn decompose_skewed(m: Affine, hint: &Trs) -> Trs {
     Trs { t: [e, f], r: unwrap(phi, hint.r), s, turn: unwrap(theta, hint.turn) }
 }
 
+/// The transform `L` with `parent · L = child`: through the inverse, or
+/// where the parent has no inverse (a scale of 0 on its way) through the
+/// pseudo-inverse, which finds `L` whenever the child's axes lie in the
+/// parent's squashed plane (as they do when the child inherits the scale).
+fn relative_to(parent: Affine, child: Affine) -> Affine {
+    if let Some(inv) = parent.inverse().filter(|i| i.is_finite()) {
+        return inv * child;
+    }
+    let (phi, [s1, s2], theta) = svd(parent);
+    let inv = |s: f64| if s.abs() > 1e-12 { 1.0 / s } else { 0.0 };
+    let pinv =
+        Affine::rotate(-theta) * Affine::scale(inv(s1), inv(s2)) * Affine::rotate(-phi);
+    let shift = child.translation() - parent.translation();
+    let lin = pinv * child.linear();
+    let (x, y) = pinv.apply(shift.x, shift.y);
+    Affine::translate(x, y) * lin
+}
+
 /// Every bone's nodes over the clips (clip 0 is the setup pose).
 pub fn bone_nodes(arm: &Armature, clips: &[Clip]) -> Vec<BoneNode> {
     let sk = &*arm.skeleton;
@@ -112,9 +130,7 @@ pub fn bone_nodes(arm: &Armature, clips: &[Clip]) -> Vec<BoneNode> {
                     close(parent_world(c, f) * Affine::trs(x, y, r, sx, sy), world(c, f))
                 })
             });
-        let relative = |c: &Clip, f: usize| {
-            parent_world(c, f).inverse().map_or(Affine::IDENTITY, |p| p * world(c, f))
-        };
+        let relative = |c: &Clip, f: usize| relative_to(parent_world(c, f), world(c, f));
         let skew = !natural
             && clips.iter().any(|c| (0..c.plan.total).any(|f| !square(relative(c, f))));
         let per_clip: Vec<Vec<Trs>> = clips

@@ -139,6 +139,7 @@ impl Doc {
         lay: &mut Layout,
         clips: &[Clip],
         pictures: &[(String, Picture)],
+        arm: &crate::model::Armature,
     ) -> Vec<usize> {
         let mut roots = Vec::new();
         let mut textures: Vec<(String, usize)> = Vec::new();
@@ -183,6 +184,13 @@ impl Doc {
             let n = self.node(&m.name, json!({}), None);
             self.nodes[n]["mesh"] = json!(self.meshes.len() - 1);
             self.nodes[n]["skin"] = json!(self.skins.len() - 1);
+            let sk = &*arm.skeleton;
+            self.nodes[n]["extras"] = json!({
+                "skelpad_slot": sk.slots[m.slot].name,
+                "skelpad_attachment": sk.attachment_full_name(m.att),
+                "skelpad_slot_index": m.slot,
+                "skelpad_attachment_index": m.att.index(),
+            });
             roots.push(n);
         }
         roots

@@ -59,28 +59,36 @@ pub fn split_turns(keys: &[KeyOut], max: f64) -> Vec<(f64, KeyOut)> {
 }
 
 /// A sampler from keys at (fractional) frames of a clip at `fps`, each
-/// value mapped by `map` (e.g. a turn to a quaternion).
+/// value mapped by `map` (e.g. a turn to a quaternion). Times are 32-bit
+/// floats, which may round a frame's time up past the time a player is
+/// asked for: so a jump (every key of a STEP sampler, a hold in a LINEAR
+/// one) lands [`EARLY`] of a frame before its frame.
 pub fn sampler(keys: &[(f64, KeyOut)], fps: f64, map: &dyn Fn(&[f64]) -> Vec<f64>) -> Sampler {
-    let all_hold = keys.len() < 2 || keys[..keys.len() - 1].iter().all(|(_, k)| k.ease == Ease::Hold);
+    let all_hold =
+        keys.len() < 2 || keys[..keys.len() - 1].iter().all(|(_, k)| k.ease == Ease::Hold);
     let dims = keys.first().map_or(1, |(_, k)| map(&k.value).len());
     let mut s = Sampler { times: Vec::new(), values: Vec::new(), dims, step: all_hold };
     let mut push = |frame: f64, v: &[f64]| {
-        s.times.push((frame / fps) as f32);
+        s.times.push((frame.max(0.0) / fps) as f32);
         s.values.extend(map(v).iter().map(|&x| x as f32));
     };
     for (i, (frame, k)) in keys.iter().enumerate() {
-        push(*frame, &k.value);
-        if all_hold || k.ease != Ease::Hold {
+        let jump_in = i > 0 && keys[i - 1].1.ease == Ease::Hold && keys[i - 1].1.value != k.value;
+        if all_hold {
+            push(if i == 0 { *frame } else { frame - EARLY }, &k.value);
             continue;
         }
-        if let Some((next, n)) = keys.get(i + 1)
-            && n.value != k.value
-        {
-            push(next - 0.01, &k.value);
+        if jump_in {
+            push(frame - 10.0 * EARLY, &keys[i - 1].1.value);
+            push(frame - EARLY, &k.value);
         }
+        push(*frame, &k.value);
     }
     s
 }
+
+/// How early a jump lands, in frames.
+pub const EARLY: f64 = 0.002;
 
 /// Plain keys at their frames.
 pub fn at_frames(keys: Vec<KeyOut>) -> Vec<(f64, KeyOut)> {

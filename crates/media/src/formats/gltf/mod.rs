@@ -176,7 +176,7 @@ pub fn export(arm: &Armature, opts: &GltfOptions, pictures: &mut dyn PictureSour
     }
     let mut doc = doc::Doc::default();
     let mut lay = doc.skeleton(&bones, &meshes, &clips);
-    let mesh_nodes = doc.attachment_meshes(&meshes, &mut lay, &clips, &pics);
+    let mesh_nodes = doc.attachment_meshes(&meshes, &mut lay, &clips, &pics, arm);
     let ex = Export { arm, clips: &clips, bones: &bones, meshes: &meshes };
     let mut notes = Notes::default();
     for ci in 1..clips.len() {
