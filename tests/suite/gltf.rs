@@ -33,9 +33,9 @@ use crate::common::{self, manifest};
 /// Where three and gltf-validator are, or `None` (skip; a failure under
 /// `SKELPAD_REQUIRE_GLTF=1`).
 fn tools() -> Option<PathBuf> {
-    let dir = std::env::var_os("SKELPAD_GLTF_DIR")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache/skelpad-gltf")))?;
+    let dir = std::env::var_os("SKELPAD_GLTF_DIR").map(PathBuf::from).or_else(|| {
+        std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache/skelpad-gltf"))
+    })?;
     let ok = dir.join("node_modules/three/build/three.module.js").is_file()
         && dir.join("node_modules/gltf-validator").is_dir()
         && Command::new("node").arg("--version").output().is_ok_and(|o| o.status.success());
@@ -47,7 +47,10 @@ fn tools() -> Option<PathBuf> {
         "SKELPAD_REQUIRE_GLTF=1 but node, three or gltf-validator is missing in {} (.ci/run installs them)",
         dir.display()
     );
-    eprintln!("gltf: SKIPPED: node, three or gltf-validator not found in {} (see .ci/run)", dir.display());
+    eprintln!(
+        "gltf: SKIPPED: node, three or gltf-validator not found in {} (see .ci/run)",
+        dir.display()
+    );
     None
 }
 
@@ -68,7 +71,8 @@ fn inputs() -> Vec<Input> {
             .collect();
         files.sort();
         for f in files {
-            let comp = skelpad::check::expect::compile_checked(&std::fs::read_to_string(&f).unwrap());
+            let comp =
+                skelpad::check::expect::compile_checked(&std::fs::read_to_string(&f).unwrap());
             assert!(!comp.has_errors(), "{}: {:?}", f.display(), comp.diagnostics);
             let d = f.parent().unwrap().to_path_buf();
             out.push(Input {
@@ -174,7 +178,8 @@ impl Triangles {
     /// Distance from `p` to the union of the triangles (looks within `r`;
     /// farther is reported as `r` or more).
     fn distance(&self, p: [f64; 2], r: f64) -> f64 {
-        let c = |v: f64, o: f64, n: usize| (((v - o) / self.cell).floor().max(0.0) as usize).min(n - 1);
+        let c =
+            |v: f64, o: f64, n: usize| (((v - o) / self.cell).floor().max(0.0) as usize).min(n - 1);
         let (gx0, gx1) = (c(p[0] - r, self.min[0], self.cols), c(p[0] + r, self.min[0], self.cols));
         let (gy0, gy1) = (c(p[1] - r, self.min[1], self.rows), c(p[1] + r, self.min[1], self.rows));
         let mut best = f64::INFINITY;
@@ -195,13 +200,19 @@ impl Triangles {
 fn point_segment(p: [f64; 2], a: [f64; 2], b: [f64; 2]) -> f64 {
     let (dx, dy) = (b[0] - a[0], b[1] - a[1]);
     let len = dx * dx + dy * dy;
-    let t = if len > 0.0 { (((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / len).clamp(0.0, 1.0) } else { 0.0 };
+    let t = if len > 0.0 {
+        (((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / len).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
     (p[0] - a[0] - t * dx).hypot(p[1] - a[1] - t * dy)
 }
 
 fn point_triangle(p: [f64; 2], t: &[f64; 6]) -> f64 {
     let (a, b, c) = ([t[0], t[1]], [t[2], t[3]], [t[4], t[5]]);
-    let cross = |u: [f64; 2], v: [f64; 2], w: [f64; 2]| (v[0] - u[0]) * (w[1] - u[1]) - (v[1] - u[1]) * (w[0] - u[0]);
+    let cross = |u: [f64; 2], v: [f64; 2], w: [f64; 2]| {
+        (v[0] - u[0]) * (w[1] - u[1]) - (v[1] - u[1]) * (w[0] - u[0])
+    };
     let (d0, d1, d2) = (cross(a, b, p), cross(b, c, p), cross(c, a, p));
     if (d0 >= 0.0 && d1 >= 0.0 && d2 >= 0.0) || (d0 <= 0.0 && d1 <= 0.0 && d2 <= 0.0) {
         return 0.0;
@@ -219,7 +230,9 @@ fn mesh_target(arm: &Armature, node: &Value) -> (usize, skelpad::model::Attachme
     let sk = &*arm.skeleton;
     let x = &node["extras"];
     let slot = x["skelpad_slot_index"].as_u64().unwrap() as usize;
-    let att = skelpad::model::AttachmentId::from_index(x["skelpad_attachment_index"].as_u64().unwrap() as usize);
+    let att = skelpad::model::AttachmentId::from_index(
+        x["skelpad_attachment_index"].as_u64().unwrap() as usize,
+    );
     assert_eq!(x["skelpad_slot"], sk.slots[slot].name.as_str());
     assert_eq!(x["skelpad_attachment"], sk.attachment_full_name(att).as_str());
     assert_eq!(sk.attachments[att.index()].slot.index(), slot);
@@ -266,31 +279,50 @@ fn check_frame(
     for (k, tris) in played["meshes"].as_array().unwrap().iter().enumerate() {
         let (slot, att) = mesh_target(arm, &doc["nodes"][mesh_nodes[k]]);
         let got: Vec<f64> = tris.as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect();
-        let got: Vec<[f64; 6]> = got.chunks_exact(6).map(|c| [c[0], c[1], c[2], c[3], c[4], c[5]]).collect();
-        let shown = pose.slots[slot].attachment == Some(att) && pose.draw_order.iter().any(|s| s.index() == slot);
+        let got: Vec<[f64; 6]> =
+            got.chunks_exact(6).map(|c| [c[0], c[1], c[2], c[3], c[4], c[5]]).collect();
+        let shown = pose.slots[slot].attachment == Some(att)
+            && pose.draw_order.iter().any(|s| s.index() == slot);
         let mut want = Vec::new();
         for item in list.items.iter().filter(|i| i.slot.map(|s| s.index()) == Some(slot)) {
             for t in list.triangles(item) {
-                want.push([0, 1, 2].map(|k| t[k].pos.map(f64::from)).as_flattened().try_into().unwrap());
+                want.push(
+                    [0, 1, 2].map(|k| t[k].pos.map(f64::from)).as_flattened().try_into().unwrap(),
+                );
             }
         }
         let want: Vec<[f64; 6]> = if shown { want } else { Vec::new() };
         let name = doc["nodes"][mesh_nodes[k]]["name"].as_str().unwrap();
         if want.is_empty() || got.is_empty() {
-            let area = |t: &[[f64; 6]]| t.iter().map(|t| ((t[2] - t[0]) * (t[5] - t[1]) - (t[4] - t[0]) * (t[3] - t[1])).abs()).sum::<f64>();
-            assert!(area(&got) < 1e-6 && area(&want) < 1e-6, "{what}: `{name}`: skelpad draws {} triangles, three.js {}", want.len(), got.len());
+            let area = |t: &[[f64; 6]]| {
+                t.iter()
+                    .map(|t| ((t[2] - t[0]) * (t[5] - t[1]) - (t[4] - t[0]) * (t[3] - t[1])).abs())
+                    .sum::<f64>()
+            };
+            assert!(
+                area(&got) < 1e-6 && area(&want) < 1e-6,
+                "{what}: `{name}`: skelpad draws {} triangles, three.js {}",
+                want.len(),
+                got.len()
+            );
             continue;
         }
         let (w, g) = (Triangles::new(want.clone()), Triangles::new(got.clone()));
         for p in corners(&got) {
             let d = w.distance(p, 0.05);
             worst.corner = worst.corner.max(d);
-            assert!(d <= 0.01, "{what}: `{name}`: three.js draws {p:?}, {d:.3} from skelpad's triangles");
+            assert!(
+                d <= 0.01,
+                "{what}: `{name}`: three.js draws {p:?}, {d:.3} from skelpad's triangles"
+            );
         }
         for p in corners(&want) {
             let d = g.distance(p, 0.05);
             worst.corner = worst.corner.max(d);
-            assert!(d <= 0.01, "{what}: `{name}`: skelpad draws {p:?}, {d:.3} from three.js's triangles");
+            assert!(
+                d <= 0.01,
+                "{what}: `{name}`: skelpad draws {p:?}, {d:.3} from three.js's triangles"
+            );
         }
     }
 }
@@ -299,18 +331,37 @@ fn check_frame(
 fn check_played(input: &Input, g: &Gltf, glb: &Path, dir: &Path) -> Worst {
     let played = node(dir, "play.mjs", &[glb]);
     let doc = &g.json;
-    let mesh_nodes: Vec<usize> = played["meshes"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap() as usize).collect();
+    let mesh_nodes: Vec<usize> =
+        played["meshes"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap() as usize).collect();
     let arm = &input.arm;
     let mut cache = RenderCache::new(".");
     (input.pictures)().prepare(&mut cache);
     let mut worst = Worst::default();
     let setup = evaluate(arm, None, SkinId(0), 0.0);
-    check_frame(&format!("{} setup", input.name), arm, doc, &mesh_nodes, &played["setup"], &setup, &mut cache, &mut worst);
+    check_frame(
+        &format!("{} setup", input.name),
+        arm,
+        doc,
+        &mesh_nodes,
+        &played["setup"],
+        &setup,
+        &mut cache,
+        &mut worst,
+    );
     let anims = played["animations"].as_array().unwrap();
-    assert_eq!(anims.len(), arm.animations.len(), "{}: one glTF animation per animation", input.name);
+    assert_eq!(
+        anims.len(),
+        arm.animations.len(),
+        "{}: one glTF animation per animation",
+        input.name
+    );
     for (ai, a) in anims.iter().enumerate() {
         let name = a["name"].as_str().unwrap();
-        assert_eq!(name, arm.animations[ai].name, "{}: animations keep their names and order", input.name);
+        assert_eq!(
+            name, arm.animations[ai].name,
+            "{}: animations keep their names and order",
+            input.name
+        );
         let fps = doc["animations"][ai]["extras"]["skelpad"]["fps"].as_f64().unwrap();
         let id = skelpad::model::AnimId::from_index(ai);
         for (f, frame) in a["frames"].as_array().unwrap().iter().enumerate() {
@@ -342,7 +393,12 @@ fn three_js_plays_every_export_like_skelpad_and_the_validator_is_clean() {
         let w = check_played(input, &g, &glb, &dir);
         report.push(format!(
             "{}: bones {:.1e} units / {:.1e} rad, corners {:.1e} units, {} baked, {} warnings",
-            input.name, w.position, w.angle, w.corner, g.baked.len(), g.warnings.len()
+            input.name,
+            w.position,
+            w.angle,
+            w.corner,
+            g.baked.len(),
+            g.warnings.len()
         ));
         all.position = all.position.max(w.position);
         all.angle = all.angle.max(w.angle);
@@ -375,9 +431,11 @@ fn the_validator_and_the_comparison_can_fail() {
     let out = std::env::temp_dir().join(format!("skelpad-gltf-bad-{}", std::process::id()));
     std::fs::create_dir_all(&out).unwrap();
     let comp = skelpad::compile::compile("skeleton\n\tarm l10\n\t\t@ :rect w4 h2\n");
-    let mut g = export(&comp.armature, &GltfOptions::default(), &mut FilePictures(out.clone())).unwrap();
+    let mut g =
+        export(&comp.armature, &GltfOptions::default(), &mut FilePictures(out.clone())).unwrap();
     // A position accessor whose bounds are wrong: the validator says so.
-    let acc = g.json["meshes"][0]["primitives"][0]["attributes"]["POSITION"].as_u64().unwrap() as usize;
+    let acc =
+        g.json["meshes"][0]["primitives"][0]["attributes"]["POSITION"].as_u64().unwrap() as usize;
     g.json["accessors"][acc]["max"] = serde_json::json!([1000.0, 1000.0, 1000.0]);
     let bad = out.join("bad.glb");
     std::fs::write(&bad, encode(&g, Container::Glb).unwrap()).unwrap();

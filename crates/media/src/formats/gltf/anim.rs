@@ -15,6 +15,9 @@ use crate::model::Armature;
 /// Largest turn between two rotation keys (radians): well under half a turn.
 const MAX_TURN: f64 = 2.0;
 
+/// A node's translation, turn and scale in the plane.
+type Frame = ([f64; 2], f64, [f64; 2]);
+
 struct Channels<'a> {
     doc: &'a mut Doc,
     channels: Vec<Value>,
@@ -26,7 +29,8 @@ impl Channels<'_> {
         let input = self.doc.buffer.floats(&s.times, 1, false, true);
         let output = self.doc.buffer.floats(&s.values, s.dims, false, false);
         let interpolation = if s.step { "STEP" } else { "LINEAR" };
-        self.samplers.push(json!({ "input": input, "output": output, "interpolation": interpolation }));
+        self.samplers
+            .push(json!({ "input": input, "output": output, "interpolation": interpolation }));
         self.channels.push(json!({ "sampler": self.samplers.len() - 1, "target": target }));
     }
 
@@ -40,49 +44,63 @@ fn trs_channels(
     ch: &mut Channels<'_>,
     clip: &Clip,
     node: usize,
-    values: &[(([f64; 2], f64, [f64; 2]), bool)],
-    rest: ([f64; 2], f64, [f64; 2]),
+    values: &[Frame],
+    rest: Frame,
     breaks: &[usize],
 ) {
-    let t: Vec<f64> = values.iter().flat_map(|((t, _, _), _)| [t[0], t[1], 0.0]).collect();
-    let r: Vec<f64> = values.iter().map(|((_, r, _), _)| *r).collect();
-    let s: Vec<f64> = values.iter().flat_map(|((_, _, s), _)| [s[0], s[1], 1.0]).collect();
-    let hold = values.first().is_some_and(|v| v.1);
+    let t: Vec<f64> = values.iter().flat_map(|(t, _, _)| [t[0], t[1], 0.0]).collect();
+    let r: Vec<f64> = values.iter().map(|(_, r, _)| *r).collect();
+    let s: Vec<f64> = values.iter().flat_map(|(_, _, s)| [s[0], s[1], 1.0]).collect();
     let plain = |v: &[f64]| v.to_vec();
-    let keys = fit(&clip.plan, &t, 3, breaks, hold);
+    let keys = fit(&clip.plan, &t, 3, breaks, false);
     if !at_rest(&keys, &[rest.0[0], rest.0[1], 0.0]) {
         ch.node(&sampler(&at_frames(keys), clip.plan.fps, &plain), node, "translation");
     }
-    let keys = fit(&clip.plan, &r, 1, breaks, hold);
+    let keys = fit(&clip.plan, &r, 1, breaks, false);
     if !at_rest(&keys, &[rest.1]) {
-        ch.node(&sampler(&split_turns(&keys, MAX_TURN), clip.plan.fps, &quaternion), node, "rotation");
+        ch.node(
+            &sampler(&split_turns(&keys, MAX_TURN), clip.plan.fps, &quaternion),
+            node,
+            "rotation",
+        );
     }
-    let keys = fit(&clip.plan, &s, 3, breaks, hold);
+    let keys = fit(&clip.plan, &s, 3, breaks, false);
     if !at_rest(&keys, &[rest.2[0], rest.2[1], 1.0]) {
         ch.node(&sampler(&at_frames(keys), clip.plan.fps, &plain), node, "scale");
     }
 }
 
-fn bone_channels(ch: &mut Channels<'_>, arm: &Armature, clip: (usize, &Clip), bones: &[BoneNode], lay: &Layout) {
+fn bone_channels(
+    ch: &mut Channels<'_>,
+    arm: &Armature,
+    clip: (usize, &Clip),
+    bones: &[BoneNode],
+    lay: &Layout,
+) {
     let (ci, c) = clip;
     for (b, bone) in bones.iter().enumerate() {
         let v = &bone.per_clip[ci];
         let breaks = if bone.baked.is_some() { Vec::new() } else { key_frames(arm, c, b) };
         let (helper, node) = lay.bones[b];
-        let own: Vec<_> = v.iter().map(|t: &Trs| ((t.t, t.r, t.s), false)).collect();
+        let own: Vec<Frame> = v.iter().map(|t: &Trs| (t.t, t.r, t.s)).collect();
         let rest = (bone.rest.t, bone.rest.r, bone.rest.s);
         match helper {
             None => trs_channels(ch, c, node, &own, rest, &breaks),
             Some(h) => {
                 trs_channels(ch, c, h, &own, rest, &breaks);
-                let turn: Vec<_> = v.iter().map(|t| (([0.0; 2], t.turn, [1.0; 2]), false)).collect();
+                let turn: Vec<Frame> = v.iter().map(|t| ([0.0; 2], t.turn, [1.0; 2])).collect();
                 trs_channels(ch, c, node, &turn, ([0.0; 2], bone.rest.turn, [1.0; 2]), &breaks);
             }
         }
     }
 }
 
-fn attachment_channels(ch: &mut Channels<'_>, clip: (usize, &Clip), meshes: &[AttachmentMesh], lay: &Layout) {
+fn attachment_channels(
+    ch: &mut Channels<'_>,
+    clip: (usize, &Clip),
+    meshes: &[AttachmentMesh],
+    lay: &Layout,
+) {
     let (ci, c) = clip;
     let s = &c.samples;
     for (mi, m) in meshes.iter().enumerate() {
@@ -95,7 +113,7 @@ fn attachment_channels(ch: &mut Channels<'_>, clip: (usize, &Clip), meshes: &[At
                         let shown = s.shown[f * s.slots + m.slot] == Some(m.att);
                         let k = if shown { 1.0 } else { 0.0 };
                         let z = super::z_of(s.rank[f * s.slots + m.slot]);
-                        (([0.0, z], 0.0, [k, k]), true)
+                        (z, k)
                     })
                     .collect();
                 trs_z_scale(ch, c, node, &values, rest_z);
@@ -112,7 +130,11 @@ fn attachment_channels(ch: &mut Channels<'_>, clip: (usize, &Clip), meshes: &[At
                         .collect();
                     let keys = fit(&c.plan, &data, 3, &[], true);
                     if !at_rest(&keys, &[rest; 3]) {
-                        ch.node(&sampler(&at_frames(keys), c.plan.fps, &|v| v.to_vec()), node, "scale");
+                        ch.node(
+                            &sampler(&at_frames(keys), c.plan.fps, &|v| v.to_vec()),
+                            node,
+                            "scale",
+                        );
                     }
                 }
             }
@@ -121,11 +143,16 @@ fn attachment_channels(ch: &mut Channels<'_>, clip: (usize, &Clip), meshes: &[At
     }
 }
 
-
 /// The `z` translation and the uniform scale of a rigid joint node.
-fn trs_z_scale(ch: &mut Channels<'_>, c: &Clip, node: usize, values: &[(([f64; 2], f64, [f64; 2]), bool)], rest: (f64, f64)) {
-    let t: Vec<f64> = values.iter().flat_map(|((t, _, _), _)| [0.0, 0.0, t[1]]).collect();
-    let s: Vec<f64> = values.iter().flat_map(|((_, _, s), _)| [s[0], s[0], s[0]]).collect();
+fn trs_z_scale(
+    ch: &mut Channels<'_>,
+    c: &Clip,
+    node: usize,
+    values: &[(f64, f64)],
+    rest: (f64, f64),
+) {
+    let t: Vec<f64> = values.iter().flat_map(|(z, _)| [0.0, 0.0, *z]).collect();
+    let s: Vec<f64> = values.iter().flat_map(|(_, k)| [*k; 3]).collect();
     let keys = fit(&c.plan, &t, 3, &[], true);
     if !at_rest(&keys, &[0.0, 0.0, rest.0]) {
         ch.node(&sampler(&at_frames(keys), c.plan.fps, &|v| v.to_vec()), node, "translation");
@@ -138,7 +165,13 @@ fn trs_z_scale(ch: &mut Channels<'_>, c: &Clip, node: usize, values: &[(([f64; 2
 
 /// Slot colours that move: every material of the slot's attachments keyed
 /// through `KHR_animation_pointer`. Returns whether any was.
-fn color_channels(ch: &mut Channels<'_>, c: &Clip, setup: &Clip, meshes: &[AttachmentMesh], lay: &Layout) -> bool {
+fn color_channels(
+    ch: &mut Channels<'_>,
+    c: &Clip,
+    setup: &Clip,
+    meshes: &[AttachmentMesh],
+    lay: &Layout,
+) -> bool {
     let s = &c.samples;
     let mut any = false;
     for (mi, m) in meshes.iter().enumerate() {
@@ -191,5 +224,7 @@ pub fn animation(doc: &mut Doc, ex: &Export<'_>, ci: usize, lay: &Layout, out: &
         "events": anim.map_or(json!([]), crate::runtime::report::events_json),
     }});
     let (channels, samplers) = (ch.channels, ch.samplers);
-    doc.animations.push(json!({ "name": c.name, "channels": channels, "samplers": samplers, "extras": extras }));
+    doc.animations.push(
+        json!({ "name": c.name, "channels": channels, "samplers": samplers, "extras": extras }),
+    );
 }

@@ -117,7 +117,9 @@ pub fn meshes(
                     m.prims = prims;
                     None
                 }
-                None => Some("its vertices are not a linear blend of its bones, or it is hidden or reordered"),
+                None => Some(
+                    "its vertices are not a linear blend of its bones, or it is hidden or reordered",
+                ),
             },
             AttachmentKind::Path { path, .. } if path.bones().iter().any(|b| b.index() != bone) => {
                 Some("its points follow other bones")

@@ -98,8 +98,7 @@ fn relative_to(parent: Affine, child: Affine) -> Affine {
     }
     let (phi, [s1, s2], theta) = svd(parent);
     let inv = |s: f64| if s.abs() > 1e-12 { 1.0 / s } else { 0.0 };
-    let pinv =
-        Affine::rotate(-theta) * Affine::scale(inv(s1), inv(s2)) * Affine::rotate(-phi);
+    let pinv = Affine::rotate(-theta) * Affine::scale(inv(s1), inv(s2)) * Affine::rotate(-phi);
     let shift = child.translation() - parent.translation();
     let lin = pinv * child.linear();
     let (x, y) = pinv.apply(shift.x, shift.y);
@@ -131,8 +130,8 @@ pub fn bone_nodes(arm: &Armature, clips: &[Clip]) -> Vec<BoneNode> {
                 })
             });
         let relative = |c: &Clip, f: usize| relative_to(parent_world(c, f), world(c, f));
-        let skew = !natural
-            && clips.iter().any(|c| (0..c.plan.total).any(|f| !square(relative(c, f))));
+        let skew =
+            !natural && clips.iter().any(|c| (0..c.plan.total).any(|f| !square(relative(c, f))));
         let per_clip: Vec<Vec<Trs>> = clips
             .iter()
             .map(|c| {

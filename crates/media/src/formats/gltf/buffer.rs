@@ -47,11 +47,17 @@ impl Buffer {
 
     /// A view of the bytes appended by `fill` (aligned to 4 bytes);
     /// returns its index.
-    fn view(&mut self, target: Option<u32>, stride: Option<usize>, fill: impl FnOnce(&mut Vec<u8>)) -> usize {
+    fn view(
+        &mut self,
+        target: Option<u32>,
+        stride: Option<usize>,
+        fill: impl FnOnce(&mut Vec<u8>),
+    ) -> usize {
         self.align(4);
         let start = self.bytes.len();
         fill(&mut self.bytes);
-        let mut v = json!({ "buffer": 0, "byteOffset": start, "byteLength": self.bytes.len() - start });
+        let mut v =
+            json!({ "buffer": 0, "byteOffset": start, "byteLength": self.bytes.len() - start });
         if let Some(t) = target {
             v["target"] = json!(t);
         }
@@ -105,7 +111,9 @@ impl Buffer {
                 b.extend_from_slice(&v.to_le_bytes());
             }
         });
-        self.accessor(json!({ "componentType": UNSIGNED_INT, "count": data.len(), "type": "SCALAR" }))
+        self.accessor(
+            json!({ "componentType": UNSIGNED_INT, "count": data.len(), "type": "SCALAR" }),
+        )
     }
 
     /// `JOINTS_0`: four joint numbers per vertex, as unsigned bytes (at

@@ -62,7 +62,10 @@ fn trs_json(t: [f64; 3], r: f64, s: [f64; 3]) -> Value {
 
 fn add_child(nodes: &mut [Value], parent: usize, child: usize) {
     let children = nodes[parent].as_object_mut().map(|o| {
-        o.entry("children").or_insert_with(|| json!([])).as_array_mut().map(|a| a.push(json!(child)))
+        o.entry("children")
+            .or_insert_with(|| json!([]))
+            .as_array_mut()
+            .map(|a| a.push(json!(child)))
     });
     debug_assert!(children.is_some());
 }
@@ -81,17 +84,33 @@ impl Doc {
 
     /// The root, the bones' nodes (and skew helpers) nested as the bones
     /// nest, and the attachments' joint nodes under their bones.
-    pub fn skeleton(&mut self, bones: &[BoneNode], meshes: &[AttachmentMesh], clips: &[Clip]) -> Layout {
+    pub fn skeleton(
+        &mut self,
+        bones: &[BoneNode],
+        meshes: &[AttachmentMesh],
+        clips: &[Clip],
+    ) -> Layout {
         let mut lay = Layout { root: self.node("skelpad", json!({}), None), ..Layout::default() };
         self.nodes[lay.root]["extras"] = json!({ "skelpad": "the rig's root; skelpad's plane is glTF's xy plane, y up, one unit per unit" });
         for b in bones {
             let parent = b.parent.and_then(|p| lay.bones.get(p)).map_or(lay.root, |x| x.1);
             let r = b.rest;
             let (helper, node) = if b.skew {
-                let h = self.node(&format!("{}#skew", b.name), trs_json([r.t[0], r.t[1], 0.0], r.r, [r.s[0], r.s[1], 1.0]), Some(parent));
+                let h = self.node(
+                    &format!("{}#skew", b.name),
+                    trs_json([r.t[0], r.t[1], 0.0], r.r, [r.s[0], r.s[1], 1.0]),
+                    Some(parent),
+                );
                 (Some(h), self.node(&b.name, trs_json([0.0; 3], r.turn, [1.0; 3]), Some(h)))
             } else {
-                (None, self.node(&b.name, trs_json([r.t[0], r.t[1], 0.0], r.r, [r.s[0], r.s[1], 1.0]), Some(parent)))
+                (
+                    None,
+                    self.node(
+                        &b.name,
+                        trs_json([r.t[0], r.t[1], 0.0], r.r, [r.s[0], r.s[1], 1.0]),
+                        Some(parent),
+                    ),
+                )
             };
             self.nodes[node]["extras"] = json!({ "skelpad_bone": b.name });
             lay.bones.push((helper, node));
@@ -114,15 +133,15 @@ impl Doc {
                 Follow::PerFrame(frames) => {
                     lay.rest.push((0.0, 1.0));
                     frames
-                    .iter()
-                    .map(|&(c, f)| {
-                        let s = &clips[c].samples;
-                        let z = super::z_of(s.rank[f * s.slots + m.slot]);
-                        let k = if c == 0 { 1.0 } else { 0.0 };
-                        let name = format!("{}@{}#{f}", m.name, clips[c].name);
-                        self.node(&name, trs_json([0.0, 0.0, z], 0.0, [k; 3]), Some(bone))
-                    })
-                    .collect()
+                        .iter()
+                        .map(|&(c, f)| {
+                            let s = &clips[c].samples;
+                            let z = super::z_of(s.rank[f * s.slots + m.slot]);
+                            let k = if c == 0 { 1.0 } else { 0.0 };
+                            let name = format!("{}@{}#{f}", m.name, clips[c].name);
+                            self.node(&name, trs_json([0.0, 0.0, z], 0.0, [k; 3]), Some(bone))
+                        })
+                        .collect()
                 }
             };
             lay.joints.push(joints);
@@ -216,7 +235,12 @@ impl Doc {
     }
 
     /// The texture of a picture (its bytes in the buffer), made once.
-    fn texture(&mut self, name: &str, pictures: &[(String, Picture)], made: &mut Vec<(String, usize)>) -> Option<usize> {
+    fn texture(
+        &mut self,
+        name: &str,
+        pictures: &[(String, Picture)],
+        made: &mut Vec<(String, usize)>,
+    ) -> Option<usize> {
         if let Some((_, t)) = made.iter().find(|(n, _)| n == name) {
             return Some(*t);
         }

@@ -25,7 +25,13 @@ pub struct Sampler {
 /// Fits per-frame values (`dims` each) of one clip: `breaks`, the frames
 /// where the animation's own keys fall; `jumps_hold` makes a change between
 /// two frames a hold (discrete values).
-pub fn fit(plan: &Plan, data: &[f64], dims: usize, breaks: &[usize], jumps_hold: bool) -> Vec<KeyOut> {
+pub fn fit(
+    plan: &Plan,
+    data: &[f64],
+    dims: usize,
+    breaks: &[usize],
+    jumps_hold: bool,
+) -> Vec<KeyOut> {
     let series = Series { dims, data };
     let b = breaks.to_vec();
     keys::fit(plan, &series, &|_| b.clone(), &|_, _| Vec::new(), jumps_hold)
@@ -33,7 +39,8 @@ pub fn fit(plan: &Plan, data: &[f64], dims: usize, breaks: &[usize], jumps_hold:
 
 /// Whether every key equals `rest` (then no channel is written).
 pub fn at_rest(keys: &[KeyOut], rest: &[f64]) -> bool {
-    keys.iter().all(|k| k.value.iter().zip(rest).all(|(a, b)| (a - b).abs() <= 1e-9 * b.abs().max(1.0)))
+    keys.iter()
+        .all(|k| k.value.iter().zip(rest).all(|(a, b)| (a - b).abs() <= 1e-9 * b.abs().max(1.0)))
 }
 
 /// Splits straight segments of a turn (one number, radians) that cover

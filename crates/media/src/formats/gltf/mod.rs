@@ -125,10 +125,12 @@ fn clips(arm: &Armature, opts: &GltfOptions) -> Result<Vec<Clip>, GltfError> {
         })?,
     };
     let ids: Vec<AnimId> = match &opts.anim {
-        Some(name) => vec![arm.animation_by_name(name).ok_or_else(|| GltfError::UnknownAnimation {
-            name: name.clone(),
-            known: arm.animations.iter().map(|a| a.name.clone()).collect(),
-        })?],
+        Some(name) => {
+            vec![arm.animation_by_name(name).ok_or_else(|| GltfError::UnknownAnimation {
+                name: name.clone(),
+                known: arm.animations.iter().map(|a| a.name.clone()).collect(),
+            })?]
+        }
         None => (0..arm.animations.len()).map(AnimId::from_index).collect(),
     };
     let setup = Plan::new(arm, &[], None)?;
@@ -142,7 +144,13 @@ fn clips(arm: &Armature, opts: &GltfOptions) -> Result<Vec<Clip>, GltfError> {
     for id in ids {
         let Some(a) = arm.animation(id) else { continue };
         let plan = Plan::new(arm, &[id], Some(a.fps))?;
-        out.push(Clip { id: Some(id), name: a.name.clone(), samples: sample(arm, &plan, skin)?, plan, skin });
+        out.push(Clip {
+            id: Some(id),
+            name: a.name.clone(),
+            samples: sample(arm, &plan, skin)?,
+            plan,
+            skin,
+        });
     }
     Ok(out)
 }
@@ -160,7 +168,11 @@ fn baked(bones: &[bones::BoneNode]) -> Vec<(String, String)> {
 
 /// Builds the glTF document of `arm` (in memory; nothing is written). A
 /// picture that cannot be read is left out with a warning.
-pub fn export(arm: &Armature, opts: &GltfOptions, pictures: &mut dyn PictureSource) -> Result<Gltf, GltfError> {
+pub fn export(
+    arm: &Armature,
+    opts: &GltfOptions,
+    pictures: &mut dyn PictureSource,
+) -> Result<Gltf, GltfError> {
     let clips = clips(arm, opts)?;
     let mut warnings = Vec::new();
     let bones = bones::bone_nodes(arm, &clips);
@@ -228,7 +240,8 @@ fn assemble(doc: doc::Doc, root: usize, mesh_nodes: &[usize], pointer: bool) -> 
     put("accessors", doc.buffer.accessors);
     put("bufferViews", doc.buffer.views);
     if !doc.images.is_empty() {
-        j["samplers"] = json!([{ "magFilter": 9729, "minFilter": 9987, "wrapS": 33071, "wrapT": 33071 }]);
+        j["samplers"] =
+            json!([{ "magFilter": 9729, "minFilter": 9987, "wrapS": 33071, "wrapT": 33071 }]);
     }
     if !doc.buffer.bytes.is_empty() {
         j["buffers"] = json!([{ "byteLength": doc.buffer.bytes.len() }]);
@@ -243,7 +256,8 @@ pub fn encode(g: &Gltf, container: Container) -> Result<Vec<u8>, GltfError> {
         Container::Gltf => {
             let mut j = g.json.clone();
             if !g.bin.is_empty() {
-                j["buffers"][0]["uri"] = json!(buffer::data_uri("application/octet-stream", &g.bin));
+                j["buffers"][0]["uri"] =
+                    json!(buffer::data_uri("application/octet-stream", &g.bin));
             }
             serde_json::to_vec_pretty(&j).map_err(|e| GltfError::Cannot(e.to_string()))
         }

@@ -50,8 +50,8 @@ pub fn weighted(
             for (i, w) in want.iter().enumerate() {
                 let (mut x, mut y) = (0.0, 0.0);
                 for (j, k) in coef[i].iter().enumerate().filter(|(_, k)| **k != 0.0) {
-                    let (px, py) = c.samples.world[f * c.samples.bones + bones[j]]
-                        .apply(bind[i].0, bind[i].1);
+                    let (px, py) =
+                        c.samples.world[f * c.samples.bones + bones[j]].apply(bind[i].0, bind[i].1);
                     (x, y) = (x + k * px, y + k * py);
                 }
                 if (x - w[0]).hypot(y - w[1]) > EXACT {
