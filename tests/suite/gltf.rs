@@ -448,3 +448,76 @@ fn the_validator_and_the_comparison_can_fail() {
     assert!(t.distance([-0.015, 0.5], 0.05) > 0.01);
     std::fs::remove_dir_all(&out).unwrap();
 }
+
+#[test]
+fn the_command_line_writes_both_files_refuses_errors_and_leaves_out_missing_pictures() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = dir.path().join("good.skel2d");
+    std::fs::write(
+        &good,
+        "skeleton\n\tarm l10\n\t\t@ :rect w4 h2\n\tface\n\t\t@ :sprite \"gone.png\"\n\nanim \"wave\" 10fps\n\tarm\n\t\tr 0 -> 90\n",
+    )
+    .unwrap();
+    let glb = dir.path().join("good.glb");
+    let out = common::skelpad(&["export", common::s(&good), "-o", common::s(&glb)]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(
+        err.contains("left out") && err.contains("gone.png"),
+        "a missing picture is said: {err}"
+    );
+    let bytes = std::fs::read(&glb).unwrap();
+    assert_eq!(&bytes[..4], b"glTF");
+    let gltf = dir.path().join("good.gltf");
+    let out = common::skelpad(&["export", common::s(&good), "-o", common::s(&gltf)]);
+    assert!(out.status.success());
+    let doc: Value = serde_json::from_slice(&std::fs::read(&gltf).unwrap()).unwrap();
+    assert!(
+        doc["buffers"][0]["uri"]
+            .as_str()
+            .unwrap()
+            .starts_with("data:application/octet-stream;base64,")
+    );
+    assert_eq!(doc["animations"][0]["name"], "wave");
+    let names: Vec<&str> = doc["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|n| n["extras"]["skelpad_bone"].as_str())
+        .collect();
+    assert_eq!(names, ["arm", "face"]);
+
+    let bad = dir.path().join("bad.skel2d");
+    std::fs::write(&bad, "skeleton\n\tarm l10\n\t\t@ :blob\n").unwrap();
+    let out_bad = dir.path().join("bad.glb");
+    let out = common::skelpad(&["export", common::s(&bad), "-o", common::s(&out_bad)]);
+    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(!out_bad.exists(), "nothing is written from a script with errors");
+    let out =
+        common::skelpad(&["export", common::s(&bad), "-o", common::s(&out_bad), "--allow-errors"]);
+    assert!(out.status.success() && out_bad.exists());
+    let out =
+        common::skelpad(&["export", common::s(&good), "-o", common::s(&glb), "--skin", "nope"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("there is no skin `nope`"));
+}
+
+#[test]
+fn events_ride_in_their_animations_extras() {
+    let path = manifest().join("examples/walk_cycle.skel2d");
+    let comp = skelpad::check::expect::compile_checked(&std::fs::read_to_string(&path).unwrap());
+    let arm = &comp.armature;
+    let mut pics = FilePictures(path.parent().unwrap().to_path_buf());
+    let g = export(arm, &GltfOptions::default(), &mut pics).unwrap();
+    let mut seen = 0;
+    for (a, anim) in arm.animations.iter().enumerate() {
+        let events = g.json["animations"][a]["extras"]["skelpad"]["events"].as_array().unwrap();
+        assert_eq!(events.len(), anim.events.len(), "{}", anim.name);
+        for (e, want) in events.iter().zip(&anim.events) {
+            assert_eq!(e["name"], want.name.as_str());
+            assert!((e["time"].as_f64().unwrap() - want.time_secs).abs() < 1e-9, "{e}");
+            seen += 1;
+        }
+    }
+    assert!(seen > 0, "walk_cycle fires footsteps");
+}

@@ -72,6 +72,8 @@ pub struct AttachmentMesh {
     pub follow: Follow,
     /// Its triangles.
     pub prims: Vec<Prim>,
+    /// Why skelpad's draw list left something out (a missing picture).
+    pub missing: Option<String>,
 }
 
 /// The pairs the skin shows at some frame, in setup draw order.
@@ -108,8 +110,15 @@ pub fn meshes(
         let Some(a) = sk.attachment(skin, att) else { continue };
         let bone = sk.slots[slot].bone.index();
         let name = format!("{}/{}", sk.bones[bone].name, sk.attachment_full_name(att));
-        let mut m =
-            AttachmentMesh { slot, att, name, bone, follow: Follow::Rigid, prims: Vec::new() };
+        let mut m = AttachmentMesh {
+            slot,
+            att,
+            name,
+            bone,
+            follow: Follow::Rigid,
+            prims: Vec::new(),
+            missing: None,
+        };
         let per_frame = match &a.kind {
             AttachmentKind::Mesh(_) => match super::weights::weighted(arm, clips, slot, att) {
                 Some((bones, prims)) => {
@@ -145,7 +154,8 @@ pub fn meshes(
             rigid_prims(arm, skin, &mut m, cache);
         }
         if m.prims.iter().all(|p| p.indices.is_empty()) {
-            warnings.push(format!("attachment `{}`: nothing to draw, left out", m.name));
+            let why = m.missing.as_deref().unwrap_or("nothing to draw");
+            warnings.push(format!("attachment `{}`: left out ({why})", m.name));
             continue;
         }
         out.push(m);
@@ -201,6 +211,11 @@ fn add_drawn(
     let Some(inv) = w.inverse() else { return };
     let options = DrawOptions { pixels_per_unit: PIXELS_PER_UNIT, bones: false, contours: false };
     let list = build_draw_list(arm, &alone(pose, m.slot, m.att), &options, cache);
+    if let Some(w) = list.warnings.first()
+        && m.missing.is_none()
+    {
+        m.missing = Some(w.message.clone());
+    }
     let picture = match arm.skeleton.attachment(pose.skin, m.att).map(|a| &a.kind) {
         Some(AttachmentKind::Sprite { image, .. }) => image.clone(),
         Some(AttachmentKind::Mesh(mesh)) => mesh.image.clone(),
