@@ -355,6 +355,9 @@ impl SkelpadApp {
                 if kind == ExportKind::Lottie {
                     super::lottie_baking::list(ui, shown, anim, skin, opts.lottie_one, &dir);
                 }
+                if kind == ExportKind::Gltf {
+                    super::gltf_baking::list(ui, shown, anim, skin, opts.lottie_one);
+                }
             });
         });
         match answer {

@@ -7,7 +7,8 @@
 //! `formats::skf::write::export_file`, refused while the script has errors
 //! (as `skelpad export` does); Lottie through `formats::lottie`, the container
 //! by the chosen file's extension, with the list of baked bones in the
-//! dialog (`lottie_baking`, worked out when it opens). `ExportJob` runs on a
+//! dialog (`lottie_baking`, worked out when it opens); glTF through
+//! `formats::gltf` likewise (`gltf_baking`). `ExportJob` runs on a
 //! worker thread and shares its progress and stage with the status bar; each
 //! report wakes the UI (`Context::request_repaint` from the worker), every
 //! kind can be cancelled (`ExportError::Cancelled`), and warnings show on
@@ -42,6 +43,8 @@ pub enum ExportKind {
     Skf,
     /// Lottie JSON (`.json`; `.lottie` and `.tgs` by the chosen name).
     Lottie,
+    /// glTF 2.0 (`.glb`; `.gltf` by the chosen name).
+    Gltf,
 }
 
 impl ExportKind {
@@ -54,13 +57,14 @@ impl ExportKind {
     }
 
     /// Every kind, in menu order.
-    pub const ALL: [ExportKind; 6] = [
+    pub const ALL: [ExportKind; 7] = [
         ExportKind::Png,
         ExportKind::Sequence,
         ExportKind::SpriteSheet,
         ExportKind::Gif,
         ExportKind::Skf,
         ExportKind::Lottie,
+        ExportKind::Gltf,
     ];
 
     /// The entry in the Export menu.
@@ -72,6 +76,7 @@ impl ExportKind {
             ExportKind::Gif => "Animated GIF…",
             ExportKind::Skf => "SkelForm (.skf)…",
             ExportKind::Lottie => "Lottie…",
+            ExportKind::Gltf => "glTF…",
         }
     }
 
@@ -84,6 +89,7 @@ impl ExportKind {
             ExportKind::Gif => "Export GIF",
             ExportKind::Skf => "Export SkelForm",
             ExportKind::Lottie => "Export Lottie",
+            ExportKind::Gltf => "Export glTF",
         }
     }
 
@@ -94,12 +100,13 @@ impl ExportKind {
             ExportKind::Gif => "gif",
             ExportKind::Skf => "skf",
             ExportKind::Lottie => "json",
+            ExportKind::Gltf => "glb",
         }
     }
 
     /// Whether it needs an animation.
     pub fn needs_animation(self) -> bool {
-        !matches!(self, ExportKind::Png | ExportKind::Skf | ExportKind::Lottie)
+        !matches!(self, ExportKind::Png | ExportKind::Skf | ExportKind::Lottie | ExportKind::Gltf)
     }
 }
 
@@ -120,7 +127,7 @@ pub struct ExportChoices {
     pub bones: bool,
     /// `.skf`: texture pixels per world unit of the rasterized shapes.
     pub skf_scale: f64,
-    /// Lottie: only the animation shown (else every one, each a marker).
+    /// Lottie and glTF: only the animation shown (else every one).
     pub lottie_one: bool,
 }
 
@@ -166,6 +173,10 @@ impl ExportChoices {
             ui.radio_value(&mut self.lottie_one, false, "Every animation, each a marker");
             ui.radio_value(&mut self.lottie_one, true, "Only the animation shown");
             ui.weak("The skin shown is exported. Name the file .json (Lottie), .lottie (dotLottie) or .tgs (Telegram sticker). Bones Lottie cannot parent exactly (flips, no-rot, no-scale, IK, uneven scales) are keyed at every frame, as listed below.");
+        } else if kind == ExportKind::Gltf {
+            ui.radio_value(&mut self.lottie_one, false, "Every animation");
+            ui.radio_value(&mut self.lottie_one, true, "Only the animation shown");
+            ui.weak("The skin shown is exported. Name the file .glb (binary) or .gltf (JSON). Bones glTF cannot key with their own values (IK, no-rot, no-scale, imported parent rules) are keyed at every frame, as listed below; eased keys are keyed at every frame too.");
         } else {
             ui.horizontal(|ui| {
                 let l = ui.label("Width");
@@ -233,6 +244,9 @@ impl ExportRequest {
         if self.kind == ExportKind::Lottie {
             return self.run_lottie(progress);
         }
+        if self.kind == ExportKind::Gltf {
+            return super::gltf_baking::run(self, progress);
+        }
         let o = &self.options;
         let background = (!o.transparent).then(|| {
             let c = egui::Rgba::from(o.background);
@@ -260,7 +274,7 @@ impl ExportRequest {
             .map_err(ExportError::Settings)?;
         let out: &Path = &self.out;
         let written = match self.kind {
-            ExportKind::Png | ExportKind::Skf | ExportKind::Lottie => {
+            ExportKind::Png | ExportKind::Skf | ExportKind::Lottie | ExportKind::Gltf => {
                 frames::write_png(&mut renderer, self.time_secs, out, progress)
             }
             ExportKind::Sequence => frames::write_sequence(&mut renderer, &times, out, progress),
@@ -460,6 +474,26 @@ mod tests {
         let progress = Progress::default();
         progress.cancel();
         let result = request(ExportKind::Lottie, out.clone(), dir.path()).run(&progress);
+        assert_eq!(result.err(), Some(ExportError::Cancelled));
+        assert!(!out.exists());
+    }
+
+    /// Export ▸ glTF… writes `.glb` or `.gltf` by the name; cancelled, nothing.
+    #[test]
+    fn gltf_exports_write_their_file_or_nothing_when_cancelled() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        for (name, head) in [("a.glb", &b"glTF"[..]), ("a.gltf", &b"{"[..])] {
+            let out = dir.path().join(name);
+            let done = request(ExportKind::Gltf, out.clone(), dir.path())
+                .run(&Progress::default())
+                .expect("exported");
+            assert_eq!(done.files, vec![out.clone()]);
+            assert!(std::fs::read(&out).expect("written").starts_with(head), "{name}");
+        }
+        let out = dir.path().join("b.glb");
+        let progress = Progress::default();
+        progress.cancel();
+        let result = request(ExportKind::Gltf, out.clone(), dir.path()).run(&progress);
         assert_eq!(result.err(), Some(ExportError::Cancelled));
         assert!(!out.exists());
     }

@@ -45,8 +45,14 @@ pub fn list(
         }
     };
     ui.data_mut(|d| d.insert_temp(id, (pass, baked.clone())));
+    show(ui, &baked);
+}
+
+/// Shows a list of baked bones (or why the export would be refused), for
+/// the Lottie and glTF dialogs.
+pub fn show(ui: &mut egui::Ui, baked: &Result<Vec<(String, String)>, String>) {
     ui.add_space(4.0);
-    match &*baked {
+    match baked {
         Ok(bones) if bones.is_empty() => {
             ui.label("No bone is baked: every bone keeps its own keys.");
         }

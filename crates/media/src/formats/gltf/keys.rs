@@ -71,8 +71,9 @@ pub fn split_turns(keys: &[KeyOut], max: f64) -> Vec<(f64, KeyOut)> {
 /// asked for: so a jump (every key of a STEP sampler, a hold in a LINEAR
 /// one) lands [`EARLY`] of a frame before its frame.
 pub fn sampler(keys: &[(f64, KeyOut)], fps: f64, map: &dyn Fn(&[f64]) -> Vec<f64>) -> Sampler {
+    // A straight line between equal values holds too.
     let all_hold =
-        keys.len() < 2 || keys[..keys.len() - 1].iter().all(|(_, k)| k.ease == Ease::Hold);
+        keys.windows(2).all(|w| w[0].1.ease == Ease::Hold || w[0].1.value == w[1].1.value);
     let dims = keys.first().map_or(1, |(_, k)| map(&k.value).len());
     let mut s = Sampler { times: Vec::new(), values: Vec::new(), dims, step: all_hold };
     let mut push = |frame: f64, v: &[f64]| {
