@@ -120,7 +120,9 @@ pub fn bone_nodes(arm: &Armature, clips: &[Clip]) -> Vec<BoneNode> {
         let local = |c: &Clip, f: usize| {
             let l = c.samples.local[f * c.samples.bones + b];
             let (fx, fy) = (if l.flip_x { -1.0 } else { 1.0 }, if l.flip_y { -1.0 } else { 1.0 });
-            (l.x, l.y, l.rotation_rad, l.scale_x * fx, l.scale_y * fy)
+            // A flip F comes before the turn (LANGUAGE.md §6: F · R(r) · S):
+            // F · R(r) = R(±r) · F, the turn reversed by a single flip.
+            (l.x, l.y, l.rotation_rad * fx * fy, l.scale_x * fx, l.scale_y * fy)
         };
         let natural = !in_ik
             && clips.iter().all(|c| {
@@ -158,14 +160,14 @@ pub fn bone_nodes(arm: &Armature, clips: &[Clip]) -> Vec<BoneNode> {
             s: [1.0; 2],
             turn: 0.0,
         });
-        let baked = (!natural).then(|| reason(arm, b));
+        let baked = (!natural).then(|| reason(arm, clips, b));
         out.push(BoneNode { name: bone.name.clone(), parent, skew, baked, rest, per_clip });
     }
     out
 }
 
 /// Why a bone's node cannot hold its own local values.
-fn reason(arm: &Armature, b: usize) -> String {
+fn reason(arm: &Armature, clips: &[Clip], b: usize) -> String {
     let sk = &*arm.skeleton;
     let bone = &sk.bones[b];
     let id = BoneId::from_index(b);
@@ -178,6 +180,33 @@ fn reason(arm: &Armature, b: usize) -> String {
     }
     if !bone.inherit_scale {
         why.push("`no-scale`");
+    }
+    let mut above = sk.bones[b].parent;
+    let (mut flips, mut uneven) = (false, false);
+    while let Some(p) = above {
+        for c in clips {
+            let n = c.samples.bones;
+            flips |= c
+                .samples
+                .local
+                .iter()
+                .skip(p.index())
+                .step_by(n.max(1))
+                .any(|l| l.flip_x || l.flip_y);
+            uneven |= c.samples.non_uniform.get(p.index()).copied().unwrap_or(false);
+        }
+        above = sk.bones[p.index()].parent;
+    }
+    let n = clips.first().map_or(1, |c| c.samples.bones.max(1));
+    if clips.iter().any(|c| c.samples.local.iter().skip(b).step_by(n).any(|l| l.flip_x || l.flip_y))
+    {
+        why.push("a flip on it under a turned parent");
+    }
+    if flips {
+        why.push("a flip above it");
+    }
+    if uneven {
+        why.push("a parent's accumulated scale is not uniform (skelpad's bones never skew)");
     }
     if sk.composition != crate::model::Composition::Affine {
         why.push("its file's parent rule is not glTF's");
