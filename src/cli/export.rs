@@ -1,4 +1,4 @@
-//! `skelpad export FILE -o OUT [--format skf|lottie|dotlottie|tgs] [--anim NAME]
+//! `skelpad export FILE -o OUT [--format skf|lottie|dotlottie|tgs|glb|gltf] [--anim NAME]
 //! [--skin NAME ...] [--size WxH] [--fit] [--scale K] [--allow-errors]`: the
 //! output's extension picks the format (`.skf`, `.json` Lottie, `.lottie`,
 //! `.tgs`, `.glb` and `.gltf` glTF 2.0) unless `--format` names one.
@@ -41,10 +41,10 @@ pub struct ExportArgs {
     #[arg(long, value_enum, value_name = "FORMAT")]
     pub format: Option<Format>,
     /// Skins to write as SkelForm styles, in order (default: every skin,
-    /// the default skin first). Lottie shows one skin (default: the default).
+    /// the default skin first). Lottie and glTF show one skin (default: the default).
     #[arg(long = "skin", value_name = "NAME", num_args = 1..)]
     pub skins: Vec<String>,
-    /// Lottie: export this animation only (default: every animation, one
+    /// Lottie and glTF: export this animation only (default: every animation, one
     /// after another, each a marker).
     #[arg(long, value_name = "NAME")]
     pub anim: Option<String>,
