@@ -334,6 +334,38 @@ fn check_played(input: &Input, g: &Gltf, glb: &Path, dir: &Path) -> Worst {
     let mesh_nodes: Vec<usize> =
         played["meshes"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap() as usize).collect();
     let arm = &input.arm;
+    // Every bone a node with its full dotted name, nested as the bones nest
+    // (a `NAME#skew` helper may sit between a bone and its parent).
+    let bone_nodes: Vec<usize> =
+        played["bones"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap() as usize).collect();
+    let nodes = doc["nodes"].as_array().unwrap();
+    let parent_of = |n: usize| {
+        nodes
+            .iter()
+            .position(|p| p["children"].as_array().is_some_and(|c| c.iter().any(|c| c == n)))
+    };
+    for (b, bone) in arm.skeleton.bones.iter().enumerate() {
+        assert_eq!(nodes[bone_nodes[b]]["name"], bone.name.as_str(), "{}", input.name);
+        let mut up = parent_of(bone_nodes[b]).unwrap();
+        if nodes[up]["name"].as_str().unwrap().ends_with("#skew") {
+            up = parent_of(up).unwrap();
+        }
+        match bone.parent {
+            Some(p) => assert_eq!(
+                up,
+                bone_nodes[p.index()],
+                "{}: `{}` nests under its parent",
+                input.name,
+                bone.name
+            ),
+            None => assert_eq!(
+                nodes[up]["name"], "skelpad",
+                "{}: a root bone under the root node",
+                input.name
+            ),
+        }
+    }
+    assert_eq!(doc["scenes"].as_array().unwrap().len(), 1);
     let mut cache = RenderCache::new(".");
     (input.pictures)().prepare(&mut cache);
     let mut worst = Worst::default();
