@@ -176,7 +176,7 @@ impl ExportChoices {
         } else if kind == ExportKind::Gltf {
             ui.radio_value(&mut self.lottie_one, false, "Every animation");
             ui.radio_value(&mut self.lottie_one, true, "Only the animation shown");
-            ui.weak("The skin shown is exported. Name the file .glb (binary) or .gltf (JSON). Bones glTF cannot key with their own values (IK, no-rot, no-scale, imported parent rules) are keyed at every frame, as listed below; eased keys are keyed at every frame too.");
+            ui.weak("The skin shown is exported. Name the file .glb (binary) or .gltf (JSON). Bones glTF cannot key with their own values (IK, no-rot, no-scale, flips, uneven parent scales under a turn, imported parent rules) are keyed at every frame, as listed below; eased keys are keyed at every frame too.");
         } else {
             ui.horizontal(|ui| {
                 let l = ui.label("Width");

@@ -13,6 +13,10 @@
 //! a straight line or a step between frames is one key, anything else a key
 //! per frame (`keys`, the Lottie export's fitter).
 //!
+//! The JSON is written with `serde_json` (`doc`, `buffer`): `gltf-json`
+//! (crates.io, 1.4) was the crate made for it, but its animation target is
+//! a closed enum without the `pointer` path `KHR_animation_pointer` needs.
+//!
 //! Proof: `tests/suite/gltf.rs` (three.js plays every export: bone nodes'
 //! world matrices and skinned vertices against skelpad's pose and draw
 //! list; the Khronos validator finds nothing).
