@@ -2,7 +2,8 @@
 // what it computes, as JSON:
 //   { bones: [NODE...], meshes: [NODE...],
 //     animations: [{ name, frames: [{ bones: [[16 numbers] per bone node],
-//                                     meshes: [[x, y, ... per visible triangle corner] per mesh] }] }] }
+//                                     meshes: [[x, y, ... per visible triangle corner] per mesh],
+//                                     depths: [[least z, greatest z] or null per mesh] }] }] }
 // Bone nodes are the nodes whose extras carry `skelpad_bone`, in file
 // order; a bone's matrix is three's matrixWorld (column-major). Mesh
 // triangles are three's skinned positions (SkinnedMesh.getVertexPosition,
@@ -47,7 +48,7 @@ const meshes = meshNodes.map((i) => {
 });
 
 const v = new THREE.Vector3();
-function visibleTriangles(part, out) {
+function visibleTriangles(part, out, depth) {
   const geo = part.geometry;
   const idx = geo.index.array;
   const sj = geo.attributes.skinIndex;
@@ -64,6 +65,8 @@ function visibleTriangles(part, out) {
       part.getVertexPosition(idx[t + k], v);
       v.applyMatrix4(part.matrixWorld);
       out.push(v.x, v.y);
+      depth[0] = Math.min(depth[0], v.z);
+      depth[1] = Math.max(depth[1], v.z);
     }
   }
 }
@@ -72,7 +75,8 @@ function snapshot() {
   scene.updateMatrixWorld(true);
   return {
     bones: bones.map((b) => Array.from(b.matrixWorld.elements)),
-    meshes: meshes.map((parts) => { const out = []; parts.forEach((p) => visibleTriangles(p, out)); return out; }),
+    meshes: meshes.map((parts) => { const out = []; const d = [Infinity, -Infinity]; parts.forEach((p) => visibleTriangles(p, out, d)); return out; }),
+    depths: meshes.map((parts) => { const out = []; const d = [Infinity, -Infinity]; parts.forEach((p) => visibleTriangles(p, out, d)); return out.length ? d : null; }),
   };
 }
 

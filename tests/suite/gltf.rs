@@ -8,8 +8,9 @@
 //! - Every skinned mesh, skinned by three.js, against skelpad's own draw
 //!   list of that attachment at that frame (tessellated finer, to 0.001):
 //!   every corner three.js draws lies within 0.01 of skelpad's triangles and
-//!   every corner skelpad draws within 0.01 of three.js's; an attachment
-//!   skelpad does not show, three.js does not draw.
+//!   every corner skelpad draws within 0.01 of three.js's; its `z` is its
+//!   place in skelpad's draw order × 0.01; an attachment skelpad does not
+//!   show, three.js does not draw.
 //! - `gltf-validator` reports no error and no warning for every `.glb` and
 //!   `.gltf`.
 //!
@@ -306,6 +307,16 @@ fn check_frame(
                 got.len()
             );
             continue;
+        }
+        // The draw order as z: 0.01 per place, the same for every corner.
+        let rank = pose.draw_order.iter().position(|s| s.index() == slot).unwrap() as f64;
+        let depth = &played["depths"][k];
+        for d in [&depth[0], &depth[1]] {
+            let z = d.as_f64().unwrap();
+            assert!(
+                (z - rank * 0.01).abs() < 1e-5,
+                "{what}: `{name}` at z {z}, its place in the draw order is {rank}"
+            );
         }
         let (w, g) = (Triangles::new(want.clone()), Triangles::new(got.clone()));
         for p in corners(&got) {
