@@ -64,7 +64,7 @@ struct Input {
 
 fn inputs() -> Vec<Input> {
     let mut out = Vec::new();
-    for dir in ["examples", "tests/skf_rigs", "tests/lottie_rigs"] {
+    for dir in ["examples", "tests/skf_rigs", "tests/lottie_rigs", "tests/gltf"] {
         let mut files: Vec<PathBuf> = std::fs::read_dir(manifest().join(dir))
             .unwrap()
             .map(|e| e.unwrap().path())
@@ -277,6 +277,28 @@ fn check_frame(
     }
     let options = DrawOptions { pixels_per_unit: 100.0, bones: false, contours: false };
     let list = build_draw_list(arm, pose, &options, cache);
+    // Whatever skelpad draws (with an area) has its mesh in the file.
+    let targets: Vec<(usize, usize)> = mesh_nodes
+        .iter()
+        .map(|&n| mesh_target(arm, &doc["nodes"][n]))
+        .map(|(s, a)| (s, a.index()))
+        .collect();
+    for item in &list.items {
+        let area: f64 = list
+            .triangles(item)
+            .map(|t| {
+                let [a, b, c] = t.map(|v| v.pos.map(f64::from));
+                ((b[0] - a[0]) * (c[1] - a[1]) - (c[0] - a[0]) * (b[1] - a[1])).abs()
+            })
+            .sum();
+        let slot = item.slot.unwrap().index();
+        let att = pose.slots[slot].attachment.unwrap().index();
+        assert!(
+            area < 1e-6 || targets.contains(&(slot, att)),
+            "{what}: skelpad draws slot `{}` and the file has no mesh for it",
+            arm.skeleton.slots[slot].name
+        );
+    }
     for (k, tris) in played["meshes"].as_array().unwrap().iter().enumerate() {
         let (slot, att) = mesh_target(arm, &doc["nodes"][mesh_nodes[k]]);
         let got: Vec<f64> = tris.as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect();

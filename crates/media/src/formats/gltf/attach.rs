@@ -151,7 +151,7 @@ pub fn meshes(
             warnings.push(format!("attachment `{}`: drawn at every frame ({why})", m.name));
             per_frame_prims(arm, clips, skin, &mut m, cache);
         } else if m.follow == Follow::Rigid {
-            rigid_prims(arm, skin, &mut m, cache);
+            rigid_prims(arm, clips, skin, &mut m, cache);
         }
         if m.prims.iter().all(|p| p.indices.is_empty()) {
             let why = m.missing.as_deref().unwrap_or("nothing to draw");
@@ -251,11 +251,31 @@ fn add_drawn(
     }
 }
 
-fn rigid_prims(arm: &Armature, skin: SkinId, m: &mut AttachmentMesh, cache: &mut RenderCache) {
-    let mut pose = Pose::default();
-    evaluate_into(&mut pose, arm, None, skin, 0.0);
-    let w = pose.bones.get(m.bone).map_or(Affine::IDENTITY, |b| b.world);
-    add_drawn(arm, &pose, m, w, 0, cache);
+/// Draws a rigid attachment once, at the setup pose, or where its bone
+/// can be inverted first (a bone that grows from a scale of 0).
+fn rigid_prims(
+    arm: &Armature,
+    clips: &[Clip],
+    skin: SkinId,
+    m: &mut AttachmentMesh,
+    cache: &mut RenderCache,
+) {
+    for c in clips {
+        let anim = c.id.and_then(|i| arm.animation(i));
+        let Some(f) = (0..c.plan.total).find(|&f| {
+            let w = c.samples.world[f * c.samples.bones + m.bone];
+            w.inverse().is_some_and(Affine::is_finite) && w.determinant().abs() > 1e-12
+        }) else {
+            continue;
+        };
+        let mut pose = Pose::default();
+        for k in 0..=f {
+            evaluate_into(&mut pose, arm, anim, skin, k as f64 / c.plan.fps);
+        }
+        let w = pose.bones.get(m.bone).map_or(Affine::IDENTITY, |b| b.world);
+        add_drawn(arm, &pose, m, w, 0, cache);
+        return;
+    }
 }
 
 /// Draws the attachment at every frame that shows it, each a joint.
