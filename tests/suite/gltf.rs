@@ -1,6 +1,6 @@
 //! glTF export, played by three.js (`tests/gltf/play.mjs`, node) and checked
 //! by the Khronos validator (`tests/gltf/validate.mjs`): every example,
-//! every test rig and the SkelForm samples.
+//! every test rig, the Spriter samples (`.scml`) and the SkelForm samples.
 //!
 //! - At every frame of every animation (and the setup pose), every bone
 //!   node's world matrix in three.js against skelpad's pose: position within
@@ -91,6 +91,31 @@ fn inputs() -> Vec<Input> {
             arm: e.armature,
             pictures: Box::new(move || Box::new(FilePictures(d.clone()))),
         });
+    }
+    if let Some(dir) = common::samples_dir("gltf", "spriter") {
+        let mut files = Vec::new();
+        let mut stack = vec![dir];
+        while let Some(d) = stack.pop() {
+            for e in std::fs::read_dir(&d).unwrap() {
+                let p = e.unwrap().path();
+                if p.is_dir() {
+                    stack.push(p);
+                } else if p.extension().is_some_and(|x| x == "scml") {
+                    files.push(p);
+                }
+            }
+        }
+        files.sort();
+        for f in files {
+            for e in skelpad::formats::spriter::load(&f).unwrap().entities {
+                let d = f.parent().unwrap().to_path_buf();
+                out.push(Input {
+                    name: format!("{}:{}", f.file_name().unwrap().to_string_lossy(), e.name),
+                    arm: e.armature,
+                    pictures: Box::new(move || Box::new(FilePictures(d.clone()))),
+                });
+            }
+        }
     }
     if let Some(dir) = common::samples_dir("gltf", "skelform") {
         let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
