@@ -202,9 +202,19 @@ pub fn export(
     for (name, reason) in &baked {
         warnings.push(format!("bone `{name}`: keyed at every frame ({reason})"));
     }
+    // Once per bone, naming its animations.
+    let mut eased: Vec<(&str, Vec<&str>)> = Vec::new();
     for (anim, bone) in &notes.eased {
+        match eased.iter_mut().find(|(b, _)| b == bone) {
+            Some((_, anims)) => anims.push(anim),
+            None => eased.push((bone, vec![anim])),
+        }
+    }
+    for (bone, anims) in eased {
+        let anims: Vec<String> = anims.iter().map(|a| format!("`{a}`")).collect();
         warnings.push(format!(
-            "animation `{anim}`, bone `{bone}`: eased keys are keyed at every frame (glTF has straight lines and steps only)"
+            "bone `{bone}`: eased keys in {} are keyed at every frame (glTF has straight lines and steps only)",
+            anims.join(", ")
         ));
     }
     if notes.pointer {
