@@ -531,6 +531,46 @@ fn the_validator_and_the_comparison_can_fail() {
     std::fs::write(&bad, encode(&g, Container::Glb).unwrap()).unwrap();
     let r = &node(&dir, "validate.mjs", &[&bad])[0];
     assert!(r["errors"].as_u64().unwrap() > 0, "{r}");
+    // A bone moved by 0.02 units, or a shape moved by 0.02 in its joint's
+    // space, is caught by the comparison with three.js.
+    let text = "skeleton\n\tarm l10\n\t\t@ :rect w4 h2\n\tarm.hand x10 l5\n";
+    let input = Input {
+        name: "moved".into(),
+        arm: skelpad::compile::compile(text).armature,
+        pictures: Box::new(|| Box::new(FilePictures(PathBuf::from(".")))),
+    };
+    let good = export(&input.arm, &GltfOptions::default(), &mut FilePictures(out.clone())).unwrap();
+    let glb = out.join("good.glb");
+    std::fs::write(&glb, encode(&good, Container::Glb).unwrap()).unwrap();
+    check_played(&input, &good, &glb, &dir);
+    let hand = good.json["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .position(|n| n["name"] == "arm.hand")
+        .unwrap();
+    let mut moved = good.clone();
+    moved.json["nodes"][hand]["translation"] = serde_json::json!([10.02, 0.0, 0.0]);
+    let mut shifted = good.clone();
+    for prim in good.json["meshes"][0]["primitives"].as_array().unwrap() {
+        let pos = prim["attributes"]["POSITION"].as_u64().unwrap() as usize;
+        let count = good.json["accessors"][pos]["count"].as_u64().unwrap() as usize;
+        let view = good.json["accessors"][pos]["bufferView"].as_u64().unwrap() as usize;
+        let start = good.json["bufferViews"][view]["byteOffset"].as_u64().unwrap() as usize;
+        for v in 0..count {
+            let at = start + 12 * v;
+            let x = f32::from_le_bytes(shifted.bin[at..at + 4].try_into().unwrap()) + 0.02;
+            shifted.bin[at..at + 4].copy_from_slice(&x.to_le_bytes());
+        }
+    }
+    for (what, g) in [("a moved bone", moved), ("a moved corner", shifted)] {
+        let glb = out.join("bad.glb");
+        std::fs::write(&glb, encode(&g, Container::Glb).unwrap()).unwrap();
+        let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            check_played(&input, &g, &glb, &dir);
+        }));
+        assert!(caught.is_err(), "{what} went unnoticed");
+    }
     // Triangles a hundredth and a half away are found.
     let t = Triangles::new(vec![[0.0, 0.0, 1.0, 0.0, 0.0, 1.0]]);
     assert!((t.distance([1.0, 1.0], 1.0) - 0.5f64.sqrt()).abs() < 1e-12);
