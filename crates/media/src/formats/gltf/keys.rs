@@ -77,8 +77,17 @@ pub fn sampler(keys: &[(f64, KeyOut)], fps: f64, map: &dyn Fn(&[f64]) -> Vec<f64
     let dims = keys.first().map_or(1, |(_, k)| map(&k.value).len());
     let mut s = Sampler { times: Vec::new(), values: Vec::new(), dims, step: all_hold };
     let mut push = |frame: f64, v: &[f64]| {
-        s.times.push((frame.max(0.0) / fps) as f32);
-        s.values.extend(map(v).iter().map(|&x| x as f32));
+        let t = (frame.max(0.0) / fps) as f32;
+        let v: Vec<f32> = map(v).iter().map(|&x| x as f32).collect();
+        // Late in a long animation two times may round to one 32-bit
+        // float: the later key replaces the earlier (times must increase).
+        if s.times.last().is_some_and(|&last| t <= last) {
+            let n = s.values.len() - v.len();
+            s.values.truncate(n);
+        } else {
+            s.times.push(t);
+        }
+        s.values.extend(v);
     };
     for (i, (frame, k)) in keys.iter().enumerate() {
         let jump_in = i > 0 && keys[i - 1].1.ease == Ease::Hold && keys[i - 1].1.value != k.value;
@@ -137,5 +146,15 @@ mod tests {
         let s = sampler(&at_frames(keys), 10.0, &|v| v.to_vec());
         assert!(!s.step);
         assert!(s.times.windows(2).all(|w| w[0] < w[1]), "{s:?}");
+        // Frames 100 000 apart at 120 fps: a jump's early key rounds onto
+        // its frame's time and is dropped, the times still increase.
+        let far = vec![
+            (99_999.0, KeyOut { frame: 99_999, value: vec![1.0], ease: Ease::Hold }),
+            (100_000.0, KeyOut { frame: 100_000, value: vec![2.0], ease: Ease::Linear }),
+            (100_001.0, KeyOut { frame: 100_001, value: vec![3.0], ease: Ease::Hold }),
+        ];
+        let s = sampler(&far, 120.0, &|v| v.to_vec());
+        assert!(s.times.windows(2).all(|w| w[0] < w[1]), "{s:?}");
+        assert_eq!(s.values.len(), s.times.len());
     }
 }
