@@ -305,7 +305,7 @@ fn per_frame_prims(
     m.follow = Follow::PerFrame(joints);
 }
 
-/// Groups items by colour and picture (for a lookup by the caller).
+/// The pictures the meshes show, each once, in the order first shown.
 pub fn pictures(meshes: &[AttachmentMesh]) -> Vec<String> {
     let mut seen: FxHashMap<String, ()> = FxHashMap::default();
     let mut out = Vec::new();
