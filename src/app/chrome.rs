@@ -358,6 +358,9 @@ impl SkelpadApp {
                 if kind == ExportKind::Godot {
                     super::lottie_baking::list_godot(ui, shown, skin, opts.godot3);
                 }
+                if kind == ExportKind::Gltf {
+                    super::gltf_baking::list(ui, shown, anim, skin, opts.lottie_one);
+                }
             });
         });
         match answer {

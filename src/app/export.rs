@@ -7,7 +7,8 @@
 //! `formats::skf::write::export_file`, refused while the script has errors
 //! (as `skelpad export` does); Lottie through `formats::lottie`, the container
 //! by the chosen file's extension, with the list of baked bones in the
-//! dialog (`lottie_baking`, worked out when it opens). `ExportJob` runs on a
+//! dialog (`lottie_baking`, worked out when it opens); glTF through
+//! `formats::gltf` likewise (`gltf_baking`). `ExportJob` runs on a
 //! worker thread and shares its progress and stage with the status bar; each
 //! report wakes the UI (`Context::request_repaint` from the worker), every
 //! kind can be cancelled (`ExportError::Cancelled`), and warnings show on
@@ -44,6 +45,8 @@ pub enum ExportKind {
     Lottie,
     /// A Godot scene (`.tscn`), its pictures and event script beside it.
     Godot,
+    /// glTF 2.0 (`.glb`; `.gltf` by the chosen name).
+    Gltf,
 }
 
 impl ExportKind {
@@ -56,7 +59,7 @@ impl ExportKind {
     }
 
     /// Every kind, in menu order.
-    pub const ALL: [ExportKind; 7] = [
+    pub const ALL: [ExportKind; 8] = [
         ExportKind::Png,
         ExportKind::Sequence,
         ExportKind::SpriteSheet,
@@ -64,6 +67,7 @@ impl ExportKind {
         ExportKind::Skf,
         ExportKind::Lottie,
         ExportKind::Godot,
+        ExportKind::Gltf,
     ];
 
     /// The entry in the Export menu.
@@ -76,6 +80,7 @@ impl ExportKind {
             ExportKind::Skf => "SkelForm (.skf)…",
             ExportKind::Lottie => "Lottie…",
             ExportKind::Godot => "Godot scene…",
+            ExportKind::Gltf => "glTF…",
         }
     }
 
@@ -89,6 +94,7 @@ impl ExportKind {
             ExportKind::Skf => "Export SkelForm",
             ExportKind::Lottie => "Export Lottie",
             ExportKind::Godot => "Export Godot scene",
+            ExportKind::Gltf => "Export glTF",
         }
     }
 
@@ -100,12 +106,16 @@ impl ExportKind {
             ExportKind::Skf => "skf",
             ExportKind::Lottie => "json",
             ExportKind::Godot => "tscn",
+            ExportKind::Gltf => "glb",
         }
     }
 
     /// Whether it needs an animation.
     pub fn needs_animation(self) -> bool {
-        !matches!(self, ExportKind::Png | ExportKind::Skf | ExportKind::Lottie | ExportKind::Godot)
+        !matches!(
+            self,
+            ExportKind::Png | ExportKind::Skf | ExportKind::Lottie | ExportKind::Godot | ExportKind::Gltf
+        )
     }
 }
 
@@ -126,7 +136,7 @@ pub struct ExportChoices {
     pub bones: bool,
     /// `.skf`: texture pixels per world unit of the rasterized shapes.
     pub skf_scale: f64,
-    /// Lottie: only the animation shown (else every one, each a marker).
+    /// Lottie and glTF: only the animation shown (else every one).
     pub lottie_one: bool,
     /// Godot: a scene for Godot 3 (else Godot 4).
     pub godot3: bool,
@@ -179,6 +189,10 @@ impl ExportChoices {
             ui.radio_value(&mut self.godot3, false, "Godot 4 (text scene format 3)");
             ui.radio_value(&mut self.godot3, true, "Godot 3 (text scene format 2)");
             ui.weak("Every animation and the skin shown are exported; the pictures go in a folder beside the scene. Bones Godot cannot key exactly (sine and bezier curves, IK, flips, no-rot, no-scale, uneven scales) are keyed at every frame, as listed below.");
+        } else if kind == ExportKind::Gltf {
+            ui.radio_value(&mut self.lottie_one, false, "Every animation");
+            ui.radio_value(&mut self.lottie_one, true, "Only the animation shown");
+            ui.weak("The skin shown is exported. Name the file .glb (binary) or .gltf (JSON). Bones glTF cannot key with their own values (IK, no-rot, no-scale, flips, uneven parent scales under a turn, imported parent rules) are keyed at every frame, as listed below; eased keys are keyed at every frame too.");
         } else {
             ui.horizontal(|ui| {
                 let l = ui.label("Width");
@@ -249,6 +263,9 @@ impl ExportRequest {
         if self.kind == ExportKind::Godot {
             return self.run_godot(progress);
         }
+        if self.kind == ExportKind::Gltf {
+            return super::gltf_baking::run(self, progress);
+        }
         let o = &self.options;
         let background = (!o.transparent).then(|| {
             let c = egui::Rgba::from(o.background);
@@ -276,7 +293,8 @@ impl ExportRequest {
             .map_err(ExportError::Settings)?;
         let out: &Path = &self.out;
         let written = match self.kind {
-            ExportKind::Png | ExportKind::Skf | ExportKind::Lottie | ExportKind::Godot => {
+            ExportKind::Png | ExportKind::Skf | ExportKind::Lottie | ExportKind::Godot
+            | ExportKind::Gltf => {
                 frames::write_png(&mut renderer, self.time_secs, out, progress)
             }
             ExportKind::Sequence => frames::write_sequence(&mut renderer, &times, out, progress),
@@ -517,6 +535,26 @@ mod tests {
         let progress = Progress::default();
         progress.cancel();
         let result = request(ExportKind::Godot, out.clone(), dir.path()).run(&progress);
+        assert_eq!(result.err(), Some(ExportError::Cancelled));
+        assert!(!out.exists());
+    }
+
+    /// Export ▸ glTF… writes `.glb` or `.gltf` by the name; cancelled, nothing.
+    #[test]
+    fn gltf_exports_write_their_file_or_nothing_when_cancelled() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        for (name, head) in [("a.glb", &b"glTF"[..]), ("a.gltf", &b"{"[..])] {
+            let out = dir.path().join(name);
+            let done = request(ExportKind::Gltf, out.clone(), dir.path())
+                .run(&Progress::default())
+                .expect("exported");
+            assert_eq!(done.files, vec![out.clone()]);
+            assert!(std::fs::read(&out).expect("written").starts_with(head), "{name}");
+        }
+        let out = dir.path().join("b.glb");
+        let progress = Progress::default();
+        progress.cancel();
+        let result = request(ExportKind::Gltf, out.clone(), dir.path()).run(&progress);
         assert_eq!(result.err(), Some(ExportError::Cancelled));
         assert!(!out.exists());
     }

@@ -1,4 +1,4 @@
-//! The Lottie and Godot export dialogs' list of the bones the export will
+//! The Lottie, Godot and glTF export dialogs' list of the bones the export will
 //! key at every frame, and why ([`crate::formats::lottie::baking`],
 //! [`crate::formats::godot::baking`]), shown before anything is written.
 
@@ -46,7 +46,7 @@ pub fn list(
 ) {
     let id =
         egui::Id::unique(("skelpad.lottie.baking", one, anim.map(|a| a.index()), skin.index()));
-    show(ui, id, || {
+    cached(ui, id, || {
         let opts = options(arm, anim, skin, one);
         let pictures = FilePictures(dir.to_path_buf());
         baking(arm, &opts, &pictures).map_err(|e| e.to_string())
@@ -56,14 +56,15 @@ pub fn list(
 /// Lists the bones the Godot export bakes (as [`list`]).
 pub fn list_godot(ui: &mut egui::Ui, arm: &Armature, skin: SkinId, godot3: bool) {
     let id = egui::Id::unique(("skelpad.godot.baking", godot3, skin.index()));
-    show(ui, id, || {
+    cached(ui, id, || {
         let opts = godot_options(arm, skin, godot3);
         crate::formats::godot::baking(arm, &opts).map_err(|e| e.to_string())
     });
 }
 
-/// Shows the list `compute` makes, kept under `id` while the dialog is open.
-fn show(
+/// Shows the list `compute` makes, kept under `id` while the dialog is
+/// open (the Lottie, Godot and glTF dialogs).
+pub fn cached(
     ui: &mut egui::Ui,
     id: egui::Id,
     compute: impl FnOnce() -> Result<Vec<(String, String)>, String>,
@@ -75,8 +76,13 @@ fn show(
         _ => Arc::new(compute()),
     };
     ui.data_mut(|d| d.insert_temp(id, (pass, baked.clone())));
+    show(ui, &baked);
+}
+
+/// Shows a list of baked bones (or why the export would be refused).
+fn show(ui: &mut egui::Ui, baked: &Result<Vec<(String, String)>, String>) {
     ui.add_space(4.0);
-    match &*baked {
+    match baked {
         Ok(bones) if bones.is_empty() => {
             ui.label("No bone is baked: every bone keeps its own keys.");
         }

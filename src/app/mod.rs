@@ -65,6 +65,7 @@ pub mod drag;
 pub mod editor;
 pub mod export;
 pub mod files;
+pub mod gltf_baking;
 pub mod help;
 pub mod highlight;
 pub mod lazy_layout;

@@ -1,8 +1,9 @@
-//! `skelpad export FILE -o OUT [--format skf|lottie|dotlottie|tgs|godot]
+//! `skelpad export FILE -o OUT [--format skf|lottie|dotlottie|tgs|godot|glb|gltf]
 //! [--anim NAME] [--skin NAME ...] [--size WxH] [--fit] [--scale K]
 //! [--godot 3|4] [--allow-errors]`: the output's extension picks the format
-//! (`.skf`, `.json` Lottie, `.lottie`, `.tgs`, `.tscn` Godot scene) unless
-//! `--format` names one; any other extension is refused.
+//! (`.skf`, `.json` Lottie, `.lottie`, `.tgs`, `.tscn` Godot scene, `.glb`
+//! and `.gltf` glTF 2.0) unless `--format` names one; any other extension
+//! is refused.
 
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -33,7 +34,8 @@ pub struct ExportArgs {
     pub entity: Option<String>,
     /// The file to write (replaced atomically): `.skf` SkelForm, `.json`
     /// Lottie, `.lottie` dotLottie, `.tgs` Telegram sticker, `.tscn` Godot
-    /// scene (its pictures and event script beside it). With several
+    /// scene (its pictures and event script beside it), `.glb`/`.gltf` glTF
+    /// 2.0. With several
     /// files, a folder (made if missing) where each is written as
     /// `STEM.EXT`.
     #[arg(short = 'o', long = "output", value_name = "OUT")]
@@ -42,10 +44,10 @@ pub struct ExportArgs {
     #[arg(long, value_enum, value_name = "FORMAT")]
     pub format: Option<Format>,
     /// Skins to write as SkelForm styles, in order (default: every skin,
-    /// the default skin first). Lottie shows one skin (default: the default).
+    /// the default skin first). Lottie and glTF show one skin (default: the default).
     #[arg(long = "skin", value_name = "NAME", num_args = 1..)]
     pub skins: Vec<String>,
-    /// Lottie: export this animation only (default: every animation, one
+    /// Lottie and glTF: export this animation only (default: every animation, one
     /// after another, each a marker).
     #[arg(long, value_name = "NAME")]
     pub anim: Option<String>,
@@ -89,6 +91,10 @@ pub enum Format {
     Tgs,
     /// Godot scene (`.tscn`).
     Godot,
+    /// Binary glTF 2.0 (`.glb`).
+    Glb,
+    /// JSON glTF 2.0 (`.gltf`, buffers embedded).
+    Gltf,
 }
 
 impl Format {
@@ -100,6 +106,8 @@ impl Format {
             Format::Dotlottie => "lottie",
             Format::Tgs => "tgs",
             Format::Godot => "tscn",
+            Format::Glb => "glb",
+            Format::Gltf => "gltf",
         }
     }
 
@@ -116,10 +124,12 @@ impl Format {
             Some("lottie") => Format::Dotlottie,
             Some("tgs") => Format::Tgs,
             Some("tscn") => Format::Godot,
+            Some("glb") => Format::Glb,
+            Some("gltf") => Format::Gltf,
             other => {
                 let what = other.map_or_else(|| "no extension".to_string(), |e| format!("`.{e}`"));
                 return Err(format!(
-                    "`{}` has {what}; the formats are .skf, .json (Lottie), .lottie, .tgs and .tscn (Godot scene), or name one with --format",
+                    "`{}` has {what}; the formats are .skf, .json (Lottie), .lottie, .tgs, .tscn (Godot scene), .glb and .gltf (glTF), or name one with --format",
                     args.output.display()
                 ));
             }
@@ -210,6 +220,9 @@ fn run_one(args: &ExportArgs, make_pictures: &MakePictures, err: &mut dyn Write)
     };
     if format == Format::Godot {
         return super::godot::run(args, err);
+    }
+    if matches!(format, Format::Glb | Format::Gltf) {
+        return super::gltf::run(args, format, err);
     }
     if format != Format::Skf {
         return super::lottie::run(args, format, err);

@@ -26,6 +26,7 @@ mod batch;
 pub mod convert;
 pub mod export;
 mod godot;
+mod gltf;
 mod lottie;
 mod progress;
 pub mod render;

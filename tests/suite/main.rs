@@ -22,6 +22,7 @@ mod fixtures;
 mod function_length;
 mod geometry;
 mod godot;
+mod gltf;
 mod golden;
 mod grammar;
 mod ik;

@@ -17,6 +17,7 @@ pub mod draw_order;
 pub mod export;
 pub mod frames;
 pub mod godot;
+pub mod gltf;
 pub mod lottie;
 pub mod skf;
 pub mod spriter;

@@ -151,8 +151,8 @@ pub struct Samples {
     pub shown: Vec<Option<AttachmentId>>,
     /// `color[f * slots + s]`: the slot's colour.
     pub color: Vec<Color>,
-    /// `rank[f * slots + s]`: the slot's place in the draw order, back to
-    /// front (`u32::MAX` when the draw order hides it).
+    /// `rank[f * slots + s]`: the slot's place in the draw order (0 drawn
+    /// first; the number of slots when the draw order leaves it out).
     pub rank: Vec<u32>,
     /// Outlines of paths with points on other bones, per (slot, attachment):
     /// one per frame.
@@ -345,7 +345,7 @@ fn record(s: &mut Samples, arm: &Armature, pose: &Pose) {
     }
     let start = s.shown.len();
     s.shown.extend(std::iter::repeat_n(None, s.slots));
-    s.rank.extend(std::iter::repeat_n(u32::MAX, s.slots));
+    s.rank.extend(std::iter::repeat_n(u32::try_from(s.slots).unwrap_or(u32::MAX), s.slots));
     for (i, &slot) in pose.draw_order.iter().enumerate() {
         if let (Some(sp), Some(cell)) =
             (pose.slots.get(slot.index()), s.shown.get_mut(start + slot.index()))

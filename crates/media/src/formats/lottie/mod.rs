@@ -55,7 +55,7 @@ mod container;
 pub(crate) mod frames;
 pub(crate) mod keys;
 mod layers;
-mod mesh;
+pub(crate) mod mesh;
 mod round;
 mod shapes;
 mod tint;
