@@ -33,7 +33,7 @@ const ROWS: usize = 12;
 /// language server answers a hover there with (`None`: nothing to say).
 pub fn hover_text(doc: &Document, offset: usize) -> Option<String> {
     let offset = floor_boundary(&doc.text, offset);
-    analysis::hover(&doc.text, &doc.analysis.comp, offset as u32).map(|(md, _)| md)
+    analysis::hover(&doc.text, doc.analysis.comp(), offset as u32).map(|(md, _)| md)
 }
 
 /// The proposals the list shows at byte `cursor`: the server's, those
@@ -41,7 +41,7 @@ pub fn hover_text(doc: &Document, offset: usize) -> Option<String> {
 /// ones starting with it first. None when the only one is the word itself.
 pub fn proposals_at(doc: &Document, cursor: usize) -> Vec<Proposal> {
     let cursor = floor_boundary(&doc.text, cursor);
-    let comp = &doc.analysis.comp;
+    let comp = doc.analysis.comp();
     let (all, _) = analysis::complete_limited(&doc.text, comp, cursor, analysis::MAX_PROPOSALS);
     let Some(first) = all.first() else { return all };
     let start = (first.replace.start as usize).min(cursor);
@@ -294,7 +294,7 @@ impl Assist {
             return; // past the end of the line
         }
         // A diagnostic there has its own tooltip (the editor's), which wins.
-        if doc.analysis.comp.diagnostics.iter().any(|d| d.span.range().contains(&b)) {
+        if doc.analysis.comp().diagnostics.iter().any(|d| d.span.range().contains(&b)) {
             return;
         }
         let Some(md) = hover_text(doc, b) else { return };
