@@ -17,7 +17,10 @@
 //! compiler reuses what the edits did not touch (one section and one
 //! animation for a keystroke in an animation).
 
+use std::sync::Arc;
+
 use skelpad_lang::check;
+use skelpad_lang::compile::source::{SkinEntry, SlotDef};
 use skelpad_lang::compile::{Compilation, Compiler};
 use skelpad_lang::syntax::{Diagnostic, Role, Span};
 
@@ -59,6 +62,21 @@ pub struct Document {
     comp: Compilation,
     options: Options,
     pictures: Box<dyn Pictures + Send>,
+    /// The picture warnings last made, kept while the lines that name
+    /// pictures are.
+    warned: Option<Warned>,
+}
+
+/// Picture warnings and the source map's picture lines they were made for.
+/// The compiler keeps those lists (the same `Arc`s) while the rig's
+/// sections and where they start do not change — a keystroke in an
+/// animation after them — and then the names and spans are the same, so
+/// the warnings are too; kept here, the lists cannot be freed and their
+/// addresses reused.
+struct Warned {
+    slot_defs: Arc<[SlotDef]>,
+    skin_entries: Arc<[SkinEntry]>,
+    warnings: Vec<Diagnostic>,
 }
 
 impl Document {
@@ -72,8 +90,9 @@ impl Document {
         let text = text.into();
         let mut compiler = Compiler::new();
         let mut pictures = pictures;
-        let comp = compile(&mut compiler, &text, options, &mut *pictures);
-        Document { text, compiler, comp, options, pictures }
+        let mut warned = None;
+        let comp = compile(&mut compiler, &text, options, &mut *pictures, &mut warned);
+        Document { text, compiler, comp, options, pictures, warned }
     }
 
     /// The text.
@@ -109,6 +128,7 @@ impl Document {
     /// moved to another folder), and checks again.
     pub fn set_pictures(&mut self, pictures: Box<dyn Pictures + Send>) {
         self.pictures = pictures;
+        self.warned = None;
         self.recompile();
     }
 
@@ -153,7 +173,13 @@ impl Document {
         // place and reuse its key list.
         self.comp.sections = Vec::new();
         self.comp.sources = Default::default();
-        self.comp = compile(&mut self.compiler, &self.text, self.options, &mut *self.pictures);
+        self.comp = compile(
+            &mut self.compiler,
+            &self.text,
+            self.options,
+            &mut *self.pictures,
+            &mut self.warned,
+        );
     }
 }
 
@@ -164,6 +190,7 @@ fn compile(
     text: &str,
     options: Options,
     pictures: &mut dyn Pictures,
+    warned: &mut Option<Warned>,
 ) -> Compilation {
     if let Some(why) = skelpad_lang::io::not_text(text.as_bytes()) {
         let mut comp = compiler.update("");
@@ -172,7 +199,18 @@ fn compile(
     }
     let mut comp = compiler.update(text);
     check::expect::check(&mut comp);
-    for d in picture_warnings(text, &comp, pictures) {
+    let src = &comp.sources;
+    let kept = warned.as_ref().is_some_and(|w| {
+        Arc::ptr_eq(&w.slot_defs, &src.slot_defs) && Arc::ptr_eq(&w.skin_entries, &src.skin_entries)
+    });
+    if !kept {
+        *warned = Some(Warned {
+            slot_defs: src.slot_defs.clone(),
+            skin_entries: src.skin_entries.clone(),
+            warnings: picture_warnings(text, &comp, pictures),
+        });
+    }
+    for d in warned.iter().flat_map(|w| w.warnings.iter().cloned()) {
         let at = comp.diagnostics.partition_point(|e| e.span.start <= d.span.start);
         comp.diagnostics.insert(at, d);
     }
@@ -268,6 +306,23 @@ mod tests {
             [("\"gone.png\"", "no picture gone.png"), ("\"lost.png\"", "no picture lost.png")]
         );
         assert!(d.diagnostics().iter().all(|d| d.hints == [PICTURE_HINT]));
+        // Kept through an edit in the animation, made again after one in
+        // the rig, gone with pictures that all read.
+        let at = RIG.rfind("90").unwrap() as u32;
+        let mut d = d;
+        d.update([TextEdit::new(Span::new(at, at + 2), "45")]);
+        assert_eq!(d.diagnostics().len(), 2);
+        let at = RIG.find("lost").unwrap() as u32;
+        d.update([TextEdit::new(Span::new(at, at + 4), "ok")]);
+        assert_eq!(d.diagnostics().len(), 1);
+        struct All;
+        impl Pictures for All {
+            fn read(&mut self, _: &str) -> Result<(), String> {
+                Ok(())
+            }
+        }
+        d.set_pictures(Box::new(All));
+        assert!(d.diagnostics().is_empty());
     }
 
     /// The names as first found (every token of the script against every
