@@ -39,7 +39,7 @@ fn text(style: &str, bones: usize) -> String {
 }
 
 fn open(text: &str) -> Server {
-    let mut s = Server::default();
+    let mut s = skelpad::cli::language_server();
     s.notification(Notification::new(
         "textDocument/didOpen".into(),
         json!({ "textDocument": { "uri": URI, "languageId": "skel2d", "version": 1, "text": text } }),

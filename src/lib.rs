@@ -19,6 +19,6 @@ pub mod alloc;
 pub mod app;
 pub mod cli;
 
-pub use skelpad_ide::lsp;
+pub use skelpad_ide::{document, lsp};
 pub use skelpad_lang::{check, compile, generate, io, model, runtime, syntax};
 pub use skelpad_media::{formats, png, render};

@@ -12,7 +12,13 @@ function activate(context) {
     'skelpad',
     'skelpad',
     { run: server, debug: server },
-    { documentSelector: [{ language: 'skel2d' }] },
+    {
+      documentSelector: [{ language: 'skel2d' }],
+      // The lints: asked for at the start, and sent again (as
+      // `{ skelpad: { lint } }`) whenever the `skelpad` settings change.
+      initializationOptions: { lint: vscode.workspace.getConfiguration('skelpad').get('lint') === true },
+      synchronize: { configurationSection: 'skelpad' },
+    },
   );
   context.subscriptions.push(client);
   return client.start();

@@ -34,7 +34,7 @@ const ROWS: usize = 12;
 /// language server answers a hover there with (`None`: nothing to say).
 pub fn hover_text(doc: &Document, offset: usize) -> Option<String> {
     let offset = floor_boundary(&doc.text, offset);
-    analysis::hover(&doc.text, &doc.analysis.comp, offset as u32).map(|(md, _)| md)
+    analysis::hover(&doc.text, doc.analysis.comp(), offset as u32).map(|(md, _)| md)
 }
 
 /// The proposals the list shows at byte `cursor` of `text` (compiled as
@@ -77,7 +77,7 @@ pub struct Proposer<'a>(pub &'a mut super::document::Analysis);
 impl Propose for Proposer<'_> {
     fn propose(&mut self, text: &str, cursor: usize) -> Vec<Proposal> {
         self.0.ensure(text);
-        proposals_in(text, &self.0.comp, cursor)
+        proposals_in(text, self.0.comp(), cursor)
     }
 }
 
@@ -236,7 +236,7 @@ impl Assist {
             return; // past the end of the line
         }
         // A diagnostic there has its own tooltip (the editor's), which wins.
-        if doc.analysis.comp.diagnostics.iter().any(|d| d.span.range().contains(&b)) {
+        if doc.analysis.comp().diagnostics.iter().any(|d| d.span.range().contains(&b)) {
             return;
         }
         let Some(md) = hover_text(doc, b) else { return };

@@ -198,7 +198,7 @@ impl SkelpadApp {
     fn status_readouts(&self, ui: &mut egui::Ui) {
         // An imported file is not compiled: count what the canvas shows.
         let a = &self.doc.analysis;
-        let arm = if self.doc.spriter.is_some() { &a.shown } else { &a.comp.armature };
+        let arm = if self.doc.spriter.is_some() { &a.shown } else { &a.comp().armature };
         let sk = &arm.skeleton;
         let (bones, slots, anims) = (sk.bones.len(), sk.slots.len(), arm.animations.len());
         let s = super::editor::problems::plural;
@@ -209,7 +209,7 @@ impl SkelpadApp {
             s(anims)
         ));
         if let Some(c) = self.editor.cursor {
-            let mut lc = self.doc.analysis.comp.lines.line_col(&self.doc.text, c as u32);
+            let mut lc = self.doc.analysis.comp().lines.line_col(&self.doc.text, c as u32);
             if self.doc.spriter.is_some()
                 && let Some(before) = self.doc.text.get(..c)
             {
@@ -415,7 +415,7 @@ impl SkelpadApp {
             options: self.export_options.clone(),
             image_dir: self.script_dir(),
             out,
-            script_has_errors: self.doc.analysis.comp.has_errors(),
+            script_has_errors: self.doc.analysis.comp().has_errors(),
         };
         let ctx = ctx.clone();
         let mut job =

@@ -3,13 +3,17 @@
 //!
 //! The buffer is always `\n`-separated; the file's line ending is kept
 //! beside it and restored on save. Dirty means the text differs from the saved
-//! text. The `Analysis` is one incremental `Compiler` for the document's
-//! life.
+//! text. The `Analysis` holds the one `skelpad_ide::document::Document`
+//! that `skelpad check` and the language server hold too (so the Problems
+//! list is theirs), for the document's life, and picks what the canvas
+//! shows.
 
 use std::path::{Path, PathBuf};
 
-use crate::compile::{Compilation, Compiler};
+use crate::compile::Compilation;
+use crate::io::Pictures;
 use crate::model::Armature;
+use skelpad_ide::document as ide;
 
 use super::files::{self, LineEnding};
 
@@ -26,13 +30,11 @@ pub fn next_generation() -> u64 {
     NEXT.fetch_add(1, Ordering::Relaxed)
 }
 
-/// The compiled form of the text, kept up to date by one incremental
-/// [`Compiler`] that lives as long as the document.
+/// The compiled form of the text: the one [`ide::Document`] every front
+/// end holds (compiler, assertions, picture warnings, lints), and what the
+/// canvas shows of it.
 pub struct Analysis {
-    compiler: Compiler,
-    compiled_text: String,
-    /// The compilation of the current text (diagnostics, source map, lines).
-    pub comp: Compilation,
+    doc: ide::Document,
     /// Names this compilation: a new number with every compilation, drawn
     /// from one counter for the whole process (see [`next_generation`]), so
     /// no two documents ever share one. Caches key on it.
@@ -45,47 +47,74 @@ pub struct Analysis {
     pub shown_is_stale: bool,
     /// An imported file: the text is not compiled, `shown` is set from outside.
     frozen: bool,
-    /// Whether the motion lints (`check::lint`) add their warnings.
-    lint: bool,
+    /// The folder the script's pictures are read from.
+    picture_dir: PathBuf,
+}
+
+/// The pictures of a script in `dir` as the canvas draws them: the files
+/// there, or, for a SkelForm file shown in the editor, the pictures cut
+/// from its atlas.
+fn pictures(dir: &Path, imported: Option<&ImportedView>) -> Box<dyn Pictures + Send> {
+    let mut store = crate::render::ImageStore::new(dir);
+    if let Some(view) = imported {
+        view.imported.load_sprites(&mut store);
+    }
+    Box::new(store)
 }
 
 impl Analysis {
-    /// Compiles `text` for the first time.
-    pub fn new(text: &str) -> Self {
-        let mut compiler = Compiler::new();
-        let mut comp = compiler.update(text);
-        crate::check::expect::check(&mut comp);
-        let shown = comp.armature.clone();
-        let last_clean = (!comp.has_armature_errors()).then(|| shown.clone());
+    /// Compiles `text` for the first time, its pictures read from `pictures`
+    /// (in folder `dir`).
+    fn with_pictures(text: &str, dir: &Path, pictures: Box<dyn Pictures + Send>) -> Self {
+        let doc = ide::Document::new(text, ide::Options::default(), pictures);
+        let shown = doc.compilation().armature.clone();
+        let last_clean = (!doc.compilation().has_armature_errors()).then(|| shown.clone());
         Analysis {
-            compiler,
-            compiled_text: text.to_owned(),
-            comp,
+            doc,
             generation: next_generation(),
             last_clean,
             shown,
             shown_is_stale: false,
             frozen: false,
-            lint: false,
+            picture_dir: dir.to_path_buf(),
         }
     }
 
+    /// Compiles `text` for the first time, its pictures read from `dir`.
+    pub fn new(text: &str, dir: &Path) -> Self {
+        Analysis::with_pictures(text, dir, pictures(dir, None))
+    }
+
+    /// The compilation of the current text (diagnostics, source map, lines):
+    /// the document's, every front end's diagnostics in it.
+    pub fn comp(&self) -> &Compilation {
+        self.doc.compilation()
+    }
+
     /// Turns the motion lints (`skelpad check --lint`) on or off; the text
-    /// is compiled again when that changes, so the warnings come or go at
+    /// is checked again when that changes, so the warnings come or go at
     /// once.
     pub fn set_lint(&mut self, on: bool) {
-        if self.lint != on {
-            self.lint = on;
-            if !self.frozen {
-                let text = std::mem::take(&mut self.compiled_text);
-                self.recompile(&text);
-            }
+        if !self.frozen && self.doc.options().lint != on {
+            self.doc.set_options(ide::Options { lint: on });
+            self.compiled();
+        }
+    }
+
+    /// Reads the script's pictures from `dir` from now on (the script was
+    /// saved to another folder) and checks them again; nothing when `dir`
+    /// is the folder already.
+    fn set_picture_dir(&mut self, dir: &Path, imported: Option<&ImportedView>) {
+        if !self.frozen && self.picture_dir != dir {
+            dir.clone_into(&mut self.picture_dir);
+            self.doc.set_pictures(pictures(dir, imported));
+            self.compiled();
         }
     }
 
     /// An analysis that shows `armature` and never compiles (imported files).
     pub fn frozen(armature: Armature) -> Self {
-        let mut a = Analysis::new("");
+        let mut a = Analysis::new("", Path::new("."));
         a.shown = armature;
         a.frozen = true;
         a
@@ -99,12 +128,12 @@ impl Analysis {
 
     /// Whether the compilation describes `text` (or is frozen).
     pub fn is_current(&self, text: &str) -> bool {
-        self.frozen || self.compiled_text == text
+        self.frozen || self.doc.text() == text
     }
 
     /// Recompiles if `text` is not the text compiled last; returns whether it did.
     pub fn ensure(&mut self, text: &str) -> bool {
-        if self.frozen || self.compiled_text == text {
+        if self.frozen || self.doc.text() == text {
             return false;
         }
         self.recompile(text);
@@ -121,21 +150,17 @@ impl Analysis {
     /// animations or channels compared with the last error-free version, the
     /// canvas keeps showing that version.
     pub fn recompile(&mut self, text: &str) {
-        // The last compilation's section trees and source map are let go
-        // first, so the compiler can edit the edited animation's tree in
-        // place and reuse its key list.
-        self.comp.sections = Vec::new();
-        self.comp.sources = Default::default();
-        self.comp = self.compiler.update(text);
-        crate::check::expect::check(&mut self.comp);
-        if self.lint {
-            crate::check::lint::lint(&mut self.comp);
-        }
-        text.clone_into(&mut self.compiled_text);
+        self.doc.set_text(text);
+        self.compiled();
+    }
+
+    /// After the document compiled: a new generation, and what the canvas
+    /// shows (see [`Analysis::recompile`]).
+    fn compiled(&mut self) {
         self.generation = next_generation();
-        let current = &self.comp.armature;
+        let current = &self.doc.compilation().armature;
         // (Failing pose assertions do not make the armature doubtful.)
-        if !self.comp.has_armature_errors() {
+        if !self.doc.compilation().has_armature_errors() {
             self.last_clean = Some(current.clone());
             self.shown = current.clone();
             self.shown_is_stale = false;
@@ -155,7 +180,7 @@ impl Analysis {
 
     /// How many sections and compile units the last update rebuilt.
     pub fn last_work(&self) -> (usize, usize) {
-        (self.compiler.last_parsed_sections, self.compiler.last_compiled_units)
+        self.doc.last_work()
     }
 }
 
@@ -228,6 +253,11 @@ impl SpriterView {
 impl Document {
     /// A buffer that is not a file yet.
     pub fn untitled(name: &str, text: &str) -> Self {
+        Document::with_analysis(name, text, Analysis::new(text, &crate::io::script_dir(None)))
+    }
+
+    /// A buffer that is not a file yet, compiled as `analysis`.
+    fn with_analysis(name: &str, text: &str, analysis: Analysis) -> Self {
         Document {
             text: text.to_owned(),
             path: None,
@@ -235,10 +265,16 @@ impl Document {
             line_ending: LineEnding::Lf,
             saved_text: text.to_owned(),
             disk_text: None,
-            analysis: Analysis::new(text),
+            analysis,
             imported: None,
             spriter: None,
         }
+    }
+
+    /// Reads the pictures from `dir` from now on (the canvas's folder, see
+    /// `Drawing::set_image_dir`), an imported file's own pictures kept.
+    pub fn set_picture_dir(&mut self, dir: &Path) {
+        self.analysis.set_picture_dir(dir, self.imported.as_deref());
     }
 
     /// Opens a SkelForm file read-only: the canvas shows the file as
@@ -255,14 +291,15 @@ impl Document {
         let name = path
             .file_name()
             .map_or_else(|| "file.skf".to_string(), |n| n.to_string_lossy().to_string());
-        let mut doc = Document::untitled(&name, &converted.script);
-        doc.analysis.shown = imported.armature.clone();
-        doc.imported = Some(Box::new(ImportedView {
-            source: path.to_path_buf(),
-            imported,
-            converted,
-            sprite_dir,
-        }));
+        let view =
+            Box::new(ImportedView { source: path.to_path_buf(), imported, converted, sprite_dir });
+        // The script's pictures are the file's own, as on the canvas.
+        let dir = crate::io::script_dir(None);
+        let analysis =
+            Analysis::with_pictures(&view.converted.script, &dir, pictures(&dir, Some(&view)));
+        let mut doc = Document::with_analysis(&name, &view.converted.script, analysis);
+        doc.analysis.shown = view.imported.armature.clone();
+        doc.imported = Some(view);
         Ok(doc)
     }
 
@@ -284,7 +321,9 @@ impl Document {
             doc.disk_text = Some(loaded.text);
             return Ok(doc);
         }
-        let mut doc = Document::untitled("untitled", &loaded.text);
+        let dir = crate::io::script_dir(Some(path));
+        let analysis = Analysis::new(&loaded.text, &dir);
+        let mut doc = Document::with_analysis("untitled", &loaded.text, analysis);
         doc.path = Some(path.to_path_buf());
         doc.line_ending = loaded.line_ending;
         doc.disk_text = Some(loaded.text);
@@ -382,17 +421,17 @@ mod tests {
 
     #[test]
     fn a_broken_line_keeps_the_last_clean_version_on_the_canvas() {
-        let mut a = Analysis::new(RIG);
+        let mut a = Analysis::new(RIG, Path::new("."));
         assert_eq!(a.shown.skeleton.bones.len(), 2);
         // Break the `leg` line: the bone disappears from the current armature.
         a.ensure(&RIG.replace("\tleg l30", "\t leg l30"));
-        assert!(a.comp.has_errors());
-        assert_eq!(a.comp.armature.skeleton.bones.len(), 1);
+        assert!(a.comp().has_errors());
+        assert_eq!(a.comp().armature.skeleton.bones.len(), 1);
         assert_eq!(a.shown.skeleton.bones.len(), 2);
         assert!(a.shown_is_stale);
         // An error that loses nothing shows the current armature.
         a.ensure(&RIG.replace("l30", "l30 zz"));
-        assert!(a.comp.has_errors());
+        assert!(a.comp().has_errors());
         assert!(!a.shown_is_stale);
         assert_eq!(a.shown.skeleton.bones.len(), 2);
     }

@@ -91,7 +91,7 @@ fn subject_of(
     shift: bool,
     shapes: bool,
 ) -> Result<(Subject, Gesture), String> {
-    let comp = &doc.analysis.comp;
+    let comp = doc.analysis.comp();
     let sk = &comp.armature.skeleton;
     Ok(match (pick, part) {
         (Pick::Bone(b), Part::BoneOrigin) => (Subject::Bone(b), Gesture::Move),
@@ -227,7 +227,7 @@ impl DragEdit {
         place: Place,
         shapes: bool,
     ) -> Result<Self, String> {
-        let comp = doc.analysis.comp.clone();
+        let comp = doc.analysis.comp().clone();
         let text = doc.text.clone();
         let (subject, gesture) = subject_of(doc, pose, (pick, part), shift, shapes)?;
         let Start { values: start_values, to_local, origin, angle_sign, bone_world } =

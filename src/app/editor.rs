@@ -598,7 +598,7 @@ fn show_field(
         }
         let req = Request {
             text: buf.as_str(),
-            comp: &analysis.comp,
+            comp: analysis.comp(),
             generation: analysis.generation,
             find,
             dark,

@@ -114,7 +114,11 @@ impl ExportKind {
     pub fn needs_animation(self) -> bool {
         !matches!(
             self,
-            ExportKind::Png | ExportKind::Skf | ExportKind::Lottie | ExportKind::Godot | ExportKind::Gltf
+            ExportKind::Png
+                | ExportKind::Skf
+                | ExportKind::Lottie
+                | ExportKind::Godot
+                | ExportKind::Gltf
         )
     }
 }
@@ -293,10 +297,11 @@ impl ExportRequest {
             .map_err(ExportError::Settings)?;
         let out: &Path = &self.out;
         let written = match self.kind {
-            ExportKind::Png | ExportKind::Skf | ExportKind::Lottie | ExportKind::Godot
-            | ExportKind::Gltf => {
-                frames::write_png(&mut renderer, self.time_secs, out, progress)
-            }
+            ExportKind::Png
+            | ExportKind::Skf
+            | ExportKind::Lottie
+            | ExportKind::Godot
+            | ExportKind::Gltf => frames::write_png(&mut renderer, self.time_secs, out, progress),
             ExportKind::Sequence => frames::write_sequence(&mut renderer, &times, out, progress),
             ExportKind::SpriteSheet => {
                 frames::write_sheet(&mut renderer, &times, fps, out, progress)

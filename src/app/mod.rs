@@ -315,7 +315,10 @@ impl SkelpadApp {
         }
         self.poll_files(ctx);
         self.poll_export();
-        self.drawing.set_image_dir(&self.script_dir());
+        // The canvas and the Problems list read pictures from one folder.
+        let dir = self.script_dir();
+        self.drawing.set_image_dir(&dir);
+        self.doc.set_picture_dir(&dir);
         if let Some(iv) = &self.doc.imported {
             self.drawing.use_imported_sprites(iv);
         }
@@ -330,7 +333,7 @@ impl SkelpadApp {
         let a = &self.doc.analysis;
         let out = self.outline.ui(
             ui,
-            &a.comp,
+            a.comp(),
             a.generation,
             a.shown_is_stale,
             self.selected.as_ref(),
@@ -359,7 +362,7 @@ impl SkelpadApp {
         new_name: &str,
     ) {
         let Some(at) = span.end.checked_sub(1) else { return };
-        let comp = &self.doc.analysis.comp;
+        let comp = self.doc.analysis.comp();
         match crate::lsp::analysis::rename_bone(&self.doc.text, comp, at as u32, new_name) {
             Ok(edits) if edits.is_empty() => self.say("Nothing to rename", false),
             Ok(edits) => {
@@ -450,7 +453,7 @@ impl SkelpadApp {
     /// (`lsp::analysis::definition`).
     pub fn go_to_definition(&mut self) {
         let Some(cursor) = self.editor.cursor else { return };
-        let comp = &self.doc.analysis.comp;
+        let comp = self.doc.analysis.comp();
         match crate::lsp::analysis::definition(&self.doc.text, comp, cursor as u32) {
             Some(def) => self.editor.select(def.start as usize..def.end as usize),
             // A name that resolves to nothing; elsewhere there is no name.
@@ -476,7 +479,7 @@ impl SkelpadApp {
 /// [`crate::compile::SourceMap::bone_at`]), as a bone of the armature the
 /// canvas shows (which is the last error-free one while the text is broken).
 pub fn bone_at_cursor(doc: &Document, cursor: usize) -> Option<BoneId> {
-    let comp = &doc.analysis.comp;
+    let comp = doc.analysis.comp();
     let sk = &comp.armature.skeleton;
     let b = comp.sources.bone_at(&doc.text, cursor, |s| sk.slots.get(s.index()).map(|s| s.bone))?;
     let shown = &doc.analysis.shown.skeleton;
@@ -495,7 +498,7 @@ mod tests {
     fn the_cursor_line_names_a_bone() {
         let text = "skeleton\n\tarm l10\n\t\t@ :rect w1 h1\n\t\t\t# note\n\tarm.hand l5\nanim \"a\"\n\thand\n\t\tr 0 -> 9\n\t@arm\n\t\tc #F00\nskin \"s\"\n\t@arm :circle d4\norder\n\t@arm\n";
         let doc = Document::untitled("t", text);
-        let sk = &doc.analysis.comp.armature.skeleton;
+        let sk = &doc.analysis.comp().armature.skeleton;
         let at = |needle: &str| {
             bone_at_cursor(&doc, text.find(needle).unwrap()).map(|b| sk.bone(b).name.clone())
         };

@@ -41,7 +41,7 @@ impl SkelpadApp {
             show_bones: self.settings.view.show_bones,
             stale: self.doc.analysis.shown_is_stale,
             failing_bones: failing_bones(
-                &self.doc.analysis.comp,
+                self.doc.analysis.comp(),
                 anim_id,
                 self.playback.sample_time(anim),
                 self.doc.analysis.shown_is_stale,
@@ -88,7 +88,7 @@ impl SkelpadApp {
             .and_then(|b| arm.skeleton.bones.get(b.index()))
             .map(|b| b.name.clone());
         let ticks =
-            anim_name.and_then(|a| key_ticks(&self.doc.analysis.comp, &a, focus.as_deref()));
+            anim_name.and_then(|a| key_ticks(self.doc.analysis.comp(), &a, focus.as_deref()));
         let out = timeline::ui(
             ui,
             &mut self.playback,
@@ -121,7 +121,7 @@ impl SkelpadApp {
                 if self.doc.analysis.shown_is_stale
                     || !std::sync::Arc::ptr_eq(
                         &self.doc.analysis.shown.skeleton,
-                        &self.doc.analysis.comp.armature.skeleton,
+                        &self.doc.analysis.comp().armature.skeleton,
                     )
                 {
                     self.say(
@@ -191,7 +191,7 @@ impl SkelpadApp {
         };
         // Source spans belong to the current compilation, which may differ
         // from the armature shown: look the item up there by name.
-        let comp = &self.doc.analysis.comp;
+        let comp = self.doc.analysis.comp();
         let sk = &comp.armature.skeleton;
         let span = match &self.selected {
             Some(Selected::Bone(n)) => sk

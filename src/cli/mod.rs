@@ -15,8 +15,14 @@
 //! `indicatif` bar counts the files on stderr (`progress_bar`; hidden when
 //! piped, so logs and tests see only the reports).
 //!
+//! `check` and `test` hold each script as the editor and the language server
+//! do, in a `skelpad_ide::document::Document` (compiled, assertions
+//! checked, pictures asked of `render::ImageStore` in the script's folder,
+//! lints when asked), so all three report the same diagnostics; `lsp` runs
+//! the server with the same pictures (`language_server`).
+//!
 //! A sprite image that cannot be loaded never fails a command: `check` warns
-//! at its name (`render::images::image_warnings`; the compiler reads no
+//! at its name (the document's picture warning; the compiler reads no
 //! files), `render` leaves the picture out with a warning, the `.skf` export
 //! draws a placeholder and warns, the Lottie export leaves it out and warns.
 //! Exit codes: 0 ok, 1 the scripts have errors, 2 usage or I/O errors. A file
@@ -25,8 +31,8 @@
 mod batch;
 pub mod convert;
 pub mod export;
-mod godot;
 mod gltf;
+mod godot;
 mod lottie;
 mod progress;
 pub mod render;
@@ -41,10 +47,12 @@ use clap::{Parser, Subcommand, ValueEnum};
 
 use crate::check::expect::compile_checked;
 use crate::compile::Compilation;
+use crate::io::Pictures;
 use crate::model::{AnimId, Armature, SkinId};
 use crate::runtime::evaluate;
 /// The pose JSON format lives beside the runtime; these paths keep working.
 pub use crate::runtime::report::{draw_json, pose_document, pose_document_with, pose_json};
+use skelpad_ide::document::{Document, Options as DocOptions};
 
 /// Exit code: success, no errors.
 pub const EXIT_OK: i32 = 0;
@@ -179,7 +187,7 @@ where
             },
         ),
         Some(Command::Render(args)) => render::run(args),
-        Some(Command::Lsp) => crate::lsp::run(),
+        Some(Command::Lsp) => crate::lsp::run(picture_source()),
         Some(Command::Test { paths, format }) => test::run(&paths, format),
         Some(Command::Convert(args)) => convert::run(&args, &mut std::io::stderr()),
         Some(Command::Export(args)) => export::run(
@@ -320,6 +328,28 @@ fn check(files: &[PathBuf], format: Format, timings: bool, lint: bool) -> i32 {
     code
 }
 
+/// The script at `path` (text `text`) as the one document of the front ends,
+/// its pictures read from its folder.
+pub fn document(path: &Path, text: String, lint: bool) -> Document {
+    Document::new(text, DocOptions { lint }, pictures_in(&crate::io::script_dir(Some(path))))
+}
+
+/// A script's pictures, decoded from the files in its folder `dir`.
+fn pictures_in(dir: &Path) -> Box<dyn Pictures + Send> {
+    Box::new(crate::render::ImageStore::new(dir))
+}
+
+/// The language server's pictures: each script's from its folder.
+fn picture_source() -> crate::lsp::PictureSource {
+    Box::new(|dir: &Path| pictures_in(dir))
+}
+
+/// The language server as `skelpad lsp` runs it (pictures read from each
+/// script's folder), for callers in process.
+pub fn language_server() -> crate::lsp::Server {
+    crate::lsp::Server::new(picture_source())
+}
+
 /// Checks one file (see [`check`]), with the motion lints when `lint`;
 /// `last`: the process ends after it.
 fn check_file(
@@ -349,19 +379,9 @@ fn check_file(
         std::time::Duration::ZERO
     };
     let t1 = Instant::now();
-    let mut comp = compile_checked(&text);
+    let comp = document(path, text, lint);
     let t_compile = t1.elapsed();
-    // Sprite images are files the compiler does not read: one warning
-    // at each image name that cannot be loaded.
-    let mut images = crate::render::images::ImageStore::new(crate::io::script_dir(Some(path)));
-    let missing = crate::render::images::image_warnings(&text, &comp, &mut images);
-    for d in missing {
-        let at = comp.diagnostics.partition_point(|e| e.span.start <= d.span.start);
-        comp.diagnostics.insert(at, d);
-    }
-    if lint {
-        crate::check::lint::lint(&mut comp);
-    }
+    let (text, comp) = comp.into_parts();
     let t2 = Instant::now();
     let anim = (!comp.armature.animations.is_empty()).then_some(AnimId(0));
     let pose = evaluate(&comp.armature, anim, SkinId(0), 0.0);
@@ -376,7 +396,7 @@ fn check_file(
         let sk = &comp.armature.skeleton;
         human.extend(
             format!(
-                "{}: {} bones, {} slots, {} animations — parse {:.3} ms, parse + compile {:.3} ms, one pose {:.1} µs\n",
+                "{}: {} bones, {} slots, {} animations — parse {:.3} ms, parse + compile + checks {:.3} ms, one pose {:.1} µs\n",
                 path.display(),
                 sk.bones.len(),
                 sk.slots.len(),

@@ -3,7 +3,6 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::check::expect::compile_checked;
 use crate::compile::{Compilation, Target};
 use crate::syntax::Diagnostic;
 
@@ -151,7 +150,9 @@ fn test_file(path: &Path, format: Format) -> Tested {
         Ok(t) => t,
         Err(msg) => return Tested::Unreadable(msg),
     };
-    let comp = compile_checked(&text);
+    // The document `check` holds (its picture warnings are not errors, so
+    // they change no result here).
+    let (text, comp) = super::document(path, text, false).into_parts();
     let (passed, failed, entries, failures) = file_report(path, &text, &comp);
     // Errors outside the expectations make the file fail too.
     let other_errors: Vec<&Diagnostic> = comp

@@ -134,7 +134,7 @@ fn a_long_line_is_shown_in_part_with_its_true_line_and_column() {
 #[test]
 fn a_binary_file_is_one_error_in_the_language_server() {
     use lsp_server::Notification;
-    let mut server = skelpad::lsp::Server::default();
+    let mut server = skelpad::cli::language_server();
     let mut text = String::from("skeleton\n\tarm\n");
     text.push('\0');
     text.push_str(&"garbage ".repeat(10_000));

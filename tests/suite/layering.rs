@@ -28,8 +28,9 @@ const LAYERS: &[&[&str]] = &[
     &["render"],
     &["formats"],
     // The language features (skelpad-ide), answered in the language's own
-    // terms, and the language server, their adapter to the protocol.
-    &["analysis"],
+    // terms, and the document every front end holds (text, compiler,
+    // diagnostics); then the language server, their adapter to the protocol.
+    &["analysis", "document"],
     &["lsp"],
     // The editor: it answers with the same language features.
     &["app"],

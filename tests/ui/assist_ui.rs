@@ -18,7 +18,7 @@ const RIG: &str = "skeleton\n\tarm l40\n\t\t@ :rect x20 w40 h10\n\tarm.hand l20\
 
 /// A language server with `text` open as `file:///t.skel2d`.
 fn server_with(text: &str) -> Server {
-    let mut server = Server::default();
+    let mut server = skelpad::cli::language_server();
     let open = serde_json::json!({ "textDocument": {
         "uri": "file:///t.skel2d", "languageId": "skel2d", "version": 1, "text": text } });
     server.notification(Notification::new("textDocument/didOpen".into(), open));
@@ -104,7 +104,7 @@ fn completion_inserts_the_chosen_proposal_as_one_undo_step() {
         h.state().editor.assist.list_labels().iter().map(|s| s.to_string()).collect();
     let doc = &h.state().doc;
     let server: Vec<String> =
-        skelpad::lsp::analysis::complete(&doc.text, &doc.analysis.comp, text.len())
+        skelpad::lsp::analysis::complete(&doc.text, doc.analysis.comp(), text.len())
             .into_iter()
             .map(|p| p.label)
             .collect();

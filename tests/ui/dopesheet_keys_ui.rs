@@ -260,7 +260,7 @@ fn the_dopesheet_and_the_scrub_bar_share_their_frame_scale() {
         h.state_mut().playback.playing = false;
         h.run_steps(2);
         let bar = h.get_by_label("Scrub bar").rect();
-        let fps = h.state().doc.analysis.comp.armature.animations[0].fps;
+        let fps = h.state().doc.analysis.comp().armature.animations[0].fps;
         for frame in [0, 10, 20] {
             let k = key_at(&h, &format!("Key hip.thigh-l Rotation {frame}")).center();
             click_at(&mut h, Pos2::new(k.x, bar.center().y));

@@ -4,6 +4,7 @@
 #![cfg(feature = "app")]
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "test code")]
 
+mod agreement;
 mod assist_ui;
 mod big_file;
 mod burst_ui;

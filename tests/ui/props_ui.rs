@@ -224,7 +224,7 @@ fn check_state(h: &Harness<'_, SkelpadApp>, after: &Step) -> Result<(), TestCase
     let text = &app.doc.text;
     prop_assert_eq!(app.editor.shown_text(), Some(text.as_str()), "shown text after {:?}", after);
     let fresh = compile_checked(text);
-    let ours = &app.doc.analysis.comp;
+    let ours = app.doc.analysis.comp();
     prop_assert!(
         format!("{:?}", ours.armature) == format!("{:?}", fresh.armature),
         "the document's armature is not a fresh compile's after {:?}",

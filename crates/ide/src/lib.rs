@@ -1,8 +1,10 @@
-//! skelpad's language features for tools: the analyses ([`analysis`]:
-//! hover, definition, references, rename, symbols, formatting, completion),
-//! which the editor and the language server ([`lsp`], their adapter to the
-//! protocol) both answer from. It builds on `skelpad-lang` only: no
-//! rendering, no file formats, no window.
+//! skelpad's language features for tools: the one document every front end
+//! holds ([`document`]: text, incremental compiler, diagnostics), the
+//! analyses ([`analysis`]: hover, definition, references, rename, symbols,
+//! formatting, completion), which the editor and the language server
+//! ([`lsp`], their adapter to the protocol) both answer from. It builds on
+//! `skelpad-lang` only: no rendering, no file formats, no window (pictures
+//! are asked of the host through `io::Pictures`).
 //!
 //! The language's modules are imported at this crate's root, so
 //! `crate::model`, `crate::compile`, … name them here.
@@ -13,4 +15,5 @@
 use skelpad_lang::{check, compile, generate, io, model, runtime, syntax};
 
 pub mod analysis;
+pub mod document;
 pub mod lsp;

@@ -18,6 +18,14 @@
 //! are typed (`IoError`: the operation, the path, the reason).
 //! `script_dir` is the script's folder, where its sprites are found.
 //!
+//! Pictures: the language reads no picture, but a script names them, and
+//! every front end says the same about one that cannot be read. The
+//! [`Pictures`] trait is how they ask (typst's `World` idea: the document
+//! asks, the host answers): `skelpad-media`'s `ImageStore` answers from
+//! the script's folder, the editor's for an imported file from the file's
+//! own atlas; `skelpad-ide`'s `Document` turns each refusal into a warning
+//! at the name.
+//!
 //! Writing: `AtomicFiles` writes one or several files and renames them all on
 //! `commit`; `write_atomic` is the one-file case. A full or read-only disk, a
 //! target replaced by a folder, a link into a missing folder: the old file
@@ -131,6 +139,18 @@ pub fn script_dir(script: Option<&Path>) -> PathBuf {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => PathBuf::from("."),
     }
+}
+
+/// Where a script's pictures come from, as the front ends' one document
+/// (`skelpad-ide`'s `Document`) asks about them: whether the picture a
+/// script names (`"face.png"`, a path relative to the script's folder) can
+/// be read and decoded.
+pub trait Pictures {
+    /// `Ok` when the picture named `name` can be read; otherwise why not,
+    /// in words for people (the file, and "no such file", "not a PNG or JPEG
+    /// image", …). An implementation may keep what it learnt: a document
+    /// asks again after every edit.
+    fn read(&mut self, name: &str) -> Result<(), String>;
 }
 
 /// The most symbolic links followed from one target (the kernel's limit).

@@ -20,7 +20,7 @@ impl SkelpadApp {
         let Some(shown) = self.playback.resolve(arm).0.and_then(|a| arm.animation(a)) else {
             return;
         };
-        let comp = &self.doc.analysis.comp;
+        let comp = self.doc.analysis.comp();
         let Some(anim) = comp.armature.animations.iter().position(|a| a.name == shown.name) else {
             ui.weak("Fix the errors in this animation to see its keys.");
             return;
@@ -85,7 +85,7 @@ impl SkelpadApp {
         at: f64,
         out: &DopeOutput,
     ) -> bool {
-        let comp = &self.doc.analysis.comp;
+        let comp = self.doc.analysis.comp();
         let frame = write_back::format_number(at);
         let (result, done, not) = if let Some(keys) = &out.paste {
             let r = dopesheet::paste_keys(&self.doc.text, comp, anim, keys, at);
@@ -141,7 +141,7 @@ impl SkelpadApp {
     /// Starts the drag of key `key` of timeline `tl` (with the selection, if
     /// the key is in it).
     fn start_key_drag(&mut self, ctx: &egui::Context, anim: AnimId, (tl, key): (usize, usize)) {
-        let comp = &self.doc.analysis.comp;
+        let comp = self.doc.analysis.comp();
         let from = comp
             .sources
             .timelines

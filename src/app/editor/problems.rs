@@ -20,7 +20,7 @@ pub(super) fn diagnostic_tooltip(
 ) {
     // (Finding the character under the pointer walks the galley's rows:
     // not worth it on a large script with nothing to show.)
-    if doc.analysis.comp.diagnostics.is_empty() {
+    if doc.analysis.comp().diagnostics.is_empty() {
         return;
     }
     let Some(pos) = output.response.response.hover_pos() else { return };
@@ -33,7 +33,7 @@ pub(super) fn diagnostic_tooltip(
     let b = byte_of_char(&doc.text, cc.index.0);
     let under: Vec<&Diagnostic> = doc
         .analysis
-        .comp
+        .comp()
         .diagnostics
         .iter()
         .filter(|d| {
@@ -69,7 +69,7 @@ fn diagnostic_text(ui: &mut egui::Ui, d: &Diagnostic, with_hints: bool) {
 
 /// The diagnostics list; returns the span of the entry clicked.
 pub fn diagnostics_ui(ui: &mut egui::Ui, doc: &Document) -> Option<Range<usize>> {
-    let comp = &doc.analysis.comp;
+    let comp = doc.analysis.comp();
     let errors = comp.diagnostics.iter().filter(|d| d.is_error()).count();
     let warnings = comp.diagnostics.len() - errors;
     let mut clicked = None;

@@ -358,7 +358,7 @@ fn a_skelform_file_opens_read_only_and_converts() {
     let app = h.state();
     assert_eq!(app.doc.path.as_deref(), Some(script.as_path()));
     assert!(app.doc.imported.is_none());
-    assert!(!app.doc.analysis.comp.has_errors());
+    assert!(!app.doc.analysis.comp().has_errors());
 }
 
 // --- Examples and help ------------------------------------------------------
@@ -399,7 +399,7 @@ fn file_examples_opens_an_untitled_copy() {
     assert_eq!(app.doc.text, tentacle.text);
     assert_eq!(app.doc.path, None, "a copy: saving asks where");
     assert!(app.doc.title().contains("tentacle.skel2d (example)"), "{}", app.doc.title());
-    assert!(!app.doc.analysis.comp.has_errors());
+    assert!(!app.doc.analysis.comp().has_errors());
     // The file it replaced is untouched.
     assert_eq!(std::fs::read_to_string(&path).unwrap(), RIG);
 }

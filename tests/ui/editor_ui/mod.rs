@@ -125,7 +125,7 @@ fn click_at(h: &mut Harness<'_, SkelpadApp>, pos: Pos2) {
 }
 
 fn bone_names(h: &Harness<'_, SkelpadApp>) -> Vec<String> {
-    h.state().doc.analysis.comp.armature.skeleton.bones.iter().map(|b| b.name.clone()).collect()
+    h.state().doc.analysis.comp().armature.skeleton.bones.iter().map(|b| b.name.clone()).collect()
 }
 
 /// Steps the app until `done` holds, for at most a few seconds of real time

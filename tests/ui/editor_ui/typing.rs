@@ -18,14 +18,14 @@ fn typing_recompiles_the_model_and_the_diagnostics_in_the_same_frame() {
     h.run_steps(1);
     assert!(h.state().doc.text.contains("h10\n\tarm.hand l20\n"), "{:?}", h.state().doc.text);
     assert_eq!(bone_names(&h), ["arm", "arm.hand"]);
-    assert!(h.state().doc.analysis.comp.diagnostics.is_empty());
+    assert!(h.state().doc.analysis.comp().diagnostics.is_empty());
     // The canvas poses the new bone in the same frame.
     assert_eq!(h.state().pose.bones.len(), 2);
 
     // A bad token: an error appears in the list, in the same frame.
     h.get_by_label("Script").type_text(" zz");
     h.step();
-    let diags = &h.state().doc.analysis.comp.diagnostics;
+    let diags = &h.state().doc.analysis.comp().diagnostics;
     assert_eq!(diags.len(), 1, "{diags:?}");
     assert!(diags[0].is_error());
     let message = diags[0].message.clone();
@@ -68,7 +68,7 @@ fn clicking_a_diagnostic_moves_the_cursor_to_it() {
     let text = "skeleton\n\tarm l40\n\tleg l10 q7\n";
     let path = write(dir.path(), "bad.skel2d", text);
     let mut h = Setup::new(Some(&path)).build();
-    let diag = h.state().doc.analysis.comp.diagnostics.first().cloned().expect("an error");
+    let diag = h.state().doc.analysis.comp().diagnostics.first().cloned().expect("an error");
     assert_eq!(&text[diag.span.range()], "q7");
     assert_ne!(h.state().editor.cursor, Some(diag.span.start as usize));
     h.get_by_label_contains(&format!("3:10  error: {}", diag.message)).click();
@@ -132,9 +132,9 @@ fn a_burst_of_keys_in_one_frame_is_applied_in_order() {
     assert_eq!(h.state().doc.text, "skeleton\n\tarm x10\n\t\n\tleg\n\tbig x60\n\t\t@ :rect w4 h5");
     assert_eq!(bone_names(&h), ["arm", "leg", "big"]);
     assert!(
-        h.state().doc.analysis.comp.diagnostics.is_empty(),
+        h.state().doc.analysis.comp().diagnostics.is_empty(),
         "{:?}",
-        h.state().doc.analysis.comp.diagnostics
+        h.state().doc.analysis.comp().diagnostics
     );
 }
 
@@ -313,9 +313,9 @@ fn the_language_reference_is_searchable_and_inserts_its_example_at_the_cursor() 
     assert_eq!(h.state().doc.text, expected);
     // It compiles, and the cursor is right after the inserted text.
     assert!(
-        h.state().doc.analysis.comp.diagnostics.is_empty(),
+        h.state().doc.analysis.comp().diagnostics.is_empty(),
         "{:?}",
-        h.state().doc.analysis.comp.diagnostics
+        h.state().doc.analysis.comp().diagnostics
     );
     let ends_at = at + "\t\tx 0 :sio-> 50 :sio-> 0".len();
     assert_eq!(h.state().editor.cursor, Some(ends_at));
@@ -337,9 +337,9 @@ fn the_language_reference_is_searchable_and_inserts_its_example_at_the_cursor() 
     let expected = format!("{} ::sio{}", &expected[..item], &expected[item..]);
     assert_eq!(h.state().doc.text, expected);
     assert!(
-        h.state().doc.analysis.comp.diagnostics.is_empty(),
+        h.state().doc.analysis.comp().diagnostics.is_empty(),
         "{:?}",
-        h.state().doc.analysis.comp.diagnostics
+        h.state().doc.analysis.comp().diagnostics
     );
     assert_eq!(h.state().editor.cursor, Some(item + " ::sio".len()));
 }
@@ -353,7 +353,7 @@ fn a_long_problem_is_shown_whole_on_hover() {
     let path = write(dir.path(), "long.skel2d", &format!("skeleton\n\tarm l40 {long}\n"));
     let mut h = Setup::new(Some(&path)).build();
     // The message as the compiler words it (the token quoted in part).
-    let message = h.state().doc.analysis.comp.diagnostics[0].message.clone();
+    let message = h.state().doc.analysis.comp().diagnostics[0].message.clone();
     assert!(message.ends_with("` is not a valid bone property"), "{message}");
     assert!(h.query_by_label(&message).is_none(), "not shown whole before hovering");
     let row = h.get_by_label_contains("is not a valid bone property");

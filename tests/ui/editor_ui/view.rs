@@ -7,7 +7,7 @@ use super::*;
 fn the_example_opens_and_every_widget_has_a_name() {
     let mut h = Setup::new(None).build();
     assert!(h.state().doc.text.starts_with("# walk_cycle.skel2d"));
-    assert!(!h.state().doc.analysis.comp.has_errors());
+    assert!(!h.state().doc.analysis.comp().has_errors());
     assert!(h.state().playback.playing);
     h.check_accessibility();
     h.get_by_label("Animation");
@@ -184,9 +184,9 @@ fn playback_and_view_survive_edits_and_a_broken_line_keeps_the_picture() {
     h.get_by_label("Script").type_text(" ");
     h.run_steps(2);
     let app = h.state();
-    assert!(app.doc.analysis.comp.has_errors());
+    assert!(app.doc.analysis.comp().has_errors());
     assert_eq!(
-        app.doc.analysis.comp.armature.skeleton.bones.len(),
+        app.doc.analysis.comp().armature.skeleton.bones.len(),
         1,
         "the broken line lost `leg`"
     );
@@ -210,8 +210,8 @@ fn the_worst_script_opens_plays_and_fits() {
     // It opens, plays the longest animation with onion skin on, fits it and
     // shows it, one frame after the other.
     let mut h = Setup::new(Some(&path)).build();
-    assert!(h.state().doc.analysis.comp.diagnostics.is_empty());
-    assert_eq!(h.state().doc.analysis.comp.armature.skeleton.bones.len(), 5000);
+    assert!(h.state().doc.analysis.comp().diagnostics.is_empty());
+    assert_eq!(h.state().doc.analysis.comp().armature.skeleton.bones.len(), 5000);
     let arm = h.state().doc.analysis.shown.clone();
     let long = arm.animation_by_name("longest").unwrap();
     {
@@ -326,7 +326,7 @@ fn the_outline_selects_a_bone_and_jumps_to_its_line() {
     // off screen are not laid out).
     let app = h.state_mut();
     let generation = app.doc.analysis.generation;
-    let rows = app.outline.rows(&app.doc.analysis.comp, generation);
+    let rows = app.outline.rows(app.doc.analysis.comp(), generation);
     let labels: Vec<&str> = rows.iter().map(|r| r.label.as_str()).collect();
     let idle = labels.iter().position(|l| *l == "idle").unwrap();
     assert_eq!(labels[idle + 1..idle + 4], ["hip.torso", "hip.torso.head", "glance"]);
@@ -369,7 +369,7 @@ fn the_outline_renames_a_bone_everywhere_in_one_undo_step() {
     let open_rename = |h: &mut Harness<'_, SkelpadApp>| {
         let app = h.state_mut();
         let generation = app.doc.analysis.generation;
-        let rows = app.outline.rows(&app.doc.analysis.comp, generation).to_vec();
+        let rows = app.outline.rows(app.doc.analysis.comp(), generation).to_vec();
         let row = rows.iter().find(|r| r.label == "arm").unwrap().clone();
         app.outline.begin_rename(&row);
         h.run_steps(3);
@@ -389,7 +389,7 @@ fn the_outline_renames_a_bone_everywhere_in_one_undo_step() {
     h.run_steps(2);
     let want = text.replace("\tarm", "\tlimb");
     assert_eq!(h.state().doc.text, want);
-    assert!(!h.state().doc.analysis.comp.has_errors());
+    assert!(!h.state().doc.analysis.comp().has_errors());
     // One undo brings the file back exactly.
     h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
     h.run_steps(2);
@@ -406,7 +406,7 @@ fn motion_lints_come_and_go_with_the_view_toggle() {
     let mut h = Setup::new(Some(&path)).build();
     h.run_steps(2);
     let seams = |h: &Harness<'_, SkelpadApp>| {
-        let d = &h.state().doc.analysis.comp.diagnostics;
+        let d = &h.state().doc.analysis.comp().diagnostics;
         d.iter().filter(|d| d.message.contains("loops with a seam")).count()
     };
     assert_eq!(seams(&h), 0, "lints are opt-in");

@@ -1,8 +1,13 @@
 //! `skelpad lsp`: a language server over stdio (`lsp-server`, synchronous).
 //!
-//! Every open document keeps an incremental [`Compiler`]; each change
-//! recompiles (one section and one unit for a keystroke) and publishes the
-//! same diagnostics `skelpad check` prints. The features are
+//! Every open document is a [`Document`] (the one the editor and `skelpad
+//! check` hold too); each change is applied to it as [`TextEdit`]s and
+//! compiled (one section and one unit for a keystroke), and the server
+//! publishes its diagnostics: `skelpad check`'s, pictures that cannot be read
+//! included (the host, `skelpad lsp`, says how pictures are read: a
+//! [`PictureSource`]). The motion lints are a setting: `{"lint": true}` as
+//! `initializationOptions`, or `skelpad.lint` in the settings a
+//! `workspace/didChangeConfiguration` sends (`{"skelpad": {"lint": true}}`). The features are
 //! [`crate::analysis`]'s, which answer in byte offsets and kinds of their
 //! own; this module is their adapter: it converts positions (UTF-16 as LSP
 //! requires; [`text::Text`] clamps whatever a client sends) and kinds at its
@@ -26,8 +31,8 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response};
 use lsp_types::notification::{
-    DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument, Notification as _,
-    PublishDiagnostics,
+    DidChangeConfiguration, DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument,
+    Notification as _, PublishDiagnostics,
 };
 use lsp_types::request::{
     Completion, DocumentSymbolRequest, Formatting, GotoDefinition, HoverRequest,
@@ -37,18 +42,25 @@ use lsp_types::request::{
 use lsp_types::*;
 use transport::{Out, Reply};
 
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use crate::compile::{Compilation, Compiler};
+use crate::compile::Compilation;
+use crate::document::{Document, Options, Pictures, TextEdit as Edit};
 use crate::syntax::tree::Section;
 use crate::syntax::{Severity, Span};
 use text::Text;
 
+/// How the server reads the pictures of a script in a folder (the host
+/// gives it: the language server cannot decode pictures itself).
+pub type PictureSource = Box<dyn Fn(&Path) -> Box<dyn Pictures + Send> + Send>;
+
 /// One open document.
 struct Doc {
+    /// The text with its line starts, for LSP positions (the same text as
+    /// `document`'s).
     text: Text,
-    compiler: Compiler,
-    comp: Compilation,
+    document: Document,
     /// The last semantic tokens sent, with their result id (for deltas).
     tokens: Option<(String, Vec<SemanticToken>)>,
     /// The semantic tokens of each section tree last seen, by the tree's
@@ -58,41 +70,61 @@ struct Doc {
 }
 
 impl Doc {
-    fn new(text: String) -> Self {
-        let mut compiler = Compiler::new();
-        let comp = compile_text(&mut compiler, &text);
-        Doc { text: Text::new(text), compiler, comp, tokens: None, piece_tokens: HashMap::new() }
+    fn new(text: String, options: Options, pictures: Box<dyn Pictures + Send>) -> Self {
+        let document = Document::new(text.as_str(), options, pictures);
+        Doc { text: Text::new(text), document, tokens: None, piece_tokens: HashMap::new() }
     }
 
-    fn recompile(&mut self) {
-        // The last compilation's section trees and source map are let go
-        // first, so the compiler can edit the edited animation's tree in
-        // place and reuse its key list.
-        self.comp.sections = Vec::new();
-        self.comp.sources = Default::default();
-        self.comp = compile_text(&mut self.compiler, &self.text.text);
+    /// What the text compiles to.
+    fn comp(&self) -> &Compilation {
+        self.document.compilation()
+    }
+
+    /// Applies a client's changes to the text and compiles once.
+    fn change(&mut self, changes: &[TextDocumentContentChangeEvent]) {
+        let mut edits = Vec::with_capacity(changes.len());
+        for c in changes {
+            let span = match c.range {
+                Some(r) => self.text.span(r),
+                None => Span::new(0, self.text.text.len() as u32),
+            };
+            self.text.apply(c.range, &c.text);
+            edits.push(Edit::new(span, c.text.as_str()));
+        }
+        self.document.update(edits);
+        debug_assert_eq!(self.document.text(), self.text.text);
     }
 }
 
-/// The compilation of a document's text, its pose assertions checked; a
-/// text that is not a script's (a NUL byte: a binary file opened by
-/// mistake) is one error at its start, with nothing compiled.
-fn compile_text(compiler: &mut Compiler, text: &str) -> Compilation {
-    if let Some(why) = crate::io::not_text(text.as_bytes()) {
-        let mut comp = compiler.update("");
-        comp.diagnostics = vec![crate::syntax::Diagnostic::error(Span::new(0, 0), why)];
-        return comp;
-    }
-    let mut comp = compiler.update(text);
-    crate::check::expect::check(&mut comp);
-    comp
+/// The folder of the script at `uri`, where its pictures are: the file's
+/// folder for a `file:` URI, the server's working folder otherwise.
+fn script_dir(uri: &Uri) -> PathBuf {
+    let path = (uri.scheme().map(|s| s.as_str()) == Some("file"))
+        .then(|| uri.path().as_estr().decode().into_string().ok())
+        .flatten()
+        .map(|p| PathBuf::from(windows_drive(&p)));
+    crate::io::script_dir(path.as_deref())
+}
+
+/// A `file:` URI's path as the system names it: `/C:/x` is `C:/x` on
+/// Windows; elsewhere the path is the path.
+fn windows_drive(path: &str) -> &str {
+    let b = path.as_bytes();
+    if cfg!(windows) && b.len() >= 3 && b[0] == b'/' && b[2] == b':' { &path[1..] } else { path }
+}
+
+/// The motion lint setting in `settings` (`{"lint": …}` as initialization
+/// options, `{"skelpad": {"lint": …}}` as configuration), if it is there.
+fn lint_setting(settings: &serde_json::Value) -> Option<bool> {
+    settings["skelpad"]["lint"].as_bool().or_else(|| settings["lint"].as_bool())
 }
 
 /// The server's state.
-#[derive(Default)]
 pub struct Server {
     docs: HashMap<Uri, Doc>,
     next_result: u64,
+    options: Options,
+    pictures: PictureSource,
 }
 
 /// The capabilities `skelpad lsp` announces.
@@ -138,8 +170,8 @@ pub fn capabilities() -> ServerCapabilities {
 }
 
 /// Runs the server on stdin/stdout until the client says `exit`; returns
-/// the exit code.
-pub fn run() -> i32 {
+/// the exit code. Pictures are read through `pictures`.
+pub fn run(pictures: PictureSource) -> i32 {
     let (connection, out, io) = match transport::stdio() {
         Ok(t) => t,
         Err(e) => {
@@ -158,11 +190,17 @@ pub fn run() -> i32 {
         "capabilities": caps,
         "serverInfo": { "name": "skelpad", "version": env!("CARGO_PKG_VERSION") },
     });
-    if let Err(e) = initialize(&connection, init) {
-        eprintln!("skelpad lsp: {e}");
-        return 1;
-    }
-    let mut server = Server::default();
+    let options = match initialize(&connection, init) {
+        Ok(params) => Options {
+            lint: params.get("initializationOptions").and_then(lint_setting).unwrap_or(false),
+        },
+        Err(e) => {
+            eprintln!("skelpad lsp: {e}");
+            return 1;
+        }
+    };
+    let mut server = Server::new(pictures);
+    server.options = options;
     let code = server.main_loop(&connection, &out);
     drop(connection);
     drop(out);
@@ -170,15 +208,47 @@ pub fn run() -> i32 {
     code
 }
 
+/// The handshake; returns the client's `initialize` parameters.
 fn initialize(
     connection: &Connection,
     init: serde_json::Value,
-) -> Result<(), lsp_server::ProtocolError> {
-    let (id, _params) = connection.initialize_start()?;
-    connection.initialize_finish(id, init)
+) -> Result<serde_json::Value, lsp_server::ProtocolError> {
+    let (id, params) = connection.initialize_start()?;
+    connection.initialize_finish(id, init)?;
+    Ok(params)
 }
 
 impl Server {
+    /// A server with no document open, the lints off, reading pictures
+    /// through `pictures`.
+    pub fn new(pictures: PictureSource) -> Self {
+        Server { docs: HashMap::new(), next_result: 0, options: Options::default(), pictures }
+    }
+
+    /// Opens `uri` with `text`.
+    fn open(&mut self, uri: Uri, text: String) {
+        let pictures = (self.pictures)(&script_dir(&uri));
+        self.docs.insert(uri, Doc::new(text, self.options, pictures));
+    }
+
+    /// Takes new settings (`workspace/didChangeConfiguration`); returns the
+    /// diagnostics of every open document when the lints were turned on or
+    /// off.
+    fn configure(&mut self, settings: &serde_json::Value) -> Vec<Notification> {
+        let Some(lint) = lint_setting(settings) else { return Vec::new() };
+        let options = Options { lint };
+        if options == self.options {
+            return Vec::new();
+        }
+        self.options = options;
+        let mut uris: Vec<Uri> = self.docs.keys().cloned().collect();
+        uris.sort();
+        for doc in self.docs.values_mut() {
+            doc.document.set_options(options);
+        }
+        uris.iter().filter_map(|uri| self.publish(uri, None)).collect()
+    }
+
     fn main_loop(&mut self, connection: &Connection, out: &crossbeam_channel::Sender<Out>) -> i32 {
         for msg in &connection.receiver {
             match msg {
@@ -221,7 +291,7 @@ impl Server {
                     return Vec::new();
                 };
                 let uri = p.text_document.uri;
-                self.docs.insert(uri.clone(), Doc::new(p.text_document.text));
+                self.open(uri.clone(), p.text_document.text);
                 self.publish(&uri, Some(p.text_document.version)).into_iter().collect()
             }
             DidChangeTextDocument::METHOD => {
@@ -230,10 +300,7 @@ impl Server {
                 };
                 let uri = p.text_document.uri;
                 let Some(doc) = self.docs.get_mut(&uri) else { return Vec::new() };
-                for c in &p.content_changes {
-                    doc.text.apply(c.range, &c.text);
-                }
-                doc.recompile();
+                doc.change(&p.content_changes);
                 self.publish(&uri, Some(p.text_document.version)).into_iter().collect()
             }
             DidCloseTextDocument::METHOD => {
@@ -247,6 +314,12 @@ impl Server {
                     version: None,
                 };
                 vec![Notification::new(PublishDiagnostics::METHOD.into(), clear)]
+            }
+            DidChangeConfiguration::METHOD => {
+                let Ok(p) = serde_json::from_value::<DidChangeConfigurationParams>(n.params) else {
+                    return Vec::new();
+                };
+                self.configure(&p.settings)
             }
             _ => Vec::new(),
         }
@@ -316,7 +389,7 @@ impl Server {
                 let p: HoverParams = params(req)?;
                 let (doc, at) = self.doc_at(&p.text_document_position_params)?;
                 let at = at as u32;
-                json(analysis::hover(&doc.text.text, &doc.comp, at).map(|(md, span)| Hover {
+                json(analysis::hover(&doc.text.text, doc.comp(), at).map(|(md, span)| Hover {
                     contents: HoverContents::Markup(MarkupContent {
                         kind: MarkupKind::Markdown,
                         value: md,
@@ -329,7 +402,7 @@ impl Server {
                 let (doc, at) = self.doc_at(&p.text_document_position)?;
                 let (proposals, incomplete) = analysis::complete_limited(
                     &doc.text.text,
-                    &doc.comp,
+                    doc.comp(),
                     at,
                     analysis::MAX_PROPOSALS,
                 );
@@ -357,7 +430,7 @@ impl Server {
                 let uri = &p.text_document_position_params.text_document.uri;
                 let (doc, at) = self.doc_at(&p.text_document_position_params)?;
                 let at = at as u32;
-                json(analysis::definition(&doc.text.text, &doc.comp, at).map(|s| {
+                json(analysis::definition(&doc.text.text, doc.comp(), at).map(|s| {
                     GotoDefinitionResponse::Scalar(Location {
                         uri: uri.clone(),
                         range: doc.text.range(s),
@@ -371,7 +444,7 @@ impl Server {
                 let at = at as u32;
                 let locs: Vec<Location> = analysis::references(
                     &doc.text.text,
-                    &doc.comp,
+                    doc.comp(),
                     at,
                     p.context.include_declaration,
                 )
@@ -390,7 +463,7 @@ impl Server {
             DocumentSymbolRequest::METHOD => {
                 let p: DocumentSymbolParams = params(req)?;
                 let doc = self.doc(&p.text_document.uri)?;
-                let syms: Vec<DocumentSymbol> = analysis::symbols(&doc.text.text, &doc.comp)
+                let syms: Vec<DocumentSymbol> = analysis::symbols(&doc.text.text, doc.comp())
                     .into_iter()
                     .map(|s| document_symbol(&doc.text, s))
                     .collect();
@@ -402,7 +475,7 @@ impl Server {
                 let at = at as u32;
                 // No bone named here: `null` (nothing to rename).
                 json(
-                    analysis::prepare_rename(&doc.text.text, &doc.comp, at)
+                    analysis::prepare_rename(&doc.text.text, doc.comp(), at)
                         .ok()
                         .map(|s| PrepareRenameResponse::Range(doc.text.range(s))),
                 )
@@ -412,7 +485,7 @@ impl Server {
                 let uri = &p.text_document_position.text_document.uri;
                 let (doc, at) = self.doc_at(&p.text_document_position)?;
                 let at = at as u32;
-                let edits = analysis::rename_bone(&doc.text.text, &doc.comp, at, &p.new_name)
+                let edits = analysis::rename_bone(&doc.text.text, doc.comp(), at, &p.new_name)
                     .map_err(|m| (ErrorCode::InvalidRequest, m))?;
                 let edits = text_edits(&doc.text, edits);
                 json(WorkspaceEdit {
@@ -489,8 +562,8 @@ impl Server {
 /// The document's diagnostics: `skelpad check`'s messages and ranges, each
 /// hint as related information at the diagnostic's own range.
 fn diagnostics(uri: &Uri, doc: &Doc) -> Vec<lsp_types::Diagnostic> {
-    doc.comp
-        .diagnostics
+    doc.document
+        .diagnostics()
         .iter()
         .map(|d| {
             let range = doc.text.range(d.span);
@@ -581,7 +654,7 @@ fn document_symbol(text: &Text, s: analysis::Symbol) -> DocumentSymbol {
 /// lengths, a token that crosses a line split at the line break): each
 /// section's tokens are kept while its tree is, and joined.
 fn semantic_tokens(doc: &mut Doc) -> Vec<SemanticToken> {
-    let (text, comp) = (&doc.text, &doc.comp);
+    let (text, comp) = (&doc.text, doc.document.compilation());
     let mut cache = std::mem::take(&mut doc.piece_tokens);
     let mut kept = HashMap::with_capacity(comp.sections.len());
     let first = comp.sections.first().map_or(text.text.len(), |s| s.0 as usize);
@@ -647,105 +720,17 @@ fn unknown_doc(uri: &Uri) -> (ErrorCode, String) {
     (ErrorCode::InvalidParams, format!("unknown document {}", uri.as_str()))
 }
 
+/// A server for tests that do not look at pictures: every picture reads.
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The tokens as the server made them before they were kept per section
-    /// (every token's position looked up on its own): the reference the kept
-    /// ones are checked against.
-    /// The token roles as LSP semantic tokens (relative positions, UTF-16
-    /// lengths, a token that crosses a line split at the line break).
-    pub(super) fn semantic_tokens_reference(doc: &Doc) -> Vec<SemanticToken> {
-        let t = &doc.text;
-        let mut out = Vec::new();
-        let (mut prev_line, mut prev_char) = (0u32, 0u32);
-        for r in doc.comp.roles() {
-            let Some((ty, mods)) = tokens::role_token(r.role) else { continue };
-            let mut start = r.span.start as usize;
-            let end = (r.span.end as usize).min(t.text.len());
-            while start < end {
-                let line = t.line_of(start);
-                let line_end = (t.line_start(line) + t.line(line).len()).min(end);
-                let p = t.position(start);
-                let len =
-                    t.text.get(start..line_end).map_or(0, |s| s.encode_utf16().count()) as u32;
-                if len > 0 {
-                    let delta_line = p.line - prev_line;
-                    let delta_start =
-                        if delta_line == 0 { p.character - prev_char } else { p.character };
-                    out.push(SemanticToken {
-                        delta_line,
-                        delta_start,
-                        length: len,
-                        token_type: ty,
-                        token_modifiers_bitset: mods,
-                    });
-                    (prev_line, prev_char) = (p.line, p.character);
-                }
-                let next = t.line_start(line + 1);
-                if next <= start {
-                    break;
-                }
-                start = next;
-            }
-        }
-        out
-    }
-
-    fn change(server: &mut Server, uri: &str, version: i32, at: usize, text: &str, del: usize) {
-        let doc = &server.docs[&uri.parse::<Uri>().unwrap()];
-        let range = doc.text.range(Span::new(at as u32, (at + del) as u32));
-        let params = serde_json::json!({
-            "textDocument": { "uri": uri, "version": version },
-            "contentChanges": [{ "range": range, "text": text }],
-        });
-        server.notification(Notification::new("textDocument/didChange".into(), params));
-    }
-
-    /// Tokens kept per section equal the tokens made whole, for generated
-    /// scripts of every style, the examples, text with multi-byte
-    /// characters, comments before the first section, continued lines and
-    /// CRLF, and after edits that change one section, add one, remove one.
-    #[test]
-    fn kept_semantic_tokens_equal_tokens_made_whole() {
-        let mut texts: Vec<String> = crate::generate::STYLES
-            .iter()
-            .map(|(_, style)| crate::generate::styled(style, 120, 3))
-            .collect();
-        for e in ["walk_cycle", "skins", "tentacle", "ik_walk"] {
-            let path = format!("{}/../../examples/{e}.skel2d", env!("CARGO_MANIFEST_DIR"));
-            texts.push(std::fs::read_to_string(path).unwrap());
-        }
-        texts.push("# lead é𝄞\r\n\n# two\nskeleton\r\n\tarm l1 \\\n\t\tx2 # ü\nanim \"gänge𝄞\" 10fps\n\tarm\n\t\tx 0 -> 1\n".into());
-        for (n, text) in texts.iter().enumerate() {
-            let uri = format!("file:///t{n}.skel2d");
-            let mut server = Server::default();
-            let open = serde_json::json!({ "textDocument": {
-                "uri": uri, "languageId": "skel2d", "version": 1, "text": text } });
-            server.notification(Notification::new("textDocument/didOpen".into(), open));
-            let key: Uri = uri.parse().unwrap();
-            let check = |server: &mut Server, what: &str| {
-                let doc = server.docs.get_mut(&key).unwrap();
-                let want = semantic_tokens_reference(doc);
-                assert_eq!(semantic_tokens(doc), want, "text {n}, {what}");
-                assert_eq!(semantic_tokens(doc), want, "text {n}, {what}, again (kept)");
-            };
-            check(&mut server, "opened");
-            // A digit typed into the last line, a section added at the end,
-            // then the first section's first line removed.
-            let len = server.docs[&key].text.text.len();
-            let at = server.docs[&key].text.text[..len.saturating_sub(1)]
-                .rfind(' ')
-                .map_or(0, |i| i + 1);
-            change(&mut server, &uri, 2, at, "7", 0);
-            check(&mut server, "a digit typed");
-            let len = server.docs[&key].text.text.len();
-            change(&mut server, &uri, 3, len, "\nanim \"new\"\n\tx\n\t\tr 0 -> 9\n", 0);
-            check(&mut server, "a section added");
-            let first_line = server.docs[&key].text.text.find('\n').map_or(0, |i| i + 1);
-            change(&mut server, &uri, 4, 0, "", first_line);
-            check(&mut server, "the first line removed");
+pub(crate) fn test_server() -> Server {
+    struct Every;
+    impl Pictures for Every {
+        fn read(&mut self, _: &str) -> Result<(), String> {
+            Ok(())
         }
     }
+    Server::new(Box::new(|_| Box::new(Every)))
 }
+
+#[cfg(test)]
+mod tests;

@@ -134,7 +134,6 @@ pub fn write_reply(w: &mut impl Write, reply: &Reply) -> io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lsp::Server;
     use lsp_server::{Notification, Request, Response};
 
     /// What `lsp-server` reads back from the bytes `write_reply` writes.
@@ -156,7 +155,7 @@ mod tests {
     #[test]
     fn written_answers_read_back_as_the_servers_responses() {
         let text = include_str!("../../../../examples/walk_cycle.skel2d");
-        let mut server = Server::default();
+        let mut server = crate::lsp::test_server();
         let open = serde_json::json!({ "textDocument": {
             "uri": "file:///w.skel2d", "languageId": "skel2d", "version": 1, "text": text } });
         server.notification(Notification::new("textDocument/didOpen".into(), open));

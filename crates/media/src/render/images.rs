@@ -1,5 +1,8 @@
 //! Sprite images: loaded relative to the script's folder, decoded once and
 //! kept, with a clear message when a file is missing or is not an image.
+//! `ImageStore` is also the host's answer to `io::Pictures`, the question a
+//! document asks about the pictures its script names (where they are named
+//! is the document's business, not the renderer's).
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -149,44 +152,12 @@ fn load(dir: &Path, name: &str) -> Result<SpriteImage, String> {
     })
 }
 
-/// A warning at every sprite image name of a script (`"face.png"` on a
-/// slot line or a skin item) whose file cannot be loaded from `store`'s
-/// folder: missing, unreadable, not a PNG or JPEG. `skelpad check` adds
-/// them to the compiler's diagnostics, since the compiler reads no files.
-pub fn image_warnings(
-    text: &str,
-    comp: &crate::compile::Compilation,
-    store: &mut ImageStore,
-) -> Vec<crate::syntax::Diagnostic> {
-    use crate::syntax::{Diagnostic, Role, Span};
-    // The lines that may name an image: slot lines and skin items (an
-    // animation's or an expectation's header names no file).
-    let mut lines: Vec<Span> = comp.sources.slot_defs.iter().map(|d| d.line).collect();
-    lines.extend(comp.sources.skin_entries.iter().map(|e| e.region));
-    lines.sort_unstable();
-    let on_a_line = |s: Span| {
-        let i = lines.partition_point(|l| l.start <= s.start);
-        i > 0 && lines[i - 1].end >= s.end
-    };
-    let mut out = Vec::new();
-    for r in comp.roles() {
-        if r.role != Role::String || !on_a_line(r.span) {
-            continue;
-        }
-        let Some(name) = text
-            .get(r.span.range())
-            .and_then(|t| t.strip_prefix('"'))
-            .and_then(|t| t.strip_suffix('"'))
-        else {
-            continue;
-        };
-        if let Err(why) = store.get(name) {
-            out.push(Diagnostic::warning(r.span, why).hint(
-                "`render` leaves this picture out; `export` draws a placeholder in its place",
-            ));
-        }
+/// The store answers the documents' question about pictures: whether one
+/// can be read and decoded (and keeps it decoded for drawing).
+impl crate::io::Pictures for ImageStore {
+    fn read(&mut self, name: &str) -> Result<(), String> {
+        self.get(name).map(|_| ())
     }
-    out
 }
 
 /// The side, in pixels, of the picture drawn in place of a sprite image

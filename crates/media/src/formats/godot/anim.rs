@@ -91,8 +91,9 @@ fn bone_tracks(
     let t = ctx.version.table();
     let path = &rig.bones[b];
     if needs_matrix(ctx, b, layer) {
-        let keys =
-            (0..plan.total).map(|f| (time(plan, f as f64), 1.0, xform(relative(ctx, s, b, f)))).collect();
+        let keys = (0..plan.total)
+            .map(|f| (time(plan, f as f64), 1.0, xform(relative(ctx, s, b, f))))
+            .collect();
         // Discrete: Godot interpolates a `Transform2D` through rotation and
         // scale, which drops the skew even at the keys themselves.
         out.push(Track { path: format!("{path}:transform"), method: false, discrete: true, keys });
@@ -169,8 +170,13 @@ fn slot_tracks(rig: &Rig, plan: &Plan, s: &Samples, out: &mut Vec<Track>) {
     for (slot, path) in rig.slots.iter().enumerate() {
         let data: Vec<f64> =
             (0..plan.total).flat_map(|f| s.color[f * n + slot].to_array()).collect();
-        let keys =
-            fit(plan, &Series { dims: 4, data: &data, approx: 0.0 }, &|_| Vec::new(), &|_, _| Vec::new(), false);
+        let keys = fit(
+            plan,
+            &Series { dims: 4, data: &data, approx: 0.0 },
+            &|_| Vec::new(),
+            &|_, _| Vec::new(),
+            false,
+        );
         let keys = keys
             .iter()
             .map(|k| {

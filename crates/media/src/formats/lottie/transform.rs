@@ -171,21 +171,32 @@ pub fn bone_layers_for(
                 (parent, v, Some(reason(arm, s, b)))
             }
         };
-        // The values half a frame later, relative to the same parent.
-        let halves = (0..plan.total)
-            .map(|f| {
-                let m = match parent {
-                    Some(p) => lottie_half(p, f).inverse()? * lottie_half(b, f),
-                    None => lottie_half(b, f),
-                };
-                decompose(m, trs[f].r)
-            })
-            .collect();
+        let halves = halves_of(plan.total, b, parent, &trs, &lottie_half);
         let approx = approximation(s, b, parent.is_none(), framing.view.pixels_per_unit);
         let layer = keyed(arm, plan, b, (parent, trs, halves, baked), approx, &fitter, target);
         out.push(layer);
     }
     Ok(out)
+}
+
+/// Bone `b`'s values half a frame after each frame, relative to the same
+/// `parent` (`None` where they do not decompose).
+fn halves_of(
+    total: usize,
+    b: usize,
+    parent: Option<usize>,
+    trs: &[Trs],
+    half: &dyn Fn(usize, usize) -> Affine,
+) -> Vec<Option<Trs>> {
+    (0..total)
+        .map(|f| {
+            let m = match parent {
+                Some(p) => half(p, f).inverse()? * half(b, f),
+                None => half(b, f),
+            };
+            decompose(m, trs[f].r)
+        })
+        .collect()
 }
 
 /// How far a bezier standing in for a sine (or another easing no bezier
