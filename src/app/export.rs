@@ -144,6 +144,11 @@ pub struct ExportChoices {
     pub lottie_one: bool,
     /// Godot: a scene for Godot 3 (else Godot 4).
     pub godot3: bool,
+    /// Lottie: the decimals numbers are written with (`None`: enough for
+    /// the file's scale, as `skelpad export` without `--decimals`).
+    pub lottie_decimals: Option<u32>,
+    /// Lottie: leave out `metadata.skelpad` (`--no-metadata`).
+    pub lottie_no_metadata: bool,
 }
 
 impl Default for ExportChoices {
@@ -158,11 +163,32 @@ impl Default for ExportChoices {
             skf_scale: 1.0,
             lottie_one: false,
             godot3: false,
+            lottie_decimals: None,
+            lottie_no_metadata: false,
         }
     }
 }
 
 impl ExportChoices {
+    /// The Lottie export's precision and metadata controls.
+    fn lottie_precision(&mut self, ui: &mut egui::Ui) {
+        ui.horizontal(|ui| {
+            let mut auto = self.lottie_decimals.is_none();
+            ui.checkbox(&mut auto, "Precision for the file's scale")
+                .on_hover_text("Numbers written with enough decimals that a position is within 0.00005 units (docs/lottie.md: Precision); rotations and scales get two more");
+            if auto {
+                self.lottie_decimals = None;
+            } else {
+                let n = self.lottie_decimals.get_or_insert(4);
+                let l = ui.label("Decimals");
+                ui.add(egui::DragValue::new(n).range(0..=9)).labelled_by(l.id);
+            }
+        });
+        ui.checkbox(&mut self.lottie_no_metadata, "Leave out skelpad's metadata").on_hover_text(
+            "For tools that cannot write a metadata block back, such as python-lottie's converter",
+        );
+    }
+
     /// The options as controls, then `notes` (what the chosen options
     /// will do), then the buttons; returns whether the user confirmed.
     pub fn ui(
@@ -188,6 +214,7 @@ impl ExportChoices {
         } else if kind == ExportKind::Lottie {
             ui.radio_value(&mut self.lottie_one, false, "Every animation, each a marker");
             ui.radio_value(&mut self.lottie_one, true, "Only the animation shown");
+            self.lottie_precision(ui);
             ui.weak("The skin shown is exported. Name the file .json (Lottie), .lottie (dotLottie) or .tgs (Telegram sticker). Bones Lottie cannot parent exactly (flips, no-rot, no-scale, IK, uneven scales) are keyed at every frame, as listed below.");
         } else if kind == ExportKind::Godot {
             ui.radio_value(&mut self.godot3, false, "Godot 4 (text scene format 3)");
@@ -337,7 +364,8 @@ impl ExportRequest {
             size: tgs.then_some((512, 512)),
             fit: tgs,
             fps: tgs.then_some(60.0),
-            ..LottieOptions::default()
+            decimals: self.options.lottie_decimals,
+            no_metadata: self.options.lottie_no_metadata,
         };
         let mut pictures = FilePictures(self.image_dir.clone());
         let lottie =
@@ -542,6 +570,41 @@ mod tests {
         let result = request(ExportKind::Godot, out.clone(), dir.path()).run(&progress);
         assert_eq!(result.err(), Some(ExportError::Cancelled));
         assert!(!out.exists());
+    }
+
+    /// The Lottie dialog's precision and metadata choices reach the file:
+    /// at most `decimals` decimals in every transform number, and no
+    /// `metadata` when it is left out.
+    #[test]
+    fn lottie_precision_and_metadata_choices_reach_the_file() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let out = dir.path().join("a.json");
+        let written = |decimals: Option<u32>, no_metadata: bool| {
+            let mut req = request(ExportKind::Lottie, out.clone(), dir.path());
+            let script = "skeleton\n\tb\n\t\t@ :rect w10 h10\nanim \"a\"\n\tb\n\t\tx 0.123456789 -> 10.987654321 -> 0\n";
+            req.armature = crate::compile::compile(script).armature;
+            req.options.lottie_decimals = decimals;
+            req.options.lottie_no_metadata = no_metadata;
+            req.run(&Progress::default()).expect("exported");
+            std::fs::read_to_string(&out).expect("written")
+        };
+        let most_decimals = |text: &str| {
+            text.split(|c: char| !(c.is_ascii_digit() || c == '.'))
+                .filter_map(|n| n.split_once('.').map(|(_, f)| f.len()))
+                .max()
+                .unwrap_or(0)
+        };
+        // The bone's keyed position, as written.
+        let position = |text: &str| {
+            let doc: serde_json::Value = serde_json::from_str(text).expect("JSON");
+            let layers = doc["layers"].as_array().expect("layers").clone();
+            let bone = layers.iter().find(|l| l["nm"] == "b").expect("the bone's layer");
+            (doc.get("metadata").is_some(), bone["ks"]["p"]["k"].to_string())
+        };
+        let (meta, p) = position(&written(None, false));
+        assert!(meta && most_decimals(&p) >= 3, "{p}");
+        let (meta, p) = position(&written(Some(1), true));
+        assert!(!meta && most_decimals(&p) == 1, "{p}");
     }
 
     /// Export ▸ glTF… writes `.glb` or `.gltf` by the name; cancelled, nothing.

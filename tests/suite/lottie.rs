@@ -37,7 +37,7 @@ fn scripts() -> Vec<(String, PathBuf)> {
     out
 }
 
-fn compile(path: &Path) -> Armature {
+pub(crate) fn compile(path: &Path) -> Armature {
     let text = std::fs::read_to_string(path).unwrap();
     let comp = skelpad::check::expect::compile_checked(&text);
     assert!(!comp.has_errors(), "{}: {:?}", path.display(), comp.diagnostics);
@@ -265,7 +265,7 @@ fn velato_plays_spriter_and_skelform_exports_like_skelpad() {
 /// Where lottie-web and jsdom are installed (`.ci/run` puts them in
 /// `$HOME/.cache/skelpad-lottie-web`; `SKELPAD_LOTTIE_WEB_DIR` overrides),
 /// or `None` (a skip, or a failure under `SKELPAD_REQUIRE_NODE=1`).
-fn lottie_web() -> Option<PathBuf> {
+pub(crate) fn lottie_web() -> Option<PathBuf> {
     let dir = std::env::var_os("SKELPAD_LOTTIE_WEB_DIR").map(PathBuf::from).or_else(|| {
         std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache/skelpad-lottie-web"))
     });
@@ -405,7 +405,7 @@ fn every_export_validates_against_the_lottie_schema() {
     }
 }
 
-fn skelpad_cli(args: &[&str]) -> (bool, String) {
+pub(crate) fn skelpad_cli(args: &[&str]) -> (bool, String) {
     let out =
         std::process::Command::new(env!("CARGO_BIN_EXE_skelpad")).args(args).output().unwrap();
     (out.status.success(), String::from_utf8_lossy(&out.stderr).into_owned())

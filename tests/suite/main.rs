@@ -15,6 +15,7 @@ mod cli_export;
 mod cli_render;
 mod compile_semantics;
 mod conformance;
+mod dotlottie;
 mod events;
 mod examples;
 mod expect;
