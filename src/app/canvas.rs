@@ -15,8 +15,10 @@
 //! `render::animation_bounds`). `Drawing` keeps the render cache, the draw
 //! list's storage and the sprite textures across frames.
 
-use eframe::egui::{self, EventFilter, Key, Modifiers, PointerButton, Pos2, Rect, Sense};
+use eframe::egui::{self, EventFilter, PointerButton, Pos2, Rect, Sense};
 use serde::{Deserialize, Serialize};
+
+use super::keymap;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -311,29 +313,29 @@ impl Canvas {
         out: &mut CanvasOutput,
     ) {
         let ctrl_zero = (focused || response.hovered())
-            && ui.input_mut(|i| i.consume_key(Modifiers::COMMAND, Key::Num0));
+            && ui.input_mut(|i| i.consume_shortcut(&keymap::FIT_ZERO));
         let hovered_free = response.hovered() && !super::editor::text_field_focused(ui.ctx());
         if focused || hovered_free {
             ui.input_mut(|i| {
-                if i.key_pressed(Key::Space) {
+                if i.key_pressed(keymap::PLAY.logical_key) {
                     self.space_held = true;
                     self.space_panned = false;
                 }
-                if i.key_released(Key::Space) && self.space_held {
+                if i.key_released(keymap::PLAY.logical_key) && self.space_held {
                     self.space_held = false;
                     if !self.space_panned {
                         out.toggle_play = true;
                     }
                 }
-                if i.consume_key(Modifiers::NONE, Key::ArrowLeft) {
+                if i.consume_shortcut(&keymap::PREV_FRAME) {
                     out.step_frames -= 1;
                 }
-                if i.consume_key(Modifiers::NONE, Key::ArrowRight) {
+                if i.consume_shortcut(&keymap::NEXT_FRAME) {
                     out.step_frames += 1;
                 }
-                out.home = i.consume_key(Modifiers::NONE, Key::Home);
-                out.end = i.consume_key(Modifiers::NONE, Key::End);
-                if i.consume_key(Modifiers::NONE, Key::F) {
+                out.home = i.consume_shortcut(&keymap::FIRST_FRAME);
+                out.end = i.consume_shortcut(&keymap::LAST_FRAME);
+                if i.consume_shortcut(&keymap::FIT) {
                     self.fit_requested = true;
                 }
             });
@@ -356,7 +358,9 @@ impl Canvas {
         scene: &Scene<'_>,
         drawing: &Drawing,
     ) -> Option<Drag> {
-        let (shift, alt) = ui.input(|i| (i.modifiers.shift, i.modifiers.alt));
+        let (shift, alt) = ui.input(|i| {
+            (i.modifiers.contains(keymap::DRAG_ALTERNATE), i.modifiers.contains(keymap::DRAG_SNAP))
+        });
         let mut drag = None;
         if !self.space_held
             && response.drag_started_by(PointerButton::Primary)

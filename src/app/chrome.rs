@@ -366,21 +366,16 @@ impl SkelpadApp {
         match answer {
             Some(true) => {
                 self.export_dialog = None;
-                let stem = self
-                    .doc
-                    .path
-                    .as_ref()
-                    .and_then(|p| p.file_stem())
-                    .map_or_else(|| "skeleton".into(), |s| s.to_string_lossy().into_owned());
+                let stem = self.doc.path.as_ref().and_then(|p| p.file_stem());
+                let stem = stem.map(|s| s.to_string_lossy().into_owned());
                 let anim = self
                     .playback
                     .resolve(&self.doc.analysis.shown)
                     .0
                     .and_then(|a| self.doc.analysis.shown.animation(a));
-                let name = match (kind, anim) {
-                    (ExportKind::Png, _) | (_, None) => format!("{stem}.{}", kind.extension()),
-                    (_, Some(a)) => format!("{stem}-{}.{}", a.name, kind.extension()),
-                };
+                let anim = anim.map(|a| a.name.as_str());
+                let one = self.export_options.lottie_one;
+                let name = super::export::suggested_name(stem.as_deref(), kind, anim, one);
                 let request = DialogRequest {
                     save: true,
                     title: kind.title().to_owned(),

@@ -12,7 +12,7 @@ use std::ops::Range;
 use eframe::egui::containers::scroll_area::ScrollAreaOutput;
 use eframe::egui::text::{CCursor, CCursorRange};
 use eframe::egui::text_edit::{TextEditOutput, TextEditState};
-use eframe::egui::{self, Align, FontId, Key, Modifiers, Pos2, Vec2};
+use eframe::egui::{self, Align, FontId, Key, Pos2, Vec2};
 
 use super::document::Document;
 
@@ -345,7 +345,7 @@ impl Editor {
         doc: &Document,
         out: &mut EditorOutput,
     ) -> egui::Response {
-        if ui.input_mut(|i| i.consume_key(Modifiers::COMMAND, Key::F)) {
+        if ui.input_mut(|i| i.consume_shortcut(&super::keymap::FIND)) {
             self.open_find();
         }
         let label = ui.horizontal(|ui| {

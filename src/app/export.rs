@@ -169,6 +169,29 @@ impl Default for ExportChoices {
     }
 }
 
+/// The file name the save dialog suggests for an export: the script's
+/// name (`untitled` before it is saved), with the animation's when the
+/// export holds that one animation only (a GIF, frames, a sheet; Lottie
+/// and glTF with "only the animation shown") and it is not the script's
+/// name already; then the kind's extension.
+pub fn suggested_name(
+    stem: Option<&str>,
+    kind: ExportKind,
+    anim: Option<&str>,
+    one: bool,
+) -> String {
+    let stem = stem.unwrap_or("untitled");
+    let single = match kind {
+        ExportKind::Png | ExportKind::Skf | ExportKind::Godot => false,
+        ExportKind::Lottie | ExportKind::Gltf => one,
+        ExportKind::Gif | ExportKind::Sequence | ExportKind::SpriteSheet => true,
+    };
+    match anim {
+        Some(a) if single && a != stem => format!("{stem}-{a}.{}", kind.extension()),
+        _ => format!("{stem}.{}", kind.extension()),
+    }
+}
+
 impl ExportChoices {
     /// The Lottie export's precision and metadata controls.
     fn lottie_precision(&mut self, ui: &mut egui::Ui) {
@@ -570,6 +593,23 @@ mod tests {
         let result = request(ExportKind::Godot, out.clone(), dir.path()).run(&progress);
         assert_eq!(result.err(), Some(ExportError::Cancelled));
         assert!(!out.exists());
+    }
+
+    /// Default names: after the script, with the animation only when the
+    /// file holds that one animation, never twice the same word.
+    #[test]
+    fn export_names_follow_the_script_and_the_one_animation() {
+        use ExportKind as K;
+        let name = |stem, kind, anim, one| suggested_name(stem, kind, anim, one);
+        assert_eq!(name(Some("walk"), K::Lottie, Some("walk"), false), "walk.json");
+        assert_eq!(name(Some("walk"), K::Lottie, Some("run"), false), "walk.json");
+        assert_eq!(name(Some("walk"), K::Lottie, Some("run"), true), "walk-run.json");
+        assert_eq!(name(Some("walk"), K::Gif, Some("walk"), false), "walk.gif");
+        assert_eq!(name(Some("hero"), K::Gif, Some("walk"), false), "hero-walk.gif");
+        assert_eq!(name(None, K::Skf, Some("blink-and-talk"), true), "untitled.skf");
+        assert_eq!(name(Some("hero"), K::Godot, Some("walk"), true), "hero.tscn");
+        assert_eq!(name(Some("hero"), K::Gltf, Some("walk"), true), "hero-walk.glb");
+        assert_eq!(name(Some("hero"), K::Png, Some("walk"), true), "hero.png");
     }
 
     /// The Lottie dialog's precision and metadata choices reach the file:

@@ -37,37 +37,6 @@ pub fn example_file(untitled_name: &str) -> Option<&str> {
     untitled_name.strip_suffix(" (example)")
 }
 
-/// Keyboard shortcuts: (keys, what they do).
-pub const SHORTCUTS: &[(&str, &str)] = &[
-    ("Ctrl+N", "New script"),
-    ("Ctrl+O", "Open a script"),
-    ("Ctrl+S", "Save"),
-    ("Ctrl+Shift+S", "Save as"),
-    ("Ctrl+Z", "Undo"),
-    ("Ctrl+Shift+Z, Ctrl+Y", "Redo"),
-    ("Ctrl+F", "Find in the script (Enter: next, Shift+Enter: previous, Escape: close)"),
-    ("Enter", "New line with the indentation of the current one"),
-    (
-        "Ctrl+Space",
-        "Complete the word at the cursor (Up/Down choose, Enter or Tab insert, Escape closes)",
-    ),
-    (
-        "Tab (list open)",
-        "Insert the chosen completion; a list that opened by itself takes Enter only after Up/Down",
-    ),
-    (
-        "Tab / Shift+Tab",
-        "Indent / outdent the selected lines (a tab, or outdent the cursor's line)",
-    ),
-    ("Space", "Play or pause (canvas focused)"),
-    ("Left / Right", "Previous / next frame (canvas focused)"),
-    ("Home / End", "First / last frame (canvas focused)"),
-    ("F, Ctrl+0", "Fit the animation in view"),
-    ("Mouse wheel, pinch", "Zoom the canvas around the pointer"),
-    ("Middle or right drag, Space+drag", "Pan the canvas"),
-    ("Click on the canvas", "Select a bone or shape and put the cursor on its line"),
-];
-
 pub use crate::syntax::reference::{REFERENCE, RefEntry};
 
 /// The entries (topics and words) whose section, title, text, example or
@@ -146,7 +115,7 @@ fn entries_ui(ui: &mut egui::Ui, found: &[&'static RefEntry]) -> Option<&'static
 /// Which help window is open.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum HelpPage {
-    /// The keyboard shortcuts ([`SHORTCUTS`]).
+    /// The keyboard shortcuts ([`super::keymap::TABLE`]).
     Shortcuts,
     /// The searchable quick reference ([`REFERENCE`]).
     Reference,
@@ -171,21 +140,13 @@ impl Help {
         let mut insert = None;
         match page {
             HelpPage::Shortcuts => {
-                egui::Window::new("Keyboard shortcuts").open(&mut open).resizable(false).show(
-                    ctx,
-                    |ui| {
-                        egui::Grid::new("help.shortcuts").striped(true).show(ui, |ui| {
-                            for (keys, what) in SHORTCUTS {
-                                ui.strong(*keys);
-                                ui.label(*what);
-                                ui.end_row();
-                            }
-                        });
-                    },
-                );
+                beside_the_script(egui::Window::new("Keyboard shortcuts"), ctx)
+                    .open(&mut open)
+                    .resizable(false)
+                    .show(ctx, shortcuts_ui);
             }
             HelpPage::Reference => {
-                egui::Window::new("Language reference")
+                beside_the_script(egui::Window::new("Language reference"), ctx)
                     .open(&mut open)
                     .default_size([520.0, 480.0])
                     .show(ctx, |ui| {
@@ -214,6 +175,39 @@ impl Help {
         }
         insert
     }
+}
+
+/// Places a help window over the stage's top right corner, below the menu
+/// bar: it covers neither the menus nor the script being typed (the user
+/// may move it; egui keeps it where it was moved).
+fn beside_the_script<'a>(w: egui::Window<'a>, ctx: &egui::Context) -> egui::Window<'a> {
+    // The stage is on the right; the menu bar is one row high.
+    let top = ctx.global_style().spacing.interact_size.y + 16.0;
+    let corner = ctx.content_rect().right_top() + egui::vec2(-8.0, top);
+    w.pivot(egui::Align2::RIGHT_TOP).default_pos(corner)
+}
+
+/// Help ▸ Keyboard shortcuts: [`super::keymap::TABLE`] by place.
+fn shortcuts_ui(ui: &mut egui::Ui) {
+    use super::keymap::{TABLE, trigger_text};
+    egui::ScrollArea::vertical().max_height(ui.ctx().content_rect().height() * 0.7).show(
+        ui,
+        |ui| {
+            egui::Grid::new("help.shortcuts").striped(true).show(ui, |ui| {
+                let mut place = "";
+                for e in TABLE {
+                    if e.place != place {
+                        place = e.place;
+                        ui.heading(place);
+                        ui.end_row();
+                    }
+                    ui.strong(trigger_text(&e.trigger));
+                    ui.label(e.what);
+                    ui.end_row();
+                }
+            });
+        },
+    );
 }
 
 #[cfg(test)]

@@ -68,6 +68,7 @@ pub mod files;
 pub mod gltf_baking;
 pub mod help;
 pub mod highlight;
+pub mod keymap;
 pub mod lazy_layout;
 pub mod lottie_baking;
 pub mod outline;
@@ -86,7 +87,7 @@ pub use startup::run;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use eframe::egui::{self, Key, KeyboardShortcut, Modifiers, ViewportCommand};
+use eframe::egui::{self, KeyboardShortcut, ViewportCommand};
 
 use crate::model::BoneId;
 use crate::runtime::Pose;
@@ -228,21 +229,19 @@ pub struct SkelpadApp {
 
 impl SkelpadApp {
     fn shortcuts(&mut self, ctx: &egui::Context) {
-        let pressed = |m: Modifiers, k: Key| {
-            ctx.input_mut(|i| i.consume_shortcut(&KeyboardShortcut::new(m, k)))
-        };
-        if pressed(Modifiers::COMMAND | Modifiers::SHIFT, Key::S) {
+        let pressed = |s: KeyboardShortcut| ctx.input_mut(|i| i.consume_shortcut(&s));
+        if pressed(keymap::SAVE_AS) {
             self.request(Action::SaveAs);
-        } else if pressed(Modifiers::COMMAND, Key::S) {
+        } else if pressed(keymap::SAVE) {
             self.request(Action::Save);
         }
-        if pressed(Modifiers::COMMAND, Key::N) {
+        if pressed(keymap::NEW) {
             self.request(Action::New);
         }
-        if pressed(Modifiers::COMMAND, Key::O) {
+        if pressed(keymap::OPEN) {
             self.request(Action::Open(None));
         }
-        if pressed(Modifiers::NONE, Key::F12) {
+        if pressed(keymap::DEFINITION) {
             self.go_to_definition();
         }
         // Undo and redo act on the script wherever the focus is: a text
@@ -250,11 +249,9 @@ impl SkelpadApp {
         // the find bar's query); anywhere else — the canvas after a drag, a
         // button, nothing — they are applied to the script's history here.
         if !editor::text_field_focused(ctx) {
-            if pressed(Modifiers::COMMAND | Modifiers::SHIFT, Key::Z)
-                || pressed(Modifiers::COMMAND, Key::Y)
-            {
+            if pressed(keymap::REDO) || pressed(keymap::REDO_Y) {
                 self.undo_redo(ctx, false);
-            } else if pressed(Modifiers::COMMAND, Key::Z) {
+            } else if pressed(keymap::UNDO) {
                 self.undo_redo(ctx, true);
             }
         }

@@ -71,7 +71,8 @@ pub enum Role {
 }
 
 fn is_app_shortcut(key: Key, m: Modifiers) -> bool {
-    m.command && matches!(key, Key::S | Key::N | Key::O | Key::F)
+    use super::keymap::{FIND, NEW, OPEN, SAVE};
+    m.command && [SAVE, NEW, OPEN, FIND].iter().any(|s| s.logical_key == key)
 }
 
 /// The role of `event` for the editor.

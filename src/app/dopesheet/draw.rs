@@ -2,6 +2,7 @@
 //! property under an open item, a diamond per key (eased keys are dots),
 //! all on the [`FrameScale`] the scrub bar above uses.
 
+use crate::app::keymap;
 use crate::app::write_back::format_number;
 use crate::compile::{Compilation, KeyOrigin, KeySource, Target};
 
@@ -183,7 +184,7 @@ impl Dopesheet {
         let in_lane = |p: Option<egui::Pos2>| p.is_some_and(|p| p.x >= f.scale.x0 - 6.0);
         if resp.clicked() && in_lane(resp.interact_pointer_pos()) {
             self.current = Some(id);
-            if !ui.input(|i| i.modifiers.shift) {
+            if !ui.input(|i| i.modifiers.contains(keymap::EXTEND_SELECTION)) {
                 self.selected.clear();
             }
         }
@@ -440,7 +441,7 @@ impl Dopesheet {
                 let label = format!("Keys {} {}", item.name, format_number(frame));
                 egui::WidgetInfo::labeled(egui::Role::Button, true, label)
             });
-            let shift = ui.input(|i| i.modifiers.shift);
+            let shift = ui.input(|i| i.modifiers.contains(keymap::EXTEND_SELECTION));
             if resp.clicked() || resp.drag_started() {
                 // (A drag of keys already selected keeps the selection.)
                 let keep = resp.drag_started() && keys.iter().all(|k| self.selected.contains(k));

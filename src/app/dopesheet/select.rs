@@ -3,6 +3,7 @@
 //! (onto the row under the pointer or chosen last) and K (a key at the
 //! playhead).
 
+use crate::app::keymap;
 use crate::compile::KeyOrigin;
 
 use super::draw::Item;
@@ -18,7 +19,7 @@ impl Dopesheet {
         id: egui::Id,
         row: RowId,
     ) {
-        let shift = ui.input(|i| i.modifiers.shift);
+        let shift = ui.input(|i| i.modifiers.contains(keymap::EXTEND_SELECTION));
         match self.selected.iter().position(|s| *s == key) {
             Some(at) if shift => {
                 self.selected.remove(at);
@@ -84,17 +85,23 @@ impl Dopesheet {
         };
         if focused
             && !self.selected.is_empty()
-            && ui.input(|i| i.key_pressed(egui::Key::Delete) || i.key_pressed(egui::Key::Backspace))
+            && ui.input(|i| {
+                i.key_pressed(keymap::DELETE_KEYS.logical_key)
+                    || i.key_pressed(keymap::DELETE_KEYS_BACK.logical_key)
+            })
         {
             out.delete = true;
         }
         // (egui turns Ctrl+C/Ctrl+V into events, or keys in tests.)
         let (copy, paste, key) = ui.input(|i| {
-            let key = |k| i.modifiers.command && i.key_pressed(k);
+            let key = |s: egui::KeyboardShortcut| {
+                i.modifiers.matches_logically(s.modifiers) && i.key_pressed(s.logical_key)
+            };
             (
-                i.events.iter().any(|e| matches!(e, egui::Event::Copy)) || key(egui::Key::C),
-                i.events.iter().any(|e| matches!(e, egui::Event::Paste(_))) || key(egui::Key::V),
-                i.modifiers.is_none() && i.key_pressed(egui::Key::K),
+                i.events.iter().any(|e| matches!(e, egui::Event::Copy)) || key(keymap::COPY_KEYS),
+                i.events.iter().any(|e| matches!(e, egui::Event::Paste(_)))
+                    || key(keymap::PASTE_KEYS),
+                i.modifiers.is_none() && key(keymap::INSERT_KEY),
             )
         });
         if copy && !self.selected.is_empty() {

@@ -64,7 +64,7 @@ impl ListKey {
         let none = *m == Modifiers::NONE;
         let ctrl_only = m.ctrl && !m.alt && !m.shift && !m.mac_cmd;
         Some(match key {
-            Key::Space if ctrl_only => ListKey::Invoke,
+            k if *k == super::super::keymap::COMPLETE.logical_key && ctrl_only => ListKey::Invoke,
             Key::ArrowUp if none => ListKey::Up,
             Key::ArrowDown if none => ListKey::Down,
             Key::Enter if none => ListKey::Enter,

@@ -295,6 +295,12 @@ fn the_language_reference_is_searchable_and_inserts_its_example_at_the_cursor() 
     h.get_by_label("Keyboard shortcuts").click();
     h.run_steps(2);
     h.get_by_label_contains("Indent / outdent the selected lines");
+    // Generated from the keymap the handlers use: F12, the dopesheet's
+    // keys and the drag modifiers are there.
+    h.get_by_label("F12");
+    h.get_by_label("Key the selected row at the current frame");
+    h.get_by_label("Scale a bone; turn a shape");
+    h.get_by_label("Delete, Backspace");
     h.get_by_label("Help").click();
     h.run_steps(2);
     h.get_by_label("Language reference").click();
