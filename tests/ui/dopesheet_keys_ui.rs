@@ -126,7 +126,11 @@ fn copied_keys_are_pasted_onto_the_row_under_the_pointer() {
     h.run_steps(1);
     h.key_press_modifiers(Modifiers::COMMAND, Key::C);
     h.run_steps(1);
-    playhead(&mut h, 2.0);
+    // Between frames 2 and 3 the readout says frame 2: the keys go there
+    // (one notion of the current frame, not the rounded 3).
+    playhead(&mut h, 2.6);
+    let anim = &h.state().doc.analysis.shown.animations[0];
+    assert_eq!(h.state().playback.frame(anim), 2);
     h.get_by_label("Dopesheet item leg").hover();
     h.run_steps(1);
     h.key_press_modifiers(Modifiers::COMMAND, Key::V);
@@ -153,7 +157,7 @@ fn copied_keys_are_pasted_onto_the_row_under_the_pointer() {
 fn k_inserts_a_key_at_the_playhead_that_keeps_the_motion() {
     let dir = tempfile::tempdir().unwrap();
     let mut h = rig(&dir);
-    playhead(&mut h, 5.0);
+    playhead(&mut h, 5.7);
     h.get_by_label("Dopesheet row arm Rotation").hover();
     h.run_steps(1);
     h.key_press(Key::K);

@@ -90,6 +90,23 @@ fn relative_advances_change_by_the_move_and_refusals_change_nothing() {
     assert!(is_error && msg.contains("past the key after"), "{msg}");
 }
 
+/// A drag carried past the next key stops where the last allowed move
+/// put it, and the status names that frame (not the one asked for last).
+#[test]
+fn a_drag_stopped_by_the_next_key_reports_where_the_key_landed() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(dir.path(), "swing.skel2d", RIG);
+    let mut h = open(&path, [1280.0, 800.0]);
+    let k10 = key_at(&h, "Key arm Rotation 10").center();
+    let k20 = key_at(&h, "Key arm Rotation 20").center();
+    let past = Pos2::new(x_of_frame((10.0, k10.x), (20.0, k20.x), 26.0), k10.y);
+    drag(&mut h, k10, past);
+    let landed = frames(&h.state().doc.text)[0][1];
+    assert!(landed > 10.0 && landed < 20.0, "moved, short of the next key: {landed}");
+    let (msg, is_error) = h.state().status.clone().unwrap();
+    assert!(!is_error && msg == format!("Moved a key to frame {landed}"), "{msg}");
+}
+
 #[test]
 fn a_key_inside_a_loop_is_not_moved() {
     let dir = tempfile::tempdir().unwrap();

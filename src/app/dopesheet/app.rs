@@ -28,6 +28,7 @@ impl SkelpadApp {
         let anim = AnimId::from_index(anim);
         let editable = !self.doc.analysis.shown_is_stale && self.doc.spriter.is_none();
         let playhead = self.playback.sample_time(Some(shown)) * shown.fps;
+        let frame = self.playback.frame(shown) as f64;
         ui.add_space(2.0);
         let sk = &comp.armature.skeleton;
         let selected_item = match &self.selected {
@@ -40,6 +41,7 @@ impl SkelpadApp {
             comp,
             anim,
             playhead,
+            frame,
             max_height: self.dopesheet_height(ui),
             editable,
             selected_item,
@@ -50,7 +52,7 @@ impl SkelpadApp {
             // The script pane, drawn before the stage, applies it next frame.
             ctx.request_repaint();
         }
-        if editable && self.dopesheet_edit(&ctx, anim, playhead.round(), &out) {
+        if editable && self.dopesheet_edit(&ctx, anim, frame, &out) {
             return;
         }
         self.dopesheet_drag(&ctx, anim, &out);
@@ -129,10 +131,10 @@ impl SkelpadApp {
             let done = if n > 1 {
                 format!(
                     "Moved {n} keys by {} frame(s)",
-                    write_back::format_number(kd.last - kd.from)
+                    write_back::format_number(kd.landed - kd.from)
                 )
             } else {
-                format!("Moved a key to frame {}", write_back::format_number(kd.last))
+                format!("Moved a key to frame {}", write_back::format_number(kd.landed))
             };
             self.say(done, false);
         }
@@ -166,6 +168,7 @@ impl SkelpadApp {
                 key,
                 from,
                 last: from,
+                landed: from,
                 changed: false,
             });
         }
@@ -193,10 +196,16 @@ impl SkelpadApp {
                         kd.changed = kd.base_text != self.doc.text;
                         ctx.request_repaint();
                     }
+                    // Where the key is now: a key is stopped by its
+                    // neighbours, so not always where it was asked to go.
+                    let src = &self.doc.analysis.comp().sources;
+                    let now = src.timelines.get(kd.timeline).filter(|tl| tl.anim == kd.anim);
+                    let now = now.and_then(|tl| src.keys_of(tl).get(kd.key).map(|k| k.frame));
+                    kd.landed = now.unwrap_or(to);
                     let n = kd.keys.len();
                     let what = if n > 1 { format!("{n} keys") } else { "Key".into() };
-                    self.status =
-                        Some((format!("{what} to frame {}", write_back::format_number(to)), false));
+                    let at = write_back::format_number(kd.landed);
+                    self.status = Some((format!("{what} at frame {at}"), false));
                 }
                 Err(why) => self.say(format!("Not moved: {why}"), true),
             }
@@ -218,6 +227,9 @@ pub struct KeyDrag {
     from: f64,
     /// The frame last asked for.
     last: f64,
+    /// Where the dragged key is after the last move (a neighbour may have
+    /// stopped it short of `last`).
+    landed: f64,
     /// The text differs from `base_text`.
     changed: bool,
 }

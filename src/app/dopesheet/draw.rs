@@ -193,7 +193,7 @@ impl Dopesheet {
         {
             self.boxing = Some((p, p));
         }
-        let frame = format_number(f.input.playhead.round());
+        let frame = format_number(f.input.frame);
         resp.context_menu(|ui| {
             let enabled = f.input.editable;
             if ui

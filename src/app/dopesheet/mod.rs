@@ -122,6 +122,10 @@ pub struct DopeInput<'a> {
     pub anim: AnimId,
     /// The playhead, in frames.
     pub playhead: f64,
+    /// The current frame: the frame the playhead is on, as the timeline's
+    /// readout shows it ([`crate::app::timeline::Playback::frame`]); keys
+    /// are inserted and pasted there.
+    pub frame: f64,
     /// The rows' height at most (the rest scrolls).
     pub max_height: f32,
     /// Keys can be moved (the text compiles to what is shown).
