@@ -304,8 +304,8 @@ pub fn ui(
     // The toolbar wraps onto more rows in a narrow window; each group
     // (transport buttons, frame readout, view toggles) moves as one.
     ui.horizontal_wrapped(|ui| {
-        pickers(ui, playback, arm, (anim_id, skin_id));
-        transport(ui, playback, anim);
+        group(ui, "pickers", |ui| pickers(ui, playback, arm, (anim_id, skin_id)));
+        group(ui, "transport", |ui| transport(ui, playback, anim));
         if let Some(a) = anim {
             // Padded to its widest, so that it keeps its width (and the
             // toolbar its rows) while playing.
@@ -321,20 +321,21 @@ pub fn ui(
                     .wrap_mode(egui::TextWrapMode::Extend),
             );
         }
-        ui.checkbox(&mut playback.looping, "Loop");
-        // Label, slider and value as separate widgets: a slider with its
-        // own text and value box is one row that cannot wrap.
-        let label = ui.label("Speed");
-        // (Given its size first, the slider wraps like a single widget.)
-        let size = Vec2::new(ui.spacing().slider_width, ui.spacing().interact_size.y);
-        ui.add_sized(
-            size,
-            egui::Slider::new(&mut playback.speed, SPEED_RANGE).logarithmic(true).show_value(false),
-        )
-        .labelled_by(label.id);
-        ui.monospace(format!("{:.1}×", playback.speed));
+        group(ui, "speed", |ui| {
+            ui.checkbox(&mut playback.looping, "Loop");
+            let label = ui.label("Speed");
+            let size = Vec2::new(ui.spacing().slider_width, ui.spacing().interact_size.y);
+            ui.add_sized(
+                size,
+                egui::Slider::new(&mut playback.speed, SPEED_RANGE)
+                    .logarithmic(true)
+                    .show_value(false),
+            )
+            .labelled_by(label.id);
+            ui.monospace(format!("{:.1}×", playback.speed));
+        });
         // The canvas's view toggles, at hand (also in the View menu).
-        out.fit = view_toggles(ui, view);
+        out.fit = group(ui, "view", |ui| view_toggles(ui, view));
     });
     if let Some(a) = anim {
         // Without a source map for it (the canvas shows the last error-free
@@ -356,6 +357,33 @@ pub fn ui(
         }
     }
     out
+}
+
+/// One group of the wrapping toolbar, kept on one row: when the group was
+/// wider last frame than the room left on this row, it starts the next row
+/// (a row of widgets inside a wrapping one does not wrap by itself).
+fn group<R>(ui: &mut egui::Ui, name: &str, add: impl FnOnce(&mut egui::Ui) -> R) -> R {
+    let key = egui::Id::unique(("skelpad.toolbar.group", name));
+    let width: Option<f32> = ui.data(|d| d.get_temp(key));
+    // (In a wrapping row, `available_width` is the whole row's.)
+    let left = ui.max_rect().max.x - ui.cursor().min.x;
+    let at_row_start = ui.cursor().min.x <= ui.max_rect().min.x + 1.0;
+    if width.is_some_and(|w| w > ui.max_rect().width()) {
+        // Wider than a whole row: its widgets wrap one by one (its width,
+        // measured on a wider window, stays known for when it grows).
+        return add(ui);
+    }
+    if width.is_some_and(|w| w > left) && !at_row_start {
+        ui.end_row();
+    }
+    let r = ui.horizontal(add);
+    let w = r.response.rect.width();
+    if width != Some(w) {
+        ui.data_mut(|d| d.insert_temp(key, w));
+        // Laid out again with the width known (the next frame).
+        ui.ctx().request_repaint();
+    }
+    r.inner
 }
 
 /// The animation and skin pickers (showing those `playback` resolved to).
@@ -411,8 +439,7 @@ fn view_toggles(ui: &mut egui::Ui, view: &mut super::settings::ViewSettings) -> 
         .clicked()
 }
 
-/// First, previous, play/pause, next and last frame (each its own widget,
-/// so that a wrapping toolbar can place each).
+/// First, previous, play/pause, next and last frame (one toolbar group).
 fn transport(ui: &mut egui::Ui, playback: &mut Playback, anim: Option<&Animation>) {
     let on = anim.is_some();
     let button = |ui: &mut egui::Ui, label: &str, hint: &str| {

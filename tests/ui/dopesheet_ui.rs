@@ -140,6 +140,34 @@ fn the_dopesheet_keeps_the_timeline_controls_on_screen_at_800_by_600() {
     }
 }
 
+/// However narrow the window, the toolbar wraps by groups: the transport
+/// buttons stay on one row together, as do Loop and the speed, and the
+/// view toggles where a row can hold them.
+#[test]
+fn the_toolbar_wraps_by_groups_not_inside_them() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/walk_cycle.skel2d");
+    for width in [640.0, 800.0, 900.0, 1000.0, 1100.0, 1280.0] {
+        let mut h = open(&path, [width, 700.0]);
+        h.state_mut().playback.playing = false;
+        h.run_steps(3);
+        let row = |labels: &[&str]| -> Vec<f32> {
+            labels.iter().map(|l| h.get_by_label(l).rect().center().y).collect()
+        };
+        let transport = row(&["|<", "<", "Play", ">", ">|"]);
+        assert!(transport.iter().all(|y| (y - transport[0]).abs() < 1.0), "{width}: {transport:?}");
+        let speed = row(&["Loop", "Speed"]);
+        assert!((speed[0] - speed[1]).abs() < 1.0, "{width}: {speed:?}");
+        // The view toggles are one group where a row can hold them all;
+        // in a narrower stage they wrap one by one, all on screen.
+        let view = row(&["Bones", "Fit"]);
+        if width >= 1100.0 {
+            assert!((view[0] - view[1]).abs() < 1.0, "{width}: {view:?}");
+        }
+        let screen = Rect::from_min_size(Pos2::ZERO, [width, 700.0].into());
+        assert!(screen.contains_rect(h.get_by_label("Fit").rect()), "{width}");
+    }
+}
+
 /// In the walk cycle (more rows than fit: the rows scroll, and a drag on a
 /// key must move the key, not scroll), thigh-l's key at frame 10 dragged to
 /// 14 rewrites only the two advances around it.
