@@ -129,6 +129,19 @@ pub struct Scene<'a> {
     /// Which bones are drawn, by index (the outline's hide and solo);
     /// `None`: all of them. What is not drawn cannot be picked either.
     pub visible_bones: Option<&'a [bool]>,
+    /// Names the armature's version: a new number whenever it changes
+    /// (the document's compilation generation).
+    pub generation: u64,
+}
+
+/// What a fit framed: while it is the same, the figure stays framed.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Framed {
+    size: egui::Vec2,
+    generation: u64,
+    anim: Option<AnimId>,
+    skin: SkinId,
+    bones: bool,
 }
 
 /// Where a left-button drag on something drawn is.
@@ -246,6 +259,12 @@ pub struct Canvas {
     pub(crate) space_panned: bool,
     /// Fit the view on the next frame (set at start-up and by F / Ctrl+0).
     pub fit_requested: bool,
+    /// The view follows the figure: after a fit it fits again whenever the
+    /// canvas's size, the armature, the animation or the skin changes,
+    /// until the user pans, zooms or drags on the canvas.
+    pub framing: bool,
+    /// What the last fit framed.
+    pub(crate) framed: Option<Framed>,
     /// The canvas's rectangle in the last frame.
     pub rect: Rect,
     /// A left-button drag on something drawn is under way.
@@ -258,6 +277,8 @@ impl Default for Canvas {
             space_held: false,
             space_panned: false,
             fit_requested: false,
+            framing: false,
+            framed: None,
             rect: Rect::NOTHING,
             dragging: false,
         }
@@ -372,6 +393,8 @@ impl Canvas {
             {
                 let pick = ik_handle(&scene.armature.skeleton, pick);
                 self.dragging = true;
+                // The figure the user reaches into stays where it is.
+                self.framing = false;
                 drag = Some(Drag { phase: DragPhase::Start(pick, part), world, shift, alt });
             }
         } else if self.dragging {
@@ -408,6 +431,7 @@ impl Canvas {
             let d = response.drag_delta();
             view.pan[0] += d.x;
             view.pan[1] += d.y;
+            self.framing &= d == egui::Vec2::ZERO;
             if self.space_held {
                 self.space_panned = true;
             }
@@ -417,6 +441,7 @@ impl Canvas {
             let factor = (scroll * 0.002).exp() * pinch;
             if (factor - 1.0).abs() > 1e-4 {
                 view.zoom_around(rect, hover, factor);
+                self.framing = false;
             }
         }
     }
@@ -429,10 +454,23 @@ impl Canvas {
         scene: &Scene<'_>,
         drawing: &mut Drawing,
     ) {
+        let now = Framed {
+            size: rect.size(),
+            generation: scene.generation,
+            anim: scene.anim,
+            skin: scene.skin,
+            bones: scene.show_bones,
+        };
+        let moved_on = self.framed != Some(now);
+        if self.framing && moved_on && !self.dragging {
+            self.fit_requested = true;
+        }
         if !(self.fit_requested && rect.width() > 1.0) {
             return;
         }
         self.fit_requested = false;
+        self.framing = true;
+        self.framed = Some(now);
         // The bounds of the whole animation, so playing it stays in view.
         let options = DrawOptions {
             pixels_per_unit: f64::from(view.zoom),

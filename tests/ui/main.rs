@@ -13,6 +13,7 @@ mod dopesheet_keys_ui;
 mod dopesheet_ui;
 mod drag_ui;
 mod editor_ui;
+mod framing;
 mod lottie_ui;
 mod props_ui;
 mod roles;

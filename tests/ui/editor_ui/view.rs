@@ -164,8 +164,10 @@ fn playback_and_view_survive_edits_and_a_broken_line_keeps_the_picture() {
         app.playback.playing = false;
         app.playback.time_secs = 0.3;
         app.playback.speed = 2.0;
+        // As a user's zoom and pan would leave it: the view is theirs.
         app.view.zoom = 3.25;
         app.view.pan = [12.0, -7.0];
+        app.canvas.framing = false;
     }
     h.run_steps(1);
     let app = h.state();
