@@ -128,10 +128,15 @@ impl Assist {
 
     /// Inserts a row of the list clicked last frame, before the editor
     /// applies this frame's typing: the cursor after it.
-    pub fn clicked_row(&mut self, ctx: &egui::Context, doc: &mut Document) -> Option<usize> {
+    pub fn clicked_row(
+        &mut self,
+        ctx: &egui::Context,
+        doc: &mut Document,
+        history: &mut super::history::History,
+    ) -> Option<usize> {
         let i = self.clicked.take()?;
         ctx.memory_mut(|m| m.request_focus(editor_id()));
-        self.accept(ctx, doc, i)
+        self.accept(ctx, doc, i, history)
     }
 
     /// The editor does not have the focus this frame: the list closes,
@@ -156,7 +161,13 @@ impl Assist {
 
     /// Inserts proposal `i` of the list in place of the word it completes,
     /// as one undo step; returns the cursor after it.
-    fn accept(&mut self, ctx: &egui::Context, doc: &mut Document, i: usize) -> Option<usize> {
+    fn accept(
+        &mut self,
+        ctx: &egui::Context,
+        doc: &mut Document,
+        i: usize,
+        history: &mut super::history::History,
+    ) -> Option<usize> {
         let open = self.list.open_mut()?.asked.take();
         self.list.close();
         let (_, proposals) = open?;
@@ -165,7 +176,7 @@ impl Assist {
         if end > doc.text.len() || !doc.text.is_char_boundary(start) || start > end {
             return None;
         }
-        super::drag::mark_undo_point(ctx, &doc.text);
+        history.mark(ctx, &doc.text, format!("Inserted `{}`", p.label));
         doc.text.replace_range(start..end, &p.label);
         let cursor = start + p.label.len();
         let id = editor_id();

@@ -59,6 +59,9 @@ impl SkelpadApp {
         if ui.button("Redo     Ctrl+Shift+Z").clicked() {
             self.undo_redo(ui.ctx(), false);
         }
+        if ui.button("History…").clicked() {
+            self.editor.history.open = true;
+        }
         ui.separator();
         if ui.button("Find…    Ctrl+F").clicked() {
             self.editor.open_find();
@@ -125,11 +128,17 @@ impl SkelpadApp {
         let current = (range, self.doc.text.clone());
         let target = if undo { undoer.undo(&current) } else { undoer.redo(&current) }.cloned();
         if let Some((range, text)) = target {
+            let note = if undo {
+                self.editor.history.undone(&self.doc.text, &text)
+            } else {
+                self.editor.history.redone(&self.doc.text, &text)
+            };
             self.doc.text = text;
             state.cursor.set_char_range(Some(range));
             state.set_undoer(undoer);
             state.store(ctx, id);
             self.doc.sync();
+            self.say(note, false);
         }
     }
 

@@ -108,6 +108,8 @@ pub struct Editor {
     view: Option<egui::Rangef>,
     /// The text field had the focus at the end of the last frame.
     had_focus: bool,
+    /// The labelled edits of this document (see [`super::history`]).
+    pub history: super::history::History,
 }
 
 impl Editor {
@@ -130,6 +132,7 @@ impl Editor {
         self.forget_field = true;
         self.highlighter.forget();
         self.assist = Default::default();
+        self.history.clear();
     }
 
     /// The text the field laid out and drew in the last frame (`None`
@@ -193,7 +196,7 @@ impl Editor {
         }
         let id = editor_id();
         self.apply_pending_insert(ctx, doc);
-        if let Some(c) = self.assist.clicked_row(ctx, doc) {
+        if let Some(c) = self.assist.clicked_row(ctx, doc, &mut self.history) {
             (self.cursor, self.edited) = (Some(c), true);
         }
         let mut events = ctx.input_mut(|i| std::mem::take(&mut i.events));
@@ -229,7 +232,7 @@ impl Editor {
         let mut propose = super::assist::Proposer(&mut doc.analysis);
         let split = typing::apply_in_order(&mut doc.text, &mut sel, events, list, &mut propose);
         if let Some(before) = &split.inserted_from {
-            super::drag::mark_undo_point(ctx, before);
+            self.history.mark(ctx, before, "Inserted a completion");
         }
         if split.now.iter().any(is_escape) {
             // An Escape the list did not take leaves the editor, as egui
@@ -628,7 +631,22 @@ fn show_field(
         .return_key(None)
         .interactive(!skf)
         .frame(egui::Frame::NONE);
-    if spriter { edit.show(ui) } else { edit.layouter(&mut layouter).show(ui) }
+    if spriter {
+        // The file's own lines, unwrapped (the view scrolls sideways).
+        let mut plain = |ui: &egui::Ui, buf: &dyn egui::TextBuffer, _wrap: f32| {
+            let color = ui.visuals().text_color();
+            let job = egui::text::LayoutJob::simple(
+                buf.as_str().to_owned(),
+                look.font.clone(),
+                color,
+                f32::INFINITY,
+            );
+            ui.fonts_mut(|f| f.layout_job(job))
+        };
+        edit.layouter(&mut plain).show(ui)
+    } else {
+        edit.layouter(&mut layouter).show(ui)
+    }
 }
 
 #[cfg(test)]

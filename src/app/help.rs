@@ -190,10 +190,14 @@ fn beside_the_script<'a>(w: egui::Window<'a>, ctx: &egui::Context) -> egui::Wind
 /// Help ▸ Keyboard shortcuts: [`super::keymap::TABLE`] by place.
 fn shortcuts_ui(ui: &mut egui::Ui) {
     use super::keymap::{TABLE, trigger_text};
+    // Narrow enough to leave the script in view beside it.
+    let width = (ui.ctx().content_rect().width() * 0.4).clamp(300.0, 460.0);
+    ui.set_max_width(width);
     egui::ScrollArea::vertical().max_height(ui.ctx().content_rect().height() * 0.7).show(
         ui,
         |ui| {
-            egui::Grid::new("help.shortcuts").striped(true).show(ui, |ui| {
+            let grid = egui::Grid::new("help.shortcuts").striped(true);
+            grid.max_col_width(width * 0.62).show(ui, |ui| {
                 let mut place = "";
                 for e in TABLE {
                     if e.place != place {
@@ -202,7 +206,7 @@ fn shortcuts_ui(ui: &mut egui::Ui) {
                         ui.end_row();
                     }
                     ui.strong(trigger_text(&e.trigger));
-                    ui.label(e.what);
+                    ui.add(egui::Label::new(e.what).wrap());
                     ui.end_row();
                 }
             });

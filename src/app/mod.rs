@@ -68,6 +68,7 @@ pub mod files;
 pub mod gltf_baking;
 pub mod help;
 pub mod highlight;
+pub mod history;
 pub mod keymap;
 pub mod lazy_layout;
 pub mod lottie_baking;
@@ -244,11 +245,12 @@ impl SkelpadApp {
         if pressed(keymap::DEFINITION) {
             self.go_to_definition();
         }
-        // Undo and redo act on the script wherever the focus is: a text
-        // field with focus handles them itself (the script's own field, or
-        // the find bar's query); anywhere else — the canvas after a drag, a
-        // button, nothing — they are applied to the script's history here.
-        if !editor::text_field_focused(ctx) {
+        // Undo and redo act on the script wherever the focus is, except in
+        // another text field (the find bar's query, a rename), which
+        // handles them itself; the script's own field too is undone here,
+        // through its history, so that the status bar says what was undone.
+        let script_focused = ctx.memory(|m| m.has_focus(editor::editor_id()));
+        if script_focused || !editor::text_field_focused(ctx) {
             if pressed(keymap::REDO) || pressed(keymap::REDO_Y) {
                 self.undo_redo(ctx, false);
             } else if pressed(keymap::UNDO) {
@@ -368,7 +370,8 @@ impl SkelpadApp {
                     .map(|(sp, text)| write_back::Edit { range: sp.range(), text })
                     .collect();
                 let text = write_back::apply(&self.doc.text, &edits);
-                drag::mark_undo_point(ctx, &self.doc.text);
+                let label = format!("Renamed to `{new_name}` in {} places", edits.len());
+                self.editor.history.mark(ctx, &self.doc.text, label);
                 self.editor.follow_replacement(ctx, &self.doc.text, &text);
                 self.doc.text = text;
                 self.doc.sync();
@@ -428,6 +431,11 @@ impl SkelpadApp {
             ctx.request_repaint();
         }
         self.export_dialog_ui(ctx);
+        if self.editor.history.open
+            && let Some(undo) = history::window(ctx, &mut self.editor.history, self.now)
+        {
+            self.undo_redo(ctx, undo);
+        }
 
         self.settings.view.looping = self.playback.looping;
         self.settings.view.speed = self.playback.speed;

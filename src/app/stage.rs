@@ -169,10 +169,11 @@ impl SkelpadApp {
                     && let Some(edit) = self.drag.take()
                     && edit.changed
                 {
-                    self.say(
-                        format!("Done {}", edit.describe().split(';').next().unwrap_or_default()),
-                        false,
-                    );
+                    let what = edit.describe();
+                    let what = what.split(';').next().unwrap_or_default();
+                    let now = ctx.input(|i| i.time);
+                    self.editor.history.record(edit.before(), format!("Drag: {what}"), now);
+                    self.say(format!("Done {what}"), false);
                 }
             }
         }

@@ -70,9 +70,11 @@ pub enum Role {
     Barrier,
 }
 
+/// Ctrl+S, N, O, F, and undo and redo (the app applies them to the
+/// field's history, so the status bar can say what was undone).
 fn is_app_shortcut(key: Key, m: Modifiers) -> bool {
-    use super::keymap::{FIND, NEW, OPEN, SAVE};
-    m.command && [SAVE, NEW, OPEN, FIND].iter().any(|s| s.logical_key == key)
+    use super::keymap::{FIND, NEW, OPEN, REDO_Y, SAVE, UNDO};
+    m.command && [SAVE, NEW, OPEN, FIND, UNDO, REDO_Y].iter().any(|s| s.logical_key == key)
 }
 
 /// The role of `event` for the editor.

@@ -64,10 +64,23 @@ fn dragging_a_key_from_10_to_14_changes_only_its_advances_and_undo_restores() {
     assert_eq!(frames(&text), vec![vec![0.0, 14.0, 20.0], vec![0.0, 4.0, 7.0]]);
     // The dopesheet shows the key where it went.
     h.get_by_label("Key arm Rotation 14");
-    // One drag is one undo step: Ctrl+Z restores the text exactly.
+    // One drag is one undo step: Ctrl+Z restores the text exactly, and
+    // the status bar says what was undone (and redone).
     h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
     h.run_steps(2);
     assert_eq!(h.state().doc.text, RIG);
+    let said = |h: &Harness<'_, SkelpadApp>| h.state().status.clone().unwrap().0;
+    assert_eq!(said(&h), "Undone: Moved a key to frame 14");
+    h.key_press_modifiers(Modifiers::COMMAND | Modifiers::SHIFT, Key::Z);
+    h.run_steps(2);
+    assert_eq!(h.state().doc.text, text);
+    assert_eq!(said(&h), "Redone: Moved a key to frame 14");
+    // Edit ▸ History lists it.
+    h.get_by_label("Edit").click();
+    h.run_steps(2);
+    h.get_by_label("History…").click();
+    h.run_steps(2);
+    h.get_by_label("Moved a key to frame 14");
 }
 
 #[test]

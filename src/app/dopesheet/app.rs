@@ -71,7 +71,7 @@ impl SkelpadApp {
     /// The text `text` replaces the script, one undo step, and the status
     /// says `done`.
     fn replace_script(&mut self, ctx: &egui::Context, text: String, done: String) {
-        drag::mark_undo_point(ctx, &self.doc.text);
+        self.editor.history.mark(ctx, &self.doc.text, done.clone());
         self.editor.follow_replacement(ctx, &self.doc.text, &text);
         self.doc.text = text;
         self.doc.sync();
@@ -136,6 +136,8 @@ impl SkelpadApp {
             } else {
                 format!("Moved a key to frame {}", write_back::format_number(kd.landed))
             };
+            let now = ctx.input(|i| i.time);
+            self.editor.history.record(&kd.base_text, done.clone(), now);
             self.say(done, false);
         }
     }

@@ -81,6 +81,10 @@ pub fn diagnostics_ui(ui: &mut egui::Ui, doc: &Document) -> Option<Range<usize>>
             plural(warnings)
         ));
     });
+    if doc.spriter.is_some() {
+        ui.weak(spriter_view_note(doc.path.as_deref()));
+        return None;
+    }
     if comp.diagnostics.is_empty() {
         ui.weak("No problems: the script compiles cleanly.");
         return None;
@@ -137,4 +141,17 @@ pub(in crate::app) fn pointer_tooltip(
         ui.set_max_width(max_width);
         add(ui);
     });
+}
+
+/// What Problems says for a Spriter file shown as it is: the view is the
+/// file's own text, not a script, so there is nothing to check in it.
+pub fn spriter_view_note(path: Option<&std::path::Path>) -> String {
+    let ext = path.and_then(|p| p.extension()).and_then(|e| e.to_str());
+    let what = match ext.map(str::to_ascii_lowercase).as_deref() {
+        Some("scon") => "a Spriter file (JSON)",
+        _ => "a Spriter file (XML)",
+    };
+    format!(
+        "This is {what}, shown as it is and read-only: it is not a script, so there is nothing to check here. `skelpad convert` writes it as a script."
+    )
 }

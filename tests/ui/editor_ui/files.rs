@@ -420,6 +420,9 @@ fn a_spriter_file_opens_read_only() {
     );
     h.get_by_label("Entity");
     h.get_by_label_contains("Spriter file, read-only");
+    // Problems says what the view is instead of "compiles cleanly".
+    h.get_by_label_contains("a Spriter file (XML), shown as it is and read-only");
+    assert!(h.query_by_label_contains("compiles cleanly").is_none());
     assert_eq!(h.state().pose.bones.len(), arm.skeleton.bones.len());
     // Typing into the text does nothing.
     focus_editor_at(&mut h, 10);
