@@ -21,8 +21,8 @@
 //! `end_frame`. `startup.rs` starts the app (with `SKELPAD_FRAME_LOG` set,
 //! each frame's time goes to stderr). The other modules: `typing` (a frame's
 //! keys applied in order), `assist` (hover and completion from
-//! `skelpad_ide::analysis`), `help`, `write_back` + `drag` (drag on the
-//! canvas, the text follows), `dopesheet`, `export`, `spriter` (read-only
+//! `skelpad_ide::analysis`), `help`, `drag` (drag on the canvas, the text
+//! follows through `skelpad_ide::edits::write_back`), `dopesheet`, `export`, `spriter` (read-only
 //! views of other tools' files).
 //!
 //! Promises the editor keeps:
@@ -78,7 +78,6 @@ mod stage;
 mod startup;
 pub mod timeline;
 pub mod typing;
-pub mod write_back;
 
 pub use stage::key_ticks;
 pub use startup::run;
@@ -352,7 +351,7 @@ impl SkelpadApp {
 
     /// Renames the bone whose name is written at `span` to `new_name` (its
     /// last segment) everywhere it is named, as the language server's
-    /// rename does (`lsp::analysis::rename_bone`): one undo step, the
+    /// rename does (`skelpad_ide::analysis::rename_bone`): one undo step, the
     /// cursor kept on its token. A name the language cannot take, or a
     /// bone that no longer resolves, changes nothing and says why.
     pub fn rename_bone(
@@ -363,14 +362,10 @@ impl SkelpadApp {
     ) {
         let Some(at) = span.end.checked_sub(1) else { return };
         let comp = self.doc.analysis.comp();
-        match crate::lsp::analysis::rename_bone(&self.doc.text, comp, at as u32, new_name) {
+        match skelpad_ide::analysis::rename_bone(&self.doc.text, comp, at as u32, new_name) {
             Ok(edits) if edits.is_empty() => self.say("Nothing to rename", false),
             Ok(edits) => {
-                let edits: Vec<write_back::Edit> = edits
-                    .into_iter()
-                    .map(|(sp, text)| write_back::Edit { range: sp.range(), text })
-                    .collect();
-                let text = write_back::apply(&self.doc.text, &edits);
+                let text = skelpad_ide::text_edit::apply(&self.doc.text, &edits);
                 drag::mark_undo_point(ctx, &self.doc.text);
                 self.editor.follow_replacement(ctx, &self.doc.text, &text);
                 self.doc.text = text;

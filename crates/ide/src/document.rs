@@ -24,6 +24,9 @@ use skelpad_lang::compile::source::{SkinEntry, SlotDef};
 use skelpad_lang::compile::{Compilation, Compiler};
 use skelpad_lang::syntax::{Diagnostic, Role, Span};
 
+use crate::text_edit::floor_char;
+
+pub use crate::text_edit::TextEdit;
 pub use skelpad_lang::io::Pictures;
 
 /// Which checks a document runs besides compiling.
@@ -32,22 +35,6 @@ pub struct Options {
     /// The motion lints (`skelpad check --lint`, the editor's View → Lint,
     /// the language server's `skelpad.lint` setting).
     pub lint: bool,
-}
-
-/// One change of a text: the bytes of `span` replaced by `insert`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TextEdit {
-    /// The bytes replaced (empty: an insertion at `span.start`).
-    pub span: Span,
-    /// The text put in their place (empty: a deletion).
-    pub insert: String,
-}
-
-impl TextEdit {
-    /// Replaces `span` with `insert`.
-    pub fn new(span: Span, insert: impl Into<String>) -> Self {
-        TextEdit { span, insert: insert.into() }
-    }
 }
 
 /// The hint under every picture warning: what the commands that draw do
@@ -218,15 +205,6 @@ fn compile(
         check::lint::lint(&mut comp);
     }
     comp
-}
-
-/// `at` moved back to the start of its character.
-fn floor_char(text: &str, at: usize) -> usize {
-    let mut at = at.min(text.len());
-    while !text.is_char_boundary(at) {
-        at -= 1;
-    }
-    at
 }
 
 /// Every picture name of a script (a string on a slot line or a skin item;

@@ -16,4 +16,6 @@ use skelpad_lang::{check, compile, generate, io, model, runtime, syntax};
 
 pub mod analysis;
 pub mod document;
+pub mod edits;
 pub mod lsp;
+pub mod text_edit;

@@ -5,7 +5,8 @@ use crate::compile::{Compilation, Target};
 use crate::model::AnimId;
 
 use super::{DopeInput, DopeOutput};
-use crate::app::{Selected, SkelpadApp, dopesheet, drag, write_back};
+use crate::app::{Selected, SkelpadApp, dopesheet, drag};
+use skelpad_ide::{edits, text_edit};
 
 impl SkelpadApp {
     /// The dopesheet under the timeline: the rows of the selected
@@ -86,7 +87,7 @@ impl SkelpadApp {
         out: &DopeOutput,
     ) -> bool {
         let comp = self.doc.analysis.comp();
-        let frame = write_back::format_number(at);
+        let frame = edits::format_number(at);
         let (result, done, not) = if let Some(keys) = &out.paste {
             let r = dopesheet::paste_keys(&self.doc.text, comp, anim, keys, at);
             (r, format!("Pasted {} key(s) at frame {frame}", keys.len()), "Not pasted")
@@ -129,10 +130,10 @@ impl SkelpadApp {
             let done = if n > 1 {
                 format!(
                     "Moved {n} keys by {} frame(s)",
-                    write_back::format_number(kd.last - kd.from)
+                    edits::format_number(kd.last - kd.from)
                 )
             } else {
-                format!("Moved a key to frame {}", write_back::format_number(kd.last))
+                format!("Moved a key to frame {}", edits::format_number(kd.last))
             };
             self.say(done, false);
         }
@@ -182,7 +183,7 @@ impl SkelpadApp {
                 dopesheet::move_keys(&kd.base_text, &kd.base, kd.anim, &kd.keys, df)
             } else {
                 dopesheet::move_key(&kd.base_text, &kd.base, kd.anim, kd.timeline, kd.key, to)
-                    .map(|edits| write_back::apply(&kd.base_text, &edits))
+                    .map(|edits| text_edit::apply(&kd.base_text, &edits))
             };
             match moved {
                 Ok(text) => {
@@ -196,7 +197,7 @@ impl SkelpadApp {
                     let n = kd.keys.len();
                     let what = if n > 1 { format!("{n} keys") } else { "Key".into() };
                     self.status =
-                        Some((format!("{what} to frame {}", write_back::format_number(to)), false));
+                        Some((format!("{what} to frame {}", edits::format_number(to)), false));
                 }
                 Err(why) => self.say(format!("Not moved: {why}"), true),
             }
@@ -233,7 +234,7 @@ fn insert_keys(
     timelines: &[usize],
     at: f64,
 ) -> Result<String, String> {
-    let out = super::edits::edit_in_turn(text, comp, timelines, |out, c, &tl| {
+    let out = skelpad_ide::edits::edit_in_turn(text, comp, timelines, |out, c, &tl| {
         let name = c
             .sources
             .timelines
@@ -255,7 +256,7 @@ fn insert_keys(
     if out == text {
         return Err(format!(
             "every property chosen has a key at frame {} already",
-            write_back::format_number(at)
+            edits::format_number(at)
         ));
     }
     Ok(out)

@@ -2,7 +2,7 @@
 //! property under an open item, a diamond per key (eased keys are dots),
 //! all on the [`FrameScale`] the scrub bar above uses.
 
-use crate::app::write_back::format_number;
+use skelpad_ide::edits::format_number;
 use crate::compile::{Compilation, KeyOrigin, KeySource, Target};
 
 use super::{

@@ -473,7 +473,7 @@ impl Server {
                 let p: TextDocumentPositionParams = params(req)?;
                 let (doc, at) = self.doc_at(&p)?;
                 let at = at as u32;
-                // No bone named here: `null` (nothing to rename).
+                // No bone or animation named here: `null` (nothing to rename).
                 json(
                     analysis::prepare_rename(&doc.text.text, doc.comp(), at)
                         .ok()
@@ -485,7 +485,7 @@ impl Server {
                 let uri = &p.text_document_position.text_document.uri;
                 let (doc, at) = self.doc_at(&p.text_document_position)?;
                 let at = at as u32;
-                let edits = analysis::rename_bone(&doc.text.text, doc.comp(), at, &p.new_name)
+                let edits = analysis::rename(&doc.text.text, doc.comp(), at, &p.new_name)
                     .map_err(|m| (ErrorCode::InvalidRequest, m))?;
                 let edits = text_edits(&doc.text, edits);
                 json(WorkspaceEdit {
@@ -600,8 +600,9 @@ fn message_with_suggestion(d: &crate::syntax::Diagnostic) -> String {
     }
 }
 
-fn text_edits(text: &Text, edits: Vec<(Span, String)>) -> Vec<TextEdit> {
-    edits.into_iter().map(|(s, new_text)| TextEdit { range: text.range(s), new_text }).collect()
+/// The analysis' edits as LSP's (positions in UTF-16).
+pub(crate) fn text_edits(text: &Text, edits: Vec<crate::text_edit::TextEdit>) -> Vec<TextEdit> {
+    edits.into_iter().map(|e| TextEdit { range: text.range(e.span), new_text: e.insert }).collect()
 }
 
 /// The LSP kind of a completion proposal.
