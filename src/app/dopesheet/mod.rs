@@ -46,7 +46,8 @@ pub use skelpad_ide::edits::{
     target_name, value_at,
 };
 
-use crate::compile::Target;
+use crate::compile::{Compilation, Target};
+use crate::model::AnimId;
 
 /// The easing as the scripts write it.
 fn easing_name(e: crate::model::Easing) -> &'static str {

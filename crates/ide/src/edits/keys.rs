@@ -50,16 +50,21 @@ fn gap(text: &str, range: std::ops::Range<usize>) -> Result<Gap<'_>, String> {
 }
 
 /// The options token `tok` (or a plain advance) rewritten to set the frame
-/// to `frame` and advance no further: `-->` → `14:>`, `:3:so->` → `14:3:so>`,
-/// `10:->` → `14:>`.
+/// to `frame` and advance no further, its step and easing kept:
+/// `-->` → `14:>`, `:3:so->` → `14:3:so>`, `10:->` → `14:>`, `:so->` →
+/// `14::so>` (not `14:so>`, which reads as step 14, easing `so`), `3:so->`
+/// → `14:3:so>`.
 fn absolute(tok: &str, frame: f64) -> String {
+    let f = format_number(frame);
+    let Some(o) = token::options(tok, true) else { return format!("{f}:>") };
     let body = tok.strip_suffix('>').unwrap_or(tok).trim_end_matches('-');
-    // The step and easing part, from the first `:` (none in a plain advance).
-    let rest = match body.find(':') {
-        Some(i) => &body[i..],
-        None => ":",
-    };
-    format!("{}{rest}>", format_number(frame))
+    let easing = o.easing.and_then(|_| body.get(o.easing_pos..));
+    match (o.step, easing) {
+        (None, None) => format!("{f}:>"),
+        (Some(s), None) => format!("{f}:{s}>"),
+        (None, Some(e)) => format!("{f}::{e}>"),
+        (Some(s), Some(e)) => format!("{f}:{s}:{e}>"),
+    }
 }
 
 /// `+N:…>` with `N` changed by `by`; `None` when `tok` is not relative or

@@ -261,3 +261,67 @@ fn an_inserted_value_is_what_the_animation_has_there() {
     assert!((v - 100.0 * (std::f64::consts::FRAC_PI_4).sin()).abs() < 0.01, "{v}");
     assert!(at("r 5:> 0 -> 30", 1.0).unwrap_err().contains("first key"));
 }
+
+#[test]
+fn a_key_inserted_for_a_property_holds_the_pose_it_was_inserted_at() {
+    use crate::compile::Target;
+    use crate::model::{BoneId, SkinId};
+    use crate::syntax::tree::TimelineProp;
+    let text = format!("{RIG}\ta\n\t\tr 0 :so-> 90 -> 30\n\t\tx 0 20:> 10\n");
+    let comp = compile(&text);
+    let anim = AnimId::from_index(0);
+    let a = Target::Bone(BoneId::from_index(0));
+    let pose = |t: &str, frame: f64| {
+        let c = compile(t);
+        crate::runtime::evaluate(&c.armature, Some(anim), SkinId::default(), frame / 20.0).bones
+            [0]
+        .local
+    };
+    for (prop, frame) in [(TimelineProp::Rotation, 7.0), (TimelineProp::X, 13.0)] {
+        let edits = insert_key_for(&text, &comp, anim, a, prop, frame).unwrap();
+        let out = apply(&text, &edits);
+        // A new key at that frame, the others where they were.
+        let tl = if prop == TimelineProp::X { 1 } else { 0 };
+        assert!(frames(&out)[tl].contains(&frame), "{out}");
+        assert_eq!(frames(&out)[tl].len(), frames(&text)[tl].len() + 1);
+        // The pose at that frame is what it was (to the two decimals the
+        // value is written with).
+        let (before, after) = (pose(&text, frame), pose(&out, frame));
+        assert!((before.rotation_rad - after.rotation_rad).to_degrees().abs() < 0.01, "{before:?} {after:?}");
+        assert!((before.x - after.x).abs() < 0.01, "{before:?} {after:?}");
+    }
+    // Refused, saying what to write: no such timeline, a key already
+    // there, on or before the first key, out of range.
+    let e = insert_key_for(&text, &comp, anim, a, TimelineProp::Y, 12.0).unwrap_err();
+    assert!(e.contains("`y 12:> VALUE` under a `a` item"), "{e}");
+    let e = insert_key_for(&text, &comp, anim, a, TimelineProp::Rotation, 5.0).unwrap_err();
+    assert!(e.contains("already at frame 5"), "{e}");
+    let e = insert_key_for(&text, &comp, anim, a, TimelineProp::Rotation, 0.0).unwrap_err();
+    assert!(e.contains("first key") || e.contains("already"), "{e}");
+    assert!(insert_key_for(&text, &comp, anim, a, TimelineProp::X, -1.0).is_err());
+    // A key inside a segment whose easing an option after it sets would
+    // change the easing of the key before it: refused.
+    let t = format!("{RIG}\ta\n\t\tr 0 -> 90 :so-> 30\n");
+    let e = insert_key_for(&t, &compile(&t), anim, a, TimelineProp::Rotation, 7.0).unwrap_err();
+    assert!(e.contains("easing would change"), "{e}");
+    assert!(insert_key_for(&text, &comp, anim, a, TimelineProp::X, f64::NAN).is_err());
+}
+
+#[test]
+fn an_options_token_made_absolute_keeps_its_step_and_easing() {
+    for (tok, want) in [
+        ("-->", "14:>"),
+        ("10:->", "14:>"),
+        (":3:so->", "14:3:so>"),
+        (":so->", "14::so>"),
+        ("3:so->", "14:3:so>"),
+        (":2.5->", "14:2.5>"),
+    ] {
+        assert_eq!(absolute(tok, 14.0), want, "{tok}");
+        // What the compiler reads: frame 14, the step and easing kept.
+        let o = crate::syntax::token::options(want, true).unwrap();
+        let before = crate::syntax::token::options(tok, true).unwrap_or_default();
+        assert_eq!(o.frame.map(|f| f.value), Some(14.0), "{want}");
+        assert_eq!((o.step, o.easing, o.advance), (before.step, before.easing, 0), "{want}");
+    }
+}
