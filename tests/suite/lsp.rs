@@ -11,6 +11,8 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
+mod actions;
+
 /// Line 0 has non-ASCII text in a comment; line 9 an animation name with
 /// `ä` (one UTF-16 unit, two bytes) and `𝄞` (two units, four bytes).
 const FIX: &str = "# walk \u{2014} a test rig \u{2713}\n\

@@ -2,8 +2,8 @@
 //! property under an open item, a diamond per key (eased keys are dots),
 //! all on the [`FrameScale`] the scrub bar above uses.
 
-use skelpad_ide::edits::format_number;
 use crate::compile::{Compilation, KeyOrigin, KeySource, Target};
+use skelpad_ide::edits::format_number;
 
 use super::{
     DopeInput, DopeOutput, Dopesheet, FrameScale, RowId, easing_name, fingerprint, key_easing,

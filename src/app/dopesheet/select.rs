@@ -189,7 +189,8 @@ mod tests {
 
     #[test]
     fn a_slot_row_is_labelled_by_its_last_segment() {
-        let text = "skeleton\n\ta l10\n\t\t@ :circle d10\nanim \"m\" 20fps\n\t@a\n\t\tc #F00 -> #0F0\n";
+        let text =
+            "skeleton\n\ta l10\n\t\t@ :circle d10\nanim \"m\" 20fps\n\t@a\n\t\tc #F00 -> #0F0\n";
         let comp = compile(text);
         let name = super::super::target_name(&comp, comp.sources.timelines[0].target);
         assert_eq!((name.as_str(), super::super::short_name(&name).as_str()), ("@a.a", "@a"));
@@ -210,7 +211,10 @@ mod tests {
         let (a, b) = (comp.sources.timelines[0].target, comp.sources.timelines[2].target);
         let key = |target, prop, offset: f64| CopiedKey { target, prop, offset, token: "7".into() };
         let sheet = Dopesheet {
-            clipboard: vec![key(a, TimelineProp::Rotation, 0.0), key(a, TimelineProp::Rotation, 2.0)],
+            clipboard: vec![
+                key(a, TimelineProp::Rotation, 0.0),
+                key(a, TimelineProp::Rotation, 2.0),
+            ],
             ..Dopesheet::default()
         };
         // Onto b's item row: b's rotation, offsets kept.
@@ -224,7 +228,10 @@ mod tests {
         assert!(onto.iter().all(|k| k.target == a && k.prop == TimelineProp::X));
         // Keys of two items go back to their own, wherever they are pasted.
         let mixed = Dopesheet {
-            clipboard: vec![key(a, TimelineProp::Rotation, 0.0), key(b, TimelineProp::Rotation, 0.0)],
+            clipboard: vec![
+                key(a, TimelineProp::Rotation, 0.0),
+                key(b, TimelineProp::Rotation, 0.0),
+            ],
             ..Dopesheet::default()
         };
         let row = Some(RowId { target: b, prop: None });

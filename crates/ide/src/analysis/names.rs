@@ -237,7 +237,9 @@ pub fn prepare_rename(text: &str, comp: &Compilation, offset: u32) -> Result<Spa
             _ => Ok(span),
         };
     }
-    let Target::Bone(bone) = t else { return Err("only bones and animations can be renamed".into()) };
+    let Target::Bone(bone) = t else {
+        return Err("only bones and animations can be renamed".into());
+    };
     let short = comp.armature.skeleton.bones[bone.index()].short_name();
     let written = text.get(span.range()).unwrap_or("");
     match written.rfind('.') {

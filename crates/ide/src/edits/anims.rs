@@ -61,7 +61,8 @@ pub fn animation_header_at(text: &str, comp: &Compilation, offset: u32) -> Optio
     let i = crate::analysis::section_at(comp, offset as usize)?;
     let (start, sec) = comp.sections.get(i)?;
     let SectionKind::Anim(a) = &sec.kind else { return None };
-    let line_end = text.get(*start as usize..)?.find('\n').map_or(text.len(), |e| e + *start as usize);
+    let line_end =
+        text.get(*start as usize..)?.find('\n').map_or(text.len(), |e| e + *start as usize);
     if offset as usize > line_end {
         return None;
     }
@@ -163,7 +164,9 @@ pub fn duplicate_animation(
 /// Where animation `anim` is named outside its own headers (`expect`
 /// sections, `from "NAME"`), as line numbers.
 fn named_elsewhere(text: &str, comp: &Compilation, anim: AnimId) -> Vec<usize> {
-    let line = |o: u32| text.as_bytes()[..(o as usize).min(text.len())].iter().filter(|b| **b == b'\n').count() + 1;
+    let line = |o: u32| {
+        text.as_bytes()[..(o as usize).min(text.len())].iter().filter(|b| **b == b'\n').count() + 1
+    };
     let name = &comp.armature.animations[anim.index()].name;
     let mut lines: Vec<usize> = comp
         .sources

@@ -100,13 +100,17 @@ fn retime(
             }
         }
         // Nothing moves the frame (a first key): only a later frame can be set.
-        [] if d > 0.0 => Ok(vec![Edit::replace(range.end..range.end, format!("{}:> ", format_number(frame)))]),
+        [] if d > 0.0 => {
+            Ok(vec![Edit::replace(range.end..range.end, format!("{}:> ", format_number(frame)))])
+        }
         [] => Err(format!(
             "the timeline starts at frame {} (its item's or animation's `F:` option): a key cannot go before it",
             format_number(frame - d)
         )),
         // Several advances: an absolute frame after them sets a later frame.
-        _ if d > 0.0 => Ok(vec![Edit::replace(range.end..range.end, format!("{}:> ", format_number(frame)))]),
+        _ if d > 0.0 => {
+            Ok(vec![Edit::replace(range.end..range.end, format!("{}:> ", format_number(frame)))])
+        }
         _ => Err("several advances stand before the key: write `F:>` before it to move it".into()),
     }
 }
@@ -419,7 +423,10 @@ pub fn insert_key(
     if prev.origin == KeyOrigin::Loop {
         return Err("the key before that frame is made by a loop".into());
     }
-    let mut edits = vec![Edit::replace(prev.span.end as usize..prev.span.end as usize, format!(" {}:> {value}", format_number(frame)))];
+    let mut edits = vec![Edit::replace(
+        prev.span.end as usize..prev.span.end as usize,
+        format!(" {}:> {value}", format_number(frame)),
+    )];
     if let Some(next) = keys.get(pos) {
         if next.origin != KeyOrigin::Plain {
             return Err("the key after that frame is relative or made by a loop".into());
@@ -610,11 +617,10 @@ pub fn insert_key_for(
     let name = target_name(comp, Some(target));
     let l = prop_letter(prop);
     let f = format_number(frame);
-    let Some(tl) = comp
-        .sources
-        .timelines
-        .iter()
-        .position(|t| t.anim == anim && t.target == Some(target) && t.prop == prop && t.effective)
+    let Some(tl) =
+        comp.sources.timelines.iter().position(|t| {
+            t.anim == anim && t.target == Some(target) && t.prop == prop && t.effective
+        })
     else {
         return Err(format!(
             "`{name}` has no `{l}` timeline in this animation: to key it at frame {f}, write `{l} {f}:> VALUE` under a `{name}` item"

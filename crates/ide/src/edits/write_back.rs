@@ -90,7 +90,10 @@ fn line_edits(props: &[PropSource], end: u32, values: &[(PropKey, f64)]) -> Vec<
             }
             None => {
                 if !same(default_of(key), rounded) {
-                    edits.push(Edit::replace(end as usize..end as usize, format!(" {}{n}", letter(key))));
+                    edits.push(Edit::replace(
+                        end as usize..end as usize,
+                        format!(" {}{n}", letter(key)),
+                    ));
                 }
             }
         }
@@ -243,9 +246,9 @@ fn key_edit(
         Some(b) => match b.placed_by {
             // The next key is placed by an absolute frame option: a key
             // inserted right before that option leaves it where it is.
-            Some((opt, before)) if before < frame && b.origin != KeyOrigin::Loop => {
-                Ok(Some(Edit::replace(opt.start as usize..opt.start as usize, format!("{f}:> {n} "))))
-            }
+            Some((opt, before)) if before < frame && b.origin != KeyOrigin::Loop => Ok(Some(
+                Edit::replace(opt.start as usize..opt.start as usize, format!("{f}:> {n} ")),
+            )),
             _ => Err(write_it()),
         },
         // After the last key: append.

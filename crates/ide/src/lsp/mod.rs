@@ -16,9 +16,12 @@
 //!
 //! Diagnostics are `check`'s (hints as related information, and a "did you
 //! mean" hint appended to the message, which some clients show alone);
-//! semantic tokens are the token roles (`tokens`). Answers are serialized
+//! semantic tokens are the token roles (`tokens`); code actions are the
+//! animator's text edits of [`crate::edits`] (`actions`: move, delete or
+//! insert a key, duplicate, delete or move an animation). Answers are serialized
 //! once, to JSON text, and written as that text ([`transport`]).
 
+mod actions;
 pub mod text;
 pub mod tokens;
 pub mod transport;
@@ -35,7 +38,7 @@ use lsp_types::notification::{
     Notification as _, PublishDiagnostics,
 };
 use lsp_types::request::{
-    Completion, DocumentSymbolRequest, Formatting, GotoDefinition, HoverRequest,
+    CodeActionRequest, Completion, DocumentSymbolRequest, Formatting, GotoDefinition, HoverRequest,
     PrepareRenameRequest, RangeFormatting, References, Rename, Request as _,
     SemanticTokensFullDeltaRequest, SemanticTokensFullRequest,
 };
@@ -153,6 +156,7 @@ pub fn capabilities() -> ServerCapabilities {
             work_done_progress_options: Default::default(),
         })),
         document_formatting_provider: Some(OneOf::Left(true)),
+        code_action_provider: Some(CodeActionProviderCapability::Simple(true)),
         document_range_formatting_provider: Some(OneOf::Left(true)),
         semantic_tokens_provider: Some(SemanticTokensServerCapabilities::SemanticTokensOptions(
             SemanticTokensOptions {
@@ -457,9 +461,19 @@ impl Server {
         }
     }
 
-    /// Symbols, rename and formatting (and an unsupported request's error).
+    /// Symbols, rename, formatting and code actions (and an unsupported
+    /// request's error).
     fn document_request(&self, req: &Request) -> Answer {
         match req.method.as_str() {
+            CodeActionRequest::METHOD => {
+                let p: CodeActionParams = params(req)?;
+                let doc = self.doc(&p.text_document.uri)?;
+                let range = Span::new(
+                    doc.text.offset(p.range.start) as u32,
+                    doc.text.offset(p.range.end) as u32,
+                );
+                json(actions::code_actions(&p.text_document.uri, doc, range))
+            }
             DocumentSymbolRequest::METHOD => {
                 let p: DocumentSymbolParams = params(req)?;
                 let doc = self.doc(&p.text_document.uri)?;

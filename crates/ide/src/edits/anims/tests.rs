@@ -87,7 +87,12 @@ fn a_duplicate_copies_every_section_and_takes_a_free_name() {
     let comp = compile(text);
     let edits = duplicate_animation(text, &comp, AnimId::from_index(0), Some("c")).unwrap();
     let out = apply(text, &edits);
-    assert!(out.ends_with("y 0 -> 2\nanim \"c\"\n\tarm\n\t\tr 0 -> 10\nanim \"c\" :3\n\tleg\n\t\ty 0 -> 2\n"), "{out}");
+    assert!(
+        out.ends_with(
+            "y 0 -> 2\nanim \"c\"\n\tarm\n\t\tr 0 -> 10\nanim \"c\" :3\n\tleg\n\t\ty 0 -> 2\n"
+        ),
+        "{out}"
+    );
     let after = anims(&out);
     assert_eq!(after[2], named(&anims(text)[0], "c"));
     // Free names: `-copy`, then `-copy-2`, …
@@ -160,7 +165,8 @@ fn moving_an_animation_changes_the_order_only() {
         let before = anims(&text);
         for i in 0..before.len() {
             let id = AnimId::from_index(i);
-            for (dir, other) in [(Direction::Up, i.checked_sub(1)), (Direction::Down, Some(i + 1))] {
+            for (dir, other) in [(Direction::Up, i.checked_sub(1)), (Direction::Down, Some(i + 1))]
+            {
                 let other = other.filter(|&o| o < before.len());
                 let result = move_animation(&text, &comp, id, dir);
                 let Some(o) = other else {

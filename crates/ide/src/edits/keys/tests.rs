@@ -1,7 +1,7 @@
 //! The key edits' unit tests, each checked by compiling the result anew.
 
-use super::{Change, verify};
 use super::*;
+use super::{Change, verify};
 use crate::compile::compile;
 use crate::edits::key_easing;
 use crate::model::AnimId;
@@ -183,21 +183,19 @@ fn keys_know_their_easing_from_the_compiled_animation() {
     let text = "skeleton\n\ta l10\nanim \"m\" 20fps 0:5:so\n\ta\n\t\tr 0 -> 10 :li-> 20\n";
     let comp = compile(text);
     let tl = &comp.sources.timelines[0];
-    let easings: Vec<_> = comp
-        .sources
-        .keys_of(tl)
-        .iter()
-        .map(|k| key_easing(&comp, tl.anim, tl, k))
-        .collect();
+    let easings: Vec<_> =
+        comp.sources.keys_of(tl).iter().map(|k| key_easing(&comp, tl.anim, tl, k)).collect();
     use crate::model::Easing;
     assert_eq!(easings, vec![Some(Easing::SineOut), Some(Easing::Linear), Some(Easing::Linear)]);
 }
 
 #[test]
 fn the_walk_cycle_moves_a_key_and_keeps_the_others() {
-    let text =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/walk_cycle.skel2d"))
-            .unwrap();
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../examples/walk_cycle.skel2d"
+    ))
+    .unwrap();
     let comp = compile(&text);
     let before = frames(&text);
     // thigh-l's `r 25 --> -25 --> 25`: the key at 10 goes to 14.
@@ -273,9 +271,8 @@ fn a_key_inserted_for_a_property_holds_the_pose_it_was_inserted_at() {
     let a = Target::Bone(BoneId::from_index(0));
     let pose = |t: &str, frame: f64| {
         let c = compile(t);
-        crate::runtime::evaluate(&c.armature, Some(anim), SkinId::default(), frame / 20.0).bones
-            [0]
-        .local
+        crate::runtime::evaluate(&c.armature, Some(anim), SkinId::default(), frame / 20.0).bones[0]
+            .local
     };
     for (prop, frame) in [(TimelineProp::Rotation, 7.0), (TimelineProp::X, 13.0)] {
         let edits = insert_key_for(&text, &comp, anim, a, prop, frame).unwrap();
@@ -287,7 +284,10 @@ fn a_key_inserted_for_a_property_holds_the_pose_it_was_inserted_at() {
         // The pose at that frame is what it was (to the two decimals the
         // value is written with).
         let (before, after) = (pose(&text, frame), pose(&out, frame));
-        assert!((before.rotation_rad - after.rotation_rad).to_degrees().abs() < 0.01, "{before:?} {after:?}");
+        assert!(
+            (before.rotation_rad - after.rotation_rad).to_degrees().abs() < 0.01,
+            "{before:?} {after:?}"
+        );
         assert!((before.x - after.x).abs() < 0.01, "{before:?} {after:?}");
     }
     // Refused, saying what to write: no such timeline, a key already
