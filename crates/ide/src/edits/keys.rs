@@ -1,5 +1,5 @@
 //! The text edits of the dopesheet: moving, deleting, inserting and pasting
-//! keys, each proven by compiling the result ([`verify`]).
+//! keys, each proven by compiling the result (`verify`).
 
 #[cfg(test)]
 mod tests;
@@ -611,7 +611,7 @@ pub fn insert_key_for(
     prop: crate::syntax::tree::TimelineProp,
     frame: f64,
 ) -> Result<Vec<Edit>, String> {
-    if !frame.is_finite() || frame < 0.0 || frame > crate::model::MAX_KEY_FRAME {
+    if !(0.0..=crate::model::MAX_KEY_FRAME).contains(&frame) {
         return Err(format!("frame {} is not a frame a key can be at", format_number(frame)));
     }
     let name = target_name(comp, Some(target));
