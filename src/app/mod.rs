@@ -345,24 +345,19 @@ impl SkelpadApp {
             self.selected = out.select;
         }
         if let Some((span, name)) = out.rename {
-            self.rename_bone(ui.ctx(), span, &name);
+            self.rename(ui.ctx(), span, &name);
         }
     }
 
-    /// Renames the bone whose name is written at `span` to `new_name` (its
-    /// last segment) everywhere it is named, as the language server's
-    /// rename does (`skelpad_ide::analysis::rename_bone`): one undo step, the
-    /// cursor kept on its token. A name the language cannot take, or a
+    /// Renames the bone (to `new_name`, its last segment) or the animation
+    /// whose name is written at `span` everywhere it is named, with the
+    /// language server's rename (`skelpad_ide::analysis::rename`): one undo
+    /// step, the cursor kept on its token. A name the language cannot take, or a
     /// bone that no longer resolves, changes nothing and says why.
-    pub fn rename_bone(
-        &mut self,
-        ctx: &egui::Context,
-        span: std::ops::Range<usize>,
-        new_name: &str,
-    ) {
+    pub fn rename(&mut self, ctx: &egui::Context, span: std::ops::Range<usize>, new_name: &str) {
         let Some(at) = span.end.checked_sub(1) else { return };
         let comp = self.doc.analysis.comp();
-        match skelpad_ide::analysis::rename_bone(&self.doc.text, comp, at as u32, new_name) {
+        match skelpad_ide::analysis::rename(&self.doc.text, comp, at as u32, new_name) {
             Ok(edits) if edits.is_empty() => self.say("Nothing to rename", false),
             Ok(edits) => {
                 let text = skelpad_ide::text_edit::apply(&self.doc.text, &edits);
