@@ -132,6 +132,19 @@ impl Document {
         self.recompile();
     }
 
+    /// Applies a feature's answer — edits that all refer to the current
+    /// text, as [`crate::text_edit`] says (a rename, a key moved, an
+    /// animation duplicated) — then compiles once. [`Document::update`]
+    /// is for a client's changes instead, each on the text the ones before
+    /// it left.
+    pub fn apply(&mut self, edits: &[TextEdit]) {
+        if edits.is_empty() {
+            return;
+        }
+        self.text = crate::text_edit::apply(&self.text, edits);
+        self.recompile();
+    }
+
     /// Makes the text `text` (one edit of the whole); returns whether it
     /// differed and was compiled.
     pub fn set_text(&mut self, text: &str) -> bool {
@@ -378,6 +391,19 @@ mod tests {
         assert_eq!(d.text(), "# xé\n!");
         d.update([TextEdit::new(Span::new(5, 3), "")]);
         assert_eq!(d.text(), "# x\n!");
+    }
+
+    #[test]
+    fn a_features_edits_all_refer_to_the_text_they_were_made_for() {
+        let text = "skeleton\n\tarm l10\nanim \"a\"\n\tarm\n\t\tr 0 -> 10\n";
+        let mut d = doc(text, false);
+        let at = text.find("arm l10").unwrap() as u32;
+        let edits = crate::analysis::rename(text, d.compilation(), at, "limb").unwrap();
+        assert_eq!(edits.len(), 2);
+        d.apply(&edits);
+        assert_eq!(d.text(), text.replace("arm", "limb"));
+        assert!(d.diagnostics().is_empty(), "{:?}", d.diagnostics());
+        assert!(d.compilation().armature.skeleton.bone_by_name("limb").is_some());
     }
 
     #[test]

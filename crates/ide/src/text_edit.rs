@@ -5,7 +5,8 @@
 //! ([`crate::edits`]) — and every front end applies them: the language
 //! server sends them as LSP `TextEdit`s, the editor applies a list as one
 //! undo step ([`apply`]), a [`crate::document::Document`] takes them in
-//! `update`.
+//! `apply` (its `update` takes a client's changes, each on the text the
+//! ones before it left, as LSP's `didChange` sends them).
 //!
 //! A feature's answer is a list of edits that all refer to the text it was
 //! given (not to the text the edits before them left), that do not
