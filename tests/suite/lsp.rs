@@ -659,6 +659,13 @@ fn random_edits_and_requests_for_ten_seconds_never_crash_the_server() {
         if let Some(e) = r.get("error") {
             assert_ne!(e["code"], json!(-32603), "internal error: {r}");
         }
+        // Code actions anywhere: a list, never an error.
+        let (a, b) = (pos(&mut rng), pos(&mut rng));
+        let r = c.request(
+            "textDocument/codeAction",
+            json!({ "textDocument": { "uri": URI }, "range": { "start": a, "end": b }, "context": { "diagnostics": [] } }),
+        );
+        assert!(r["result"].is_array(), "code actions at {a}: {r}");
         // The change was handled (not swallowed by a failure): its
         // diagnostics came before the answers.
         assert!(
