@@ -1,7 +1,7 @@
 //! The dopesheet in the app: what its output asks (drag, delete, paste,
 //! insert) applied to the document, one undo step each.
 
-use crate::compile::{Compilation, Target};
+use crate::compile::Target;
 use crate::model::AnimId;
 
 use super::{DopeInput, DopeOutput};
@@ -96,7 +96,7 @@ impl SkelpadApp {
             let r = dopesheet::delete_keys(&self.doc.text, comp, anim, keys);
             (r, format!("Deleted {} key(s)", keys.len()), "Not deleted")
         } else if !out.insert.is_empty() {
-            let r = insert_keys(&self.doc.text, comp, anim, &out.insert, at);
+            let r = edits::insert_keys(&self.doc.text, comp, anim, &out.insert, at);
             (r, format!("Inserted key(s) at frame {frame}"), "No key inserted")
         } else {
             return false;
@@ -218,43 +218,4 @@ pub struct KeyDrag {
     last: f64,
     /// The text differs from `base_text`.
     changed: bool,
-}
-
-/// Keys at frame `at` in the timelines `timelines` of `anim`, each with the
-/// value the animation has there ([`dopesheet::value_at`]) and placed by
-/// [`dopesheet::insert_key`] (the text is compiled again after each): the
-/// new text, or why not.
-fn insert_keys(
-    text: &str,
-    comp: &Compilation,
-    anim: AnimId,
-    timelines: &[usize],
-    at: f64,
-) -> Result<String, String> {
-    let out = skelpad_ide::edits::edit_in_turn(text, comp, timelines, |out, c, &tl| {
-        let name = c
-            .sources
-            .timelines
-            .get(tl)
-            .map(|t| format!("{} {:?}", dopesheet::target_name(c, t.target), t.prop));
-        let keyed = c
-            .sources
-            .timelines
-            .get(tl)
-            .is_some_and(|t| c.sources.keys_of(t).iter().any(|k| (k.frame - at).abs() < 1e-9));
-        if keyed && timelines.len() > 1 {
-            // (Keying a whole item: the properties keyed there already stay.)
-            return Ok(None);
-        }
-        let why = |e: String| format!("{}: {e}", name.clone().unwrap_or_default());
-        let value = dopesheet::value_at(out, c, anim, tl, at).map_err(why)?;
-        dopesheet::insert_key(out, c, anim, tl, at, &value).map(Some).map_err(why)
-    })?;
-    if out == text {
-        return Err(format!(
-            "every property chosen has a key at frame {} already",
-            edits::format_number(at)
-        ));
-    }
-    Ok(out)
 }

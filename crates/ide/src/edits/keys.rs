@@ -629,3 +629,43 @@ pub fn insert_key_for(
     let value = value_at(text, comp, anim, tl, frame)?;
     insert_key(text, comp, anim, tl, frame, &value)
 }
+
+/// Keys at frame `at` in the timelines `timelines` of `anim`, each with the
+/// value the animation has there ([`value_at`]) and placed by
+/// [`insert_key`] (the text is compiled again after each): the
+/// new text, or why not. Keying several timelines (a whole item), one
+/// that has a key at `at` already is left as it is.
+pub fn insert_keys(
+    text: &str,
+    comp: &Compilation,
+    anim: AnimId,
+    timelines: &[usize],
+    at: f64,
+) -> Result<String, String> {
+    let out = edit_in_turn(text, comp, timelines, |out, c, &tl| {
+        let name = c
+            .sources
+            .timelines
+            .get(tl)
+            .map(|t| format!("{} {:?}", target_name(c, t.target), t.prop));
+        let keyed = c
+            .sources
+            .timelines
+            .get(tl)
+            .is_some_and(|t| c.sources.keys_of(t).iter().any(|k| (k.frame - at).abs() < 1e-9));
+        if keyed && timelines.len() > 1 {
+            // (Keying a whole item: the properties keyed there already stay.)
+            return Ok(None);
+        }
+        let why = |e: String| format!("{}: {e}", name.clone().unwrap_or_default());
+        let value = value_at(out, c, anim, tl, at).map_err(why)?;
+        insert_key(out, c, anim, tl, at, &value).map(Some).map_err(why)
+    })?;
+    if out == text {
+        return Err(format!(
+            "every property chosen has a key at frame {} already",
+            format_number(at)
+        ));
+    }
+    Ok(out)
+}

@@ -16,7 +16,7 @@
 //!   given value token) and [`insert_key_for`] (a bone's or slot's
 //!   property keyed with the value the animation has there, [`value_at`]:
 //!   the dopesheet's K, "insert key"). Several keys at once
-//!   ([`move_keys`], [`delete_keys`], [`paste_keys`]) are edited in turn
+//!   ([`move_keys`], [`delete_keys`], [`paste_keys`], [`insert_keys`]) are edited in turn
 //!   ([`edit_in_turn`], compiling between steps) and answer the new text.
 //! - [`anims`]: whole animations — [`new_animation`] (empty: the setup
 //!   pose), [`duplicate_animation`] (also "new as a copy of"),
@@ -35,8 +35,8 @@ pub use anims::{
     new_animation, rename_animation, unused_animation_name, valid_animation_name,
 };
 pub use keys::{
-    delete_key, delete_keys, edit_in_turn, insert_key, insert_key_for, move_key, move_keys,
-    paste_keys, value_at,
+    delete_key, delete_keys, edit_in_turn, insert_key, insert_key_for, insert_keys, move_key,
+    move_keys, paste_keys, value_at,
 };
 pub use write_back::{Place, bone_edits, slot_edits, written_bone_value, written_slot_value};
 

@@ -325,3 +325,20 @@ fn an_options_token_made_absolute_keeps_its_step_and_easing() {
         assert_eq!((o.step, o.easing, o.advance), (before.step, before.easing, 0), "{want}");
     }
 }
+
+#[test]
+fn keying_an_item_keys_each_property_once() {
+    let text = format!("{RIG}\ta\n\t\tr 0 -> 30\n\t\tx 0 3:> 6 -> 10\n");
+    let comp = compile(&text);
+    let anim = AnimId::from_index(0);
+    // Both timelines at frame 3: `x` has a key there and keeps it.
+    let out = insert_keys(&text, &comp, anim, &[0, 1], 3.0).unwrap();
+    assert_eq!(out, text.replace("r 0 -> 30", "r 0 3:> 18 5:> 30"));
+    assert_eq!(frames(&out), vec![vec![0.0, 3.0, 5.0], vec![0.0, 3.0, 8.0]]);
+    // Every one keyed there already: said, nothing changed.
+    let e = insert_keys(&out, &compile(&out), anim, &[0, 1], 3.0).unwrap_err();
+    assert!(e.contains("has a key at frame 3 already"), "{e}");
+    // One timeline alone is keyed or refused with its name.
+    let e = insert_keys(&text, &comp, anim, &[1], 3.0).unwrap_err();
+    assert!(e.starts_with("a X: ") && e.contains("already"), "{e}");
+}
