@@ -1,6 +1,6 @@
 //! A drag on the canvas that edits the script: what is being dragged, the
 //! values it started from, and the pointer → values mapping. The text edit
-//! itself is [`super::write_back`]'s.
+//! itself is `skelpad_ide::edits::write_back`'s.
 //!
 //! A left drag on a bone's origin mark moves it (`x`/`y`), on its diamond
 //! rotates it (`r`; Shift: `i`, scale along the bone), on a shape moves its
@@ -17,7 +17,8 @@ use crate::runtime::Pose;
 
 use super::canvas::Pick;
 use super::document::Document;
-use super::write_back::{self, Place, apply};
+use skelpad_ide::edits::{self as write_back, Place};
+use skelpad_ide::text_edit::apply;
 
 /// What the pointer does to the values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -21,8 +21,8 @@
 //! `end_frame`. `startup.rs` starts the app (with `SKELPAD_FRAME_LOG` set,
 //! each frame's time goes to stderr). The other modules: `typing` (a frame's
 //! keys applied in order), `assist` (hover and completion from
-//! `skelpad_ide::analysis`), `help`, `write_back` + `drag` (drag on the
-//! canvas, the text follows), `dopesheet`, `export`, `spriter` (read-only
+//! `skelpad_ide::analysis`), `help`, `drag` (drag on the canvas, the text
+//! follows through `skelpad_ide::edits::write_back`), `dopesheet`, `export`, `spriter` (read-only
 //! views of other tools' files).
 //!
 //! Promises the editor keeps:
@@ -80,7 +80,6 @@ mod stage;
 mod startup;
 pub mod timeline;
 pub mod typing;
-pub mod write_back;
 
 pub use stage::key_ticks;
 pub use startup::run;
@@ -345,31 +344,22 @@ impl SkelpadApp {
             self.selected = out.select;
         }
         if let Some((span, name)) = out.rename {
-            self.rename_bone(ui.ctx(), span, &name);
+            self.rename(ui.ctx(), span, &name);
         }
     }
 
-    /// Renames the bone whose name is written at `span` to `new_name` (its
-    /// last segment) everywhere it is named, as the language server's
-    /// rename does (`lsp::analysis::rename_bone`): one undo step, the
-    /// cursor kept on its token. A name the language cannot take, or a
+    /// Renames the bone (to `new_name`, its last segment) or the animation
+    /// whose name is written at `span` everywhere it is named, with the
+    /// language server's rename (`skelpad_ide::analysis::rename`): one undo
+    /// step, the cursor kept on its token. A name the language cannot take, or a
     /// bone that no longer resolves, changes nothing and says why.
-    pub fn rename_bone(
-        &mut self,
-        ctx: &egui::Context,
-        span: std::ops::Range<usize>,
-        new_name: &str,
-    ) {
+    pub fn rename(&mut self, ctx: &egui::Context, span: std::ops::Range<usize>, new_name: &str) {
         let Some(at) = span.end.checked_sub(1) else { return };
         let comp = self.doc.analysis.comp();
-        match crate::lsp::analysis::rename_bone(&self.doc.text, comp, at as u32, new_name) {
+        match skelpad_ide::analysis::rename(&self.doc.text, comp, at as u32, new_name) {
             Ok(edits) if edits.is_empty() => self.say("Nothing to rename", false),
             Ok(edits) => {
-                let edits: Vec<write_back::Edit> = edits
-                    .into_iter()
-                    .map(|(sp, text)| write_back::Edit { range: sp.range(), text })
-                    .collect();
-                let text = write_back::apply(&self.doc.text, &edits);
+                let text = skelpad_ide::text_edit::apply(&self.doc.text, &edits);
                 let label = format!("Renamed to `{new_name}` in {} places", edits.len());
                 self.editor.history.mark(ctx, &self.doc.text, label);
                 self.editor.follow_replacement(ctx, &self.doc.text, &text);

@@ -8,7 +8,7 @@
 //!
 //! A click puts the cursor on the row's line and selects the bone or slot on
 //! the canvas; the canvas selection and the cursor's bone are highlighted. A
-//! bone row's context menu renames the bone with `analysis::rename_bone` (the
+//! bone row's context menu renames the bone with `analysis::rename` (the
 //! language server's rename; one undo step) and hides or solos its subtree
 //! (`Outline::visibility`: the canvas drops those bones' items from its draw
 //! list, so they are neither drawn nor picked; the text is untouched).

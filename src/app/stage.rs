@@ -9,7 +9,8 @@ use crate::model::Skeleton;
 use crate::runtime::evaluate_into;
 
 use super::canvas::{self, Pick, Scene};
-use super::{Selected, SkelpadApp, drag, spriter, timeline, write_back};
+use super::{Selected, SkelpadApp, drag, spriter, timeline};
+use skelpad_ide::edits as write_back;
 
 impl SkelpadApp {
     /// The timeline and the canvas: the pose at the playback time, drawn.

@@ -27,10 +27,16 @@ const LAYERS: &[&[&str]] = &[
     &["check"],
     &["render"],
     &["formats"],
+    // The one shape of a text change (skelpad-ide), that every feature
+    // answers with and every front end applies.
+    &["text_edit"],
     // The language features (skelpad-ide), answered in the language's own
     // terms, and the document every front end holds (text, compiler,
-    // diagnostics); then the language server, their adapter to the protocol.
+    // diagnostics); the text edits of an animator's tools, which use the
+    // analysis' rename; then the language server, their adapter to the
+    // protocol.
     &["analysis", "document"],
+    &["edits"],
     &["lsp"],
     // The editor: it answers with the same language features.
     &["app"],

@@ -11,6 +11,8 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
+mod actions;
+
 /// Line 0 has non-ASCII text in a comment; line 9 an animation name with
 /// `ä` (one UTF-16 unit, two bytes) and `𝄞` (two units, four bytes).
 const FIX: &str = "# walk \u{2014} a test rig \u{2713}\n\
@@ -657,6 +659,13 @@ fn random_edits_and_requests_for_ten_seconds_never_crash_the_server() {
         if let Some(e) = r.get("error") {
             assert_ne!(e["code"], json!(-32603), "internal error: {r}");
         }
+        // Code actions anywhere: a list, never an error.
+        let (a, b) = (pos(&mut rng), pos(&mut rng));
+        let r = c.request(
+            "textDocument/codeAction",
+            json!({ "textDocument": { "uri": URI }, "range": { "start": a, "end": b }, "context": { "diagnostics": [] } }),
+        );
+        assert!(r["result"].is_array(), "code actions at {a}: {r}");
         // The change was handled (not swallowed by a failure): its
         // diagnostics came before the answers.
         assert!(

@@ -216,7 +216,7 @@ fn definition_hover_and_rename_agree_with_the_language_server_everywhere() {
             let new_name = serde_json::json!({ "newName": "zz" });
             let server_text = ask(&mut server, &text, "textDocument/rename", offset, new_name)
                 .map(|edit| apply_workspace_edit(&text, &edit));
-            app.rename_bone(&ctx, offset..offset + 1, "zz");
+            app.rename(&ctx, offset..offset + 1, "zz");
             let editor_text = (app.doc.text != e.text).then(|| app.doc.text.clone());
             let server_text = server_text.filter(|t| t != e.text);
             assert_eq!(editor_text, server_text, "rename in {} at {offset}", e.file);

@@ -24,6 +24,9 @@ use skelpad_lang::compile::source::{SkinEntry, SlotDef};
 use skelpad_lang::compile::{Compilation, Compiler};
 use skelpad_lang::syntax::{Diagnostic, Role, Span};
 
+use crate::text_edit::floor_char;
+
+pub use crate::text_edit::TextEdit;
 pub use skelpad_lang::io::Pictures;
 
 /// Which checks a document runs besides compiling.
@@ -32,22 +35,6 @@ pub struct Options {
     /// The motion lints (`skelpad check --lint`, the editor's View → Lint,
     /// the language server's `skelpad.lint` setting).
     pub lint: bool,
-}
-
-/// One change of a text: the bytes of `span` replaced by `insert`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TextEdit {
-    /// The bytes replaced (empty: an insertion at `span.start`).
-    pub span: Span,
-    /// The text put in their place (empty: a deletion).
-    pub insert: String,
-}
-
-impl TextEdit {
-    /// Replaces `span` with `insert`.
-    pub fn new(span: Span, insert: impl Into<String>) -> Self {
-        TextEdit { span, insert: insert.into() }
-    }
 }
 
 /// The hint under every picture warning: what the commands that draw do
@@ -145,6 +132,19 @@ impl Document {
         self.recompile();
     }
 
+    /// Applies a feature's answer — edits that all refer to the current
+    /// text, as [`crate::text_edit`] says (a rename, a key moved, an
+    /// animation duplicated) — then compiles once. [`Document::update`]
+    /// is for a client's changes instead, each on the text the ones before
+    /// it left.
+    pub fn apply(&mut self, edits: &[TextEdit]) {
+        if edits.is_empty() {
+            return;
+        }
+        self.text = crate::text_edit::apply(&self.text, edits);
+        self.recompile();
+    }
+
     /// Makes the text `text` (one edit of the whole); returns whether it
     /// differed and was compiled.
     pub fn set_text(&mut self, text: &str) -> bool {
@@ -218,15 +218,6 @@ fn compile(
         check::lint::lint(&mut comp);
     }
     comp
-}
-
-/// `at` moved back to the start of its character.
-fn floor_char(text: &str, at: usize) -> usize {
-    let mut at = at.min(text.len());
-    while !text.is_char_boundary(at) {
-        at -= 1;
-    }
-    at
 }
 
 /// Every picture name of a script (a string on a slot line or a skin item;
@@ -400,6 +391,19 @@ mod tests {
         assert_eq!(d.text(), "# xé\n!");
         d.update([TextEdit::new(Span::new(5, 3), "")]);
         assert_eq!(d.text(), "# x\n!");
+    }
+
+    #[test]
+    fn a_features_edits_all_refer_to_the_text_they_were_made_for() {
+        let text = "skeleton\n\tarm l10\nanim \"a\"\n\tarm\n\t\tr 0 -> 10\n";
+        let mut d = doc(text, false);
+        let at = text.find("arm l10").unwrap() as u32;
+        let edits = crate::analysis::rename(text, d.compilation(), at, "limb").unwrap();
+        assert_eq!(edits.len(), 2);
+        d.apply(&edits);
+        assert_eq!(d.text(), text.replace("arm", "limb"));
+        assert!(d.diagnostics().is_empty(), "{:?}", d.diagnostics());
+        assert!(d.compilation().armature.skeleton.bone_by_name("limb").is_some());
     }
 
     #[test]

@@ -1,11 +1,12 @@
 //! The dopesheet in the app: what its output asks (drag, delete, paste,
 //! insert) applied to the document, one undo step each.
 
-use crate::compile::{Compilation, Target};
+use crate::compile::Target;
 use crate::model::AnimId;
 
 use super::{DopeInput, DopeOutput};
-use crate::app::{Selected, SkelpadApp, dopesheet, drag, write_back};
+use crate::app::{Selected, SkelpadApp, dopesheet, drag};
+use skelpad_ide::{edits, text_edit};
 
 impl SkelpadApp {
     /// The dopesheet under the timeline: the rows of the selected
@@ -88,7 +89,7 @@ impl SkelpadApp {
         out: &DopeOutput,
     ) -> bool {
         let comp = self.doc.analysis.comp();
-        let frame = write_back::format_number(at);
+        let frame = edits::format_number(at);
         let (result, done, not) = if let Some(keys) = &out.paste {
             let r = dopesheet::paste_keys(&self.doc.text, comp, anim, keys, at);
             (r, format!("Pasted {} key(s) at frame {frame}", keys.len()), "Not pasted")
@@ -97,7 +98,7 @@ impl SkelpadApp {
             let r = dopesheet::delete_keys(&self.doc.text, comp, anim, keys);
             (r, format!("Deleted {} key(s)", keys.len()), "Not deleted")
         } else if !out.insert.is_empty() {
-            let r = insert_keys(&self.doc.text, comp, anim, &out.insert, at);
+            let r = edits::insert_keys(&self.doc.text, comp, anim, &out.insert, at);
             (r, format!("Inserted key(s) at frame {frame}"), "No key inserted")
         } else {
             return false;
@@ -131,10 +132,10 @@ impl SkelpadApp {
             let done = if n > 1 {
                 format!(
                     "Moved {n} keys by {} frame(s)",
-                    write_back::format_number(kd.landed - kd.from)
+                    edits::format_number(kd.landed - kd.from)
                 )
             } else {
-                format!("Moved a key to frame {}", write_back::format_number(kd.landed))
+                format!("Moved a key to frame {}", edits::format_number(kd.landed))
             };
             let now = ctx.input(|i| i.time);
             self.editor.history.record(&kd.base_text, done.clone(), now);
@@ -187,7 +188,7 @@ impl SkelpadApp {
                 dopesheet::move_keys(&kd.base_text, &kd.base, kd.anim, &kd.keys, df)
             } else {
                 dopesheet::move_key(&kd.base_text, &kd.base, kd.anim, kd.timeline, kd.key, to)
-                    .map(|edits| write_back::apply(&kd.base_text, &edits))
+                    .map(|edits| text_edit::apply(&kd.base_text, &edits))
             };
             match moved {
                 Ok(text) => {
@@ -206,7 +207,7 @@ impl SkelpadApp {
                     kd.landed = now.unwrap_or(to);
                     let n = kd.keys.len();
                     let what = if n > 1 { format!("{n} keys") } else { "Key".into() };
-                    let at = write_back::format_number(kd.landed);
+                    let at = edits::format_number(kd.landed);
                     self.status = Some((format!("{what} at frame {at}"), false));
                 }
                 Err(why) => self.say(format!("Not moved: {why}"), true),
@@ -234,43 +235,4 @@ pub struct KeyDrag {
     landed: f64,
     /// The text differs from `base_text`.
     changed: bool,
-}
-
-/// Keys at frame `at` in the timelines `timelines` of `anim`, each with the
-/// value the animation has there ([`dopesheet::value_at`]) and placed by
-/// [`dopesheet::insert_key`] (the text is compiled again after each): the
-/// new text, or why not.
-fn insert_keys(
-    text: &str,
-    comp: &Compilation,
-    anim: AnimId,
-    timelines: &[usize],
-    at: f64,
-) -> Result<String, String> {
-    let out = super::edits::edit_in_turn(text, comp, timelines, |out, c, &tl| {
-        let name = c
-            .sources
-            .timelines
-            .get(tl)
-            .map(|t| format!("{} {:?}", dopesheet::target_name(c, t.target), t.prop));
-        let keyed = c
-            .sources
-            .timelines
-            .get(tl)
-            .is_some_and(|t| c.sources.keys_of(t).iter().any(|k| (k.frame - at).abs() < 1e-9));
-        if keyed && timelines.len() > 1 {
-            // (Keying a whole item: the properties keyed there already stay.)
-            return Ok(None);
-        }
-        let why = |e: String| format!("{}: {e}", name.clone().unwrap_or_default());
-        let value = dopesheet::value_at(out, c, anim, tl, at).map_err(why)?;
-        dopesheet::insert_key(out, c, anim, tl, at, &value).map(Some).map_err(why)
-    })?;
-    if out == text {
-        return Err(format!(
-            "every property chosen has a key at frame {} already",
-            write_back::format_number(at)
-        ));
-    }
-    Ok(out)
 }

@@ -3,8 +3,8 @@
 //! all on the [`FrameScale`] the scrub bar above uses.
 
 use crate::app::keymap;
-use crate::app::write_back::format_number;
 use crate::compile::{Compilation, KeyOrigin, KeySource, Target};
+use skelpad_ide::edits::format_number;
 
 use super::{
     DopeInput, DopeOutput, Dopesheet, FrameScale, RowId, easing_name, fingerprint, key_easing,

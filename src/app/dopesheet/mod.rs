@@ -32,74 +32,22 @@
 //! row's menu) keys the row's timelines at the playhead with the value the
 //! animation has there (`value_at`), through `insert_key`. The rows and the
 //! scrub bar share one `FrameScale` while the dopesheet is shown, so a frame
-//! has one x in both. Files: `edits` (the text edits and their
-//! verification), `draw`, `select`, `app` (one undo step per edit),
-//! `tests`.
+//! has one x in both. The text edits and their verification are language
+//! features, `skelpad_ide::edits::keys` (tested there without a window);
+//! here are `draw`, `select` and `app` (one undo step per edit).
 
 mod app;
 pub(in crate::app) mod draw;
-mod edits;
 mod select;
-#[cfg(test)]
-mod tests;
 
 pub use app::KeyDrag;
-pub use edits::{delete_key, delete_keys, insert_key, move_key, move_keys, paste_keys, value_at};
+pub use skelpad_ide::edits::{
+    CopiedKey, delete_key, delete_keys, insert_key, key_easing, move_key, move_keys, paste_keys,
+    target_name, value_at,
+};
 
-use crate::compile::{Compilation, KeySource, Target, TimelineSource};
+use crate::compile::{Compilation, Target};
 use crate::model::AnimId;
-
-/// What a key's target is called: the bone's name or `@slot`.
-pub fn target_name(comp: &Compilation, target: Option<Target>) -> String {
-    let sk = &comp.armature.skeleton;
-    match target {
-        Some(Target::Bone(b)) => sk.bones.get(b.index()).map_or("?".into(), |b| b.name.clone()),
-        Some(Target::Slot(s)) => {
-            sk.slots.get(s.index()).map_or("@?".into(), |s| format!("@{}", s.name))
-        }
-        _ => "?".into(),
-    }
-}
-
-/// The key of the compiled animation that a bone key of the text made
-/// (matched by bone, property and time; `None` for slot keys, stepped
-/// properties, replaced timelines, and keys an animation modifier such as
-/// `delay` moved).
-fn model_key<'c>(
-    comp: &'c Compilation,
-    anim: AnimId,
-    tl: &TimelineSource,
-    time_secs: f64,
-) -> Option<&'c crate::model::Key<f64>> {
-    use crate::model::BoneProperty;
-    use crate::syntax::tree::TimelineProp;
-    let Some(Target::Bone(bone)) = tl.target.filter(|_| tl.effective) else { return None };
-    let property = match tl.prop {
-        TimelineProp::X => BoneProperty::X,
-        TimelineProp::Y => BoneProperty::Y,
-        TimelineProp::Rotation => BoneProperty::Rotation,
-        TimelineProp::ScaleX => BoneProperty::ScaleX,
-        TimelineProp::ScaleY => BoneProperty::ScaleY,
-        _ => return None,
-    };
-    let a = comp.armature.animations.get(anim.index())?;
-    let ch = a.bones.iter().find(|c| c.bone == bone && c.property == property)?;
-    ch.keys.iter().find(|key| (key.time_secs - time_secs).abs() < 1e-9)
-}
-
-/// The easing of a bone key as the compiled animation has it (see
-/// `model_key`; `None` where it has none).
-pub fn key_easing(
-    comp: &Compilation,
-    anim: AnimId,
-    tl: &TimelineSource,
-    k: &KeySource,
-) -> Option<crate::model::Easing> {
-    match model_key(comp, anim, tl, k.time_secs)?.curve {
-        crate::model::Curve::Eased(e) => Some(e),
-        _ => None,
-    }
-}
 
 /// The easing as the scripts write it.
 fn easing_name(e: crate::model::Easing) -> &'static str {
@@ -155,20 +103,6 @@ pub struct DopeOutput {
     /// K or a row's menu: key these timelines (indices into
     /// `comp.sources.timelines`) at the playhead.
     pub insert: Vec<usize>,
-}
-
-/// A key copied with Ctrl+C: its item and property, its frame after the
-/// first copied key's, and its value token.
-#[derive(Clone, Debug, PartialEq)]
-pub struct CopiedKey {
-    /// The bone or slot.
-    pub target: Option<Target>,
-    /// The property.
-    pub prop: crate::syntax::tree::TimelineProp,
-    /// Frames after the earliest copied key.
-    pub offset: f64,
-    /// The value as written.
-    pub token: String,
 }
 
 /// A row of the dopesheet: an item (`prop` `None`) or one of its

@@ -185,3 +185,67 @@ impl Dopesheet {
             .collect()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::{CopiedKey, Dopesheet, RowId, paste_keys};
+    use crate::compile::compile;
+    use crate::model::AnimId;
+
+    const RIG: &str = "skeleton\n\ta l10\n\tb l10\nanim \"m\" 20fps 0:5:li\n";
+
+    #[test]
+    fn a_slot_row_is_labelled_by_its_last_segment() {
+        let text =
+            "skeleton\n\ta l10\n\t\t@ :circle d10\nanim \"m\" 20fps\n\t@a\n\t\tc #F00 -> #0F0\n";
+        let comp = compile(text);
+        let name = super::super::target_name(&comp, comp.sources.timelines[0].target);
+        assert_eq!((name.as_str(), super::super::short_name(&name).as_str()), ("@a.a", "@a"));
+    }
+
+    /// The frames of every timeline, compiled anew.
+    fn frames(text: &str) -> Vec<Vec<f64>> {
+        let comp = compile(text);
+        let src = &comp.sources;
+        src.timelines.iter().map(|t| src.keys_of(t).iter().map(|k| k.frame).collect()).collect()
+    }
+
+    #[test]
+    fn copied_keys_go_to_the_row_they_are_pasted_on() {
+        use crate::syntax::tree::TimelineProp;
+        let text = format!("{RIG}\ta\n\t\tr 0 -> 10\n\t\tx 0 -> 10\n\tb\n\t\tr 0 -> 10\n");
+        let comp = compile(&text);
+        let (a, b) = (comp.sources.timelines[0].target, comp.sources.timelines[2].target);
+        let key = |target, prop, offset: f64| CopiedKey { target, prop, offset, token: "7".into() };
+        let sheet = Dopesheet {
+            clipboard: vec![
+                key(a, TimelineProp::Rotation, 0.0),
+                key(a, TimelineProp::Rotation, 2.0),
+            ],
+            ..Dopesheet::default()
+        };
+        // Onto b's item row: b's rotation, offsets kept.
+        let onto = sheet.paste_onto(Some(RowId { target: b, prop: None }));
+        assert_eq!(
+            onto,
+            vec![key(b, TimelineProp::Rotation, 0.0), key(b, TimelineProp::Rotation, 2.0)]
+        );
+        // Onto a property row: that property.
+        let onto = sheet.paste_onto(Some(RowId { target: a, prop: Some(TimelineProp::X) }));
+        assert!(onto.iter().all(|k| k.target == a && k.prop == TimelineProp::X));
+        // Keys of two items go back to their own, wherever they are pasted.
+        let mixed = Dopesheet {
+            clipboard: vec![
+                key(a, TimelineProp::Rotation, 0.0),
+                key(b, TimelineProp::Rotation, 0.0),
+            ],
+            ..Dopesheet::default()
+        };
+        let row = Some(RowId { target: b, prop: None });
+        assert_eq!(mixed.paste_onto(row), mixed.clipboard);
+        // And pasted at frame 6 onto b, the keys land at 6 and 8 (compiled anew).
+        let keys = sheet.paste_onto(Some(RowId { target: b, prop: None }));
+        let out = paste_keys(&text, &comp, AnimId::from_index(0), &keys, 6.0).unwrap();
+        assert_eq!(frames(&out)[2], vec![0.0, 5.0, 6.0, 8.0]);
+    }
+}

@@ -1,10 +1,11 @@
 //! Formatting: tabs for indentation, no trailing blanks.
 
 use crate::syntax::Span;
+use crate::text_edit::TextEdit;
 
 /// Edits that indent with tabs (`tab_size` columns of spaces, rounded up,
 /// make one tab) and remove trailing spaces and tabs; nothing else changes.
-pub fn format(text: &str, tab_size: u32) -> Vec<(Span, String)> {
+pub fn format(text: &str, tab_size: u32) -> Vec<TextEdit> {
     let tab_size = tab_size.clamp(1, 64) as usize;
     let mut edits = Vec::new();
     let mut start = 0usize;
@@ -16,7 +17,7 @@ pub fn format(text: &str, tab_size: u32) -> Vec<(Span, String)> {
         let content = body[indent_len..].trim_end_matches([' ', '\t']);
         if content.is_empty() {
             if !body.is_empty() {
-                edits.push((Span::new(start as u32, (start + body.len()) as u32), String::new()));
+                edits.push(TextEdit::new(Span::new(start as u32, (start + body.len()) as u32), ""));
             }
         } else {
             if indent.contains(' ') {
@@ -24,16 +25,16 @@ pub fn format(text: &str, tab_size: u32) -> Vec<(Span, String)> {
                 for c in indent.chars() {
                     cols = if c == '\t' { (cols / tab_size + 1) * tab_size } else { cols + 1 };
                 }
-                edits.push((
+                edits.push(TextEdit::new(
                     Span::new(start as u32, (start + indent_len) as u32),
                     "\t".repeat(cols.div_ceil(tab_size)),
                 ));
             }
             let trail = indent_len + content.len();
             if trail < body.len() {
-                edits.push((
+                edits.push(TextEdit::new(
                     Span::new((start + trail) as u32, (start + body.len()) as u32),
-                    String::new(),
+                    "",
                 ));
             }
         }
@@ -47,7 +48,7 @@ pub fn format(text: &str, tab_size: u32) -> Vec<(Span, String)> {
 /// offsets. The line the range ends in counts even when the range ends at
 /// its start: Neovim 0.7's `gq` sends `start of the first line .. start of
 /// the last line` for the lines it means.
-pub fn format_range(text: &str, tab_size: u32, range: Span) -> Vec<(Span, String)> {
+pub fn format_range(text: &str, tab_size: u32, range: Span) -> Vec<TextEdit> {
     let clamp = |o: u32| {
         let mut o = (o as usize).min(text.len());
         while !text.is_char_boundary(o) {
@@ -60,7 +61,7 @@ pub fn format_range(text: &str, tab_size: u32, range: Span) -> Vec<(Span, String
     let to = text[end..].find('\n').map_or(text.len(), |i| end + i + 1);
     format(&text[from..to], tab_size)
         .into_iter()
-        .map(|(span, new)| (span.shifted(from as u32), new))
+        .map(|e| TextEdit::new(e.span.shifted(from as u32), e.insert))
         .collect()
 }
 
@@ -72,12 +73,7 @@ mod tests {
     #[test]
     fn formatting_only_touches_indentation_and_trailing_blanks() {
         let text = "skeleton \r\n  \tarm l1\t\n\n        x\n";
-        let mut out = text.to_string();
-        let mut edits = format(text, 4);
-        edits.sort_by_key(|e| std::cmp::Reverse(e.0.start));
-        for (s, t) in edits {
-            out.replace_range(s.range(), &t);
-        }
+        let out = apply(text, format(text, 4));
         assert_eq!(out, "skeleton\r\n\tarm l1\n\n\t\tx\n");
     }
 

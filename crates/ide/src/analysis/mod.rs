@@ -1,7 +1,8 @@
 //! The language features, answered from a [`Compilation`]: the parser's
 //! token roles and the compiler's source map say what every token is and
 //! what every name resolved to. Hover ([`hover()`]), definition, references
-//! and rename ([`definition`], [`references`], [`rename_bone`]), and
+//! and rename ([`definition`], [`references`], [`rename`] of a bone or an
+//! animation), and
 //! symbols ([`symbols()`]) resolve no name and
 //! parse no line again. Two features read the text themselves: formatting
 //! ([`format()`]) works line by line on indentation and trailing blanks
@@ -36,7 +37,10 @@ mod symbols;
 pub use complete::{MAX_PROPOSALS, Proposal, ProposalKind, complete, complete_limited};
 pub use format::{format, format_range};
 pub use hover::hover;
-pub use names::{definition, prepare_rename, references, rename_bone, valid_segment};
+pub use names::{
+    definition, prepare_rename, references, rename, rename_animation, rename_bone,
+    valid_animation_name, valid_segment,
+};
 pub use symbols::{Symbol, SymbolKind, symbols};
 
 use crate::compile::{Compilation, Target};

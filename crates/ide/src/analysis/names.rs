@@ -1,10 +1,14 @@
 //! Definition, references and rename: where a name's item is defined, every
-//! name written for it, and the edits that rename a bone.
+//! name written for it, and the edits that rename a bone or an animation
+//! ([`rename`]: what the language server's rename and the editor's both
+//! call).
 
 use super::{bone_name, slot_name, target_at_text};
 use crate::compile::{Compilation, Target};
-use crate::model::BoneId;
+use crate::model::{AnimId, BoneId};
+use crate::syntax::tree::SectionKind;
 use crate::syntax::{Span, token};
+use crate::text_edit::TextEdit;
 
 /// Where the item at `offset` is defined.
 pub fn definition(text: &str, comp: &Compilation, offset: u32) -> Option<Span> {
@@ -42,7 +46,7 @@ pub fn rename_bone(
     comp: &Compilation,
     offset: u32,
     new_name: &str,
-) -> Result<Vec<(Span, String)>, String> {
+) -> Result<Vec<TextEdit>, String> {
     let (_, t) = target_at_text(text, comp, offset).ok_or("there is no bone name here")?;
     let Target::Bone(bone) = t else { return Err("only bones can be renamed".into()) };
     if !valid_segment(new_name) {
@@ -86,12 +90,12 @@ pub fn rename_bone(
         for (i, seg) in segs.iter().enumerate() {
             let full_index = first + i as isize;
             if full_index >= 0 && indices.contains(&(full_index as usize)) && *seg == old {
-                edits.push((Span::new(at as u32, (at + seg.len()) as u32), new_name.to_string()));
+                edits.push(TextEdit::new(Span::new(at as u32, (at + seg.len()) as u32), new_name));
             }
             at += seg.len() + 1;
         }
     }
-    edits.sort_by_key(|e| e.0.start);
+    edits.sort_by_key(|e| e.span.start);
     edits.dedup();
     Ok(edits)
 }
@@ -153,11 +157,89 @@ impl<'a> Descendants<'a> {
     }
 }
 
-/// The span of the bone's own segment in the name at `offset` (what a
-/// rename changes there).
+/// The edits that rename the item named at `offset` to `new_name`: a bone
+/// ([`rename_bone`]) or an animation ([`rename_animation`]). The language
+/// server's rename answers with these.
+pub fn rename(
+    text: &str,
+    comp: &Compilation,
+    offset: u32,
+    new_name: &str,
+) -> Result<Vec<TextEdit>, String> {
+    match target_at_text(text, comp, offset) {
+        Some((_, Target::Animation(a))) => rename_animation(text, comp, a, new_name),
+        _ => rename_bone(text, comp, offset, new_name),
+    }
+}
+
+/// Whether `name` can be written as an animation's name: between quotes,
+/// at least one character, no quote, blank or control character (the
+/// header is split at blanks).
+pub fn valid_animation_name(name: &str) -> bool {
+    !name.is_empty()
+        && !name.chars().any(|c| c == '"' || c.is_control() || crate::syntax::lines::is_js_space(c))
+}
+
+/// The edits that rename animation `anim` to `new_name`: every header of
+/// its sections (a second section with the same name merges into the
+/// first), every `expect` section that poses it, and every `from "NAME"`
+/// that copies it. Refused when the name cannot be written or another
+/// animation has it (the two would merge).
+pub fn rename_animation(
+    text: &str,
+    comp: &Compilation,
+    anim: AnimId,
+    new_name: &str,
+) -> Result<Vec<TextEdit>, String> {
+    let old = &comp.armature.animations.get(anim.index()).ok_or("no such animation")?.name;
+    if !valid_animation_name(new_name) {
+        return Err(format!(
+            "`{new_name}` cannot be an animation's name (at least one character; no quotes, blanks or control characters)"
+        ));
+    }
+    if old == new_name {
+        return Ok(Vec::new());
+    }
+    if comp.armature.animations.iter().any(|a| a.name == new_name) {
+        return Err(format!("an animation is already named \"{new_name}\""));
+    }
+    let quoted = format!("\"{new_name}\"");
+    let mut edits: Vec<TextEdit> = comp
+        .sources
+        .references_to(Target::Animation(anim))
+        .map(|r| match text.get(r.span.range()) {
+            Some(t) if t.starts_with('"') => TextEdit::new(r.span, quoted.as_str()),
+            // The unnamed animation's header: the name goes after `anim`.
+            _ => TextEdit::insert(r.span.end as usize, format!(" {quoted}")),
+        })
+        .collect();
+    for (start, sec) in &comp.sections {
+        if let SectionKind::Anim(a) = &sec.kind
+            && let Some(from) = a.modifiers.from.as_ref().filter(|f| &f.node == old)
+        {
+            edits.push(TextEdit::new(from.span.shifted(*start), quoted.as_str()));
+        }
+    }
+    edits.sort_by_key(|e| e.span.start);
+    edits.dedup();
+    Ok(edits)
+}
+
+/// The span of the bone's own segment in the name at `offset`, or of an
+/// animation's name between its quotes (what a rename changes there).
 pub fn prepare_rename(text: &str, comp: &Compilation, offset: u32) -> Result<Span, String> {
     let (span, t) = target_at_text(text, comp, offset).ok_or("there is no bone name here")?;
-    let Target::Bone(bone) = t else { return Err("only bones can be renamed".into()) };
+    if let Target::Animation(_) = t {
+        return match text.get(span.range()) {
+            Some(q) if q.len() >= 2 && q.starts_with('"') && q.ends_with('"') => {
+                Ok(Span::new(span.start + 1, span.end - 1))
+            }
+            _ => Ok(span),
+        };
+    }
+    let Target::Bone(bone) = t else {
+        return Err("only bones and animations can be renamed".into());
+    };
     let short = comp.armature.skeleton.bones[bone.index()].short_name();
     let written = text.get(span.range()).unwrap_or("");
     match written.rfind('.') {
@@ -173,13 +255,8 @@ pub(crate) mod tests {
     use super::*;
     use crate::compile::compile;
 
-    pub(crate) fn apply(text: &str, mut edits: Vec<(Span, String)>) -> String {
-        let mut out = text.to_string();
-        edits.sort_by_key(|e| std::cmp::Reverse(e.0.start));
-        for (s, t) in edits {
-            out.replace_range(s.range(), &t);
-        }
-        out
+    pub(crate) fn apply(text: &str, edits: Vec<TextEdit>) -> String {
+        crate::text_edit::apply(text, &edits)
     }
 
     #[test]

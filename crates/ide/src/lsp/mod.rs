@@ -16,9 +16,12 @@
 //!
 //! Diagnostics are `check`'s (hints as related information, and a "did you
 //! mean" hint appended to the message, which some clients show alone);
-//! semantic tokens are the token roles (`tokens`). Answers are serialized
+//! semantic tokens are the token roles (`tokens`); code actions are the
+//! animator's text edits of [`crate::edits`] (`actions`: move, delete or
+//! insert a key, duplicate, delete or move an animation). Answers are serialized
 //! once, to JSON text, and written as that text ([`transport`]).
 
+mod actions;
 pub mod text;
 pub mod tokens;
 pub mod transport;
@@ -35,7 +38,7 @@ use lsp_types::notification::{
     Notification as _, PublishDiagnostics,
 };
 use lsp_types::request::{
-    Completion, DocumentSymbolRequest, Formatting, GotoDefinition, HoverRequest,
+    CodeActionRequest, Completion, DocumentSymbolRequest, Formatting, GotoDefinition, HoverRequest,
     PrepareRenameRequest, RangeFormatting, References, Rename, Request as _,
     SemanticTokensFullDeltaRequest, SemanticTokensFullRequest,
 };
@@ -153,6 +156,7 @@ pub fn capabilities() -> ServerCapabilities {
             work_done_progress_options: Default::default(),
         })),
         document_formatting_provider: Some(OneOf::Left(true)),
+        code_action_provider: Some(CodeActionProviderCapability::Simple(true)),
         document_range_formatting_provider: Some(OneOf::Left(true)),
         semantic_tokens_provider: Some(SemanticTokensServerCapabilities::SemanticTokensOptions(
             SemanticTokensOptions {
@@ -457,9 +461,19 @@ impl Server {
         }
     }
 
-    /// Symbols, rename and formatting (and an unsupported request's error).
+    /// Symbols, rename, formatting and code actions (and an unsupported
+    /// request's error).
     fn document_request(&self, req: &Request) -> Answer {
         match req.method.as_str() {
+            CodeActionRequest::METHOD => {
+                let p: CodeActionParams = params(req)?;
+                let doc = self.doc(&p.text_document.uri)?;
+                let range = Span::new(
+                    doc.text.offset(p.range.start) as u32,
+                    doc.text.offset(p.range.end) as u32,
+                );
+                json(actions::code_actions(&p.text_document.uri, doc, range))
+            }
             DocumentSymbolRequest::METHOD => {
                 let p: DocumentSymbolParams = params(req)?;
                 let doc = self.doc(&p.text_document.uri)?;
@@ -473,7 +487,7 @@ impl Server {
                 let p: TextDocumentPositionParams = params(req)?;
                 let (doc, at) = self.doc_at(&p)?;
                 let at = at as u32;
-                // No bone named here: `null` (nothing to rename).
+                // No bone or animation named here: `null` (nothing to rename).
                 json(
                     analysis::prepare_rename(&doc.text.text, doc.comp(), at)
                         .ok()
@@ -485,7 +499,7 @@ impl Server {
                 let uri = &p.text_document_position.text_document.uri;
                 let (doc, at) = self.doc_at(&p.text_document_position)?;
                 let at = at as u32;
-                let edits = analysis::rename_bone(&doc.text.text, doc.comp(), at, &p.new_name)
+                let edits = analysis::rename(&doc.text.text, doc.comp(), at, &p.new_name)
                     .map_err(|m| (ErrorCode::InvalidRequest, m))?;
                 let edits = text_edits(&doc.text, edits);
                 json(WorkspaceEdit {
@@ -600,8 +614,9 @@ fn message_with_suggestion(d: &crate::syntax::Diagnostic) -> String {
     }
 }
 
-fn text_edits(text: &Text, edits: Vec<(Span, String)>) -> Vec<TextEdit> {
-    edits.into_iter().map(|(s, new_text)| TextEdit { range: text.range(s), new_text }).collect()
+/// The analysis' edits as LSP's (positions in UTF-16).
+pub(crate) fn text_edits(text: &Text, edits: Vec<crate::text_edit::TextEdit>) -> Vec<TextEdit> {
+    edits.into_iter().map(|e| TextEdit { range: text.range(e.span), new_text: e.insert }).collect()
 }
 
 /// The LSP kind of a completion proposal.

@@ -1,10 +1,11 @@
-//! The dopesheet's unit tests: the text edits, checked by compiling anew.
+//! The key edits' unit tests, each checked by compiling the result anew.
 
-use super::edits::{Change, verify};
 use super::*;
-use crate::app::write_back::{Edit, apply};
+use super::{Change, verify};
 use crate::compile::compile;
+use crate::edits::key_easing;
 use crate::model::AnimId;
+use crate::text_edit::{TextEdit as Edit, apply};
 
 /// The text after moving key `key` of the `n`-th timeline of the first
 /// animation to `frame`.
@@ -92,18 +93,18 @@ fn the_check_refuses_edits_that_move_another_key_or_a_value() {
     let anim = AnimId::from_index(0);
     let at = |s: &str| text.find(s).unwrap();
     // Moving key 1 to 8 by shortening the first advance moves key 2 too.
-    let shorter = Edit { range: at("-> 10")..at("-> 10") + 2, text: "8:>".into() };
+    let shorter = Edit::replace(at("-> 10")..at("-> 10") + 2, "8:>");
     assert!(
         verify(&text, &comp, anim, 0, 1, Change::Move(8.0), std::slice::from_ref(&shorter))
             .is_err()
     );
-    let keep = Edit { range: at("-> 20")..at("-> 20") + 2, text: "10:>".into() };
+    let keep = Edit::replace(at("-> 20")..at("-> 20") + 2, "10:>");
     assert!(
         verify(&text, &comp, anim, 0, 1, Change::Move(8.0), &[shorter.clone(), keep.clone()])
             .is_ok()
     );
     // A changed value is refused even where the frames hold.
-    let value = Edit { range: at("10 ")..at("10 ") + 2, text: "11".into() };
+    let value = Edit::replace(at("10 ")..at("10 ") + 2, "11");
     assert!(verify(&text, &comp, anim, 0, 1, Change::Move(8.0), &[shorter, keep, value]).is_err());
 }
 
@@ -151,7 +152,7 @@ fn slot_keys_move_too() {
     let text = "skeleton\n\ta l10\n\t\t@ :circle d10\nanim \"m\" 20fps\n\t@a\n\t\tc #F00 -> #0F0 -> #00F\n";
     let comp = compile(text);
     let name = target_name(&comp, comp.sources.timelines[0].target);
-    assert_eq!((name.as_str(), short_name(&name).as_str()), ("@a.a", "@a"));
+    assert_eq!(name, "@a.a");
     let out = moved(text, 0, 1, 7.0).unwrap();
     assert_eq!(out, text.replace("#F00 -> #0F0 -> #00F", "#F00 7:> #0F0 10:> #00F"));
     assert_eq!(frames(&out), vec![vec![0.0, 7.0, 10.0]]);
@@ -182,20 +183,19 @@ fn keys_know_their_easing_from_the_compiled_animation() {
     let text = "skeleton\n\ta l10\nanim \"m\" 20fps 0:5:so\n\ta\n\t\tr 0 -> 10 :li-> 20\n";
     let comp = compile(text);
     let tl = &comp.sources.timelines[0];
-    let easings: Vec<_> = comp
-        .sources
-        .keys_of(tl)
-        .iter()
-        .map(|k| key_easing(&comp, tl.anim, tl, k).map(easing_name))
-        .collect();
-    assert_eq!(easings, vec![Some("so"), Some("li"), Some("li")]);
+    let easings: Vec<_> =
+        comp.sources.keys_of(tl).iter().map(|k| key_easing(&comp, tl.anim, tl, k)).collect();
+    use crate::model::Easing;
+    assert_eq!(easings, vec![Some(Easing::SineOut), Some(Easing::Linear), Some(Easing::Linear)]);
 }
 
 #[test]
 fn the_walk_cycle_moves_a_key_and_keeps_the_others() {
-    let text =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/examples/walk_cycle.skel2d"))
-            .unwrap();
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../examples/walk_cycle.skel2d"
+    ))
+    .unwrap();
     let comp = compile(&text);
     let before = frames(&text);
     // thigh-l's `r 25 --> -25 --> 25`: the key at 10 goes to 14.
@@ -261,34 +261,84 @@ fn an_inserted_value_is_what_the_animation_has_there() {
 }
 
 #[test]
-fn copied_keys_go_to_the_row_they_are_pasted_on() {
+fn a_key_inserted_for_a_property_holds_the_pose_it_was_inserted_at() {
+    use crate::compile::Target;
+    use crate::model::{BoneId, SkinId};
     use crate::syntax::tree::TimelineProp;
-    let text = format!("{RIG}\ta\n\t\tr 0 -> 10\n\t\tx 0 -> 10\n\tb\n\t\tr 0 -> 10\n");
+    let text = format!("{RIG}\ta\n\t\tr 0 :so-> 90 -> 30\n\t\tx 0 20:> 10\n");
     let comp = compile(&text);
-    let (a, b) = (comp.sources.timelines[0].target, comp.sources.timelines[2].target);
-    let key = |target, prop, offset: f64| CopiedKey { target, prop, offset, token: "7".into() };
-    let sheet = Dopesheet {
-        clipboard: vec![key(a, TimelineProp::Rotation, 0.0), key(a, TimelineProp::Rotation, 2.0)],
-        ..Dopesheet::default()
+    let anim = AnimId::from_index(0);
+    let a = Target::Bone(BoneId::from_index(0));
+    let pose = |t: &str, frame: f64| {
+        let c = compile(t);
+        crate::runtime::evaluate(&c.armature, Some(anim), SkinId::default(), frame / 20.0).bones[0]
+            .local
     };
-    // Onto b's item row: b's rotation, offsets kept.
-    let onto = sheet.paste_onto(Some(RowId { target: b, prop: None }));
-    assert_eq!(
-        onto,
-        vec![key(b, TimelineProp::Rotation, 0.0), key(b, TimelineProp::Rotation, 2.0)]
-    );
-    // Onto a property row: that property.
-    let onto = sheet.paste_onto(Some(RowId { target: a, prop: Some(TimelineProp::X) }));
-    assert!(onto.iter().all(|k| k.target == a && k.prop == TimelineProp::X));
-    // Keys of two items go back to their own, wherever they are pasted.
-    let mixed = Dopesheet {
-        clipboard: vec![key(a, TimelineProp::Rotation, 0.0), key(b, TimelineProp::Rotation, 0.0)],
-        ..Dopesheet::default()
-    };
-    let row = Some(RowId { target: b, prop: None });
-    assert_eq!(mixed.paste_onto(row), mixed.clipboard);
-    // And pasted at frame 6 onto b, the keys land at 6 and 8 (compiled anew).
-    let keys = sheet.paste_onto(Some(RowId { target: b, prop: None }));
-    let out = paste_keys(&text, &comp, AnimId::from_index(0), &keys, 6.0).unwrap();
-    assert_eq!(frames(&out)[2], vec![0.0, 5.0, 6.0, 8.0]);
+    for (prop, frame) in [(TimelineProp::Rotation, 7.0), (TimelineProp::X, 13.0)] {
+        let edits = insert_key_for(&text, &comp, anim, a, prop, frame).unwrap();
+        let out = apply(&text, &edits);
+        // A new key at that frame, the others where they were.
+        let tl = if prop == TimelineProp::X { 1 } else { 0 };
+        assert!(frames(&out)[tl].contains(&frame), "{out}");
+        assert_eq!(frames(&out)[tl].len(), frames(&text)[tl].len() + 1);
+        // The pose at that frame is what it was (to the two decimals the
+        // value is written with).
+        let (before, after) = (pose(&text, frame), pose(&out, frame));
+        assert!(
+            (before.rotation_rad - after.rotation_rad).to_degrees().abs() < 0.01,
+            "{before:?} {after:?}"
+        );
+        assert!((before.x - after.x).abs() < 0.01, "{before:?} {after:?}");
+    }
+    // Refused, saying what to write: no such timeline, a key already
+    // there, on or before the first key, out of range.
+    let e = insert_key_for(&text, &comp, anim, a, TimelineProp::Y, 12.0).unwrap_err();
+    assert!(e.contains("`y 12:> VALUE` under a `a` item"), "{e}");
+    let e = insert_key_for(&text, &comp, anim, a, TimelineProp::Rotation, 5.0).unwrap_err();
+    assert!(e.contains("already at frame 5"), "{e}");
+    let e = insert_key_for(&text, &comp, anim, a, TimelineProp::Rotation, 0.0).unwrap_err();
+    assert!(e.contains("first key") || e.contains("already"), "{e}");
+    assert!(insert_key_for(&text, &comp, anim, a, TimelineProp::X, -1.0).is_err());
+    // A key inside a segment whose easing an option after it sets would
+    // change the easing of the key before it: refused.
+    let t = format!("{RIG}\ta\n\t\tr 0 -> 90 :so-> 30\n");
+    let e = insert_key_for(&t, &compile(&t), anim, a, TimelineProp::Rotation, 7.0).unwrap_err();
+    assert!(e.contains("easing would change"), "{e}");
+    assert!(insert_key_for(&text, &comp, anim, a, TimelineProp::X, f64::NAN).is_err());
+}
+
+#[test]
+fn an_options_token_made_absolute_keeps_its_step_and_easing() {
+    for (tok, want) in [
+        ("-->", "14:>"),
+        ("10:->", "14:>"),
+        (":3:so->", "14:3:so>"),
+        (":so->", "14::so>"),
+        ("3:so->", "14:3:so>"),
+        (":2.5->", "14:2.5>"),
+    ] {
+        assert_eq!(absolute(tok, 14.0), want, "{tok}");
+        // What the compiler reads: frame 14, the step and easing kept.
+        let o = crate::syntax::token::options(want, true).unwrap();
+        let before = crate::syntax::token::options(tok, true).unwrap_or_default();
+        assert_eq!(o.frame.map(|f| f.value), Some(14.0), "{want}");
+        assert_eq!((o.step, o.easing, o.advance), (before.step, before.easing, 0), "{want}");
+    }
+}
+
+#[test]
+fn keying_an_item_keys_each_property_once() {
+    let text = format!("{RIG}\ta\n\t\tr 0 -> 30\n\t\tx 0 3:> 6 -> 10\n");
+    let comp = compile(&text);
+    let anim = AnimId::from_index(0);
+    // Both timelines at frame 3: `x` has a key there and keeps it.
+    let out = insert_keys(&text, &comp, anim, &[0, 1], 3.0).unwrap();
+    assert_eq!(out, text.replace("r 0 -> 30", "r 0 3:> 18 5:> 30"));
+    assert_eq!(frames(&out), vec![vec![0.0, 3.0, 5.0], vec![0.0, 3.0, 8.0]]);
+    // Every one keyed there already: said, nothing changed.
+    let e = insert_keys(&out, &compile(&out), anim, &[0, 1], 3.0).unwrap_err();
+    assert!(e.contains("has a key at frame 3 already"), "{e}");
+    // One timeline alone is keyed or refused with its name.
+    let e = insert_keys(&text, &comp, anim, &[1], 3.0).unwrap_err();
+    assert!(e.starts_with("a X: ") && e.contains("already"), "{e}");
 }

@@ -1,13 +1,15 @@
 //! The text edits of the dopesheet: moving, deleting, inserting and pasting
-//! keys, each proven by compiling the result ([`verify`]).
+//! keys, each proven by compiling the result (`verify`).
+
+#[cfg(test)]
+mod tests;
 
 use crate::compile::{Compilation, KeyOrigin, KeySource, TimelineSource};
 use crate::model::AnimId;
 use crate::syntax::token;
+use crate::text_edit::{TextEdit as Edit, apply};
 
-use super::{CopiedKey, key_easing, model_key, target_name};
-
-use crate::app::write_back::{Edit, apply, format_number};
+use super::{CopiedKey, format_number, key_easing, model_key, target_name};
 
 /// The frame tokens between two keys (or before a timeline's first key):
 /// those that move the frame (advances and frame options).
@@ -48,16 +50,21 @@ fn gap(text: &str, range: std::ops::Range<usize>) -> Result<Gap<'_>, String> {
 }
 
 /// The options token `tok` (or a plain advance) rewritten to set the frame
-/// to `frame` and advance no further: `-->` → `14:>`, `:3:so->` → `14:3:so>`,
-/// `10:->` → `14:>`.
+/// to `frame` and advance no further, its step and easing kept:
+/// `-->` → `14:>`, `:3:so->` → `14:3:so>`, `10:->` → `14:>`, `:so->` →
+/// `14::so>` (not `14:so>`, which reads as step 14, easing `so`), `3:so->`
+/// → `14:3:so>`.
 fn absolute(tok: &str, frame: f64) -> String {
+    let f = format_number(frame);
+    let Some(o) = token::options(tok, true) else { return format!("{f}:>") };
     let body = tok.strip_suffix('>').unwrap_or(tok).trim_end_matches('-');
-    // The step and easing part, from the first `:` (none in a plain advance).
-    let rest = match body.find(':') {
-        Some(i) => &body[i..],
-        None => ":",
-    };
-    format!("{}{rest}>", format_number(frame))
+    let easing = o.easing.and_then(|_| body.get(o.easing_pos..));
+    match (o.step, easing) {
+        (None, None) => format!("{f}:>"),
+        (Some(s), None) => format!("{f}:{s}>"),
+        (None, Some(e)) => format!("{f}::{e}>"),
+        (Some(s), Some(e)) => format!("{f}:{s}:{e}>"),
+    }
 }
 
 /// `+N:…>` with `N` changed by `by`; `None` when `tok` is not relative or
@@ -87,25 +94,23 @@ fn retime(
         [(r, tok)] => {
             if token::options(tok, true).and_then(|o| o.frame).is_some_and(|f| f.relative) {
                 let t = relative(tok, d).ok_or("the advance before the key would be negative")?;
-                Ok(vec![Edit { range: r.clone(), text: t }])
+                Ok(vec![Edit::replace(r.clone(), t)])
             } else {
-                Ok(vec![Edit { range: r.clone(), text: absolute(tok, frame) }])
+                Ok(vec![Edit::replace(r.clone(), absolute(tok, frame))])
             }
         }
         // Nothing moves the frame (a first key): only a later frame can be set.
-        [] if d > 0.0 => Ok(vec![Edit {
-            range: range.end..range.end,
-            text: format!("{}:> ", format_number(frame)),
-        }]),
+        [] if d > 0.0 => {
+            Ok(vec![Edit::replace(range.end..range.end, format!("{}:> ", format_number(frame)))])
+        }
         [] => Err(format!(
             "the timeline starts at frame {} (its item's or animation's `F:` option): a key cannot go before it",
             format_number(frame - d)
         )),
         // Several advances: an absolute frame after them sets a later frame.
-        _ if d > 0.0 => Ok(vec![Edit {
-            range: range.end..range.end,
-            text: format!("{}:> ", format_number(frame)),
-        }]),
+        _ if d > 0.0 => {
+            Ok(vec![Edit::replace(range.end..range.end, format!("{}:> ", format_number(frame)))])
+        }
         _ => Err("several advances stand before the key: write `F:>` before it to move it".into()),
     }
 }
@@ -114,10 +119,7 @@ fn retime(
 fn replace_frame(text: &str, span: crate::syntax::Span, frame: f64) -> Option<Edit> {
     let tok = text.get(span.range())?;
     let colon = tok.find(':')?;
-    Some(Edit {
-        range: span.start as usize..span.start as usize + colon,
-        text: format_number(frame),
-    })
+    Some(Edit::replace(span.start as usize..span.start as usize + colon, format_number(frame)))
 }
 
 /// The key's frame option without its frame: `F:>` goes with the space
@@ -129,9 +131,9 @@ fn drop_frame(text: &str, span: crate::syntax::Span) -> Option<Edit> {
     if &tok[colon..] == ":>" {
         let after = text.get(span.end as usize..)?;
         let spaces = after.len() - after.trim_start_matches([' ', '\t']).len();
-        return Some(Edit { range: start..span.end as usize + spaces, text: String::new() });
+        return Some(Edit::replace(start..span.end as usize + spaces, String::new()));
     }
-    Some(Edit { range: start..start + colon, text: String::new() })
+    Some(Edit::replace(start..start + colon, String::new()))
 }
 
 /// Where the gap before key `k` of `tl` starts: after the key before it, or
@@ -272,7 +274,7 @@ pub fn delete_key(
             // the next key puts it there by itself).
             // (Up to the `F:>` that places the next key, which stays.)
             let end = next.placed_by.map_or(next.span.start, |(s, _)| s.start) as usize;
-            let mut removal = Edit { range: k.span.start as usize..end, text: String::new() };
+            let mut removal = Edit::replace(k.span.start as usize..end, String::new());
             if next.placed_by.is_none() {
                 let before = match k.placed_by {
                     Some((span, _)) => {
@@ -289,8 +291,8 @@ pub fn delete_key(
                     )?,
                 };
                 for e in before {
-                    if e.range.is_empty() && e.range.start == removal.range.start {
-                        removal.text.insert_str(0, &e.text);
+                    if e.span.start == e.span.end && e.span.start == removal.span.start {
+                        removal.insert.insert_str(0, &e.insert);
                     } else {
                         edits.push(e);
                     }
@@ -301,7 +303,7 @@ pub fn delete_key(
         // The last key: it goes with the advance before it.
         None => {
             let start = keys[key - 1].span.end as usize;
-            edits.push(Edit { range: start..k.span.end as usize, text: String::new() });
+            edits.push(Edit::replace(start..k.span.end as usize, String::new()));
         }
     }
     verify(text, comp, anim, timeline, key, Change::Delete, &edits)?;
@@ -310,7 +312,7 @@ pub fn delete_key(
 
 /// What an edit does to one key, for [`verify`].
 #[derive(Clone, Copy)]
-pub(super) enum Change<'a> {
+pub(crate) enum Change<'a> {
     /// Key `key` goes to this frame.
     Move(f64),
     /// Key `key` goes.
@@ -322,7 +324,7 @@ pub(super) enum Change<'a> {
 /// Compiles the edited text and checks that every key of `anim` is where
 /// it was (same frame, value, value token and easing) but for `change` to
 /// key `key` of timeline `timeline`; and that no new error appeared.
-pub(super) fn verify(
+pub(crate) fn verify(
     text: &str,
     comp: &Compilation,
     anim: AnimId,
@@ -421,10 +423,10 @@ pub fn insert_key(
     if prev.origin == KeyOrigin::Loop {
         return Err("the key before that frame is made by a loop".into());
     }
-    let mut edits = vec![Edit {
-        range: prev.span.end as usize..prev.span.end as usize,
-        text: format!(" {}:> {value}", format_number(frame)),
-    }];
+    let mut edits = vec![Edit::replace(
+        prev.span.end as usize..prev.span.end as usize,
+        format!(" {}:> {value}", format_number(frame)),
+    )];
     if let Some(next) = keys.get(pos) {
         if next.origin != KeyOrigin::Plain {
             return Err("the key after that frame is relative or made by a loop".into());
@@ -447,7 +449,7 @@ pub fn insert_key(
 /// text so far (so every step is verified against what it edits). `step`
 /// returns its edits, or `None` to leave the text as it is; the new text,
 /// or the first step's refusal.
-pub(super) fn edit_in_turn<T>(
+pub fn edit_in_turn<T>(
     text: &str,
     comp: &Compilation,
     items: &[T],
@@ -573,4 +575,97 @@ pub fn value_at(
         span = (span + 180.0).rem_euclid(360.0) - 180.0;
     }
     Ok(format_number(va + span * p))
+}
+
+/// The letter a timeline of `prop` is written with.
+fn prop_letter(prop: crate::syntax::tree::TimelineProp) -> &'static str {
+    use crate::syntax::tree::TimelineProp as P;
+    match prop {
+        P::X => "x",
+        P::Y => "y",
+        P::Rotation | P::R => "r",
+        P::ScaleX => "i",
+        P::ScaleY => "j",
+        P::FlipX => "s",
+        P::FlipY => "t",
+        P::Attachment => "@",
+        P::Color => "c",
+        P::G => "g",
+        P::B => "b",
+        P::A => "a",
+    }
+}
+
+/// The edits that key property `prop` of `target` (a bone or a slot) in
+/// `anim` at `frame` with the value the animation has there ([`value_at`]),
+/// through [`insert_key`] (so verified the same way): the dopesheet's K
+/// and the language server's "insert key". Refused, with what to write
+/// instead, where the text cannot say it with one inserted key: no
+/// timeline for the property in the animation, a frame on or before its
+/// first key, a key already there, loop and relative neighbours.
+pub fn insert_key_for(
+    text: &str,
+    comp: &Compilation,
+    anim: AnimId,
+    target: crate::compile::Target,
+    prop: crate::syntax::tree::TimelineProp,
+    frame: f64,
+) -> Result<Vec<Edit>, String> {
+    if !(0.0..=crate::model::MAX_KEY_FRAME).contains(&frame) {
+        return Err(format!("frame {} is not a frame a key can be at", format_number(frame)));
+    }
+    let name = target_name(comp, Some(target));
+    let l = prop_letter(prop);
+    let f = format_number(frame);
+    let Some(tl) =
+        comp.sources.timelines.iter().position(|t| {
+            t.anim == anim && t.target == Some(target) && t.prop == prop && t.effective
+        })
+    else {
+        return Err(format!(
+            "`{name}` has no `{l}` timeline in this animation: to key it at frame {f}, write `{l} {f}:> VALUE` under a `{name}` item"
+        ));
+    };
+    let value = value_at(text, comp, anim, tl, frame)?;
+    insert_key(text, comp, anim, tl, frame, &value)
+}
+
+/// Keys at frame `at` in the timelines `timelines` of `anim`, each with the
+/// value the animation has there ([`value_at`]) and placed by
+/// [`insert_key`] (the text is compiled again after each): the
+/// new text, or why not. Keying several timelines (a whole item), one
+/// that has a key at `at` already is left as it is.
+pub fn insert_keys(
+    text: &str,
+    comp: &Compilation,
+    anim: AnimId,
+    timelines: &[usize],
+    at: f64,
+) -> Result<String, String> {
+    let out = edit_in_turn(text, comp, timelines, |out, c, &tl| {
+        let name = c
+            .sources
+            .timelines
+            .get(tl)
+            .map(|t| format!("{} {:?}", target_name(c, t.target), t.prop));
+        let keyed = c
+            .sources
+            .timelines
+            .get(tl)
+            .is_some_and(|t| c.sources.keys_of(t).iter().any(|k| (k.frame - at).abs() < 1e-9));
+        if keyed && timelines.len() > 1 {
+            // (Keying a whole item: the properties keyed there already stay.)
+            return Ok(None);
+        }
+        let why = |e: String| format!("{}: {e}", name.clone().unwrap_or_default());
+        let value = value_at(out, c, anim, tl, at).map_err(why)?;
+        insert_key(out, c, anim, tl, at, &value).map(Some).map_err(why)
+    })?;
+    if out == text {
+        return Err(format!(
+            "every property chosen has a key at frame {} already",
+            format_number(at)
+        ));
+    }
+    Ok(out)
 }

@@ -16,39 +16,11 @@
 //! after the last key). Implicit parents and missing timelines are refused
 //! too, in the status bar.
 
-use std::ops::Range;
-
+use super::format_number;
 use crate::compile::{Compilation, KeyOrigin, PropKey, PropSource, Target};
 use crate::model::{AnimId, BoneId, SlotId};
 use crate::syntax::tree::TimelineProp;
-
-/// Replace `range` (bytes) of the text with `text`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Edit {
-    /// Byte range of the text replaced (empty for an insertion).
-    pub range: Range<usize>,
-    /// What goes there.
-    pub text: String,
-}
-
-/// The text with non-overlapping edits applied.
-pub fn apply(text: &str, edits: &[Edit]) -> String {
-    let mut sorted: Vec<&Edit> = edits.iter().collect();
-    sorted.sort_by_key(|e| std::cmp::Reverse(e.range.start));
-    let mut out = text.to_owned();
-    for e in sorted {
-        out.replace_range(e.range.clone(), &e.text);
-    }
-    out
-}
-
-/// A number as the scripts write it: at most two decimals, no trailing
-/// zeros (`12.5`, `-30`, `0.25`).
-pub fn format_number(v: f64) -> String {
-    let r = (v * 100.0).round() / 100.0;
-    let r = if r == 0.0 { 0.0 } else { r };
-    format!("{r}")
-}
+use crate::text_edit::TextEdit as Edit;
 
 /// Where a drag writes.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -67,7 +39,7 @@ pub enum Place {
     },
 }
 
-fn letter(key: PropKey) -> char {
+pub(super) fn letter(key: PropKey) -> char {
     match key {
         PropKey::Length => 'l',
         PropKey::Rotation => 'r',
@@ -83,7 +55,7 @@ fn default_of(key: PropKey) -> f64 {
     if matches!(key, PropKey::ScaleX | PropKey::ScaleY) { 1.0 } else { 0.0 }
 }
 
-fn timeline_prop(key: PropKey) -> Option<TimelineProp> {
+pub(super) fn timeline_prop(key: PropKey) -> Option<TimelineProp> {
     Some(match key {
         PropKey::X => TimelineProp::X,
         PropKey::Y => TimelineProp::Y,
@@ -113,18 +85,15 @@ fn line_edits(props: &[PropSource], end: u32, values: &[(PropKey, f64)]) -> Vec<
         match props.iter().rev().find(|p| p.key == key) {
             Some(p) => {
                 if !same(p.value, rounded) {
-                    edits.push(Edit {
-                        range: p.span.start as usize + 1..p.span.end as usize,
-                        text: n,
-                    });
+                    edits.push(Edit::replace(p.span.start as usize + 1..p.span.end as usize, n));
                 }
             }
             None => {
                 if !same(default_of(key), rounded) {
-                    edits.push(Edit {
-                        range: end as usize..end as usize,
-                        text: format!(" {}{n}", letter(key)),
-                    });
+                    edits.push(Edit::replace(
+                        end as usize..end as usize,
+                        format!(" {}{n}", letter(key)),
+                    ));
                 }
             }
         }
@@ -132,8 +101,8 @@ fn line_edits(props: &[PropSource], end: u32, values: &[(PropKey, f64)]) -> Vec<
     // Several insertions at one place keep the order of `values`.
     let mut merged: Vec<Edit> = Vec::new();
     for e in edits {
-        match merged.iter_mut().find(|m| m.range.is_empty() && m.range == e.range) {
-            Some(m) => m.text.push_str(&e.text),
+        match merged.iter_mut().find(|m| m.span.start == m.span.end && m.span == e.span) {
+            Some(m) => m.insert.push_str(&e.insert),
             None => merged.push(e),
         }
     }
@@ -266,7 +235,7 @@ fn key_edit(
                 if k.value.is_some_and(|x| same(x, rounded)) {
                     Ok(None)
                 } else {
-                    Ok(Some(Edit { range: k.span.range(), text: n }))
+                    Ok(Some(Edit::replace(k.span.range(), n)))
                 }
             }
         };
@@ -277,17 +246,14 @@ fn key_edit(
         Some(b) => match b.placed_by {
             // The next key is placed by an absolute frame option: a key
             // inserted right before that option leaves it where it is.
-            Some((opt, before)) if before < frame && b.origin != KeyOrigin::Loop => {
-                Ok(Some(Edit {
-                    range: opt.start as usize..opt.start as usize,
-                    text: format!("{f}:> {n} "),
-                }))
-            }
+            Some((opt, before)) if before < frame && b.origin != KeyOrigin::Loop => Ok(Some(
+                Edit::replace(opt.start as usize..opt.start as usize, format!("{f}:> {n} ")),
+            )),
             _ => Err(write_it()),
         },
         // After the last key: append.
         None if !tl.open_loop && tl.end_frame < frame => {
-            Ok(Some(Edit { range: tl.end as usize..tl.end as usize, text: format!(" {f}:> {n}") }))
+            Ok(Some(Edit::replace(tl.end as usize..tl.end as usize, format!(" {f}:> {n}"))))
         }
         None => Err(write_it()),
     }
@@ -347,6 +313,7 @@ pub fn written_slot_value(
 mod tests {
     use super::*;
     use crate::compile::compile;
+    use crate::text_edit::apply;
 
     fn edit(
         text: &str,
