@@ -188,7 +188,7 @@ fn keys_know_their_easing_from_the_compiled_animation() {
         .iter()
         .map(|k| key_easing(&comp, tl.anim, tl, k).map(easing_name))
         .collect();
-    assert_eq!(easings, vec![Some("so"), Some("li"), Some("li")]);
+    assert_eq!(easings, vec![Some("so".to_string()), Some("li".into()), Some("li".into())]);
 }
 
 #[test]
