@@ -9,6 +9,7 @@ mod common;
 
 mod backends;
 mod bad_input;
+mod bezier_oracle;
 mod cli;
 mod cli_batch;
 mod cli_export;
