@@ -265,7 +265,7 @@ fn velato_plays_spriter_and_skelform_exports_like_skelpad() {
 /// Where lottie-web and jsdom are installed (`.ci/run` puts them in
 /// `$HOME/.cache/skelpad-lottie-web`; `SKELPAD_LOTTIE_WEB_DIR` overrides),
 /// or `None` (a skip, or a failure under `SKELPAD_REQUIRE_NODE=1`).
-fn lottie_web() -> Option<PathBuf> {
+pub(crate) fn lottie_web() -> Option<PathBuf> {
     let dir = std::env::var_os("SKELPAD_LOTTIE_WEB_DIR").map(PathBuf::from).or_else(|| {
         std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache/skelpad-lottie-web"))
     });

@@ -15,6 +15,7 @@ mod cli_batch;
 mod cli_export;
 mod cli_render;
 mod compile_semantics;
+mod curves;
 mod conformance;
 mod events;
 mod examples;
