@@ -12,7 +12,7 @@
 //! Times: every frame at the animation's fps plus every Spriter key time
 //! (and a hair before it, so jumps stay jumps); a bone's span that follows
 //! its quadratic, cubic or bezier curve (its own or the mainline's) becomes
-//! one key with a `bz(…)` easing (see `curves`); elsewhere keys that lie on
+//! one key with a `bz(…)` easing (see `formats::curves`); elsewhere keys that lie on
 //! the straight line between their neighbours are dropped, so linear
 //! stretches become single keys and curves the language lacks (quartic,
 //! quintic) become per-frame keys.
@@ -20,7 +20,7 @@
 use std::fmt::Write as _;
 
 use super::build::EntityModel;
-use super::curves::{EasedKey, bone_spans, keys_with_curves};
+use crate::formats::curves::{EasedKey, bone_spans, keys_with_curves};
 use crate::model::{
     Affine, AnimId, Animation, Armature, AttachmentKind, BoneId, BoneProperty, Easing, Skeleton,
     SkinId,

@@ -1,23 +1,39 @@
-//! Spriter's curves as script easings, for `skelpad convert`.
+//! Imported curves as script easings, for `skelpad convert` (Spriter and
+//! SkelForm files).
 //!
-//! A span between two keys of a bone's timeline (or two mainline keys, whose
-//! curve warps time for every timeline) is written as one eased key when the
-//! sampled script values over the span follow the file's curve: the first
-//! and last samples, and every sample between within the timeline's
-//! tolerance of `v0 + (v1 − v0)·curve(u)`. Which curves a script can write:
+//! A span between two keys of a bone's timeline (for Spriter also two
+//! mainline keys, whose curve warps time for every timeline) is written as
+//! one eased key when the sampled script values over the span follow the
+//! file's curve: the first and last samples, and every sample between within
+//! the timeline's tolerance of `v0 + (v1 − v0)·curve(u)`. A candidate a
+//! parent, a warp or IK bends is thus never written. Which curves a script
+//! can write:
 //!
-//! - `linear`: `li` (straight stretches are merged by the sampler anyway);
-//! - `instant`: the sampler's hair-before key keeps the jump;
-//! - `quadratic` (c1): exactly `bz(1/3, 2c1/3, 2/3, (2c1+1)/3)` — a 1-D
-//!   Bézier in time through 0, c1, 1 is, raised to degree three, the one
-//!   through 0, 2c1/3, (2c1+1)/3, 1, and x handles at 1/3 and 2/3 make x(s) = s;
-//! - `cubic` (c1, c2): exactly `bz(1/3, c1, 2/3, c2)` for the same reason;
-//! - `bezier` (c1..c4): `bz(c1, c2, c3, c4)`, the curve the file names. The
-//!   span is checked against the curve as Spriter's runtimes play it (their
-//!   solver stops within 1/200 in time), and the exact curve is written;
-//! - `quartic`, `quintic`: no cubic-bezier equals them; they stay sampled.
+//! - SkelForm's keyframe handles: `bz(x1,y1,x2,y2)` with the handles;
+//! - Spriter's `linear`: `li` (straight stretches are merged anyway);
+//!   `instant`: the sampler's hair-before key keeps the jump;
+//! - Spriter's `quadratic` (c1): exactly `bz(1/3, 2c1/3, 2/3, (2c1+1)/3)` — a
+//!   1-D Bézier in time through 0, c1, 1 is, raised to degree three, the one
+//!   through 0, 2c1/3, (2c1+1)/3, 1, and x handles at 1/3 and 2/3 make
+//!   x(s) = s;
+//! - Spriter's `cubic` (c1, c2): exactly `bz(1/3, c1, 2/3, c2)`, likewise;
+//! - Spriter's `bezier` (c1..c4): `bz(c1, c2, c3, c4)`, the curve the file
+//!   names. The span is checked against the curve as Spriter's runtimes play
+//!   it (their solver stops within 1/200 in time), and the exact curve is
+//!   written;
+//! - Spriter's `quartic`, `quintic`: no cubic-bezier equals them; they stay
+//!   sampled.
 
 use crate::model::{Animation, BoneId, BoneProperty, Curve, Easing, Key, SpriterCurveKind};
+
+/// The model's property of each script bone property `x y r i j`.
+pub const BONE_PROPS: [BoneProperty; 5] = [
+    BoneProperty::X,
+    BoneProperty::Y,
+    BoneProperty::Rotation,
+    BoneProperty::ScaleX,
+    BoneProperty::ScaleY,
+];
 
 /// A span of one timeline with the curve the file plays over it and the
 /// easing a script writes for it.
@@ -38,6 +54,8 @@ pub struct CurveSpan {
 pub fn written(curve: Curve) -> Option<Easing> {
     match curve {
         Curve::Eased(Easing::Linear) | Curve::Stepped => None,
+        // Handles on the diagonal are a straight line (y(s) = x(s)).
+        Curve::Eased(Easing::Bezier(b)) if b.x1 == b.y1 && b.x2 == b.y2 => None,
         Curve::Eased(e) => Some(e),
         Curve::Spriter(c) => match c.kind {
             SpriterCurveKind::Bezier => {
@@ -148,6 +166,30 @@ pub fn keys_with_curves(
         plain(&mut out, &samples[start..]);
     }
     out
+}
+
+/// A timeline line in steps of one frame (`PROP V -…-> V ::E-…-> V`, the
+/// animation's defaults being `0:1:li`): `keys` at whole frames, each value
+/// written by `value`. A key's easing is set by the advance that leaves it
+/// (`::E-->` eases the key before it and the keys after).
+pub fn stepped_line(prop: &str, keys: &[EasedKey], value: &dyn Fn(f64) -> String) -> String {
+    use std::fmt::Write as _;
+    let mut line = format!("\t\t{prop}");
+    let (mut current, mut prev) = (Easing::Linear, None::<(f64, Easing)>);
+    for &(f, v, e) in keys {
+        if let Some((pf, before)) = prev {
+            let dashes = "-".repeat((f - pf).round().max(0.0) as usize);
+            if before == current {
+                let _ = write!(line, " {dashes}>");
+            } else {
+                let _ = write!(line, " ::{before}{dashes}>");
+                current = before;
+            }
+        }
+        let _ = write!(line, " {}", value(v));
+        prev = Some((f, e.unwrap_or(Easing::Linear)));
+    }
+    line
 }
 
 #[cfg(test)]
