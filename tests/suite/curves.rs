@@ -48,17 +48,24 @@ fn exact_beziers(arm: &Armature) -> Armature {
     arm
 }
 
-/// The largest difference of the bones' world matrices at time `t`.
-fn world_gap(a: &Armature, b: &Armature, t: f64) -> f64 {
+/// The largest difference of the bones' world matrices at time `t`, bone
+/// `i` of `a` being bone `map(i)` of `b`.
+fn world_gap_by(a: &Armature, b: &Armature, t: f64, map: &dyn Fn(usize) -> usize) -> f64 {
     let pa = evaluate(a, Some(AnimId::from_index(0)), SkinId(0), t);
     let pb = evaluate(b, Some(AnimId::from_index(0)), SkinId(0), t);
     let mut worst: f64 = 0.0;
-    for (i, bone) in a.skeleton.bones.iter().enumerate() {
-        let j = b.skeleton.bones.iter().position(|o| o.name == bone.name).expect("same bones");
-        let (wa, wb) = (pa.bones[i].world.to_array(), pb.bones[j].world.to_array());
+    for i in 0..a.skeleton.bones.len() {
+        let (wa, wb) = (pa.bones[i].world.to_array(), pb.bones[map(i)].world.to_array());
         worst = wa.iter().zip(&wb).map(|(x, y)| (x - y).abs()).fold(worst, f64::max);
     }
     worst
+}
+
+/// [`world_gap_by`] for bones of the same names.
+fn world_gap(a: &Armature, b: &Armature, t: f64) -> f64 {
+    let by_name =
+        |i: usize| b.skeleton.bone_by_name(&a.skeleton.bones[i].name).expect("same bones").index();
+    world_gap_by(a, b, t, &by_name)
 }
 
 #[test]
@@ -134,4 +141,60 @@ fn the_lottie_export_of_eased_keys_keeps_one_keyframe_per_key() {
         }
     }
     eprintln!("lottie-web, bezier-eased export: worst {worst:.2e} at whole and half frames");
+}
+
+/// `examples/curves.skel2d` through a `.skf` file and back: the export
+/// writes each bezier easing as the keyframe's handles, and `convert`
+/// writes those handles back as `bz(…)` keys whose poses equal the
+/// script's at every frame (SkelForm plays whole frames).
+#[test]
+fn skelform_handles_round_trip_as_bezier_easings() {
+    use skelpad::formats::skf::convert::convert;
+    use skelpad::formats::skf::export::ExportOptions;
+    use skelpad::formats::skf::import::import_skf;
+    use skelpad::formats::skf::pictures::RenderedPictures;
+    use skelpad::formats::skf::write::{build, to_zip};
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(root.join("examples/curves.skel2d")).unwrap();
+    let arm = skelpad::compile::compile(&text).armature;
+    let mut pictures = RenderedPictures::new(&arm, &root.join("examples"));
+    let progress = skelpad::formats::export::Progress::new();
+    let export = build(&arm, &ExportOptions::default(), &mut pictures, &progress).unwrap();
+    let imp = import_skf(&to_zip(&export).unwrap()).unwrap();
+    let handles: Vec<CubicBezier> = imp.armature.animations[0]
+        .bones
+        .iter()
+        .flat_map(|c| &c.keys)
+        .filter_map(|k| match k.curve {
+            Curve::Eased(Easing::Bezier(b)) if b.x1 != b.y1 || b.x2 != b.y2 => Some(b),
+            _ => None,
+        })
+        .collect();
+    // The script's curves, as the file's f32 handles hold them.
+    for b in [
+        CubicBezier::new(0.0, 0.0, 0.58, 1.0),
+        CubicBezier::new(0.34, 1.56, 0.64, 1.0),
+        CubicBezier::new(0.6, -0.3, 0.7, 1.0),
+        CubicBezier::new(0.3, 0.0, 0.2, 1.0),
+    ] {
+        let f32s = |c: CubicBezier| c.to_array().map(|v| v as f32);
+        assert!(handles.iter().any(|h| f32s(*h) == f32s(b)), "{b:?} not in {handles:?}");
+    }
+    let conv = convert(&imp, "sprites");
+    assert!(conv.script.matches("bz(").count() >= 4, "{}", conv.script);
+    let comp = skelpad::compile::compile(&conv.script);
+    assert!(!comp.has_errors(), "{:?}\n{}", comp.diagnostics, conv.script);
+    // Bone i of the script is bone i of the file, written under paths[i].
+    let paths = skelpad::formats::skf::convert::bone_paths(&imp.armature.skeleton);
+    let b = &comp.armature;
+    let map = |i: usize| b.skeleton.bone_by_name(&paths[i]).expect("converted bone").index();
+    let fps = arm.animations[0].fps;
+    let frames = (arm.animations[0].duration_secs * fps).round() as usize;
+    let mut worst: f64 = 0.0;
+    for f in 0..=frames {
+        let gap = world_gap_by(&arm, b, f as f64 / fps, &map);
+        assert!(gap <= 1e-3, "frame {f}: the round trip is {gap} from the script");
+        worst = worst.max(gap);
+    }
+    eprintln!("skf handles → bz: worst {worst:.2e} over {} frames", frames + 1);
 }
