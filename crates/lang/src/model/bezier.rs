@@ -153,12 +153,13 @@ pub fn preset_name(b: CubicBezier) -> Option<&'static str> {
     PRESETS.iter().find(|(_, p)| *p == b).map(|(n, _)| n).copied()
 }
 
-/// A few characters drawing the curve from left to right (▁…█ by progress,
-/// overshoots clamped to the ends): what completion shows in a hover.
-pub fn sparkline(b: CubicBezier, width: usize) -> String {
+/// A few characters drawing a progress curve `f` over 0..1 from left to
+/// right (▁…█ by progress, scaled to take in overshoots): what completion
+/// and hover show beside an easing.
+pub fn sparkline(f: &dyn Fn(f64) -> f64, width: usize) -> String {
     const BARS: [char; 8] = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
     let n = width.clamp(2, 64);
-    let ys: Vec<f64> = (0..n).map(|i| b.progress(i as f64 / (n - 1) as f64)).collect();
+    let ys: Vec<f64> = (0..n).map(|i| f(i as f64 / (n - 1) as f64)).collect();
     let lo = ys.iter().copied().fold(0.0_f64, f64::min);
     let hi = ys.iter().copied().fold(1.0_f64, f64::max);
     ys.iter()
@@ -209,8 +210,9 @@ mod tests {
     fn equality_ignores_the_sign_of_zero() {
         assert_eq!(CubicBezier::new(-0.0, 0.0, 1.0, 1.0), CubicBezier::new(0.0, 0.0, 1.0, 1.0));
         assert_eq!(preset_name(PRESETS[1].1), Some("ease-in"));
-        assert_eq!(sparkline(PRESETS[1].1, 6).chars().count(), 6);
-        // back overshoots below 0 and above 1.
-        assert_eq!(sparkline(PRESETS[6].1, 8).chars().next(), Some('▂'));
+        let line = |b: CubicBezier, n| sparkline(&|x| b.progress(x), n);
+        assert_eq!(line(PRESETS[1].1, 6), "▁▁▃▄▆█");
+        // back dips below 0 and overshoots 1: its ends are not the extremes.
+        assert_eq!(line(PRESETS[6].1, 8), "▂▁▁▃▆██▇");
     }
 }

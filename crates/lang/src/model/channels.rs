@@ -56,6 +56,11 @@ impl Easing {
         })
     }
 
+    /// Its curve in `width` characters (see [`sparkline`]).
+    pub fn sparkline(self, width: usize) -> String {
+        sparkline(&|t| self.apply(t), width)
+    }
+
     /// The four function easings, in declaration order (the bezier presets
     /// are [`PRESETS`]).
     pub const ALL: [Easing; 4] =
