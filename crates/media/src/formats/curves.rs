@@ -128,6 +128,10 @@ fn follows(
         .then_some((i0, i1))
 }
 
+/// Merges a slice of (frame, value) samples into the keys that stand for
+/// it, the slice's first and last samples kept.
+pub type Compress<'a> = &'a dyn Fn(&[(f64, f64)]) -> Vec<(f64, f64)>;
+
 /// One key a timeline writes: frame, value, and the easing of the way to
 /// the next key (`None`: linear).
 pub type EasedKey = (f64, f64, Option<Easing>);
@@ -140,7 +144,7 @@ pub fn keys_with_curves(
     spans: &[CurveSpan],
     tol: f64,
     max_span: f64,
-    compress: &dyn Fn(&[(f64, f64)]) -> Vec<(f64, f64)>,
+    compress: Compress<'_>,
 ) -> Vec<EasedKey> {
     let mut out: Vec<EasedKey> = Vec::new();
     // Samples before `start` are written; `samples[start]` too once `out`
