@@ -244,8 +244,8 @@ fn not_played(ent: &spriter::EntityModel) -> Vec<String> {
         }
         if all().any(|k| kind_of(k) == Some(Bezier)) {
             out.push(format!(
-                "animation \"{n}\": bezier curves are written exactly as `bz(…)`; Spriter's \
-                 runtimes solve them only to 1/200 of a key's span in time"
+                "animation \"{n}\": bezier curves are taken exactly (as `bz(…)` easings); \
+                 Spriter's runtimes solve them only to 1/200 of a key's span in time"
             ));
         }
     }

@@ -34,12 +34,14 @@ fn converted() -> (Armature, String) {
     (ent.armature.clone(), conv.script)
 }
 
-/// `arm` with its Spriter bezier keys played exactly.
-fn exact_beziers(arm: &Armature) -> Armature {
+/// `arm` with its Spriter bezier keys (timelines and mainline) played
+/// exactly: the curve the file names, which `skelpad convert` writes.
+pub(crate) fn exact_beziers(arm: &Armature) -> Armature {
     let mut arm = arm.clone();
     for a in &mut arm.animations {
         let a = std::sync::Arc::make_mut(a);
-        for k in a.bones.iter_mut().flat_map(|c| c.keys.iter_mut()) {
+        let warp = a.time_warp.iter_mut();
+        for k in a.bones.iter_mut().flat_map(|c| c.keys.iter_mut()).chain(warp) {
             if let Curve::Spriter(SpriterCurve { kind: SpriterCurveKind::Bezier, c }) = k.curve {
                 k.curve = Curve::Eased(Easing::Bezier(CubicBezier::new(c[0], c[1], c[2], c[3])));
             }

@@ -664,6 +664,27 @@ mod tests {
     }
 
     #[test]
+    fn bezier_easings_read_their_numbers_and_locate_their_mistakes() {
+        let b = |x1, y1, x2, y2| EasingOpt::Known(Easing::Bezier(CubicBezier::new(x1, y1, x2, y2)));
+        let o = options("10::bz(0.3,-0.5,0.7,1.5)--->", true).unwrap();
+        assert_eq!((o.easing, o.easing_pos, o.advance), (Some(b(0.3, -0.5, 0.7, 1.5)), 4, 3));
+        assert_eq!(options("::ease-in-out->", true).unwrap().easing, Some(b(0.42, 0.0, 0.58, 1.0)));
+        assert_eq!(options("0:5:back", false).unwrap().easing, Some(b(0.68, -0.6, 0.32, 1.6)));
+        let bad = |tok: &str| match options(tok, true).unwrap().easing {
+            Some(EasingOpt::BadBezier { offset, text, .. }) => (offset, text),
+            other => panic!("{tok}: {other:?}"),
+        };
+        // x out of 0..1, a non-number, a missing `)`, three numbers.
+        assert_eq!(bad("::bz(0.1,0,1.5,1)>"), (9, "1.5"));
+        assert_eq!(bad("::bz(0.1,x,0.5,1)>"), (7, "x"));
+        assert_eq!(bad("::bz(0.1,0,0.5,1>").0, 0);
+        assert_eq!(bad("::bz(0.1,0,0.5)>").0, 0);
+        assert_eq!(bad("::bz(.1,0,0.5,1)>"), (3, ".1"));
+        // Not an easing at all: another word.
+        assert_eq!(options("::bzz>", true).unwrap().easing, Some(EasingOpt::Unknown("bzz")));
+    }
+
+    #[test]
     fn colors_parse_short_long_and_alpha() {
         assert_eq!(color("#F80"), Some(ColorLit { rgb: [255, 136, 0], alpha: None }));
         assert_eq!(color("#12ab9F,0.5").map(|c| c.rgb), Some([0x12, 0xab, 0x9f]));

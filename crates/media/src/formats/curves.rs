@@ -18,13 +18,16 @@
 //!   x(s) = s;
 //! - Spriter's `cubic` (c1, c2): exactly `bz(1/3, c1, 2/3, c2)`, likewise;
 //! - Spriter's `bezier` (c1..c4): `bz(c1, c2, c3, c4)`, the curve the file
-//!   names. The span is checked against the curve as Spriter's runtimes play
-//!   it (their solver stops within 1/200 in time), and the exact curve is
-//!   written;
+//!   names. Spriter's runtimes solve it only to 1/200 in time, which puts
+//!   them up to a few percent of a key's change off that curve; the
+//!   converter samples the exact curve ([`exact_spriter_beziers`]), so the
+//!   script's keys, sampled or eased, are the exact curve's;
 //! - Spriter's `quartic`, `quintic`: no cubic-bezier equals them; they stay
 //!   sampled.
 
-use crate::model::{Animation, BoneId, BoneProperty, Curve, Easing, Key, SpriterCurveKind};
+use crate::model::{
+    Animation, Armature, BoneId, BoneProperty, CubicBezier, Curve, Easing, Key, SpriterCurveKind,
+};
 
 /// The model's property of each script bone property `x y r i j`.
 pub const BONE_PROPS: [BoneProperty; 5] = [
@@ -49,6 +52,30 @@ pub struct CurveSpan {
     pub written: Easing,
 }
 
+/// `arm` with Spriter's bezier curves (timeline and mainline keys) as the
+/// exact cubic-bezier curves the file names, the form a script plays:
+/// what `skelpad convert` samples, so its keys and the spans it writes as
+/// `bz(…)` agree everywhere. (The importer itself plays them as
+/// SpriterPlusPlus does, solved to 1/200 in time.)
+pub fn exact_spriter_beziers(arm: &Armature) -> Armature {
+    let mut arm = arm.clone();
+    for a in &mut arm.animations {
+        let a = std::sync::Arc::make_mut(a);
+        let warp = a.time_warp.iter_mut();
+        for k in a.bones.iter_mut().flat_map(|c| c.keys.iter_mut()).chain(warp) {
+            if let Curve::Spriter(c) = k.curve
+                && c.kind == SpriterCurveKind::Bezier
+            {
+                let b = CubicBezier::new(c.c[0], c.c[1], c.c[2], c.c[3]);
+                if b.is_valid() {
+                    k.curve = Curve::Eased(Easing::Bezier(b));
+                }
+            }
+        }
+    }
+    arm
+}
+
 /// The easing a script writes for a curve the file plays, `None` where a
 /// script has none (linear and stepped ones need no easing).
 pub fn written(curve: Curve) -> Option<Easing> {
@@ -56,6 +83,8 @@ pub fn written(curve: Curve) -> Option<Easing> {
         Curve::Eased(Easing::Linear) | Curve::Stepped => None,
         // Handles on the diagonal are a straight line (y(s) = x(s)).
         Curve::Eased(Easing::Bezier(b)) if b.x1 == b.y1 && b.x2 == b.y2 => None,
+        // A handle's time outside 0..1 (a file may hold one) has no script form.
+        Curve::Eased(Easing::Bezier(b)) if !b.is_valid() => None,
         Curve::Eased(e) => Some(e),
         Curve::Spriter(c) => match c.kind {
             SpriterCurveKind::Bezier => {
@@ -221,6 +250,8 @@ mod tests {
         assert!(written(spriter(SpriterCurveKind::Quartic, [0.9, 0.1, 0.2, 0.0])).is_none());
         assert!(written(spriter(SpriterCurveKind::Bezier, [1.4, 0.0, 0.5, 1.0])).is_none());
         assert!(written(Curve::Stepped).is_none());
+        assert!(written(Curve::bezier(0.2, 0.0, 1.5, 1.0)).is_none());
+        assert!(written(Curve::bezier(0.2, 0.2, 0.8, 0.8)).is_none(), "straight");
     }
 
     #[test]

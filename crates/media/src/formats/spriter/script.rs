@@ -147,11 +147,13 @@ pub fn to_script(
 ) -> Converted {
     let mut lost: Vec<String> = file_extras.to_vec();
     // The language keeps one draw order: animated orders become slot copies.
-    let baked = crate::formats::draw_order::bake(&ent.armature).unwrap_or_else(|why| {
+    // Bezier curves as the exact curves the file names (formats::curves).
+    let exact = crate::formats::curves::exact_spriter_beziers(&ent.armature);
+    let baked = crate::formats::draw_order::bake(&exact).unwrap_or_else(|why| {
         lost.push(why);
         None
     });
-    let arm: &Armature = baked.as_ref().unwrap_or(&ent.armature);
+    let arm: &Armature = baked.as_ref().unwrap_or(&exact);
     let sk = &*arm.skeleton;
     let mut s = String::new();
     let _ = writeln!(
