@@ -670,10 +670,12 @@ mod tests {
         assert_eq!((o.easing, o.easing_pos, o.advance), (Some(b(0.3, -0.5, 0.7, 1.5)), 4, 3));
         assert_eq!(options("::ease-in-out->", true).unwrap().easing, Some(b(0.42, 0.0, 0.58, 1.0)));
         assert_eq!(options("0:5:back", false).unwrap().easing, Some(b(0.68, -0.6, 0.32, 1.6)));
-        let bad = |tok: &str| match options(tok, true).unwrap().easing {
-            Some(EasingOpt::BadBezier { offset, text, .. }) => (offset, text),
-            other => panic!("{tok}: {other:?}"),
-        };
+        fn bad(tok: &str) -> (usize, &str) {
+            match options(tok, true).unwrap().easing {
+                Some(EasingOpt::BadBezier { offset, text, .. }) => (offset, text),
+                other => panic!("{tok}: {other:?}"),
+            }
+        }
         // x out of 0..1, a non-number, a missing `)`, three numbers.
         assert_eq!(bad("::bz(0.1,0,1.5,1)>"), (9, "1.5"));
         assert_eq!(bad("::bz(0.1,x,0.5,1)>"), (7, "x"));
