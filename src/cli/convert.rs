@@ -215,6 +215,7 @@ fn normal_parts(p: &Path) -> Vec<std::path::Component<'_>> {
 /// What the entity holds that the script cannot: sounds, tags,
 /// variables, boxes, points, sub-entities.
 fn not_played(ent: &spriter::EntityModel) -> Vec<String> {
+    use crate::model::SpriterCurveKind::{Bezier, Quartic, Quintic};
     let mut out = Vec::new();
     for (a, ex) in ent.armature.animations.iter().zip(&ent.extras) {
         let n = &a.name;
@@ -230,19 +231,21 @@ fn not_played(ent: &spriter::EntityModel) -> Vec<String> {
         for (ty, name) in &ex.unplayed_objects {
             out.push(format!("animation \"{n}\": {ty} \"{name}\""));
         }
-        if a.time_warp.iter().any(|k| {
-            k.curve != crate::model::Curve::LINEAR && k.curve != crate::model::Curve::Stepped
-        }) {
-            out.push(format!("animation \"{n}\": mainline curves (became per-frame keys)"));
-        }
-        let spriter_curves = a
-            .bones
-            .iter()
-            .flat_map(|c| &c.keys)
-            .any(|k| matches!(k.curve, crate::model::Curve::Spriter(_)));
-        if spriter_curves {
+        let kind_of = |k: &crate::model::Key<f64>| match k.curve {
+            crate::model::Curve::Spriter(c) => Some(c.kind),
+            _ => None,
+        };
+        let all = || a.time_warp.iter().chain(a.bones.iter().flat_map(|c| &c.keys));
+        if all().any(|k| matches!(kind_of(k), Some(Quartic | Quintic))) {
             out.push(format!(
-                "animation \"{n}\": Spriter curves (quadratic … bezier; became per-frame keys)"
+                "animation \"{n}\": quartic and quintic curves (no cubic-bezier easing equals \
+                 them; became per-frame keys)"
+            ));
+        }
+        if all().any(|k| kind_of(k) == Some(Bezier)) {
+            out.push(format!(
+                "animation \"{n}\": bezier curves are taken exactly (as `bz(…)` easings); \
+                 Spriter's runtimes solve them only to 1/200 of a key's span in time"
             ));
         }
     }

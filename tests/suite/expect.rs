@@ -50,7 +50,7 @@ fn the_examples_assertions_hold() {
         )),
         "{out}"
     );
-    assert!(out.trim_end().ends_with("test result: ok. 25 passed; 0 failed; 7 file(s)"), "{out}");
+    assert!(out.trim_end().ends_with("test result: ok. 27 passed; 0 failed; 8 file(s)"), "{out}");
 }
 
 #[test]

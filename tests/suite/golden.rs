@@ -88,6 +88,12 @@ fn cases() -> Vec<Case> {
             ..case("example_ik_walk", "examples/ik_walk.skel2d")
         },
         Case {
+            anim: Some("pop"),
+            frame: 17,
+            background: white,
+            ..case("example_curves", "examples/curves.skel2d")
+        },
+        Case {
             skin: Some("happy"),
             anim: Some("blink-and-talk"),
             frame: 31,

@@ -9,12 +9,14 @@ mod common;
 
 mod backends;
 mod bad_input;
+mod bezier_oracle;
 mod cli;
 mod cli_batch;
 mod cli_export;
 mod cli_render;
 mod compile_semantics;
 mod conformance;
+mod curves;
 mod dotlottie;
 mod events;
 mod examples;

@@ -50,14 +50,8 @@ use crate::compile::{Compilation, Target};
 use crate::model::AnimId;
 
 /// The easing as the scripts write it.
-fn easing_name(e: crate::model::Easing) -> &'static str {
-    use crate::model::Easing;
-    match e {
-        Easing::Linear => "li",
-        Easing::SineIn => "si",
-        Easing::SineOut => "so",
-        Easing::SineInOut => "sio",
-    }
+fn easing_name(e: crate::model::Easing) -> String {
+    e.to_string()
 }
 
 /// What the dopesheet is drawn from this frame.

@@ -74,6 +74,7 @@ pub fn hover(text: &str, comp: &Compilation, offset: u32) -> Option<(String, Spa
         }
         Role::Number => Some((number_hover(comp, tok, span)?, span)),
         Role::Color => Some((color_hover(tok)?, span)),
+        Role::Option => Some((easing_hover(tok)?, span)),
         _ => None,
     }
 }
@@ -107,6 +108,25 @@ fn number_hover(comp: &Compilation, tok: &str, span: Span) -> Option<String> {
     }
     let head = format!("a key of {} of {}", prop_name(t.prop), target_label(comp, t.target));
     Some(format!("{head}\n\n{}", keys.join("  \n")))
+}
+
+/// Markdown for an options token that sets an easing: its name, its
+/// numbers when it is a bezier curve, and a little drawing of it.
+fn easing_hover(tok: &str) -> Option<String> {
+    let o = token::options(tok, true).or_else(|| token::options(tok, false))?;
+    let Some(token::EasingOpt::Known(e)) = o.easing else { return None };
+    let what = crate::syntax::vocab::EASINGS
+        .iter()
+        .find(|w| w.means == e)
+        .map_or("a cubic-bezier curve", |w| w.detail.split(':').next().unwrap_or(w.detail));
+    let numbers = match e {
+        crate::model::Easing::Bezier(b) if e.code().is_some() => {
+            let [x1, y1, x2, y2] = b.to_array();
+            format!(" = `bz({x1},{y1},{x2},{y2})`")
+        }
+        _ => String::new(),
+    };
+    Some(format!("easing `{e}`{numbers}: {what}\n\n`{}`", e.sparkline(16)))
 }
 
 /// Markdown for a color literal (`#rgb`, or a shape's `f#…`/`s#…`): its
@@ -271,6 +291,21 @@ fn timeline_hover(comp: &Compilation, t: &TimelineSource) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_easing_hovers_with_its_numbers_and_its_curve() {
+        let text =
+            "skeleton\n\tb l10\nanim \"a\"\n\tb\n\t\tx 0 ::back-out-> 5 ::bz(0.2,0,0.4,1)-> 0\n";
+        let comp = crate::compile::compile(text);
+        assert!(comp.diagnostics.is_empty(), "{:?}", comp.diagnostics);
+        let at = text.find("back").unwrap() as u32;
+        let (md, _) = hover(text, &comp, at).unwrap();
+        assert!(md.starts_with("easing `back-out` = `bz(0.34,1.56,0.64,1)`: back out"), "{md}");
+        assert_eq!(md.lines().last().map(|l| l.chars().count()), Some(18), "{md}");
+        let at = text.find("bz(").unwrap() as u32;
+        let (md, _) = hover(text, &comp, at).unwrap();
+        assert!(md.starts_with("easing `bz(0.2,0,0.4,1)`: a cubic-bezier curve"), "{md}");
+    }
 
     #[test]
     fn a_paths_point_hovers_as_a_point_and_a_plain_number_as_a_number() {

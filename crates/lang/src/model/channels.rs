@@ -4,7 +4,7 @@
 
 use super::*;
 
-/// Easing functions of the language (LANGUAGE.md §5).
+/// Easing functions of the language (LANGUAGE.md §5, LANGUAGE-EXT.md).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Easing {
     /// `li`: `t`.
@@ -15,6 +15,8 @@ pub enum Easing {
     SineOut,
     /// `sio`: `0.5 + sin(t·π − π/2)/2`, slow start and end.
     SineInOut,
+    /// `bz(x1,y1,x2,y2)` or a preset's name: a cubic-bezier timing curve.
+    Bezier(CubicBezier),
 }
 
 impl Easing {
@@ -26,56 +28,72 @@ impl Easing {
             Easing::SineIn => 1.0 - trig::sin(FRAC_PI_2 + t * FRAC_PI_2),
             Easing::SineOut => trig::sin(t * FRAC_PI_2),
             Easing::SineInOut => 0.5 + 0.5 * trig::sin(t * PI - FRAC_PI_2),
+            Easing::Bezier(b) => b.progress(t),
         }
     }
 
-    /// The short name used in scripts.
-    pub fn code(self) -> &'static str {
-        match self {
+    /// The short name used in scripts for the four function easings and the
+    /// bezier presets; `None` for a `bz(…)` curve no preset has.
+    pub fn code(self) -> Option<&'static str> {
+        Some(match self {
             Easing::Linear => "li",
             Easing::SineIn => "si",
             Easing::SineOut => "so",
             Easing::SineInOut => "sio",
-        }
+            Easing::Bezier(b) => return preset_name(b),
+        })
     }
 
-    /// The easing for its script code (`li`, `si`, `so`, `sio`); `None` for
-    /// any other text.
+    /// The easing for its script name (`li`, `si`, `so`, `sio` or a preset);
+    /// `None` for any other text (`bz(…)` is read by the parser).
     pub fn from_code(code: &str) -> Option<Easing> {
         Some(match code {
             "li" => Easing::Linear,
             "si" => Easing::SineIn,
             "so" => Easing::SineOut,
             "sio" => Easing::SineInOut,
-            _ => return None,
+            _ => return PRESETS.iter().find(|(n, _)| *n == code).map(|(_, b)| Easing::Bezier(*b)),
         })
     }
 
-    /// Every easing, in declaration order.
+    /// Its curve in `width` characters (see [`sparkline`]).
+    pub fn sparkline(self, width: usize) -> String {
+        sparkline(&|t| self.apply(t), width)
+    }
+
+    /// The four function easings, in declaration order (the bezier presets
+    /// are [`PRESETS`]).
     pub const ALL: [Easing; 4] =
         [Easing::Linear, Easing::SineIn, Easing::SineOut, Easing::SineInOut];
+}
+
+/// The easing as a script writes it: its name, or `bz(x1,y1,x2,y2)` with
+/// the shortest decimals that read back to the same numbers.
+impl std::fmt::Display for Easing {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match (self.code(), self) {
+            (Some(name), _) => f.write_str(name),
+            (None, Easing::Bezier(b)) => {
+                let [x1, y1, x2, y2] = b.to_array().map(|v| v + 0.0);
+                write!(f, "bz({x1},{y1},{x2},{y2})")
+            }
+            (None, _) => Ok(()),
+        }
+    }
 }
 
 /// How a key's value changes on the way to the next key.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Curve {
-    /// Shaped by an easing function.
+    /// Shaped by an easing function (a cubic-bezier timing curve included:
+    /// SkelForm's handles and Spriter's quadratic, cubic and bezier curves
+    /// import as `Eased(Easing::Bezier(…))`).
     Eased(Easing),
     /// Holds the value until the next key.
     Stepped,
-    /// A cubic bezier timing curve from (0,0) to (1,1) with these two control
-    /// points (x in time, y in progress), as SkelForm and Spriter write them.
-    Bezier {
-        /// Time of the first control point, normally 0..1.
-        x1: f64,
-        /// Progress of the first control point; may leave 0..1 to overshoot.
-        y1: f64,
-        /// Time of the second control point, normally 0..1.
-        x2: f64,
-        /// Progress of the second control point.
-        y2: f64,
-    },
-    /// Spriter's polynomial and bezier curves, as SpriterPlusPlus computes them.
+    /// Spriter's quartic and quintic curves, as SpriterPlusPlus computes
+    /// them (and its bezier curves where its solver's 1/200 tolerance is
+    /// kept, see `spriter`).
     Spriter(SpriterCurve),
 }
 
@@ -83,56 +101,19 @@ impl Curve {
     /// Straight from one key's value to the next's.
     pub const LINEAR: Curve = Curve::Eased(Easing::Linear);
 
+    /// A cubic-bezier timing curve with these handles.
+    pub const fn bezier(x1: f64, y1: f64, x2: f64, y2: f64) -> Curve {
+        Curve::Eased(Easing::Bezier(CubicBezier::new(x1, y1, x2, y2)))
+    }
+
     /// Progress (0..1, possibly beyond for overshooting beziers) at `t` in 0..1.
     pub fn progress(self, t: f64) -> f64 {
         match self {
             Curve::Eased(e) => e.apply(t),
             Curve::Stepped => 0.0,
-            Curve::Bezier { x1, y1, x2, y2 } => bezier_progress(x1, y1, x2, y2, t),
             Curve::Spriter(c) => c.progress(t),
         }
     }
-}
-
-/// Solves x(s) = t on the timing bezier by Newton steps with a bisection
-/// fallback, then returns y(s).
-fn bezier_progress(x1: f64, y1: f64, x2: f64, y2: f64, t: f64) -> f64 {
-    let coord = |p1: f64, p2: f64, s: f64| {
-        let u = 1.0 - s;
-        3.0 * u * u * s * p1 + 3.0 * u * s * s * p2 + s * s * s
-    };
-    let deriv = |p1: f64, p2: f64, s: f64| {
-        let u = 1.0 - s;
-        3.0 * u * u * p1 + 6.0 * u * s * (p2 - p1) + 3.0 * s * s * (1.0 - p2)
-    };
-    let t = t.clamp(0.0, 1.0);
-    let mut s = t;
-    for _ in 0..8 {
-        let err = coord(x1, x2, s) - t;
-        if err.abs() < 1e-9 {
-            return coord(y1, y2, s);
-        }
-        let d = deriv(x1, x2, s);
-        if d.abs() < 1e-9 {
-            break;
-        }
-        s = (s - err / d).clamp(0.0, 1.0);
-    }
-    let (mut lo, mut hi) = (0.0, 1.0);
-    s = t;
-    for _ in 0..60 {
-        let x = coord(x1, x2, s);
-        if (x - t).abs() < 1e-12 {
-            break;
-        }
-        if x < t {
-            lo = s;
-        } else {
-            hi = s;
-        }
-        s = 0.5 * (lo + hi);
-    }
-    coord(y1, y2, s)
 }
 
 /// One key of a channel. Its curve shapes the way to the *next* key.
@@ -428,7 +409,7 @@ mod tests {
         for e in Easing::ALL {
             assert!(e.apply(0.0).abs() < 1e-12, "{e:?}");
             assert!((e.apply(1.0) - 1.0).abs() < 1e-12, "{e:?}");
-            assert_eq!(Easing::from_code(e.code()), Some(e));
+            assert_eq!(e.code().and_then(Easing::from_code), Some(e));
         }
         assert!((Easing::SineOut.apply(0.5) - (std::f64::consts::FRAC_PI_4).sin()).abs() < 1e-12);
     }
@@ -454,13 +435,13 @@ mod tests {
 
     #[test]
     fn linear_bezier_is_identity() {
-        let c = Curve::Bezier { x1: 1.0 / 3.0, y1: 1.0 / 3.0, x2: 2.0 / 3.0, y2: 2.0 / 3.0 };
+        let c = Curve::bezier(1.0 / 3.0, 1.0 / 3.0, 2.0 / 3.0, 2.0 / 3.0);
         for i in 0..=10 {
             let t = i as f64 / 10.0;
             assert!((c.progress(t) - t).abs() < 1e-9);
         }
         // An ease-in bezier stays below the diagonal.
-        let ease_in = Curve::Bezier { x1: 0.42, y1: 0.0, x2: 1.0, y2: 1.0 };
+        let ease_in = Curve::bezier(0.42, 0.0, 1.0, 1.0);
         assert!(ease_in.progress(0.5) < 0.4);
     }
 }

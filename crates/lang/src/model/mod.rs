@@ -24,13 +24,14 @@
 //! the animation says how rotations interpolate (the shorter way, or plainly).
 //!
 //! Imported files fit the same shape: SkelForm styles are skins, its keyframe
-//! handles `Curve::Bezier` on the previous key, its values
+//! handles an `Easing::Bezier` curve on the previous key, its values
 //! `ValueMode::Absolute` with `AngleInterpolation::Linear`, its meshes
 //! `AttachmentKind::Mesh`, its IK families `Skeleton::ik` (applied by the
 //! runtime after local transforms), its skeletons `Composition::SkelForm`.
 //! Spriter's are described in `spriter`.
 
 mod attachment;
+mod bezier;
 mod channels;
 mod ik;
 mod math;
@@ -43,6 +44,7 @@ pub mod trig;
 use std::sync::Arc;
 
 pub use attachment::*;
+pub use bezier::{CubicBezier, PRESETS, preset_name, sparkline};
 pub use channels::*;
 pub use ik::{IkConstraint, IkFamily, IkMode};
 pub use math::{Affine, Color, DAffine2, DVec2, lerp, lerp_angle, normalize_angle};

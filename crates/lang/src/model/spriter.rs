@@ -208,7 +208,7 @@ mod tests {
         ] {
             let sc = SpriterCurve { kind, c };
             let (x1, y1, x2, y2) = sc.as_bezier().unwrap();
-            let b = super::super::Curve::Bezier { x1, y1, x2, y2 };
+            let b = super::super::Curve::bezier(x1, y1, x2, y2);
             for i in 0..=20 {
                 let t = f64::from(i) / 20.0;
                 assert!((b.progress(t) - sc.progress(t)).abs() < 1e-9, "{kind:?} at {t}");

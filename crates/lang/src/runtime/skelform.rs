@@ -158,7 +158,7 @@ fn cubic_derivative(t: f32, p1: f32, p2: f32) -> f32 {
 fn handles(curve: Curve) -> ((f32, f32), (f32, f32)) {
     match curve {
         Curve::Stepped => ((999.0, 999.0), (999.0, 999.0)),
-        Curve::Bezier { x1, y1, x2, y2 } => ((x1 as f32, y1 as f32), (x2 as f32, y2 as f32)),
+        Curve::Eased(Easing::Bezier(b)) => ((b.x1 as f32, b.y1 as f32), (b.x2 as f32, b.y2 as f32)),
         Curve::Eased(Easing::Linear) => ((1.0 / 3.0, 1.0 / 3.0), (2.0 / 3.0, 2.0 / 3.0)),
         // Not produced by imports; SkelForm's own presets for the sines.
         Curve::Eased(Easing::SineIn) => ((0.5, 0.0), (1.0, 1.0)),
@@ -670,7 +670,7 @@ mod tests {
     #[test]
     fn frames_are_sampled_like_the_editor() {
         let k = |f: f64, v: f64, curve: Curve| Key { time_secs: f / 10.0, value: v, curve };
-        let lin = Curve::Bezier { x1: 1.0 / 3.0, y1: 1.0 / 3.0, x2: 2.0 / 3.0, y2: 2.0 / 3.0 };
+        let lin = Curve::bezier(1.0 / 3.0, 1.0 / 3.0, 2.0 / 3.0, 2.0 / 3.0);
         let keys = vec![k(2.0, 10.0, lin), k(6.0, 20.0, Curve::Stepped), k(8.0, 30.0, lin)];
         // Before the first key its value holds; linear in between; a step holds.
         assert_eq!(sample_frame(&keys, 0, 10.0), Some(10.0));

@@ -8,7 +8,7 @@ use nom::combinator::{opt, recognize};
 use nom::sequence::{delimited, pair, preceded};
 use nom::{IResult, Input, Parser};
 
-use crate::model::{Color, Easing};
+use crate::model::{Color, CubicBezier, Easing};
 
 // The grammars run over the token's bytes (every literal of the language is
 // ASCII, so a recognized part is also a `str` slice of the token), and a
@@ -348,6 +348,57 @@ pub enum EasingOpt<'a> {
     Known(Easing),
     /// A name that is none of them, kept for the diagnostic and its hint.
     Unknown(&'a str),
+    /// A `bz(…)` that cannot be read: `text` (at byte `offset` of the
+    /// easing) is wrong for the reason `why`.
+    BadBezier {
+        /// Byte offset of `text` inside the easing.
+        offset: usize,
+        /// The part at fault (a number, or the whole easing).
+        text: &'a str,
+        /// What is wrong, for the diagnostic.
+        why: &'static str,
+    },
+}
+
+/// `bz(X1,Y1,X2,Y2)`: a cubic-bezier easing, four numbers (`NUM`) apart by
+/// commas, X1 and X2 in 0..1. `None` when `s` does not start with `bz(`; an
+/// [`EasingOpt::BadBezier`] saying where it is wrong when it does but is
+/// not one.
+pub fn bezier(s: &str) -> Option<EasingOpt<'_>> {
+    let inner = s.strip_prefix("bz(")?;
+    let bad = |why: &'static str| EasingOpt::BadBezier { offset: 0, text: s, why };
+    let Some(body) = inner.strip_suffix(')') else {
+        return Some(bad("a bezier easing is `bz(X1,Y1,X2,Y2)`: the `)` is missing"));
+    };
+    let mut v = [0.0; 4];
+    let mut pos = 3;
+    let mut n = 0;
+    for part in body.split(',') {
+        if n == 4 {
+            return Some(bad("a bezier easing takes four numbers, `bz(X1,Y1,X2,Y2)`"));
+        }
+        let Some(x) = number(part) else {
+            return Some(EasingOpt::BadBezier {
+                offset: pos,
+                text: part,
+                why: "not a number (numbers are written like `0.42` or `-1`)",
+            });
+        };
+        if n % 2 == 0 && !(0.0..=1.0).contains(&x) {
+            return Some(EasingOpt::BadBezier {
+                offset: pos,
+                text: part,
+                why: "a handle's time (X1, X2) must lie in 0..1",
+            });
+        }
+        v[n] = x;
+        n += 1;
+        pos += part.len() + 1;
+    }
+    if n < 4 {
+        return Some(bad("a bezier easing takes four numbers, `bz(X1,Y1,X2,Y2)`"));
+    }
+    Some(EasingOpt::Known(Easing::Bezier(CubicBezier::new(v[0], v[1], v[2], v[3]))))
 }
 
 /// A parsed `F:S:E` option token (any of its accepted forms). In timelines
@@ -387,6 +438,9 @@ fn classify(s: &str, allow_plus: bool) -> Option<Part<'_>> {
     if first.is_ascii_digit() {
         return unsigned_bytes(b).map(|v| Part::Num(v, false));
     }
+    if b.starts_with(b"bz(") {
+        return Some(Part::Ease(s));
+    }
     whole(easing_lit, b).map(|e| Part::Ease(sub(s, e)))
 }
 
@@ -417,6 +471,9 @@ pub fn options(tok: &str, in_timeline: bool) -> Option<OptionsTok<'_>> {
     };
     let mut out = OptionsTok { advance, ..OptionsTok::default() };
     fn easing_of(name: &str) -> EasingOpt<'_> {
+        if let Some(b) = bezier(name) {
+            return b;
+        }
         match crate::syntax::vocab::lookup(crate::syntax::vocab::EASINGS, name).copied() {
             Some(e) => EasingOpt::Known(e),
             None => EasingOpt::Unknown(name),
@@ -604,6 +661,29 @@ mod tests {
             assert_eq!(number(bad), None, "{bad}");
         }
         assert_eq!(unsigned("-1"), None);
+    }
+
+    #[test]
+    fn bezier_easings_read_their_numbers_and_locate_their_mistakes() {
+        let b = |x1, y1, x2, y2| EasingOpt::Known(Easing::Bezier(CubicBezier::new(x1, y1, x2, y2)));
+        let o = options("10::bz(0.3,-0.5,0.7,1.5)--->", true).unwrap();
+        assert_eq!((o.easing, o.easing_pos, o.advance), (Some(b(0.3, -0.5, 0.7, 1.5)), 4, 3));
+        assert_eq!(options("::ease-in-out->", true).unwrap().easing, Some(b(0.42, 0.0, 0.58, 1.0)));
+        assert_eq!(options("0:5:back", false).unwrap().easing, Some(b(0.68, -0.6, 0.32, 1.6)));
+        fn bad(tok: &str) -> (usize, &str) {
+            match options(tok, true).unwrap().easing {
+                Some(EasingOpt::BadBezier { offset, text, .. }) => (offset, text),
+                other => panic!("{tok}: {other:?}"),
+            }
+        }
+        // x out of 0..1, a non-number, a missing `)`, three numbers.
+        assert_eq!(bad("::bz(0.1,0,1.5,1)>"), (9, "1.5"));
+        assert_eq!(bad("::bz(0.1,x,0.5,1)>"), (7, "x"));
+        assert_eq!(bad("::bz(0.1,0,0.5,1>").0, 0);
+        assert_eq!(bad("::bz(0.1,0,0.5)>").0, 0);
+        assert_eq!(bad("::bz(.1,0,0.5,1)>"), (3, ".1"));
+        // Not an easing at all: another word.
+        assert_eq!(options("::bzz>", true).unwrap().easing, Some(EasingOpt::Unknown("bzz")));
     }
 
     #[test]

@@ -193,7 +193,28 @@ pub static EASINGS: &[Word<Easing>] = &[
     w("si", Easing::SineIn, "sine in: starts slowly, ends fast", "::si"),
     w("so", Easing::SineOut, "sine out: starts fast, ends slowly", "::so"),
     w("sio", Easing::SineInOut, "sine in and out: slow at both ends", "::sio"),
+    w("ease", preset(0), "ease: bz(0.25,0.1,0.25,1), CSS's default", "::ease"),
+    w("ease-in", preset(1), "ease in: bz(0.42,0,1,1), slow start", "::ease-in"),
+    w("ease-out", preset(2), "ease out: bz(0,0,0.58,1), slow end", "::ease-out"),
+    w("ease-in-out", preset(3), "ease in and out: bz(0.42,0,0.58,1)", "::ease-in-out"),
+    w("back-in", preset(4), "back in: bz(0.36,0,0.66,-0.56), pulls back first", "::back-in"),
+    w("back-out", preset(5), "back out: bz(0.34,1.56,0.64,1), overshoots", "::back-out"),
+    w("back", preset(6), "back: bz(0.68,-0.6,0.32,1.6), pulls back and overshoots", "::back"),
 ];
+
+/// The bezier preset `i` of [`crate::model::PRESETS`].
+const fn preset(i: usize) -> Easing {
+    Easing::Bezier(crate::model::PRESETS[i].1)
+}
+
+/// The word of a cubic-bezier easing written with its numbers,
+/// `bz(x1,y1,x2,y2)` (read by [`super::token::bezier`], not looked up).
+pub static BEZIER_EASING: &[Word<()>] = &[w(
+    "bz",
+    (),
+    "bz(X1,Y1,X2,Y2): cubic-bezier curve, handles (X1,Y1) (X2,Y2), X in 0..1",
+    "::bz(0.42,0,0.58,1)",
+)];
 
 /// What a word of an `anim` header sets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -359,6 +380,12 @@ pub fn tables() -> Vec<Table> {
         table("Shapes", "Sprite image", SPRITE_IMAGE, rig!("\t\t@s :sprite …\n")),
         table("Easings", "Easings", EASINGS, rig!("anim \"a\"\n\tarm …\n\t\tx 0 -> 1\n")),
         table(
+            "Easings",
+            "Bezier curve",
+            BEZIER_EASING,
+            rig!("anim \"a\"\n\tarm …\n\t\tx 0 -> 1\n"),
+        ),
+        table(
             "Animation",
             "Header modifiers",
             ANIM_MODIFIERS,
@@ -437,7 +464,8 @@ mod tests {
 
     #[test]
     fn easings_and_types_are_the_models() {
-        let names: Vec<&str> = Easing::ALL.iter().map(|e| e.code()).collect();
+        let presets = crate::model::PRESETS.iter().map(|(n, _)| *n);
+        let names: Vec<&str> = Easing::ALL.iter().filter_map(|e| e.code()).chain(presets).collect();
         assert_eq!(texts(EASINGS).collect::<Vec<_>>(), names);
         for e in EASINGS {
             assert_eq!(Easing::from_code(e.text), Some(e.means));

@@ -3,6 +3,7 @@
 //! - [`skf`]: SkelForm's `.skf` (a zip of `armature.json` and atlas PNGs):
 //!   data types, the exporter and a validating reader.
 //! - [`atlas`]: rectangle packing of textures into atlas pages.
+//! - [`curves`]: imported curves written as script easings (`convert`).
 //! - [`draw_order`]: animated draw orders as static slots, for the files
 //!   and scripts that keep one order.
 //! - [`lottie`]: Lottie JSON, dotLottie and Telegram stickers (export).
@@ -13,6 +14,7 @@
 //!   GIF, drawn on every core.
 
 pub mod atlas;
+pub mod curves;
 pub mod draw_order;
 pub mod export;
 pub mod frames;

@@ -43,7 +43,8 @@ fn timeline_tokens() -> Vec<(String, String, String)> {
     let name = |e: &vocab::Word<_>| e.detail.split(':').next().unwrap_or(e.detail);
     for e in vocab::EASINGS {
         let label = format!(":{}->", e.text);
-        let detail = format!("{} easing, advance one step", name(e));
+        let detail =
+            format!("{} easing {}, advance one step", name(e), e.means.sparkline(CURVE_WIDTH));
         v.push((label.clone(), detail.clone(), label));
     }
     v.extend(TIMELINE_TOKENS[2..].iter().copied().map(own));
@@ -61,10 +62,17 @@ fn options() -> Vec<(String, String, String)> {
     let own = |(l, d, e): Entry| (l.to_string(), d.to_string(), e.to_string());
     let mut v: Vec<_> = OPTIONS.iter().copied().map(own).collect();
     for e in vocab::EASINGS {
+        let detail = format!("easing {}: {}", e.means.sparkline(CURVE_WIDTH), e.detail);
+        v.push((e.example.to_string(), detail, e.example.to_string()));
+    }
+    for e in vocab::BEZIER_EASING {
         v.push((e.example.to_string(), format!("easing: {}", e.detail), e.example.to_string()));
     }
     v
 }
+
+/// Characters of the little curve drawn beside an easing.
+const CURVE_WIDTH: usize = 8;
 
 impl Completer<'_> {
     /// The section keywords, at the start of an unindented line.

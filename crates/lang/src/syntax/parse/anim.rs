@@ -76,23 +76,43 @@ fn options_command(
     }
     match &o.easing {
         Some(EasingOpt::Known(e)) => push(TimelineCommand::SetEasing(*e)),
-        Some(EasingOpt::Unknown(name)) => {
-            let mut d = Diagnostic::error(
-                span_of(line, t.pos + o.easing_pos, name.len()),
-                format!("unknown easing `{}`", clip(name)),
-            )
-            .hint("easings are li (linear), si (sine in), so (sine out) and sio (sine in-out)");
-            if let Some(c) = crate::syntax::suggest::closest(name, vocab::texts(vocab::EASINGS)) {
-                d = d.hint(format!("did you mean `{c}`?"));
-            }
-            diags.push(d);
-        }
+        Some(bad) => diags.extend(easing_error(bad, line, t.pos + o.easing_pos)),
         None => {}
     }
     if o.advance > 0 {
         push(TimelineCommand::AdvanceSteps(o.advance));
     }
     true
+}
+
+/// The error for an easing that is not one (`None` for a known one),
+/// located at byte `pos` of the line, where the easing starts.
+pub(super) fn easing_error(
+    bad: &EasingOpt<'_>,
+    line: &LogicalLine<'_>,
+    pos: usize,
+) -> Option<Diagnostic> {
+    Some(match *bad {
+        EasingOpt::BadBezier { offset, text, why } => {
+            Diagnostic::error(span_of(line, pos + offset, text.len().max(1)), why.to_string())
+                .hint("e.g. `bz(0.42,0,0.58,1)`; X1 and X2 in 0..1, Y1 and Y2 any number")
+        }
+        EasingOpt::Unknown(name) => {
+            let mut d = Diagnostic::error(
+                span_of(line, pos, name.len()),
+                format!("unknown easing `{}`", clip(name)),
+            )
+            .hint(
+                "easings are li (linear), si, so, sio (sines), the presets ease, ease-in, \
+                 ease-out, ease-in-out, back-in, back-out, back, and bz(X1,Y1,X2,Y2)",
+            );
+            if let Some(c) = crate::syntax::suggest::closest(name, vocab::texts(vocab::EASINGS)) {
+                d = d.hint(format!("did you mean `{c}`?"));
+            }
+            d
+        }
+        EasingOpt::Known(_) => return None,
+    })
 }
 
 /// A loop brace or an advance: pushes its command (an advance of 0 pushes
@@ -438,27 +458,13 @@ impl Parser {
         }
         match &o.easing {
             Some(EasingOpt::Known(e)) => opts.easing = Some(*e),
-            Some(EasingOpt::Unknown(name)) => self.unknown_easing(name, line, t, o.easing_pos),
+            Some(bad) => {
+                if let Some(d) = easing_error(bad, line, t.pos + o.easing_pos) {
+                    self.push(d);
+                }
+            }
             None => {}
         }
-    }
-
-    pub(super) fn unknown_easing(
-        &mut self,
-        name: &str,
-        line: &LogicalLine<'_>,
-        t: &Token<'_>,
-        pos: usize,
-    ) {
-        let mut d = Diagnostic::error(
-            span_of(line, t.pos + pos, name.len()),
-            format!("unknown easing `{}`", clip(name)),
-        )
-        .hint("easings are li (linear), si (sine in), so (sine out) and sio (sine in-out)");
-        if let Some(s) = crate::syntax::suggest::closest(name, vocab::texts(vocab::EASINGS)) {
-            d = d.hint(format!("did you mean `{s}`?"));
-        }
-        self.push(d);
     }
 
     pub(super) fn anim(&mut self, a: &mut AnimSection, lines: &[Ln<'_>]) {

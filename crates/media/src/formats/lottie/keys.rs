@@ -31,7 +31,7 @@ impl Ease {
         match self {
             Ease::Linear => t,
             Ease::Hold => 0.0,
-            Ease::Bezier([x1, y1, x2, y2]) => Curve::Bezier { x1, y1, x2, y2 }.progress(t),
+            Ease::Bezier([x1, y1, x2, y2]) => Curve::bezier(x1, y1, x2, y2).progress(t),
         }
     }
 }
@@ -305,7 +305,8 @@ pub fn ease_of(curve: Curve, frames: usize, fitter: &mut Fitter) -> Option<Cand>
     Some(match curve {
         Curve::Eased(Easing::Linear) => (Ease::Linear, None),
         Curve::Stepped => (Ease::Hold, None),
-        Curve::Bezier { x1, y1, x2, y2 } => (Ease::Bezier([x1, y1, x2, y2]), None),
+        // A timing bezier is Lottie's own curve: the handles carry over exactly.
+        Curve::Eased(Easing::Bezier(b)) => (Ease::Bezier(b.to_array()), None),
         Curve::Eased(e) => {
             let halves = u32::try_from(frames.saturating_mul(2)).unwrap_or(u32::MAX);
             let fit = fitter.fit(e, halves);
@@ -396,7 +397,7 @@ mod tests {
     fn lines_merge_curves_are_kept_and_jumps_hold() {
         // 0..=10 a line, 10..=20 an ease-in bezier, then a stepped key's
         // jump at 21.
-        let bez = Curve::Bezier { x1: 0.42, y1: 0.0, x2: 1.0, y2: 1.0 };
+        let bez = Curve::bezier(0.42, 0.0, 1.0, 1.0);
         let data: Vec<f64> = (0..30)
             .map(|f| match f {
                 0..=10 => f as f64 * 2.0,

@@ -11,7 +11,8 @@
 //! physics included); each bone's local values that reproduce its world
 //! transform become keys, one per frame where needed, merged into linear
 //! segments wherever a straight line lands on every frame in between
-//! (within 1e-4 units, degrees or scale). The bones a carried family turns
+//! (within 1e-4 units, degrees or scale), and into one `bz(…)` key where
+//! the frames follow the keyframe's handles (`formats::curves`). The bones a carried family turns
 //! get their local rotation from before IK (the script's `ik` section
 //! turns them again).
 //!
@@ -25,6 +26,7 @@ use std::fmt::Write as _;
 
 use super::ik::under;
 use super::import::Imported;
+use crate::formats::curves;
 use crate::model::*;
 use crate::runtime::{Pose, evaluate_into, skelform::SkfXform};
 
@@ -626,7 +628,7 @@ impl<'a> Converter<'a> {
         let (frames, slot_frames) = self.bake_frames(anim);
         let _ = writeln!(self.s, "\nanim \"{name}\" {}fps 0:1:li", num(fps));
         for i in 0..self.sk.bones.len() {
-            self.write_bone_keys(i, &frames);
+            self.write_bone_keys(i, &frames, anim);
         }
         for si in 0..self.sk.slots.len() {
             self.write_slot_keys(si, &slot_frames);
@@ -665,7 +667,7 @@ impl<'a> Converter<'a> {
 
     /// Bone `i`'s keys for one animation, relative to its setup pose, merged
     /// into linear segments; nothing when it stays at its setup pose.
-    fn write_bone_keys(&mut self, i: usize, frames: &[Vec<[f64; 5]>]) {
+    fn write_bone_keys(&mut self, i: usize, frames: &[Vec<[f64; 5]>], anim: &Animation) {
         let mut lines = String::new();
         for (prop, idx) in [("x", 0), ("y", 1), ("r", 2), ("i", 3), ("j", 4)] {
             let base = self.setup[i][idx];
@@ -706,18 +708,18 @@ impl<'a> Converter<'a> {
                 2 => (1e-5, 5),
                 _ => (1e-6, 6),
             };
-            let keep = simplify(&vals, tol, if idx == 2 { 170.0 } else { f64::INFINITY });
-            let mut line = format!("\t\t{prop}");
-            let mut prev = 0;
-            for (n, &k) in keep.iter().enumerate() {
-                if n > 0 {
-                    let _ = write!(line, " {}>", "-".repeat(k - prev));
-                }
-                let v = if idx == 2 { wrap_deg(vals[k]) } else { vals[k] };
-                let _ = write!(line, " {}", num_dp(v, dp));
-                prev = k;
-            }
-            lines.push_str(&line);
+            // Spans that follow their keyframe's handles become one eased key.
+            let span = if idx == 2 { 170.0 } else { f64::INFINITY };
+            let samples: Vec<(f64, f64)> =
+                vals.iter().enumerate().map(|(k, &v)| (k as f64, v)).collect();
+            let spans =
+                curves::bone_spans(anim, BoneId::from_index(i), curves::BONE_PROPS[idx], anim.fps);
+            let keys = curves::keys_with_curves(&samples, &spans, tol, span, &|p| {
+                let v: Vec<f64> = p.iter().map(|s| s.1).collect();
+                simplify(&v, tol, span).into_iter().map(|k| p[k]).collect()
+            });
+            let shown = |v: f64| num_dp(if idx == 2 { wrap_deg(v) } else { v }, dp);
+            lines.push_str(&curves::stepped_line(prop, &keys, &shown));
             lines.push('\n');
         }
         if !lines.is_empty() {

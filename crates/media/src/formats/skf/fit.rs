@@ -36,6 +36,8 @@ fn start(e: Easing) -> [f64; 4] {
         Easing::SineIn => [0.12, 0.0, 0.39, 0.0],
         Easing::SineOut => [0.61, 1.0, 0.88, 1.0],
         Easing::SineInOut => [0.37, 0.0, 0.63, 1.0],
+        // Its own handles (the exporters write them as they are).
+        Easing::Bezier(b) => b.to_array(),
     }
 }
 

@@ -604,12 +604,12 @@ fn curve_into(kf: &SkfKeyframe) -> Curve {
     if kf.start_handle.y == 999.0 && kf.end_handle.y == 999.0 {
         Curve::Stepped
     } else {
-        Curve::Bezier {
-            x1: f64::from(kf.start_handle.x),
-            y1: f64::from(kf.start_handle.y),
-            x2: f64::from(kf.end_handle.x),
-            y2: f64::from(kf.end_handle.y),
-        }
+        Curve::bezier(
+            f64::from(kf.start_handle.x),
+            f64::from(kf.start_handle.y),
+            f64::from(kf.end_handle.x),
+            f64::from(kf.end_handle.y),
+        )
     }
 }
 

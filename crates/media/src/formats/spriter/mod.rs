@@ -15,8 +15,9 @@
 //! keys, and a timeline whose mainline refs name keys a time search would not
 //! find is keyed per mainline span from the ref's key. `script` writes an
 //! entity as a script for `skelpad convert` (keys from world transforms, so
-//! Spriter's parent rule, reparenting and inherited alpha carry over; curves
-//! the language lacks become per-frame keys). Proof:
+//! Spriter's parent rule, reparenting and inherited alpha carry over;
+//! [`super::curves`] writes a bone's quadratic, cubic and bezier spans as `bz(…)`
+//! easings, and curves the language lacks become per-frame keys). Proof:
 //! `tests/suite/spriter_reference.rs`, against SpriterPlusPlus's own output
 //! (`scripts/spriter-reference.sh`).
 

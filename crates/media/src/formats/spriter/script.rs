@@ -10,15 +10,21 @@
 //! and inherited alpha over exactly at every sampled time.
 //!
 //! Times: every frame at the animation's fps plus every Spriter key time
-//! (and a hair before it, so jumps stay jumps); then keys that lie on the
-//! straight line between their neighbours are dropped, so linear stretches
-//! become single keys and curves the language lacks (Spriter's polynomial
-//! and bezier curves, mainline curves) become per-frame keys.
+//! (and a hair before it, so jumps stay jumps); a bone's span that follows
+//! its quadratic, cubic or bezier curve (its own or the mainline's) becomes
+//! one key with a `bz(…)` easing (see `formats::curves`); elsewhere keys that lie on
+//! the straight line between their neighbours are dropped, so linear
+//! stretches become single keys and curves the language lacks (quartic,
+//! quintic) become per-frame keys.
 
 use std::fmt::Write as _;
 
 use super::build::EntityModel;
-use crate::model::{Affine, AnimId, Animation, Armature, AttachmentKind, Skeleton, SkinId};
+use crate::formats::curves::{EasedKey, bone_spans, keys_with_curves};
+use crate::model::{
+    Affine, AnimId, Animation, Armature, AttachmentKind, BoneId, BoneProperty, Easing, Skeleton,
+    SkinId,
+};
 use crate::runtime::evaluate;
 
 /// Result of a conversion: the script and what it could not carry.
@@ -111,14 +117,24 @@ fn compress(samples: &[(f64, f64)], tol: f64, max_span: f64) -> Vec<(f64, f64)> 
     out
 }
 
-/// Writes one timeline (`PROP F:> V F:> V …`) if it ever differs from `rest`.
-fn timeline(out: &mut String, prop: &str, keys: &[(f64, f64)], rest: f64, force: bool) {
-    if !force && keys.iter().all(|&(_, v)| (v - rest).abs() < 1e-9) {
+/// Writes one timeline (`PROP F:> V F::E> V …`) if it ever differs from
+/// `rest`. A key's easing is set by the token that reaches the next key
+/// (`F::E>` eases the key before it and the keys after).
+fn timeline(out: &mut String, prop: &str, keys: &[EasedKey], rest: f64, force: bool) {
+    if !force && keys.iter().all(|&(_, v, _)| (v - rest).abs() < 1e-9) {
         return;
     }
     let _ = write!(out, "\t\t{prop}");
-    for &(f, v) in keys {
-        let _ = write!(out, " {}:> {}", num(f), num(v));
+    let mut current = Easing::Linear;
+    let mut before = Easing::Linear;
+    for &(f, v, e) in keys {
+        if before == current {
+            let _ = write!(out, " {}:> {}", num(f), num(v));
+        } else {
+            let _ = write!(out, " {}::{before}> {}", num(f), num(v));
+            current = before;
+        }
+        before = e.unwrap_or(Easing::Linear);
     }
     out.push('\n');
 }
@@ -131,11 +147,13 @@ pub fn to_script(
 ) -> Converted {
     let mut lost: Vec<String> = file_extras.to_vec();
     // The language keeps one draw order: animated orders become slot copies.
-    let baked = crate::formats::draw_order::bake(&ent.armature).unwrap_or_else(|why| {
+    // Bezier curves as the exact curves the file names (formats::curves).
+    let exact = crate::formats::curves::exact_spriter_beziers(&ent.armature);
+    let baked = crate::formats::draw_order::bake(&exact).unwrap_or_else(|why| {
         lost.push(why);
         None
     });
-    let arm: &Armature = baked.as_ref().unwrap_or(&ent.armature);
+    let arm: &Armature = baked.as_ref().unwrap_or(&exact);
     let sk = &*arm.skeleton;
     let mut s = String::new();
     let _ = writeln!(
@@ -245,7 +263,7 @@ fn write_animation(s: &mut String, arm: &Armature, id: AnimId, lost: &mut Vec<St
         ));
     }
     let _ = writeln!(s, "anim \"{}\" {}fps", quoted("animation", &anim.name, lost), num(fps));
-    samples.write_bones(s, sk);
+    samples.write_bones(s, sk, anim, fps);
     samples.write_slots(s, sk);
     write_events(s, anim, fps, lost);
 }
@@ -395,23 +413,26 @@ impl Samples {
     }
 
     /// Each bone's compressed x, y, r, i, j key lines.
-    fn write_bones(&self, s: &mut String, sk: &Skeleton) {
+    fn write_bones(&self, s: &mut String, sk: &Skeleton, anim: &Animation, fps: f64) {
         for (i, bone) in sk.bones.iter().enumerate() {
             let mut body = String::new();
-            for (k, (prop, rest, tol, span)) in [
-                ("x", 0.0, 1e-4, f64::INFINITY),
-                ("y", 0.0, 1e-4, f64::INFINITY),
-                ("r", 0.0, 1e-5, 170.0),
-                ("i", 1.0, 1e-6, f64::INFINITY),
-                ("j", 1.0, 1e-6, f64::INFINITY),
+            for (k, (prop, property, rest, tol, span)) in [
+                ("x", BoneProperty::X, 0.0, 1e-4, f64::INFINITY),
+                ("y", BoneProperty::Y, 0.0, 1e-4, f64::INFINITY),
+                ("r", BoneProperty::Rotation, 0.0, 1e-5, 170.0),
+                ("i", BoneProperty::ScaleX, 1.0, 1e-6, f64::INFINITY),
+                ("j", BoneProperty::ScaleY, 1.0, 1e-6, f64::INFINITY),
             ]
             .into_iter()
             .enumerate()
             {
                 let samples: Vec<(f64, f64)> =
                     self.bones[i].iter().map(|v| (v[0], v[k + 1])).collect();
+                let spans = bone_spans(anim, BoneId::from_index(i), property, fps);
+                let keys =
+                    keys_with_curves(&samples, &spans, tol, span, &|p| compress(p, tol, span));
                 // The first bone's x always runs to the end, so the animation is as long as Spriter's.
-                timeline(&mut body, prop, &compress(&samples, tol, span), rest, i == 0 && k == 0);
+                timeline(&mut body, prop, &keys, rest, i == 0 && k == 0);
             }
             if !body.is_empty() {
                 let _ = writeln!(s, "\tskeleton.{}", bone.name);
@@ -424,13 +445,11 @@ impl Samples {
     fn write_slots(&self, s: &mut String, sk: &Skeleton) {
         for (si, slot) in sk.slots.iter().enumerate() {
             let mut body = String::new();
-            timeline(
-                &mut body,
-                "a",
-                &compress(&self.slot_alpha[si], 1e-6, f64::INFINITY),
-                1.0,
-                false,
-            );
+            let alpha: Vec<EasedKey> = compress(&self.slot_alpha[si], 1e-6, f64::INFINITY)
+                .into_iter()
+                .map(|(f, v)| (f, v, None))
+                .collect();
+            timeline(&mut body, "a", &alpha, 1.0, false);
             // Attachment switches (stepped): only where the shown one changes.
             let mut line = String::new();
             let mut last: Option<&Option<String>> = None;

@@ -74,11 +74,13 @@ pub(super) fn encode(
         let handles = match a.curve {
             Curve::Stepped => Some(sim::STEP),
             Curve::Eased(Easing::Linear) => Some(sim::LINEAR),
+            Curve::Eased(Easing::Bezier(b)) => {
+                Some((Handle::new(b.x1, b.y1), Handle::new(b.x2, b.y2)))
+            }
             Curve::Eased(e) => {
                 let f = fitter.fit(e, span);
                 Some((f.h1, f.h2))
             }
-            Curve::Bezier { x1, y1, x2, y2 } => Some((Handle::new(x1, y1), Handle::new(x2, y2))),
             Curve::Spriter(c) => {
                 c.as_bezier().map(|(x1, y1, x2, y2)| (Handle::new(x1, y1), Handle::new(x2, y2)))
             }
