@@ -67,6 +67,11 @@ pub struct DragEdit {
     start_values: Vec<(PropKey, f64)>,
     /// The text was changed by this drag.
     pub changed: bool,
+    /// The text before auto-key inserted keys for this drag (`before` is
+    /// then the keyed text the drag edits).
+    undo_to: Option<String>,
+    /// Keys auto-key inserted.
+    auto_keyed: usize,
 }
 
 fn keys(gesture: Gesture) -> &'static [PropKey] {
@@ -231,6 +236,71 @@ impl DragEdit {
         let comp = doc.analysis.comp().clone();
         let text = doc.text.clone();
         let (subject, gesture) = subject_of(doc, pose, (pick, part), shift, shapes)?;
+        Self::begin_on(text, comp, pose, (subject, gesture), at, place)
+    }
+
+    /// [`DragEdit::begin`] with auto-key: where the drag is refused at a
+    /// frame of an animation (no key there to write), the bone's properties
+    /// the gesture changes are first keyed at that frame with the values
+    /// the animation has there (`edits::insert_key_for`: the motion is
+    /// unchanged, the text gains one key per property), then the drag
+    /// writes into those keys. The whole — keys and drag — is one undo
+    /// step. Where a key cannot be inserted exactly, the drag is refused
+    /// with both reasons.
+    #[allow(clippy::too_many_arguments)]
+    pub fn begin_auto_keyed(
+        doc: &Document,
+        pose: &Pose,
+        pick: Pick,
+        part: Part,
+        shift: bool,
+        at: (f64, f64),
+        place: Place,
+        shapes: bool,
+    ) -> Result<Self, String> {
+        let why = match Self::begin(doc, pose, pick, part, shift, at, place, shapes) {
+            Ok(edit) => return Ok(edit),
+            Err(why) => why,
+        };
+        let Place::Anim { anim, time_secs, fps } = place else { return Err(why) };
+        let (subject, gesture) = subject_of(doc, pose, (pick, part), shift, shapes)?;
+        let Subject::Bone(b) = subject else { return Err(why) };
+        let frame = (time_secs * fps).round();
+        let (mut text, mut comp) = (doc.text.clone(), doc.analysis.comp().clone());
+        let mut keyed = 0;
+        for &key in keys(gesture) {
+            let Some(prop) = write_back::timeline_prop(key) else { continue };
+            let target = crate::compile::Target::Bone(b);
+            match write_back::insert_key_for(&text, &comp, anim, target, prop, frame) {
+                Ok(edits) => {
+                    text = apply(&text, &edits);
+                    comp = crate::compile::compile(&text);
+                    keyed += 1;
+                }
+                // (A property keyed there already is written as it is.)
+                Err(e) if e.contains("already") => {}
+                Err(e) => return Err(format!("{why}; auto-key cannot key it: {e}")),
+            }
+        }
+        if keyed == 0 {
+            return Err(why);
+        }
+        let mut edit = Self::begin_on(text, comp, pose, (subject, gesture), at, place)?;
+        edit.undo_to = Some(doc.text.clone());
+        edit.auto_keyed = keyed;
+        Ok(edit)
+    }
+
+    /// A drag of `subject` by `gesture` that edits `text` (compiled as
+    /// `comp`).
+    fn begin_on(
+        text: String,
+        comp: Compilation,
+        pose: &Pose,
+        (subject, gesture): (Subject, Gesture),
+        at: (f64, f64),
+        place: Place,
+    ) -> Result<Self, String> {
         let Start { values: start_values, to_local, origin, angle_sign, bone_world } =
             start_of(&text, &comp, pose, (subject, gesture), place)?;
         let (dx, dy) = bone_world.apply_vector(1.0, 0.0);
@@ -256,12 +326,20 @@ impl DragEdit {
             start_along,
             start_values,
             changed: false,
+            undo_to: None,
+            auto_keyed: 0,
         })
     }
 
-    /// The text before the drag.
+    /// The text before the drag (what undo returns to: before the keys
+    /// auto-key inserted, if any).
     pub fn before(&self) -> &str {
-        &self.before
+        self.undo_to.as_deref().unwrap_or(&self.before)
+    }
+
+    /// How many keys auto-key inserted for this drag.
+    pub fn auto_keyed(&self) -> usize {
+        self.auto_keyed
     }
 
     /// The values for the pointer at world point `at` (`snap`: whole units,

@@ -70,6 +70,9 @@ pub struct ViewSettings {
     /// Add the motion lints' warnings to the problems (seams, pops, keys
     /// that change nothing, …; `skelpad check --lint`).
     pub lint: bool,
+    /// A canvas drag at a frame without a key first keys what it changes
+    /// there (see [`super::drag::DragEdit::begin_auto_keyed`]).
+    pub auto_key: bool,
 }
 
 impl Default for ViewSettings {
@@ -85,6 +88,7 @@ impl Default for ViewSettings {
             show_outline: false,
             show_dopesheet: false,
             lint: false,
+            auto_key: false,
         }
     }
 }

@@ -134,9 +134,12 @@ impl SkelpadApp {
                 }
                 self.playback.playing = false;
                 let shapes = self.settings.view.drag_shapes;
-                match drag::DragEdit::begin(
-                    &self.doc, &self.pose, pick, part, d.shift, d.world, place, shapes,
-                ) {
+                let begin = if self.settings.view.auto_key {
+                    drag::DragEdit::begin_auto_keyed
+                } else {
+                    drag::DragEdit::begin
+                };
+                match begin(&self.doc, &self.pose, pick, part, d.shift, d.world, place, shapes) {
                     Ok(edit) => {
                         self.say(edit.describe(), false);
                         drag::mark_undo_point(ctx, edit.before());
@@ -171,7 +174,12 @@ impl SkelpadApp {
                     && edit.changed
                 {
                     let what = edit.describe();
-                    let what = what.split(';').next().unwrap_or_default();
+                    let mut what = what.split(';').next().unwrap_or_default().to_owned();
+                    match edit.auto_keyed() {
+                        0 => {}
+                        1 => what.push_str(", a key inserted"),
+                        n => what.push_str(&format!(", {n} keys inserted")),
+                    }
                     let now = ctx.input(|i| i.time);
                     self.editor.history.record(edit.before(), format!("Drag: {what}"), now);
                     self.say(format!("Done {what}"), false);

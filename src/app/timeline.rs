@@ -432,6 +432,9 @@ fn view_toggles(ui: &mut egui::Ui, view: &mut super::settings::ViewSettings) -> 
         .on_hover_text("Dragging a shape moves its bone");
     ui.selectable_value(&mut view.drag_shapes, true, "Drag shapes")
         .on_hover_text("Dragging a shape moves the shape on its slot line");
+    ui.checkbox(&mut view.auto_key, "Auto-key").on_hover_text(
+        "A drag at a frame with no key first keys what it changes there (one undo step)",
+    );
     ui.checkbox(&mut view.snap, "Snap")
         .on_hover_text("Whole units, 5° and tenths of scale (or hold Alt while dragging)");
     ui.button("Fit")

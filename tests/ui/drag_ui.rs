@@ -148,6 +148,30 @@ fn dragging_in_an_animation_edits_the_key_under_the_playhead() {
     assert_eq!(h.state().doc.text, now);
     let status = h.state().status.clone().unwrap();
     assert!(status.1 && status.0.contains("write `2:>"), "{status:?}");
+
+    // With auto-key on, the same drag first keys the arm at frame 2 (with
+    // the 24° it has there now, two fifths of the way to 60°) and then
+    // turns that key by the pointer's 12°: one key more, the other keys as
+    // they were, one undo step back to the text before.
+    h.state_mut().settings.view.auto_key = true;
+    h.run_steps(1);
+    drag(&mut h, tip(18.0, 20.0), tip(30.0, 20.0), Modifiers::NONE);
+    let keyed = h.state().doc.text.clone();
+    let comp = compile(&keyed);
+    let keys: Vec<(f64, f64)> = comp.armature.animations[0].bones[0]
+        .keys
+        .iter()
+        .map(|k| ((k.time_secs * 10.0).round(), (k.value.to_degrees() * 1e6).round() / 1e6))
+        .collect();
+    assert_eq!(keys.len(), 4, "{keyed}");
+    assert_eq!((keys[0], keys[2], keys[3]), ((0.0, 0.0), (5.0, 60.0), (10.0, 0.0)), "{keyed}");
+    assert_eq!(keys[1].0, 2.0, "{keyed}");
+    assert!((keys[1].1 - 36.0).abs() < 1.0, "turned to about 36°: {keys:?}");
+    let status = h.state().status.clone().unwrap();
+    assert!(!status.1 && status.0.contains("a key inserted"), "{status:?}");
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run_steps(2);
+    assert_eq!(h.state().doc.text, now, "one undo step");
 }
 
 #[test]

@@ -130,10 +130,7 @@ impl SkelpadApp {
             self.dopesheet.keep_selection(&self.doc.text);
             let n = kd.keys.len();
             let done = if n > 1 {
-                format!(
-                    "Moved {n} keys by {} frame(s)",
-                    edits::format_number(kd.landed - kd.from)
-                )
+                format!("Moved {n} keys by {} frame(s)", edits::format_number(kd.landed - kd.from))
             } else {
                 format!("Moved a key to frame {}", edits::format_number(kd.landed))
             };

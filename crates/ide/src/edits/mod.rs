@@ -38,7 +38,9 @@ pub use keys::{
     delete_key, delete_keys, edit_in_turn, insert_key, insert_key_for, insert_keys, move_key,
     move_keys, paste_keys, value_at,
 };
-pub use write_back::{Place, bone_edits, slot_edits, written_bone_value, written_slot_value};
+pub use write_back::{
+    Place, bone_edits, slot_edits, timeline_prop, written_bone_value, written_slot_value,
+};
 
 pub use crate::text_edit::TextEdit;
 

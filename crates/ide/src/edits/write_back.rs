@@ -55,7 +55,8 @@ fn default_of(key: PropKey) -> f64 {
     if matches!(key, PropKey::ScaleX | PropKey::ScaleY) { 1.0 } else { 0.0 }
 }
 
-pub(super) fn timeline_prop(key: PropKey) -> Option<TimelineProp> {
+/// The timeline property a written property keys (`None`: not keyable).
+pub fn timeline_prop(key: PropKey) -> Option<TimelineProp> {
     Some(match key {
         PropKey::X => TimelineProp::X,
         PropKey::Y => TimelineProp::Y,
