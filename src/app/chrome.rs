@@ -8,6 +8,7 @@ impl SkelpadApp {
         egui::MenuBar::new().ui(ui, |ui| {
             ui.menu_button("File", |ui| self.file_menu(ui));
             ui.menu_button("Edit", |ui| self.edit_menu(ui));
+            ui.menu_button("Animation", |ui| self.animation_menu(ui));
             ui.menu_button("Export", |ui| self.export_menu(ui));
             ui.menu_button("View", |ui| self.view_menu(ui));
             ui.menu_button("Help", |ui| self.help_menu(ui));

@@ -56,6 +56,7 @@
 //! - **Slow things never block the UI**: file dialogs and exports run on their
 //!   own threads; the frame only polls them.
 
+mod anim_menu;
 pub mod assist;
 pub mod canvas;
 mod chrome;
@@ -195,6 +196,8 @@ pub struct SkelpadApp {
     dialogs: Box<dyn FileDialogs>,
     /// The export whose options are being chosen.
     export_dialog: Option<ExportKind>,
+    /// The Animation menu's open question (a name, or delete?).
+    anim_prompt: Option<anim_menu::AnimPrompt>,
     /// The export dialog's choices (kept while the app runs).
     pub export_options: ExportChoices,
     /// The export running in the background.
@@ -271,6 +274,7 @@ impl SkelpadApp {
         // Don't save, Reload from disk) is then shown by the panels below
         // in this same frame. (Modals draw on top whatever the order.)
         self.prompt_ui(&ctx);
+        self.anim_prompt_ui(&ctx);
         self.builtin_dialog_ui(&ctx);
         egui::Panel::top("menu").show(ui, |ui| self.menu_bar(ui));
         egui::Panel::bottom("status").show(ui, |ui| self.status_bar(ui));

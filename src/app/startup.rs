@@ -56,6 +56,7 @@ impl SkelpadApp {
             key_drag: None,
             dialogs: services.dialogs,
             export_dialog: None,
+            anim_prompt: None,
             export_options: ExportChoices::default(),
             export_job: None,
             pending_dialog: None,

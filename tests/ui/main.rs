@@ -5,6 +5,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "test code")]
 
 mod agreement;
+mod anim_menu_ui;
 mod assist_ui;
 mod big_file;
 mod burst_ui;
