@@ -125,9 +125,9 @@ enum Command {
     },
     /// Render a pose or an animation to PNG, a PNG sequence, a sprite sheet or a GIF.
     Render(render::RenderArgs),
-    /// Export to SkelForm (`.skf`: bones, pictures in atlases, styles and
-    /// animations that SkelForm's runtimes play as skelpad does) or Lottie
-    /// (`.json`, `.lottie`, `.tgs`), by the output's extension.
+    /// Export to SkelForm (`.skf`), Lottie (`.json`, `.lottie`, `.tgs`), a
+    /// Godot scene (`.tscn`) or glTF 2.0 (`.glb`, `.gltf`), by the output's
+    /// extension (or `--format`).
     Export(export::ExportArgs),
     /// Run the pose assertions (`expect` sections) of scripts and print a summary.
     Test {
