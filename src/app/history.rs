@@ -86,7 +86,8 @@ impl History {
                 e.undone = true;
                 format!("Undone: {}", e.label)
             }
-            None => format!("Undone: {}", describe_change(from, to)),
+            // (The lines as they were: what the undo took away.)
+            None => format!("Undone: {}", describe_change(to, from)),
         }
     }
 
@@ -212,7 +213,8 @@ mod tests {
         assert_eq!(h.redone(a, b), "Redone: Moved a key to frame 4");
         assert!(!h.entries()[0].undone);
         // Typing's own undo points are told by their lines.
-        assert_eq!(h.undone("x\ny2\n", "x\ny\n"), "Undone: typing on line 2 (`y`)");
+        assert_eq!(h.undone("x\ny2\n", "x\ny\n"), "Undone: typing on line 2 (`y2`)");
+        assert_eq!(h.redone("x\ny\n", "x\ny2\n"), "Redone: typing on line 2 (`y2`)");
         h.relabel(a, "Moved a key to frame 5");
         assert_eq!(h.entries()[0].label, "Moved a key to frame 5");
     }
