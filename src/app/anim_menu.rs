@@ -21,6 +21,11 @@ pub enum AnimPrompt {
     Delete { anim: AnimId },
 }
 
+/// Marks, in egui's memory, a prompt whose field has had the keyboard.
+fn opened_id() -> egui::Id {
+    egui::Id::unique("skelpad.anim_prompt.opened")
+}
+
 impl SkelpadApp {
     /// The animation the menu acts on: the one shown, in the compilation
     /// (`None` while the script has errors, or in the setup pose).
@@ -147,8 +152,10 @@ impl SkelpadApp {
                     let l = ui.label("Name");
                     let field = ui.text_edit_singleline(name).labelled_by(l.id);
                     enter = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
-                    if !enter && ui.memory(|m| m.focused().is_none()) {
+                    // The field takes the keyboard when the prompt opens.
+                    if ui.data(|d| d.get_temp::<bool>(opened_id()).is_none()) {
                         field.request_focus();
+                        ui.data_mut(|d| d.insert_temp(opened_id(), true));
                     }
                 }
                 AnimPrompt::Delete { .. } => {
@@ -164,6 +171,9 @@ impl SkelpadApp {
                 }
             });
         });
+        if answer.is_some() {
+            ctx.data_mut(|d| d.remove::<bool>(opened_id()));
+        }
         match answer {
             None => self.anim_prompt = Some(prompt),
             Some(false) => {}
