@@ -266,7 +266,10 @@ fn mesh_target(arm: &Armature, node: &Value) -> (usize, skelpad::model::Attachme
 }
 
 /// Compares one frame; `played` is play.mjs's frame.
-#[allow(clippy::too_many_arguments)]
+#[allow(
+    clippy::too_many_arguments,
+    reason = "the values it needs are separate inputs of one computation; a struct for a single call would only rename them"
+)]
 fn check_frame(
     what: &str,
     arm: &Armature,

@@ -17,7 +17,7 @@
 //!   which checks that its nodes, tracks and keys equal the Godot 3 twin's
 //!   through the table of `docs/godot.md` and that every track's path
 //!   resolves to a node.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "test code")]
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
