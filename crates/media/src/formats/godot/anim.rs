@@ -54,9 +54,13 @@ pub fn sampled(ctx: &Ctx<'_>, id: AnimId) -> Result<(Plan, Samples, Vec<BoneLaye
 }
 
 /// The animation `id` as a sub-resource.
-pub fn build(ctx: &Ctx<'_>, rig: &Rig, id: AnimId) -> Result<Built, ExportError> {
+pub fn build(
+    ctx: &Ctx<'_>,
+    rig: &Rig,
+    id: AnimId,
+    (plan, s, layers): (Plan, Samples, Vec<BoneLayer>),
+) -> Result<Built, ExportError> {
     let a = ctx.arm.animation(id).ok_or_else(|| ExportError::Cannot("no such animation".into()))?;
-    let (plan, s, layers) = sampled(ctx, id)?;
     let mut tracks = Vec::new();
     let mut baked = Vec::new();
     for (b, layer) in layers.iter().enumerate() {
@@ -90,6 +94,21 @@ fn bone_tracks(
 ) -> Option<String> {
     let t = ctx.version.table();
     let path = &rig.bones[b];
+    if let Some(helper) = &rig.helpers[b] {
+        let keys = super::skew::keys(ctx, plan, s, b);
+        let hold = if plan.stepped { 0.0 } else { 1.0 };
+        let track = |path: &str, prop: &str, value: &dyn Fn(&super::skew::Svd) -> V| Track {
+            path: format!("{path}:{prop}"),
+            method: false,
+            discrete: false,
+            keys: keys.iter().map(|(secs, v)| (*secs, hold, value(v))).collect(),
+        };
+        out.push(track(helper, "position", &|v| V::Vec2(v.p)));
+        out.push(track(helper, t.rotation.0, &|v| V::Num(t.angle(v.phi))));
+        out.push(track(helper, "scale", &|v| V::Vec2(v.s)));
+        out.push(track(path, t.rotation.0, &|v| V::Num(t.angle(v.theta))));
+        return reason(ctx, a, plan, (b, layer));
+    }
     if needs_matrix(ctx, b, layer) {
         let keys = (0..plan.total)
             .map(|f| (time(plan, f as f64), 1.0, xform(relative(ctx, s, b, f))))
@@ -103,7 +122,7 @@ fn bone_tracks(
         path: format!("{path}:{prop}"),
         method: false,
         discrete: false,
-        keys: keys
+        keys: straightened(keys)
             .iter()
             .map(|k| (time(plan, k.frame), transition(k.ease), value(&k.value)))
             .collect(),
@@ -114,9 +133,49 @@ fn bone_tracks(
     reason(ctx, a, plan, (b, layer))
 }
 
+/// The keys with each bent segment (a timing curve: the Lottie keys bend a
+/// one-frame segment through the pose half a frame on, where a straight
+/// in-between would miss it) split at its middle into two straight ones:
+/// Godot's transitions are exponents of one ease, which cannot follow it.
+fn straightened(keys: &[KeyOut]) -> Vec<KeyOut> {
+    let mut out = Vec::with_capacity(keys.len());
+    for (i, k) in keys.iter().enumerate() {
+        let (Ease::Bezier(e), Some(next)) = (k.ease, keys.get(i + 1)) else {
+            out.push(k.clone());
+            continue;
+        };
+        out.push(KeyOut { ease: Ease::Linear, ..k.clone() });
+        let p = bezier_progress(e, 0.5);
+        let value = k.value.iter().zip(&next.value).map(|(a, b)| a + (b - a) * p).collect();
+        out.push(KeyOut { frame: (k.frame + next.frame) / 2.0, value, ease: Ease::Linear });
+    }
+    out
+}
+
+/// A timing curve's progress at time `t` (0..1): the curve's y where its x
+/// is `t`, found by halving (x rises with the curve's parameter when both
+/// x handles lie in 0..1, as Lottie requires).
+fn bezier_progress([x1, y1, x2, y2]: [f64; 4], t: f64) -> f64 {
+    let at = |u: f64, p1: f64, p2: f64| {
+        let v = 1.0 - u;
+        3.0 * v * v * u * p1 + 3.0 * v * u * u * p2 + u * u * u
+    };
+    let (mut lo, mut hi) = (0.0, 1.0);
+    for _ in 0..60 {
+        let mid = (lo + hi) / 2.0;
+        if at(mid, x1, x2) < t {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    at((lo + hi) / 2.0, y1, y2)
+}
+
 /// Whether bone `b` is keyed with its whole matrix (its transform relative
-/// to its parent needs a skew, which a `Node2D` has not).
-fn needs_matrix(ctx: &Ctx<'_>, b: usize, layer: &BoneLayer) -> bool {
+/// to its parent needs a skew, which a `Node2D` has not): then it sits
+/// under a helper node (`skew`).
+pub fn needs_matrix(ctx: &Ctx<'_>, b: usize, layer: &BoneLayer) -> bool {
     let bone = &ctx.arm.skeleton.bones[b];
     layer.parent != bone.parent.map(|p| p.index()) || layer.position.is_empty()
 }
