@@ -43,8 +43,11 @@ pub struct Built {
     pub baked: Vec<(usize, String)>,
 }
 
+/// An animation's plan, samples and bone layers.
+pub type Sampled = (Plan, Samples, Vec<BoneLayer>);
+
 /// The sampled animation and its bone layers.
-pub fn sampled(ctx: &Ctx<'_>, id: AnimId) -> Result<(Plan, Samples, Vec<BoneLayer>), ExportError> {
+pub fn sampled(ctx: &Ctx<'_>, id: AnimId) -> Result<Sampled, ExportError> {
     let a = ctx.arm.animation(id).ok_or_else(|| ExportError::Cannot("no such animation".into()))?;
     let plan = Plan::new(ctx.arm, &[id], Some(a.fps))?;
     let s = crate::formats::lottie::frames::sample(ctx.arm, &plan, ctx.skin)?;
@@ -58,7 +61,7 @@ pub fn build(
     ctx: &Ctx<'_>,
     rig: &Rig,
     id: AnimId,
-    (plan, s, layers): (Plan, Samples, Vec<BoneLayer>),
+    (plan, s, layers): Sampled,
 ) -> Result<Built, ExportError> {
     let a = ctx.arm.animation(id).ok_or_else(|| ExportError::Cannot("no such animation".into()))?;
     let mut tracks = Vec::new();
