@@ -30,6 +30,7 @@ use skelpad::render::{DrawOptions, RenderCache, build_draw_list};
 use skelpad::runtime::evaluate;
 
 use crate::common::{self, manifest};
+use crate::gltf_between::{At, Clip, check_clip, clip_times};
 
 /// Where three and gltf-validator are, or `None` (skip; a failure under
 /// `SKELPAD_REQUIRE_GLTF=1`).
@@ -154,12 +155,16 @@ fn node(dir: &Path, script: &str, args: &[&Path]) -> Value {
     serde_json::from_str(&text).unwrap()
 }
 
-/// Worst errors found: bone position, bone x axis (radians), mesh corner.
+/// Worst errors found: bone position, bone x axis (radians), mesh corner;
+/// between frames, the largest difference of a matrix number and its
+/// share of the allowed.
 #[derive(Default, Clone, Copy)]
-struct Worst {
-    position: f64,
-    angle: f64,
-    corner: f64,
+pub struct Worst {
+    pub position: f64,
+    pub angle: f64,
+    pub corner: f64,
+    pub half: f64,
+    pub share: f64,
 }
 
 /// Triangles `[x0, y0, x1, y1, x2, y2]` bucketed on a grid, for distances.
@@ -252,7 +257,7 @@ fn corners(t: &[[f64; 6]]) -> impl Iterator<Item = [f64; 2]> + '_ {
 
 /// The slot and attachment a mesh node shows (from its extras; imported
 /// files may repeat names, so by index, checked against the names).
-fn mesh_target(arm: &Armature, node: &Value) -> (usize, skelpad::model::AttachmentId) {
+pub fn mesh_target(arm: &Armature, node: &Value) -> (usize, skelpad::model::AttachmentId) {
     let sk = &*arm.skeleton;
     let x = &node["extras"];
     let slot = x["skelpad_slot_index"].as_u64().unwrap() as usize;
@@ -267,7 +272,7 @@ fn mesh_target(arm: &Armature, node: &Value) -> (usize, skelpad::model::Attachme
 
 /// Compares one frame; `played` is play.mjs's frame.
 #[allow(clippy::too_many_arguments)]
-fn check_frame(
+pub fn check_frame(
     what: &str,
     arm: &Armature,
     doc: &Value,
@@ -385,9 +390,20 @@ fn check_frame(
     }
 }
 
-/// Plays one export in three.js and compares every frame.
+/// Plays one export in three.js and compares every frame, every half frame
+/// and each loop's seam ([`times`]).
 fn check_played(input: &Input, g: &Gltf, glb: &Path, dir: &Path) -> Worst {
-    let played = node(dir, "play.mjs", &[glb]);
+    let times: Vec<Vec<At>> = (0..input.arm.animations.len())
+        .map(|ai| {
+            let a = &input.arm.animations[ai];
+            let fps = g.json["animations"][ai]["extras"]["skelpad"]["fps"].as_f64().unwrap();
+            clip_times(fps, a.duration_secs, a.looping != Some(false))
+        })
+        .collect();
+    let secs: Vec<Vec<f64>> = times.iter().map(|t| t.iter().map(|a| a.secs).collect()).collect();
+    let times_file = glb.with_extension("times.json");
+    std::fs::write(&times_file, serde_json::to_vec(&secs).unwrap()).unwrap();
+    let played = node(dir, "play.mjs", &[glb, &times_file]);
     let doc = &g.json;
     let mesh_nodes: Vec<usize> =
         played["meshes"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap() as usize).collect();
@@ -439,6 +455,7 @@ fn check_played(input: &Input, g: &Gltf, glb: &Path, dir: &Path) -> Worst {
         &mut worst,
     );
     let anims = played["animations"].as_array().unwrap();
+    let mut misses = Vec::new();
     assert_eq!(
         anims.len(),
         arm.animations.len(),
@@ -452,14 +469,30 @@ fn check_played(input: &Input, g: &Gltf, glb: &Path, dir: &Path) -> Worst {
             "{}: animations keep their names and order",
             input.name
         );
-        let fps = doc["animations"][ai]["extras"]["skelpad"]["fps"].as_f64().unwrap();
         let id = skelpad::model::AnimId::from_index(ai);
-        for (f, frame) in a["frames"].as_array().unwrap().iter().enumerate() {
-            let pose = evaluate(arm, Some(id), SkinId(0), f as f64 / fps);
-            let what = format!("{} `{name}` frame {f}", input.name);
-            check_frame(&what, arm, doc, &mesh_nodes, frame, &pose, &mut cache, &mut worst);
-        }
+        let clip = Clip { arm, id, times: &times[ai], doc, mesh_nodes: &mesh_nodes };
+        let what = format!("{} `{name}`", input.name);
+        let frames = a["frames"].as_array().unwrap();
+        check_clip(&what, &clip, frames, &mut cache, (&mut worst, &mut misses));
+        let (end, last) = (arm.animations[ai].duration_secs, times[ai].last().unwrap().want);
+        // The clip lasts the animation: three's LoopRepeat wraps at its end.
+        let duration = a["duration"].as_f64().unwrap();
+        assert!(
+            (duration - end).abs() < 1e-4 || (duration - last).abs() < 1e-4,
+            "{what}: the clip lasts {duration} s, the animation {end} s"
+        );
     }
+    if let Ok(f) = std::env::var("SKELPAD_GLTF_MISSES") {
+        let mut all = std::fs::read_to_string(&f).unwrap_or_default();
+        all.extend(misses.drain(..).map(|m| m + "\n"));
+        std::fs::write(f, all).unwrap();
+    }
+    assert!(
+        misses.is_empty(),
+        "three.js misses skelpad {} time(s):\n  {}",
+        misses.len(),
+        misses.iter().take(30).cloned().collect::<Vec<_>>().join("\n  ")
+    );
     worst
 }
 

@@ -10,6 +10,7 @@ use super::bones::{BoneNode, Trs, eased, key_frames};
 use super::doc::{Doc, Layout};
 use super::keys::{Sampler, at_frames, at_rest, fit, quaternion, sampler, split_turns};
 use super::{Clip, Export};
+use crate::formats::lottie::keys::{Ease, KeyOut, Series, add_halves};
 use crate::model::Armature;
 
 /// Largest turn between two rotation keys (radians): well under half a turn.
@@ -39,24 +40,78 @@ impl Channels<'_> {
     }
 }
 
-/// Translation, turn and scale channels of one node from per-frame values.
+/// The share of a value's change over a frame a straight in-between may
+/// miss at the half frame before a key is added there (the Lottie export's).
+const IN_BETWEEN_SHARE: f64 = 0.1;
+
+/// How far a straight in-between may miss at a half frame whatever the
+/// change: units, radians, scale.
+const IN_BETWEEN: [f64; 3] = [1e-3, 1e-4, 1e-4];
+
+/// Keys of per-frame values with keys added at the half frames where a
+/// straight in-between misses the value there (`half`, per frame): a fast,
+/// curving motion (an IK chain, a sine on a long chain).
+/// Where the value holds and jumps at the next frame (`holds`), the key at
+/// that frame holds.
+fn fit_halves(
+    plan: &crate::formats::lottie::frames::Plan,
+    (data, dims, breaks): (&[f64], usize, &[usize]),
+    (half, holds): (&[Option<Vec<f64>>], &[usize]),
+    tolerance: f64,
+) -> Vec<KeyOut> {
+    let mut keys = fit(plan, data, dims, breaks, false);
+    if !half.iter().all(Option::is_none) {
+        let series = Series { dims, data, approx: tolerance };
+        let at = |f: usize| half.get(f).cloned().flatten();
+        add_halves(plan, &mut keys, &series, &at, IN_BETWEEN_SHARE);
+        keys = crate::formats::export::straightened(&keys);
+    }
+    for &f in holds {
+        let (frame, next) = (f as f64, f as f64 + 1.0);
+        let value = data[f * dims..(f + 1) * dims].to_vec();
+        let jump = value.as_slice() != &data[(f + 1) * dims..(f + 2) * dims];
+        if !jump {
+            continue;
+        }
+        keys.retain(|k| !(k.frame > frame && k.frame < next));
+        match keys.iter().position(|k| k.frame >= frame) {
+            Some(i) if keys[i].frame == frame => keys[i].ease = Ease::Hold,
+            Some(i) => keys.insert(i, KeyOut { frame, value, ease: Ease::Hold }),
+            None => keys.push(KeyOut { frame, value, ease: Ease::Hold }),
+        }
+        if !keys.iter().any(|k| k.frame == next) {
+            let value = data[(f + 1) * dims..(f + 2) * dims].to_vec();
+            let i = keys.iter().position(|k| k.frame > next).unwrap_or(keys.len());
+            keys.insert(i, KeyOut { frame: next, value, ease: Ease::Linear });
+        }
+    }
+    keys
+}
+
+/// Translation, turn and scale channels of one node from per-frame values
+/// (and their values half a frame on, where known).
 fn trs_channels(
     ch: &mut Channels<'_>,
     clip: &Clip,
     node: usize,
-    values: &[Frame],
+    (values, halves, holds): (&[Frame], &[Option<Frame>], &[usize]),
     rest: Frame,
     breaks: &[usize],
 ) {
     let t: Vec<f64> = values.iter().flat_map(|(t, _, _)| [t[0], t[1], 0.0]).collect();
     let r: Vec<f64> = values.iter().map(|(_, r, _)| *r).collect();
     let s: Vec<f64> = values.iter().flat_map(|(_, _, s)| [s[0], s[1], 1.0]).collect();
+    let ht: Vec<Option<Vec<f64>>> =
+        halves.iter().map(|h| h.map(|(t, _, _)| vec![t[0], t[1], 0.0])).collect();
+    let hr: Vec<Option<Vec<f64>>> = halves.iter().map(|h| h.map(|(_, r, _)| vec![r])).collect();
+    let hs: Vec<Option<Vec<f64>>> =
+        halves.iter().map(|h| h.map(|(_, _, s)| vec![s[0], s[1], 1.0])).collect();
     let plain = |v: &[f64]| v.to_vec();
-    let keys = fit(&clip.plan, &t, 3, breaks, false);
+    let keys = fit_halves(&clip.plan, (&t, 3, breaks), (&ht, holds), IN_BETWEEN[0]);
     if !at_rest(&keys, &[rest.0[0], rest.0[1], 0.0]) {
         ch.node(&sampler(&at_frames(keys), clip.plan.fps, &plain), node, "translation");
     }
-    let keys = fit(&clip.plan, &r, 1, breaks, false);
+    let keys = fit_halves(&clip.plan, (&r, 1, breaks), (&hr, holds), IN_BETWEEN[1]);
     if !at_rest(&keys, &[rest.1]) {
         ch.node(
             &sampler(&split_turns(&keys, MAX_TURN), clip.plan.fps, &quaternion),
@@ -64,7 +119,7 @@ fn trs_channels(
             "rotation",
         );
     }
-    let keys = fit(&clip.plan, &s, 3, breaks, false);
+    let keys = fit_halves(&clip.plan, (&s, 3, breaks), (&hs, holds), IN_BETWEEN[2]);
     if !at_rest(&keys, &[rest.2[0], rest.2[1], 1.0]) {
         ch.node(&sampler(&at_frames(keys), clip.plan.fps, &plain), node, "scale");
     }
@@ -83,13 +138,19 @@ fn bone_channels(
         let breaks = if bone.baked.is_some() { Vec::new() } else { key_frames(arm, c, b) };
         let (helper, node) = lay.bones[b];
         let own: Vec<Frame> = v.iter().map(|t: &Trs| (t.t, t.r, t.s)).collect();
+        let halves = &bone.halves[ci];
+        let holds = &bone.holds[ci];
+        let own_h: Vec<Option<Frame>> = halves.iter().map(|h| h.map(|t| (t.t, t.r, t.s))).collect();
         let rest = (bone.rest.t, bone.rest.r, bone.rest.s);
         match helper {
-            None => trs_channels(ch, c, node, &own, rest, &breaks),
+            None => trs_channels(ch, c, node, (&own, &own_h, holds), rest, &breaks),
             Some(h) => {
-                trs_channels(ch, c, h, &own, rest, &breaks);
+                trs_channels(ch, c, h, (&own, &own_h, holds), rest, &breaks);
                 let turn: Vec<Frame> = v.iter().map(|t| ([0.0; 2], t.turn, [1.0; 2])).collect();
-                trs_channels(ch, c, node, &turn, ([0.0; 2], bone.rest.turn, [1.0; 2]), &breaks);
+                let turn_h: Vec<Option<Frame>> =
+                    halves.iter().map(|h| h.map(|t| ([0.0; 2], t.turn, [1.0; 2]))).collect();
+                let rest = ([0.0; 2], bone.rest.turn, [1.0; 2]);
+                trs_channels(ch, c, node, (&turn, &turn_h, holds), rest, &breaks);
             }
         }
     }

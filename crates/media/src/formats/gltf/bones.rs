@@ -46,6 +46,14 @@ pub struct BoneNode {
     pub rest: Trs,
     /// Values at every frame of every clip (`per_clip[c][frame]`).
     pub per_clip: Vec<Vec<Trs>>,
+    /// Values half a frame after every frame of every clip, where they
+    /// follow on from the frame's (`None` at a closing frame, in a file
+    /// whose poses change only at whole frames, or where the parent has
+    /// no inverse or the values flip).
+    pub halves: Vec<Vec<Option<Trs>>>,
+    /// Per clip, the frames after which the node holds its value and jumps
+    /// at the next frame (a flip: skelpad switches it at once).
+    pub holds: Vec<Vec<usize>>,
 }
 
 fn close(a: Affine, b: Affine) -> bool {
@@ -161,9 +169,85 @@ pub fn bone_nodes(arm: &Armature, clips: &[Clip]) -> Vec<BoneNode> {
             turn: 0.0,
         });
         let baked = (!natural).then(|| reason(arm, clips, b));
-        out.push(BoneNode { name: bone.name.clone(), parent, skew, baked, rest, per_clip });
+        let halves =
+            clips.iter().zip(&per_clip).map(|(c, v)| half_values(c, b, parent, skew, v)).collect();
+        let holds = clips.iter().map(|c| jumps(c, b, parent)).collect();
+        let name = bone.name.clone();
+        out.push(BoneNode { name, parent, skew, baked, rest, per_clip, halves, holds });
     }
     out
+}
+
+/// Bone `b`'s node values half a frame after each frame of clip `c`
+/// (`Samples::half`), decomposed near the frame's values `v`; `None` where
+/// they do not follow on from both frames around (a flip's sign, a turn of
+/// a quarter or more, a parent without inverse).
+fn half_values(
+    c: &Clip,
+    b: usize,
+    parent: Option<usize>,
+    skew: bool,
+    v: &[Trs],
+) -> Vec<Option<Trs>> {
+    let s = &c.samples;
+    let closing: Vec<usize> = c.plan.anims.iter().map(|a| a.offset + a.frames).collect();
+    (0..c.plan.total)
+        .map(|f| {
+            if c.plan.stepped || closing.contains(&f) || f + 1 >= v.len() {
+                return None;
+            }
+            let world = s.half[f * s.bones + b];
+            let m = match parent {
+                Some(p) => s.half[f * s.bones + p].inverse().filter(|i| i.is_finite())? * world,
+                None => world,
+            };
+            let (a, z) = (&v[f], &v[f + 1]);
+            let h = if skew {
+                // Both turns by half a turn is the same matrix: the nearer.
+                let h = decompose_skewed(m, a);
+                let pi = std::f64::consts::PI;
+                let o = Trs { r: unwrap(h.r + pi, a.r), turn: unwrap(h.turn + pi, a.turn), ..h };
+                let far = |t: &Trs| (t.r - a.r).abs() + (t.turn - a.turn).abs();
+                if far(&o) < far(&h) { o } else { h }
+            } else {
+                decompose(m, a.r)
+            };
+            let sign = |x: f64| x.signum();
+            let same = (0..2).all(|d| sign(h.s[d]) == sign(a.s[d]) && sign(h.s[d]) == sign(z.s[d]))
+                && (h.r - a.r).abs() < 1.5
+                && (h.turn - a.turn).abs() < 1.5;
+            same.then_some(h)
+        })
+        .collect()
+}
+
+/// The frames of clip `c` after which bone `b`'s node holds and then
+/// jumps: its matrix relative to its parent half a frame on is the frame's,
+/// and the next frame's is far from both (a flip switched at once).
+fn jumps(c: &Clip, b: usize, parent: Option<usize>) -> Vec<usize> {
+    let s = &c.samples;
+    let rel = |m: &[Affine], f: usize| {
+        let own = m[f * s.bones + b];
+        match parent {
+            Some(p) => m[f * s.bones + p].inverse().filter(|i| i.is_finite()).map(|i| i * own),
+            None => Some(own),
+        }
+    };
+    let apart = |x: Affine, y: Affine| {
+        x.to_array().iter().zip(y.to_array()).map(|(p, q)| (p - q).abs()).fold(0.0, f64::max)
+    };
+    let closing: Vec<usize> = c.plan.anims.iter().map(|a| a.offset + a.frames).collect();
+    (0..c.plan.total.saturating_sub(1))
+        .filter(|&f| !closing.contains(&f))
+        .filter(|&f| {
+            let (Some(a), Some(h), Some(z)) =
+                (rel(&s.world, f), rel(&s.half, f), rel(&s.world, f + 1))
+            else {
+                return false;
+            };
+            apart(a, h) <= 1e-9 * apart(a, z).max(1.0) && apart(a, z) > 0.5
+        })
+        .collect()
 }
 
 /// Why a bone's node cannot hold its own local values.

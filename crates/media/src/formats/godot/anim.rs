@@ -125,7 +125,7 @@ fn bone_tracks(
         path: format!("{path}:{prop}"),
         method: false,
         discrete: false,
-        keys: straightened(keys)
+        keys: crate::formats::export::straightened(keys)
             .iter()
             .map(|k| (time(plan, k.frame), transition(k.ease), value(&k.value)))
             .collect(),
@@ -134,45 +134,6 @@ fn bone_tracks(
     out.push(track(t.rotation.0, &layer.rotation, &|v| V::Num(t.angle(v[0].to_radians()))));
     out.push(track("scale", &layer.scale, &|v| V::Vec2([v[0] / 100.0, v[1] / 100.0])));
     reason(ctx, a, plan, (b, layer))
-}
-
-/// The keys with each bent segment (a timing curve: the Lottie keys bend a
-/// one-frame segment through the pose half a frame on, where a straight
-/// in-between would miss it) split at its middle into two straight ones:
-/// Godot's transitions are exponents of one ease, which cannot follow it.
-fn straightened(keys: &[KeyOut]) -> Vec<KeyOut> {
-    let mut out = Vec::with_capacity(keys.len());
-    for (i, k) in keys.iter().enumerate() {
-        let (Ease::Bezier(e), Some(next)) = (k.ease, keys.get(i + 1)) else {
-            out.push(k.clone());
-            continue;
-        };
-        out.push(KeyOut { ease: Ease::Linear, ..k.clone() });
-        let p = bezier_progress(e, 0.5);
-        let value = k.value.iter().zip(&next.value).map(|(a, b)| a + (b - a) * p).collect();
-        out.push(KeyOut { frame: (k.frame + next.frame) / 2.0, value, ease: Ease::Linear });
-    }
-    out
-}
-
-/// A timing curve's progress at time `t` (0..1): the curve's y where its x
-/// is `t`, found by halving (x rises with the curve's parameter when both
-/// x handles lie in 0..1, as Lottie requires).
-fn bezier_progress([x1, y1, x2, y2]: [f64; 4], t: f64) -> f64 {
-    let at = |u: f64, p1: f64, p2: f64| {
-        let v = 1.0 - u;
-        3.0 * v * v * u * p1 + 3.0 * v * u * u * p2 + u * u * u
-    };
-    let (mut lo, mut hi) = (0.0, 1.0);
-    for _ in 0..60 {
-        let mid = (lo + hi) / 2.0;
-        if at(mid, x1, x2) < t {
-            lo = mid;
-        } else {
-            hi = mid;
-        }
-    }
-    at((lo + hi) / 2.0, y1, y2)
 }
 
 /// Whether bone `b` is keyed with its whole matrix (its transform relative
