@@ -307,6 +307,42 @@ pub fn bezier_progress([x1, y1, x2, y2]: [f64; 4], t: f64) -> f64 {
     at((lo + hi) / 2.0, y1, y2)
 }
 
+/// The frames after which bone `b`'s matrix relative to its `parent`
+/// holds and then jumps at the next frame: half a frame on it is the
+/// frame's, and the next frame's is far from it (a flip or a stepped key
+/// skelpad switches at once). A player with straight lines must hold
+/// there, not glide.
+pub fn jumps(
+    s: &crate::formats::lottie::frames::Samples,
+    plan: &crate::formats::lottie::frames::Plan,
+    b: usize,
+    parent: Option<usize>,
+) -> Vec<usize> {
+    use crate::model::Affine;
+    let rel = |m: &[Affine], f: usize| {
+        let own = m[f * s.bones + b];
+        match parent {
+            Some(p) => m[f * s.bones + p].inverse().filter(|i| i.is_finite()).map(|i| i * own),
+            None => Some(own),
+        }
+    };
+    let apart = |x: Affine, y: Affine| {
+        x.to_array().iter().zip(y.to_array()).map(|(p, q)| (p - q).abs()).fold(0.0, f64::max)
+    };
+    let closing: Vec<usize> = plan.anims.iter().map(|a| a.offset + a.frames).collect();
+    (0..plan.total.saturating_sub(1))
+        .filter(|&f| !closing.contains(&f))
+        .filter(|&f| {
+            let (Some(a), Some(h), Some(z)) =
+                (rel(&s.world, f), rel(&s.half, f), rel(&s.world, f + 1))
+            else {
+                return false;
+            };
+            apart(a, h) <= 1e-9 * apart(a, z).max(1.0) && apart(a, z) > 0.5
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -48,15 +48,28 @@ const IN_BETWEEN_SHARE: f64 = 0.1;
 /// change: units, radians, scale.
 const IN_BETWEEN: [f64; 3] = [1e-3, 1e-4, 1e-4];
 
+/// Values at a split frame ([`super::bones::Split`]): the frame, the
+/// values half a frame on, and whether the jump comes after them.
+type SplitAt = (usize, Vec<f64>, bool);
+
+/// Between frames: the values half a frame on (per frame), the split
+/// frames, the frames held.
+type Between<'a> = (&'a [Option<Vec<f64>>], &'a [SplitAt], &'a [usize]);
+
+/// A node's values per frame, half a frame on, at split frames (frame,
+/// values, late) and the frames held.
+type NodeFrames<'a> = (&'a [Frame], &'a [Option<Frame>], &'a [(usize, Frame, bool)], &'a [usize]);
+
 /// Keys of per-frame values with keys added at the half frames where a
 /// straight in-between misses the value there (`half`, per frame): a fast,
-/// curving motion (an IK chain, a sine on a long chain).
-/// Where the value holds and jumps at the next frame (`holds`), the key at
-/// that frame holds.
+/// curving motion (an IK chain, a sine on a long chain). Where the values
+/// jump between two frames (`splits`), the half frame is keyed and the
+/// jump comes before or after it; where they hold and jump at the next
+/// frame (`holds`), the key at that frame holds.
 fn fit_halves(
     plan: &crate::formats::lottie::frames::Plan,
     (data, dims, breaks): (&[f64], usize, &[usize]),
-    (half, holds): (&[Option<Vec<f64>>], &[usize]),
+    (half, splits, holds): Between<'_>,
     tolerance: f64,
 ) -> Vec<KeyOut> {
     let mut keys = fit(plan, data, dims, breaks, false);
@@ -66,26 +79,41 @@ fn fit_halves(
         add_halves(plan, &mut keys, &series, &at, IN_BETWEEN_SHARE);
         keys = crate::formats::export::straightened(&keys);
     }
-    for &f in holds {
-        let (frame, next) = (f as f64, f as f64 + 1.0);
-        let value = data[f * dims..(f + 1) * dims].to_vec();
-        let jump = value.as_slice() != &data[(f + 1) * dims..(f + 2) * dims];
-        if !jump {
+    let value = |f: usize| data[f * dims..(f + 1) * dims].to_vec();
+    for (f, h, late) in splits {
+        if value(*f) == value(f + 1) {
             continue;
         }
-        keys.retain(|k| !(k.frame > frame && k.frame < next));
-        match keys.iter().position(|k| k.frame >= frame) {
-            Some(i) if keys[i].frame == frame => keys[i].ease = Ease::Hold,
-            Some(i) => keys.insert(i, KeyOut { frame, value, ease: Ease::Hold }),
-            None => keys.push(KeyOut { frame, value, ease: Ease::Hold }),
-        }
-        if !keys.iter().any(|k| k.frame == next) {
-            let value = data[(f + 1) * dims..(f + 2) * dims].to_vec();
-            let i = keys.iter().position(|k| k.frame > next).unwrap_or(keys.len());
-            keys.insert(i, KeyOut { frame: next, value, ease: Ease::Linear });
+        let (before, after) =
+            if *late { (Ease::Linear, Ease::Hold) } else { (Ease::Hold, Ease::Linear) };
+        key_segment(&mut keys, (*f, value(*f), value(f + 1)), &[(0.5, h.clone(), after)], before);
+    }
+    for &f in holds {
+        if value(f) != value(f + 1) {
+            key_segment(&mut keys, (f, value(f), value(f + 1)), &[], Ease::Hold);
         }
     }
     keys
+}
+
+/// Replaces the keys between frame `f` and `f + 1` by `inner` (offsets
+/// from `f`), with keys at both frames (`from` eased by `ease`).
+fn key_segment(
+    keys: &mut Vec<KeyOut>,
+    (f, from, to): (usize, Vec<f64>, Vec<f64>),
+    inner: &[(f64, Vec<f64>, Ease)],
+    ease: Ease,
+) {
+    let (frame, next) = (f as f64, f as f64 + 1.0);
+    keys.retain(|k| k.frame < frame || k.frame >= next);
+    if !keys.iter().any(|k| k.frame == next) {
+        keys.push(KeyOut { frame: next, value: to, ease: Ease::Linear });
+    }
+    keys.push(KeyOut { frame, value: from, ease });
+    for (d, v, e) in inner {
+        keys.push(KeyOut { frame: frame + d, value: v.clone(), ease: *e });
+    }
+    keys.sort_by(|a, b| a.frame.total_cmp(&b.frame));
 }
 
 /// Translation, turn and scale channels of one node from per-frame values
@@ -94,10 +122,15 @@ fn trs_channels(
     ch: &mut Channels<'_>,
     clip: &Clip,
     node: usize,
-    (values, halves, holds): (&[Frame], &[Option<Frame>], &[usize]),
+    (values, halves, splits, holds): NodeFrames<'_>,
     rest: Frame,
     breaks: &[usize],
 ) {
+    let st: Vec<SplitAt> =
+        splits.iter().map(|(f, (t, _, _), l)| (*f, vec![t[0], t[1], 0.0], *l)).collect();
+    let sr: Vec<SplitAt> = splits.iter().map(|(f, (_, r, _), l)| (*f, vec![*r], *l)).collect();
+    let ss: Vec<SplitAt> =
+        splits.iter().map(|(f, (_, _, s), l)| (*f, vec![s[0], s[1], 1.0], *l)).collect();
     let t: Vec<f64> = values.iter().flat_map(|(t, _, _)| [t[0], t[1], 0.0]).collect();
     let r: Vec<f64> = values.iter().map(|(_, r, _)| *r).collect();
     let s: Vec<f64> = values.iter().flat_map(|(_, _, s)| [s[0], s[1], 1.0]).collect();
@@ -107,11 +140,11 @@ fn trs_channels(
     let hs: Vec<Option<Vec<f64>>> =
         halves.iter().map(|h| h.map(|(_, _, s)| vec![s[0], s[1], 1.0])).collect();
     let plain = |v: &[f64]| v.to_vec();
-    let keys = fit_halves(&clip.plan, (&t, 3, breaks), (&ht, holds), IN_BETWEEN[0]);
+    let keys = fit_halves(&clip.plan, (&t, 3, breaks), (&ht, &st, holds), IN_BETWEEN[0]);
     if !at_rest(&keys, &[rest.0[0], rest.0[1], 0.0]) {
         ch.node(&sampler(&at_frames(keys), clip.plan.fps, &plain), node, "translation");
     }
-    let keys = fit_halves(&clip.plan, (&r, 1, breaks), (&hr, holds), IN_BETWEEN[1]);
+    let keys = fit_halves(&clip.plan, (&r, 1, breaks), (&hr, &sr, holds), IN_BETWEEN[1]);
     if !at_rest(&keys, &[rest.1]) {
         ch.node(
             &sampler(&split_turns(&keys, MAX_TURN), clip.plan.fps, &quaternion),
@@ -119,7 +152,7 @@ fn trs_channels(
             "rotation",
         );
     }
-    let keys = fit_halves(&clip.plan, (&s, 3, breaks), (&hs, holds), IN_BETWEEN[2]);
+    let keys = fit_halves(&clip.plan, (&s, 3, breaks), (&hs, &ss, holds), IN_BETWEEN[2]);
     if !at_rest(&keys, &[rest.2[0], rest.2[1], 1.0]) {
         ch.node(&sampler(&at_frames(keys), clip.plan.fps, &plain), node, "scale");
     }
@@ -140,17 +173,25 @@ fn bone_channels(
         let own: Vec<Frame> = v.iter().map(|t: &Trs| (t.t, t.r, t.s)).collect();
         let halves = &bone.halves[ci];
         let holds = &bone.holds[ci];
+        let own_s: Vec<(usize, Frame, bool)> = bone.splits[ci]
+            .iter()
+            .map(|x| (x.frame, (x.half.t, x.half.r, x.half.s), x.late))
+            .collect();
+        let turn_s: Vec<(usize, Frame, bool)> = bone.splits[ci]
+            .iter()
+            .map(|x| (x.frame, ([0.0; 2], x.half.turn, [1.0; 2]), x.late))
+            .collect();
         let own_h: Vec<Option<Frame>> = halves.iter().map(|h| h.map(|t| (t.t, t.r, t.s))).collect();
         let rest = (bone.rest.t, bone.rest.r, bone.rest.s);
         match helper {
-            None => trs_channels(ch, c, node, (&own, &own_h, holds), rest, &breaks),
+            None => trs_channels(ch, c, node, (&own, &own_h, &own_s, holds), rest, &breaks),
             Some(h) => {
-                trs_channels(ch, c, h, (&own, &own_h, holds), rest, &breaks);
+                trs_channels(ch, c, h, (&own, &own_h, &own_s, holds), rest, &breaks);
                 let turn: Vec<Frame> = v.iter().map(|t| ([0.0; 2], t.turn, [1.0; 2])).collect();
                 let turn_h: Vec<Option<Frame>> =
                     halves.iter().map(|h| h.map(|t| ([0.0; 2], t.turn, [1.0; 2]))).collect();
                 let rest = ([0.0; 2], bone.rest.turn, [1.0; 2]);
-                trs_channels(ch, c, node, (&turn, &turn_h, holds), rest, &breaks);
+                trs_channels(ch, c, node, (&turn, &turn_h, &turn_s, holds), rest, &breaks);
             }
         }
     }

@@ -13,7 +13,7 @@
 
 use super::Ctx;
 use super::keys::{Ease, KeyOut, Series, fit};
-use super::rig::{Geometry, Rig, polygons, relative, xform};
+use super::rig::{Geometry, Rig, polygons};
 use super::text::{Sub, V};
 use crate::formats::export::ExportError;
 use crate::formats::lottie::frames::{Plan, Samples};
@@ -97,14 +97,26 @@ fn bone_tracks(
 ) -> Option<String> {
     let t = ctx.version.table();
     let path = &rig.bones[b];
+    let parent = ctx.arm.skeleton.bones[b].parent.map(|p| p.index());
+    let holds = crate::formats::export::jumps(s, plan, b, parent);
     if let Some(helper) = &rig.helpers[b] {
+        // Every bone whose matrix needs a skew has a helper (`skew`).
         let keys = super::skew::keys(ctx, plan, s, b);
-        let hold = if plan.stepped { 0.0 } else { 1.0 };
+        let held = |secs: f64| {
+            plan.stepped || holds.iter().any(|&f| (secs - time(plan, f as f64)).abs() < 1e-9)
+        };
+        let inside =
+            |secs: f64| holds.iter().any(|&f| (secs - time(plan, f as f64 + 0.5)).abs() < 1e-9);
+        let keys: Vec<(f64, f64, super::skew::Svd)> = keys
+            .into_iter()
+            .filter(|(secs, _)| !inside(*secs))
+            .map(|(secs, v)| (secs, if held(secs) { 0.0 } else { 1.0 }, v))
+            .collect();
         let track = |path: &str, prop: &str, value: &dyn Fn(&super::skew::Svd) -> V| Track {
             path: format!("{path}:{prop}"),
             method: false,
             discrete: false,
-            keys: keys.iter().map(|(secs, v)| (*secs, hold, value(v))).collect(),
+            keys: keys.iter().map(|(secs, e, v)| (*secs, *e, value(v))).collect(),
         };
         out.push(track(helper, "position", &|v| V::Vec2(v.p)));
         out.push(track(helper, t.rotation.0, &|v| V::Num(t.angle(v.phi))));
@@ -112,20 +124,11 @@ fn bone_tracks(
         out.push(track(path, t.rotation.0, &|v| V::Num(t.angle(v.theta))));
         return reason(ctx, a, plan, (b, layer));
     }
-    if needs_matrix(ctx, b, layer) {
-        let keys = (0..plan.total)
-            .map(|f| (time(plan, f as f64), 1.0, xform(relative(ctx, s, b, f))))
-            .collect();
-        // Discrete: Godot interpolates a `Transform2D` through rotation and
-        // scale, which drops the skew even at the keys themselves.
-        out.push(Track { path: format!("{path}:transform"), method: false, discrete: true, keys });
-        return reason(ctx, a, plan, (b, layer));
-    }
     let track = |prop: &str, keys: &[KeyOut], value: &dyn Fn(&[f64]) -> V| Track {
         path: format!("{path}:{prop}"),
         method: false,
         discrete: false,
-        keys: crate::formats::export::straightened(keys)
+        keys: held_over(&crate::formats::export::straightened(keys), &holds)
             .iter()
             .map(|k| (time(plan, k.frame), transition(k.ease), value(&k.value)))
             .collect(),
@@ -134,6 +137,43 @@ fn bone_tracks(
     out.push(track(t.rotation.0, &layer.rotation, &|v| V::Num(t.angle(v[0].to_radians()))));
     out.push(track("scale", &layer.scale, &|v| V::Vec2([v[0] / 100.0, v[1] / 100.0])));
     reason(ctx, a, plan, (b, layer))
+}
+
+/// The value of straight or held keys at frame `t`.
+fn value_at(keys: &[KeyOut], t: f64) -> Option<Vec<f64>> {
+    let i = keys.iter().rposition(|k| k.frame <= t)?;
+    let k = &keys[i];
+    let Some(next) = keys.get(i + 1) else { return Some(k.value.clone()) };
+    let p = match k.ease {
+        Ease::Hold => 0.0,
+        Ease::Linear => (t - k.frame) / (next.frame - k.frame),
+        Ease::Bezier(e) => {
+            crate::formats::export::bezier_progress(e, (t - k.frame) / (next.frame - k.frame))
+        }
+    };
+    Some(k.value.iter().zip(&next.value).map(|(a, b)| a + (b - a) * p).collect())
+}
+
+/// The keys held from each frame of `holds` to the next, where the value
+/// jumps there (`formats::export::jumps`: skelpad switches it at once).
+fn held_over(keys: &[KeyOut], holds: &[usize]) -> Vec<KeyOut> {
+    let mut out = keys.to_vec();
+    for &f in holds {
+        let (frame, next) = (f as f64, f as f64 + 1.0);
+        let (Some(from), Some(to)) = (value_at(&out, frame), value_at(&out, next)) else {
+            continue;
+        };
+        if from == to {
+            continue;
+        }
+        out.retain(|k| k.frame < frame || k.frame >= next);
+        if !out.iter().any(|k| k.frame == next) {
+            out.push(KeyOut { frame: next, value: to, ease: Ease::Linear });
+        }
+        out.push(KeyOut { frame, value: from, ease: Ease::Hold });
+        out.sort_by(|a, b| a.frame.total_cmp(&b.frame));
+    }
+    out
 }
 
 /// Whether bone `b` is keyed with its whole matrix (its transform relative
