@@ -65,6 +65,9 @@ fn inputs() -> Vec<PathBuf> {
         out.extend(files);
     }
     out.push(manifest().join("tests/fixtures/spriter/rig.scml"));
+    // Names Godot refuses (the Spriter import makes them `_`), two siblings
+    // whose names meet, and a missing picture.
+    out.push(manifest().join("tests/godot_rigs/names.scml"));
     for sub in ["skelform", "spriter"] {
         let Some(dir) = crate::common::samples_dir("godot", sub) else { continue };
         let mut stack = vec![dir];
