@@ -28,6 +28,13 @@ const { GLTFLoader } = await import(pathToFileURL(path.join(three, 'examples', '
 // No pictures are decoded here (no DOM): every texture is an empty one,
 // through a loader plugin; geometry and animation do not depend on them.
 console.warn = () => {};
+// A .gltf's embedded buffer (a data: URI) goes through three's FileLoader,
+// which reports progress with the browser's ProgressEvent.
+if (typeof globalThis.ProgressEvent === 'undefined') {
+  globalThis.ProgressEvent = class ProgressEvent extends Event {
+    constructor(type, init = {}) { super(type); Object.assign(this, init); }
+  };
+}
 const noPictures = () => ({ name: 'skelpad_no_pictures', loadTexture: () => Promise.resolve(new THREE.Texture()) });
 
 const bytes = fs.readFileSync(process.argv[2]);
