@@ -2,14 +2,17 @@
 //!
 //! - Godot 3 (`godot3-server`, Debian's headless build): every `--godot 3`
 //!   export of the examples, the test rigs (`tests/godot_rigs/events.skel2d`:
-//!   every payload kind), the Spriter rig and the Spriter
-//!   and SkelForm samples is loaded in the headless project `tests/godot/`;
-//!   its `probe.gd` seeks every frame of every animation and writes each
-//!   `skelpad_bone` node's `global_transform`, which must equal `skelpad pose
-//!   --json` after the scene's map (a point `(x, y)` is `(x, −y)`, a bone's
-//!   own y axis turned down too): origin within 0.01 units, each axis's
-//!   direction within 1e-3 rad and length within 1e-3 (relative). Played
-//!   frame by frame, every event arrives at its time with its payload.
+//!   every payload kind; `names.scml`), the Spriter rig, the Spriter and
+//!   SkelForm samples and a copy of one with bone names Godot refuses
+//!   (`odd_names`) is loaded in the headless project `tests/godot/`; its
+//!   `probe.gd` seeks every frame, every half frame and each loop's end of
+//!   every animation and writes each `skelpad_bone` node's
+//!   `global_transform`, which must equal `skelpad pose --json` after the
+//!   scene's map (a point `(x, y)` is `(x, −y)`, a bone's own y axis turned
+//!   down too): at whole frames origin within 0.01 units, each axis's
+//!   direction within 1e-3 rad and length within 1e-3 (relative); between
+//!   frames the Lottie between-frames rule (`check_times`). Played frame by
+//!   frame, every event arrives at its time with its payload.
 //!   `SKELPAD_REQUIRE_GODOT=1` (set by `.ci/run`) makes a missing
 //!   godot3-server a failure instead of a skip.
 //! - Godot 4 cannot be run here (no registry ships it): every `--godot 4`
@@ -84,9 +87,49 @@ fn inputs() -> Vec<PathBuf> {
             }
         }
         found.sort();
+        if sub == "skelform" && !found.is_empty() {
+            out.push(odd_names(&found[0]));
+        }
         out.extend(found);
     }
     out
+}
+
+/// A copy of a SkelForm sample (in a temporary folder) whose bones `Right
+/// Hand` and `Looker` are named `R.Hand:x@y/z"w%` and `Look.er`: names with
+/// every character Godot refuses in a node's name (the sample itself is
+/// not changed or copied into the repository).
+fn odd_names(sample: &Path) -> PathBuf {
+    use std::io::{Read, Write};
+    // One folder per call: the tests list their inputs at the same time.
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = temp(&format!("odd-names-{n}"));
+    let mut zin = zip::ZipArchive::new(std::fs::File::open(sample).unwrap()).unwrap();
+    let path = dir.join("odd_names.skf");
+    let mut zout = zip::ZipWriter::new(std::fs::File::create(&path).unwrap());
+    for i in 0..zin.len() {
+        let mut f = zin.by_index(i).unwrap();
+        let name = f.name().unwrap().to_string();
+        let mut data = Vec::new();
+        f.read_to_end(&mut data).unwrap();
+        if name == "armature.json" {
+            let mut doc: serde_json::Value = serde_json::from_slice(&data).unwrap();
+            for b in doc["bones"].as_array_mut().unwrap() {
+                let new = match b["name"].as_str() {
+                    Some("Right Hand") => "R.Hand:x@y/z\"w%",
+                    Some("Looker") => "Look.er",
+                    _ => continue,
+                };
+                b["name"] = new.into();
+            }
+            data = serde_json::to_vec(&doc).unwrap();
+        }
+        zout.start_file(name, zip::write::SimpleFileOptions::default()).unwrap();
+        zout.write_all(&data).unwrap();
+    }
+    zout.finish().unwrap();
+    path
 }
 
 /// A frame's looks as skelpad says: slot colours, the attachments drawn.
