@@ -41,6 +41,7 @@ use crate::model::*;
 
 pub(crate) mod ik;
 pub mod skelform;
+pub mod skelform_curve;
 
 /// The evaluated state of every bone and slot at one time.
 #[derive(Clone, Debug, Default)]

@@ -118,40 +118,7 @@ fn key_frame<T>(k: &Key<T>, fps: f64) -> i64 {
     (k.time_secs * fps).round() as i64
 }
 
-/// SkelForm's `interp`: the value `current` frames into a segment of `max`
-/// frames, through the cubic timing bezier with these handles, solved with
-/// five Newton steps from `x = t`. Both handles' y = 999 hold the start.
-pub fn interp(current: i64, max: i64, start: f32, end: f32, h1: (f32, f32), h2: (f32, f32)) -> f32 {
-    if h1.1 == 999.0 && h2.1 == 999.0 {
-        return start;
-    }
-    if max == 0 || current >= max {
-        return end;
-    }
-    let initial = current as f32 / max as f32;
-    let mut t = initial;
-    for _ in 0..5 {
-        let x = cubic(t, h1.0, h2.0);
-        let dx = cubic_derivative(t, h1.0, h2.0);
-        if dx.abs() < 1e-5 {
-            break;
-        }
-        t -= (x - initial) / dx;
-        t = t.clamp(0.0, 1.0);
-    }
-    let progress = cubic(t, h1.1, h2.1);
-    start + (end - start) * progress
-}
-
-fn cubic(t: f32, p1: f32, p2: f32) -> f32 {
-    let u = 1.0 - t;
-    3.0 * u * u * t * p1 + 3.0 * u * t * t * p2 + t * t * t
-}
-
-fn cubic_derivative(t: f32, p1: f32, p2: f32) -> f32 {
-    let u = 1.0 - t;
-    3.0 * u * u * p1 + 6.0 * u * t * (p2 - p1) + 3.0 * t * t * (1.0 - p2)
-}
+pub use super::skelform_curve::interp;
 
 /// The handles of a segment whose curve is stored on its first key (how
 /// the model keeps SkelForm's curve of the later key).

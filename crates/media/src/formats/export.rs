@@ -287,24 +287,10 @@ pub fn straightened(
     out
 }
 
-/// A timing curve's progress at time `t` (0..1): the curve's y where its x
-/// is `t`, found by halving (x rises with the curve's parameter when both
-/// x handles lie in 0..1, as Lottie requires).
+/// A timing curve's progress at time `t` (0..1), by the model's one
+/// solver ([`crate::model::CubicBezier::progress`]).
 pub fn bezier_progress([x1, y1, x2, y2]: [f64; 4], t: f64) -> f64 {
-    let at = |u: f64, p1: f64, p2: f64| {
-        let v = 1.0 - u;
-        3.0 * v * v * u * p1 + 3.0 * v * u * u * p2 + u * u * u
-    };
-    let (mut lo, mut hi) = (0.0, 1.0);
-    for _ in 0..60 {
-        let mid = (lo + hi) / 2.0;
-        if at(mid, x1, x2) < t {
-            lo = mid;
-        } else {
-            hi = mid;
-        }
-    }
-    at((lo + hi) / 2.0, y1, y2)
+    crate::model::CubicBezier::new(x1, y1, x2, y2).progress(t)
 }
 
 /// The frames after which bone `b`'s matrix relative to its `parent`

@@ -23,6 +23,7 @@
 //! `rusty_skelform` crate; the code is this project's own.
 
 use crate::model::Affine;
+use crate::runtime::skelform_curve;
 use std::f64::consts::{PI, TAU};
 
 /// A bezier handle: x in time, y in progress, both 0..1 (y may overshoot).
@@ -212,43 +213,27 @@ pub const STEP: (Handle, Handle) =
 /// Whether a key's handles mark a step (both y = 999): runtimes hold the
 /// previous value until the key's frame.
 pub fn is_step(h1: Handle, h2: Handle) -> bool {
-    h1.y == 999.0 && h2.y == 999.0
-}
-
-fn bezier(t: f64, p1: f64, p2: f64) -> f64 {
-    let u = 1.0 - t;
-    3.0 * u * u * t * p1 + 3.0 * u * t * t * p2 + t * t * t
-}
-
-fn bezier_slope(t: f64, p1: f64, p2: f64) -> f64 {
-    let u = 1.0 - t;
-    3.0 * u * u * p1 + 6.0 * u * t * (p2 - p1) + 3.0 * t * t * (1.0 - p2)
+    skelform_curve::is_step((h1.x, h1.y), (h2.x, h2.y))
 }
 
 /// Progress (0 at the start, 1 at the end) of a timing bezier at `x` in 0..1,
-/// solved the way SkelForm's runtimes solve it.
+/// solved the way SkelForm's runtimes solve it (the runtime's own curve, in
+/// `f64`).
 pub fn bezier_progress(x: f64, h1: Handle, h2: Handle) -> f64 {
-    let mut t = x;
-    for _ in 0..5 {
-        let dx = bezier_slope(t, h1.x, h2.x);
-        if dx.abs() < 1e-5 {
-            break;
-        }
-        t = (t - (bezier(t, h1.x, h2.x) - x) / dx).clamp(0.0, 1.0);
-    }
-    bezier(t, h1.y, h2.y)
+    skelform_curve::progress(x, (h1.x, h1.y), (h2.x, h2.y))
 }
 
 /// The value between two keyframes `current` frames after the first of a
 /// span of `max` frames, with the second keyframe's handles.
 pub fn interpolate(current: u32, max: u32, start: f64, end: f64, h1: Handle, h2: Handle) -> f64 {
-    if is_step(h1, h2) {
-        return start;
-    }
-    if max == 0 || current >= max {
-        return end;
-    }
-    start + (end - start) * bezier_progress(current as f64 / max as f64, h1, h2)
+    skelform_curve::interp(
+        i64::from(current),
+        i64::from(max),
+        start,
+        end,
+        (h1.x, h1.y),
+        (h2.x, h2.y),
+    )
 }
 
 /// One keyframe of one element, as the exporter plans it.
