@@ -169,25 +169,14 @@ pub(super) fn event_line(
         ));
     }
     roles.push(TokenRole { span: tok_span(line, head), role: Role::Property });
-    let mut commands = Vec::with_capacity(toks.len() - 1);
-    for t in &toks[1..] {
-        let s = t.text;
-        let sp = tok_span(line, t);
-        if let Some(role) = flow_command(s, sp, &mut commands) {
-            roles.push(TokenRole { span: sp, role });
-            continue;
-        }
-        if let Some((c, role)) = event_value(kind, s) {
-            roles.push(TokenRole { span: sp, role });
-            commands.push(Spanned::new(c, sp));
-            continue;
-        }
-        if options_command(diags, line, t, &mut commands) {
-            roles.push(TokenRole { span: sp, role: Role::Option });
-            continue;
-        }
-        diags.push(event_token_error(kind, sp, s));
-    }
+    let commands = commands(
+        diags,
+        roles,
+        line,
+        &toks[1..],
+        |s| event_value(kind, s),
+        |sp, s| event_token_error(kind, sp, s),
+    );
     if commands.is_empty() {
         diags.push(Diagnostic::warning(
             line_span(line),
@@ -298,6 +287,43 @@ fn unexpected_command(sp: Span, s: &str, what: &str, expected: &str) -> Diagnost
     }
 }
 
+/// The commands of a timeline or event line's tokens after its head: flow
+/// tokens (advances, loops), values (`value` says which tokens are values
+/// and their role) and options tokens; any other token is reported with
+/// `unexpected`. One command a token, and up to three more for an options
+/// token (`F:S:E->` is a frame, a step, an easing and an advance): counted
+/// first, so the vector never grows.
+fn commands(
+    diags: &mut Vec<Diagnostic>,
+    roles: &mut Vec<TokenRole>,
+    line: &LogicalLine<'_>,
+    toks: &[Token<'_>],
+    value: impl Fn(&str) -> Option<(TimelineCommand, Role)>,
+    unexpected: impl Fn(Span, &str) -> Diagnostic,
+) -> Vec<Spanned<TimelineCommand>> {
+    let options = toks.iter().filter(|t| t.text.ends_with('>') && t.text.contains(':')).count();
+    let mut commands = Vec::with_capacity(toks.len() + 3 * options);
+    for t in toks {
+        let s = t.text;
+        let sp = tok_span(line, t);
+        if let Some(role) = flow_command(s, sp, &mut commands) {
+            roles.push(TokenRole { span: sp, role });
+            continue;
+        }
+        if let Some((c, role)) = value(s) {
+            roles.push(TokenRole { span: sp, role });
+            commands.push(Spanned::new(c, sp));
+            continue;
+        }
+        if options_command(diags, line, t, &mut commands) {
+            roles.push(TokenRole { span: sp, role: Role::Option });
+            continue;
+        }
+        diags.push(unexpected(sp, s));
+    }
+    commands
+}
+
 pub(super) fn timeline(
     diags: &mut Vec<Diagnostic>,
     roles: &mut Vec<TokenRole>,
@@ -326,30 +352,14 @@ pub(super) fn timeline(
         return None;
     };
     roles.push(TokenRole { span: tok_span(line, head), role: Role::Property });
-    // One command a token after the property, and up to three more for an
-    // options token (`F:S:E->` is a frame, a step, an easing and an
-    // advance): counted first, so the vector never grows.
-    let options =
-        toks[1..].iter().filter(|t| t.text.ends_with('>') && t.text.contains(':')).count();
-    let mut commands = Vec::with_capacity(toks.len() - 1 + 3 * options);
-    for t in &toks[1..] {
-        let s = t.text;
-        let sp = tok_span(line, t);
-        if let Some(role) = flow_command(s, sp, &mut commands) {
-            roles.push(TokenRole { span: sp, role });
-            continue;
-        }
-        if let Some((c, role)) = timeline_value(prop, s) {
-            roles.push(TokenRole { span: sp, role });
-            commands.push(Spanned::new(c, sp));
-            continue;
-        }
-        if options_command(diags, line, t, &mut commands) {
-            roles.push(TokenRole { span: sp, role: Role::Option });
-            continue;
-        }
-        diags.push(unexpected_command(sp, s, "timeline", expected_value(prop)));
-    }
+    let commands = commands(
+        diags,
+        roles,
+        line,
+        &toks[1..],
+        |s| timeline_value(prop, s),
+        |sp, s| unexpected_command(sp, s, "timeline", expected_value(prop)),
+    );
     if commands.is_empty() {
         diags.push(Diagnostic::warning(
             line_span(line),
