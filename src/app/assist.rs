@@ -22,7 +22,7 @@ use super::document::Document;
 use super::editor::{byte_of_char, char_of_byte, editor_id, floor_boundary};
 use super::typing::list::{List, Open, Propose};
 use crate::compile::Compilation;
-use crate::lsp::analysis::{self, Proposal};
+use skelpad_ide::analysis::{self, Proposal};
 
 /// How long the pointer rests before the hover tooltip shows (seconds).
 pub const HOVER_REST_SECS: f64 = 0.5;

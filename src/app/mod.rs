@@ -449,11 +449,11 @@ impl SkelpadApp {
     /// for a dotted bone name, the bone of the segment under the cursor; on
     /// a definition, the definition itself).
     /// The language server answers with the same function
-    /// (`lsp::analysis::definition`).
+    /// (`skelpad_ide::analysis::definition`).
     pub fn go_to_definition(&mut self) {
         let Some(cursor) = self.editor.cursor else { return };
         let comp = self.doc.analysis.comp();
-        match crate::lsp::analysis::definition(&self.doc.text, comp, cursor as u32) {
+        match skelpad_ide::analysis::definition(&self.doc.text, comp, cursor as u32) {
             Some(def) => self.editor.select(def.start as usize..def.end as usize),
             // A name that resolves to nothing; elsewhere there is no name.
             None if comp.sources.reference_at(cursor as u32).is_some() => {

@@ -293,7 +293,7 @@ mod tests {
     struct Nothing;
 
     impl Propose for Nothing {
-        fn propose(&mut self, _: &str, _: usize) -> Vec<crate::lsp::analysis::Proposal> {
+        fn propose(&mut self, _: &str, _: usize) -> Vec<skelpad_ide::analysis::Proposal> {
             Vec::new()
         }
     }

@@ -104,7 +104,7 @@ fn completion_inserts_the_chosen_proposal_as_one_undo_step() {
         h.state().editor.assist.list_labels().iter().map(|s| s.to_string()).collect();
     let doc = &h.state().doc;
     let server: Vec<String> =
-        skelpad::lsp::analysis::complete(&doc.text, doc.analysis.comp(), text.len())
+        skelpad_ide::analysis::complete(&doc.text, doc.analysis.comp(), text.len())
             .into_iter()
             .map(|p| p.label)
             .collect();

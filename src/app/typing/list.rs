@@ -31,7 +31,7 @@ use std::ops::Range;
 
 use eframe::egui::{Event, Key, Modifiers};
 
-use crate::lsp::analysis::Proposal;
+use skelpad_ide::analysis::Proposal;
 
 /// Asks for the completion proposals at a cursor of a text (the list's
 /// order: see [`crate::app::assist::proposals_in`]).
@@ -217,7 +217,7 @@ pub fn is_word_char(c: char) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lsp::analysis::ProposalKind;
+    use skelpad_ide::analysis::ProposalKind;
     use skelpad_lang::syntax::Span;
 
     /// Proposes the names of `names` that start with the word before the

@@ -26,8 +26,7 @@ pub mod text;
 pub mod tokens;
 pub mod transport;
 
-/// The language features (kept at their old path: `lsp::analysis`).
-pub use crate::analysis;
+use crate::analysis;
 
 use std::collections::HashMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
