@@ -253,7 +253,11 @@ impl Assist {
         let Some(md) = hover_text(doc, b) else { return };
         super::editor::pointer_tooltip(ui, "skelpad.hover-tooltip", 480.0, |ui| {
             for line in md.lines() {
-                ui.label(markdown_line(ui, line));
+                if super::sparkline::has_bars(line) {
+                    super::sparkline::label(ui, &line.replace(['`', '*'], ""), false);
+                } else {
+                    ui.label(markdown_line(ui, line));
+                }
             }
         });
     }
@@ -335,7 +339,7 @@ fn list_ui(
                             i == selected,
                             egui::RichText::new(&p.label).monospace(),
                         );
-                        ui.weak(&p.detail);
+                        super::sparkline::label(ui, &p.detail, true);
                         r
                     });
                     if row.inner.clicked() {

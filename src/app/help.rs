@@ -19,6 +19,7 @@ pub const EXAMPLES: &[Example] = &[
         file: "bouncing_ball.skel2d",
         text: include_str!("../../examples/bouncing_ball.skel2d"),
     },
+    Example { file: "curves.skel2d", text: include_str!("../../examples/curves.skel2d") },
     Example { file: "draw_order.skel2d", text: include_str!("../../examples/draw_order.skel2d") },
     Example { file: "ik_arm.skel2d", text: include_str!("../../examples/ik_arm.skel2d") },
     Example { file: "ik_walk.skel2d", text: include_str!("../../examples/ik_walk.skel2d") },

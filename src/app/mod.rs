@@ -76,6 +76,7 @@ pub mod lottie_baking;
 pub mod outline;
 mod session;
 pub mod settings;
+mod sparkline;
 pub mod spriter;
 mod stage;
 mod startup;

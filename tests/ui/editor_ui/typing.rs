@@ -304,7 +304,9 @@ fn the_language_reference_is_searchable_and_inserts_its_example_at_the_cursor() 
     h.get_by_label("Help").click();
     h.run_steps(2);
     h.get_by_label("Language reference").click();
-    h.run_steps(2);
+    // The window settles its width over its first frames (it grows to the
+    // left from the stage's corner); click its field after that.
+    h.run_steps(6);
     h.get_by_label("Search").click();
     h.run_steps(1);
     h.get_by_label("Search").type_text("shapes the motion");
@@ -315,7 +317,7 @@ fn the_language_reference_is_searchable_and_inserts_its_example_at_the_cursor() 
     h.run_steps(3);
     // A topic's line goes on a line of its own, before the line the cursor
     // starts.
-    let expected = format!("{}\t\tx 0 :sio-> 50 :sio-> 0\n{}", &RIG[..at], &RIG[at..]);
+    let expected = format!("{}\t\tx 0 :sio-> 50 ::back-out-> 0\n{}", &RIG[..at], &RIG[at..]);
     assert_eq!(h.state().doc.text, expected);
     // It compiles, and the cursor is right after the inserted text.
     assert!(
@@ -323,7 +325,7 @@ fn the_language_reference_is_searchable_and_inserts_its_example_at_the_cursor() 
         "{:?}",
         h.state().doc.analysis.comp().diagnostics
     );
-    let ends_at = at + "\t\tx 0 :sio-> 50 :sio-> 0".len();
+    let ends_at = at + "\t\tx 0 :sio-> 50 ::back-out-> 0".len();
     assert_eq!(h.state().editor.cursor, Some(ends_at));
 
     // A word (from the vocabulary) goes at the end of the cursor's line:
@@ -331,10 +333,10 @@ fn the_language_reference_is_searchable_and_inserts_its_example_at_the_cursor() 
     let item = expected.find("\tarm\n").unwrap() + "\tarm".len();
     focus_editor_at(&mut h, item - 2);
     h.state_mut().help.query.clear();
-    h.run_steps(1);
+    h.run_steps(6);
     h.get_by_label("Search").click();
     h.run_steps(1);
-    h.get_by_label("Search").type_text("sine in and out");
+    h.get_by_label("Search").type_text("slow at both ends");
     h.run_steps(2);
     h.get_by_label("sine in and out: slow at both ends");
     assert!(h.query_by_label("Easing a key").is_none(), "filtered out");

@@ -10,7 +10,8 @@ fn the_example_opens_and_every_widget_has_a_name() {
     assert!(!h.state().doc.analysis.comp().has_errors());
     assert!(h.state().playback.playing);
     h.check_accessibility();
-    h.get_by_label("Animation");
+    // The menu bar's Animation menu and the timeline's picker.
+    assert_eq!(h.get_all_by_label("Animation").count(), 2);
     h.get_by_label("Scrub bar");
     h.get_by_label("Problems");
     h.run_steps(1);
@@ -150,8 +151,9 @@ fn playback_and_view_survive_edits_and_a_broken_line_keeps_the_picture() {
     let dir = tempfile::tempdir().unwrap();
     let path = write(dir.path(), "rig.skel2d", text);
     let mut h = Setup::new(Some(&path)).build();
-    // Choose animation "two" and skin "blue" in the timeline.
-    h.get_by_label("Animation").click();
+    // Choose animation "two" and skin "blue" in the timeline (its picker
+    // comes after the menu bar's Animation menu).
+    h.get_all_by_label("Animation").last().unwrap().click();
     h.run_steps(3);
     h.get_by_label("two").click();
     h.run_steps(2);
