@@ -57,6 +57,7 @@ impl SkelpadApp {
             return;
         }
         self.dopesheet_drag(&ctx, anim, &out);
+        self.curve_editor(ui, anim);
     }
 
     /// The rows' height at most: 30% of the window, less when the window
@@ -71,7 +72,7 @@ impl SkelpadApp {
 
     /// The text `text` replaces the script, one undo step, and the status
     /// says `done`.
-    fn replace_script(&mut self, ctx: &egui::Context, text: String, done: String) {
+    pub(in crate::app) fn replace_script(&mut self, ctx: &egui::Context, text: String, done: String) {
         self.editor.history.mark(ctx, &self.doc.text, done.clone());
         self.editor.follow_replacement(ctx, &self.doc.text, &text);
         self.doc.text = text;
