@@ -18,9 +18,7 @@ use skelpad::model::{AnimId, Armature, SkinId};
 use skelpad::render::RenderCache;
 use skelpad::render::frames::{FrameRenderer, Framing, Settings};
 
-#[cfg(feature = "mimalloc")]
-#[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+skelpad::global_allocator!();
 
 fn main() {
     #[cfg(feature = "mimalloc")]

@@ -15,9 +15,7 @@ use skelpad::app::{Services, SkelpadApp, editor::editor_id};
 use skelpad::generate;
 
 // Measured with the allocator the skelpad binary uses.
-#[cfg(feature = "mimalloc")]
-#[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+skelpad::global_allocator!();
 
 fn main() {
     #[cfg(feature = "mimalloc")]

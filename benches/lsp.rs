@@ -18,9 +18,7 @@ use skelpad::lsp::Server;
 mod reference;
 
 // Measured with the allocator the skelpad binary uses.
-#[cfg(feature = "mimalloc")]
-#[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+skelpad::global_allocator!();
 
 fn main() {
     #[cfg(feature = "mimalloc")]

@@ -10,9 +10,7 @@ use skelpad::model::{AnimId, Armature, SkinId};
 use skelpad::runtime::{Pose, evaluate_into};
 
 // Measured with the allocator the skelpad binary uses.
-#[cfg(feature = "mimalloc")]
-#[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+skelpad::global_allocator!();
 
 fn main() {
     #[cfg(feature = "mimalloc")]

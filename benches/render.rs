@@ -14,9 +14,7 @@ use skelpad::render::{self, DrawOptions, RenderCache, View};
 use skelpad::runtime::{Pose, evaluate_into, wrap_time};
 
 // Measured with the allocator the skelpad binary uses.
-#[cfg(feature = "mimalloc")]
-#[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+skelpad::global_allocator!();
 
 fn main() {
     #[cfg(feature = "mimalloc")]

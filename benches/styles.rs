@@ -14,9 +14,7 @@ use skelpad::model::SkinId;
 use skelpad::runtime::{Pose, evaluate_into};
 
 // Measured with the allocator the skelpad binary uses.
-#[cfg(feature = "mimalloc")]
-#[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+skelpad::global_allocator!();
 
 #[path = "support/reference.rs"]
 mod reference;

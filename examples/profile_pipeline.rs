@@ -15,9 +15,7 @@ use skelpad::model::SkinId;
 use skelpad::runtime::{Pose, evaluate_into};
 
 // Measured with the allocator the skelpad binary uses.
-#[cfg(feature = "mimalloc")]
-#[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+skelpad::global_allocator!();
 
 fn variants(text: &str, from: usize, needle: &str) -> Option<[String; 2]> {
     let at = text[from..]

@@ -17,6 +17,11 @@
 //! This is the crate's only `unsafe` code (`unsafe_code` is denied
 //! everywhere else; `tests/suite/layering.rs` checks that no other file allows it).
 
+/// The allocator the binary, the benches and the profiling example install:
+/// `skelpad::global_allocator!();` at the top of each, then
+/// [`keep_freed_memory`] first thing in `main`.
+pub use mimalloc::MiMalloc;
+
 /// mimalloc's `mi_option_purge_delay` (v3 `mimalloc.h`, `mi_option_e`: the
 /// 16th entry). `libmimalloc-sys` does not name it; the test below checks the
 /// number against the option's documented default.

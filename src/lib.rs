@@ -15,6 +15,19 @@
 
 #[cfg(feature = "mimalloc")]
 pub mod alloc;
+
+/// Installs mimalloc as the global allocator of the program it is written
+/// in (feature `mimalloc`; without it, nothing). Defined
+/// outside the `alloc` module so that callers compile with the feature off.
+#[macro_export]
+macro_rules! global_allocator {
+    () => {
+        #[cfg(feature = "mimalloc")]
+        #[global_allocator]
+        static GLOBAL: $crate::alloc::MiMalloc = $crate::alloc::MiMalloc;
+    };
+}
+
 #[cfg(feature = "app")]
 pub mod app;
 pub mod cli;

@@ -5,10 +5,7 @@
 
 // The binary, not the library, picks the allocator: a program that links
 // skelpad as a library keeps its own.
-/// The process's allocator (feature `mimalloc`, on by default): see BENCHMARKS.md.
-#[cfg(feature = "mimalloc")]
-#[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+skelpad::global_allocator!();
 
 fn main() {
     #[cfg(feature = "mimalloc")]

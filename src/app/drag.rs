@@ -222,7 +222,10 @@ impl DragEdit {
     /// shapes toggle (a shape's own transform is edited, not its bone).
     /// Fails, with the reason for the status bar, when the value cannot be
     /// written back.
-    #[allow(clippy::too_many_arguments)]
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "the values it needs are separate inputs of one computation; a struct for a single call would only rename them"
+    )]
     pub fn begin(
         doc: &Document,
         pose: &Pose,
@@ -247,7 +250,10 @@ impl DragEdit {
     /// writes into those keys. The whole — keys and drag — is one undo
     /// step. Where a key cannot be inserted exactly, the drag is refused
     /// with both reasons.
-    #[allow(clippy::too_many_arguments)]
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "the values it needs are separate inputs of one computation; a struct for a single call would only rename them"
+    )]
     pub fn begin_auto_keyed(
         doc: &Document,
         pose: &Pose,

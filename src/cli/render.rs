@@ -57,7 +57,7 @@ pub struct RenderArgs {
     #[arg(long, value_name = "N")]
     frame: Option<u64>,
     /// Picture size in pixels (for --sheet: the size of each frame).
-    #[arg(long, value_name = "WxH", default_value = "512x512", value_parser = parse_size)]
+    #[arg(long, value_name = "WxH", default_value = "512x512", value_parser = super::lottie::parse_size)]
     size: (u32, u32),
     /// Scale and center so the whole animation fits (the default).
     #[arg(long, conflicts_with = "zoom")]
@@ -100,17 +100,6 @@ pub enum Background {
     Transparent,
     /// One color, straight RGBA in 0..1.
     Color(Rgba),
-}
-
-fn parse_size(s: &str) -> Result<(u32, u32), String> {
-    let (w, h) = s
-        .split_once(['x', 'X'])
-        .ok_or_else(|| format!("expected WIDTHxHEIGHT such as 512x512, got `{s}`"))?;
-    let side = |v: &str| v.trim().parse::<u32>().ok().filter(|n| (1..=16384).contains(n));
-    match (side(w), side(h)) {
-        (Some(w), Some(h)) => Ok((w, h)),
-        _ => Err(format!("expected WIDTHxHEIGHT with each side from 1 to 16384, got `{s}`")),
-    }
 }
 
 fn parse_background(s: &str) -> Result<Background, String> {
@@ -394,6 +383,7 @@ mod tests {
 
     #[test]
     fn sizes_and_backgrounds_parse_or_explain() {
+        use super::super::lottie::parse_size;
         assert_eq!(parse_size("320x200"), Ok((320, 200)));
         assert!(parse_size("320").unwrap_err().contains("WIDTHxHEIGHT"));
         assert!(parse_size("0x10").is_err());

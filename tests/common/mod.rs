@@ -7,7 +7,7 @@
 //! Without it such a test prints `skipped: samples not found` and passes,
 //! unless `SKELPAD_REQUIRE_SAMPLES=1` (CI sets it), where it fails.
 
-#![allow(dead_code)]
+#![allow(dead_code, reason = "each test binary uses its own part of the shared helpers")]
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

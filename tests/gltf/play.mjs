@@ -1,5 +1,9 @@
 // Plays a glTF file in three.js under node (no browser, no GPU) and prints
-// what it computes, as JSON:
+// what it computes, as JSON. `node play.mjs FILE [TIMES]`: TIMES, a JSON
+// file with one list of seconds per animation, the times each animation is
+// set to (default: every frame, `extras.skelpad.frames` of them); a looping
+// animation (`extras.skelpad.loop` not false) plays with LoopRepeat, so a
+// time past its clip's end wraps as in a game, else LoopOnce, clamped.
 //   { bones: [NODE...], meshes: [NODE...],
 //     animations: [{ name, frames: [{ bones: [[16 numbers] per bone node],
 //                                     meshes: [[x, y, ... per visible triangle corner] per mesh],
@@ -24,6 +28,13 @@ const { GLTFLoader } = await import(pathToFileURL(path.join(three, 'examples', '
 // No pictures are decoded here (no DOM): every texture is an empty one,
 // through a loader plugin; geometry and animation do not depend on them.
 console.warn = () => {};
+// A .gltf's embedded buffer (a data: URI) goes through three's FileLoader,
+// which reports progress with the browser's ProgressEvent.
+if (typeof globalThis.ProgressEvent === 'undefined') {
+  globalThis.ProgressEvent = class ProgressEvent extends Event {
+    constructor(type, init = {}) { super(type); Object.assign(this, init); }
+  };
+}
 const noPictures = () => ({ name: 'skelpad_no_pictures', loadTexture: () => Promise.resolve(new THREE.Texture()) });
 
 const bytes = fs.readFileSync(process.argv[2]);
@@ -80,21 +91,27 @@ function snapshot() {
   };
 }
 
+const asked = process.argv[3] ? JSON.parse(fs.readFileSync(process.argv[3], 'utf8')) : null;
 const mixer = new THREE.AnimationMixer(scene);
 const animations = gltf.animations.map((clip, ai) => {
   const x = (json.animations[ai].extras || {}).skelpad || {};
   const fps = x.fps;
   const action = mixer.clipAction(clip);
-  action.setLoop(THREE.LoopOnce, 1);
-  action.clampWhenFinished = true;
+  if (x.loop === false) {
+    action.setLoop(THREE.LoopOnce, 1);
+    action.clampWhenFinished = true;
+  } else {
+    action.setLoop(THREE.LoopRepeat, Infinity);
+  }
   action.play();
+  const times = asked ? asked[ai] : Array.from({ length: x.frames }, (_, f) => f / fps);
   const frames = [];
-  for (let f = 0; f < x.frames; f++) {
-    mixer.setTime(f / fps);
+  for (const t of times) {
+    mixer.setTime(t);
     frames.push(snapshot());
   }
   mixer.stopAllAction();
-  return { name: clip.name, frames };
+  return { name: clip.name, duration: clip.duration, frames };
 });
 const setup = snapshot();
 process.stdout.write(JSON.stringify({ bones: boneNodes, meshes: meshNodes, setup, animations }));

@@ -1,7 +1,9 @@
 # Plays skelpad's Godot 3 exports in Godot itself and writes what it sees.
-# plan.txt: one line per animation, `SCENE<TAB>ANIMATION<TAB>FPS<TAB>FRAMES`.
-# out.txt, per scene: `scene PATH`, per animation `anim NAME`, per frame
-# `f K`, then per node with `skelpad_bone` metadata `b NAME a b c d e f` (its
+# plan.txt: one line per animation,
+# `SCENE<TAB>ANIMATION<TAB>FPS<TAB>FRAMES<TAB>TIMES` (TIMES: the seconds to
+# seek, comma-separated: whole and half frames and the loop seam).
+# out.txt, per scene: `scene PATH`, per animation `anim NAME`, per time
+# `f K` (its place in TIMES), then per node with `skelpad_bone` metadata `b NAME a b c d e f` (its
 # global_transform: x axis, y axis, origin), per slot node `s NAME Z R G B A`
 # (z_index, modulate), per shown attachment node `v NAME Z` (its slot's
 # z_index), and per event the animation
@@ -53,7 +55,7 @@ func _ready():
 			_collect(inst, atts, "skelpad_attachment")
 		if inst == null:
 			continue
-		_play(p[1], float(p[2]), int(p[3]), bones, slots, atts)
+		_play(p[1], float(p[2]), int(p[3]), p[4].split(","), bones, slots, atts)
 	out.close()
 	print("PROBE done")
 	get_tree().quit()
@@ -64,15 +66,15 @@ func _collect(node, found, key):
 	for c in node.get_children():
 		_collect(c, found, key)
 
-func _play(name, fps, frames, bones, slots, atts):
+func _play(name, fps, frames, times, bones, slots, atts):
 	out.store_line("anim " + name)
 	if not player.has_animation(name):
 		out.store_line("error no animation")
 		return
 	playing = false
 	player.play(name)
-	for k in range(frames):
-		player.seek(k / fps, true)
+	for k in range(times.size()):
+		player.seek(float(times[k]), true)
 		out.store_line("f " + str(k))
 		for b in bones:
 			var t = b.global_transform

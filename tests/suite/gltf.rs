@@ -30,6 +30,7 @@ use skelpad::render::{DrawOptions, RenderCache, build_draw_list};
 use skelpad::runtime::evaluate;
 
 use crate::common::{self, manifest};
+use crate::gltf_between::{At, Clip, check_clip, clip_times};
 
 /// Where three and gltf-validator are, or `None` (skip; a failure under
 /// `SKELPAD_REQUIRE_GLTF=1`).
@@ -154,12 +155,16 @@ fn node(dir: &Path, script: &str, args: &[&Path]) -> Value {
     serde_json::from_str(&text).unwrap()
 }
 
-/// Worst errors found: bone position, bone x axis (radians), mesh corner.
+/// Worst errors found: bone position, bone x axis (radians), mesh corner;
+/// between frames, the largest difference of a matrix number and its
+/// share of the allowed.
 #[derive(Default, Clone, Copy)]
-struct Worst {
-    position: f64,
-    angle: f64,
-    corner: f64,
+pub struct Worst {
+    pub position: f64,
+    pub angle: f64,
+    pub corner: f64,
+    pub half: f64,
+    pub share: f64,
 }
 
 /// Triangles `[x0, y0, x1, y1, x2, y2]` bucketed on a grid, for distances.
@@ -252,7 +257,7 @@ fn corners(t: &[[f64; 6]]) -> impl Iterator<Item = [f64; 2]> + '_ {
 
 /// The slot and attachment a mesh node shows (from its extras; imported
 /// files may repeat names, so by index, checked against the names).
-fn mesh_target(arm: &Armature, node: &Value) -> (usize, skelpad::model::AttachmentId) {
+pub fn mesh_target(arm: &Armature, node: &Value) -> (usize, skelpad::model::AttachmentId) {
     let sk = &*arm.skeleton;
     let x = &node["extras"];
     let slot = x["skelpad_slot_index"].as_u64().unwrap() as usize;
@@ -266,8 +271,11 @@ fn mesh_target(arm: &Armature, node: &Value) -> (usize, skelpad::model::Attachme
 }
 
 /// Compares one frame; `played` is play.mjs's frame.
-#[allow(clippy::too_many_arguments)]
-fn check_frame(
+#[allow(
+    clippy::too_many_arguments,
+    reason = "the values it needs are separate inputs of one computation; a struct for a single call would only rename them"
+)]
+pub fn check_frame(
     what: &str,
     arm: &Armature,
     doc: &Value,
@@ -385,9 +393,25 @@ fn check_frame(
     }
 }
 
-/// Plays one export in three.js and compares every frame.
-fn check_played(input: &Input, g: &Gltf, glb: &Path, dir: &Path) -> Worst {
-    let played = node(dir, "play.mjs", &[glb]);
+/// Plays one export in three.js and compares every frame, every half frame
+/// and each loop's seam (`clip_times`); with `twin` (the same export as
+/// `.gltf`), three.js must play that exactly as the `.glb`.
+fn check_played(input: &Input, g: &Gltf, (glb, twin): (&Path, Option<&Path>), dir: &Path) -> Worst {
+    let times: Vec<Vec<At>> = (0..input.arm.animations.len())
+        .map(|ai| {
+            let a = &input.arm.animations[ai];
+            let fps = g.json["animations"][ai]["extras"]["skelpad"]["fps"].as_f64().unwrap();
+            clip_times(fps, a.duration_secs, a.looping != Some(false))
+        })
+        .collect();
+    let secs: Vec<Vec<f64>> = times.iter().map(|t| t.iter().map(|a| a.secs).collect()).collect();
+    let times_file = glb.with_extension("times.json");
+    std::fs::write(&times_file, serde_json::to_vec(&secs).unwrap()).unwrap();
+    let played = node(dir, "play.mjs", &[glb, &times_file]);
+    if let Some(twin) = twin {
+        let same = node(dir, "play.mjs", &[twin, &times_file]) == played;
+        assert!(same, "{}: three.js plays the .gltf otherwise than the .glb", input.name);
+    }
     let doc = &g.json;
     let mesh_nodes: Vec<usize> =
         played["meshes"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap() as usize).collect();
@@ -439,6 +463,7 @@ fn check_played(input: &Input, g: &Gltf, glb: &Path, dir: &Path) -> Worst {
         &mut worst,
     );
     let anims = played["animations"].as_array().unwrap();
+    let mut misses = Vec::new();
     assert_eq!(
         anims.len(),
         arm.animations.len(),
@@ -452,14 +477,25 @@ fn check_played(input: &Input, g: &Gltf, glb: &Path, dir: &Path) -> Worst {
             "{}: animations keep their names and order",
             input.name
         );
-        let fps = doc["animations"][ai]["extras"]["skelpad"]["fps"].as_f64().unwrap();
         let id = skelpad::model::AnimId::from_index(ai);
-        for (f, frame) in a["frames"].as_array().unwrap().iter().enumerate() {
-            let pose = evaluate(arm, Some(id), SkinId(0), f as f64 / fps);
-            let what = format!("{} `{name}` frame {f}", input.name);
-            check_frame(&what, arm, doc, &mesh_nodes, frame, &pose, &mut cache, &mut worst);
-        }
+        let clip = Clip { arm, id, times: &times[ai], doc, mesh_nodes: &mesh_nodes };
+        let what = format!("{} `{name}`", input.name);
+        let frames = a["frames"].as_array().unwrap();
+        check_clip(&what, &clip, frames, &mut cache, (&mut worst, &mut misses));
+        let (end, last) = (arm.animations[ai].duration_secs, times[ai].last().unwrap().want);
+        // The clip lasts the animation: three's LoopRepeat wraps at its end.
+        let duration = a["duration"].as_f64().unwrap();
+        assert!(
+            (duration - end).abs() < 1e-4 || (duration - last).abs() < 1e-4,
+            "{what}: the clip lasts {duration} s, the animation {end} s"
+        );
     }
+    assert!(
+        misses.is_empty(),
+        "three.js misses skelpad {} time(s):\n  {}",
+        misses.len(),
+        misses.iter().take(30).cloned().collect::<Vec<_>>().join("\n  ")
+    );
     worst
 }
 
@@ -479,20 +515,24 @@ fn three_js_plays_every_export_like_skelpad_and_the_validator_is_clean() {
         std::fs::write(&glb, encode(&g, Container::Glb).unwrap()).unwrap();
         std::fs::write(&gltf, encode(&g, Container::Gltf).unwrap()).unwrap();
         files.push((input.name.clone(), glb.clone()));
-        files.push((input.name.clone(), gltf));
-        let w = check_played(input, &g, &glb, &dir);
+        files.push((input.name.clone(), gltf.clone()));
+        let w = check_played(input, &g, (&glb, Some(&gltf)), &dir);
         report.push(format!(
-            "{}: bones {:.1e} units / {:.1e} rad, corners {:.1e} units, {} baked, {} warnings",
+            "{}: bones {:.1e} units / {:.1e} rad, corners {:.1e} units, between frames {:.1e} units ({:.0}% of the limit), {} baked, {} warnings",
             input.name,
             w.position,
             w.angle,
             w.corner,
+            w.half,
+            100.0 * w.share,
             g.baked.len(),
             g.warnings.len()
         ));
         all.position = all.position.max(w.position);
         all.angle = all.angle.max(w.angle);
         all.corner = all.corner.max(w.corner);
+        all.half = all.half.max(w.half);
+        all.share = all.share.max(w.share);
     }
     let paths: Vec<&Path> = files.iter().map(|(_, p)| p.as_path()).collect();
     let checked = node(&dir, "validate.mjs", &paths);
@@ -505,12 +545,14 @@ fn three_js_plays_every_export_like_skelpad_and_the_validator_is_clean() {
         );
     }
     eprintln!(
-        "gltf (three.js, gltf-validator on {} files):\n  {}\n  worst: bones {:.2e} units / {:.2e} rad, corners {:.2e} units",
+        "gltf (three.js, gltf-validator on {} files):\n  {}\n  worst: bones {:.2e} units / {:.2e} rad, corners {:.2e} units; between frames {:.2e} units ({:.0}% of the limit)",
         files.len(),
         report.join("\n  "),
         all.position,
         all.angle,
-        all.corner
+        all.corner,
+        all.half,
+        100.0 * all.share
     );
     std::fs::remove_dir_all(&out).unwrap();
 }
@@ -542,7 +584,7 @@ fn the_validator_and_the_comparison_can_fail() {
     let good = export(&input.arm, &GltfOptions::default(), &mut FilePictures(out.clone())).unwrap();
     let glb = out.join("good.glb");
     std::fs::write(&glb, encode(&good, Container::Glb).unwrap()).unwrap();
-    check_played(&input, &good, &glb, &dir);
+    check_played(&input, &good, (&glb, None), &dir);
     let hand = good.json["nodes"]
         .as_array()
         .unwrap()
@@ -567,7 +609,7 @@ fn the_validator_and_the_comparison_can_fail() {
         let glb = out.join("bad.glb");
         std::fs::write(&glb, encode(&g, Container::Glb).unwrap()).unwrap();
         let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            check_played(&input, &g, &glb, &dir);
+            check_played(&input, &g, (&glb, None), &dir);
         }));
         assert!(caught.is_err(), "{what} went unnoticed");
     }

@@ -6,7 +6,7 @@
 //!   Lottie rigs of `tests/lottie_rigs`, the Spriter and SkelForm samples.
 //! - lottie-web under node + jsdom (`tests/lottie-web/`), when installed
 //!   (`.ci/run` installs it; `SKELPAD_REQUIRE_NODE=1` makes it required).
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "test code")]
 
 use std::path::{Path, PathBuf};
 

@@ -8,7 +8,7 @@
 //! cross-fade). The times run through each animation's closing frame, so
 //! the loop's seam (the half frame before it) is checked the same way; the
 //! file's out point itself is never drawn.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "test code")]
 
 use std::path::Path;
 

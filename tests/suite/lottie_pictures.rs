@@ -2,7 +2,7 @@
 //! triangle, whose corners must land on skelpad's skinned vertices in
 //! velato and lottie-web), slot colours on sprites (tinted copies of the
 //! picture) and the baking report the editor shows before exporting.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "test code")]
 
 use std::path::{Path, PathBuf};
 

@@ -25,6 +25,7 @@ mod fixtures;
 mod function_length;
 mod geometry;
 mod gltf;
+mod gltf_between;
 mod godot;
 mod golden;
 mod grammar;

@@ -14,7 +14,10 @@
 
 #![forbid(unsafe_code)]
 
-#[allow(unused_imports)]
+#[allow(
+    unused_imports,
+    reason = "the language's modules are imported for `crate::` paths; not every one is used"
+)]
 use skelpad_lang::{check, compile, generate, io, model, runtime, syntax};
 
 pub mod analysis;

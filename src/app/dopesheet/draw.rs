@@ -257,7 +257,10 @@ impl Dopesheet {
 
     /// One key: a diamond (a dot when eased), its tooltip, and clicks
     /// (select, Shift adds, double-click jumps to its token) and drags.
-    #[allow(clippy::too_many_arguments)]
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "the values it needs are separate inputs of one computation; a struct for a single call would only rename them"
+    )]
     fn key(
         &mut self,
         ui: &mut egui::Ui,

@@ -301,7 +301,10 @@ impl Built {
 }
 
 /// Compares one constructed armature with skelpad's pose.
-#[allow(clippy::too_many_arguments)]
+#[allow(
+    clippy::too_many_arguments,
+    reason = "the values it needs are separate inputs of one computation; a struct for a single call would only rename them"
+)]
 fn compare(
     w: &mut Worst,
     label: &str,

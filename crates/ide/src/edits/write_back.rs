@@ -193,7 +193,10 @@ pub fn bone_edits(
     }
 }
 
-#[allow(clippy::too_many_arguments)]
+#[allow(
+    clippy::too_many_arguments,
+    reason = "the values it needs are separate inputs of one computation; a struct for a single call would only rename them"
+)]
 fn key_edit(
     text: &str,
     comp: &Compilation,

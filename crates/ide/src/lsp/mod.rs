@@ -649,7 +649,7 @@ fn symbol_kind(k: analysis::SymbolKind) -> SymbolKind {
     }
 }
 
-#[allow(deprecated)] // `DocumentSymbol::deprecated` must still be written.
+#[allow(deprecated, reason = "`DocumentSymbol::deprecated` must still be written")]
 fn document_symbol(text: &Text, s: analysis::Symbol) -> DocumentSymbol {
     DocumentSymbol {
         name: s.name,

@@ -58,7 +58,10 @@ fn arc_ik(j: &mut [Joint], root: (f32, f32), target: (f32, f32)) {
     for b in 1..n {
         let px = j[b].x * valley;
         // SkelForm's Arc solver multiplies by 3.14, not π; kept to play alike.
-        #[allow(clippy::approx_constant)]
+        #[allow(
+            clippy::approx_constant,
+            reason = "SkelForm's solver multiplies by 3.14, and skelpad plays its files alike"
+        )]
         let py = root.1 + (1.0 - peak) * (dist[b] * 3.14).sin() * base_mag;
         let (rx, ry) = rotate(px - root.0, py - root.1, base_angle);
         j[b].x = rx + root.0;

@@ -264,6 +264,85 @@ impl From<IoError> for ExportError {
     }
 }
 
+/// The keys with each bent segment (a timing curve: the Lottie keys bend a
+/// one-frame segment through the pose half a frame on, where a straight
+/// in-between would miss it) split at its middle into two straight ones,
+/// for players with straight lines and holds only (Godot's transitions are
+/// exponents of one ease; glTF's LINEAR).
+pub fn straightened(
+    keys: &[crate::formats::lottie::keys::KeyOut],
+) -> Vec<crate::formats::lottie::keys::KeyOut> {
+    use crate::formats::lottie::keys::{Ease, KeyOut};
+    let mut out = Vec::with_capacity(keys.len());
+    for (i, k) in keys.iter().enumerate() {
+        let (Ease::Bezier(e), Some(next)) = (k.ease, keys.get(i + 1)) else {
+            out.push(k.clone());
+            continue;
+        };
+        out.push(KeyOut { ease: Ease::Linear, ..k.clone() });
+        let p = bezier_progress(e, 0.5);
+        let value = k.value.iter().zip(&next.value).map(|(a, b)| a + (b - a) * p).collect();
+        out.push(KeyOut { frame: (k.frame + next.frame) / 2.0, value, ease: Ease::Linear });
+    }
+    out
+}
+
+/// A timing curve's progress at time `t` (0..1): the curve's y where its x
+/// is `t`, found by halving (x rises with the curve's parameter when both
+/// x handles lie in 0..1, as Lottie requires).
+pub fn bezier_progress([x1, y1, x2, y2]: [f64; 4], t: f64) -> f64 {
+    let at = |u: f64, p1: f64, p2: f64| {
+        let v = 1.0 - u;
+        3.0 * v * v * u * p1 + 3.0 * v * u * u * p2 + u * u * u
+    };
+    let (mut lo, mut hi) = (0.0, 1.0);
+    for _ in 0..60 {
+        let mid = (lo + hi) / 2.0;
+        if at(mid, x1, x2) < t {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    at((lo + hi) / 2.0, y1, y2)
+}
+
+/// The frames after which bone `b`'s matrix relative to its `parent`
+/// holds and then jumps at the next frame: half a frame on it is the
+/// frame's, and the next frame's is far from it (a flip or a stepped key
+/// skelpad switches at once). A player with straight lines must hold
+/// there, not glide.
+pub fn jumps(
+    s: &crate::formats::lottie::frames::Samples,
+    plan: &crate::formats::lottie::frames::Plan,
+    b: usize,
+    parent: Option<usize>,
+) -> Vec<usize> {
+    use crate::model::Affine;
+    let rel = |m: &[Affine], f: usize| {
+        let own = m[f * s.bones + b];
+        match parent {
+            Some(p) => m[f * s.bones + p].inverse().filter(|i| i.is_finite()).map(|i| i * own),
+            None => Some(own),
+        }
+    };
+    let apart = |x: Affine, y: Affine| {
+        x.to_array().iter().zip(y.to_array()).map(|(p, q)| (p - q).abs()).fold(0.0, f64::max)
+    };
+    let closing: Vec<usize> = plan.anims.iter().map(|a| a.offset + a.frames).collect();
+    (0..plan.total.saturating_sub(1))
+        .filter(|&f| !closing.contains(&f))
+        .filter(|&f| {
+            let (Some(a), Some(h), Some(z)) =
+                (rel(&s.world, f), rel(&s.half, f), rel(&s.world, f + 1))
+            else {
+                return false;
+            };
+            apart(a, h) <= 1e-9 * apart(a, z).max(1.0) && apart(a, z) > 0.5
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

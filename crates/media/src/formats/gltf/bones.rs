@@ -14,6 +14,7 @@
 //! (`R(φ) · S · R(θ)`, the singular value decomposition).
 
 use super::Clip;
+use crate::formats::export::jumps;
 use crate::formats::lottie::mesh::svd;
 use crate::model::{Affine, Armature, BoneId, Curve, Easing};
 
@@ -46,6 +47,16 @@ pub struct BoneNode {
     pub rest: Trs,
     /// Values at every frame of every clip (`per_clip[c][frame]`).
     pub per_clip: Vec<Vec<Trs>>,
+    /// Values half a frame after every frame of every clip, where they
+    /// follow on from the frame's (`None` at a closing frame, in a file
+    /// whose poses change only at whole frames, or where the parent has
+    /// no inverse or the values flip).
+    pub halves: Vec<Vec<Option<Trs>>>,
+    /// Per clip, the frames after which the node holds its value and jumps
+    /// at the next frame (a flip: skelpad switches it at once).
+    pub holds: Vec<Vec<usize>>,
+    /// Per clip, the frames where the values jump between two frames.
+    pub splits: Vec<Vec<Split>>,
 }
 
 fn close(a: Affine, b: Affine) -> bool {
@@ -81,10 +92,16 @@ fn decompose(m: Affine, hint: f64) -> Trs {
     Trs { t: [e, f], r: unwrap(r, hint), s: [sx, sy], turn: 0.0 }
 }
 
-/// `m` as translation · R(φ) · S · R(θ).
+/// `m` as translation · R(φ) · S · R(θ); where the scale is even only
+/// φ + θ is fixed, and θ stays the hint's (so the turns do not leap
+/// between frames where a straight in-between would go astray).
 fn decompose_skewed(m: Affine, hint: &Trs) -> Trs {
     let [.., e, f] = m.to_array();
     let (phi, s, theta) = svd(m);
+    if (s[0] - s[1]).abs() <= 1e-9 * s[0].abs().max(s[1].abs()).max(1e-12) {
+        let turn = hint.turn;
+        return Trs { t: [e, f], r: unwrap(phi + theta - turn, hint.r), s, turn };
+    }
     Trs { t: [e, f], r: unwrap(phi, hint.r), s, turn: unwrap(theta, hint.turn) }
 }
 
@@ -161,9 +178,100 @@ pub fn bone_nodes(arm: &Armature, clips: &[Clip]) -> Vec<BoneNode> {
             turn: 0.0,
         });
         let baked = (!natural).then(|| reason(arm, clips, b));
-        out.push(BoneNode { name: bone.name.clone(), parent, skew, baked, rest, per_clip });
+        let (halves, splits) =
+            clips.iter().zip(&per_clip).map(|(c, v)| half_values(c, b, parent, skew, v)).unzip();
+        let holds = clips.iter().map(|c| jumps(&c.samples, &c.plan, b, parent)).collect();
+        let name = bone.name.clone();
+        out.push(BoneNode { name, parent, skew, baked, rest, per_clip, halves, holds, splits });
     }
     out
+}
+
+/// A split frame: skelpad's values jump between two frames (a flip, a
+/// sudden turn), and half a frame on they follow on from the frame before
+/// (`late`: the jump comes after the half frame) or the frame after.
+#[derive(Clone, Copy, Debug)]
+pub struct Split {
+    /// The frame before the jump.
+    pub frame: usize,
+    /// The values half a frame on.
+    pub half: Trs,
+    /// Whether the jump comes after the half frame.
+    pub late: bool,
+}
+
+/// The ways to write one matrix as [`Trs`] near `to`: turns by half a turn
+/// (the scale's signs turned with an odd number of them).
+fn near(h: &Trs, to: &Trs, skew: bool) -> Option<Trs> {
+    let pi = std::f64::consts::PI;
+    let mut best: Option<(f64, Trs)> = None;
+    for (k1, k2) in [(0.0, 0.0), (1.0, 0.0), (0.0, 1.0), (1.0, 1.0)] {
+        if !skew && k2 != 0.0 {
+            continue;
+        }
+        let odd = (k1 + k2) % 2.0 == 1.0;
+        let s = if odd { [-h.s[0], -h.s[1]] } else { h.s };
+        let c = Trs {
+            t: h.t,
+            r: unwrap(h.r + k1 * pi, to.r),
+            s,
+            turn: if skew { unwrap(h.turn + k2 * pi, to.turn) } else { 0.0 },
+        };
+        let signs = (0..2).all(|d| c.s[d].signum() == to.s[d].signum() || to.s[d] == 0.0);
+        let far = (c.r - to.r).abs() + (c.turn - to.turn).abs();
+        if signs && far < 1.5 && best.as_ref().is_none_or(|(f, _)| far < *f) {
+            best = Some((far, c));
+        }
+    }
+    best.map(|(_, c)| c)
+}
+
+/// Bone `b`'s node values half a frame after each frame of clip `c`
+/// (`Samples::half`), where they follow on from both frames around, and
+/// the frames where they follow on from one only ([`Split`]); neither at a
+/// closing frame, in a file whose poses change only at whole frames, or
+/// where the parent has no inverse.
+fn half_values(
+    c: &Clip,
+    b: usize,
+    parent: Option<usize>,
+    skew: bool,
+    v: &[Trs],
+) -> (Vec<Option<Trs>>, Vec<Split>) {
+    let s = &c.samples;
+    let closing: Vec<usize> = c.plan.anims.iter().map(|a| a.offset + a.frames).collect();
+    let mut splits = Vec::new();
+    let halves = (0..c.plan.total)
+        .map(|f| {
+            if c.plan.stepped || closing.contains(&f) || f + 1 >= v.len() {
+                return None;
+            }
+            let world = s.half[f * s.bones + b];
+            let m = match parent {
+                Some(p) => s.half[f * s.bones + p].inverse().filter(|i| i.is_finite())? * world,
+                None => world,
+            };
+            let (a, z) = (&v[f], &v[f + 1]);
+            let h = if skew { decompose_skewed(m, a) } else { decompose(m, a.r) };
+            match (near(&h, a, skew), near(&h, z, skew)) {
+                (Some(x), Some(y))
+                    if (x.r - y.r).abs() < 1e-9 && (x.turn - y.turn).abs() < 1e-9 =>
+                {
+                    Some(x)
+                }
+                (Some(x), _) => {
+                    splits.push(Split { frame: f, half: x, late: true });
+                    None
+                }
+                (None, Some(y)) => {
+                    splits.push(Split { frame: f, half: y, late: false });
+                    None
+                }
+                (None, None) => None,
+            }
+        })
+        .collect();
+    (halves, splits)
 }
 
 /// Why a bone's node cannot hold its own local values.

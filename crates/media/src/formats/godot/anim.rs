@@ -13,7 +13,7 @@
 
 use super::Ctx;
 use super::keys::{Ease, KeyOut, Series, fit};
-use super::rig::{Geometry, Rig, polygons, relative, xform};
+use super::rig::{Geometry, Rig, polygons};
 use super::text::{Sub, V};
 use crate::formats::export::ExportError;
 use crate::formats::lottie::frames::{Plan, Samples};
@@ -43,8 +43,11 @@ pub struct Built {
     pub baked: Vec<(usize, String)>,
 }
 
+/// An animation's plan, samples and bone layers.
+pub type Sampled = (Plan, Samples, Vec<BoneLayer>);
+
 /// The sampled animation and its bone layers.
-pub fn sampled(ctx: &Ctx<'_>, id: AnimId) -> Result<(Plan, Samples, Vec<BoneLayer>), ExportError> {
+pub fn sampled(ctx: &Ctx<'_>, id: AnimId) -> Result<Sampled, ExportError> {
     let a = ctx.arm.animation(id).ok_or_else(|| ExportError::Cannot("no such animation".into()))?;
     let plan = Plan::new(ctx.arm, &[id], Some(a.fps))?;
     let s = crate::formats::lottie::frames::sample(ctx.arm, &plan, ctx.skin)?;
@@ -54,9 +57,13 @@ pub fn sampled(ctx: &Ctx<'_>, id: AnimId) -> Result<(Plan, Samples, Vec<BoneLaye
 }
 
 /// The animation `id` as a sub-resource.
-pub fn build(ctx: &Ctx<'_>, rig: &Rig, id: AnimId) -> Result<Built, ExportError> {
+pub fn build(
+    ctx: &Ctx<'_>,
+    rig: &Rig,
+    id: AnimId,
+    (plan, s, layers): Sampled,
+) -> Result<Built, ExportError> {
     let a = ctx.arm.animation(id).ok_or_else(|| ExportError::Cannot("no such animation".into()))?;
-    let (plan, s, layers) = sampled(ctx, id)?;
     let mut tracks = Vec::new();
     let mut baked = Vec::new();
     for (b, layer) in layers.iter().enumerate() {
@@ -90,20 +97,38 @@ fn bone_tracks(
 ) -> Option<String> {
     let t = ctx.version.table();
     let path = &rig.bones[b];
-    if needs_matrix(ctx, b, layer) {
-        let keys = (0..plan.total)
-            .map(|f| (time(plan, f as f64), 1.0, xform(relative(ctx, s, b, f))))
+    let parent = ctx.arm.skeleton.bones[b].parent.map(|p| p.index());
+    let holds = crate::formats::export::jumps(s, plan, b, parent);
+    if let Some(helper) = &rig.helpers[b] {
+        // Every bone whose matrix needs a skew has a helper (`skew`).
+        let keys = super::skew::keys(ctx, plan, s, b);
+        let held = |secs: f64| {
+            plan.stepped || holds.iter().any(|&f| (secs - time(plan, f as f64)).abs() < 1e-9)
+        };
+        let inside =
+            |secs: f64| holds.iter().any(|&f| (secs - time(plan, f as f64 + 0.5)).abs() < 1e-9);
+        let keys: Vec<(f64, f64, super::skew::Svd)> = keys
+            .into_iter()
+            .filter(|(secs, _)| !inside(*secs))
+            .map(|(secs, v)| (secs, if held(secs) { 0.0 } else { 1.0 }, v))
             .collect();
-        // Discrete: Godot interpolates a `Transform2D` through rotation and
-        // scale, which drops the skew even at the keys themselves.
-        out.push(Track { path: format!("{path}:transform"), method: false, discrete: true, keys });
+        let track = |path: &str, prop: &str, value: &dyn Fn(&super::skew::Svd) -> V| Track {
+            path: format!("{path}:{prop}"),
+            method: false,
+            discrete: false,
+            keys: keys.iter().map(|(secs, e, v)| (*secs, *e, value(v))).collect(),
+        };
+        out.push(track(helper, "position", &|v| V::Vec2(v.p)));
+        out.push(track(helper, t.rotation.0, &|v| V::Num(t.angle(v.phi))));
+        out.push(track(helper, "scale", &|v| V::Vec2(v.s)));
+        out.push(track(path, t.rotation.0, &|v| V::Num(t.angle(v.theta))));
         return reason(ctx, a, plan, (b, layer));
     }
     let track = |prop: &str, keys: &[KeyOut], value: &dyn Fn(&[f64]) -> V| Track {
         path: format!("{path}:{prop}"),
         method: false,
         discrete: false,
-        keys: keys
+        keys: held_over(&crate::formats::export::straightened(keys), &holds)
             .iter()
             .map(|k| (time(plan, k.frame), transition(k.ease), value(&k.value)))
             .collect(),
@@ -114,9 +139,47 @@ fn bone_tracks(
     reason(ctx, a, plan, (b, layer))
 }
 
+/// The value of straight or held keys at frame `t`.
+fn value_at(keys: &[KeyOut], t: f64) -> Option<Vec<f64>> {
+    let i = keys.iter().rposition(|k| k.frame <= t)?;
+    let k = &keys[i];
+    let Some(next) = keys.get(i + 1) else { return Some(k.value.clone()) };
+    let p = match k.ease {
+        Ease::Hold => 0.0,
+        Ease::Linear => (t - k.frame) / (next.frame - k.frame),
+        Ease::Bezier(e) => {
+            crate::formats::export::bezier_progress(e, (t - k.frame) / (next.frame - k.frame))
+        }
+    };
+    Some(k.value.iter().zip(&next.value).map(|(a, b)| a + (b - a) * p).collect())
+}
+
+/// The keys held from each frame of `holds` to the next, where the value
+/// jumps there (`formats::export::jumps`: skelpad switches it at once).
+fn held_over(keys: &[KeyOut], holds: &[usize]) -> Vec<KeyOut> {
+    let mut out = keys.to_vec();
+    for &f in holds {
+        let (frame, next) = (f as f64, f as f64 + 1.0);
+        let (Some(from), Some(to)) = (value_at(&out, frame), value_at(&out, next)) else {
+            continue;
+        };
+        if from == to {
+            continue;
+        }
+        out.retain(|k| k.frame < frame || k.frame >= next);
+        if !out.iter().any(|k| k.frame == next) {
+            out.push(KeyOut { frame: next, value: to, ease: Ease::Linear });
+        }
+        out.push(KeyOut { frame, value: from, ease: Ease::Hold });
+        out.sort_by(|a, b| a.frame.total_cmp(&b.frame));
+    }
+    out
+}
+
 /// Whether bone `b` is keyed with its whole matrix (its transform relative
-/// to its parent needs a skew, which a `Node2D` has not).
-fn needs_matrix(ctx: &Ctx<'_>, b: usize, layer: &BoneLayer) -> bool {
+/// to its parent needs a skew, which a `Node2D` has not): then it sits
+/// under a helper node (`skew`).
+pub fn needs_matrix(ctx: &Ctx<'_>, b: usize, layer: &BoneLayer) -> bool {
     let bone = &ctx.arm.skeleton.bones[b];
     layer.parent != bone.parent.map(|p| p.index()) || layer.position.is_empty()
 }

@@ -38,6 +38,7 @@ use crate::render::View;
 mod anim;
 pub mod names;
 mod rig;
+mod skew;
 pub mod text;
 mod version;
 
@@ -228,14 +229,16 @@ pub fn export(
         meta: Vec::new(),
     };
     scene.nodes.push(root);
-    scene.nodes.extend(rig::bones(&ctx, &setup, &setup_layers, &mut taken, &mut rig));
+    let (sampled, skewed) = sample_all(&ctx, &anims, &setup_layers)?;
+    let nodes = rig::bones(&ctx, &setup, (&setup_layers, &skewed), &mut taken, &mut rig);
+    scene.nodes.extend(nodes);
     let mut b = rig::Builder::new(&ctx, &mut files, &mut taken, &mut rig);
     b.slots(&setup);
     let slot_nodes = std::mem::take(&mut b.nodes);
     scene.nodes.extend(slot_nodes);
     let mut baked: Vec<(usize, String)> = Vec::new();
-    for &id in &anims {
-        let built = anim::build(&ctx, &rig, id)?;
+    for (&id, one) in anims.iter().zip(sampled) {
+        let built = anim::build(&ctx, &rig, id, one)?;
         for (bone, why) in built.baked {
             if !baked.iter().any(|(x, _)| *x == bone) {
                 baked.push((bone, why));
@@ -263,6 +266,27 @@ pub fn export(
     }
     scene.ext = files.ext;
     Ok(Godot { scene: scene.text(opts.version), files: files.out, warnings, baked })
+}
+
+/// Every animation sampled, and the bones whose matrix needs a skew in the
+/// setup pose or some animation (they sit under a helper node, `skew`).
+fn sample_all(
+    ctx: &Ctx<'_>,
+    anims: &[AnimId],
+    setup_layers: &[crate::formats::lottie::transform::BoneLayer],
+) -> Result<(Vec<anim::Sampled>, Vec<bool>), ExportError> {
+    let mut sampled = Vec::with_capacity(anims.len());
+    let mut skewed: Vec<bool> = (0..ctx.arm.skeleton.bones.len())
+        .map(|b| anim::needs_matrix(ctx, b, &setup_layers[b]))
+        .collect();
+    for &id in anims {
+        let one = anim::sampled(ctx, id)?;
+        for (b, l) in one.2.iter().enumerate() {
+            skewed[b] |= anim::needs_matrix(ctx, b, l);
+        }
+        sampled.push(one);
+    }
+    Ok((sampled, skewed))
 }
 
 /// The `AnimationPlayer` (and, for Godot 4, its library).

@@ -28,6 +28,9 @@ pub const C: Affine = Affine::scale(1.0, -1.0);
 pub struct Rig {
     /// Path of each bone's node from the root.
     pub bones: Vec<String>,
+    /// Path of each bone's `NAME#skew` helper node, for the bones whose
+    /// matrix needs a skew somewhere (`skew`).
+    pub helpers: Vec<Option<String>>,
     /// Path of each slot's node.
     pub slots: Vec<String>,
     /// Each attachment node: slot, attachment, path.
@@ -89,34 +92,59 @@ pub fn xform(m: Affine) -> V {
     V::Xform(m.to_array())
 }
 
-/// The bone nodes, with their setup values.
+/// The bone nodes, with their setup values; a bone of `skewed` under its
+/// `NAME#skew` helper (`skew`).
 pub fn bones(
     ctx: &Ctx<'_>,
     setup: &Samples,
-    layers: &[BoneLayer],
+    (layers, skewed): (&[BoneLayer], &[bool]),
     taken: &mut Taken,
     rig: &mut Rig,
 ) -> Vec<Node> {
     let sk = &*ctx.arm.skeleton;
     let t = ctx.version.table();
     let mut nodes = Vec::with_capacity(sk.bones.len());
+    let turn = |r: f64| (t.rotation.0.to_string(), V::Num(t.angle(r)));
     for (b, bone) in sk.bones.iter().enumerate() {
-        let parent = bone.parent.map_or_else(|| ".".to_string(), |p| rig.bones[p.index()].clone());
+        let mut parent =
+            bone.parent.map_or_else(|| ".".to_string(), |p| rig.bones[p.index()].clone());
+        let mut props = Vec::new();
+        let layer = &layers[b];
+        let first = |k: &[super::keys::KeyOut]| k.first().map(|k| k.value.clone());
+        if skewed[b] {
+            let v = super::skew::svd(relative(ctx, setup, b, 0), None);
+            let name = taken.claim(&parent, &format!("{}#skew", bone.short_name()));
+            let helper = vec![
+                ("position".into(), V::Vec2(v.p)),
+                turn(v.phi),
+                ("scale".into(), V::Vec2(v.s)),
+            ];
+            let node = Node {
+                name: name.clone(),
+                class: "Node2D",
+                parent: Some(parent.clone()),
+                props: helper,
+                meta: Vec::new(),
+            };
+            nodes.push(node);
+            parent = join(&parent, &name);
+            rig.helpers.push(Some(parent.clone()));
+            props.push(turn(v.theta));
+        } else {
+            rig.helpers.push(None);
+            match (layer.parent == bone.parent.map(|p| p.index()), first(&layer.position)) {
+                (true, Some(p)) => {
+                    let r = first(&layer.rotation).map_or(0.0, |r| r[0].to_radians());
+                    let s = first(&layer.scale).unwrap_or_else(|| vec![100.0, 100.0]);
+                    props.push(("position".into(), V::Vec2([p[0], p[1]])));
+                    props.push(turn(r));
+                    props.push(("scale".into(), V::Vec2([s[0] / 100.0, s[1] / 100.0])));
+                }
+                _ => props.push(("transform".into(), xform(relative(ctx, setup, b, 0)))),
+            }
+        }
         let name = taken.claim(&parent, bone.short_name());
         rig.bones.push(join(&parent, &name));
-        let layer = &layers[b];
-        let mut props = Vec::new();
-        let first = |k: &[super::keys::KeyOut]| k.first().map(|k| k.value.clone());
-        match (layer.parent == bone.parent.map(|p| p.index()), first(&layer.position)) {
-            (true, Some(p)) => {
-                let r = first(&layer.rotation).map_or(0.0, |r| r[0].to_radians());
-                let s = first(&layer.scale).unwrap_or_else(|| vec![100.0, 100.0]);
-                props.push(("position".into(), V::Vec2([p[0], p[1]])));
-                props.push((t.rotation.0.into(), V::Num(t.angle(r))));
-                props.push(("scale".into(), V::Vec2([s[0] / 100.0, s[1] / 100.0])));
-            }
-            _ => props.push(("transform".into(), xform(relative(ctx, setup, b, 0)))),
-        }
         let meta = vec![("skelpad_bone".to_string(), V::Str(bone.name.clone()))];
         nodes.push(Node { name, class: "Node2D", parent: Some(parent), props, meta });
     }

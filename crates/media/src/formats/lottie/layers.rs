@@ -123,7 +123,10 @@ impl<'a> Builder<'a> {
 
     /// A sprite's image layers: one per colour the slot shows it in
     /// (`tint`), each anchored on the sprite's pivot.
-    #[allow(clippy::too_many_arguments)]
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "the values it needs are separate inputs of one computation; a struct for a single call would only rename them"
+    )]
     fn image_layers(
         &mut self,
         slot: usize,
@@ -221,7 +224,10 @@ impl<'a> Builder<'a> {
     /// The stroke of a shape its bones scale unevenly: a root layer whose
     /// outline is keyed in composition space at every frame where it moves,
     /// so the stroke keeps its width in world units as skelpad draws it.
-    #[allow(clippy::too_many_arguments)]
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "the values it needs are separate inputs of one computation; a struct for a single call would only rename them"
+    )]
     fn world_stroke<'o>(
         &self,
         slot: usize,

@@ -169,7 +169,10 @@ impl Builder<'_> {
     /// layer(s) under it (one per slot tint, see `tints`). `at` is where
     /// the first of them will stand among the picture layers (the layers'
     /// `ind` follow from it). Nothing when the picture cannot be read.
-    #[allow(clippy::too_many_arguments)]
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "the values it needs are separate inputs of one computation; a struct for a single call would only rename them"
+    )]
     pub fn mesh_layers(
         &mut self,
         slot: usize,

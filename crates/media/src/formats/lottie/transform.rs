@@ -314,7 +314,10 @@ fn reason(arm: &Armature, s: &Samples, b: usize) -> String {
     why.join(", ")
 }
 
-#[allow(clippy::too_many_arguments)]
+#[allow(
+    clippy::too_many_arguments,
+    reason = "the values it needs are separate inputs of one computation; a struct for a single call would only rename them"
+)]
 fn keyed(
     arm: &Armature,
     plan: &Plan,

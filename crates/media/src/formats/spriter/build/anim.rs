@@ -76,7 +76,10 @@ pub(super) fn adjust_angle(a: f64, mut b: f64, spin: i32) -> f64 {
 
 /// One animation as the model plays it (timelines sorted, refs checked,
 /// mainline, parent and timeline channels) and what it holds but does not play.
-#[allow(clippy::too_many_arguments)]
+#[allow(
+    clippy::too_many_arguments,
+    reason = "the values it needs are separate inputs of one computation; a struct for a single call would only rename them"
+)]
 pub(super) fn build_anim(
     a: &Anim,
     name: &str,
@@ -284,7 +287,10 @@ pub(super) fn parent_channels(
 
 /// The channels of timeline `ti` (object `obj`): its bone's transform,
 /// alpha, and its slot's attachments (hidden where the mainline leaves it out).
-#[allow(clippy::too_many_arguments)]
+#[allow(
+    clippy::too_many_arguments,
+    reason = "the values it needs are separate inputs of one computation; a struct for a single call would only rename them"
+)]
 pub(super) fn timeline_channels(
     a: &Anim,
     ti: usize,
