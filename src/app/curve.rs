@@ -16,9 +16,6 @@ use crate::compile::Compilation;
 use crate::model::{AnimId, CubicBezier, Curve, Easing};
 use skelpad_ide::{edits, text_edit};
 
-/// The graph's size, in points.
-const SIZE: egui::Vec2 = egui::vec2(200.0, 140.0);
-
 /// The easings the picker offers, by name.
 const NAMES: [&str; 11] = [
     "li",
@@ -80,7 +77,7 @@ impl Scale {
         Pos2::new(r.left() + x as f32 * r.width(), r.bottom() - fy * r.height())
     }
 
-    fn from_screen(self, p: Pos2) -> (f64, f64) {
+    fn progress_at(self, p: Pos2) -> (f64, f64) {
         let r = self.rect;
         let x = f64::from((p.x - r.left()) / r.width());
         let fy = f64::from((r.bottom() - p.y) / r.height());
@@ -99,18 +96,75 @@ pub struct CurveDrag {
     handle: usize,
     start: CubicBezier,
     scale: Scale,
+    /// The text differs from `base_text`.
     changed: bool,
+    /// The easing written last.
+    last: String,
+}
+
+/// The height of the curve editor's strip in a window `height` tall:
+/// less in a short window, so that the canvas keeps its room.
+pub(in crate::app) fn strip_height(height: f32) -> f32 {
+    if height < 700.0 { 100.0 } else { 140.0 }
 }
 
 impl SkelpadApp {
-    /// The curve editor under the dopesheet's rows, when one key is
-    /// selected.
+    /// Whether the curve editor's strip will show under the dopesheet's
+    /// rows (a key or a property row is selected, or a handle is dragged).
+    pub(in crate::app) fn curve_strip_shown(&self) -> bool {
+        self.curve_drag.is_some()
+            || !self.dopesheet.selected.is_empty()
+            || self.dopesheet.current.is_some_and(|r| r.prop.is_some())
+    }
+
+    /// The curve editor under the dopesheet's rows: the segment graph of
+    /// the one selected key, beside the value graph of its property (or of
+    /// the property row chosen last).
     pub(in crate::app) fn curve_editor(&mut self, ui: &mut egui::Ui, anim: AnimId) {
         let at = match (self.dopesheet.selected.as_slice(), &self.curve_drag) {
-            (_, Some(d)) => d.at,
-            ([one], None) => *one,
-            _ => return,
+            (_, Some(d)) => Some(d.at),
+            ([one], None) => Some(*one),
+            _ => None,
         };
+        let tl = at.map(|a| a.0).or_else(|| self.graph_timeline(anim));
+        if tl.is_none() {
+            return;
+        }
+        let h = strip_height(ui.ctx().content_rect().height());
+        ui.horizontal(|ui| {
+            ui.set_height(h);
+            if let Some(at) = at {
+                self.segment_ui(ui, anim, at, h);
+            }
+            if let Some(tl) = tl {
+                let w = ui.available_width().max(100.0);
+                self.value_graph(ui, anim, tl, vec2(w, h), at);
+            }
+        });
+        if self.curve_drag.is_some() && !ui.ctx().input(|i| i.pointer.primary_down()) {
+            self.end_curve_drag(ui.ctx());
+        }
+    }
+
+    /// The timeline the value graph shows without a key selected: the one
+    /// every selected key is in, else the property row chosen last.
+    fn graph_timeline(&self, anim: AnimId) -> Option<usize> {
+        let sel = &self.dopesheet.selected;
+        if let Some(first) = sel.first()
+            && sel.iter().all(|k| k.0 == first.0)
+        {
+            return Some(first.0);
+        }
+        let row = self.dopesheet.current?;
+        let prop = row.prop?;
+        let tls = &self.doc.analysis.comp().sources.timelines;
+        tls.iter()
+            .position(|t| t.anim == anim && t.effective && t.target == row.target && t.prop == prop)
+    }
+
+    /// The segment after key `at`: its graph with the two handles, `h`
+    /// high, and beside it its numbers and the easing picker.
+    fn segment_ui(&mut self, ui: &mut egui::Ui, anim: AnimId, at: (usize, usize), h: f32) {
         let seg = match segment(self.doc.analysis.comp(), anim, at) {
             Ok(s) => s,
             Err(why) => {
@@ -118,36 +172,35 @@ impl SkelpadApp {
                 return;
             }
         };
-        ui.horizontal(|ui| {
-            let (rect, _) = ui.allocate_exact_size(SIZE, Sense::hover());
-            let b = edits::as_bezier(seg.easing);
-            let scale = self.curve_drag.as_ref().map_or(Scale::fitting(rect, b), |d| d.scale);
-            draw_graph(ui, scale, &seg);
-            for handle in 0..2 {
-                self.handle_ui(ui, anim, &seg, scale, b, handle);
-            }
-            ui.vertical(|ui| self.curve_side(ui, anim, &seg));
+        let (rect, resp) = ui.allocate_exact_size(vec2(h * 1.4, h), Sense::hover());
+        resp.widget_info(|| {
+            let what = format!("Segment graph {}", easing_text(seg.easing));
+            egui::WidgetInfo::labeled(egui::Role::Image, true, what)
         });
-        if self.curve_drag.is_some() && !ui.ctx().input(|i| i.pointer.primary_down()) {
-            self.end_curve_drag(ui.ctx());
+        let b = edits::as_bezier(seg.easing);
+        let scale = self.curve_drag.as_ref().map_or(Scale::fitting(rect, b), |d| d.scale);
+        draw_graph(ui, scale, &seg);
+        for handle in 0..2 {
+            self.handle_ui(ui, anim, &seg, scale, b, handle);
         }
+        ui.vertical(|ui| {
+            ui.set_max_width(150.0);
+            self.curve_side(ui, anim, &seg);
+        });
     }
 
     /// The segment's numbers and the easing picker.
     fn curve_side(&mut self, ui: &mut egui::Ui, anim: AnimId, seg: &Segment) {
         let f = edits::format_number;
         let v = |v: Option<f64>| v.map_or("?".into(), f);
-        ui.label(format!(
-            "Frames {} to {}, value {} to {}",
-            f(seg.frames.0),
-            f(seg.frames.1),
-            v(seg.values.0),
-            v(seg.values.1)
-        ));
+        ui.label(format!("Frames {} to {}", f(seg.frames.0), f(seg.frames.1)));
+        ui.label(format!("Value {} to {}", v(seg.values.0), v(seg.values.1)));
         let current = easing_text(seg.easing);
         ui.label(egui::RichText::new(&current).monospace());
         let mut chosen = None;
         egui::ComboBox::from_label("Easing")
+            .width(90.0)
+            .height(320.0)
             .selected_text(NAMES.iter().find(|n| **n == current).copied().unwrap_or("bezier"))
             .show_ui(ui, |ui| {
                 for name in NAMES {
@@ -182,7 +235,10 @@ impl SkelpadApp {
     fn curve_editable(&mut self) -> bool {
         let ok = !self.doc.analysis.shown_is_stale && self.doc.spriter.is_none();
         if !ok {
-            self.say("The script has errors (or is a Spriter file): the easing cannot be written", true);
+            self.say(
+                "The script has errors (or is a Spriter file): the easing cannot be written",
+                true,
+            );
         }
         ok
     }
@@ -198,16 +254,21 @@ impl SkelpadApp {
         b: CubicBezier,
         handle: usize,
     ) {
-        let (x, y, anchor) = if handle == 0 { (b.x1, b.y1, (0.0, 0.0)) } else { (b.x2, b.y2, (1.0, 1.0)) };
+        let (x, y, anchor) =
+            if handle == 0 { (b.x1, b.y1, (0.0, 0.0)) } else { (b.x2, b.y2, (1.0, 1.0)) };
         let p = scale.to_screen(x, y);
         let painter = ui.painter().with_clip_rect(scale.rect.expand(6.0));
         let colour = Color32::from_rgb(240, 170, 60);
         painter.line_segment([scale.to_screen(anchor.0, anchor.1), p], Stroke::new(1.0, colour));
         painter.circle_filled(p, 4.5, colour);
-        let id = egui::Id::new(("curve handle", handle));
+        let id = egui::Id::unique(("skelpad.curve-handle", handle));
         let resp = ui.interact(Rect::from_center_size(p, vec2(12.0, 12.0)), id, Sense::drag());
         resp.widget_info(|| {
-            egui::WidgetInfo::labeled(egui::Role::Button, true, format!("Curve handle {}", handle + 1))
+            egui::WidgetInfo::labeled(
+                egui::Role::Button,
+                true,
+                format!("Curve handle {}", handle + 1),
+            )
         });
         if resp.drag_started() && self.curve_editable() {
             drag::mark_undo_point(ui.ctx(), &self.doc.text);
@@ -221,6 +282,7 @@ impl SkelpadApp {
                 start: b,
                 scale,
                 changed: false,
+                last: String::new(),
             });
         }
         if resp.dragged()
@@ -234,7 +296,7 @@ impl SkelpadApp {
     /// the easing's numbers rewritten in the text the drag started from.
     fn follow_curve_drag(&mut self, ctx: &egui::Context, pos: Pos2) {
         let Some(d) = self.curve_drag.as_mut() else { return };
-        let (x, y) = d.scale.from_screen(pos);
+        let (x, y) = d.scale.progress_at(pos);
         let (x, y) = (x.clamp(0.0, 1.0), y.clamp(-10.0, 10.0));
         let s = d.start;
         let b = if d.handle == 0 {
@@ -256,11 +318,11 @@ impl SkelpadApp {
                     ctx.request_repaint();
                 }
                 self.status = Some((format!("Easing {easing}"), false));
+                d.last = easing;
             }
-            Err(why) => {
-                self.curve_drag = None;
-                self.say(format!("Easing not changed: {why}"), true);
-            }
+            // The text stays as the last move left it (the base text,
+            // if no move could be written).
+            Err(why) => self.say(format!("Easing not changed: {why}"), true),
         }
     }
 
@@ -270,7 +332,7 @@ impl SkelpadApp {
         let Some(d) = self.curve_drag.take() else { return };
         if d.changed {
             self.dopesheet.keep_selection(&self.doc.text);
-            let done = "Eased a segment by its handles".to_owned();
+            let done = format!("Eased a segment by its handles: {}", d.last);
             let now = ctx.input(|i| i.time);
             self.editor.history.record(&d.base_text, done.clone(), now);
             self.say(done, false);
@@ -307,9 +369,21 @@ fn draw_graph(ui: &egui::Ui, scale: Scale, seg: &Segment) {
     let f = edits::format_number;
     let v = |v: Option<f64>| v.map_or("?".into(), f);
     let (r, a) = (scale.rect, egui::Align2::LEFT_BOTTOM);
-    painter.text(scale.to_screen(0.0, 0.0) + vec2(2.0, -2.0), a, v(seg.values.0), font.clone(), colour);
+    painter.text(
+        scale.to_screen(0.0, 0.0) + vec2(2.0, -2.0),
+        a,
+        v(seg.values.0),
+        font.clone(),
+        colour,
+    );
     let top = egui::Align2::RIGHT_TOP;
-    painter.text(scale.to_screen(1.0, 1.0) + vec2(-2.0, 2.0), top, v(seg.values.1), font.clone(), colour);
+    painter.text(
+        scale.to_screen(1.0, 1.0) + vec2(-2.0, 2.0),
+        top,
+        v(seg.values.1),
+        font.clone(),
+        colour,
+    );
     painter.text(r.left_bottom(), a, f(seg.frames.0), font.clone(), colour);
     painter.text(r.right_bottom(), egui::Align2::RIGHT_BOTTOM, f(seg.frames.1), font, colour);
 }

@@ -82,6 +82,7 @@ mod stage;
 mod startup;
 pub mod timeline;
 pub mod typing;
+mod value_graph;
 
 pub use stage::key_ticks;
 pub use startup::run;

@@ -115,6 +115,17 @@ fn model_key<'c>(
     ch.keys.iter().find(|key| (key.time_secs - time_secs).abs() < 1e-9)
 }
 
+/// The curve after a bone key as the compiled animation has it (see
+/// `model_key`; `None` for slot channels, which the text does not ease).
+pub fn key_curve(
+    comp: &Compilation,
+    anim: AnimId,
+    tl: &TimelineSource,
+    k: &KeySource,
+) -> Option<crate::model::Curve> {
+    model_key(comp, anim, tl, k.time_secs).map(|key| key.curve)
+}
+
 /// The easing of a bone key as the compiled animation has it (see
 /// `model_key`; `None` where it has none).
 pub fn key_easing(
