@@ -137,7 +137,7 @@ impl SkelpadApp {
                 self.segment_ui(ui, anim, at, h);
             }
             if let Some(tl) = tl {
-                let w = ui.available_width().max(100.0);
+                let w = ui.available_width().max(60.0);
                 self.value_graph(ui, anim, tl, vec2(w, h), at);
             }
         });
@@ -172,7 +172,12 @@ impl SkelpadApp {
                 return;
             }
         };
-        let (rect, resp) = ui.allocate_exact_size(vec2(h * 1.4, h), Sense::hover());
+        // In a narrow stage the graph and the column beside it give the
+        // value graph room (a third of the width each at most).
+        let avail = ui.available_width();
+        let (graph_w, side_w) =
+            ((avail * 0.3).clamp(h, h * 1.4), (avail * 0.3).clamp(130.0, 150.0));
+        let (rect, resp) = ui.allocate_exact_size(vec2(graph_w, h), Sense::hover());
         resp.widget_info(|| {
             let what = format!("Segment graph {}", easing_text(seg.easing));
             egui::WidgetInfo::labeled(egui::Role::Image, true, what)
@@ -184,24 +189,26 @@ impl SkelpadApp {
             self.handle_ui(ui, anim, &seg, scale, b, handle);
         }
         ui.vertical(|ui| {
-            ui.set_max_width(150.0);
-            self.curve_side(ui, anim, &seg);
+            // A fixed width: the graph beside does not move while a drag
+            // lengthens the easing's text.
+            ui.set_width(side_w);
+            self.curve_side(ui, anim, &seg, side_w);
         });
     }
 
     /// The segment's numbers and the easing picker.
-    fn curve_side(&mut self, ui: &mut egui::Ui, anim: AnimId, seg: &Segment) {
+    fn curve_side(&mut self, ui: &mut egui::Ui, anim: AnimId, seg: &Segment, width: f32) {
         let f = edits::format_number;
         let v = |v: Option<f64>| v.map_or("?".into(), f);
         ui.label(format!("Frames {} to {}", f(seg.frames.0), f(seg.frames.1)));
         ui.label(format!("Value {} to {}", v(seg.values.0), v(seg.values.1)));
         let current = easing_text(seg.easing);
-        ui.label(egui::RichText::new(&current).monospace());
+        let named = NAMES.iter().find(|n| **n == current).copied();
         let mut chosen = None;
         egui::ComboBox::from_label("Easing")
-            .width(90.0)
+            .width(width - 62.0)
             .height(320.0)
-            .selected_text(NAMES.iter().find(|n| **n == current).copied().unwrap_or("bezier"))
+            .selected_text(named.unwrap_or("bezier"))
             .show_ui(ui, |ui| {
                 for name in NAMES {
                     if ui.selectable_label(current == name, name).clicked() {
@@ -209,6 +216,10 @@ impl SkelpadApp {
                     }
                 }
             });
+        if named.is_none() {
+            // A bezier's numbers, as the text has them.
+            ui.label(egui::RichText::new(&current).monospace().small());
+        }
         if let Some(name) = chosen {
             self.write_easing(ui.ctx(), anim, seg.at, name);
         }
