@@ -176,7 +176,7 @@ impl SkelpadApp {
         // value graph room (a third of the width each at most).
         let avail = ui.available_width();
         let (graph_w, side_w) =
-            ((avail * 0.3).clamp(h, h * 1.4), (avail * 0.3).clamp(130.0, 150.0));
+            ((avail * 0.27).clamp(h * 0.9, h * 1.4), (avail * 0.3).clamp(130.0, 150.0));
         let (rect, resp) = ui.allocate_exact_size(vec2(graph_w, h), Sense::hover());
         resp.widget_info(|| {
             let what = format!("Segment graph {}", easing_text(seg.easing));

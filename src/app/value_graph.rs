@@ -18,6 +18,9 @@ use skelpad_ide::edits;
 /// of thousands of keys, from a loop, stays cheap).
 const MAX_SAMPLES: usize = 2048;
 
+/// Keys are points to hover and click up to this many (more are dots).
+const MAX_POINTS: usize = 400;
+
 /// One timeline's keys as numbers, with the curve after each.
 pub(super) struct Track {
     /// The item and property ("arm Rotation").
@@ -151,7 +154,11 @@ impl SkelpadApp {
             if selected == Some((tl, j)) {
                 painter.circle_stroke(p, 6.0, Stroke::new(1.5, colour));
             }
-            self.graph_key(ui, &painter, (tl, j), p, (fr, v), &tr.name);
+            if tr.keys.len() <= MAX_POINTS {
+                self.graph_key(ui, &painter, (tl, j), p, (fr, v), &tr.name);
+            } else {
+                painter.circle_filled(p, 1.5, colour);
+            }
         }
     }
 

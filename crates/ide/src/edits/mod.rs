@@ -112,7 +112,10 @@ fn model_key<'c>(
     };
     let a = comp.armature.animations.get(anim.index())?;
     let ch = a.bones.iter().find(|c| c.bone == bone && c.property == property)?;
-    ch.keys.iter().find(|key| (key.time_secs - time_secs).abs() < 1e-9)
+    // The keys are in time order: found in log time (the value graph asks
+    // for every key of a timeline each frame).
+    let at = ch.keys.partition_point(|key| key.time_secs < time_secs - 1e-9);
+    ch.keys.get(at).filter(|key| (key.time_secs - time_secs).abs() < 1e-9)
 }
 
 /// The curve after a bone key as the compiled animation has it (see
