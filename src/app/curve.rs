@@ -109,12 +109,10 @@ pub(in crate::app) fn strip_height(height: f32) -> f32 {
 }
 
 impl SkelpadApp {
-    /// Whether the curve editor's strip will show under the dopesheet's
-    /// rows (a key or a property row is selected, or a handle is dragged).
+    /// Whether the curve editor's strip shows under the dopesheet's rows
+    /// (View ▸ Curve editor; it keeps its height whatever is selected).
     pub(in crate::app) fn curve_strip_shown(&self) -> bool {
-        self.curve_drag.is_some()
-            || !self.dopesheet.selected.is_empty()
-            || self.dopesheet.current.is_some_and(|r| r.prop.is_some())
+        self.settings.view.show_curves
     }
 
     /// The curve editor under the dopesheet's rows: the segment graph of
@@ -127,12 +125,16 @@ impl SkelpadApp {
             _ => None,
         };
         let tl = at.map(|a| a.0).or_else(|| self.graph_timeline(anim));
-        if tl.is_none() {
+        if !self.curve_strip_shown() {
             return;
         }
         let h = strip_height(ui.ctx().content_rect().height());
         ui.horizontal(|ui| {
+            // Always this high, so that selecting a key moves nothing.
             ui.set_height(h);
+            if at.is_none() && tl.is_none() {
+                ui.weak("Select a key to see its curve, or a property's row for its values.");
+            }
             if let Some(at) = at {
                 self.segment_ui(ui, anim, at, h);
             }

@@ -292,3 +292,27 @@ fn a_timeline_of_thousands_of_keys_draws_a_bounded_value_graph() {
     let without = frame(&mut h);
     eprintln!("a frame with 4000 keys: {with:?} with the graphs, {without:?} without");
 }
+
+/// The strip keeps its height whatever is selected, so a click on a key
+/// moves no row under the pointer; View ▸ Curve editor hides it.
+#[test]
+fn selecting_a_key_moves_no_row_and_the_view_menu_hides_the_strip() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(dir.path(), "swing.skel2d", RIG);
+    let mut h = open(&path, [1280.0, 800.0]);
+    h.state_mut().playback.playing = false;
+    h.run_steps(2);
+    h.get_by_label_contains("Select a key to see its curve");
+    let before = key_at(&h, "Key leg Rotation 4");
+    h.get_by_label("Key arm Rotation 10").click();
+    h.run_steps(2);
+    h.get_by_label_contains("Segment graph");
+    assert_eq!(key_at(&h, "Key leg Rotation 4"), before);
+    h.get_by_label("View").click();
+    h.run_steps(2);
+    h.get_by_label("Curve editor").click();
+    h.run_steps(3);
+    assert!(!h.state().settings.view.show_curves);
+    assert!(h.query_by_label_contains("Segment graph").is_none());
+    assert!(h.query_by_label_contains("Value graph").is_none());
+}

@@ -53,10 +53,9 @@ impl SkelpadApp {
             // The script pane, drawn before the stage, applies it next frame.
             ctx.request_repaint();
         }
-        if editable && self.dopesheet_edit(&ctx, anim, frame, &out) {
-            return;
+        if !(editable && self.dopesheet_edit(&ctx, anim, frame, &out)) {
+            self.dopesheet_drag(&ctx, anim, &out);
         }
-        self.dopesheet_drag(&ctx, anim, &out);
         self.curve_editor(ui, anim);
     }
 
