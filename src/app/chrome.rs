@@ -94,6 +94,10 @@ impl SkelpadApp {
         ui.checkbox(&mut self.settings.view.show_dopesheet, "Dopesheet").on_hover_text(
             "A row of keys per item under the timeline: drag a key to move it in time",
         );
+        let curves = egui::Checkbox::new(&mut self.settings.view.show_curves, "Curve editor");
+        ui.add_enabled(self.settings.view.show_dopesheet, curves).on_hover_text(
+            "Under the dopesheet: the selected key's curve, its handles and easing, and the property's values over the animation",
+        );
         ui.checkbox(&mut self.settings.view.lint, "Motion lints")
             .on_hover_text("Warn about loop seams, pops, keys that change nothing, attachments never shown and very long animations");
         if ui.button("Fit to view   F / Ctrl+0").clicked() {

@@ -156,6 +156,18 @@ pub const TABLE: &[Entry] = &[
         what: "Add a key to the selection, or take it out",
     },
     other("Dopesheet", "Drag keys", "Move them (the text's advances change, nothing else)"),
+    other(
+        "Curve editor",
+        "Select one key",
+        "Show its segment's curve beside the property's value graph",
+    ),
+    other(
+        "Curve editor",
+        "Drag a handle",
+        "Reshape the segment (only its bz numbers change; one undo step)",
+    ),
+    other("Curve editor", "Easing", "Write a named easing or preset for the segment"),
+    other("Curve editor", "Click a graph point", "Select that key in the dopesheet"),
 ];
 
 /// A modifier set as Help writes it ("Ctrl+Shift"; Cmd on a Mac).

@@ -60,6 +60,7 @@ mod anim_menu;
 pub mod assist;
 pub mod canvas;
 mod chrome;
+mod curve;
 pub mod document;
 pub mod dopesheet;
 pub mod drag;
@@ -82,6 +83,7 @@ mod stage;
 mod startup;
 pub mod timeline;
 pub mod typing;
+mod value_graph;
 
 pub use stage::key_ticks;
 pub use startup::run;
@@ -194,6 +196,8 @@ pub struct SkelpadApp {
     pub dopesheet: dopesheet::Dopesheet,
     /// A dopesheet key drag that is editing the script.
     key_drag: Option<dopesheet::KeyDrag>,
+    /// A curve editor handle drag that is editing the script.
+    curve_drag: Option<curve::CurveDrag>,
     dialogs: Box<dyn FileDialogs>,
     /// The export whose options are being chosen.
     export_dialog: Option<ExportKind>,

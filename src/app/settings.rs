@@ -67,6 +67,10 @@ pub struct ViewSettings {
     pub show_outline: bool,
     /// Show the dopesheet under the timeline (a row of keys per item).
     pub show_dopesheet: bool,
+    /// Under the dopesheet, the curve editor: the selected key's segment
+    /// and its property's value graph (a strip of fixed height, so that
+    /// selecting a key does not move the rows).
+    pub show_curves: bool,
     /// Add the motion lints' warnings to the problems (seams, pops, keys
     /// that change nothing, …; `skelpad check --lint`).
     pub lint: bool,
@@ -87,6 +91,7 @@ impl Default for ViewSettings {
             drag_shapes: false,
             show_outline: false,
             show_dopesheet: false,
+            show_curves: true,
             lint: false,
             auto_key: false,
         }

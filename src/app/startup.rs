@@ -54,6 +54,7 @@ impl SkelpadApp {
             outline: outline::Outline::default(),
             dopesheet: dopesheet::Dopesheet::default(),
             key_drag: None,
+            curve_drag: None,
             dialogs: services.dialogs,
             export_dialog: None,
             anim_prompt: None,

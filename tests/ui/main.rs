@@ -10,6 +10,7 @@ mod assist_ui;
 mod big_file;
 mod burst_ui;
 mod canvas_kept;
+mod curve_ui;
 mod dopesheet_keys_ui;
 mod dopesheet_ui;
 mod drag_ui;

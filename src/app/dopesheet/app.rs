@@ -53,25 +53,35 @@ impl SkelpadApp {
             // The script pane, drawn before the stage, applies it next frame.
             ctx.request_repaint();
         }
-        if editable && self.dopesheet_edit(&ctx, anim, frame, &out) {
-            return;
+        if !(editable && self.dopesheet_edit(&ctx, anim, frame, &out)) {
+            self.dopesheet_drag(&ctx, anim, &out);
         }
-        self.dopesheet_drag(&ctx, anim, &out);
+        self.curve_editor(ui, anim);
     }
 
     /// The rows' height at most: 30% of the window, less when the window
     /// is short, so that the canvas keeps 200 points (besides the menu and
-    /// status bars, about 65 points, and what the timeline panel drew
-    /// above the rows).
+    /// status bars, about 65 points, what the timeline panel drew above
+    /// the rows and the curve editor's strip below them).
     fn dopesheet_height(&self, ui: &egui::Ui) -> f32 {
         let window = ui.ctx().content_rect().height();
-        let room = window - 65.0 - ui.min_rect().height() - 200.0;
+        let strip = if self.curve_strip_shown() {
+            crate::app::curve::strip_height(window) + 8.0
+        } else {
+            0.0
+        };
+        let room = window - 65.0 - ui.min_rect().height() - 200.0 - strip;
         (window * 0.3).min(room).clamp(48.0, 300.0)
     }
 
     /// The text `text` replaces the script, one undo step, and the status
     /// says `done`.
-    fn replace_script(&mut self, ctx: &egui::Context, text: String, done: String) {
+    pub(in crate::app) fn replace_script(
+        &mut self,
+        ctx: &egui::Context,
+        text: String,
+        done: String,
+    ) {
         self.editor.history.mark(ctx, &self.doc.text, done.clone());
         self.editor.follow_replacement(ctx, &self.doc.text, &text);
         self.doc.text = text;

@@ -18,6 +18,11 @@
 //!   the dopesheet's K, "insert key"). Several keys at once
 //!   ([`move_keys`], [`delete_keys`], [`paste_keys`], [`insert_keys`]) are edited in turn
 //!   ([`edit_in_turn`], compiling between steps) and answer the new text.
+//! - [`easing`]: the curve editor's edit, [`set_easing`]: the easing of
+//!   the segment after a key written into the options token after it (and
+//!   the next key's old easing written back after that key when the new
+//!   one would run on), proven by compiling the result; handles are
+//!   written with three decimals ([`format_handle`], [`bezier_text`]).
 //! - [`anims`]: whole animations — [`new_animation`] (empty: the setup
 //!   pose), [`duplicate_animation`] (also "new as a copy of"),
 //!   [`rename_animation`] (the language server's rename, one
@@ -27,6 +32,7 @@
 //! Numbers are written as the scripts write them ([`format_number`]).
 
 pub mod anims;
+pub mod easing;
 pub mod keys;
 pub mod write_back;
 
@@ -34,6 +40,7 @@ pub use anims::{
     Direction, animation_header_at, delete_animation, duplicate_animation, move_animation,
     new_animation, rename_animation, unused_animation_name, valid_animation_name,
 };
+pub use easing::{as_bezier, bezier_text, format_handle, parse_easing, set_easing};
 pub use keys::{
     delete_key, delete_keys, edit_in_turn, insert_key, insert_key_for, insert_keys, move_key,
     move_keys, paste_keys, value_at,
@@ -105,7 +112,21 @@ fn model_key<'c>(
     };
     let a = comp.armature.animations.get(anim.index())?;
     let ch = a.bones.iter().find(|c| c.bone == bone && c.property == property)?;
-    ch.keys.iter().find(|key| (key.time_secs - time_secs).abs() < 1e-9)
+    // The keys are in time order: found in log time (the value graph asks
+    // for every key of a timeline each frame).
+    let at = ch.keys.partition_point(|key| key.time_secs < time_secs - 1e-9);
+    ch.keys.get(at).filter(|key| (key.time_secs - time_secs).abs() < 1e-9)
+}
+
+/// The curve after a bone key as the compiled animation has it (see
+/// `model_key`; `None` for slot channels, which the text does not ease).
+pub fn key_curve(
+    comp: &Compilation,
+    anim: AnimId,
+    tl: &TimelineSource,
+    k: &KeySource,
+) -> Option<crate::model::Curve> {
+    model_key(comp, anim, tl, k.time_secs).map(|key| key.curve)
 }
 
 /// The easing of a bone key as the compiled animation has it (see

@@ -274,7 +274,7 @@ pub const TOPICS: &[Topic] = &[
     Topic {
         section: "Easings",
         title: "Easing a key",
-        text: "An easing (below) shapes the motion from a key to the next: set it in F:S:E> or on an arrow, :E->. Besides the sines, the named curves and bz(X1,Y1,X2,Y2) are cubic-bezier curves as CSS draws them: X1, X2 in 0..1, Y1, Y2 free (to overshoot).",
+        text: "An easing (below) shapes the motion from a key to the next: set it in F:S:E> or on an arrow, :E->. Besides the sines, the named curves and bz(X1,Y1,X2,Y2) are cubic-bezier curves as CSS draws them: X1, X2 in 0..1, Y1, Y2 free (to overshoot). In the editor, select a key in the dopesheet to drag its curve's handles or pick a name.",
         example: "\t\tx 0 :sio-> 50 ::back-out-> 0",
     },
 ];
