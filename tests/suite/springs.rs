@@ -326,3 +326,68 @@ fn spring_mistakes_are_located() {
         comp.diagnostics
     );
 }
+
+/// The baked keys are the armature's: a compile twice gives the same
+/// animation bit for bit, and the editor's incremental compile, after the
+/// spring's numbers are edited (and back), gives what a fresh compile
+/// gives.
+#[test]
+fn springs_bake_the_same_every_time_and_incrementally() {
+    use skelpad::compile::Compiler;
+    let text = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/tentacle.skel2d"),
+    )
+    .unwrap();
+    assert!(text.contains("spring-chain 2 0.5"));
+    let fresh = compile(&text);
+    assert_eq!(format!("{:?}", fresh.armature), format!("{:?}", compile(&text).armature));
+    let mut compiler = Compiler::new();
+    compiler.update(&text);
+    for t in [text.replace("spring-chain 2 0.5", "spring-chain 3 0.7"), text.clone()] {
+        let inc = compiler.update(&t);
+        let again = compile(&t);
+        assert_eq!(format!("{:?}", inc.armature), format!("{:?}", again.armature));
+        assert_eq!(format!("{:?}", inc.diagnostics), format!("{:?}", again.diagnostics));
+    }
+    let edited = compile(&text.replace("spring-chain 2 0.5", "spring-chain 3 0.7"));
+    assert_ne!(format!("{:?}", edited.armature), format!("{:?}", fresh.armature));
+}
+
+/// `skelpad pose` plays the baked keys: its world matrices are the
+/// runtime's on the compiled armature, and a segment below the keyed root
+/// is turned by its spring (it would otherwise turn with the root).
+#[test]
+fn skelpad_pose_plays_the_baked_springs() {
+    let out = crate::common::skelpad(&[
+        "pose",
+        "--json",
+        "--anim",
+        "sway",
+        "--times",
+        "0.3",
+        "examples/tentacle.skel2d",
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let bones = doc["animations"][0]["poses"][0]["bones"].as_array().unwrap().clone();
+    let text = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/tentacle.skel2d"),
+    )
+    .unwrap();
+    let comp = compile(&text);
+    let id = comp.armature.animation_by_name("sway").unwrap();
+    let pose = evaluate(&comp.armature, Some(id), SkinId(0), 0.3);
+    for (b, p) in bones.iter().zip(&pose.bones) {
+        let got: Vec<f64> =
+            b["world"].as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect();
+        // (serde_json reads a float back to within an ulp or so.)
+        for (g, w) in got.iter().zip(p.world.to_array()) {
+            assert!((g - w).abs() < 1e-12, "{}: {got:?} vs {:?}", b["name"], p.world);
+        }
+    }
+    let angle = |i: usize| {
+        let w = pose.bones[i].world.to_array();
+        w[1].atan2(w[0])
+    };
+    assert!(turn(angle(1), angle(0)).abs().to_degrees() > 1.0, "s1 trails the root");
+}
