@@ -343,7 +343,15 @@ fn springs_bake_the_same_every_time_and_incrementally() {
     assert_eq!(format!("{:?}", fresh.armature), format!("{:?}", compile(&text).armature));
     let mut compiler = Compiler::new();
     compiler.update(&text);
-    for t in [text.replace("spring-chain 2 0.5", "spring-chain 3 0.7"), text.clone()] {
+    // (The spring's numbers, then the keys that drive it, then back.)
+    let keys = "\t\tr 0 -> 20 -> -20 -> 0\n";
+    assert!(text.ends_with(keys));
+    for t in [
+        text.replace("spring-chain 2 0.5", "spring-chain 3 0.7"),
+        text.clone(),
+        text.replace(keys, "\t\tr 0 -> 25 -> -20 -> 0\n"),
+        text.clone(),
+    ] {
         let inc = compiler.update(&t);
         let again = compile(&t);
         assert_eq!(format!("{:?}", inc.armature), format!("{:?}", again.armature));
