@@ -62,6 +62,19 @@ fn examples_show_their_topics() {
         _ => false,
     });
     assert!(multi_bone_path, "a closed path bound to several bones");
+    // "sway" keys only the root; its springs give every segment below a
+    // baked rotation timeline, one key per frame (30 frames: 31 keys).
+    let sway = tentacle.armature.animation_by_name("sway").expect("a sprung animation");
+    let sway = &tentacle.armature.animations[sway.0 as usize];
+    let segments = ["s1", "s2", "s3", "s4", "s5"];
+    for s in segments {
+        let id = sk.bones.iter().position(|b| b.name.ends_with(s)).unwrap();
+        let ch = sway
+            .bones
+            .iter()
+            .find(|c| c.bone.index() == id && c.property == skelpad::model::BoneProperty::Rotation);
+        assert_eq!(ch.map(|c| c.keys.len()), Some(31), "{s}: a sprung rotation");
+    }
 
     let skins = load("skins.skel2d");
     assert!(skins.armature.skeleton.skins.len() >= 3, "default plus at least two skins");

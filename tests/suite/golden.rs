@@ -64,6 +64,11 @@ fn cases() -> Vec<Case> {
             ..case("example_tentacle", "examples/tentacle.skel2d")
         },
         Case {
+            anim: Some("sway"),
+            frame: 12,
+            ..case("example_tentacle_sway", "examples/tentacle.skel2d")
+        },
+        Case {
             anim: Some("bounce"),
             frame: 14,
             background: white,

@@ -44,5 +44,6 @@ mod skf_errors;
 mod skf_export;
 mod skf_format;
 mod skf_import;
+mod springs;
 mod spriter;
 mod spriter_reference;

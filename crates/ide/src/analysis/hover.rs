@@ -74,7 +74,7 @@ pub fn hover(text: &str, comp: &Compilation, offset: u32) -> Option<(String, Spa
         }
         Role::Number => Some((number_hover(comp, tok, span)?, span)),
         Role::Color => Some((color_hover(tok)?, span)),
-        Role::Option => Some((easing_hover(tok)?, span)),
+        Role::Option => Some((easing_hover(tok).or_else(|| modifier_hover(tok))?, span)),
         _ => None,
     }
 }
@@ -127,6 +127,32 @@ fn easing_hover(tok: &str) -> Option<String> {
         _ => String::new(),
     };
     Some(format!("easing `{e}`{numbers}: {what}\n\n`{}`", e.sparkline(16)))
+}
+
+/// Markdown for a timing modifier word (`delay`, `spring`, `mirror`, …):
+/// what it does, and for the springs what their two numbers mean.
+fn modifier_hover(tok: &str) -> Option<String> {
+    use crate::syntax::vocab::{ANIM_MODIFIERS, ITEM_MODIFIERS};
+    let (detail, example) = ITEM_MODIFIERS
+        .iter()
+        .map(|w| (w.text, w.detail, w.example))
+        .chain(ANIM_MODIFIERS.iter().map(|w| (w.text, w.detail, w.example)))
+        .find(|w| w.0 == tok)
+        .map(|w| (w.1, w.2))?;
+    let mut md = format!(
+        "`{tok}`: {detail}
+
+e.g. `{example}`"
+    );
+    if tok.starts_with("spring") {
+        md.push_str(
+            "\n\nHZ: how many times a second the spring swings (undamped); \
+             DAMPING: 1 settles without overshoot, less wobbles longer (0.01 to 100). \
+             Simulated at the animation's frame rate over its settled loop and baked \
+             into the rotation keys (LANGUAGE-EXT.md, Springs).",
+        );
+    }
+    Some(md)
 }
 
 /// Markdown for a color literal (`#rgb`, or a shape's `f#…`/`s#…`): its
@@ -305,6 +331,21 @@ mod tests {
         let at = text.find("bz(").unwrap() as u32;
         let (md, _) = hover(text, &comp, at).unwrap();
         assert!(md.starts_with("easing `bz(0.2,0,0.4,1)`: a cubic-bezier curve"), "{md}");
+    }
+
+    #[test]
+    fn a_spring_hovers_with_what_its_numbers_mean() {
+        let text = "skeleton\n\tb l10\n\tb.t x10 l10\nanim \"a\"\n\tb\n\t\tr 0 -> 30 -> 0\n\tt spring 2 0.4 delay 1\n";
+        let comp = crate::compile::compile(text);
+        assert!(comp.diagnostics.is_empty(), "{:?}", comp.diagnostics);
+        let at = text.find("spring").unwrap() as u32 + 2;
+        let (md, _) = hover(text, &comp, at).unwrap();
+        assert!(md.starts_with("`spring`: spring HZ DAMPING: the bone trails"), "{md}");
+        assert!(md.contains("DAMPING: 1 settles without overshoot"), "{md}");
+        let at = text.find("delay").unwrap() as u32;
+        let (md, _) = hover(text, &comp, at).unwrap();
+        assert!(md.starts_with("`delay`: delay N"), "{md}");
+        assert!(!md.contains("HZ"), "{md}");
     }
 
     #[test]

@@ -38,6 +38,7 @@ pub mod names;
 mod rig;
 pub mod source;
 mod splice;
+pub mod springs;
 
 pub use anim::KeyList;
 pub use incremental::Compiler;

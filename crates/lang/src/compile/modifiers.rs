@@ -8,7 +8,7 @@
 //!
 //! Order: `from` copies the source (the section's own channels replace the
 //! source's of the same bone and property, its events are added), then
-//! `cycle`, then delays, then `mirror`, then `swap`, then `reverse`, then
+//! `cycle`, then delays, then springs (`springs`), then `mirror`, then `swap`, then `reverse`, then
 //! `pingpong`.
 //!
 //! They become plain model data the runtime plays: `Animation::bone_delays`
@@ -62,6 +62,7 @@ pub(super) fn apply(
             anim = cycled(sk, &anim);
         }
         delays(secs, rig, sk, &mut anim, diags);
+        super::springs::apply(secs, rig, sk, &mut anim, diags);
         if m.mirror {
             anim = mirrored(sk, &anim);
         }
@@ -79,7 +80,10 @@ pub(super) fn apply(
 }
 
 fn uses_modifiers(s: &AnimSection) -> bool {
-    s.modifiers.any() || s.items.iter().any(|i| i.delay.is_some() || i.chain.is_some())
+    s.modifiers.any()
+        || s.items.iter().any(|i| {
+            i.delay.is_some() || i.chain.is_some() || i.spring.is_some() || i.spring_chain.is_some()
+        })
 }
 
 /// The header modifiers of all of an animation's sections (`from`: the

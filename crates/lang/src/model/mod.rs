@@ -37,6 +37,7 @@ mod ik;
 mod math;
 mod mesh;
 mod physics;
+pub mod spring;
 pub mod spriter;
 mod timing;
 pub mod trig;

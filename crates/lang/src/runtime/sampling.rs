@@ -56,12 +56,7 @@ fn sample_from(
     let i = locate_from(keys, t, cursor)?;
     let a = &keys[i];
     let Some(b) = keys.get(i + 1) else { return Some(a.value) };
-    let span = b.time_secs - a.time_secs;
-    let p = if span > 0.0 { a.curve.progress((t - a.time_secs) / span) } else { 1.0 };
-    Some(match angle {
-        Some(AngleInterpolation::Shortest) => lerp_angle(a.value, b.value, p),
-        _ => lerp(a.value, b.value, p),
-    })
+    Some(between(a, b, t, angle))
 }
 
 /// The value of a stepped channel at `t` (`None` before its first key).

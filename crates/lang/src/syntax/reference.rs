@@ -196,8 +196,14 @@ pub const TOPICS: &[Topic] = &[
     Topic {
         section: "Animation",
         title: "Modifiers",
-        text: "Words on the header change how the whole animation plays; words on an item delay its timelines (below). See LANGUAGE-EXT.md.",
+        text: "Words on the header change how the whole animation plays; words on an item delay its timelines or hang it on a spring (below). See LANGUAGE-EXT.md.",
         example: "anim \"back\" from \"wave\" reverse",
+    },
+    Topic {
+        section: "Animation",
+        title: "Springs: spring HZ DAMPING",
+        text: "On a bone item, `spring HZ DAMPING` makes the bone trail its parent's turning like a damped spring (a tail, an antenna); `spring-chain HZ DAMPING` does it for every bone below, each trailing its own parent. HZ: swings a second; DAMPING: 1 settles without overshoot, 0.2 wobbles. Simulated at the frame rate over the settled loop and baked into the rotation keys, so every export plays the same.",
+        example: "\thand spring 2 0.4",
     },
     Topic {
         section: "Timelines",

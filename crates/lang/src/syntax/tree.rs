@@ -388,7 +388,32 @@ pub struct AnimItem {
     /// `chain N`: every bone below the item's bone plays its timelines N
     /// frames after its parent (bone items only).
     pub chain: Option<Spanned<f64>>,
+    /// `spring HZ DAMPING`: the item's bone trails its parent's turning as
+    /// a damped spring (bone items only; LANGUAGE-EXT.md, "Springs").
+    pub spring: Option<Spanned<SpringSpec>>,
+    /// `spring-chain HZ DAMPING`: every bone below the item's bone does
+    /// (bone items only).
+    pub spring_chain: Option<Spanned<SpringSpec>>,
 }
+
+/// The numbers of a `spring` or `spring-chain` modifier, checked by the
+/// parser: `hz` in (0, [`SPRING_MAX_HZ`]], `damping` in
+/// [[`SPRING_MIN_DAMPING`], [`SPRING_MAX_DAMPING`]].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SpringSpec {
+    /// How fast the spring rings, undamped: cycles per second.
+    pub hz: f64,
+    /// The damping ratio: 1 settles without overshoot, less wobbles.
+    pub damping: f64,
+}
+
+/// The fastest spring, in cycles per second.
+pub const SPRING_MAX_HZ: f64 = 1000.0;
+/// The least damping ratio: below it a loop takes hundreds of cycles to
+/// settle and a spring in tune with the loop rings without bound.
+pub const SPRING_MIN_DAMPING: f64 = 0.01;
+/// The greatest damping ratio.
+pub const SPRING_MAX_DAMPING: f64 = 100.0;
 
 /// The payload the keys of an event line carry: its first token.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -248,8 +248,9 @@ pub static ANIM_MODIFIERS: &[Word<AnimWord>] = &[
     w("swap", AnimWord::Swap, "swap -l/-r partners' channels unchanged", "swap"),
 ];
 
-/// Timing modifiers of an animation item (LANGUAGE-EXT.md); each takes a
-/// number of frames.
+/// Timing modifiers of an animation item (LANGUAGE-EXT.md): `delay` and
+/// `chain` take a number of frames, `spring` and `spring-chain` a
+/// frequency and a damping ratio.
 pub static ITEM_MODIFIERS: &[Word<()>] = &[
     w(
         "delay",
@@ -258,6 +259,18 @@ pub static ITEM_MODIFIERS: &[Word<()>] = &[
         "delay 2",
     ),
     w("chain", (), "chain N: every bone below plays N frames per generation late", "chain 2"),
+    w(
+        "spring",
+        (),
+        "spring HZ DAMPING: the bone trails its parent's turning as a damped spring",
+        "spring 2 0.4",
+    ),
+    w(
+        "spring-chain",
+        (),
+        "spring-chain HZ DAMPING: every bone below trails its parent as a damped spring",
+        "spring-chain 2 0.4",
+    ),
 ];
 
 /// A bone's timelines.
@@ -395,7 +408,7 @@ pub fn tables() -> Vec<Table> {
             "Animation",
             "Item modifiers",
             ITEM_MODIFIERS,
-            rig!("\tarm.hand l10\nanim \"a\"\n\tarm …\n\t\tx 0 -> 1\n"),
+            rig!("\tarm.hand l10\n\tarm.hand.tip l5\nanim \"a\"\n\thand …\n\t\tx 0 -> 1\n"),
         ),
         table("Timelines", "Bone timelines", BONE_TIMELINES, anim),
         table("Timelines", "Slot timelines", SLOT_TIMELINES, rig!("anim \"a\"\n\t@body\n\t\t…\n")),

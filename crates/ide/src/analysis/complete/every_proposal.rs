@@ -69,6 +69,8 @@ const CONTEXTS: &[Context] = &[
     c("anim item", "anim \"run\"\n\t‸\n\t\ta 1 -> 0\n"),
     c("anim item", "anim \"run\"\n\t‸\n\t\te ! -> !\n"),
     c("item option", "anim \"run\"\n\tarm ‸\n\t\tx 0 -> 1\n"),
+    // (`spring` needs a bone with a parent, `chain` one with bones below.)
+    c("item option", "anim \"run\"\n\thand ‸\n\t\tx 0 -> 1\n"),
     c("bone timeline", "anim \"run\"\n\tarm\n\t\t‸\n"),
     c("slot timeline", "anim \"run\"\n\t@arm\n\t\t‸\n"),
     c("event line", "anim \"run\"\n\t!step\n\t\t‸\n"),

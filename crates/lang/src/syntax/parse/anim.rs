@@ -21,11 +21,13 @@ pub(super) fn is_timeline_line(text: &str) -> bool {
 }
 
 /// A timeline whose property is not one of the letters of its item's kind.
-/// An item's defaults, `delay N` and `chain N`, as its line sets them.
-struct ItemOptions {
+/// An item's defaults and timing modifiers, as its line sets them.
+pub(super) struct ItemOptions {
     opts: Opts,
     delay: Option<Spanned<f64>>,
     chain: Option<Spanned<f64>>,
+    pub(super) spring: Option<Spanned<SpringSpec>>,
+    pub(super) spring_chain: Option<Spanned<SpringSpec>>,
 }
 
 pub(super) fn prop_error(line: &LogicalLine<'_>, head: &Token<'_>, is_slot: bool) -> Diagnostic {
@@ -615,13 +617,16 @@ impl Parser {
                 Role::BoneRef
             },
         );
-        let ItemOptions { opts, delay, chain } = self.item_options(line, toks, is_slot, is_event);
+        let ItemOptions { opts, delay, chain, spring, spring_chain } =
+            self.item_options(line, toks, is_slot, is_event);
         AnimItem {
             target,
             is_slot,
             opts,
             delay,
             chain,
+            spring,
+            spring_chain,
             timelines: Vec::with_capacity(if is_event { 0 } else { nested }),
             is_event,
             events: Vec::with_capacity(if is_event { nested } else { 0 }),
@@ -629,7 +634,8 @@ impl Parser {
     }
 
     /// The tokens after an item's target: its defaults `frame:step:easing`,
-    /// `delay N` and (bones) `chain N`.
+    /// `delay N`, and (bones) `chain N`, `spring HZ DAMPING` and
+    /// `spring-chain HZ DAMPING`.
     fn item_options(
         &mut self,
         line: &LogicalLine<'_>,
@@ -637,45 +643,30 @@ impl Parser {
         is_slot: bool,
         is_event: bool,
     ) -> ItemOptions {
-        let mut opts = Opts::default();
-        let (mut delay, mut chain) = (None, None);
-        let mut word: Option<(&str, Span)> = None;
-        for t in &toks[1..] {
-            if let Some((w, wsp)) = word.take() {
-                match token::unsigned(t.text) {
-                    Some(n) => {
-                        self.role(line, t, Role::Number);
-                        let v = Some(Spanned::new(n, wsp.cover(tok_span(line, t))));
-                        if w == "delay" {
-                            delay = v;
-                        } else if is_slot {
-                            self.push(
-                                Diagnostic::error(
-                                    wsp,
-                                    "`chain` delays the bones below a bone; a slot item takes `delay`",
-                                )
-                                .hint("`delay N` plays this slot's timelines N frames late"),
-                            );
-                        } else {
-                            chain = v;
-                        }
-                    }
-                    None => self.push(Diagnostic::error(
-                        wsp,
-                        format!("`{w}` takes a number of frames, e.g. `{w} 3`"),
-                    )),
-                }
-                continue;
-            }
+        let mut out = ItemOptions {
+            opts: Opts::default(),
+            delay: None,
+            chain: None,
+            spring: None,
+            spring_chain: None,
+        };
+        let mut i = 1;
+        while let Some(t) = toks.get(i) {
+            i += 1;
             if vocab::lookup(vocab::ITEM_MODIFIERS, t.text).is_some() && !is_event {
                 self.role(line, t, Role::Option);
-                word = Some((t.text, tok_span(line, t)));
+                let rest = toks.get(i..).unwrap_or_default();
+                i += if t.text.starts_with("spring") {
+                    self.spring_modifier(line, t, rest, is_slot, &mut out)
+                } else {
+                    self.frames_modifier(line, t, rest.first(), is_slot, &mut out)
+                };
                 continue;
             }
             match token::options(t.text, false) {
                 Some(o) => {
                     self.role(line, t, Role::Option);
-                    self.apply_opts(&mut opts, &o, line, t);
+                    self.apply_opts(&mut out.opts, &o, line, t);
                 }
                 None => {
                     let mut d = bad_token(line, t, "item option").hint(
@@ -686,12 +677,49 @@ impl Parser {
                 }
             }
         }
-        if let Some((w, wsp)) = word {
+        out
+    }
+
+    /// `delay N` or `chain N` (the word `w`, then `next`): how many tokens
+    /// after the word it takes.
+    fn frames_modifier(
+        &mut self,
+        line: &LogicalLine<'_>,
+        w: &Token<'_>,
+        next: Option<&Token<'_>>,
+        is_slot: bool,
+        out: &mut ItemOptions,
+    ) -> usize {
+        let wsp = tok_span(line, w);
+        let Some(t) = next else {
             self.push(Diagnostic::error(
                 wsp,
-                format!("`{w}` takes a number of frames, e.g. `{w} 3`"),
+                format!("`{0}` takes a number of frames, e.g. `{0} 3`", w.text),
             ));
+            return 0;
+        };
+        let Some(n) = token::unsigned(t.text) else {
+            self.push(Diagnostic::error(
+                wsp,
+                format!("`{0}` takes a number of frames, e.g. `{0} 3`", w.text),
+            ));
+            return 1;
+        };
+        self.role(line, t, Role::Number);
+        let v = Some(Spanned::new(n, wsp.cover(tok_span(line, t))));
+        if w.text == "delay" {
+            out.delay = v;
+        } else if is_slot {
+            self.push(
+                Diagnostic::error(
+                    wsp,
+                    "`chain` delays the bones below a bone; a slot item takes `delay`",
+                )
+                .hint("`delay N` plays this slot's timelines N frames late"),
+            );
+        } else {
+            out.chain = v;
         }
-        ItemOptions { opts, delay, chain }
+        1
     }
 }

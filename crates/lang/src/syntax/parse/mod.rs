@@ -31,6 +31,7 @@ mod ik;
 mod order;
 mod skeleton;
 mod skin;
+mod spring;
 
 use hints::*;
 
