@@ -654,3 +654,16 @@ fn a_loop_that_runs_past_the_last_frame_keeps_its_early_keys() {
     let (_, a) = anim(&c, "l");
     assert_eq!(a.bones[0].keys.len(), 3, "frames 0, 499995 and 999990");
 }
+
+/// Bones are parents first, and the check sees a parent placed later (the
+/// order the runtime's one pass and IK's walk up a chain rely on).
+#[test]
+fn armatures_are_parents_first_and_the_check_sees_a_later_parent() {
+    let c = compile("skeleton\n\tarm l40\n\tarm.hand l20\n\tarm.hand.finger l5\n");
+    assert!(c.diagnostics.is_empty(), "{:?}", c.diagnostics);
+    assert!(c.armature.parents_first());
+    let mut sk = (*c.armature.skeleton).clone();
+    sk.bones[0].parent = Some(BoneId::from_index(2));
+    let later = Armature { skeleton: std::sync::Arc::new(sk), animations: Vec::new() };
+    assert!(!later.parents_first());
+}

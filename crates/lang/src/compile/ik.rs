@@ -46,7 +46,7 @@ fn under(sk: &Skeleton, mut b: BoneId, ancestor: BoneId) -> bool {
         if b == ancestor {
             return true;
         }
-        match sk.bones.get(b.index()).and_then(|x| x.parent).filter(|p| p.index() < b.index()) {
+        match sk.bones.get(b.index()).and_then(|x| x.parent) {
             Some(p) => b = p,
             None => return false,
         }
@@ -175,7 +175,7 @@ fn chain_of(
         Err(n) => {
             for _ in 0..n.node {
                 let last = chain[chain.len() - 1];
-                match sk.bones[last.index()].parent.filter(|p| p.index() < last.index()) {
+                match sk.bones[last.index()].parent {
                     Some(p) => chain.push(p),
                     None => {
                         return Err(Diagnostic::error(
@@ -221,7 +221,7 @@ fn chain_of(
             while chain[chain.len() - 1] != root && chain.len() <= crate::syntax::tree::MAX_IK_CHAIN
             {
                 let last = chain[chain.len() - 1];
-                match sk.bones[last.index()].parent.filter(|p| p.index() < last.index()) {
+                match sk.bones[last.index()].parent {
                     Some(p) => chain.push(p),
                     None => break,
                 }

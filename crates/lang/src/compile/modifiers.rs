@@ -320,7 +320,6 @@ fn add_chain(sk: &Skeleton, b: BoneId, n: f64, frames: &mut [f64]) {
     depth[b.index()] = Some(0);
     for (j, bone) in sk.bones.iter().enumerate() {
         if let Some(p) = bone.parent
-            && p.index() < j
             && let Some(dp) = depth[p.index()]
             && dp < MAX_CHAIN_DEPTH
         {

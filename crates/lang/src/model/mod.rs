@@ -121,6 +121,24 @@ impl Armature {
     pub fn animation(&self, id: AnimId) -> Option<&Animation> {
         self.animations.get(id.index()).map(|a| &**a)
     }
+
+    /// Whether every bone's parent comes before it, in the setup and in
+    /// every parent an animation gives it (Spriter's changing parents):
+    /// the order the runtime, IK and the exporters rely on to walk the
+    /// bones in one pass and up a chain without looping. The compiler
+    /// (sorted by depth), the `.skf` reader (refuses a later parent) and the
+    /// Spriter import (Kahn's order over every parent any key names) make
+    /// only such armatures; each asserts it in debug builds.
+    pub fn parents_first(&self) -> bool {
+        let bones = &self.skeleton.bones;
+        let setup = bones.iter().enumerate().all(|(i, b)| b.parent.is_none_or(|p| p.index() < i));
+        setup
+            && self.animations.iter().all(|a| {
+                a.parents.iter().all(|c| {
+                    c.keys.iter().all(|k| k.value.is_none_or(|p| p.index() < c.bone.index()))
+                })
+            })
+    }
 }
 
 /// Everything about a rig except its animations.

@@ -240,7 +240,7 @@ fn inheritance(
     for (i, bone) in skeleton.bones.iter().enumerate() {
         let mut b = locals[i];
         let phys = physics.and_then(|(of, st)| of[i].map(|p| (&skeleton.physics[p], &st[p])));
-        if let Some(p) = bone.parent.filter(|p| p.index() < i) {
+        if let Some(p) = bone.parent {
             let parent = out[p.index()];
             let mut orbit_rot = parent.rot;
             if let Some((params, state)) = phys

@@ -155,7 +155,7 @@ impl Pose {
             let (mut x, mut y, mut rot, mut sx, mut sy) =
                 (local.x, local.y, local.rotation_rad, local.scale_x, local.scale_y);
             let parent = if animated { self.parent[i] } else { bone.parent };
-            if let Some(p) = parent.filter(|p| p.index() < i) {
+            if let Some(p) = parent {
                 let pa = self.accum[p.index()];
                 let pw = self.bones[p.index()].world;
                 sx *= pa.sx;
@@ -187,7 +187,7 @@ impl Pose {
         let animated = self.parent.len() == skeleton.bones.len();
         for (i, bone) in skeleton.bones.iter().enumerate() {
             let parent = if animated { self.parent[i] } else { bone.parent };
-            if let Some(p) = parent.filter(|p| p.index() < i) {
+            if let Some(p) = parent {
                 self.alpha[i] *= self.alpha[p.index()];
             }
         }

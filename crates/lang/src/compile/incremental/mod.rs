@@ -255,6 +255,7 @@ impl Compiler {
             units.anim_outputs.iter().map(|o| o.animation.clone()).collect();
         units.apply_modifiers(&sections, &skeleton, &mut animations, &mut diagnostics);
         let armature = Armature { skeleton, animations };
+        debug_assert!(armature.parents_first(), "the compiler sorts bones parents first");
         let pose_checks = units.pose_checks(&sections, &armature, &mut diagnostics, &mut sources);
         let trees = sections.iter().zip(slices).map(|(s, sl)| (sl.start, s.tree.clone())).collect();
         self.sections = sections;

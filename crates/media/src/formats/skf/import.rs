@@ -281,7 +281,11 @@ pub fn import(file: SkfFile) -> Imported {
         )));
     }
     Imported {
-        armature: Armature { skeleton: Arc::new(skeleton), animations },
+        armature: {
+            let arm = Armature { skeleton: Arc::new(skeleton), animations };
+            debug_assert!(arm.parents_first(), "the reader refuses a later parent");
+            arm
+        },
         sprites,
         file,
         not_carried,

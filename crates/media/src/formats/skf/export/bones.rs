@@ -120,7 +120,7 @@ pub(super) fn choose_owners(ctx: &mut Ctx) {
 pub(super) fn plan_bones(ctx: &mut Ctx) {
     let sk = ctx.sk;
     for (i, b) in sk.bones.iter().enumerate() {
-        let parent = b.parent.filter(|p| p.index() < i).map(|p| ctx.real[p.index()]);
+        let parent = b.parent.map(|p| ctx.real[p.index()]);
         let idx = ctx.push(b.name.clone(), parent, Kind::Real(BoneId::from_index(i)));
         ctx.real.push(idx);
     }

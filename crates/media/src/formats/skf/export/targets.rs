@@ -64,7 +64,7 @@ impl Ctx<'_> {
             let l = pose.bones[i].local;
             let mut fx = if l.flip_x { -1.0 } else { 1.0 };
             let mut fy = if l.flip_y { -1.0 } else { 1.0 };
-            if let Some(p) = bone.parent.filter(|p| p.index() < i) {
+            if let Some(p) = bone.parent {
                 let (pfx, pfy) = flips[p.index()];
                 fx *= pfx;
                 fy *= pfy;

@@ -183,7 +183,11 @@ fn build_entity(doc: &Doc, ent: &Entity, warnings: &mut Vec<Warning>) -> EntityM
     };
     EntityModel {
         name: ent.name.clone(),
-        armature: Armature { skeleton: Arc::new(skeleton), animations },
+        armature: {
+            let arm = Armature { skeleton: Arc::new(skeleton), animations };
+            debug_assert!(arm.parents_first(), "objects are placed in Kahn's order");
+            arm
+        },
         extras,
         character_maps: map_names,
     }
