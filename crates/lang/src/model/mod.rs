@@ -37,6 +37,7 @@ mod ik;
 mod math;
 mod mesh;
 mod physics;
+pub mod sample;
 pub mod spriter;
 mod timing;
 pub mod trig;
@@ -50,6 +51,7 @@ pub use ik::{IkConstraint, IkFamily, IkMode};
 pub use math::{Affine, Color, DAffine2, DVec2, lerp, lerp_angle, normalize_angle};
 pub use mesh::{Mesh, MeshBind, MeshVertex};
 pub use physics::{BonePhysics, PhysicsReads, PhysicsState};
+pub use sample::{sample, sample_stepped};
 pub use spriter::{BoneAlphaChannel, ParentChannel, SpriterCurve, SpriterCurveKind};
 
 macro_rules! id_type {
