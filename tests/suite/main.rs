@@ -27,6 +27,7 @@ mod geometry;
 mod gltf;
 mod gltf_between;
 mod godot;
+mod godot_blend;
 mod golden;
 mod grammar;
 mod ik;
