@@ -10,6 +10,7 @@ mod common;
 mod backends;
 mod bad_input;
 mod bezier_oracle;
+mod blend;
 mod cli;
 mod cli_batch;
 mod cli_export;
