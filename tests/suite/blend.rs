@@ -182,3 +182,31 @@ anim \"w2\" from \"w\" pingpong\n";
         }
     }
 }
+
+#[test]
+fn hover_and_completion_know_parts_mixes_and_layers() {
+    use skelpad_ide::analysis::{complete, hover};
+    let text = format!(
+        "{RIG}mix 0.2s\n\t\"a\" \"b\" 0.5s\nanim \"ab\" add \"b\" 0.5\n\t\"a\" loops 2\n\t\"b\"\n"
+    );
+    let comp = compile(&text);
+    assert!(!comp.has_errors(), "{:?}", comp.diagnostics);
+    let at = |needle: &str, k: usize| text.match_indices(needle).nth(k).unwrap().0 as u32 + 1;
+    // The part `"a"` (its second mention after the rig's): 1 s at 10 fps.
+    let (h, _) = hover(&text, &comp, at("\"a\" loops", 0)).unwrap();
+    assert_eq!(h, "animation \"a\": 1 s at 10 fps (10 frames)");
+    let (h, _) = hover(&text, &comp, at("loops", 0)).unwrap();
+    assert!(h.starts_with("`loops`: loops N"), "{h}");
+    let (h, _) = hover(&text, &comp, at(" add ", 0) + 1).unwrap();
+    assert!(h.starts_with("`add`: add \"ANIM\""), "{h}");
+    let labels = |t: &str| -> Vec<String> {
+        let c = compile(t);
+        complete(t, &c, t.len()).into_iter().map(|p| p.label).collect()
+    };
+    let l = labels(&format!("{RIG}mix\n\t\"a\" "));
+    assert!(l.contains(&"\"b\"".to_string()), "{l:?}");
+    let l = labels(&format!("{RIG}anim \"s\"\n\t\"a\" "));
+    assert!(l.contains(&"loops".to_string()), "{l:?}");
+    let l = labels(&format!("{RIG}anim \"s\" add "));
+    assert!(l.contains(&"\"a\"".to_string()), "{l:?}");
+}

@@ -258,7 +258,7 @@ pub static ANIM_MODIFIERS: &[Word<AnimWord>] = &[
         "add",
         AnimWord::Add,
         "add \"ANIM\" [WEIGHT]: another animation's motion added on top (an additive layer)",
-        "add \"breathe\" 0.5",
+        "add \"walk\" 0.5",
     ),
 ];
 
@@ -408,6 +408,12 @@ pub fn tables() -> Vec<Table> {
             "Header modifiers",
             ANIM_MODIFIERS,
             rig!("anim \"walk\"\n\tarm\n\t\tx 0 -> 1\nanim \"b\" …\n\tarm\n\t\tr 0 -> 1\n"),
+        ),
+        table(
+            "Animation",
+            "Sequence part words",
+            PART_WORDS,
+            rig!("anim \"walk\"\n\tarm\n\t\tx 0 -> 1\nanim \"s\"\n\t\"walk\" …\n"),
         ),
         table(
             "Animation",
