@@ -335,8 +335,9 @@ pub struct AnimSection {
     /// Timing modifiers on the header (LANGUAGE-EXT.md, "Timing modifiers").
     pub modifiers: AnimModifiers,
     /// `"ANIM" [loops N]` lines: the animation is a sequence of these
-    /// (LANGUAGE-EXT.md, "Transitions and layers").
-    pub parts: Vec<SequencePart>,
+    /// (LANGUAGE-EXT.md, "Transitions and layers"). (A boxed slice: the
+    /// section stays small.)
+    pub parts: Box<[SequencePart]>,
 }
 
 /// `"ANIM" [loops N]`: one part of a sequence.
@@ -399,7 +400,7 @@ pub struct AnimModifiers {
     /// `cycle`: every numeric timeline ends on its value at frame 0.
     pub cycle: Option<Span>,
     /// `add "LAYER" [WEIGHT]`: additive layers, in the order written.
-    pub add: Vec<AddLayer>,
+    pub add: Box<[AddLayer]>,
 }
 
 impl AnimModifiers {

@@ -390,17 +390,18 @@ impl Parser {
             opts: Opts::default(),
             items: Vec::new(),
             modifiers: AnimModifiers::default(),
-            parts: Vec::new(),
+            parts: Box::default(),
         };
         // The word waiting for its quoted name (`from`, `add`), and whether
         // the token after `add "NAME"` may be its weight.
         let mut pending: Option<(AnimWord, Span)> = None;
         let mut weight_next = false;
+        let mut layers: Vec<AddLayer> = Vec::new();
         for t in &toks[1..] {
             let sp = tok_span(header, t);
             if std::mem::take(&mut weight_next)
                 && let Some(w) = token::number(t.text)
-                && let Some(layer) = a.modifiers.add.last_mut()
+                && let Some(layer) = layers.last_mut()
             {
                 self.role(header, t, Role::Number);
                 layer.weight = Some(Spanned::new(w, sp));
@@ -413,7 +414,7 @@ impl Parser {
                     if word == AnimWord::From {
                         a.modifiers.from = Some(name);
                     } else {
-                        a.modifiers.add.push(AddLayer { anim: name, weight: None });
+                        layers.push(AddLayer { anim: name, weight: None });
                         weight_next = true;
                     }
                     continue;
@@ -441,6 +442,7 @@ impl Parser {
         if let Some((word, at)) = pending {
             self.push(needs_name(word, at));
         }
+        a.modifiers.add = layers.into_boxed_slice();
         self.anim(&mut a, rest);
         a
     }
@@ -501,6 +503,7 @@ impl Parser {
     pub(super) fn anim(&mut self, a: &mut AnimSection, lines: &[Ln<'_>]) {
         a.items.reserve(depth_one_lines(lines));
         let mut item_open = false;
+        let mut parts: Vec<SequencePart> = Vec::new();
         for (k, &(line, toks)) in lines.iter().enumerate() {
             if self.skipped(line) {
                 continue;
@@ -517,7 +520,7 @@ impl Parser {
                 // A sequence part; no item is open under it.
                 item_open = false;
                 if let Some(part) = self.part_line(line, toks) {
-                    a.parts.push(part);
+                    parts.push(part);
                 }
             } else if plen > 0 && boundary(text, after_at + plen) {
                 // Room for the lines up to the next item (its timelines).
@@ -553,6 +556,9 @@ impl Parser {
                 let is_slot = a.items.last().is_some_and(|i| i.is_slot);
                 self.not_a_timeline(line, toks, is_slot);
             }
+        }
+        if !parts.is_empty() {
+            a.parts = parts.into_boxed_slice();
         }
     }
 

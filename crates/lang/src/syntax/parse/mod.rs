@@ -74,7 +74,7 @@ pub fn parse_anim_items(src: &str) -> AnimItems {
             opts: Opts::default(),
             items: Vec::new(),
             modifiers: AnimModifiers::default(),
-            parts: Vec::new(),
+            parts: Box::default(),
         };
         p.anim(&mut a, lines);
         p.finish_skip();
