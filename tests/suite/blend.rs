@@ -210,3 +210,42 @@ fn hover_and_completion_know_parts_mixes_and_layers() {
     let l = labels(&format!("{RIG}anim \"s\" add "));
     assert!(l.contains(&"\"a\"".to_string()), "{l:?}");
 }
+
+#[test]
+fn renaming_an_animation_renames_its_parts_layers_and_mix_lines() {
+    use skelpad_ide::analysis::rename_animation;
+    let text = format!(
+        "{RIG}mix 0.2s\n\t\"a\" \"b\" 0.5s\nanim \"ab\" add \"a\" 0.5\n\t\"a\" loops 2\n\t\"b\"\n"
+    );
+    let comp = compile(&text);
+    let a = comp.armature.animation_by_name("a").unwrap();
+    let edits = rename_animation(&text, &comp, a, "walk").unwrap();
+    let out = skelpad_ide::text_edit::apply(&text, &edits);
+    assert!(!out.contains("\"a\""), "{out}");
+    assert_eq!(out.matches("\"walk\"").count(), 4, "{out}");
+    let comp = compile(&out);
+    assert!(!comp.has_errors(), "{:?}", comp.diagnostics);
+}
+
+#[test]
+fn an_incremental_compile_follows_edits_of_mix_lines_parts_and_layers() {
+    use skelpad::compile::Compiler;
+    let base = format!(
+        "{RIG}mix 0.2s\n\t\"a\" \"b\" 0.5s\nanim \"ab\" add \"b\" 0.5\n\t\"a\" loops 2\n\t\"b\"\n"
+    );
+    let edits = [
+        base.replace("0.5s", "0.25s"),
+        base.replace("loops 2", "loops 3"),
+        base.replace("add \"b\" 0.5", "add \"b\" 0.25"),
+        base.replace("\t\"b\"\n", "\t\"b\" loops 2\n\tarm\n"),
+        base.clone(),
+    ];
+    let mut c = Compiler::new();
+    c.update(&base);
+    for text in &edits {
+        let inc = c.update(text);
+        let fresh = compile(text);
+        assert_eq!(inc.armature.animations, fresh.armature.animations, "{text}");
+        assert_eq!(inc.diagnostics, fresh.diagnostics, "{text}");
+    }
+}
