@@ -40,6 +40,16 @@ impl SkelpadApp {
 
     /// The Animation menu.
     pub(super) fn animation_menu(&mut self, ui: &mut egui::Ui) {
+        if ui
+            .button("Transition preview…")
+            .on_hover_text("Play the crossfade from one animation into another")
+            .clicked()
+        {
+            let current = self.menu_animation().map(|(_, n)| n);
+            self.transition.open_on(&self.doc.analysis.shown, current.as_deref());
+            ui.close();
+        }
+        ui.separator();
         let editable = self.doc.imported.is_none()
             && self.doc.spriter.is_none()
             && !self.doc.analysis.shown_is_stale;

@@ -82,6 +82,7 @@ pub mod spriter;
 mod stage;
 mod startup;
 pub mod timeline;
+pub mod transition;
 pub mod typing;
 mod value_graph;
 
@@ -194,6 +195,9 @@ pub struct SkelpadApp {
     pub outline: outline::Outline,
     /// The dopesheet's state (View ▸ Dopesheet).
     pub dopesheet: dopesheet::Dopesheet,
+    /// The transition preview (Animation menu): while open, the canvas
+    /// plays the crossfade it builds.
+    pub transition: transition::TransitionPreview,
     /// A dopesheet key drag that is editing the script.
     key_drag: Option<dopesheet::KeyDrag>,
     /// A curve editor handle drag that is editing the script.
@@ -280,6 +284,7 @@ impl SkelpadApp {
         // in this same frame. (Modals draw on top whatever the order.)
         self.prompt_ui(&ctx);
         self.anim_prompt_ui(&ctx);
+        self.transition_ui(&ctx);
         self.builtin_dialog_ui(&ctx);
         egui::Panel::top("menu").show(ui, |ui| self.menu_bar(ui));
         egui::Panel::bottom("status").show(ui, |ui| self.status_bar(ui));

@@ -26,6 +26,8 @@ impl SkelpadApp {
         }
         self.playback.advance(self.now, anim);
         evaluate_into(&mut self.pose, &arm, anim, skin, self.playback.sample_time(anim));
+        let preview = self.transition_pose(&arm, skin);
+        let (anim_id, anim) = if preview { (None, None) } else { (anim_id, anim) };
         let selected = self.selected.as_ref().and_then(|s| resolve_selected(&arm.skeleton, s));
         let visible = self.outline.visibility(&arm.skeleton);
         let scene = Scene {
@@ -33,7 +35,11 @@ impl SkelpadApp {
             pose: &self.pose,
             anim: anim_id,
             skin,
-            time_secs: self.playback.sample_time(anim),
+            time_secs: if preview {
+                self.transition.time_secs
+            } else {
+                self.playback.sample_time(anim)
+            },
             looping: self.playback.looping,
             onion_skin: self.settings.view.onion_skin,
             cursor_bone: self.cursor_bone,
@@ -66,7 +72,7 @@ impl SkelpadApp {
         if let Some(pick) = out.clicked {
             self.pick(pick);
         }
-        if let Some(d) = out.drag {
+        if let Some(d) = out.drag.filter(|_| !preview) {
             let time_secs = self.playback.sample_time(anim);
             let place = match (anim_id, anim) {
                 (Some(a), Some(an)) => write_back::Place::Anim { anim: a, time_secs, fps: an.fps },
@@ -74,9 +80,37 @@ impl SkelpadApp {
             };
             self.on_drag(ctx, d, place);
         }
-        if self.playback.playing && anim.is_some() {
+        if (self.playback.playing && anim.is_some()) || (preview && self.transition.playing) {
             ctx.request_repaint();
         }
+    }
+
+    /// While the transition preview is open: the pose of its crossfade at
+    /// its playhead, in place of the animation's (`true` when shown).
+    fn transition_pose(
+        &mut self,
+        arm: &crate::model::Armature,
+        skin: crate::model::SkinId,
+    ) -> bool {
+        if !self.transition.open {
+            return false;
+        }
+        let mixes = super::transition::script_mixes(self.doc.analysis.comp());
+        let generation = self.doc.analysis.generation;
+        let Ok((anim, _)) = self.transition.crossfade(arm, &mixes, generation) else {
+            return false;
+        };
+        self.transition.advance(self.now, anim.duration_secs);
+        evaluate_into(&mut self.pose, arm, Some(&anim), skin, self.transition.time_secs);
+        true
+    }
+
+    /// The transition preview's window.
+    pub(super) fn transition_ui(&mut self, ctx: &egui::Context) {
+        let arm = self.doc.analysis.shown.clone();
+        let mixes = super::transition::script_mixes(self.doc.analysis.comp());
+        let generation = self.doc.analysis.generation;
+        self.transition.window(ctx, &arm, &mixes, generation);
     }
 
     /// The timeline of the shown armature, with the key ticks of the

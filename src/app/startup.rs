@@ -58,6 +58,7 @@ impl SkelpadApp {
             dialogs: services.dialogs,
             export_dialog: None,
             anim_prompt: None,
+            transition: Default::default(),
             export_options: ExportChoices::default(),
             export_job: None,
             pending_dialog: None,

@@ -162,6 +162,13 @@ pub fn help_context(e: &skelpad::syntax::reference::RefEntry) -> String {
         // At frame 5 of "a" (a step of 5 frames), `arm` has moved 1 along x.
         ("Expect", 0) => format!("{base}anim \"a\"\n\tarm\n\t\tx 0 -> 1\n{line}\n\tarm x1\n"),
         ("Expect", 1) => format!("{base}expect\n{line}\n"),
+        (_, 0) if line.contains(" add ") => format!(
+            "{base}anim \"walk\"\n\tarm\n\t\tx 0 -> 1\nanim \"breathe\"\n\tarm\n\t\tr 0 -> 2\n{line}\n"
+        ),
+        (_, 0) if line.starts_with("mix") => format!("{base}{line}\n"),
+        ("Animation", 1) if line.starts_with("\t\"") => {
+            format!("{base}anim \"walk\"\n\tarm\n\t\tx 0 -> 1\nanim \"s\"\n{line}\n")
+        }
         (_, 0) if line.contains(" from ") => {
             format!("{base}anim \"wave\"\n\tarm\n\t\tx 0 -> 1\n{line}\n")
         }

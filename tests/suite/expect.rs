@@ -26,7 +26,7 @@ fn skelpad(args: &[&str]) -> (i32, String, String) {
 #[test]
 fn the_examples_assertions_hold() {
     for (name, count) in [
-        ("walk_cycle.skel2d", 6),
+        ("walk_cycle.skel2d", 11),
         ("bouncing_ball.skel2d", 6),
         ("ik_arm.skel2d", 5),
         ("ik_walk.skel2d", 8),
@@ -50,7 +50,7 @@ fn the_examples_assertions_hold() {
         )),
         "{out}"
     );
-    assert!(out.trim_end().ends_with("test result: ok. 27 passed; 0 failed; 8 file(s)"), "{out}");
+    assert!(out.trim_end().ends_with("test result: ok. 32 passed; 0 failed; 8 file(s)"), "{out}");
 }
 
 #[test]
@@ -84,9 +84,9 @@ fn a_broken_copy_fails_with_the_values_on_its_line() {
         )),
         "{out}"
     );
-    assert!(out.contains("file result: FAILED. 5 passed; 1 failed"), "{out}");
+    assert!(out.contains("file result: FAILED. 10 passed; 1 failed"), "{out}");
     assert!(
-        out.trim_end().ends_with("test result: FAILED. 5 passed; 1 failed; 1 file(s)"),
+        out.trim_end().ends_with("test result: FAILED. 10 passed; 1 failed; 1 file(s)"),
         "{out}"
     );
 
@@ -94,7 +94,7 @@ fn a_broken_copy_fails_with_the_values_on_its_line() {
     assert_eq!(code, 1);
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["ok"], false);
-    assert_eq!((v["passed"].as_u64(), v["failed"].as_u64()), (Some(5), Some(1)));
+    assert_eq!((v["passed"].as_u64(), v["failed"].as_u64()), (Some(10), Some(1)));
     let e = &v["files"][0]["expectations"][0];
     assert_eq!(e["line"], line_no);
     assert_eq!(e["passed"], false);

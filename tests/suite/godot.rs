@@ -34,7 +34,7 @@ fn required() -> bool {
 
 /// `godot3-server` (`SKELPAD_GODOT3` overrides), or `None` after saying why
 /// (a failure under `SKELPAD_REQUIRE_GODOT=1`).
-fn godot3() -> Option<PathBuf> {
+pub(super) fn godot3() -> Option<PathBuf> {
     let exe =
         std::env::var_os("SKELPAD_GODOT3").map_or_else(|| "godot3-server".into(), PathBuf::from);
     // `--version` prints the version and exits with 255.
@@ -196,7 +196,7 @@ struct Anim {
     events: Vec<serde_json::Value>,
 }
 
-fn pose_json(path: &Path, extra: &[&str]) -> serde_json::Value {
+pub(super) fn pose_json(path: &Path, extra: &[&str]) -> serde_json::Value {
     let mut args = vec!["pose", "--json"];
     args.extend_from_slice(extra);
     args.push(s(path));
@@ -210,7 +210,7 @@ fn pose_json(path: &Path, extra: &[&str]) -> serde_json::Value {
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
-fn numbers(v: &serde_json::Value) -> Vec<f64> {
+pub(super) fn numbers(v: &serde_json::Value) -> Vec<f64> {
     v.as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect()
 }
 
@@ -270,7 +270,7 @@ fn animations(path: &Path) -> Vec<Anim> {
     out
 }
 
-fn export(path: &Path, out: &Path, version: &str) {
+pub(super) fn export(path: &Path, out: &Path, version: &str) {
     let o = skelpad(&["export", s(path), "-o", s(out), "--godot", version]);
     assert!(
         o.status.success(),
@@ -528,7 +528,7 @@ fn payload_json(e: &serde_json::Value) -> String {
     "\"\"".into()
 }
 
-fn temp(name: &str) -> PathBuf {
+pub(super) fn temp(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("skelpad-godot-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
@@ -538,7 +538,7 @@ fn temp(name: &str) -> PathBuf {
 /// Runs godot3-server on the project, `tries` times at most while it
 /// crashes (its 3.2.3 editor now and then crashes on quitting after an
 /// import; the import is done by then and a second run finds nothing to do).
-fn run_godot(godot: &Path, project: &Path, args: &[&str], tries: usize) -> String {
+pub(super) fn run_godot(godot: &Path, project: &Path, args: &[&str], tries: usize) -> String {
     let mut text = String::new();
     for _ in 0..tries {
         let out = Command::new(godot)

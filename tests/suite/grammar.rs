@@ -13,7 +13,7 @@ use skelpad::syntax::Role;
 
 use crate::common;
 
-const KEYWORDS: [&str; 6] = ["skeleton", "skin", "order", "anim", "expect", "ik"];
+const KEYWORDS: [&str; 7] = ["skeleton", "skin", "order", "anim", "expect", "ik", "mix"];
 
 fn read(rel: &str) -> String {
     std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(rel)).unwrap()

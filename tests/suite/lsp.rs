@@ -353,7 +353,7 @@ fn completion_offers_what_the_context_takes() {
     let complete = |c: &mut Client, line: u32, ch: u32| c.at("textDocument/completion", line, ch);
     // Column 0: section keywords.
     let r = complete(&mut c, 8, 0);
-    assert_eq!(labels(&r), ["skeleton", "skin", "order", "anim", "expect", "ik"]);
+    assert_eq!(labels(&r), ["skeleton", "skin", "order", "anim", "expect", "ik", "mix"]);
     // A bone line's first token: the full bone names.
     let r = complete(&mut c, 9, 1);
     // (In the model's order: parents first.)

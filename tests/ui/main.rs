@@ -19,6 +19,7 @@ mod framing;
 mod lottie_ui;
 mod props_ui;
 mod roles;
+mod transition_ui;
 
 use std::path::{Path, PathBuf};
 

@@ -58,7 +58,9 @@ fn plausible(role: Role, s: &str) -> bool {
     let letter_number =
         |letters: &str| s.len() > 1 && letters.contains(&s[..1]) && is_number(&s[1..]);
     match role {
-        Role::SectionKeyword => ["skeleton", "skin", "order", "anim", "expect", "ik"].contains(&s),
+        Role::SectionKeyword => {
+            ["skeleton", "skin", "order", "anim", "expect", "ik", "mix"].contains(&s)
+        }
         Role::BonePath | Role::BoneRef => {
             s.split('.').all(|seg| !seg.is_empty() && !seg.contains(['@', ':', '#', ',']))
         }
@@ -83,7 +85,8 @@ fn plausible(role: Role, s: &str) -> bool {
                 || s.ends_with("-cap")
         }
         Role::Number => {
-            let s = s.trim_start_matches(['+', '*']).trim_end_matches("fps");
+            // (`24fps`; `0.25s`, a mix time.)
+            let s = s.trim_start_matches(['+', '*']).trim_end_matches("fps").trim_end_matches('s');
             s.split(',').all(is_number)
         }
         Role::Color => s.trim_start_matches(['f', 's']).starts_with('#'),
@@ -95,8 +98,11 @@ fn plausible(role: Role, s: &str) -> bool {
         Role::Option => {
             s.contains(':')
                 || s.starts_with('~')
-                || ["from", "reverse", "pingpong", "mirror", "swap", "cycle", "delay", "chain"]
-                    .contains(&s)
+                || [
+                    "from", "reverse", "pingpong", "mirror", "swap", "cycle", "delay", "chain",
+                    "add", "loops",
+                ]
+                .contains(&s)
         }
         Role::Loop => s == "{" || s.starts_with('}'),
         Role::Event => s.starts_with('!'),
@@ -192,7 +198,7 @@ fn every_token_of_every_script_has_its_role_from_the_parser() {
         let headers = text
             .lines()
             .filter(|l| {
-                ["skeleton", "skin", "order", "anim", "expect", "ik"]
+                ["skeleton", "skin", "order", "anim", "expect", "ik", "mix"]
                     .iter()
                     .any(|k| l.strip_prefix(k).is_some_and(|r| r.is_empty() || r.starts_with(' ')))
             })

@@ -52,8 +52,11 @@ pub fn hover(text: &str, comp: &Compilation, offset: u32) -> Option<(String, Spa
         | Role::AttachmentRef
         | Role::String => {
             let at = if src.reference_at(offset).is_some() { offset } else { span.start };
-            let (span, t) = target_at_text(text, comp, at)?;
-            Some((target_hover(comp, t), span))
+            match target_at_text(text, comp, at) {
+                Some((span, t)) => Some((target_hover(comp, t), span)),
+                None if role == Role::String => Some((animation_hover(comp, tok)?, span)),
+                None => None,
+            }
         }
         Role::Event => Some((event_hover(comp, offset, tok.trim_start_matches('!'))?, span)),
         Role::Property if src.timelines.iter().any(|t| t.line.start == span.start) => {
@@ -74,7 +77,10 @@ pub fn hover(text: &str, comp: &Compilation, offset: u32) -> Option<(String, Spa
         }
         Role::Number => Some((number_hover(comp, tok, span)?, span)),
         Role::Color => Some((color_hover(tok)?, span)),
-        Role::Option => Some((easing_hover(tok).or_else(|| modifier_hover(tok))?, span)),
+        Role::Option => Some((
+            easing_hover(tok).or_else(|| modifier_hover(tok)).or_else(|| word_hover(tok))?,
+            span,
+        )),
         _ => None,
     }
 }
@@ -108,6 +114,28 @@ fn number_hover(comp: &Compilation, tok: &str, span: Span) -> Option<String> {
     }
     let head = format!("a key of {} of {}", prop_name(t.prop), target_label(comp, t.target));
     Some(format!("{head}\n\n{}", keys.join("  \n")))
+}
+
+/// Markdown for a quoted animation name (a sequence part, a mix line, `from`
+/// or `add`): its length and frame rate.
+fn animation_hover(comp: &Compilation, tok: &str) -> Option<String> {
+    let name = tok.strip_prefix('"')?.strip_suffix('"')?;
+    let a = comp.armature.animation(comp.armature.animation_by_name(name)?)?;
+    let frames = a.duration_secs * a.fps;
+    Some(format!(
+        "animation \"{name}\": {} s at {} fps ({} frames)",
+        num(a.duration_secs),
+        num(a.fps),
+        num(frames)
+    ))
+}
+
+/// Markdown for a modifier word of an `anim` header or a sequence part.
+fn word_hover(tok: &str) -> Option<String> {
+    use crate::syntax::vocab;
+    let header = vocab::ANIM_MODIFIERS.iter().find(|w| w.text == tok).map(|w| w.detail);
+    let part = vocab::PART_WORDS.iter().find(|w| w.text == tok).map(|w| w.detail);
+    header.or(part).map(|d| format!("`{tok}`: {d}"))
 }
 
 /// Markdown for an options token that sets an easing: its name, its

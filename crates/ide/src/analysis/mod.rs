@@ -38,8 +38,8 @@ pub use complete::{MAX_PROPOSALS, Proposal, ProposalKind, complete, complete_lim
 pub use format::{format, format_range};
 pub use hover::hover;
 pub use names::{
-    definition, prepare_rename, references, rename, rename_animation, rename_bone,
-    valid_animation_name, valid_segment,
+    animation_mentions, definition, prepare_rename, references, rename, rename_animation,
+    rename_bone, valid_animation_name, valid_segment,
 };
 pub use symbols::{Symbol, SymbolKind, symbols};
 

@@ -213,16 +213,36 @@ pub fn rename_animation(
             _ => TextEdit::insert(r.span.end as usize, format!(" {quoted}")),
         })
         .collect();
-    for (start, sec) in &comp.sections {
-        if let SectionKind::Anim(a) = &sec.kind
-            && let Some(from) = a.modifiers.from.as_ref().filter(|f| &f.node == old)
-        {
-            edits.push(TextEdit::new(from.span.shifted(*start), quoted.as_str()));
+    for (span, name) in animation_mentions(comp) {
+        if name == old {
+            edits.push(TextEdit::new(span, quoted.as_str()));
         }
     }
     edits.sort_by_key(|e| e.span.start);
     edits.dedup();
     Ok(edits)
+}
+
+/// Every animation name written in quotes outside `anim` and `expect`
+/// headers, with its span in the document: `from "ANIM"`, `add "ANIM"`,
+/// sequence parts and `mix` lines.
+pub fn animation_mentions(comp: &Compilation) -> Vec<(Span, &str)> {
+    let mut out = Vec::new();
+    for (start, sec) in &comp.sections {
+        let names: Vec<&crate::syntax::tree::Spanned<String>> = match &sec.kind {
+            SectionKind::Anim(a) => a
+                .modifiers
+                .from
+                .iter()
+                .chain(a.modifiers.add.iter().map(|l| &l.anim))
+                .chain(a.parts.iter().map(|p| &p.anim))
+                .collect(),
+            SectionKind::Mix(m) => m.pairs.iter().flat_map(|p| [&p.from, &p.to]).collect(),
+            _ => Vec::new(),
+        };
+        out.extend(names.into_iter().map(|n| (n.span.shifted(*start), n.node.as_str())));
+    }
+    out
 }
 
 /// The span of the bone's own segment in the name at `offset`, or of an

@@ -55,6 +55,7 @@ pub fn symbols(text: &str, comp: &Compilation) -> Vec<Symbol> {
                 None => ("expect (setup pose)".to_string(), SymbolKind::Expect),
             },
             SectionKind::Ik(_) => ("ik".to_string(), SymbolKind::Section),
+            SectionKind::Mix(_) => ("mix".to_string(), SymbolKind::Section),
             SectionKind::Ignored => continue,
         };
         let trimmed_end =

@@ -174,11 +174,9 @@ fn named_elsewhere(text: &str, comp: &Compilation, anim: AnimId) -> Vec<usize> {
         .filter(|r| !r.definition)
         .map(|r| line(r.span.start))
         .collect();
-    for (start, sec) in &comp.sections {
-        if let SectionKind::Anim(a) = &sec.kind
-            && a.modifiers.from.as_ref().is_some_and(|f| &f.node == name)
-        {
-            lines.push(line(*start));
+    for (span, n) in crate::analysis::animation_mentions(comp) {
+        if n == name {
+            lines.push(line(span.start));
         }
     }
     lines.sort_unstable();

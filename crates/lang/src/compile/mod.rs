@@ -29,6 +29,7 @@
 //! are stored in do not depend on which thread did what.
 
 mod anim;
+pub mod blend;
 mod delta;
 pub mod expect;
 pub mod ik;

@@ -107,7 +107,7 @@ fn merged(secs: &Sections<'_>) -> Merged {
         pingpong: false,
     };
     for (at, s) in secs {
-        let AnimModifiers { from, reverse, pingpong, mirror, swap, cycle } = &s.modifiers;
+        let AnimModifiers { from, reverse, pingpong, mirror, swap, cycle, add: _ } = &s.modifiers;
         if let Some(f) = from {
             m.from = Some((*at, f.clone()));
         }
@@ -151,6 +151,22 @@ fn source<'a>(
                 format!("\"{}\" is itself made `from` another animation", from.node),
             )
             .hint("name the animation it is made from, and repeat its modifiers here"),
+        );
+        return None;
+    }
+    if groups
+        .get(k)
+        .is_some_and(|g| g.iter().any(|(_, s)| !s.parts.is_empty() || !s.modifiers.add.is_empty()))
+    {
+        diags.push(
+            Diagnostic::error(
+                span,
+                format!(
+                    "\"{}\" is a sequence or has layers, which are built after `from`",
+                    from.node
+                ),
+            )
+            .hint("name the animation it plays, or add the layer here: `add \"ANIM\"`"),
         );
         return None;
     }

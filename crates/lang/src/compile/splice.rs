@@ -167,6 +167,10 @@ pub(super) fn splice_items_in_place(
     Window { from, to_new, to_old }: Window,
 ) -> Option<ItemEdit> {
     let SectionKind::Anim(a) = &mut tree.kind else { return None };
+    // Sequence parts are not items: a section with any is parsed whole.
+    if !a.parts.is_empty() || new[from..to_new].contains("\t\"") {
+        return None;
+    }
     let (from32, to_old32) = (from as u32, to_old as u32);
     let diag_range = edited_diagnostics(&tree.diagnostics, from32, to_old32)?;
     let chunk = parse_anim_items(&new[from..to_new]);

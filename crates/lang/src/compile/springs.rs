@@ -10,7 +10,7 @@
 //! generation's parents already carry their own springs). The parent's
 //! rotation is read from the keys as the runtime adds them up (the
 //! compiler sits below the runtime, so it samples the channels itself with
-//! the same `model::value_at`). A bone's `delay` is honoured: its baked
+//! the same `model::sample::sample`). A bone's `delay` is honoured: its baked
 //! keys are the lag the bone should show at the time the delayed keys are
 //! played.
 
@@ -20,8 +20,8 @@ use super::rig::RigNames;
 use crate::model::spring::{Spring, unwrapped};
 use crate::model::{
     Animation, BoneChannel, BoneId, BoneProperty, Curve, Key, Skeleton, ValueMode, normalize_angle,
-    value_at,
 };
+use crate::model::sample::sample as value_at;
 use crate::syntax::Diagnostic;
 use crate::syntax::Span;
 use crate::syntax::tree::SpringSpec;

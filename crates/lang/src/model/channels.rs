@@ -116,32 +116,6 @@ impl Curve {
     }
 }
 
-/// The value of a numeric channel at `t`, between its keys `a` and `b`
-/// (`a.time_secs <= t < b.time_secs`): `a`'s curve from `a`'s value to
-/// `b`'s, the shorter way round for angles under
-/// [`AngleInterpolation::Shortest`].
-#[inline]
-pub fn between(a: &Key<f64>, b: &Key<f64>, t: f64, angle: Option<AngleInterpolation>) -> f64 {
-    let span = b.time_secs - a.time_secs;
-    let p = if span > 0.0 { a.curve.progress((t - a.time_secs) / span) } else { 1.0 };
-    match angle {
-        Some(AngleInterpolation::Shortest) => lerp_angle(a.value, b.value, p),
-        _ => lerp(a.value, b.value, p),
-    }
-}
-
-/// The value of a numeric channel at `t`: `None` before its first key (or
-/// at a NaN time), its last value after its last key.
-pub fn value_at(keys: &[Key<f64>], t: f64, angle: Option<AngleInterpolation>) -> Option<f64> {
-    let first = keys.first()?;
-    if t < first.time_secs || t.is_nan() {
-        return None;
-    }
-    let i = keys.partition_point(|k| k.time_secs <= t).saturating_sub(1);
-    let a = &keys[i];
-    Some(keys.get(i + 1).map_or(a.value, |b| between(a, b, t, angle)))
-}
-
 /// One key of a channel. Its curve shapes the way to the *next* key.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Key<T> {

@@ -37,6 +37,7 @@ mod ik;
 mod math;
 mod mesh;
 mod physics;
+pub mod sample;
 pub mod spring;
 pub mod spriter;
 mod timing;
@@ -51,6 +52,7 @@ pub use ik::{IkConstraint, IkFamily, IkMode};
 pub use math::{Affine, Color, DAffine2, DVec2, lerp, lerp_angle, normalize_angle};
 pub use mesh::{Mesh, MeshBind, MeshVertex};
 pub use physics::{BonePhysics, PhysicsReads, PhysicsState};
+pub use sample::{sample, sample_stepped};
 pub use spriter::{BoneAlphaChannel, ParentChannel, SpriterCurve, SpriterCurveKind};
 
 macro_rules! id_type {

@@ -34,8 +34,8 @@ pub mod report;
 mod sampling;
 mod world;
 
+pub use crate::model::{sample, sample_stepped};
 use sampling::apply;
-pub use sampling::{sample, sample_stepped};
 
 use crate::model::*;
 

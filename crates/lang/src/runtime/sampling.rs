@@ -2,17 +2,8 @@
 //! makes a player's next frame cheap) and applying them to a pose.
 
 use super::Pose;
+use crate::model::sample::{between, delayed_by, locate};
 use crate::model::*;
-
-/// Where `t` falls in a channel: before the first key (`None`), or the index
-/// of the last key at or before `t`.
-fn locate<T>(keys: &[Key<T>], t: f64) -> Option<usize> {
-    let first = keys.first()?;
-    if t < first.time_secs || t.is_nan() {
-        return None;
-    }
-    Some(keys.partition_point(|k| k.time_secs <= t).saturating_sub(1))
-}
 
 /// [`locate`] starting from a guess: a player asks for times close to the
 /// previous one, so the key found last time (`cursor`), or the one after it,
@@ -41,11 +32,6 @@ fn locate_from<T>(keys: &[Key<T>], t: f64, cursor: &mut u32) -> Option<usize> {
     Some(i)
 }
 
-/// The value of a numeric channel at `t` (`None` before its first key).
-pub fn sample(keys: &[Key<f64>], t: f64, angle: Option<AngleInterpolation>) -> Option<f64> {
-    sample_from(keys, t, angle, &mut 0)
-}
-
 /// [`sample`] with a key cursor (see [`locate_from`]).
 fn sample_from(
     keys: &[Key<f64>],
@@ -54,14 +40,7 @@ fn sample_from(
     cursor: &mut u32,
 ) -> Option<f64> {
     let i = locate_from(keys, t, cursor)?;
-    let a = &keys[i];
-    let Some(b) = keys.get(i + 1) else { return Some(a.value) };
-    Some(between(a, b, t, angle))
-}
-
-/// The value of a stepped channel at `t` (`None` before its first key).
-pub fn sample_stepped<T: Copy>(keys: &[Key<T>], t: f64) -> Option<T> {
-    locate(keys, t).map(|i| keys[i].value)
+    Some(between(keys, i, t, angle))
 }
 
 /// [`sample_stepped`] with a key cursor (see [`locate_from`]).
@@ -79,18 +58,6 @@ fn delayed(anim: &Animation, bone: BoneId, t: f64) -> f64 {
 /// [`delayed`]).
 fn slot_delayed(anim: &Animation, slot: SlotId, t: f64) -> f64 {
     delayed_by(&anim.slot_delays, anim.duration_secs, slot, t)
-}
-
-/// `t` less the delay of `id` in `delays` (sorted by id), wrapped into
-/// `[0, duration)`; `t` itself for an id without one.
-fn delayed_by<Id: Ord + Copy>(delays: &[(Id, f64)], duration: f64, id: Id, t: f64) -> f64 {
-    if delays.is_empty() {
-        return t;
-    }
-    match delays.binary_search_by_key(&id, |d| d.0) {
-        Ok(i) if duration > 0.0 => (t - delays[i].1).rem_euclid(duration),
-        _ => t,
-    }
 }
 
 /// Sets on `pose` what `anim` animates at time `t`: the draw order, then

@@ -260,6 +260,24 @@ pub const TOPICS: &[Topic] = &[
         example: "\t!footstep never 1 9",
     },
     Topic {
+        section: "Animation",
+        title: "Sequences: \"ANIM\" loops N",
+        text: "An anim section of lines `\"ANIM\" [loops N]` plays those animations one after another, each crossfading into the next over the mix time of the pair. It compiles to an ordinary animation (sampled at every frame), at its own frame rate or the first part's (docs/reference.md, Transitions and layers).",
+        example: "\t\"walk\" loops 2",
+    },
+    Topic {
+        section: "Animation",
+        title: "mix [SECONDS]: crossfade times",
+        text: "The header's seconds are the crossfade between any two animations; a line `\"FROM\" \"TO\" SECONDS` sets one pair. Over the crossfade every bone's local values blend linearly (rotations the shorter way); flips and attachments switch halfway.",
+        example: "mix 0.2s",
+    },
+    Topic {
+        section: "Animation",
+        title: "add \"ANIM\" WEIGHT: additive layers",
+        text: "On an anim header: the other animation's motion (each bone's change from the setup) is added on top at the weight (default 1), looping under the animation. Breathing over a walk: `anim \"walk-breathing\" from \"walk\" add \"breathe\" 0.5`.",
+        example: "anim \"walk-breathing\" from \"walk\" add \"breathe\" 0.5",
+    },
+    Topic {
         section: "IK",
         title: "ik: inverse kinematics",
         text: "One family per line: the tip bone, `to` the target bone, `up N` parents (or `from` a bone above the tip), then fabrik|arc and cw|ccw. The tip's origin reaches for the target; the target must not hang below the chain (docs/reference.md, IK).",

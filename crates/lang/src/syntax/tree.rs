@@ -58,6 +58,8 @@ pub enum SectionKind {
     Expect(ExpectSection),
     /// `ik`: inverse kinematics families (LANGUAGE-EXT.md).
     Ik(IkSection),
+    /// `mix [SECONDS]`: crossfade times between animations (LANGUAGE-EXT.md).
+    Mix(MixSection),
     /// Starts no section (bad header, leading spaces, or indented lines at
     /// the top): everything in it is ignored.
     Ignored,
@@ -332,6 +334,53 @@ pub struct AnimSection {
     pub items: Vec<AnimItem>,
     /// Timing modifiers on the header (LANGUAGE-EXT.md, "Timing modifiers").
     pub modifiers: AnimModifiers,
+    /// `"ANIM" [loops N]` lines: the animation is a sequence of these
+    /// (LANGUAGE-EXT.md, "Transitions and layers"). (A boxed slice: the
+    /// section stays small.)
+    pub parts: Box<[SequencePart]>,
+}
+
+/// `"ANIM" [loops N]`: one part of a sequence.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SequencePart {
+    /// The animation played (the quoted token's span).
+    pub anim: Spanned<String>,
+    /// `loops N` (1 to [`MAX_LOOPS`]); `None`: once.
+    pub loops: Option<Spanned<u32>>,
+    /// The whole line.
+    pub span: Span,
+}
+
+/// The most loops a sequence part may play.
+pub const MAX_LOOPS: u32 = 1000;
+
+/// `add "LAYER" [WEIGHT]` on an `anim` header: an additive layer.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AddLayer {
+    /// The layer's animation (the quoted token's span).
+    pub anim: Spanned<String>,
+    /// The weight (default 1).
+    pub weight: Option<Spanned<f64>>,
+}
+
+/// A `mix` section: crossfade times in seconds.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct MixSection {
+    /// `mix SECONDS`: between any two animations without a line of their own.
+    pub default: Option<Spanned<f64>>,
+    /// `"FROM" "TO" SECONDS` lines, in the order written.
+    pub pairs: Vec<MixPair>,
+}
+
+/// `"FROM" "TO" SECONDS`: the crossfade from one animation into another.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MixPair {
+    /// The animation faded out.
+    pub from: Spanned<String>,
+    /// The animation faded in.
+    pub to: Spanned<String>,
+    /// Seconds (the token's span).
+    pub secs: Spanned<f64>,
 }
 
 /// `from "SOURCE"`, `reverse`, `pingpong`, `mirror`, `swap` on an `anim` header;
@@ -350,6 +399,8 @@ pub struct AnimModifiers {
     pub swap: Option<Span>,
     /// `cycle`: every numeric timeline ends on its value at frame 0.
     pub cycle: Option<Span>,
+    /// `add "LAYER" [WEIGHT]`: additive layers, in the order written.
+    pub add: Box<[AddLayer]>,
 }
 
 impl AnimModifiers {
@@ -361,6 +412,7 @@ impl AnimModifiers {
             || self.mirror.is_some()
             || self.swap.is_some()
             || self.cycle.is_some()
+            || !self.add.is_empty()
     }
 }
 

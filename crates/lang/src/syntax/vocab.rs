@@ -62,6 +62,12 @@ pub static SECTIONS: &[Word<()>] = &[
     w("anim", (), "anim \"NAME\" FPS OPTS", "anim \"walk\""),
     w("expect", (), "expect \"ANIM\" FRAME ~TOL: pose assertions", "expect"),
     w("ik", (), "ik: inverse kinematics, one `TIP to TARGET up N` per line", "ik"),
+    w(
+        "mix",
+        (),
+        "mix SECONDS: crossfade times of sequences, one `\"FROM\" \"TO\" SECONDS` per line",
+        "mix 0.2s",
+    ),
 ];
 
 /// A bone line's letter properties (`lNUM`…).
@@ -231,6 +237,8 @@ pub enum AnimWord {
     Swap,
     /// `cycle`.
     Cycle,
+    /// `add "LAYER" [WEIGHT]`.
+    Add,
 }
 
 /// Timing modifiers of an `anim` header (LANGUAGE-EXT.md).
@@ -246,7 +254,17 @@ pub static ANIM_MODIFIERS: &[Word<AnimWord>] = &[
     w("pingpong", AnimWord::Pingpong, "play forwards, then backwards", "pingpong"),
     w("mirror", AnimWord::Mirror, "swap -l/-r partners and mirror their motion", "mirror"),
     w("swap", AnimWord::Swap, "swap -l/-r partners' channels unchanged", "swap"),
+    w(
+        "add",
+        AnimWord::Add,
+        "add \"ANIM\" [WEIGHT]: another animation's motion added on top (an additive layer)",
+        "add \"walk\" 0.5",
+    ),
 ];
+
+/// The word of a sequence part line (`"ANIM" loops N`).
+pub static PART_WORDS: &[Word<()>] =
+    &[w("loops", (), "loops N: the part plays N times (1 to 1000) before the next one", "loops 2")];
 
 /// Timing modifiers of an animation item (LANGUAGE-EXT.md): `delay` and
 /// `chain` take a number of frames, `spring` and `spring-chain` a
@@ -403,6 +421,12 @@ pub fn tables() -> Vec<Table> {
             "Header modifiers",
             ANIM_MODIFIERS,
             rig!("anim \"walk\"\n\tarm\n\t\tx 0 -> 1\nanim \"b\" …\n\tarm\n\t\tr 0 -> 1\n"),
+        ),
+        table(
+            "Animation",
+            "Sequence part words",
+            PART_WORDS,
+            rig!("anim \"walk\"\n\tarm\n\t\tx 0 -> 1\nanim \"s\"\n\t\"walk\" …\n"),
         ),
         table(
             "Animation",

@@ -111,7 +111,7 @@ impl Completer<'_> {
                 ];
                 self.push_entries(fps, ProposalKind::Unit);
                 self.push_owned(options(), ProposalKind::Operator);
-                if self.prev_token() == Some("from") {
+                if matches!(self.prev_token(), Some("from" | "add")) {
                     for a in &self.comp.armature.animations {
                         self.push(format!("\"{}\"", a.name), ProposalKind::Name, "animation");
                     }
@@ -267,6 +267,9 @@ impl Completer<'_> {
                 self.push(format!("!{n}"), ProposalKind::Event, "event");
             }
             self.push_entries([("!", "!NAME: an event item", "!hit")], ProposalKind::Event);
+            self.animation_names("a sequence part: plays this animation");
+        } else if self.depth == 1 && self.before.trim_start().starts_with('"') {
+            self.push_words(vocab::PART_WORDS, ProposalKind::Keyword);
         } else if self.depth == 1 {
             self.push_owned(options(), ProposalKind::Operator);
             let line = self.before.trim_start();
@@ -378,6 +381,26 @@ impl Completer<'_> {
     }
 
     /// Bones and keywords of an ik line.
+    /// Every animation's name in quotes.
+    fn animation_names(&mut self, detail: &str) {
+        for a in &self.comp.armature.animations {
+            self.push(format!("\"{}\"", a.name), ProposalKind::Name, detail);
+        }
+    }
+
+    /// A `mix` line: two animation names, then seconds.
+    pub(super) fn mix(&mut self) {
+        if self.depth != 1 {
+            return;
+        }
+        let before = self.before.split_whitespace().count() - usize::from(!self.word.is_empty());
+        if before < 2 {
+            self.animation_names(if before == 0 { "faded out" } else { "faded in" });
+        } else if before == 2 {
+            self.push_entries([("0.2s", "the crossfade in seconds", "0.2s")], ProposalKind::Unit);
+        }
+    }
+
     pub(super) fn ik(&mut self) {
         if self.depth != 1 {
             return;

@@ -188,6 +188,7 @@ pub fn complete(text: &str, comp: &Compilation, offset: usize) -> Vec<Proposal> 
         SectionKind::Anim(_) => c.anim(sec_start),
         SectionKind::Expect(_) => c.expect(),
         SectionKind::Ik(_) => c.ik(),
+        SectionKind::Mix(_) => c.mix(),
         SectionKind::Ignored => {}
     }
     c.out

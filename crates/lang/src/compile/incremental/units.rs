@@ -8,7 +8,7 @@ use super::CachedSection;
 use super::anims::AnimGroup;
 use super::rig::IkUnit;
 use crate::compile::Reference;
-use crate::compile::{SourceMap, anim, expect, modifiers, rig};
+use crate::compile::{SourceMap, anim, blend, expect, modifiers, rig};
 use crate::model::Armature;
 use crate::syntax::Diagnostic;
 use crate::syntax::tree::SectionKind;
@@ -51,6 +51,15 @@ impl Units {
             .collect();
         let mut extra = Vec::new();
         modifiers::apply(&groups, &self.rig_out.names, skeleton, animations, &mut extra);
+        let mixes: Vec<(u32, &crate::syntax::tree::MixSection)> = sections
+            .iter()
+            .enumerate()
+            .filter_map(|(i, s)| match &s.tree.kind {
+                SectionKind::Mix(m) => Some((self.starts[i], m)),
+                _ => None,
+            })
+            .collect();
+        blend::apply(&groups, &mixes, skeleton, animations, &mut extra);
         if !extra.is_empty() {
             diagnostics.extend(extra);
             diagnostics

@@ -20,6 +20,17 @@ pub(super) fn is_timeline_line(text: &str) -> bool {
     }
 }
 
+/// The error for `from` or `add` without a quoted name after it.
+fn needs_name(word: AnimWord, at: Span) -> Diagnostic {
+    if word == AnimWord::From {
+        Diagnostic::error(at, "`from` takes the name of an animation in quotes")
+            .hint("e.g. `anim \"walk-back\" from \"walk\" reverse`")
+    } else {
+        Diagnostic::error(at, "`add` takes the name of an animation in quotes, then its weight")
+            .hint("e.g. `anim \"walk-breathing\" from \"walk\" add \"breathe\" 0.5`")
+    }
+}
+
 /// A timeline whose property is not one of the letters of its item's kind.
 /// An item's defaults and timing modifiers, as its line sets them.
 pub(super) struct ItemOptions {
@@ -391,68 +402,90 @@ impl Parser {
             opts: Opts::default(),
             items: Vec::new(),
             modifiers: AnimModifiers::default(),
+            parts: Box::default(),
         };
-        let mut after_from: Option<Span> = None;
+        // The word waiting for its quoted name (`from`, `add`), and whether
+        // the token after `add "NAME"` may be its weight.
+        let mut pending: Option<(AnimWord, Span)> = None;
+        let mut weight_next = false;
+        let mut layers: Vec<AddLayer> = Vec::new();
         for t in &toks[1..] {
             let sp = tok_span(header, t);
-            if let Some(from) = after_from.take() {
-                match quoted(t.text).filter(|_| t.text.len() >= 2) {
-                    Some(n) => {
-                        self.role(header, t, Role::String);
-                        a.modifiers.from = Some(Spanned::new(n.to_string(), sp));
+            if std::mem::take(&mut weight_next)
+                && let Some(w) = token::number(t.text)
+                && let Some(layer) = layers.last_mut()
+            {
+                self.role(header, t, Role::Number);
+                layer.weight = Some(Spanned::new(w, sp));
+                continue;
+            }
+            if let Some((word, at)) = pending.take() {
+                if let Some(n) = quoted(t.text).filter(|_| t.text.len() >= 2) {
+                    self.role(header, t, Role::String);
+                    let name = Spanned::new(n.to_string(), sp);
+                    if word == AnimWord::From {
+                        a.modifiers.from = Some(name);
+                    } else {
+                        layers.push(AddLayer { anim: name, weight: None });
+                        weight_next = true;
                     }
-                    None => self.push(
-                        Diagnostic::error(from, "`from` takes the name of an animation in quotes")
-                            .hint("e.g. `anim \"walk-back\" from \"walk\" reverse`"),
-                    ),
-                }
-                if a.modifiers.from.is_some() {
                     continue;
                 }
+                self.push(needs_name(word, at));
             }
-            let word = vocab::lookup(vocab::ANIM_MODIFIERS, t.text).map(|w| match w {
-                AnimWord::From => &mut after_from,
-                AnimWord::Reverse => &mut a.modifiers.reverse,
-                AnimWord::Pingpong => &mut a.modifiers.pingpong,
-                AnimWord::Mirror => &mut a.modifiers.mirror,
-                AnimWord::Swap => &mut a.modifiers.swap,
-                AnimWord::Cycle => &mut a.modifiers.cycle,
-            });
-            if let Some(slot) = word {
+            if let Some(word) = vocab::lookup(vocab::ANIM_MODIFIERS, t.text).copied() {
                 self.role(header, t, Role::Option);
+                let slot = match word {
+                    AnimWord::From | AnimWord::Add => {
+                        pending = Some((word, sp));
+                        continue;
+                    }
+                    AnimWord::Reverse => &mut a.modifiers.reverse,
+                    AnimWord::Pingpong => &mut a.modifiers.pingpong,
+                    AnimWord::Mirror => &mut a.modifiers.mirror,
+                    AnimWord::Swap => &mut a.modifiers.swap,
+                    AnimWord::Cycle => &mut a.modifiers.cycle,
+                };
                 *slot = Some(sp);
                 continue;
             }
-            if let Some(n) = quoted(t.text) {
-                self.role(header, t, Role::String);
-                a.name = Spanned::new(n.to_string(), tok_span(header, t));
-            } else if let Some(f) = token::fps(t.text) {
-                self.role(header, t, Role::Number);
-                if f == 0.0 {
-                    self.push(Diagnostic::warning(
-                        tok_span(header, t),
-                        "0fps is not a frame rate; 20fps is used",
-                    ));
-                }
-                a.fps = Some(f);
-            } else if let Some(o) = token::options(t.text, false) {
-                self.role(header, t, Role::Option);
-                self.apply_opts(&mut a.opts, &o, header, t);
-            } else {
-                let mut d = Diagnostic::error(tok_span(header, t), format!("unexpected `{}` in animation header", clip(t.text)))
-                    .hint("the header takes a \"name\", a frame rate like `24fps` and defaults `frame:step:easing` like `0:5:li`")
-                    .hint("and the timing modifiers `from \"ANIM\"`, `reverse`, `pingpong`, `mirror`, `swap`, `cycle`");
-                if t.text.starts_with('"') {
-                    d = d.hint("names are written in double quotes and cannot contain spaces");
-                }
-                self.push(d);
-            }
+            self.anim_header_token(&mut a, header, t);
         }
-        if let Some(from) = after_from {
-            self.push(Diagnostic::error(from, "`from` takes the name of an animation in quotes"));
+        if let Some((word, at)) = pending {
+            self.push(needs_name(word, at));
         }
+        a.modifiers.add = layers.into_boxed_slice();
         self.anim(&mut a, rest);
         a
+    }
+
+    /// A header token that is not a modifier: the name, the frame rate, the
+    /// defaults, or an error.
+    fn anim_header_token(&mut self, a: &mut AnimSection, header: &LogicalLine<'_>, t: &Token<'_>) {
+        if let Some(n) = quoted(t.text) {
+            self.role(header, t, Role::String);
+            a.name = Spanned::new(n.to_string(), tok_span(header, t));
+        } else if let Some(f) = token::fps(t.text) {
+            self.role(header, t, Role::Number);
+            if f == 0.0 {
+                self.push(Diagnostic::warning(
+                    tok_span(header, t),
+                    "0fps is not a frame rate; 20fps is used",
+                ));
+            }
+            a.fps = Some(f);
+        } else if let Some(o) = token::options(t.text, false) {
+            self.role(header, t, Role::Option);
+            self.apply_opts(&mut a.opts, &o, header, t);
+        } else {
+            let mut d = Diagnostic::error(tok_span(header, t), format!("unexpected `{}` in animation header", clip(t.text)))
+                .hint("the header takes a \"name\", a frame rate like `24fps` and defaults `frame:step:easing` like `0:5:li`")
+                .hint("and the timing modifiers `from \"ANIM\"`, `reverse`, `pingpong`, `mirror`, `swap`, `cycle`, `add \"ANIM\" WEIGHT`");
+            if t.text.starts_with('"') {
+                d = d.hint("names are written in double quotes and cannot contain spaces");
+            }
+            self.push(d);
+        }
     }
 
     pub(super) fn apply_opts(
@@ -482,6 +515,7 @@ impl Parser {
     pub(super) fn anim(&mut self, a: &mut AnimSection, lines: &[Ln<'_>]) {
         a.items.reserve(depth_one_lines(lines));
         let mut item_open = false;
+        let mut parts: Vec<SequencePart> = Vec::new();
         for (k, &(line, toks)) in lines.iter().enumerate() {
             if self.skipped(line) {
                 continue;
@@ -494,7 +528,13 @@ impl Parser {
             } else {
                 0
             };
-            if plen > 0 && boundary(text, after_at + plen) {
+            if text.starts_with("\t\"") {
+                // A sequence part; no item is open under it.
+                item_open = false;
+                if let Some(part) = self.part_line(line, toks) {
+                    parts.push(part);
+                }
+            } else if plen > 0 && boundary(text, after_at + plen) {
                 // Room for the lines up to the next item (its timelines).
                 let nested = lines[k + 1..]
                     .iter()
@@ -529,6 +569,57 @@ impl Parser {
                 self.not_a_timeline(line, toks, is_slot);
             }
         }
+        if !parts.is_empty() {
+            a.parts = parts.into_boxed_slice();
+        }
+    }
+
+    /// `"ANIM" [loops N]`: a part of a sequence (one tab deep).
+    fn part_line(&mut self, line: &LogicalLine<'_>, toks: &[Token<'_>]) -> Option<SequencePart> {
+        let head = toks.first()?;
+        let Some(name) = quoted(head.text).filter(|n| head.text.len() >= 2 && !n.is_empty()) else {
+            self.push(
+                Diagnostic::error(
+                    tok_span(line, head),
+                    "a sequence part names an animation in quotes",
+                )
+                .hint("e.g. `\"walk\" loops 2`"),
+            );
+            return None;
+        };
+        self.role(line, head, Role::String);
+        let mut part = SequencePart {
+            anim: Spanned::new(name.to_string(), tok_span(line, head)),
+            loops: None,
+            span: line_span(line),
+        };
+        let mut rest = toks[1..].iter();
+        while let Some(t) = rest.next() {
+            let sp = tok_span(line, t);
+            if vocab::lookup(vocab::PART_WORDS, t.text).is_none() {
+                self.push(
+                    Diagnostic::error(
+                        sp,
+                        format!("unexpected `{}` after a sequence part", clip(t.text)),
+                    )
+                    .hint("a part is `\"ANIM\"` or `\"ANIM\" loops N`"),
+                );
+                continue;
+            }
+            self.role(line, t, Role::Option);
+            let n = rest.next();
+            match n.and_then(|n| token::unsigned(n.text).map(|v| (n, v))) {
+                Some((n, v)) if v.fract() == 0.0 && (1.0..=f64::from(MAX_LOOPS)).contains(&v) => {
+                    self.role(line, n, Role::Number);
+                    part.loops = Some(Spanned::new(v as u32, sp.cover(tok_span(line, n))));
+                }
+                _ => self.push(Diagnostic::error(
+                    n.map_or(sp, |n| sp.cover(tok_span(line, n))),
+                    format!("`loops` takes a whole number from 1 to {MAX_LOOPS}, e.g. `loops 2`"),
+                )),
+            }
+        }
+        Some(part)
     }
 
     /// A line under no item, before the first item of the section: the

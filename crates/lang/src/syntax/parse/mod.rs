@@ -4,7 +4,7 @@
 //!
 //! This file holds the parser's state (skipped blocks, roles) and the
 //! dispatch on the section header; one child file per section kind
-//! (`skeleton`, `skin`, `order`, `anim`, `expect`, `ik`), `attachment` for what
+//! (`skeleton`, `skin`, `order`, `anim`, `expect`, `ik`, `mix`), `attachment` for what
 //! slot lines and skin items share (`:TYPE` tokens, path commands) and `hints`
 //! for shared message texts. Attachment type names are one list,
 //! `tree::TypeName::KNOWN`.
@@ -28,6 +28,7 @@ mod attachment;
 mod expect;
 mod hints;
 mod ik;
+mod mix;
 mod order;
 mod skeleton;
 mod skin;
@@ -74,6 +75,7 @@ pub fn parse_anim_items(src: &str) -> AnimItems {
             opts: Opts::default(),
             items: Vec::new(),
             modifiers: AnimModifiers::default(),
+            parts: Box::default(),
         };
         p.anim(&mut a, lines);
         p.finish_skip();
@@ -497,6 +499,8 @@ impl Parser {
             SectionKind::Expect(self.expect_section(header, toks, rest))
         } else if keyword_header(text, "ik") {
             SectionKind::Ik(self.ik_section(header, toks, rest))
+        } else if keyword_header(text, "mix") {
+            SectionKind::Mix(self.mix_section(header, toks, rest))
         } else {
             self.no_section(header, toks, ignored_lines)
         };
