@@ -9,16 +9,10 @@
 //! `skelpad-lang` only: no rendering, no file formats, no window (pictures
 //! are asked of the host through `io::Pictures`).
 //!
-//! The language's modules are imported at this crate's root, so
-//! `crate::model`, `crate::compile`, … name them here.
+//! It names the language's modules by their own paths
+//! (`skelpad_lang::model`, `skelpad_lang::compile`, …).
 
 #![forbid(unsafe_code)]
-
-#[allow(
-    unused_imports,
-    reason = "the language's modules are imported for `crate::` paths; not every one is used"
-)]
-use skelpad_lang::{check, compile, generate, io, model, runtime, syntax};
 
 pub mod analysis;
 pub mod document;

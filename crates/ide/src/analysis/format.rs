@@ -1,7 +1,7 @@
 //! Formatting: tabs for indentation, no trailing blanks.
 
-use crate::syntax::Span;
 use crate::text_edit::TextEdit;
+use skelpad_lang::syntax::Span;
 
 /// Edits that indent with tabs (`tab_size` columns of spaces, rounded up,
 /// make one tab) and remove trailing spaces and tabs; nothing else changes.

@@ -3,11 +3,11 @@
 use std::fmt::Write as _;
 
 use super::{bone_name, num, role_at, section_animation, slot_name, target_at_text, target_label};
-use crate::compile::{Compilation, PropKey, Target, TimelineSource};
-use crate::model::SkinId;
-use crate::runtime::Pose;
-use crate::syntax::tree::TimelineProp;
-use crate::syntax::{Role, Span, token};
+use skelpad_lang::compile::{Compilation, PropKey, Target, TimelineSource};
+use skelpad_lang::model::SkinId;
+use skelpad_lang::runtime::Pose;
+use skelpad_lang::syntax::tree::TimelineProp;
+use skelpad_lang::syntax::{Role, Span, token};
 
 fn prop_name(p: TimelineProp) -> &'static str {
     match p {
@@ -132,7 +132,7 @@ fn animation_hover(comp: &Compilation, tok: &str) -> Option<String> {
 
 /// Markdown for a modifier word of an `anim` header or a sequence part.
 fn word_hover(tok: &str) -> Option<String> {
-    use crate::syntax::vocab;
+    use skelpad_lang::syntax::vocab;
     let header = vocab::ANIM_MODIFIERS.iter().find(|w| w.text == tok).map(|w| w.detail);
     let part = vocab::PART_WORDS.iter().find(|w| w.text == tok).map(|w| w.detail);
     header.or(part).map(|d| format!("`{tok}`: {d}"))
@@ -143,12 +143,12 @@ fn word_hover(tok: &str) -> Option<String> {
 fn easing_hover(tok: &str) -> Option<String> {
     let o = token::options(tok, true).or_else(|| token::options(tok, false))?;
     let Some(token::EasingOpt::Known(e)) = o.easing else { return None };
-    let what = crate::syntax::vocab::EASINGS
+    let what = skelpad_lang::syntax::vocab::EASINGS
         .iter()
         .find(|w| w.means == e)
         .map_or("a cubic-bezier curve", |w| w.detail.split(':').next().unwrap_or(w.detail));
     let numbers = match e {
-        crate::model::Easing::Bezier(b) if e.code().is_some() => {
+        skelpad_lang::model::Easing::Bezier(b) if e.code().is_some() => {
             let [x1, y1, x2, y2] = b.to_array();
             format!(" = `bz({x1},{y1},{x2},{y2})`")
         }
@@ -160,7 +160,7 @@ fn easing_hover(tok: &str) -> Option<String> {
 /// Markdown for a timing modifier word (`delay`, `spring`, `mirror`, …):
 /// what it does, and for the springs what their two numbers mean.
 fn modifier_hover(tok: &str) -> Option<String> {
-    use crate::syntax::vocab::{ANIM_MODIFIERS, ITEM_MODIFIERS};
+    use skelpad_lang::syntax::vocab::{ANIM_MODIFIERS, ITEM_MODIFIERS};
     let (detail, example) = ITEM_MODIFIERS
         .iter()
         .map(|w| (w.text, w.detail, w.example))
@@ -210,10 +210,11 @@ fn color_hover(tok: &str) -> Option<String> {
 /// Markdown for an event's name: the frames (and payloads) it fires at in
 /// the animation of the section at `offset`.
 fn event_hover(comp: &Compilation, offset: u32, name: &str) -> Option<String> {
-    use crate::model::EventPayload;
+    use skelpad_lang::model::EventPayload;
     let a = section_animation(comp, offset)?;
     let mut s = format!("**event** `{name}` in \"{}\"\n\n", a.name);
-    let keys: Vec<&crate::model::Event> = a.events.iter().filter(|e| e.name == name).collect();
+    let keys: Vec<&skelpad_lang::model::Event> =
+        a.events.iter().filter(|e| e.name == name).collect();
     if keys.is_empty() {
         s.push_str("never fires");
     }
@@ -350,7 +351,7 @@ mod tests {
     fn an_easing_hovers_with_its_numbers_and_its_curve() {
         let text =
             "skeleton\n\tb l10\nanim \"a\"\n\tb\n\t\tx 0 ::back-out-> 5 ::bz(0.2,0,0.4,1)-> 0\n";
-        let comp = crate::compile::compile(text);
+        let comp = skelpad_lang::compile::compile(text);
         assert!(comp.diagnostics.is_empty(), "{:?}", comp.diagnostics);
         let at = text.find("back").unwrap() as u32;
         let (md, _) = hover(text, &comp, at).unwrap();
@@ -364,7 +365,7 @@ mod tests {
     #[test]
     fn a_spring_hovers_with_what_its_numbers_mean() {
         let text = "skeleton\n\tb l10\n\tb.t x10 l10\nanim \"a\"\n\tb\n\t\tr 0 -> 30 -> 0\n\tt spring 2 0.4 delay 1\n";
-        let comp = crate::compile::compile(text);
+        let comp = skelpad_lang::compile::compile(text);
         assert!(comp.diagnostics.is_empty(), "{:?}", comp.diagnostics);
         let at = text.find("spring").unwrap() as u32 + 2;
         let (md, _) = hover(text, &comp, at).unwrap();
@@ -379,7 +380,7 @@ mod tests {
     #[test]
     fn a_paths_point_hovers_as_a_point_and_a_plain_number_as_a_number() {
         let text = "skeleton\n\tb l10\n\t\t@ :path t2 s#000\n\t\t\tM -11.2,-6.3 L 4,5\n";
-        let comp = crate::compile::compile(text);
+        let comp = skelpad_lang::compile::compile(text);
         let at = text.find("-11.2").unwrap() as u32 + 1;
         let (md, _) = hover(text, &comp, at).unwrap();
         assert_eq!(md, "point `-11.2, -6.3` (x, y in the bone's units)");

@@ -9,7 +9,7 @@
 //! only, and completion ([`complete()`]) reads the cursor's line (its depth,
 //! the word under the cursor and the tokens before it), since the line being
 //! typed is usually incomplete; the words it proposes come from the
-//! language's vocabulary ([`crate::syntax::vocab`]), the table the parser
+//! language's vocabulary ([`skelpad_lang::syntax::vocab`]), the table the parser
 //! reads them with.
 //!
 //! Everything here is in the language's own terms: byte offsets and
@@ -43,10 +43,10 @@ pub use names::{
 };
 pub use symbols::{Symbol, SymbolKind, symbols};
 
-use crate::compile::{Compilation, Target};
-use crate::model::{BoneId, SlotId};
-use crate::syntax::tree::SectionKind;
-use crate::syntax::{Role, Span};
+use skelpad_lang::compile::{Compilation, Target};
+use skelpad_lang::model::{BoneId, SlotId};
+use skelpad_lang::syntax::tree::SectionKind;
+use skelpad_lang::syntax::{Role, Span};
 
 /// A section's extent in the document: from its first byte to the next
 /// section (or the end).
@@ -110,7 +110,7 @@ pub(crate) fn target_label(comp: &Compilation, t: Option<Target>) -> String {
 pub(crate) fn section_animation(
     comp: &Compilation,
     offset: u32,
-) -> Option<&crate::model::Animation> {
+) -> Option<&skelpad_lang::model::Animation> {
     let si = section_at(comp, offset as usize)?;
     let name = match &comp.sections[si].1.kind {
         SectionKind::Anim(a) => &a.name.node,

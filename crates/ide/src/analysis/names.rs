@@ -4,11 +4,11 @@
 //! call).
 
 use super::{bone_name, slot_name, target_at_text};
-use crate::compile::{Compilation, Target};
-use crate::model::{AnimId, BoneId};
-use crate::syntax::tree::SectionKind;
-use crate::syntax::{Span, token};
 use crate::text_edit::TextEdit;
+use skelpad_lang::compile::{Compilation, Target};
+use skelpad_lang::model::{AnimId, BoneId};
+use skelpad_lang::syntax::tree::SectionKind;
+use skelpad_lang::syntax::{Span, token};
 
 /// Where the item at `offset` is defined.
 pub fn definition(text: &str, comp: &Compilation, offset: u32) -> Option<Span> {
@@ -177,7 +177,9 @@ pub fn rename(
 /// header is split at blanks).
 pub fn valid_animation_name(name: &str) -> bool {
     !name.is_empty()
-        && !name.chars().any(|c| c == '"' || c.is_control() || crate::syntax::lines::is_js_space(c))
+        && !name
+            .chars()
+            .any(|c| c == '"' || c.is_control() || skelpad_lang::syntax::lines::is_js_space(c))
 }
 
 /// The edits that rename animation `anim` to `new_name`: every header of
@@ -229,7 +231,7 @@ pub fn rename_animation(
 pub fn animation_mentions(comp: &Compilation) -> Vec<(Span, &str)> {
     let mut out = Vec::new();
     for (start, sec) in &comp.sections {
-        let names: Vec<&crate::syntax::tree::Spanned<String>> = match &sec.kind {
+        let names: Vec<&skelpad_lang::syntax::tree::Spanned<String>> = match &sec.kind {
             SectionKind::Anim(a) => a
                 .modifiers
                 .from
@@ -273,7 +275,7 @@ pub fn prepare_rename(text: &str, comp: &Compilation, offset: u32) -> Result<Spa
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::compile::compile;
+    use skelpad_lang::compile::compile;
 
     pub(crate) fn apply(text: &str, edits: Vec<TextEdit>) -> String {
         crate::text_edit::apply(text, &edits)

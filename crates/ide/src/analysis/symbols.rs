@@ -1,9 +1,9 @@
 //! The document outline: sections, bone lines and animation items.
 
 use super::{bone_name, num, section_extents, target_label};
-use crate::compile::Compilation;
-use crate::syntax::Span;
-use crate::syntax::tree::SectionKind;
+use skelpad_lang::compile::Compilation;
+use skelpad_lang::syntax::Span;
+use skelpad_lang::syntax::tree::SectionKind;
 
 /// What a symbol is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -6,11 +6,11 @@
 //! with the section before them).
 
 use crate::analysis::section_extents;
-use crate::compile::{Compilation, Target};
-use crate::model::AnimId;
-use crate::syntax::Span;
-use crate::syntax::tree::{AnimSection, SectionKind};
 use crate::text_edit::TextEdit;
+use skelpad_lang::compile::{Compilation, Target};
+use skelpad_lang::model::AnimId;
+use skelpad_lang::syntax::Span;
+use skelpad_lang::syntax::tree::{AnimSection, SectionKind};
 
 pub use crate::analysis::{rename_animation, valid_animation_name};
 

@@ -13,10 +13,10 @@ mod tests;
 
 use std::ops::Range;
 
-use crate::compile::{Compilation, KeyOrigin, KeySource, TimelineSource};
-use crate::model::{AnimId, CubicBezier, Easing};
-use crate::syntax::token::{self, EasingOpt};
 use crate::text_edit::{TextEdit as Edit, apply};
+use skelpad_lang::compile::{Compilation, KeyOrigin, KeySource, TimelineSource};
+use skelpad_lang::model::{AnimId, CubicBezier, Easing};
+use skelpad_lang::syntax::token::{self, EasingOpt};
 
 use super::key_easing;
 
@@ -190,7 +190,7 @@ fn check(
     let refuse =
         |why: &str| Err(format!("the rewrite would not be exact ({why}); nothing changed"));
     let new_text = apply(text, edits);
-    let after = crate::compile::compile(&new_text);
+    let after = skelpad_lang::compile::compile(&new_text);
     let errors = |c: &Compilation| c.diagnostics.iter().filter(|d| d.is_error()).count();
     if errors(&after) > errors(comp) {
         return refuse("it would add an error");

@@ -4,10 +4,10 @@
 #[cfg(test)]
 mod tests;
 
-use crate::compile::{Compilation, KeyOrigin, KeySource, TimelineSource};
-use crate::model::AnimId;
-use crate::syntax::token;
 use crate::text_edit::{TextEdit as Edit, apply};
+use skelpad_lang::compile::{Compilation, KeyOrigin, KeySource, TimelineSource};
+use skelpad_lang::model::AnimId;
+use skelpad_lang::syntax::token;
 
 use super::{CopiedKey, format_number, key_easing, model_key, target_name};
 
@@ -116,7 +116,7 @@ fn retime(
 }
 
 /// The key's frame token when an absolute `F:>` placed it: `F` replaced.
-fn replace_frame(text: &str, span: crate::syntax::Span, frame: f64) -> Option<Edit> {
+fn replace_frame(text: &str, span: skelpad_lang::syntax::Span, frame: f64) -> Option<Edit> {
     let tok = text.get(span.range())?;
     let colon = tok.find(':')?;
     Some(Edit::replace(span.start as usize..span.start as usize + colon, format_number(frame)))
@@ -124,7 +124,7 @@ fn replace_frame(text: &str, span: crate::syntax::Span, frame: f64) -> Option<Ed
 
 /// The key's frame option without its frame: `F:>` goes with the space
 /// after it, `F:S:E>` becomes `:S:E>`.
-fn drop_frame(text: &str, span: crate::syntax::Span) -> Option<Edit> {
+fn drop_frame(text: &str, span: skelpad_lang::syntax::Span) -> Option<Edit> {
     let tok = text.get(span.range())?;
     let colon = tok.find(':')?;
     let start = span.start as usize;
@@ -336,7 +336,7 @@ pub(crate) fn verify(
     let refuse =
         |why: &str| Err(format!("the rewrite would not be exact ({why}); nothing changed"));
     let new_text = apply(text, edits);
-    let new = crate::compile::compile(&new_text);
+    let new = skelpad_lang::compile::compile(&new_text);
     let errors = |c: &Compilation| c.diagnostics.iter().filter(|d| d.is_error()).count();
     if errors(&new) > errors(comp) {
         return refuse("it would add an error");
@@ -461,7 +461,7 @@ pub fn edit_in_turn<T>(
         let c = if n == 0 {
             comp
         } else {
-            fresh = crate::compile::compile(&out);
+            fresh = skelpad_lang::compile::compile(&out);
             &fresh
         };
         if let Some(edits) = step(&out, c, item)? {
@@ -570,7 +570,7 @@ pub fn value_at(
     // The compiled key says how the value eases (slot channels: linearly).
     let p = model_key(comp, anim, tl, a.time_secs).map_or(t, |k| k.curve.progress(t));
     let mut span = vb - va;
-    if tl.prop == crate::syntax::tree::TimelineProp::Rotation {
+    if tl.prop == skelpad_lang::syntax::tree::TimelineProp::Rotation {
         // Rotations turn the shorter way round (LANGUAGE.md §5.2).
         span = (span + 180.0).rem_euclid(360.0) - 180.0;
     }
@@ -578,8 +578,8 @@ pub fn value_at(
 }
 
 /// The letter a timeline of `prop` is written with.
-fn prop_letter(prop: crate::syntax::tree::TimelineProp) -> &'static str {
-    use crate::syntax::tree::TimelineProp as P;
+fn prop_letter(prop: skelpad_lang::syntax::tree::TimelineProp) -> &'static str {
+    use skelpad_lang::syntax::tree::TimelineProp as P;
     match prop {
         P::X => "x",
         P::Y => "y",
@@ -607,11 +607,11 @@ pub fn insert_key_for(
     text: &str,
     comp: &Compilation,
     anim: AnimId,
-    target: crate::compile::Target,
-    prop: crate::syntax::tree::TimelineProp,
+    target: skelpad_lang::compile::Target,
+    prop: skelpad_lang::syntax::tree::TimelineProp,
     frame: f64,
 ) -> Result<Vec<Edit>, String> {
-    if !(0.0..=crate::model::MAX_KEY_FRAME).contains(&frame) {
+    if !(0.0..=skelpad_lang::model::MAX_KEY_FRAME).contains(&frame) {
         return Err(format!("frame {} is not a frame a key can be at", format_number(frame)));
     }
     let name = target_name(comp, Some(target));

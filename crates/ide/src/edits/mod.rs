@@ -51,8 +51,8 @@ pub use write_back::{
 
 pub use crate::text_edit::TextEdit;
 
-use crate::compile::{Compilation, KeySource, Target, TimelineSource};
-use crate::model::AnimId;
+use skelpad_lang::compile::{Compilation, KeySource, Target, TimelineSource};
+use skelpad_lang::model::AnimId;
 
 /// A number as the scripts write it: at most two decimals, no trailing
 /// zeros (`12.5`, `-30`, `0.25`).
@@ -82,7 +82,7 @@ pub struct CopiedKey {
     /// The bone or slot.
     pub target: Option<Target>,
     /// The property.
-    pub prop: crate::syntax::tree::TimelineProp,
+    pub prop: skelpad_lang::syntax::tree::TimelineProp,
     /// Frames after the earliest copied key.
     pub offset: f64,
     /// The value as written.
@@ -98,9 +98,9 @@ fn model_key<'c>(
     anim: AnimId,
     tl: &TimelineSource,
     time_secs: f64,
-) -> Option<&'c crate::model::Key<f64>> {
-    use crate::model::BoneProperty;
-    use crate::syntax::tree::TimelineProp;
+) -> Option<&'c skelpad_lang::model::Key<f64>> {
+    use skelpad_lang::model::BoneProperty;
+    use skelpad_lang::syntax::tree::TimelineProp;
     let Some(Target::Bone(bone)) = tl.target.filter(|_| tl.effective) else { return None };
     let property = match tl.prop {
         TimelineProp::X => BoneProperty::X,
@@ -125,7 +125,7 @@ pub fn key_curve(
     anim: AnimId,
     tl: &TimelineSource,
     k: &KeySource,
-) -> Option<crate::model::Curve> {
+) -> Option<skelpad_lang::model::Curve> {
     model_key(comp, anim, tl, k.time_secs).map(|key| key.curve)
 }
 
@@ -136,9 +136,9 @@ pub fn key_easing(
     anim: AnimId,
     tl: &TimelineSource,
     k: &KeySource,
-) -> Option<crate::model::Easing> {
+) -> Option<skelpad_lang::model::Easing> {
     match model_key(comp, anim, tl, k.time_secs)?.curve {
-        crate::model::Curve::Eased(e) => Some(e),
+        skelpad_lang::model::Curve::Eased(e) => Some(e),
         _ => None,
     }
 }

@@ -17,10 +17,10 @@
 //! too, in the status bar.
 
 use super::format_number;
-use crate::compile::{Compilation, KeyOrigin, PropKey, PropSource, Target};
-use crate::model::{AnimId, BoneId, SlotId};
-use crate::syntax::tree::TimelineProp;
 use crate::text_edit::TextEdit as Edit;
+use skelpad_lang::compile::{Compilation, KeyOrigin, PropKey, PropSource, Target};
+use skelpad_lang::model::{AnimId, BoneId, SlotId};
+use skelpad_lang::syntax::tree::TimelineProp;
 
 /// Where a drag writes.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -149,7 +149,7 @@ fn single_bone_line<'a>(
     text: &str,
     comp: &'a Compilation,
     bone: BoneId,
-) -> Result<&'a crate::compile::BoneDef, String> {
+) -> Result<&'a skelpad_lang::compile::BoneDef, String> {
     let name = bone_name(comp, bone);
     let lines: Vec<_> = comp.sources.bone_lines(bone).collect();
     match lines.as_slice() {
@@ -269,7 +269,7 @@ pub fn slot_edits(
     text: &str,
     comp: &Compilation,
     slot: SlotId,
-    attachment: Option<crate::model::AttachmentId>,
+    attachment: Option<skelpad_lang::model::AttachmentId>,
     values: &[(PropKey, f64)],
 ) -> Result<Vec<Edit>, String> {
     let sk = &comp.armature.skeleton;
@@ -300,7 +300,7 @@ pub fn slot_edits(
 pub fn written_slot_value(
     comp: &Compilation,
     slot: SlotId,
-    attachment: Option<crate::model::AttachmentId>,
+    attachment: Option<skelpad_lang::model::AttachmentId>,
     key: PropKey,
 ) -> f64 {
     comp.sources
@@ -316,8 +316,8 @@ pub fn written_slot_value(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::compile::compile;
     use crate::text_edit::apply;
+    use skelpad_lang::compile::compile;
 
     fn edit(
         text: &str,
@@ -414,7 +414,7 @@ mod tests {
     fn shapes_write_their_slot_line() {
         let text = "skeleton\n\tarm\n\t\t@ :rect w10 h4 x2\n";
         let comp = compile(text);
-        let slot = crate::model::SlotId(0);
+        let slot = skelpad_lang::model::SlotId(0);
         let att = comp.armature.skeleton.slots[0].attachment;
         let e = slot_edits(text, &comp, slot, att, &[(PropKey::X, 4.0), (PropKey::Rotation, 45.0)])
             .unwrap();

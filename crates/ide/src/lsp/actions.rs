@@ -17,10 +17,10 @@
 use lsp_types::{CodeAction, CodeActionKind, CodeActionOrCommand, Uri, WorkspaceEdit};
 
 use super::{Doc, text_edits};
-use crate::compile::Compilation;
 use crate::edits::{self, Direction, format_number};
-use crate::syntax::Span;
 use crate::text_edit::TextEdit;
+use skelpad_lang::compile::Compilation;
+use skelpad_lang::syntax::Span;
 
 /// The actions offered for `range` (its start is the cursor) in `doc`.
 pub(super) fn code_actions(uri: &Uri, doc: &Doc, range: Span) -> Vec<CodeActionOrCommand> {
@@ -52,7 +52,7 @@ pub(super) fn code_actions(uri: &Uri, doc: &Doc, range: Span) -> Vec<CodeActionO
 fn animation_actions(
     text: &str,
     comp: &Compilation,
-    anim: crate::model::AnimId,
+    anim: skelpad_lang::model::AnimId,
     found: &mut Vec<(String, Vec<TextEdit>)>,
 ) {
     let name = &comp.armature.animations[anim.index()].name;

@@ -47,10 +47,10 @@ use transport::{Out, Reply};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use crate::compile::Compilation;
 use crate::document::{Document, Options, Pictures, TextEdit as Edit};
-use crate::syntax::tree::Section;
-use crate::syntax::{Severity, Span};
+use skelpad_lang::compile::Compilation;
+use skelpad_lang::syntax::tree::Section;
+use skelpad_lang::syntax::{Severity, Span};
 use text::Text;
 
 /// How the server reads the pictures of a script in a folder (the host
@@ -105,7 +105,7 @@ fn script_dir(uri: &Uri) -> PathBuf {
         .then(|| uri.path().as_estr().decode().into_string().ok())
         .flatten()
         .map(|p| PathBuf::from(windows_drive(&p)));
-    crate::io::script_dir(path.as_deref())
+    skelpad_lang::io::script_dir(path.as_deref())
 }
 
 /// A `file:` URI's path as the system names it: `/C:/x` is `C:/x` on
@@ -606,7 +606,7 @@ fn diagnostics(uri: &Uri, doc: &Doc) -> Vec<lsp_types::Diagnostic> {
 /// A diagnostic's message, with its "did you mean" hint added: many
 /// clients (Neovim's float, for one) show only the message, not the
 /// related information the hints are also sent as.
-fn message_with_suggestion(d: &crate::syntax::Diagnostic) -> String {
+fn message_with_suggestion(d: &skelpad_lang::syntax::Diagnostic) -> String {
     match d.hints.iter().find(|h| h.starts_with("did you mean")) {
         Some(h) => format!("{}; {h}", d.message),
         None => d.message.clone(),

@@ -60,9 +60,9 @@ fn change(server: &mut Server, uri: &str, version: i32, at: usize, text: &str, d
 /// CRLF, and after edits that change one section, add one, remove one.
 #[test]
 fn kept_semantic_tokens_equal_tokens_made_whole() {
-    let mut texts: Vec<String> = crate::generate::STYLES
+    let mut texts: Vec<String> = skelpad_lang::generate::STYLES
         .iter()
-        .map(|(_, style)| crate::generate::styled(style, 120, 3))
+        .map(|(_, style)| skelpad_lang::generate::styled(style, 120, 3))
         .collect();
     for e in ["walk_cycle", "skins", "tentacle", "ik_walk"] {
         let path = format!("{}/../../examples/{e}.skel2d", env!("CARGO_MANIFEST_DIR"));

@@ -7,7 +7,7 @@
 
 use lsp_types::{Position, Range};
 
-use crate::syntax::{LineIndex, Span};
+use skelpad_lang::syntax::{LineIndex, Span};
 
 /// A document's text with its line starts.
 pub struct Text {

@@ -8,7 +8,7 @@
 
 use lsp_types::{SemanticTokenModifier, SemanticTokenType};
 
-use crate::syntax::Role;
+use skelpad_lang::syntax::Role;
 
 /// Semantic token types, indexed by [`role_token`].
 pub const TOKEN_TYPES: [SemanticTokenType; 12] = [
@@ -80,7 +80,7 @@ pub struct PieceTokens {
 /// [`PieceTokens`] of `text` with these roles, in one pass over the text.
 pub fn piece_tokens(
     text: &str,
-    roles: impl Iterator<Item = crate::syntax::TokenRole>,
+    roles: impl Iterator<Item = skelpad_lang::syntax::TokenRole>,
 ) -> PieceTokens {
     let bytes = text.as_bytes();
     let utf16 = |a: usize, b: usize| -> u32 {

@@ -17,11 +17,11 @@
 use super::modifiers::Sections;
 use super::names::resolve_or_explain;
 use super::rig::RigNames;
+use crate::model::sample::sample as value_at;
 use crate::model::spring::{Spring, unwrapped};
 use crate::model::{
     Animation, BoneChannel, BoneId, BoneProperty, Curve, Key, Skeleton, ValueMode, normalize_angle,
 };
-use crate::model::sample::sample as value_at;
 use crate::syntax::Diagnostic;
 use crate::syntax::Span;
 use crate::syntax::tree::SpringSpec;

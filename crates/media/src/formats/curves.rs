@@ -25,7 +25,7 @@
 //! - Spriter's `quartic`, `quintic`: no cubic-bezier equals them; they stay
 //!   sampled.
 
-use crate::model::{
+use skelpad_lang::model::{
     Animation, Armature, BoneId, BoneProperty, CubicBezier, Curve, Easing, Key, SpriterCurveKind,
 };
 
@@ -89,11 +89,11 @@ pub fn written(curve: Curve) -> Option<Easing> {
         Curve::Spriter(c) => match c.kind {
             SpriterCurveKind::Bezier => {
                 let [x1, y1, x2, y2] = c.c;
-                let b = crate::model::CubicBezier::new(x1, y1, x2, y2);
+                let b = skelpad_lang::model::CubicBezier::new(x1, y1, x2, y2);
                 b.is_valid().then_some(Easing::Bezier(b))
             }
             _ => c.as_bezier().map(|(x1, y1, x2, y2)| {
-                Easing::Bezier(crate::model::CubicBezier::new(x1, y1, x2, y2))
+                Easing::Bezier(skelpad_lang::model::CubicBezier::new(x1, y1, x2, y2))
             }),
         },
     }
@@ -228,7 +228,7 @@ pub fn stepped_line(prop: &str, keys: &[EasedKey], value: &dyn Fn(f64) -> String
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::SpriterCurve;
+    use skelpad_lang::model::SpriterCurve;
 
     fn spriter(kind: SpriterCurveKind, c: [f64; 4]) -> Curve {
         Curve::Spriter(SpriterCurve { kind, c })

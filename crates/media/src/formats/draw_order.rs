@@ -33,11 +33,11 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
-use crate::model::{
+use skelpad_lang::model::{
     Animation, Armature, AttachmentChannel, AttachmentId, AttachmentSlotName, Key, Skeleton, Slot,
     SlotColorChannel, SlotId,
 };
-use crate::runtime::{sample, sample_stepped};
+use skelpad_lang::runtime::{sample, sample_stepped};
 
 /// Copies [`bake`] makes at most beyond the slots there are.
 pub const MAX_EXTRA_SLOTS: usize = 20_000;
@@ -187,7 +187,7 @@ fn copy_attachments(
                 out.attachments.push(AttachmentSlotName { slot: c, name: name.name.clone() });
                 let new = AttachmentId::from_index(out.attachments.len() - 1);
                 let entry = out.contents.get(a).cloned();
-                out.contents.push(entry.unwrap_or_else(crate::model::Attachment::none));
+                out.contents.push(entry.unwrap_or_else(skelpad_lang::model::Attachment::none));
                 // (The new id is past every other: each list stays sorted.)
                 let old = AttachmentId::from_index(a);
                 for skin in &mut out.skins {
@@ -254,7 +254,7 @@ fn bake_animation(
                         .and_then(|ch| sample_stepped(&ch.keys, w))
                         .unwrap_or(sk.slots[s].attachment);
                     let value = if here { map_att(att, c) } else { None };
-                    Key { time_secs: w, value, curve: crate::model::Curve::Stepped }
+                    Key { time_secs: w, value, curve: skelpad_lang::model::Curve::Stepped }
                 })
                 .collect();
             out.attachments.push(AttachmentChannel { slot: c, keys });

@@ -18,7 +18,7 @@
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
-use crate::io::IoError;
+use skelpad_lang::io::IoError;
 
 /// What an export is doing.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -288,9 +288,9 @@ pub fn straightened(
 }
 
 /// A timing curve's progress at time `t` (0..1), by the model's one
-/// solver ([`crate::model::CubicBezier::progress`]).
+/// solver ([`skelpad_lang::model::CubicBezier::progress`]).
 pub fn bezier_progress([x1, y1, x2, y2]: [f64; 4], t: f64) -> f64 {
-    crate::model::CubicBezier::new(x1, y1, x2, y2).progress(t)
+    skelpad_lang::model::CubicBezier::new(x1, y1, x2, y2).progress(t)
 }
 
 /// The frames after which bone `b`'s matrix relative to its `parent`
@@ -304,7 +304,7 @@ pub fn jumps(
     b: usize,
     parent: Option<usize>,
 ) -> Vec<usize> {
-    use crate::model::Affine;
+    use skelpad_lang::model::Affine;
     let rel = |m: &[Affine], f: usize| {
         let own = m[f * s.bones + b];
         match parent {

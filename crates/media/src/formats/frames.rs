@@ -20,9 +20,9 @@ use image::RgbaImage;
 use rayon::prelude::*;
 
 use super::export::{ExportError, Progress, Stage};
-use crate::io::AtomicFiles;
 use crate::render::frames::{FrameRenderer, FrameSpec};
 use crate::render::{RenderCache, RenderWarning};
+use skelpad_lang::io::AtomicFiles;
 
 /// PNG bytes of an image (see [`crate::png::encode_png`]).
 pub fn encode_png(img: &RgbaImage) -> Result<Vec<u8>, ExportError> {

@@ -3,15 +3,15 @@
 
 use super::Bounds;
 use super::{DrawList, DrawOptions, RenderCache, Rgba, build_draw_list, build_draw_list_into};
-use crate::model::{AnimId, Armature, SkinId};
-use crate::runtime::{Pose, evaluate_into, wrap_time};
+use skelpad_lang::model::{AnimId, Armature, SkinId};
+use skelpad_lang::runtime::{Pose, evaluate_into, wrap_time};
 
 /// At most about `max` times of an animation that stand for all its frames:
 /// every frame when there are no more than `max`, else its key times (where
 /// poses turn) thinned to half the budget plus evenly spaced frames.
 pub fn sample_times(
-    anim: &crate::model::Animation,
-    skeleton: &crate::model::Skeleton,
+    anim: &skelpad_lang::model::Animation,
+    skeleton: &skelpad_lang::model::Skeleton,
     max: usize,
 ) -> Vec<f64> {
     let max = max.max(2);

@@ -17,7 +17,7 @@ use rustc_hash::{FxHashMap as HashMap, FxHasher};
 
 use super::geometry::Outline;
 use super::tessellate::{Mesh, Stroke, Tessellator};
-use crate::model::{LineCap, LineJoin};
+use skelpad_lang::model::{LineCap, LineJoin};
 
 /// What to make of an outline. Floats are stored as bits so keys compare
 /// exactly.

@@ -353,10 +353,10 @@ pub struct AttachmentImage {
 /// attachment draws nothing (type none, empty shape); an error when a
 /// sprite cannot be loaded or the picture would exceed 4096 pixels a side.
 pub fn render_attachment(
-    skeleton: &crate::model::Skeleton,
-    pose: &crate::runtime::Pose,
-    slot: crate::model::SlotId,
-    attachment: crate::model::AttachmentId,
+    skeleton: &skelpad_lang::model::Skeleton,
+    pose: &skelpad_lang::runtime::Pose,
+    slot: skelpad_lang::model::SlotId,
+    attachment: skelpad_lang::model::AttachmentId,
     pixels_per_unit: f64,
     padding_px: u32,
     cache: &mut super::RenderCache,
@@ -408,8 +408,8 @@ mod tests {
     }
 
     fn generated_list(contours: bool) -> (DrawList, View) {
-        let arm = crate::compile::compile(&crate::generate::script(200, 1)).armature;
-        let pose = crate::runtime::evaluate(&arm, None, crate::model::SkinId(0), 0.0);
+        let arm = skelpad_lang::compile::compile(&skelpad_lang::generate::script(200, 1)).armature;
+        let pose = skelpad_lang::runtime::evaluate(&arm, None, skelpad_lang::model::SkinId(0), 0.0);
         let view = View::centered(256, 256, 1.5);
         let options = DrawOptions { pixels_per_unit: 1.5, bones: true, contours };
         (build_draw_list(&arm, &pose, &options, &mut RenderCache::new(".")), view)

@@ -11,8 +11,8 @@ use super::{
     Bounds, DrawList, DrawOptions, ORIGIN_MARK_PX, RenderCache, RenderWarning, Rgba, View,
     animation_bounds, build_draw_list_into, cpu,
 };
-use crate::model::{AnimId, Armature, SkinId};
-use crate::runtime::{Pose, evaluate_into};
+use skelpad_lang::model::{AnimId, Armature, SkinId};
+use skelpad_lang::runtime::{Pose, evaluate_into};
 
 /// How the skeleton is placed in the picture.
 #[derive(Clone, Copy, Debug, PartialEq)]

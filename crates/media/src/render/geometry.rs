@@ -9,8 +9,8 @@
 
 use std::hash::{Hash, Hasher};
 
-use crate::model::{Affine, AttachmentKind, BoneId, BoundPath, PathSegment};
-use crate::runtime::Pose;
+use skelpad_lang::model::{Affine, AttachmentKind, BoneId, BoundPath, PathSegment};
+use skelpad_lang::runtime::Pose;
 
 /// The control-point distance of a cubic quarter circle (the original tool's
 /// constant), relative to the radius.

@@ -131,7 +131,7 @@ fn load(dir: &Path, name: &str) -> Result<SpriteImage, String> {
         };
         format!(
             "cannot read sprite image \"{}\" ({}): {why}",
-            crate::syntax::clip(name),
+            skelpad_lang::syntax::clip(name),
             path.display()
         )
     })?;
@@ -154,7 +154,7 @@ fn load(dir: &Path, name: &str) -> Result<SpriteImage, String> {
 
 /// The store answers the documents' question about pictures: whether one
 /// can be read and decoded (and keeps it decoded for drawing).
-impl crate::io::Pictures for ImageStore {
+impl skelpad_lang::io::Pictures for ImageStore {
     fn read(&mut self, name: &str) -> Result<(), String> {
         self.get(name).map(|_| ())
     }

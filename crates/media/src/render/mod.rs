@@ -62,12 +62,12 @@ pub use geometry::{AttachmentOutline, OutlineSegment, attachment_outline};
 pub use images::{ImageStore, SpriteImage};
 pub use view::{Bounds, View};
 
-use crate::model::{
-    Affine, Armature, AttachmentId, AttachmentKind, BoneId, Color, ShapeStyle, Skeleton, SlotId,
-};
-use crate::runtime::Pose;
 use cache::{Op, TessCache};
 use geometry::Outline;
+use skelpad_lang::model::{
+    Affine, Armature, AttachmentId, AttachmentKind, BoneId, Color, ShapeStyle, Skeleton, SlotId,
+};
+use skelpad_lang::runtime::Pose;
 use tessellate::{Mesh, Stroke};
 
 pub use tessellate::CONTOUR_END;
@@ -565,7 +565,7 @@ fn add_mesh(
     cache: &mut RenderCache,
     pose: &Pose,
     at: &Placed,
-    mesh: &crate::model::Mesh,
+    mesh: &skelpad_lang::model::Mesh,
 ) {
     let Some(name) = &mesh.image else {
         list.warn(at.slot, at.att_id, "mesh attachment names no image; nothing drawn".into());
@@ -579,7 +579,7 @@ fn add_mesh(
     let pts: Vec<(f64, f64)> = if pose.skf.is_empty() {
         mesh.vertices.iter().map(|v| at.m.apply(v.x, v.y)).collect()
     } else {
-        crate::runtime::skelform::mesh_vertices(pose, at.bone, mesh)
+        skelpad_lang::runtime::skelform::mesh_vertices(pose, at.bone, mesh)
     };
     let head = at.head(Part::Sprite, rgba(at.tint));
     if head.color[3] <= 0.0 {

@@ -2,7 +2,7 @@
 //! and any tool that asks what is under a point of a picture).
 
 use super::{DrawList, Part};
-use crate::model::{BoneId, SlotId};
+use skelpad_lang::model::{BoneId, SlotId};
 
 /// Something drawn that can be selected.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -76,10 +76,10 @@ pub fn distance_to_triangle(p: (f64, f64), t: [(f64, f64); 3]) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::compile::compile;
-    use crate::model::SkinId;
     use crate::render::{DrawOptions, RenderCache, build_draw_list};
-    use crate::runtime::evaluate;
+    use skelpad_lang::compile::compile;
+    use skelpad_lang::model::SkinId;
+    use skelpad_lang::runtime::evaluate;
 
     #[test]
     fn points_pick_what_is_drawn_there() {

@@ -10,7 +10,7 @@ use lyon_tessellation::{
 };
 
 use super::geometry::Outline;
-use crate::model::{LineCap, LineJoin};
+use skelpad_lang::model::{LineCap, LineJoin};
 
 /// Triangles: positions and indices (three per triangle).
 #[derive(Clone, Debug, Default, PartialEq)]

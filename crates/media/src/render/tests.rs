@@ -2,9 +2,9 @@
 //! cache keeps.
 
 use super::*;
-use crate::compile::compile;
-use crate::model::{AnimId, BoneTransform, SkinId};
-use crate::runtime::{Pose, evaluate};
+use skelpad_lang::compile::compile;
+use skelpad_lang::model::{AnimId, BoneTransform, SkinId};
+use skelpad_lang::runtime::{Pose, evaluate};
 
 fn armature(text: &str) -> Armature {
     let comp = compile(text);
@@ -333,7 +333,7 @@ fn animation_bounds_cover_every_frame() {
 
 #[test]
 fn frame_times_cover_one_loop() {
-    let mut a = crate::model::Animation::empty("a", 20.0);
+    let mut a = skelpad_lang::model::Animation::empty("a", 20.0);
     a.duration_secs = 1.0;
     let t = a.frame_times();
     assert_eq!(t.len(), 20);

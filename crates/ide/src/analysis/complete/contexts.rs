@@ -3,10 +3,10 @@
 
 use super::{Completer, Proposal, ProposalKind};
 use crate::analysis::section_animation;
-use crate::compile::Target;
-use crate::syntax::Span;
-use crate::syntax::tree::{SectionKind, SkinSection, Spanned, TimelineProp, TypeName};
-use crate::syntax::vocab::{self, Entry};
+use skelpad_lang::compile::Target;
+use skelpad_lang::syntax::Span;
+use skelpad_lang::syntax::tree::{SectionKind, SkinSection, Spanned, TimelineProp, TypeName};
+use skelpad_lang::syntax::vocab::{self, Entry};
 
 /// Timeline tokens that need no easing: `(label, detail, example)`.
 const TIMELINE_TOKENS: [Entry; 6] = [

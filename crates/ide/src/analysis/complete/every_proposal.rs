@@ -3,7 +3,7 @@
 //! the parser and the compiler take, in the place they were offered.
 
 use super::{Proposal, complete};
-use crate::compile::compile;
+use skelpad_lang::compile::compile;
 
 /// The rig every context is written into: one of each attachment type, a
 /// skin, an animation with a bone, a slot and an event item.

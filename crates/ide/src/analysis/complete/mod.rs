@@ -5,10 +5,10 @@ mod contexts;
 mod every_proposal;
 
 use super::section_at;
-use crate::compile::Compilation;
-use crate::syntax::Span;
-use crate::syntax::tree::SectionKind;
-use crate::syntax::vocab::{self, Entry, Word};
+use skelpad_lang::compile::Compilation;
+use skelpad_lang::syntax::Span;
+use skelpad_lang::syntax::tree::SectionKind;
+use skelpad_lang::syntax::vocab::{self, Entry, Word};
 
 /// What a proposal is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -331,7 +331,7 @@ impl<'a> Completer<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::compile::names::{NameIndex, Resolved};
+    use skelpad_lang::compile::names::{NameIndex, Resolved};
 
     /// The forms as the compiler's name index resolves them (what
     /// `name_forms` made before it counted suffixes itself).
@@ -357,8 +357,9 @@ mod tests {
             ["a", "a.b", "c.b", "b", "x.y.z", "w.y.z", "q.z"].map(String::from).to_vec(),
             ["root", "root.arm", "root.arm.hand", "arm", "arm.hand"].map(String::from).to_vec(),
         ];
-        for (_, style) in crate::generate::STYLES {
-            let comp = crate::compile::compile(&crate::generate::styled(style, 300, 2));
+        for (_, style) in skelpad_lang::generate::STYLES {
+            let comp =
+                skelpad_lang::compile::compile(&skelpad_lang::generate::styled(style, 300, 2));
             let sk = &*comp.armature.skeleton;
             sets.push(sk.bones.iter().map(|b| b.name.clone()).collect());
             sets.push(sk.slots.iter().map(|s| s.name.clone()).collect());
@@ -376,7 +377,7 @@ mod tests {
             text.push_str(&format!("\tbone{i}\n"));
         }
         text.push_str("\tLegacy\nanim \"a\"\n\t");
-        let comp = crate::compile::compile(&text);
+        let comp = skelpad_lang::compile::compile(&text);
         let (all, cut) = complete_limited(&text, &comp, text.len(), 10_000);
         // The 301 bones, and `!` (an event item).
         assert!(!cut && all.len() == 302, "{}", all.len());
@@ -387,7 +388,7 @@ mod tests {
         // `e2`: names holding an `e` then a `2`, those starting with it first
         // (none here); `bone2`, `bone12`, `bone20`…; not `Legacy`.
         let typed = format!("{text}e2");
-        let comp = crate::compile::compile(&typed);
+        let comp = skelpad_lang::compile::compile(&typed);
         let (some, cut) = complete_limited(&typed, &comp, typed.len(), 50);
         assert!(cut);
         assert_eq!(some[0].label, "bone2");
@@ -398,7 +399,7 @@ mod tests {
         );
         // `leg`, case-insensitively and as a prefix first: `Legacy`.
         let typed = format!("{text}leg");
-        let comp = crate::compile::compile(&typed);
+        let comp = skelpad_lang::compile::compile(&typed);
         let (some, _) = complete_limited(&typed, &comp, typed.len(), 50);
         assert_eq!(some.iter().map(|p| p.label.as_str()).collect::<Vec<_>>(), ["Legacy"]);
     }
@@ -406,7 +407,7 @@ mod tests {
     #[test]
     fn a_section_header_offers_the_names_other_sections_made_not_its_own() {
         let labels = |text: &str| -> Vec<(String, String)> {
-            let comp = crate::compile::compile(text);
+            let comp = skelpad_lang::compile::compile(text);
             complete(text, &comp, text.len()).into_iter().map(|p| (p.label, p.detail)).collect()
         };
         // `anim ` alone: no `""` (its own name while it has none).

@@ -3,9 +3,9 @@
 //! (renamed, copied, left out or reordered as asked), key for key.
 
 use super::*;
-use crate::compile::compile;
-use crate::model::Animation;
 use crate::text_edit::apply;
+use skelpad_lang::compile::compile;
+use skelpad_lang::model::Animation;
 
 /// Every example script, with its file name.
 fn examples() -> Vec<(String, String)> {

@@ -2,8 +2,8 @@
 //! and reading the compiled channel's curves.
 
 use super::*;
-use crate::compile::compile;
-use crate::model::{Curve, PRESETS};
+use skelpad_lang::compile::compile;
+use skelpad_lang::model::{Curve, PRESETS};
 
 const RIG: &str = "skeleton\n\ta l10\n\tb l10\nanim \"m\" 20fps 0:5:li\n";
 

@@ -2,10 +2,10 @@
 
 use super::*;
 use super::{Change, verify};
-use crate::compile::compile;
 use crate::edits::key_easing;
-use crate::model::AnimId;
 use crate::text_edit::{TextEdit as Edit, apply};
+use skelpad_lang::compile::compile;
+use skelpad_lang::model::AnimId;
 
 /// The text after moving key `key` of the `n`-th timeline of the first
 /// animation to `frame`.
@@ -185,7 +185,7 @@ fn keys_know_their_easing_from_the_compiled_animation() {
     let tl = &comp.sources.timelines[0];
     let easings: Vec<_> =
         comp.sources.keys_of(tl).iter().map(|k| key_easing(&comp, tl.anim, tl, k)).collect();
-    use crate::model::Easing;
+    use skelpad_lang::model::Easing;
     assert_eq!(easings, vec![Some(Easing::SineOut), Some(Easing::Linear), Some(Easing::Linear)]);
 }
 
@@ -262,16 +262,17 @@ fn an_inserted_value_is_what_the_animation_has_there() {
 
 #[test]
 fn a_key_inserted_for_a_property_holds_the_pose_it_was_inserted_at() {
-    use crate::compile::Target;
-    use crate::model::{BoneId, SkinId};
-    use crate::syntax::tree::TimelineProp;
+    use skelpad_lang::compile::Target;
+    use skelpad_lang::model::{BoneId, SkinId};
+    use skelpad_lang::syntax::tree::TimelineProp;
     let text = format!("{RIG}\ta\n\t\tr 0 :so-> 90 -> 30\n\t\tx 0 20:> 10\n");
     let comp = compile(&text);
     let anim = AnimId::from_index(0);
     let a = Target::Bone(BoneId::from_index(0));
     let pose = |t: &str, frame: f64| {
         let c = compile(t);
-        crate::runtime::evaluate(&c.armature, Some(anim), SkinId::default(), frame / 20.0).bones[0]
+        skelpad_lang::runtime::evaluate(&c.armature, Some(anim), SkinId::default(), frame / 20.0)
+            .bones[0]
             .local
     };
     for (prop, frame) in [(TimelineProp::Rotation, 7.0), (TimelineProp::X, 13.0)] {
@@ -319,8 +320,8 @@ fn an_options_token_made_absolute_keeps_its_step_and_easing() {
     ] {
         assert_eq!(absolute(tok, 14.0), want, "{tok}");
         // What the compiler reads: frame 14, the step and easing kept.
-        let o = crate::syntax::token::options(want, true).unwrap();
-        let before = crate::syntax::token::options(tok, true).unwrap_or_default();
+        let o = skelpad_lang::syntax::token::options(want, true).unwrap();
+        let before = skelpad_lang::syntax::token::options(tok, true).unwrap_or_default();
         assert_eq!(o.frame.map(|f| f.value), Some(14.0), "{want}");
         assert_eq!((o.step, o.easing, o.advance), (before.step, before.easing, 0), "{want}");
     }

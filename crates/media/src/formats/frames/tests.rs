@@ -1,6 +1,6 @@
 use super::*;
-use crate::model::{AnimId, Armature, SkinId};
 use crate::render::frames::{Framing, Settings};
+use skelpad_lang::model::{AnimId, Armature, SkinId};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 const SCRIPT: &str = include_str!("../../../../../examples/tentacle.skel2d");
 
 fn armature() -> Armature {
-    let comp = crate::compile::compile(SCRIPT);
+    let comp = skelpad_lang::compile::compile(SCRIPT);
     assert!(!comp.has_errors(), "{:?}", comp.diagnostics);
     comp.armature
 }
@@ -145,7 +145,7 @@ fn a_cancelled_export_stops_and_writes_nothing() {
 
 #[test]
 fn warnings_of_every_thread_reach_the_renderer_once() {
-    let comp = crate::compile::compile(
+    let comp = skelpad_lang::compile::compile(
         "skeleton\n\tb\n\t\t@ :sprite \"missing.png\"\nanim \"a\"\n\tb\n\t\tx 0 -> 10\n",
     );
     let tmp = tempfile::tempdir().expect("temp dir");
@@ -161,7 +161,7 @@ fn warnings_of_every_thread_reach_the_renderer_once() {
 
 #[test]
 fn a_failed_write_is_a_typed_io_error_naming_the_file() {
-    let comp = crate::compile::compile("skeleton\n\tb\n\t\t@ :rect w10 h10\n");
+    let comp = skelpad_lang::compile::compile("skeleton\n\tb\n\t\t@ :rect w10 h10\n");
     let tmp = tempfile::tempdir().expect("temp dir");
     let settings = Settings { anim: None, width: 8, height: 8, bones: false, ..settings() };
     let mut cache = RenderCache::new(tmp.path());

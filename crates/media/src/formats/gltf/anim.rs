@@ -11,7 +11,7 @@ use super::doc::{Doc, Layout};
 use super::keys::{Sampler, at_frames, at_rest, fit, quaternion, sampler, split_turns};
 use super::{Clip, Export};
 use crate::formats::lottie::keys::{Ease, KeyOut, Series, add_halves};
-use crate::model::Armature;
+use skelpad_lang::model::Armature;
 
 /// Largest turn between two rotation keys (radians): well under half a turn.
 const MAX_TURN: f64 = 2.0;
@@ -323,7 +323,7 @@ pub fn animation(doc: &mut Doc, ex: &Export<'_>, ci: usize, lay: &Layout, out: &
         "frames": c.plan.total,
         "duration": anim.map_or(0.0, |a| a.duration_secs),
         "loop": anim.and_then(|a| a.looping),
-        "events": anim.map_or(json!([]), crate::runtime::report::events_json),
+        "events": anim.map_or(json!([]), skelpad_lang::runtime::report::events_json),
     }});
     let (channels, samplers) = (ch.channels, ch.samplers);
     doc.animations.push(

@@ -19,9 +19,9 @@
 use rustc_hash::FxHashMap;
 
 use super::Clip;
-use crate::model::{Affine, Armature, AttachmentId, AttachmentKind, Color, SkinId, SlotId};
 use crate::render::{DrawOptions, Part, RenderCache, build_draw_list};
-use crate::runtime::{Pose, evaluate_into};
+use skelpad_lang::model::{Affine, Armature, AttachmentId, AttachmentKind, Color, SkinId, SlotId};
+use skelpad_lang::runtime::{Pose, evaluate_into};
 
 /// Curves are flattened to within 0.005 units.
 const PIXELS_PER_UNIT: f64 = 20.0;

@@ -16,7 +16,7 @@
 use super::Clip;
 use crate::formats::export::jumps;
 use crate::formats::lottie::mesh::svd;
-use crate::model::{Affine, Armature, BoneId, Curve, Easing};
+use skelpad_lang::model::{Affine, Armature, BoneId, Curve, Easing};
 
 /// A node's own transform in the plane: translation, turn (radians,
 /// counter-clockwise) and scale; `turn` is the bone node's extra turn under
@@ -316,7 +316,7 @@ fn reason(arm: &Armature, clips: &[Clip], b: usize) -> String {
     if uneven {
         why.push("a parent's accumulated scale is not uniform (skelpad's bones never skew)");
     }
-    if sk.composition != crate::model::Composition::Affine {
+    if sk.composition != skelpad_lang::model::Composition::Affine {
         why.push("its file's parent rule is not glTF's");
     }
     if why.is_empty() {

@@ -158,7 +158,7 @@ impl Doc {
         lay: &mut Layout,
         clips: &[Clip],
         pictures: &[(String, Picture)],
-        arm: &crate::model::Armature,
+        arm: &skelpad_lang::model::Armature,
     ) -> Vec<usize> {
         let mut roots = Vec::new();
         let mut textures: Vec<(String, usize)> = Vec::new();

@@ -25,7 +25,7 @@ use serde_json::{Value, json};
 
 use crate::formats::export::{Progress, Stage};
 use crate::formats::lottie::frames::{Plan, Samples, sample};
-use crate::model::{AnimId, Armature, Color, SkinId};
+use skelpad_lang::model::{AnimId, Armature, Color, SkinId};
 
 pub use crate::formats::lottie::{FilePictures, MemoryPictures, Picture, PictureSource};
 
@@ -295,7 +295,7 @@ pub fn export_file(
     progress.check()?;
     let bytes = encode(&g, container)?;
     progress.check()?;
-    crate::io::write_atomic(out, &bytes)?;
+    skelpad_lang::io::write_atomic(out, &bytes)?;
     progress.set(1, 1);
     Ok(g)
 }

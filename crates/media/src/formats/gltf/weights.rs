@@ -8,7 +8,7 @@
 
 use super::Clip;
 use super::attach::Prim;
-use crate::model::{Affine, Armature, AttachmentId, AttachmentKind, Mesh};
+use skelpad_lang::model::{Affine, Armature, AttachmentId, AttachmentKind, Mesh};
 
 /// Largest distance (world units) between the blend and skelpad's vertex.
 const EXACT: f64 = 1e-3;
@@ -36,7 +36,7 @@ pub fn weighted(
     if !steady || mesh.binds.iter().any(|b| b.path) {
         return None;
     }
-    let skf = sk.composition == crate::model::Composition::SkelForm;
+    let skf = sk.composition == skelpad_lang::model::Composition::SkelForm;
     let (bones, coef) = coefficients(mesh, bone);
     let place = if skf {
         Affine::rotate(mesh.pivot_rot) * Affine::scale(mesh.pivot_scale.0, mesh.pivot_scale.1)

@@ -18,8 +18,8 @@ use super::text::{Sub, V};
 use crate::formats::export::ExportError;
 use crate::formats::lottie::frames::{Plan, Samples};
 use crate::formats::lottie::transform::{BoneLayer, Target, bone_layers_for};
-use crate::model::{AnimId, Animation, EventPayload, SlotId};
 use crate::render::{DrawOptions, Part, RenderCache};
+use skelpad_lang::model::{AnimId, Animation, EventPayload, SlotId};
 
 /// Method the event track calls on the root (its script emits the signal).
 pub const EVENT_METHOD: &str = "skelpad_event_fired";
@@ -282,11 +282,17 @@ fn moving_tracks(
         return;
     }
     let anim = ctx.arm.animation(id);
-    let mut pose = crate::runtime::Pose::default();
+    let mut pose = skelpad_lang::runtime::Pose::default();
     let mut cache = RenderCache::new(".");
     let mut per: Vec<(Keys, Keys)> = rig.moving.iter().map(|_| Default::default()).collect();
     for f in 0..plan.total {
-        crate::runtime::evaluate_into(&mut pose, ctx.arm, anim, ctx.skin, time(plan, f as f64));
+        skelpad_lang::runtime::evaluate_into(
+            &mut pose,
+            ctx.arm,
+            anim,
+            ctx.skin,
+            time(plan, f as f64),
+        );
         for (m, (pts, tris)) in rig.moving.iter().zip(&mut per) {
             let g = frame_geometry(ctx, m, s, f, (&pose, &mut cache));
             let t = time(plan, f as f64);
@@ -322,9 +328,9 @@ fn frame_geometry(
     m: &super::rig::Moving,
     s: &Samples,
     f: usize,
-    (pose, cache): (&crate::runtime::Pose, &mut RenderCache),
+    (pose, cache): (&skelpad_lang::runtime::Pose, &mut RenderCache),
 ) -> Geometry {
-    use crate::model::Affine;
+    use skelpad_lang::model::Affine;
     let sk = &*ctx.arm.skeleton;
     let empty =
         || Geometry { points: Vec::new(), uv: Vec::new(), tris: Vec::new(), color: [1.0; 4] };

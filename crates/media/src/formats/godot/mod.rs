@@ -32,8 +32,8 @@ use crate::formats::export::{ExportError, Progress, Stage};
 use crate::formats::lottie::frames::{Framing, Plan, sample};
 use crate::formats::lottie::transform::{Target, bone_layers_for};
 use crate::formats::lottie::{PictureSource, keys};
-use crate::model::{AnimId, Armature, SkinId};
 use crate::render::View;
+use skelpad_lang::model::{AnimId, Armature, SkinId};
 
 mod anim;
 pub mod names;
@@ -350,7 +350,7 @@ pub fn export_file(
     progress.start(Stage::Writing, 1);
     progress.check()?;
     let dir = out.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let mut atomic = crate::io::AtomicFiles::new();
+    let mut atomic = skelpad_lang::io::AtomicFiles::new();
     for (rel, bytes) in &godot.files {
         let path = dir.join(rel);
         if let Some(parent) = path.parent() {
@@ -358,7 +358,7 @@ pub fn export_file(
                 ExportError::Cannot(format!(
                     "cannot make `{}`: {}",
                     parent.display(),
-                    crate::io::reason(&e)
+                    skelpad_lang::io::reason(&e)
                 ))
             })?;
         }

@@ -16,9 +16,9 @@ use super::text::{Node, V};
 use super::{Ctx, Files};
 use crate::formats::lottie::frames::Samples;
 use crate::formats::lottie::transform::BoneLayer;
-use crate::model::{Affine, AttachmentId, AttachmentKind, SlotId};
 use crate::render::{DrawList, DrawOptions, Part, RenderCache};
-use crate::runtime::Pose;
+use skelpad_lang::model::{Affine, AttachmentId, AttachmentKind, SlotId};
+use skelpad_lang::runtime::Pose;
 
 /// `diag(1, −1)`: skelpad's y up to Godot's y down.
 pub const C: Affine = Affine::scale(1.0, -1.0);
@@ -186,7 +186,7 @@ impl<'a, 'f, 'p> Builder<'a, 'f, 'p> {
         taken: &'f mut Taken,
         rig: &'f mut Rig,
     ) -> Self {
-        let pose = crate::runtime::evaluate(ctx.arm, None, ctx.skin, 0.0);
+        let pose = skelpad_lang::runtime::evaluate(ctx.arm, None, ctx.skin, 0.0);
         let mut cache = RenderCache::new(".");
         files.pictures.prepare(&mut cache);
         Builder { ctx, files, taken, rig, nodes: Vec::new(), pose, cache }
@@ -285,7 +285,7 @@ impl<'a, 'f, 'p> Builder<'a, 'f, 'p> {
         self.nodes.push(Node { name, class: "Sprite2D", parent, props, meta: Vec::new() });
     }
 
-    fn mesh(&mut self, at: &Placed, mesh: &crate::model::Mesh) {
+    fn mesh(&mut self, at: &Placed, mesh: &skelpad_lang::model::Mesh) {
         let Some(image) = &mesh.image else {
             self.files.warnings.push(format!("mesh `{}` names no picture; left out", at.name));
             return;

@@ -13,7 +13,7 @@ use std::f64::consts::PI;
 use super::Ctx;
 use super::rig::{C, relative};
 use crate::formats::lottie::frames::{Plan, Samples};
-use crate::model::Affine;
+use skelpad_lang::model::Affine;
 
 /// A matrix as a helper node's position, turn `phi` and scale, then the
 /// bone node's turn `theta` (radians, Godot's frame).

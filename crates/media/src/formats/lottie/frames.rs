@@ -3,9 +3,9 @@
 
 use super::LottieError;
 use super::LottieOptions;
-use crate::model::{Affine, AnimId, Armature, AttachmentId, Color, SkinId};
 use crate::render::{AttachmentOutline, Bounds, DrawOptions, RenderCache, View};
-use crate::runtime::{Pose, evaluate_into};
+use skelpad_lang::model::{Affine, AnimId, Armature, AttachmentId, Color, SkinId};
+use skelpad_lang::runtime::{Pose, evaluate_into};
 
 /// Frames a file may have at most (all animations together).
 pub const MAX_FRAMES: usize = 100_000;
@@ -78,7 +78,7 @@ impl Plan {
                 "the animations are too long together: {offset} frames (at most {MAX_FRAMES}); export one with --anim"
             )));
         }
-        let stepped = arm.skeleton.composition == crate::model::Composition::SkelForm;
+        let stepped = arm.skeleton.composition == skelpad_lang::model::Composition::SkelForm;
         Ok(Plan { fps, anims, total: offset, stepped })
     }
 
@@ -145,7 +145,7 @@ pub struct Samples {
     /// frame: the closing pose again).
     pub half: Vec<Affine>,
     /// `local[f * bones + b]`: the bone's local values (as the runtime left them).
-    pub local: Vec<crate::model::BoneTransform>,
+    pub local: Vec<skelpad_lang::model::BoneTransform>,
     /// `shown[f * slots + s]`: the attachment slot `s` shows (`None` when
     /// hidden by the draw order too).
     pub shown: Vec<Option<AttachmentId>>,
@@ -296,7 +296,7 @@ pub fn sample(arm: &Armature, plan: &Plan, skin: SkinId) -> Result<Samples, Lott
         .meshes
         .iter()
         .filter_map(|((_, att), _)| match sk.attachment(skin, *att).map(|a| &a.kind) {
-            Some(crate::model::AttachmentKind::Mesh(m)) => Some(m.vertices.len()),
+            Some(skelpad_lang::model::AttachmentKind::Mesh(m)) => Some(m.vertices.len()),
             _ => None,
         })
         .sum();
@@ -335,7 +335,7 @@ fn record(s: &mut Samples, arm: &Armature, pose: &Pose) {
     for (b, bp) in pose.bones.iter().enumerate() {
         s.world.push(bp.world);
         s.local.push(bp.local);
-        if let Some(acc) = pose.accumulated(crate::model::BoneId::from_index(b)) {
+        if let Some(acc) = pose.accumulated(skelpad_lang::model::BoneId::from_index(b)) {
             let uniform = (acc.scale_x.abs() - acc.scale_y.abs()).abs()
                 <= 1e-9 * acc.scale_x.abs().max(acc.scale_y.abs()).max(1.0);
             if !uniform {
@@ -379,8 +379,8 @@ fn moving_path_attachments(arm: &Armature, skin: SkinId) -> Vec<(usize, Attachme
     for (i, a) in sk.attachments.iter().enumerate() {
         let id = AttachmentId::from_index(i);
         let Some(slot) = sk.slots.get(a.slot.index()) else { continue };
-        if let Some(crate::model::Attachment {
-            kind: crate::model::AttachmentKind::Path { path, .. },
+        if let Some(skelpad_lang::model::Attachment {
+            kind: skelpad_lang::model::AttachmentKind::Path { path, .. },
             ..
         }) = sk.attachment(skin, id)
             && path.bones().iter().any(|&b| b != slot.bone)

@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 
 use super::frames::Plan;
 use crate::formats::skf::fit::Fitter;
-use crate::model::{Curve, Easing};
+use skelpad_lang::model::{Curve, Easing};
 
 /// How a key's value moves to the next key's.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -7,7 +7,9 @@ use super::frames::{Framing, Plan, Samples};
 use super::keys::{self, KeyOut, Series};
 use super::transform::BoneLayer;
 use super::{LottieError, PictureSource, shapes};
-use crate::model::{Affine, Armature, AttachmentId, AttachmentKind, Color, ShapeStyle, SkinId};
+use skelpad_lang::model::{
+    Affine, Armature, AttachmentId, AttachmentKind, Color, ShapeStyle, SkinId,
+};
 
 /// Builds the attachment layers and the document.
 pub struct Builder<'a> {
@@ -173,7 +175,7 @@ impl<'a> Builder<'a> {
         let fixed = match moving {
             Some(_) => None,
             None => {
-                let pose = crate::runtime::Pose::setup(sk);
+                let pose = skelpad_lang::runtime::Pose::setup(sk);
                 Some(crate::render::attachment_outline(kind, bone, &pose)?)
             }
         };
@@ -358,7 +360,7 @@ impl<'a> Builder<'a> {
             for e in &anim.events {
                 let tm = pa.offset as f64 + e.time_secs * self.plan.fps;
                 let name = format!("{}/{}", anim.name, e.name);
-                let mut about = crate::runtime::report::event_json(e);
+                let mut about = skelpad_lang::runtime::report::event_json(e);
                 about["marker"] = json!(name);
                 about["animation"] = json!(anim.name);
                 out.push(EventMarker { marker: json!({ "cm": name, "tm": tm, "dr": 0 }), about });
@@ -429,7 +431,7 @@ impl<'a> Builder<'a> {
 /// An attachment layer's transform under its bone's layer: the attachment
 /// transform with y turned down.
 fn attachment_transform(
-    t: &crate::model::AttachmentTransform,
+    t: &skelpad_lang::model::AttachmentTransform,
     anchor: Value,
     opacity: &Value,
 ) -> Value {

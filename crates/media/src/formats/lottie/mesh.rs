@@ -17,8 +17,8 @@ use serde_json::{Value, json};
 
 use super::layers::{Builder, layer_head};
 use super::{Picture, PictureSource};
-use crate::model::{Affine, Armature, AttachmentId, AttachmentKind, Mesh, SkinId};
-use crate::runtime::Pose;
+use skelpad_lang::model::{Affine, Armature, AttachmentId, AttachmentKind, Mesh, SkinId};
+use skelpad_lang::runtime::Pose;
 
 /// Mask triangles grow by this much (picture pixels) about their incentre,
 /// so neighbouring triangles overlap instead of leaving anti-aliased seams.
@@ -36,7 +36,7 @@ pub fn mesh_attachments(arm: &Armature, skin: SkinId) -> Vec<(usize, AttachmentI
     let mut out = Vec::new();
     for (i, a) in sk.attachments.iter().enumerate() {
         let id = AttachmentId::from_index(i);
-        if let Some(crate::model::Attachment { kind: AttachmentKind::Mesh(_), .. }) =
+        if let Some(skelpad_lang::model::Attachment { kind: AttachmentKind::Mesh(_), .. }) =
             sk.attachment(skin, id)
         {
             out.push((a.slot.index(), id));
@@ -70,7 +70,7 @@ pub fn world_vertices(
             })
             .collect();
     }
-    crate::runtime::skelform::mesh_vertices(pose, sl.bone, mesh)
+    skelpad_lang::runtime::skelform::mesh_vertices(pose, sl.bone, mesh)
         .into_iter()
         .map(|(x, y)| [x, y])
         .collect()

@@ -49,7 +49,7 @@
 //! rlottie and ThorVG pictures against `skelpad render`).
 
 use crate::formats::export::{Progress, Stage};
-use crate::model::{AnimId, Armature, SkinId};
+use skelpad_lang::model::{AnimId, Armature, SkinId};
 
 mod container;
 pub(crate) mod frames;
@@ -120,8 +120,9 @@ pub struct FilePictures(pub std::path::PathBuf);
 impl PictureSource for FilePictures {
     fn picture(&mut self, image: &str) -> Result<Picture, String> {
         let path = self.0.join(image);
-        let bytes = std::fs::read(&path)
-            .map_err(|e| format!("cannot read `{}`: {}", path.display(), crate::io::reason(&e)))?;
+        let bytes = std::fs::read(&path).map_err(|e| {
+            format!("cannot read `{}`: {}", path.display(), skelpad_lang::io::reason(&e))
+        })?;
         let format = image::guess_format(&bytes)
             .map_err(|e| format!("`{}` is not a picture: {e}", path.display()))?;
         let mime = match format {
@@ -391,7 +392,7 @@ pub fn export_file(
     let id = out.file_stem().and_then(|s| s.to_str()).unwrap_or("animation");
     let bytes = encode(&lottie, container, id)?;
     progress.check()?;
-    crate::io::write_atomic(out, &bytes)?;
+    skelpad_lang::io::write_atomic(out, &bytes)?;
     progress.set(1, 1);
     Ok(lottie)
 }

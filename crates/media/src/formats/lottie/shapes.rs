@@ -2,8 +2,8 @@
 
 use serde_json::{Value, json};
 
-use crate::model::{LineCap, LineJoin};
 use crate::render::{AttachmentOutline, OutlineSegment};
+use skelpad_lang::model::{LineCap, LineJoin};
 
 /// A Lottie bezier (`{"c","v","i","o"}`) of an outline in attachment space
 /// (y up), written in layer space (y down). Tangents are relative to their

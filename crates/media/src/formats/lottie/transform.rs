@@ -10,7 +10,7 @@ use super::LottieError;
 use super::frames::{Framing, Plan, Samples};
 use super::keys::{self, KeyOut, Series};
 use crate::formats::skf::fit::Fitter;
-use crate::model::{Affine, Armature, BoneId, BoneProperty};
+use skelpad_lang::model::{Affine, Armature, BoneId, BoneProperty};
 
 /// One bone's layer.
 pub struct BoneLayer {
@@ -305,7 +305,7 @@ fn reason(arm: &Armature, s: &Samples, b: usize) -> String {
     if non_uniform {
         why.push("a parent's accumulated scale is not uniform");
     }
-    if sk.composition != crate::model::Composition::Affine {
+    if sk.composition != skelpad_lang::model::Composition::Affine {
         why.push("its file's parent rule is not Lottie's");
     }
     if why.is_empty() {
@@ -333,7 +333,7 @@ fn keyed(
     let sca = |t: &Trs| t.s.map(|v| v * 100.0).to_vec();
     let props = |which: &[BoneProperty]| {
         let which = which.to_vec();
-        move |ai: usize| -> Vec<(usize, crate::model::Curve)> {
+        move |ai: usize| -> Vec<(usize, skelpad_lang::model::Curve)> {
             let Some(anim) = plan.anims[ai].id.and_then(|i| arm.animation(i)) else {
                 return Vec::new();
             };
@@ -365,7 +365,7 @@ fn keyed(
         }
         let of = props(which);
         let breaks = |ai: usize| of(ai).into_iter().map(|(f, _)| f).collect();
-        let curves: Vec<Vec<(usize, crate::model::Curve)>> =
+        let curves: Vec<Vec<(usize, skelpad_lang::model::Curve)>> =
             (0..plan.anims.len()).map(&of).collect();
         let cands = |f0: usize, f1: usize| -> Vec<keys::Cand> {
             if target == Target::Godot {

@@ -8,8 +8,8 @@
 
 use super::sim::Handle;
 use super::sim::bezier_progress;
-use crate::model::Easing;
 use rustc_hash::FxHashMap;
+use skelpad_lang::model::Easing;
 
 /// Handles into a key and the largest progress error at the inner frames.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -25,7 +25,7 @@
 
 use super::export::Warning;
 use super::{SkfArmature, SkfInverseKinematics, SkfPhysics};
-use crate::model::*;
+use skelpad_lang::model::*;
 
 /// Whether bone `b` is `ancestor` or below it.
 pub(super) fn under(sk: &Skeleton, mut b: usize, ancestor: usize) -> bool {

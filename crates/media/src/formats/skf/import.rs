@@ -28,7 +28,7 @@ use std::sync::Arc;
 
 use super::read::{ReadError, SkfFile, read_skf};
 use super::*;
-use crate::model::*;
+use skelpad_lang::model::*;
 
 /// Where a sprite's pixels are in the file's atlases.
 #[derive(Clone, Debug, PartialEq)]
@@ -719,7 +719,7 @@ fn import_animation(
 
 /// The world transform of every bone in SkelForm's terms, for tests and
 /// tools: position, rotation, scale.
-pub fn world_bones(pose: &crate::runtime::Pose) -> Vec<(f64, f64, f64, f64, f64)> {
+pub fn world_bones(pose: &skelpad_lang::runtime::Pose) -> Vec<(f64, f64, f64, f64, f64)> {
     pose.skf
         .iter()
         .map(|b| {

@@ -14,7 +14,7 @@
 //! when the path is closed) plus a band outside the outline that covers the
 //! stroke and anti-aliasing, whose vertices follow the same blends.
 
-use crate::model::{Affine, BoneId, BoundPath, BoundPoint, PathSegment};
+use skelpad_lang::model::{Affine, BoneId, BoundPath, BoundPoint, PathSegment};
 
 /// One sample of the outline: weights per frame bone and the point in that
 /// bone's space.

@@ -24,7 +24,7 @@ pub mod sim;
 pub mod write;
 
 /// The frame rate an animation is written at: SkelForm counts whole frames
-/// (at least one per second). `fps` is a cleaned rate ([`crate::model::clean_fps`]).
+/// (at least one per second). `fps` is a cleaned rate ([`skelpad_lang::model::clean_fps`]).
 pub(crate) fn whole_fps(fps: f64) -> f64 {
     fps.round().max(1.0)
 }

@@ -6,9 +6,9 @@ use std::path::Path;
 use std::sync::Arc;
 
 use super::export::{Pictures, Raster, Warning};
-use crate::model::{Armature, AttachmentId, AttachmentKind, Skeleton, SkinId, SlotId};
 use crate::render::{self, DrawOptions, RenderCache, View};
-use crate::runtime::Pose;
+use skelpad_lang::model::{Armature, AttachmentId, AttachmentKind, Skeleton, SkinId, SlotId};
+use skelpad_lang::runtime::Pose;
 
 /// Pictures drawn by [`crate::render`], sprites looked up in one folder.
 pub struct RenderedPictures {

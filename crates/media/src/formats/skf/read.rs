@@ -409,7 +409,7 @@ fn check_ik(a: &SkfArmature, p: &mut Vec<String>) {
         if let Some(b) = fam.bone_ids.iter().find(|&&b| position(b).is_none_or(|b| b >= nb)) {
             p.push(format!("{at}: bone_ids holds {b}, which is not a bone"));
         }
-        if crate::model::IkConstraint::from_skf_name(&fam.constraint).is_none() {
+        if skelpad_lang::model::IkConstraint::from_skf_name(&fam.constraint).is_none() {
             p.push(format!(
                 "{at}: constraint {:?} is not None, Clockwise or CounterClockwise",
                 fam.constraint

@@ -22,8 +22,8 @@
 //! These are facts read from SkelForm's runtime documentation and the
 //! `rusty_skelform` crate; the code is this project's own.
 
-use crate::model::Affine;
-use crate::runtime::skelform_curve;
+use skelpad_lang::model::Affine;
+use skelpad_lang::runtime::skelform_curve;
 use std::f64::consts::{PI, TAU};
 
 /// A bezier handle: x in time, y in progress, both 0..1 (y may overshoot).

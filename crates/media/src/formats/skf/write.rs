@@ -19,7 +19,7 @@ use super::export::{
 };
 use super::*;
 use crate::formats::atlas;
-use crate::model::{Armature, SkinId};
+use skelpad_lang::model::{Armature, SkinId};
 
 /// Largest atlas page side, in pixels.
 pub const MAX_ATLAS_SIDE: u32 = 4096;
@@ -400,7 +400,7 @@ pub fn export_file(
     let bytes = to_zip(&e)?;
     // The last stop point: once the file is being written it is finished.
     progress.check()?;
-    crate::io::write_atomic(path, &bytes).map_err(ExportError::Io)?;
+    skelpad_lang::io::write_atomic(path, &bytes).map_err(ExportError::Io)?;
     progress.set(1, 1);
     Ok(e.warnings)
 }

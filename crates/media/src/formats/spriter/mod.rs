@@ -2,7 +2,7 @@
 //!
 //! [`tree`] reads either syntax into one element tree, [`read`] turns it
 //! into Spriter's own data with every check, [`build`] makes one
-//! [`Armature`](crate::model::Armature) per entity that the runtime plays
+//! [`Armature`](skelpad_lang::model::Armature) per entity that the runtime plays
 //! as SpriterPlusPlus does (`Composition::Spriter`). Bad input is an
 //! `Err` message (the file cannot be read as Spriter at all) or a located
 //! [`Warning`] (the rest still plays); nothing panics.
@@ -116,8 +116,9 @@ pub fn read_str(text: &str, syntax: Syntax) -> Result<SpriterFile, String> {
 pub fn load(path: &Path) -> Result<SpriterFile, String> {
     let syntax = syntax_of(path)
         .ok_or_else(|| format!("`{}` is not a .scml or .scon file", path.display()))?;
-    let meta = std::fs::metadata(path)
-        .map_err(|e| format!("cannot read `{}`: {}", path.display(), crate::io::reason(&e)))?;
+    let meta = std::fs::metadata(path).map_err(|e| {
+        format!("cannot read `{}`: {}", path.display(), skelpad_lang::io::reason(&e))
+    })?;
     if meta.len() > MAX_FILE_BYTES {
         return Err(format!(
             "`{}` is {} bytes; Spriter files over {MAX_FILE_BYTES} bytes are refused",
@@ -125,7 +126,7 @@ pub fn load(path: &Path) -> Result<SpriterFile, String> {
             meta.len()
         ));
     }
-    let text = crate::io::read_script(path).map_err(|e| e.to_string())?;
+    let text = skelpad_lang::io::read_script(path).map_err(|e| e.to_string())?;
     read_str(&text, syntax).map_err(|e| format!("{}: {e}", path.display()))
 }
 
@@ -135,10 +136,10 @@ pub fn load(path: &Path) -> Result<SpriterFile, String> {
 /// from the files' headers in `dir`; a picture whose size cannot be read
 /// keeps its pivot and is named in the returned messages.
 pub fn center_pictures(
-    arm: &crate::model::Armature,
+    arm: &skelpad_lang::model::Armature,
     dir: &Path,
-) -> (crate::model::Armature, Vec<String>) {
-    use crate::model::{AttachmentKind, AttachmentTransform};
+) -> (skelpad_lang::model::Armature, Vec<String>) {
+    use skelpad_lang::model::{AttachmentKind, AttachmentTransform};
     let mut sk = (*arm.skeleton).clone();
     let mut sizes: std::collections::HashMap<String, Option<(u32, u32)>> =
         std::collections::HashMap::new();
@@ -159,7 +160,7 @@ pub fn center_pictures(
             continue;
         };
         let (dx, dy) = ((0.5 - pivot[0]) * f64::from(w), (0.5 - pivot[1]) * f64::from(h));
-        let m = att.transform.matrix() * crate::model::Affine::translate(dx, dy);
+        let m = att.transform.matrix() * skelpad_lang::model::Affine::translate(dx, dy);
         let t = att.transform;
         att.transform = AttachmentTransform { x: m.translation().x, y: m.translation().y, ..t };
         *pivot = [0.5, 0.5];
@@ -167,7 +168,7 @@ pub fn center_pictures(
     problems.sort();
     problems.dedup();
     (
-        crate::model::Armature {
+        skelpad_lang::model::Armature {
             skeleton: std::sync::Arc::new(sk),
             animations: arm.animations.clone(),
         },

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 
 use super::Warning;
 use super::tree::{Elem, Loc};
-use crate::model::{SpriterCurve, SpriterCurveKind};
+use skelpad_lang::model::{SpriterCurve, SpriterCurveKind};
 
 /// More keys, timelines or animations than this in one list are refused
 /// (the rest is ignored with a warning), so no loop runs away.

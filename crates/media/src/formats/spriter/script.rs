@@ -21,11 +21,11 @@ use std::fmt::Write as _;
 
 use super::build::EntityModel;
 use crate::formats::curves::{EasedKey, bone_spans, keys_with_curves};
-use crate::model::{
+use skelpad_lang::model::{
     Affine, AnimId, Animation, Armature, AttachmentKind, BoneId, BoneProperty, Easing, Skeleton,
     SkinId,
 };
-use crate::runtime::evaluate;
+use skelpad_lang::runtime::evaluate;
 
 /// Result of a conversion: the script and what it could not carry.
 pub struct Converted {

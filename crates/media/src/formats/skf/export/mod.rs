@@ -63,8 +63,8 @@ use super::fit::Fitter;
 use super::mesh::{self, MeshGeometry};
 use super::sim::{self, Element, Handle, PlannedKey, Trs};
 use super::*;
-use crate::model::*;
-use crate::runtime::{Pose, evaluate_into};
+use skelpad_lang::model::*;
+use skelpad_lang::runtime::{Pose, evaluate_into};
 
 mod bones;
 mod keys;

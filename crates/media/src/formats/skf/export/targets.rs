@@ -81,7 +81,9 @@ impl Ctx<'_> {
                 // Spriter's world has no shear but its own accumulation (and
                 // parents that change): split the matrix, staying near the
                 // previous frame's rotation.
-                _ if self.sk.composition == crate::model::Composition::Spriter || acc.is_none() => {
+                _ if self.sk.composition == skelpad_lang::model::Composition::Spriter
+                    || acc.is_none() =>
+                {
                     nearest_branch(Trs::from_matrix(w).0, t.trs[self.real[i]].rot)
                 }
                 (false, false) => Trs { x, y, rot, sx, sy },

@@ -120,16 +120,16 @@ pub(super) fn build_anim(
 
 /// The eventlines' keys as events (Spriter's events carry no payload
 /// here), in time order (keys at one time in file order).
-pub(super) fn events(a: &Anim, fps: f64) -> Vec<crate::model::Event> {
-    let mut out: Vec<crate::model::Event> = a
+pub(super) fn events(a: &Anim, fps: f64) -> Vec<skelpad_lang::model::Event> {
+    let mut out: Vec<skelpad_lang::model::Event> = a
         .events
         .iter()
         .flat_map(|(name, times)| {
-            times.iter().map(move |&t| crate::model::Event {
+            times.iter().map(move |&t| skelpad_lang::model::Event {
                 name: name.clone(),
                 frame: secs(t) * fps,
                 time_secs: secs(t),
-                payload: crate::model::EventPayload::None,
+                payload: skelpad_lang::model::EventPayload::None,
             })
         })
         .collect();

@@ -335,7 +335,7 @@ pub(super) fn hide_where_absent(
     slot: SlotId,
     end: Option<f64>,
 ) -> Vec<Key<Option<AttachmentId>>> {
-    let at = |t: f64| crate::runtime::sample_stepped(&keys, t).flatten();
+    let at = |t: f64| skelpad_lang::runtime::sample_stepped(&keys, t).flatten();
     let mut out: Vec<Key<Option<AttachmentId>>> = Vec::new();
     let step = |time_secs: f64, value| Key { time_secs, value, curve: Curve::Stepped };
     for (i, m) in order.iter().enumerate() {

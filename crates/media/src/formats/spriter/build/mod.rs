@@ -28,8 +28,8 @@ use std::sync::Arc;
 
 use super::Warning;
 use super::read::{Anim, Doc, Entity, FileRef, KeyCurve, TKey};
-use crate::model::*;
-use crate::model::{SpriterCurve, SpriterCurveKind};
+use skelpad_lang::model::*;
+use skelpad_lang::model::{SpriterCurve, SpriterCurveKind};
 
 /// Frames per second given to imported animations (Spriter has none; used
 /// by exports that work in frames).
