@@ -181,7 +181,7 @@ impl Help {
 /// Places a help window over the stage's top right corner, below the menu
 /// bar: it covers neither the menus nor the script being typed (the user
 /// may move it; egui keeps it where it was moved).
-fn beside_the_script<'a>(w: egui::Window<'a>, ctx: &egui::Context) -> egui::Window<'a> {
+pub(super) fn beside_the_script<'a>(w: egui::Window<'a>, ctx: &egui::Context) -> egui::Window<'a> {
     // The stage is on the right; the menu bar is one row high.
     let top = ctx.global_style().spacing.interact_size.y + 16.0;
     let corner = ctx.content_rect().right_top() + egui::vec2(-8.0, top);

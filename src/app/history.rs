@@ -110,7 +110,8 @@ impl History {
 pub fn window(ctx: &egui::Context, history: &mut History, now: f64) -> Option<bool> {
     let mut open = history.open;
     let mut asked = None;
-    egui::Window::new("History").open(&mut open).default_width(320.0).show(ctx, |ui| {
+    super::help::beside_the_script(egui::Window::new("History"), ctx)
+        .open(&mut open).default_width(320.0).show(ctx, |ui| {
         ui.horizontal(|ui| {
             if ui.button("Undo").clicked() {
                 asked = Some(true);

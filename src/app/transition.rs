@@ -106,16 +106,19 @@ impl TransitionPreview {
             return;
         }
         let mut open = true;
-        egui::Window::new("Transition preview").open(&mut open).resizable(false).show(ctx, |ui| {
-            self.pickers(ui, arm, mixes);
-            ui.separator();
-            match self.crossfade(arm, mixes, generation) {
-                Ok((anim, timing)) => self.transport(ui, &anim, &timing),
-                Err(why) => {
-                    ui.weak(why);
+        super::help::beside_the_script(egui::Window::new("Transition preview"), ctx)
+            .open(&mut open)
+            .resizable(false)
+            .show(ctx, |ui| {
+                self.pickers(ui, arm, mixes);
+                ui.separator();
+                match self.crossfade(arm, mixes, generation) {
+                    Ok((anim, timing)) => self.transport(ui, &anim, &timing),
+                    Err(why) => {
+                        ui.weak(why);
+                    }
                 }
-            }
-        });
+            });
         self.open = open;
     }
 
