@@ -267,7 +267,7 @@ impl Completer<'_> {
                 self.push(format!("!{n}"), ProposalKind::Event, "event");
             }
             self.push_entries([("!", "!NAME: an event item", "!hit")], ProposalKind::Event);
-            self.animation_names("a sequence part: plays this animation");
+            self.part_names(sec_start);
         } else if self.depth == 1 && self.before.trim_start().starts_with('"') {
             self.push_words(vocab::PART_WORDS, ProposalKind::Keyword);
         } else if self.depth == 1 {
@@ -385,6 +385,42 @@ impl Completer<'_> {
     fn animation_names(&mut self, detail: &str) {
         for a in &self.comp.armature.animations {
             self.push(format!("\"{}\"", a.name), ProposalKind::Name, detail);
+        }
+    }
+
+    /// Sequence parts, at the start of a line of animation section
+    /// `sec_start`: where no other line of the section is an item (a part
+    /// there would leave its item's timelines outside any item), every
+    /// animation but the section's own (a part playing its own sequence is
+    /// a cycle).
+    fn part_names(&mut self, sec_start: u32) {
+        let section = &self.text[sec_start as usize..];
+        let mut lines = section.split('\n');
+        let header = lines.next().unwrap_or("");
+        let own = header.split('"').nth(1).filter(|_| header.contains('"'));
+        let mut at = sec_start as usize + header.len() + 1;
+        for line in lines {
+            let starts = at;
+            at += line.len() + 1;
+            let body = line.trim_start_matches('\t');
+            if !(line.starts_with('\t') || body.is_empty() || body.starts_with('#')) {
+                break;
+            }
+            if starts == self.line_start || body.is_empty() || body.starts_with('#') {
+                continue;
+            }
+            if !body.starts_with('"') {
+                return;
+            }
+        }
+        for a in &self.comp.armature.animations {
+            if Some(a.name.as_str()) != own {
+                self.push(
+                    format!("\"{}\"", a.name),
+                    ProposalKind::Name,
+                    "a sequence part: plays this animation",
+                );
+            }
         }
     }
 

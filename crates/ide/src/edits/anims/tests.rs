@@ -117,8 +117,9 @@ fn renaming_an_animation_renames_its_headers_expectations_and_copies() {
     let comp = compile(&text);
     let walk = comp.armature.animations.iter().position(|a| a.name == "walk").unwrap();
     let edits = rename_animation(&text, &comp, AnimId::from_index(walk), "stride").unwrap();
-    // The header, `from "walk"` and the two `expect "walk"` sections.
-    assert_eq!(edits.len(), 4, "{edits:?}");
+    // The header, the two `from "walk"`, the `mix` line, the sequence's
+    // part and the two `expect "walk"` sections.
+    assert_eq!(edits.len(), 7, "{edits:?}");
     let out = apply(&text, &edits);
     assert!(!out.contains("\"walk\""));
     let new = compile(&out);
