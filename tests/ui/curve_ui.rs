@@ -6,7 +6,7 @@
 //! overshoot's height. Each result is compiled anew and its curves read
 //! from the model; the overshoot is computed from the bezier's formula.
 
-use eframe::egui::{Event, Key, Modifiers, PointerButton, Pos2, Rect, Vec2};
+use eframe::egui::{Key, Modifiers, Pos2, Rect, Vec2};
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
 
@@ -32,16 +32,8 @@ fn selected_in(
     h.state_mut().playback.playing = false;
     h.run_steps(2);
     let pos = key_at(&h, "Key arm Rotation 0").center();
-    h.event(Event::PointerMoved(pos));
-    for pressed in [true, false] {
-        h.event(Event::PointerButton {
-            pos,
-            button: PointerButton::Primary,
-            pressed,
-            modifiers: Modifiers::NONE,
-        });
-    }
-    h.run_steps(3);
+    crate::dopesheet_keys_ui::click_at(&mut h, pos);
+    h.run_steps(1);
     assert_eq!(h.state().dopesheet.selected, vec![(0, 0)]);
     h
 }

@@ -55,7 +55,7 @@ fn rotation_samples(text: &str, bone: &str) -> Vec<f64> {
 }
 
 /// A click of the primary button at `pos`.
-fn click_at(h: &mut Harness<'_, SkelpadApp>, pos: Pos2) {
+pub(crate) fn click_at(h: &mut Harness<'_, SkelpadApp>, pos: Pos2) {
     h.event(Event::PointerMoved(pos));
     for pressed in [true, false] {
         h.event(Event::PointerButton {
