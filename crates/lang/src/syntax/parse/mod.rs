@@ -33,6 +33,7 @@ mod order;
 mod skeleton;
 mod skin;
 mod spring;
+mod timeline;
 
 use hints::*;
 

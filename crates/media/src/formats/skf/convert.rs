@@ -27,6 +27,7 @@ use std::fmt::Write as _;
 use super::ik::under;
 use super::import::Imported;
 use crate::formats::curves;
+use skelpad_lang::io;
 use skelpad_lang::model::*;
 use skelpad_lang::runtime::{Pose, evaluate_into, skelform::SkfXform};
 
@@ -46,17 +47,13 @@ impl Converted {
     /// relative to the script's folder), all atomically and together: either
     /// every file is written or none is. Folders for the sprites are created.
     pub fn write(&self, script: &std::path::Path) -> Result<Vec<std::path::PathBuf>, String> {
-        let dir = skelpad_lang::io::script_dir(Some(script));
-        let mut files = skelpad_lang::io::AtomicFiles::new();
+        let dir = io::script_dir(Some(script));
+        let mut files = io::AtomicFiles::new();
         for (rel, w, h, rgba) in &self.sprites {
             let path = dir.join(rel);
             if let Some(parent) = path.parent() {
                 std::fs::create_dir_all(parent).map_err(|e| {
-                    format!(
-                        "cannot create `{}`: {}",
-                        parent.display(),
-                        skelpad_lang::io::reason(&e)
-                    )
+                    format!("cannot create `{}`: {}", parent.display(), io::reason(&e))
                 })?;
             }
             let png = crate::png::encode_png(*w, *h, rgba).map_err(|e| format!("{rel}: {e}"))?;
@@ -278,8 +275,7 @@ pub fn carried_families(arm: &Armature) -> Vec<bool> {
                 let (a, b) = (pose.skf[w[0].index()], pose.skf[w[1].index()]);
                 let (dx, dy) = (f64::from(b.x - a.x), f64::from(b.y - a.y));
                 let along = dx.hypot(dy) > 1e-6
-                    && skelpad_lang::model::normalize_angle(dy.atan2(dx) - f64::from(a.rot)).abs()
-                        < 1e-4;
+                    && normalize_angle(dy.atan2(dx) - f64::from(a.rot)).abs() < 1e-4;
                 if !along {
                     carried[f] = false;
                 }
