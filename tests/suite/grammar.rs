@@ -114,6 +114,7 @@ fn scopes_of(role: Role) -> &'static [&'static str] {
             "constant.numeric",
             "keyword.operator.arithmetic",
             "keyword.other.unit.fps",
+            "keyword.other.unit.seconds",
             "punctuation.separator.comma",
         ],
         Role::Color => &["constant.other.color", "keyword.other.property"],
