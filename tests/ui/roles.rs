@@ -99,8 +99,18 @@ fn plausible(role: Role, s: &str) -> bool {
             s.contains(':')
                 || s.starts_with('~')
                 || [
-                    "from", "reverse", "pingpong", "mirror", "swap", "cycle", "delay", "chain",
-                    "add", "loops",
+                    "from",
+                    "reverse",
+                    "pingpong",
+                    "mirror",
+                    "swap",
+                    "cycle",
+                    "delay",
+                    "chain",
+                    "spring",
+                    "spring-chain",
+                    "add",
+                    "loops",
                 ]
                 .contains(&s)
         }
