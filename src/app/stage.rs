@@ -54,7 +54,6 @@ impl SkelpadApp {
                 self.doc.analysis.shown_is_stale,
             ),
             visible_bones: visible.as_deref(),
-            generation: self.doc.analysis.generation,
         };
         let out = self.canvas.ui(ui, &mut self.view, &scene, &mut self.drawing);
         if out.toggle_play {

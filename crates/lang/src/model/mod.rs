@@ -144,7 +144,7 @@ impl Armature {
 }
 
 /// Everything about a rig except its animations.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Skeleton {
     /// Parents always come before their children.
     pub bones: Vec<Bone>,
