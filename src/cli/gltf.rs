@@ -2,11 +2,9 @@
 
 use std::io::{IsTerminal, Write};
 
+use super::EXIT_USAGE;
 use super::export::{ExportArgs, Format};
-use super::{EXIT_OK, EXIT_USAGE};
-use crate::formats::gltf::{
-    Container, FilePictures, GltfOptions, MemoryPictures, PictureSource, export_file,
-};
+use crate::formats::gltf::{Container, GltfOptions, export_file};
 
 /// Runs a glTF export. Exit codes as for `.skf`.
 pub fn run(args: &ExportArgs, format: Format, err: &mut dyn Write) -> i32 {
@@ -26,39 +24,10 @@ pub fn run(args: &ExportArgs, format: Format, err: &mut dyn Write) -> i32 {
         Err(code) => return code,
     };
     let opts = GltfOptions { anim: args.anim.clone(), skin: args.skins.first().cloned() };
-    let dir = crate::io::script_dir(Some(&args.file));
-    let mut pictures: Box<dyn PictureSource> = match super::is_skf(&args.file)
-        .then(|| crate::formats::skf::import::import_path(&args.file))
-    {
-        Some(Ok(imported)) => Box::new(MemoryPictures::from_skf(&imported, dir)),
-        _ => Box::new(FilePictures(dir)),
-    };
+    let mut pictures = super::lottie::pictures_of(&args.file);
     let progress =
         super::progress::export_progress(!args.no_bar && std::io::stderr().is_terminal());
-    match export_file(&arm, &opts, pictures.as_mut(), container, &args.output, &progress) {
-        Ok(g) => {
-            for w in &g.warnings {
-                let _ = writeln!(err, "warning: {w}");
-            }
-            let _ = writeln!(
-                err,
-                "wrote `{}` ({} warning(s))",
-                args.output.display(),
-                g.warnings.len()
-            );
-            EXIT_OK
-        }
-        Err(crate::formats::export::ExportError::Io(e)) => {
-            let _ = writeln!(err, "error: {e}");
-            EXIT_USAGE
-        }
-        Err(e) => {
-            let _ = writeln!(
-                err,
-                "error: cannot export `{}`: {e}; nothing was written",
-                args.output.display()
-            );
-            EXIT_USAGE
-        }
-    }
+    let written = export_file(&arm, &opts, pictures.as_mut(), container, &args.output, &progress);
+    let written = written.as_ref().map(|g| (g.warnings.as_slice(), String::new()));
+    super::lottie::report_written(err, &args.output, written)
 }

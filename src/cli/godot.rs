@@ -4,10 +4,9 @@
 
 use std::io::{IsTerminal, Write};
 
+use super::EXIT_USAGE;
 use super::export::ExportArgs;
-use super::{EXIT_OK, EXIT_USAGE};
 use crate::formats::godot::{GodotOptions, Version, export_file};
-use crate::formats::lottie::{FilePictures, MemoryPictures, PictureSource};
 
 /// Runs a Godot export. Exit codes as for `.skf`.
 pub fn run(args: &ExportArgs, err: &mut dyn Write) -> i32 {
@@ -30,41 +29,12 @@ pub fn run(args: &ExportArgs, err: &mut dyn Write) -> i32 {
         skin: args.skins.first().cloned(),
         anim: args.anim.clone(),
     };
-    let dir = crate::io::script_dir(Some(&args.file));
-    // A SkelForm file's sprites are textures in its atlases.
-    let mut pictures: Box<dyn PictureSource> = match super::is_skf(&args.file)
-        .then(|| crate::formats::skf::import::import_path(&args.file))
-    {
-        Some(Ok(imported)) => Box::new(MemoryPictures::from_skf(&imported, dir)),
-        _ => Box::new(FilePictures(dir)),
-    };
+    let mut pictures = super::lottie::pictures_of(&args.file);
     let progress =
         super::progress::export_progress(!args.no_bar && std::io::stderr().is_terminal());
-    match export_file(&arm, &opts, pictures.as_mut(), &args.output, &progress) {
-        Ok(godot) => {
-            for w in &godot.warnings {
-                let _ = writeln!(err, "warning: {w}");
-            }
-            let _ = writeln!(
-                err,
-                "wrote `{}` and {} file(s) beside it ({} warning(s))",
-                args.output.display(),
-                godot.files.len(),
-                godot.warnings.len()
-            );
-            EXIT_OK
-        }
-        Err(crate::formats::export::ExportError::Io(e)) => {
-            let _ = writeln!(err, "error: {e}");
-            EXIT_USAGE
-        }
-        Err(e) => {
-            let _ = writeln!(
-                err,
-                "error: cannot export `{}`: {e}; nothing was written",
-                args.output.display()
-            );
-            EXIT_USAGE
-        }
-    }
+    let written = export_file(&arm, &opts, pictures.as_mut(), &args.output, &progress);
+    let written = written
+        .as_ref()
+        .map(|g| (g.warnings.as_slice(), format!(" and {} file(s) beside it", g.files.len())));
+    super::lottie::report_written(err, &args.output, written)
 }

@@ -95,27 +95,45 @@ pub fn run(args: &ExportArgs, format: Format, err: &mut dyn Write) -> i32 {
         opts.fit = true;
         opts.fps = Some(60.0);
     }
-    let dir = crate::io::script_dir(Some(&args.file));
-    // A SkelForm file's sprites are textures in its atlases.
-    let mut pictures: Box<dyn PictureSource> = match super::is_skf(&args.file)
-        .then(|| crate::formats::skf::import::import_path(&args.file))
-    {
-        Some(Ok(imported)) => Box::new(MemoryPictures::from_skf(&imported, dir)),
-        _ => Box::new(FilePictures(dir)),
-    };
+    let mut pictures = pictures_of(&args.file);
     let progress =
         super::progress::export_progress(!args.no_bar && std::io::stderr().is_terminal());
     let written = export_file(&arm, &opts, pictures.as_mut(), container, &args.output, &progress);
+    report_written(
+        err,
+        &args.output,
+        written.as_ref().map(|l| (l.warnings.as_slice(), String::new())),
+    )
+}
+
+/// The pictures an export of `file` draws with: a SkelForm file's sprites
+/// are textures in its own atlases; anything else names files beside it.
+pub fn pictures_of(file: &std::path::Path) -> Box<dyn PictureSource> {
+    let dir = crate::io::script_dir(Some(file));
+    match super::is_skf(file).then(|| crate::formats::skf::import::import_path(file)) {
+        Some(Ok(imported)) => Box::new(MemoryPictures::from_skf(&imported, dir)),
+        _ => Box::new(FilePictures(dir)),
+    }
+}
+
+/// Says what an export did: each warning and `wrote OUTPUT` (with `beside`,
+/// what else it wrote) and the warning count, or why nothing was written;
+/// the exit code. Shared by the Lottie, Godot and glTF exports.
+pub fn report_written(
+    err: &mut dyn Write,
+    output: &std::path::Path,
+    written: Result<(&[String], String), &crate::formats::export::ExportError>,
+) -> i32 {
     match written {
-        Ok(lottie) => {
-            for w in &lottie.warnings {
+        Ok((warnings, beside)) => {
+            for w in warnings {
                 let _ = writeln!(err, "warning: {w}");
             }
             let _ = writeln!(
                 err,
-                "wrote `{}` ({} warning(s))",
-                args.output.display(),
-                lottie.warnings.len()
+                "wrote `{}`{beside} ({} warning(s))",
+                output.display(),
+                warnings.len()
             );
             EXIT_OK
         }
@@ -127,7 +145,7 @@ pub fn run(args: &ExportArgs, format: Format, err: &mut dyn Write) -> i32 {
             let _ = writeln!(
                 err,
                 "error: cannot export `{}`: {e}; nothing was written",
-                args.output.display()
+                output.display()
             );
             EXIT_USAGE
         }
