@@ -269,8 +269,19 @@ fn push_triangle(builder: &mut PathBuilder, tri: [[f32; 2]; 3], clip: &[f32; 4])
                         out.push(p);
                     }
                     if inside(&p) != inside(&q) {
+                        // The crossing lies on the bound exactly; its other
+                        // coordinate is kept between p's and q's, which
+                        // rounding would break when they are 1e20 apart.
                         let t = (bound - p[axis]) / (q[axis] - p[axis]);
-                        out.push([p[0] + (q[0] - p[0]) * t, p[1] + (q[1] - p[1]) * t]);
+                        let other = 1 - axis;
+                        let v = p[other] + (q[other] - p[other]) * t;
+                        let v = v.clamp(p[other].min(q[other]), p[other].max(q[other]));
+                        if v.is_finite() {
+                            let mut crossing = [0.0; 2];
+                            crossing[axis] = bound;
+                            crossing[other] = v;
+                            out.push(crossing);
+                        }
                     }
                 }
                 poly = out;

@@ -500,3 +500,21 @@ mod props {
         }
     }
 }
+
+/// Found by the proptest below in CI: an outline 1e20 pixels long crosses
+/// the picture, and clipping it in floating point put the crossing points
+/// thousands of pixels off the clip box, which tiny-skia's edge walker
+/// asserts against. Crossings now lie on the box exactly.
+#[test]
+fn an_outline_reaching_1e20_pixels_across_the_picture_draws() {
+    let text = "skeleton\n\ta i7.5 j-1000000000000 l20\n\t\t@s0 :ellipse w1 h100 t0 m0 miter-join butt-cap y-100000 r0.001 i1000000000000 j1000000000000\n";
+    let arm = compile(text).armature;
+    let pose = setup(&arm);
+    let mut cache = RenderCache::new(".");
+    let options = DrawOptions { pixels_per_unit: 37.0, bones: true, ..DrawOptions::default() };
+    let list = build_draw_list(&arm, &pose, &options, &mut cache);
+    let view = View::centered(24, 24, 37.0);
+    let picture = cpu::render(&list, &view, 24, 24, None).expect("a 24×24 picture");
+    // The bone's diamond crosses the middle of the picture: something is drawn.
+    assert!(picture.pixels().iter().any(|p| p.alpha() > 0));
+}
