@@ -267,6 +267,44 @@ fn first_frame_of_the_example(bencher: Bencher) {
     });
 }
 
+/// Start-up on the generated 5000-bone script given on the command line:
+/// create the app (the file read, its compilation started on another
+/// thread) and run its first frame, which shows the text (window and GL
+/// context creation not included). Issue 40's target: ≤ 100 ms.
+#[divan::bench(sample_count = 10)]
+fn first_frame_5000_bones_from_the_command_line(bencher: Bencher) {
+    let text = generate::script(5000, 10);
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let path = dir.path().join("big.skel2d");
+    std::fs::write(&path, &text).expect("writable temporary folder");
+    bencher.bench_local(|| {
+        let ctx = egui::Context::default();
+        let cc = eframe::CreationContext::_new_kittest(ctx.clone());
+        let services =
+            Services { dialogs: Box::new(NoDialogs), recovery_dir: None, watch_files: false };
+        let mut app = SkelpadApp::new(&cc, Some(path.clone()), services);
+        let input = RawInput {
+            screen_rect: Some(Rect::from_min_size(egui::Pos2::ZERO, Vec2::new(1280.0, 800.0))),
+            ..Default::default()
+        };
+        let mut output = ctx.run_ui(input, |ui| app.frame(ui));
+        output.textures_delta.clear();
+        divan::black_box(ctx.tessellate(output.shapes, output.pixels_per_point));
+        // Returned: divan drops it after timing, which waits for the
+        // compilation thread, so no sample runs beside the last one's.
+        WaitsForItsCompile(app)
+    });
+}
+
+/// An app that, when dropped, waits for its document's first compilation.
+struct WaitsForItsCompile(SkelpadApp);
+
+impl Drop for WaitsForItsCompile {
+    fn drop(&mut self) {
+        self.0.doc.poll(true);
+    }
+}
+
 /// Building the highlighted layout job of the 1000-bone script (what an
 /// edit costs the highlighter).
 #[divan::bench(sample_count = 50)]

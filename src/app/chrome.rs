@@ -167,6 +167,10 @@ impl SkelpadApp {
                         job.progress.cancel();
                     }
                 }
+                if self.doc.is_compiling() {
+                    ui.spinner();
+                    ui.label("Compiling…");
+                }
                 if self.pending_dialog.is_some() {
                     ui.spinner();
                     ui.label("Waiting for the file dialog…");

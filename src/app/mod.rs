@@ -277,6 +277,7 @@ impl SkelpadApp {
     /// the windows on top and the window's title.
     pub fn frame(&mut self, ui: &mut egui::Ui) {
         let ctx = ui.ctx().clone();
+        self.take_first_compilation(&ctx);
         self.doc.analysis.set_lint(self.settings.view.lint);
         self.begin_frame(&ctx);
         // Prompts first: an answer that replaces the document (Restore,
@@ -308,6 +309,19 @@ impl SkelpadApp {
             .show(ui, |ui| self.editor_panel(ui));
         egui::CentralPanel::default().frame(egui::Frame::NONE).show(ui, |ui| self.stage(ui, &ctx));
         self.end_frame(&ctx);
+    }
+
+    /// A big file's first compilation runs on another thread while the
+    /// window shows its text: taken when ready, and waited for as soon as
+    /// any input comes (a key, a click, the pointer moving), so that
+    /// nothing the user does ever acts on the empty placeholder.
+    fn take_first_compilation(&mut self, ctx: &egui::Context) {
+        if self.doc.is_compiling() {
+            let input = ctx.input(|i| !i.events.is_empty() || i.pointer.any_down());
+            if !self.doc.poll(input) {
+                ctx.request_repaint_after(std::time::Duration::from_millis(4));
+            }
+        }
     }
 
     /// The frame's clock, a close request, typing and shortcuts, file and
